@@ -1,0 +1,37 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner for every suite: gateway HTTP and unit tests, Electron logic, renderer components,
+// and the browser end-to-end specs (Playwright driving Debian's Chromium).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'gateway',
+          environment: 'node',
+          include: ['gateway/test/**/*.test.ts', 'electron/test/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        esbuild: { jsx: 'automatic' },
+        test: {
+          name: 'renderer',
+          environment: 'jsdom',
+          include: ['renderer/src/**/*.test.{ts,tsx}'],
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['e2e/**/*.spec.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
