@@ -1,0 +1,156 @@
+import { Agent, request, type Dispatcher, type FormData } from 'undici';
+import { ProviderError } from '../provider-error.js';
+import type { EngineStatus, ProviderContext } from '../../types.js';
+import { ConnectionHealth } from './connection-health.js';
+import { providerErrorFromFailure, type ExchangePhase } from './provider-error-from-failure.js';
+import { providerErrorFromStatus } from './provider-error-from-status.js';
+
+export const DEFAULT_TIMEOUTS = { connect: 10_000, first_byte: 60_000, idle: 60_000 } as const;
+
+/** JSON bodies can be big (embeddings of many inputs, base64 images); past this it is not an API answer. */
+const MAX_JSON_BYTES = 64 * 1024 * 1024;
+const MAX_ERROR_BYTES = 64 * 1024;
+
+export type UpstreamBody = { json: unknown } | { form: FormData };
+
+export interface UpstreamRequest {
+  /** Path below the base URL (`/chat/completions`), or an absolute URL for `getBytes`. */
+  path: string;
+  body: UpstreamBody;
+  signal: AbortSignal;
+}
+
+export interface UpstreamBytes {
+  data: Buffer;
+  contentType?: string;
+}
+
+/**
+ * The HTTP side of one upstream provider: one keep-alive undici pool, the provider's own key as
+ * `Authorization: Bearer` and nothing from the gateway's client, connect / first-byte / idle
+ * timeouts, the caller's AbortSignal cancelling the exchange at once, and every failure turned
+ * into a `ProviderError`.
+ */
+export class UpstreamClient {
+  private readonly agent: Agent;
+  private readonly baseUrl: string;
+  private readonly apiKey: string | undefined;
+  private readonly health = new ConnectionHealth();
+  readonly name: string;
+
+  constructor(context: Pick<ProviderContext, 'id' | 'options'>) {
+    const { base_url: baseUrl, api_key: apiKey, timeouts = {} } = context.options;
+    if (!baseUrl) throw new Error(`Provider "${context.id}" needs a base_url (for example http://127.0.0.1:8000/v1).`);
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.apiKey = apiKey || undefined;
+    this.name = `Upstream provider "${context.id}"`;
+    this.agent = new Agent({
+      connect: { timeout: timeouts.connect ?? DEFAULT_TIMEOUTS.connect },
+      headersTimeout: timeouts.first_byte ?? DEFAULT_TIMEOUTS.first_byte,
+      bodyTimeout: timeouts.idle ?? DEFAULT_TIMEOUTS.idle,
+      keepAliveTimeout: 30_000,
+    });
+  }
+
+  /** POSTs and returns the parsed JSON answer. */
+  async postJson(req: UpstreamRequest): Promise<unknown> {
+    const response = await this.send(req, 'application/json');
+    const text = (await this.readAll(response, req.signal, MAX_JSON_BYTES)).toString('utf8');
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new ProviderError('upstream', `${this.name} sent a response that is not JSON.`, { upstreamStatus: response.statusCode, cause: error });
+    }
+  }
+
+  /** POSTs and returns the response body as it arrives; failures while reading are ProviderErrors too. */
+  async postStream(req: UpstreamRequest): Promise<AsyncIterable<Uint8Array>> {
+    const response = await this.send(req, 'text/event-stream');
+    return this.guardBody(response.body, req.signal);
+  }
+
+  /** GETs any URL (an image the upstream hosts) without the provider's key, up to `maxBytes`. */
+  async getBytes(url: string, signal: AbortSignal, maxBytes: number): Promise<UpstreamBytes> {
+    const response = await this.exchange(url, { method: 'GET', headers: { 'user-agent': 'switchyard' }, signal });
+    const data = await this.readAll(response, signal, maxBytes);
+    const contentType = response.headers['content-type'];
+    return { data, contentType: typeof contentType === 'string' ? contentType : undefined };
+  }
+
+  status(): EngineStatus {
+    return this.health.status();
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  private send(req: UpstreamRequest, accept: string): Promise<Dispatcher.ResponseData> {
+    const headers: Record<string, string> = { accept, 'user-agent': 'switchyard' };
+    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    let body: string | FormData;
+    if ('json' in req.body) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(req.body.json);
+    } else {
+      body = req.body.form;
+    }
+    return this.exchange(`${this.baseUrl}${req.path}`, { method: 'POST', headers, body, signal: req.signal });
+  }
+
+  /** One request; resolves with a 2xx response, otherwise throws the mapped error. */
+  private async exchange(
+    url: string,
+    options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string | FormData; signal: AbortSignal },
+  ): Promise<Dispatcher.ResponseData> {
+    if (options.signal.aborted) throw new ProviderError('aborted', 'The request was cancelled by the client.');
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(url, { ...options, dispatcher: this.agent });
+    } catch (error) {
+      throw this.failed(error, options.signal, 'headers');
+    }
+    this.health.succeeded();
+    if (response.statusCode >= 200 && response.statusCode < 300) return response;
+    const text = await this.readAll(response, options.signal, MAX_ERROR_BYTES, true).then(
+      (bytes) => bytes.toString('utf8'),
+      () => '',
+    );
+    throw providerErrorFromStatus(this.name, response.statusCode, response.headers, text);
+  }
+
+  private async readAll(response: Dispatcher.ResponseData, signal: AbortSignal, maxBytes: number, truncate = false): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of this.guardBody(response.body, signal)) {
+      const room = maxBytes - size;
+      if (chunk.byteLength > room) {
+        if (truncate) {
+          chunks.push(Buffer.from(chunk.subarray(0, room)));
+          break;
+        }
+        throw new ProviderError('upstream', `${this.name} sent more than ${maxBytes} bytes.`, { upstreamStatus: response.statusCode });
+      }
+      chunks.push(Buffer.from(chunk));
+      size += chunk.byteLength;
+    }
+    return Buffer.concat(chunks);
+  }
+
+  /** Leaving the loop early (a consumer's `break`, an error) destroys the body, which closes the upstream connection. */
+  private async *guardBody(body: Dispatcher.ResponseData['body'], signal: AbortSignal): AsyncGenerator<Uint8Array> {
+    try {
+      for await (const chunk of body) yield chunk as Uint8Array;
+    } catch (error) {
+      throw this.failed(error, signal, 'body');
+    } finally {
+      if (!body.destroyed) body.destroy();
+    }
+  }
+
+  private failed(error: unknown, signal: AbortSignal, phase: ExchangePhase): ProviderError {
+    const mapped = providerErrorFromFailure(this.name, error, signal, phase);
+    this.health.failed(mapped);
+    return mapped;
+  }
+}

@@ -1,0 +1,107 @@
+import type { ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
+
+/** The error frame sent when a stream fails after it has started (DESIGN.md, API conventions). */
+export interface SseErrorFrame {
+  message: string;
+  type: string;
+  code: string;
+  param?: string | null;
+}
+
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  // Tells reverse proxies (nginx) not to buffer the stream.
+  'x-accel-buffering': 'no',
+};
+
+/**
+ * Writes `data: <json>\n\n` frames to a response, waiting for 'drain' when the socket's buffer is
+ * full, and notices a client that goes away: `signal` aborts then, so the caller can cancel the
+ * upstream request or the local generation.
+ *
+ * With a `ServerResponse` whose head is not sent yet, the first frame sends status 200 and
+ * `SSE_HEADERS` plus `headers` (headers already set on the response are kept).
+ */
+export class SseWriter {
+  readonly signal: AbortSignal;
+  private readonly controller = new AbortController();
+  private ended = false;
+
+  constructor(
+    private readonly target: Writable | ServerResponse,
+    private readonly headers: Record<string, string> = {},
+  ) {
+    this.signal = this.controller.signal;
+    const onClose = (): void => {
+      if (!this.target.writableFinished) this.controller.abort(new Error('The client closed the connection.'));
+    };
+    if (this.target.destroyed || this.target.closed) onClose();
+    else this.target.once('close', onClose);
+  }
+
+  /** True once the client disconnected (or the stream was otherwise destroyed) before the end. */
+  get closed(): boolean {
+    return this.signal.aborted || this.target.destroyed;
+  }
+
+  /** Sends one JSON frame; resolves when it may send the next. Resolves false if the client is gone. */
+  send(data: unknown): Promise<boolean> {
+    return this.write(`data: ${JSON.stringify(data)}\n\n`);
+  }
+
+  /** Sends `data: [DONE]` and ends the response. */
+  async done(): Promise<void> {
+    await this.write('data: [DONE]\n\n');
+    await this.end();
+  }
+
+  /** Ends a started stream with an error frame and `[DONE]`, never a silent close. */
+  async fail(error: SseErrorFrame): Promise<void> {
+    await this.send({ object: 'error', message: error.message, type: error.type, param: error.param ?? null, code: error.code });
+    await this.done();
+  }
+
+  private async write(frame: string): Promise<boolean> {
+    if (this.ended || this.closed) return false;
+    this.writeHead();
+    if (this.target.write(frame)) return !this.closed;
+    await new Promise<void>((resolve) => {
+      const settle = (): void => {
+        this.target.off('drain', settle);
+        this.target.off('close', settle);
+        resolve();
+      };
+      this.target.once('drain', settle);
+      this.target.once('close', settle);
+    });
+    return !this.closed;
+  }
+
+  private end(): Promise<void> {
+    if (this.ended) return Promise.resolve();
+    this.ended = true;
+    if (this.closed) return Promise.resolve();
+    this.writeHead();
+    return new Promise((resolve) => {
+      // A client that leaves while the last bytes are flushed means 'close' and never 'finish'.
+      this.target.once('close', resolve);
+      this.target.end(() => resolve());
+    });
+  }
+
+  private writeHead(): void {
+    if (!isServerResponse(this.target) || this.target.headersSent) return;
+    for (const [name, value] of Object.entries({ ...SSE_HEADERS, ...this.headers })) {
+      if (!this.target.hasHeader(name)) this.target.setHeader(name, value);
+    }
+    this.target.writeHead(200);
+    this.target.flushHeaders();
+  }
+}
+
+function isServerResponse(target: Writable | ServerResponse): target is ServerResponse {
+  return 'writeHead' in target && typeof target.writeHead === 'function';
+}
