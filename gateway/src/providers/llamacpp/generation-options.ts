@@ -1,0 +1,63 @@
+import { ProviderError } from '../_shared/provider-error.js';
+import type { FinishReason, SamplingParams } from '../types.js';
+
+export interface GenerationOptions {
+  maxTokens: number;
+  temperature: number;
+  topP?: number;
+  seed?: number;
+  customStopTriggers?: string[];
+}
+
+/** The OpenAI default; node-llama-cpp's own default (0, greedy) would surprise API clients. */
+const DEFAULT_TEMPERATURE = 1;
+
+/**
+ * Sampling settings for node-llama-cpp. Without `max_tokens` a generation may use the rest of the
+ * context, never more: a random or looping model would otherwise shift the context forever.
+ */
+export function toGenerationOptions(request: SamplingParams, promptTokens: number, contextSize: number): GenerationOptions {
+  const room = contextSize - promptTokens;
+  if (room <= 0) {
+    throw new ProviderError('invalid_request', `The prompt is ${promptTokens} tokens long; this local model's context holds ${contextSize}. Shorten the prompt or raise context_size.`, {
+      param: 'messages',
+      code: 'context_length_exceeded',
+    });
+  }
+  const stops = request.stop?.filter((stop) => stop.length > 0);
+  return {
+    maxTokens: Math.min(request.max_tokens ?? room, room),
+    temperature: request.temperature ?? DEFAULT_TEMPERATURE,
+    topP: request.top_p,
+    seed: request.seed,
+    customStopTriggers: stops && stops.length > 0 ? stops : undefined,
+  };
+}
+
+export type StopReason = 'eogToken' | 'stopGenerationTrigger' | 'functionCalls' | 'maxTokens' | 'abort' | 'customStopTrigger';
+
+export function toFinishReason(stopReason: StopReason): FinishReason {
+  switch (stopReason) {
+    case 'maxTokens':
+      return 'length';
+    case 'functionCalls':
+      return 'tool_calls';
+    case 'abort':
+      return 'error';
+    default:
+      return 'stop';
+  }
+}
+
+/** Counts generated tokens from node-llama-cpp's `onToken` callback. */
+export function createTokenCounter(): { onToken: (tokens: readonly unknown[]) => void; readonly count: number } {
+  let count = 0;
+  return {
+    onToken: (tokens) => {
+      count += tokens.length;
+    },
+    get count() {
+      return count;
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import { LlamaChat, LlamaCompletion } from 'node-llama-cpp';
+import type { Llama, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
+import { ProviderError } from '../_shared/provider-error.js';
+import type { EngineStatus, ProviderLogger } from '../types.js';
+import { RequestQueue } from './request-queue.js';
+
+export interface LocalModelSettings {
+  threads: number;
+  contextSize: number;
+  idleUnloadMs: number;
+  queueLimit: number;
+}
+
+/** A model that is in memory, with its one generation sequence. Valid only inside `LocalModel.use`. */
+export interface LoadedModel {
+  llama: Llama;
+  model: LlamaModel;
+  contextSize: number;
+  sequence: LlamaContextSequence;
+  chat: LlamaChat;
+  completion: LlamaCompletion;
+  embeddingContext(): Promise<LlamaEmbeddingContext>;
+}
+
+interface Resources {
+  loaded: LoadedModel;
+  context: LlamaContext;
+  embedding?: Promise<LlamaEmbeddingContext>;
+}
+
+/**
+ * One GGUF file: loaded on first use, kept warm, unloaded after `idleUnloadMs` without requests.
+ * Requests run one at a time through a bounded queue.
+ */
+export class LocalModel {
+  private readonly queue: RequestQueue;
+  private resources: Promise<Resources> | undefined;
+  private loading = false;
+  private failure: string | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private unloading: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly path: string,
+    private readonly getLlama: () => Promise<Llama>,
+    private readonly settings: LocalModelSettings,
+    private readonly logger: ProviderLogger,
+  ) {
+    this.queue = new RequestQueue(settings.queueLimit, () => this.scheduleUnload());
+  }
+
+  status(): EngineStatus {
+    if (this.loading) return { state: 'loading' };
+    if (this.failure !== undefined) return { state: 'unavailable', detail: this.failure };
+    return { state: this.resources ? 'ready' : 'cold' };
+  }
+
+  /** Waits its turn in the queue (or fails fast when it is full), loads if needed, then runs `task`. */
+  use<T>(signal: AbortSignal, task: (loaded: LoadedModel) => Promise<T>): Promise<T> {
+    return this.queue.run(signal, async () => {
+      clearTimeout(this.idleTimer);
+      const { loaded } = await this.load();
+      return task(loaded);
+    });
+  }
+
+  async unload(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    const resources = this.resources;
+    this.resources = undefined;
+    if (!resources) return;
+    this.unloading = resources
+      .then(async ({ loaded, context, embedding }) => {
+        loaded.chat.dispose({ disposeSequence: false });
+        loaded.completion.dispose({ disposeSequence: false });
+        await (await embedding?.catch(() => undefined))?.dispose();
+        await context.dispose();
+        await loaded.model.dispose();
+        this.logger.info(`llamacpp: unloaded ${this.path}`);
+      })
+      .catch(() => undefined);
+    await this.unloading;
+  }
+
+  async close(error: unknown): Promise<void> {
+    this.queue.rejectWaiting(error);
+    await this.unload();
+  }
+
+  private load(): Promise<Resources> {
+    if (!this.resources) {
+      const attempt = this.createResources();
+      this.resources = attempt;
+      attempt.catch(() => {
+        if (this.resources === attempt) this.resources = undefined;
+      });
+    }
+    return this.resources;
+  }
+
+  private async createResources(): Promise<Resources> {
+    await this.unloading;
+    this.loading = true;
+    try {
+      const llama = await this.getLlama();
+      let model: LlamaModel;
+      try {
+        model = await llama.loadModel({ modelPath: this.path });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new ProviderError('invalid_input', `Could not load the model file ${this.path}: ${reason}. Is it a complete GGUF file?`, {
+          code: 'model_load_failed',
+          cause: error,
+        });
+      }
+      const requestedContextSize = Math.min(this.settings.contextSize, model.trainContextSize);
+      const context = await model
+        .createContext({ contextSize: requestedContextSize, threads: this.settings.threads, sequences: 1 })
+        .catch(async (error: unknown) => {
+          await model.dispose();
+          throw error;
+        });
+      const sequence = context.getSequence();
+      const contextSize = context.contextSize;
+      const resources: Resources = {
+        context,
+        loaded: {
+          llama,
+          model,
+          contextSize,
+          sequence,
+          chat: new LlamaChat({ contextSequence: sequence }),
+          completion: new LlamaCompletion({ contextSequence: sequence }),
+          embeddingContext: () => {
+            resources.embedding ??= model
+              .createEmbeddingContext({ contextSize, threads: this.settings.threads })
+              .catch((error: unknown) => {
+                resources.embedding = undefined;
+                throw error;
+              });
+            return resources.embedding;
+          },
+        },
+      };
+      this.failure = undefined;
+      this.logger.info(`llamacpp: loaded ${this.path}`);
+      return resources;
+    } catch (error) {
+      this.failure = error instanceof Error ? error.message : String(error);
+      throw error;
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  private scheduleUnload(): void {
+    clearTimeout(this.idleTimer);
+    if (this.settings.idleUnloadMs === 0 || !this.resources) return;
+    this.idleTimer = setTimeout(() => void this.unload(), this.settings.idleUnloadMs);
+    this.idleTimer.unref();
+  }
+}

@@ -1,0 +1,90 @@
+import { getLlama, LlamaLogLevel } from 'node-llama-cpp';
+import type { Llama } from 'node-llama-cpp';
+import { ProviderError } from '../_shared/provider-error.js';
+import type { EngineStatus, ProviderLogger } from '../types.js';
+import type { LlamaCppOptions } from './llamacpp-options.js';
+import { LocalModel } from './local-model.js';
+import { resolveModelFile } from './resolve-model-file.js';
+
+/** The llama.cpp engine of one provider instance and its models, keyed by file path. */
+export class ModelPool {
+  private llama: Promise<Llama> | undefined;
+  private engineState: EngineStatus = { state: 'cold' };
+  private readonly models = new Map<string, LocalModel>();
+  private closed = false;
+
+  constructor(
+    private readonly options: LlamaCppOptions,
+    private readonly logger: ProviderLogger,
+  ) {}
+
+  /** Resolves the request's model name to its file and the model object (not loaded yet). */
+  model(name: string): LocalModel {
+    if (this.closed) throw new ProviderError('unavailable', 'The local llama.cpp engine is shut down.', { code: 'engine_closed' });
+    const path = resolveModelFile(this.options.modelsDir, name);
+    let model = this.models.get(path);
+    if (!model) {
+      model = new LocalModel(path, () => this.engine(), this.options, this.logger);
+      this.models.set(path, model);
+    }
+    return model;
+  }
+
+  modelStatus(name: string): EngineStatus {
+    let path: string;
+    try {
+      path = resolveModelFile(this.options.modelsDir, name);
+    } catch (error) {
+      return { state: 'unavailable', detail: (error as Error).message };
+    }
+    return this.models.get(path)?.status() ?? { state: 'cold' };
+  }
+
+  status(): EngineStatus {
+    return this.engineState;
+  }
+
+  /** The native engine: prebuilt binaries only, never a download or a build. */
+  engine(): Promise<Llama> {
+    if (!this.llama) {
+      this.engineState = { state: 'loading' };
+      const { logger } = this;
+      const llama = getLlama({
+        gpu: this.options.gpu ? 'auto' : false,
+        build: 'never',
+        usePrebuiltBinaries: true,
+        skipDownload: true,
+        progressLogs: false,
+        logLevel: LlamaLogLevel.warn,
+        logger: (level, message) => {
+          if (level === LlamaLogLevel.error || level === LlamaLogLevel.fatal) logger.error(`llama.cpp: ${message.trim()}`);
+          else if (level === LlamaLogLevel.warn) logger.warn(`llama.cpp: ${message.trim()}`);
+        },
+      });
+      this.llama = llama.then(
+        (engine) => {
+          this.engineState = { state: 'ready' };
+          return engine;
+        },
+        (error: unknown) => {
+          const reason = error instanceof Error ? error.message : String(error);
+          this.engineState = { state: 'unavailable', detail: reason };
+          this.llama = undefined;
+          throw new ProviderError('unavailable', `The local llama.cpp engine could not start: ${reason}`, { code: 'engine_unavailable', cause: error });
+        },
+      );
+    }
+    return this.llama;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const error = new ProviderError('unavailable', 'The local llama.cpp engine is shutting down.', { code: 'engine_closed' });
+    await Promise.all([...this.models.values()].map((model) => model.close(error)));
+    this.models.clear();
+    const llama = await this.llama?.catch(() => undefined);
+    await llama?.dispose();
+    this.llama = undefined;
+    this.engineState = { state: 'cold' };
+  }
+}

@@ -1,0 +1,18 @@
+import type { GbnfJsonSchema, Llama, LlamaGrammar } from 'node-llama-cpp';
+import { ProviderError } from '../_shared/provider-error.js';
+import type { ResponseFormat } from '../types.js';
+
+/** A grammar that makes the output valid JSON (`json_object`) or JSON matching a schema (`json_schema`). */
+export async function createResponseGrammar(llama: Llama, format: ResponseFormat | undefined): Promise<LlamaGrammar | undefined> {
+  if (!format || format.type === 'text') return undefined;
+  if (format.type === 'json_object') return llama.getGrammarFor('json');
+  try {
+    return await llama.createGrammarForJsonSchema<GbnfJsonSchema>(format.json_schema.schema as GbnfJsonSchema);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ProviderError('invalid_request', `The local llama.cpp engine cannot enforce this JSON schema: ${reason}`, {
+      param: 'response_format',
+      cause: error,
+    });
+  }
+}
