@@ -1,0 +1,70 @@
+import { NavLink, Outlet } from 'react-router-dom';
+import { useAccount } from '../lib/account-query';
+import { StatusBadge } from '../features/status/components/status-badge';
+import { useSessionStore } from '../lib/session-store';
+import { useThemeStore } from '../lib/theme-store';
+import { NAV_GROUPS } from './nav-items';
+
+export function Layout() {
+  const account = useAccount();
+  const source = useSessionStore((s) => s.source);
+  const signOut = useSessionStore((s) => s.signOut);
+  const { theme, toggle } = useThemeStore();
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            S
+          </span>
+          Switchyard
+        </div>
+        {NAV_GROUPS.map((group) => (
+          <div key={group.label} role="group" aria-label={group.label}>
+            <div className="nav-group-label" aria-hidden="true">
+              {group.label}
+            </div>
+            {group.items.map((item) => (
+              <NavLink key={item.path} to={item.path} className="nav-link">
+                <span className="nav-icon" aria-hidden="true">
+                  {item.icon}
+                </span>
+                {item.label}
+              </NavLink>
+            ))}
+          </div>
+        ))}
+      </nav>
+      <header className="header">
+        <StatusBadge />
+        <span className="header-spacer" />
+        {account.data && (
+          <span className="badge badge-accent" title={account.data.api_key.name ?? 'Active API key'} data-testid="key-prefix">
+            <span aria-hidden="true">⚿</span>
+            <span className="mono">{account.data.api_key.prefix}</span>
+            {account.data.api_key.role && <span>· {account.data.api_key.role}</span>}
+          </span>
+        )}
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm"
+          onClick={toggle}
+          aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}
+        >
+          {theme === 'dark' ? '☀ Light' : '☾ Dark'}
+        </button>
+        {source === 'web' && (
+          <button type="button" className="btn btn-sm" onClick={signOut}>
+            Sign out
+          </button>
+        )}
+      </header>
+      <main id="main" className="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import type { Capability } from '../lib/gateway-types';
+
+const CAPABILITY_LABELS: Record<Capability, string> = {
+  chat: 'chat',
+  completions: 'text completions',
+  embeddings: 'embeddings',
+  ocr: 'OCR',
+  documents: 'document question answering',
+  vision: 'image analysis',
+  image_generation: 'image generation',
+  transcription: 'transcription',
+};
+
+const LOCAL_CAPABLE: readonly Capability[] = ['chat', 'completions', 'embeddings'];
+
+/** Says that no model serves `capability` and shows how to add one, instead of failing on submit. */
+export function NoBackendNotice({ capability }: { capability: Capability }) {
+  const snippet = `providers:
+  - id: upstream
+    type: openai
+    base_url: http://127.0.0.1:9000/v1
+    api_key: \${UPSTREAM_KEY}
+models:
+  - id: my-${capability.replace('_', '-')}-model
+    provider: upstream
+    upstream_model: name-the-provider-knows
+    capabilities: [${capability}]`;
+  return (
+    <section className="notice notice-warn" aria-label="No backend">
+      <span className="notice-title">No model offers {CAPABILITY_LABELS[capability]} yet</span>
+      <span>
+        The gateway has no route for <code>{capability}</code>. Add a provider and a model to the gateway's config file
+        (the file named by <code>GATEWAY_CONFIG</code>), then restart the gateway:
+      </span>
+      <pre className="code-block">{snippet}</pre>
+      {LOCAL_CAPABLE.includes(capability) && (
+        <span>
+          For a local model, put a <code>.gguf</code> file in <code>&lt;data dir&gt;/models</code> (the folder named by{' '}
+          <code>GATEWAY_DATA_DIR</code>).
+        </span>
+      )}
+    </section>
+  );
+}

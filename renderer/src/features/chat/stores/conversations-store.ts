@@ -1,0 +1,72 @@
+import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
+import { safeLocalStorage } from '../../../lib/safe-local-storage';
+import type { ChatMessage, ChatSettings, Conversation } from '../chat-types';
+
+export const DEFAULT_SETTINGS: ChatSettings = {
+  model: '',
+  system: '',
+  temperature: 0.7,
+  maxTokens: 1024,
+  topP: 1,
+  stop: '',
+  seed: null,
+  responseFormat: 'text',
+};
+
+const newId = (prefix: string) => `${prefix}_${crypto.randomUUID().slice(0, 8)}`;
+
+export function createConversation(settings: ChatSettings = DEFAULT_SETTINGS): Conversation {
+  return { id: newId('conv'), title: 'New chat', createdAt: Date.now(), messages: [], settings: { ...settings } };
+}
+
+export function createMessage(role: ChatMessage['role'], content: string, images: string[] = []): ChatMessage {
+  return { id: newId('msg'), role, content, images };
+}
+
+interface ConversationsState {
+  conversations: Conversation[];
+  activeId: string | null;
+  create(): string;
+  select(id: string): void;
+  remove(id: string): void;
+  updateSettings(id: string, patch: Partial<ChatSettings>): void;
+  /** Replaces a conversation's messages (send, regenerate and edit all end up here). */
+  setMessages(id: string, messages: ChatMessage[]): void;
+  updateMessage(id: string, messageId: string, patch: Partial<ChatMessage>): void;
+}
+
+const titleFrom = (messages: ChatMessage[], fallback: string) => {
+  const first = messages.find((m) => m.role === 'user' && m.content.trim());
+  return first ? first.content.trim().slice(0, 48) : fallback;
+};
+
+/** Chat conversations, kept in localStorage across restarts. */
+export const useConversationsStore = create<ConversationsState>()(
+  persist(
+    (set, get) => {
+      const patch = (id: string, fn: (c: Conversation) => Conversation) =>
+        set({ conversations: get().conversations.map((c) => (c.id === id ? fn(c) : c)) });
+      return {
+        conversations: [],
+        activeId: null,
+        create: () => {
+          const active = get().conversations.find((c) => c.id === get().activeId);
+          const conversation = createConversation(active?.settings);
+          set({ conversations: [conversation, ...get().conversations], activeId: conversation.id });
+          return conversation.id;
+        },
+        select: (id) => set({ activeId: id }),
+        remove: (id) => {
+          const rest = get().conversations.filter((c) => c.id !== id);
+          set({ conversations: rest, activeId: get().activeId === id ? (rest[0]?.id ?? null) : get().activeId });
+        },
+        updateSettings: (id, settings) => patch(id, (c) => ({ ...c, settings: { ...c.settings, ...settings } })),
+        setMessages: (id, messages) => patch(id, (c) => ({ ...c, messages, title: titleFrom(messages, c.title) })),
+        updateMessage: (id, messageId, change) =>
+          patch(id, (c) => ({ ...c, messages: c.messages.map((m) => (m.id === messageId ? { ...m, ...change } : m)) })),
+      };
+    },
+    { name: 'switchyard.chat', storage: safeLocalStorage, version: 1 },
+  ),
+);

@@ -1,0 +1,55 @@
+import type { Usage } from './gateway-types';
+import type { StreamResponse } from './post-stream';
+
+export interface StreamStats {
+  timeToFirstTokenMs: number | null;
+  tokensPerSecond: number | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  cost: number | null;
+}
+
+export interface UsageFrame {
+  usage?: Usage | null;
+}
+
+/**
+ * Accumulates the text of a streamed completion, reporting the whole text after every fragment,
+ * and measures time to first token and generation speed (completion tokens over the time from
+ * the first fragment to the end).
+ */
+export async function collectTextStream<T extends UsageFrame>(
+  stream: StreamResponse<T>,
+  pick: (frame: T) => string | null | undefined,
+  onText: (text: string) => void,
+  startedAt: number,
+  now: () => number = () => performance.now(),
+): Promise<{ text: string; stats: StreamStats }> {
+  let text = '';
+  let firstAt: number | null = null;
+  let usage: Usage | null = null;
+  for await (const frame of stream.frames) {
+    if (frame.usage) usage = frame.usage;
+    const fragment = pick(frame);
+    if (!fragment) continue;
+    firstAt ??= now();
+    text += fragment;
+    onText(text);
+  }
+  const endedAt = now();
+  const completionTokens = usage?.completion_tokens ?? null;
+  const generationSeconds = firstAt !== null ? (endedAt - firstAt) / 1000 : 0;
+  return {
+    text,
+    stats: {
+      timeToFirstTokenMs: firstAt !== null ? firstAt - startedAt : null,
+      tokensPerSecond: completionTokens !== null && generationSeconds > 0 ? completionTokens / generationSeconds : null,
+      promptTokens: usage?.prompt_tokens ?? null,
+      completionTokens,
+      cost: stream.cost,
+    },
+  };
+}
+
+export const isAbortError = (error: unknown): boolean =>
+  error instanceof DOMException ? error.name === 'AbortError' : error instanceof Error && error.name === 'AbortError';
