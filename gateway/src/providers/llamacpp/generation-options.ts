@@ -1,3 +1,4 @@
+import type { LlamaContextSequence } from 'node-llama-cpp';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { FinishReason, SamplingParams } from '../types.js';
 
@@ -49,15 +50,11 @@ export function toFinishReason(stopReason: StopReason): FinishReason {
   }
 }
 
-/** Counts generated tokens from node-llama-cpp's `onToken` callback. */
-export function createTokenCounter(): { onToken: (tokens: readonly unknown[]) => void; readonly count: number } {
-  let count = 0;
-  return {
-    onToken: (tokens) => {
-      count += tokens.length;
-    },
-    get count() {
-      return count;
-    },
-  };
+/**
+ * Counts the tokens sampled on `sequence` from now on. node-llama-cpp's `onToken` leaves out tokens
+ * it holds back (possible stop-trigger prefixes), so the sequence's meter is the honest count.
+ */
+export function startOutputTokenCount(sequence: LlamaContextSequence): () => number {
+  const before = sequence.tokenMeter.getState();
+  return () => sequence.tokenMeter.diff(before).usedOutputTokens;
 }

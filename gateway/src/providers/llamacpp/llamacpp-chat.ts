@@ -1,5 +1,5 @@
 import type { ChatChoice, ChatProvider, ChatRequest, ChatResult, ChatStreamEvent } from '../types.js';
-import { createTokenCounter, toFinishReason, toGenerationOptions } from './generation-options.js';
+import { startOutputTokenCount, toFinishReason, toGenerationOptions } from './generation-options.js';
 import type { ModelPool } from './model-pool.js';
 import { createResponseGrammar } from './response-grammar.js';
 import { startEventStream } from './start-event-stream.js';
@@ -22,13 +22,12 @@ async function runChat(pool: ModelPool, request: ChatRequest, signal: AbortSigna
       const choices: ChatChoice[] = [];
       let completionTokens = 0;
       for (let index = 0; index < (request.n ?? 1); index++) {
-        const counter = createTokenCounter();
+        const countOutputTokens = startOutputTokenCount(loaded.sequence);
         let role: { role?: 'assistant' } = { role: 'assistant' };
         const { response, metadata } = await loaded.chat.generateResponse(history, {
           ...options,
           grammar,
           signal,
-          onToken: counter.onToken,
           onTextChunk: (content) => {
             if (!emit || content.length === 0) return;
             emit({ type: 'delta', index, ...role, content });
@@ -41,7 +40,7 @@ async function runChat(pool: ModelPool, request: ChatRequest, signal: AbortSigna
           emit({ type: 'finish', index, finish_reason: finishReason });
         }
         choices.push({ index, message: { role: 'assistant', content: response }, finish_reason: finishReason });
-        completionTokens += counter.count;
+        completionTokens += countOutputTokens();
       }
       return { choices, usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens } };
     });

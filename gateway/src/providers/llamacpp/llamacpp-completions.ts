@@ -1,5 +1,5 @@
 import type { CompletionProvider, CompletionRequest, CompletionResult, CompletionStreamEvent } from '../types.js';
-import { createTokenCounter, toFinishReason, toGenerationOptions } from './generation-options.js';
+import { startOutputTokenCount, toFinishReason, toGenerationOptions } from './generation-options.js';
 import type { ModelPool } from './model-pool.js';
 import { startEventStream } from './start-event-stream.js';
 import { toProviderError } from './to-provider-error.js';
@@ -8,18 +8,17 @@ type Emit = (event: CompletionStreamEvent) => void;
 
 async function runCompletion(pool: ModelPool, request: CompletionRequest, signal: AbortSignal, emit?: Emit): Promise<CompletionResult> {
   try {
-    return await pool.model(request.model).use(signal, async ({ model, completion, contextSize }) => {
+    return await pool.model(request.model).use(signal, async ({ model, completion, contextSize, sequence }) => {
       const bos = model.tokens.bos !== null && model.tokens.shouldPrependBosToken ? 1 : 0;
       const promptTokens = model.tokenize(request.prompt).length + bos;
       const options = toGenerationOptions(request, promptTokens, contextSize);
       const choices: CompletionResult['choices'] = [];
       let completionTokens = 0;
       for (let index = 0; index < (request.n ?? 1); index++) {
-        const counter = createTokenCounter();
+        const countOutputTokens = startOutputTokenCount(sequence);
         const { response, metadata } = await completion.generateCompletionWithMeta(request.prompt, {
           ...options,
           signal,
-          onToken: counter.onToken,
           onTextChunk: (text) => {
             if (emit && text.length > 0) emit({ type: 'delta', index, text });
           },
@@ -27,7 +26,7 @@ async function runCompletion(pool: ModelPool, request: CompletionRequest, signal
         const finishReason = toFinishReason(metadata.stopReason);
         emit?.({ type: 'finish', index, finish_reason: finishReason });
         choices.push({ index, text: response, finish_reason: finishReason });
-        completionTokens += counter.count;
+        completionTokens += countOutputTokens();
       }
       return { choices, usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens } };
     });
