@@ -1,0 +1,30 @@
+import type { ProviderFactory, ProviderInstance } from '../types.js';
+import { UpstreamClient } from '../_shared/http/upstream-client.js';
+import { createOpenAiChat } from './openai-chat.js';
+import { createOpenAiCompletions } from './openai-completions.js';
+import { openAiDialect } from './openai-dialect.js';
+import { createOpenAiEmbeddings } from './openai-embeddings.js';
+import { createOpenAiImageGeneration } from './openai-image-generation.js';
+import { createOpenAiTranscription } from './openai-transcription.js';
+
+/**
+ * Any server that speaks the OpenAI API: OpenAI itself, Ollama, vLLM, llama.cpp's server,
+ * LM Studio, LocalAI. `base_url` includes `/v1`. Which capabilities a model really has is the
+ * route's business (config `capabilities`); this provider offers them all.
+ */
+export const createOpenAiCompatibleProvider: ProviderFactory = (context): ProviderInstance => {
+  const client = new UpstreamClient(context);
+  return {
+    id: context.id,
+    type: context.options.type,
+    capabilities: {
+      chat: createOpenAiChat(client, openAiDialect),
+      completions: createOpenAiCompletions(client, openAiDialect),
+      embeddings: createOpenAiEmbeddings(client, openAiDialect),
+      image_generation: createOpenAiImageGeneration(client),
+      transcription: createOpenAiTranscription(client),
+    },
+    status: () => client.status(),
+    close: () => client.close(),
+  };
+};
