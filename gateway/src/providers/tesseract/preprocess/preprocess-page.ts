@@ -1,0 +1,78 @@
+import type { GrayImage } from '../../_shared/media/decode-image.js';
+import { componentStats } from './component-stats.js';
+import { estimateNoise } from './estimate-noise.js';
+import { estimateSkew } from './estimate-skew.js';
+import { normaliseBackground } from './normalise-background.js';
+import { binarize, otsuThreshold } from './otsu-threshold.js';
+import { identityTransform, type PageTransform } from './page-transform.js';
+import { removeRules } from './remove-rules.js';
+import { rotateGray } from './rotate-gray.js';
+import { sharpGray } from './sharp-gray.js';
+
+export interface PreprocessOptions {
+  /** Upper bound on the preprocessed image's pixels (upscaling stops there). */
+  maxPixels: number;
+}
+
+export interface PreprocessedPage {
+  image: GrayImage;
+  transform: PageTransform;
+  /** What was done, for logs and the benchmark. */
+  steps: string[];
+}
+
+// Tuned on the benchmark's degraded pages (bench/ocr/run.ts); each step runs only when its measure
+// says the page needs it, so clean pages reach the recogniser as they are.
+/** Median glyph height (px) below which text is upscaled; the LSTM model reads best around 25-35 px. */
+const SMALL_GLYPH = 9;
+const TARGET_GLYPH = 16;
+const MAX_UPSCALE = 3;
+/** Skew below this (degrees) is left alone: rotating resamples every pixel and softens strokes. */
+const MIN_SKEW = 0.3;
+/** Noise sigma (gray levels) above which a 3×3 median filter is applied. */
+const NOISY = 6;
+
+/**
+ * Prepares a page for recognition: evens out the background and contrast, removes noise, deskews,
+ * erases table rules and enlarges small text, and records the geometry so boxes can be mapped back.
+ */
+export async function preprocessPage(original: GrayImage, options: PreprocessOptions): Promise<PreprocessedPage> {
+  const steps: string[] = [];
+  const transform = identityTransform(original.width, original.height);
+  let image = normaliseBackground(original);
+
+  const noise = estimateNoise(image);
+  if (noise > NOISY) {
+    image = await sharpGray(image, (p) => p.median(3));
+    steps.push(`median3(noise=${noise.toFixed(1)})`);
+  }
+
+  let binary = binarize(image.data, otsuThreshold(image.data));
+  const skew = estimateSkew(binary, image.width, image.height);
+  if (Math.abs(skew) >= MIN_SKEW) {
+    image = rotateGray(image, -skew);
+    transform.rotation = -skew;
+    transform.rotatedWidth = image.width;
+    transform.rotatedHeight = image.height;
+    binary = binarize(image.data, otsuThreshold(image.data));
+    steps.push(`deskew(${skew.toFixed(2)})`);
+  }
+
+  const stats = componentStats(binary, image.width, image.height);
+  const glyph = stats.medianGlyphHeight || TARGET_GLYPH;
+  const erased = removeRules(image, binary, Math.max(40, glyph * 5));
+  if (erased > 0) steps.push(`rules(${erased}px)`);
+
+  if (stats.medianGlyphHeight > 0 && stats.medianGlyphHeight < SMALL_GLYPH) {
+    const wanted = Math.min(MAX_UPSCALE, TARGET_GLYPH / stats.medianGlyphHeight);
+    const scale = Math.min(wanted, Math.sqrt(options.maxPixels / (image.width * image.height)));
+    if (scale > 1.15) {
+      image = await sharpGray(image, (p) =>
+        p.resize(Math.round(image.width * scale), Math.round(image.height * scale), { kernel: 'lanczos3' }),
+      );
+      transform.scale = image.width / transform.rotatedWidth;
+      steps.push(`upscale(${transform.scale.toFixed(2)}, glyph=${stats.medianGlyphHeight})`);
+    }
+  }
+  return { image, transform, steps };
+}

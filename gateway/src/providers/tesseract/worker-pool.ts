@@ -1,0 +1,121 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createWorker, OEM, type Worker } from 'tesseract.js';
+import { ProviderError } from '../_shared/provider-error.js';
+import type { EngineStatus } from '../types.js';
+
+/** The English LSTM model shipped in @tesseract.js-data/eng: without a local path tesseract.js goes to a CDN. */
+function englishLangPath(): string {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+}
+
+interface Waiter {
+  resolve: (worker: Worker) => void;
+  reject: (error: unknown) => void;
+  signal: AbortSignal;
+  onAbort: () => void;
+}
+
+function abortedError(): ProviderError {
+  return new ProviderError('aborted', 'The OCR request was cancelled.', { code: 'aborted' });
+}
+
+/** A fixed set of Tesseract workers; jobs wait in FIFO order for a free one. */
+export class TesseractWorkerPool {
+  private readonly idle: Worker[] = [];
+  private readonly waiters: Waiter[] = [];
+  private starting: Promise<void> | undefined;
+  private failure: string | undefined;
+  private closed = false;
+  private workers: Worker[] = [];
+
+  constructor(private readonly size: number) {}
+
+  status(): EngineStatus {
+    if (this.failure) return { state: 'unavailable', detail: this.failure };
+    if (this.closed) return { state: 'unavailable', detail: 'The OCR engine has been shut down.' };
+    if (this.workers.length === this.size) return { state: 'ready' };
+    return this.starting ? { state: 'loading' } : { state: 'cold' };
+  }
+
+  /** Starts every worker; resolves when all are ready. Safe to call repeatedly. */
+  warm(): Promise<void> {
+    this.starting ??= this.startWorkers();
+    return this.starting;
+  }
+
+  private async startWorkers(): Promise<void> {
+    const langPath = englishLangPath();
+    try {
+      const workers = await Promise.all(
+        Array.from({ length: this.size }, () => createWorker('eng', OEM.LSTM_ONLY, { langPath, gzip: true, cacheMethod: 'none' })),
+      );
+      if (this.closed) {
+        await Promise.all(workers.map((w) => w.terminate()));
+        return;
+      }
+      this.workers = workers;
+      for (const worker of workers) this.release(worker);
+    } catch (error) {
+      this.failure = `The OCR engine failed to start: ${error instanceof Error ? error.message : String(error)}`;
+      throw new ProviderError('unavailable', this.failure, { code: 'ocr_engine_unavailable', cause: error });
+    }
+  }
+
+  /** Runs `job` on a free worker, starting the pool if it is cold. */
+  async run<T>(signal: AbortSignal, job: (worker: Worker) => Promise<T>): Promise<T> {
+    if (this.closed) throw new ProviderError('unavailable', 'The OCR engine has been shut down.', { code: 'ocr_engine_closed' });
+    await this.warm();
+    const worker = await this.acquire(signal);
+    try {
+      return await job(worker);
+    } finally {
+      this.release(worker);
+    }
+  }
+
+  private acquire(signal: AbortSignal): Promise<Worker> {
+    if (signal.aborted) return Promise.reject(abortedError());
+    const worker = this.idle.pop();
+    if (worker) return Promise.resolve(worker);
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        signal,
+        onAbort: () => {
+          const at = this.waiters.indexOf(waiter);
+          if (at >= 0) this.waiters.splice(at, 1);
+          reject(abortedError());
+        },
+      };
+      signal.addEventListener('abort', waiter.onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  private release(worker: Worker): void {
+    if (this.closed) return;
+    const waiter = this.waiters.shift();
+    if (waiter) {
+      waiter.signal.removeEventListener('abort', waiter.onAbort);
+      waiter.resolve(worker);
+    } else {
+      this.idle.push(worker);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const waiter of this.waiters.splice(0)) {
+      waiter.signal.removeEventListener('abort', waiter.onAbort);
+      waiter.reject(new ProviderError('unavailable', 'The OCR engine is shutting down.', { code: 'ocr_engine_closed' }));
+    }
+    await this.starting?.catch(() => undefined);
+    const workers = this.workers;
+    this.workers = [];
+    this.idle.length = 0;
+    await Promise.all(workers.map((w) => w.terminate().catch(() => undefined)));
+  }
+}
