@@ -3,6 +3,7 @@ import { ComingSoonPage } from '../components/coming-soon-page';
 import { ChatPage } from '../features/chat/components/chat-page';
 import { CompletionsPage } from '../features/completions/components/completions-page';
 import { EmbeddingsPage } from '../features/embeddings/components/embeddings-page';
+import { OcrPage } from '../features/ocr/components/ocr-page';
 import { Layout } from './layout';
 import { NotFoundPage } from './not-found-page';
 
@@ -14,7 +15,7 @@ export function AppRoutes() {
         <Route path="chat" element={<ChatPage />} />
         <Route path="completions" element={<CompletionsPage />} />
         <Route path="embeddings" element={<EmbeddingsPage />} />
-        <Route path="ocr" element={<ComingSoonPage title="OCR" />} />
+        <Route path="ocr" element={<OcrPage />} />
         <Route path="documents" element={<ComingSoonPage title="Documents" />} />
         <Route path="images" element={<ComingSoonPage title="Images" />} />
         <Route path="transcription" element={<ComingSoonPage title="Transcription" />} />

@@ -1,0 +1,171 @@
+import { useState } from 'react';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorNotice } from '../../../components/error-notice';
+import { FileDrop } from '../../../components/file-drop';
+import { Loading } from '../../../components/loading';
+import { ModelPicker, resolveModel } from '../../../components/model-picker';
+import { Tabs } from '../../../components/tabs';
+import { downloadFile } from '../../../lib/download';
+import type { GatewayModel } from '../../../lib/gateway-types';
+import { readFileAsDataUrl } from '../../../lib/read-file';
+import { useRenderedPage } from '../api/render-pdf-page';
+import { OCR_MODEL, useRunOcr } from '../api/run-ocr';
+import type { Granularity, OcrRequest } from '../ocr-types';
+import { useOcrViewStore, type OcrPanelTab } from '../stores/ocr-view-store';
+import type { IndexedBox } from './box-overlay';
+import { OcrTextPanel } from './ocr-text-panel';
+import { OcrToolbar } from './ocr-toolbar';
+import { PageViewer } from './page-viewer';
+import { SchemaEditor } from './schema-editor';
+
+const ACCEPT = 'image/png,image/jpeg,image/webp,image/tiff,image/bmp,image/gif,application/pdf,.pdf,.tif,.tiff';
+
+interface LoadedDocument {
+  id: string;
+  name: string;
+  dataUrl: string;
+  isPdf: boolean;
+}
+
+const PANEL_TABS: readonly { id: OcrPanelTab; label: string }[] = [
+  { id: 'text', label: 'Text' },
+  { id: 'structured', label: 'Structured' },
+  { id: 'json', label: 'Raw JSON' },
+];
+
+export function OcrInspector({ models }: { models: GatewayModel[] }) {
+  const [modelChoice, setModel] = useState<string | null>(OCR_MODEL);
+  const [doc, setDoc] = useState<LoadedDocument | null>(null);
+  const [imageSize, setImageSize] = useState<{ width: number; height: number } | null>(null);
+  const [schema, setSchema] = useState<Record<string, unknown> | null>(null);
+  const ocr = useRunOcr();
+  const view = useOcrViewStore();
+  const model = resolveModel(models, modelChoice);
+
+  const run = (target: LoadedDocument, granularity: Granularity, withSchema: Record<string, unknown> | null) => {
+    const request: OcrRequest = { model, image: target.dataUrl, return_bboxes: true, granularity };
+    if (withSchema) Object.assign(request, { structured_output: true, schema: withSchema });
+    ocr.mutate(request);
+  };
+
+  const load = async (file: File) => {
+    const dataUrl = await readFileAsDataUrl(file);
+    const isPdf = file.type === 'application/pdf' || file.name.toLowerCase().endsWith('.pdf');
+    const next = { id: crypto.randomUUID(), name: file.name || 'pasted image', dataUrl, isPdf };
+    setDoc(next);
+    setImageSize(null);
+    setSchema(null);
+    view.resetForNewDocument();
+    if (!isPdf) {
+      const img = new Image();
+      img.onload = () => setImageSize({ width: img.naturalWidth, height: img.naturalHeight });
+      img.src = dataUrl;
+    }
+    run(next, view.granularity, null);
+  };
+
+  const result = ocr.data;
+  const pageCount = result?.pages.length ?? 0;
+  const page = result?.pages[view.page];
+  const rendered = useRenderedPage(doc?.id ?? '', doc?.dataUrl ?? '', view.page, !!doc?.isPdf);
+  const pageImage = doc?.isPdf ? rendered.data?.image : doc?.dataUrl;
+  const pageSize = doc?.isPdf
+    ? rendered.data && { width: rendered.data.width, height: rendered.data.height }
+    : page
+      ? { width: page.width, height: page.height }
+      : imageSize;
+  const boxes: IndexedBox[] = (result?.bboxes ?? [])
+    .map((box, index) => ({ box, index }))
+    .filter(({ box }) => (box.page ?? 0) === view.page);
+
+  const exportName = (doc?.name ?? 'ocr').replace(/\.[^.]+$/, '');
+
+  return (
+    <div className="stack">
+      <div className="row ocr-source">
+        <div className="grow">
+          <FileDrop
+            accept={ACCEPT}
+            acceptPaste
+            compact={!!doc}
+            label={doc ? `${doc.name} — drop, paste or pick another file` : 'Drop, paste or pick an image or PDF'}
+            hint={doc ? undefined : 'PNG, JPEG, WebP, TIFF, BMP, GIF or PDF'}
+            onFile={(f) => void load(f)}
+          />
+        </div>
+        <div style={{ width: 240 }}>
+          <ModelPicker models={models} value={model} onChange={setModel} />
+        </div>
+      </div>
+      {doc && (
+        <OcrToolbar
+          pageCount={pageCount}
+          busy={ocr.isPending}
+          onGranularity={(g) => {
+            view.setGranularity(g);
+            run(doc, g, schema);
+          }}
+        />
+      )}
+      {ocr.isError && <ErrorNotice error={ocr.error} title="OCR failed" onRetry={() => doc && run(doc, view.granularity, schema)} />}
+      {!doc ? (
+        <div className="card">
+          <EmptyState icon="⌗" title="Nothing to inspect yet">
+            <span className="small">Every recognised word is drawn over the page, coloured by confidence.</span>
+          </EmptyState>
+        </div>
+      ) : (
+        <div className="ocr-layout">
+          <section className="card ocr-page-card" aria-label="Page">
+            {ocr.isPending && <Loading label="Recognising text…" />}
+            {doc.isPdf && rendered.isError && <ErrorNotice error={rendered.error} title="The page could not be rendered" />}
+            {pageImage && pageSize ? (
+              <PageViewer imageSrc={pageImage} pageWidth={pageSize.width} pageHeight={pageSize.height} boxes={result ? boxes : []} />
+            ) : (
+              !ocr.isPending && !rendered.isError && <Loading label="Preparing the page…" />
+            )}
+          </section>
+          <section className="card ocr-side" aria-label="Result">
+            <Tabs tabs={PANEL_TABS} value={view.tab} onChange={view.setTab} label="Result views" />
+            {view.tab === 'text' &&
+              (result ? <OcrTextPanel boxes={boxes} granularity={view.granularity} /> : <p className="muted small">The text appears once OCR is done.</p>)}
+            {view.tab === 'structured' && (
+              <div className="stack">
+                <SchemaEditor
+                  busy={ocr.isPending}
+                  disabled={!doc}
+                  onExtract={(s) => {
+                    setSchema(s);
+                    run(doc, view.granularity, s);
+                  }}
+                />
+                {result?.structured_data ? (
+                  <pre className="code-block" data-testid="ocr-structured">
+                    {JSON.stringify(result.structured_data, null, 2)}
+                  </pre>
+                ) : (
+                  <p className="muted small">The data extracted by the schema appears here, next to the page.</p>
+                )}
+              </div>
+            )}
+            {view.tab === 'json' && (result ? <pre className="code-block">{JSON.stringify(result, null, 2)}</pre> : <p className="muted small">No result yet.</p>)}
+            {result && (
+              <div className="row ocr-exports">
+                <span className="small muted grow">
+                  {result.bboxes.length} boxes · {pageCount} page{pageCount === 1 ? '' : 's'}
+                  {page?.source === 'text_layer' && ' · from the PDF text layer'}
+                </span>
+                <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${exportName}.ocr.json`, JSON.stringify(result, null, 2), 'application/json')}>
+                  Export JSON
+                </button>
+                <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${exportName}.txt`, result.text)}>
+                  Export text
+                </button>
+              </div>
+            )}
+          </section>
+        </div>
+      )}
+    </div>
+  );
+}
