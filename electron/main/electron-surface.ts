@@ -1,0 +1,63 @@
+/**
+ * The slices of Electron's API the main-process logic uses, so that logic can run in tests with
+ * fakes; `main.ts` passes the real modules, which satisfy these shapes.
+ */
+
+export interface PreventableEvent {
+  preventDefault(): void;
+}
+
+export type WindowOpenResponse = { action: 'deny' };
+
+export interface WebContentsLike {
+  on(event: 'will-navigate', listener: (event: PreventableEvent, url: string) => void): unknown;
+  on(event: 'will-attach-webview', listener: (event: PreventableEvent) => void): unknown;
+  setWindowOpenHandler(handler: (details: { url: string }) => WindowOpenResponse): void;
+}
+
+export interface WindowOptions {
+  width: number;
+  height: number;
+  minWidth: number;
+  minHeight: number;
+  show: boolean;
+  title: string;
+  backgroundColor: string;
+  webPreferences: {
+    preload: string;
+    contextIsolation: true;
+    sandbox: true;
+    nodeIntegration: false;
+    webSecurity: true;
+    spellcheck: boolean;
+  };
+}
+
+export interface WindowLike {
+  webContents: WebContentsLike;
+  loadURL(url: string): Promise<void>;
+  once(event: 'ready-to-show', listener: () => void): unknown;
+  on(event: 'closed', listener: () => void): unknown;
+  show(): void;
+  focus(): void;
+  restore(): void;
+  isMinimized(): boolean;
+  isDestroyed(): boolean;
+}
+
+export type WindowFactory = (options: WindowOptions) => WindowLike;
+
+export interface ShellLike {
+  openExternal(url: string): Promise<void>;
+}
+
+export interface AppLike {
+  requestSingleInstanceLock(): boolean;
+  whenReady(): Promise<unknown>;
+  on(event: 'second-instance' | 'activate' | 'window-all-closed', listener: () => void): unknown;
+  on(event: 'before-quit', listener: (event: PreventableEvent) => void): unknown;
+  getPath(name: 'userData'): string;
+  getVersion(): string;
+  quit(): void;
+  exit(code: number): void;
+}

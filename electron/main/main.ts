@@ -1,0 +1,29 @@
+import { BrowserWindow, Menu, app, dialog, ipcMain, shell } from 'electron';
+import { fileURLToPath } from 'node:url';
+import { buildAppMenu } from './build-app-menu.js';
+import { runDesktopApp } from './run-desktop-app.js';
+import { startInProcessGateway } from './start-in-process-gateway.js';
+
+// Entry point: wires real Electron into the lifecycle logic. No top-level await here: the app's
+// 'ready' event waits for this module to finish evaluating.
+void runDesktopApp({
+  app,
+  newWindow: (options) => new BrowserWindow(options),
+  shell,
+  ipcMain,
+  startGateway: startInProcessGateway,
+  setMenu: ({ gatewayUrl, dataDir }) => {
+    const template = buildAppMenu({
+      isMac: process.platform === 'darwin',
+      appName: app.getName(),
+      openDataFolder: () => void shell.openPath(dataDir),
+      openApiDocs: () => void shell.openExternal(`${gatewayUrl}/docs`),
+    });
+    Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+  },
+  showError: (title, message) => dialog.showErrorBox(title, message),
+  preloadPath: fileURLToPath(new URL('../preload/preload.cjs', import.meta.url)),
+  env: process.env,
+  platform: process.platform,
+  log: (message) => console.log(`[switchyard] ${message}`),
+});

@@ -1,0 +1,36 @@
+/** What the console window may do with a URL it tries to open or navigate to. */
+export type NavigationDecision = 'allow' | 'open-external' | 'deny';
+
+const CONSOLE_PATH = '/ui';
+
+function parse(url: string): URL | null {
+  try {
+    return new URL(url);
+  } catch {
+    return null;
+  }
+}
+
+/** The console's own pages: the gateway's origin, under /ui/. */
+export function isConsoleUrl(url: string, gatewayUrl: string): boolean {
+  const target = parse(url);
+  const gateway = parse(gatewayUrl);
+  if (!target || !gateway || target.origin !== gateway.origin) return false;
+  return target.pathname === CONSOLE_PATH || target.pathname.startsWith(`${CONSOLE_PATH}/`);
+}
+
+/** http(s) URLs only: `file:`, `javascript:`, custom schemes and the like never leave the app. */
+export function isWebUrl(url: string): boolean {
+  const target = parse(url);
+  return target !== null && (target.protocol === 'http:' || target.protocol === 'https:') && target.hostname !== '';
+}
+
+/**
+ * Navigation inside the window stays on the console; any other web link goes to the system
+ * browser; everything else is refused.
+ */
+export function decideNavigation(url: string, gatewayUrl: string): NavigationDecision {
+  if (isConsoleUrl(url, gatewayUrl)) return 'allow';
+  if (isWebUrl(url)) return 'open-external';
+  return 'deny';
+}
