@@ -1,0 +1,29 @@
+import { Type } from '@sinclair/typebox';
+
+export const ErrorResponse = Type.Object(
+  {
+    object: Type.Literal('error'),
+    message: Type.String(),
+    type: Type.String(),
+    param: Type.Union([Type.String(), Type.Null()]),
+    code: Type.String(),
+  },
+  { $id: 'ErrorResponse', description: 'Every error: what went wrong and how to fix it, a stable code, and the offending field.' },
+);
+
+/** Error responses every authenticated route can give. */
+export const errorResponses = {
+  '4xx': ErrorResponse,
+  '5xx': ErrorResponse,
+};
+
+export const ListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
+    after: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: true },
+);
+
+export const ListOf = <T extends ReturnType<typeof Type.Object>>(item: T) =>
+  Type.Object({ object: Type.Literal('list'), data: Type.Array(item), has_more: Type.Optional(Type.Boolean()) });

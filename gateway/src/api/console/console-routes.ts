@@ -1,0 +1,71 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../_shared/common-schemas.js';
+
+const Entry = Type.Object({
+  id: Type.String(),
+  time: Type.Number(),
+  method: Type.String(),
+  path: Type.String(),
+  status: Type.Integer(),
+  latency_ms: Type.Number(),
+  key_prefix: Type.Union([Type.String(), Type.Null()]),
+  model: Type.Union([Type.String(), Type.Null()]),
+  prompt_tokens: Type.Union([Type.Integer(), Type.Null()]),
+  completion_tokens: Type.Union([Type.Integer(), Type.Null()]),
+  cost: Type.Union([Type.Number(), Type.Null()]),
+  request_body: Type.Optional(Type.String()),
+  response_body: Type.Optional(Type.String()),
+});
+
+const KEEPALIVE_MS = 15_000;
+
+/** The console's request log: the last N requests, and a live SSE feed of new ones (Owner only). */
+export const consoleRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { requestLog } = app.services;
+  const openFeeds = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const stop of [...openFeeds]) stop();
+  });
+
+  app.get(
+    '/console/requests',
+    {
+      config: { auth: 'owner', unlogged: true },
+      schema: {
+        tags: ['console'],
+        summary: 'Recent requests (Owner)',
+        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })) }),
+        response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(Entry) }), ...errorResponses },
+      },
+    },
+    async (request) => ({ object: 'list' as const, data: requestLog.recent(request.query.limit ?? 100) }),
+  );
+
+  app.get(
+    '/console/requests/stream',
+    { config: { auth: 'owner', unlogged: true }, schema: { tags: ['console'], summary: 'Live feed of requests as server-sent events (Owner)' } },
+    async (request, reply) => {
+      reply.hijack();
+      const response = reply.raw;
+      response.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        Connection: 'keep-alive',
+      });
+      response.write(': connected\n\n');
+      const unsubscribe = requestLog.subscribe((entry) => {
+        response.write(`data: ${JSON.stringify(entry)}\n\n`);
+      });
+      const keepalive = setInterval(() => response.write(': keepalive\n\n'), KEEPALIVE_MS);
+      const stop = () => {
+        openFeeds.delete(stop);
+        clearInterval(keepalive);
+        unsubscribe();
+        response.end();
+      };
+      openFeeds.add(stop);
+      request.raw.socket.once('close', stop);
+    },
+  );
+};

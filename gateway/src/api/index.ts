@@ -1,0 +1,13 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { accountRoutes } from './account/account-routes.js';
+import { consoleRoutes } from './console/console-routes.js';
+import { modelsRoutes } from './models/models-routes.js';
+import { statusRoutes } from './status/status-routes.js';
+
+/** Every resource's routes. */
+export const apiRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(statusRoutes);
+  await app.register(modelsRoutes);
+  await app.register(accountRoutes);
+  await app.register(consoleRoutes);
+};

@@ -1,0 +1,76 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../_shared/common-schemas.js';
+
+export const ModelObject = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('model'),
+    created: Type.Integer(),
+    owned_by: Type.String(),
+    capabilities: Type.Array(Type.String()),
+    aliases: Type.Array(Type.String()),
+    archived: Type.Boolean(),
+    provider: Type.String(),
+    state: Type.String({ description: 'cold | loading | ready | unavailable' }),
+    state_detail: Type.Optional(Type.String()),
+    fine_tuned: Type.Boolean(),
+    metadata: Type.Record(Type.String(), Type.String()),
+    pricing: Type.Optional(Type.Object({ input_per_million: Type.Number(), output_per_million: Type.Number(), per_request: Type.Optional(Type.Number()) })),
+  },
+  { additionalProperties: true },
+);
+
+const ModelPath = Type.Object({ model: Type.String({ minLength: 1 }) });
+
+/** GET /models and the fine-tuned model management of SPEC.md (update, archive, unarchive, delete). */
+export const modelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { models } = app.services;
+  const list = async () => ({ object: 'list' as const, data: models.all().map((route) => models.info(route)) });
+  const listSchema = { tags: ['models'], summary: 'List models', response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(ModelObject) }), ...errorResponses } };
+  app.get('/models', { schema: listSchema }, list);
+  app.get('/v1/models', { schema: { ...listSchema, summary: 'List models (OpenAI path)' } }, list);
+
+  app.get('/v1/models/:model', { schema: { tags: ['models'], params: ModelPath, response: { 200: ModelObject, ...errorResponses } } }, async (request) =>
+    models.info(models.find(request.params.model)),
+  );
+
+  app.patch(
+    '/v1/models/:model',
+    {
+      schema: {
+        tags: ['models'],
+        summary: 'Update a fine-tuned model',
+        params: ModelPath,
+        body: Type.Object({ metadata: Type.Optional(Type.Record(Type.String(), Type.String())), name: Type.Optional(Type.String()), description: Type.Optional(Type.String()) }),
+        response: { 200: ModelObject, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { metadata, name, description } = request.body;
+      const extra = { ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}) };
+      models.updateState(request.params.model, (current) => ({ ...current, metadata: { ...current.metadata, ...metadata, ...extra } }));
+      return models.info(models.find(request.params.model));
+    },
+  );
+
+  const ArchiveResponse = Type.Object({ id: Type.String(), object: Type.Literal('model'), archived: Type.Boolean() });
+  app.post('/v1/models/:model/archive', { schema: { tags: ['models'], summary: 'Archive a fine-tuned model', params: ModelPath, response: { 200: ArchiveResponse, ...errorResponses } } }, async (request) => {
+    const state = models.updateState(request.params.model, (current) => ({ ...current, archived: true }));
+    return { id: state.id, object: 'model' as const, archived: true };
+  });
+  app.delete('/v1/models/:model/archive', { schema: { tags: ['models'], summary: 'Unarchive a fine-tuned model', params: ModelPath, response: { 200: ArchiveResponse, ...errorResponses } } }, async (request) => {
+    const state = models.updateState(request.params.model, (current) => ({ ...current, archived: false }));
+    return { id: state.id, object: 'model' as const, archived: false };
+  });
+  app.delete(
+    '/v1/models/:model',
+    {
+      config: { auth: 'owner' },
+      schema: { tags: ['models'], summary: 'Delete a fine-tuned model (Owner)', params: ModelPath, response: { 200: Type.Object({ id: Type.String(), object: Type.Literal('model'), deleted: Type.Boolean() }), ...errorResponses } },
+    },
+    async (request) => {
+      const state = models.updateState(request.params.model, (current) => ({ ...current, deleted: true }));
+      return { id: state.id, object: 'model' as const, deleted: true };
+    },
+  );
+};

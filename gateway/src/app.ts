@@ -1,0 +1,115 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import multipart from '@fastify/multipart';
+import type { GatewayOptions } from './config/gateway-options.js';
+import { AccountService } from './core/account-service.js';
+import { FileStore } from './core/file-store.js';
+import type { GatewayServices } from './core/gateway-services.js';
+import { newId } from './core/ids.js';
+import { KeyService } from './core/key-service.js';
+import { ModelRegistry } from './core/model-registry.js';
+import { createProviders } from './core/provider-pool.js';
+import { RateLimiter } from './core/rate-limiter.js';
+import { RequestLog } from './core/request-log.js';
+import { RouteRunner } from './core/route-runner.js';
+import { StartupState } from './core/startup-state.js';
+import { UsageLedger } from './core/usage-ledger.js';
+import { registerAuthentication } from './http/authentication.js';
+import { registerCompression } from './http/compression.js';
+import { registerCors } from './http/cors.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { registerHostGuard } from './http/host-guard.js';
+import { clientRequestId, registerRequestContext } from './http/request-context.js';
+import { registerUsageRecorder } from './http/usage-recorder.js';
+import './http/fastify-augment.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerConsolePage } from './http/console-page.js';
+import { PROVIDER_FACTORIES } from './providers/index.js';
+import type { ProviderFactory } from './providers/types.js';
+import { AccountRepository } from './store/account-repository.js';
+import { openDatabase } from './store/database.js';
+import { FilesRepository } from './store/files-repository.js';
+import { KeysRepository } from './store/keys-repository.js';
+import { ModelStateRepository } from './store/model-state-repository.js';
+import { UsageRepository } from './store/usage-repository.js';
+import { apiRoutes } from './api/index.js';
+
+export type Gateway = FastifyInstance;
+
+export interface BuildExtras {
+  /** Extra provider kinds (tests register engines whose timing they control). */
+  providerFactories?: Record<string, ProviderFactory>;
+}
+
+/**
+ * The gateway as a Fastify instance, never listening: cli.ts and the Electron main call listen.
+ * Engines start warming in the background; /status says `starting` until they are ready.
+ * The bootstrap key generated at first start, if any, is in `app.generatedAdminKey`.
+ */
+export async function buildGateway(options: GatewayOptions, extras: BuildExtras = {}): Promise<FastifyInstance & { generatedAdminKey?: string }> {
+  const app = Fastify({
+    logger: options.logLevel === 'silent' ? false : { level: options.logLevel },
+    bodyLimit: options.server.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? newId('req_'),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Every body is JSON or multipart; anything else is answered with 415.
+  app.removeContentTypeParser('text/plain');
+
+  const db = openDatabase(options.dataDir);
+  const ledger = new UsageLedger(new UsageRepository(db), new AccountRepository(db));
+  const keys = new KeyService(new KeysRepository(db));
+  const { generatedKey } = keys.ensureBootstrapKey(options.adminKey);
+  const providers = createProviders(options.providers, { ...PROVIDER_FACTORIES, ...extras.providerFactories }, {
+    dataDir: options.dataDir,
+    source: options.configPath ?? 'built-in defaults',
+    logger: (providerId) => {
+      const child = app.log.child({ provider: providerId });
+      return { info: (message) => child.info(message), warn: (message) => child.warn(message), error: (message) => child.error(message) };
+    },
+  });
+  const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db));
+  const services: GatewayServices = {
+    options,
+    db,
+    keys,
+    ledger,
+    accounts: new AccountService(new AccountRepository(db), ledger, options.account),
+    rateLimiter: new RateLimiter(),
+    requestLog: new RequestLog(options.server.requestLogSize),
+    providers,
+    models,
+    runner: new RouteRunner(models, app.log),
+    startup: new StartupState(),
+    files: new FileStore(new FilesRepository(db), options.dataDir),
+  };
+  app.decorate('services', services);
+  app.decorate('generatedAdminKey', generatedKey);
+
+  registerRequestContext(app);
+  registerErrorHandler(app);
+  registerHostGuard(app, options.host, options.server.allowedHosts);
+  await registerCors(app, options.server.corsOrigins);
+  registerAuthentication(app);
+  registerUsageRecorder(app);
+  await registerCompression(app, options.server.compressionThresholdBytes);
+  await app.register(multipart, { limits: { fileSize: options.server.bodyLimitBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
+  await registerOpenApi(app, options.version);
+  await app.register(apiRoutes);
+  await registerConsolePage(app, options.consoleDir);
+
+  app.addHook('onReady', async () => {
+    if (!options.server.warmEngines) return;
+    void services.startup.warm(providers.values(), (providerId, error) => app.log.error({ provider: providerId, err: error }, 'engine failed to warm up'));
+  });
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...providers.values()].map((provider) => provider.close()));
+    ledger.flush();
+    db.close();
+  });
+  return app as unknown as FastifyInstance & { generatedAdminKey?: string };
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+import { buildGateway } from './app.js';
+import { ConfigError } from './config/config-error.js';
+import { loadGatewayOptions } from './config/load-options.js';
+
+/**
+ * `switchyard serve`: environment -> options, listen, one line with the URL, and a graceful stop
+ * on SIGTERM/SIGINT (stop accepting, let in-flight requests finish within the grace period,
+ * close engines and the database, exit 0).
+ */
+async function main(): Promise<void> {
+  const options = await loadGatewayOptions({ env: process.env });
+  const app = await buildGateway(options);
+  await app.listen({ host: options.host, port: options.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  process.stdout.write(`Switchyard gateway listening on http://${host}:${port} (console: http://${host}:${port}/ui/, data: ${options.dataDir})\n`);
+  if (app.generatedAdminKey) {
+    process.stdout.write(`Generated an Owner API key (shown once, store it now): ${app.generatedAdminKey}\n`);
+  }
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal} received: finishing in-flight requests\n`);
+    const forced = setTimeout(() => {
+      process.stderr.write(`In-flight requests did not finish within ${options.server.shutdownGraceMs} ms; closing them.\n`);
+      app.server.closeAllConnections();
+    }, options.server.shutdownGraceMs);
+    forced.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`Shutdown failed: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`Configuration error: ${error.message}\n`);
+  } else {
+    process.stderr.write(`Switchyard failed to start: ${(error as Error).stack ?? String(error)}\n`);
+  }
+  process.exit(1);
+});

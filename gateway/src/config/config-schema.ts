@@ -1,0 +1,101 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CAPABILITIES } from '../providers/types.js';
+
+const Capability = Type.Union(CAPABILITIES.map((c) => Type.Literal(c)));
+
+export const ProviderConfigSchema = Type.Object(
+  {
+    id: Type.String({ minLength: 1, pattern: '^[A-Za-z0-9_.-]+$' }),
+    type: Type.String({ minLength: 1 }),
+    base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
+    api_key: Type.Optional(Type.String()),
+    timeouts: Type.Optional(
+      Type.Object(
+        {
+          connect: Type.Optional(Type.Integer({ minimum: 1 })),
+          first_byte: Type.Optional(Type.Integer({ minimum: 1 })),
+          idle: Type.Optional(Type.Integer({ minimum: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: true },
+);
+export type ProviderConfig = Static<typeof ProviderConfigSchema>;
+
+export const PricingSchema = Type.Object(
+  {
+    /** Price per million prompt tokens, in the account currency. */
+    input_per_million: Type.Number({ minimum: 0 }),
+    output_per_million: Type.Number({ minimum: 0 }),
+    /** Flat price per request (OCR pages, images, transcriptions). */
+    per_request: Type.Optional(Type.Number({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+export type Pricing = Static<typeof PricingSchema>;
+
+export const ModelConfigSchema = Type.Object(
+  {
+    id: Type.String({ minLength: 1 }),
+    aliases: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    provider: Type.String({ minLength: 1 }),
+    upstream_model: Type.Optional(Type.String({ minLength: 1 })),
+    capabilities: Type.Array(Capability, { minItems: 1 }),
+    pricing: Type.Optional(PricingSchema),
+    /** Model ids tried in order when this route fails before its first byte. */
+    fallbacks: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    /** Retries of this route (connection errors, 429, 5xx before the first byte). */
+    max_retries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+    /** Image generation: allowed `<w>x<h>` sizes and the largest `n`. */
+    image_sizes: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]+x[0-9]+$' }))),
+    max_images: Type.Optional(Type.Integer({ minimum: 1, maximum: 16 })),
+    owned_by: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type ModelConfig = Static<typeof ModelConfigSchema>;
+
+export const ServerConfigSchema = Type.Object(
+  {
+    /** Largest request body, in megabytes. */
+    body_limit_mb: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1024 })),
+    /** Host names accepted besides the loopback names (DNS-rebinding guard). */
+    allowed_hosts: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    /** Origins allowed to call the gateway from a browser (CORS); none by default. */
+    cors_origins: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    /** Responses larger than this many bytes are gzipped when the client asks. */
+    compression_threshold_bytes: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** How many recent requests the console's request log keeps. */
+    request_log_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000 })),
+    /** Keep request and response bodies (size-capped, keys redacted) in the request log. */
+    request_log_bodies: Type.Optional(Type.Boolean()),
+    /** Warm engines (OCR workers) at start; false loads them on first use instead. */
+    warm_engines: Type.Optional(Type.Boolean()),
+    /** How long in-flight requests may take to finish on shutdown, in milliseconds. */
+    shutdown_grace_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+
+export const AccountConfigSchema = Type.Object(
+  {
+    full_name: Type.Optional(Type.String({ minLength: 1 })),
+    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+    /** Starting balance of a new account. */
+    initial_balance: Type.Optional(Type.Number({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+
+export const ConfigFileSchema = Type.Object(
+  {
+    server: Type.Optional(ServerConfigSchema),
+    account: Type.Optional(AccountConfigSchema),
+    providers: Type.Optional(Type.Array(ProviderConfigSchema)),
+    models: Type.Optional(Type.Array(ModelConfigSchema)),
+  },
+  { additionalProperties: false },
+);
+export type ConfigFile = Static<typeof ConfigFileSchema>;

@@ -1,0 +1,135 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { homedir, platform } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from './config-error.js';
+import type { ConfigFile, ModelConfig, ProviderConfig } from './config-schema.js';
+import { readConfigFile } from './read-config-file.js';
+import { BUILT_IN_MODELS, BUILT_IN_PROVIDERS, DEFAULT_ACCOUNT, DEFAULT_SERVER, localLanguageModelRoutes } from './defaults.js';
+import type { GatewayOptions } from './gateway-options.js';
+
+export interface LoadOptionsInput {
+  env: NodeJS.ProcessEnv;
+  overrides?: { dataDir?: string; adminKey?: string; host?: string; port?: number; configPath?: string };
+}
+
+const packageRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
+
+function findPackageRoot(start: string): string {
+  let dir = start;
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) return start;
+    dir = parent;
+  }
+  return dir;
+}
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** The OS's per-user application-data folder. */
+export function defaultDataDir(env: NodeJS.ProcessEnv): string {
+  switch (platform()) {
+    case 'win32':
+      return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Switchyard');
+    case 'darwin':
+      return join(homedir(), 'Library', 'Application Support', 'Switchyard');
+    default:
+      return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'switchyard');
+  }
+}
+
+function parsePort(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) {
+    throw new ConfigError(`GATEWAY_PORT: "${value}" is not a port number (0-65535)`);
+  }
+  return Number(value);
+}
+
+function parseLogLevel(value: string | undefined): GatewayOptions['logLevel'] {
+  const level = value ?? 'warn';
+  if (!['silent', 'error', 'warn', 'info', 'debug'].includes(level)) {
+    throw new ConfigError(`GATEWAY_LOG_LEVEL: "${level}" is not one of silent, error, warn, info, debug`);
+  }
+  return level as GatewayOptions['logLevel'];
+}
+
+function ggufNamesIn(modelsDir: string): string[] {
+  if (!existsSync(modelsDir)) return [];
+  return readdirSync(modelsDir)
+    .filter((name) => name.toLowerCase().endsWith('.gguf'))
+    .sort()
+    .map((name) => name.slice(0, -'.gguf'.length));
+}
+
+/** Config-file entries replace built-in ones with the same id; the rest of the built-ins stay. */
+function mergeById<T extends { id: string }>(builtIn: T[], fromFile: T[]): T[] {
+  const ids = new Set(fromFile.map((entry) => entry.id));
+  return [...fromFile, ...builtIn.filter((entry) => !ids.has(entry.id))];
+}
+
+function checkReferences(providers: ProviderConfig[], models: ModelConfig[], source: string): void {
+  const providerIds = new Set<string>();
+  providers.forEach((provider, index) => {
+    if (providerIds.has(provider.id)) throw new ConfigError(`${source}: providers[${index}].id: duplicate provider id "${provider.id}"`);
+    providerIds.add(provider.id);
+  });
+  const names = new Map<string, number>();
+  models.forEach((model, index) => {
+    if (!providerIds.has(model.provider)) {
+      throw new ConfigError(`${source}: models[${index}].provider: no provider with id "${model.provider}" (known: ${[...providerIds].join(', ')})`);
+    }
+    for (const name of [model.id, ...(model.aliases ?? [])]) {
+      if (names.has(name)) throw new ConfigError(`${source}: models[${index}]: the id or alias "${name}" is already used by models[${names.get(name)}]`);
+      names.set(name, index);
+    }
+  });
+}
+
+export async function loadGatewayOptions(input: LoadOptionsInput): Promise<GatewayOptions> {
+  const { env, overrides = {} } = input;
+  const configPath = overrides.configPath ?? env.GATEWAY_CONFIG;
+  const file: ConfigFile = configPath ? await readConfigFile(resolve(configPath), env) : {};
+  const dataDir = resolve(overrides.dataDir ?? env.GATEWAY_DATA_DIR ?? defaultDataDir(env));
+  const server = file.server ?? {};
+  const account = file.account ?? {};
+
+  const providers = mergeById(BUILT_IN_PROVIDERS, file.providers ?? []);
+  const models = mergeById([...localLanguageModelRoutes(ggufNamesIn(join(dataDir, 'models'))), ...BUILT_IN_MODELS], file.models ?? []);
+  checkReferences(providers, models, configPath ?? 'built-in defaults');
+
+  const consoleDir = join(packageRoot, 'dist', 'renderer');
+  const host = overrides.host ?? env.GATEWAY_HOST ?? '127.0.0.1';
+  if (!host.trim()) throw new ConfigError('GATEWAY_HOST: must not be empty');
+
+  return {
+    host,
+    port: overrides.port ?? (env.GATEWAY_PORT !== undefined ? parsePort(env.GATEWAY_PORT) : 8080),
+    dataDir,
+    configPath,
+    adminKey: overrides.adminKey ?? (env.GATEWAY_ADMIN_KEY || undefined),
+    server: {
+      bodyLimitBytes: server.body_limit_mb !== undefined ? Math.round(server.body_limit_mb * 1024 * 1024) : DEFAULT_SERVER.bodyLimitBytes,
+      allowedHosts: server.allowed_hosts ?? DEFAULT_SERVER.allowedHosts,
+      corsOrigins: server.cors_origins ?? DEFAULT_SERVER.corsOrigins,
+      compressionThresholdBytes: server.compression_threshold_bytes ?? DEFAULT_SERVER.compressionThresholdBytes,
+      requestLogSize: server.request_log_size ?? DEFAULT_SERVER.requestLogSize,
+      requestLogBodies: server.request_log_bodies ?? DEFAULT_SERVER.requestLogBodies,
+      shutdownGraceMs: server.shutdown_grace_ms ?? DEFAULT_SERVER.shutdownGraceMs,
+      warmEngines: server.warm_engines ?? DEFAULT_SERVER.warmEngines,
+    },
+    account: {
+      fullName: account.full_name ?? DEFAULT_ACCOUNT.fullName,
+      currency: account.currency ?? DEFAULT_ACCOUNT.currency,
+      initialBalance: account.initial_balance ?? DEFAULT_ACCOUNT.initialBalance,
+    },
+    providers,
+    models,
+    consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : undefined,
+    version: packageVersion(),
+    logLevel: parseLogLevel(env.GATEWAY_LOG_LEVEL),
+  };
+}

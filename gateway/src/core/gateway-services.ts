@@ -1,0 +1,28 @@
+import type { GatewayOptions } from '../config/gateway-options.js';
+import type { Database } from '../store/database.js';
+import type { ProviderInstance } from '../providers/types.js';
+import type { AccountService } from './account-service.js';
+import type { KeyService } from './key-service.js';
+import type { ModelRegistry } from './model-registry.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { RequestLog } from './request-log.js';
+import type { RouteRunner } from './route-runner.js';
+import type { StartupState } from './startup-state.js';
+import type { UsageLedger } from './usage-ledger.js';
+import type { FileStore } from './file-store.js';
+
+/** Everything the routes use, built once per gateway by buildGateway and passed down. */
+export interface GatewayServices {
+  options: GatewayOptions;
+  db: Database;
+  keys: KeyService;
+  accounts: AccountService;
+  ledger: UsageLedger;
+  rateLimiter: RateLimiter;
+  requestLog: RequestLog;
+  providers: ReadonlyMap<string, ProviderInstance>;
+  models: ModelRegistry;
+  runner: RouteRunner;
+  startup: StartupState;
+  files: FileStore;
+}

@@ -1,0 +1,31 @@
+/**
+ * Requests-per-minute limits, a sliding window per key kept in memory (timestamps of the last
+ * minute's requests). Returns how long to wait when the limit is reached.
+ */
+export class RateLimiter {
+  private readonly windows = new Map<string, number[]>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  take(keyId: string, limitPerMinute: number): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
+    const now = this.now();
+    const windowStart = now - 60_000;
+    let stamps = this.windows.get(keyId);
+    if (!stamps) {
+      stamps = [];
+      this.windows.set(keyId, stamps);
+    }
+    let expired = 0;
+    while (expired < stamps.length && stamps[expired] <= windowStart) expired++;
+    if (expired > 0) stamps.splice(0, expired);
+    if (stamps.length >= limitPerMinute) {
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((stamps[0] + 60_000 - now) / 1000)) };
+    }
+    stamps.push(now);
+    return { allowed: true };
+  }
+
+  forget(keyId: string): void {
+    this.windows.delete(keyId);
+  }
+}

@@ -1,0 +1,53 @@
+export interface RequestLogEntry {
+  id: string;
+  time: number;
+  method: string;
+  path: string;
+  status: number;
+  latency_ms: number;
+  key_prefix: string | null;
+  model: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  cost: number | null;
+  request_body?: string;
+  response_body?: string;
+}
+
+type Listener = (entry: RequestLogEntry) => void;
+
+/** The last N requests, for the console's live request log; subscribers get each new entry. */
+export class RequestLog {
+  private readonly entries: RequestLogEntry[] = [];
+  private readonly listeners = new Set<Listener>();
+
+  constructor(private readonly capacity: number) {}
+
+  add(entry: RequestLogEntry): void {
+    this.entries.push(entry);
+    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    for (const listener of this.listeners) listener(entry);
+  }
+
+  /** Newest first. */
+  recent(limit: number): RequestLogEntry[] {
+    return this.entries.slice(-limit).reverse();
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+const SECRET_PATTERNS: [RegExp, string][] = [
+  [/sk-[A-Za-z0-9_-]{8,}/g, 'sk-…[redacted]'],
+  [/("(?:api_key|apiKey|authorization|password|secret)"\s*:\s*")[^"]*"/gi, '$1[redacted]"'],
+];
+
+/** A body for the request log: secrets redacted, cut to `maxBytes`. */
+export function redactBody(body: string, maxBytes = 4096): string {
+  let text = body;
+  for (const [pattern, replacement] of SECRET_PATTERNS) text = text.replace(pattern, replacement);
+  return text.length > maxBytes ? `${text.slice(0, maxBytes)}… [${text.length - maxBytes} more characters]` : text;
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { GatewayError } from '../core/gateway-error.js';
+import type { RouteAuth } from './fastify-augment.js';
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+  return match ? match[1].trim() : undefined;
+}
+
+function apiKeyHeader(request: FastifyRequest): string | undefined {
+  const value = request.headers['x-api-key'];
+  return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
+}
+
+/**
+ * Authentication (both key headers, SPEC.md section 5), then the per-key rate limit and the
+ * account's and key's spending limits. Routes declare who may call them in `config.auth`.
+ */
+export function registerAuthentication(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const auth: RouteAuth = request.routeOptions.config?.auth ?? 'key';
+    if (auth === 'none' || request.method === 'OPTIONS') return;
+    const { keys, rateLimiter, accounts } = app.services;
+
+    const fromHeader = apiKeyHeader(request);
+    const presented = auth === 'x-api-key' ? fromHeader : (bearerToken(request) ?? fromHeader);
+    if (!presented) {
+      const how = auth === 'x-api-key' ? 'the X-API-Key header (this endpoint requires it)' : 'Authorization: Bearer <key> or X-API-Key: <key>';
+      throw new GatewayError(401, 'missing_api_key', `No API key: send it in ${how}.`);
+    }
+    const key = keys.authenticate(presented);
+    if (!key) throw new GatewayError(401, 'invalid_api_key', 'The API key is unknown or revoked. Create one in the console or with POST /account/keys.');
+    request.apiKey = key;
+
+    if (auth === 'owner' && key.role !== 'owner') {
+      throw new GatewayError(403, 'owner_role_required', 'This operation requires a key with the Owner role.');
+    }
+    if (key.rpm_limit !== null) {
+      const verdict = rateLimiter.take(key.id, key.rpm_limit);
+      if (!verdict.allowed) {
+        reply.header('Retry-After', String(verdict.retryAfterSeconds));
+        throw new GatewayError(429, 'rate_limit_exceeded', `This key allows ${key.rpm_limit} requests per minute; retry in ${verdict.retryAfterSeconds} s.`, { retryAfter: verdict.retryAfterSeconds });
+      }
+    }
+    if (request.method !== 'GET') accounts.assertCanSpend(key);
+  });
+}

@@ -1,0 +1,28 @@
+import type { ApiKeyRecord } from '../store/keys-repository.js';
+import type { GatewayServices } from '../core/gateway-services.js';
+
+/** Who may call a route: nobody needs a key, any key, a key sent as X-API-Key, or an Owner key. */
+export type RouteAuth = 'none' | 'key' | 'x-api-key' | 'owner';
+
+export interface RequestUsage {
+  model: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost: number;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+    /** Excluded from the usage ledger and the request log (the log's own feed, the console's files). */
+    unlogged?: boolean;
+  }
+  interface FastifyRequest {
+    startedAt: bigint;
+    apiKey: ApiKeyRecord | null;
+    usage: RequestUsage | null;
+  }
+  interface FastifyInstance {
+    services: GatewayServices;
+  }
+}

@@ -1,0 +1,30 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { markPublic } from './console-page.js';
+
+/** /openapi.json generated from the route schemas, and the interactive docs page at /docs. */
+export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Switchyard gateway',
+        version,
+        description:
+          'Inference gateway: chat, completions, embeddings, OCR, documents, images, transcription, batches, models, agents, account. ' +
+          'Errors are {object:"error", message, type, param, code}. OCR boxes are [x1, y1, x2, y2] in pixels of the page image, top-left origin.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
+      },
+      security: [{ bearer: [] }, { apiKey: [] }],
+    },
+  });
+  markPublic(app, '/docs');
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, uiHooks: {}, staticCSP: false });
+  app.get('/openapi.json', { config: { auth: 'none', unlogged: true }, schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { elapsedMs } from './request-context.js';
+
+/** After every response: the usage ledger (authenticated requests) and the console's request log. */
+export function registerUsageRecorder(app: FastifyInstance): void {
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.routeOptions.config?.unlogged) return;
+    const { ledger, requestLog } = app.services;
+    const latency = elapsedMs(request.startedAt);
+    const usage = request.usage;
+    const route = request.routeOptions.url ?? request.url.split('?')[0];
+    if (request.apiKey) {
+      ledger.record({
+        time: Date.now(),
+        request_id: request.id,
+        key_id: request.apiKey.id,
+        method: request.method,
+        route,
+        model: usage?.model ?? null,
+        status: reply.statusCode,
+        latency_ms: latency,
+        prompt_tokens: usage?.prompt_tokens ?? 0,
+        completion_tokens: usage?.completion_tokens ?? 0,
+        cost: usage?.cost ?? 0,
+      });
+    }
+    requestLog.add({
+      id: request.id,
+      time: Date.now(),
+      method: request.method,
+      path: request.url.split('?')[0],
+      status: reply.statusCode,
+      latency_ms: Math.round(latency * 100) / 100,
+      key_prefix: request.apiKey?.prefix ?? null,
+      model: usage?.model ?? null,
+      prompt_tokens: usage ? usage.prompt_tokens : null,
+      completion_tokens: usage ? usage.completion_tokens : null,
+      cost: usage ? usage.cost : null,
+    });
+  });
+}

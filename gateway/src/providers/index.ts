@@ -1,0 +1,16 @@
+import { createLlamaCppProvider } from './llamacpp/llamacpp-provider.js';
+import { createMistralProvider } from './mistral/create-mistral-provider.js';
+import { createOpenAiCompatibleProvider } from './openai-compatible/create-openai-compatible-provider.js';
+import { createSherpaOnnxProvider } from './sherpa-onnx/create-sherpa-onnx-provider.js';
+import { createTesseractProvider } from './tesseract/create-tesseract-provider.js';
+import type { ProviderFactory } from './types.js';
+
+/** Provider kinds by the `type` of a config entry; the only place that names them. */
+export const PROVIDER_FACTORIES: Readonly<Record<string, ProviderFactory>> = {
+  openai: createOpenAiCompatibleProvider,
+  'openai-compatible': createOpenAiCompatibleProvider,
+  mistral: createMistralProvider,
+  llamacpp: createLlamaCppProvider,
+  tesseract: createTesseractProvider,
+  'sherpa-onnx': createSherpaOnnxProvider,
+};

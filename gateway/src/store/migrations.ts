@@ -1,0 +1,102 @@
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Append only: a released migration is never edited. */
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'keys, account and usage ledger',
+    sql: `
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('owner', 'member')),
+        prefix TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER,
+        revoked_at INTEGER,
+        spend_limit REAL,
+        rpm_limit INTEGER
+      );
+      CREATE TABLE account (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        full_name TEXT NOT NULL,
+        currency TEXT NOT NULL,
+        balance REAL NOT NULL,
+        spend_limit REAL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE usage (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        time INTEGER NOT NULL,
+        request_id TEXT NOT NULL,
+        key_id TEXT,
+        method TEXT NOT NULL,
+        route TEXT NOT NULL,
+        model TEXT,
+        status INTEGER NOT NULL,
+        latency_ms REAL NOT NULL,
+        prompt_tokens INTEGER NOT NULL DEFAULT 0,
+        completion_tokens INTEGER NOT NULL DEFAULT 0,
+        cost REAL NOT NULL DEFAULT 0
+      );
+      CREATE INDEX usage_key_time ON usage (key_id, time);
+      CREATE INDEX usage_time ON usage (time);
+    `,
+  },
+  {
+    version: 2,
+    name: 'files, batches, model state and agents',
+    sql: `
+      CREATE TABLE files (
+        id TEXT PRIMARY KEY,
+        purpose TEXT NOT NULL,
+        filename TEXT NOT NULL,
+        mime_type TEXT NOT NULL,
+        bytes INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        key_id TEXT
+      );
+      CREATE INDEX files_purpose ON files (purpose, created_at);
+      CREATE TABLE model_state (
+        id TEXT PRIMARY KEY,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        archived INTEGER NOT NULL DEFAULT 0,
+        deleted INTEGER NOT NULL DEFAULT 0,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE batches (
+        id TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        endpoint TEXT NOT NULL,
+        input_file_id TEXT NOT NULL,
+        output_file_id TEXT,
+        error_file_id TEXT,
+        completion_window TEXT NOT NULL,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        created_at INTEGER NOT NULL,
+        in_progress_at INTEGER,
+        completed_at INTEGER,
+        cancelled_at INTEGER,
+        failed_at INTEGER,
+        total INTEGER NOT NULL DEFAULT 0,
+        completed INTEGER NOT NULL DEFAULT 0,
+        failed INTEGER NOT NULL DEFAULT 0,
+        key_id TEXT
+      );
+      CREATE TABLE agents (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        model TEXT NOT NULL,
+        instructions TEXT,
+        tools TEXT NOT NULL DEFAULT '[]',
+        description TEXT,
+        created_at INTEGER NOT NULL
+      );
+    `,
+  },
+];
