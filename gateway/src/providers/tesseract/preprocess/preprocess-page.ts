@@ -60,7 +60,7 @@ export async function preprocessPage(original: GrayImage, options: PreprocessOpt
 
   const stats = componentStats(binary, image.width, image.height);
   const glyph = stats.medianGlyphHeight || TARGET_GLYPH;
-  const erased = removeRules(image, binary, Math.max(40, glyph * 5));
+  const erased = removeRules(image, binary, Math.max(40, glyph * 5), Math.max(3, Math.round(glyph * 0.4)));
   if (erased > 0) steps.push(`rules(${erased}px)`);
 
   if (stats.medianGlyphHeight > 0 && stats.medianGlyphHeight < SMALL_GLYPH) {
