@@ -35,7 +35,8 @@ interface Resources {
 export class LocalModel {
   private readonly queue: RequestQueue;
   private resources: Promise<Resources> | undefined;
-  private loading = false;
+  private ready = false;
+  private closed = false;
   private failure: string | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private unloading: Promise<void> = Promise.resolve();
@@ -50,17 +51,23 @@ export class LocalModel {
   }
 
   status(): EngineStatus {
-    if (this.loading) return { state: 'loading' };
+    if (this.ready) return { state: 'ready' };
+    if (this.resources) return { state: 'loading' };
     if (this.failure !== undefined) return { state: 'unavailable', detail: this.failure };
-    return { state: this.resources ? 'ready' : 'cold' };
+    return { state: 'cold' };
   }
 
   /** Waits its turn in the queue (or fails fast when it is full), loads if needed, then runs `task`. */
   use<T>(signal: AbortSignal, task: (loaded: LoadedModel) => Promise<T>): Promise<T> {
     return this.queue.run(signal, async () => {
       clearTimeout(this.idleTimer);
-      const { loaded } = await this.load();
-      return task(loaded);
+      try {
+        const { loaded } = await this.load();
+        return await task(loaded);
+      } catch (error) {
+        if (this.closed) throw new ProviderError('unavailable', 'The local llama.cpp engine shut down during the request.', { code: 'engine_closed', cause: error });
+        throw error;
+      }
     });
   }
 
@@ -68,6 +75,7 @@ export class LocalModel {
     clearTimeout(this.idleTimer);
     const resources = this.resources;
     this.resources = undefined;
+    this.ready = false;
     if (!resources) return;
     this.unloading = resources
       .then(async ({ loaded, context, embedding }) => {
@@ -83,6 +91,7 @@ export class LocalModel {
   }
 
   async close(error: unknown): Promise<void> {
+    this.closed = true;
     this.queue.rejectWaiting(error);
     await this.unload();
   }
@@ -91,16 +100,20 @@ export class LocalModel {
     if (!this.resources) {
       const attempt = this.createResources();
       this.resources = attempt;
-      attempt.catch(() => {
-        if (this.resources === attempt) this.resources = undefined;
-      });
+      attempt.then(
+        () => {
+          if (this.resources === attempt) this.ready = true;
+        },
+        () => {
+          if (this.resources === attempt) this.resources = undefined;
+        },
+      );
     }
     return this.resources;
   }
 
   private async createResources(): Promise<Resources> {
     await this.unloading;
-    this.loading = true;
     try {
       const llama = await this.getLlama();
       let model: LlamaModel;
@@ -148,8 +161,6 @@ export class LocalModel {
     } catch (error) {
       this.failure = error instanceof Error ? error.message : String(error);
       throw error;
-    } finally {
-      this.loading = false;
     }
   }
 

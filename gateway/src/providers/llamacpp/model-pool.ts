@@ -1,8 +1,8 @@
-import { getLlama, LlamaLogLevel } from 'node-llama-cpp';
 import type { Llama } from 'node-llama-cpp';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { EngineStatus, ProviderLogger } from '../types.js';
 import type { LlamaCppOptions } from './llamacpp-options.js';
+import { getLlamaEngine, subscribeToEngineLogs } from './llama-engine.js';
 import { LocalModel } from './local-model.js';
 import { resolveModelFile } from './resolve-model-file.js';
 
@@ -12,6 +12,7 @@ export class ModelPool {
   private engineState: EngineStatus = { state: 'cold' };
   private readonly models = new Map<string, LocalModel>();
   private closed = false;
+  private unsubscribeLogs: (() => void) | undefined;
 
   constructor(
     private readonly options: LlamaCppOptions,
@@ -44,33 +45,20 @@ export class ModelPool {
     return this.engineState;
   }
 
-  /** The native engine: prebuilt binaries only, never a download or a build. */
+  /** The shared native engine (see llama-engine.ts). */
   engine(): Promise<Llama> {
     if (!this.llama) {
       this.engineState = { state: 'loading' };
-      const { logger } = this;
-      const llama = getLlama({
-        gpu: this.options.gpu ? 'auto' : false,
-        build: 'never',
-        usePrebuiltBinaries: true,
-        skipDownload: true,
-        progressLogs: false,
-        logLevel: LlamaLogLevel.warn,
-        logger: (level, message) => {
-          if (level === LlamaLogLevel.error || level === LlamaLogLevel.fatal) logger.error(`llama.cpp: ${message.trim()}`);
-          else if (level === LlamaLogLevel.warn) logger.warn(`llama.cpp: ${message.trim()}`);
-        },
-      });
-      this.llama = llama.then(
+      this.unsubscribeLogs ??= subscribeToEngineLogs(this.logger);
+      this.llama = getLlamaEngine(this.options.gpu).then(
         (engine) => {
           this.engineState = { state: 'ready' };
           return engine;
         },
         (error: unknown) => {
-          const reason = error instanceof Error ? error.message : String(error);
-          this.engineState = { state: 'unavailable', detail: reason };
+          this.engineState = { state: 'unavailable', detail: (error as Error).message };
           this.llama = undefined;
-          throw new ProviderError('unavailable', `The local llama.cpp engine could not start: ${reason}`, { code: 'engine_unavailable', cause: error });
+          throw error;
         },
       );
     }
@@ -82,8 +70,8 @@ export class ModelPool {
     const error = new ProviderError('unavailable', 'The local llama.cpp engine is shutting down.', { code: 'engine_closed' });
     await Promise.all([...this.models.values()].map((model) => model.close(error)));
     this.models.clear();
-    const llama = await this.llama?.catch(() => undefined);
-    await llama?.dispose();
+    this.unsubscribeLogs?.();
+    this.unsubscribeLogs = undefined;
     this.llama = undefined;
     this.engineState = { state: 'cold' };
   }
