@@ -4,6 +4,10 @@ import { ChatPage } from '../features/chat/components/chat-page';
 import { CompletionsPage } from '../features/completions/components/completions-page';
 import { EmbeddingsPage } from '../features/embeddings/components/embeddings-page';
 import { OcrPage } from '../features/ocr/components/ocr-page';
+import { DocumentsPage } from '../features/documents/components/documents-page';
+import { ImagesPage } from '../features/images/components/images-page';
+import { TranscriptionPage } from '../features/transcription/components/transcription-page';
+import { RequestsPage } from '../features/requests/components/requests-page';
 import { Layout } from './layout';
 import { NotFoundPage } from './not-found-page';
 
@@ -16,10 +20,10 @@ export function AppRoutes() {
         <Route path="completions" element={<CompletionsPage />} />
         <Route path="embeddings" element={<EmbeddingsPage />} />
         <Route path="ocr" element={<OcrPage />} />
-        <Route path="documents" element={<ComingSoonPage title="Documents" />} />
-        <Route path="images" element={<ComingSoonPage title="Images" />} />
-        <Route path="transcription" element={<ComingSoonPage title="Transcription" />} />
-        <Route path="requests" element={<ComingSoonPage title="Request log" />} />
+        <Route path="documents" element={<DocumentsPage />} />
+        <Route path="images" element={<ImagesPage />} />
+        <Route path="transcription" element={<TranscriptionPage />} />
+        <Route path="requests" element={<RequestsPage />} />
         <Route path="models" element={<ComingSoonPage title="Models" />} />
         <Route path="batches" element={<ComingSoonPage title="Batches" />} />
         <Route path="agents" element={<ComingSoonPage title="Agents" />} />

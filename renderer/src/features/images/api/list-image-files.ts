@@ -1,0 +1,10 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { getJson } from '../../../lib/gateway-client';
+import type { ListResponse } from '../../../lib/gateway-types';
+import type { StoredFile } from '../images-types';
+
+export const listImageFiles = (): Promise<ListResponse<StoredFile>> => getJson('/v1/files?purpose=image_generation&limit=100');
+
+export const imageFilesQueryOptions = () => queryOptions({ queryKey: ['files', 'image_generation'], queryFn: listImageFiles });
+
+export const useImageFiles = () => useQuery(imageFilesQueryOptions());

@@ -1,0 +1,98 @@
+import { useState, type FormEvent } from 'react';
+import { Dialog } from '../../../components/dialog';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorNotice } from '../../../components/error-notice';
+import { Loading } from '../../../components/loading';
+import { ModelPicker, resolveModel } from '../../../components/model-picker';
+import { formatBytes } from '../../../lib/format';
+import type { GatewayModel } from '../../../lib/gateway-types';
+import { useGenerateImages } from '../api/generate-images';
+import { useImageFiles } from '../api/list-image-files';
+import { GatewayImage } from './gateway-image';
+
+const SIZES = ['256x256', '512x512', '1024x1024', '1024x1792', '1792x1024'];
+
+export function GeneratePanel({ models }: { models: GatewayModel[] }) {
+  const [modelChoice, setModel] = useState<string | null>('svc-vision-3-1-2505');
+  const [prompt, setPrompt] = useState('');
+  const [size, setSize] = useState('1024x1024');
+  const [n, setN] = useState(1);
+  const [open, setOpen] = useState<string | null>(null);
+  const generate = useGenerateImages();
+  const history = useImageFiles();
+  const model = resolveModel(models, modelChoice);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    generate.mutate({ model, prompt, size, n, response_format: 'url' });
+  };
+
+  return (
+    <div className="split">
+      <div className="stack">
+        <form className="card stack" onSubmit={submit} aria-label="Generate">
+          <label className="field">
+            <span>Prompt</span>
+            <textarea className="textarea" rows={3} value={prompt} placeholder="A lighthouse at dusk, watercolour" onChange={(e) => setPrompt(e.target.value)} />
+          </label>
+          <div className="row" style={{ alignItems: 'flex-end' }}>
+            <div style={{ width: 220 }}>
+              <ModelPicker models={models} value={model} onChange={setModel} />
+            </div>
+            <label className="field" style={{ width: 140 }}>
+              <span>Size</span>
+              <select className="select" value={size} onChange={(e) => setSize(e.target.value)}>
+                {SIZES.map((s) => (
+                  <option key={s}>{s}</option>
+                ))}
+              </select>
+            </label>
+            <label className="field" style={{ width: 90 }}>
+              <span>Count</span>
+              <input className="input" type="number" min={1} max={4} value={n} onChange={(e) => setN(Math.min(4, Math.max(1, Number(e.target.value) || 1)))} />
+            </label>
+            <span className="grow" />
+            <button type="submit" className="btn btn-primary" disabled={!prompt.trim() || !model || generate.isPending}>
+              {generate.isPending ? 'Generating…' : 'Generate'}
+            </button>
+          </div>
+        </form>
+        {generate.isError && <ErrorNotice error={generate.error} title="Image generation failed" />}
+        <section className="card" aria-label="Results">
+          <div className="card-title">Results</div>
+          {generate.isPending ? (
+            <Loading label="Generating…" />
+          ) : generate.data ? (
+            <div className="gallery">
+              {generate.data.data.map((image, i) => (
+                <GatewayImage key={`${generate.data.id}-${i}`} image={image} alt={`Generated image ${i + 1}`} name={`${generate.data.id}-${i + 1}.png`} onOpen={setOpen} />
+              ))}
+            </div>
+          ) : (
+            <EmptyState icon="🖼" title="No images yet">
+              <span className="small">Describe an image and generate it.</span>
+            </EmptyState>
+          )}
+        </section>
+      </div>
+      <aside className="card stack" aria-label="History">
+        <div className="card-title">History</div>
+        {history.isPending && <Loading />}
+        {history.isError && <ErrorNotice error={history.error} title="History unavailable" />}
+        {history.data && history.data.data.length === 0 && <p className="muted small">Generated images are kept here.</p>}
+        <div className="gallery gallery-small">
+          {history.data?.data.map((f) => (
+            <div key={f.id} title={`${f.filename} · ${formatBytes(f.bytes)} · ${new Date(f.created_at * 1000).toLocaleString()}`}>
+              <GatewayImage image={{ url: `/v1/files/${f.id}/content` }} alt={f.filename} name={f.filename} onOpen={setOpen} />
+            </div>
+          ))}
+        </div>
+      </aside>
+      {open && (
+        <Dialog title="Image" onClose={() => setOpen(null)} wide>
+          <img src={open} alt="Full size" className="lightbox-image" />
+        </Dialog>
+      )}
+    </div>
+  );
+}
