@@ -17,7 +17,7 @@ export function ImagesPage() {
   return (
     <div className="page">
       <PageHeader title="Images" description="Generate images from a prompt, or ask a vision model about an image." />
-      <Tabs tabs={TABS} value={tab} onChange={setTab} label="Image tools" />
+      <Tabs<ImageTool> tabs={TABS} value={tab} onChange={setTab} label="Image tools" />
       {tab === 'generate' ? (
         <ModelGate capability="image_generation">{(models) => <GeneratePanel models={models} />}</ModelGate>
       ) : (
