@@ -27,7 +27,7 @@ export default tseslint.config(
   {
     files: ['gateway/src/providers/**/*.ts'],
     rules: restrict([
-      { group: ['**/api/**', '**/core/**', '**/http/**', '**/store/**'], message: 'Providers are adapters: they import only providers/ and streaming/.' },
+      { group: ['**/api/**', '**/core/**', '**/http/**', '!**/_shared/http/**', '**/store/**'], message: 'Providers are adapters: they import only providers/ and streaming/.' },
       { group: ['**/electron/**', 'electron', '**/renderer/**'], message: 'The gateway is plain Node.' },
     ]),
   },

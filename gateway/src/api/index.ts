@@ -1,5 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { accountRoutes } from './account/account-routes.js';
+import { chatRoutes } from './chat/chat-routes.js';
+import { completionRoutes } from './completions/completion-routes.js';
+import { embeddingRoutes } from './embeddings/embedding-routes.js';
 import { consoleRoutes } from './console/console-routes.js';
 import { modelsRoutes } from './models/models-routes.js';
 import { statusRoutes } from './status/status-routes.js';
@@ -10,4 +13,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(modelsRoutes);
   await app.register(accountRoutes);
   await app.register(consoleRoutes);
+  await app.register(chatRoutes);
+  await app.register(completionRoutes);
+  await app.register(embeddingRoutes);
 };

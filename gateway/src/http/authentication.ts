@@ -44,6 +44,6 @@ export function registerAuthentication(app: FastifyInstance): void {
         throw new GatewayError(429, 'rate_limit_exceeded', `This key allows ${key.rpm_limit} requests per minute; retry in ${verdict.retryAfterSeconds} s.`, { retryAfter: verdict.retryAfterSeconds });
       }
     }
-    if (request.method !== 'GET') accounts.assertCanSpend(key);
+    if (request.routeOptions.config?.billable) accounts.assertCanSpend(key);
   });
 }

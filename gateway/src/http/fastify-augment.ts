@@ -14,6 +14,8 @@ export interface RequestUsage {
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
+    /** Spends money: refused with 402 once the balance or a spending limit is exhausted. */
+    billable?: boolean;
     /** Excluded from the usage ledger and the request log (the log's own feed, the console's files). */
     unlogged?: boolean;
   }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
-import { startGateway, type TestGateway } from '../support/start-gateway.js';
+import { json, startGateway, type TestGateway } from '../support/start-gateway.js';
 
 let gateway: TestGateway;
 beforeEach(async () => {
@@ -34,7 +34,7 @@ describe('headers on every response', () => {
     const response = await gateway.request('/v1/nowhere');
     expect(response.status).toBe(404);
     expectCommonHeaders(response);
-    expect(await response.json()).toMatchObject({ object: 'error', type: 'not_found_error', code: 'route_not_found', param: null });
+    expect(await json(response)).toMatchObject({ object: 'error', type: 'not_found_error', code: 'route_not_found', param: null });
   });
 
   it('keeps a client-sent X-Request-ID unchanged and makes unique ones otherwise', async () => {
@@ -74,13 +74,13 @@ describe('error statuses and shape', () => {
   it('400 for malformed JSON', async () => {
     const response = await gateway.request('/account/keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": ' });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'invalid_json' });
+    expect(await json(response)).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'invalid_json' });
   });
 
   it('415 for a content type the endpoint does not take', async () => {
     const response = await gateway.request('/account/keys', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'name=x' });
     expect(response.status).toBe(415);
-    expect(await response.json()).toMatchObject({ object: 'error', code: 'unsupported_media_type' });
+    expect(await json(response)).toMatchObject({ object: 'error', code: 'unsupported_media_type' });
   });
 
   it('413 for a body over the configured limit', async () => {
@@ -88,16 +88,16 @@ describe('error statuses and shape', () => {
     gateway = await startGateway({ config: { server: { body_limit_mb: 0.01 } } });
     const response = await gateway.request('/account/keys', { method: 'POST', json: { name: 'x'.repeat(20_000) } });
     expect(response.status).toBe(413);
-    expect(await response.json()).toMatchObject({ object: 'error', code: 'body_too_large' });
+    expect(await json(response)).toMatchObject({ object: 'error', code: 'body_too_large' });
   });
 
   it('422 naming the field for schema violations', async () => {
     const missing = await gateway.request('/account/keys', { method: 'POST', json: { role: 'owner' } });
     expect(missing.status).toBe(422);
-    expect(await missing.json()).toMatchObject({ object: 'error', type: 'invalid_request_error', param: 'name' });
+    expect(await json(missing)).toMatchObject({ object: 'error', type: 'invalid_request_error', param: 'name' });
     const wrongType = await gateway.request('/account/keys', { method: 'POST', json: { name: 'ci', rpm_limit: 'lots' } });
     expect(wrongType.status).toBe(422);
-    expect((await wrongType.json()).param).toBe('rpm_limit');
+    expect((await json(wrongType)).param).toBe('rpm_limit');
   });
 });
 

@@ -65,3 +65,7 @@ export async function startGateway(options: StartOptions = {}): Promise<TestGate
     },
   };
 }
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies and assert on their fields
+export type Json = any;
+export const json = (response: Response): Promise<Json> => response.json() as Promise<Json>;

@@ -1,0 +1,32 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { toGatewayError } from '../../core/provider-error-mapping.js';
+import { SSE_HEADERS, SseWriter } from '../../streaming/sse-writer.js';
+
+/**
+ * Starts a server-sent-event response through Fastify (so the usual hooks, the usage ledger and
+ * the request log see it), runs `produce` to write frames, and ends with `[DONE]`, or with an
+ * error frame and `[DONE]` when producing fails after the stream started.
+ */
+export function sendEventStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  providerId: string,
+  produce: (writer: SseWriter) => Promise<void>,
+): FastifyReply {
+  const body = new PassThrough();
+  const writer = new SseWriter(body);
+  reply.headers(SSE_HEADERS);
+  void (async () => {
+    try {
+      await produce(writer);
+      await writer.done();
+    } catch (error) {
+      if (writer.closed) return;
+      const mapped = toGatewayError(error, providerId);
+      request.log.warn({ code: mapped.code, msg: mapped.message }, 'stream failed after it started');
+      await writer.fail({ message: mapped.message, type: mapped.type, code: mapped.code, param: mapped.param });
+    }
+  })();
+  return reply.send(body);
+}

@@ -1,0 +1,16 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ModelRoute } from '../../core/model-registry.js';
+import { costOf } from '../../core/pricing.js';
+import type { TokenUsage } from '../../providers/types.js';
+
+/** Puts a model request's tokens and cost where the usage recorder finds them; the cost also goes in X-Request-Cost. */
+export function recordUsage(request: FastifyRequest, reply: FastifyReply, route: ModelRoute, usage: TokenUsage): number {
+  const cost = costOf(route, usage);
+  request.usage = { model: route.id, prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, cost };
+  if (!reply.sent && !reply.raw.headersSent) reply.header('X-Request-Cost', String(cost));
+  return cost;
+}
+
+export function usageBody(usage: TokenUsage) {
+  return { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+}

@@ -1,0 +1,44 @@
+import { Type } from '@sinclair/typebox';
+
+const Stop = Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 16 }), Type.Null()]);
+
+/** Parameters chat and text completions share, with the spellings OpenAI and Mistral clients send. */
+export const SamplingFields = {
+  model: Type.Optional(Type.String({ minLength: 1 })),
+  max_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  max_completion_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  temperature: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 2 }), Type.Null()])),
+  top_p: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()])),
+  stop: Type.Optional(Stop),
+  n: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 16 }), Type.Null()])),
+  seed: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  random_seed: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  stream: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  stream_options: Type.Optional(Type.Union([Type.Object({ include_usage: Type.Optional(Type.Boolean()) }), Type.Null()])),
+};
+
+export interface SamplingBody {
+  max_tokens?: number | null;
+  max_completion_tokens?: number | null;
+  temperature?: number | null;
+  top_p?: number | null;
+  stop?: string | string[] | null;
+  n?: number | null;
+  seed?: number | null;
+  random_seed?: number | null;
+}
+
+const defined = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
+
+/** The provider-facing sampling parameters, whichever camp's spelling the client used. */
+export function samplingParams(body: SamplingBody) {
+  const stop = defined(body.stop);
+  return {
+    max_tokens: defined(body.max_tokens) ?? defined(body.max_completion_tokens),
+    temperature: defined(body.temperature),
+    top_p: defined(body.top_p),
+    stop: stop === undefined ? undefined : Array.isArray(stop) ? stop : [stop],
+    n: defined(body.n),
+    seed: defined(body.seed) ?? defined(body.random_seed),
+  };
+}

@@ -1,0 +1,87 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { newId } from '../../core/ids.js';
+import type { ModelRoute } from '../../core/model-registry.js';
+import type { ChatMessage, ChatRequest, ChatStreamEvent, ResponseFormat, ToolCall, ToolChoice, ToolDefinition } from '../../providers/types.js';
+import { clientAbortSignal } from '../_shared/client-abort.js';
+import { sendEventStream } from '../_shared/event-stream.js';
+import { recordUsage, usageBody } from '../_shared/record-usage.js';
+import { samplingParams } from '../_shared/sampling-schema.js';
+import type { ChatBodyType } from './chat-schemas.js';
+
+type BodyMessage = NonNullable<ChatBodyType['messages']>[number];
+
+/** Clients send tool-call arguments as JSON text (OpenAI) or as an object (some Mistral clients). */
+function normaliseMessage(message: BodyMessage): ChatMessage {
+  const content = message.content ?? null;
+  return {
+    role: message.role as ChatMessage['role'],
+    content: Array.isArray(content)
+      ? content.map((part) => (part.type === 'image_url' ? { type: 'image_url' as const, image_url: typeof part.image_url === 'string' ? { url: part.image_url } : part.image_url } : part))
+      : content,
+    ...(message.name ? { name: message.name } : {}),
+    ...(message.tool_call_id ? { tool_call_id: message.tool_call_id } : {}),
+    ...(message.tool_calls
+      ? {
+          tool_calls: message.tool_calls.map(
+            (call): ToolCall => ({ id: call.id, type: 'function', function: { name: call.function.name, arguments: typeof call.function.arguments === 'string' ? call.function.arguments : JSON.stringify(call.function.arguments) } }),
+          ),
+        }
+      : {}),
+  };
+}
+
+export function toChatRequest(body: ChatBodyType, messages: NonNullable<ChatBodyType['messages']>, signal: AbortSignal): Omit<ChatRequest, 'model'> {
+  return {
+    ...samplingParams(body),
+    messages: messages.map(normaliseMessage),
+    response_format: (body.response_format ?? undefined) as ResponseFormat | undefined,
+    tools: (body.tools ?? undefined) as ToolDefinition[] | undefined,
+    tool_choice: (body.tool_choice ?? undefined) as ToolChoice | undefined,
+    parallel_tool_calls: body.parallel_tool_calls,
+    signal,
+  };
+}
+
+/** A chat completion on a chat route: plain JSON, or chunks over SSE when `stream` is true. */
+export async function chatCompletion(request: FastifyRequest, reply: FastifyReply, body: ChatBodyType, messages: NonNullable<ChatBodyType['messages']>, route: ModelRoute) {
+  const { runner } = request.server.services;
+  const signal = clientAbortSignal(reply);
+  const chatRequest = toChatRequest(body, messages, signal);
+  const id = newId('chatcmpl-');
+  const created = Math.floor(Date.now() / 1000);
+
+  if (!body.stream) {
+    const { value, route: served } = await runner.run(route, 'chat', signal, (candidate) => candidate.provider.capabilities.chat!.chat({ ...chatRequest, model: candidate.upstreamModel }));
+    recordUsage(request, reply, served, value.usage);
+    return { id, object: 'chat.completion' as const, created, model: served.id, choices: value.choices, usage: usageBody(value.usage) };
+  }
+
+  const { value: events, route: served } = await runner.run(route, 'chat', signal, (candidate) =>
+    candidate.provider.capabilities.chat!.chatStream({ ...chatRequest, model: candidate.upstreamModel }),
+  );
+  const includeUsage = body.stream_options?.include_usage === true;
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id, object: 'chat.completion.chunk', created, model: served.id, choices, ...extra });
+  return sendEventStream(request, reply, served.provider.id, async (writer) => {
+    const started = new Set<number>();
+    for await (const event of events as AsyncIterable<ChatStreamEvent>) {
+      if (writer.closed) break;
+      if (event.type === 'usage') {
+        recordUsage(request, reply, served, event.usage);
+        if (includeUsage) await writer.send(chunk([], { usage: usageBody(event.usage) }));
+        continue;
+      }
+      const firstOfChoice = !started.has(event.index);
+      started.add(event.index);
+      if (event.type === 'delta') {
+        const delta = {
+          ...(firstOfChoice ? { role: 'assistant' } : {}),
+          ...(event.content !== undefined ? { content: event.content } : {}),
+          ...(event.tool_calls ? { tool_calls: event.tool_calls } : {}),
+        };
+        await writer.send(chunk([{ index: event.index, delta, finish_reason: null }]));
+      } else {
+        await writer.send(chunk([{ index: event.index, delta: firstOfChoice ? { role: 'assistant', content: '' } : {}, finish_reason: event.finish_reason }]));
+      }
+    }
+  });
+}

@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DEFAULT_CHAT_MODEL, DEFAULT_OCR_MODEL } from '../../config/defaults.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import { errorResponses } from '../_shared/common-schemas.js';
+import { chatCompletion } from './chat-completion.js';
+import { ChatBody, ChatCompletion } from './chat-schemas.js';
+
+/**
+ * POST /v1/chat/completions (and /chat/completions): chat on a chat route, plain or streamed, or
+ * document question answering when the body carries `document` + `question` or the model is a
+ * documents (OCR) model.
+ */
+export const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const schema = {
+    tags: ['chat'],
+    summary: 'Chat completion (stream: true for server-sent chunks); document QnA with document + question',
+    body: ChatBody,
+    response: { 200: ChatCompletion, ...errorResponses },
+  };
+  for (const path of ['/v1/chat/completions', '/chat/completions']) {
+    app.post(path, { config: { billable: true }, schema: path === '/chat/completions' ? { ...schema, hide: true } : schema }, async (request, reply) => {
+      const body = request.body;
+      const { models } = app.services;
+      const isDocumentRequest = body.document !== undefined || body.question !== undefined;
+      const modelName = body.model ?? (isDocumentRequest ? DEFAULT_OCR_MODEL : DEFAULT_CHAT_MODEL);
+      const found = models.find(modelName);
+      if (isDocumentRequest || (found.capabilities.has('documents') && !found.capabilities.has('chat'))) {
+        throw new GatewayError(422, 'not_implemented_yet', 'Document question answering is not wired yet.', { param: 'document' });
+      }
+      if (!body.messages) throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", { param: 'messages' });
+      return chatCompletion(request, reply, body, body.messages, models.resolve(modelName, 'chat'));
+    });
+  }
+};

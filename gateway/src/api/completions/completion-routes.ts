@@ -1,0 +1,87 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
+import { newId } from '../../core/ids.js';
+import type { CompletionResult, CompletionStreamEvent, TokenUsage } from '../../providers/types.js';
+import { clientAbortSignal } from '../_shared/client-abort.js';
+import { errorResponses } from '../_shared/common-schemas.js';
+import { sendEventStream } from '../_shared/event-stream.js';
+import { recordUsage, usageBody } from '../_shared/record-usage.js';
+import { SamplingFields, samplingParams } from '../_shared/sampling-schema.js';
+
+const CompletionBody = Type.Object(
+  {
+    ...SamplingFields,
+    prompt: Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 64 })]),
+    suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  { additionalProperties: true },
+);
+
+const TextCompletion = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('text_completion'),
+    created: Type.Integer(),
+    model: Type.String(),
+    choices: Type.Array(Type.Object({ index: Type.Integer(), text: Type.String(), finish_reason: Type.Union([Type.String(), Type.Null()]), logprobs: Type.Null() })),
+    usage: Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() }),
+  },
+  { additionalProperties: true },
+);
+
+const addUsage = (total: TokenUsage, more: TokenUsage): TokenUsage => ({ prompt_tokens: total.prompt_tokens + more.prompt_tokens, completion_tokens: total.completion_tokens + more.completion_tokens });
+
+/** POST /v1/completions: a prompt (or several: choice index = prompt index × n + i), plain or streamed. */
+export const completionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/v1/completions',
+    { config: { billable: true }, schema: { tags: ['completions'], summary: 'Text completion', body: CompletionBody, response: { 200: TextCompletion, ...errorResponses } } },
+    async (request, reply) => {
+      const body = request.body;
+      const { models, runner } = app.services;
+      const route = models.resolve(body.model ?? DEFAULT_CHAT_MODEL, 'completions');
+      const signal = clientAbortSignal(reply);
+      const prompts = Array.isArray(body.prompt) ? body.prompt : [body.prompt];
+      const params = { ...samplingParams(body), signal };
+      const perPrompt = params.n ?? 1;
+      const id = newId('cmpl-');
+      const created = Math.floor(Date.now() / 1000);
+
+      if (!body.stream) {
+        let usage: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
+        const choices: CompletionResult['choices'] = [];
+        let servedId = route.id;
+        for (const [promptIndex, prompt] of prompts.entries()) {
+          const { value, route: served } = await runner.run(route, 'completions', signal, (candidate) => candidate.provider.capabilities.completions!.complete({ ...params, prompt, model: candidate.upstreamModel }));
+          servedId = served.id;
+          usage = addUsage(usage, value.usage);
+          for (const choice of value.choices) choices.push({ ...choice, index: promptIndex * perPrompt + choice.index });
+          recordUsage(request, reply, served, usage);
+        }
+        return { id, object: 'text_completion' as const, created, model: servedId, choices: choices.map((choice) => ({ ...choice, logprobs: null })), usage: usageBody(usage) };
+      }
+
+      const includeUsage = body.stream_options?.include_usage === true;
+      const first = await runner.run(route, 'completions', signal, (candidate) => candidate.provider.capabilities.completions!.completeStream({ ...params, prompt: prompts[0], model: candidate.upstreamModel }));
+      const served = first.route;
+      const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id, object: 'text_completion', created, model: served.id, choices, ...extra });
+      return sendEventStream(request, reply, served.provider.id, async (writer) => {
+        let usage: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
+        for (const [promptIndex, prompt] of prompts.entries()) {
+          const events = promptIndex === 0 ? first.value : await served.provider.capabilities.completions!.completeStream({ ...params, prompt, model: served.upstreamModel });
+          for await (const event of events as AsyncIterable<CompletionStreamEvent>) {
+            if (writer.closed) return;
+            if (event.type === 'usage') {
+              usage = addUsage(usage, event.usage);
+              recordUsage(request, reply, served, usage);
+            } else {
+              const index = promptIndex * perPrompt + event.index;
+              await writer.send(chunk([{ index, text: event.type === 'delta' ? event.text : '', finish_reason: event.type === 'finish' ? event.finish_reason : null, logprobs: null }]));
+            }
+          }
+        }
+        if (includeUsage) await writer.send(chunk([], { usage: usageBody(usage) }));
+      });
+    },
+  );
+};

@@ -1,0 +1,63 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import { clientAbortSignal } from '../_shared/client-abort.js';
+import { errorResponses } from '../_shared/common-schemas.js';
+import { recordUsage } from '../_shared/record-usage.js';
+
+const Input = Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 2048 })]);
+
+const EmbeddingBody = Type.Object(
+  {
+    model: Type.Optional(Type.String({ minLength: 1 })),
+    input: Type.Optional(Input),
+    /** Mistral's older spelling. */
+    inputs: Type.Optional(Input),
+    encoding_format: Type.Optional(Type.Union([Type.Literal('float'), Type.Literal('base64'), Type.Null()])),
+    dimensions: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  },
+  { additionalProperties: true },
+);
+
+const EmbeddingList = Type.Object(
+  {
+    object: Type.Literal('list'),
+    data: Type.Array(Type.Object({ object: Type.Literal('embedding'), embedding: Type.Union([Type.Array(Type.Number()), Type.String()]), index: Type.Integer() })),
+    model: Type.String(),
+    usage: Type.Object({ prompt_tokens: Type.Integer(), total_tokens: Type.Integer() }),
+  },
+  { additionalProperties: true },
+);
+
+/** Float32 little-endian bytes in base64, as the `openai` SDK asks for by default. */
+function toBase64(vector: number[]): string {
+  return Buffer.from(new Float32Array(vector).buffer).toString('base64');
+}
+
+/** POST /v1/embeddings: one vector per input string. */
+export const embeddingRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/v1/embeddings',
+    { config: { billable: true }, schema: { tags: ['embeddings'], summary: 'Create embeddings', body: EmbeddingBody, response: { 200: EmbeddingList, ...errorResponses } } },
+    async (request, reply) => {
+      const body = request.body;
+      const raw = body.input ?? body.inputs;
+      if (raw === undefined) throw new GatewayError(422, 'invalid_value', "Invalid request: 'input' is required.", { param: 'input' });
+      const input = Array.isArray(raw) ? raw : [raw];
+      const { models, runner } = app.services;
+      const route = models.resolve(body.model ?? DEFAULT_CHAT_MODEL, 'embeddings');
+      const signal = clientAbortSignal(reply);
+      const { value, route: served } = await runner.run(route, 'embeddings', signal, (candidate) =>
+        candidate.provider.capabilities.embeddings!.embed({ model: candidate.upstreamModel, input, dimensions: body.dimensions ?? undefined, signal }),
+      );
+      recordUsage(request, reply, served, { prompt_tokens: value.prompt_tokens, completion_tokens: 0 });
+      const base64 = body.encoding_format === 'base64';
+      return {
+        object: 'list' as const,
+        data: value.vectors.map((vector, index) => ({ object: 'embedding' as const, embedding: base64 ? toBase64(vector) : vector, index })),
+        model: served.id,
+        usage: { prompt_tokens: value.prompt_tokens, total_tokens: value.prompt_tokens },
+      };
+    },
+  );
+};
