@@ -111,6 +111,10 @@ describe('llamacpp chat', () => {
     expect(stopped.choices[0].message.content).toBe(text.slice(0, index));
   });
 
+  it('refuses max_tokens 0, which the engine would read as unlimited', async () => {
+    await expect(chat.chat(chatRequest({ max_tokens: 0 }))).rejects.toMatchObject({ kind: 'invalid_request', param: 'max_tokens' });
+  });
+
   it('makes n choices', async () => {
     const result = await chat.chat(chatRequest({ n: 2, max_tokens: 4, temperature: 1, seed: 3 }));
     expect(result.choices.map((choice) => choice.index)).toEqual([0, 1]);

@@ -18,6 +18,13 @@ const DEFAULT_TEMPERATURE = 1;
  * context, never more: a random or looping model would otherwise shift the context forever.
  */
 export function toGenerationOptions(request: SamplingParams, promptTokens: number, contextSize: number): GenerationOptions {
+  // node-llama-cpp reads maxTokens 0 as "no limit".
+  if (request.max_tokens !== undefined && request.max_tokens < 1) {
+    throw new ProviderError('invalid_request', 'max_tokens must be at least 1.', { param: 'max_tokens' });
+  }
+  if (request.n !== undefined && request.n < 1) {
+    throw new ProviderError('invalid_request', 'n must be at least 1.', { param: 'n' });
+  }
   const room = contextSize - promptTokens;
   if (room <= 0) {
     throw new ProviderError('invalid_request', `The prompt is ${promptTokens} tokens long; this local model's context holds ${contextSize}. Shorten the prompt or raise context_size.`, {

@@ -1,5 +1,6 @@
+import { stat } from 'node:fs/promises';
 import { LlamaChat, LlamaCompletion } from 'node-llama-cpp';
-import type { Llama, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
+import type { ChatWrapper, Llama, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { EngineStatus, ProviderLogger } from '../types.js';
 import { RequestQueue } from './request-queue.js';
@@ -40,6 +41,8 @@ export class LocalModel {
   private failure: string | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private unloading: Promise<void> = Promise.resolve();
+  /** Resolving a chat wrapper from a Jinja template takes most of a cold start; reuse it while the file is unchanged. */
+  private chatWrapper: { fileVersion: string; wrapper: ChatWrapper } | undefined;
 
   constructor(
     readonly path: string,
@@ -135,6 +138,11 @@ export class LocalModel {
         });
       const sequence = context.getSequence();
       const contextSize = context.contextSize;
+      const { mtimeMs, size } = await stat(this.path);
+      const fileVersion = `${mtimeMs}:${size}`;
+      const reusable = this.chatWrapper?.fileVersion === fileVersion ? this.chatWrapper.wrapper : undefined;
+      const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: reusable ?? 'auto' });
+      this.chatWrapper = { fileVersion, wrapper: chat.chatWrapper };
       const resources: Resources = {
         context,
         loaded: {
@@ -142,7 +150,7 @@ export class LocalModel {
           model,
           contextSize,
           sequence,
-          chat: new LlamaChat({ contextSequence: sequence }),
+          chat,
           completion: new LlamaCompletion({ contextSequence: sequence }),
           embeddingContext: () => {
             resources.embedding ??= model
