@@ -52,7 +52,7 @@ export async function readTextLayer(page: PDFPageProxy, dpi: number): Promise<Te
     const fontSize = Math.hypot(m[2], m[3]);
     const advance = Math.hypot(m[0], m[1]) || 1;
     const along = [m[0] / advance, m[1] / advance];
-    const up = [-m[2] / fontSize, -m[3] / fontSize];
+    const up = [m[2] / fontSize, m[3] / fontSize];
     const runWidth = item.width * (dpi / 72);
     const measured = textWidth(item.str, family);
     const pxPerUnit = measured > 0 ? runWidth / measured : 0;
