@@ -1,0 +1,117 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../../../lib/query-client';
+import { useSessionStore } from '../../../lib/session-store';
+import { useConversationsStore } from '../stores/conversations-store';
+import { ChatPage } from './chat-page';
+
+const MODELS = {
+  object: 'list',
+  data: [{ id: 'svc-small', object: 'model', created: 0, owned_by: 'me', capabilities: ['chat'], aliases: [], archived: false, provider: 'up', state: 'ready' }],
+};
+
+/** A chat stream the test feeds by hand; aborting the request errors it like a real fetch. */
+function controllableStream(signal: AbortSignal | null | undefined) {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  signal?.addEventListener('abort', () => controller.error(new DOMException('The operation was aborted.', 'AbortError')));
+  const encoder = new TextEncoder();
+  return { body, send: (text: string) => controller.enqueue(encoder.encode(text)), close: () => controller.close() };
+}
+
+const frame = (content: string) => `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+
+let stream: ReturnType<typeof controllableStream> | null = null;
+let sentBody: unknown = null;
+
+beforeEach(() => {
+  localStorage.clear();
+  useSessionStore.setState({ apiKey: 'sk-test', baseUrl: '', source: 'web' });
+  useConversationsStore.setState({ conversations: [], activeId: null });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === '/models') return new Response(JSON.stringify(MODELS), { status: 200, headers: { 'content-type': 'application/json' } });
+      if (url === '/account/me') return new Response('{}', { status: 404 });
+      if (url === '/v1/chat/completions') {
+        sentBody = JSON.parse(String(init?.body));
+        stream = controllableStream(init?.signal);
+        return new Response(stream.body, { status: 200, headers: { 'content-type': 'text/event-stream', 'x-request-cost': '0.00042' } });
+      }
+      throw new Error(`unexpected ${url}`);
+    }),
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  stream = null;
+});
+
+const renderPage = () =>
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <ChatPage />
+    </QueryClientProvider>,
+  );
+
+async function sendMessage(text: string) {
+  const box = await screen.findByRole('textbox', { name: 'Message' });
+  fireEvent.change(box, { target: { value: text } });
+  fireEvent.keyDown(box, { key: 'Enter' });
+  await waitFor(() => expect(stream).not.toBeNull());
+}
+
+describe('chat playground streaming', () => {
+  it('renders markdown and highlighted code while it arrives, then the usage and cost', async () => {
+    renderPage();
+    await sendMessage('Write code');
+    expect(sentBody).toMatchObject({ model: 'svc-small', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Write code' }] });
+
+    // A frame cut in the middle, and a code fence that is still open.
+    const first = frame('Here is **bold** and code:\n\n```js\nconst x');
+    await act(async () => stream!.send(first.slice(0, 25)));
+    await act(async () => stream!.send(first.slice(25)));
+    const answer = await screen.findByRole('article', { name: 'Assistant' });
+    await waitFor(() => expect(answer.querySelector('strong')?.textContent).toBe('bold'));
+    expect(answer.querySelector('pre code.hljs')?.textContent).toContain('const x');
+    expect(answer.querySelector('pre code .hljs-keyword')?.textContent).toBe('const');
+
+    await act(async () => {
+      stream!.send(frame(' = 1;\n```'));
+      stream!.send(`data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 9, total_tokens: 14 } })}\n\n`);
+      stream!.send('data: [DONE]\n\n');
+      stream!.close();
+    });
+    const statsList = await screen.findByLabelText('Answer statistics');
+    expect(statsList.textContent).toContain('9 tok');
+    expect(statsList.textContent).toContain('5 tok');
+    expect(statsList.textContent).toContain('0.000420');
+    expect(useConversationsStore.getState().conversations[0].messages[1]).toMatchObject({ status: 'done', content: 'Here is **bold** and code:\n\n```js\nconst x = 1;\n```' });
+  });
+
+  it('Stop aborts the request and keeps the partial answer', async () => {
+    renderPage();
+    await sendMessage('Tell me a story');
+    await act(async () => stream!.send(frame('Once upon')));
+    await screen.findByText('Once upon');
+    fireEvent.click(screen.getByRole('button', { name: /stop/i }));
+    await waitFor(() => expect(useConversationsStore.getState().conversations[0].messages[1].status).toBe('stopped'));
+    expect(useConversationsStore.getState().conversations[0].messages[1].content).toBe('Once upon');
+    expect(screen.getByText('stopped')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeTruthy();
+  });
+
+  it('shows the gateway message of an error frame under the answer', async () => {
+    renderPage();
+    await sendMessage('Hi');
+    await act(async () => {
+      stream!.send(frame('Par'));
+      stream!.send('data: {"object":"error","message":"The upstream provider failed: 502","type":"upstream_error","param":null,"code":"upstream_failed"}\n\n');
+      stream!.close();
+    });
+    expect((await screen.findByRole('alert')).textContent).toContain('The upstream provider failed: 502');
+  });
+});
