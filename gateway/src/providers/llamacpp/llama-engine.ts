@@ -1,5 +1,4 @@
-import { getLlama, LlamaLogLevel } from 'node-llama-cpp';
-import type { Llama } from 'node-llama-cpp';
+import type { Llama, LlamaLogLevel } from 'node-llama-cpp';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { ProviderLogger } from '../types.js';
 
@@ -14,14 +13,19 @@ const loggers = new Set<ProviderLogger>();
 
 function log(level: LlamaLogLevel, message: string): void {
   const text = `llama.cpp: ${message.trim()}`;
+  const severity: string = level;
   for (const logger of loggers) {
-    if (level === LlamaLogLevel.error || level === LlamaLogLevel.fatal) logger.error(text);
-    else if (level === LlamaLogLevel.warn) logger.warn(text);
+    if (severity === 'error' || severity === 'fatal') logger.error(text);
+    else if (severity === 'warn') logger.warn(text);
   }
 }
 
-/** Prebuilt binaries only: never a download or a source build. */
-function loadEngine(gpu: boolean): Promise<Llama> {
+/**
+ * Prebuilt binaries only: never a download or a source build. The library is imported here, on
+ * first use, because importing it costs over a second of gateway start-up.
+ */
+async function loadEngine(gpu: boolean): Promise<Llama> {
+  const { getLlama, LlamaLogLevel } = await import('node-llama-cpp');
   return getLlama({
     gpu: gpu ? 'auto' : false,
     build: 'never',

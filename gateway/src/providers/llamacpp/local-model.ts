@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { LlamaChat, LlamaCompletion } from 'node-llama-cpp';
-import type { ChatWrapper, Llama, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
+import type { ChatWrapper, Llama, LlamaChat, LlamaCompletion, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { EngineStatus, ProviderLogger } from '../types.js';
 import { RequestQueue } from './request-queue.js';
@@ -119,6 +118,7 @@ export class LocalModel {
     await this.unloading;
     try {
       const llama = await this.getLlama();
+      const { LlamaChat, LlamaCompletion } = await import('node-llama-cpp');
       let model: LlamaModel;
       try {
         model = await llama.loadModel({ modelPath: this.path });
