@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -253,6 +253,17 @@ describe('sherpa-onnx provider', () => {
         },
       },
     ]);
+  });
+
+  it('follows a symbolic link to a model kept elsewhere', async () => {
+    const elsewhere = path.join(dataDir, 'downloads', 'sherpa-onnx-paraformer-en');
+    await mkdir(elsewhere, { recursive: true });
+    await writeFile(path.join(elsewhere, 'model.onnx'), plausibleButBroken());
+    await writeFile(path.join(elsewhere, 'tokens.txt'), 'a 0\n');
+    await mkdir(speechDir(), { recursive: true });
+    await symlink(elsewhere, path.join(speechDir(), 'paraformer-en'), 'dir');
+    const models = await discoverSpeechModels(speechDir());
+    expect(models.map((m) => [m.name, m.kind])).toEqual([['paraformer-en', 'paraformer']]);
   });
 
   it('finds no models in a folder that does not exist', async () => {

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
 import { GatewayError } from '../../core/gateway-error.js';
+import { newId } from '../../core/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { recordUsage } from '../_shared/record-usage.js';
@@ -21,6 +22,7 @@ const EmbeddingBody = Type.Object(
 
 const EmbeddingList = Type.Object(
   {
+    id: Type.String({ description: 'Mistral clients require an id; OpenAI clients ignore it.' }),
     object: Type.Literal('list'),
     data: Type.Array(Type.Object({ object: Type.Literal('embedding'), embedding: Type.Union([Type.Array(Type.Number()), Type.String()]), index: Type.Integer() })),
     model: Type.String(),
@@ -53,6 +55,7 @@ export const embeddingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       recordUsage(request, reply, served, { prompt_tokens: value.prompt_tokens, completion_tokens: 0 });
       const base64 = body.encoding_format === 'base64';
       return {
+        id: newId('embd-'),
         object: 'list' as const,
         data: value.vectors.map((vector, index) => ({ object: 'embedding' as const, embedding: base64 ? toBase64(vector) : vector, index })),
         model: served.id,

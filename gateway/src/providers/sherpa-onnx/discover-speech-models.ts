@@ -1,4 +1,5 @@
-import { readdir } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 export type SpeechModelKind = 'whisper' | 'transducer' | 'paraformer' | 'sense_voice';
@@ -53,6 +54,18 @@ function classify(name: string, dir: string, files: string[]): SpeechModel | nul
   return null;
 }
 
+/** Whether an entry is a folder (or file), following symbolic links: users often link models in from elsewhere. */
+async function isKind(dir: string, entry: Dirent, kind: 'directory' | 'file'): Promise<boolean> {
+  if (!entry.isSymbolicLink()) return kind === 'directory' ? entry.isDirectory() : entry.isFile();
+  const target = await stat(path.join(dir, entry.name)).catch(() => null);
+  return target !== null && (kind === 'directory' ? target.isDirectory() : target.isFile());
+}
+
+async function namesOf(dir: string, entries: Dirent[], kind: 'directory' | 'file'): Promise<string[]> {
+  const checked = await Promise.all(entries.map(async (entry) => ((await isKind(dir, entry, kind)) ? entry.name : null)));
+  return checked.filter((name): name is string => name !== null).sort((a, b) => a.localeCompare(b));
+}
+
 /**
  * The speech models in `dir`: each sub-folder holding a recognisable sherpa-onnx offline model
  * (Whisper encoder/decoder, transducer encoder/decoder/joiner, or a single paraformer/SenseVoice
@@ -67,10 +80,10 @@ export async function discoverSpeechModels(dir: string): Promise<SpeechModel[]> 
     throw error;
   }
   const models: SpeechModel[] = [];
-  for (const entry of entries.filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
-    const modelDir = path.join(dir, entry.name);
-    const files = (await readdir(modelDir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
-    const model = classify(entry.name, modelDir, files);
+  for (const name of await namesOf(dir, entries, 'directory')) {
+    const modelDir = path.join(dir, name);
+    const files = await namesOf(modelDir, await readdir(modelDir, { withFileTypes: true }), 'file');
+    const model = classify(name, modelDir, files);
     if (model) models.push(model);
   }
   return models;
