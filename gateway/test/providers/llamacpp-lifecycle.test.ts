@@ -160,6 +160,17 @@ describe('llamacpp lifecycle', () => {
     expect(results.map((result) => result.usage.completion_tokens)).toEqual([1, 2, 3]);
   });
 
+  it('close() stops a running generation with unavailable', async () => {
+    const instance = provider();
+    const stream = await instance.capabilities.chat!.chatStream(chatRequest({ max_tokens: 1500 }));
+    await instance.close();
+    await expect(
+      (async () => {
+        for await (const event of stream) void event;
+      })(),
+    ).rejects.toMatchObject({ kind: 'unavailable', code: 'engine_closed' });
+  });
+
   it('close() disposes the engine and refuses further work', async () => {
     const instance = provider();
     await instance.warm!();

@@ -14,7 +14,7 @@ async function runChat(pool: ModelPool, request: ChatRequest, signal: AbortSigna
     // With tool_choice "none" the tools could never be called, so they are simply not offered.
     if (request.tools && request.tools.length > 0 && request.tool_choice !== 'none') throw toolsUnsupported('tools');
     const history = toChatHistory(request.messages);
-    return await pool.model(request.model).use(signal, async (loaded) => {
+    return await pool.model(request.model).use(signal, async (loaded, generationSignal) => {
       const { contextText } = loaded.chat.chatWrapper.generateContextState({ chatHistory: history });
       const promptTokens = contextText.tokenize(loaded.model.tokenizer).length;
       const options = toGenerationOptions(request, promptTokens, loaded.contextSize);
@@ -27,7 +27,7 @@ async function runChat(pool: ModelPool, request: ChatRequest, signal: AbortSigna
         const { response, metadata } = await loaded.chat.generateResponse(history, {
           ...options,
           grammar,
-          signal,
+          signal: generationSignal,
           onTextChunk: (content) => {
             if (!emit || content.length === 0) return;
             emit({ type: 'delta', index, ...role, content });

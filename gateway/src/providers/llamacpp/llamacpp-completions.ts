@@ -8,7 +8,7 @@ type Emit = (event: CompletionStreamEvent) => void;
 
 async function runCompletion(pool: ModelPool, request: CompletionRequest, signal: AbortSignal, emit?: Emit): Promise<CompletionResult> {
   try {
-    return await pool.model(request.model).use(signal, async ({ model, completion, contextSize, sequence }) => {
+    return await pool.model(request.model).use(signal, async ({ model, completion, contextSize, sequence }, generationSignal) => {
       const bos = model.tokens.bos !== null && model.tokens.shouldPrependBosToken ? 1 : 0;
       const promptTokens = model.tokenize(request.prompt).length + bos;
       const options = toGenerationOptions(request, promptTokens, contextSize);
@@ -18,7 +18,7 @@ async function runCompletion(pool: ModelPool, request: CompletionRequest, signal
         const countOutputTokens = startOutputTokenCount(sequence);
         const { response, metadata } = await completion.generateCompletionWithMeta(request.prompt, {
           ...options,
-          signal,
+          signal: generationSignal,
           onTextChunk: (text) => {
             if (emit && text.length > 0) emit({ type: 'delta', index, text });
           },

@@ -10,12 +10,12 @@ async function embed(pool: ModelPool, request: EmbeddingRequest): Promise<Embedd
     if (request.input.some((text) => text.length === 0)) {
       throw new ProviderError('invalid_request', 'Embedding inputs must not be empty strings.', { param: 'input' });
     }
-    return await pool.model(request.model).use(signal, async ({ model, contextSize, embeddingContext }) => {
+    return await pool.model(request.model).use(signal, async ({ model, contextSize, embeddingContext }, embeddingSignal) => {
       const context = await embeddingContext();
       const vectors: number[][] = [];
       let promptTokens = 0;
       for (const [index, text] of request.input.entries()) {
-        if (signal.aborted) throw abortedError();
+        if (embeddingSignal.aborted) throw abortedError();
         const tokens = model.tokenize(text).length;
         if (tokens > contextSize) {
           throw new ProviderError('invalid_request', `Input ${index} is ${tokens} tokens long; this local model's context holds ${contextSize}.`, {

@@ -42,6 +42,9 @@ export class LocalModel {
   private unloading: Promise<void> = Promise.resolve();
   /** Resolving a chat wrapper from a Jinja template takes most of a cold start; reuse it while the file is unchanged. */
   private chatWrapper: { fileVersion: string; wrapper: ChatWrapper } | undefined;
+  /** Aborts the running generation when the provider closes, before its context is disposed. */
+  private readonly shutdown = new AbortController();
+  private current: Promise<unknown> | undefined;
 
   constructor(
     readonly path: string,
@@ -59,17 +62,24 @@ export class LocalModel {
     return { state: 'cold' };
   }
 
-  /** Waits its turn in the queue (or fails fast when it is full), loads if needed, then runs `task`. */
-  use<T>(signal: AbortSignal, task: (loaded: LoadedModel) => Promise<T>): Promise<T> {
-    return this.queue.run(signal, async () => {
+  /**
+   * Waits its turn in the queue (or fails fast when it is full), loads if needed, then runs `task`
+   * with a signal that fires when the request is aborted or the provider closes.
+   */
+  use<T>(signal: AbortSignal, task: (loaded: LoadedModel, signal: AbortSignal) => Promise<T>): Promise<T> {
+    return this.queue.run(signal, () => {
       clearTimeout(this.idleTimer);
-      try {
-        const { loaded } = await this.load();
-        return await task(loaded);
-      } catch (error) {
-        if (this.closed) throw new ProviderError('unavailable', 'The local llama.cpp engine shut down during the request.', { code: 'engine_closed', cause: error });
-        throw error;
-      }
+      const run = (async () => {
+        try {
+          const { loaded } = await this.load();
+          return await task(loaded, AbortSignal.any([signal, this.shutdown.signal]));
+        } catch (error) {
+          if (this.closed) throw new ProviderError('unavailable', 'The local llama.cpp engine shut down during the request.', { code: 'engine_closed', cause: error });
+          throw error;
+        }
+      })();
+      this.current = run;
+      return run;
     });
   }
 
@@ -95,6 +105,8 @@ export class LocalModel {
   async close(error: unknown): Promise<void> {
     this.closed = true;
     this.queue.rejectWaiting(error);
+    this.shutdown.abort(error);
+    await this.current?.catch(() => undefined);
     await this.unload();
   }
 
