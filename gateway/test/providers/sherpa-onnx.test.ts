@@ -45,6 +45,31 @@ function makeWav(options: { sampleRate: number; frames: number; encoding: Encodi
   return chunk('RIFF', body);
 }
 
+/**
+ * A valid ONNX model (one Identity node, protobuf written by hand) that is not a speech model: it
+ * lacks the metadata sherpa-onnx reads, and sherpa-onnx answers that by exiting the process.
+ */
+function identityOnnxModel(): Buffer {
+  const varint = (value: number) => {
+    const out: number[] = [];
+    for (; value > 0x7f; value >>>= 7) out.push((value & 0x7f) | 0x80);
+    out.push(value);
+    return Buffer.from(out);
+  };
+  const int = (field: number, value: number) => Buffer.concat([varint(field << 3), varint(value)]);
+  const bytes = (field: number, body: Buffer | string) => {
+    const buffer = Buffer.from(body);
+    return Buffer.concat([varint((field << 3) | 2), varint(buffer.length), buffer]);
+  };
+  // TypeProto.tensor_type { elem_type: FLOAT, shape { dim { dim_value: 4 } } }
+  const tensorType = bytes(1, Buffer.concat([int(1, 1), bytes(2, bytes(1, int(1, 4)))]));
+  const valueInfo = (name: string) => Buffer.concat([bytes(1, name), bytes(2, tensorType)]);
+  const node = Buffer.concat([bytes(1, 'x'), bytes(2, 'y'), bytes(4, 'Identity')]);
+  const graph = Buffer.concat([bytes(1, node), bytes(2, 'g'), bytes(11, valueInfo('x')), bytes(12, valueInfo('y'))]);
+  // ir_version 8, a doc_string to pass the size check, the graph, opset 13.
+  return Buffer.concat([int(1, 8), bytes(6, 'x'.repeat(1100)), bytes(7, graph), bytes(8, int(2, 13))]);
+}
+
 function expectProviderError(error: unknown, kind: ProviderError['kind'], code?: string): ProviderError {
   expect(error).toBeInstanceOf(ProviderError);
   const providerError = error as ProviderError;
@@ -316,6 +341,19 @@ describe('sherpa-onnx provider', () => {
     // The process is still here and the provider still answers.
     const again = await rejection(speech.capabilities.transcription!.transcribe(request(shortWav())));
     expectProviderError(again, 'unavailable', 'speech_model_unavailable');
+  });
+
+  it('survives a valid ONNX file that is not a speech model, which makes sherpa-onnx exit the process', async () => {
+    await place('not-speech', { 'model.onnx': identityOnnxModel(), 'tokens.txt': 'a 0\n' });
+    const speech = start();
+    await speech.warm?.();
+    expect(speech.status()).toEqual({ state: 'unavailable', detail: expect.stringMatching(/not-speech.*vocab_size/) });
+    const error = expectProviderError(
+      await rejection(speech.capabilities.transcription!.transcribe(request(shortWav(), 'not-speech'))),
+      'unavailable',
+      'speech_model_unavailable',
+    );
+    expect(error.message).toMatch(/cannot be loaded/);
   });
 
   it('names the installed models when asked for one that is not there', async () => {
