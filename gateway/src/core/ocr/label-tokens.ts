@@ -1,7 +1,7 @@
 /** Words that name the same field on documents; a property-name token matches any of its group. */
 const SYNONYMS: string[][] = [
   ['total', 'due', 'balance', 'grand', 'sum', 'amount', 'payable'],
-  ['amount', 'total', 'sum', 'price', 'cost', 'value'],
+  ['amount', 'total', 'sum', 'price', 'cost', 'value', 'due'],
   ['number', 'no', 'num', 'nr', '#', 'id', 'ref', 'reference'],
   ['date', 'dated', 'issued', 'on'],
   ['invoice', 'inv', 'bill', 'receipt'],

@@ -1,0 +1,123 @@
+import type { BoxCoordinates, OcrResult } from '../../providers/types.js';
+import { coerceValue, schemaType, type PropertySchema } from './coerce-value.js';
+import { extractTableRows } from './extract-table-rows.js';
+import { GENERIC_TOKENS } from './label-tokens.js';
+import { fieldLabel, labelScore, type FieldLabel } from './match-label.js';
+
+interface DocLine {
+  text: string;
+  bbox: BoxCoordinates;
+  page: number;
+}
+
+export interface SchemaExtraction {
+  data: Record<string, unknown>;
+  /** Dotted paths of required properties that were not found. */
+  missingRequired: string[];
+}
+
+const MIN_SCORE = 0.5;
+
+/** Where a line's value may sit when it is not after the label: the nearest line to the right, then below. */
+function neighbourValues(line: DocLine, lines: DocLine[]): string[] {
+  const height = line.bbox[3] - line.bbox[1];
+  const centre = (l: DocLine): number => (l.bbox[1] + l.bbox[3]) / 2;
+  const right = lines
+    .filter((l) => l.page === line.page && l !== line && Math.abs(centre(l) - centre(line)) < height / 2 && l.bbox[0] >= line.bbox[2] - 2)
+    .sort((a, b) => a.bbox[0] - b.bbox[0]);
+  const below = lines
+    .filter(
+      (l) =>
+        l.page === line.page &&
+        l.bbox[1] >= line.bbox[3] - 2 &&
+        l.bbox[1] - line.bbox[3] < 3 * height &&
+        l.bbox[0] < line.bbox[2] &&
+        l.bbox[2] > line.bbox[0],
+    )
+    .sort((a, b) => a.bbox[1] - b.bbox[1]);
+  return [right[0], below[0]].filter((l): l is DocLine => l !== undefined).map((l) => l.text);
+}
+
+/** Candidate (label, value) splits of a line: at a colon, else after its first one to four words. */
+function splits(text: string): { label: string; value: string; colon: boolean }[] {
+  const colon = text.indexOf(':');
+  if (colon > 0) return [{ label: text.slice(0, colon), value: text.slice(colon + 1), colon: true }];
+  const words = text.split(/\s+/);
+  const out = [{ label: text, value: '', colon: false }];
+  for (let k = 1; k < words.length && k <= 4; k++) out.push({ label: words.slice(0, k).join(' '), value: words.slice(k).join(' '), colon: false });
+  return out;
+}
+
+/** The best-labelled value for one field among the lines, coerced to its schema, or undefined. */
+function findValue(field: FieldLabel, schema: PropertySchema, name: string, lines: DocLine[]): unknown {
+  let best: { score: number; value: unknown } | undefined;
+  for (const line of lines) {
+    for (const split of splits(line.text)) {
+      let score = labelScore(split.label, field);
+      if (score < MIN_SCORE || (best && score + 0.1 <= best.score)) continue;
+      let value = coerceValue(split.value, schema, name);
+      if (value !== undefined) {
+        score += split.colon ? 0.1 : 0.05;
+      } else {
+        for (const text of neighbourValues(line, lines)) {
+          value = coerceValue(text, schema, name);
+          if (value !== undefined) break;
+        }
+      }
+      if (value !== undefined && (!best || score > best.score)) best = { score, value };
+    }
+  }
+  return best?.value;
+}
+
+function extractObject(
+  schema: PropertySchema,
+  result: OcrResult,
+  lines: DocLine[],
+  context: FieldLabel | undefined,
+  path: string,
+  missing: string[],
+): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  const required = new Set(schema.required ?? []);
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    let field = fieldLabel(name);
+    // "name" inside "vendor" means the vendor's name.
+    if (context && field.tokens.every((t) => GENERIC_TOKENS.has(t))) {
+      field = { tokens: [...context.tokens, ...field.tokens], groups: [...context.groups, ...field.groups] };
+    }
+    const type = schemaType(property);
+    let value: unknown;
+    if (type === 'object') {
+      value = extractObject(property, result, lines, field, `${path}${name}.`, missing);
+    } else if (type === 'array') {
+      value = property.items && schemaType(property.items) === 'object' ? extractTableRows(result.pages, property.items) : null;
+      if (value === null && property.items) {
+        const single = findValue(field, property.items, name, lines);
+        value = single === undefined ? null : [single];
+      }
+    } else {
+      value = findValue(field, property, name, lines);
+      if (value === undefined && property.description) value = findValue(fieldLabel(property.description), property, name, lines);
+    }
+    data[name] = value ?? null;
+    if (required.has(name) && (value === undefined || value === null)) missing.push(`${path}${name}`);
+  }
+  return data;
+}
+
+/**
+ * Fills a JSON schema from recognised text without a language model: each property's name (split
+ * into words, matched with synonyms such as total/amount due, number/no./#) is looked for as a label
+ * in the lines (`Label: value`, or the value to its right or below), and the value is coerced to the
+ * property's type. Arrays of objects are read from tables whose header names the item's properties.
+ * What is not found is null; required properties that are null are listed in `missingRequired`.
+ */
+export function extractBySchema(schema: Record<string, unknown>, result: OcrResult): SchemaExtraction {
+  const lines: DocLine[] = result.pages.flatMap((page) =>
+    page.blocks.flatMap((block) => block.lines.map((line) => ({ text: line.text, bbox: line.bbox, page: page.index }))),
+  );
+  const missingRequired: string[] = [];
+  const data = extractObject(schema as PropertySchema, result, lines, undefined, '', missingRequired);
+  return { data, missingRequired };
+}

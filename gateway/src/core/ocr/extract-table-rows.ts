@@ -1,0 +1,96 @@
+import type { OcrPage, OcrWord } from '../../providers/types.js';
+import { coerceValue, type PropertySchema } from './coerce-value.js';
+import { fieldLabel, labelScore } from './match-label.js';
+
+const centreY = (w: OcrWord): number => (w.bbox[1] + w.bbox[3]) / 2;
+const centreX = (w: OcrWord): number => (w.bbox[0] + w.bbox[2]) / 2;
+
+/** Words of a page grouped into visual rows (top to bottom, left to right), whatever blocks Tesseract made. */
+function pageRows(page: OcrPage): OcrWord[][] {
+  const words = page.blocks.flatMap((b) => b.lines.flatMap((l) => l.words)).sort((a, b) => centreY(a) - centreY(b));
+  const rows: OcrWord[][] = [];
+  for (const word of words) {
+    const row = rows[rows.length - 1];
+    const height = word.bbox[3] - word.bbox[1];
+    if (row && Math.abs(centreY(row[0]) - centreY(word)) < height / 2) row.push(word);
+    else rows.push([word]);
+  }
+  return rows.map((row) => row.sort((a, b) => a.bbox[0] - b.bbox[0]));
+}
+
+interface Column {
+  name: string;
+  x1: number;
+  x2: number;
+}
+
+/** Columns of a header row: for each item property, the run of 1–3 adjacent header words that best names it. */
+function headerColumns(row: OcrWord[], properties: Record<string, PropertySchema>): Column[] {
+  const columns: Column[] = [];
+  for (const name of Object.keys(properties)) {
+    const field = fieldLabel(name);
+    let best: Column | undefined;
+    let bestScore = 0.5;
+    for (let i = 0; i < row.length; i++) {
+      for (let n = 1; n <= 3 && i + n <= row.length; n++) {
+        const words = row.slice(i, i + n);
+        const score = labelScore(words.map((w) => w.text).join(' '), field);
+        if (score > bestScore) {
+          bestScore = score;
+          best = { name, x1: words[0].bbox[0], x2: words[n - 1].bbox[2] };
+        }
+      }
+    }
+    if (best && !columns.some((c) => c.x1 === best.x1)) columns.push(best);
+  }
+  return columns.sort((a, b) => a.x1 - b.x1);
+}
+
+const STOP = fieldLabel('total');
+const SUBTOTAL = fieldLabel('subtotal');
+
+/**
+ * Line items from a table: finds the header row that names at least two of the item's properties,
+ * then reads the rows below it cell by cell (a word belongs to the column whose span holds its centre;
+ * spans split halfway between headers) until a totals row, a row with fewer than two cells, or a gap.
+ */
+export function extractTableRows(pages: OcrPage[], items: PropertySchema): Record<string, unknown>[] | null {
+  const properties = items.properties ?? {};
+  for (const page of pages) {
+    const rows = pageRows(page);
+    for (let h = 0; h < rows.length; h++) {
+      const columns = headerColumns(rows[h], properties);
+      if (columns.length < 2) continue;
+      const bounds = columns.map((c, i) => [
+        i === 0 ? -Infinity : (columns[i - 1].x2 + c.x1) / 2,
+        i === columns.length - 1 ? Infinity : (c.x2 + columns[i + 1].x1) / 2,
+      ]);
+      const out: Record<string, unknown>[] = [];
+      let previousBottom = Math.max(...rows[h].map((w) => w.bbox[3]));
+      const rowHeight = Math.max(...rows[h].map((w) => w.bbox[3] - w.bbox[1]));
+      for (const row of rows.slice(h + 1)) {
+        const top = Math.min(...row.map((w) => w.bbox[1]));
+        if (top - previousBottom > 3 * rowHeight) break;
+        const first = row[0].text;
+        if (labelScore(first, STOP) >= 0.8 || labelScore(first, SUBTOTAL) >= 0.8) break;
+        const cells = new Map<string, string[]>();
+        for (const word of row) {
+          const at = bounds.findIndex(([from, to]) => centreX(word) >= from && centreX(word) < to);
+          if (at < 0) continue;
+          const name = columns[at].name;
+          cells.set(name, [...(cells.get(name) ?? []), word.text]);
+        }
+        if (cells.size < 2) break;
+        const item: Record<string, unknown> = {};
+        for (const name of Object.keys(properties)) {
+          const text = cells.get(name)?.join(' ');
+          item[name] = text === undefined ? null : (coerceValue(text, properties[name], name) ?? null);
+        }
+        out.push(item);
+        previousBottom = Math.max(...row.map((w) => w.bbox[3]));
+      }
+      if (out.length > 0) return out;
+    }
+  }
+  return null;
+}
