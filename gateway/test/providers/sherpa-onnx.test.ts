@@ -356,15 +356,20 @@ describe('sherpa-onnx provider', () => {
     expect(error.message).toMatch(/cannot be loaded/);
   });
 
-  it('names the installed models when asked for one that is not there', async () => {
-    await place('whisper-tiny', { 'tiny-encoder.onnx': garbage(), 'tiny-decoder.onnx': garbage(), 'tiny-tokens.txt': 'a 0\n' });
-    const speech = start();
-    const error = expectProviderError(
-      await rejection(speech.capabilities.transcription!.transcribe(request(shortWav(), 'whisper-large'))),
-      'invalid_request',
-      'model_not_found',
-    );
-    expect(error.message).toContain('whisper-tiny');
+  it('serves a request for a model id that names no folder with default_model, else the first model', async () => {
+    const broken = { 'model.onnx': garbage(), 'tokens.txt': 'a 0\n' };
+    await place('a-paraformer', broken);
+    await place('b-paraformer', broken);
+    const transcribeWith = async (speech: ProviderInstance, model: string) =>
+      (await rejection(speech.capabilities.transcription!.transcribe(request(shortWav(), model)))) as Error;
+
+    const first = start();
+    expect((await transcribeWith(first, 'svc-transcribe-2507')).message).toMatch(/a-paraformer/);
+    expect((await transcribeWith(first, 'b-paraformer')).message).toMatch(/b-paraformer/);
+    await first.close();
+
+    const chosen = start({ default_model: 'b-paraformer' });
+    expect((await transcribeWith(chosen, 'svc-transcribe-2507')).message).toMatch(/b-paraformer/);
   });
 
   it('rejects audio over max_duration_seconds and non-WAV audio before touching a model', async () => {

@@ -17,9 +17,6 @@ import { resampleLinear } from './resample-linear.js';
 import type { OfflineRecognizer } from './sherpa-onnx-binding.js';
 import { readSherpaOnnxOptions } from './sherpa-onnx-options.js';
 
-/** `upstream_model` values that mean "the first model found" rather than a folder name. */
-const ANY_MODEL = new Set(['', 'auto', 'default']);
-
 type LoadedModel =
   | { state: 'loading'; ready: Promise<OfflineRecognizer> }
   | { state: 'ready'; recognizer: OfflineRecognizer; queue: Promise<unknown> }
@@ -74,19 +71,28 @@ export const createSherpaOnnxProvider: ProviderFactory = (context) => {
     return discovery;
   }
 
+  /**
+   * The folder named `name` (a route's `upstream_model`); a route that names none (its model id
+   * arrives here) gets the `default_model` folder, else the first one.
+   */
+  function selectModel(list: SpeechModel[], name: string): SpeechModel | undefined {
+    return list.find((model) => model.name === name) ?? list.find((model) => model.name === options.defaultModel) ?? list[0];
+  }
+
+  const reportedFallbacks = new Set<string>();
+
   async function findModel(name: string): Promise<SpeechModel> {
-    const lookup = (list: SpeechModel[]): SpeechModel | undefined =>
-      ANY_MODEL.has(name) ? list[0] : list.find((model) => model.name === name);
-    // The user may have added a model since the last look.
-    const model = (models && lookup(models)) ?? lookup(await discover());
-    if (model) return model;
-    if (discoveryError) throw new ProviderError('unavailable', discoveryError, { code: 'speech_model_unavailable' });
-    if (!models || models.length === 0) throw new ProviderError('unavailable', noModelHint, { code: 'speech_model_unavailable' });
-    throw new ProviderError(
-      'invalid_request',
-      `there is no speech model named ${name} in ${options.modelDir}; installed: ${models.map((m) => m.name).join(', ')}`,
-      { code: 'model_not_found', param: 'model' },
-    );
+    // The user may have added the named model since the last look.
+    const exact = models?.find((model) => model.name === name);
+    const model = exact ?? selectModel(await discover(), name);
+    if (!model) {
+      throw new ProviderError('unavailable', discoveryError ?? noModelHint, { code: 'speech_model_unavailable' });
+    }
+    if (model.name !== name && !reportedFallbacks.has(name)) {
+      reportedFallbacks.add(name);
+      context.logger.info(`no speech model folder named ${name}; using ${model.name} (set upstream_model to a folder name to choose)`);
+    }
+    return model;
   }
 
   async function recognizerFor(model: SpeechModel): Promise<OfflineRecognizer> {
@@ -161,7 +167,7 @@ export const createSherpaOnnxProvider: ProviderFactory = (context) => {
   };
 
   function modelStatus(name: string): EngineStatus {
-    const model = models && (ANY_MODEL.has(name) ? models[0] : models.find((m) => m.name === name));
+    const model = models && selectModel(models, name);
     if (!model) return models && models.length === 0 ? { state: 'unavailable', detail: discoveryError ?? noModelHint } : { state: 'cold' };
     const entry = loaded.get(model.name);
     if (!entry) return { state: 'cold' };
@@ -176,8 +182,8 @@ export const createSherpaOnnxProvider: ProviderFactory = (context) => {
     type: context.options.type,
     capabilities: { transcription },
     async warm() {
-      const [first] = await discover();
-      if (first) await recognizerFor(first).catch(() => undefined);
+      const model = selectModel(await discover(), '');
+      if (model) await recognizerFor(model).catch(() => undefined);
     },
     status(): EngineStatus {
       if (closed) return { state: 'unavailable', detail: 'the local speech engine is shut down' };
