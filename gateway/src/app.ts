@@ -104,7 +104,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
 
   app.addHook('onReady', async () => {
     if (!options.server.warmEngines) return;
-    void services.startup.warm(providers.values(), (providerId, error) => app.log.error({ provider: providerId, err: error }, 'engine failed to warm up'));
+    const routed = new Set(models.all().map((route) => route.provider));
+    void services.startup.warm(routed, (providerId, error) => app.log.error({ provider: providerId, err: error }, 'engine failed to warm up'));
   });
   app.addHook('onClose', async () => {
     await Promise.allSettled([...providers.values()].map((provider) => provider.close()));

@@ -3,6 +3,9 @@ import { accountRoutes } from './account/account-routes.js';
 import { chatRoutes } from './chat/chat-routes.js';
 import { completionRoutes } from './completions/completion-routes.js';
 import { embeddingRoutes } from './embeddings/embedding-routes.js';
+import { fileRoutes } from './files/file-routes.js';
+import { transcriptRoutes } from './transcript/transcript-routes.js';
+import { imageGenerationRoutes } from './vision/image-generation-routes.js';
 import { consoleRoutes } from './console/console-routes.js';
 import { modelsRoutes } from './models/models-routes.js';
 import { statusRoutes } from './status/status-routes.js';
@@ -16,4 +19,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(chatRoutes);
   await app.register(completionRoutes);
   await app.register(embeddingRoutes);
+  await app.register(fileRoutes);
+  await app.register(imageGenerationRoutes);
+  await app.register(transcriptRoutes);
 };

@@ -30,7 +30,9 @@ export function chunkDocument(result: OcrResult, maxChars = 600): Passage[] {
       let from = start;
       while (end - from > maxChars) {
         const window = page.text.slice(from, from + maxChars);
-        const cut = Math.max(window.search(/[.!?]\s[^.!?]*$/) + 1, 0) || window.lastIndexOf(' ');
+        // The last sentence end or line break in the window, else the last space.
+        const ends = [...window.matchAll(/[.!?](?=\s)|\n/g)].map((m) => (m.index ?? 0) + 1);
+        const cut = ends.length ? ends[ends.length - 1] : window.lastIndexOf(' ');
         const at = cut > maxChars / 4 ? from + cut : from + maxChars;
         pieces.push({ start: from, end: at });
         from = at;

@@ -21,7 +21,8 @@ export function extractiveAnswer(question: string, passages: RankedPassage[]): E
   const queryTerms = [...new Set(searchTerms(question))];
   const sentences: Omit<ExtractiveAnswer, 'score'>[] = [];
   for (const { passage } of passages) {
-    const pattern = /[^.!?\n]+(?:[.!?]+(?=\s|$)|$)/gm;
+    // A sentence ends at . ! or ? followed by a space (so "8.2" does not end one), or at a line end.
+    const pattern = /[^\n]+?(?:[.!?]+(?=\s|$)|(?=\n|$))/g;
     for (const match of passage.text.matchAll(pattern)) {
       const raw = match[0];
       const lead = raw.length - raw.trimStart().length;

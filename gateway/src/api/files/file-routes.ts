@@ -1,0 +1,66 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { toPublicFile } from '../../core/file-store.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import { errorResponses } from '../_shared/common-schemas.js';
+import { readMultipart } from '../_shared/read-multipart.js';
+
+export const FileObject = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('file'),
+  bytes: Type.Integer(),
+  created_at: Type.Integer(),
+  filename: Type.String(),
+  purpose: Type.String(),
+  mime_type: Type.String(),
+});
+const FilePath = Type.Object({ file_id: Type.String({ minLength: 1 }) });
+const PURPOSES = ['batch', 'batch_output', 'image_generation', 'fine-tune', 'assistants', 'user_data', 'ocr', 'vision'];
+
+/** Files: uploads (batch input) and what the gateway generates (images, batch output), served by id. */
+export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { files } = app.services;
+
+  app.post('/v1/files', { schema: { tags: ['files'], summary: 'Upload a file (multipart: file, purpose)', consumes: ['multipart/form-data'], response: { 200: FileObject, ...errorResponses } } }, async (request) => {
+    const upload = await readMultipart(request);
+    if (!upload.file) throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' is required.", { param: 'file' });
+    const purpose = upload.fields.purpose ?? 'user_data';
+    if (!PURPOSES.includes(purpose)) throw new GatewayError(422, 'invalid_value', `Invalid request: 'purpose' must be one of ${PURPOSES.join(', ')}.`, { param: 'purpose' });
+    if (upload.file.content.length === 0) throw new GatewayError(422, 'empty_file', 'The uploaded file is empty.', { param: 'file' });
+    const record = await files.save(upload.file.content, { purpose, filename: upload.file.filename, mimeType: upload.file.mimeType, keyId: request.apiKey?.id ?? null });
+    return toPublicFile(record);
+  });
+
+  app.get(
+    '/v1/files',
+    {
+      schema: {
+        tags: ['files'],
+        summary: 'List files, newest first',
+        querystring: Type.Object({ purpose: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })), after: Type.Optional(Type.String()) }),
+        response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(FileObject), has_more: Type.Boolean() }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const limit = request.query.limit ?? 20;
+      const found = files.list({ purpose: request.query.purpose, limit: limit + 1, after: request.query.after });
+      return { object: 'list' as const, data: found.slice(0, limit).map(toPublicFile), has_more: found.length > limit };
+    },
+  );
+
+  app.get('/v1/files/:file_id', { schema: { tags: ['files'], params: FilePath, response: { 200: FileObject, ...errorResponses } } }, async (request) => toPublicFile(files.get(request.params.file_id)));
+
+  app.get('/v1/files/:file_id/content', { config: { unlogged: false }, schema: { tags: ['files'], summary: 'File content', params: FilePath } }, async (request, reply) => {
+    const { record, content } = await files.content(request.params.file_id);
+    reply.header('Content-Type', record.mime_type).header('Content-Disposition', `inline; filename="${record.filename.replace(/["\\\r\n]/g, '_')}"`).header('Cache-Control', 'private, max-age=31536000, immutable');
+    return reply.send(content);
+  });
+
+  app.delete(
+    '/v1/files/:file_id',
+    { schema: { tags: ['files'], params: FilePath, response: { 200: Type.Object({ id: Type.String(), object: Type.Literal('file'), deleted: Type.Boolean() }), ...errorResponses } } },
+    async (request) => {
+      await files.delete(request.params.file_id);
+      return { id: request.params.file_id, object: 'file' as const, deleted: true };
+    },
+  );
+};

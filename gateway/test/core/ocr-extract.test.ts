@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coerceValue, parseDate, parseNumber } from '../../src/core/ocr/coerce-value.js';
+import { extractBySchema } from '../../src/core/ocr/extract-by-schema.js';
+import { layoutAsStructuredData } from '../../src/core/ocr/layout-as-structured-data.js';
+import { selectBoxes } from '../../src/core/ocr/select-boxes.js';
+import { createTesseractProvider } from '../../src/providers/tesseract/create-tesseract-provider.js';
+import type { OcrResult, ProviderInstance } from '../../src/providers/types.js';
+import { makeInvoiceImage, type DrawnInvoice } from '../support/draw-text.js';
+
+const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+describe('value coercion', () => {
+  it('reads numbers the way invoices write them', () => {
+    expect(parseNumber('$1,234.50')).toBe(1234.5);
+    expect(parseNumber('1.234,50 €')).toBe(1234.5);
+    expect(parseNumber('(12.00)')).toBe(-12);
+    expect(parseNumber('Qty 3')).toBe(3);
+    expect(parseNumber('none')).toBeNull();
+  });
+
+  it('reads dates in common forms as ISO dates', () => {
+    expect(parseDate('2024-03-15')).toBe('2024-03-15');
+    expect(parseDate('03/15/2024')).toBe('2024-03-15');
+    expect(parseDate('15/03/2024')).toBe('2024-03-15');
+    expect(parseDate('March 15, 2024')).toBe('2024-03-15');
+    expect(parseDate('15th Mar 2024')).toBe('2024-03-15');
+  });
+
+  it('coerces to the schema type and refuses text that is not of it', () => {
+    expect(coerceValue('12.6', { type: 'integer' })).toBe(13);
+    expect(coerceValue('Yes', { type: 'boolean' })).toBe(true);
+    expect(coerceValue('abc', { type: 'number' })).toBeUndefined();
+    expect(coerceValue('paid in full', { type: 'string', enum: ['pending', 'paid'] })).toBe('paid');
+  });
+});
+
+describe('OCR helpers on a recognised invoice', () => {
+  let provider: ProviderInstance;
+  let invoice: DrawnInvoice;
+  let result: OcrResult;
+
+  beforeAll(async () => {
+    provider = createTesseractProvider({ id: 'local-ocr', options: { type: 'tesseract', workers: 1 }, dataDir: '/tmp', logger });
+    invoice = await makeInvoiceImage();
+    result = await provider.capabilities.ocr!.ocr({
+      model: 'svc-ocr-3-2512',
+      document: invoice.image,
+      mimeType: invoice.mimeType,
+      signal: new AbortController().signal,
+    });
+  });
+  afterAll(() => provider.close());
+
+  it('fills a schema from labels, nested objects and the line-item table', () => {
+    const schema = {
+      type: 'object',
+      required: ['invoice_number', 'total', 'purchase_order'],
+      properties: {
+        invoice_number: { type: 'string' },
+        invoiceDate: { type: 'string', format: 'date' },
+        total: { type: 'number', description: 'the amount due' },
+        customer: { type: 'object', properties: { name: { type: 'string' } } },
+        purchase_order: { type: 'string' },
+        line_items: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { description: { type: 'string' }, quantity: { type: 'integer' }, unit_price: { type: 'number' }, amount: { type: 'number' } },
+          },
+        },
+      },
+    };
+    const { data, missingRequired } = extractBySchema(schema, result);
+    const { fields } = invoice;
+    expect(data).toEqual({
+      invoice_number: fields.invoice_number,
+      invoiceDate: fields.invoice_date,
+      total: fields.total_amount,
+      customer: { name: fields.customer_name },
+      purchase_order: null,
+      line_items: fields.line_items,
+    });
+    expect(missingRequired).toEqual(['purchase_order']);
+  });
+
+  it('returns the layout as blocks, lines and words with boxes', () => {
+    const layout = layoutAsStructuredData(result) as { pages: { blocks: { lines: { words: { text: string; bbox: number[] }[] }[] }[] }[] };
+    const words = layout.pages[0].blocks.flatMap((b) => b.lines.flatMap((l) => l.words));
+    const total = words.find((w) => w.text === '$1,234.50');
+    expect(total?.bbox).toHaveLength(4);
+    expect(JSON.parse(JSON.stringify(layout))).toEqual(layout);
+  });
+
+  it('selects boxes at word, line and block granularity', () => {
+    const words = selectBoxes(result, 'word');
+    const lines = selectBoxes(result, 'line');
+    const blocks = selectBoxes(result, 'block');
+    expect(words.length).toBeGreaterThan(lines.length);
+    expect(lines.length).toBeGreaterThanOrEqual(blocks.length);
+    expect(lines.map((l) => l.text)).toContain('Invoice Date: 2024-03-15');
+    const drawn = invoice.words.find((w) => w.text === 'INV-2024-0042')!;
+    const found = words.find((w) => w.text === 'INV-2024-0042')!;
+    expect(found.page).toBe(0);
+    expect(Math.abs(found.bbox[0] - drawn.bbox[0])).toBeLessThan(6);
+    expect(Math.abs(found.bbox[3] - drawn.bbox[3])).toBeLessThan(6);
+  });
+});
