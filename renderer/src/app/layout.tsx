@@ -43,7 +43,7 @@ export function Layout() {
         <span className="header-spacer" />
         {account.data && (
           <span className="badge badge-accent" title={account.data.api_key.name ?? 'Active API key'} data-testid="key-prefix">
-            <span aria-hidden="true">⚿</span>
+            <span aria-hidden="true">⚷</span>
             <span className="mono">{account.data.api_key.prefix}</span>
             {account.data.api_key.role && <span>· {account.data.api_key.role}</span>}
           </span>

@@ -13,7 +13,7 @@ export const NAV_GROUPS: NavGroup[] = [
   {
     label: 'Playgrounds',
     items: [
-      { path: '/chat', label: 'Chat', icon: '💬' },
+      { path: '/chat', label: 'Chat', icon: '❝' },
       { path: '/completions', label: 'Completions', icon: '✎' },
       { path: '/embeddings', label: 'Embeddings', icon: '⊞' },
     ],
@@ -21,10 +21,10 @@ export const NAV_GROUPS: NavGroup[] = [
   {
     label: 'Documents & media',
     items: [
-      { path: '/ocr', label: 'OCR', icon: '⌗' },
-      { path: '/documents', label: 'Documents', icon: '📄' },
-      { path: '/images', label: 'Images', icon: '🖼' },
-      { path: '/transcription', label: 'Transcription', icon: '🎙' },
+      { path: '/ocr', label: 'OCR', icon: '▣' },
+      { path: '/documents', label: 'Documents', icon: '▤' },
+      { path: '/images', label: 'Images', icon: '▨' },
+      { path: '/transcription', label: 'Transcription', icon: '♪' },
     ],
   },
   {
@@ -32,9 +32,9 @@ export const NAV_GROUPS: NavGroup[] = [
     items: [
       { path: '/requests', label: 'Request log', icon: '☰' },
       { path: '/models', label: 'Models', icon: '◈' },
-      { path: '/batches', label: 'Batches', icon: '⧉' },
+      { path: '/batches', label: 'Batches', icon: '≣' },
       { path: '/agents', label: 'Agents', icon: '⚙' },
-      { path: '/keys', label: 'Keys', icon: '⚿' },
+      { path: '/keys', label: 'Keys', icon: '⚷' },
       { path: '/account', label: 'Account', icon: '◉' },
     ],
   },

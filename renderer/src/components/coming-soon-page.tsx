@@ -6,7 +6,7 @@ export function ComingSoonPage({ title }: { title: string }) {
     <div className="page">
       <PageHeader title={title} />
       <div className="card">
-        <EmptyState icon="⏳" title={`${title} is coming in part 2`}>
+        <EmptyState icon="◷" title={`${title} is coming in part 2`}>
           <span className="small">The gateway already serves this resource over its API; the console page follows.</span>
         </EmptyState>
       </div>

@@ -26,7 +26,7 @@ export function ChatPage() {
           </select>
         </label>
         <button type="button" className="btn" onClick={create}>
-          ＋ New chat
+          + New chat
         </button>
         <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => active && remove(active.id)}>
           Delete

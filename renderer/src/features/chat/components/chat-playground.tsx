@@ -75,7 +75,7 @@ export function ChatPlayground({ models, conversation }: Props) {
       <section className="card chat-thread" aria-label="Conversation">
         <div className="chat-messages" aria-live="polite">
           {conversation.messages.length === 0 ? (
-            <EmptyState icon="💬" title="Start the conversation">
+            <EmptyState icon="❝" title="Start the conversation">
               <span className="small">Pick a model, set a system prompt if you like, and send a message.</span>
             </EmptyState>
           ) : (

@@ -76,7 +76,7 @@ export function Composer({ running, disabled, supportsImages, onSend, onStop, on
       />
       <div className="row">
         <label htmlFor={fileId} className="btn btn-sm" role="button" tabIndex={0} onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && document.getElementById(fileId)?.click()}>
-          ＋ Image
+          + Image
         </label>
         <input
           id={fileId}

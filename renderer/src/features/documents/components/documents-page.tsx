@@ -113,7 +113,7 @@ function DocumentQna({ models }: { models: GatewayModel[] }) {
       ) : (
         !ask.isPending && (
           <div className="card">
-            <EmptyState icon="📄" title="Ask a question about a document">
+            <EmptyState icon="▤" title="Ask a question about a document">
               <span className="small">The answer comes with the passages it was based on, highlighted in the text.</span>
             </EmptyState>
           </div>

@@ -48,7 +48,7 @@ function EmbeddingsPlayground({ models }: { models: GatewayModel[] }) {
           ))}
           <div className="row">
             <button type="button" className="btn btn-sm" onClick={() => setTexts([...texts, ''])}>
-              ＋ Add text
+              + Add text
             </button>
             <span className="grow" />
             <button type="button" className="btn btn-ghost btn-sm" onClick={() => setShowCode(true)}>

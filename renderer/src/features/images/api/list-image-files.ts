@@ -3,7 +3,7 @@ import { getJson } from '../../../lib/gateway-client';
 import type { ListResponse } from '../../../lib/gateway-types';
 import type { StoredFile } from '../images-types';
 
-export const listImageFiles = (): Promise<ListResponse<StoredFile>> => getJson('/v1/files?purpose=image_generation&limit=100');
+export const listImageFiles = (): Promise<ListResponse<StoredFile>> => getJson('/v1/files?purpose=image_generation');
 
 export const imageFilesQueryOptions = () => queryOptions({ queryKey: ['files', 'image_generation'], queryFn: listImageFiles });
 

@@ -69,7 +69,7 @@ export function GeneratePanel({ models }: { models: GatewayModel[] }) {
               ))}
             </div>
           ) : (
-            <EmptyState icon="🖼" title="No images yet">
+            <EmptyState icon="▨" title="No images yet">
               <span className="small">Describe an image and generate it.</span>
             </EmptyState>
           )}

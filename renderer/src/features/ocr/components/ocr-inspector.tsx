@@ -110,7 +110,7 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
       {ocr.isError && <ErrorNotice error={ocr.error} title="OCR failed" onRetry={() => doc && run(doc, view.granularity, schema)} />}
       {!doc ? (
         <div className="card">
-          <EmptyState icon="⌗" title="Nothing to inspect yet">
+          <EmptyState icon="▣" title="Nothing to inspect yet">
             <span className="small">Every recognised word is drawn over the page, coloured by confidence.</span>
           </EmptyState>
         </div>

@@ -23,7 +23,7 @@ export function OcrTextPanel({ boxes, granularity }: { boxes: IndexedBox[]; gran
     container.current?.querySelector<HTMLElement>(`[data-index="${selected}"]`)?.scrollIntoView?.({ block: 'nearest' });
   }, [selected]);
 
-  if (boxes.length === 0) return <EmptyState icon="⌗" title="No text found on this page" />;
+  if (boxes.length === 0) return <EmptyState icon="▣" title="No text found on this page" />;
   return (
     <div ref={container} className="ocr-text" data-testid="ocr-text-panel">
       {boxes.map((item, i) => {

@@ -90,7 +90,7 @@ function Transcriber({ models }: { models: GatewayModel[] }) {
             <p data-testid="transcript">{result.text}</p>
           )
         ) : (
-          <EmptyState icon="🎙" title="No transcript yet">
+          <EmptyState icon="♪" title="No transcript yet">
             <span className="small">Upload or record audio, then transcribe it.</span>
           </EmptyState>
         )}

@@ -1,0 +1,69 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, newConsolePage, screenshot, signIn } from './support/browser.js';
+import { startGateway, type RunningGateway } from './support/gateway.js';
+
+describe('console shell', () => {
+  let gateway: RunningGateway;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    gateway = await startGateway();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.stop();
+  });
+
+  it('refuses a wrong key with the gateway message, then signs in and shows status and key prefix', async () => {
+    const page = await newConsolePage(browser);
+    await page.goto(`${gateway.url}/`);
+    await page.getByLabel('API key').fill('sk-sy-not-a-real-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('HTTP 401');
+    await screenshot(page, 'login-refused');
+
+    await page.getByLabel('API key').fill(gateway.adminKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    const prefix = await page.getByTestId('key-prefix').textContent();
+    expect(prefix).toContain(gateway.adminKey.slice(0, 8));
+    expect(prefix).not.toContain(gateway.adminKey);
+    await page.getByTestId('gateway-status').filter({ hasText: 'Gateway ok' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/ui/chat');
+    await screenshot(page, 'shell-chat');
+    await page.context().close();
+  });
+
+  it('navigates every page from the sidebar without a blank page, and remembers the theme', async () => {
+    const page = await newConsolePage(browser);
+    await signIn(page, gateway.url, gateway.adminKey);
+    const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+    const names = await links.allTextContents();
+    expect(names.map((n) => n.replace(/^\W+/u, '').trim())).toEqual(
+      expect.arrayContaining(['Chat', 'Completions', 'Embeddings', 'OCR', 'Documents', 'Images', 'Transcription', 'Request log']),
+    );
+    for (let i = 0; i < names.length; i++) {
+      await links.nth(i).click();
+      const heading = page.getByRole('heading', { level: 1 });
+      await heading.waitFor();
+      expect((await heading.textContent())?.length).toBeGreaterThan(0);
+    }
+    await page.getByRole('link', { name: /Request log/ }).click();
+    await page.getByTestId('request-log').waitFor();
+    await screenshot(page, 'request-log');
+
+    await page.getByRole('button', { name: /Switch to (dark|light) theme/ }).click();
+    const theme = await page.evaluate(() => document.documentElement.dataset.theme);
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+    await page.getByRole('link', { name: /Images/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Images' }).waitFor();
+    await screenshot(page, `images-no-backend-${theme}`);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,33 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { REPO_ROOT } from './gateway.js';
+
+export const SCREENSHOT_DIR = join(REPO_ROOT, 'e2e', 'screenshots');
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export async function newConsolePage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  return context.newPage();
+}
+
+/** Signs in through the login screen and waits for the shell. */
+export async function signIn(page: Page, gatewayUrl: string, apiKey: string, path = '/ui/chat'): Promise<void> {
+  await page.goto(`${gatewayUrl}${path}`);
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: false });
+  return path;
+}
