@@ -15,11 +15,18 @@ export function normaliseBackground(image: GrayImage): GrayImage {
   const small = downsample(image, factor);
   // A window of ~24 px at full resolution covers the strokes of text up to ~60 px tall.
   const radius = Math.max(2, Math.round(12 / factor));
-  const background = resizeSmooth(boxBlur(maxFilter(small, radius), radius * 2), image.width, image.height);
-  const divided = new Uint8Array(image.data.length);
-  for (let i = 0; i < divided.length; i++) {
-    const bg = Math.max(1, background.data[i]);
-    divided[i] = Math.min(255, Math.round((image.data[i] * 255) / bg));
+  const smallBackground = boxBlur(maxFilter(small, radius), radius * 2);
+  let divided: Uint8Array;
+  if (smallBackground.data.every((v) => v === 255)) {
+    // Evenly white paper: dividing would change nothing.
+    divided = Uint8Array.from(image.data);
+  } else {
+    const background = resizeSmooth(smallBackground, image.width, image.height);
+    divided = new Uint8Array(image.data.length);
+    for (let i = 0; i < divided.length; i++) {
+      const bg = Math.max(1, background.data[i]);
+      divided[i] = Math.min(255, Math.round((image.data[i] * 255) / bg));
+    }
   }
   // Ink level: the mean of the pixels Otsu calls ink, so low-contrast print becomes black. Pages
   // whose darkest ink is already dark are left alone: stretching blurred or JPEG text only thickens
