@@ -21,6 +21,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { registerHostGuard } from './http/host-guard.js';
 import { clientRequestId, registerRequestContext } from './http/request-context.js';
 import { registerUsageRecorder } from './http/usage-recorder.js';
+import { validationController } from './http/validation.js';
 import './http/fastify-augment.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerConsolePage } from './http/console-page.js';
@@ -54,7 +55,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? newId('req_'),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false } },
+    schemaController: validationController(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Every body is JSON or multipart; anything else is answered with 415.
