@@ -57,10 +57,10 @@ describe('console shell', () => {
     await screenshot(page, 'request-log');
 
     await page.getByRole('button', { name: /Switch to (dark|light) theme/ }).click();
-    const theme = await page.evaluate(() => document.documentElement.dataset.theme);
+    const theme = await page.locator('html').getAttribute('data-theme');
     await page.reload();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+    expect(await page.locator('html').getAttribute('data-theme')).toBe(theme);
     await page.getByRole('link', { name: /Images/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Images' }).waitFor();
     await screenshot(page, `images-no-backend-${theme}`);

@@ -123,11 +123,11 @@ describe('playgrounds against a fake upstream', () => {
     await page.getByRole('button', { name: 'Generate' }).click();
     const image = page.getByTestId('generated-image').locator('img').first();
     await image.waitFor();
-    await page.waitForFunction(() => {
-      const img = document.querySelector<HTMLImageElement>('[data-testid="generated-image"] img');
+    await page.waitForFunction(`(() => {
+      const img = document.querySelector('[data-testid="generated-image"] img');
       return !!img && img.complete && img.naturalWidth > 0;
-    });
-    expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(256);
+    })()`);
+    expect(await page.evaluate(`document.querySelector('[data-testid="generated-image"] img').naturalWidth`)).toBe(256);
     await screenshot(page, 'images-generated');
   });
 

@@ -1,0 +1,128 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { boxIou, drawTextImage, type DrawnImage } from '../gateway/test/support/draw-text.js';
+import { launchChromium, newConsolePage, screenshot, signIn } from './support/browser.js';
+import { startGateway, type RunningGateway } from './support/gateway.js';
+
+type Box = [number, number, number, number];
+
+/** Every drawn box on screen, mapped back from displayed pixels to page-image pixels. */
+async function boxesInImagePixels(page: Page, pageWidth: number): Promise<{ text: string; bbox: Box }[]> {
+  const frame = await page.getByTestId('ocr-page-image').boundingBox();
+  if (!frame) throw new Error('The page image is not displayed.');
+  const scale = frame.width / pageWidth;
+  const shown: { text: string; bbox: Box }[] = [];
+  for (const rect of await page.getByTestId('ocr-box').all()) {
+    const r = await rect.boundingBox();
+    if (!r) continue;
+    shown.push({
+      text: (await rect.getAttribute('data-text')) ?? '',
+      bbox: [(r.x - frame.x) / scale, (r.y - frame.y) / scale, (r.x + r.width - frame.x) / scale, (r.y + r.height - frame.y) / scale],
+    });
+  }
+  return shown;
+}
+
+function expectBoxesOverWords(drawn: DrawnImage, shown: { text: string; bbox: Box }[]): void {
+  for (const word of drawn.words) {
+    const candidates = shown.filter((b) => b.text === word.text);
+    expect(candidates.length, `a box reading "${word.text}"`).toBeGreaterThan(0);
+    const best = Math.max(...candidates.map((b) => boxIou(b.bbox, word.bbox)));
+    expect(best, `overlap of the box for "${word.text}" with where it was drawn`).toBeGreaterThan(0.5);
+  }
+}
+
+describe('OCR inspector', () => {
+  let gateway: RunningGateway;
+  let browser: Browser;
+  let page: Page;
+  let drawn: DrawnImage;
+
+  beforeAll(async () => {
+    drawn = await drawTextImage(
+      [
+        { text: 'INVOICE 4471', x: 60, y: 110, size: 48, bold: true },
+        { text: 'Total due 1250 EUR', x: 60, y: 260, size: 44 },
+        { text: 'Paid by transfer', x: 60, y: 390, size: 44 },
+      ],
+      { width: 900, height: 480 },
+    );
+    gateway = await startGateway();
+    browser = await launchChromium();
+    page = await newConsolePage(browser);
+    await signIn(page, gateway.url, gateway.adminKey, '/ui/ocr');
+  });
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') await screenshot(page, `failed-ocr-${context.task.name.split(' ').slice(0, 3).join('-')}`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.stop();
+  });
+
+  it('draws every recognised word where it is on the page, at fit and when zoomed', async () => {
+    await page.locator('input[type="file"]').setInputFiles({ name: 'invoice.png', mimeType: drawn.mimeType, buffer: drawn.image });
+    await page.getByTestId('ocr-box').first().waitFor({ timeout: 60_000 });
+    expectBoxesOverWords(drawn, await boxesInImagePixels(page, drawn.width));
+    await screenshot(page, 'ocr-fit');
+
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    expectBoxesOverWords(drawn, await boxesInImagePixels(page, drawn.width));
+    await page.getByRole('button', { name: 'Fit to width' }).click();
+  });
+
+  it('selecting a box highlights its word in the text, and the reverse', async () => {
+    const box = page.locator('[data-testid="ocr-box"][data-text="4471"]').first();
+    await box.click();
+    const token = page.getByTestId('ocr-text-panel').getByRole('button', { name: '4471', exact: true });
+    expect(await token.getAttribute('aria-pressed')).toBe('true');
+
+    await page.getByTestId('ocr-text-panel').getByRole('button', { name: 'transfer', exact: true }).click();
+    expect(await page.locator('[data-testid="ocr-box"][data-text="transfer"]').first().getAttribute('data-selected')).toBe('true');
+    expect(await box.getAttribute('data-selected')).toBeNull();
+
+    await box.hover();
+    expect(await page.getByRole('tooltip').textContent()).toMatch(/4471\s*\d+(\.\d)? %/);
+    await screenshot(page, 'ocr-selected');
+  });
+
+  it('search marks the matching boxes, and the threshold dims the unsure ones', async () => {
+    await page.getByLabel('Search in the text').fill('total');
+    const matches = page.locator('[data-testid="ocr-box"][data-match="true"]');
+    expect(await matches.count()).toBe(1);
+    expect(await matches.first().getAttribute('data-text')).toBe('Total');
+    await page.getByLabel('Search in the text').fill('');
+
+    const confidences = await Promise.all((await page.getByTestId('ocr-box').all()).map(async (r) => Number(await r.getAttribute('data-confidence'))));
+    await page.getByLabel('Confidence threshold').fill('1');
+    const dimmed = await page.locator('[data-testid="ocr-box"][data-dimmed="true"]').count();
+    expect(dimmed).toBe(confidences.filter((c) => c < 1).length);
+    await page.getByLabel('Confidence threshold').fill('0');
+    expect(await page.locator('[data-testid="ocr-box"][data-dimmed="true"]').count()).toBe(0);
+  });
+
+  it('line granularity draws one box per line', async () => {
+    await page.getByRole('button', { name: 'Lines' }).click();
+    await page.waitForFunction(`document.querySelectorAll('[data-testid="ocr-box"]').length === 3`, undefined, { timeout: 60_000 });
+    const lines = await Promise.all((await page.getByTestId('ocr-box').all()).map((r) => r.getAttribute('data-text')));
+    expect(lines.join('\n')).toContain('Total due 1250 EUR');
+    await screenshot(page, 'ocr-lines');
+    await page.getByRole('button', { name: 'Words' }).click();
+    await page.getByTestId('ocr-box').nth(3).waitFor({ timeout: 60_000 });
+  });
+
+  it('extracts structured data with a schema and shows it beside the page', async () => {
+    await page.getByRole('tab', { name: 'Structured' }).click();
+    await page.getByLabel('JSON schema of the data to extract').fill(
+      JSON.stringify({ type: 'object', properties: { invoice_number: { type: 'string' }, total: { type: 'number' } } }, null, 2),
+    );
+    await page.getByRole('button', { name: 'Extract structured data' }).click();
+    const structured = page.getByTestId('ocr-structured');
+    await structured.waitFor({ timeout: 60_000 });
+    const data = JSON.parse((await structured.textContent()) ?? '{}') as Record<string, unknown>;
+    expect(Object.keys(data)).toEqual(expect.arrayContaining(['invoice_number', 'total']));
+    expect(await page.getByTestId('ocr-box').count()).toBeGreaterThan(0);
+    await screenshot(page, 'ocr-structured');
+  });
+});
