@@ -4,7 +4,9 @@ import { chatRoutes } from './chat/chat-routes.js';
 import { completionRoutes } from './completions/completion-routes.js';
 import { embeddingRoutes } from './embeddings/embedding-routes.js';
 import { fileRoutes } from './files/file-routes.js';
+import { ocrRoutes } from './ocr/ocr-routes.js';
 import { transcriptRoutes } from './transcript/transcript-routes.js';
+import { imageAnalysisRoutes } from './vision/image-analysis-routes.js';
 import { imageGenerationRoutes } from './vision/image-generation-routes.js';
 import { consoleRoutes } from './console/console-routes.js';
 import { modelsRoutes } from './models/models-routes.js';
@@ -20,6 +22,8 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(completionRoutes);
   await app.register(embeddingRoutes);
   await app.register(fileRoutes);
+  await app.register(ocrRoutes);
   await app.register(imageGenerationRoutes);
+  await app.register(imageAnalysisRoutes);
   await app.register(transcriptRoutes);
 };

@@ -4,6 +4,7 @@ import { GatewayError } from '../../core/gateway-error.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { chatCompletion } from './chat-completion.js';
 import { ChatBody, ChatCompletion } from './chat-schemas.js';
+import { documentQuestion } from '../documents/document-question.js';
 
 /**
  * POST /v1/chat/completions (and /chat/completions): chat on a chat route, plain or streamed, or
@@ -25,7 +26,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const modelName = body.model ?? (isDocumentRequest ? DEFAULT_OCR_MODEL : DEFAULT_CHAT_MODEL);
       const found = models.find(modelName);
       if (isDocumentRequest || (found.capabilities.has('documents') && !found.capabilities.has('chat'))) {
-        throw new GatewayError(422, 'not_implemented_yet', 'Document question answering is not wired yet.', { param: 'document' });
+        return documentQuestion(request, reply, body, models.resolve(modelName, 'documents'));
       }
       if (!body.messages) throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", { param: 'messages' });
       return chatCompletion(request, reply, body, body.messages, models.resolve(modelName, 'chat'));

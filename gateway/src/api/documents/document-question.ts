@@ -1,0 +1,52 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { answerQuestion } from '../../core/documents/answer-question.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import { newId } from '../../core/ids.js';
+import type { ModelRoute } from '../../core/model-registry.js';
+import { recogniseDocument } from '../../core/ocr/recognise-document.js';
+import { clientAbortSignal } from '../_shared/client-abort.js';
+import { recordUsage, usageBody } from '../_shared/record-usage.js';
+import type { ChatBodyType } from '../chat/chat-schemas.js';
+
+/** The document and question: `document` + `question`, or the last user message's image_url part and text parts. */
+function documentAndQuestion(body: ChatBodyType): { document: string; question: string } {
+  if (body.document || body.question) {
+    if (!body.document) throw new GatewayError(422, 'invalid_value', "Invalid request: 'document' is required with 'question' (base64 or a URL of the document).", { param: 'document' });
+    if (!body.question) throw new GatewayError(422, 'invalid_value', "Invalid request: 'question' is required with 'document'.", { param: 'question' });
+    return { document: body.document, question: body.question };
+  }
+  const user = [...(body.messages ?? [])].reverse().find((message) => message.role === 'user');
+  const parts = Array.isArray(user?.content) ? user.content : [];
+  const image = parts.find((part) => part.type === 'image_url');
+  const question = parts
+    .filter((part) => part.type === 'text')
+    .map((part) => (part.type === 'text' ? part.text : ''))
+    .join(' ')
+    .trim();
+  if (!image || image.type !== 'image_url') {
+    throw new GatewayError(422, 'invalid_value', 'Invalid request: document questions need `document` + `question`, or a user message with an image_url part (the document) and a text part (the question).', { param: 'messages' });
+  }
+  if (!question) throw new GatewayError(422, 'invalid_value', 'Invalid request: the user message has no text part with the question.', { param: 'messages' });
+  return { document: typeof image.image_url === 'string' ? image.image_url : image.image_url.url, question };
+}
+
+/** Document question answering on an OCR (documents) model; the answer comes with the passages it rests on. */
+export async function documentQuestion(request: FastifyRequest, reply: FastifyReply, body: ChatBodyType, route: ModelRoute) {
+  const services = request.server.services;
+  const { document, question } = documentAndQuestion(body);
+  const signal = clientAbortSignal(reply);
+  const { result, route: served } = await recogniseDocument(services, route, document, undefined, signal, 'document');
+  const answer = await answerQuestion(services, result, question, signal);
+  recordUsage(request, reply, served, answer.usage);
+  return {
+    id: newId('chatcmpl-'),
+    object: 'chat.completion' as const,
+    created: Math.floor(Date.now() / 1000),
+    model: served.id,
+    choices: [{ index: 0, message: { role: 'assistant' as const, content: answer.answer }, finish_reason: 'stop' }],
+    usage: usageBody(answer.usage),
+    citations: answer.citations,
+    document_text: answer.documentText,
+    answer_method: answer.method,
+  };
+}
