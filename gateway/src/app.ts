@@ -96,7 +96,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   registerHostGuard(app, options.host, options.server.allowedHosts);
   await registerCors(app, options.server.corsOrigins);
   registerAuthentication(app);
-  registerUsageRecorder(app);
+  registerUsageRecorder(app, options.server.requestLogBodies);
   await registerCompression(app, options.server.compressionThresholdBytes);
   await app.register(multipart, { limits: { fileSize: options.server.bodyLimitBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
   await registerOpenApi(app, options.version);

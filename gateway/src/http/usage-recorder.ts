@@ -1,8 +1,24 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { redactBody } from '../core/request-log.js';
 import { elapsedMs } from './request-context.js';
 
+const responseBodies = new WeakMap<FastifyRequest, string>();
+
+function requestBodyText(body: unknown): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  return typeof body === 'string' ? body : JSON.stringify(body);
+}
+
 /** After every response: the usage ledger (authenticated requests) and the console's request log. */
-export function registerUsageRecorder(app: FastifyInstance): void {
+export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean): void {
+  if (keepBodies) {
+    app.addHook('onSend', async (request, _reply, payload) => {
+      if (typeof payload === 'string' || Buffer.isBuffer(payload)) responseBodies.set(request, redactBody(payload.toString()));
+      else if (payload) responseBodies.set(request, '[stream]');
+      return payload;
+    });
+  }
+
   app.addHook('onResponse', async (request, reply) => {
     if (request.routeOptions.config?.unlogged) return;
     const { ledger, requestLog } = app.services;
@@ -24,6 +40,8 @@ export function registerUsageRecorder(app: FastifyInstance): void {
         cost: usage?.cost ?? 0,
       });
     }
+    const requestBody = keepBodies ? requestBodyText(request.body) : undefined;
+    const responseBody = keepBodies ? responseBodies.get(request) : undefined;
     requestLog.add({
       id: request.id,
       time: Date.now(),
@@ -36,6 +54,8 @@ export function registerUsageRecorder(app: FastifyInstance): void {
       prompt_tokens: usage ? usage.prompt_tokens : null,
       completion_tokens: usage ? usage.completion_tokens : null,
       cost: usage ? usage.cost : null,
+      ...(requestBody !== undefined ? { request_body: redactBody(requestBody) } : {}),
+      ...(responseBody !== undefined ? { response_body: responseBody } : {}),
     });
   });
 }

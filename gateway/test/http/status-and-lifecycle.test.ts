@@ -133,6 +133,17 @@ describe('the console request log', () => {
   });
 });
 
+describe('request log bodies', () => {
+  it('keeps bodies when configured, size-capped, with keys redacted', async () => {
+    gateway = await startGateway({ config: { server: { request_log_bodies: true } } });
+    const created = await json(await gateway.request('/account/keys', { method: 'POST', json: { name: 'logged-key' } }));
+    const recent = await json(await gateway.request('/console/requests?limit=1'));
+    expect(recent.data[0].request_body).toContain('logged-key');
+    expect(recent.data[0].response_body).toContain('[redacted]');
+    expect(JSON.stringify(recent)).not.toContain(created.key);
+  });
+});
+
 describe('the command line: npm run serve', () => {
   function runCli(env: Record<string, string>) {
     const child = spawn(process.execPath, [CLI], { env: { ...process.env, GATEWAY_LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,0 +1,72 @@
+import { Pool } from 'undici';
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  /** Milliseconds. */
+  latencies: number[];
+}
+
+export interface Target {
+  origin: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+async function once(pool: Pool, target: Target): Promise<number> {
+  const started = process.hrtime.bigint();
+  const response = await pool.request({ method: 'POST', path: target.path, headers: target.headers, body: target.body });
+  await response.body.text();
+  if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}`);
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+/** Open-loop load: requests started at a fixed rate whatever the latency, for `seconds`. */
+export async function fixedRate(target: Target, rate: number, seconds: number): Promise<LoadResult> {
+  const pool = new Pool(target.origin, { connections: 64, pipelining: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const total = Math.round(rate * seconds);
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    inFlight.push(once(pool, target).then((ms) => void latencies.push(ms), () => void errors++));
+  }
+  await Promise.all(inFlight);
+  const elapsed = (performance.now() - started) / 1000;
+  await pool.close();
+  return { requests: latencies.length, errors, seconds: elapsed, latencies };
+}
+
+/** Closed-loop load: `concurrency` clients sending back to back for `seconds`. */
+export async function fullLoad(target: Target, concurrency: number, seconds: number): Promise<LoadResult> {
+  const pool = new Pool(target.origin, { connections: concurrency, pipelining: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        try {
+          latencies.push(await once(pool, target));
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  await pool.close();
+  return { requests: latencies.length, errors, seconds: elapsed, latencies };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
