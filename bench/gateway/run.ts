@@ -19,14 +19,17 @@ const concurrency = Number(args.get('--concurrency') ?? 32);
 const root = join(import.meta.dirname, '../..');
 const ADMIN_KEY = 'sk-sy-bench-admin-0123456789abcdefghij';
 
-async function firstLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
-  let output = '';
-  for await (const chunk of child.stdout!) {
-    output += String(chunk);
-    const match = pattern.exec(output);
-    if (match) return match;
-  }
-  throw new Error(`process ended before printing ${pattern}: ${output}`);
+/** Resolves with the first match of `pattern` in the child's output; the output keeps being drained afterwards. */
+function firstLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += String(chunk);
+      const match = pattern.exec(output);
+      if (match) resolve(match);
+    });
+    child.once('exit', () => reject(new Error(`process ended before printing ${pattern}: ${output}`)));
+  });
 }
 
 function summary(result: LoadResult) {

@@ -1,6 +1,16 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
-/** Prefixed random ids (`chatcmpl-…`, `file-…`, `batch_…`); 24 random characters, URL-safe. */
+const POOL_SIZE = 18 * 256;
+const pool = Buffer.alloc(POOL_SIZE);
+let offset = POOL_SIZE;
+
+/** Prefixed random ids (`chatcmpl-…`, `file-…`, `batch_…`): 144 random bits, URL-safe, drawn from a refilled pool (one syscall per 256 ids). */
 export function newId(prefix: string): string {
-  return `${prefix}${randomBytes(18).toString('base64url')}`;
+  if (offset + 18 > POOL_SIZE) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  const id = prefix + pool.toString('base64url', offset, offset + 18);
+  offset += 18;
+  return id;
 }

@@ -9,6 +9,7 @@ import type { UsageRecord, UsageRepository } from '../store/usage-repository.js'
 export class UsageLedger {
   private pending: UsageRecord[] = [];
   private pendingDebit = 0;
+  private recordedDebit = 0;
   private readonly spentByKey = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
 
@@ -22,6 +23,7 @@ export class UsageLedger {
     this.pending.push(entry);
     if (entry.cost > 0) {
       this.pendingDebit += entry.cost;
+      this.recordedDebit += entry.cost;
       if (entry.key_id) this.spentByKey.set(entry.key_id, this.spentBy(entry.key_id) + entry.cost);
     }
     if (!this.timer) {
@@ -54,9 +56,9 @@ export class UsageLedger {
     return spent;
   }
 
-  /** The account's balance after the debits still in the buffer. */
-  pendingDebitAmount(): number {
-    return this.pendingDebit;
+  /** Everything debited since this ledger started, flushed or not. */
+  get totalDebited(): number {
+    return this.recordedDebit;
   }
 
   get repository(): UsageRepository {
