@@ -1,26 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newConsolePage, screenshot, signIn } from './support/browser.js';
+import { makeWav } from '../gateway/test/support/wav.js';
 import { startFakeStack, type FakeStack } from './support/fake-stack.js';
-
-/** A short silent 16 kHz mono WAV, enough for the transcription route. */
-function silentWav(seconds = 1, rate = 16_000): Buffer {
-  const samples = seconds * rate;
-  const buffer = Buffer.alloc(44 + samples * 2);
-  buffer.write('RIFF', 0);
-  buffer.writeUInt32LE(36 + samples * 2, 4);
-  buffer.write('WAVEfmt ', 8);
-  buffer.writeUInt32LE(16, 16);
-  buffer.writeUInt16LE(1, 20);
-  buffer.writeUInt16LE(1, 22);
-  buffer.writeUInt32LE(rate, 24);
-  buffer.writeUInt32LE(rate * 2, 28);
-  buffer.writeUInt16LE(2, 32);
-  buffer.writeUInt16LE(16, 34);
-  buffer.write('data', 36);
-  buffer.writeUInt32LE(samples * 2, 40);
-  return buffer;
-}
 
 describe('playgrounds against a fake upstream', () => {
   let stack: FakeStack;
@@ -133,7 +115,7 @@ describe('playgrounds against a fake upstream', () => {
 
   it('transcribes an uploaded audio file with segment timestamps', async () => {
     await page.getByRole('link', { name: /Transcription/ }).click();
-    await page.locator('input[type="file"]').setInputFiles({ name: 'hello.wav', mimeType: 'audio/wav', buffer: silentWav() });
+    await page.locator('input[type="file"]').setInputFiles({ name: 'hello.wav', mimeType: 'audio/wav', buffer: makeWav(1) });
     await page.getByRole('button', { name: 'Transcribe' }).click();
     const transcript = page.getByTestId('transcript');
     await transcript.waitFor();

@@ -1,28 +1,11 @@
-/** Wire types of the gateway's public API that several features read. */
-export type Capability =
-  | 'chat'
-  | 'completions'
-  | 'embeddings'
-  | 'ocr'
-  | 'documents'
-  | 'vision'
-  | 'image_generation'
-  | 'transcription';
+/** Wire types of the gateway's public API that several features read; the gateway's own where it exports them. */
+import type { Balance } from '../../../gateway/src/core/account-service';
+import type { PublicKey } from '../../../gateway/src/core/key-service';
 
-export type ModelState = 'cold' | 'loading' | 'ready' | 'unavailable';
-
-export interface GatewayModel {
-  id: string;
-  object: 'model';
-  created: number;
-  owned_by: string;
-  capabilities: Capability[];
-  aliases: string[];
-  archived: boolean;
-  provider: string;
-  state: ModelState;
-  pricing?: { input_per_million: number; output_per_million: number; currency: string };
-}
+export type { Capability } from '../../../gateway/src/providers/types';
+export type { ModelInfo as GatewayModel } from '../../../gateway/src/core/model-registry';
+export type { Balance } from '../../../gateway/src/core/account-service';
+export type { PublicKey } from '../../../gateway/src/core/key-service';
 
 export interface ListResponse<T> {
   object: 'list';
@@ -43,9 +26,35 @@ export interface GatewayStatus {
   checks: { asr: boolean; ocr: boolean };
 }
 
+export type KeyRole = PublicKey['role'];
+
+export interface UsageTotals {
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  cost: number;
+}
+
+/** One row of `by_model` (key = model id) or `by_day` (key = YYYY-MM-DD). */
+export interface UsageGroup extends UsageTotals {
+  key: string;
+}
+
+export interface AccountUsage {
+  total_requests: number;
+  total_tokens: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_cost: number;
+  currency: string;
+  by_model: UsageGroup[];
+  by_day: UsageGroup[];
+}
+
 export interface AccountSnapshot {
-  user: { full_name: string };
-  api_key: { prefix: string; name?: string; role?: 'owner' | 'member' };
-  balance: { amount: number; currency: string; limit?: number };
-  usage: { total_requests: number; total_tokens?: number; total_cost?: number };
+  user: { full_name: string; role: KeyRole };
+  api_key: Pick<PublicKey, 'id' | 'prefix' | 'name' | 'role' | 'spend_limit' | 'rpm_limit'>;
+  balance: Balance;
+  usage: AccountUsage;
 }

@@ -1,4 +1,4 @@
-import type { Citation } from './api/ask-document';
+import type { Citation } from '../../../../gateway/src/core/documents/answer-question';
 
 export interface TextSegment {
   text: string;

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import type { Citation } from '../../../../../gateway/src/core/documents/answer-question';
 import { postJson } from '../../../lib/gateway-client';
 
 export interface DocumentQuestion {
@@ -6,15 +7,6 @@ export interface DocumentQuestion {
   /** A data URL or an http(s) URL. */
   document: string;
   question: string;
-}
-
-export interface Citation {
-  page: number;
-  text: string;
-  /** Character offsets into `document_text`. */
-  start: number;
-  end: number;
-  score: number;
 }
 
 export interface DocumentAnswer {

@@ -4,7 +4,8 @@ import { gatewayFetch } from '../../../lib/gateway-client';
 import { errorMessage, GatewayError } from '../../../lib/gateway-error';
 import type { ListResponse } from '../../../lib/gateway-types';
 import { readSseJson } from '../../../lib/sse-reader';
-import { mergeEntries, type RequestEntry } from '../request-entry';
+import type { RequestLogEntry } from '../../../../../gateway/src/core/request-log';
+import { mergeEntries } from '../request-entry';
 import { requestsQueryOptions } from './list-requests';
 
 export type LiveState = { state: 'connecting' } | { state: 'live' } | { state: 'paused' } | { state: 'error'; message: string };
@@ -33,8 +34,8 @@ export function useRequestStream(enabled: boolean): LiveState {
         const response = await gatewayFetch('/console/requests/stream', { signal: abort.signal, headers: { Accept: 'text/event-stream' } });
         if (!response.body) throw new Error('The gateway sent an empty stream.');
         setLive({ state: 'live' });
-        for await (const entry of readSseJson<RequestEntry>(response.body)) {
-          queryClient.setQueryData<ListResponse<RequestEntry>>(key, (old) => ({ object: 'list', data: mergeEntries(old?.data ?? [], [entry]) }));
+        for await (const entry of readSseJson<RequestLogEntry>(response.body)) {
+          queryClient.setQueryData<ListResponse<RequestLogEntry>>(key, (old) => ({ object: 'list', data: mergeEntries(old?.data ?? [], [entry]) }));
         }
         if (!abort.signal.aborted) timer = setTimeout(() => void connect(), RECONNECT_MS);
       } catch (error) {
