@@ -33,6 +33,10 @@ import { FilesRepository } from './store/files-repository.js';
 import { KeysRepository } from './store/keys-repository.js';
 import { ModelStateRepository } from './store/model-state-repository.js';
 import { UsageRepository } from './store/usage-repository.js';
+import { BatchesRepository } from './store/batches-repository.js';
+import { AgentsRepository } from './store/agents-repository.js';
+import { BatchRunner, type BatchExecutor } from './core/batch/batch-runner.js';
+import { join } from 'node:path';
 import { apiRoutes } from './api/index.js';
 
 export type Gateway = FastifyInstance;
@@ -58,8 +62,14 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     schemaController: validationController(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // Every body is JSON or multipart; anything else is answered with 415.
-  app.removeContentTypeParser('text/plain');
+  // Every body is JSON or multipart; anything else is answered with 415. An empty JSON body (SDKs
+  // send one with POST .../cancel and .../archive) counts as no body.
+  app.removeContentTypeParser(['text/plain', 'application/json']);
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
 
   const db = openDatabase(options.dataDir);
   const ledger = new UsageLedger(new UsageRepository(db), new AccountRepository(db));
@@ -74,6 +84,19 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     },
   });
   const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db));
+  const files = new FileStore(new FilesRepository(db), options.dataDir);
+  const batches = new BatchesRepository(db);
+  const runBatchRequest: BatchExecutor = async (endpoint, body, token) => {
+    const response = await app.inject({ method: 'POST', url: endpoint, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    let parsed: unknown;
+    try {
+      parsed = response.json();
+    } catch {
+      parsed = response.body;
+    }
+    const retryAfter = Number(response.headers['retry-after']);
+    return { status: response.statusCode, body: parsed, requestId: String(response.headers['x-request-id'] ?? ''), ...(Number.isFinite(retryAfter) ? { retryAfter } : {}) };
+  };
   const services: GatewayServices = {
     options,
     db,
@@ -86,7 +109,10 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     models,
     runner: new RouteRunner(models, app.log),
     startup: new StartupState(),
-    files: new FileStore(new FilesRepository(db), options.dataDir),
+    files,
+    batches,
+    batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, join(options.dataDir, 'batches'), app.log),
+    agents: new AgentsRepository(db),
   };
   app.decorate('services', services);
   app.decorate('generatedAdminKey', generatedKey);
@@ -104,9 +130,13 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   await registerConsolePage(app, options.consoleDir);
 
   app.addHook('onReady', async () => {
+    services.batchRunner.resume();
     if (!options.server.warmEngines) return;
     const routed = new Set(models.all().map((route) => route.provider));
     void services.startup.warm(routed, (providerId, error) => app.log.error({ provider: providerId, err: error }, 'engine failed to warm up'));
+  });
+  app.addHook('preClose', async () => {
+    await services.batchRunner.stop();
   });
   app.addHook('onClose', async () => {
     await Promise.allSettled([...providers.values()].map((provider) => provider.close()));

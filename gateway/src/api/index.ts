@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { accountRoutes } from './account/account-routes.js';
+import { agentRoutes } from './agents/agent-routes.js';
+import { batchRoutes } from './batch/batch-routes.js';
 import { chatRoutes } from './chat/chat-routes.js';
 import { completionRoutes } from './completions/completion-routes.js';
 import { embeddingRoutes } from './embeddings/embedding-routes.js';
@@ -26,4 +28,6 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(imageGenerationRoutes);
   await app.register(imageAnalysisRoutes);
   await app.register(transcriptRoutes);
+  await app.register(batchRoutes);
+  await app.register(agentRoutes);
 };

@@ -10,6 +10,9 @@ import type { RouteRunner } from './route-runner.js';
 import type { StartupState } from './startup-state.js';
 import type { UsageLedger } from './usage-ledger.js';
 import type { FileStore } from './file-store.js';
+import type { BatchRunner } from './batch/batch-runner.js';
+import type { BatchesRepository } from '../store/batches-repository.js';
+import type { AgentsRepository } from '../store/agents-repository.js';
 
 /** Everything the routes use, built once per gateway by buildGateway and passed down. */
 export interface GatewayServices {
@@ -25,4 +28,7 @@ export interface GatewayServices {
   runner: RouteRunner;
   startup: StartupState;
   files: FileStore;
+  batches: BatchesRepository;
+  batchRunner: BatchRunner;
+  agents: AgentsRepository;
 }

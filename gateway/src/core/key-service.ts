@@ -54,6 +54,8 @@ export function toPublicKey(record: ApiKeyRecord): PublicKey {
 export class KeyService {
   private readonly cache = new Map<string, ApiKeyRecord | null>();
   private readonly lastTouched = new Map<string, number>();
+  /** Short-lived tokens the gateway's own workers (the batch runner) use to act as a key; never stored. */
+  private readonly internalTokens = new Map<string, string>();
 
   constructor(
     private readonly keys: KeysRepository,
@@ -92,8 +94,24 @@ export class KeyService {
     return { generatedKey: this.create({ name: 'Bootstrap owner', role: 'owner' }).key };
   }
 
+  /** A token that authenticates as `keyId` until revoked (with the key's own role, limits and revocation). */
+  issueInternalToken(keyId: string): string {
+    const token = `${KEY_PREFIX}internal-${randomBytes(24).toString('base64url')}`;
+    this.internalTokens.set(token, keyId);
+    return token;
+  }
+
+  revokeInternalToken(token: string): void {
+    this.internalTokens.delete(token);
+  }
+
   /** The live record for a presented key, or undefined when unknown or revoked. */
   authenticate(presented: string): ApiKeyRecord | undefined {
+    const internalFor = this.internalTokens.get(presented);
+    if (internalFor) {
+      const record = this.keys.findById(internalFor);
+      return record && record.revoked_at === null ? record : undefined;
+    }
     const hash = hashKey(presented);
     let record = this.cache.get(hash);
     if (record === undefined) {

@@ -99,4 +99,9 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'batch validation errors',
+    sql: `ALTER TABLE batches ADD COLUMN errors TEXT NOT NULL DEFAULT '[]';`,
+  },
 ];

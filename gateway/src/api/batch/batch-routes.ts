@@ -1,0 +1,140 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { GatewayError } from '../../core/gateway-error.js';
+import { newId } from '../../core/ids.js';
+import { windowSeconds } from '../../core/batch/batch-runner.js';
+import type { BatchRecord } from '../../store/batches-repository.js';
+import { errorResponses } from '../_shared/common-schemas.js';
+
+const BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/completions', '/v1/embeddings', '/v1/ocr', '/v1/vision/analyze', '/v1/vision/generate'];
+
+const BatchObject = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('batch'),
+  endpoint: Type.String(),
+  input_file_id: Type.String(),
+  completion_window: Type.String(),
+  status: Type.String({ description: 'validating | failed | in_progress | finalizing | completed | expired | cancelled' }),
+  output_file_id: Type.Union([Type.String(), Type.Null()]),
+  error_file_id: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.Integer(),
+  in_progress_at: Type.Union([Type.Integer(), Type.Null()]),
+  completed_at: Type.Union([Type.Integer(), Type.Null()]),
+  failed_at: Type.Union([Type.Integer(), Type.Null()]),
+  cancelled_at: Type.Union([Type.Integer(), Type.Null()]),
+  expires_at: Type.Integer(),
+  request_counts: Type.Object({ total: Type.Integer(), completed: Type.Integer(), failed: Type.Integer() }),
+  metadata: Type.Record(Type.String(), Type.String()),
+  errors: Type.Object({ object: Type.Literal('list'), data: Type.Array(Type.Object({ line: Type.Integer(), message: Type.String() })) }),
+});
+
+export function toBatchObject(batch: BatchRecord) {
+  return {
+    id: batch.id,
+    object: 'batch' as const,
+    endpoint: batch.endpoint,
+    input_file_id: batch.input_file_id,
+    completion_window: batch.completion_window,
+    status: batch.status,
+    output_file_id: batch.output_file_id,
+    error_file_id: batch.error_file_id,
+    created_at: batch.created_at,
+    in_progress_at: batch.in_progress_at,
+    completed_at: batch.completed_at,
+    failed_at: batch.failed_at,
+    cancelled_at: batch.cancelled_at,
+    expires_at: batch.created_at + windowSeconds(batch.completion_window),
+    request_counts: { total: batch.total, completed: batch.completed, failed: batch.failed },
+    metadata: batch.metadata,
+    errors: { object: 'list' as const, data: batch.errors },
+  };
+}
+
+const BatchPath = Type.Object({ batch_id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+/** Batch jobs (SPEC.md), at /v1/batch and OpenAI's /v1/batches: create, read, list, cancel. */
+export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { batchRunner, batches, files } = app.services;
+  for (const base of ['/v1/batch', '/v1/batches']) {
+    const hide = base !== '/v1/batch';
+    app.post(
+      base,
+      {
+        config: { billable: true },
+        schema: {
+          hide,
+          tags: ['batch'],
+          summary: 'Create a batch from an uploaded JSONL file ({custom_id, method, url, body} per line)',
+          body: Type.Object(
+            {
+              input_file_id: Type.String({ minLength: 1 }),
+              endpoint: Type.String({ minLength: 1 }),
+              completion_window: Type.Optional(Type.String({ pattern: '^[0-9]+(h|d)$', default: '24h' })),
+              metadata: Type.Optional(Type.Record(Type.String(), Type.String())),
+            },
+            { additionalProperties: true },
+          ),
+          response: { 200: BatchObject, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const body = request.body;
+        const endpoint = body.endpoint.startsWith('/v1/') ? body.endpoint : `/v1${body.endpoint.startsWith('/') ? '' : '/'}${body.endpoint}`;
+        if (!BATCH_ENDPOINTS.includes(endpoint)) {
+          throw new GatewayError(422, 'invalid_value', `Invalid request: 'endpoint' must be one of ${BATCH_ENDPOINTS.join(', ')}.`, { param: 'endpoint' });
+        }
+        const input = files.get(body.input_file_id);
+        const record: BatchRecord = {
+          id: newId('batch_'),
+          status: 'validating',
+          endpoint,
+          input_file_id: input.id,
+          output_file_id: null,
+          error_file_id: null,
+          completion_window: body.completion_window ?? '24h',
+          metadata: body.metadata ?? {},
+          created_at: Math.floor(Date.now() / 1000),
+          in_progress_at: null,
+          completed_at: null,
+          cancelled_at: null,
+          failed_at: null,
+          total: 0,
+          completed: 0,
+          failed: 0,
+          key_id: request.apiKey?.id ?? null,
+          errors: [],
+        };
+        batches.insert(record);
+        batchRunner.enqueue(record.id);
+        return toBatchObject(record);
+      },
+    );
+
+    app.get(
+      base,
+      {
+        schema: {
+          hide,
+          tags: ['batch'],
+          summary: 'List batches, newest first',
+          querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })), after: Type.Optional(Type.String()) }),
+          response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(BatchObject), has_more: Type.Boolean() }), ...errorResponses },
+        },
+      },
+      async (request) => {
+        const limit = request.query.limit ?? 20;
+        const found = batches.list(limit + 1, request.query.after);
+        return { object: 'list' as const, data: found.slice(0, limit).map(toBatchObject), has_more: found.length > limit };
+      },
+    );
+
+    app.get(`${base}/:batch_id`, { schema: { hide, tags: ['batch'], summary: 'Read a batch', params: BatchPath, response: { 200: BatchObject, ...errorResponses } } }, async (request) =>
+      toBatchObject(batchRunner.get(request.params.batch_id)),
+    );
+
+    app.post(
+      `${base}/:batch_id/cancel`,
+      { schema: { hide, tags: ['batch'], summary: 'Cancel a batch that is in_progress (409 otherwise)', params: BatchPath, response: { 200: BatchObject, ...errorResponses } } },
+      async (request) => toBatchObject(batchRunner.cancel(request.params.batch_id)),
+    );
+  }
+};

@@ -1,0 +1,182 @@
+import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { BatchRecord, BatchesRepository } from '../../store/batches-repository.js';
+import type { FileStore } from '../file-store.js';
+import { GatewayError } from '../gateway-error.js';
+import { newId } from '../ids.js';
+import type { KeyService } from '../key-service.js';
+import { parseBatchInput, type BatchRequestLine } from './parse-batch-input.js';
+
+/** Runs one request of a batch through the gateway's own pipeline (auth, limits, billing, logging). */
+export type BatchExecutor = (endpoint: string, body: Record<string, unknown>, token: string) => Promise<{ status: number; body: unknown; requestId: string; retryAfter?: number }>;
+
+export interface BatchRunnerLogger {
+  warn(object: Record<string, unknown>, message: string): void;
+}
+
+const MAX_RATE_LIMIT_WAITS = 5;
+const MAX_RATE_LIMIT_WAIT_SECONDS = 60;
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+export function windowSeconds(window: string): number {
+  const match = /^(\d+)(h|d)$/.exec(window);
+  if (!match) return 24 * 3600;
+  return Number(match[1]) * (match[2] === 'd' ? 86_400 : 3_600);
+}
+
+async function countLines(path: string): Promise<number> {
+  try {
+    return (await readFile(path, 'utf8')).split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Batches: validates the input file, then runs its requests one after another, spooling each result
+ * to disk so a restart resumes where it stopped; when done (or cancelled, or expired) the results
+ * become the output and error files.
+ */
+export class BatchRunner {
+  private readonly queue: string[] = [];
+  private draining: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly batches: BatchesRepository,
+    private readonly files: FileStore,
+    private readonly keys: KeyService,
+    private readonly execute: BatchExecutor,
+    private readonly spoolDir: string,
+    private readonly logger: BatchRunnerLogger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Picks up batches a previous run left unfinished. */
+  resume(): void {
+    for (const batch of this.batches.withStatus(['validating', 'in_progress', 'finalizing'])) this.enqueue(batch.id);
+  }
+
+  enqueue(id: string): void {
+    this.queue.push(id);
+    this.draining ??= this.drain().finally(() => (this.draining = undefined));
+  }
+
+  /** Cancels an in-progress batch at once; the runner stops before its next request. */
+  cancel(id: string): BatchRecord {
+    const batch = this.get(id);
+    if (batch.status !== 'in_progress') {
+      throw new GatewayError(409, 'batch_not_cancellable', `Batch ${id} is ${batch.status}; only batches in_progress can be cancelled.`, { param: 'batch_id' });
+    }
+    this.batches.update(id, { status: 'cancelled', cancelled_at: seconds(this.now()) });
+    return this.get(id);
+  }
+
+  get(id: string): BatchRecord {
+    const batch = this.batches.get(id);
+    if (!batch) throw new GatewayError(404, 'batch_not_found', `No batch with id "${id}".`, { param: 'batch_id' });
+    return batch;
+  }
+
+  /** Stops after the request in flight; unfinished batches resume at the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0 && !this.stopped) {
+      const id = this.queue.shift()!;
+      try {
+        await this.run(id);
+      } catch (error) {
+        this.logger.warn({ batch: id, err: error }, 'batch failed');
+        this.batches.update(id, { status: 'failed', failed_at: seconds(this.now()), errors: [{ line: 0, message: (error as Error).message }] });
+      }
+    }
+  }
+
+  private spool(id: string) {
+    return { output: join(this.spoolDir, `${id}.output.jsonl`), errors: join(this.spoolDir, `${id}.errors.jsonl`) };
+  }
+
+  private async validate(batch: BatchRecord): Promise<BatchRequestLine[] | undefined> {
+    const { content } = await this.files.content(batch.input_file_id);
+    const { requests, problems } = parseBatchInput(content.toString('utf8'), batch.endpoint);
+    if (problems.length > 0) {
+      this.batches.update(batch.id, { status: 'failed', failed_at: seconds(this.now()), errors: problems.slice(0, 100) });
+      return undefined;
+    }
+    return requests;
+  }
+
+  private async run(id: string): Promise<void> {
+    let batch = this.get(id);
+    const requests = await this.validate(batch);
+    if (!requests) return;
+    if (batch.status === 'validating') {
+      this.batches.update(id, { status: 'in_progress', in_progress_at: seconds(this.now()), total: requests.length });
+    }
+    await mkdir(this.spoolDir, { recursive: true });
+    const spool = this.spool(id);
+    const done = (await countLines(spool.output)) + (await countLines(spool.errors));
+    const deadline = (batch.created_at + windowSeconds(batch.completion_window)) * 1000;
+    let completed = await countLines(spool.output);
+    let failed = await countLines(spool.errors);
+    const token = batch.key_id ? this.keys.issueInternalToken(batch.key_id) : '';
+    try {
+      for (const request of requests.slice(done)) {
+        batch = this.get(id);
+        if (batch.status !== 'in_progress' || this.stopped) break;
+        if (this.now() > deadline) {
+          this.batches.update(id, { status: 'expired' });
+          break;
+        }
+        const result = await this.executeWithRateLimitWaits(batch.endpoint, request.body, token);
+        const line = { id: newId('batch_req_'), custom_id: request.custom_id, response: { status_code: result.status, request_id: result.requestId, body: result.body } };
+        if (result.status < 400) {
+          await appendFile(spool.output, `${JSON.stringify({ ...line, error: null })}\n`);
+          completed++;
+        } else {
+          const error = result.body as { code?: string; message?: string } | undefined;
+          await appendFile(spool.errors, `${JSON.stringify({ ...line, error: { code: error?.code ?? `http_${result.status}`, message: error?.message ?? `HTTP ${result.status}` } })}\n`);
+          failed++;
+        }
+        this.batches.update(id, { completed, failed });
+      }
+    } finally {
+      if (token) this.keys.revokeInternalToken(token);
+    }
+    if (this.stopped && this.get(id).status === 'in_progress') return;
+    await this.finalise(id);
+  }
+
+  private async executeWithRateLimitWaits(endpoint: string, body: Record<string, unknown>, token: string) {
+    for (let attempt = 0; ; attempt++) {
+      const result = await this.execute(endpoint, { ...body, stream: false }, token);
+      const wait = result.retryAfter ?? 1;
+      if (result.status !== 429 || attempt >= MAX_RATE_LIMIT_WAITS || wait > MAX_RATE_LIMIT_WAIT_SECONDS || this.stopped) return result;
+      await sleep(wait * 1000);
+    }
+  }
+
+  /** Turns the spooled results into output and error files; the final status is completed unless cancelled or expired. */
+  private async finalise(id: string): Promise<void> {
+    const batch = this.get(id);
+    const spool = this.spool(id);
+    const save = async (path: string, suffix: string) => {
+      const content = await readFile(path).catch(() => undefined);
+      if (!content || content.length === 0) return null;
+      const record = await this.files.save(content, { purpose: 'batch_output', filename: `${id}_${suffix}.jsonl`, mimeType: 'application/jsonl', keyId: batch.key_id });
+      return record.id;
+    };
+    const wasRunning = batch.status === 'in_progress' || batch.status === 'finalizing';
+    if (wasRunning) this.batches.update(id, { status: 'finalizing' });
+    const output_file_id = await save(spool.output, 'output');
+    const error_file_id = await save(spool.errors, 'errors');
+    this.batches.update(id, { output_file_id, error_file_id, ...(wasRunning ? { status: 'completed' as const, completed_at: seconds(this.now()) } : {}) });
+    await Promise.all([rm(spool.output, { force: true }), rm(spool.errors, { force: true })]);
+  }
+}

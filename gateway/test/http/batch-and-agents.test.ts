@@ -1,0 +1,135 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
+import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
+
+let upstream: FakeUpstream;
+let gateway: TestGateway;
+
+beforeEach(async () => {
+  upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
+  gateway = await startGateway({ config: upstreamConfig(upstream) });
+});
+afterEach(async () => {
+  await gateway.close();
+  await upstream.close();
+});
+
+async function upload(lines: unknown[] | string): Promise<string> {
+  const form = new FormData();
+  form.set('purpose', 'batch');
+  const text = typeof lines === 'string' ? lines : lines.map((line) => JSON.stringify(line)).join('\n');
+  form.set('file', new Blob([text], { type: 'application/jsonl' }), 'input.jsonl');
+  const response = await gateway.request('/v1/files', { method: 'POST', body: form });
+  expect(response.status).toBe(200);
+  return (await json(response)).id;
+}
+
+const chatLine = (id: string, text: string) => ({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model: 'svc-large-3', messages: [{ role: 'user', content: text }] } });
+const createBatch = (body: Record<string, unknown>) => gateway.request('/v1/batch', { method: 'POST', json: body });
+const batchStatus = async (id: string) => (await json(await gateway.request(`/v1/batch/${id}`))).status;
+
+describe('batches', () => {
+  it('runs every request and writes an output file; counts and usage follow', async () => {
+    const fileId = await upload([chatLine('a', 'first question'), chatLine('b', 'second question'), { custom_id: 'c', body: { model: 'nope', messages: [{ role: 'user', content: 'x' }] } }]);
+    const created = await createBatch({ input_file_id: fileId, endpoint: '/v1/chat/completions', metadata: { team: 'search' } });
+    expect(created.status).toBe(200);
+    const batch = await json(created);
+    expect(batch).toMatchObject({ object: 'batch', status: 'validating', input_file_id: fileId, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { team: 'search' } });
+    expect(batch.id).toMatch(/^batch_/);
+    expect(batch.created_at).toBeTypeOf('number');
+
+    await expect.poll(() => batchStatus(batch.id), { timeout: 20_000 }).toBe('completed');
+    const done = await json(await gateway.request(`/v1/batch/${batch.id}`));
+    expect(done.request_counts).toEqual({ total: 3, completed: 2, failed: 1 });
+    const output = (await (await gateway.request(`/v1/files/${done.output_file_id}/content`)).text()).trim().split('\n').map((line) => JSON.parse(line) as Json);
+    expect(output.map((line) => line.custom_id)).toEqual(['a', 'b']);
+    expect(output[0].response).toMatchObject({ status_code: 200, body: { object: 'chat.completion', choices: [{ message: { content: 'first question' } }] } });
+    const errors = (await (await gateway.request(`/v1/files/${done.error_file_id}/content`)).text()).trim().split('\n').map((line) => JSON.parse(line) as Json);
+    expect(errors[0]).toMatchObject({ custom_id: 'c', response: { status_code: 404 }, error: { code: 'model_not_found' } });
+
+    const usage = await json(await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': 'sk-sy-test-admin-key-0123456789abcdef' } }));
+    expect(usage.usage.by_model.find((entry: Json) => entry.key === 'svc-large-3-2512').requests).toBe(2);
+    const list = await json(await gateway.request('/v1/batch?limit=5'));
+    expect(list.data[0].id).toBe(batch.id);
+  });
+
+  it('cancels only an in_progress batch: 200 with cancelled_at, then 409', async () => {
+    upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
+    const fileId = await upload(Array.from({ length: 6 }, (_, i) => chatLine(`r${i}`, `question ${i}`)));
+    const batch = await json(await createBatch({ input_file_id: fileId, endpoint: '/v1/chat/completions' }));
+    await expect.poll(() => batchStatus(batch.id), { timeout: 10_000 }).toBe('in_progress');
+    const cancelled = await gateway.request(`/v1/batch/${batch.id}/cancel`, { method: 'POST' });
+    expect(cancelled.status).toBe(200);
+    const body = await json(cancelled);
+    expect(body).toMatchObject({ id: batch.id, object: 'batch', status: 'cancelled' });
+    expect(body.cancelled_at).toBeTypeOf('number');
+    const again = await gateway.request(`/v1/batch/${batch.id}/cancel`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect(again.status).toBe(409);
+    expect(await json(again)).toMatchObject({ type: 'conflict_error', code: 'batch_not_cancellable' });
+    await expect.poll(async () => (await json(await gateway.request(`/v1/batch/${batch.id}`))).request_counts.completed < 6).toBe(true);
+  });
+
+  it('fails validation with the line numbers of a broken input file, and rejects bad requests', async () => {
+    const fileId = await upload('{"custom_id":"a","body":{"messages":[]}}\nnot json\n{"custom_id":"a","body":{}}');
+    const batch = await json(await createBatch({ input_file_id: fileId, endpoint: '/v1/chat/completions' }));
+    await expect.poll(() => batchStatus(batch.id), { timeout: 10_000 }).toBe('failed');
+    const failed = await json(await gateway.request(`/v1/batch/${batch.id}`));
+    expect(failed.errors.data).toEqual([{ line: 2, message: 'not valid JSON' }, { line: 3, message: "'custom_id' a is used twice" }]);
+
+    expect((await json(await createBatch({ input_file_id: 'file-missing', endpoint: '/v1/chat/completions' }))).code).toBe('file_not_found');
+    expect((await json(await createBatch({ input_file_id: fileId, endpoint: '/v1/shutdown' }))).param).toBe('endpoint');
+    expect((await json(await createBatch({ endpoint: '/v1/chat/completions' }))).param).toBe('input_file_id');
+    expect((await gateway.request('/v1/batch/batch_nope')).status).toBe(404);
+  });
+
+  it('resumes an unfinished batch after a restart', async () => {
+    upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 }, path: '/v1/chat/completions' });
+    const fileId = await upload(Array.from({ length: 4 }, (_, i) => chatLine(`r${i}`, `item ${i}`)));
+    const batch = await json(await createBatch({ input_file_id: fileId, endpoint: '/v1/chat/completions' }));
+    await expect.poll(async () => (await json(await gateway.request(`/v1/batch/${batch.id}`))).request_counts.completed, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    const dataDir = gateway.dataDir;
+    await gateway.stop();
+    upstream.setBehaviour(null);
+    gateway = await startGateway({ dataDir, config: upstreamConfig(upstream) });
+    await expect.poll(() => batchStatus(batch.id), { timeout: 20_000 }).toBe('completed');
+    const done = await json(await gateway.request(`/v1/batch/${batch.id}`));
+    expect(done.request_counts).toEqual({ total: 4, completed: 4, failed: 0 });
+    const output = (await (await gateway.request(`/v1/files/${done.output_file_id}/content`)).text()).trim().split('\n');
+    expect(output.map((line) => (JSON.parse(line) as Json).custom_id)).toEqual(['r0', 'r1', 'r2', 'r3']);
+  });
+});
+
+describe('agents', () => {
+  it('creates, lists, updates and deletes an agent', async () => {
+    const created = await gateway.request('/v1/agents', { method: 'POST', json: { name: 'Support bot', model: 'svc-large-3', instructions: 'Answer briefly.', tools: [{ type: 'function', function: { name: 'lookup_order', parameters: { type: 'object' } } }, { type: 'web_search' }] } });
+    expect(created.status).toBe(200);
+    const agent = await json(created);
+    expect(agent).toMatchObject({ object: 'agent', name: 'Support bot', model: 'svc-large-3', instructions: 'Answer briefly.', created: expect.any(Number) });
+    expect(agent.id).toMatch(/^ag_/);
+    expect((await json(await gateway.request('/v1/agents'))).data.map((entry: Json) => entry.id)).toContain(agent.id);
+    const patched = await json(await gateway.request(`/v1/agents/${agent.id}`, { method: 'PATCH', json: { name: 'Helper' } }));
+    expect(patched.name).toBe('Helper');
+    expect((await json(await gateway.request(`/v1/agents/${agent.id}`, { method: 'DELETE' }))).deleted).toBe(true);
+    expect((await gateway.request(`/v1/agents/${agent.id}`)).status).toBe(404);
+  });
+
+  it('validates the model and tools', async () => {
+    const unknownModel = await gateway.request('/v1/agents', { method: 'POST', json: { name: 'x', model: 'nope' } });
+    expect(unknownModel.status).toBe(404);
+    const badTool = await gateway.request('/v1/agents', { method: 'POST', json: { name: 'x', model: 'svc-large-3', tools: [{ type: 'teleport' }] } });
+    expect(badTool.status).toBe(422);
+    expect((await gateway.request('/v1/agents', { method: 'POST', json: { model: 'svc-large-3' } })).status).toBe(422);
+  });
+
+  it('runs an agent: its instructions become the system message and its function tools are offered', async () => {
+    const agent = await json(await gateway.request('/v1/agents', { method: 'POST', json: { name: 'Echo', model: 'svc-large-3', instructions: 'Be an echo.', tools: [{ type: 'function', function: { name: 'ping' } }, { type: 'web_search' }] } }));
+    const response = await gateway.request('/v1/agents/completions', { method: 'POST', json: { agent_id: agent.id, messages: [{ role: 'user', content: 'hello agent' }] } });
+    expect(response.status).toBe(200);
+    expect((await json(response)).choices[0].message.content).toBe('hello agent');
+    const sent = upstream.requests.at(-1)!.body as Json;
+    expect(sent.messages[0]).toEqual({ role: 'system', content: 'Be an echo.' });
+    expect(sent.tools.map((tool: Json) => tool.function.name)).toEqual(['ping']);
+    expect((await gateway.request('/v1/agents/completions', { method: 'POST', json: { agent_id: 'ag_nope', messages: [{ role: 'user', content: 'x' }] } })).status).toBe(404);
+  });
+});
