@@ -8,6 +8,9 @@ import { DocumentsPage } from '../features/documents/components/documents-page';
 import { ImagesPage } from '../features/images/components/images-page';
 import { TranscriptionPage } from '../features/transcription/components/transcription-page';
 import { RequestsPage } from '../features/requests/components/requests-page';
+import { KeysPage } from '../features/keys/components/keys-page';
+import { AccountPage } from '../features/account/components/account-page';
+import { ModelsPage } from '../features/models/components/models-page';
 import { Layout } from './layout';
 import { NotFoundPage } from './not-found-page';
 
@@ -24,11 +27,11 @@ export function AppRoutes() {
         <Route path="images" element={<ImagesPage />} />
         <Route path="transcription" element={<TranscriptionPage />} />
         <Route path="requests" element={<RequestsPage />} />
-        <Route path="models" element={<ComingSoonPage title="Models" />} />
+        <Route path="models" element={<ModelsPage />} />
         <Route path="batches" element={<ComingSoonPage title="Batches" />} />
         <Route path="agents" element={<ComingSoonPage title="Agents" />} />
-        <Route path="keys" element={<ComingSoonPage title="Keys" />} />
-        <Route path="account" element={<ComingSoonPage title="Account" />} />
+        <Route path="keys" element={<KeysPage />} />
+        <Route path="account" element={<AccountPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { buildCodeSnippets, type CodeSnippets, type SnippetRequest } from '../lib/code-snippets';
+import { CopyButton } from './copy-button';
 import { Dialog } from './dialog';
 import { Tabs } from './tabs';
 
@@ -12,24 +13,18 @@ const TABS = [
 /** "View code": the exact request of a playground as cURL and openai-SDK code. */
 export function CodeDialog({ request, onClose }: { request: Omit<SnippetRequest, 'baseUrl'>; onClose(): void }) {
   const [tab, setTab] = useState<keyof CodeSnippets>('curl');
-  const [copied, setCopied] = useState(false);
   const snippets = useMemo(() => buildCodeSnippets({ ...request, baseUrl: window.location.origin }), [request]);
-  const copy = () => {
-    void navigator.clipboard?.writeText(snippets[tab]).then(() => setCopied(true));
-  };
   return (
     <Dialog title="View code" onClose={onClose} wide>
       <p className="muted small">
         The request exactly as the console sends it. Set <code>SWITCHYARD_API_KEY</code> to your key first.
       </p>
-      <Tabs tabs={TABS} value={tab} onChange={(t) => { setTab(t); setCopied(false); }} label="Language" />
+      <Tabs tabs={TABS} value={tab} onChange={(t) => setTab(t)} label="Language" />
       <pre className="code-block" data-testid="code-snippet">
         <code>{snippets[tab]}</code>
       </pre>
       <div className="row">
-        <button type="button" className="btn btn-sm" onClick={copy}>
-          {copied ? 'Copied' : 'Copy'}
-        </button>
+        <CopyButton text={snippets[tab]} />
       </div>
     </Dialog>
   );

@@ -4,23 +4,31 @@ interface Props {
   onChange(value: number | null): void;
   placeholder?: string;
   min?: number;
+  /** Whole numbers only (the default); false allows decimals such as amounts of money. */
+  integer?: boolean;
+  hint?: string;
 }
 
-/** An integer input where empty means "not sent". */
-export function OptionalNumberField({ label, value, onChange, placeholder = 'default', min }: Props) {
+/** A number input where empty means "not sent". */
+export function OptionalNumberField({ label, value, onChange, placeholder = 'default', min, integer = true, hint }: Props) {
   return (
     <label className="field">
       <span>{label}</span>
       <input
         className="input"
         type="number"
-        inputMode="numeric"
+        inputMode={integer ? 'numeric' : 'decimal'}
         min={min}
-        step={1}
+        step={integer ? 1 : 'any'}
         placeholder={placeholder}
         value={value ?? ''}
-        onChange={(e) => onChange(e.target.value === '' ? null : Math.trunc(Number(e.target.value)))}
+        onChange={(e) => {
+          if (e.target.value === '') return onChange(null);
+          const n = Number(e.target.value);
+          onChange(integer ? Math.trunc(n) : n);
+        }}
       />
+      {hint && <span className="field-hint">{hint}</span>}
     </label>
   );
 }

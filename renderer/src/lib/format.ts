@@ -24,3 +24,8 @@ export function formatUptime(seconds: number): string {
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
   return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
 }
+
+/** A Unix time in seconds as a short local date and time. */
+export function formatUnixTime(seconds: number): string {
+  return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}

@@ -4,6 +4,8 @@ import { useSessionStore } from './session-store';
 export interface GatewayRequestInit extends RequestInit {
   /** Overrides the signed-in key (the login screen validates a key before storing it). */
   apiKey?: string;
+  /** How the key is sent; `/account/usage` accepts only the X-API-Key header. */
+  keyHeader?: 'bearer' | 'x-api-key';
 }
 
 export function gatewayUrl(path: string): string {
@@ -12,10 +14,11 @@ export function gatewayUrl(path: string): string {
 
 /** fetch() against the gateway with the auth header; non-2xx answers throw a GatewayError. */
 export async function gatewayFetch(path: string, init: GatewayRequestInit = {}): Promise<Response> {
-  const { apiKey: override, headers: extra, ...rest } = init;
+  const { apiKey: override, keyHeader = 'bearer', headers: extra, ...rest } = init;
   const apiKey = override ?? useSessionStore.getState().apiKey;
   const headers = new Headers(extra);
-  if (apiKey) headers.set('Authorization', `Bearer ${apiKey}`);
+  if (apiKey && keyHeader === 'bearer') headers.set('Authorization', `Bearer ${apiKey}`);
+  if (apiKey && keyHeader === 'x-api-key') headers.set('X-API-Key', apiKey);
   let response: Response;
   try {
     response = await fetch(gatewayUrl(path), { ...rest, headers });
@@ -40,6 +43,11 @@ export function jsonInit(body: unknown, init: GatewayRequestInit = {}): GatewayR
   const headers = new Headers(init.headers);
   headers.set('Content-Type', 'application/json');
   return { ...init, method: 'POST', headers, body: JSON.stringify(body) };
+}
+
+/** A JSON request with any method (PATCH, DELETE with a body, ...). */
+export async function sendJson<T>(method: string, path: string, body: unknown, init: GatewayRequestInit = {}): Promise<T> {
+  return getJson<T>(path, { ...jsonInit(body, init), method });
 }
 
 export async function postJson<T>(path: string, body: unknown, init: GatewayRequestInit = {}): Promise<T> {

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { sendJson } from '../../../lib/gateway-client';
+import type { PublicKey } from '../../../lib/gateway-types';
+import { keysQueryOptions } from './list-keys';
+
+export interface KeyChanges {
+  name?: string;
+  /** null removes the limit. */
+  spend_limit?: number | null;
+  rpm_limit?: number | null;
+}
+
+export const updateKey = ({ id, changes }: { id: string; changes: KeyChanges }): Promise<PublicKey> =>
+  sendJson('PATCH', `/account/keys/${encodeURIComponent(id)}`, changes);
+
+export function useUpdateKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateKey,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keysQueryOptions().queryKey }),
+  });
+}

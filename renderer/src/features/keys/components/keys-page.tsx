@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorNotice } from '../../../components/error-notice';
+import { Loading } from '../../../components/loading';
+import { isForbidden, OwnerRequiredNotice } from '../../../components/owner-required-notice';
+import { PageHeader } from '../../../components/page-header';
+import { useAccount } from '../../../lib/account-query';
+import { formatCost, formatUnixTime } from '../../../lib/format';
+import type { PublicKey } from '../../../lib/gateway-types';
+import type { CreatedKey } from '../api/create-key';
+import { useKeys } from '../api/list-keys';
+import { useRevokeKey } from '../api/revoke-key';
+import { KeyFormDialog } from './key-form-dialog';
+import { NewKeyDialog } from './new-key-dialog';
+
+type Open = { kind: 'create' } | { kind: 'edit'; key: PublicKey } | { kind: 'revoke'; key: PublicKey } | { kind: 'created'; key: CreatedKey } | null;
+
+export function KeysPage() {
+  const keys = useKeys();
+  const account = useAccount();
+  const revoke = useRevokeKey();
+  const [open, setOpen] = useState<Open>(null);
+  const close = () => {
+    revoke.reset();
+    setOpen(null);
+  };
+  const currency = account.data?.balance.currency ?? 'USD';
+  const currentKeyId = account.data?.api_key.id;
+  const forbidden = isForbidden(keys.error) || account.data?.api_key.role === 'member';
+
+  return (
+    <div className="page">
+      <PageHeader title="Keys" description="API keys of this gateway: who may call it, with which role and limits.">
+        {!forbidden && (
+          <button type="button" className="btn btn-primary" onClick={() => setOpen({ kind: 'create' })}>
+            + Create key
+          </button>
+        )}
+      </PageHeader>
+      {forbidden ? (
+        <OwnerRequiredNotice what="Managing API keys" error={keys.error} />
+      ) : (
+        <section className="card table-card" aria-label="API keys">
+          {keys.isPending ? (
+            <div className="table-card-pad"><Loading label="Loading keys…" /></div>
+          ) : keys.isError ? (
+            <div className="table-card-pad"><ErrorNotice error={keys.error} title="The keys could not be loaded" onRetry={() => keys.refetch()} /></div>
+          ) : keys.data.data.length === 0 ? (
+            <EmptyState icon="⚷" title="No keys yet" />
+          ) : (
+            <table className="table" data-testid="keys-table">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Role</th>
+                  <th>Key</th>
+                  <th>Created</th>
+                  <th>Last used</th>
+                  <th className="num">Spend limit</th>
+                  <th className="num">Requests / min</th>
+                  <th>Status</th>
+                  <th><span className="visually-hidden">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.data.map((k) => (
+                  <tr key={k.id} className={k.revoked ? 'row-muted' : undefined} aria-label={k.name}>
+                    <td>
+                      {k.name}
+                      {k.id === currentKeyId && <span className="badge badge-accent table-badge">this key</span>}
+                    </td>
+                    <td><span className={`badge${k.role === 'owner' ? ' badge-accent' : ''}`}>{k.role}</span></td>
+                    <td className="mono">{k.prefix}</td>
+                    <td>{formatUnixTime(k.created_at)}</td>
+                    <td>{k.last_used_at === null ? <span className="faint">never</span> : formatUnixTime(k.last_used_at)}</td>
+                    <td className="num">{k.spend_limit === null ? '—' : formatCost(k.spend_limit, currency)}</td>
+                    <td className="num">{k.rpm_limit ?? '—'}</td>
+                    <td>{k.revoked ? <span className="badge badge-error">revoked</span> : <span className="badge badge-ok">active</span>}</td>
+                    <td className="table-actions">
+                      {!k.revoked && (
+                        <>
+                          <button type="button" className="btn btn-sm" onClick={() => setOpen({ kind: 'edit', key: k })} aria-label={`Edit ${k.name}`}>
+                            Edit
+                          </button>
+                          <button type="button" className="btn btn-sm btn-danger" onClick={() => setOpen({ kind: 'revoke', key: k })} aria-label={`Revoke ${k.name}`}>
+                            Revoke
+                          </button>
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      )}
+      {(open?.kind === 'create' || open?.kind === 'edit') && (
+        <KeyFormDialog
+          editing={open.kind === 'edit' ? open.key : undefined}
+          currency={currency}
+          onClose={close}
+          onCreated={(key) => setOpen({ kind: 'created', key })}
+        />
+      )}
+      {open?.kind === 'created' && <NewKeyDialog created={open.key} onClose={close} />}
+      {open?.kind === 'revoke' && (
+        <ConfirmDialog
+          title={`Revoke ${open.key.name}?`}
+          confirmLabel="Revoke key"
+          pending={revoke.isPending}
+          error={revoke.error}
+          onConfirm={() => revoke.mutate(open.key.id, { onSuccess: close })}
+          onClose={close}
+        >
+          <p>
+            Requests with <span className="mono">{open.key.prefix}</span> will be refused at once. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { getJson } from '../../../lib/gateway-client';
+import { modelsQueryOptions } from '../../../lib/models-query';
+import { modelPath } from '../model-path';
+
+export interface ArchiveResult {
+  id: string;
+  object: 'model';
+  archived: boolean;
+}
+
+/** POST …/archive archives, DELETE …/archive unarchives. */
+export const setModelArchived = ({ id, archived }: { id: string; archived: boolean }): Promise<ArchiveResult> =>
+  getJson(`${modelPath(id)}/archive`, { method: archived ? 'POST' : 'DELETE' });
+
+export function useSetModelArchived() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: setModelArchived,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: modelsQueryOptions().queryKey }),
+  });
+}

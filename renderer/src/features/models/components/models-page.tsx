@@ -1,0 +1,111 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorNotice } from '../../../components/error-notice';
+import { Loading } from '../../../components/loading';
+import { PageHeader } from '../../../components/page-header';
+import { useAccount } from '../../../lib/account-query';
+import type { Capability, GatewayModel } from '../../../lib/gateway-types';
+import { modelsQueryOptions } from '../../../lib/models-query';
+import { FineTuneActions } from './fine-tune-actions';
+import { ModelState } from './model-state';
+
+function Pricing({ pricing, currency }: { pricing: GatewayModel['pricing']; currency: string }) {
+  if (!pricing) return <span className="faint">—</span>;
+  const parts = [`${pricing.input_per_million} in / ${pricing.output_per_million} out per M tokens`];
+  if (pricing.per_request) parts.push(`${pricing.per_request} per request`);
+  return (
+    <span title={currency}>
+      {parts.join(' · ')} <span className="faint">{currency}</span>
+    </span>
+  );
+}
+
+export function ModelsPage() {
+  const models = useQuery(modelsQueryOptions());
+  const account = useAccount();
+  const [capability, setCapability] = useState<Capability | 'all'>('all');
+  const currency = account.data?.balance.currency ?? 'USD';
+  const isOwner = account.data?.api_key.role === 'owner';
+  const all = models.data?.data ?? [];
+  const capabilities = [...new Set(all.flatMap((m) => m.capabilities))].sort();
+  const rows = capability === 'all' ? all : all.filter((m) => m.capabilities.includes(capability));
+
+  return (
+    <div className="page">
+      <PageHeader title="Models" description="Every route the gateway serves, with its state and price. Fine-tuned models can be edited, archived and deleted.">
+        <label className="field header-field">
+          <span>Capability</span>
+          <select className="select" value={capability} onChange={(e) => setCapability(e.target.value as Capability | 'all')}>
+            <option value="all">All capabilities</option>
+            {capabilities.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+      </PageHeader>
+      <section className="card table-card" aria-label="Models">
+        {models.isPending ? (
+          <div className="table-card-pad"><Loading label="Loading models…" /></div>
+        ) : models.isError ? (
+          <div className="table-card-pad"><ErrorNotice error={models.error} title="The model list could not be loaded" onRetry={() => models.refetch()} /></div>
+        ) : rows.length === 0 ? (
+          <EmptyState icon="◈" title={capability === 'all' ? 'No models are configured' : `No model offers ${capability}`} />
+        ) : (
+          <table className="table" data-testid="models-table">
+            <thead>
+              <tr>
+                <th>Model</th>
+                <th>Capabilities</th>
+                <th>Provider</th>
+                <th>State</th>
+                <th>Pricing</th>
+                <th><span className="visually-hidden">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((m) => (
+                <tr key={m.id} aria-label={m.id} className={m.archived ? 'row-muted' : undefined}>
+                  <td>
+                    <div className="mono">{m.id}</div>
+                    {m.aliases.length > 0 && <div className="small faint">aka {m.aliases.join(', ')}</div>}
+                    {m.fine_tuned && (
+                      <div className="row chip-row">
+                        <span className="badge badge-accent">fine-tuned</span>
+                        {m.archived && <span className="badge badge-warn">archived</span>}
+                        {Object.entries(m.metadata).map(([k, v]) => (
+                          <span key={k} className="small faint">
+                            {k}: {v}
+                          </span>
+                        ))}
+                      </div>
+                    )}
+                  </td>
+                  <td>
+                    <div className="row chip-row">
+                      {m.capabilities.map((c) => (
+                        <span key={c} className="chip">
+                          {c}
+                        </span>
+                      ))}
+                    </div>
+                  </td>
+                  <td className="mono">{m.provider}</td>
+                  <td>
+                    <ModelState model={m} />
+                  </td>
+                  <td className="small">
+                    <Pricing pricing={m.pricing} currency={currency} />
+                  </td>
+                  <td>{m.fine_tuned && <FineTuneActions model={m} isOwner={isOwner} />}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}
