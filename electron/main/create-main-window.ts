@@ -1,5 +1,5 @@
 import type { ShellLike, WindowFactory, WindowLike } from './electron-surface.js';
-import { decideNavigation } from './url-policy.js';
+import { decideNavigation, decidePermission } from './url-policy.js';
 
 export interface MainWindowInput {
   newWindow: WindowFactory;
@@ -46,6 +46,12 @@ export function createMainWindow({ newWindow, shell, preloadPath, gatewayUrl, on
     return { action: 'deny' };
   });
   window.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  window.webContents.session.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(decidePermission(permission, details.requestingUrl, details.mediaTypes, gatewayUrl)),
+  );
+  window.webContents.session.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
+    decidePermission(permission, details.requestingUrl ?? requestingOrigin, details.mediaTypes, gatewayUrl),
+  );
 
   window.once('ready-to-show', () => window.show());
   void window.loadURL(`${gatewayUrl}/ui/`).catch((error: Error) => onError?.(`could not load the console: ${error.message}`));

@@ -9,7 +9,19 @@ export interface PreventableEvent {
 
 export type WindowOpenResponse = { action: 'deny' };
 
+/** What Electron tells a permission handler about the request. */
+export interface PermissionDetails {
+  requestingUrl?: string;
+  mediaTypes?: string[];
+}
+
+export interface SessionLike {
+  setPermissionRequestHandler(handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void, details: PermissionDetails) => void): void;
+  setPermissionCheckHandler(handler: (webContents: unknown, permission: string, requestingOrigin: string, details: PermissionDetails) => boolean): void;
+}
+
 export interface WebContentsLike {
+  session: SessionLike;
   on(event: 'will-navigate', listener: (event: PreventableEvent, url: string) => void): unknown;
   on(event: 'will-attach-webview', listener: (event: PreventableEvent) => void): unknown;
   setWindowOpenHandler(handler: (details: { url: string }) => WindowOpenResponse): void;

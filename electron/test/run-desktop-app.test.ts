@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AppLike, PreventableEvent, WindowLike, WindowOpenResponse, WindowOptions } from '../main/electron-surface.js';
+import type { AppLike, PermissionDetails, PreventableEvent, WindowLike, WindowOpenResponse, WindowOptions } from '../main/electron-surface.js';
 import type { GatewayStartInput, RunningGateway } from '../main/gateway-starter.js';
 import type { IpcInvokeEventLike, IpcMainLike } from '../main/ipc/register-ipc-handlers.js';
 import type { DesktopAppDependencies } from '../main/run-desktop-app.js';
@@ -50,7 +50,14 @@ class FakeWindow extends EventEmitter implements WindowLike {
   destroyed = false;
   readonly contents = new EventEmitter();
   openHandler: ((details: { url: string }) => WindowOpenResponse) | undefined;
+  permissionRequest: ((contents: unknown, permission: string, callback: (granted: boolean) => void, details: PermissionDetails) => void) | undefined;
   readonly webContents = {
+    session: {
+      setPermissionRequestHandler: (handler: NonNullable<FakeWindow['permissionRequest']>) => {
+        this.permissionRequest = handler;
+      },
+      setPermissionCheckHandler: () => undefined,
+    },
     on: (event: string, listener: EmitterListener) => this.contents.on(event, listener),
     setWindowOpenHandler: (handler: (details: { url: string }) => WindowOpenResponse) => {
       this.openHandler = handler;
@@ -180,6 +187,16 @@ describe('desktop app lifecycle', () => {
     expect(window.openHandler?.({ url: 'http://127.0.0.1:43210/ui/' })).toEqual({ action: 'deny' });
     expect(window.openHandler?.({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' });
     expect(deps.shell.openExternal.mock.calls).toEqual([['https://example.com/'], ['https://github.com/']]);
+  });
+
+  it('asks the permission policy: the console may record audio, other origins may not', async () => {
+    const { deps, windows } = setup(userData);
+    await runDesktopApp(deps);
+    const decide = (url: string, permission: string, mediaTypes?: string[]) =>
+      new Promise<boolean>((resolve) => windows[0].permissionRequest?.({}, permission, resolve, { requestingUrl: url, mediaTypes }));
+    expect(await decide('http://127.0.0.1:43210/ui/transcription', 'media', ['audio'])).toBe(true);
+    expect(await decide('http://127.0.0.1:43210/ui/transcription', 'media', ['video'])).toBe(false);
+    expect(await decide('https://example.com/', 'media', ['audio'])).toBe(false);
   });
 
   it('a second launch quits at once and the first one shows its window', async () => {

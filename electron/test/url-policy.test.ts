@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideNavigation, isConsoleUrl } from '../main/url-policy.js';
+import { decideNavigation, decidePermission, isConsoleUrl } from '../main/url-policy.js';
 
 const gateway = 'http://127.0.0.1:51234';
 
@@ -28,5 +28,15 @@ describe('URL policy', () => {
     expect(isConsoleUrl('http://127.0.0.1:51234.evil.com/ui/', gateway)).toBe(false);
     expect(isConsoleUrl('http://127.0.0.1:51234@evil.com/ui/', gateway)).toBe(false);
     expect(isConsoleUrl('https://127.0.0.1:51234/ui/', gateway)).toBe(false);
+  });
+
+  it('grants the console the microphone and clipboard writes, and nothing else or to anyone else', () => {
+    expect(decidePermission('media', 'http://127.0.0.1:51234/ui/transcription', ['audio'], gateway)).toBe(true);
+    expect(decidePermission('clipboard-sanitized-write', 'http://127.0.0.1:51234/ui/keys', undefined, gateway)).toBe(true);
+    expect(decidePermission('media', 'http://127.0.0.1:51234/ui/', ['audio', 'video'], gateway)).toBe(false);
+    expect(decidePermission('media', 'http://127.0.0.1:51234/ui/', [], gateway)).toBe(false);
+    expect(decidePermission('geolocation', 'http://127.0.0.1:51234/ui/', undefined, gateway)).toBe(false);
+    expect(decidePermission('media', 'http://evil.example/ui/', ['audio'], gateway)).toBe(false);
+    expect(decidePermission('media', undefined, ['audio'], gateway)).toBe(false);
   });
 });
