@@ -27,5 +27,6 @@ export function formatUptime(seconds: number): string {
 
 /** A Unix time in seconds as a short local date and time. */
 export function formatUnixTime(seconds: number): string {
-  return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 }
+

@@ -66,7 +66,7 @@ export function KeysPage() {
               <tbody>
                 {keys.data.data.map((k) => (
                   <tr key={k.id} className={k.revoked ? 'row-muted' : undefined} aria-label={k.name}>
-                    <td>
+                    <td className="cell-wrap">
                       {k.name}
                       {k.id === currentKeyId && <span className="badge badge-accent table-badge">this key</span>}
                     </td>
@@ -77,16 +77,16 @@ export function KeysPage() {
                     <td className="num">{k.spend_limit === null ? '—' : formatCost(k.spend_limit, currency)}</td>
                     <td className="num">{k.rpm_limit ?? '—'}</td>
                     <td>{k.revoked ? <span className="badge badge-error">revoked</span> : <span className="badge badge-ok">active</span>}</td>
-                    <td className="table-actions">
+                    <td>
                       {!k.revoked && (
-                        <>
+                        <div className="table-actions">
                           <button type="button" className="btn btn-sm" onClick={() => setOpen({ kind: 'edit', key: k })} aria-label={`Edit ${k.name}`}>
                             Edit
                           </button>
                           <button type="button" className="btn btn-sm btn-danger" onClick={() => setOpen({ kind: 'revoke', key: k })} aria-label={`Revoke ${k.name}`}>
                             Revoke
                           </button>
-                        </>
+                        </div>
                       )}
                     </td>
                   </tr>
