@@ -1,4 +1,5 @@
 import { row, rows, type Database } from './database.js';
+import { newestFirst } from './newest-first.js';
 
 export interface AgentRecord {
   id: string;
@@ -29,11 +30,7 @@ export class AgentsRepository {
   }
 
   list(limit: number, after?: string): AgentRecord[] {
-    const cursor = after ? this.get(after) : undefined;
-    const statement = cursor
-      ? this.db.prepare('SELECT * FROM agents WHERE created_at < ? OR (created_at = ? AND id < ?) ORDER BY created_at DESC, id DESC LIMIT ?')
-      : this.db.prepare('SELECT * FROM agents ORDER BY created_at DESC, id DESC LIMIT ?');
-    return rows<StoredAgent>(cursor ? statement.all(cursor.created_at, cursor.created_at, cursor.id, limit) : statement.all(limit)).map(fromStored);
+    return rows<StoredAgent>(newestFirst(this.db, 'agents', limit, after ? this.get(after) : undefined)).map(fromStored);
   }
 
   update(id: string, changes: Partial<Omit<AgentRecord, 'id' | 'created_at'>>): void {

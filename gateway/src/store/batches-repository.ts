@@ -1,4 +1,5 @@
 import { row, rows, type Database } from './database.js';
+import { newestFirst } from './newest-first.js';
 
 export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelled';
 
@@ -53,12 +54,7 @@ export class BatchesRepository {
 
   /** Newest first, paged by `after` (an id). */
   list(limit: number, after?: string): BatchRecord[] {
-    const cursor = after ? this.get(after) : undefined;
-    const statement = cursor
-      ? this.db.prepare('SELECT * FROM batches WHERE created_at < ? OR (created_at = ? AND id < ?) ORDER BY created_at DESC, id DESC LIMIT ?')
-      : this.db.prepare('SELECT * FROM batches ORDER BY created_at DESC, id DESC LIMIT ?');
-    const found = cursor ? statement.all(cursor.created_at, cursor.created_at, cursor.id, limit) : statement.all(limit);
-    return rows<StoredBatch>(found).map(fromStored);
+    return rows<StoredBatch>(newestFirst(this.db, 'batches', limit, after ? this.get(after) : undefined)).map(fromStored);
   }
 
   withStatus(statuses: BatchStatus[]): BatchRecord[] {

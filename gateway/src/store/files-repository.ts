@@ -1,4 +1,5 @@
 import { row, rows, type Database } from './database.js';
+import { newestFirst } from './newest-first.js';
 
 export interface FileRecord {
   id: string;
@@ -25,21 +26,8 @@ export class FilesRepository {
 
   /** Newest first, paged by `after` (an id) and `limit`. */
   list(options: { purpose?: string; limit: number; after?: string }): FileRecord[] {
-    const conditions: string[] = [];
-    const params: (string | number)[] = [];
-    if (options.purpose) {
-      conditions.push('purpose = ?');
-      params.push(options.purpose);
-    }
-    if (options.after) {
-      const cursor = this.get(options.after);
-      if (cursor) {
-        conditions.push('(created_at < ? OR (created_at = ? AND id < ?))');
-        params.push(cursor.created_at, cursor.created_at, cursor.id);
-      }
-    }
-    const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-    return rows<FileRecord>(this.db.prepare(`SELECT * FROM files ${where} ORDER BY created_at DESC, id DESC LIMIT ?`).all(...params, options.limit));
+    const where = options.purpose ? { sql: 'purpose = ?', params: [options.purpose] } : undefined;
+    return rows<FileRecord>(newestFirst(this.db, 'files', options.limit, options.after ? this.get(options.after) : undefined, where));
   }
 
   delete(id: string): void {

@@ -8,6 +8,9 @@ import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import sharp from 'sharp';
 import type { BoxCoordinates } from '../../src/providers/types.js';
+import { seededRandom } from './seeded-random.js';
+
+export { seededRandom };
 
 export type FontKind = 'sans' | 'serif' | 'mono';
 
@@ -90,17 +93,6 @@ function fontFamily(kind: FontKind, bold: boolean): string {
   return family;
 }
 
-/** A small deterministic PRNG (mulberry32), so degraded images are the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function rotatePoint(x: number, y: number, cx: number, cy: number, radians: number): [number, number] {
   const cos = Math.cos(radians);

@@ -4,6 +4,7 @@
  * that exercises the whole engine (tokenizer, chat template, sampling, grammars, embeddings).
  */
 import { writeFile } from 'node:fs/promises';
+import { seededRandom } from './seeded-random.js';
 
 const EMBEDDING = 64;
 const LAYERS = 2;
@@ -61,17 +62,6 @@ function buildVocabulary(): Vocabulary {
   return { tokens, scores, types };
 }
 
-/** mulberry32: a tiny deterministic generator so a seed always gives the same file. */
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Tensor {
   name: string;
@@ -214,7 +204,7 @@ function writeMetadataValue(out: ByteWriter, entry: MetadataValue): void {
 
 export async function writeTinyLlamaGguf(filePath: string, options?: { seed?: number }): Promise<void> {
   const vocabulary = buildVocabulary();
-  const tensors = buildTensors(vocabulary.tokens.length, createRandom(options?.seed ?? 42));
+  const tensors = buildTensors(vocabulary.tokens.length, seededRandom(options?.seed ?? 42));
   const metadata: [string, MetadataValue][] = [
     ['general.architecture', { type: 'string', value: 'llama' }],
     ['general.name', { type: 'string', value: 'tiny-random-llama' }],

@@ -16,14 +16,3 @@ export const errorResponses = {
   '4xx': ErrorResponse,
   '5xx': ErrorResponse,
 };
-
-export const ListQuery = Type.Object(
-  {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
-    after: Type.Optional(Type.String({ minLength: 1 })),
-  },
-  { additionalProperties: true },
-);
-
-export const ListOf = <T extends ReturnType<typeof Type.Object>>(item: T) =>
-  Type.Object({ object: Type.Literal('list'), data: Type.Array(item), has_more: Type.Optional(Type.Boolean()) });

@@ -5,6 +5,7 @@ import { GatewayError } from '../../core/gateway-error.js';
 import { newId } from '../../core/ids.js';
 import type { AgentRecord } from '../../store/agents-repository.js';
 import { errorResponses } from '../_shared/common-schemas.js';
+import { pageOf } from '../_shared/page-of.js';
 import { chatCompletion } from '../chat/chat-completion.js';
 import { ChatBody, ChatCompletion, type ChatBodyType } from '../chat/chat-schemas.js';
 
@@ -81,8 +82,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const limit = request.query.limit ?? 20;
-      const found = agents.list(limit + 1, request.query.after);
-      return { object: 'list' as const, data: found.slice(0, limit).map(toAgentObject), has_more: found.length > limit };
+      return pageOf(agents.list(limit + 1, request.query.after), limit, toAgentObject);
     },
   );
 

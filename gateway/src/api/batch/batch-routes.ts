@@ -4,6 +4,7 @@ import { newId } from '../../core/ids.js';
 import { windowSeconds } from '../../core/batch/batch-runner.js';
 import type { BatchRecord } from '../../store/batches-repository.js';
 import { errorResponses } from '../_shared/common-schemas.js';
+import { pageOf } from '../_shared/page-of.js';
 
 const BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/completions', '/v1/embeddings', '/v1/ocr', '/v1/vision/analyze', '/v1/vision/generate'];
 
@@ -122,8 +123,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async (request) => {
         const limit = request.query.limit ?? 20;
-        const found = batches.list(limit + 1, request.query.after);
-        return { object: 'list' as const, data: found.slice(0, limit).map(toBatchObject), has_more: found.length > limit };
+        return pageOf(batches.list(limit + 1, request.query.after), limit, toBatchObject);
       },
     );
 
