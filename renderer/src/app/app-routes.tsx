@@ -1,5 +1,4 @@
 import { Navigate, Route, Routes } from 'react-router-dom';
-import { ComingSoonPage } from '../components/coming-soon-page';
 import { ChatPage } from '../features/chat/components/chat-page';
 import { CompletionsPage } from '../features/completions/components/completions-page';
 import { EmbeddingsPage } from '../features/embeddings/components/embeddings-page';
@@ -11,6 +10,8 @@ import { RequestsPage } from '../features/requests/components/requests-page';
 import { KeysPage } from '../features/keys/components/keys-page';
 import { AccountPage } from '../features/account/components/account-page';
 import { ModelsPage } from '../features/models/components/models-page';
+import { BatchesPage } from '../features/batches/components/batches-page';
+import { AgentsPage } from '../features/agents/components/agents-page';
 import { Layout } from './layout';
 import { NotFoundPage } from './not-found-page';
 
@@ -28,8 +29,8 @@ export function AppRoutes() {
         <Route path="transcription" element={<TranscriptionPage />} />
         <Route path="requests" element={<RequestsPage />} />
         <Route path="models" element={<ModelsPage />} />
-        <Route path="batches" element={<ComingSoonPage title="Batches" />} />
-        <Route path="agents" element={<ComingSoonPage title="Agents" />} />
+        <Route path="batches" element={<BatchesPage />} />
+        <Route path="agents" element={<AgentsPage />} />
         <Route path="keys" element={<KeysPage />} />
         <Route path="account" element={<AccountPage />} />
         <Route path="*" element={<NotFoundPage />} />

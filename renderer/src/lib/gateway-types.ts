@@ -7,6 +7,16 @@ export type { ModelInfo as GatewayModel } from '../../../gateway/src/core/model-
 export type { Balance } from '../../../gateway/src/core/account-service';
 export type { PublicKey } from '../../../gateway/src/core/key-service';
 
+/** A file stored by the gateway (`/v1/files`). */
+export interface StoredFile {
+  id: string;
+  object: 'file';
+  bytes: number;
+  created_at: number;
+  filename: string;
+  purpose: string;
+}
+
 export interface ListResponse<T> {
   object: 'list';
   data: T[];

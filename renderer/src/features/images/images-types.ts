@@ -19,15 +19,6 @@ export interface GenerateImagesResponse {
   data: GeneratedImage[];
 }
 
-export interface StoredFile {
-  id: string;
-  object: 'file';
-  bytes: number;
-  created_at: number;
-  filename: string;
-  purpose: string;
-}
-
 export interface AnalyzeImageRequest {
   model: string;
   image: string;

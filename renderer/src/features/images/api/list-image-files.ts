@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '../../../lib/gateway-client';
-import type { ListResponse } from '../../../lib/gateway-types';
-import type { StoredFile } from '../images-types';
+import type { ListResponse, StoredFile } from '../../../lib/gateway-types';
 
 export const listImageFiles = (): Promise<ListResponse<StoredFile>> => getJson('/v1/files?purpose=image_generation');
 

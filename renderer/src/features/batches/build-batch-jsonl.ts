@@ -1,0 +1,26 @@
+export interface ComposedRequest {
+  customId: string;
+  prompt: string;
+}
+
+export interface ComposeOptions {
+  endpoint: string;
+  model: string;
+  maxTokens: number | null;
+}
+
+/** The request body a prompt becomes on each endpoint a composed batch can target. */
+function bodyFor(prompt: string, { endpoint, model, maxTokens }: ComposeOptions): Record<string, unknown> {
+  const limit = maxTokens === null ? {} : { max_tokens: maxTokens };
+  if (endpoint === '/v1/embeddings') return { model, input: prompt };
+  if (endpoint === '/v1/completions') return { model, prompt, ...limit };
+  return { model, messages: [{ role: 'user', content: prompt }], ...limit };
+}
+
+/** One `{custom_id, method, url, body}` line per non-empty prompt (OpenAI's batch input layout). */
+export function buildBatchJsonl(requests: readonly ComposedRequest[], options: ComposeOptions): string {
+  return requests
+    .filter((r) => r.prompt.trim())
+    .map((r, i) => JSON.stringify({ custom_id: r.customId.trim() || `request-${i + 1}`, method: 'POST', url: options.endpoint, body: bodyFor(r.prompt, options) }))
+    .join('\n');
+}

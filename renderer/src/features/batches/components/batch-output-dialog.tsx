@@ -1,0 +1,60 @@
+import { Dialog } from '../../../components/dialog';
+import { ErrorNotice } from '../../../components/error-notice';
+import { Loading } from '../../../components/loading';
+import { downloadFile } from '../../../lib/download';
+import { useFileText } from '../api/get-file-text';
+import { parseResultLines, resultText } from '../batch-result-lines';
+
+interface Props {
+  batchId: string;
+  fileId: string;
+  kind: 'output' | 'errors';
+  onClose(): void;
+}
+
+/** A batch's output or error file as a table of custom id, status and answer, with a download. */
+export function BatchOutputDialog({ batchId, fileId, kind, onClose }: Props) {
+  const file = useFileText(fileId);
+  const lines = file.data ? parseResultLines(file.data) : [];
+  return (
+    <Dialog title={`${kind === 'output' ? 'Output' : 'Errors'} of ${batchId}`} onClose={onClose} wide>
+      {file.isPending ? (
+        <Loading label="Loading the result file…" />
+      ) : file.isError ? (
+        <ErrorNotice error={file.error} title="The result file could not be loaded" onRetry={() => file.refetch()} />
+      ) : (
+        <>
+          <div className="table-scroll">
+            <table className="table" data-testid="batch-output">
+              <thead>
+                <tr>
+                  <th>Custom id</th>
+                  <th>Status</th>
+                  <th>Result</th>
+                </tr>
+              </thead>
+              <tbody>
+                {lines.map((line) => (
+                  <tr key={line.id}>
+                    <td className="mono">{line.custom_id}</td>
+                    <td>
+                      <span className={`badge ${line.error || (line.response?.status_code ?? 500) >= 400 ? 'badge-error' : 'badge-ok'}`}>
+                        {line.response?.status_code ?? 'error'}
+                      </span>
+                    </td>
+                    <td className="cell-wrap">{resultText(line)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="row dialog-actions">
+            <button type="button" className="btn" onClick={() => downloadFile(`${batchId}-${kind}.jsonl`, file.data, 'application/jsonl')}>
+              ⇩ Download JSONL
+            </button>
+          </div>
+        </>
+      )}
+    </Dialog>
+  );
+}

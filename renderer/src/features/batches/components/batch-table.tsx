@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import { ErrorNotice } from '../../../components/error-notice';
+import { formatUnixTime } from '../../../lib/format';
+import { useCancelBatch } from '../api/cancel-batch';
+import type { Batch, BatchStatus } from '../batch-types';
+import { BatchOutputDialog } from './batch-output-dialog';
+
+const STATUS_CLASS: Record<BatchStatus, string> = {
+  validating: 'badge-warn',
+  in_progress: 'badge-accent',
+  finalizing: 'badge-accent',
+  completed: 'badge-ok',
+  failed: 'badge-error',
+  expired: 'badge-error',
+  cancelled: '',
+};
+
+function Progress({ batch }: { batch: Batch }) {
+  const { total, completed, failed } = batch.request_counts;
+  const done = completed + failed;
+  const percent = total ? Math.round((done / total) * 100) : 0;
+  return (
+    <div className="batch-progress">
+      <div className="progress" role="progressbar" aria-label={`Progress of ${batch.id}`} aria-valuemin={0} aria-valuemax={total} aria-valuenow={done}>
+        <div className="progress-done" style={{ width: `${total ? (completed / total) * 100 : 0}%` }} />
+        <div className="progress-failed" style={{ width: `${total ? (failed / total) * 100 : 0}%` }} />
+      </div>
+      <span className="small muted">
+        {done} / {total} · {percent}%{failed ? ` · ${failed} failed` : ''}
+      </span>
+    </div>
+  );
+}
+
+export function BatchTable({ batches }: { batches: Batch[] }) {
+  const cancel = useCancelBatch();
+  const [viewing, setViewing] = useState<{ batch: Batch; kind: 'output' | 'errors' } | null>(null);
+  return (
+    <>
+      {cancel.isError && (
+        <div className="table-card-pad">
+          <ErrorNotice error={cancel.error} title="The batch could not be cancelled" />
+        </div>
+      )}
+      <table className="table" data-testid="batches-table">
+        <thead>
+          <tr>
+            <th>Batch</th>
+            <th>Endpoint</th>
+            <th>Status</th>
+            <th>Progress</th>
+            <th>Created</th>
+            <th><span className="visually-hidden">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {batches.map((b) => (
+            <tr key={b.id} aria-label={b.id}>
+              <td className="mono">{b.id}</td>
+              <td className="mono">{b.endpoint}</td>
+              <td>
+                <span className={`badge ${STATUS_CLASS[b.status]}`} data-testid="batch-status" title={b.errors.data.map((e) => `line ${e.line}: ${e.message}`).join('\n') || undefined}>
+                  {b.status.replace('_', ' ')}
+                </span>
+              </td>
+              <td>
+                <Progress batch={b} />
+              </td>
+              <td>{formatUnixTime(b.created_at)}</td>
+              <td>
+                <div className="table-actions">
+                  {b.status === 'in_progress' && (
+                    <button type="button" className="btn btn-sm btn-danger" disabled={cancel.isPending} onClick={() => cancel.mutate(b.id)} aria-label={`Cancel ${b.id}`}>
+                      Cancel
+                    </button>
+                  )}
+                  {b.output_file_id && (
+                    <button type="button" className="btn btn-sm" onClick={() => setViewing({ batch: b, kind: 'output' })} aria-label={`Output of ${b.id}`}>
+                      Output
+                    </button>
+                  )}
+                  {b.error_file_id && (
+                    <button type="button" className="btn btn-sm" onClick={() => setViewing({ batch: b, kind: 'errors' })} aria-label={`Errors of ${b.id}`}>
+                      Errors
+                    </button>
+                  )}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {viewing && (
+        <BatchOutputDialog
+          batchId={viewing.batch.id}
+          fileId={(viewing.kind === 'output' ? viewing.batch.output_file_id : viewing.batch.error_file_id) ?? ''}
+          kind={viewing.kind}
+          onClose={() => setViewing(null)}
+        />
+      )}
+    </>
+  );
+}
