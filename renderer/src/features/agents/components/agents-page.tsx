@@ -69,7 +69,7 @@ function AgentsWorkspace({ models }: { models: GatewayModel[] }) {
             onCancel={() => setEditing(false)}
           />
         ) : (
-          <section className="card stack" aria-label="Agent">
+          <section className="card stack" aria-label="Agent details">
             <div className="card-title">
               <span className="grow">{selected.name}</span>
               <button type="button" className="btn btn-sm" onClick={() => setEditing(true)}>
