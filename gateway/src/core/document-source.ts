@@ -64,6 +64,14 @@ async function fetchDocument(url: URL, limits: DocumentSourceLimits, param: stri
   return Buffer.concat(chunks);
 }
 
+/** The bytes of a data URL's percent-encoded (not base64) payload: each %XX is one byte (RFC 2397), not UTF-8. */
+function percentDecoded(payload: string, param: string): Buffer {
+  if (/%(?![0-9a-f]{2})/i.test(payload)) {
+    throw new GatewayError(422, 'invalid_data_url', "The data URL holds a '%' that is not followed by two hex digits; percent-encode it, or encode the bytes as base64 (data:<type>;base64,...).", { param });
+  }
+  return Buffer.concat(payload.split(/(%[0-9a-f]{2})/i).map((piece) => (/^%[0-9a-f]{2}$/i.test(piece) ? Buffer.from([parseInt(piece.slice(1), 16)]) : Buffer.from(piece, 'utf8'))));
+}
+
 /**
  * The bytes of a document given as a data URL, bare base64, or an http(s) URL (fetched with size and
  * time limits, never from link-local or cloud-metadata addresses).
@@ -82,7 +90,7 @@ export async function loadDocumentSource(source: string, limits: DocumentSourceL
   const dataUrl = DATA_URL.exec(trimmed);
   if (dataUrl) {
     const payload = trimmed.slice(dataUrl[0].length);
-    if (!dataUrl[3]) return Buffer.from(decodeURIComponent(payload), 'utf8');
+    if (!dataUrl[3]) return percentDecoded(payload, param);
     if (!BASE64.test(payload)) throw new GatewayError(422, 'invalid_base64', 'The data URL does not hold valid base64.', { param });
     return Buffer.from(payload, 'base64');
   }

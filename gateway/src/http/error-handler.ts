@@ -23,6 +23,7 @@ function fieldOf(issue: ValidationIssue, context: string | undefined): string {
 }
 
 function describe(issue: ValidationIssue, field: string): string {
+  if (field === 'body' && issue.keyword === 'type') return `the body must be a JSON ${String(issue.params.type ?? 'object')} (send one with Content-Type: application/json)`;
   switch (issue.keyword) {
     case 'required':
       return `'${field}' is required`;

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RETRYABLE_STATUSES } from '../core/gateway-error.js';
 
 const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,256}$/;
@@ -15,22 +15,29 @@ export function registerRequestContext(app: FastifyInstance): void {
   app.decorateRequest('apiKey', null);
   app.decorateRequest('usage', null);
 
-  app.addHook('onRequest', async (request, reply) => {
-    request.startedAt = process.hrtime.bigint();
-    reply.header('X-Request-ID', request.id);
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('Referrer-Policy', 'no-referrer');
-    reply.header('Cross-Origin-Resource-Policy', 'same-origin');
-    if (NO_STORE_PATHS.test(request.url)) reply.header('Cache-Control', 'no-store');
-  });
-
+  app.addHook('onRequest', async (request, reply) => startCommonHeaders(request, reply));
   app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('X-Process-Time-Ms', elapsedMs(request.startedAt).toFixed(2));
-    if (RETRYABLE_STATUSES.has(reply.statusCode) && !reply.hasHeader('Retry-After')) reply.header('Retry-After', '1');
-    if (!RETRYABLE_STATUSES.has(reply.statusCode) && reply.hasHeader('Retry-After')) reply.removeHeader('Retry-After');
+    finishCommonHeaders(request, reply);
     return payload;
   });
+}
+
+/** The headers known when a request arrives: its id, the security headers, no-store where it applies. */
+export function startCommonHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  request.startedAt = process.hrtime.bigint();
+  reply.header('X-Request-ID', request.id);
+  reply.header('X-Content-Type-Options', 'nosniff');
+  reply.header('X-Frame-Options', 'DENY');
+  reply.header('Referrer-Policy', 'no-referrer');
+  reply.header('Cross-Origin-Resource-Policy', 'same-origin');
+  if (NO_STORE_PATHS.test(request.url)) reply.header('Cache-Control', 'no-store');
+}
+
+/** The headers known when the response goes out: processing time, and Retry-After exactly on the retryable statuses. */
+export function finishCommonHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('X-Process-Time-Ms', elapsedMs(request.startedAt).toFixed(2));
+  if (RETRYABLE_STATUSES.has(reply.statusCode) && !reply.hasHeader('Retry-After')) reply.header('Retry-After', '1');
+  if (!RETRYABLE_STATUSES.has(reply.statusCode) && reply.hasHeader('Retry-After')) reply.removeHeader('Retry-After');
 }
 
 export function elapsedMs(startedAt: bigint): number {

@@ -2,9 +2,68 @@ import AjvCompiler from '@fastify/ajv-compiler';
 import type { FastifyServerOptions } from 'fastify';
 
 type RouteDefinition = { httpPart?: string };
-type BuildValidator = (route: RouteDefinition) => unknown;
+type Validator = ((data: unknown) => unknown) & { errors?: unknown };
+type BuildValidator = (route: RouteDefinition) => Validator;
 
 const shared = { useDefaults: true, removeAdditional: false, allErrors: false } as const;
+
+/** The first value coercion turned into a non-finite number (`limit=Infinity`, `limit=1e400`), as an instance path. */
+function nonFinitePath(data: unknown): string | undefined {
+  if (data === null || typeof data !== 'object') return undefined;
+  for (const [name, value] of Object.entries(data)) {
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    if (values.some((item) => typeof item === 'number' && !Number.isFinite(item))) return `/${name}`;
+  }
+  return undefined;
+}
+
+/**
+ * Ajv coerces "Infinity" and "1e400" to Infinity and then lets it through `integer` and `maximum`
+ * (the checks after coercion are skipped); such a value reaching SQLite or slice() is a 500 or a
+ * silently unbounded list. Refused here as the schema violation it is.
+ */
+function finiteOnly(validate: Validator): Validator {
+  const checked: Validator = (data) => {
+    const result = validate(data);
+    if (result !== true) return result;
+    const path = nonFinitePath(data);
+    return path === undefined ? true : { error: [{ instancePath: path, keyword: 'type', message: 'must be a finite number', params: {} }] };
+  };
+  Object.defineProperty(checked, 'errors', { get: () => validate.errors });
+  return checked;
+}
+
+/** Deeper than any real request; deep enough to stay clear of recursion limits in Ajv and JSON.stringify. */
+export const MAX_BODY_DEPTH = 128;
+/** How much of an over-deep value's path a 422 names. */
+const NAMED_SEGMENTS = 4;
+
+/** The instance path of the first value nested deeper than `MAX_BODY_DEPTH` (iterative: the body may be 100 000 levels deep). */
+function overDeepPath(data: unknown): string | undefined {
+  const stack: { value: unknown; path: string[] }[] = [{ value: data, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length >= MAX_BODY_DEPTH) return path.slice(0, NAMED_SEGMENTS).map((segment) => `/${segment}`).join('');
+    for (const [key, child] of Object.entries(value)) if (child !== null && typeof child === 'object') stack.push({ value: child, path: [...path, key] });
+  }
+  return undefined;
+}
+
+/**
+ * Refuses JSON bodies nested deeper than `MAX_BODY_DEPTH` before the schema sees them: such a value
+ * passes `Type.Unknown()` fields (tool parameters, schemas, tool-call arguments) and later overflows
+ * the stack in JSON.stringify or a schema compiler, a 500 or a 502 for what is the client's mistake.
+ */
+function shallowOnly(validate: Validator): Validator {
+  const checked: Validator = (data) => {
+    const path = overDeepPath(data);
+    if (path === undefined) return validate(data);
+    return { error: [{ instancePath: path, keyword: 'maxDepth', message: `is nested more than ${MAX_BODY_DEPTH} levels deep`, params: {} }] };
+  };
+  Object.defineProperty(checked, 'errors', { get: () => validate.errors });
+  return checked;
+}
 
 /**
  * Query strings and path parameters arrive as text and are coerced to their schema's types;
@@ -17,7 +76,7 @@ export function validationController(): NonNullable<FastifyServerOptions['schema
       buildValidator: (externalSchemas: Record<string, unknown>) => {
         const body = factory(externalSchemas as never, { customOptions: { ...shared, coerceTypes: false } }) as unknown as BuildValidator;
         const text = factory(externalSchemas as never, { customOptions: { ...shared, coerceTypes: 'array' } }) as unknown as BuildValidator;
-        return ((route: RouteDefinition) => (route.httpPart === 'body' ? body(route) : text(route))) as never;
+        return ((route: RouteDefinition) => (route.httpPart === 'body' ? shallowOnly(body(route)) : finiteOnly(text(route)))) as never;
       },
     },
   };

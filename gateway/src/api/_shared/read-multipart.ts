@@ -12,18 +12,32 @@ export async function readMultipart(request: FastifyRequest): Promise<MultipartU
     throw new GatewayError(415, 'unsupported_media_type', 'Send multipart/form-data with a `file` field; let your HTTP client set the Content-Type and its boundary.');
   }
   const upload: MultipartUpload = { fields: {} };
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      if (upload.file) {
-        part.file.resume();
-        throw new GatewayError(422, 'too_many_files', 'Send exactly one file per request.', { param: part.fieldname });
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (upload.file) {
+          part.file.resume();
+          throw new GatewayError(422, 'too_many_files', 'Send exactly one file per request.', { param: part.fieldname });
+        }
+        upload.file = { content: await part.toBuffer(), filename: part.filename || 'upload', mimeType: part.mimetype, field: part.fieldname };
+      } else {
+        upload.fields[part.fieldname] = String(part.value);
       }
-      upload.file = { content: await part.toBuffer(), filename: part.filename || 'upload', mimeType: part.mimetype, field: part.fieldname };
-    } else {
-      upload.fields[part.fieldname] = String(part.value);
     }
+  } catch (error) {
+    throw malformedMultipart(error);
   }
   return upload;
+}
+
+/**
+ * The multipart parser's own failures (no boundary, a truncated or garbled body) are the client's: 400.
+ * Coded errors (ours, and the plugin's limits, mapped to 413 by the error handler) pass through.
+ */
+function malformedMultipart(error: unknown): unknown {
+  if (error instanceof GatewayError || (error as { code?: unknown })?.code !== undefined) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new GatewayError(400, 'invalid_multipart', `The multipart/form-data body could not be read (${reason}). Let your HTTP client build the body and set the Content-Type with its boundary.`);
 }
 
 /** A multipart boolean field: "true"/"false"/"1"/"0"; anything else is a 422 naming the field. */

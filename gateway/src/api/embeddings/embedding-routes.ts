@@ -15,7 +15,7 @@ const EmbeddingBody = Type.Object(
     /** Mistral's older spelling. */
     inputs: Type.Optional(Input),
     encoding_format: Type.Optional(Type.Union([Type.Literal('float'), Type.Literal('base64'), Type.Null()])),
-    dimensions: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    dimensions: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 65_536 }), Type.Null()])),
   },
   { additionalProperties: true },
 );

@@ -2,7 +2,9 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { toPublicFile } from '../../core/file-store.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { errorResponses } from '../_shared/common-schemas.js';
+import { pageOf } from '../_shared/page-of.js';
 import { readMultipart } from '../_shared/read-multipart.js';
+import { contentDisposition } from './content-disposition.js';
 
 export const FileObject = Type.Object({
   id: Type.String(),
@@ -14,6 +16,8 @@ export const FileObject = Type.Object({
   mime_type: Type.String(),
 });
 const FilePath = Type.Object({ file_id: Type.String({ minLength: 1 }) });
+/** A plain type/subtype; anything else (parameters, control or non-ASCII characters) is stored as application/octet-stream. */
+const MEDIA_TYPE = /^[\w.+-]{1,100}\/[\w.+-]{1,100}$/;
 const PURPOSES = ['batch', 'batch_output', 'image_generation', 'fine-tune', 'assistants', 'user_data', 'ocr', 'vision'];
 
 /** Files: uploads (batch input) and what the gateway generates (images, batch output), served by id. */
@@ -26,7 +30,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const purpose = upload.fields.purpose ?? 'user_data';
     if (!PURPOSES.includes(purpose)) throw new GatewayError(422, 'invalid_value', `Invalid request: 'purpose' must be one of ${PURPOSES.join(', ')}.`, { param: 'purpose' });
     if (upload.file.content.length === 0) throw new GatewayError(422, 'empty_file', 'The uploaded file is empty.', { param: 'file' });
-    const record = await files.save(upload.file.content, { purpose, filename: upload.file.filename, mimeType: upload.file.mimeType, keyId: request.apiKey?.id ?? null });
+    const record = await files.save(upload.file.content, { purpose, filename: upload.file.filename, mimeType: MEDIA_TYPE.test(upload.file.mimeType) ? upload.file.mimeType : 'application/octet-stream', keyId: request.apiKey?.id ?? null });
     return toPublicFile(record);
   });
 
@@ -42,8 +46,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const limit = request.query.limit ?? 20;
-      const found = files.list({ purpose: request.query.purpose, limit: limit + 1, after: request.query.after });
-      return { object: 'list' as const, data: found.slice(0, limit).map(toPublicFile), has_more: found.length > limit };
+      return pageOf(files.list({ purpose: request.query.purpose, limit: limit + 1, after: request.query.after }), limit, toPublicFile);
     },
   );
 
@@ -51,7 +54,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/v1/files/:file_id/content', { config: { unlogged: false }, schema: { tags: ['files'], summary: 'File content', params: FilePath } }, async (request, reply) => {
     const { record, content } = await files.content(request.params.file_id);
-    reply.header('Content-Type', record.mime_type).header('Content-Disposition', `inline; filename="${record.filename.replace(/["\\\r\n]/g, '_')}"`).header('Cache-Control', 'private, max-age=31536000, immutable');
+    reply.header('Content-Type', record.mime_type).header('Content-Disposition', contentDisposition(record.filename)).header('Cache-Control', 'private, max-age=31536000, immutable');
     return reply.send(content);
   });
 
