@@ -69,10 +69,12 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
   const page = result?.pages[view.page];
   const rendered = useRenderedPage(doc?.id ?? '', doc?.dataUrl ?? '', view.page, !!doc?.isPdf);
   const pageImage = doc?.isPdf ? rendered.data?.image : doc?.dataUrl;
-  const pageSize = doc?.isPdf
-    ? rendered.data && { width: rendered.data.width, height: rendered.data.height }
-    : page
-      ? { width: page.width, height: page.height }
+  // Boxes are in the pixels of the page OCR saw (pages[]); the rendered PNG may have another
+  // resolution, so it is drawn stretched to that size rather than setting the coordinate space.
+  const pageSize = page
+    ? { width: page.width, height: page.height }
+    : doc?.isPdf
+      ? rendered.data && { width: rendered.data.width, height: rendered.data.height }
       : imageSize;
   const boxes: IndexedBox[] = (result?.bboxes ?? [])
     .map((box, index) => ({ box, index }))
