@@ -111,14 +111,14 @@ describe('keys, account and models pages', () => {
   it('archives and unarchives a fine-tuned model, and filters by capability', async () => {
     await page.getByRole('link', { name: /Models/ }).click();
     const row = page.getByRole('row', { name: FINE_TUNED });
-    await row.getByRole('button', { name: `Archive ${FINE_TUNED}` }).click();
+    await row.getByRole('button', { name: `Archive ${FINE_TUNED}`, exact: true }).click();
     await row.getByText('archived', { exact: true }).waitFor();
     const archived = (await (await api(`/v1/models/${encodeURIComponent(FINE_TUNED)}`, stack.gateway.adminKey)).json()) as { archived: boolean };
     expect(archived.archived).toBe(true);
     await screenshot(page, 'models-archived');
 
-    await row.getByRole('button', { name: `Unarchive ${FINE_TUNED}` }).click();
-    await row.getByRole('button', { name: `Archive ${FINE_TUNED}` }).waitFor();
+    await row.getByRole('button', { name: `Unarchive ${FINE_TUNED}`, exact: true }).click();
+    await row.getByRole('button', { name: `Archive ${FINE_TUNED}`, exact: true }).waitFor();
     expect(await row.getByText('archived', { exact: true }).count()).toBe(0);
     const restored = (await (await api(`/v1/models/${encodeURIComponent(FINE_TUNED)}`, stack.gateway.adminKey)).json()) as { archived: boolean };
     expect(restored.archived).toBe(false);
@@ -129,5 +129,20 @@ describe('keys, account and models pages', () => {
     for (const text of await rows.allTextContents()) expect(text).toContain('ocr');
     await page.getByLabel('Capability').selectOption('all');
     await screenshot(page, 'models');
+  });
+
+  it('fits a 1024 px window without a page-wide horizontal scroll', async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    try {
+      for (const [link, name] of [[/Keys/, 'keys-1024'], [/Account/, 'account-1024'], [/Models/, 'models-1024'], [/Batches/, 'batches-1024'], [/Agents/, 'agents-1024']] as const) {
+        await page.getByRole('link', { name: link }).click();
+        await page.locator('.page h1').waitFor();
+        await page.locator('.card').first().waitFor();
+        expect(await page.evaluate(`(() => { const m = document.querySelector('.main'); return m.scrollWidth - m.clientWidth; })()`), name).toBeLessThanOrEqual(0);
+        await screenshot(page, name);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 860 });
+    }
   });
 });

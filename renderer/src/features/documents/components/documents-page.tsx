@@ -53,9 +53,11 @@ function DocumentQna({ models }: { models: GatewayModel[] }) {
               <input className="input" type="url" placeholder="https://example.com/report.pdf" value={url} disabled={!!file} onChange={(e) => setUrl(e.target.value)} />
             </label>
             {file && (
-              <button type="button" className="btn btn-sm" onClick={() => setFile(null)}>
-                Clear file
-              </button>
+              <div>
+                <button type="button" className="btn btn-sm" onClick={() => setFile(null)}>
+                  Clear file
+                </button>
+              </div>
             )}
           </div>
         </div>
