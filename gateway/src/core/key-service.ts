@@ -4,6 +4,8 @@ import { GatewayError } from './gateway-error.js';
 import { newId } from './ids.js';
 
 export const KEY_PREFIX = 'sk-sy-';
+/** Lookups (known and unknown keys) kept in memory; the oldest goes first. */
+export const MAX_CACHED_LOOKUPS = 10_000;
 const SHOWN_CHARACTERS = 10;
 
 export interface PublicKey {
@@ -116,12 +118,20 @@ export class KeyService {
     let record = this.cache.get(hash);
     if (record === undefined) {
       record = this.keys.findByHash(hash) ?? null;
+      // Unknown keys are cached too (a client retrying a bad key costs no query), so the cache is
+      // bounded: otherwise every distinct wrong key sent to the gateway would stay in memory.
+      if (this.cache.size >= MAX_CACHED_LOOKUPS) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(hash, record);
     }
     if (!record || record.revoked_at !== null) return undefined;
     if (!timingSafeEqual(Buffer.from(record.hash), Buffer.from(hash))) return undefined;
     this.markUsed(record);
     return record;
+  }
+
+  /** How many key lookups are cached (bounded by MAX_CACHED_LOOKUPS). */
+  get cachedLookups(): number {
+    return this.cache.size;
   }
 
   list(): ApiKeyRecord[] {

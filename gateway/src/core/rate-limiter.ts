@@ -1,11 +1,14 @@
 /**
  * Requests-per-minute limits, a sliding window per key kept in memory (timestamps of the last
  * minute's requests). Returns how long to wait when the limit is reached.
+ *
+ * Time is monotonic: with the wall clock, setting it back (NTP, a laptop waking up, a user fixing
+ * the time) would leave "future" stamps in the window and lock a key out for as long as the jump.
  */
 export class RateLimiter {
   private readonly windows = new Map<string, number[]>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly now: () => number = () => performance.now()) {}
 
   take(keyId: string, limitPerMinute: number): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
     const now = this.now();

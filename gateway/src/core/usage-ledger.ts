@@ -17,6 +17,8 @@ export class UsageLedger {
     private readonly usage: UsageRepository,
     private readonly account: AccountRepository,
     private readonly flushIntervalMs = 200,
+    /** Where a failed background write is reported (the records stay pending for the next flush). */
+    private readonly onFlushError: (error: unknown) => void = (error) => process.emitWarning(`Usage ledger: could not write usage records; they stay pending: ${String(error)}`),
   ) {}
 
   record(entry: UsageRecord): void {
@@ -27,7 +29,7 @@ export class UsageLedger {
       if (entry.key_id) this.spentByKey.set(entry.key_id, this.spentBy(entry.key_id) + entry.cost);
     }
     if (!this.timer) {
-      this.timer = setTimeout(() => this.flush(), this.flushIntervalMs);
+      this.timer = setTimeout(() => this.flushInBackground(), this.flushIntervalMs);
       this.timer.unref();
     }
   }
@@ -42,8 +44,24 @@ export class UsageLedger {
     const debit = this.pendingDebit;
     this.pending = [];
     this.pendingDebit = 0;
-    this.usage.insertMany(batch);
+    try {
+      this.usage.insertMany(batch);
+    } catch (error) {
+      // Nothing was written (one transaction): keep the records for the next flush.
+      this.pending = [...batch, ...this.pending];
+      this.pendingDebit += debit;
+      throw error;
+    }
     if (debit > 0) this.account.debit(debit);
+  }
+
+  /** The timer's flush: an exception thrown from a timer would end the process (and the desktop app with it). */
+  private flushInBackground(): void {
+    try {
+      this.flush();
+    } catch (error) {
+      this.onFlushError(error);
+    }
   }
 
   /** Total spent by a key, pending records included. */

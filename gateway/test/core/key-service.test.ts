@@ -1,0 +1,29 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { KeyService, MAX_CACHED_LOOKUPS } from '../../src/core/key-service.js';
+import { openDatabase, type Database } from '../../src/store/database.js';
+import { KeysRepository } from '../../src/store/keys-repository.js';
+
+let dir: string;
+let db: Database;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'switchyard-keys-'));
+  db = openDatabase(dir);
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('KeyService', () => {
+  it('keeps a bounded cache however many wrong keys are tried, and still knows the real ones', () => {
+    const keys = new KeyService(new KeysRepository(db));
+    const { key } = keys.create({ name: 'ci', role: 'member' });
+    expect(keys.authenticate(key)?.name).toBe('ci');
+    for (let i = 0; i < MAX_CACHED_LOOKUPS + 500; i++) expect(keys.authenticate(`sk-sy-wrong-${i}`)).toBeUndefined();
+    expect(keys.cachedLookups).toBeLessThanOrEqual(MAX_CACHED_LOOKUPS);
+    expect(keys.authenticate(key)?.name).toBe('ci');
+  });
+});

@@ -1,0 +1,28 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RateLimiter } from '../../src/core/rate-limiter.js';
+
+afterEach(() => vi.useRealTimers());
+
+describe('RateLimiter', () => {
+  it('allows the limit per minute, then says how long to wait', () => {
+    let now = 0;
+    const limiter = new RateLimiter(() => now);
+    expect(limiter.take('k', 2)).toEqual({ allowed: true });
+    now = 10_000;
+    expect(limiter.take('k', 2)).toEqual({ allowed: true });
+    expect(limiter.take('k', 2)).toEqual({ allowed: false, retryAfterSeconds: 50 });
+    now = 60_001;
+    expect(limiter.take('k', 2)).toEqual({ allowed: true });
+  });
+
+  it('does not lock a key out when the wall clock is set back', () => {
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+    const limiter = new RateLimiter();
+    vi.setSystemTime(new Date('2030-01-01T01:00:00Z'));
+    expect(limiter.take('k', 1).allowed).toBe(true);
+    // The clock was an hour fast and is corrected; a minute later the key may call again.
+    vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
+    vi.advanceTimersByTime(61_000);
+    expect(limiter.take('k', 1)).toEqual({ allowed: true });
+  });
+});

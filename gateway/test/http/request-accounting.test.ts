@@ -1,0 +1,50 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
+import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
+
+let upstream: FakeUpstream;
+let gateway: TestGateway;
+beforeEach(async () => {
+  upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
+  gateway = await startGateway({ config: upstreamConfig(upstream) });
+});
+afterEach(async () => {
+  await gateway.close();
+  await upstream.close();
+});
+
+async function eventually<T>(read: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('requests the client gives up on', () => {
+  it('still reach the request log and the usage ledger when the client disconnects mid-stream', async () => {
+    upstream.setBehaviour({ failure: { type: 'hang_mid_stream', afterFrames: 2 }, path: '/v1/chat/completions' });
+    const controller = new AbortController();
+    const response = await gateway.request('/v1/chat/completions', {
+      method: 'POST',
+      json: { messages: [{ role: 'user', content: 'one two three four' }], stream: true },
+      signal: controller.signal,
+      headers: { 'x-request-id': 'left-mid-stream' },
+    });
+    expect(response.status).toBe(200);
+    await response.body!.getReader().read();
+    controller.abort();
+    await upstream.requests.at(-1)!.settled;
+
+    const entry = await eventually(async () => {
+      const log = await json(await gateway.request('/console/requests'));
+      return (log.data as Json[]).find((candidate) => candidate.id === 'left-mid-stream');
+    });
+    expect(entry).toMatchObject({ method: 'POST', path: '/v1/chat/completions', status: 499 });
+    const usage = await json(await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': ADMIN_KEY } }));
+    // The console's log reads are not recorded, and this read is recorded after it answers: 1 is the abandoned stream.
+    expect(usage.usage.total_requests).toBe(1);
+  });
+});
