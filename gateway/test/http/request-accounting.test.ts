@@ -48,3 +48,23 @@ describe('requests the client gives up on', () => {
     expect(usage.usage.total_requests).toBe(1);
   });
 });
+
+describe('headers on streamed responses', () => {
+  const COMMON = ['x-request-id', 'x-process-time-ms', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'cross-origin-resource-policy'];
+
+  it('a chat stream and the console feed carry every common header', async () => {
+    const chat = await gateway.request('/v1/chat/completions', { method: 'POST', json: { messages: [{ role: 'user', content: 'a b' }], stream: true } });
+    const controller = new AbortController();
+    const feed = await gateway.request('/console/requests/stream', { signal: controller.signal });
+    try {
+      for (const response of [chat, feed]) {
+        expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+        for (const header of COMMON) expect(response.headers.get(header), header).toBeTruthy();
+      }
+      await chat.text();
+      expect(new TextDecoder().decode((await feed.body!.getReader().read()).value)).toContain(': connected');
+    } finally {
+      controller.abort();
+    }
+  });
+});

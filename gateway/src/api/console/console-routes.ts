@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../_shared/common-schemas.js';
 
@@ -18,6 +19,7 @@ const Entry = Type.Object({
 });
 
 const KEEPALIVE_MS = 15_000;
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 /** The console's request log: the last N requests, and a live SSE feed of new ones (Owner only). */
 export const consoleRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -44,28 +46,24 @@ export const consoleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/console/requests/stream',
     { config: { auth: 'owner', unlogged: true }, schema: { tags: ['console'], summary: 'Live feed of requests as server-sent events (Owner)' } },
-    async (request, reply) => {
-      reply.hijack();
-      const response = reply.raw;
-      response.writeHead(200, {
-        ...(reply.getHeaders() as Record<string, string>),
-        'Content-Type': 'text/event-stream; charset=utf-8',
-        'Cache-Control': 'no-store',
-        Connection: 'keep-alive',
-      });
-      response.write(': connected\n\n');
-      const unsubscribe = requestLog.subscribe((entry) => {
-        response.write(`data: ${JSON.stringify(entry)}\n\n`);
-      });
-      const keepalive = setInterval(() => response.write(': keepalive\n\n'), KEEPALIVE_MS);
+    async (_request, reply) => {
+      // Sent through Fastify (not hijacked) so the onSend hooks add X-Process-Time-Ms like on every response.
+      const feed = new PassThrough();
+      feed.write(': connected\n\n');
+      // A console that stops reading is dropped rather than buffered for without end.
+      const send = (text: string) => (feed.writableLength > MAX_BUFFERED_BYTES ? feed.destroy() : feed.write(text));
+      const unsubscribe = requestLog.subscribe((entry) => send(`data: ${JSON.stringify(entry)}\n\n`));
+      const keepalive = setInterval(() => send(': keepalive\n\n'), KEEPALIVE_MS);
       const stop = () => {
         openFeeds.delete(stop);
         clearInterval(keepalive);
         unsubscribe();
-        response.end();
+        feed.end();
       };
       openFeeds.add(stop);
-      request.raw.socket.once('close', stop);
+      // Fastify destroys the stream when the client goes away.
+      feed.once('close', stop);
+      return reply.headers({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' }).send(feed);
     },
   );
 };
