@@ -86,8 +86,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db));
   const files = new FileStore(new FilesRepository(db), options.dataDir);
   const batches = new BatchesRepository(db);
-  const runBatchRequest: BatchExecutor = async (endpoint, body, token) => {
-    const response = await app.inject({ method: 'POST', url: endpoint, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  const runBatchRequest: BatchExecutor = async (endpoint, body, token, signal) => {
+    const response = await app.inject({ method: 'POST', url: endpoint, signal, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
     let parsed: unknown;
     try {
       parsed = response.json();

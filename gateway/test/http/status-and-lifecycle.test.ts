@@ -96,6 +96,8 @@ describe('fine-tuned model management', () => {
       const id = encodeURIComponent('ft:svc-large-3-2512:acme:7e77');
       const patched = await json(await gateway.request(`/v1/models/${id}`, { method: 'PATCH', json: { metadata: { team: 'search' } } }));
       expect(patched).toMatchObject({ id: 'ft:svc-large-3-2512:acme:7e77', object: 'model', metadata: { team: 'search' } });
+      const second = await json(await gateway.request(`/v1/models/${id}`, { method: 'PATCH', json: { metadata: { team: null, owner: 'ada' } } }));
+      expect(second.metadata).toEqual({ owner: 'ada' });
       expect(await json(await gateway.request(`/v1/models/${id}/archive`, { method: 'POST' }))).toEqual({ id: 'ft:svc-large-3-2512:acme:7e77', object: 'model', archived: true });
       const archivedUse = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'ft:svc-large-3-2512:acme:7e77', messages: [{ role: 'user', content: 'x' }] } });
       expect(archivedUse.status).toBe(404);

@@ -41,14 +41,25 @@ export const modelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['models'],
         summary: 'Update a fine-tuned model',
         params: ModelPath,
-        body: Type.Object({ metadata: Type.Optional(Type.Record(Type.String(), Type.String())), name: Type.Optional(Type.String()), description: Type.Optional(Type.String()) }),
+        body: Type.Object({
+          metadata: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()]), { description: 'Merged into the stored metadata; a null value removes that key.' })),
+          name: Type.Optional(Type.String()),
+          description: Type.Optional(Type.String()),
+        }),
         response: { 200: ModelObject, ...errorResponses },
       },
     },
     async (request) => {
       const { metadata, name, description } = request.body;
       const extra = { ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}) };
-      models.updateState(request.params.model, (current) => ({ ...current, metadata: { ...current.metadata, ...metadata, ...extra } }));
+      models.updateState(request.params.model, (current) => {
+        const merged: Record<string, string> = { ...current.metadata, ...extra };
+        for (const [key, value] of Object.entries(metadata ?? {})) {
+          if (value === null) delete merged[key];
+          else merged[key] = value;
+        }
+        return { ...current, metadata: merged };
+      });
       return models.info(models.find(request.params.model));
     },
   );

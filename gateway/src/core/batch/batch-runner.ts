@@ -9,7 +9,7 @@ import type { KeyService } from '../key-service.js';
 import { parseBatchInput, type BatchRequestLine } from './parse-batch-input.js';
 
 /** Runs one request of a batch through the gateway's own pipeline (auth, limits, billing, logging). */
-export type BatchExecutor = (endpoint: string, body: Record<string, unknown>, token: string) => Promise<{ status: number; body: unknown; requestId: string; retryAfter?: number }>;
+export type BatchExecutor = (endpoint: string, body: Record<string, unknown>, token: string, signal: AbortSignal) => Promise<{ status: number; body: unknown; requestId: string; retryAfter?: number }>;
 
 export interface BatchRunnerLogger {
   warn(object: Record<string, unknown>, message: string): void;
@@ -43,6 +43,7 @@ export class BatchRunner {
   private readonly queue: string[] = [];
   private draining: Promise<void> | undefined;
   private stopped = false;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly batches: BatchesRepository,
@@ -80,9 +81,10 @@ export class BatchRunner {
     return batch;
   }
 
-  /** Stops after the request in flight; unfinished batches resume at the next start. */
+  /** Abandons the request in flight (it is not recorded, so it runs again when the batch resumes at the next start). */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     await this.draining;
   }
 
@@ -92,6 +94,7 @@ export class BatchRunner {
       try {
         await this.run(id);
       } catch (error) {
+        if (this.stopped) return;
         this.logger.warn({ batch: id, err: error }, 'batch failed');
         this.batches.update(id, { status: 'failed', failed_at: seconds(this.now()), errors: [{ line: 0, message: (error as Error).message }] });
       }
@@ -135,6 +138,7 @@ export class BatchRunner {
           break;
         }
         const result = await this.executeWithRateLimitWaits(batch.endpoint, request.body, token);
+        if (this.stopped) break;
         const line = { id: newId('batch_req_'), custom_id: request.custom_id, response: { status_code: result.status, request_id: result.requestId, body: result.body } };
         if (result.status < 400) {
           await appendFile(spool.output, `${JSON.stringify({ ...line, error: null })}\n`);
@@ -155,10 +159,10 @@ export class BatchRunner {
 
   private async executeWithRateLimitWaits(endpoint: string, body: Record<string, unknown>, token: string) {
     for (let attempt = 0; ; attempt++) {
-      const result = await this.execute(endpoint, { ...body, stream: false }, token);
+      const result = await this.execute(endpoint, { ...body, stream: false }, token, this.stopping.signal);
       const wait = result.retryAfter ?? 1;
       if (result.status !== 429 || attempt >= MAX_RATE_LIMIT_WAITS || wait > MAX_RATE_LIMIT_WAIT_SECONDS || this.stopped) return result;
-      await sleep(wait * 1000);
+      await sleep(wait * 1000, undefined, { signal: this.stopping.signal });
     }
   }
 

@@ -6,6 +6,8 @@ import { renderPdfPage } from '../../providers/_shared/pdf/render-pdf-page.js';
 import { ProviderError } from '../../providers/_shared/provider-error.js';
 
 const MAX_PIXELS = 60_000_000;
+/** The local OCR engine's own render resolution, so a page rendered without a width lines up with its boxes. */
+const DEFAULT_RENDER_DPI = 200;
 
 export interface RenderedPage {
   page: number;
@@ -32,7 +34,7 @@ export async function renderDocumentPage(bytes: Buffer, pageIndex: number, width
       throw new ProviderError('invalid_request', `The PDF has ${pdf.numPages} page(s); page ${pageIndex} does not exist (pages are 0-based).`, { code: 'page_out_of_range', param: 'page' });
     }
     const page = await pdf.getPage(pageIndex + 1);
-    const dpi = width ? dpiForWidth(page.getViewport({ scale: 1 }).width, width) : 150;
+    const dpi = width ? dpiForWidth(page.getViewport({ scale: 1 }).width, width) : DEFAULT_RENDER_DPI;
     const gray = await renderPdfPage(page, dpi, MAX_PIXELS);
     return { page: pageIndex, pageCount: pdf.numPages, width: gray.width, height: gray.height, png: await grayToPng(gray) };
   } finally {
