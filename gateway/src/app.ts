@@ -22,6 +22,7 @@ import { registerHostGuard } from './http/host-guard.js';
 import { clientRequestId, registerRequestContext } from './http/request-context.js';
 import { registerUsageRecorder } from './http/usage-recorder.js';
 import { validationController } from './http/validation.js';
+import { frameworkErrorHandler } from './http/framework-errors.js';
 import './http/fastify-augment.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerConsolePage } from './http/console-page.js';
@@ -58,6 +59,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     requestIdHeader: false,
     genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? newId('req_'),
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler,
+    routerOptions: { maxParamLength: 500 },
     forceCloseConnections: 'idle',
     schemaController: validationController(),
   }).withTypeProvider<TypeBoxTypeProvider>();

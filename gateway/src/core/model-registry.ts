@@ -80,7 +80,8 @@ export class ModelRegistry {
   find(name: string): ModelRoute {
     const route = this.byName.get(name);
     if (!route || this.stateOf(route.id)?.deleted) {
-      throw new GatewayError(404, 'model_not_found', `The model "${name}" is not served by this gateway. ${HOW_TO_ADD} GET /models lists the models it serves.`, { param: 'model' });
+      const shown = name.length > 200 ? `${name.slice(0, 200)}…` : name;
+      throw new GatewayError(404, 'model_not_found', `The model "${shown}" is not served by this gateway. ${HOW_TO_ADD} GET /models lists the models it serves.`, { param: 'model' });
     }
     return route;
   }

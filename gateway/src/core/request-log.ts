@@ -47,7 +47,10 @@ const SECRET_PATTERNS: [RegExp, string][] = [
 
 /** A body for the request log: secrets redacted, cut to `maxBytes`. */
 export function redactBody(body: string, maxBytes = 4096): string {
-  let text = body;
+  // Cut before redacting (with room for a secret straddling the cut), so a huge body costs no more than a small one.
+  const cut = body.length > maxBytes + 256 ? body.slice(0, maxBytes + 256) : body;
+  let text = cut;
   for (const [pattern, replacement] of SECRET_PATTERNS) text = text.replace(pattern, replacement);
-  return text.length > maxBytes ? `${text.slice(0, maxBytes)}… [${text.length - maxBytes} more characters]` : text;
+  if (text.length <= maxBytes && cut.length === body.length) return text;
+  return `${text.slice(0, maxBytes)}… [cut from ${body.length} characters]`;
 }

@@ -71,6 +71,7 @@ export class RouteRunner {
         if (suggested !== undefined && suggested * 1000 > MAX_BACKOFF_MS) throw error;
         const backoff = Math.min(MAX_BACKOFF_MS, suggested !== undefined ? suggested * 1000 : this.baseBackoffMs * 2 ** attempt * (0.75 + Math.random() / 2));
         await sleep(backoff, undefined, { signal }).catch(() => undefined);
+        if (signal.aborted) throw new ProviderError('aborted', 'the client closed the request');
       }
     }
   }

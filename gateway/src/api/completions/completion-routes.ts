@@ -68,7 +68,10 @@ export const completionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return sendEventStream(request, reply, served.provider.id, async (writer) => {
         let usage: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
         for (const [promptIndex, prompt] of prompts.entries()) {
-          const events = promptIndex === 0 ? first.value : await served.provider.capabilities.completions!.completeStream({ ...params, prompt, model: served.upstreamModel });
+          const events =
+            promptIndex === 0
+              ? first.value
+              : (await runner.run(served, 'completions', signal, (candidate) => candidate.provider.capabilities.completions!.completeStream({ ...params, prompt, model: candidate.upstreamModel }))).value;
           for await (const event of events as AsyncIterable<CompletionStreamEvent>) {
             if (writer.closed) return;
             if (event.type === 'usage') {
