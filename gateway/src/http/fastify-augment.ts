@@ -16,7 +16,7 @@ declare module 'fastify' {
     auth?: RouteAuth;
     /** Spends money: refused with 402 once the balance or a spending limit is exhausted. */
     billable?: boolean;
-    /** Excluded from the usage ledger and the request log (the log's own feed, the console's files). */
+    /** Excluded from the usage ledger and the request log (health checks, the log's own feed, the console's files). */
     unlogged?: boolean;
   }
   interface FastifyRequest {

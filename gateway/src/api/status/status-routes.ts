@@ -13,7 +13,7 @@ const StatusResponse = Type.Object({
 export const statusRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/status',
-    { config: { auth: 'none' }, schema: { tags: ['status'], summary: 'Gateway status', security: [], response: { 200: StatusResponse, 503: StatusResponse } } },
+    { config: { auth: 'none', unlogged: true }, schema: { tags: ['status'], summary: 'Gateway status', security: [], response: { 200: StatusResponse, 503: StatusResponse } } },
     async (request, reply) => {
       const { startup, models, options } = app.services;
       const canServe = (capability: 'ocr' | 'transcription') =>
