@@ -9,6 +9,9 @@ import { loadGatewayOptions } from './config/load-options.js';
  * close engines and the database, exit 0).
  */
 async function main(): Promise<void> {
+  // A closed pipe (the reader of our output went away) must not turn a clean shutdown into a crash.
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
   const options = await loadGatewayOptions({ env: process.env });
   const app = await buildGateway(options);
   await app.listen({ host: options.host, port: options.port });

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ProviderError } from '../provider-error.js';
 
 export type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -25,6 +25,8 @@ export async function openPdf(bytes: Buffer): Promise<PDFDocumentProxy> {
   if (bytes.length === 0) {
     throw new ProviderError('invalid_input', 'The document is empty (0 bytes).', { code: 'empty_document' });
   }
+  // pdfjs is a large module: loaded on the first PDF, not at gateway start.
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const task = getDocument({
     // pdfjs transfers (detaches) the buffer it is given, so give it a copy.
     data: new Uint8Array(bytes),

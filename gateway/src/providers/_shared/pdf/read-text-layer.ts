@@ -1,5 +1,5 @@
 import { createCanvas } from '@napi-rs/canvas';
-import { Util, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { OcrWord } from '../../types.js';
 
 export interface TextLayerPage {
@@ -47,7 +47,7 @@ export async function readTextLayer(page: PDFPageProxy, dpi: number): Promise<Te
     const family = style?.fontFamily ?? 'sans-serif';
     const ascent = style?.ascent ?? 0.8;
     const descent = style?.descent ?? -0.2;
-    const m = Util.transform(viewport.transform, item.transform) as number[];
+    const m = multiplyTransforms(viewport.transform as number[], item.transform as number[]);
     // Unit vectors along the baseline and up the glyphs, and the font size, in device pixels.
     const fontSize = Math.hypot(m[2], m[3]);
     const advance = Math.hypot(m[0], m[1]) || 1;
@@ -83,4 +83,16 @@ export async function readTextLayer(page: PDFPageProxy, dpi: number): Promise<Te
     }
   }
   return { width: Math.ceil(viewport.width), height: Math.ceil(viewport.height), words };
+}
+
+/** Composes two PDF affine transforms [a, b, c, d, e, f] (what pdfjs's Util.transform does), without loading pdfjs at start. */
+function multiplyTransforms(m1: number[], m2: number[]): number[] {
+  return [
+    m1[0] * m2[0] + m1[2] * m2[1],
+    m1[1] * m2[0] + m1[3] * m2[1],
+    m1[0] * m2[2] + m1[2] * m2[3],
+    m1[1] * m2[2] + m1[3] * m2[3],
+    m1[0] * m2[4] + m1[2] * m2[5] + m1[4],
+    m1[1] * m2[4] + m1[3] * m2[5] + m1[5],
+  ];
 }
