@@ -144,6 +144,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   app.addHook('onClose', async () => {
     await Promise.allSettled([...providers.values()].map((provider) => provider.close()));
     ledger.flush();
+    db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
   });
   return app as unknown as FastifyInstance & { generatedAdminKey?: string };
