@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxIou, drawTextImage, makeInvoiceImage, makeTextPdf, type DrawnImage } from '../support/draw-text.js';
 import { makeEncryptedPdf } from '../support/ocr-encrypted-pdf.js';
+import { readSse } from '../support/sse.js';
 import { json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
 
 let gateway: TestGateway;
@@ -183,6 +184,13 @@ describe('document question answering and image analysis', () => {
       }),
     );
     expect(viaMessages.choices[0].message.content).toContain('parts for two years');
+
+    const streamed = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'svc-ocr-3-2512', document: made.pdf.toString('base64'), question: 'How long do deliveries take?', stream: true } });
+    expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const frames = await readSse(streamed);
+    expect(frames.at(-1)).toBe('[DONE]');
+    expect((frames[0] as Json).choices[0].delta.content).toContain('five business days');
+    expect((frames[1] as Json).citations[0].page).toBe(1);
   });
 
   it('analyses an image locally: size, format, colours and its text', async () => {

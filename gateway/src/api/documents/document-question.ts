@@ -5,6 +5,7 @@ import { newId } from '../../core/ids.js';
 import type { ModelRoute } from '../../core/model-registry.js';
 import { recogniseDocument } from '../../core/ocr/recognise-document.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
+import { sendEventStream } from '../_shared/event-stream.js';
 import { recordUsage, usageBody } from '../_shared/record-usage.js';
 import type { ChatBodyType } from '../chat/chat-schemas.js';
 
@@ -38,15 +39,25 @@ export async function documentQuestion(request: FastifyRequest, reply: FastifyRe
   const { result, route: served } = await recogniseDocument(services, route, document, undefined, signal, 'document');
   const answer = await answerQuestion(services, result, question, signal);
   recordUsage(request, reply, served, answer.usage);
+  const id = newId('chatcmpl-');
+  const created = Math.floor(Date.now() / 1000);
+  const extras = { citations: answer.citations, document_text: answer.documentText, answer_method: answer.method };
+  if (body.stream) {
+    // Streaming clients get the answer as chunks like any chat stream; the citations ride on the last one.
+    const chunk = (choices: unknown[], more: Record<string, unknown> = {}) => ({ id, object: 'chat.completion.chunk', created, model: served.id, choices, ...more });
+    return sendEventStream(request, reply, served.provider.id, async (writer) => {
+      await writer.send(chunk([{ index: 0, delta: { role: 'assistant', content: answer.answer }, finish_reason: null }]));
+      await writer.send(chunk([{ index: 0, delta: {}, finish_reason: 'stop' }], extras));
+      if (body.stream_options?.include_usage) await writer.send(chunk([], { usage: usageBody(answer.usage) }));
+    });
+  }
   return {
-    id: newId('chatcmpl-'),
+    id,
     object: 'chat.completion' as const,
-    created: Math.floor(Date.now() / 1000),
+    created,
     model: served.id,
     choices: [{ index: 0, message: { role: 'assistant' as const, content: answer.answer }, finish_reason: 'stop' }],
     usage: usageBody(answer.usage),
-    citations: answer.citations,
-    document_text: answer.documentText,
-    answer_method: answer.method,
+    ...extras,
   };
 }
