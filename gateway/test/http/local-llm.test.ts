@@ -72,10 +72,21 @@ describe('local llama.cpp through the gateway', () => {
     expect(typeof parsed.sure).toBe('boolean');
   });
 
-  it('rejects tools on the local engine with a clear 422', async () => {
-    const response = await post('/v1/chat/completions', { model: 'tiny-chat', messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'f' } }] });
-    expect(response.status).toBe(422);
-    expect((await json(response)).param).toBe('tools');
+  it('makes a forced tool call', async () => {
+    const parameters = { type: 'object', properties: { city: { type: 'string', enum: ['Paris', 'Oslo'] }, days: { type: 'boolean' } }, required: ['city'] };
+    const response = await post('/v1/chat/completions', {
+      model: 'tiny-chat',
+      messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Current weather', parameters } }],
+      tool_choice: 'required',
+      max_tokens: 100,
+    });
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body.choices[0]).toMatchObject({ finish_reason: 'tool_calls', message: { role: 'assistant', content: null } });
+    const [call] = body.choices[0].message.tool_calls;
+    expect(call).toMatchObject({ id: expect.stringMatching(/^call_/), type: 'function', function: { name: 'get_weather' } });
+    expect(JSON.parse(call.function.arguments)).toEqual({ city: expect.stringMatching(/^(Paris|Oslo)$/), days: expect.any(Boolean) });
   });
 
   it('unloads after the idle time and serves the next call from a cold start', async () => {

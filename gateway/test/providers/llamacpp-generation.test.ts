@@ -150,16 +150,14 @@ describe('llamacpp chat', () => {
     expect(parsed).toEqual({ answer: expect.stringMatching(/^(yes|no)$/), sure: expect.any(Boolean) });
   });
 
-  it('refuses image parts and tools with invalid_request', async () => {
+  it('refuses image parts with invalid_request', async () => {
     const image = chat.chat(
       chatRequest({
         messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] }],
       }),
     );
     await expect(image).rejects.toMatchObject({ kind: 'invalid_request', param: 'messages' });
-    const tools = chat.chat(chatRequest({ tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }] }));
-    await expect(tools).rejects.toMatchObject({ kind: 'invalid_request', param: 'tools', message: 'tools are not supported by the local llama.cpp engine' });
-    await expect(chat.chatStream(chatRequest({ tools: [{ type: 'function', function: { name: 'lookup' } }] }))).rejects.toBeInstanceOf(ProviderError);
+    await expect(chat.chatStream(chatRequest({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] }))).rejects.toBeInstanceOf(ProviderError);
   });
 
   it('aborts a stream mid-generation and stays usable', async () => {
