@@ -150,6 +150,20 @@ describe('llamacpp chat', () => {
     expect(parsed).toEqual({ answer: expect.stringMatching(/^(yes|no)$/), sure: expect.any(Boolean) });
   });
 
+  it('keeps anyOf in a json_schema meaningful (the engine alone would emit null)', async () => {
+    const result = await chat.chat(
+      chatRequest({
+        max_tokens: 200,
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'pick', schema: { type: 'object', properties: { pick: { anyOf: [{ enum: ['left', 'right'] }, { type: 'boolean' }] } }, required: ['pick'] } },
+        },
+      }),
+    );
+    const parsed = JSON.parse(result.choices[0].message.content!) as { pick: unknown };
+    expect(['left', 'right', true, false]).toContain(parsed.pick);
+  });
+
   it('refuses image parts with invalid_request', async () => {
     const image = chat.chat(
       chatRequest({
