@@ -10,7 +10,17 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createTesseractProvider } from '../../gateway/src/providers/tesseract/create-tesseract-provider.js';
 import type { ProviderInstance } from '../../gateway/src/providers/types.js';
-import { DEGRADATIONS, drawTextImage, makeDegradedPage, makeInvoiceImage, proseLines, type DrawnImage } from '../../gateway/test/support/draw-text.js';
+import {
+  DEGRADATIONS,
+  DEGRADATION_VARIANTS,
+  drawTextImage,
+  makeDegradedPage,
+  makeInvoiceImage,
+  makeSecondInvoiceImage,
+  makeVariantPage,
+  proseLines,
+  type DrawnImage,
+} from '../../gateway/test/support/draw-text.js';
 import { characterErrorRate, wordErrorRate } from './error-rates.js';
 
 const run = promisify(execFile);
@@ -76,29 +86,57 @@ async function throughput(dir: string): Promise<void> {
   for (const row of rows) console.log(`${pad(row[0], 56)} ${pad(row[1], 9)} ${row[2]}`);
 }
 
-async function accuracy(dir: string): Promise<void> {
-  const names = Object.keys(DEGRADATIONS);
-  const sets: { name: string; image: DrawnImage }[] = [];
-  for (const name of names) sets.push({ name, image: await makeDegradedPage(name) });
-  sets.push({ name: 'invoice_table', image: await makeInvoiceImage() });
-  sets.push({ name: 'invoice_rotated_noisy', image: await makeInvoiceImage({ rotate: 1.5, noise: 25, jpegQuality: 30 }) });
+interface BenchPage {
+  name: string;
+  /** Which set the page belongs to: the first prose text and invoice, or their variants. */
+  set: 'seed 1' | 'variants';
+  image: DrawnImage;
+}
 
+async function accuracyPages(): Promise<BenchPage[]> {
+  const pages: BenchPage[] = [];
+  for (const name of Object.keys(DEGRADATIONS)) pages.push({ name, set: 'seed 1', image: await makeDegradedPage(name) });
+  pages.push({ name: 'invoice_table', set: 'seed 1', image: await makeInvoiceImage() });
+  pages.push({ name: 'invoice_rotated_noisy', set: 'seed 1', image: await makeInvoiceImage({ rotate: 1.5, noise: 25, jpegQuality: 30 }) });
+  for (const name of Object.keys(DEGRADATION_VARIANTS)) pages.push({ name, set: 'variants', image: await makeVariantPage(name) });
+  pages.push({ name: 'invoice2_table', set: 'variants', image: await makeSecondInvoiceImage() });
+  pages.push({
+    name: 'invoice2_rotated_noisy',
+    set: 'variants',
+    image: await makeSecondInvoiceImage({ rotate: -2, noise: 22, jpegQuality: 35, seed: 9 }),
+  });
+  return pages;
+}
+
+/** One row of rates: gateway CER, WER, without preprocessing CER, WER, Debian CER, WER. */
+function formatRow(label: string, rates: number[], note = ''): string {
+  const cells = rates.map(pct);
+  return `${pad(label, 24)} ${pad(cells[0], 12)} ${pad(cells[1], 8)} ${pad(cells[2], 12)} ${pad(cells[3], 8)} ${pad(cells[4], 11)} ${pad(cells[5], 8)}${note}`;
+}
+
+function meanRates(rows: number[][]): number[] {
+  return rows[0].map((_, i) => rows.reduce((sum, row) => sum + row[i], 0) / rows.length);
+}
+
+async function accuracy(dir: string): Promise<void> {
+  const pages = await accuracyPages();
   const withPre = engine(1, true);
   const without = engine(1, false);
   await Promise.all([withPre.warm!(), without.warm!()]);
-  console.log('\nAccuracy: character / word error rate (lower is better)\n');
+  console.log('\nAccuracy: character / word error rate (lower is better); "worse" marks the gateway behind Debian\n');
   console.log(`${pad('page', 24)} ${pad('gateway CER', 12)} ${pad('WER', 8)} ${pad('no-prep CER', 12)} ${pad('WER', 8)} ${pad('debian CER', 11)} WER`);
-  const totals = [0, 0, 0, 0, 0, 0];
-  for (const { name, image } of sets) {
+  const rows: { set: BenchPage['set']; rates: number[] }[] = [];
+  for (const { name, set, image } of pages) {
     const texts = [await gatewayText(withPre, image), await gatewayText(without, image), await debianText(dir, image, name)];
     const rates = texts.flatMap((text) => [characterErrorRate(image.text, text), wordErrorRate(image.text, text)]);
-    rates.forEach((r, i) => (totals[i] += r));
-    console.log(
-      `${pad(name, 24)} ${pad(pct(rates[0]), 12)} ${pad(pct(rates[1]), 8)} ${pad(pct(rates[2]), 12)} ${pad(pct(rates[3]), 8)} ${pad(pct(rates[4]), 11)} ${pct(rates[5])}`,
-    );
+    rows.push({ set, rates });
+    const worse = [rates[0] > rates[4] ? 'CER' : '', rates[1] > rates[5] ? 'WER' : ''].filter(Boolean).join('+');
+    console.log(formatRow(name, rates, worse ? `worse ${worse}` : ''));
   }
-  const mean = totals.map((t) => pct(t / sets.length));
-  console.log(`${pad('MEAN', 24)} ${pad(mean[0], 12)} ${pad(mean[1], 8)} ${pad(mean[2], 12)} ${pad(mean[3], 8)} ${pad(mean[4], 11)} ${mean[5]}`);
+  for (const set of ['seed 1', 'variants'] as const) {
+    console.log(formatRow(`MEAN ${set}`, meanRates(rows.filter((r) => r.set === set).map((r) => r.rates))));
+  }
+  console.log(formatRow(`MEAN all (${rows.length})`, meanRates(rows.map((r) => r.rates))));
   await Promise.all([withPre.close(), without.close()]);
 }
 

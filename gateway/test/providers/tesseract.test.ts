@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTesseractProvider } from '../../src/providers/tesseract/create-tesseract-provider.js';
 import type { OcrRequest, OcrResult, ProviderInstance } from '../../src/providers/types.js';
-import { drawTextImage, makeDegradedPage, makeInvoiceImage, proseLines } from '../support/draw-text.js';
+import { drawTextImage, makeDegradedPage, makeInvoiceImage, makeSecondInvoiceImage, makeVariantPage, proseLines } from '../support/draw-text.js';
 import { toBmp } from '../support/ocr-bmp.js';
 import { matchWords, pageWords, wordRecall } from '../support/ocr-assertions.js';
 
@@ -74,6 +74,28 @@ describe('tesseract provider on images', () => {
     expect(page.text).toContain('INV-2024-0042');
     expect(page.text).toContain('Total Due: $1,234.50');
     expect(page.text).not.toMatch(/[|_]/);
+  });
+
+  it('reads every word of a blurred page exactly, punctuation included', async () => {
+    const drawn = await makeDegradedPage('blur');
+    const [page] = (await ocr(provider, drawn.image)).pages;
+    expect(page.text.replace(/\s+/g, ' ').trim()).toBe(drawn.text.replace(/\s+/g, ' '));
+  });
+
+  it('keeps the decimal points of amounts on rotated, noisy JPEG invoices', async () => {
+    const first = await makeInvoiceImage({ rotate: 1.5, noise: 25, jpegQuality: 30 });
+    const second = await makeSecondInvoiceImage({ rotate: -2, noise: 22, jpegQuality: 35, seed: 9 });
+    const [a] = (await ocr(provider, first.image, { mimeType: 'image/jpeg' })).pages;
+    const [b] = (await ocr(provider, second.image, { mimeType: 'image/jpeg' })).pages;
+    for (const amount of ['12.50', '125.00', '299.50', '898.50', '211.00', '$1,234.50']) expect(a.text).toContain(amount);
+    for (const amount of ['4.99', '61.45', '38.90', '466.80', '1,152.80', '$2,187.90']) expect(b.text).toContain(amount);
+  });
+
+  it('reads a grainy low-contrast page without inventing text in its background', async () => {
+    const drawn = await makeVariantPage('low_contrast_b');
+    const [page] = (await ocr(provider, drawn.image)).pages;
+    expect(wordRecall(drawn.words, pageWords(page))).toBeGreaterThan(0.75);
+    expect(pageWords(page).length).toBeLessThan(drawn.words.length * 1.3);
   });
 
   it('reads BMP images', async () => {

@@ -241,7 +241,28 @@ export interface DrawnInvoice extends DrawnImage {
 
 /** An invoice with a header, a ruled line-item table and a total, at roughly 150 DPI A5 size. */
 export async function makeInvoiceImage(degradation: Degradation = {}): Promise<DrawnInvoice> {
-  const fields: InvoiceFields = {
+  return drawInvoice(FIRST_INVOICE, degradation);
+}
+
+/** A second invoice layout (other vendor, more rows, narrower columns, smaller type), for benchmarks that must not fit one page. */
+export async function makeSecondInvoiceImage(degradation: Degradation = {}): Promise<DrawnInvoice> {
+  return drawInvoice(SECOND_INVOICE, degradation);
+}
+
+interface InvoiceLayout {
+  fields: InvoiceFields;
+  /** Body type size, px. */
+  size: number;
+  /** Left edges of the table's columns: description, quantity, unit price, amount; and the right edge. */
+  columns: [number, number, number, number, number];
+  tableTop: number;
+  rowHeight: number;
+  width: number;
+  height: number;
+}
+
+const FIRST_INVOICE: InvoiceLayout = {
+  fields: {
     invoice_number: 'INV-2024-0042',
     invoice_date: '2024-03-15',
     vendor_name: 'Acme Supplies',
@@ -252,40 +273,77 @@ export async function makeInvoiceImage(degradation: Degradation = {}): Promise<D
       { description: 'Gadgets', quantity: 3, unit_price: 299.5, amount: 898.5 },
       { description: 'Shipping', quantity: 1, unit_price: 211, amount: 211 },
     ],
-  };
-  const size = 20;
+  },
+  size: 20,
+  columns: [35, 385, 485, 685, 860],
+  tableTop: 240,
+  rowHeight: 50,
+  width: 900,
+  height: 580,
+};
+
+const SECOND_INVOICE: InvoiceLayout = {
+  fields: {
+    invoice_number: 'INV-7731-B',
+    invoice_date: '2023-11-02',
+    vendor_name: 'Northwind Traders',
+    customer_name: 'Initech Ltd',
+    total_amount: 2187.9,
+    line_items: [
+      { description: 'Paper A4', quantity: 40, unit_price: 4.99, amount: 199.6 },
+      { description: 'Toner 85X', quantity: 6, unit_price: 61.45, amount: 368.7 },
+      { description: 'Desk lamp', quantity: 12, unit_price: 38.9, amount: 466.8 },
+      { description: 'Chair mat', quantity: 8, unit_price: 144.1, amount: 1152.8 },
+    ],
+  },
+  size: 17,
+  columns: [30, 300, 380, 520, 700],
+  tableTop: 220,
+  rowHeight: 42,
+  width: 740,
+  height: 560,
+};
+
+/** Draws an invoice layout: vendor and title, three header fields, the ruled item table and the total under it. */
+async function drawInvoice(layout: InvoiceLayout, degradation: Degradation): Promise<DrawnInvoice> {
+  const { fields, size, columns, tableTop, rowHeight, width, height } = layout;
+  const [left, qty, unit, amount, right] = columns;
+  const headerSize = Math.round(size * 1.5);
+  const text = (x: number): number => x + 15;
   const lines: TextLineSpec[] = [
-    { text: 'Acme Supplies', x: 40, y: 60, size: 30, bold: true },
-    { text: 'INVOICE', x: 640, y: 60, size: 30, bold: true },
-    { text: `Invoice Number: ${fields.invoice_number}`, x: 40, y: 130, size },
-    { text: `Invoice Date: ${fields.invoice_date}`, x: 40, y: 165, size },
-    { text: `Bill To: ${fields.customer_name}`, x: 40, y: 200, size },
-    { text: 'Description', x: 50, y: 272, size, bold: true },
-    { text: 'Qty', x: 400, y: 272, size, bold: true },
-    { text: 'Unit Price', x: 500, y: 272, size, bold: true },
-    { text: 'Amount', x: 700, y: 272, size, bold: true },
+    { text: fields.vendor_name, x: 40, y: 60, size: headerSize, bold: true },
+    { text: 'INVOICE', x: right - 220, y: 60, size: headerSize, bold: true },
+    { text: `Invoice Number: ${fields.invoice_number}`, x: 40, y: 60 + size * 3.5, size },
+    { text: `Invoice Date: ${fields.invoice_date}`, x: 40, y: 60 + size * 5.25, size },
+    { text: `Bill To: ${fields.customer_name}`, x: 40, y: 60 + size * 7, size },
   ];
+  // Baselines sit a little below the middle of each row.
+  const baseline = (row: number): number => tableTop + row * rowHeight + Math.round(rowHeight * 0.64);
+  lines.push(
+    { text: 'Description', x: text(left), y: baseline(0), size, bold: true },
+    { text: 'Qty', x: text(qty), y: baseline(0), size, bold: true },
+    { text: 'Unit Price', x: text(unit), y: baseline(0), size, bold: true },
+    { text: 'Amount', x: text(amount), y: baseline(0), size, bold: true },
+  );
   const money = (n: number): string => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   fields.line_items.forEach((item, i) => {
-    const y = 322 + i * 50;
+    const y = baseline(i + 1);
     lines.push(
-      { text: item.description, x: 50, y, size },
-      { text: String(item.quantity), x: 400, y, size },
-      { text: money(item.unit_price), x: 500, y, size },
-      { text: money(item.amount), x: 700, y, size },
+      { text: item.description, x: text(left), y, size },
+      { text: String(item.quantity), x: text(qty), y, size },
+      { text: money(item.unit_price), x: text(unit), y, size },
+      { text: money(item.amount), x: text(amount), y, size },
     );
   });
-  lines.push({ text: `Total Due: $${money(fields.total_amount)}`, x: 500, y: 520, size: 22, bold: true });
-
-  const tableTop = 240;
-  const rowHeight = 50;
   const rows = fields.line_items.length + 1;
-  const rules: BoxCoordinates[] = [];
-  for (let r = 0; r <= rows; r++) rules.push([35, tableTop + r * rowHeight, 860, tableTop + r * rowHeight]);
-  for (const x of [35, 385, 485, 685, 860]) rules.push([x, tableTop, x, tableTop + rows * rowHeight]);
+  lines.push({ text: `Total Due: $${money(fields.total_amount)}`, x: text(unit), y: tableTop + rows * rowHeight + 80, size: size + 2, bold: true });
 
-  const drawn = await drawTextImage(lines, { width: 900, height: 580, rules, ...degradation });
-  return { ...drawn, fields };
+  const rules: BoxCoordinates[] = [];
+  for (let r = 0; r <= rows; r++) rules.push([left, tableTop + r * rowHeight, right, tableTop + r * rowHeight]);
+  for (const x of columns) rules.push([x, tableTop, x, tableTop + rows * rowHeight]);
+
+  const drawn = await drawTextImage(lines, { width, height, rules, ...degradation });
+  return { ...drawn, fields: structuredClone(fields) };
 }
 
 /** The named degradations the benchmark and the accuracy tests run, each on the same prose page. */
@@ -301,14 +359,52 @@ export const DEGRADATIONS: Record<string, { size: number; degradation: Degradati
   uneven_light: { size: 20, degradation: { unevenLight: 170, ink: 30 } },
 };
 
+/**
+ * A second set of degradations, each a near neighbour of one in DEGRADATIONS (another blur sigma,
+ * rotation, noise seed, contrast or light), drawn on other prose (VARIANT_PARAGRAPH), so a tuning
+ * that fits one image shows up as a difference between the two sets.
+ */
+export const DEGRADATION_VARIANTS: Record<string, { size: number; degradation: Degradation }> = {
+  clean_b: { size: 21, degradation: {} },
+  small_font_b: { size: 10, degradation: { seed: 2 } },
+  rotated_3deg_b: { size: 20, degradation: { rotate: 3 } },
+  rotated_neg1deg_b: { size: 19, degradation: { rotate: -1.2 } },
+  blur_1_1_b: { size: 18, degradation: { blur: 1.1 } },
+  blur_1_7_b: { size: 20, degradation: { blur: 1.7 } },
+  noise_b: { size: 20, degradation: { noise: 35, saltPepper: 0.03, seed: 11 } },
+  jpeg_q15_b: { size: 17, degradation: { jpegQuality: 15 } },
+  low_contrast_b: { size: 20, degradation: { ink: 140, paper: 190, noise: 12, seed: 5 } },
+  uneven_light_b: { size: 20, degradation: { unevenLight: 150, ink: 40 } },
+};
+
+const VARIANT_PARAGRAPH = [
+  'Order 8812 was packed on Friday and shipped by',
+  'express freight; the parcel weighs 3.75 kg and',
+  'must be signed for. Call the depot before noon',
+  'if the delivery window (9:30 to 17:00) changes.',
+  'Refunds of $42.10 or more need a manager, while',
+  'smaller ones are approved by the front desk.',
+];
+
+function drawProsePage(preset: { size: number; degradation: Degradation }, paragraph: string[] = PARAGRAPH): Promise<DrawnImage> {
+  const lines = proseLines(preset.size, 40 + preset.size * 2, 40).map((line, i) => ({ ...line, text: paragraph[i % paragraph.length] }));
+  const width = Math.ceil(preset.size * 30 + 80);
+  const height = Math.ceil(lines[lines.length - 1].y + preset.size * 3);
+  return drawTextImage(lines, { width, height, ...preset.degradation });
+}
+
 /** One prose page with a named degradation from DEGRADATIONS. */
 export function makeDegradedPage(name: keyof typeof DEGRADATIONS | string): Promise<DrawnImage> {
   const preset = DEGRADATIONS[name];
   if (!preset) throw new Error(`Unknown degradation ${name}; known: ${Object.keys(DEGRADATIONS).join(', ')}`);
-  const lines = proseLines(preset.size, 40 + preset.size * 2, 40);
-  const width = Math.ceil(preset.size * 30 + 80);
-  const height = Math.ceil(lines[lines.length - 1].y + preset.size * 3);
-  return drawTextImage(lines, { width, height, ...preset.degradation });
+  return drawProsePage(preset);
+}
+
+/** One page of the second prose text with a named degradation from DEGRADATION_VARIANTS. */
+export function makeVariantPage(name: keyof typeof DEGRADATION_VARIANTS | string): Promise<DrawnImage> {
+  const preset = DEGRADATION_VARIANTS[name];
+  if (!preset) throw new Error(`Unknown degradation variant ${name}; known: ${Object.keys(DEGRADATION_VARIANTS).join(', ')}`);
+  return drawProsePage(preset, VARIANT_PARAGRAPH);
 }
 
 // ---------- PDFs ----------
