@@ -14,7 +14,7 @@ export function sendEventStream(
   providerId: string,
   produce: (writer: SseWriter) => Promise<void>,
 ): FastifyReply {
-  const body = new PassThrough();
+  const body = new CoalescedFrames(reply.raw);
   const writer = new SseWriter(body);
   reply.headers(SSE_HEADERS);
   void (async () => {
@@ -29,4 +29,29 @@ export function sendEventStream(
     }
   })();
   return reply.send(body);
+}
+
+/**
+ * The frames of one response. Frames produced in the same turn of the event loop (an upstream chunk
+ * usually carries several) leave in one socket write instead of one each; frames that arrive apart
+ * still go out at once.
+ */
+class CoalescedFrames extends PassThrough {
+  private corked = false;
+
+  constructor(private readonly response: FastifyReply['raw']) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null, data?: Buffer) => void): void {
+    if (!this.corked) {
+      this.corked = true;
+      this.response.cork();
+      setImmediate(() => {
+        this.corked = false;
+        this.response.uncork();
+      });
+    }
+    callback(null, chunk);
+  }
 }
