@@ -31,37 +31,45 @@ export async function* reframeOpenAiStream<D>(body: AsyncIterable<Uint8Array>, o
   let sawDone = false;
   const finished = new Set<number>();
 
-  for await (const event of readSseEvents(body)) {
-    const data = event.data.trim();
-    if (data === '[DONE]') {
-      sawDone = true;
-      break;
-    }
-    if (data === '') continue;
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(data);
-    } catch {
-      throw malformedResponse(providerName, 'a stream frame is not JSON');
-    }
-    if (!isRecord(chunk)) throw malformedResponse(providerName, 'a stream frame is not an object');
-    if ((chunk.error !== undefined && chunk.error !== null) || chunk.object === 'error') {
-      const message = readUpstreamErrorDetails(data).message ?? 'unknown error';
-      throw new ProviderError('upstream', `${providerName} failed mid-stream: ${message}`);
-    }
-    usage = readTokenUsage(chunk.usage) ?? usage;
-    const choices = chunk.choices === undefined || chunk.choices === null ? [] : expectArray(chunk.choices, providerName, 'choices');
-    for (const [position, choice] of choices.entries()) {
-      if (!isRecord(choice)) throw malformedResponse(providerName, 'a choice is not an object');
-      const index = optionalNumber(choice.index) ?? position;
-      const { event: delta, text } = options.delta(choice, index);
-      completionText += text;
-      if (delta !== undefined) yield delta;
-      if (typeof choice.finish_reason === 'string' && !finished.has(index)) {
-        finished.add(index);
-        yield { type: 'finish', index, finish_reason: toFinishReason(choice.finish_reason) };
+  try {
+    for await (const event of readSseEvents(body)) {
+      const data = event.data.trim();
+      if (sawDone) continue;
+      if (data === '[DONE]') {
+        // Read on to the end of the body instead of leaving the loop: leaving destroys the body and
+        // with it the keep-alive connection, and a new connection per stream halves the throughput.
+        sawDone = true;
+        continue;
+      }
+      if (data === '') continue;
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(data);
+      } catch {
+        throw malformedResponse(providerName, 'a stream frame is not JSON');
+      }
+      if (!isRecord(chunk)) throw malformedResponse(providerName, 'a stream frame is not an object');
+      if ((chunk.error !== undefined && chunk.error !== null) || chunk.object === 'error') {
+        const message = readUpstreamErrorDetails(data).message ?? 'unknown error';
+        throw new ProviderError('upstream', `${providerName} failed mid-stream: ${message}`);
+      }
+      usage = readTokenUsage(chunk.usage) ?? usage;
+      const choices = chunk.choices === undefined || chunk.choices === null ? [] : expectArray(chunk.choices, providerName, 'choices');
+      for (const [position, choice] of choices.entries()) {
+        if (!isRecord(choice)) throw malformedResponse(providerName, 'a choice is not an object');
+        const index = optionalNumber(choice.index) ?? position;
+        const { event: delta, text } = options.delta(choice, index);
+        completionText += text;
+        if (delta !== undefined) yield delta;
+        if (typeof choice.finish_reason === 'string' && !finished.has(index)) {
+          finished.add(index);
+          yield { type: 'finish', index, finish_reason: toFinishReason(choice.finish_reason) };
+        }
       }
     }
+  } catch (error) {
+    // Everything was received; a connection that fails after [DONE] loses nothing.
+    if (!sawDone) throw error;
   }
 
   if (!sawDone && finished.size === 0) {
