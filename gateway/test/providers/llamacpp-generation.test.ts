@@ -10,6 +10,7 @@ import type {
   ProviderInstance,
 } from '../../src/providers/types.js';
 import { createTinyLlamaCppProvider, createTinyModelFolder, type TinyModelFolder } from '../support/tiny-gguf-provider.js';
+import { collect } from '../support/collect.js';
 
 let folder: TinyModelFolder;
 let provider: ProviderInstance;
@@ -42,12 +43,6 @@ function chatRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
     signal: new AbortController().signal,
     ...overrides,
   };
-}
-
-async function collect<T>(events: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const event of events) all.push(event);
-  return all;
 }
 
 /** A short ASCII snippet that first occurs at `index` >= 4 in `text`, to use as a stop sequence. */

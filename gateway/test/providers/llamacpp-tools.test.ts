@@ -4,6 +4,7 @@ import { toChatHistory } from '../../src/providers/llamacpp/to-chat-history.js';
 import { ANY_JSON_VALUE, toGrammarJsonSchema } from '../../src/providers/llamacpp/to-grammar-json-schema.js';
 import type { ChatChoice, ChatProvider, ChatRequest, ChatStreamEvent, ProviderInstance, ToolDefinition } from '../../src/providers/types.js';
 import { createTinyLlamaCppProvider, createTinyModelFolder, type TinyModelFolder } from '../support/tiny-gguf-provider.js';
+import { collect } from '../support/collect.js';
 
 let folder: TinyModelFolder;
 let provider: ProviderInstance;
@@ -59,12 +60,6 @@ function chatRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
     signal: new AbortController().signal,
     ...overrides,
   };
-}
-
-async function collect<T>(events: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const event of events) all.push(event);
-  return all;
 }
 
 /** Asserts a valid call to one of `allowed` whose arguments match that tool's parameters. */

@@ -4,6 +4,7 @@ import { createOpenAiCompatibleProvider } from '../../src/providers/openai-compa
 import type { CompletionStreamEvent, ProviderInstance } from '../../src/providers/types.js';
 import { fakeEmbedding } from '../support/fake-upstream-replies.js';
 import { startFakeUpstream, type FakeUpstream, type FakeUpstreamOptions } from '../support/fake-upstream.js';
+import { collect } from '../support/collect.js';
 
 const KEY = 'sk-provider-key';
 let upstream: FakeUpstream;
@@ -25,12 +26,6 @@ afterEach(async () => {
   await provider.close();
   await upstream.close();
 });
-
-async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
-  const events: T[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
 
 const chat = () => provider.capabilities.chat!;
 
