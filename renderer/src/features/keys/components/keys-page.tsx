@@ -55,10 +55,8 @@ export function KeysPage() {
                   <th>Name</th>
                   <th>Role</th>
                   <th>Key</th>
-                  <th>Created</th>
-                  <th>Last used</th>
-                  <th className="num">Spend limit</th>
-                  <th className="num">Requests / min</th>
+                  <th>Created · last used</th>
+                  <th>Limits</th>
                   <th>Status</th>
                   <th><span className="visually-hidden">Actions</span></th>
                 </tr>
@@ -72,10 +70,14 @@ export function KeysPage() {
                     </td>
                     <td><span className={`badge${k.role === 'owner' ? ' badge-accent' : ''}`}>{k.role}</span></td>
                     <td className="mono">{k.prefix}</td>
-                    <td>{formatUnixTime(k.created_at)}</td>
-                    <td>{k.last_used_at === null ? <span className="faint">never</span> : formatUnixTime(k.last_used_at)}</td>
-                    <td className="num">{k.spend_limit === null ? '—' : formatCost(k.spend_limit, currency)}</td>
-                    <td className="num">{k.rpm_limit ?? '—'}</td>
+                    <td>
+                      <div>{formatUnixTime(k.created_at)}</div>
+                      <div className="faint">{k.last_used_at === null ? 'never used' : `used ${formatUnixTime(k.last_used_at)}`}</div>
+                    </td>
+                    <td>
+                      <div>{k.spend_limit === null ? 'no spend limit' : `${formatCost(k.spend_limit, currency)} max`}</div>
+                      <div className="faint">{k.rpm_limit === null ? 'no rate limit' : `${k.rpm_limit} req/min`}</div>
+                    </td>
                     <td>{k.revoked ? <span className="badge badge-error">revoked</span> : <span className="badge badge-ok">active</span>}</td>
                     <td>
                       {!k.revoked && (
