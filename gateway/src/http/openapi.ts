@@ -3,6 +3,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { markPublic } from './console-page.js';
 
+const SWITCHYARD_LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="32" viewBox="0 0 160 32"><rect width="32" height="32" rx="7" fill="#4f46e5"/><text x="16" y="22" font-size="18" text-anchor="middle" fill="#fff" font-family="sans-serif" font-weight="700">S</text><text x="42" y="22" font-size="18" fill="#fff" font-family="sans-serif" font-weight="700">Switchyard</text></svg>`;
+
 /** /openapi.json generated from the route schemas, and the interactive docs page at /docs. */
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(swagger, {
@@ -25,6 +27,12 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     },
   });
   markPublic(app, '/docs');
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, uiHooks: {}, staticCSP: false });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list' },
+    uiHooks: {},
+    staticCSP: false,
+    logo: { type: 'image/svg+xml', content: SWITCHYARD_LOGO, href: '/ui/' },
+  });
   app.get('/openapi.json', { config: { auth: 'none', unlogged: true }, schema: { hide: true } }, async () => app.swagger());
 }
