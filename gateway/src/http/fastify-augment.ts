@@ -23,6 +23,8 @@ declare module 'fastify' {
     startedAt: bigint;
     apiKey: ApiKeyRecord | null;
     usage: RequestUsage | null;
+    /** What a stream has used so far, for a client that leaves before the final usage arrives. */
+    usageEstimate: (() => RequestUsage) | null;
   }
   interface FastifyInstance {
     services: GatewayServices;

@@ -14,6 +14,7 @@ export function registerRequestContext(app: FastifyInstance): void {
   app.decorateRequest('startedAt', 0n);
   app.decorateRequest('apiKey', null);
   app.decorateRequest('usage', null);
+  app.decorateRequest('usageEstimate', null);
 
   app.addHook('onRequest', async (request, reply) => startCommonHeaders(request, reply));
   app.addHook('onSend', async (request, reply, payload) => {

@@ -25,7 +25,8 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean)
     recorded.add(request);
     const { ledger, requestLog } = app.services;
     const latency = elapsedMs(request.startedAt);
-    const usage = request.usage;
+    // A stream the client left never got its final usage: bill what was produced until then.
+    const usage = request.usage ?? (status === CLIENT_CLOSED_REQUEST ? (request.usageEstimate?.() ?? null) : null);
     const route = request.routeOptions.url ?? request.url.split('?')[0];
     if (request.apiKey) {
       ledger.record({

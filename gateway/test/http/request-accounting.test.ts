@@ -42,7 +42,11 @@ describe('requests the client gives up on', () => {
       const log = await json(await gateway.request('/console/requests'));
       return (log.data as Json[]).find((candidate) => candidate.id === 'left-mid-stream');
     });
-    expect(entry).toMatchObject({ method: 'POST', path: '/v1/chat/completions', status: 499 });
+    expect(entry).toMatchObject({ method: 'POST', path: '/v1/chat/completions', status: 499, model: 'svc-large-3-2512' });
+    // Billed for what was streamed before the client left, not for nothing.
+    expect(entry.prompt_tokens).toBeGreaterThan(0);
+    expect(entry.completion_tokens).toBeGreaterThan(0);
+    expect(entry.cost).toBeGreaterThan(0);
     const usage = await json(await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': ADMIN_KEY } }));
     // The console's log reads are not recorded, and this read is recorded after it answers: 1 is the abandoned stream.
     expect(usage.usage.total_requests).toBe(1);

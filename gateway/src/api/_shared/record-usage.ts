@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ModelRoute } from '../../core/model-registry.js';
 import { costOf } from '../../core/pricing.js';
+import type { StreamUsageEstimate } from '../../core/stream-usage-estimate.js';
 import type { TokenUsage } from '../../providers/types.js';
 
 /** Puts a model request's tokens and cost where the usage recorder finds them; the cost also goes in X-Request-Cost. */
@@ -13,4 +14,12 @@ export function recordUsage(request: FastifyRequest, reply: FastifyReply, route:
 
 export function usageBody(usage: TokenUsage) {
   return { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+}
+
+/** Bills a stream the client leaves early at the estimate (the final usage, when it comes, replaces it). */
+export function billEstimateOnDisconnect(request: FastifyRequest, route: ModelRoute, estimate: StreamUsageEstimate): void {
+  request.usageEstimate = () => {
+    const usage = estimate.usage();
+    return { model: route.id, ...usage, cost: costOf(route, usage) };
+  };
 }

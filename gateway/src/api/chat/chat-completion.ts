@@ -4,7 +4,8 @@ import type { ModelRoute } from '../../core/model-registry.js';
 import type { ChatMessage, ChatRequest, ChatStreamEvent, ResponseFormat, ToolCall, ToolChoice, ToolDefinition } from '../../providers/types.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream } from '../_shared/event-stream.js';
-import { recordUsage, usageBody } from '../_shared/record-usage.js';
+import { billEstimateOnDisconnect, recordUsage, usageBody } from '../_shared/record-usage.js';
+import { StreamUsageEstimate } from '../../core/stream-usage-estimate.js';
 import { samplingParams } from '../_shared/sampling-schema.js';
 import type { ChatBodyType } from './chat-schemas.js';
 
@@ -60,6 +61,8 @@ export async function chatCompletion(request: FastifyRequest, reply: FastifyRepl
     candidate.provider.capabilities.chat!.chatStream({ ...chatRequest, model: candidate.upstreamModel }),
   );
   const includeUsage = body.stream_options?.include_usage === true;
+  const estimate = StreamUsageEstimate.forChat(chatRequest.messages);
+  billEstimateOnDisconnect(request, served, estimate);
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id, object: 'chat.completion.chunk', created, model: served.id, choices, ...extra });
   return sendEventStream(request, reply, served.provider.id, async (writer) => {
     const started = new Set<number>();
@@ -73,6 +76,7 @@ export async function chatCompletion(request: FastifyRequest, reply: FastifyRepl
       const firstOfChoice = !started.has(event.index);
       started.add(event.index);
       if (event.type === 'delta') {
+        estimate.add(event.content);
         const delta = {
           ...(firstOfChoice ? { role: 'assistant' } : {}),
           ...(event.content !== undefined ? { content: event.content } : {}),

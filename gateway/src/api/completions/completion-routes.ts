@@ -5,7 +5,8 @@ import type { CompletionResult, CompletionStreamEvent, TokenUsage } from '../../
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream } from '../_shared/event-stream.js';
-import { recordUsage, usageBody } from '../_shared/record-usage.js';
+import { billEstimateOnDisconnect, recordUsage, usageBody } from '../_shared/record-usage.js';
+import { StreamUsageEstimate } from '../../core/stream-usage-estimate.js';
 import { SamplingFields, samplingParams } from '../_shared/sampling-schema.js';
 
 const CompletionBody = Type.Object(
@@ -65,6 +66,8 @@ export const completionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const first = await runner.run(route, 'completions', signal, (candidate) => candidate.provider.capabilities.completions!.completeStream({ ...params, prompt: prompts[0], model: candidate.upstreamModel }));
       const served = first.route;
       const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id, object: 'text_completion', created, model: served.id, choices, ...extra });
+      const estimate = StreamUsageEstimate.forPrompt(prompts.join('\n'));
+      billEstimateOnDisconnect(request, served, estimate);
       return sendEventStream(request, reply, served.provider.id, async (writer) => {
         let usage: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
         for (const [promptIndex, prompt] of prompts.entries()) {
@@ -78,6 +81,7 @@ export const completionRoutes: FastifyPluginAsyncTypebox = async (app) => {
               usage = addUsage(usage, event.usage);
               recordUsage(request, reply, served, usage);
             } else {
+              if (event.type === 'delta') estimate.add(event.text);
               const index = promptIndex * perPrompt + event.index;
               await writer.send(chunk([{ index, text: event.type === 'delta' ? event.text : '', finish_reason: event.type === 'finish' ? event.finish_reason : null, logprobs: null }]));
             }

@@ -1,7 +1,7 @@
 import type { CompletionProvider, CompletionRequest, CompletionResult, CompletionStreamEvent, TokenUsage } from '../types.js';
 import type { UpstreamClient } from '../_shared/http/upstream-client.js';
 import { isRecord, type JsonRecord } from '../_shared/http/wire-guards.js';
-import { approximateTokens } from '../openai-compatible/approximate-tokens.js';
+import { approximateTokens } from '../_shared/approximate-tokens.js';
 import { readChatResult } from '../openai-compatible/openai-chat.js';
 import type { OpenAiDialect } from '../openai-compatible/openai-dialect.js';
 import { reframeOpenAiStream } from '../openai-compatible/reframe-openai-stream.js';

@@ -1,8 +1,8 @@
 import type { ChatChoice, ChatProvider, ChatRequest, ChatResult, ChatStreamEvent, ToolCall, ToolCallDelta } from '../types.js';
 import type { UpstreamClient } from '../_shared/http/upstream-client.js';
 import { expectArray, expectRecord, isRecord, malformedResponse, optionalNumber, optionalString, type JsonRecord } from '../_shared/http/wire-guards.js';
-import { approximateTokens } from './approximate-tokens.js';
-import { chatMessageText } from './chat-message-text.js';
+import { approximateTokens } from '../_shared/approximate-tokens.js';
+import { chatMessageText } from '../_shared/chat-message-text.js';
 import { toFinishReason } from './finish-reason.js';
 import type { OpenAiDialect } from './openai-dialect.js';
 import { readTokenUsage } from './read-token-usage.js';

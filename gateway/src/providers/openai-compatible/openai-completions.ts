@@ -1,7 +1,7 @@
 import type { CompletionProvider, CompletionRequest, CompletionResult, CompletionStreamEvent } from '../types.js';
 import type { UpstreamClient } from '../_shared/http/upstream-client.js';
 import { expectArray, expectRecord, malformedResponse, optionalNumber, optionalString, type JsonRecord } from '../_shared/http/wire-guards.js';
-import { approximateTokens } from './approximate-tokens.js';
+import { approximateTokens } from '../_shared/approximate-tokens.js';
 import { toFinishReason } from './finish-reason.js';
 import type { OpenAiDialect } from './openai-dialect.js';
 import { readTokenUsage } from './read-token-usage.js';

@@ -1,7 +1,7 @@
 import type { EmbeddingProvider, EmbeddingRequest, EmbeddingResult } from '../types.js';
 import type { UpstreamClient } from '../_shared/http/upstream-client.js';
 import { expectArray, expectRecord, isRecord, malformedResponse, optionalNumber } from '../_shared/http/wire-guards.js';
-import { approximateTokens } from './approximate-tokens.js';
+import { approximateTokens } from '../_shared/approximate-tokens.js';
 import type { OpenAiDialect } from './openai-dialect.js';
 import { buildEmbeddingBody } from './request-builders.js';
 

@@ -3,7 +3,7 @@ import { expectArray, isRecord, malformedResponse, optionalNumber, type JsonReco
 import { readUpstreamErrorDetails } from '../_shared/http/upstream-error-details.js';
 import { readSseEvents } from '../../streaming/sse-reader.js';
 import type { FinishReason, TokenUsage } from '../types.js';
-import { approximateTokens } from './approximate-tokens.js';
+import { approximateTokens } from '../_shared/approximate-tokens.js';
 import { toFinishReason } from './finish-reason.js';
 import { readTokenUsage } from './read-token-usage.js';
 
