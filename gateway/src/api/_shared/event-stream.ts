@@ -44,12 +44,15 @@ class CoalescedFrames extends PassThrough {
   }
 
   override _transform(chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null, data?: Buffer) => void): void {
-    if (!this.corked) {
+    const socket = this.response.socket;
+    if (!this.corked && socket) {
+      // The socket, not the response: corking a chunked ServerResponse on Node 24 ends the body
+      // after the first frame.
       this.corked = true;
-      this.response.cork();
+      socket.cork();
       setImmediate(() => {
         this.corked = false;
-        this.response.uncork();
+        socket.uncork();
       });
     }
     callback(null, chunk);
