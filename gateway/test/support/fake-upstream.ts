@@ -48,6 +48,8 @@ export type FakeFailure =
   | { type: 'status'; status: number; headers?: Record<string, string>; body?: unknown }
   /** Accept the request and never answer. */
   | { type: 'hang_before_headers' }
+  /** Read the request, then reset the connection (TCP RST) without answering. */
+  | { type: 'reset_connection' }
   /** Send the headers and `afterFrames` SSE frames (default 1; half the body for JSON), then stall. */
   | { type: 'hang_mid_stream'; afterFrames?: number }
   /** Like hang_mid_stream, then destroy the connection. */
@@ -163,6 +165,10 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     }
     const failure = takeFailure(path, body);
     if (failure?.type === 'hang_before_headers') return;
+    if (failure?.type === 'reset_connection') {
+      req.socket.resetAndDestroy();
+      return;
+    }
     if (failure?.type === 'status') {
       const reply = failure.body === undefined ? openAiError(failure.status, `Injected failure (HTTP ${failure.status}).`) : { kind: 'json' as const, status: failure.status, body: failure.body };
       sendReply(res, reply, failure.headers);
