@@ -15,6 +15,8 @@ import { RouteRunner } from './core/route-runner.js';
 import { ProviderBreakers } from './core/routing/provider-breakers.js';
 import { StartupState } from './core/startup-state.js';
 import { GatewayStatus } from './core/status/gateway-status.js';
+import { GatewayMetrics } from './core/metrics/gateway-metrics.js';
+import { registerMetricsHooks } from './http/metrics-hooks.js';
 import { UsageLedger } from './core/usage-ledger.js';
 import { registerAuthentication } from './http/authentication.js';
 import { registerCompression } from './http/compression.js';
@@ -104,6 +106,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     return { status: response.statusCode, body: parsed, requestId: String(response.headers['x-request-id'] ?? ''), ...(Number.isFinite(retryAfter) ? { retryAfter } : {}) };
   };
   const startup = new StartupState();
+  const metrics = new GatewayMetrics(providers, breakers);
   const services: GatewayServices = {
     options,
     db,
@@ -115,7 +118,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     providers,
     models,
     breakers,
-    runner: new RouteRunner(models, app.log, breakers, { deadlineMs: options.server.requestDeadlineMs }),
+    metrics,
+    runner: new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs }),
     startup,
     status: new GatewayStatus({ options, startup, models, providers, breakers, db }),
     files,
@@ -132,6 +136,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   await registerCors(app, options.server.corsOrigins);
   registerAuthentication(app);
   registerUsageRecorder(app, options.server.requestLogBodies);
+  registerMetricsHooks(app);
   await registerCompression(app, options.server.compressionThresholdBytes);
   await app.register(multipart, { limits: { fileSize: options.server.bodyLimitBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
   await registerOpenApi(app, options.version);

@@ -10,6 +10,7 @@ import type { RouteRunner } from './route-runner.js';
 import type { ProviderBreakers } from './routing/provider-breakers.js';
 import type { StartupState } from './startup-state.js';
 import type { GatewayStatus } from './status/gateway-status.js';
+import type { GatewayMetrics } from './metrics/gateway-metrics.js';
 import type { UsageLedger } from './usage-ledger.js';
 import type { FileStore } from './file-store.js';
 import type { BatchRunner } from './batch/batch-runner.js';
@@ -31,6 +32,7 @@ export interface GatewayServices {
   breakers: ProviderBreakers;
   startup: StartupState;
   status: GatewayStatus;
+  metrics: GatewayMetrics;
   files: FileStore;
   batches: BatchesRepository;
   batchRunner: BatchRunner;

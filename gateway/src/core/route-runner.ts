@@ -4,6 +4,7 @@ import type { Capability } from '../providers/types.js';
 import { GatewayError } from './gateway-error.js';
 import type { ModelRegistry, ModelRoute } from './model-registry.js';
 import { toGatewayError } from './provider-error-mapping.js';
+import { OPERATION_BY_CAPABILITY, type GatewayMetrics } from './metrics/gateway-metrics.js';
 import type { BreakerPermit } from './routing/circuit-breaker.js';
 import type { ProviderBreakers } from './routing/provider-breakers.js';
 import { RequestDeadline } from './routing/request-deadline.js';
@@ -34,6 +35,7 @@ export class RouteRunner {
     private readonly registry: ModelRegistry,
     private readonly logger: RouteRunnerLogger,
     private readonly breakers: ProviderBreakers,
+    private readonly metrics: GatewayMetrics,
     private readonly settings: RouteRunnerSettings,
   ) {
     this.baseBackoffMs = settings.baseBackoffMs ?? 100;
@@ -46,11 +48,23 @@ export class RouteRunner {
     call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
   ): Promise<{ value: T; route: ModelRoute }> {
     const deadline = new RequestDeadline(first.deadlineMs ?? this.settings.deadlineMs, signal);
+    const started = performance.now();
+    const tried = { provider: first.provider.id };
     try {
-      return await this.runCandidates(first, capability, signal, deadline, call);
+      const result = await this.runCandidates(first, capability, signal, deadline, call, tried);
+      this.observe(capability, first, result.route.provider.id, started, undefined);
+      return result;
+    } catch (error) {
+      this.observe(capability, first, tried.provider, started, error instanceof GatewayError ? error.code : 'internal_error');
+      throw error;
     } finally {
       deadline.dispose();
     }
+  }
+
+  private observe(capability: Capability, first: ModelRoute, provider: string, started: number, errorType: string | undefined): void {
+    const labels = { operation: OPERATION_BY_CAPABILITY[capability], model: first.id, provider };
+    this.metrics.providerCall(labels, (performance.now() - started) / 1000, errorType);
   }
 
   private async runCandidates<T>(
@@ -59,12 +73,14 @@ export class RouteRunner {
     clientSignal: AbortSignal,
     deadline: RequestDeadline,
     call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
+    tried: { provider: string },
   ): Promise<{ value: T; route: ModelRoute }> {
     const candidates: (ModelRoute | string)[] = [first, ...first.fallbacks];
     let lastError: GatewayError | undefined;
     for (const candidate of candidates) {
       const route = typeof candidate === 'string' ? this.tryResolve(candidate, capability) : candidate;
       if (!route) continue;
+      tried.provider = route.provider.id;
       const admission = this.breakers.for(route.provider.id).admit();
       if (!admission.admitted) {
         lastError = circuitOpen(route, admission.retryAfterSeconds);

@@ -16,7 +16,8 @@ export interface ProviderStatus {
 }
 
 export interface Readiness {
-  ready: boolean;
+  /** `starting` while engines warm up, `unavailable` when the database does not answer. */
+  status: 'ready' | 'starting' | 'unavailable';
   /** Seconds to wait before asking again, when not ready. */
   retryAfterSeconds?: number;
   checks: { database: 'ok' | 'unreachable'; engines: 'ok' | 'starting' };
@@ -66,8 +67,8 @@ export class GatewayStatus {
     const database = this.databaseReachable() ? 'ok' : 'unreachable';
     const warming = this.deps.startup.warmingEngines;
     const engines = this.deps.startup.status === 'ok' ? 'ok' : 'starting';
-    const ready = database === 'ok' && engines === 'ok';
-    return { ready, ...(ready ? {} : { retryAfterSeconds: database === 'ok' ? 10 : 5 }), checks: { database, engines }, warming_engines: warming };
+    const status = database !== 'ok' ? 'unavailable' : engines !== 'ok' ? 'starting' : 'ready';
+    return { status, ...(status === 'ready' ? {} : { retryAfterSeconds: status === 'starting' ? 10 : 5 }), checks: { database, engines }, warming_engines: warming };
   }
 
   private canServe(capability: Capability): boolean {
