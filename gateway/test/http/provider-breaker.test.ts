@@ -54,17 +54,19 @@ describe('circuit breaker per provider', () => {
     });
   });
 
-  it('opens after the threshold of failed requests, answers 503 naming the provider without calling it, and serves again once the upstream recovers', async () => {
+  it('opens after the threshold of failed requests (resets, garbage bodies, slow first bytes), answers 503 naming the provider without calling it, and serves again once the upstream recovers', async () => {
     upstream = await startFakeUpstream();
-    gateway = await startGateway({ config: configWithBreaker(upstream, { failure_threshold: 2, cooldown_ms: 400, max_cooldown_ms: 2_000 }) });
-    upstream.setBehaviour({ failure: { type: 'reset_connection' } });
+    gateway = await startGateway({ config: configWithBreaker(upstream, { failure_threshold: 3, cooldown_ms: 400, max_cooldown_ms: 2_000 }) });
 
-    for (let i = 0; i < 2; i++) {
+    // Each failing request is tried three times (max_retries 2); a slow first byte is not retried.
+    const failures = [{ type: 'reset_connection' as const }, { type: 'malformed_body' as const }, { type: 'hang_before_headers' as const }];
+    for (const failure of failures) {
+      upstream.setBehaviour({ failure });
       const failed = await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() });
-      expect(failed.status).toBe(502);
+      expect([502, 504]).toContain(failed.status);
     }
     const reached = upstream.requests.length;
-    expect(reached).toBe(6);
+    expect(reached).toBe(7);
 
     const refused = await gateway.request('/v1/chat/completions', { method: 'POST', json: chat('poisoned-model') });
     expect(refused.status).toBe(503);
@@ -77,7 +79,7 @@ describe('circuit breaker per provider', () => {
     const models = await json(await gateway.request('/v1/models'));
     expect(models.data.find((m: { id: string }) => m.id === 'svc-large-3-2512').breaker_state).toBe('open');
     const status = await json(await gateway.request('/status'));
-    expect(status.providers.find((p: { id: string }) => p.id === 'upstream').breaker).toEqual({ state: 'open', consecutive_failures: 2, retry_after_seconds: 1 });
+    expect(status.providers.find((p: { id: string }) => p.id === 'upstream').breaker).toEqual({ state: 'open', consecutive_failures: 3, retry_after_seconds: 1 });
 
     upstream.setBehaviour(null);
     await new Promise((resolve) => setTimeout(resolve, 450));
@@ -85,6 +87,31 @@ describe('circuit breaker per provider', () => {
     expect(served.status).toBe(200);
     expect((await json(await gateway.request('/status'))).providers.find((p: { id: string }) => p.id === 'upstream').breaker.state).toBe('closed');
     expect((await json(await gateway.request('/v1/models'))).data.every((m: { breaker_state: string }) => m.breaker_state === 'closed')).toBe(true);
+  });
+
+  it('an upstream that goes down (connection refused) and comes back on the same address is served again after the cool-down', async () => {
+    upstream = await startFakeUpstream();
+    const port = Number(new URL(upstream.url).port);
+    gateway = await startGateway({ config: configWithBreaker(upstream, { failure_threshold: 2, cooldown_ms: 300, max_cooldown_ms: 300 }) });
+    expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(200);
+    await upstream.close();
+
+    for (let i = 0; i < 2; i++) {
+      const refused = await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() });
+      expect(refused.status).toBe(502);
+      expect((await json(refused)).message).toContain('ECONNREFUSED');
+    }
+    expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(503);
+    // Still down at the first trial: open again (the cool-down is capped at 300 ms here).
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(502);
+    expect((await json(await gateway.request('/status'))).providers[0].breaker.state).toBe('open');
+
+    upstream = await startFakeUpstream({ port });
+    await expect
+      .poll(async () => (await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status, { timeout: 2_000, interval: 100 })
+      .toBe(200);
+    expect((await json(await gateway.request('/status'))).providers[0].breaker).toEqual({ state: 'closed', consecutive_failures: 0, retry_after_seconds: null });
   });
 
   it('half-open lets exactly one trial request through; the others get 503 until it succeeds', async () => {

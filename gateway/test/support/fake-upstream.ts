@@ -80,6 +80,8 @@ export interface FakeUpstreamOptions {
   images?: 'b64_json' | 'url';
   /** Ids listed by /v1/models. */
   models?: string[];
+  /** Listen on this port (default: any free one), e.g. to come back where a stopped upstream was. */
+  port?: number;
 }
 
 export interface RecordedRequest {
@@ -203,7 +205,10 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     }
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
   replyOptions.origin = `http://127.0.0.1:${port}`;
 
