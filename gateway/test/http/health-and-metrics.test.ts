@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { buildGateway } from '../../src/app.js';
 import { loadGatewayOptions } from '../../src/config/load-options.js';
-import type { ProviderFactory } from '../../src/providers/types.js';
+import { gatedEngine } from '../support/gated-engine.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
 import { readSse } from '../support/sse.js';
@@ -20,22 +20,6 @@ afterEach(async () => {
   gateway = undefined;
   upstream = undefined;
 });
-
-/** An engine that warms until the test lets it finish. */
-function gatedEngine() {
-  let finish = () => {};
-  const warmed = new Promise<void>((resolve) => (finish = resolve));
-  let ready = false;
-  const factory: ProviderFactory = (context) => ({
-    id: context.id,
-    type: 'gated',
-    capabilities: {},
-    warm: () => warmed.then(() => void (ready = true)),
-    status: () => ({ state: ready ? 'ready' : 'loading' }),
-    close: async () => undefined,
-  });
-  return { factory, finish };
-}
 
 async function scrape(target: TestGateway) {
   const response = await target.request('/metrics', { key: null });

@@ -44,47 +44,34 @@ export class GatewayMetrics {
 
   constructor(providers: ReadonlyMap<string, ProviderInstance>, breakers: ProviderBreakers) {
     const registers = [this.registry];
-    this.httpDuration = new Histogram({
-      name: 'http_server_request_duration_seconds',
-      help: 'Duration of HTTP server requests, by route template and status code.',
-      labelNames: ['http_request_method', 'http_route', 'http_response_status_code'],
-      buckets: HTTP_DURATION_BUCKETS,
-      registers,
-    });
+    const histogram = (name: string, help: string, labelNames: string[], buckets: number[]) => new Histogram({ name, help, labelNames, buckets, registers });
+    const genAi = ['gen_ai_operation_name', 'gen_ai_request_model', 'gen_ai_provider_name'];
+    this.httpDuration = histogram(
+      'http_server_request_duration_seconds',
+      'Duration of HTTP server requests, by route template and status code.',
+      ['http_request_method', 'http_route', 'http_response_status_code'],
+      HTTP_DURATION_BUCKETS,
+    );
     this.errors = new Counter({
       name: 'switchyard_errors_total',
-      help: 'Error responses, by error type (the error body\'s code) and status code.',
+      help: "Error responses, by error type (the error body's code) and status code.",
       labelNames: ['error_type', 'http_response_status_code'],
       registers,
     });
-    this.serverDuration = new Histogram({
-      name: 'gen_ai_server_request_duration_seconds',
-      help: 'Duration of model requests served by the gateway, until the last byte of the answer.',
-      labelNames: ['gen_ai_operation_name', 'gen_ai_request_model', 'gen_ai_provider_name', 'error_type'],
-      buckets: GEN_AI_DURATION_BUCKETS,
-      registers,
-    });
-    this.timeToFirstToken = new Histogram({
-      name: 'gen_ai_server_time_to_first_token_seconds',
-      help: 'Time from the request to the first streamed chunk of the answer.',
-      labelNames: ['gen_ai_operation_name', 'gen_ai_request_model', 'gen_ai_provider_name'],
-      buckets: TIME_TO_FIRST_TOKEN_BUCKETS,
-      registers,
-    });
-    this.clientDuration = new Histogram({
-      name: 'gen_ai_client_operation_duration_seconds',
-      help: 'Duration of the gateway\'s calls to its providers (retries and fallbacks included; for a stream, until it starts).',
-      labelNames: ['gen_ai_operation_name', 'gen_ai_request_model', 'gen_ai_provider_name', 'error_type'],
-      buckets: GEN_AI_DURATION_BUCKETS,
-      registers,
-    });
-    this.tokenUsage = new Histogram({
-      name: 'gen_ai_client_token_usage',
-      help: 'Tokens used per request, by token type (input, output).',
-      labelNames: ['gen_ai_operation_name', 'gen_ai_request_model', 'gen_ai_provider_name', 'gen_ai_token_type'],
-      buckets: TOKEN_BUCKETS,
-      registers,
-    });
+    this.serverDuration = histogram(
+      'gen_ai_server_request_duration_seconds',
+      'Duration of model requests served by the gateway, until the last byte of the answer.',
+      [...genAi, 'error_type'],
+      GEN_AI_DURATION_BUCKETS,
+    );
+    this.timeToFirstToken = histogram('gen_ai_server_time_to_first_token_seconds', 'Time from the request to the first streamed chunk of the answer.', genAi, TIME_TO_FIRST_TOKEN_BUCKETS);
+    this.clientDuration = histogram(
+      'gen_ai_client_operation_duration_seconds',
+      "Duration of the gateway's calls to its providers (retries and fallbacks included; for a stream, until it starts).",
+      [...genAi, 'error_type'],
+      GEN_AI_DURATION_BUCKETS,
+    );
+    this.tokenUsage = histogram('gen_ai_client_token_usage', 'Tokens used per request, by token type (input, output).', [...genAi, 'gen_ai_token_type'], TOKEN_BUCKETS);
     new Gauge({
       name: 'switchyard_provider_breaker_state',
       help: 'Circuit breaker of each provider: 1 for its current state (closed, open, half_open), 0 for the others.',
