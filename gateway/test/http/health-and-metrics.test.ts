@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.j
 import { parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
 import { readSse } from '../support/sse.js';
 import { ADMIN_KEY, json, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { writeTinyLlamaGguf } from '../support/tiny-gguf.js';
 import { upstreamConfig } from '../support/upstream-config.js';
 
 let gateway: TestGateway | undefined;
@@ -135,6 +136,34 @@ describe('GET /metrics', () => {
     expect(sampleValue(samples, 'switchyard_provider_breaker_consecutive_failures', { gen_ai_provider_name: 'upstream' })).toBe(2);
     expect(sampleValue(samples, 'switchyard_errors_total', { error_type: 'provider_circuit_open', http_response_status_code: '503' })).toBe(1);
     expect(sampleValue(samples, 'gen_ai_client_operation_duration_seconds_count', { gen_ai_provider_name: 'upstream', error_type: 'upstream_error' })).toBe(2);
+  });
+
+  it('shows the local llama.cpp queue of a model: one running, the others waiting, then empty', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
+    mkdirSync(join(dataDir, 'models'));
+    await writeTinyLlamaGguf(join(dataDir, 'models', 'tiny-chat.gguf'), { seed: 3 });
+    gateway = await startGateway({ dataDir, config: { providers: [{ id: 'local-llm', type: 'llamacpp', threads: 1 }] } });
+    try {
+      const queue = { gen_ai_provider_name: 'local-llm', queue: 'tiny-chat' };
+      const chat = { model: 'tiny-chat', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 30, temperature: 0 };
+      // Load the engine and the model first (requests meanwhile would get 503 engine_warming_up).
+      expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: { ...chat, max_tokens: 1 } })).status).toBe(200);
+      const answers = Promise.all([0, 1, 2, 3].map(() => gateway!.request('/v1/chat/completions', { method: 'POST', json: chat })));
+      await expect
+        .poll(async () => {
+          const samples = await scrape(gateway!);
+          return [sampleValue(samples, 'switchyard_engine_queue_requests', { ...queue, state: 'running' }), sampleValue(samples, 'switchyard_engine_queue_requests', { ...queue, state: 'waiting' }) > 0];
+        }, { timeout: 10_000, interval: 20 })
+        .toEqual([1, true]);
+      expect((await answers).map((response) => response.status)).toEqual([200, 200, 200, 200]);
+      const after = await scrape(gateway);
+      expect(sampleValue(after, 'switchyard_engine_queue_requests', { ...queue, state: 'running' })).toBe(0);
+      expect(sampleValue(after, 'switchyard_engine_queue_requests', { ...queue, state: 'waiting' })).toBe(0);
+    } finally {
+      await gateway.close();
+      gateway = undefined;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('needs an Owner key when the gateway is bound to a non-loopback address', async () => {
