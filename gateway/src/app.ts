@@ -12,7 +12,11 @@ import { createProviders } from './core/provider-pool.js';
 import { RateLimiter } from './core/rate-limiter.js';
 import { RequestLog } from './core/request-log.js';
 import { RouteRunner } from './core/route-runner.js';
+import { ProviderBreakers } from './core/routing/provider-breakers.js';
 import { StartupState } from './core/startup-state.js';
+import { GatewayStatus } from './core/status/gateway-status.js';
+import { GatewayMetrics } from './core/metrics/gateway-metrics.js';
+import { registerMetricsHooks } from './http/metrics-hooks.js';
 import { UsageLedger } from './core/usage-ledger.js';
 import { registerAuthentication } from './http/authentication.js';
 import { registerCompression } from './http/compression.js';
@@ -86,7 +90,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
       return { info: (message) => child.info(message), warn: (message) => child.warn(message), error: (message) => child.error(message) };
     },
   });
-  const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db));
+  const breakers = new ProviderBreakers(options.providers);
+  const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db), (providerId) => breakers.for(providerId).state);
   const files = new FileStore(new FilesRepository(db), options.dataDir);
   const batches = new BatchesRepository(db);
   const runBatchRequest: BatchExecutor = async (endpoint, body, token, signal) => {
@@ -100,6 +105,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     const retryAfter = Number(response.headers['retry-after']);
     return { status: response.statusCode, body: parsed, requestId: String(response.headers['x-request-id'] ?? ''), ...(Number.isFinite(retryAfter) ? { retryAfter } : {}) };
   };
+  const startup = new StartupState();
+  const metrics = new GatewayMetrics(providers, breakers);
   const services: GatewayServices = {
     options,
     db,
@@ -110,8 +117,11 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     requestLog: new RequestLog(options.server.requestLogSize),
     providers,
     models,
-    runner: new RouteRunner(models, app.log),
-    startup: new StartupState(),
+    breakers,
+    metrics,
+    runner: new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs }),
+    startup,
+    status: new GatewayStatus({ options, startup, models, providers, breakers, db }),
     files,
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, join(options.dataDir, 'batches'), app.log),
@@ -126,6 +136,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   await registerCors(app, options.server.corsOrigins);
   registerAuthentication(app);
   registerUsageRecorder(app, options.server.requestLogBodies);
+  registerMetricsHooks(app);
   await registerCompression(app, options.server.compressionThresholdBytes);
   await app.register(multipart, { limits: { fileSize: options.server.bodyLimitBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
   await registerOpenApi(app, options.version);

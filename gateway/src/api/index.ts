@@ -13,10 +13,14 @@ import { imageGenerationRoutes } from './vision/image-generation-routes.js';
 import { consoleRoutes } from './console/console-routes.js';
 import { modelsRoutes } from './models/models-routes.js';
 import { statusRoutes } from './status/status-routes.js';
+import { healthRoutes } from './health/health-routes.js';
+import { metricsRoutes } from './metrics/metrics-routes.js';
 
 /** Every resource's routes. */
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(statusRoutes);
+  await app.register(healthRoutes);
+  await app.register(metricsRoutes);
   await app.register(modelsRoutes);
   await app.register(accountRoutes);
   await app.register(consoleRoutes);

@@ -19,6 +19,17 @@ export const ProviderConfigSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /** Circuit breaker: see DEFAULT_BREAKER for the defaults. */
+    breaker: Type.Optional(
+      Type.Object(
+        {
+          failure_threshold: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+          cooldown_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+          max_cooldown_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: true },
 );
@@ -48,6 +59,8 @@ export const ModelConfigSchema = Type.Object(
     fallbacks: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
     /** Retries of this route (connection errors, 429, 5xx before the first byte). */
     max_retries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+    /** Overall deadline of a request on this model (retries, backoff and fallbacks included); overrides server.request_deadline_ms. */
+    request_deadline_ms: Type.Optional(Type.Integer({ minimum: 1 })),
     /** Image generation: allowed `<w>x<h>` sizes and the largest `n`. */
     image_sizes: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]+x[0-9]+$' }))),
     max_images: Type.Optional(Type.Integer({ minimum: 1, maximum: 16 })),
@@ -75,6 +88,10 @@ export const ServerConfigSchema = Type.Object(
     warm_engines: Type.Optional(Type.Boolean()),
     /** How long in-flight requests may take to finish on shutdown, in milliseconds. */
     shutdown_grace_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Overall deadline of every request (retries, backoff and fallbacks included), until a non-streamed answer is complete or a stream has started. */
+    request_deadline_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** Names this gateway on /status and in metrics (default: hostname-pid). */
+    instance_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   },
   { additionalProperties: false },
 );

@@ -10,7 +10,17 @@ export const DEFAULT_SERVER: ServerSettings = {
   requestLogBodies: false,
   shutdownGraceMs: 10_000,
   warmEngines: true,
+  // 5 minutes: past today's worst case of one hanging route (60 s first byte x 3 attempts), under the
+  // 10 minutes SDKs wait by default, and room for long non-streamed answers and OCR on a CPU.
+  requestDeadlineMs: 300_000,
 };
+
+/**
+ * Circuit breaker of every provider: open after 5 failed requests in a row, first trial after 10 s,
+ * the cool-down doubling after each failed trial up to 2 minutes (a provider back from a long
+ * outage is noticed within 2 minutes; a flapping one is not hammered more than every 2 minutes).
+ */
+export const DEFAULT_BREAKER = { failureThreshold: 5, cooldownMs: 10_000, maxCooldownMs: 120_000 } as const;
 
 export const DEFAULT_ACCOUNT: AccountSettings = {
   fullName: 'Local developer',

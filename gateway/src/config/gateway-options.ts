@@ -9,6 +9,9 @@ export interface ServerSettings {
   requestLogBodies: boolean;
   shutdownGraceMs: number;
   warmEngines: boolean;
+  requestDeadlineMs: number;
+  /** Configured name of this instance; hostname-pid when absent. */
+  instanceId?: string;
 }
 
 export interface AccountSettings {

@@ -120,6 +120,8 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       requestLogBodies: server.request_log_bodies ?? DEFAULT_SERVER.requestLogBodies,
       shutdownGraceMs: server.shutdown_grace_ms ?? DEFAULT_SERVER.shutdownGraceMs,
       warmEngines: server.warm_engines ?? DEFAULT_SERVER.warmEngines,
+      requestDeadlineMs: server.request_deadline_ms ?? DEFAULT_SERVER.requestDeadlineMs,
+      instanceId: server.instance_id,
     },
     account: {
       fullName: account.full_name ?? DEFAULT_ACCOUNT.fullName,

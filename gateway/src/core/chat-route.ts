@@ -16,14 +16,14 @@ export async function askChat(
   messages: ChatMessage[],
   options: { signal: AbortSignal; responseFormat?: ResponseFormat; maxTokens?: number },
 ): Promise<{ text: string; usage: TokenUsage; route: ModelRoute }> {
-  const { value, route: served } = await runner.run(route, 'chat', options.signal, (candidate) =>
+  const { value, route: served } = await runner.run(route, 'chat', options.signal, (candidate, attemptSignal) =>
     candidate.provider.capabilities.chat!.chat({
       model: candidate.upstreamModel,
       messages,
       temperature: 0,
       max_tokens: options.maxTokens ?? 1024,
       response_format: options.responseFormat,
-      signal: options.signal,
+      signal: attemptSignal,
     }),
   );
   return { text: value.choices[0]?.message.content ?? '', usage: value.usage, route: served };

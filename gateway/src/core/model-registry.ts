@@ -2,6 +2,7 @@ import type { ModelConfig, Pricing } from '../config/config-schema.js';
 import type { Capability, EngineStatus, ProviderInstance } from '../providers/types.js';
 import type { ModelStateRecord, ModelStateRepository } from '../store/model-state-repository.js';
 import { GatewayError } from './gateway-error.js';
+import type { BreakerState } from './routing/circuit-breaker.js';
 
 export interface ModelRoute {
   id: string;
@@ -12,6 +13,8 @@ export interface ModelRoute {
   pricing?: Pricing;
   fallbacks: string[];
   maxRetries: number;
+  /** Overall deadline of a request on this model, when the model sets its own. */
+  deadlineMs?: number;
   imageSizes?: string[];
   maxImages?: number;
   ownedBy: string;
@@ -29,6 +32,7 @@ export interface ModelInfo {
   provider: string;
   state: EngineStatus['state'];
   state_detail?: string;
+  breaker_state: BreakerState;
   fine_tuned: boolean;
   metadata: Record<string, string>;
   pricing?: Pricing;
@@ -48,6 +52,7 @@ export class ModelRegistry {
     models: ModelConfig[],
     providers: ReadonlyMap<string, ProviderInstance>,
     private readonly state: ModelStateRepository,
+    private readonly breakerState: (providerId: string) => BreakerState = () => 'closed',
   ) {
     for (const stored of state.all()) this.states.set(stored.id, stored);
     for (const model of models) {
@@ -62,6 +67,7 @@ export class ModelRegistry {
         pricing: model.pricing,
         fallbacks: model.fallbacks ?? [],
         maxRetries: model.max_retries ?? 2,
+        deadlineMs: model.request_deadline_ms,
         imageSizes: model.image_sizes,
         maxImages: model.max_images,
         ownedBy: model.owned_by ?? provider.id,
@@ -122,6 +128,7 @@ export class ModelRegistry {
       provider: route.provider.id,
       state: status.state,
       ...(status.detail ? { state_detail: status.detail } : {}),
+      breaker_state: this.breakerState(route.provider.id),
       fine_tuned: route.fineTuned,
       metadata: stored?.metadata ?? {},
       ...(route.pricing ? { pricing: route.pricing } : {}),

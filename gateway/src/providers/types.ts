@@ -277,6 +277,13 @@ export interface EngineStatus {
   detail?: string;
 }
 
+/** Requests waiting for and running on a local engine's queue (a llama.cpp model, the OCR workers). */
+export interface QueueDepth {
+  queue: string;
+  waiting: number;
+  running: number;
+}
+
 export interface ProviderInstance {
   id: string;
   type: string;
@@ -286,6 +293,8 @@ export interface ProviderInstance {
   status(): EngineStatus;
   /** Per upstream model name, for engines that load models individually. */
   modelStatus?(model: string): EngineStatus;
+  /** Local engines: their queues right now, for /metrics. */
+  queues?(): QueueDepth[];
   close(): Promise<void>;
 }
 

@@ -65,7 +65,7 @@ describe('headers on every response', () => {
     expect(raw.headers['content-encoding']).toBe('gzip');
     expect(String(raw.headers.vary)).toMatch(/accept-encoding/i);
     expect(JSON.parse(gunzipSync(raw.body).toString('utf8'))).toHaveProperty('openapi');
-    const small = await fetch(`${gateway.url}/status`, { headers: { 'accept-encoding': 'gzip' } });
+    const small = await fetch(`${gateway.url}/health/liveness`, { headers: { 'accept-encoding': 'gzip' } });
     expect(small.headers.get('content-encoding')).toBeNull();
   });
 });

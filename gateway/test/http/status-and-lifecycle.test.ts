@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProviderFactory } from '../../src/providers/types.js';
+import { gatedEngine } from '../support/gated-engine.js';
 import { startFakeUpstream } from '../support/fake-upstream.js';
 import { ADMIN_KEY, json, startGateway, type TestGateway } from '../support/start-gateway.js';
 
@@ -13,24 +13,6 @@ afterEach(async () => {
   await gateway?.close();
   gateway = undefined;
 });
-
-/** An engine that warms until the test lets it finish: the one thing these tests need to control. */
-function gatedEngine() {
-  let finish = () => {};
-  const warmed = new Promise<void>((resolve) => (finish = resolve));
-  let ready = false;
-  const factory: ProviderFactory = (context) => ({
-    id: context.id,
-    type: 'gated',
-    capabilities: {
-      ocr: { ocr: async () => ({ pages: [{ index: 0, width: 1, height: 1, text: 'ok', blocks: [], source: 'ocr' }] }) },
-    },
-    warm: () => warmed.then(() => void (ready = true)),
-    status: () => ({ state: ready ? 'ready' : 'loading' }),
-    close: async () => undefined,
-  });
-  return { factory, finish };
-}
 
 describe('GET /status', () => {
   it('answers 503 starting with Retry-After: 10 while an engine warms, then 200 ok', async () => {

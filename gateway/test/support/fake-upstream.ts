@@ -48,6 +48,8 @@ export type FakeFailure =
   | { type: 'status'; status: number; headers?: Record<string, string>; body?: unknown }
   /** Accept the request and never answer. */
   | { type: 'hang_before_headers' }
+  /** Read the request, then reset the connection (TCP RST) without answering. */
+  | { type: 'reset_connection' }
   /** Send the headers and `afterFrames` SSE frames (default 1; half the body for JSON), then stall. */
   | { type: 'hang_mid_stream'; afterFrames?: number }
   /** Like hang_mid_stream, then destroy the connection. */
@@ -78,6 +80,8 @@ export interface FakeUpstreamOptions {
   images?: 'b64_json' | 'url';
   /** Ids listed by /v1/models. */
   models?: string[];
+  /** Listen on this port (default: any free one), e.g. to come back where a stopped upstream was. */
+  port?: number;
 }
 
 export interface RecordedRequest {
@@ -163,6 +167,10 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     }
     const failure = takeFailure(path, body);
     if (failure?.type === 'hang_before_headers') return;
+    if (failure?.type === 'reset_connection') {
+      req.socket.resetAndDestroy();
+      return;
+    }
     if (failure?.type === 'status') {
       const reply = failure.body === undefined ? openAiError(failure.status, `Injected failure (HTTP ${failure.status}).`) : { kind: 'json' as const, status: failure.status, body: failure.body };
       sendReply(res, reply, failure.headers);
@@ -197,7 +205,10 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     }
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
   replyOptions.origin = `http://127.0.0.1:${port}`;
 

@@ -14,7 +14,7 @@ export function sendEventStream(
   providerId: string,
   produce: (writer: SseWriter) => Promise<void>,
 ): FastifyReply {
-  const body = new CoalescedFrames(reply.raw);
+  const body = new CoalescedFrames(reply.raw, () => (request.firstFrameAt = process.hrtime.bigint()));
   const writer = new SseWriter(body);
   reply.headers(SSE_HEADERS);
   void (async () => {
@@ -39,11 +39,18 @@ export function sendEventStream(
 class CoalescedFrames extends PassThrough {
   private corked = false;
 
-  constructor(private readonly response: FastifyReply['raw']) {
+  constructor(
+    private readonly response: FastifyReply['raw'],
+    private onFirstFrame: (() => void) | undefined,
+  ) {
     super();
   }
 
   override _transform(chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null, data?: Buffer) => void): void {
+    if (this.onFirstFrame) {
+      this.onFirstFrame();
+      this.onFirstFrame = undefined;
+    }
     const socket = this.response.socket;
     if (!this.corked && socket) {
       // The socket, not the response: corking a chunked ServerResponse on Node 24 ends the body

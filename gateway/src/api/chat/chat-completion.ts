@@ -52,13 +52,13 @@ export async function chatCompletion(request: FastifyRequest, reply: FastifyRepl
   const created = Math.floor(Date.now() / 1000);
 
   if (!body.stream) {
-    const { value, route: served } = await runner.run(route, 'chat', signal, (candidate) => candidate.provider.capabilities.chat!.chat({ ...chatRequest, model: candidate.upstreamModel }));
+    const { value, route: served } = await runner.run(route, 'chat', signal, (candidate, attemptSignal) => candidate.provider.capabilities.chat!.chat({ ...chatRequest, model: candidate.upstreamModel, signal: attemptSignal }));
     recordUsage(request, reply, served, value.usage);
     return { id, object: 'chat.completion' as const, created, model: served.id, choices: value.choices, usage: usageBody(value.usage) };
   }
 
-  const { value: events, route: served } = await runner.run(route, 'chat', signal, (candidate) =>
-    candidate.provider.capabilities.chat!.chatStream({ ...chatRequest, model: candidate.upstreamModel }),
+  const { value: events, route: served } = await runner.run(route, 'chat', signal, (candidate, attemptSignal) =>
+    candidate.provider.capabilities.chat!.chatStream({ ...chatRequest, model: candidate.upstreamModel, signal: attemptSignal }),
   );
   const includeUsage = body.stream_options?.include_usage === true;
   const estimate = StreamUsageEstimate.forChat(chatRequest.messages);

@@ -53,7 +53,7 @@ export const completionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const choices: CompletionResult['choices'] = [];
         let servedId = route.id;
         for (const [promptIndex, prompt] of prompts.entries()) {
-          const { value, route: served } = await runner.run(route, 'completions', signal, (candidate) => candidate.provider.capabilities.completions!.complete({ ...params, prompt, model: candidate.upstreamModel }));
+          const { value, route: served } = await runner.run(route, 'completions', signal, (candidate, attemptSignal) => candidate.provider.capabilities.completions!.complete({ ...params, prompt, model: candidate.upstreamModel, signal: attemptSignal }));
           servedId = served.id;
           usage = addUsage(usage, value.usage);
           for (const choice of value.choices) choices.push({ ...choice, index: promptIndex * perPrompt + choice.index });
@@ -63,7 +63,7 @@ export const completionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
 
       const includeUsage = body.stream_options?.include_usage === true;
-      const first = await runner.run(route, 'completions', signal, (candidate) => candidate.provider.capabilities.completions!.completeStream({ ...params, prompt: prompts[0], model: candidate.upstreamModel }));
+      const first = await runner.run(route, 'completions', signal, (candidate, attemptSignal) => candidate.provider.capabilities.completions!.completeStream({ ...params, prompt: prompts[0], model: candidate.upstreamModel, signal: attemptSignal }));
       const served = first.route;
       const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id, object: 'text_completion', created, model: served.id, choices, ...extra });
       const estimate = StreamUsageEstimate.forPrompt(prompts.join('\n'));
@@ -74,7 +74,7 @@ export const completionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           const events =
             promptIndex === 0
               ? first.value
-              : (await runner.run(served, 'completions', signal, (candidate) => candidate.provider.capabilities.completions!.completeStream({ ...params, prompt, model: candidate.upstreamModel }))).value;
+              : (await runner.run(served, 'completions', signal, (candidate, attemptSignal) => candidate.provider.capabilities.completions!.completeStream({ ...params, prompt, model: candidate.upstreamModel, signal: attemptSignal }))).value;
           for await (const event of events as AsyncIterable<CompletionStreamEvent>) {
             if (writer.closed) return;
             if (event.type === 'usage') {

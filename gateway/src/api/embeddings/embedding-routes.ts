@@ -49,8 +49,8 @@ export const embeddingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { models, runner } = app.services;
       const route = models.resolve(body.model ?? DEFAULT_CHAT_MODEL, 'embeddings');
       const signal = clientAbortSignal(reply);
-      const { value, route: served } = await runner.run(route, 'embeddings', signal, (candidate) =>
-        candidate.provider.capabilities.embeddings!.embed({ model: candidate.upstreamModel, input, dimensions: body.dimensions ?? undefined, signal }),
+      const { value, route: served } = await runner.run(route, 'embeddings', signal, (candidate, attemptSignal) =>
+        candidate.provider.capabilities.embeddings!.embed({ model: candidate.upstreamModel, input, dimensions: body.dimensions ?? undefined, signal: attemptSignal }),
       );
       recordUsage(request, reply, served, { prompt_tokens: value.prompt_tokens, completion_tokens: 0 });
       const base64 = body.encoding_format === 'base64';

@@ -13,6 +13,7 @@ export const ModelObject = Type.Object(
     provider: Type.String(),
     state: Type.String({ description: 'cold | loading | ready | unavailable' }),
     state_detail: Type.Optional(Type.String()),
+    breaker_state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')], { description: "The provider's circuit breaker: open means requests to it are refused until the cool-down ends" }),
     fine_tuned: Type.Boolean(),
     metadata: Type.Record(Type.String(), Type.String()),
     pricing: Type.Optional(Type.Object({ input_per_million: Type.Number(), output_per_million: Type.Number(), per_request: Type.Optional(Type.Number()) })),

@@ -1,34 +1,35 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 
+const EngineState = Type.Union([Type.Literal('cold'), Type.Literal('loading'), Type.Literal('ready'), Type.Literal('unavailable')]);
+
+export const BreakerObject = Type.Object({
+  state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')]),
+  consecutive_failures: Type.Integer({ description: 'Failed requests in a row (the retries of one request count once)' }),
+  retry_after_seconds: Type.Union([Type.Integer(), Type.Null()], { description: 'While open: seconds until one trial request is let through' }),
+});
+
 const StatusResponse = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('starting')]),
   response_ms: Type.Number(),
   version: Type.String(),
+  instance_id: Type.String({ description: 'server.instance_id, or hostname-pid' }),
   uptime_seconds: Type.Number(),
   checks: Type.Object({ asr: Type.Boolean(), ocr: Type.Boolean() }),
   engines: Type.Optional(Type.Record(Type.String(), Type.Object({ state: Type.String(), detail: Type.Optional(Type.String()) }))),
+  providers: Type.Array(
+    Type.Object({ id: Type.String(), type: Type.String(), state: EngineState, detail: Type.Optional(Type.String()), breaker: BreakerObject }),
+  ),
 });
 
-/** GET /status: availability and the real state of the OCR and speech engines; 503 while starting. */
+/** GET /status: availability, the engines' real state and every provider's circuit breaker; 503 while starting. */
 export const statusRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/status',
     { config: { auth: 'none', unlogged: true }, schema: { tags: ['status'], summary: 'Gateway status', security: [], response: { 200: StatusResponse, 503: StatusResponse } } },
     async (request, reply) => {
-      const { startup, models, options } = app.services;
-      const canServe = (capability: 'ocr' | 'transcription') =>
-        models.withCapability(capability).some((route) => (route.provider.modelStatus?.(route.upstreamModel) ?? route.provider.status()).state !== 'unavailable' && route.provider.status().state !== 'unavailable');
-      const engines = Object.fromEntries([...app.services.providers.values()].map((provider) => [provider.id, provider.status()]));
-      const status = startup.status;
-      if (status === 'starting') reply.status(503).header('Retry-After', '10');
-      return {
-        status,
-        response_ms: Number((Number(process.hrtime.bigint() - request.startedAt) / 1e6).toFixed(3)),
-        version: options.version,
-        uptime_seconds: Math.round(startup.uptimeSeconds * 1000) / 1000,
-        checks: { asr: canServe('transcription'), ocr: canServe('ocr') && status === 'ok' },
-        engines,
-      };
+      const report = app.services.status.report();
+      if (report.status === 'starting') reply.status(503).header('Retry-After', '10');
+      return { ...report, response_ms: Number((Number(process.hrtime.bigint() - request.startedAt) / 1e6).toFixed(3)) };
     },
   );
 };

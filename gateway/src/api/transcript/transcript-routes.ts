@@ -56,7 +56,7 @@ export const transcriptRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
 
       const signal = clientAbortSignal(reply);
-      const { value: result, route: served } = await runner.run(route, 'transcription', signal, (candidate) =>
+      const { value: result, route: served } = await runner.run(route, 'transcription', signal, (candidate, attemptSignal) =>
         candidate.provider.capabilities.transcription!.transcribe({
           model: candidate.upstreamModel,
           audio,
@@ -65,7 +65,7 @@ export const transcriptRoutes: FastifyPluginAsyncTypebox = async (app) => {
           language: fields.language || undefined,
           prompt: fields.prompt || undefined,
           temperature,
-          signal,
+          signal: attemptSignal,
         }),
       );
       recordUsage(request, reply, served, { prompt_tokens: 0, completion_tokens: 0 });

@@ -72,7 +72,7 @@ export const imageAnalysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
       let facts: ImageFacts;
       try {
         const ocr = route.provider.capabilities.ocr
-          ? (await services.runner.run(route, 'vision', signal, (candidate) => candidate.provider.capabilities.ocr!.ocr({ model: candidate.upstreamModel, document: bytes, mimeType, signal }))).value
+          ? (await services.runner.run(route, 'vision', signal, (candidate, attemptSignal) => candidate.provider.capabilities.ocr!.ocr({ model: candidate.upstreamModel, document: bytes, mimeType, signal: attemptSignal }))).value
           : undefined;
         facts = await imageFacts(bytes, mimeType, ocr);
       } catch (error) {

@@ -55,8 +55,8 @@ export const imageGenerationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (n > maxImages) throw new GatewayError(422, 'too_many_images', `Invalid request: 'n' must be at most ${maxImages} for ${route.id}.`, { param: 'n' });
 
       const signal = clientAbortSignal(reply);
-      const { value: images, route: served } = await runner.run(route, 'image_generation', signal, (candidate) =>
-        candidate.provider.capabilities.image_generation!.generate({ model: candidate.upstreamModel, prompt: body.prompt, size, n, signal }),
+      const { value: images, route: served } = await runner.run(route, 'image_generation', signal, (candidate, attemptSignal) =>
+        candidate.provider.capabilities.image_generation!.generate({ model: candidate.upstreamModel, prompt: body.prompt, size, n, signal: attemptSignal }),
       );
       const id = newId('img-');
       const data = [];

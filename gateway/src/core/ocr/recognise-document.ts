@@ -27,10 +27,10 @@ export async function recogniseDocument(
   if (!mimeType) {
     throw new GatewayError(415, 'unsupported_media_type', 'The document is not a supported format: send PNG, JPEG, WebP, TIFF, BMP, GIF or PDF.', { param });
   }
-  const { value, route: served } = await services.runner.run(route, 'ocr', signal, (candidate) => {
+  const { value, route: served } = await services.runner.run(route, 'ocr', signal, (candidate, attemptSignal) => {
     const ocr = candidate.provider.capabilities.ocr;
     if (!ocr) throw new GatewayError(400, 'capability_not_supported', `The provider behind "${candidate.id}" cannot run OCR.`, { param: 'model' });
-    return ocr.ocr({ model: candidate.upstreamModel, document: bytes, mimeType, pages, signal });
+    return ocr.ocr({ model: candidate.upstreamModel, document: bytes, mimeType, pages, signal: attemptSignal });
   });
   return { result: value, route: served, bytes, mimeType };
 }

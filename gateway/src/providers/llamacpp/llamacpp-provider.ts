@@ -28,6 +28,7 @@ export const createLlamaCppProvider: ProviderFactory = (context) => {
     },
     status: () => pool.status(),
     modelStatus: (model) => pool.modelStatus(model),
+    queues: () => pool.queues(),
     close: () => pool.close(),
   };
 };

@@ -62,6 +62,10 @@ export class LocalModel {
     return { state: 'cold' };
   }
 
+  queueDepth(): { waiting: number; running: number } {
+    return { waiting: this.queue.waitingCount, running: this.queue.busy ? 1 : 0 };
+  }
+
   /**
    * Waits its turn in the queue (or fails fast when it is full), loads if needed, then runs `task`
    * with a signal that fires when the request is aborted or the provider closes.

@@ -1,6 +1,7 @@
 import type { Llama } from 'node-llama-cpp';
 import { ProviderError } from '../_shared/provider-error.js';
-import type { EngineStatus, ProviderLogger } from '../types.js';
+import { basename } from 'node:path';
+import type { EngineStatus, ProviderLogger, QueueDepth } from '../types.js';
 import type { LlamaCppOptions } from './llamacpp-options.js';
 import { getLlamaEngine, subscribeToEngineLogs } from './llama-engine.js';
 import { LocalModel } from './local-model.js';
@@ -43,6 +44,10 @@ export class ModelPool {
 
   status(): EngineStatus {
     return this.engineState;
+  }
+
+  queues(): QueueDepth[] {
+    return [...this.models.entries()].map(([path, model]) => ({ queue: basename(path, '.gguf'), ...model.queueDepth() }));
   }
 
   /** The shared native engine (see llama-engine.ts). */

@@ -30,6 +30,10 @@ export class RequestQueue {
     return this.running;
   }
 
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
+
   run<T>(signal: AbortSignal, task: () => Promise<T>): Promise<T> {
     if (signal.aborted) return Promise.reject(abortedError());
     return new Promise<T>((resolve, reject) => {

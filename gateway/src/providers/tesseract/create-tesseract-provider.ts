@@ -20,6 +20,7 @@ export const createTesseractProvider: ProviderFactory = (context): ProviderInsta
       context.logger.info('OCR engine: ready');
     },
     status: () => pool.status(),
+    queues: () => pool.queues(),
     close: () => pool.close(),
   };
 };

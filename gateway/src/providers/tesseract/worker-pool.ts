@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
 import { ProviderError } from '../_shared/provider-error.js';
-import type { EngineStatus } from '../types.js';
+import type { EngineStatus, QueueDepth } from '../types.js';
 
 /** The English LSTM model shipped in @tesseract.js-data/eng: without a local path tesseract.js goes to a CDN. */
 function englishLangPath(): string {
@@ -37,6 +37,10 @@ export class TesseractWorkerPool {
     if (this.closed) return { state: 'unavailable', detail: 'The OCR engine has been shut down.' };
     if (this.workers.length === this.size) return { state: 'ready' };
     return this.starting ? { state: 'loading' } : { state: 'cold' };
+  }
+
+  queues(): QueueDepth[] {
+    return [{ queue: 'ocr_workers', waiting: this.waiters.length, running: this.workers.length - this.idle.length }];
   }
 
   /** Starts every worker; resolves when all are ready. Safe to call repeatedly. */

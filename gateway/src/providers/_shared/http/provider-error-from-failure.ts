@@ -13,9 +13,6 @@ const CONNECTION_CODES = new Set([
   'UND_ERR_CLOSED',
 ]);
 
-/** The `code` of a timeout while connecting: to the health count it is a failed connection. */
-export const CONNECT_TIMEOUT_CODE = 'upstream_connect_timeout';
-
 /** Which part of the exchange failed; it decides the wording of a timeout. */
 export type ExchangePhase = 'headers' | 'body';
 
@@ -32,7 +29,7 @@ export function providerErrorFromFailure(
   const code = errorCode(error);
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return new ProviderError('timeout', `Could not connect to ${providerName} in time.`, { retryAfter: 5, code: CONNECT_TIMEOUT_CODE, cause: error });
+      return new ProviderError('timeout', `Could not connect to ${providerName} in time.`, { retryAfter: 5, code: 'upstream_connect_timeout', cause: error });
     case 'UND_ERR_HEADERS_TIMEOUT':
       return new ProviderError('timeout', `${providerName} did not start answering in time.`, { retryAfter: 5, cause: error });
     case 'UND_ERR_BODY_TIMEOUT':

@@ -1,7 +1,6 @@
 import { Agent, request, type Dispatcher, type FormData } from 'undici';
 import { ProviderError } from '../provider-error.js';
 import type { EngineStatus, ProviderContext } from '../../types.js';
-import { ConnectionHealth } from './connection-health.js';
 import { providerErrorFromFailure, type ExchangePhase } from './provider-error-from-failure.js';
 import { providerErrorFromStatus } from './provider-error-from-status.js';
 
@@ -35,7 +34,6 @@ export class UpstreamClient {
   private readonly agent: Agent;
   private readonly baseUrl: string;
   private readonly apiKey: string | undefined;
-  private readonly health = new ConnectionHealth();
   readonly name: string;
 
   constructor(context: Pick<ProviderContext, 'id' | 'options'>) {
@@ -77,8 +75,9 @@ export class UpstreamClient {
     return { data, contentType: typeof contentType === 'string' ? contentType : undefined };
   }
 
+  /** Always ready: whether the upstream is healthy is the circuit breaker's call, in core, across requests. */
   status(): EngineStatus {
-    return this.health.status();
+    return { state: 'ready' };
   }
 
   close(): Promise<void> {
@@ -110,7 +109,6 @@ export class UpstreamClient {
     } catch (error) {
       throw this.failed(error, options.signal, 'headers');
     }
-    this.health.succeeded();
     if (response.statusCode >= 200 && response.statusCode < 300) return response;
     const text = await this.readAll(response, options.signal, MAX_ERROR_BYTES, true).then(
       (bytes) => bytes.toString('utf8'),
@@ -149,8 +147,6 @@ export class UpstreamClient {
   }
 
   private failed(error: unknown, signal: AbortSignal, phase: ExchangePhase): ProviderError {
-    const mapped = providerErrorFromFailure(this.name, error, signal, phase);
-    this.health.failed(mapped);
-    return mapped;
+    return providerErrorFromFailure(this.name, error, signal, phase);
   }
 }

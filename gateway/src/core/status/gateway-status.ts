@@ -1,0 +1,88 @@
+import { hostname } from 'node:os';
+import type { GatewayOptions } from '../../config/gateway-options.js';
+import type { Capability, EngineStatus, ProviderInstance } from '../../providers/types.js';
+import type { Database } from '../../store/database.js';
+import type { ModelRegistry } from '../model-registry.js';
+import type { BreakerSnapshot } from '../routing/circuit-breaker.js';
+import type { ProviderBreakers } from '../routing/provider-breakers.js';
+import type { StartupState } from '../startup-state.js';
+
+export interface ProviderStatus {
+  id: string;
+  type: string;
+  state: EngineStatus['state'];
+  detail?: string;
+  breaker: BreakerSnapshot;
+}
+
+export interface Readiness {
+  /** `starting` while engines warm up, `unavailable` when the database does not answer. */
+  status: 'ready' | 'starting' | 'unavailable';
+  /** Seconds to wait before asking again, when not ready. */
+  retryAfterSeconds?: number;
+  checks: { database: 'ok' | 'unreachable'; engines: 'ok' | 'starting' };
+  warming_engines: string[];
+}
+
+/** What /status, /health and /metrics report: the gateway's own state, its engines and their breakers. */
+export class GatewayStatus {
+  readonly instanceId: string;
+
+  constructor(
+    private readonly deps: {
+      options: Pick<GatewayOptions, 'version' | 'server'>;
+      startup: StartupState;
+      models: ModelRegistry;
+      providers: ReadonlyMap<string, ProviderInstance>;
+      breakers: ProviderBreakers;
+      db: Database;
+    },
+  ) {
+    this.instanceId = deps.options.server.instanceId ?? `${hostname()}-${process.pid}`;
+  }
+
+  report() {
+    const { startup, options } = this.deps;
+    const status = startup.status;
+    const providers = this.providers();
+    return {
+      status,
+      version: options.version,
+      instance_id: this.instanceId,
+      uptime_seconds: Math.round(startup.uptimeSeconds * 1000) / 1000,
+      checks: { asr: this.canServe('transcription'), ocr: this.canServe('ocr') && status === 'ok' },
+      engines: Object.fromEntries(providers.map(({ id, state, detail }) => [id, detail ? { state, detail } : { state }])),
+      providers,
+    };
+  }
+
+  providers(): ProviderStatus[] {
+    return [...this.deps.providers.values()].map((provider) => {
+      const { state, detail } = provider.status();
+      return { id: provider.id, type: provider.type, state, ...(detail ? { detail } : {}), breaker: this.deps.breakers.snapshot(provider.id) };
+    });
+  }
+
+  readiness(): Readiness {
+    const database = this.databaseReachable() ? 'ok' : 'unreachable';
+    const warming = this.deps.startup.warmingEngines;
+    const engines = this.deps.startup.status === 'ok' ? 'ok' : 'starting';
+    const status = database !== 'ok' ? 'unavailable' : engines !== 'ok' ? 'starting' : 'ready';
+    return { status, ...(status === 'ready' ? {} : { retryAfterSeconds: status === 'starting' ? 10 : 5 }), checks: { database, engines }, warming_engines: warming };
+  }
+
+  private canServe(capability: Capability): boolean {
+    return this.deps.models
+      .withCapability(capability)
+      .some((route) => (route.provider.modelStatus?.(route.upstreamModel) ?? route.provider.status()).state !== 'unavailable' && route.provider.status().state !== 'unavailable');
+  }
+
+  private databaseReachable(): boolean {
+    try {
+      this.deps.db.prepare('SELECT 1').get();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
