@@ -21,6 +21,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { registerHostGuard } from './http/host-guard.js';
 import { clientRequestId, registerRequestContext } from './http/request-context.js';
 import { registerUsageRecorder } from './http/usage-recorder.js';
+import { registerSpendReservation } from './http/spend-reservation.js';
 import { validationController } from './http/validation.js';
 import { frameworkErrorHandler } from './http/framework-errors.js';
 import './http/fastify-augment.js';
@@ -126,6 +127,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   await registerCors(app, options.server.corsOrigins);
   registerAuthentication(app);
   registerUsageRecorder(app, options.server.requestLogBodies);
+  registerSpendReservation(app);
   await registerCompression(app, options.server.compressionThresholdBytes);
   await app.register(multipart, { limits: { fileSize: options.server.bodyLimitBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
   await registerOpenApi(app, options.version);
@@ -139,7 +141,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     void services.startup.warm(routed, (providerId, error) => app.log.error({ provider: providerId, err: error }, 'engine failed to warm up'));
   });
   app.addHook('preClose', async () => {
-    await services.batchRunner.stop();
+    await services.batchRunner.stop(options.server.shutdownGraceMs);
   });
   app.addHook('onClose', async () => {
     await Promise.allSettled([...providers.values()].map((provider) => provider.close()));
