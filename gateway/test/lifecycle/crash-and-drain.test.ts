@@ -48,7 +48,7 @@ describe('kill -9 during concurrent chats', () => {
     const one = async (i: number) => {
       const id = `crash-${i}`;
       const response = await gateway.request('/v1/chat/completions', { method: 'POST', headers: { 'x-request-id': id }, json: { model: 'svc-large-3', messages: [{ role: 'user', content: `question number ${i}` }] } });
-      const body = await response.json();
+      const body = (await response.json()) as Json;
       if (response.status !== 200 || body.object !== 'chat.completion') return;
       answered.push({ id, cost: Number(response.headers.get('x-request-cost')) });
       if (answered.length >= 100 && !killed) {
