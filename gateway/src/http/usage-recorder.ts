@@ -19,14 +19,15 @@ function requestBodyText(body: unknown): string | undefined {
 
 /**
  * The usage ledger (authenticated requests) and the console's request log. A complete answer is
- * recorded as it is handed to the socket (onSend), so its ledger entry is on disk before the client
- * can read it; a stream when it ends. A client that disconnects first (mid-stream, or while a long
+ * recorded as it is handed to the socket (onSend) and waits for its ledger entry's commit, so the entry
+ * is on disk before the client can read the answer; a stream is recorded when it ends. A client that disconnects first (mid-stream, or while a long
  * answer is computed) is recorded when the connection closes, with status 499.
  */
 export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean): void {
   const recorded = new WeakSet<FastifyRequest>();
 
-  const record = (request: FastifyRequest, status: number): void => {
+  /** Resolves once the ledger entry is committed (at once for requests without a key). */
+  const record = (request: FastifyRequest, status: number): Promise<void> | undefined => {
     if (recorded.has(request)) return;
     recorded.add(request);
     // A stream the client left never got its final usage: bill what was produced until then.
@@ -38,8 +39,9 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean)
     const { ledger, requestLog } = app.services;
     const latency = elapsedMs(request.startedAt);
     const route = request.routeOptions.url ?? request.url.split('?')[0];
+    let committed: Promise<void> | undefined;
     if (request.apiKey) {
-      ledger.record({
+      committed = ledger.record({
         time: Date.now(),
         request_id: request.id,
         key_id: request.apiKey.id,
@@ -71,12 +73,13 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean)
       ...(requestBody !== undefined ? { request_body: redactBody(requestBody) } : {}),
       ...(responseBody !== undefined ? { response_body: responseBody } : {}),
     });
+    return committed;
   };
 
   app.addHook('onSend', async (request, reply, payload) => {
     const complete = payload === null || payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload);
     if (keepBodies) responseBodies.set(request, complete ? redactBody(payload?.toString() ?? '') : '[stream]');
-    if (complete) record(request, reply.statusCode);
+    if (complete) await record(request, reply.statusCode);
     return payload;
   });
 
@@ -85,5 +88,5 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean)
       if (!reply.raw.writableFinished) record(request, CLIENT_CLOSED_REQUEST);
     });
   });
-  app.addHook('onResponse', async (request, reply) => record(request, reply.statusCode));
+  app.addHook('onResponse', async (request, reply) => void record(request, reply.statusCode));
 }
