@@ -1,4 +1,5 @@
-// `npm run bench`: the gateway-overhead benchmark, then OCR throughput and accuracy beside Debian's tesseract.
+// `npm run bench`: the gateway-overhead benchmark and the durable ledger's cost, a soak (60 s by default;
+// `npm run bench -- --soak-seconds 600` for longer), then OCR throughput and accuracy beside Debian's tesseract.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,4 +12,5 @@ const run = (command, args) => {
 
 if (!existsSync(join(root, 'dist/gateway/src/cli.js'))) run('npm', ['run', '--silent', 'build:gateway']);
 run('npx', ['tsx', 'bench/gateway/run.ts', ...process.argv.slice(2)]);
+run('npx', ['tsx', 'bench/gateway/soak.ts', ...process.argv.slice(2)]);
 run('npx', ['tsx', 'bench/ocr/run.ts']);

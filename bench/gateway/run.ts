@@ -5,32 +5,14 @@
  *
  *   npx tsx bench/gateway/run.ts [--seconds 5] [--rate 1000] [--concurrency 32]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { once } from 'node:events';
 import { fixedRate, fullLoad, percentile, type LoadResult, type Target } from './load.js';
+import { measureLedgerCost } from './ledger-cost.js';
+import { ADMIN_KEY, chatBody, startBenchProcesses } from './processes.js';
 
 const args = new Map(process.argv.slice(2).map((arg, i, all) => [arg, all[i + 1]]));
 const seconds = Number(args.get('--seconds') ?? 5);
 const rate = Number(args.get('--rate') ?? 1000);
 const concurrency = Number(args.get('--concurrency') ?? 32);
-const root = join(import.meta.dirname, '../..');
-const ADMIN_KEY = 'sk-sy-bench-admin-0123456789abcdefghij';
-
-/** Resolves with the first match of `pattern` in the child's output; the output keeps being drained afterwards. */
-function firstLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += String(chunk);
-      const match = pattern.exec(output);
-      if (match) resolve(match);
-    });
-    child.once('exit', () => reject(new Error(`process ended before printing ${pattern}: ${output}`)));
-  });
-}
 
 function summary(result: LoadResult) {
   const sorted = [...result.latencies].sort((a, b) => a - b);
@@ -38,20 +20,11 @@ function summary(result: LoadResult) {
 }
 
 async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
-  const upstream = spawn(process.execPath, [join(import.meta.dirname, 'fast-upstream.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const upstreamPort = (await firstLine(upstream, /^(\d+)\n/))[1];
-  const config = join(dataDir, 'config.yaml');
-  writeFileSync(config, `server:\n  warm_engines: false\nproviders:\n  - id: up\n    type: openai\n    base_url: http://127.0.0.1:${upstreamPort}/v1\nmodels:\n  - id: bench-model\n    provider: up\n    upstream_model: bench\n    capabilities: [chat]\n    pricing: { input_per_million: 1, output_per_million: 2 }\n`);
-  const gateway = spawn(process.execPath, [join(root, 'dist/gateway/src/cli.js')], {
-    env: { ...process.env, GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: config, GATEWAY_PORT: '0', GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const gatewayUrl = (await firstLine(gateway, /listening on (http:\/\/[\d.]+:\d+)/))[1];
+  const processes = await startBenchProcesses();
+  const { upstreamPort, gatewayUrl } = processes;
   try {
-    const created = await fetch(`${gatewayUrl}/account/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', rpm_limit: 10_000_000 }) });
-    const { key } = (await created.json()) as { key: string };
-    const body = (stream: boolean) => JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Say hello.' }], stream, ...(stream ? { stream_options: { include_usage: true } } : {}) });
+    const key = await processes.createKey();
+    const body = chatBody;
     const direct = (stream: boolean): Target => ({ origin: `http://127.0.0.1:${upstreamPort}`, path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: body(stream) });
     const through = (stream: boolean): Target => ({ origin: gatewayUrl, path: '/v1/chat/completions', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: body(stream) });
 
@@ -74,11 +47,12 @@ async function main() {
     console.log(`\nGateway overhead (latencies in ms; ${seconds} s per run; ${usage.usage.total_requests} requests in the usage ledger)\n`);
     console.log(header);
     for (const row of rows) console.log(row);
+    const ledger = await measureLedgerCost();
+    const micros = (value: number) => `${value.toFixed(1)} µs`;
+    console.log(`\nUsage ledger, cost per entry written before its answer (${ledger.entries} entries, WAL, synchronous=NORMAL):`);
+    console.log(`  one answer at a time ${micros(ledger.oneAtATimeMicros)}, 32 answers sharing a commit ${micros(ledger.groupOf32Micros)}; buffered 200 to a transaction (not durable) ${micros(ledger.bufferedMicros)}`);
   } finally {
-    gateway.kill('SIGTERM');
-    upstream.kill('SIGTERM');
-    await Promise.all([once(gateway, 'exit'), once(upstream, 'exit')]);
-    rmSync(dataDir, { recursive: true, force: true });
+    await processes.stop();
   }
 }
 

@@ -25,6 +25,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { registerHostGuard } from './http/host-guard.js';
 import { clientRequestId, registerRequestContext } from './http/request-context.js';
 import { registerUsageRecorder } from './http/usage-recorder.js';
+import { registerSpendReservation } from './http/spend-reservation.js';
 import { validationController } from './http/validation.js';
 import { frameworkErrorHandler } from './http/framework-errors.js';
 import './http/fastify-augment.js';
@@ -137,6 +138,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   registerAuthentication(app);
   registerUsageRecorder(app, options.server.requestLogBodies);
   registerMetricsHooks(app);
+  registerSpendReservation(app);
   await registerCompression(app, options.server.compressionThresholdBytes);
   await app.register(multipart, { limits: { fileSize: options.server.bodyLimitBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
   await registerOpenApi(app, options.version);
@@ -150,7 +152,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     void services.startup.warm(routed, (providerId, error) => app.log.error({ provider: providerId, err: error }, 'engine failed to warm up'));
   });
   app.addHook('preClose', async () => {
-    await services.batchRunner.stop();
+    await services.batchRunner.stop(options.server.shutdownGraceMs);
   });
   app.addHook('onClose', async () => {
     await Promise.allSettled([...providers.values()].map((provider) => provider.close()));

@@ -102,6 +102,8 @@ export const AccountConfigSchema = Type.Object(
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
     /** Starting balance of a new account. */
     initial_balance: Type.Optional(Type.Number({ minimum: 0 })),
+    /** Completion tokens reserved for a priced request that sets no max_tokens (see the README's spend limits). */
+    default_completion_tokens: Type.Optional(Type.Integer({ minimum: 0 })),
   },
   { additionalProperties: false },
 );

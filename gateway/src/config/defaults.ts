@@ -26,6 +26,7 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
   fullName: 'Local developer',
   currency: 'USD',
   initialBalance: 100,
+  defaultCompletionTokens: 1024,
 };
 
 export const DEFAULT_CHAT_MODEL = 'svc-large-3-2512';

@@ -18,6 +18,7 @@ export interface AccountSettings {
   fullName: string;
   currency: string;
   initialBalance: number;
+  defaultCompletionTokens: number;
 }
 
 /** Everything buildGateway needs; produced by loadGatewayOptions from the environment and the config file. */

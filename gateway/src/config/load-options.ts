@@ -127,6 +127,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       fullName: account.full_name ?? DEFAULT_ACCOUNT.fullName,
       currency: account.currency ?? DEFAULT_ACCOUNT.currency,
       initialBalance: account.initial_balance ?? DEFAULT_ACCOUNT.initialBalance,
+      defaultCompletionTokens: account.default_completion_tokens ?? DEFAULT_ACCOUNT.defaultCompletionTokens,
     },
     providers,
     models,

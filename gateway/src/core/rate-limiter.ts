@@ -1,6 +1,7 @@
 /**
  * Requests-per-minute limits, a sliding window per key kept in memory (timestamps of the last
- * minute's requests). Returns how long to wait when the limit is reached.
+ * minute's requests). Returns how long to wait when the limit is reached. A key's window outlives a
+ * change of its limit: the new limit applies to the requests already made this minute.
  *
  * Time is monotonic: with the wall clock, setting it back (NTP, a laptop waking up, a user fixing
  * the time) would leave "future" stamps in the window and lock a key out for as long as the jump.
@@ -26,9 +27,5 @@ export class RateLimiter {
     }
     stamps.push(now);
     return { allowed: true };
-  }
-
-  forget(keyId: string): void {
-    this.windows.delete(keyId);
   }
 }

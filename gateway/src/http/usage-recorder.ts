@@ -1,35 +1,47 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { boundedJsonText } from '../core/bounded-json-text.js';
 import { redactBody } from '../core/request-log.js';
 import { elapsedMs } from './request-context.js';
+import { settleReservation } from './spend-reservation.js';
 
 /** The status the request log shows for a client that closed the connection before the answer was complete (nginx's). */
 export const CLIENT_CLOSED_REQUEST = 499;
 
 const responseBodies = new WeakMap<FastifyRequest, string>();
 
+/** More than the request log keeps of a body (4 KiB), so it still says the body was cut. */
+const LOGGED_REQUEST_CHARS = 8192;
+
 function requestBodyText(body: unknown): string | undefined {
   if (body === undefined || body === null) return undefined;
-  return typeof body === 'string' ? body : JSON.stringify(body);
+  return typeof body === 'string' ? body : boundedJsonText(body, LOGGED_REQUEST_CHARS);
 }
 
 /**
- * After every response: the usage ledger (authenticated requests) and the console's request log.
- * Fastify runs onResponse only when a response finishes; a client that disconnects first (mid-stream,
- * or while a long answer is computed) is recorded when the connection closes, with status 499.
+ * The usage ledger (authenticated requests) and the console's request log. A complete answer is
+ * recorded as it is handed to the socket (onSend) and waits for its ledger entry's commit, so the entry
+ * is on disk before the client can read the answer; a stream is recorded when it ends. A client that disconnects first (mid-stream, or while a long
+ * answer is computed) is recorded when the connection closes, with status 499.
  */
 export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean): void {
   const recorded = new WeakSet<FastifyRequest>();
 
-  const record = (request: FastifyRequest, status: number): void => {
-    if (recorded.has(request) || request.routeOptions.config?.unlogged) return;
+  /** Resolves once the ledger entry is committed (at once for requests without a key). */
+  const record = (request: FastifyRequest, status: number): Promise<void> | undefined => {
+    if (recorded.has(request)) return;
     recorded.add(request);
-    const { ledger, requestLog } = app.services;
-    const latency = elapsedMs(request.startedAt);
     // A stream the client left never got its final usage: bill what was produced until then.
     const usage = request.usage ?? (status === CLIENT_CLOSED_REQUEST ? (request.usageEstimate?.() ?? null) : null);
+    if (request.routeOptions.config?.unlogged) {
+      settleReservation(app, request, 0);
+      return;
+    }
+    const { ledger, requestLog } = app.services;
+    const latency = elapsedMs(request.startedAt);
     const route = request.routeOptions.url ?? request.url.split('?')[0];
+    let committed: Promise<void> | undefined;
     if (request.apiKey) {
-      ledger.record({
+      committed = ledger.record({
         time: Date.now(),
         request_id: request.id,
         key_id: request.apiKey.id,
@@ -42,6 +54,7 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean)
         completion_tokens: usage?.completion_tokens ?? 0,
         cost: usage?.cost ?? 0,
       });
+      settleReservation(app, request, usage?.cost ?? 0);
     }
     const requestBody = keepBodies ? requestBodyText(request.body) : undefined;
     const responseBody = keepBodies ? responseBodies.get(request) : undefined;
@@ -60,20 +73,20 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean)
       ...(requestBody !== undefined ? { request_body: redactBody(requestBody) } : {}),
       ...(responseBody !== undefined ? { response_body: responseBody } : {}),
     });
+    return committed;
   };
 
-  if (keepBodies) {
-    app.addHook('onSend', async (request, _reply, payload) => {
-      if (typeof payload === 'string' || Buffer.isBuffer(payload)) responseBodies.set(request, redactBody(payload.toString()));
-      else if (payload) responseBodies.set(request, '[stream]');
-      return payload;
-    });
-  }
+  app.addHook('onSend', async (request, reply, payload) => {
+    const complete = payload === null || payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload);
+    if (keepBodies) responseBodies.set(request, complete ? redactBody(payload?.toString() ?? '') : '[stream]');
+    if (complete) await record(request, reply.statusCode);
+    return payload;
+  });
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) record(request, CLIENT_CLOSED_REQUEST);
     });
   });
-  app.addHook('onResponse', async (request, reply) => record(request, reply.statusCode));
+  app.addHook('onResponse', async (request, reply) => void record(request, reply.statusCode));
 }

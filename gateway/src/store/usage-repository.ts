@@ -38,11 +38,13 @@ export class UsageRepository {
     );
   }
 
-  /** Writes many records in one transaction (one fsync). */
-  insertMany(records: UsageRecord[]): void {
-    this.db.transaction((batch: UsageRecord[]) => {
-      for (const record of batch) this.insertStatement.run(record);
-    })(records);
+  /** Runs `work` in one transaction (libsql's transactions do not nest). */
+  transaction(work: () => void): void {
+    this.db.transaction(work)();
+  }
+
+  insert(record: UsageRecord): void {
+    this.insertStatement.run(record);
   }
 
   totals(keyId?: string): UsageTotals {

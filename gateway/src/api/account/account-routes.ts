@@ -155,11 +155,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PublicKey, ...errorResponses },
       },
     },
-    async (request) => {
-      const updated = keys.update(request.params.id, request.body);
-      if (request.body.rpm_limit !== undefined) app.services.rateLimiter.forget(updated.id);
-      return toPublicKey(updated);
-    },
+    async (request) => toPublicKey(keys.update(request.params.id, request.body)),
   );
 
   app.delete(

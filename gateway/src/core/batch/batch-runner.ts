@@ -43,7 +43,10 @@ export class BatchRunner {
   private readonly queue: string[] = [];
   private draining: Promise<void> | undefined;
   private stopped = false;
-  private readonly stopping = new AbortController();
+  /** Aborted when stopping begins: rate-limit waits end and no further line starts. */
+  private readonly stopRequested = new AbortController();
+  /** Aborted when the grace period is over: the line still in flight is abandoned. */
+  private readonly abandon = new AbortController();
 
   constructor(
     private readonly batches: BatchesRepository,
@@ -81,11 +84,20 @@ export class BatchRunner {
     return batch;
   }
 
-  /** Abandons the request in flight (it is not recorded, so it runs again when the batch resumes at the next start). */
-  async stop(): Promise<void> {
+  /**
+   * Starts no further line and lets the one in flight finish and be recorded within `graceMs`, so a
+   * graceful stop never sends a line upstream twice. A line still running after that is abandoned
+   * (not recorded: it runs again when the batch resumes at the next start).
+   */
+  async stop(graceMs: number): Promise<void> {
     this.stopped = true;
-    this.stopping.abort();
-    await this.draining;
+    this.stopRequested.abort();
+    const timer = setTimeout(() => this.abandon.abort(), graceMs);
+    try {
+      await this.draining;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async drain(): Promise<void> {
@@ -138,7 +150,7 @@ export class BatchRunner {
           break;
         }
         const result = await this.executeWithRateLimitWaits(batch.endpoint, request.body, token);
-        if (this.stopped) break;
+        if (!result || this.abandon.signal.aborted) break;
         const line = { id: newId('batch_req_'), custom_id: request.custom_id, response: { status_code: result.status, request_id: result.requestId, body: result.body } };
         if (result.status < 400) {
           await appendFile(spool.output, `${JSON.stringify({ ...line, error: null })}\n`);
@@ -157,12 +169,14 @@ export class BatchRunner {
     await this.finalise(id);
   }
 
+  /** The line's result, or undefined when stopping cut a rate-limit wait short (the line runs again at the next start). */
   private async executeWithRateLimitWaits(endpoint: string, body: Record<string, unknown>, token: string) {
     for (let attempt = 0; ; attempt++) {
-      const result = await this.execute(endpoint, { ...body, stream: false }, token, this.stopping.signal);
+      const result = await this.execute(endpoint, { ...body, stream: false }, token, this.abandon.signal);
       const wait = result.retryAfter ?? 1;
-      if (result.status !== 429 || attempt >= MAX_RATE_LIMIT_WAITS || wait > MAX_RATE_LIMIT_WAIT_SECONDS || this.stopped) return result;
-      await sleep(wait * 1000, undefined, { signal: this.stopping.signal });
+      if (result.status !== 429 || attempt >= MAX_RATE_LIMIT_WAITS || wait > MAX_RATE_LIMIT_WAIT_SECONDS) return result;
+      if (this.stopped) return undefined;
+      await sleep(wait * 1000, undefined, { signal: this.stopRequested.signal });
     }
   }
 

@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ADMIN_KEY = 'sk-sy-bench-admin-0123456789abcdefghij';
+const root = join(import.meta.dirname, '../..');
+
+/** Resolves with the first match of `pattern` in the child's output; the output keeps being drained afterwards. */
+export function firstLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += String(chunk);
+      const match = pattern.exec(output);
+      if (match) resolve(match);
+    });
+    child.once('exit', () => reject(new Error(`process ended before printing ${pattern}: ${output}`)));
+  });
+}
+
+export interface BenchProcesses {
+  upstreamPort: string;
+  gatewayUrl: string;
+  gateway: ChildProcess;
+  /** A key with a rate limit no benchmark reaches. */
+  createKey(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The fast fake upstream and the built gateway (a priced model `bench-model` routed to it) as two
+ * processes on port 0 with a fresh data folder. `gatewayScript` replaces the CLI (the soak uses one
+ * that reports its memory over IPC).
+ */
+export async function startBenchProcesses(gatewayScript = join(root, 'dist/gateway/src/cli.js'), nodeArgs: string[] = []): Promise<BenchProcesses> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
+  const upstream = spawn(process.execPath, [join(import.meta.dirname, 'fast-upstream.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const upstreamPort = (await firstLine(upstream, /^(\d+)\n/))[1];
+  const config = join(dataDir, 'config.yaml');
+  writeFileSync(config, `server:\n  warm_engines: false\nproviders:\n  - id: up\n    type: openai\n    base_url: http://127.0.0.1:${upstreamPort}/v1\nmodels:\n  - id: bench-model\n    provider: up\n    upstream_model: bench\n    capabilities: [chat]\n    pricing: { input_per_million: 1, output_per_million: 2 }\n`);
+  const gateway = spawn(process.execPath, [...nodeArgs, gatewayScript], {
+    env: { ...process.env, GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: config, GATEWAY_PORT: '0', GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  const gatewayUrl = (await firstLine(gateway, /listening on (http:\/\/[\d.]+:\d+)/))[1];
+  return {
+    upstreamPort,
+    gatewayUrl,
+    gateway,
+    async createKey() {
+      const created = await fetch(`${gatewayUrl}/account/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', rpm_limit: 10_000_000 }) });
+      return ((await created.json()) as { key: string }).key;
+    },
+    async stop() {
+      gateway.kill('SIGTERM');
+      upstream.kill('SIGTERM');
+      await Promise.all([gateway.exitCode === null ? once(gateway, 'exit') : undefined, upstream.exitCode === null ? once(upstream, 'exit') : undefined]);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The chat body the benchmarks send, plain or streamed (with the usage chunk). */
+export function chatBody(stream: boolean): string {
+  return JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Say hello.' }], stream, ...(stream ? { stream_options: { include_usage: true } } : {}) });
+}

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+
+/** Which money limit a reservation has to fit in. */
+export type SpendLimit = 'balance' | 'account_limit' | 'key_limit';
+
+/** Money held for one request between the provider call and its settlement. */
+export interface Reservation {
+  readonly id: string;
+  readonly keyId: string;
+  readonly amount: number;
+}
+
+export interface SpendRefusal {
+  refused: SpendLimit;
+  /** What was left under that limit, requests in flight deducted. */
+  available: number;
+}
+
+/** Money already spent (written to the ledger), as the limits see it. */
+export interface CommittedSpend {
+  balance: number;
+  accountLimit: number | null;
+  accountSpent: number;
+  keySpent: number;
+}
+
+/**
+ * Reservations against the balance, the account's spending limit and the key's. Requests in flight
+ * hold their estimated cost, so concurrent requests cannot all pass a limit that fits only some;
+ * the real cost replaces the estimate at settlement. Asynchronous so that team mode can keep the
+ * reservations in a shared store (Redis) without changing callers.
+ */
+export interface SpendReservations {
+  reserve(request: { keyId: string; keyLimit: number | null; amount: number }): Promise<Reservation | SpendRefusal>;
+  /** The request finished and `actualCost` is in the ledger: the hold goes. */
+  settle(reservation: Reservation, actualCost: number): Promise<void>;
+  /** The request failed or was abandoned without a charge. */
+  release(reservation: Reservation): Promise<void>;
+}
+
+/** Rounding slack, so five requests of 0.2 fit a limit of 1. */
+const EPSILON = 1e-9;
+
+/** A free request only needs something left; a priced one needs its whole estimate. */
+function fits(available: number, amount: number): boolean {
+  return amount > 0 ? amount <= available + EPSILON : available > EPSILON;
+}
+
+/** Reservations held in this process's memory: the embedded gateway's (one process owns the database). */
+export class LocalSpendReservations implements SpendReservations {
+  private readonly held = new Map<string, Reservation>();
+  private reservedTotal = 0;
+  private readonly reservedByKey = new Map<string, number>();
+
+  constructor(private readonly committed: (keyId: string) => CommittedSpend) {}
+
+  async reserve({ keyId, keyLimit, amount }: { keyId: string; keyLimit: number | null; amount: number }): Promise<Reservation | SpendRefusal> {
+    const spent = this.committed(keyId);
+    const checks: [SpendLimit, number][] = [['balance', spent.balance - this.reservedTotal]];
+    if (spent.accountLimit !== null) checks.push(['account_limit', spent.accountLimit - spent.accountSpent - this.reservedTotal]);
+    if (keyLimit !== null) checks.push(['key_limit', keyLimit - spent.keySpent - (this.reservedByKey.get(keyId) ?? 0)]);
+    for (const [limit, available] of checks) {
+      if (!fits(available, amount)) return { refused: limit, available: Math.max(0, available) };
+    }
+    const reservation: Reservation = { id: randomUUID(), keyId, amount };
+    this.held.set(reservation.id, reservation);
+    this.reservedTotal += amount;
+    this.reservedByKey.set(keyId, (this.reservedByKey.get(keyId) ?? 0) + amount);
+    return reservation;
+  }
+
+  async settle(reservation: Reservation): Promise<void> {
+    this.drop(reservation);
+  }
+
+  async release(reservation: Reservation): Promise<void> {
+    this.drop(reservation);
+  }
+
+  /** Money held by requests in flight (for tests and metrics). */
+  get reserved(): number {
+    return this.reservedTotal;
+  }
+
+  private drop(reservation: Reservation): void {
+    if (!this.held.delete(reservation.id)) return;
+    this.reservedTotal -= reservation.amount;
+    const left = (this.reservedByKey.get(reservation.keyId) ?? 0) - reservation.amount;
+    if (this.held.size === 0) this.reservedTotal = 0;
+    if (left > EPSILON) this.reservedByKey.set(reservation.keyId, left);
+    else this.reservedByKey.delete(reservation.keyId);
+  }
+}
