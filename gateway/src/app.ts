@@ -39,6 +39,7 @@ import { AgentsRepository } from './store/agents-repository.js';
 import { BatchRunner, type BatchExecutor } from './core/batch/batch-runner.js';
 import { join } from 'node:path';
 import { apiRoutes } from './api/index.js';
+import { AddressPolicy } from './core/url-fetch/address-policy.js';
 
 export type Gateway = FastifyInstance;
 
@@ -116,6 +117,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, join(options.dataDir, 'batches'), app.log),
     agents: new AgentsRepository(db),
+    urlFetchPolicy: new AddressPolicy(options.server.urlFetchAllow),
   };
   app.decorate('services', services);
   app.decorate('generatedAdminKey', generatedKey);

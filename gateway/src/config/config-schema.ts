@@ -75,6 +75,8 @@ export const ServerConfigSchema = Type.Object(
     warm_engines: Type.Optional(Type.Boolean()),
     /** How long in-flight requests may take to finish on shutdown, in milliseconds. */
     shutdown_grace_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Addresses the gateway may fetch client-given URLs from although they are loopback or private: `127.0.0.1:9000`, `10.0.0.0/8`. */
+    url_fetch_allow: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   },
   { additionalProperties: false },
 );

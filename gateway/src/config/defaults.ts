@@ -10,6 +10,7 @@ export const DEFAULT_SERVER: ServerSettings = {
   requestLogBodies: false,
   shutdownGraceMs: 10_000,
   warmEngines: true,
+  urlFetchAllow: [],
 };
 
 export const DEFAULT_ACCOUNT: AccountSettings = {

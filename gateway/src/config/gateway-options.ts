@@ -1,4 +1,5 @@
 import type { ModelConfig, ProviderConfig } from './config-schema.js';
+import type { UrlFetchAllowEntry } from './url-fetch-allow.js';
 
 export interface ServerSettings {
   bodyLimitBytes: number;
@@ -9,6 +10,8 @@ export interface ServerSettings {
   requestLogBodies: boolean;
   shutdownGraceMs: number;
   warmEngines: boolean;
+  /** Private and loopback addresses that client-given URLs may still be fetched from. */
+  urlFetchAllow: UrlFetchAllowEntry[];
 }
 
 export interface AccountSettings {

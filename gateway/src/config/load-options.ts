@@ -7,6 +7,7 @@ import type { ConfigFile, ModelConfig, ProviderConfig } from './config-schema.js
 import { readConfigFile } from './read-config-file.js';
 import { BUILT_IN_MODELS, BUILT_IN_PROVIDERS, DEFAULT_ACCOUNT, DEFAULT_SERVER, localLanguageModelRoutes } from './defaults.js';
 import type { GatewayOptions } from './gateway-options.js';
+import { parseUrlFetchAllow } from './url-fetch-allow.js';
 
 export interface LoadOptionsInput {
   env: NodeJS.ProcessEnv;
@@ -120,6 +121,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       requestLogBodies: server.request_log_bodies ?? DEFAULT_SERVER.requestLogBodies,
       shutdownGraceMs: server.shutdown_grace_ms ?? DEFAULT_SERVER.shutdownGraceMs,
       warmEngines: server.warm_engines ?? DEFAULT_SERVER.warmEngines,
+      urlFetchAllow: server.url_fetch_allow ? parseUrlFetchAllow(server.url_fetch_allow) : DEFAULT_SERVER.urlFetchAllow,
     },
     account: {
       fullName: account.full_name ?? DEFAULT_ACCOUNT.fullName,
