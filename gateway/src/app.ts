@@ -22,7 +22,7 @@ import { registerHostGuard } from './http/host-guard.js';
 import { clientRequestId, registerRequestContext } from './http/request-context.js';
 import { registerUsageRecorder } from './http/usage-recorder.js';
 import { validationController } from './http/validation.js';
-import { frameworkErrorHandler } from './http/framework-errors.js';
+import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
 import './http/fastify-augment.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerConsolePage } from './http/console-page.js';
@@ -61,6 +61,11 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? newId('req_'),
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    requestTimeout: options.server.requestTimeoutMs,
+    keepAliveTimeout: options.server.keepAliveTimeoutMs,
+    // Node checks the headers and request timeouts on this interval, so it bounds how late a slow client is cut off.
+    http: { headersTimeout: options.server.headersTimeoutMs, connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(options.server.headersTimeoutMs / 4))) },
     routerOptions: { maxParamLength: 500 },
     forceCloseConnections: 'idle',
     schemaController: validationController(),

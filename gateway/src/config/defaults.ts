@@ -11,6 +11,9 @@ export const DEFAULT_SERVER: ServerSettings = {
   shutdownGraceMs: 10_000,
   warmEngines: true,
   urlFetchAllow: [],
+  headersTimeoutMs: 30_000,
+  requestTimeoutMs: 300_000,
+  keepAliveTimeoutMs: 72_000,
 };
 
 export const DEFAULT_ACCOUNT: AccountSettings = {

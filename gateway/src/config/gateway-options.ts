@@ -12,6 +12,9 @@ export interface ServerSettings {
   warmEngines: boolean;
   /** Private and loopback addresses that client-given URLs may still be fetched from. */
   urlFetchAllow: UrlFetchAllowEntry[];
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
 }
 
 export interface AccountSettings {

@@ -90,6 +90,16 @@ function checkReferences(providers: ProviderConfig[], models: ModelConfig[], sou
   });
 }
 
+/** Node refuses a headers timeout longer than a (non-zero) request timeout. */
+function connectionTimeouts(server: NonNullable<ConfigFile['server']>) {
+  const headersTimeoutMs = server.headers_timeout_ms ?? DEFAULT_SERVER.headersTimeoutMs;
+  const requestTimeoutMs = server.request_timeout_ms ?? DEFAULT_SERVER.requestTimeoutMs;
+  if (requestTimeoutMs > 0 && headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`server.headers_timeout_ms (${headersTimeoutMs}) must not be longer than server.request_timeout_ms (${requestTimeoutMs})`);
+  }
+  return { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs: server.keep_alive_timeout_ms ?? DEFAULT_SERVER.keepAliveTimeoutMs };
+}
+
 export async function loadGatewayOptions(input: LoadOptionsInput): Promise<GatewayOptions> {
   const { env, overrides = {} } = input;
   const configPath = overrides.configPath ?? env.GATEWAY_CONFIG;
@@ -122,6 +132,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       shutdownGraceMs: server.shutdown_grace_ms ?? DEFAULT_SERVER.shutdownGraceMs,
       warmEngines: server.warm_engines ?? DEFAULT_SERVER.warmEngines,
       urlFetchAllow: server.url_fetch_allow ? parseUrlFetchAllow(server.url_fetch_allow) : DEFAULT_SERVER.urlFetchAllow,
+      ...connectionTimeouts(server),
     },
     account: {
       fullName: account.full_name ?? DEFAULT_ACCOUNT.fullName,
