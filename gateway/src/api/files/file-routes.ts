@@ -6,6 +6,7 @@ import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
 import { readMultipart } from '../_shared/read-multipart.js';
 import { contentDisposition } from './content-disposition.js';
+import { servedContentType } from './served-content-type.js';
 
 export const FileObject = Type.Object({
   id: Type.String(),
@@ -55,7 +56,13 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/v1/files/:file_id/content', { config: { unlogged: false }, schema: { tags: ['files'], summary: 'File content', params: FilePath } }, async (request, reply) => {
     const { record, content } = await files.content(request.params.file_id, ownerScope(request.apiKey));
-    reply.header('Content-Type', record.mime_type).header('Content-Disposition', contentDisposition(record.filename)).header('Cache-Control', 'private, max-age=31536000, immutable');
+    // Stored content is a download, never a page of the console's origin: a passive type or
+    // octet-stream, an attachment, and a sandbox CSP in case a browser renders it anyway.
+    reply
+      .header('Content-Type', servedContentType(record.mime_type))
+      .header('Content-Disposition', contentDisposition(record.filename, 'attachment'))
+      .header('Content-Security-Policy', "sandbox; default-src 'none'; frame-ancestors 'none'")
+      .header('Cache-Control', 'private, max-age=31536000, immutable');
     return reply.send(content);
   });
 
