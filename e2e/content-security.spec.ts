@@ -42,10 +42,11 @@ describe('the console and the docs under their Content-Security-Policy', () => {
     await page.getByRole('textbox', { name: 'Prompt' }).fill('A lighthouse at dusk');
     await page.getByLabel('Size').selectOption('256x256');
     await page.getByRole('button', { name: 'Generate' }).click();
-    await page.waitForFunction(`(() => {
+    // Polled from outside the page: the console's CSP (no eval) refuses waitForFunction's predicate.
+    await expect.poll(() => page.evaluate(`(() => {
       const img = document.querySelector('[data-testid="generated-image"] img');
       return !!img && img.complete && img.naturalWidth > 0;
-    })()`);
+    })()`), { timeout: 30_000 }).toBe(true);
     expect(cspViolations(page)).toEqual([]);
   });
 
