@@ -104,7 +104,7 @@ describe('OCR inspector', () => {
 
   it('line granularity draws one box per line', async () => {
     await page.getByRole('button', { name: 'Lines' }).click();
-    await page.waitForFunction(`document.querySelectorAll('[data-testid="ocr-box"]').length === 3`, undefined, { timeout: 60_000 });
+    await expect.poll(() => page.evaluate(`document.querySelectorAll('[data-testid="ocr-box"]').length === 3`), { timeout: 60_000 }).toBe(true);
     const lines = await Promise.all((await page.getByTestId('ocr-box').all()).map((r) => r.getAttribute('data-text')));
     expect(lines.join('\n')).toContain('Total due 1250 EUR');
     await screenshot(page, 'ocr-lines');

@@ -105,10 +105,11 @@ describe('playgrounds against a fake upstream', () => {
     await page.getByRole('button', { name: 'Generate' }).click();
     const image = page.getByTestId('generated-image').locator('img').first();
     await image.waitFor();
-    await page.waitForFunction(`(() => {
+    // Polled from outside the page: the console's CSP (no eval) refuses waitForFunction's predicate.
+    await expect.poll(() => page.evaluate(`(() => {
       const img = document.querySelector('[data-testid="generated-image"] img');
       return !!img && img.complete && img.naturalWidth > 0;
-    })()`);
+    })()`), { timeout: 30_000 }).toBe(true);
     expect(await page.evaluate(`document.querySelector('[data-testid="generated-image"] img').naturalWidth`)).toBe(256);
     await screenshot(page, 'images-generated');
   });

@@ -12,9 +12,24 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+const violations = new WeakMap<Page, string[]>();
+
+/** Content-Security-Policy violations Chromium reported on `page` (also written to stderr as they happen). */
+export function cspViolations(page: Page): string[] {
+  return violations.get(page) ?? [];
+}
+
 export async function newConsolePage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  return context.newPage();
+  const page = await context.newPage();
+  const seen: string[] = [];
+  violations.set(page, seen);
+  page.on('console', (message) => {
+    if (!/Content Security Policy/i.test(message.text())) return;
+    seen.push(message.text());
+    process.stderr.write(`CSP violation on ${page.url()}: ${message.text()}\n`);
+  });
+  return page;
 }
 
 /** Signs in through the login screen and waits for the shell. */

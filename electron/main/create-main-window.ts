@@ -1,4 +1,5 @@
-import type { ShellLike, WindowFactory, WindowLike } from './electron-surface.js';
+import { installConsoleAuth, type ConsoleAuth } from './console-auth.js';
+import type { NavigationEventLike, ShellLike, WindowFactory, WindowLike } from './electron-surface.js';
 import { decideNavigation, decidePermission } from './url-policy.js';
 
 export interface MainWindowInput {
@@ -6,12 +7,14 @@ export interface MainWindowInput {
   shell: ShellLike;
   preloadPath: string;
   gatewayUrl: string;
+  /** The session token the page holds and the key it stands for on the gateway's requests. */
+  consoleAuth: Omit<ConsoleAuth, 'gatewayUrl'>;
   /** Where a link the policy sends outside goes; failures are only logged. */
   onError?(message: string): void;
 }
 
 /** The console window: locked down (house rule 7), loading `<gatewayUrl>/ui/`. */
-export function createMainWindow({ newWindow, shell, preloadPath, gatewayUrl, onError }: MainWindowInput): WindowLike {
+export function createMainWindow({ newWindow, shell, preloadPath, gatewayUrl, consoleAuth, onError }: MainWindowInput): WindowLike {
   const window = newWindow({
     width: 1280,
     height: 820,
@@ -40,6 +43,20 @@ export function createMainWindow({ newWindow, shell, preloadPath, gatewayUrl, on
     event.preventDefault();
     if (decision === 'open-external') openOutside(url);
   });
+  // A server redirect in the main frame gets the will-navigate policy; a frame (the console has none)
+  // may only show console pages and never opens the browser.
+  window.webContents.on('will-redirect', (event: NavigationEventLike) => {
+    const decision = decideNavigation(event.url, gatewayUrl);
+    if (decision === 'allow') return;
+    event.preventDefault();
+    if (decision === 'open-external' && event.isMainFrame) openOutside(event.url);
+  });
+  window.webContents.on('will-frame-navigate', (event: NavigationEventLike) => {
+    // Main-frame navigations also arrive as will-navigate, handled above.
+    if (event.isMainFrame) return;
+    if (decideNavigation(event.url, gatewayUrl) !== 'allow') event.preventDefault();
+  });
+  installConsoleAuth(window.webContents.session.webRequest, { gatewayUrl, ...consoleAuth });
   // No new windows, ever: web links go to the system browser instead.
   window.webContents.setWindowOpenHandler(({ url }) => {
     if (decideNavigation(url, gatewayUrl) === 'open-external') openOutside(url);

@@ -15,7 +15,22 @@ export interface PermissionDetails {
   mediaTypes?: string[];
 }
 
+/** A navigation Electron lets the main process veto (will-redirect, will-frame-navigate). */
+export interface NavigationEventLike extends PreventableEvent {
+  url: string;
+  isMainFrame: boolean;
+}
+
+/** The part of a session's `webRequest` used to put the key on the console's requests. */
+export interface WebRequestLike {
+  onBeforeSendHeaders(
+    filter: { urls: string[] },
+    listener: (details: { url: string; requestHeaders: Record<string, string | string[]> }, callback: (response: { requestHeaders?: Record<string, string | string[]>; cancel?: boolean }) => void) => void,
+  ): void;
+}
+
 export interface SessionLike {
+  webRequest: WebRequestLike;
   setPermissionRequestHandler(handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void, details: PermissionDetails) => void): void;
   setPermissionCheckHandler(handler: (webContents: unknown, permission: string, requestingOrigin: string, details: PermissionDetails) => boolean): void;
 }
@@ -23,6 +38,7 @@ export interface SessionLike {
 export interface WebContentsLike {
   session: SessionLike;
   on(event: 'will-navigate', listener: (event: PreventableEvent, url: string) => void): unknown;
+  on(event: 'will-redirect' | 'will-frame-navigate', listener: (event: NavigationEventLike) => void): unknown;
   on(event: 'will-attach-webview', listener: (event: PreventableEvent) => void): unknown;
   setWindowOpenHandler(handler: (details: { url: string }) => WindowOpenResponse): void;
 }

@@ -1,3 +1,4 @@
+import { newConsoleSessionToken } from './console-auth.js';
 import { readOrCreateConsoleKey } from './console-key.js';
 import { createMainWindow } from './create-main-window.js';
 import type { AppLike, ShellLike, WindowFactory, WindowLike } from './electron-surface.js';
@@ -61,8 +62,11 @@ export async function runDesktopApp(deps: DesktopAppDependencies): Promise<void>
   let unregisterIpc: (() => void) | undefined;
   let closing: 'no' | 'in-progress' | 'done' = 'no';
 
+  // The page gets this token in place of the Owner key; the window's session swaps it for the key.
+  const sessionToken = newConsoleSessionToken();
+  let adminKey = '';
   const openWindow = (running: RunningGateway) => {
-    window = createMainWindow({ newWindow: deps.newWindow, shell: deps.shell, preloadPath: deps.preloadPath, gatewayUrl: running.url, onError: deps.log });
+    window = createMainWindow({ newWindow: deps.newWindow, shell: deps.shell, preloadPath: deps.preloadPath, gatewayUrl: running.url, consoleAuth: { sessionToken, apiKey: adminKey }, onError: deps.log });
     const opened = window;
     opened.on('closed', () => {
       if (window === opened) window = undefined;
@@ -100,11 +104,11 @@ export async function runDesktopApp(deps: DesktopAppDependencies): Promise<void>
   try {
     const userData = deps.app.getPath('userData');
     const dataDir = deps.env.GATEWAY_DATA_DIR?.trim() || userData;
-    const adminKey = await readOrCreateConsoleKey(userData);
+    adminKey = await readOrCreateConsoleKey(userData);
     gateway = await deps.startGateway({ env: deps.env, dataDir, adminKey, host: '127.0.0.1', port: desktopGatewayPort(deps.env) });
     deps.log(`gateway listening on ${gateway.url}`);
     const handlers = createIpcHandlers({
-      apiKey: adminKey,
+      apiKey: sessionToken,
       gatewayUrl: gateway.url,
       appVersion: app.getVersion(),
       openExternal: (url) => deps.shell.openExternal(url),

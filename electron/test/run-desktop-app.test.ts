@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AppLike, PermissionDetails, PreventableEvent, WindowLike, WindowOpenResponse, WindowOptions } from '../main/electron-surface.js';
+import type { AppLike, PermissionDetails, PreventableEvent, WebRequestLike, WindowLike, WindowOpenResponse, WindowOptions } from '../main/electron-surface.js';
 import type { GatewayStartInput, RunningGateway } from '../main/gateway-starter.js';
 import type { IpcInvokeEventLike, IpcMainLike } from '../main/ipc/register-ipc-handlers.js';
 import type { DesktopAppDependencies } from '../main/run-desktop-app.js';
@@ -51,8 +51,14 @@ class FakeWindow extends EventEmitter implements WindowLike {
   readonly contents = new EventEmitter();
   openHandler: ((details: { url: string }) => WindowOpenResponse) | undefined;
   permissionRequest: ((contents: unknown, permission: string, callback: (granted: boolean) => void, details: PermissionDetails) => void) | undefined;
+  beforeSendHeaders: { filter: { urls: string[] }; listener: Parameters<WebRequestLike['onBeforeSendHeaders']>[1] } | undefined;
   readonly webContents = {
     session: {
+      webRequest: {
+        onBeforeSendHeaders: (filter: { urls: string[] }, listener: Parameters<WebRequestLike['onBeforeSendHeaders']>[1]) => {
+          this.beforeSendHeaders = { filter, listener };
+        },
+      },
       setPermissionRequestHandler: (handler: NonNullable<FakeWindow['permissionRequest']>) => {
         this.permissionRequest = handler;
       },
@@ -83,6 +89,20 @@ class FakeWindow extends EventEmitter implements WindowLike {
   }
   isDestroyed() {
     return this.destroyed;
+  }
+  /** The headers a request from the page leaves with. */
+  sendHeaders(url: string, requestHeaders: Record<string, string>): Record<string, string | string[]> {
+    let sent: Record<string, string | string[]> = requestHeaders;
+    this.beforeSendHeaders?.listener({ url, requestHeaders }, (response) => {
+      sent = response.requestHeaders ?? requestHeaders;
+    });
+    return sent;
+  }
+  /** Simulates will-redirect or will-frame-navigate; returns whether it was allowed. */
+  frameEvent(event: 'will-redirect' | 'will-frame-navigate', url: string, isMainFrame: boolean): boolean {
+    let prevented = false;
+    this.contents.emit(event, { url, isMainFrame, preventDefault: () => (prevented = true) });
+    return !prevented;
   }
   /** Simulates a navigation; returns whether it was allowed. */
   navigate(url: string): boolean {
@@ -141,9 +161,63 @@ describe('desktop app lifecycle', () => {
     expect(windows).toHaveLength(1);
     expect(windows[0].loaded).toEqual(['http://127.0.0.1:43210/ui/']);
     expect(deps.setMenu).toHaveBeenCalledWith({ gatewayUrl: 'http://127.0.0.1:43210', dataDir: userData });
-    const fromConsole = { senderFrame: { url: 'http://127.0.0.1:43210/ui/' } };
-    expect(await ipc.get('switchyard:get-api-key')?.(fromConsole)).toBe(key);
+    const fromConsole = { senderFrame: { url: 'http://127.0.0.1:43210/ui/', parent: null } };
+    const token = await ipc.get('switchyard:get-api-key')?.(fromConsole);
+    expect(token).toMatch(/^sk-sy-console-session-/);
+    expect(token).not.toContain(key);
     expect(await ipc.get('switchyard:get-gateway-url')?.(fromConsole)).toBe('http://127.0.0.1:43210');
+  });
+
+  it('the page holds only a session token: the window swaps it for the Owner key on requests to the gateway, nowhere else', async () => {
+    const { deps, windows, ipc } = setup(userData);
+    await runDesktopApp(deps);
+    const key = (await readFile(path.join(userData, 'console-key'), 'utf8')).trim();
+    const token = String(await ipc.get('switchyard:get-api-key')?.({ senderFrame: { url: 'http://127.0.0.1:43210/ui/keys', parent: null } }));
+    const window = windows[0];
+    expect(window.beforeSendHeaders?.filter).toEqual({ urls: ['http://127.0.0.1:43210/*'] });
+
+    expect(window.sendHeaders('http://127.0.0.1:43210/v1/models', { Accept: 'application/json', Authorization: `Bearer ${token}` })).toEqual({ Accept: 'application/json', Authorization: `Bearer ${key}` });
+    expect(window.sendHeaders('http://127.0.0.1:43210/account/me', { 'x-api-key': token })).toEqual({ 'x-api-key': key });
+    // Another origin, another port, or a key the page typed itself: left alone.
+    expect(window.sendHeaders('https://example.com/v1/models', { Authorization: `Bearer ${token}` })).toEqual({ Authorization: `Bearer ${token}` });
+    expect(window.sendHeaders('http://127.0.0.1:9999/v1/models', { Authorization: `Bearer ${token}` })).toEqual({ Authorization: `Bearer ${token}` });
+    expect(window.sendHeaders('http://127.0.0.1:43210/v1/models', { Authorization: 'Bearer sk-sy-typed' })).toEqual({ Authorization: 'Bearer sk-sy-typed' });
+    expect(window.sendHeaders('http://127.0.0.1:43210/ui/', {})).toEqual({});
+
+    // A new launch hands out a new token; the key stays.
+    const again = setup(userData);
+    await runDesktopApp(again.deps);
+    expect(await again.ipc.get('switchyard:get-api-key')?.({ senderFrame: { url: 'http://127.0.0.1:43210/ui/', parent: null } })).not.toBe(token);
+  });
+
+  it('answers the bridge only to the console main frame, not to frames inside it', async () => {
+    const { deps, ipc } = setup(userData);
+    await runDesktopApp(deps);
+    const getKey = ipc.get('switchyard:get-api-key')!;
+    await expect(getKey({ senderFrame: { url: 'http://127.0.0.1:43210/ui/', parent: {} } })).rejects.toThrow(/did not come from the console/);
+    await expect(getKey({ senderFrame: { url: 'http://127.0.0.1:43210/v1/files/file-x/content', parent: null } })).rejects.toThrow(/did not come from the console/);
+    await expect(getKey({ senderFrame: null })).rejects.toThrow(/did not come from the console/);
+  });
+
+  it('applies the navigation policy to server redirects and to frames', async () => {
+    const { deps, windows } = setup(userData);
+    await runDesktopApp(deps);
+    const window = windows[0];
+    expect(window.frameEvent('will-redirect', 'http://127.0.0.1:43210/ui/chat', true)).toBe(true);
+    expect(window.frameEvent('will-redirect', 'http://127.0.0.1:43210/v1/files/file-x/content', true)).toBe(false);
+    expect(window.frameEvent('will-redirect', 'file:///etc/passwd', true)).toBe(false);
+    expect(window.frameEvent('will-redirect', 'https://example.com/landing', true)).toBe(false);
+    expect(window.frameEvent('will-redirect', 'https://example.com/in-a-frame', false)).toBe(false);
+    // Like will-navigate: web pages that are not the console open in the system browser (main frame only).
+    expect(deps.shell.openExternal.mock.calls).toEqual([['http://127.0.0.1:43210/v1/files/file-x/content'], ['https://example.com/landing']]);
+
+    expect(window.frameEvent('will-frame-navigate', 'http://127.0.0.1:43210/ui/ocr', false)).toBe(true);
+    expect(window.frameEvent('will-frame-navigate', 'https://example.com/', false)).toBe(false);
+    expect(window.frameEvent('will-frame-navigate', 'http://127.0.0.1:43210/docs', false)).toBe(false);
+    expect(window.frameEvent('will-frame-navigate', 'javascript:alert(1)', false)).toBe(false);
+    // Main-frame navigations are will-navigate's to decide (and to open outside, once).
+    expect(window.frameEvent('will-frame-navigate', 'https://example.com/', true)).toBe(true);
+    expect(deps.shell.openExternal).toHaveBeenCalledTimes(2);
   });
 
   it('keeps the same key across launches', async () => {

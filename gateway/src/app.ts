@@ -27,7 +27,7 @@ import { clientRequestId, registerRequestContext } from './http/request-context.
 import { registerUsageRecorder } from './http/usage-recorder.js';
 import { registerSpendReservation } from './http/spend-reservation.js';
 import { validationController } from './http/validation.js';
-import { frameworkErrorHandler } from './http/framework-errors.js';
+import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
 import './http/fastify-augment.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerConsolePage } from './http/console-page.js';
@@ -44,6 +44,7 @@ import { AgentsRepository } from './store/agents-repository.js';
 import { BatchRunner, type BatchExecutor } from './core/batch/batch-runner.js';
 import { join } from 'node:path';
 import { apiRoutes } from './api/index.js';
+import { AddressPolicy } from './core/url-fetch/address-policy.js';
 
 export type Gateway = FastifyInstance;
 
@@ -65,6 +66,11 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? newId('req_'),
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    requestTimeout: options.server.requestTimeoutMs,
+    keepAliveTimeout: options.server.keepAliveTimeoutMs,
+    // Node checks the headers and request timeouts on this interval, so it bounds how late a slow client is cut off.
+    http: { headersTimeout: options.server.headersTimeoutMs, connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(options.server.headersTimeoutMs / 4))) },
     routerOptions: { maxParamLength: 500 },
     forceCloseConnections: 'idle',
     schemaController: validationController(),
@@ -127,6 +133,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, join(options.dataDir, 'batches'), app.log),
     agents: new AgentsRepository(db),
+    urlFetchPolicy: new AddressPolicy(options.server.urlFetchAllow),
   };
   app.decorate('services', services);
   app.decorate('generatedAdminKey', generatedKey);

@@ -5,7 +5,8 @@ import { IPC_CHANNELS } from './ipc-contract.js';
 
 /** The part of an invoke event the main process trusts: which page sent it. */
 export interface IpcInvokeEventLike {
-  senderFrame: { url: string } | null;
+  /** `parent` is null for a window's main frame (Electron's WebFrameMain). */
+  senderFrame: { url: string; parent?: unknown } | null;
 }
 
 /** The part of Electron's `ipcMain` used here. */
@@ -27,7 +28,8 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, handlers: IpcHandlers,
   for (const channel of IPC_CHANNELS) {
     ipcMain.handle(channel, async (event, ...args) => {
       const sender = event.senderFrame?.url ?? '';
-      if (!isConsoleUrl(sender, gatewayUrl)) throw new Error(`${channel} refused: the request did not come from the console`);
+      const isSubframe = event.senderFrame?.parent !== undefined && event.senderFrame.parent !== null;
+      if (!isConsoleUrl(sender, gatewayUrl) || isSubframe) throw new Error(`${channel} refused: the request did not come from the console`);
       return invoke(handlers, channel, args);
     });
   }

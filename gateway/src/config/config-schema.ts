@@ -92,6 +92,14 @@ export const ServerConfigSchema = Type.Object(
     request_deadline_ms: Type.Optional(Type.Integer({ minimum: 1 })),
     /** Names this gateway on /status and in metrics (default: hostname-pid). */
     instance_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    /** Addresses the gateway may fetch client-given URLs from although they are loopback or private: `127.0.0.1:9000`, `10.0.0.0/8`. */
+    url_fetch_allow: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    /** How long a client may take to send the request line and headers, in milliseconds (slow-header guard). */
+    headers_timeout_ms: Type.Optional(Type.Integer({ minimum: 100 })),
+    /** How long a client may take to send a whole request, body included, in milliseconds; 0 turns the limit off. Responses (streams) are not limited by it. */
+    request_timeout_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** How long an idle keep-alive connection stays open, in milliseconds. */
+    keep_alive_timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   { additionalProperties: false },
 );

@@ -13,6 +13,10 @@ export const DEFAULT_SERVER: ServerSettings = {
   // 5 minutes: past today's worst case of one hanging route (60 s first byte x 3 attempts), under the
   // 10 minutes SDKs wait by default, and room for long non-streamed answers and OCR on a CPU.
   requestDeadlineMs: 300_000,
+  urlFetchAllow: [],
+  headersTimeoutMs: 30_000,
+  requestTimeoutMs: 300_000,
+  keepAliveTimeoutMs: 72_000,
 };
 
 /**

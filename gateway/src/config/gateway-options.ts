@@ -1,4 +1,5 @@
 import type { ModelConfig, ProviderConfig } from './config-schema.js';
+import type { UrlFetchAllowEntry } from './url-fetch-allow.js';
 
 export interface ServerSettings {
   bodyLimitBytes: number;
@@ -12,6 +13,11 @@ export interface ServerSettings {
   requestDeadlineMs: number;
   /** Configured name of this instance; hostname-pid when absent. */
   instanceId?: string;
+  /** Private and loopback addresses that client-given URLs may still be fetched from. */
+  urlFetchAllow: UrlFetchAllowEntry[];
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
 }
 
 export interface AccountSettings {

@@ -7,6 +7,7 @@ import type { ConfigFile, ModelConfig, ProviderConfig } from './config-schema.js
 import { readConfigFile } from './read-config-file.js';
 import { BUILT_IN_MODELS, BUILT_IN_PROVIDERS, DEFAULT_ACCOUNT, DEFAULT_SERVER, localLanguageModelRoutes } from './defaults.js';
 import type { GatewayOptions } from './gateway-options.js';
+import { parseUrlFetchAllow } from './url-fetch-allow.js';
 
 export interface LoadOptionsInput {
   env: NodeJS.ProcessEnv;
@@ -89,6 +90,16 @@ function checkReferences(providers: ProviderConfig[], models: ModelConfig[], sou
   });
 }
 
+/** Node refuses a headers timeout longer than a (non-zero) request timeout. */
+function connectionTimeouts(server: NonNullable<ConfigFile['server']>) {
+  const headersTimeoutMs = server.headers_timeout_ms ?? DEFAULT_SERVER.headersTimeoutMs;
+  const requestTimeoutMs = server.request_timeout_ms ?? DEFAULT_SERVER.requestTimeoutMs;
+  if (requestTimeoutMs > 0 && headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`server.headers_timeout_ms (${headersTimeoutMs}) must not be longer than server.request_timeout_ms (${requestTimeoutMs})`);
+  }
+  return { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs: server.keep_alive_timeout_ms ?? DEFAULT_SERVER.keepAliveTimeoutMs };
+}
+
 export async function loadGatewayOptions(input: LoadOptionsInput): Promise<GatewayOptions> {
   const { env, overrides = {} } = input;
   const configPath = overrides.configPath ?? env.GATEWAY_CONFIG;
@@ -122,6 +133,8 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       warmEngines: server.warm_engines ?? DEFAULT_SERVER.warmEngines,
       requestDeadlineMs: server.request_deadline_ms ?? DEFAULT_SERVER.requestDeadlineMs,
       instanceId: server.instance_id,
+      urlFetchAllow: server.url_fetch_allow ? parseUrlFetchAllow(server.url_fetch_allow) : DEFAULT_SERVER.urlFetchAllow,
+      ...connectionTimeouts(server),
     },
     account: {
       fullName: account.full_name ?? DEFAULT_ACCOUNT.fullName,

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileRecord, FilesRepository } from '../store/files-repository.js';
+import type { OwnerScope } from '../store/owner-scope.js';
 import { GatewayError } from './gateway-error.js';
 import { newId } from './ids.js';
 
@@ -32,14 +33,15 @@ export class FileStore {
     return record;
   }
 
-  get(id: string): FileRecord {
-    const record = this.files.get(id);
+  /** The file's record; 404 when it does not exist or is outside `scope` (no scope: internal use, any file). */
+  get(id: string, scope?: OwnerScope): FileRecord {
+    const record = this.files.get(id, scope);
     if (!record) throw new GatewayError(404, 'file_not_found', `No file with id "${id}".`, { param: 'file_id' });
     return record;
   }
 
-  async content(id: string): Promise<{ record: FileRecord; content: Buffer }> {
-    const record = this.get(id);
+  async content(id: string, scope?: OwnerScope): Promise<{ record: FileRecord; content: Buffer }> {
+    const record = this.get(id, scope);
     try {
       return { record, content: await readFile(join(this.folder, record.id)) };
     } catch {
@@ -47,12 +49,12 @@ export class FileStore {
     }
   }
 
-  list(options: { purpose?: string; limit: number; after?: string }): FileRecord[] {
+  list(options: { purpose?: string; limit: number; after?: string; scope?: OwnerScope }): FileRecord[] {
     return this.files.list(options);
   }
 
-  async delete(id: string): Promise<void> {
-    this.get(id);
+  async delete(id: string, scope?: OwnerScope): Promise<void> {
+    this.get(id, scope);
     this.files.delete(id);
     await rm(join(this.folder, id), { force: true });
   }

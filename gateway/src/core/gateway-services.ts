@@ -16,6 +16,7 @@ import type { FileStore } from './file-store.js';
 import type { BatchRunner } from './batch/batch-runner.js';
 import type { BatchesRepository } from '../store/batches-repository.js';
 import type { AgentsRepository } from '../store/agents-repository.js';
+import type { AddressPolicy } from './url-fetch/address-policy.js';
 
 /** Everything the routes use, built once per gateway by buildGateway and passed down. */
 export interface GatewayServices {
@@ -37,4 +38,6 @@ export interface GatewayServices {
   batches: BatchesRepository;
   batchRunner: BatchRunner;
   agents: AgentsRepository;
+  /** Where client-given URLs may be fetched from (SSRF guard). */
+  urlFetchPolicy: AddressPolicy;
 }

@@ -3,11 +3,36 @@ import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/gateway-error.js';
 
 /**
+ * The console's Content-Security-Policy: its own scripts and styles only (no inline script, no
+ * eval), API calls to its own origin, images from itself, data: (OCR page renders, inline results)
+ * and blob: (gateway files fetched with the key), audio from blob: (recordings), no plugins, no
+ * framing, no <base> tricks.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "media-src 'self' blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-src 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
  * The built console at /ui/ (unknown /ui/* paths get index.html, for client-side routes) and a
  * redirect from /. Without a build, /ui/ says how to make one.
  */
 export async function registerConsolePage(app: FastifyInstance, consoleDir: string | undefined): Promise<void> {
   markPublic(app, '/ui');
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url === '/ui' || request.url.startsWith('/ui/') || request.url.startsWith('/ui?')) reply.header('Content-Security-Policy', CONSOLE_CSP);
+  });
   const config = { auth: 'none' as const, unlogged: true };
   app.get('/', { config, schema: { hide: true } }, async (_request, reply) => reply.redirect('/ui/'));
   if (!consoleDir) {

@@ -1,6 +1,9 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../core/gateway-error.js';
-import { finishCommonHeaders, startCommonHeaders } from './request-context.js';
+import { newId } from '../core/ids.js';
+import { finishCommonHeaders, SECURITY_HEADERS, startCommonHeaders } from './request-context.js';
 
 /** What the router refuses before any hook runs, in the gateway's words. */
 function fromRouterError(error: FastifyError, path: string): GatewayError {
@@ -26,4 +29,47 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   reply.status(mapped.status);
   finishCommonHeaders(request, reply);
   void reply.send(mapped.toBody());
+}
+
+/** What Node's HTTP parser refused, in the gateway's words. */
+function fromParserError(error: NodeJS.ErrnoException & { reason?: string }): GatewayError {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new GatewayError(431, 'headers_too_large', 'The request line and headers are larger than the gateway accepts (16 KB); send fewer or shorter headers.');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new GatewayError(408, 'request_timeout', 'The request did not arrive in time (server.headers_timeout_ms for the headers, server.request_timeout_ms for the whole request); the connection is closed.');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new GatewayError(413, 'chunk_extensions_too_large', 'The chunk extensions of the body are larger than the gateway accepts.');
+    default: {
+      const reason = typeof error.reason === 'string' && /^[\x20-\x7e]{1,200}$/.test(error.reason) ? error.reason : 'malformed request';
+      return new GatewayError(400, 'malformed_request', `The request is not valid HTTP/1.1 (${reason}); the connection is closed.`);
+    }
+  }
+}
+
+/**
+ * Fastify's `clientErrorHandler`: Node's HTTP parser refuses a malformed request line, bad header
+ * characters, oversized headers or a request that arrives too slowly before any route or hook
+ * exists. The answer still has the error shape, a fresh X-Request-ID and the security headers; the
+ * connection is then closed (the parser cannot find the next request on it).
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const response = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !response?.headersSent) {
+    const mapped = fromParserError(error);
+    const body = JSON.stringify(mapped.toBody());
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+      'X-Request-ID': newId('req_'),
+      ...SECURITY_HEADERS,
+      'Cache-Control': 'no-store',
+      Connection: 'close',
+    };
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    socket.write(`HTTP/1.1 ${mapped.status} ${STATUS_CODES[mapped.status] ?? 'Error'}\r\n${head}\r\n${body}`, () => socket.destroy());
+    return;
+  }
+  socket.destroy();
 }

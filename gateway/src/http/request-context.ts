@@ -23,14 +23,19 @@ export function registerRequestContext(app: FastifyInstance): void {
   });
 }
 
+/** The security headers every response carries, parser-level errors included. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
 /** The headers known when a request arrives: its id, the security headers, no-store where it applies. */
 export function startCommonHeaders(request: FastifyRequest, reply: FastifyReply): void {
   request.startedAt = process.hrtime.bigint();
   reply.header('X-Request-ID', request.id);
-  reply.header('X-Content-Type-Options', 'nosniff');
-  reply.header('X-Frame-Options', 'DENY');
-  reply.header('Referrer-Policy', 'no-referrer');
-  reply.header('Cross-Origin-Resource-Policy', 'same-origin');
+  reply.headers(SECURITY_HEADERS);
   if (NO_STORE_PATHS.test(request.url)) reply.header('Cache-Control', 'no-store');
 }
 

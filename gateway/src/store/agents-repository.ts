@@ -1,5 +1,6 @@
 import { row, rows, type Database } from './database.js';
 import { newestFirst } from './newest-first.js';
+import { inScope, ownerCondition, type OwnerScope } from './owner-scope.js';
 
 export interface AgentRecord {
   id: string;
@@ -9,6 +10,8 @@ export interface AgentRecord {
   description: string | null;
   tools: unknown[];
   created_at: number;
+  /** The key that created the agent (null: created before ownership was recorded; Owners only). */
+  key_id: string | null;
 }
 
 type StoredAgent = Omit<AgentRecord, 'tools'> & { tools: string };
@@ -20,20 +23,22 @@ export class AgentsRepository {
 
   insert(record: AgentRecord): void {
     this.db
-      .prepare('INSERT INTO agents (id, name, model, instructions, description, tools, created_at) VALUES (@id, @name, @model, @instructions, @description, @tools, @created_at)')
+      .prepare('INSERT INTO agents (id, name, model, instructions, description, tools, created_at, key_id) VALUES (@id, @name, @model, @instructions, @description, @tools, @created_at, @key_id)')
       .run({ ...record, tools: JSON.stringify(record.tools) });
   }
 
-  get(id: string): AgentRecord | undefined {
+  /** The agent, when it exists and is inside `scope` (no scope: any agent). */
+  get(id: string, scope?: OwnerScope): AgentRecord | undefined {
     const stored = row<StoredAgent>(this.db.prepare('SELECT * FROM agents WHERE id = ?').get(id));
-    return stored ? fromStored(stored) : undefined;
+    return stored && inScope(stored.key_id, scope) ? fromStored(stored) : undefined;
   }
 
-  list(limit: number, after?: string): AgentRecord[] {
-    return rows<StoredAgent>(newestFirst(this.db, 'agents', limit, after ? this.get(after) : undefined)).map(fromStored);
+  /** Newest first, paged by `after` (an id), only agents inside `scope`. */
+  list(limit: number, after?: string, scope?: OwnerScope): AgentRecord[] {
+    return rows<StoredAgent>(newestFirst(this.db, 'agents', limit, after ? this.get(after) : undefined, [ownerCondition(scope)])).map(fromStored);
   }
 
-  update(id: string, changes: Partial<Omit<AgentRecord, 'id' | 'created_at'>>): void {
+  update(id: string, changes: Partial<Omit<AgentRecord, 'id' | 'created_at' | 'key_id'>>): void {
     const stored: Record<string, unknown> = { ...changes };
     if (changes.tools) stored.tools = JSON.stringify(changes.tools);
     const fields = Object.keys(stored);

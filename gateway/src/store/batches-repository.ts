@@ -1,5 +1,6 @@
 import { row, rows, type Database } from './database.js';
 import { newestFirst } from './newest-first.js';
+import { inScope, ownerCondition, type OwnerScope } from './owner-scope.js';
 
 export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelled';
 
@@ -47,14 +48,15 @@ export class BatchesRepository {
       .run({ ...record, metadata: JSON.stringify(record.metadata), errors: JSON.stringify(record.errors) });
   }
 
-  get(id: string): BatchRecord | undefined {
+  /** The batch, when it exists and is inside `scope` (no scope: any batch). */
+  get(id: string, scope?: OwnerScope): BatchRecord | undefined {
     const stored = row<StoredBatch>(this.db.prepare('SELECT * FROM batches WHERE id = ?').get(id));
-    return stored ? fromStored(stored) : undefined;
+    return stored && inScope(stored.key_id, scope) ? fromStored(stored) : undefined;
   }
 
-  /** Newest first, paged by `after` (an id). */
-  list(limit: number, after?: string): BatchRecord[] {
-    return rows<StoredBatch>(newestFirst(this.db, 'batches', limit, after ? this.get(after) : undefined)).map(fromStored);
+  /** Newest first, paged by `after` (an id), only batches inside `scope`. */
+  list(limit: number, after?: string, scope?: OwnerScope): BatchRecord[] {
+    return rows<StoredBatch>(newestFirst(this.db, 'batches', limit, after ? this.get(after) : undefined, [ownerCondition(scope)])).map(fromStored);
   }
 
   withStatus(statuses: BatchStatus[]): BatchRecord[] {

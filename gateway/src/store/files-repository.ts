@@ -1,5 +1,6 @@
 import { row, rows, type Database } from './database.js';
 import { newestFirst } from './newest-first.js';
+import { inScope, ownerCondition, type OwnerScope } from './owner-scope.js';
 
 export interface FileRecord {
   id: string;
@@ -20,14 +21,16 @@ export class FilesRepository {
       .run(record);
   }
 
-  get(id: string): FileRecord | undefined {
-    return row<FileRecord>(this.db.prepare('SELECT * FROM files WHERE id = ?').get(id));
+  /** The file, when it exists and is inside `scope` (no scope: any file). */
+  get(id: string, scope?: OwnerScope): FileRecord | undefined {
+    const found = row<FileRecord>(this.db.prepare('SELECT * FROM files WHERE id = ?').get(id));
+    return found && inScope(found.key_id, scope) ? found : undefined;
   }
 
-  /** Newest first, paged by `after` (an id) and `limit`. */
-  list(options: { purpose?: string; limit: number; after?: string }): FileRecord[] {
-    const where = options.purpose ? { sql: 'purpose = ?', params: [options.purpose] } : undefined;
-    return rows<FileRecord>(newestFirst(this.db, 'files', options.limit, options.after ? this.get(options.after) : undefined, where));
+  /** Newest first, paged by `after` (an id) and `limit`, only files inside `scope`. */
+  list(options: { purpose?: string; limit: number; after?: string; scope?: OwnerScope }): FileRecord[] {
+    const purpose = options.purpose ? { sql: 'purpose = ?', params: [options.purpose] } : undefined;
+    return rows<FileRecord>(newestFirst(this.db, 'files', options.limit, options.after ? this.get(options.after) : undefined, [purpose, ownerCondition(options.scope)]));
   }
 
   delete(id: string): void {

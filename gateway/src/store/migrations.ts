@@ -104,4 +104,15 @@ export const MIGRATIONS: Migration[] = [
     name: 'batch validation errors',
     sql: `ALTER TABLE batches ADD COLUMN errors TEXT NOT NULL DEFAULT '[]';`,
   },
+  {
+    version: 4,
+    name: 'resource owners',
+    // Agents created before this migration have no owner (key_id NULL): only Owner keys see them.
+    sql: `
+      ALTER TABLE agents ADD COLUMN key_id TEXT;
+      CREATE INDEX agents_key ON agents (key_id, created_at);
+      CREATE INDEX files_key ON files (key_id, created_at);
+      CREATE INDEX batches_key ON batches (key_id, created_at);
+    `,
+  },
 ];

@@ -366,7 +366,7 @@ describe('bad input sweep over every operation in /openapi.json', () => {
     const content = await gateway.request(`/v1/files/${record.id}/content`);
     expect(content.status).toBe(200);
     expect(await content.text()).toBe('hello');
-    expect(content.headers.get('content-disposition')).toMatch(/^inline; filename="[\x20-\x7e]+"; filename\*=UTF-8''r%C3%A9sum%C3%A9%20/);
+    expect(content.headers.get('content-disposition')).toMatch(/^attachment; filename="[\x20-\x7e]+"; filename\*=UTF-8''r%C3%A9sum%C3%A9%20/);
   });
 
   // Fastify's router answers these itself, before any hook, unless `frameworkErrors` is set when the

@@ -16,7 +16,7 @@ const dataUrl = (bytes: Buffer, type = 'image/png') => `data:${type};base64,${by
 const ocr = (body: Record<string, unknown>) => gateway.request('/v1/ocr', { method: 'POST', json: body });
 
 beforeAll(async () => {
-  gateway = await startGateway({ warm: true });
+  gateway = await startGateway({ warm: true, config: { server: { url_fetch_allow: ['127.0.0.1'] } } });
   page = await drawTextImage(
     [
       { text: 'Quarterly report summary', x: 30, y: 60, size: 28 },

@@ -3,6 +3,8 @@ import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
 import { BUILT_IN_AGENT_TOOLS, functionTools } from '../../core/agent-tools.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { newId } from '../../core/ids.js';
+import { ownerScope } from '../../core/resource-owner.js';
+import type { OwnerScope } from '../../store/owner-scope.js';
 import type { AgentRecord } from '../../store/agents-repository.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
@@ -51,8 +53,8 @@ const toAgentObject = (agent: AgentRecord) => ({
 /** Agents (SPEC.md): a named model configuration with instructions and tools, and Mistral's /v1/agents/completions to run one. */
 export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { agents, models } = app.services;
-  const find = (id: string) => {
-    const agent = agents.get(id);
+  const find = (id: string, scope: OwnerScope) => {
+    const agent = agents.get(id, scope);
     if (!agent) throw new GatewayError(404, 'agent_not_found', `No agent with id "${id}".`, { param: 'agent_id' });
     return agent;
   };
@@ -64,7 +66,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body;
       const model = body.model ?? DEFAULT_CHAT_MODEL;
       models.resolve(model, 'chat');
-      const agent: AgentRecord = { id: newId('ag_'), name: body.name, model, instructions: body.instructions ?? null, description: body.description ?? null, tools: body.tools ?? [], created_at: Math.floor(Date.now() / 1000) };
+      const agent: AgentRecord = { id: newId('ag_'), name: body.name, model, instructions: body.instructions ?? null, description: body.description ?? null, tools: body.tools ?? [], created_at: Math.floor(Date.now() / 1000), key_id: request.apiKey?.id ?? null };
       agents.insert(agent);
       return toAgentObject(agent);
     },
@@ -82,20 +84,21 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const limit = request.query.limit ?? 20;
-      return pageOf(agents.list(limit + 1, request.query.after), limit, toAgentObject);
+      return pageOf(agents.list(limit + 1, request.query.after, ownerScope(request.apiKey)), limit, toAgentObject);
     },
   );
 
-  app.get('/v1/agents/:agent_id', { schema: { tags: ['agents'], params: AgentPath, response: { 200: AgentObject, ...errorResponses } } }, async (request) => toAgentObject(find(request.params.agent_id)));
+  app.get('/v1/agents/:agent_id', { schema: { tags: ['agents'], params: AgentPath, response: { 200: AgentObject, ...errorResponses } } }, async (request) => toAgentObject(find(request.params.agent_id, ownerScope(request.apiKey))));
 
   app.patch(
     '/v1/agents/:agent_id',
     { schema: { tags: ['agents'], summary: 'Update an agent', params: AgentPath, body: Type.Partial(Type.Object(AgentFields), { additionalProperties: false }), response: { 200: AgentObject, ...errorResponses } } },
     async (request) => {
-      find(request.params.agent_id);
+      const scope = ownerScope(request.apiKey);
+      find(request.params.agent_id, scope);
       if (request.body.model) models.resolve(request.body.model, 'chat');
       agents.update(request.params.agent_id, request.body);
-      return toAgentObject(find(request.params.agent_id));
+      return toAgentObject(find(request.params.agent_id, scope));
     },
   );
 
@@ -103,7 +106,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/agents/:agent_id',
     { schema: { tags: ['agents'], params: AgentPath, response: { 200: Type.Object({ id: Type.String(), object: Type.Literal('agent'), deleted: Type.Boolean() }), ...errorResponses } } },
     async (request) => {
-      find(request.params.agent_id);
+      find(request.params.agent_id, ownerScope(request.apiKey));
       agents.delete(request.params.agent_id);
       return { id: request.params.agent_id, object: 'agent' as const, deleted: true };
     },
@@ -122,7 +125,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { agent_id: agentId, ...rest } = request.body as ChatBodyType & { agent_id: string };
-      const agent = find(agentId);
+      const agent = find(agentId, ownerScope(request.apiKey));
       if (!rest.messages) throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", { param: 'messages' });
       const messages = agent.instructions ? [{ role: 'system' as const, content: agent.instructions }, ...rest.messages] : rest.messages;
       const tools = [...functionTools(agent.tools), ...(rest.tools ?? [])];

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { GatewayError } from '../../core/gateway-error.js';
 import { newId } from '../../core/ids.js';
+import { ownerScope } from '../../core/resource-owner.js';
 import { windowSeconds } from '../../core/batch/batch-runner.js';
 import type { BatchRecord } from '../../store/batches-repository.js';
 import { errorResponses } from '../_shared/common-schemas.js';
@@ -83,7 +84,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!BATCH_ENDPOINTS.includes(endpoint)) {
           throw new GatewayError(422, 'invalid_value', `Invalid request: 'endpoint' must be one of ${BATCH_ENDPOINTS.join(', ')}.`, { param: 'endpoint' });
         }
-        const input = files.get(body.input_file_id);
+        const input = files.get(body.input_file_id, ownerScope(request.apiKey));
         const record: BatchRecord = {
           id: newId('batch_'),
           status: 'validating',
@@ -123,18 +124,18 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async (request) => {
         const limit = request.query.limit ?? 20;
-        return pageOf(batches.list(limit + 1, request.query.after), limit, toBatchObject);
+        return pageOf(batches.list(limit + 1, request.query.after, ownerScope(request.apiKey)), limit, toBatchObject);
       },
     );
 
     app.get(`${base}/:batch_id`, { schema: { hide, tags: ['batch'], summary: 'Read a batch', params: BatchPath, response: { 200: BatchObject, ...errorResponses } } }, async (request) =>
-      toBatchObject(batchRunner.get(request.params.batch_id)),
+      toBatchObject(batchRunner.get(request.params.batch_id, ownerScope(request.apiKey))),
     );
 
     app.post(
       `${base}/:batch_id/cancel`,
       { schema: { hide, tags: ['batch'], summary: 'Cancel a batch that is in_progress (409 otherwise)', params: BatchPath, response: { 200: BatchObject, ...errorResponses } } },
-      async (request) => toBatchObject(batchRunner.cancel(request.params.batch_id)),
+      async (request) => toBatchObject(batchRunner.cancel(request.params.batch_id, ownerScope(request.apiKey))),
     );
   }
 };

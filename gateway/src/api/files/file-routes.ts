@@ -1,10 +1,12 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { toPublicFile } from '../../core/file-store.js';
 import { GatewayError } from '../../core/gateway-error.js';
+import { ownerScope } from '../../core/resource-owner.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
 import { readMultipart } from '../_shared/read-multipart.js';
 import { contentDisposition } from './content-disposition.js';
+import { servedContentType } from './served-content-type.js';
 
 export const FileObject = Type.Object({
   id: Type.String(),
@@ -46,15 +48,21 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const limit = request.query.limit ?? 20;
-      return pageOf(files.list({ purpose: request.query.purpose, limit: limit + 1, after: request.query.after }), limit, toPublicFile);
+      return pageOf(files.list({ purpose: request.query.purpose, limit: limit + 1, after: request.query.after, scope: ownerScope(request.apiKey) }), limit, toPublicFile);
     },
   );
 
-  app.get('/v1/files/:file_id', { schema: { tags: ['files'], params: FilePath, response: { 200: FileObject, ...errorResponses } } }, async (request) => toPublicFile(files.get(request.params.file_id)));
+  app.get('/v1/files/:file_id', { schema: { tags: ['files'], params: FilePath, response: { 200: FileObject, ...errorResponses } } }, async (request) => toPublicFile(files.get(request.params.file_id, ownerScope(request.apiKey))));
 
   app.get('/v1/files/:file_id/content', { config: { unlogged: false }, schema: { tags: ['files'], summary: 'File content', params: FilePath } }, async (request, reply) => {
-    const { record, content } = await files.content(request.params.file_id);
-    reply.header('Content-Type', record.mime_type).header('Content-Disposition', contentDisposition(record.filename)).header('Cache-Control', 'private, max-age=31536000, immutable');
+    const { record, content } = await files.content(request.params.file_id, ownerScope(request.apiKey));
+    // Stored content is a download, never a page of the console's origin: a passive type or
+    // octet-stream, an attachment, and a sandbox CSP in case a browser renders it anyway.
+    reply
+      .header('Content-Type', servedContentType(record.mime_type))
+      .header('Content-Disposition', contentDisposition(record.filename, 'attachment'))
+      .header('Content-Security-Policy', "sandbox; default-src 'none'; frame-ancestors 'none'")
+      .header('Cache-Control', 'private, max-age=31536000, immutable');
     return reply.send(content);
   });
 
@@ -62,7 +70,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/files/:file_id',
     { schema: { tags: ['files'], params: FilePath, response: { 200: Type.Object({ id: Type.String(), object: Type.Literal('file'), deleted: Type.Boolean() }), ...errorResponses } } },
     async (request) => {
-      await files.delete(request.params.file_id);
+      await files.delete(request.params.file_id, ownerScope(request.apiKey));
       return { id: request.params.file_id, object: 'file' as const, deleted: true };
     },
   );

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_OCR_MODEL } from '../../config/defaults.js';
-import { loadDocumentSource } from '../../core/document-source.js';
+import { documentSourceLimits, loadDocumentSource } from '../../core/document-source.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { newId } from '../../core/ids.js';
 import { compileClientSchema } from '../../core/json-schema-check.js';
@@ -84,7 +84,7 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const bytes = await loadDocumentSource(request.body.image, { maxBytes: services.options.server.bodyLimitBytes, timeoutMs: 15_000 });
+      const bytes = await loadDocumentSource(request.body.image, documentSourceLimits(services));
       try {
         const rendered = await renderDocumentPage(bytes, request.body.page ?? 0, request.body.width);
         return { page: rendered.page, page_count: rendered.pageCount, width: rendered.width, height: rendered.height, image: `data:image/png;base64,${rendered.png.toString('base64')}` };

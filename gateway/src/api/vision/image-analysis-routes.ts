@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_VISION_MODEL } from '../../config/defaults.js';
 import { askChat, helperChatRoute } from '../../core/chat-route.js';
-import { loadDocumentSource } from '../../core/document-source.js';
+import { documentSourceLimits, loadDocumentSource } from '../../core/document-source.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { newId } from '../../core/ids.js';
 import { toGatewayError } from '../../core/provider-error-mapping.js';
@@ -48,7 +48,7 @@ export const imageAnalysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body;
       const route = services.models.resolve(body.model ?? DEFAULT_VISION_MODEL, 'vision');
       const signal = clientAbortSignal(reply);
-      const bytes = await loadDocumentSource(body.image, { maxBytes: services.options.server.bodyLimitBytes, timeoutMs: 15_000 });
+      const bytes = await loadDocumentSource(body.image, documentSourceLimits(services));
       if (bytes.length === 0) throw new GatewayError(422, 'empty_document', 'The image is empty (0 bytes).', { param: 'image' });
       const mimeType = sniffMediaType(bytes);
       if (!mimeType || mimeType === 'application/pdf') throw new GatewayError(415, 'unsupported_media_type', 'The image is not a supported format: send PNG, JPEG, WebP, TIFF, BMP or GIF.', { param: 'image' });

@@ -2,6 +2,7 @@ import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BatchRecord, BatchesRepository } from '../../store/batches-repository.js';
+import type { OwnerScope } from '../../store/owner-scope.js';
 import type { FileStore } from '../file-store.js';
 import { GatewayError } from '../gateway-error.js';
 import { newId } from '../ids.js';
@@ -69,8 +70,8 @@ export class BatchRunner {
   }
 
   /** Cancels an in-progress batch at once; the runner stops before its next request. */
-  cancel(id: string): BatchRecord {
-    const batch = this.get(id);
+  cancel(id: string, scope?: OwnerScope): BatchRecord {
+    const batch = this.get(id, scope);
     if (batch.status !== 'in_progress') {
       throw new GatewayError(409, 'batch_not_cancellable', `Batch ${id} is ${batch.status}; only batches in_progress can be cancelled.`, { param: 'batch_id' });
     }
@@ -78,8 +79,9 @@ export class BatchRunner {
     return this.get(id);
   }
 
-  get(id: string): BatchRecord {
-    const batch = this.batches.get(id);
+  /** The batch; 404 when it does not exist or is outside `scope` (no scope: the runner's own use). */
+  get(id: string, scope?: OwnerScope): BatchRecord {
+    const batch = this.batches.get(id, scope);
     if (!batch) throw new GatewayError(404, 'batch_not_found', `No batch with id "${id}".`, { param: 'batch_id' });
     return batch;
   }

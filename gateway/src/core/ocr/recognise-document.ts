@@ -1,6 +1,7 @@
 import { sniffMediaType } from '../../providers/_shared/media/sniff-media-type.js';
 import type { OcrResult } from '../../providers/types.js';
-import { loadDocumentSource } from '../document-source.js';
+import { documentSourceLimits, loadDocumentSource } from '../document-source.js';
+import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import { GatewayError } from '../gateway-error.js';
 import type { ModelRoute } from '../model-registry.js';
 import type { RouteRunner } from '../route-runner.js';
@@ -14,14 +15,14 @@ export interface RecognisedDocument {
 
 /** Loads a document (data URL, base64, URL or bytes), checks it is an image or PDF, and runs OCR on the route. */
 export async function recogniseDocument(
-  services: { runner: RouteRunner; options: { server: { bodyLimitBytes: number } } },
+  services: { runner: RouteRunner; options: { server: { bodyLimitBytes: number } }; urlFetchPolicy: AddressPolicy },
   route: ModelRoute,
   source: string | Buffer,
   pages: number[] | undefined,
   signal: AbortSignal,
   param = 'image',
 ): Promise<RecognisedDocument> {
-  const bytes = typeof source === 'string' ? await loadDocumentSource(source, { maxBytes: services.options.server.bodyLimitBytes, timeoutMs: 15_000 }, param) : source;
+  const bytes = typeof source === 'string' ? await loadDocumentSource(source, documentSourceLimits(services), param) : source;
   if (bytes.length === 0) throw new GatewayError(422, 'empty_document', 'The document is empty (0 bytes).', { param });
   const mimeType = sniffMediaType(bytes);
   if (!mimeType) {
