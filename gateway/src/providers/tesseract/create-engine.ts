@@ -29,7 +29,7 @@ export function createEngine(options: TesseractOptions): OcrEngine {
       return chosen?.kind ?? 'native';
     },
     workers: options.workers,
-    recognize: async (image, signal) => (await choose()).recognize(image, signal),
+    recognize: async (image, signal, layout) => (await choose()).recognize(image, signal, layout),
     warm: async () => (await choose()).warm(),
     status: (): EngineStatus => chosen?.status() ?? (choosing ? { state: 'loading' } : { state: 'cold' }),
     close: async () => {

@@ -9,7 +9,7 @@ const WORD_FLOOR = 0.45;
 
 /**
  * Never invent text: on a page where the recogniser is unsure of nearly everything, keeps only the
- * words it is fairly sure of; confident pages are left as they are (a low word there is usually a
+ * words it is fairly sure of (and never lone punctuation); confident pages are left as they are (a low word there is usually a
  * real word with an odd glyph).
  */
 export function dropDoubtfulWords(blocks: OcrBlock[]): OcrBlock[] {
@@ -17,7 +17,7 @@ export function dropDoubtfulWords(blocks: OcrBlock[]): OcrBlock[] {
   const kept: OcrBlock[] = [];
   for (const block of blocks) {
     const lines = block.lines
-      .map((line) => line.words.filter((w) => w.confidence >= WORD_FLOOR))
+      .map((line) => line.words.filter((w) => w.confidence >= WORD_FLOOR && /[\p{L}\p{N}]/u.test(w.text)))
       .filter((words) => words.length > 0)
       .map((words) => makeLine(words));
     if (lines.length > 0) kept.push(makeBlock(lines, block.kind));

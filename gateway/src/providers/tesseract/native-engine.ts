@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { OcrEngine } from './ocr-engine.js';
+import { PSM_FOR_LAYOUT, type OcrEngine } from './ocr-engine.js';
 import { runNativeTesseract } from './run-native-tesseract.js';
 import { tsvToOcrBlocks } from './tsv-to-ocr-blocks.js';
 import { WorkerPool } from './worker-pool.js';
@@ -47,9 +47,9 @@ export function createNativeEngine(options: NativeEngineOptions): OcrEngine {
   return {
     kind: 'native',
     workers: options.workers,
-    recognize: async (image, signal) => {
+    recognize: async (image, signal, layout = 'auto') => {
       const tsv = await pool.run(signal, () =>
-        runNativeTesseract(image, ['tsv'], { command: options.command, timeoutMs: options.timeoutMs, signal, args: ['-l', 'eng', '--psm', '3'] }),
+        runNativeTesseract(image, ['tsv'], { command: options.command, timeoutMs: options.timeoutMs, signal, args: ['-l', 'eng', '--psm', PSM_FOR_LAYOUT[layout]] }),
       );
       return tsvToOcrBlocks(tsv);
     },

@@ -1,9 +1,10 @@
 import type { GrayImage } from '../_shared/media/decode-image.js';
+import { median } from '../_shared/pdf/box-geometry.js';
 import { blocksText } from '../_shared/pdf/layout-from-words.js';
 import { orderBlocks } from '../_shared/pdf/reading-order.js';
 import type { OcrBlock, OcrPage } from '../types.js';
 import { dropDoubtfulWords } from './drop-doubtful-words.js';
-import type { OcrEngine } from './ocr-engine.js';
+import type { OcrEngine, PageLayout } from './ocr-engine.js';
 import { pageConfidence } from './page-confidence.js';
 import { blocksToOriginal, identityTransform, type PageTransform } from './preprocess/page-transform.js';
 import { preprocessPage } from './preprocess/preprocess-page.js';
@@ -14,7 +15,7 @@ export interface RecognizeOptions {
   signal: AbortSignal;
 }
 
-/** A reading at or above this confidence is kept; below it, the page is also read the other way. */
+/** A reading at or above this confidence is kept; below it, the page is also read other ways. */
 const CONFIDENT = 0.85;
 
 interface Reading {
@@ -24,31 +25,42 @@ interface Reading {
   confidence: number;
 }
 
-async function read(engine: OcrEngine, image: GrayImage, transform: PageTransform, signal: AbortSignal): Promise<Reading> {
-  const blocks = await engine.recognize(image, signal);
-  return { image, transform, blocks, confidence: pageConfidence(blocks) };
+/**
+ * A "line" several times taller than the page's lines is a column of short items (prices on a receipt)
+ * that automatic segmentation took for vertical text; its words are garbage.
+ */
+function hasStrayTallLines(blocks: OcrBlock[]): boolean {
+  const lines = blocks.flatMap((b) => b.lines);
+  const height = median(lines.map((l) => l.bbox[3] - l.bbox[1]));
+  return lines.some((l) => l.words.length >= 3 && l.bbox[3] - l.bbox[1] > 2.5 * height);
 }
 
 /**
- * Recognises one page image; boxes are in `image`'s pixels. Preprocessing is chosen by measured
- * confidence: a page that needs straightening or has table rules is read preprocessed; otherwise it is
- * read as it is (the engine binarises on its own). When that reading is unsure and preprocessing
- * changes the page, the page is read the other way too and the more confident reading is kept.
+ * Recognises one page image; boxes are in `image`'s pixels. The page is read first with Tesseract's own
+ * layout analysis, as it is (Tesseract binarises on its own) or straightened when it is skewed. When that
+ * reading is unsure (low confidence, or columns misread as vertical text), the page is also read the
+ * other way (preprocessed or not) and as one block of lines, and the most confident reading is kept.
  * Blocks are ordered for reading on the straightened page, then mapped back.
  */
 export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: number, options: RecognizeOptions): Promise<OcrPage> {
-  const identity = identityTransform(image.width, image.height);
+  const read = async (page: GrayImage, transform: PageTransform, layout: PageLayout): Promise<Reading> => {
+    const blocks = await engine.recognize(page, options.signal, layout);
+    return { image: page, transform, blocks, confidence: pageConfidence(blocks) };
+  };
+  const original = { image, transform: identityTransform(image.width, image.height) };
   const prepared = options.preprocess ? await preprocessPage(image, { maxPixels: options.maxPixels }) : undefined;
   const changed = prepared !== undefined && prepared.steps.length > 0;
-  const geometric = changed && prepared.steps.some((step) => step.startsWith('deskew') || step.startsWith('rules'));
-  let best = geometric
-    ? await read(engine, prepared.image, prepared.transform, options.signal)
-    : await read(engine, image, identity, options.signal);
-  if (changed && best.confidence < CONFIDENT) {
-    const other = geometric
-      ? await read(engine, image, identity, options.signal)
-      : await read(engine, prepared.image, prepared.transform, options.signal);
-    if (other.confidence > best.confidence) best = other;
+  const skewed = changed && prepared.steps.some((step) => step.startsWith('deskew'));
+  const [first, second] = skewed ? [prepared, original] : [original, changed ? prepared : undefined];
+
+  let best = await read(first.image, first.transform, 'auto');
+  if (best.confidence < CONFIDENT || hasStrayTallLines(best.blocks)) {
+    const others = [second ? () => read(second.image, second.transform, 'auto') : undefined, () => read(first.image, first.transform, 'block')];
+    for (const other of others) {
+      if (!other) continue;
+      const reading = await other();
+      if (reading.confidence > best.confidence || (hasStrayTallLines(best.blocks) && !hasStrayTallLines(reading.blocks))) best = reading;
+    }
   }
   const ordered = orderBlocks(dropDoubtfulWords(best.blocks), best.image);
   const blocks = blocksToOriginal(best.transform, ordered);
@@ -59,6 +71,7 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
     text: blocksText(blocks),
     blocks,
     source: 'ocr',
-    confidence: Math.round(pageConfidence(blocks) * 1000) / 1000,
+    // The whole reading's confidence: dropping doubtful words does not make the page any more legible.
+    confidence: Math.round(best.confidence * 1000) / 1000,
   };
 }

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { encodeGrayPng } from './encode-gray-png.js';
-import type { OcrEngine } from './ocr-engine.js';
+import { PSM_FOR_LAYOUT, type OcrEngine } from './ocr-engine.js';
 import { toOcrBlocks } from './to-ocr-blocks.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -13,9 +13,8 @@ function englishLangPath(): string {
 }
 
 async function startWorker(): Promise<Worker> {
+  // Each job sets the page segmentation: tesseract.js' default (one uniform block) reads across columns.
   const worker = await createWorker('eng', OEM.LSTM_ONLY, { langPath: englishLangPath(), gzip: true, cacheMethod: 'none' });
-  // tesseract.js defaults to one uniform block, which reads across columns; automatic segmentation finds them.
-  await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
   return worker;
 }
 
@@ -25,9 +24,12 @@ export function createWasmEngine(workers: number): OcrEngine {
   return {
     kind: 'wasm',
     workers,
-    recognize: async (image, signal) => {
+    recognize: async (image, signal, layout = 'auto') => {
       const png = encodeGrayPng(image);
-      const result = await pool.run(signal, (worker) => worker.recognize(png, {}, { blocks: true, text: false }));
+      const result = await pool.run(signal, async (worker) => {
+        await worker.setParameters({ tessedit_pageseg_mode: PSM_FOR_LAYOUT[layout] as PSM });
+        return worker.recognize(png, {}, { blocks: true, text: false });
+      });
       return toOcrBlocks(result.data.blocks);
     },
     warm: () => pool.warm(),

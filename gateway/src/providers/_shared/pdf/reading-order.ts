@@ -105,7 +105,10 @@ function splitAtGutters(blocks: OcrBlock[]): OcrBlock[] {
     if (pieces.length === block.lines.length) return [block];
     const asBlocks = pieces.map((piece) => makeBlock([piece]));
     const unit = median(pieces.map(lineHeight));
-    return columns(asBlocks, Math.max(6, unit * 0.8)).map((col) =>
+    const cols = columns(asBlocks, Math.max(6, unit * 0.8));
+    // Pieces that do not fall into separate columns (a receipt's prices under a centred heading) stay lines.
+    if (cols.length === 1) return [block];
+    return cols.map((col) =>
       makeBlock(col.flatMap((b) => b.lines).sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0])),
     );
   });
@@ -116,12 +119,15 @@ function order(blocks: OcrBlock[], unit: number): OcrBlock[] {
   const gutter = Math.max(6, unit * 0.8);
   const horizontal = bands(blocks, unit * 0.1);
   if (horizontal.length > 1) {
-    // Bands that continue the same columns (paragraph breaks that happen to line up) are read together.
+    // A band that stays inside the columns above it (a paragraph break that happens to line up across
+    // the columns, or one column running on below the other) is read with them; one that crosses their
+    // gutters (a footer, a full-width title) starts a new group.
     const groups: OcrBlock[][] = [horizontal[0]];
     for (const band of horizontal.slice(1)) {
       const last = groups[groups.length - 1];
       const merged = [...last, ...band];
-      if (columns(last, gutter).length > 1 && columns(band, gutter).length > 1 && columns(merged, gutter).length > 1) {
+      const above = columns(last, gutter).length;
+      if (above > 1 && columns(merged, gutter).length === above) {
         groups[groups.length - 1] = merged;
       } else groups.push(band);
     }
