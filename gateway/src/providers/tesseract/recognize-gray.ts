@@ -5,6 +5,7 @@ import { orderBlocks } from '../_shared/pdf/reading-order.js';
 import type { OcrBlock, OcrPage } from '../types.js';
 import { dropDoubtfulWords } from './drop-doubtful-words.js';
 import type { OcrEngine, PageLayout } from './ocr-engine.js';
+import { lineSkew } from './line-skew.js';
 import { pageConfidence } from './page-confidence.js';
 import { blocksToOriginal, identityTransform, type PageTransform } from './preprocess/page-transform.js';
 import { preprocessPage } from './preprocess/preprocess-page.js';
@@ -35,32 +36,46 @@ function hasStrayTallLines(blocks: OcrBlock[]): boolean {
   return lines.some((l) => l.words.length >= 3 && l.bbox[3] - l.bbox[1] > 2.5 * height);
 }
 
+/** Below this confidence a page is mostly noise or unreadable. */
+const LEGIBLE = 0.6;
+/** Skew (degrees, measured on the words) from which the straightened page is read as well. */
+const SKEWED = 0.5;
+/** How much less confident a straightened reading may be and still win (its rows and columns are straight). */
+const STRAIGHT_BONUS = 0.03;
+
 /**
- * Recognises one page image; boxes are in `image`'s pixels. The page is read first with Tesseract's own
- * layout analysis, as it is (Tesseract binarises on its own) or straightened when it is skewed. When that
- * reading is unsure (low confidence, or columns misread as vertical text), the page is also read the
- * other way (preprocessed or not) and as one block of lines, and the most confident reading is kept.
- * Blocks are ordered for reading on the straightened page, then mapped back.
+ * Recognises one page image; boxes are in `image`'s pixels. The page is read as it is with Tesseract's
+ * own layout analysis (Tesseract binarises on its own), so clean pages are read once. When the words
+ * show the page is skewed, or the reading is unsure (low confidence, or a column misread as vertical
+ * text), the page is preprocessed (deskewed, denoised, contrast, rules, upscaling: see preprocessPage)
+ * and read again, then read as one block of lines if its layout looks misread; the most confident
+ * reading is kept.
+ * Blocks are ordered for reading on the (straightened) page, then mapped back.
  */
 export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: number, options: RecognizeOptions): Promise<OcrPage> {
   const read = async (page: GrayImage, transform: PageTransform, layout: PageLayout): Promise<Reading> => {
     const blocks = await engine.recognize(page, options.signal, layout);
     return { image: page, transform, blocks, confidence: pageConfidence(blocks) };
   };
-  const original = { image, transform: identityTransform(image.width, image.height) };
-  const prepared = options.preprocess ? await preprocessPage(image, { maxPixels: options.maxPixels }) : undefined;
-  const changed = prepared !== undefined && prepared.steps.length > 0;
-  const skewed = changed && prepared.steps.some((step) => step.startsWith('deskew'));
-  const [first, second] = skewed ? [prepared, original] : [original, changed ? prepared : undefined];
+  const unsure = (reading: Reading): boolean => reading.confidence < CONFIDENT || hasStrayTallLines(reading.blocks);
 
-  let best = await read(first.image, first.transform, 'auto');
-  if (best.confidence < CONFIDENT || hasStrayTallLines(best.blocks)) {
-    const others = [second ? () => read(second.image, second.transform, 'auto') : undefined, () => read(first.image, first.transform, 'block')];
-    for (const other of others) {
-      if (!other) continue;
-      const reading = await other();
-      if (reading.confidence > best.confidence || (hasStrayTallLines(best.blocks) && !hasStrayTallLines(reading.blocks))) best = reading;
+  let best = await read(image, identityTransform(image.width, image.height), 'auto');
+  const skewed = Math.abs(lineSkew(best.blocks)) >= SKEWED;
+  if (options.preprocess && (skewed || unsure(best))) {
+    const prepared = await preprocessPage(image, { maxPixels: options.maxPixels });
+    if (prepared.steps.length > 0) {
+      const reading = await read(prepared.image, prepared.transform, 'auto');
+      const straightened = prepared.transform.rotation !== 0;
+      if (reading.confidence + (straightened ? STRAIGHT_BONUS : 0) > best.confidence || (hasStrayTallLines(best.blocks) && !hasStrayTallLines(reading.blocks))) {
+        best = reading;
+      }
     }
+  }
+  // Reading as one block helps a page whose layout was misread, not one that is mostly noise (where it
+  // is also very slow: every speck becomes a candidate character).
+  if (hasStrayTallLines(best.blocks) || (best.confidence >= LEGIBLE && best.confidence < CONFIDENT)) {
+    const reading = await read(best.image, best.transform, 'block');
+    if (reading.confidence > best.confidence || (hasStrayTallLines(best.blocks) && !hasStrayTallLines(reading.blocks))) best = reading;
   }
   const ordered = orderBlocks(dropDoubtfulWords(best.blocks), best.image);
   const blocks = blocksToOriginal(best.transform, ordered);
