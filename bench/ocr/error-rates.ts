@@ -26,3 +26,30 @@ export function wordErrorRate(truth: string, recognised: string): number {
   const t = normalise(truth).split(' ').filter(Boolean);
   return editDistance(t, normalise(recognised).split(' ').filter(Boolean)) / Math.max(1, t.length);
 }
+
+const bagWords = (text: string): string[] =>
+  normalise(text)
+    .toLowerCase()
+    .split(' ')
+    .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+    .filter(Boolean);
+
+/** Bag-of-words F1: words found regardless of order (1 when both texts are empty). */
+export function bagOfWordsF1(truth: string, recognised: string): number {
+  const t = bagWords(truth);
+  const r = bagWords(recognised);
+  if (t.length === 0 && r.length === 0) return 1;
+  const counts = new Map<string, number>();
+  for (const w of t) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let hits = 0;
+  for (const w of r) {
+    const left = counts.get(w) ?? 0;
+    if (left > 0) {
+      hits++;
+      counts.set(w, left - 1);
+    }
+  }
+  const precision = hits / Math.max(1, r.length);
+  const recall = hits / Math.max(1, t.length);
+  return precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
+}

@@ -1,51 +1,155 @@
 /**
- * OCR benchmark: throughput of the gateway's engine and of Debian's `tesseract` command on the same
- * A4 pages, and their character/word error rates on generated degraded pages.
- *   npx tsx bench/ocr/run.ts [--quick]
+ * OCR benchmark: the gateway's engines (native `tesseract` through the gateway, tesseract.js) beside
+ * Debian's `tesseract` command on the same pages, under the same load (runs are interleaved page by
+ * page). Accuracy per category (CER, WER, bag-of-words F1, box IoU, pages/s) on bench/ocr/pages.ts and
+ * the real scans in bench/ocr/real, then throughput on A4 pages one and two at a time.
+ *   npx tsx bench/ocr/run.ts [--quick] [--pages] [--accuracy-only] [--throughput-only]
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { blocksText } from '../../gateway/src/providers/_shared/pdf/layout-from-words.js';
 import { createTesseractProvider } from '../../gateway/src/providers/tesseract/create-tesseract-provider.js';
-import type { ProviderInstance } from '../../gateway/src/providers/types.js';
-import {
-  DEGRADATIONS,
-  DEGRADATION_VARIANTS,
-  drawTextImage,
-  makeDegradedPage,
-  makeInvoiceImage,
-  makeSecondInvoiceImage,
-  makeVariantPage,
-  proseLines,
-  type DrawnImage,
-} from '../../gateway/test/support/draw-text.js';
-import { characterErrorRate, wordErrorRate } from './error-rates.js';
+import { probeNativeTesseract } from '../../gateway/src/providers/tesseract/native-engine.js';
+import { tsvToOcrBlocks } from '../../gateway/src/providers/tesseract/tsv-to-ocr-blocks.js';
+import type { OcrWord, ProviderInstance } from '../../gateway/src/providers/types.js';
+import { boxIou, drawTextImage, proseLines, type DrawnImage, type DrawnWord } from '../../gateway/test/support/draw-text.js';
+import { bagOfWordsF1, characterErrorRate, wordErrorRate } from './error-rates.js';
+import { benchPages, type BenchPage } from './pages.js';
 
-const run = promisify(execFile);
-const quick = process.argv.includes('--quick');
+const exec = promisify(execFile);
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const here = path.dirname(new URL(import.meta.url).pathname);
 
-function engine(workers: number, preprocess: boolean): ProviderInstance {
+interface Reading {
+  text: string;
+  words: OcrWord[];
+  seconds: number;
+}
+
+type Reader = (page: DrawnImage, name: string) => Promise<Reading>;
+
+function gatewayEngine(engine: 'native' | 'wasm', workers: number): ProviderInstance {
   const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
-  return createTesseractProvider({ id: 'bench', options: { type: 'tesseract', workers, preprocess }, dataDir: tmpdir(), logger });
+  return createTesseractProvider({ id: `bench-${engine}`, options: { type: 'tesseract', engine, workers }, dataDir: tmpdir(), logger });
 }
 
-async function gatewayText(provider: ProviderInstance, image: DrawnImage): Promise<string> {
-  const result = await provider.capabilities.ocr!.ocr({
-    model: 'bench',
-    document: image.image,
-    mimeType: image.mimeType,
-    signal: new AbortController().signal,
-  });
-  return result.pages.map((p) => p.text).join('\n');
+function gatewayReader(provider: ProviderInstance): Reader {
+  return async (page) => {
+    const start = performance.now();
+    const result = await provider.capabilities.ocr!.ocr({ model: 'bench', document: page.image, mimeType: page.mimeType, signal: new AbortController().signal });
+    const seconds = (performance.now() - start) / 1000;
+    const words = result.pages.flatMap((p) => p.blocks.flatMap((b) => b.lines.flatMap((l) => l.words)));
+    return { text: result.pages.map((p) => p.text).join('\n'), words, seconds };
+  };
 }
 
-async function debianText(dir: string, image: DrawnImage, name: string): Promise<string> {
-  const file = path.join(dir, `${name}.${image.mimeType === 'image/png' ? 'png' : 'jpg'}`);
-  await writeFile(file, image.image);
-  const { stdout } = await run('tesseract', [file, 'stdout'], { env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
-  return stdout;
+/** The `tesseract` command as a user runs it (its defaults: automatic page segmentation), TSV for the boxes. */
+function commandReader(dir: string): Reader {
+  return async (page, name) => {
+    const file = path.join(dir, `${name}.${page.mimeType === 'image/jpeg' ? 'jpg' : 'png'}`);
+    await writeFile(file, page.image);
+    const start = performance.now();
+    const { stdout } = await exec('tesseract', [file, 'stdout', 'tsv'], { maxBuffer: 64 << 20 });
+    const seconds = (performance.now() - start) / 1000;
+    const blocks = tsvToOcrBlocks(stdout);
+    return { text: blocksText(blocks), words: blocks.flatMap((b) => b.lines.flatMap((l) => l.words)), seconds };
+  };
+}
+
+const bare = (text: string): string => text.replace(/[^\p{L}\p{N}@$-]/gu, '').toLowerCase();
+
+/** Mean IoU of each drawn word with the recognised word of the same text that overlaps it most, over the words found. */
+function meanBoxIou(truth: DrawnWord[], words: OcrWord[]): number | undefined {
+  const ious = truth
+    .map((t) => Math.max(0, ...words.filter((w) => bare(w.text) === bare(t.text) && bare(t.text) !== '').map((w) => boxIou(t.bbox, w.bbox))))
+    .filter((iou) => iou > 0);
+  return ious.length ? ious.reduce((a, b) => a + b, 0) / ious.length : undefined;
+}
+
+interface Scores {
+  cer: number;
+  wer: number;
+  f1: number;
+  iou: number | undefined;
+  seconds: number;
+}
+
+function score(page: DrawnImage, reading: Reading): Scores {
+  return {
+    cer: characterErrorRate(page.text, reading.text),
+    wer: wordErrorRate(page.text, reading.text),
+    f1: bagOfWordsF1(page.text, reading.text),
+    iou: page.words.length ? meanBoxIou(page.words, reading.words) : undefined,
+    seconds: reading.seconds,
+  };
+}
+
+async function realPages(): Promise<BenchPage[]> {
+  const pages: BenchPage[] = [];
+  for (const [image, truth] of [['phototest.tif', 'phototest.txt']] as const) {
+    const imageFile = path.join(here, 'real', image);
+    if (!existsSync(imageFile)) {
+      console.log(`(skipping real scan ${image}: absent)`);
+      continue;
+    }
+    const text = await readFile(path.join(here, 'real', truth), 'utf8');
+    // As PNG, so the command and the gateway read the same bytes.
+    const png = await sharp(await readFile(imageFile)).png().toBuffer({ resolveWithObject: true });
+    pages.push({ category: 'real_scan', name: image, image: { image: png.data, mimeType: 'image/png', width: png.info.width, height: png.info.height, words: [], text } });
+  }
+  return pages;
+}
+
+const pct = (n: number | undefined): string => (n === undefined ? '-' : `${(n * 100).toFixed(1)}%`);
+const pad = (value: string, width: number): string => (value.length >= width ? value : value + ' '.repeat(width - value.length));
+const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+const meanDefined = (values: (number | undefined)[]): number | undefined => {
+  const defined = values.filter((v): v is number => v !== undefined);
+  return defined.length ? mean(defined) : undefined;
+};
+
+async function accuracy(dir: string, engines: [string, Reader][]): Promise<void> {
+  const pages = [...(await benchPages(quick)), ...(await realPages())];
+  const names = engines.map(([name]) => name);
+  console.log(`\nAccuracy on ${pages.length} pages, one page at a time, engines interleaved page by page (lower CER/WER is better).`);
+  console.log(`Engines: ${names.join(' | ')}\n`);
+  const results: { page: BenchPage; scores: Scores[] }[] = [];
+  for (const page of pages) {
+    const scores: Scores[] = [];
+    for (const [, reader] of engines) scores.push(score(page.image, await reader(page.image, page.name)));
+    results.push({ page, scores });
+    if (args.includes('--pages')) {
+      console.log(`${pad(`${page.category}/${page.name}`, 44)} CER ${scores.map((s) => pad(pct(s.cer), 7)).join(' ')}  F1 ${scores.map((s) => s.f1.toFixed(3)).join(' ')}`);
+    }
+  }
+  const header = (label: string): string => `${pad(label, 11)}${names.map((n) => pad(n, 8)).join('')}`;
+  console.log(
+    `${pad('category', 16)} ${pad('n', 3)} ${header('CER')} ${header('WER')} ${header('BoW F1')} ${header('box IoU')} ${header('pages/s')}`,
+  );
+  const row = (label: string, group: typeof results): void => {
+    const cells = (pick: (s: Scores) => number | undefined, format: (v: number | undefined) => string): string =>
+      pad('', 11) + engines.map((_, e) => pad(format(meanDefined(group.map((r) => pick(r.scores[e])))), 8)).join('');
+    const rate = pad('', 11) + engines.map((_, e) => pad((group.length / group.reduce((sum, r) => sum + r.scores[e].seconds, 0)).toFixed(2), 8)).join('');
+    const f = (v: number | undefined): string => (v === undefined ? '-' : v.toFixed(3));
+    console.log(
+      `${pad(label, 16)} ${pad(String(group.length), 3)} ${cells((s) => s.cer, pct)} ${cells((s) => s.wer, pct)} ${cells((s) => s.f1, f)} ${cells((s) => s.iou, f)} ${rate}`,
+    );
+  };
+  const categories = [...new Set(results.map((r) => r.page.category))];
+  for (const category of categories) row(category, results.filter((r) => r.page.category === category));
+  row('ALL', results);
+  row('ALL readable', results.filter((r) => r.page.category !== 'unreadable'));
+  const unreadable = results.filter((r) => r.page.category === 'unreadable');
+  if (unreadable.length) {
+    console.log('\nUnreadable pages, characters returned (truth length in brackets):');
+    for (const r of unreadable) console.log(`  ${pad(r.page.name, 20)} [${r.page.image.text.length}] ${r.scores.map((s, e) => `${names[e]} ${Math.round(s.cer * Math.max(1, r.page.image.text.length))} edits`).join(', ')}`);
+  }
 }
 
 /** An A4 page at 200 DPI: 11 pt body text (30 px), 40 lines. */
@@ -54,96 +158,57 @@ function a4Page(seed: number): Promise<DrawnImage> {
   return drawTextImage(lines, { width: 1654, height: 2339 });
 }
 
-function pad(value: string, width: number): string {
-  return value.length >= width ? value : value + ' '.repeat(width - value.length);
-}
-const pct = (n: number): string => `${(n * 100).toFixed(1)}%`;
-
-async function throughput(dir: string): Promise<void> {
-  const pages = await Promise.all(Array.from({ length: quick ? 2 : 4 }, (_, i) => a4Page(i * 100)));
-  console.log(`\nThroughput: ${pages.length} A4 pages at 200 DPI (1654×2339), warm; ${availableParallelism()} cores\n`);
-  const rows: string[][] = [];
-  for (const [label, workers, preprocess] of [
-    ['gateway, 1 worker, preprocessing', 1, true],
-    ['gateway, 1 worker, no preprocessing', 1, false],
-    [`gateway, ${Math.min(4, availableParallelism())} workers, preprocessing`, Math.min(4, availableParallelism()), true],
-  ] as const) {
-    const provider = engine(workers, preprocess);
-    await provider.warm!();
-    await gatewayText(provider, pages[0]);
-    const start = performance.now();
-    await Promise.all(pages.map((page) => gatewayText(provider, page)));
-    const seconds = (performance.now() - start) / 1000;
-    rows.push([label, (pages.length / seconds).toFixed(2), (seconds / pages.length).toFixed(2)]);
-    await provider.close();
+async function throughput(dir: string, native: boolean): Promise<void> {
+  const pages = await Promise.all(Array.from({ length: quick ? 4 : 8 }, (_, i) => a4Page(i * 100)));
+  console.log(`\nThroughput: ${pages.length} A4 pages at 200 DPI (1654×2339), warm, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)} (shared machine).`);
+  console.log('Each gateway engine is timed in turn with the command, batch by batch, so both see the same load.\n');
+  const lanes: [string, (workers: number) => Reader, Reader][] = [];
+  const command = commandReader(dir);
+  if (native) lanes.push(['gateway native', (w) => gatewayReader(keep(gatewayEngine('native', w))), command]);
+  lanes.push(['gateway wasm', (w) => gatewayReader(keep(gatewayEngine('wasm', w))), command]);
+  const rows: string[] = [];
+  for (const [label, makeReader, other] of lanes) {
+    for (const concurrency of [1, 2]) {
+      const reader = makeReader(concurrency);
+      await reader(pages[0], 'warm');
+      let ours = 0;
+      let theirs = 0;
+      for (let at = 0; at < pages.length; at += concurrency) {
+        const batch = pages.slice(at, at + concurrency);
+        let start = performance.now();
+        await Promise.all(batch.map((p, i) => reader(p, `a4-${at + i}`)));
+        ours += (performance.now() - start) / 1000;
+        if (native) {
+          start = performance.now();
+          await Promise.all(batch.map((p, i) => other(p, `a4-${at + i}`)));
+          theirs += (performance.now() - start) / 1000;
+        }
+      }
+      const ratio = native ? ` (command ${(pages.length / theirs).toFixed(2)} pages/s, ratio ${(theirs / ours).toFixed(2)}x)` : '';
+      rows.push(`${pad(`${label}, ${concurrency} at a time`, 34)} ${(pages.length / ours).toFixed(2)} pages/s, ${(ours / pages.length).toFixed(2)} s/page${ratio}`);
+    }
   }
-  await debianText(dir, pages[0], 'warmup');
-  const start = performance.now();
-  for (const [i, page] of pages.entries()) await debianText(dir, page, `a4-${i}`);
-  const seconds = (performance.now() - start) / 1000;
-  rows.push(['debian tesseract CLI (OMP_THREAD_LIMIT=1), sequential', (pages.length / seconds).toFixed(2), (seconds / pages.length).toFixed(2)]);
-  console.log(`${pad('engine', 56)} ${pad('pages/s', 9)} s/page`);
-  for (const row of rows) console.log(`${pad(row[0], 56)} ${pad(row[1], 9)} ${row[2]}`);
+  for (const row of rows) console.log(row);
 }
 
-interface BenchPage {
-  name: string;
-  /** Which set the page belongs to: the first prose text and invoice, or their variants. */
-  set: 'seed 1' | 'variants';
-  image: DrawnImage;
-}
-
-async function accuracyPages(): Promise<BenchPage[]> {
-  const pages: BenchPage[] = [];
-  for (const name of Object.keys(DEGRADATIONS)) pages.push({ name, set: 'seed 1', image: await makeDegradedPage(name) });
-  pages.push({ name: 'invoice_table', set: 'seed 1', image: await makeInvoiceImage() });
-  pages.push({ name: 'invoice_rotated_noisy', set: 'seed 1', image: await makeInvoiceImage({ rotate: 1.5, noise: 25, jpegQuality: 30 }) });
-  for (const name of Object.keys(DEGRADATION_VARIANTS)) pages.push({ name, set: 'variants', image: await makeVariantPage(name) });
-  pages.push({ name: 'invoice2_table', set: 'variants', image: await makeSecondInvoiceImage() });
-  pages.push({
-    name: 'invoice2_rotated_noisy',
-    set: 'variants',
-    image: await makeSecondInvoiceImage({ rotate: -2, noise: 22, jpegQuality: 35, seed: 9 }),
-  });
-  return pages;
-}
-
-/** One row of rates: gateway CER, WER, without preprocessing CER, WER, Debian CER, WER. */
-function formatRow(label: string, rates: number[], note = ''): string {
-  const cells = rates.map(pct);
-  return `${pad(label, 24)} ${pad(cells[0], 12)} ${pad(cells[1], 8)} ${pad(cells[2], 12)} ${pad(cells[3], 8)} ${pad(cells[4], 11)} ${pad(cells[5], 8)}${note}`;
-}
-
-function meanRates(rows: number[][]): number[] {
-  return rows[0].map((_, i) => rows.reduce((sum, row) => sum + row[i], 0) / rows.length);
-}
-
-async function accuracy(dir: string): Promise<void> {
-  const pages = await accuracyPages();
-  const withPre = engine(1, true);
-  const without = engine(1, false);
-  await Promise.all([withPre.warm!(), without.warm!()]);
-  console.log('\nAccuracy: character / word error rate (lower is better); "worse" marks the gateway behind Debian\n');
-  console.log(`${pad('page', 24)} ${pad('gateway CER', 12)} ${pad('WER', 8)} ${pad('no-prep CER', 12)} ${pad('WER', 8)} ${pad('debian CER', 11)} WER`);
-  const rows: { set: BenchPage['set']; rates: number[] }[] = [];
-  for (const { name, set, image } of pages) {
-    const texts = [await gatewayText(withPre, image), await gatewayText(without, image), await debianText(dir, image, name)];
-    const rates = texts.flatMap((text) => [characterErrorRate(image.text, text), wordErrorRate(image.text, text)]);
-    rows.push({ set, rates });
-    const worse = [rates[0] > rates[4] ? 'CER' : '', rates[1] > rates[5] ? 'WER' : ''].filter(Boolean).join('+');
-    console.log(formatRow(name, rates, worse ? `worse ${worse}` : ''));
-  }
-  for (const set of ['seed 1', 'variants'] as const) {
-    console.log(formatRow(`MEAN ${set}`, meanRates(rows.filter((r) => r.set === set).map((r) => r.rates))));
-  }
-  console.log(formatRow(`MEAN all (${rows.length})`, meanRates(rows.map((r) => r.rates))));
-  await Promise.all([withPre.close(), without.close()]);
+const opened: ProviderInstance[] = [];
+function keep(provider: ProviderInstance): ProviderInstance {
+  opened.push(provider);
+  return provider;
 }
 
 const dir = await mkdtemp(path.join(tmpdir(), 'switchyard-ocr-bench-'));
 try {
-  if (!process.argv.includes('--accuracy-only')) await throughput(dir);
-  await accuracy(dir);
+  const native = (await probeNativeTesseract('tesseract')) !== undefined;
+  if (!native) console.log('No `tesseract` command on this machine (apt-get install tesseract-ocr): measuring tesseract.js alone.');
+  if (!args.includes('--throughput-only')) {
+    const engines: [string, Reader][] = [];
+    if (native) engines.push(['native', gatewayReader(keep(gatewayEngine('native', 1)))], ['command', commandReader(dir)]);
+    if (!args.includes('--no-wasm')) engines.push(['wasm', gatewayReader(keep(gatewayEngine('wasm', 1)))]);
+    await accuracy(dir, engines);
+  }
+  if (!args.includes('--accuracy-only')) await throughput(dir, native);
 } finally {
+  await Promise.all(opened.map((p) => p.close()));
   await rm(dir, { recursive: true, force: true });
 }

@@ -168,8 +168,12 @@ export interface OcrWord {
 export interface OcrLine extends OcrWord {
   words: OcrWord[];
 }
+/** What a block is on the page, where the layout says so: a running header or footer, or a table read row by row. */
+export type OcrBlockKind = 'header' | 'footer' | 'table';
 export interface OcrBlock extends OcrWord {
   lines: OcrLine[];
+  /** Absent for body text (paragraphs, captions, list items). */
+  kind?: OcrBlockKind;
 }
 
 export interface OcrPage {
@@ -181,6 +185,8 @@ export interface OcrPage {
   blocks: OcrBlock[];
   /** 'text_layer' when a PDF page's own text was used, 'ocr' when it was recognised. */
   source: 'ocr' | 'text_layer';
+  /** 0..1: the recogniser's mean word confidence (weighted by length); 1 for a text layer, 0 for a page with no text. */
+  confidence?: number;
 }
 
 export interface OcrRequest {

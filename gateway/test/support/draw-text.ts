@@ -57,6 +57,8 @@ export interface DrawOptions extends Degradation {
   font?: FontKind;
   /** Horizontal and vertical rules to draw: [x1, y1, x2, y2] segments, 2 px wide. */
   rules?: BoxCoordinates[];
+  /** Photo-like regions (shaded, with shapes, no text): [x1, y1, x2, y2]. */
+  photos?: BoxCoordinates[];
 }
 
 export interface DrawnImage {
@@ -91,6 +93,14 @@ function fontFamily(kind: FontKind, bold: boolean): string {
     registered.add(family);
   }
   return family;
+}
+
+let measuring: SKRSContext2D | undefined;
+/** Width in pixels of `text` drawn at `size` px in the test fonts (for wrapping generated pages). */
+export function textWidth(text: string, size: number, font: FontKind = 'sans', bold = false): number {
+  measuring ??= createCanvas(1, 1).getContext('2d');
+  measuring.font = `${size}px "${fontFamily(font, bold)}"`;
+  return measuring.measureText(text).width;
 }
 
 
@@ -140,6 +150,25 @@ function gray(level: number): string {
   return `rgb(${v},${v},${v})`;
 }
 
+/** Shaded rectangles with soft circles: something a layout analysis must not read as text. */
+function drawPhotos(ctx: SKRSContext2D, photos: BoxCoordinates[], seed: number): void {
+  const random = seededRandom(seed + 101);
+  for (const [x1, y1, x2, y2] of photos) {
+    const gradient = ctx.createLinearGradient(x1, y1, x2, y2);
+    gradient.addColorStop(0, gray(90 + random() * 60));
+    gradient.addColorStop(1, gray(170 + random() * 60));
+    ctx.fillStyle = gradient;
+    ctx.fillRect(x1, y1, x2 - x1, y2 - y1);
+    for (let i = 0; i < 12; i++) {
+      const r = (0.05 + random() * 0.15) * Math.min(x2 - x1, y2 - y1);
+      ctx.fillStyle = gray(40 + random() * 200);
+      ctx.beginPath();
+      ctx.arc(x1 + r + random() * (x2 - x1 - 2 * r), y1 + r + random() * (y2 - y1 - 2 * r), r, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+  }
+}
+
 /** Pixel-level degradations applied after drawing: noise in place on RGBA pixels. */
 function addNoise(pixels: Uint8Array, options: Degradation): void {
   const random = seededRandom(options.seed ?? 7);
@@ -169,6 +198,7 @@ export async function drawTextImage(lines: TextLineSpec[], options: DrawOptions)
     ctx.fillStyle = gray(paper);
   }
   ctx.fillRect(0, 0, width, height);
+  drawPhotos(ctx, options.photos ?? [], options.seed ?? 7);
 
   const radians = ((options.rotate ?? 0) * Math.PI) / 180;
   const cx = width / 2;

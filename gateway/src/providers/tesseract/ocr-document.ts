@@ -7,9 +7,10 @@ import { pdfPageSize, renderPdfPage } from '../_shared/pdf/render-pdf-page.js';
 import { selectPages } from '../_shared/pdf/select-pages.js';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { OcrPage, OcrRequest, OcrResult } from '../types.js';
+import type { OcrEngine } from './ocr-engine.js';
 import { recognizeGray } from './recognize-gray.js';
 import type { TesseractOptions } from './tesseract-options.js';
-import type { TesseractWorkerPool } from './worker-pool.js';
+
 
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new ProviderError('aborted', 'The OCR request was cancelled.', { code: 'aborted' });
@@ -29,7 +30,7 @@ async function mapConcurrent<T, R>(items: T[], concurrency: number, task: (item:
   return results;
 }
 
-async function ocrPdf(pool: TesseractWorkerPool, options: TesseractOptions, request: OcrRequest): Promise<OcrResult> {
+async function ocrPdf(engine: OcrEngine, options: TesseractOptions, request: OcrRequest): Promise<OcrResult> {
   const doc = await openPdf(request.document);
   try {
     const pages = selectPages(doc.numPages, request.pages, options.maxPages);
@@ -39,29 +40,29 @@ async function ocrPdf(pool: TesseractWorkerPool, options: TesseractOptions, requ
       pdfPageSize(page, options.renderDpi, options.maxPixels);
       const layer = await readTextLayer(page, options.renderDpi);
       if (layer.words.length > 0) {
-        const blocks = layoutFromWords(layer.words);
-        return { index, width: layer.width, height: layer.height, text: blocksText(blocks), blocks, source: 'text_layer' };
+        const blocks = layoutFromWords(layer.words, layer);
+        return { index, width: layer.width, height: layer.height, text: blocksText(blocks), blocks, source: 'text_layer', confidence: 1 };
       }
       // No text layer: a scanned page.
       const image = await renderPdfPage(page, options.renderDpi, options.maxPixels);
       throwIfAborted(request.signal);
-      return recognizeGray(pool, image, index, { ...options, signal: request.signal });
+      return recognizeGray(engine, image, index, { ...options, signal: request.signal });
     };
     // Rendering happens outside the workers, so one page more than there are workers keeps them busy.
-    return { pages: await mapConcurrent(pages, options.workers + 1, recognise) };
+    return { pages: await mapConcurrent(pages, engine.workers + 1, recognise) };
   } finally {
     await doc.destroy();
   }
 }
 
 /** The `ocr` capability: images are recognised; PDF pages use their text layer or, when it is empty, are rendered and recognised. */
-export async function ocrDocument(pool: TesseractWorkerPool, options: TesseractOptions, request: OcrRequest): Promise<OcrResult> {
+export async function ocrDocument(engine: OcrEngine, options: TesseractOptions, request: OcrRequest): Promise<OcrResult> {
   throwIfAborted(request.signal);
   const mimeType = request.document.length > 0 ? sniffMediaType(request.document) : null;
-  if (mimeType === 'application/pdf') return ocrPdf(pool, options, request);
+  if (mimeType === 'application/pdf') return ocrPdf(engine, options, request);
   const image = await decodeGray(request.document, { maxPixels: options.maxPixels });
   selectPages(1, request.pages, options.maxPages);
-  const page = await recognizeGray(pool, image, 0, { ...options, signal: request.signal });
+  const page = await recognizeGray(engine, image, 0, { ...options, signal: request.signal });
   throwIfAborted(request.signal);
   return { pages: [page] };
 }

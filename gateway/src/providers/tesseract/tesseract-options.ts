@@ -1,8 +1,15 @@
 import { availableParallelism } from 'node:os';
 import type { ProviderOptions } from '../types.js';
+import type { EngineKind } from './ocr-engine.js';
 
 export interface TesseractOptions {
-  /** Recognition workers (each a WebAssembly Tesseract instance, ~30 MB). */
+  /** `auto` uses the machine's `tesseract` command when it has one, else tesseract.js. */
+  engine: EngineKind | 'auto';
+  /** The native command's name or path. */
+  nativeCommand: string;
+  /** Longest one page may take in the native command before it is killed. */
+  pageTimeoutMs: number;
+  /** Recognition workers: native processes, or WebAssembly Tesseract instances (~30 MB each). */
   workers: number;
   /** Most pages one request may process. */
   maxPages: number;
@@ -24,9 +31,22 @@ function positiveNumber(options: ProviderOptions, key: string, fallback: number,
   return number;
 }
 
-/** Reads the provider's config entry, with the defaults: cores (at most 4) workers, 50 pages, 40 MP, 200 DPI. */
+function engineKind(value: unknown): TesseractOptions['engine'] {
+  if (value === undefined || value === null) return 'auto';
+  if (value === 'auto' || value === 'native' || value === 'wasm') return value;
+  throw new Error(`Tesseract provider option engine must be "auto", "native" or "wasm", got ${JSON.stringify(value)}.`);
+}
+
+/** Reads the provider's config entry, with the defaults: auto engine, one worker per core (at most 4), 50 pages, 40 MP, 200 DPI. */
 export function parseTesseractOptions(options: ProviderOptions): TesseractOptions {
+  const command = options.tesseract_command;
+  if (command !== undefined && (typeof command !== 'string' || command.trim() === '')) {
+    throw new Error(`Tesseract provider option tesseract_command must be a command name or path, got ${JSON.stringify(command)}.`);
+  }
   return {
+    engine: engineKind(options.engine),
+    nativeCommand: typeof command === 'string' ? command : 'tesseract',
+    pageTimeoutMs: positiveNumber(options, 'page_timeout_ms', 120_000, true),
     workers: positiveNumber(options, 'workers', Math.min(4, Math.max(1, availableParallelism())), true),
     maxPages: positiveNumber(options, 'max_pages', 50, true),
     maxPixels: positiveNumber(options, 'max_pixels', 40_000_000, true),

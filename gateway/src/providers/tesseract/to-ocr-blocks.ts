@@ -1,14 +1,13 @@
 import type { Block, Bbox } from 'tesseract.js';
 import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from '../types.js';
-import { boxToOriginal, type PageTransform } from './preprocess/page-transform.js';
 
 /**
- * Converts tesseract.js output (blocks → paragraphs → lines → words, confidences 0..100, boxes in the
- * preprocessed image) to the contract's blocks → lines → words with boxes on the original page. Each
+ * Converts tesseract.js output (blocks → paragraphs → lines → words, confidences 0..100) to the contract's blocks → lines →
+ * words, boxes in the recognised image's pixels. Each
  * Tesseract paragraph becomes a block; empty words and lines are dropped.
  */
-export function toOcrBlocks(blocks: Block[] | null, transform: PageTransform): OcrBlock[] {
-  const box = (b: Bbox): BoxCoordinates => boxToOriginal(transform, [b.x0, b.y0, b.x1, b.y1]);
+export function toOcrBlocks(blocks: Block[] | null): OcrBlock[] {
+  const box = (b: Bbox): BoxCoordinates => [b.x0, b.y0, b.x1, b.y1];
   const confidence = (value: number): number => Math.max(0, Math.min(1, value / 100));
   const out: OcrBlock[] = [];
   for (const block of blocks ?? []) {

@@ -1,16 +1,7 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { createWorker, OEM, type Worker } from 'tesseract.js';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { EngineStatus, QueueDepth } from '../types.js';
 
-/** The English LSTM model shipped in @tesseract.js-data/eng: without a local path tesseract.js goes to a CDN. */
-function englishLangPath(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
-}
-
-interface Waiter {
+interface Waiter<Worker> {
   resolve: (worker: Worker) => void;
   reject: (error: unknown) => void;
   signal: AbortSignal;
@@ -21,16 +12,24 @@ function abortedError(): ProviderError {
   return new ProviderError('aborted', 'The OCR request was cancelled.', { code: 'aborted' });
 }
 
-/** A fixed set of Tesseract workers; jobs wait in FIFO order for a free one. */
-export class TesseractWorkerPool {
+export interface WorkerLifecycle<Worker> {
+  start: () => Promise<Worker>;
+  stop: (worker: Worker) => Promise<unknown>;
+}
+
+/** A fixed set of recognition workers; jobs wait in FIFO order for a free one. */
+export class WorkerPool<Worker> {
   private readonly idle: Worker[] = [];
-  private readonly waiters: Waiter[] = [];
+  private readonly waiters: Waiter<Worker>[] = [];
   private starting: Promise<void> | undefined;
   private failure: string | undefined;
   private closed = false;
   private workers: Worker[] = [];
 
-  constructor(private readonly size: number) {}
+  constructor(
+    private readonly size: number,
+    private readonly lifecycle: WorkerLifecycle<Worker>,
+  ) {}
 
   status(): EngineStatus {
     if (this.failure) return { state: 'unavailable', detail: this.failure };
@@ -50,13 +49,10 @@ export class TesseractWorkerPool {
   }
 
   private async startWorkers(): Promise<void> {
-    const langPath = englishLangPath();
     try {
-      const workers = await Promise.all(
-        Array.from({ length: this.size }, () => createWorker('eng', OEM.LSTM_ONLY, { langPath, gzip: true, cacheMethod: 'none' })),
-      );
+      const workers = await Promise.all(Array.from({ length: this.size }, () => this.lifecycle.start()));
       if (this.closed) {
-        await Promise.all(workers.map((w) => w.terminate()));
+        await Promise.all(workers.map((w) => this.lifecycle.stop(w)));
         return;
       }
       this.workers = workers;
@@ -81,10 +77,9 @@ export class TesseractWorkerPool {
 
   private acquire(signal: AbortSignal): Promise<Worker> {
     if (signal.aborted) return Promise.reject(abortedError());
-    const worker = this.idle.pop();
-    if (worker) return Promise.resolve(worker);
+    if (this.idle.length > 0) return Promise.resolve(this.idle.pop() as Worker);
     return new Promise((resolve, reject) => {
-      const waiter: Waiter = {
+      const waiter: Waiter<Worker> = {
         resolve,
         reject,
         signal,
@@ -120,6 +115,6 @@ export class TesseractWorkerPool {
     const workers = this.workers;
     this.workers = [];
     this.idle.length = 0;
-    await Promise.all(workers.map((w) => w.terminate().catch(() => undefined)));
+    await Promise.all(workers.map((w) => this.lifecycle.stop(w).catch(() => undefined)));
   }
 }

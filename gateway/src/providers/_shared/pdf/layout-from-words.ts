@@ -1,43 +1,14 @@
 import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from '../../types.js';
-
-function union(boxes: BoxCoordinates[]): BoxCoordinates {
-  return [
-    Math.min(...boxes.map((b) => b[0])),
-    Math.min(...boxes.map((b) => b[1])),
-    Math.max(...boxes.map((b) => b[2])),
-    Math.max(...boxes.map((b) => b[3])),
-  ];
-}
-
-function mean(values: number[]): number {
-  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
-}
-
-function makeLine(words: OcrWord[]): OcrLine {
-  const sorted = [...words].sort((a, b) => a.bbox[0] - b.bbox[0]);
-  return {
-    text: sorted.map((w) => w.text).join(' '),
-    bbox: union(sorted.map((w) => w.bbox)),
-    confidence: mean(sorted.map((w) => w.confidence)),
-    words: sorted,
-  };
-}
-
-function makeBlock(lines: OcrLine[]): OcrBlock {
-  return {
-    text: lines.map((l) => l.text).join('\n'),
-    bbox: union(lines.map((l) => l.bbox)),
-    confidence: mean(lines.map((l) => l.confidence)),
-    lines,
-  };
-}
+import { makeBlock, makeLine } from './box-geometry.js';
+import { orderBlocks } from './reading-order.js';
 
 /**
  * Groups positioned words (a PDF text layer) into lines and blocks in reading order: words whose
- * vertical centres are within half a word height share a line, unless a gap wider than four heights
- * separates them (columns); lines that follow closely and overlap horizontally share a block.
+ * vertical centres are within half a word height share a line, unless a gap wider than two heights
+ * separates them (columns, table cells); lines that follow closely and overlap horizontally share a
+ * block; blocks are then put in reading order (see orderBlocks).
  */
-export function layoutFromWords(words: OcrWord[]): OcrBlock[] {
+export function layoutFromWords(words: OcrWord[], page: { width: number; height: number }): OcrBlock[] {
   const height = (b: BoxCoordinates): number => b[3] - b[1];
   const centre = (b: BoxCoordinates): number => (b[1] + b[3]) / 2;
   const sorted = [...words].sort((a, b) => centre(a.bbox) - centre(b.bbox) || a.bbox[0] - b.bbox[0]);
@@ -57,7 +28,7 @@ export function layoutFromWords(words: OcrWord[]): OcrBlock[] {
     let current: OcrWord[] = [];
     for (const word of row) {
       const last = current[current.length - 1];
-      if (last && word.bbox[0] - last.bbox[2] > 4 * Math.max(height(last.bbox), height(word.bbox))) {
+      if (last && word.bbox[0] - last.bbox[2] > 2 * Math.max(height(last.bbox), height(word.bbox))) {
         lines.push(makeLine(current));
         current = [];
       }
@@ -78,7 +49,7 @@ export function layoutFromWords(words: OcrWord[]): OcrBlock[] {
     if (block) block.push(line);
     else blocks.push([line]);
   }
-  return blocks.map(makeBlock);
+  return orderBlocks(blocks.map((b) => makeBlock(b)), page);
 }
 
 /** Page text from blocks: lines on their own rows, blocks separated by a blank line. */

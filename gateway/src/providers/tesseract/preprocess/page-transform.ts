@@ -1,4 +1,4 @@
-import type { BoxCoordinates } from '../../types.js';
+import type { BoxCoordinates, OcrBlock } from '../../types.js';
 
 /**
  * Maps points of a preprocessed image back to the original page: the preprocessed image is the
@@ -46,4 +46,15 @@ export function boxToOriginal(t: PageTransform, box: BoxCoordinates): BoxCoordin
     Math.ceil(clampX(Math.max(...xs))),
     Math.ceil(clampY(Math.max(...ys))),
   ];
+}
+
+/** Blocks read on the preprocessed image, with every box moved onto the original page. */
+export function blocksToOriginal(t: PageTransform, blocks: OcrBlock[]): OcrBlock[] {
+  if (t.rotation === 0 && t.scale === 1) return blocks;
+  const box = (b: BoxCoordinates): BoxCoordinates => boxToOriginal(t, b);
+  return blocks.map((block) => ({
+    ...block,
+    bbox: box(block.bbox),
+    lines: block.lines.map((line) => ({ ...line, bbox: box(line.bbox), words: line.words.map((w) => ({ ...w, bbox: box(w.bbox) })) })),
+  }));
 }

@@ -1,0 +1,40 @@
+import type { EngineStatus } from '../types.js';
+import { createNativeEngine, probeNativeTesseract } from './native-engine.js';
+import type { EngineKind, OcrEngine } from './ocr-engine.js';
+import type { TesseractOptions } from './tesseract-options.js';
+import { createWasmEngine } from './wasm-engine.js';
+
+/**
+ * The engine the options ask for: `native` (the machine's `tesseract` command), `wasm` (tesseract.js),
+ * or `auto`: native when the command is installed with the English model, else wasm. The choice is
+ * made once, when the engine first warms or recognises.
+ */
+export function createEngine(options: TesseractOptions): OcrEngine {
+  const native = (): OcrEngine => createNativeEngine({ workers: options.workers, command: options.nativeCommand, timeoutMs: options.pageTimeoutMs });
+  if (options.engine === 'native') return native();
+  if (options.engine === 'wasm') return createWasmEngine(options.workers);
+  let chosen: OcrEngine | undefined;
+  let choosing: Promise<OcrEngine> | undefined;
+  let closed = false;
+  const choose = (): Promise<OcrEngine> => {
+    choosing ??= probeNativeTesseract(options.nativeCommand).then((version) => {
+      chosen = version ? native() : createWasmEngine(options.workers);
+      if (closed) void chosen.close();
+      return chosen;
+    });
+    return choosing;
+  };
+  return {
+    get kind(): EngineKind {
+      return chosen?.kind ?? 'native';
+    },
+    workers: options.workers,
+    recognize: async (image, signal, layout) => (await choose()).recognize(image, signal, layout),
+    warm: async () => (await choose()).warm(),
+    status: (): EngineStatus => chosen?.status() ?? (choosing ? { state: 'loading' } : { state: 'cold' }),
+    close: async () => {
+      closed = true;
+      await chosen?.close();
+    },
+  };
+}

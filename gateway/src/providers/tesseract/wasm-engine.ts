@@ -1,0 +1,40 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import { encodeGrayPng } from './encode-gray-png.js';
+import { PSM_FOR_LAYOUT, type OcrEngine } from './ocr-engine.js';
+import { toOcrBlocks } from './to-ocr-blocks.js';
+import { WorkerPool } from './worker-pool.js';
+
+/** The English LSTM model shipped in @tesseract.js-data/eng: without a local path tesseract.js goes to a CDN. */
+function englishLangPath(): string {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+}
+
+async function startWorker(): Promise<Worker> {
+  // Each job sets the page segmentation: tesseract.js' default (one uniform block) reads across columns.
+  const worker = await createWorker('eng', OEM.LSTM_ONLY, { langPath: englishLangPath(), gzip: true, cacheMethod: 'none' });
+  return worker;
+}
+
+/** tesseract.js (WebAssembly): the portable engine, used where the machine has no `tesseract` command. */
+export function createWasmEngine(workers: number): OcrEngine {
+  const pool = new WorkerPool<Worker>(workers, { start: startWorker, stop: (w) => w.terminate() });
+  return {
+    kind: 'wasm',
+    workers,
+    recognize: async (image, signal, layout = 'auto') => {
+      const png = encodeGrayPng(image);
+      const result = await pool.run(signal, async (worker) => {
+        await worker.setParameters({ tessedit_pageseg_mode: PSM_FOR_LAYOUT[layout] as PSM });
+        return worker.recognize(png, {}, { blocks: true, text: false });
+      });
+      return toOcrBlocks(result.data.blocks);
+    },
+    warm: () => pool.warm(),
+    status: () => pool.status(),
+    queues: () => pool.queues(),
+    close: () => pool.close(),
+  };
+}
