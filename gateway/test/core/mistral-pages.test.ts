@@ -139,6 +139,12 @@ describe('Mistral-style page markdown', () => {
     expect(result.dimensions).toEqual({ dpi: 150, width: 1000, height: 1400 });
   });
 
+  it('leaves words the engine read inside a figure out of the text: they belong to the picture', () => {
+    const extras = [{ dpi: 72, figures: [{ id: 'img-0.jpeg', bbox: [100, 350, 700, 800] as BoxCoordinates }] }];
+    const [result] = build([page([block([line('Above the photo.', 100, 300)]), block([line('ra PE oc', 300, 500, 12, 0.2)]), block([line('Below it.', 100, 900)])])], {}, extras);
+    expect(result.markdown).toBe('Above the photo.\n\n![img-0.jpeg](img-0.jpeg)\n\nBelow it.');
+  });
+
   it('scores confidence by page, by word with offsets into the markdown, and by block', () => {
     const low = page([block([line('Clear words here', 100, 100, 20, 0.9)]), block([line('smudged', 100, 200, 20, 0.3)])]);
     const [byPage] = build([low], { confidenceGranularity: 'page', includeBlocks: false });

@@ -15,9 +15,35 @@ const MIN_TEXTURE = 18;
 const MIN_FILL = 0.35;
 
 /**
+ * The paper's brightness around each cell: the brightest cell within a sixth of the page either way,
+ * so light that falls off across a scan is not taken for ink (a separable running maximum).
+ */
+function localPaper(means: Float32Array, columns: number, rows: number): Float32Array {
+  const reachX = Math.max(2, Math.round(columns / 6));
+  const reachY = Math.max(2, Math.round(rows / 6));
+  const across = new Float32Array(means.length);
+  for (let row = 0; row < rows; row++) {
+    for (let column = 0; column < columns; column++) {
+      let best = 0;
+      for (let c = Math.max(0, column - reachX); c <= Math.min(columns - 1, column + reachX); c++) best = Math.max(best, means[row * columns + c]);
+      across[row * columns + column] = best;
+    }
+  }
+  const paper = new Float32Array(means.length);
+  for (let column = 0; column < columns; column++) {
+    for (let row = 0; row < rows; row++) {
+      let best = 0;
+      for (let r = Math.max(0, row - reachY); r <= Math.min(rows - 1, row + reachY); r++) best = Math.max(best, across[r * columns + column]);
+      paper[row * columns + column] = best;
+    }
+  }
+  return paper;
+}
+
+/**
  * Figure regions of a page image: large areas with ink that no recognised word covers (photos,
  * charts, drawings). The page is cut into small cells; a cell is picture when it is much darker than
- * the paper or textured beyond the page's own noise, and no word box (widened by half its height)
+ * the paper around it or textured beyond the page's own noise, and no word box (widened by half its height)
  * touches it. Touching picture cells make a figure; one smaller than `minSize` pixels either way,
  * or mostly empty, is dropped.
  */
@@ -45,11 +71,11 @@ export function findFigures(image: GrayPixels, wordBoxes: BoxCoordinates[], minS
       spreads[row * columns + column] = Math.sqrt(Math.max(0, squares / count - mean * mean));
     }
   }
-  const paper = median(Array.from(means));
+  const paper = localPaper(means, columns, rows);
   const noise = median(Array.from(spreads));
   const picture = new Uint8Array(columns * rows);
   for (let at = 0; at < picture.length; at++) {
-    picture[at] = paper - means[at] > INK_CONTRAST || spreads[at] > Math.max(MIN_TEXTURE, 3 * noise) ? 1 : 0;
+    picture[at] = paper[at] - means[at] > INK_CONTRAST || spreads[at] > Math.max(MIN_TEXTURE, 3 * noise) ? 1 : 0;
   }
   for (const box of wordBoxes) {
     const pad = (box[3] - box[1]) / 2;
