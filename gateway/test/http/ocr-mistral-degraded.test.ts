@@ -16,7 +16,7 @@ afterAll(async () => {
 const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
 
 describe("Mistral's form on degraded scans", () => {
-  it.each(Object.keys(DEGRADATIONS))('%s: no figure made of noise, the markdown keeps the words the text result has', async (name) => {
+  it.each(['noise', 'jpeg_q12', 'low_contrast', 'uneven_light'] satisfies (keyof typeof DEGRADATIONS)[])('%s: no figure made of noise, the markdown keeps the words the text result has', async (name) => {
     const page = await makeDegradedPage(name);
     const document = { type: 'image_url', image_url: `data:${page.mimeType};base64,${page.image.toString('base64')}` };
     const mistral = await json(await gateway.request('/v1/ocr', { method: 'POST', json: { document } }));

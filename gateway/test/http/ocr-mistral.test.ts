@@ -130,6 +130,15 @@ describe("POST /v1/ocr in Mistral's form", () => {
     expect(page.blocks[0].top_left_y).toBeLessThan(page.blocks[1].top_left_y);
   });
 
+  it('honours image_limit and image_min_size', async () => {
+    const document = { type: 'image_url', image_url: dataUrl(report) };
+    const none = await json(await ocr({ document, image_limit: 0 }));
+    expect(none.pages[0].images).toEqual([]);
+    expect(none.pages[0].markdown).toMatch(/Open the Lyon office\n\nCosts stayed flat/);
+    const tooSmall = await json(await ocr({ document, image_min_size: FIGURE.width + 20 }));
+    expect(tooSmall.pages[0].images).toEqual([]);
+  });
+
   it('answers a two-page PDF: header and footer apart, the table as HTML, confidences by word, the pages asked for', async () => {
     const body = await json(
       await ocr({

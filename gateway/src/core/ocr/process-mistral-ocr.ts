@@ -39,6 +39,9 @@ interface Services {
 interface PageImage {
   png: Buffer;
   dpi: number;
+  /** Every picture area found on the page. */
+  pictures: BoxCoordinates[];
+  /** The pictures returned as figures, within image_limit. */
   figures: BoxCoordinates[];
 }
 
@@ -50,7 +53,8 @@ async function pageImage(bytes: Buffer, page: OcrPage, minSize: number | null): 
   const { data, info } = await sharp(rendered.png).greyscale().raw().toBuffer({ resolveWithObject: true });
   const words = page.blocks.flatMap((block) => block.lines.flatMap((line) => line.words.map((word) => word.bbox)));
   const side = minSize ?? Math.round(Math.min(info.width, info.height) * DEFAULT_FIGURE_SIDE);
-  return { png: rendered.png, dpi: rendered.dpi, figures: findFigures({ width: info.width, height: info.height, data }, words, Math.max(8, side)) };
+  const pictures = findFigures({ width: info.width, height: info.height, data }, words, Math.max(8, side));
+  return { png: rendered.png, dpi: rendered.dpi, pictures, figures: pictures };
 }
 
 async function cropAsDataUrl(png: Buffer, box: BoxCoordinates): Promise<string> {
@@ -126,7 +130,7 @@ export async function processMistralOcr(
     }
     try {
       const image = await pageImage(bytes, page, input.imageMinSize);
-      image.figures = image.figures.slice(0, Math.max(0, figuresLeft));
+      image.figures = image.pictures.slice(0, Math.max(0, figuresLeft));
       figuresLeft -= image.figures.length;
       images.push(image);
     } catch (error) {
@@ -136,6 +140,7 @@ export async function processMistralOcr(
   let figureCount = 0;
   const extras: PageExtras[] = images.map((image) => ({
     dpi: image?.dpi ?? 200,
+    pictures: image?.pictures ?? [],
     figures: (image?.figures ?? []).map((bbox) => ({ id: `img-${figureCount++}.jpeg`, bbox })),
   }));
   const pages = buildMistralPages(result.pages, extras, input);

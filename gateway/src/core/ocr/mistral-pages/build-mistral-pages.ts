@@ -17,6 +17,8 @@ export interface MistralPageOptions {
 /** What the caller knows about a page beyond the OCR result: its figures (already limited and named) and resolution. */
 export interface PageExtras {
   figures: { id: string; bbox: BoxCoordinates }[];
+  /** Every picture area found, returned as a figure or not (default: the figures). */
+  pictures?: BoxCoordinates[];
   dpi: number;
 }
 
@@ -96,9 +98,10 @@ export function buildMistralPages(pages: OcrPage[], extras: PageExtras[], option
   const bands = findPageBands(pages);
   let tableCount = 0;
   return pages.map((page, position) => {
-    const { figures, dpi } = extras[position];
+    const { figures, pictures, dpi } = extras[position];
     const withLayout = page.blocks.length > 0 || figures.length > 0;
-    const regions = withLayout ? classifyRegions(page, bands[position], figures.map((figure) => figure.bbox)) : [];
+    const figureBoxes = figures.map((figure) => figure.bbox);
+    const regions = withLayout ? classifyRegions(page, bands[position], figureBoxes, pictures ?? figureBoxes) : [];
     const tables: OcrTableObject[] = [];
     let figureAt = 0;
     const rendered: Rendered[] = regions.map((region) => {

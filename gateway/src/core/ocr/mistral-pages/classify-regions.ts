@@ -92,12 +92,13 @@ function insertByPosition(regions: PageRegion[], added: PageRegion): void {
 /**
  * A page cut into typed regions in reading order: header, then the body as the engine ordered its
  * blocks (split into titles, paragraphs, lists and captions), tables where rows of short cells line up,
- * figures placed where they sit, then footer.
+ * figures placed where they sit, then footer. `pictures` are all the page's picture areas, including
+ * figures left out by a limit.
  */
-export function classifyRegions(page: OcrPage, bands: PageBands, figures: BoxCoordinates[]): PageRegion[] {
+export function classifyRegions(page: OcrPage, bands: PageBands, figures: BoxCoordinates[], pictures: BoxCoordinates[] = figures): PageRegion[] {
   const allLines = page.blocks.flatMap((block) => block.lines);
-  // Words read inside a figure are part of the picture (often noise the engine made of a photo).
-  const inFigure = (word: OcrWord) => figures.some((figure) => within(word.bbox, figure));
+  // Words read inside a picture are part of it (often noise the engine made of a photo), returned as a figure or not.
+  const inFigure = (word: OcrWord) => pictures.some((picture) => within(word.bbox, picture));
   const banded = new Set<OcrWord>([...[...bands.header, ...bands.footer].flatMap((line) => line.words), ...allLines.flatMap((line) => line.words.filter(inFigure))]);
   const body = bodyLineHeight(allLines.filter((line) => !line.words.some((word) => banded.has(word))));
   const tables = findTables(allLines.flatMap((line) => line.words).filter((word) => !banded.has(word)));
