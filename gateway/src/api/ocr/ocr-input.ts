@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/gateway-error.js';
 import { booleanField, readMultipart } from '../_shared/read-multipart.js';
+import type { MistralOcrInput } from '../../core/ocr/process-mistral-ocr.js';
 import type { BoxGranularity } from '../../core/ocr/select-boxes.js';
 import type { OcrBodyType } from './ocr-schemas.js';
 
@@ -18,29 +19,83 @@ export interface OcrInput {
 
 const GRANULARITIES = ['word', 'line', 'block'];
 
-function mistralDocumentSource(document: NonNullable<OcrBodyType['document']>): string {
-  if (document.type === 'document_url') return document.document_url;
-  return typeof document.image_url === 'string' ? document.image_url : document.image_url.url;
+type MistralDocument = NonNullable<OcrBodyType['document']>;
+
+function mistralDocument(document: MistralDocument): MistralOcrInput['document'] {
+  if (document.type === 'file') return { fileId: document.file_id };
+  if (document.type === 'document_url') return { url: document.document_url };
+  return { url: typeof document.image_url === 'string' ? document.image_url : document.image_url.url };
+}
+
+/** Mistral's form: a `document` and none of SPEC's `image`; it is answered with Mistral's pages. */
+export const isMistralForm = (body: OcrBodyType): body is OcrBodyType & { document: MistralDocument } => body.document !== undefined && body.image === undefined;
+
+const PAGES_MESSAGE = "Invalid request: 'pages' must be 0-based page numbers: a JSON array, or text like '0,2-4'.";
+
+/** Page numbers from a list or from text like "0,2-4" (ranges inclusive). */
+function pageList(value: number[] | string | null | undefined): number[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (Array.isArray(value)) return value;
+  const pages: number[] = [];
+  for (const item of value.split(',')) {
+    const range = /^\s*(\d{1,6})\s*(?:-\s*(\d{1,6})\s*)?$/.exec(item);
+    const from = Number(range?.[1]);
+    const to = Number(range?.[2] ?? range?.[1]);
+    if (!range || to < from || to - from + pages.length > 1000) {
+      throw new GatewayError(422, 'invalid_value', PAGES_MESSAGE, { param: 'pages' });
+    }
+    for (let page = from; page <= to; page++) pages.push(page);
+  }
+  return pages;
+}
+
+function annotationSchema(format: OcrBodyType['document_annotation_format'], param: string): Record<string, unknown> | undefined {
+  if (!format) return undefined;
+  if (!format.json_schema) throw new GatewayError(422, 'invalid_value', `Invalid request: '${param}' must be a response format of type json_schema with a json_schema.schema.`, { param });
+  return format.json_schema.schema;
+}
+
+export function fromMistralJson(body: OcrBodyType & { document: MistralDocument }): MistralOcrInput {
+  const documentSchema = annotationSchema(body.document_annotation_format, 'document_annotation_format');
+  if (body.document_annotation_prompt && !documentSchema) {
+    throw new GatewayError(422, 'invalid_value', "Invalid request: 'document_annotation_prompt' needs a 'document_annotation_format'.", { param: 'document_annotation_prompt' });
+  }
+  const bboxSchema = annotationSchema(body.bbox_annotation_format, 'bbox_annotation_format');
+  return {
+    model: body.model ?? undefined,
+    document: mistralDocument(body.document),
+    pages: pageList(body.pages),
+    includeImageBase64: body.include_image_base64 ?? false,
+    imageLimit: body.image_limit ?? null,
+    imageMinSize: body.image_min_size ?? null,
+    tableFormat: body.table_format ?? null,
+    extractHeader: body.extract_header ?? false,
+    extractFooter: body.extract_footer ?? false,
+    includeBlocks: body.include_blocks ?? false,
+    confidenceGranularity: body.confidence_scores_granularity ?? null,
+    ...(documentSchema ? { documentAnnotation: { schema: documentSchema, prompt: body.document_annotation_prompt ?? undefined } } : {}),
+    ...(bboxSchema ? { bboxAnnotation: { schema: bboxSchema } } : {}),
+  };
 }
 
 export function fromJson(body: OcrBodyType): OcrInput {
-  const source = body.image ?? (body.document ? mistralDocumentSource(body.document) : undefined);
+  const source = body.image;
   if (!source) throw new GatewayError(422, 'invalid_value', "Invalid request: 'image' is required (a data URL, base64, or an http(s) URL).", { param: 'image' });
   return {
-    model: body.model,
+    model: body.model ?? undefined,
     source,
     returnBboxes: body.return_bboxes ?? true,
     structuredOutput: body.structured_output ?? false,
     schema: body.schema,
     granularity: body.granularity ?? 'word',
-    pages: body.pages,
+    pages: pageList(body.pages),
   };
 }
 
 function parsePages(value: string | undefined): number[] | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  const items = value.trim().startsWith('[') ? (JSON.parse(value) as unknown[]) : value.split(',').map((item) => item.trim());
-  const pages = items.map(Number);
+  if (!value.trim().startsWith('[')) return pageList(value);
+  const pages = (JSON.parse(value) as unknown[]).map(Number);
   if (pages.some((page) => !Number.isInteger(page) || page < 0)) throw new Error('not integers');
   return pages;
 }
@@ -63,8 +118,8 @@ export async function fromMultipart(request: FastifyRequest): Promise<OcrInput> 
   let pages: number[] | undefined;
   try {
     pages = parsePages(fields.pages);
-  } catch {
-    throw new GatewayError(422, 'invalid_value', "Invalid request: 'pages' must be 0-based page numbers, as a JSON array or comma-separated.", { param: 'pages' });
+  } catch (error) {
+    throw error instanceof GatewayError ? error : new GatewayError(422, 'invalid_value', PAGES_MESSAGE, { param: 'pages' });
   }
   return {
     model: fields.model || undefined,

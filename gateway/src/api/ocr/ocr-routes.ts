@@ -5,8 +5,9 @@ import { documentSourceLimits, loadDocumentSource } from '../../core/document-so
 import { GatewayError } from '../../core/gateway-error.js';
 import { newId } from '../../core/ids.js';
 import { compileClientSchema } from '../../core/json-schema-check.js';
-import { fillSchema } from '../../core/ocr/fill-schema.js';
+import { fillSchemaStrictly } from '../../core/ocr/fill-schema-strictly.js';
 import { layoutAsStructuredData } from '../../core/ocr/layout-as-structured-data.js';
+import { processMistralOcr } from '../../core/ocr/process-mistral-ocr.js';
 import { recogniseDocument } from '../../core/ocr/recognise-document.js';
 import { renderDocumentPage } from '../../core/ocr/render-document-page.js';
 import { selectBoxes } from '../../core/ocr/select-boxes.js';
@@ -14,8 +15,8 @@ import { toGatewayError } from '../../core/provider-error-mapping.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { recordUsage } from '../_shared/record-usage.js';
-import { fromJson, fromMultipart, type OcrInput } from './ocr-input.js';
-import { OcrBody, OcrResultSchema } from './ocr-schemas.js';
+import { fromJson, fromMistralJson, fromMultipart, isMistralForm, type OcrInput } from './ocr-input.js';
+import { OcrBody, OcrResultSchema, type OcrBodyType } from './ocr-schemas.js';
 
 /**
  * POST /v1/ocr: text (with word, line or block boxes) or schema-shaped data from an image or PDF,
@@ -39,16 +40,23 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
     recordUsage(request, reply, served, { prompt_tokens: 0, completion_tokens: 0 });
 
     if (input.schema && validate) {
-      const filled = await fillSchema(services, input.schema, validate, result, signal, (message) => request.log.info(message));
-      if (filled.missingRequired.length > 0) {
-        throw new GatewayError(422, 'required_fields_not_found', `The document has no value for the required field(s) ${filled.missingRequired.join(', ')}.`, { param: 'schema' });
-      }
-      const problem = validate(filled.data);
-      if (problem) throw new GatewayError(422, 'schema_not_satisfied', `The recognised data does not satisfy the schema: ${problem}.`, { param: 'schema' });
+      const filled = await fillSchemaStrictly(services, { schema: input.schema, validate, param: 'schema' }, result, signal, (message) => request.log.info(message));
       return { ...base, ...boxes, structured_data: filled.data, structured_method: filled.method };
     }
     if (input.structuredOutput) return { ...base, ...boxes, structured_data: layoutAsStructuredData(result), structured_method: 'layout' };
     return { ...base, ...boxes };
+  }
+
+  async function handleMistral(request: FastifyRequest, reply: FastifyReply, body: Parameters<typeof fromMistralJson>[0]) {
+    const input = fromMistralJson(body);
+    const { response, route } = await processMistralOcr(services, input, clientAbortSignal(reply), (message) => request.log.info(message));
+    recordUsage(request, reply, route, { prompt_tokens: 0, completion_tokens: 0 });
+    return response;
+  }
+
+  async function route(request: FastifyRequest<{ Body: OcrBodyType }>, reply: FastifyReply) {
+    if (request.isMultipart()) return handle(request, reply, await fromMultipart(request));
+    return isMistralForm(request.body) ? handleMistral(request, reply, request.body) : handle(request, reply, fromJson(request.body));
   }
 
   app.post(
@@ -57,10 +65,11 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { billable: true },
       schema: {
         tags: ['ocr'],
-        summary: 'OCR an image or PDF: text, boxes ([x1, y1, x2, y2] in page-image pixels, top-left origin) or schema-shaped data',
+        summary: 'OCR an image or PDF: text, boxes ([x1, y1, x2, y2] in page-image pixels, top-left origin) or schema-shaped data; or Mistral-style pages',
         description:
           'JSON body, or multipart/form-data with fields file, model, return_bboxes, structured_output, schema (JSON text), granularity, pages. ' +
-          'Variants: text (+ bboxes, default), structured_output without schema (layout with boxes), schema + structured_output (structured_data, validated against the schema).',
+          'Variants: text (+ bboxes, default), structured_output without schema (layout with boxes), schema + structured_output (structured_data, validated against the schema). ' +
+          "A JSON body with Mistral's `document` (document_url, image_url, or file with file_id) and no `image` is answered in Mistral's shape: pages with markdown, images, tables, header, footer, dimensions, blocks and confidence_scores, usage_info, document_annotation.",
         body: OcrBody,
         consumes: ['application/json', 'multipart/form-data'],
         response: { 200: OcrResultSchema, ...errorResponses },
@@ -70,7 +79,7 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (request.isMultipart()) (request as { body: unknown }).body = {};
       },
     },
-    async (request, reply) => handle(request, reply, request.isMultipart() ? await fromMultipart(request) : fromJson(request.body)),
+    route,
   );
 
   app.post(

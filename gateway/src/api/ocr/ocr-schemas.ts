@@ -1,22 +1,61 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MistralOcrResponseSchema } from '../../core/ocr/mistral-pages/mistral-ocr-response.js';
 
 export const Granularity = Type.Union([Type.Literal('word'), Type.Literal('line'), Type.Literal('block')], { default: 'word' });
 
 const MistralDocument = Type.Union([
   Type.Object({ type: Type.Literal('document_url'), document_url: Type.String({ minLength: 1 }) }, { additionalProperties: true }),
   Type.Object({ type: Type.Literal('image_url'), image_url: Type.Union([Type.String({ minLength: 1 }), Type.Object({ url: Type.String({ minLength: 1 }) })]) }, { additionalProperties: true }),
+  Type.Object({ type: Type.Literal('file'), file_id: Type.String({ minLength: 1, description: 'The id of a file uploaded with POST /v1/files.' }) }, { additionalProperties: true }),
 ]);
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Mistral's response_format for annotations: only a json_schema is meaningful. */
+const AnnotationFormat = Type.Object(
+  {
+    type: Type.Optional(Type.Union([Type.Literal('json_schema'), Type.Literal('json_object'), Type.Literal('text')])),
+    json_schema: Type.Optional(
+      Nullable(
+        Type.Object(
+          { name: Type.String(), description: Type.Optional(Nullable(Type.String())), schema: Type.Record(Type.String(), Type.Unknown()), strict: Type.Optional(Type.Boolean()) },
+          { additionalProperties: true },
+        ),
+      ),
+    ),
+  },
+  { additionalProperties: true },
+);
 
 export const OcrBody = Type.Object(
   {
-    model: Type.Optional(Type.String({ minLength: 1 })),
+    model: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
     image: Type.Optional(Type.String({ minLength: 1, description: 'A data URL, bare base64, or an http(s) URL of an image (PNG, JPEG, WebP, TIFF, BMP, GIF) or a PDF.' })),
     document: Type.Optional(MistralDocument),
+    id: Type.Optional(Type.String({ description: "Mistral's request id; accepted and ignored." })),
     return_bboxes: Type.Optional(Type.Boolean({ default: true })),
     structured_output: Type.Optional(Type.Boolean()),
     schema: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     granularity: Type.Optional(Granularity),
-    pages: Type.Optional(Type.Array(Type.Integer({ minimum: 0 }), { maxItems: 1000, description: '0-based page indices of a PDF.' })),
+    pages: Type.Optional(
+      Nullable(
+        Type.Union([
+          Type.Array(Type.Integer({ minimum: 0 }), { maxItems: 1000 }),
+          Type.String({ maxLength: 10_000 }),
+        ], { description: "0-based page indices of a PDF: a list, or text like '0,2-4'." }),
+      ),
+    ),
+    include_image_base64: Type.Optional(Nullable(Type.Boolean({ description: "Mistral form: each figure's crop as a data URL in image_base64." }))),
+    image_limit: Type.Optional(Nullable(Type.Integer({ minimum: 0, description: 'Mistral form: most figures to return over the document.' }))),
+    image_min_size: Type.Optional(Nullable(Type.Integer({ minimum: 0, description: 'Mistral form: smallest figure width and height, in pixels.' }))),
+    table_format: Type.Optional(Nullable(Type.Union([Type.Literal('markdown'), Type.Literal('html')], { description: 'Mistral form: tables apart in `tables`, linked from the markdown; null keeps them inline as Markdown.' }))),
+    extract_header: Type.Optional(Type.Boolean({ description: 'Mistral form: the running header in `header`, out of the markdown.' })),
+    extract_footer: Type.Optional(Type.Boolean({ description: 'Mistral form: the running footer in `footer`, out of the markdown.' })),
+    include_blocks: Type.Optional(Type.Boolean({ description: 'Mistral form: typed regions with boxes in `blocks`.' })),
+    confidence_scores_granularity: Type.Optional(Nullable(Type.Union([Type.Literal('page'), Type.Literal('word'), Type.Literal('block')]))),
+    document_annotation_format: Type.Optional(Nullable(AnnotationFormat)),
+    document_annotation_prompt: Type.Optional(Nullable(Type.String({ maxLength: 20_000 }))),
+    bbox_annotation_format: Type.Optional(Nullable(AnnotationFormat)),
   },
   { additionalProperties: true },
 );
@@ -29,7 +68,7 @@ const Box = Type.Object({
   page: Type.Integer({ description: '0-based page index.' }),
 });
 
-export const OcrResultSchema = Type.Object(
+const SpecOcrResultSchema = Type.Object(
   {
     id: Type.String(),
     object: Type.Literal('ocr.result'),
@@ -45,3 +84,6 @@ export const OcrResultSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** SPEC's result for the `image` form, Mistral's pages for the `document` form. */
+export const OcrResultSchema = Type.Union([SpecOcrResultSchema, MistralOcrResponseSchema]);

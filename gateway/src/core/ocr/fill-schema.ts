@@ -25,6 +25,7 @@ export async function fillSchema(
   result: OcrResult,
   signal: AbortSignal,
   log: (message: string) => void,
+  prompt?: string,
 ): Promise<FilledSchema> {
   const chat = helperChatRoute(services.models);
   if (chat) {
@@ -33,7 +34,10 @@ export async function fillSchema(
         services.runner,
         chat,
         [
-          { role: 'system', content: 'You extract data from documents. Answer with one JSON object that matches the given JSON schema. Use null for values the document does not contain; never invent values.' },
+          {
+            role: 'system',
+            content: `You extract data from documents. Answer with one JSON object that matches the given JSON schema. Use null for values the document does not contain; never invent values.${prompt ? `\n\n${prompt}` : ''}`,
+          },
           { role: 'user', content: `JSON schema:\n${JSON.stringify(schema)}\n\nDocument text:\n${documentText(result)}` },
         ],
         { signal, responseFormat: { type: 'json_schema', json_schema: { name: 'document_data', schema } } },

@@ -14,6 +14,8 @@ export interface RenderedPage {
   pageCount: number;
   width: number;
   height: number;
+  /** Pixels per inch of the rendering (an image's own density, 72 when it names none). */
+  dpi: number;
   png: Buffer;
 }
 
@@ -26,7 +28,7 @@ export async function renderDocumentPage(bytes: Buffer, pageIndex: number, width
     if (pageIndex !== 0) throw new ProviderError('invalid_request', 'An image has only page 0.', { code: 'page_out_of_range', param: 'page' });
     const png = await decodeToPng(bytes, { maxPixels: MAX_PIXELS });
     const metadata = await sharp(png).metadata();
-    return { page: 0, pageCount: 1, width: metadata.width ?? 0, height: metadata.height ?? 0, png };
+    return { page: 0, pageCount: 1, width: metadata.width ?? 0, height: metadata.height ?? 0, dpi: Math.round((await sharp(bytes).metadata().catch(() => metadata)).density ?? 72), png };
   }
   const pdf = await openPdf(bytes);
   try {
@@ -36,7 +38,7 @@ export async function renderDocumentPage(bytes: Buffer, pageIndex: number, width
     const page = await pdf.getPage(pageIndex + 1);
     const dpi = width ? dpiForWidth(page.getViewport({ scale: 1 }).width, width) : DEFAULT_RENDER_DPI;
     const gray = await renderPdfPage(page, dpi, MAX_PIXELS);
-    return { page: pageIndex, pageCount: pdf.numPages, width: gray.width, height: gray.height, png: await grayToPng(gray) };
+    return { page: pageIndex, pageCount: pdf.numPages, width: gray.width, height: gray.height, dpi: Math.round(dpi), png: await grayToPng(gray) };
   } finally {
     await pdf.destroy();
   }

@@ -32,6 +32,7 @@ export function createEngine(options: TesseractOptions): OcrEngine {
     recognize: async (image, signal, layout) => (await choose()).recognize(image, signal, layout),
     warm: async () => (await choose()).warm(),
     status: (): EngineStatus => chosen?.status() ?? (choosing ? { state: 'loading' } : { state: 'cold' }),
+    queues: () => chosen?.queues() ?? [],
     close: async () => {
       closed = true;
       await chosen?.close();

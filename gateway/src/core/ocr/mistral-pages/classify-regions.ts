@@ -1,0 +1,127 @@
+import type { BoxCoordinates, OcrLine, OcrPage, OcrWord } from '../../../providers/types.js';
+import type { PageBands } from './find-page-bands.js';
+import { findTables } from './find-tables.js';
+import { bodyLineHeight, boxHeight, unionBox, type PageRegion, type RegionType } from './page-regions.js';
+
+/** A line this much taller than the body text is a heading; the steps after it pick the level. */
+const HEADING = 1.25;
+const HEADING_LEVELS: [ratio: number, level: number][] = [
+  [1.9, 1],
+  [1.5, 2],
+  [HEADING, 3],
+];
+/** A vertical gap wider than this many body heights ends a paragraph. */
+const PARAGRAPH_GAP = 0.8;
+export const LIST_MARKER = /^([•·▪‣◦●○■□➢►\-–—*+]|\(?\d{1,3}[.)]|\(?[a-z][.)])$/i;
+const CAPTION = /^(figure|fig\.|table|chart|photo|image|plate|exhibit)\s*\d+[.:]?/i;
+
+const isListItem = (line: OcrLine) => line.words.length > 1 && LIST_MARKER.test(line.words[0].text);
+
+function headingLevel(line: OcrLine, body: number): number | undefined {
+  if (body <= 0) return undefined;
+  const ratio = boxHeight(line.bbox) / body;
+  return HEADING_LEVELS.find(([at]) => ratio >= at)?.[1];
+}
+
+/** A provider line without the words a table or a band took from it (null when none are left). */
+function remainder(line: OcrLine, taken: Set<OcrWord>): OcrLine | null {
+  const words = line.words.filter((word) => !taken.has(word));
+  if (words.length === line.words.length) return line;
+  if (words.length === 0) return null;
+  return {
+    text: words.map((word) => word.text).join(' '),
+    bbox: unionBox(words.map((word) => word.bbox)),
+    confidence: words.reduce((sum, word) => sum + word.confidence, 0) / words.length,
+    words,
+  };
+}
+
+function region(type: RegionType, lines: OcrLine[], extra: Partial<PageRegion> = {}): PageRegion {
+  return { type, bbox: unionBox(lines.map((line) => line.bbox)), lines, ...extra };
+}
+
+/** A block's lines cut into paragraphs, headings and lists: at wide gaps, size changes and list markers. */
+function splitBlock(lines: OcrLine[], body: number): PageRegion[] {
+  const regions: PageRegion[] = [];
+  let current: OcrLine[] = [];
+  let currentType: RegionType = 'text';
+  let currentLevel: number | undefined;
+  const flush = () => {
+    if (current.length === 0) return;
+    const type = currentType === 'text' && CAPTION.test(current[0].text) ? 'caption' : currentType;
+    regions.push(region(type, current, currentLevel ? { level: currentLevel } : {}));
+    current = [];
+  };
+  for (const line of lines) {
+    const level = headingLevel(line, body);
+    const type: RegionType = level ? 'title' : isListItem(line) ? 'list' : 'text';
+    const previous = current[current.length - 1];
+    const gap = previous ? line.bbox[1] - previous.bbox[3] : 0;
+    const continuesList = currentType === 'list' && type === 'text' && previous !== undefined && line.bbox[0] > current[0].bbox[0] + body * 0.5;
+    const sameRegion =
+      previous !== undefined &&
+      gap <= body * PARAGRAPH_GAP &&
+      (type === currentType || continuesList) &&
+      (type !== 'title' || level === currentLevel);
+    if (!sameRegion) {
+      flush();
+      currentType = type;
+      currentLevel = level;
+    }
+    current.push(line);
+  }
+  flush();
+  return regions;
+}
+
+function within(box: BoxCoordinates, outer: BoxCoordinates): boolean {
+  const x = (box[0] + box[2]) / 2;
+  const y = (box[1] + box[3]) / 2;
+  return x >= outer[0] && x <= outer[2] && y >= outer[1] && y <= outer[3];
+}
+
+const overlapsX = (a: BoxCoordinates, b: BoxCoordinates) => a[0] < b[2] && b[0] < a[2];
+
+/** Puts a region before the first one in reading order that starts below it in the same column. */
+function insertByPosition(regions: PageRegion[], added: PageRegion): void {
+  const at = regions.findIndex((other) => other.bbox[1] >= added.bbox[1] && overlapsX(other.bbox, added.bbox));
+  if (at < 0) regions.push(added);
+  else regions.splice(at, 0, added);
+}
+
+/**
+ * A page cut into typed regions in reading order: header, then the body as the engine ordered its
+ * blocks (split into titles, paragraphs, lists and captions), tables where rows of short cells line up,
+ * figures placed where they sit, then footer. `pictures` are all the page's picture areas, including
+ * figures left out by a limit.
+ */
+export function classifyRegions(page: OcrPage, bands: PageBands, figures: BoxCoordinates[], pictures: BoxCoordinates[] = figures): PageRegion[] {
+  const allLines = page.blocks.flatMap((block) => block.lines);
+  // Words read inside a picture are part of it (often noise the engine made of a photo), returned as a figure or not.
+  const inFigure = (word: OcrWord) => pictures.some((picture) => within(word.bbox, picture));
+  const banded = new Set<OcrWord>([...[...bands.header, ...bands.footer].flatMap((line) => line.words), ...allLines.flatMap((line) => line.words.filter(inFigure))]);
+  const body = bodyLineHeight(allLines.filter((line) => !line.words.some((word) => banded.has(word))));
+  const tables = findTables(allLines.flatMap((line) => line.words).filter((word) => !banded.has(word)));
+  const taken = new Set<OcrWord>([...banded, ...tables.flatMap((table) => table.lines.flatMap((line) => line.words))]);
+
+  const regions: PageRegion[] = [];
+  const tableAt = new Map<PageRegion, number>();
+  for (const block of page.blocks) {
+    const lines: OcrLine[] = [];
+    for (const line of block.lines) {
+      const kept = remainder(line, taken);
+      if (kept) lines.push(kept);
+      const table = tables.find((candidate) => !tableAt.has(candidate) && candidate.lines.some((row) => row.words.some((word) => line.words.includes(word))));
+      if (table) {
+        regions.push(...splitBlock(lines.splice(0), body));
+        tableAt.set(table, regions.length);
+        regions.push(table);
+      }
+    }
+    regions.push(...splitBlock(lines, body));
+  }
+  for (const figure of figures) insertByPosition(regions, { type: 'image', bbox: figure, lines: [] });
+  const header = bands.header.length ? [region('header', bands.header)] : [];
+  const footer = bands.footer.length ? [region('footer', bands.footer)] : [];
+  return [...header, ...regions, ...footer];
+}

@@ -1,0 +1,117 @@
+import type { OcrLine, OcrWord } from '../../../providers/types.js';
+import { boxHeight, median, unionBox, type PageRegion } from './page-regions.js';
+
+/** A gap between words wider than this many word heights separates two cells. */
+const CELL_GAP = 1.2;
+/** Table cells are short; prose in two columns also splits a row in two, but with long runs of words. */
+const MAX_WORDS_PER_CELL = 4;
+
+interface Cell {
+  words: OcrWord[];
+  x1: number;
+  x2: number;
+}
+interface Row {
+  words: OcrWord[];
+  cells: Cell[];
+  top: number;
+  bottom: number;
+}
+
+const centreY = (word: OcrWord) => (word.bbox[1] + word.bbox[3]) / 2;
+
+/** The page's words as visual rows, top to bottom, each split into cells at wide gaps. */
+function visualRows(words: OcrWord[]): Row[] {
+  const rows: OcrWord[][] = [];
+  for (const word of [...words].sort((a, b) => centreY(a) - centreY(b))) {
+    const row = rows[rows.length - 1];
+    if (row && Math.abs(centreY(row[0]) - centreY(word)) < boxHeight(word.bbox) / 2) row.push(word);
+    else rows.push([word]);
+  }
+  return rows.map((row) => {
+    row.sort((a, b) => a.bbox[0] - b.bbox[0]);
+    const height = median(row.map((word) => boxHeight(word.bbox)));
+    const cells: Cell[] = [];
+    for (const word of row) {
+      const cell = cells[cells.length - 1];
+      if (cell && word.bbox[0] - cell.x2 <= height * CELL_GAP) {
+        cell.words.push(word);
+        cell.x2 = Math.max(cell.x2, word.bbox[2]);
+      } else cells.push({ words: [word], x1: word.bbox[0], x2: word.bbox[2] });
+    }
+    return { words: row, cells, top: Math.min(...row.map((w) => w.bbox[1])), bottom: Math.max(...row.map((w) => w.bbox[3])) };
+  });
+}
+
+const overlaps = (a: { x1: number; x2: number }, b: { x1: number; x2: number }) => a.x1 < b.x2 && b.x1 < a.x2;
+
+/** Which column each cell of a row falls in, or null when a cell spans two columns or two cells share one. */
+function placeCells(row: Row, columns: { x1: number; x2: number }[]): number[] | null {
+  const placed: number[] = [];
+  for (const cell of row.cells) {
+    const hits = columns.flatMap((column, at) => (overlaps(cell, column) ? [at] : []));
+    if (hits.length > 1 || (hits.length === 1 && placed.includes(hits[0]))) return null;
+    placed.push(hits[0] ?? -1);
+  }
+  return placed;
+}
+
+const isTableRow = (row: Row) => row.cells.length >= 2 && row.cells.every((cell) => cell.words.length <= MAX_WORDS_PER_CELL);
+
+/**
+ * Tables found from word positions alone, whatever blocks the engine made: runs of consecutive rows
+ * that each split into two or more short cells lining up in the same columns. At least two rows, and
+ * three rows or three columns (so a pair of label/value lines stays text).
+ */
+export function findTables(words: OcrWord[]): PageRegion[] {
+  const rows = visualRows(words);
+  const tables: PageRegion[] = [];
+  let at = 0;
+  while (at < rows.length) {
+    if (!isTableRow(rows[at])) {
+      at++;
+      continue;
+    }
+    const columns = rows[at].cells.map((cell) => ({ x1: cell.x1, x2: cell.x2 }));
+    const run: { row: Row; placed: number[] }[] = [{ row: rows[at], placed: columns.map((_, i) => i) }];
+    let next = at + 1;
+    while (next < rows.length) {
+      const row = rows[next];
+      const previous = run[run.length - 1].row;
+      if (!isTableRow(row) || row.top - previous.bottom > 2.5 * boxHeight([0, previous.top, 0, previous.bottom])) break;
+      const placed = placeCells(row, columns);
+      if (!placed) break;
+      placed.forEach((column, i) => {
+        const cell = row.cells[i];
+        if (column < 0) {
+          columns.push({ x1: cell.x1, x2: cell.x2 });
+          placed[i] = columns.length - 1;
+        } else columns[column] = { x1: Math.min(columns[column].x1, cell.x1), x2: Math.max(columns[column].x2, cell.x2) };
+      });
+      run.push({ row, placed });
+      next++;
+    }
+    if (run.length >= 2 && (run.length >= 3 || columns.length >= 3)) {
+      const order = columns.map((column, i) => ({ column, i })).sort((a, b) => a.column.x1 - b.column.x1).map(({ i }) => i);
+      const cellRows = run.map(({ row, placed }) =>
+        order.map((column) => {
+          const cell = row.cells[placed.indexOf(column)];
+          return cell ? cell.words.map((word) => word.text).join(' ') : '';
+        }),
+      );
+      const tableWords = run.flatMap(({ row }) => row.words);
+      const lines: OcrLine[] = run.map(({ row }) => ({ ...lineOf(row.words), words: row.words }));
+      tables.push({ type: 'table', bbox: unionBox(tableWords.map((w) => w.bbox)), lines, rows: cellRows });
+      at = next;
+    } else at++;
+  }
+  return tables;
+}
+
+function lineOf(words: OcrWord[]): OcrWord {
+  return {
+    text: words.map((word) => word.text).join(' '),
+    bbox: unionBox(words.map((word) => word.bbox)),
+    confidence: words.reduce((sum, word) => sum + word.confidence, 0) / words.length,
+  };
+}

@@ -1,0 +1,38 @@
+import type { BoxCoordinates, OcrLine } from '../../../providers/types.js';
+
+/** The region types a page is cut into, named as Mistral's OCR blocks name them. */
+export type RegionType = 'title' | 'text' | 'list' | 'table' | 'caption' | 'image' | 'header' | 'footer';
+
+/** A typed region of a page, in reading order, with the lines it holds (none for an image). */
+export interface PageRegion {
+  type: RegionType;
+  bbox: BoxCoordinates;
+  lines: OcrLine[];
+  /** Heading level 1–3 for a title. */
+  level?: number;
+  /** Cell texts, row by row (the first row is the header), for a table. */
+  rows?: string[][];
+}
+
+export function unionBox(boxes: BoxCoordinates[]): BoxCoordinates {
+  return [
+    Math.min(...boxes.map((b) => b[0])),
+    Math.min(...boxes.map((b) => b[1])),
+    Math.max(...boxes.map((b) => b[2])),
+    Math.max(...boxes.map((b) => b[3])),
+  ];
+}
+
+export const boxHeight = (box: BoxCoordinates): number => box[3] - box[1];
+
+export function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** The height of the page's body text: the median line height, each line weighted by its words. */
+export function bodyLineHeight(lines: OcrLine[]): number {
+  return median(lines.flatMap((line) => line.words.map(() => boxHeight(line.bbox))));
+}

@@ -1,0 +1,172 @@
+import sharp from 'sharp';
+import { DEFAULT_OCR_MODEL } from '../../config/defaults.js';
+import type { BoxCoordinates, OcrPage } from '../../providers/types.js';
+import { askChat } from '../chat-route.js';
+import type { FileStore } from '../file-store.js';
+import { GatewayError } from '../gateway-error.js';
+import { compileClientSchema, type SchemaValidator } from '../json-schema-check.js';
+import type { ModelRegistry, ModelRoute } from '../model-registry.js';
+import { toGatewayError } from '../provider-error-mapping.js';
+import type { RouteRunner } from '../route-runner.js';
+import { fillSchemaStrictly } from './fill-schema-strictly.js';
+import { buildMistralPages, type MistralPageOptions, type PageExtras } from './mistral-pages/build-mistral-pages.js';
+import { findFigures } from './mistral-pages/find-figures.js';
+import type { MistralOcrResponse } from './mistral-pages/mistral-ocr-response.js';
+import { recogniseDocument } from './recognise-document.js';
+import { renderDocumentPage } from './render-document-page.js';
+
+/** Mistral's OCR request, read from the wire: where the document is, and what to make of it. */
+export interface MistralOcrInput extends MistralPageOptions {
+  model?: string;
+  document: { url: string } | { fileId: string };
+  pages?: number[];
+  includeImageBase64: boolean;
+  /** Most figures to return over the whole document; null: no limit. */
+  imageLimit: number | null;
+  /** Smallest figure side in pixels; null: the default (8 % of the page's shorter side). */
+  imageMinSize: number | null;
+  documentAnnotation?: { schema: Record<string, unknown>; prompt?: string };
+  bboxAnnotation?: { schema: Record<string, unknown> };
+}
+
+interface Services {
+  models: ModelRegistry;
+  runner: RouteRunner;
+  files: FileStore;
+  options: { server: { bodyLimitBytes: number } };
+}
+
+interface PageImage {
+  png: Buffer;
+  dpi: number;
+  /** Every picture area found on the page. */
+  pictures: BoxCoordinates[];
+  /** The pictures returned as figures, within image_limit. */
+  figures: BoxCoordinates[];
+}
+
+const DEFAULT_FIGURE_SIDE = 0.08;
+
+/** The page as its OCR saw it (rendered at the width OCR reported), and the figure regions found on it. */
+async function pageImage(bytes: Buffer, page: OcrPage, minSize: number | null): Promise<PageImage> {
+  const rendered = await renderDocumentPage(bytes, page.index, page.width);
+  const { data, info } = await sharp(rendered.png).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const words = page.blocks.flatMap((block) => block.lines.flatMap((line) => line.words.map((word) => word.bbox)));
+  const side = minSize ?? Math.round(Math.min(info.width, info.height) * DEFAULT_FIGURE_SIDE);
+  const pictures = findFigures({ width: info.width, height: info.height, data }, words, Math.max(8, side));
+  return { png: rendered.png, dpi: rendered.dpi, pictures, figures: pictures };
+}
+
+async function cropAsDataUrl(png: Buffer, box: BoxCoordinates): Promise<string> {
+  const jpeg = await sharp(png)
+    .extract({ left: box[0], top: box[1], width: box[2] - box[0], height: box[3] - box[1] })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+  return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+}
+
+function visionRoute(models: ModelRegistry): ModelRoute {
+  // A vision route whose provider chats sees the image itself; the local engine's vision route only reads text.
+  const route = models.withCapability('vision').find((candidate) => candidate.provider.capabilities.chat);
+  if (!route) {
+    throw new GatewayError(
+      422,
+      'bbox_annotation_unavailable',
+      "bbox_annotation_format needs a model route with the 'vision' capability to read each figure; none that can see images is configured. Add one (a vision-language model behind a chat provider) to the config file, or leave bbox_annotation_format out.",
+      { param: 'bbox_annotation_format' },
+    );
+  }
+  return route;
+}
+
+async function annotateImage(services: Services, route: ModelRoute, schema: Record<string, unknown>, validate: SchemaValidator, image: string, signal: AbortSignal, log: (message: string) => void): Promise<string | null> {
+  try {
+    const answer = await askChat(
+      services.runner,
+      route,
+      [
+        { role: 'system', content: 'You describe a figure cut from a document. Answer with one JSON object that matches the given JSON schema; use null for what the figure does not show.' },
+        { role: 'user', content: [{ type: 'text', text: `JSON schema:\n${JSON.stringify(schema)}` }, { type: 'image_url', image_url: { url: image } }] },
+      ],
+      { signal, responseFormat: { type: 'json_schema', json_schema: { name: 'image_annotation', schema } } },
+    );
+    const data: unknown = JSON.parse(answer.text);
+    const problem = validate(data);
+    if (!problem) return JSON.stringify(data);
+    log(`image annotation did not match the schema (${problem})`);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    log(`image annotation failed (${(error as Error).message})`);
+  }
+  return null;
+}
+
+/**
+ * POST /v1/ocr in Mistral's form: OCR of a URL, data URL or uploaded file, shaped as Mistral's pages
+ * (markdown, figures with their crops, tables, header and footer, blocks, confidences), with the
+ * document annotation filled like a client schema and figure annotations read by a vision route.
+ */
+export async function processMistralOcr(
+  services: Services,
+  input: MistralOcrInput,
+  signal: AbortSignal,
+  log: (message: string) => void,
+): Promise<{ response: MistralOcrResponse; route: ModelRoute }> {
+  const documentCheck = input.documentAnnotation ? compileClientSchema(input.documentAnnotation.schema, 'document_annotation_format') : undefined;
+  const bboxCheck = input.bboxAnnotation ? compileClientSchema(input.bboxAnnotation.schema, 'bbox_annotation_format') : undefined;
+  const annotator = input.bboxAnnotation ? visionRoute(services.models) : undefined;
+  const route = services.models.resolve(input.model ?? DEFAULT_OCR_MODEL, 'ocr');
+  const source = 'url' in input.document ? input.document.url : (await services.files.content(input.document.fileId)).content;
+  const { result, route: served, bytes } = await recogniseDocument(services, route, source, input.pages, signal, 'document');
+
+  let figuresLeft = input.imageLimit ?? Infinity;
+  const images: (PageImage | undefined)[] = [];
+  for (const page of result.pages) {
+    // A page an upstream engine returned as text, without layout or size, has no image to look at.
+    if (page.blocks.length === 0 && (page.width === 0 || page.text)) {
+      images.push(undefined);
+      continue;
+    }
+    try {
+      const image = await pageImage(bytes, page, input.imageMinSize);
+      image.figures = image.pictures.slice(0, Math.max(0, figuresLeft));
+      figuresLeft -= image.figures.length;
+      images.push(image);
+    } catch (error) {
+      throw toGatewayError(error, 'renderer');
+    }
+  }
+  let figureCount = 0;
+  const extras: PageExtras[] = images.map((image) => ({
+    dpi: image?.dpi ?? 200,
+    pictures: image?.pictures ?? [],
+    figures: (image?.figures ?? []).map((bbox) => ({ id: `img-${figureCount++}.jpeg`, bbox })),
+  }));
+  const pages = buildMistralPages(result.pages, extras, input);
+
+  for (const [position, page] of pages.entries()) {
+    const image = images[position];
+    if (!image) continue;
+    for (const [at, object] of page.images.entries()) {
+      const needsCrop = input.includeImageBase64 || annotator;
+      if (!needsCrop) continue;
+      const crop = await cropAsDataUrl(image.png, image.figures[at]);
+      if (input.includeImageBase64) object.image_base64 = crop;
+      if (annotator && bboxCheck && input.bboxAnnotation) object.image_annotation = await annotateImage(services, annotator, input.bboxAnnotation.schema, bboxCheck, crop, signal, log);
+    }
+  }
+
+  const response: MistralOcrResponse = { pages, model: served.id, usage_info: { pages_processed: pages.length, doc_size_bytes: bytes.length } };
+  if (input.documentAnnotation && documentCheck) {
+    const filled = await fillSchemaStrictly(
+      services,
+      { schema: input.documentAnnotation.schema, validate: documentCheck, param: 'document_annotation_format', prompt: input.documentAnnotation.prompt },
+      result,
+      signal,
+      log,
+    );
+    response.document_annotation = JSON.stringify(filled.data);
+  }
+  return { response, route: served };
+}
