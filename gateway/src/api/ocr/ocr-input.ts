@@ -1,3 +1,4 @@
+import type { OwnerScope } from '../../store/owner-scope.js';
 import type { FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/gateway-error.js';
 import { booleanField, readMultipart } from '../_shared/read-multipart.js';
@@ -21,8 +22,8 @@ const GRANULARITIES = ['word', 'line', 'block'];
 
 type MistralDocument = NonNullable<OcrBodyType['document']>;
 
-function mistralDocument(document: MistralDocument): MistralOcrInput['document'] {
-  if (document.type === 'file') return { fileId: document.file_id };
+function mistralDocument(document: MistralDocument, owner: OwnerScope): MistralOcrInput['document'] {
+  if (document.type === 'file') return { fileId: document.file_id, owner };
   if (document.type === 'document_url') return { url: document.document_url };
   return { url: typeof document.image_url === 'string' ? document.image_url : document.image_url.url };
 }
@@ -55,7 +56,8 @@ function annotationSchema(format: OcrBodyType['document_annotation_format'], par
   return format.json_schema.schema;
 }
 
-export function fromMistralJson(body: OcrBodyType & { document: MistralDocument }): MistralOcrInput {
+/** Mistral's form; `owner` is the calling key's scope, for a `file` document. */
+export function fromMistralJson(body: OcrBodyType & { document: MistralDocument }, owner: OwnerScope): MistralOcrInput {
   const documentSchema = annotationSchema(body.document_annotation_format, 'document_annotation_format');
   if (body.document_annotation_prompt && !documentSchema) {
     throw new GatewayError(422, 'invalid_value', "Invalid request: 'document_annotation_prompt' needs a 'document_annotation_format'.", { param: 'document_annotation_prompt' });
@@ -63,7 +65,7 @@ export function fromMistralJson(body: OcrBodyType & { document: MistralDocument 
   const bboxSchema = annotationSchema(body.bbox_annotation_format, 'bbox_annotation_format');
   return {
     model: body.model ?? undefined,
-    document: mistralDocument(body.document),
+    document: mistralDocument(body.document, owner),
     pages: pageList(body.pages),
     includeImageBase64: body.include_image_base64 ?? false,
     imageLimit: body.image_limit ?? null,

@@ -7,6 +7,7 @@ import { newId } from '../../core/ids.js';
 import { compileClientSchema } from '../../core/json-schema-check.js';
 import { fillSchemaStrictly } from '../../core/ocr/fill-schema-strictly.js';
 import { layoutAsStructuredData } from '../../core/ocr/layout-as-structured-data.js';
+import { ownerScope } from '../../core/resource-owner.js';
 import { processMistralOcr } from '../../core/ocr/process-mistral-ocr.js';
 import { recogniseDocument } from '../../core/ocr/recognise-document.js';
 import { renderDocumentPage } from '../../core/ocr/render-document-page.js';
@@ -48,7 +49,7 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   async function handleMistral(request: FastifyRequest, reply: FastifyReply, body: Parameters<typeof fromMistralJson>[0]) {
-    const input = fromMistralJson(body);
+    const input = fromMistralJson(body, ownerScope(request.apiKey));
     const { response, route } = await processMistralOcr(services, input, clientAbortSignal(reply), (message) => request.log.info(message));
     recordUsage(request, reply, route, { prompt_tokens: 0, completion_tokens: 0 });
     return response;

@@ -2,6 +2,8 @@ import sharp from 'sharp';
 import { DEFAULT_OCR_MODEL } from '../../config/defaults.js';
 import type { BoxCoordinates, OcrPage } from '../../providers/types.js';
 import { askChat } from '../chat-route.js';
+import type { OwnerScope } from '../../store/owner-scope.js';
+import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import type { FileStore } from '../file-store.js';
 import { GatewayError } from '../gateway-error.js';
 import { compileClientSchema, type SchemaValidator } from '../json-schema-check.js';
@@ -18,7 +20,8 @@ import { renderDocumentPage } from './render-document-page.js';
 /** Mistral's OCR request, read from the wire: where the document is, and what to make of it. */
 export interface MistralOcrInput extends MistralPageOptions {
   model?: string;
-  document: { url: string } | { fileId: string };
+  /** A URL, or an uploaded file that the calling key may read (`owner`). */
+  document: { url: string } | { fileId: string; owner: OwnerScope };
   pages?: number[];
   includeImageBase64: boolean;
   /** Most figures to return over the whole document; null: no limit. */
@@ -34,6 +37,7 @@ interface Services {
   runner: RouteRunner;
   files: FileStore;
   options: { server: { bodyLimitBytes: number } };
+  urlFetchPolicy: AddressPolicy;
 }
 
 interface PageImage {
@@ -117,7 +121,7 @@ export async function processMistralOcr(
   const bboxCheck = input.bboxAnnotation ? compileClientSchema(input.bboxAnnotation.schema, 'bbox_annotation_format') : undefined;
   const annotator = input.bboxAnnotation ? visionRoute(services.models) : undefined;
   const route = services.models.resolve(input.model ?? DEFAULT_OCR_MODEL, 'ocr');
-  const source = 'url' in input.document ? input.document.url : (await services.files.content(input.document.fileId)).content;
+  const source = 'url' in input.document ? input.document.url : (await services.files.content(input.document.fileId, input.document.owner)).content;
   const { result, route: served, bytes } = await recogniseDocument(services, route, source, input.pages, signal, 'document');
 
   let figuresLeft = input.imageLimit ?? Infinity;
