@@ -181,6 +181,9 @@ describe("POST /v1/ocr in Mistral's form", () => {
 
     const missing = await ocr({ document: { type: 'file', file_id: 'file-nope' } });
     expect(missing.status).toBe(404);
+    const member = await json(await gateway.request('/account/keys', { method: 'POST', json: { name: 'other member', role: 'member' } }));
+    const foreign = await gateway.request('/v1/ocr', { method: 'POST', key: member.key, json: { document: { type: 'file', file_id: uploaded.id } } });
+    expect(foreign.status).toBe(404);
     expect(await json(missing)).toMatchObject({ object: 'error', code: 'file_not_found', param: 'file_id' });
   });
 
