@@ -290,7 +290,8 @@ describe('bad input sweep over every operation in /openapi.json', { timeout: 240
         }
       }
     }
-  });
+    // Several hundred requests (every field of every JSON body, POST /v1/ocr alone has 20): over a minute on a busy 2-core machine.
+  }, 240_000);
 
   it('4xx for broken multipart bodies, bad multipart fields and oversized files', async () => {
     resetProblems();

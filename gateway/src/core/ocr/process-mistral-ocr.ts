@@ -41,7 +41,8 @@ interface Services {
 }
 
 interface PageImage {
-  png: Buffer;
+  /** Kept only when figures are cropped. */
+  png?: Buffer;
   dpi: number;
   /** Every picture area found on the page. */
   pictures: BoxCoordinates[];
@@ -52,13 +53,13 @@ interface PageImage {
 const DEFAULT_FIGURE_SIDE = 0.08;
 
 /** The page as its OCR saw it (rendered at the width OCR reported), and the figure regions found on it. */
-async function pageImage(bytes: Buffer, page: OcrPage, minSize: number | null): Promise<PageImage> {
+async function pageImage(bytes: Buffer, page: OcrPage, minSize: number | null, keepPng: boolean): Promise<PageImage> {
   const rendered = await renderDocumentPage(bytes, page.index, page.width);
   const { data, info } = await sharp(rendered.png).greyscale().raw().toBuffer({ resolveWithObject: true });
   const words = page.blocks.flatMap((block) => block.lines.flatMap((line) => line.words.map((word) => word.bbox)));
   const side = minSize ?? Math.round(Math.min(info.width, info.height) * DEFAULT_FIGURE_SIDE);
   const pictures = findFigures({ width: info.width, height: info.height, data }, words, Math.max(8, side));
-  return { png: rendered.png, dpi: rendered.dpi, pictures, figures: pictures };
+  return { png: keepPng ? rendered.png : undefined, dpi: rendered.dpi, pictures, figures: pictures };
 }
 
 async function cropAsDataUrl(png: Buffer, box: BoxCoordinates): Promise<string> {
@@ -125,15 +126,17 @@ export async function processMistralOcr(
   const { result, route: served, bytes } = await recogniseDocument(services, route, source, input.pages, signal, 'document');
 
   let figuresLeft = input.imageLimit ?? Infinity;
+  const cropping = input.includeImageBase64 || annotator !== undefined;
   const images: (PageImage | undefined)[] = [];
   for (const page of result.pages) {
+    signal.throwIfAborted();
     // A page an upstream engine returned as text, without layout or size, has no image to look at.
     if (page.blocks.length === 0 && (page.width === 0 || page.text)) {
       images.push(undefined);
       continue;
     }
     try {
-      const image = await pageImage(bytes, page, input.imageMinSize);
+      const image = await pageImage(bytes, page, input.imageMinSize, cropping);
       image.figures = image.pictures.slice(0, Math.max(0, figuresLeft));
       figuresLeft -= image.figures.length;
       images.push(image);
@@ -150,12 +153,10 @@ export async function processMistralOcr(
   const pages = buildMistralPages(result.pages, extras, input);
 
   for (const [position, page] of pages.entries()) {
-    const image = images[position];
-    if (!image) continue;
+    const png = images[position]?.png;
+    if (!png) continue;
     for (const [at, object] of page.images.entries()) {
-      const needsCrop = input.includeImageBase64 || annotator;
-      if (!needsCrop) continue;
-      const crop = await cropAsDataUrl(image.png, image.figures[at]);
+      const crop = await cropAsDataUrl(png, images[position]!.figures[at]);
       if (input.includeImageBase64) object.image_base64 = crop;
       if (annotator && bboxCheck && input.bboxAnnotation) object.image_annotation = await annotateImage(services, annotator, input.bboxAnnotation.schema, bboxCheck, crop, signal, log);
     }
