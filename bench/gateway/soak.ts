@@ -3,7 +3,7 @@
  * upstream. Reports answers and errors by status, latency, and the gateway's memory (RSS and V8 heap,
  * sampled every few seconds; start and end after a full GC) so a leak shows as growth.
  *
- *   npx tsx bench/gateway/soak.ts [--soak-seconds 60] [--soak-rate 100]
+ *   npx tsx bench/gateway/soak.ts [--soak-seconds 60] [--soak-rate 50]
  */
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { ADMIN_KEY, chatBody, startBenchProcesses } from './processes.js';
 
 const args = new Map(process.argv.slice(2).map((arg, i, all) => [arg, all[i + 1]]));
 const seconds = Number(args.get('--soak-seconds') ?? 60);
-const rate = Number(args.get('--soak-rate') ?? 100);
+const rate = Number(args.get('--soak-rate') ?? 50);
 const SAMPLE_EVERY_MS = 5_000;
 const WARM_UP_SECONDS = 5;
 

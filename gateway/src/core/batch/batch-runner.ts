@@ -143,16 +143,24 @@ export class BatchRunner {
     let completed = await countLines(spool.output);
     let failed = await countLines(spool.errors);
     const token = batch.key_id ? this.keys.issueInternalToken(batch.key_id) : '';
+    /** Lines left for the next start: stopping came before the last one was recorded. */
+    let interrupted = false;
     try {
       for (const request of requests.slice(done)) {
         batch = this.get(id);
-        if (batch.status !== 'in_progress' || this.stopped) break;
+        if (batch.status !== 'in_progress' || this.stopped) {
+          interrupted = this.stopped && batch.status === 'in_progress';
+          break;
+        }
         if (this.now() > deadline) {
           this.batches.update(id, { status: 'expired' });
           break;
         }
         const result = await this.executeWithRateLimitWaits(batch.endpoint, request.body, token);
-        if (!result || this.abandon.signal.aborted) break;
+        if (!result || this.abandon.signal.aborted) {
+          interrupted = true;
+          break;
+        }
         const line = { id: newId('batch_req_'), custom_id: request.custom_id, response: { status_code: result.status, request_id: result.requestId, body: result.body } };
         if (result.status < 400) {
           await appendFile(spool.output, `${JSON.stringify({ ...line, error: null })}\n`);
@@ -167,7 +175,8 @@ export class BatchRunner {
     } finally {
       if (token) this.keys.revokeInternalToken(token);
     }
-    if (this.stopped && this.get(id).status === 'in_progress') return;
+    // A batch whose last line finished while stopping is finalised now, not at the next start.
+    if (interrupted) return;
     await this.finalise(id);
   }
 
