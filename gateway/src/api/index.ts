@@ -13,6 +13,7 @@ import { imageGenerationRoutes } from './vision/image-generation-routes.js';
 import { consoleRoutes } from './console/console-routes.js';
 import { modelsRoutes } from './models/models-routes.js';
 import { statusRoutes } from './status/status-routes.js';
+import { localModelsRoutes } from './local-models/local-models-routes.js';
 
 /** Every resource's routes. */
 export const apiRoutes: FastifyPluginAsync = async (app) => {
@@ -30,4 +31,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(transcriptRoutes);
   await app.register(batchRoutes);
   await app.register(agentRoutes);
+  await app.register(localModelsRoutes);
 };

@@ -14,3 +14,7 @@ export const PROVIDER_FACTORIES: Readonly<Record<string, ProviderFactory>> = {
   tesseract: createTesseractProvider,
   'sherpa-onnx': createSherpaOnnxProvider,
 };
+
+/** What the local model manager reads from model files on disk. */
+export { listGgufModels, readGgufSummary, type GgufSummary } from './llamacpp/llamacpp-provider.js';
+export { discoverSpeechModels } from './sherpa-onnx/discover-speech-models.js';

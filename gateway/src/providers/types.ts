@@ -286,6 +286,8 @@ export interface ProviderInstance {
   status(): EngineStatus;
   /** Per upstream model name, for engines that load models individually. */
   modelStatus?(model: string): EngineStatus;
+  /** Unloads one model (its file is about to be deleted); requests running on it fail. */
+  releaseModel?(model: string): Promise<void>;
   close(): Promise<void>;
 }
 
