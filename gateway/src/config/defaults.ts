@@ -22,6 +22,7 @@ export const DEFAULT_CHAT_MODEL = 'svc-large-3-2512';
 export const DEFAULT_OCR_MODEL = 'svc-ocr-3-2512';
 export const DEFAULT_VISION_MODEL = 'svc-vision-3-1-2505';
 export const DEFAULT_TRANSCRIPTION_MODEL = 'svc-transcribe-1-2507';
+export const DEFAULT_EMBEDDING_MODEL = 'svc-embed-local';
 
 /** The built-in provider that serves GGUF files from the data folder's models/ directory. */
 export const LOCAL_LLM_PROVIDER = 'local-llm';
@@ -31,6 +32,7 @@ export const BUILT_IN_PROVIDERS: ProviderConfig[] = [
   { id: 'local-ocr', type: 'tesseract' },
   { id: LOCAL_LLM_PROVIDER, type: 'llamacpp' },
   { id: 'local-speech', type: 'sherpa-onnx' },
+  { id: 'local-embed', type: 'onnx-embeddings' },
 ];
 
 export const BUILT_IN_MODELS: ModelConfig[] = [
@@ -53,6 +55,13 @@ export const BUILT_IN_MODELS: ModelConfig[] = [
     aliases: ['svc-transcribe-1'],
     provider: 'local-speech',
     capabilities: ['transcription'],
+    owned_by: 'switchyard-local',
+  },
+  {
+    // all-MiniLM-L6-v2, shipped with the app: embeddings with no config, download or network.
+    id: DEFAULT_EMBEDDING_MODEL,
+    provider: 'local-embed',
+    capabilities: ['embeddings'],
     owned_by: 'switchyard-local',
   },
 ];
