@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeHub, type FakeHub } from '../support/fake-hub.js';
+import { ggufHeader } from '../support/gguf-header.js';
 import { readSse } from '../support/sse.js';
 import { json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
 import { writeTinyLlamaGguf } from '../support/tiny-gguf.js';
@@ -245,5 +246,31 @@ describe('the download manager against the hub API', () => {
     const forbidden = await gateway.request('/v1/local-models/catalog', { key: member.key });
     expect(forbidden.status).toBe(403);
     expect(await json(forbidden)).toMatchObject({ object: 'error', type: 'permission_error' });
+  });
+
+  it('routes an encoder GGUF for embeddings only (from its metadata), and puts sherpa-onnx speech files in a speech model folder', async () => {
+    await freshHub();
+    const encoder = ggufHeader({ 'general.architecture': 'bert', 'general.file_type': 1, 'bert.context_length': 512, 'bert.pooling_type': 1 });
+    hub.addRepo('acme/tiny-embed-GGUF', { 'tiny-embed-f16.gguf': encoder });
+    hub.addRepo('acme/sherpa-onnx-whisper-nano', { 'nano-encoder.int8.onnx': Buffer.from('encoder'), 'nano-decoder.int8.onnx': Buffer.from('decoder'), 'nano-tokens.txt': Buffer.from('a 0\n') });
+    const gateway = await setUp();
+
+    const embed = await json(await startDownload(gateway, { repo: 'acme/tiny-embed-GGUF', file: 'tiny-embed-f16.gguf' }));
+    await waitFor(gateway, embed.id, (current) => current.status === 'completed');
+    const models = (await json(await gateway.request('/models'))).data;
+    expect(models.find((model: Json) => model.id === 'tiny-embed-f16')).toMatchObject({ capabilities: ['embeddings'], provider: 'local-llm' });
+    expect(models.map((model: Json) => model.id)).not.toContain('svc-large-3-2512');
+
+    for (const file of ['nano-encoder.int8.onnx', 'nano-decoder.int8.onnx', 'nano-tokens.txt']) {
+      const download = await json(await startDownload(gateway, { repo: 'acme/sherpa-onnx-whisper-nano', file }));
+      const done = await waitFor(gateway, download.id, (current) => current.status === 'completed');
+      expect(done.model).toBe('svc-transcribe-1-2507');
+    }
+    expect(readdirSync(join(gateway.dataDir, 'models', 'speech', 'sherpa-onnx-whisper-nano')).sort()).toEqual(['nano-decoder.int8.onnx', 'nano-encoder.int8.onnx', 'nano-tokens.txt']);
+    const files = (await json(await gateway.request('/v1/local-models/files'))).data;
+    expect(files).toContainEqual(expect.objectContaining({ name: 'tiny-embed-f16.gguf', architecture: 'bert', quantization: 'F16', context_length: 512, capabilities: ['embeddings'] }));
+    expect(files).toContainEqual(expect.objectContaining({ name: 'speech/sherpa-onnx-whisper-nano', kind: 'speech', model: 'svc-transcribe-1-2507', architecture: 'whisper', quantization: 'int8' }));
+    expect((await gateway.request('/v1/local-models/files/speech/sherpa-onnx-whisper-nano', { method: 'DELETE' })).status).toBe(200);
+    expect(existsSync(join(gateway.dataDir, 'models', 'speech', 'sherpa-onnx-whisper-nano'))).toBe(false);
   });
 });

@@ -86,7 +86,7 @@ export async function startFakeHub(): Promise<FakeHub> {
     void serveBytes(request, response, blob.name, blob.file);
   });
 
-  async function serveBytes(request: IncomingMessage, response: ServerResponse, name: string, file: HubFile): Promise<void> {
+  async function serveBytes(request: IncomingMessage, response: ServerResponse, name: string, file: HubFile, extraHeaders: Record<string, string> = {}): Promise<void> {
     let content = file.content;
     if (file.corrupt) {
       content = Buffer.from(content);
@@ -98,7 +98,7 @@ export async function startFakeHub(): Promise<FakeHub> {
       response.writeHead(416, { 'content-range': `bytes */${content.length}` });
       return void response.end();
     }
-    const headers = { 'accept-ranges': 'bytes', etag: `"${file.sha256}"`, 'content-type': 'application/octet-stream', 'content-length': String(content.length - start) };
+    const headers = { ...extraHeaders, 'accept-ranges': 'bytes', etag: `"${file.lfs ? file.sha256 : file.gitOid}"`, 'content-type': 'application/octet-stream', 'content-length': String(content.length - start) };
     if (range) response.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${content.length - 1}/${content.length}` });
     else response.writeHead(200, headers);
     const drop = drops.get(name);
@@ -182,9 +182,9 @@ export async function startFakeHub(): Promise<FakeHub> {
         });
         return void response.end();
       }
+      if (request.method === 'GET') return void serveBytes(request, response, resolve[3], file, { 'x-repo-commit': repo.commit });
       response.writeHead(200, { 'x-repo-commit': repo.commit, etag: `"${file.gitOid}"`, 'content-length': size, 'accept-ranges': 'bytes' });
-      if (request.method === 'HEAD') return void response.end();
-      return void serveBytes(request, response, resolve[3], file);
+      return void response.end();
     }
     sendJson(response, 404, { error: 'Not found' });
   });

@@ -1,4 +1,4 @@
-import { formatBytes } from '../../../lib/format';
+import { formatSize } from '../format-size';
 import { useChangeDownload } from '../api/change-download';
 import type { ModelDownload } from '../local-model-wire';
 
@@ -25,8 +25,8 @@ export function DownloadProgress({ download }: { download: ModelDownload }) {
           {download.status}
         </span>
         <span className="small faint">
-          {formatBytes(download.bytes_done)} of {formatBytes(total)}
-          {download.status === 'downloading' && download.bytes_per_second > 0 && ` · ${formatBytes(download.bytes_per_second)}/s · ${eta(download.eta_seconds)}`}
+          {formatSize(download.bytes_done)} of {formatSize(total)}
+          {download.status === 'downloading' && download.bytes_per_second > 0 && ` · ${formatSize(download.bytes_per_second)}/s · ${eta(download.eta_seconds)}`}
         </span>
       </div>
       {download.error && <span className="small local-error">{download.error}</span>}

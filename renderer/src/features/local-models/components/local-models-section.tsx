@@ -1,4 +1,4 @@
-import { formatBytes } from '../../../lib/format';
+import { formatSize } from '../format-size';
 import { useDeleteLocalFile } from '../api/delete-local-file';
 import { useDownloads } from '../api/list-downloads';
 import { useLocalFiles } from '../api/list-local-files';
@@ -24,36 +24,38 @@ export function LocalModelsSection() {
       {files.data.data.length === 0 ? (
         <div className="table-card-pad small faint">No local model files yet: the Chat and Completions pages offer models to download.</div>
       ) : (
-        <table className="table" data-testid="local-files-table">
-          <thead>
-            <tr>
-              <th>File</th>
-              <th>Model</th>
-              <th>Size</th>
-              <th>Quantization</th>
-              <th>Context</th>
-              <th>Loaded</th>
-              <th><span className="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {files.data.data.map((file) => (
-              <tr key={file.name} aria-label={file.name}>
-                <td className="mono">{file.name}</td>
-                <td className="mono">{file.model}</td>
-                <td>{formatBytes(file.size_bytes)}</td>
-                <td>{file.quantization ?? '—'}</td>
-                <td>{file.context_length?.toLocaleString() ?? '—'}</td>
-                <td>{file.loaded ? <span className="badge badge-ok">loaded</span> : <span className="faint">no</span>}</td>
-                <td>
-                  <button type="button" className="btn btn-sm btn-ghost" disabled={remove.isPending} onClick={() => window.confirm(`Delete ${file.name} from disk?`) && remove.mutate(file.name)}>
-                    Delete
-                  </button>
-                </td>
+        <div className="local-table-wrap">
+          <table className="table" data-testid="local-files-table">
+            <thead>
+              <tr>
+                <th>File</th>
+                <th>Model</th>
+                <th>Size</th>
+                <th>Quantization</th>
+                <th>Context</th>
+                <th>Loaded</th>
+                <th><span className="visually-hidden">Actions</span></th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {files.data.data.map((file) => (
+                <tr key={file.name} aria-label={file.name}>
+                  <td className="mono">{file.name}</td>
+                  <td className="mono">{file.model}</td>
+                  <td>{formatSize(file.size_bytes)}</td>
+                  <td>{file.quantization ?? '—'}</td>
+                  <td>{file.context_length?.toLocaleString() ?? '—'}</td>
+                  <td>{file.loaded ? <span className="badge badge-ok">loaded</span> : <span className="faint">no</span>}</td>
+                  <td>
+                    <button type="button" className="btn btn-sm btn-ghost" disabled={remove.isPending} onClick={() => window.confirm(`Delete ${file.name} from disk?`) && remove.mutate(file.name)}>
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {shown.length > 0 && (
         <div className="table-card-pad stack">

@@ -1,5 +1,5 @@
 import { ErrorNotice } from '../../../components/error-notice';
-import { formatBytes } from '../../../lib/format';
+import { formatSize } from '../format-size';
 import type { Capability } from '../../../lib/gateway-types';
 import { useCatalog } from '../api/list-catalog';
 import { useDownloads } from '../api/list-downloads';
@@ -45,7 +45,7 @@ export function ModelDownloadOffer({ capability }: { capability: Capability }) {
                 <strong>{entry.name}</strong>
                 <span className="small">{entry.description}</span>
                 <span className="small faint">
-                  {formatBytes(entry.size_bytes)} · needs about {formatBytes(entry.ram_bytes)} of memory · {entry.licence} · <span className="mono">{entry.repo}</span>
+                  {formatSize(entry.size_bytes)} · needs about {formatSize(entry.ram_bytes)} of memory · {entry.licence} · <span className="mono">{entry.repo}</span>
                 </span>
               </div>
               {current ? (
