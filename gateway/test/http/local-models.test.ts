@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -119,8 +119,11 @@ describe('the download manager against the hub API', () => {
     expect((await json(second)).id).toBe(first.id);
     await waitFor(gateway, first.id, (current) => current.bytes_done === HOLD);
 
-    const paused = await gateway.request(`/v1/local-models/downloads/${first.id}/pause`, { method: 'POST' });
-    expect(await json(paused)).toMatchObject({ status: 'paused', bytes_done: HOLD, bytes_per_second: 0, eta_seconds: null });
+    const paused = await json(await gateway.request(`/v1/local-models/downloads/${first.id}/pause`, { method: 'POST' }));
+    // Every byte received before the pause is on disk.
+    const kept = statSync(join(gateway.dataDir, 'models', '.partial', `${first.id}.part`)).size;
+    expect(kept).toBe(HOLD);
+    expect(paused).toMatchObject({ status: 'paused', bytes_done: kept, bytes_per_second: 0, eta_seconds: null });
     expect((await json(await gateway.request(`/v1/local-models/downloads/${first.id}/pause`, { method: 'POST' }))).code).toBe('download_not_running');
     expect(await modelIds(gateway)).not.toContain(MODEL);
     hub.release();
@@ -131,7 +134,7 @@ describe('the download manager against the hub API', () => {
     expect(frames.at(-1)).toBe('[DONE]');
     expect(frames[0]).toMatchObject({ id: first.id, status: 'paused' });
     expect(frames.at(-2)).toMatchObject({ status: 'completed', bytes_done: tiny.length });
-    expect(hub.transfers.map((transfer) => transfer.range)).toEqual([undefined, `bytes=${HOLD}-`]);
+    expect(hub.transfers.map((transfer) => transfer.range)).toEqual([undefined, `bytes=${kept}-`]);
     expect(readFileSync(join(gateway.dataDir, 'models', FILE)).equals(tiny)).toBe(true);
   });
 
@@ -155,13 +158,16 @@ describe('the download manager against the hub API', () => {
       await waitFor(before, download.id, (current) => current.bytes_done === HOLD);
       await before.stop();
       expect(readdirSync(join(dataDir, 'models'))).toEqual(['.partial']);
+      const kept = statSync(join(dataDir, 'models', '.partial', `${download.id}.part`)).size;
+      expect(kept).toBe(HOLD);
       hub.release();
 
       const after = await setUp({ dataDir });
       const listed = (await json(await after.request('/v1/local-models/downloads'))).data;
       expect(listed.map((item: Json) => item.id)).toEqual([download.id]);
       await waitFor(after, download.id, (current) => current.status === 'completed');
-      expect(hub.transfers.map((transfer) => transfer.range)).toEqual([undefined, `bytes=${HOLD}-`]);
+      expect(hub.transfers.map((transfer) => transfer.range)).toEqual([undefined, `bytes=${kept}-`]);
+      expect(readFileSync(join(dataDir, 'models', FILE)).equals(tiny)).toBe(true);
       expect(await modelIds(after)).toContain(MODEL);
     } finally {
       for (const gateway of gateways.splice(0)) await gateway.close();
@@ -179,6 +185,12 @@ describe('the download manager against the hub API', () => {
     expect(readdirSync(join(gateway.dataDir, 'models')).filter((name) => name !== '.partial')).toEqual([]);
     expect(partials(gateway)).toEqual([]);
     expect(await modelIds(gateway)).not.toContain(MODEL);
+
+    // Asking again retries the failed download from scratch instead of starting a second one.
+    const again = await startDownload(gateway);
+    expect(again.status).toBe(200);
+    expect(await json(again)).toMatchObject({ id: download.id, status: expect.stringMatching(/^(queued|downloading)$/), bytes_done: 0 });
+    expect((await waitFor(gateway, download.id, (current) => current.status === 'failed')).error).toMatch(/SHA-256/);
   });
 
   it('cancel stops the transfer and removes the partial file', async () => {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat, statfs } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ModelDownloadRecord, ModelDownloadsRepository } from '../../store/model-downloads-repository.js';
@@ -105,6 +105,8 @@ export class DownloadManager {
     const key = `${repo}\n${file}\n${revision}`;
     const existing = [...this.jobs.values()].find((job) => job.record.repo === repo && job.record.file === file && job.record.revision === revision && ACTIVE.has(job.record.status));
     if (existing) return Promise.resolve({ download: this.view(existing), created: false });
+    const failed = [...this.jobs.values()].find((job) => job.record.repo === repo && job.record.file === file && job.record.revision === revision && job.record.status === 'failed');
+    if (failed) return this.resume(failed.record.id).then((download) => ({ download, created: false }));
     let pending = this.starting.get(key);
     if (!pending) {
       pending = this.create(repo, file, revision).finally(() => this.starting.delete(key));
@@ -349,15 +351,18 @@ export class DownloadManager {
         if (response.status === 200) start = 0;
         job.sample = { time: Date.now(), bytes: start };
         job.record.bytes_done = start;
-        const counter = new Transform({
-          transform: (chunk: Buffer, _encoding, callback) => {
+        // Every byte received reaches the disk, even when the transfer stops: the next Range starts after it.
+        const out = createWriteStream(partial, { flags: start === 0 ? 'w' : 'a' });
+        try {
+          for await (const chunk of response.body as AsyncIterable<Buffer>) {
             job.record.bytes_done += chunk.length;
             progressed = true;
             this.progress(job);
-            callback(null, chunk);
-          },
-        });
-        await pipeline(response.body, counter, createWriteStream(partial, { flags: start === 0 ? 'w' : 'a' }), { signal });
+            if (!out.write(chunk)) await once(out, 'drain');
+          }
+        } finally {
+          await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+        }
         const size = await sizeOf(partial);
         if (size === info.sizeBytes) return;
         throw new Error(`the connection ended after ${size} of ${info.sizeBytes} bytes`);
