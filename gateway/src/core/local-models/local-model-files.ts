@@ -61,8 +61,9 @@ export class LocalModelFiles implements ModelInstaller {
   /** Gives the GGUF files found at start the capabilities their metadata says (an embedding model does not chat). */
   async reconcile(): Promise<void> {
     for (const file of await listGgufModels(this.modelsDir)) {
+      // Only the built-in per-file routes: a route the config file defines keeps what it says.
       const route = this.models.all().find((candidate) => candidate.id === file.name && candidate.provider.id === LOCAL_LLM_PROVIDER);
-      if (!route) continue;
+      if (!route || route.upstreamModel !== file.name || route.aliases.length > 0 || route.pricing) continue;
       const summary = await readGgufSummary(file.path).catch(() => undefined);
       if (summary) this.route(file.name, summary);
     }

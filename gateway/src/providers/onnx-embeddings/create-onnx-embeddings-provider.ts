@@ -76,11 +76,12 @@ export const createOnnxEmbeddingsProvider: ProviderFactory = (context) => {
       embedder().catch(() => undefined);
     },
     status: () => state,
+    // A load still running is not waited for (it cannot be interrupted): its session is released when it ends.
     close: async () => {
-      const loaded = await loading?.catch(() => undefined);
+      const pending = loading;
       loading = undefined;
       state = { state: 'cold' };
-      await loaded?.close();
+      if (pending) void pending.then((loaded) => loaded.close()).catch(() => undefined);
     },
   };
 };
