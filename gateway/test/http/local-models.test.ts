@@ -107,6 +107,7 @@ describe('the download manager against the hub API', () => {
     const gone = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: MODEL, messages: [{ role: 'user', content: 'Hello' }], max_tokens: 4 } });
     expect(gone.status).toBe(404);
     expect((await json(await gateway.request(`/v1/local-models/files/${FILE}`, { method: 'DELETE' }))).code).toBe('model_file_not_found');
+    expect(await json(await gateway.request(`/v1/local-models/downloads/${download.id}`))).toMatchObject({ status: 'cancelled', model: null, error: 'The model file was deleted.' });
   });
 
   it('pauses and resumes with a Range request from where it stopped; two requests share one download', async () => {

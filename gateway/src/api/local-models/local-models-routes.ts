@@ -103,7 +103,7 @@ export const localModelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/local-models/files/*',
     { config: owner, schema: { tags, summary: 'Delete a model file (or speech model folder) and its routes', params: Type.Object({ '*': Type.String({ minLength: 1 }) }), response: { 200: Type.Object({ name: Type.String(), object: Type.Literal('local_model.file'), deleted: Type.Boolean() }), ...errorResponses } } },
     async (request) => {
-      const file = await files.delete(request.params['*']);
+      const file = await localModels.deleteFile(request.params['*']);
       return { name: file.name, object: 'local_model.file' as const, deleted: true };
     },
   );

@@ -212,7 +212,7 @@ export class DownloadManager {
   /** Downloads removed with their file are forgotten too, so a new download of it starts afresh. */
   forgetCompleted(target: string): void {
     for (const job of this.jobs.values()) {
-      if (job.record.target === target && job.record.status === 'completed') this.update(job, { status: 'cancelled', error: 'The file was deleted.' });
+      if ((job.record.target === target || dirname(job.record.target) === target) && job.record.status === 'completed') this.update(job, { status: 'cancelled', error: 'The model file was deleted.' });
     }
   }
 

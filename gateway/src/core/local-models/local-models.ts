@@ -4,7 +4,7 @@ import type { ModelRegistry } from '../model-registry.js';
 import { DownloadManager, type DownloadManagerSettings } from './download-manager.js';
 import { HubClient } from './hub-client.js';
 import { LocalModelFiles } from './local-model-files.js';
-import type { CatalogEntry, HubModel } from './local-model-types.js';
+import type { CatalogEntry, HubModel, LocalModelFile } from './local-model-types.js';
 import { MODEL_CATALOG } from './model-catalog.js';
 
 export interface LocalModelsOptions {
@@ -42,6 +42,13 @@ export class LocalModels {
         return { ...model, files: files.filter((file) => LOADABLE.test(file.path) && !/(^|\/)mmproj/i.test(file.path)) };
       }),
     );
+  }
+
+  /** Deletes a local model file with its routes; its finished download is marked so, and may be started again. */
+  async deleteFile(name: string): Promise<LocalModelFile> {
+    const file = await this.files.delete(name);
+    this.downloads.forgetCompleted(file.name);
+    return file;
   }
 
   async start(): Promise<void> {
