@@ -45,6 +45,8 @@ import { BatchRunner, type BatchExecutor } from './core/batch/batch-runner.js';
 import { join } from 'node:path';
 import { apiRoutes } from './api/index.js';
 import { AddressPolicy } from './core/url-fetch/address-policy.js';
+import { LocalModels } from './core/local-models/local-models.js';
+import { ModelDownloadsRepository } from './store/model-downloads-repository.js';
 
 export type Gateway = FastifyInstance;
 
@@ -134,6 +136,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, join(options.dataDir, 'batches'), app.log),
     agents: new AgentsRepository(db),
     urlFetchPolicy: new AddressPolicy(options.server.urlFetchAllow),
+    localModels: new LocalModels({ dataDir: options.dataDir, hub: options.hub }, models, new ModelDownloadsRepository(db), app.log),
   };
   app.decorate('services', services);
   app.decorate('generatedAdminKey', generatedKey);
@@ -154,12 +157,14 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
 
   app.addHook('onReady', async () => {
     services.batchRunner.resume();
+    await services.localModels.start().catch((error: unknown) => app.log.error({ err: error }, 'local models failed to start'));
     if (!options.server.warmEngines) return;
     const routed = new Set(models.all().map((route) => route.provider));
     void services.startup.warm(routed, (providerId, error) => app.log.error({ provider: providerId, err: error }, 'engine failed to warm up'));
   });
   app.addHook('preClose', async () => {
     await services.batchRunner.stop(options.server.shutdownGraceMs);
+    await services.localModels.close();
   });
   app.addHook('onClose', async () => {
     await Promise.allSettled([...providers.values()].map((provider) => provider.close()));

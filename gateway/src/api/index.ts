@@ -15,6 +15,7 @@ import { modelsRoutes } from './models/models-routes.js';
 import { statusRoutes } from './status/status-routes.js';
 import { healthRoutes } from './health/health-routes.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
+import { localModelsRoutes } from './local-models/local-models-routes.js';
 
 /** Every resource's routes. */
 export const apiRoutes: FastifyPluginAsync = async (app) => {
@@ -34,4 +35,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(transcriptRoutes);
   await app.register(batchRoutes);
   await app.register(agentRoutes);
+  await app.register(localModelsRoutes);
 };

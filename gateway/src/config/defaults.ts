@@ -37,12 +37,17 @@ export const DEFAULT_CHAT_MODEL = 'svc-large-3-2512';
 export const DEFAULT_OCR_MODEL = 'svc-ocr-3-2512';
 export const DEFAULT_VISION_MODEL = 'svc-vision-3-1-2505';
 export const DEFAULT_TRANSCRIPTION_MODEL = 'svc-transcribe-1-2507';
+export const DEFAULT_EMBEDDING_MODEL = 'svc-embed-local';
+
+/** The built-in provider that serves GGUF files from the data folder's models/ directory. */
+export const LOCAL_LLM_PROVIDER = 'local-llm';
 
 /** Built-in local engines; a config file may redefine any of these ids. */
 export const BUILT_IN_PROVIDERS: ProviderConfig[] = [
   { id: 'local-ocr', type: 'tesseract' },
-  { id: 'local-llm', type: 'llamacpp' },
+  { id: LOCAL_LLM_PROVIDER, type: 'llamacpp' },
   { id: 'local-speech', type: 'sherpa-onnx' },
+  { id: 'local-embed', type: 'onnx-embeddings' },
 ];
 
 export const BUILT_IN_MODELS: ModelConfig[] = [
@@ -67,26 +72,28 @@ export const BUILT_IN_MODELS: ModelConfig[] = [
     capabilities: ['transcription'],
     owned_by: 'switchyard-local',
   },
+  {
+    // all-MiniLM-L6-v2, shipped with the app: embeddings with no config, download or network.
+    id: DEFAULT_EMBEDDING_MODEL,
+    provider: 'local-embed',
+    capabilities: ['embeddings'],
+    owned_by: 'switchyard-local',
+  },
 ];
+
+/** The route of one local GGUF file, named after the file. */
+export function localGgufRoute(name: string, capabilities: ModelConfig['capabilities'] = ['chat', 'completions', 'embeddings']): ModelConfig {
+  return { id: name, provider: LOCAL_LLM_PROVIDER, upstream_model: name, capabilities, owned_by: 'switchyard-local' };
+}
+
+/** The default chat model's route, served by a local GGUF file. */
+export function defaultChatRoute(ggufName: string): ModelConfig {
+  return { ...localGgufRoute(ggufName), id: DEFAULT_CHAT_MODEL, aliases: ['svc-large-3', 'svc-large-latest'] };
+}
 
 /** Routes for the local GGUF files found in the models folder: each by its file name, the first also as the default chat model. */
 export function localLanguageModelRoutes(ggufNames: string[]): ModelConfig[] {
-  const routes: ModelConfig[] = ggufNames.map((name) => ({
-    id: name,
-    provider: 'local-llm',
-    upstream_model: name,
-    capabilities: ['chat', 'completions', 'embeddings'],
-    owned_by: 'switchyard-local',
-  }));
-  if (ggufNames.length > 0) {
-    routes.unshift({
-      id: DEFAULT_CHAT_MODEL,
-      aliases: ['svc-large-3', 'svc-large-latest'],
-      provider: 'local-llm',
-      upstream_model: ggufNames[0],
-      capabilities: ['chat', 'completions', 'embeddings'],
-      owned_by: 'switchyard-local',
-    });
-  }
+  const routes: ModelConfig[] = ggufNames.map((name) => localGgufRoute(name));
+  if (ggufNames.length > 0) routes.unshift(defaultChatRoute(ggufNames[0]));
   return routes;
 }

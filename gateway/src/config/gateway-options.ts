@@ -40,6 +40,8 @@ export interface GatewayOptions {
   account: AccountSettings;
   providers: ProviderConfig[];
   models: ModelConfig[];
+  /** The model hub the download manager talks to (HF_ENDPOINT, HF_TOKEN). */
+  hub: { endpoint: string; token?: string };
   /** Folder of the built console (served at /ui/), when it exists. */
   consoleDir?: string;
   version: string;

@@ -144,6 +144,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
     },
     providers,
     models,
+    hub: { endpoint: env.HF_ENDPOINT || 'https://huggingface.co', token: env.HF_TOKEN || undefined },
     consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : undefined,
     version: packageVersion(),
     logLevel: parseLogLevel(env.GATEWAY_LOG_LEVEL),

@@ -17,6 +17,7 @@ import type { BatchRunner } from './batch/batch-runner.js';
 import type { BatchesRepository } from '../store/batches-repository.js';
 import type { AgentsRepository } from '../store/agents-repository.js';
 import type { AddressPolicy } from './url-fetch/address-policy.js';
+import type { LocalModels } from './local-models/local-models.js';
 
 /** Everything the routes use, built once per gateway by buildGateway and passed down. */
 export interface GatewayServices {
@@ -40,4 +41,5 @@ export interface GatewayServices {
   agents: AgentsRepository;
   /** Where client-given URLs may be fetched from (SSRF guard). */
   urlFetchPolicy: AddressPolicy;
+  localModels: LocalModels;
 }

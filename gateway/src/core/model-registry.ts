@@ -50,32 +50,45 @@ export class ModelRegistry {
 
   constructor(
     models: ModelConfig[],
-    providers: ReadonlyMap<string, ProviderInstance>,
+    private readonly providers: ReadonlyMap<string, ProviderInstance>,
     private readonly state: ModelStateRepository,
     private readonly breakerState: (providerId: string) => BreakerState = () => 'closed',
   ) {
     for (const stored of state.all()) this.states.set(stored.id, stored);
-    for (const model of models) {
-      const provider = providers.get(model.provider);
-      if (!provider) continue;
-      const route: ModelRoute = {
-        id: model.id,
-        aliases: model.aliases ?? [],
-        provider,
-        upstreamModel: model.upstream_model ?? model.id,
-        capabilities: new Set(model.capabilities),
-        pricing: model.pricing,
-        fallbacks: model.fallbacks ?? [],
-        maxRetries: model.max_retries ?? 2,
-        deadlineMs: model.request_deadline_ms,
-        imageSizes: model.image_sizes,
-        maxImages: model.max_images,
-        ownedBy: model.owned_by ?? provider.id,
-        fineTuned: model.id.startsWith('ft:'),
-      };
-      this.routes.set(route.id, route);
-      for (const name of [route.id, ...route.aliases]) this.byName.set(name, route);
-    }
+    for (const model of models) this.add(model);
+  }
+
+  /** Adds (or replaces) a route at run time, e.g. for a model file that was just downloaded. Returns false when its provider does not exist. */
+  add(model: ModelConfig): boolean {
+    const provider = this.providers.get(model.provider);
+    if (!provider) return false;
+    const route: ModelRoute = {
+      id: model.id,
+      aliases: model.aliases ?? [],
+      provider,
+      upstreamModel: model.upstream_model ?? model.id,
+      capabilities: new Set(model.capabilities),
+      pricing: model.pricing,
+      fallbacks: model.fallbacks ?? [],
+      maxRetries: model.max_retries ?? 2,
+      deadlineMs: model.request_deadline_ms,
+      imageSizes: model.image_sizes,
+      maxImages: model.max_images,
+      ownedBy: model.owned_by ?? provider.id,
+      fineTuned: model.id.startsWith('ft:'),
+    };
+    if (this.routes.has(route.id)) this.remove(route.id);
+    this.routes.set(route.id, route);
+    for (const name of [route.id, ...route.aliases]) if (!this.byName.has(name)) this.byName.set(name, route);
+    return true;
+  }
+
+  /** Removes a route added at run time (a deleted model file); its aliases go with it. */
+  remove(id: string): void {
+    const route = this.routes.get(id);
+    if (!route) return;
+    this.routes.delete(id);
+    for (const [name, target] of this.byName) if (target === route) this.byName.delete(name);
   }
 
   private stateOf(id: string): ModelStateRecord | undefined {

@@ -1,5 +1,6 @@
 import { createLlamaCppProvider } from './llamacpp/llamacpp-provider.js';
 import { createMistralProvider } from './mistral/create-mistral-provider.js';
+import { createOnnxEmbeddingsProvider } from './onnx-embeddings/create-onnx-embeddings-provider.js';
 import { createOpenAiCompatibleProvider } from './openai-compatible/create-openai-compatible-provider.js';
 import { createSherpaOnnxProvider } from './sherpa-onnx/create-sherpa-onnx-provider.js';
 import { createTesseractProvider } from './tesseract/create-tesseract-provider.js';
@@ -13,4 +14,9 @@ export const PROVIDER_FACTORIES: Readonly<Record<string, ProviderFactory>> = {
   llamacpp: createLlamaCppProvider,
   tesseract: createTesseractProvider,
   'sherpa-onnx': createSherpaOnnxProvider,
+  'onnx-embeddings': createOnnxEmbeddingsProvider,
 };
+
+/** What the local model manager reads from model files on disk. */
+export { listGgufModels, readGgufSummary, type GgufSummary } from './llamacpp/llamacpp-provider.js';
+export { discoverSpeechModels } from './sherpa-onnx/discover-speech-models.js';

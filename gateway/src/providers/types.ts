@@ -301,6 +301,8 @@ export interface ProviderInstance {
   modelStatus?(model: string): EngineStatus;
   /** Local engines: their queues right now, for /metrics. */
   queues?(): QueueDepth[];
+  /** Unloads one model (its file is about to be deleted); requests running on it fail. */
+  releaseModel?(model: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -115,4 +115,27 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX batches_key ON batches (key_id, created_at);
     `,
   },
+  {
+    version: 5,
+    name: 'model downloads',
+    sql: `
+      CREATE TABLE model_downloads (
+        id TEXT PRIMARY KEY,
+        repo TEXT NOT NULL,
+        file TEXT NOT NULL,
+        revision TEXT NOT NULL,
+        commit_sha TEXT,
+        sha256 TEXT,
+        download_url TEXT,
+        target TEXT NOT NULL,
+        status TEXT NOT NULL,
+        bytes_total INTEGER,
+        bytes_done INTEGER NOT NULL DEFAULT 0,
+        error TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX model_downloads_file ON model_downloads (repo, file, revision);
+    `,
+  },
 ];

@@ -6,6 +6,7 @@
  * gateway must still answer /status afterwards.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeHub, type FakeHub } from '../support/fake-hub.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { accepts, HOSTILE_VALUES, minimalValue, NOT_JSON_VALUES, type JsonSchema } from '../support/json-schema-samples.js';
 import { multipartBody, multipartType, type MultipartPart } from '../support/multipart-body.js';
@@ -66,10 +67,14 @@ let operations: Operation[];
 let problems: string[];
 let sent = 0;
 
+let hub: FakeHub;
+
 beforeAll(async () => {
   upstream = await startFakeUpstream();
+  hub = await startFakeHub();
   const base = upstreamConfig(upstream);
   gateway = await startGateway({
+    env: { HF_ENDPOINT: hub.url },
     config: {
       server: { body_limit_mb: BODY_LIMIT_BYTES / 1024 / 1024, request_log_bodies: true },
       providers: base.providers,
@@ -89,6 +94,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
   await upstream?.close();
+  await hub?.close();
 });
 
 afterEach(async () => {

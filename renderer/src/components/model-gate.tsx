@@ -4,6 +4,7 @@ import { useModelsWith } from '../lib/models-query';
 import { ErrorNotice } from './error-notice';
 import { Loading } from './loading';
 import { NoBackendNotice } from './no-backend-notice';
+import { ModelDownloadOffer } from '../features/local-models/components/model-download-offer';
 
 interface Props {
   capability: Capability;
@@ -15,6 +16,13 @@ export function ModelGate({ capability, children }: Props) {
   const models = useModelsWith(capability);
   if (models.isPending) return <Loading label="Loading models…" />;
   if (models.isError) return <ErrorNotice error={models.error} title="The model list could not be loaded" onRetry={() => models.refetch()} />;
-  if (models.data.length === 0) return <NoBackendNotice capability={capability} />;
+  if (models.data.length === 0) {
+    return (
+      <>
+        <ModelDownloadOffer capability={capability} />
+        <NoBackendNotice capability={capability} />
+      </>
+    );
+  }
   return <>{children(models.data)}</>;
 }

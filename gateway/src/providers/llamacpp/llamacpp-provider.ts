@@ -7,6 +7,8 @@ import { ModelPool } from './model-pool.js';
 
 export { listGgufModels } from './list-gguf-models.js';
 export type { GgufModelFile } from './list-gguf-models.js';
+export { readGgufSummary } from './read-gguf-summary.js';
+export type { GgufSummary } from './read-gguf-summary.js';
 
 /**
  * Local GGUF models through llama.cpp (node-llama-cpp's prebuilt CPU binaries; nothing is
@@ -29,6 +31,7 @@ export const createLlamaCppProvider: ProviderFactory = (context) => {
     status: () => pool.status(),
     modelStatus: (model) => pool.modelStatus(model),
     queues: () => pool.queues(),
+    releaseModel: (model) => pool.release(model),
     close: () => pool.close(),
   };
 };

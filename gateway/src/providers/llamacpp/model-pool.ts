@@ -42,6 +42,19 @@ export class ModelPool {
     return this.models.get(path)?.status() ?? { state: 'cold' };
   }
 
+  /** Unloads the model behind `name` and forgets it. */
+  async release(name: string): Promise<void> {
+    let path: string;
+    try {
+      path = resolveModelFile(this.options.modelsDir, name);
+    } catch {
+      return;
+    }
+    const model = this.models.get(path);
+    this.models.delete(path);
+    await model?.close(new ProviderError('unavailable', `The model ${name} was deleted.`, { code: 'model_deleted' }));
+  }
+
   status(): EngineStatus {
     return this.engineState;
   }

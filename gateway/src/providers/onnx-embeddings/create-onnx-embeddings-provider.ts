@@ -1,0 +1,87 @@
+import { ProviderError } from '../_shared/provider-error.js';
+import type { EmbeddingRequest, EmbeddingResult, EngineStatus, ProviderFactory } from '../types.js';
+import { builtinModelDir } from './builtin-model-dir.js';
+import { SentenceEmbedder } from './sentence-embedder.js';
+
+/**
+ * Local sentence embeddings from an ONNX model folder (tokenizer.json + onnx/<file>): by default the
+ * built-in all-MiniLM-L6-v2 (384 dimensions), so /v1/embeddings works with no config or download.
+ * Options: `model_dir`, `onnx_file` (default model_q4.onnx), `max_tokens` (default 256, as
+ * sentence-transformers trains MiniLM).
+ */
+export const createOnnxEmbeddingsProvider: ProviderFactory = (context) => {
+  const options = context.options as Record<string, unknown>;
+  const dir = typeof options.model_dir === 'string' ? options.model_dir : builtinModelDir();
+  const onnxFile = typeof options.onnx_file === 'string' ? options.onnx_file : 'model_q4.onnx';
+  const maxTokens = typeof options.max_tokens === 'number' ? options.max_tokens : 256;
+  let loading: Promise<SentenceEmbedder> | undefined;
+  let state: EngineStatus = { state: 'cold' };
+  // One inference at a time: the WebAssembly engine runs on this thread anyway.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const embedder = (): Promise<SentenceEmbedder> => {
+    if (!loading) {
+      state = { state: 'loading' };
+      loading = SentenceEmbedder.load({ dir, onnxFile, maxTokens }).then(
+        (loaded) => {
+          state = { state: 'ready' };
+          context.logger.info(`onnx-embeddings: loaded ${dir}/onnx/${onnxFile}`);
+          return loaded;
+        },
+        (error: unknown) => {
+          loading = undefined;
+          state = { state: 'unavailable', detail: (error as Error).message };
+          throw new ProviderError('unavailable', `Could not load the embedding model in ${dir}: ${(error as Error).message}`, { code: 'model_load_failed', cause: error });
+        },
+      );
+    }
+    return loading;
+  };
+
+  async function embed(request: EmbeddingRequest): Promise<EmbeddingResult> {
+    if (request.input.some((text) => text.length === 0)) throw new ProviderError('invalid_request', 'Embedding inputs must not be empty strings.', { param: 'input' });
+    const model = await embedder();
+    const run = queue.then(async () => {
+      const vectors: number[][] = [];
+      let promptTokens = 0;
+      for (const [index, text] of request.input.entries()) {
+        if (request.signal.aborted) throw new ProviderError('aborted', 'The request was aborted.');
+        const tokens = model.countTokens(text);
+        if (tokens > model.maxTokens) {
+          throw new ProviderError('invalid_request', `Input ${index} is ${tokens} tokens long; this embedding model reads at most ${model.maxTokens}. Split the text into smaller passages.`, {
+            param: 'input',
+            code: 'context_length_exceeded',
+          });
+        }
+        const { vector } = await model.embed(text);
+        promptTokens += tokens;
+        vectors.push(Array.from(vector));
+      }
+      const size = vectors[0]?.length;
+      if (request.dimensions !== undefined && size !== undefined && request.dimensions !== size) {
+        throw new ProviderError('invalid_request', `This model makes ${size}-dimensional embeddings; dimensions=${request.dimensions} is not available.`, { param: 'dimensions' });
+      }
+      return { vectors, prompt_tokens: promptTokens };
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  return {
+    id: context.id,
+    type: context.options.type,
+    capabilities: { embeddings: { embed } },
+    // Loads in the background without holding /status at `starting`: requests meanwhile wait for it.
+    warm: async () => {
+      embedder().catch(() => undefined);
+    },
+    status: () => state,
+    // A load still running is not waited for (it cannot be interrupted): its session is released when it ends.
+    close: async () => {
+      const pending = loading;
+      loading = undefined;
+      state = { state: 'cold' };
+      if (pending) void pending.then((loaded) => loaded.close()).catch(() => undefined);
+    },
+  };
+};

@@ -1,0 +1,52 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
+
+/** The gateway as a new user gets it: no config file entries, no model files, no network. */
+let gateway: TestGateway;
+
+beforeAll(async () => {
+  gateway = await startGateway();
+});
+afterAll(async () => {
+  await gateway.close();
+});
+
+const cosine = (a: number[], b: number[]): number => a.reduce((sum, value, index) => sum + value * b[index], 0);
+
+describe('the built-in embedding model', () => {
+  it('is listed in /models and embeds with no config or download: a paraphrase scores higher than an unrelated sentence', async () => {
+    const listed = (await json(await gateway.request('/models'))).data.find((model: Json) => model.id === 'svc-embed-local');
+    expect(listed).toMatchObject({ capabilities: ['embeddings'], owned_by: 'switchyard-local' });
+
+    const response = await gateway.request('/v1/embeddings', {
+      method: 'POST',
+      json: { model: 'svc-embed-local', input: ['A man is playing a guitar.', 'Someone plays the guitar.', 'The stock market fell sharply today.'] },
+    });
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body).toMatchObject({ object: 'list', model: 'svc-embed-local', data: [{ object: 'embedding', index: 0 }, { index: 1 }, { index: 2 }] });
+    const [guitar, paraphrase, unrelated] = body.data.map((item: Json) => item.embedding as number[]);
+    expect(guitar).toHaveLength(384);
+    expect(cosine(guitar, guitar)).toBeCloseTo(1, 4);
+    expect(cosine(guitar, paraphrase)).toBeGreaterThan(0.6);
+    expect(cosine(guitar, paraphrase)).toBeGreaterThan(cosine(guitar, unrelated) + 0.4);
+    expect(body.usage.prompt_tokens).toBeGreaterThan(10);
+  });
+
+  it('answers the official openai SDK (base64 by default)', async () => {
+    const client = new OpenAI({ apiKey: ADMIN_KEY, baseURL: `${gateway.url}/v1` });
+    const result = await client.embeddings.create({ model: 'svc-embed-local', input: 'Hello, world' });
+    expect(result.data[0].embedding).toHaveLength(384);
+    const norm = Math.sqrt(result.data[0].embedding.reduce((sum, value) => sum + value * value, 0));
+    expect(norm).toBeCloseTo(1, 3);
+  });
+
+  it('refuses text longer than the model reads, and empty text, in the error shape', async () => {
+    const long = await gateway.request('/v1/embeddings', { method: 'POST', json: { model: 'svc-embed-local', input: 'word '.repeat(400) } });
+    expect(long.status).toBe(422);
+    expect(await json(long)).toMatchObject({ object: 'error', code: 'context_length_exceeded', param: 'input' });
+    const wrongSize = await gateway.request('/v1/embeddings', { method: 'POST', json: { model: 'svc-embed-local', input: 'x', dimensions: 99 } });
+    expect((await json(wrongSize)).param).toBe('dimensions');
+  });
+});

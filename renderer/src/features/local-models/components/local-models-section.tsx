@@ -1,0 +1,75 @@
+import { formatSize } from '../format-size';
+import { useDeleteLocalFile } from '../api/delete-local-file';
+import { useDownloads } from '../api/list-downloads';
+import { useLocalFiles } from '../api/list-local-files';
+import { isActive } from '../local-model-wire';
+import { DownloadProgress } from './download-progress';
+import { useInstallWatch } from './use-install-watch';
+import './local-models.css';
+
+/** The Models page's local part: the model files on disk (from their metadata) and the downloads. Owners only. */
+export function LocalModelsSection() {
+  const files = useLocalFiles();
+  const downloads = useDownloads();
+  const remove = useDeleteLocalFile();
+  useInstallWatch(downloads.data?.data);
+  if (files.isError || !files.data) return null;
+  const shown = (downloads.data?.data ?? []).filter((download) => isActive(download.status) || download.status === 'paused' || download.status === 'failed');
+  return (
+    <section className="card table-card local-section" aria-label="Local model files">
+      <div className="table-card-pad">
+        <h2 className="card-title">Local model files</h2>
+        <span className="small faint">In the data folder's models/ directory; each is served as the model named here.</span>
+      </div>
+      {files.data.data.length === 0 ? (
+        <div className="table-card-pad small faint">No local model files yet: the Chat and Completions pages offer models to download.</div>
+      ) : (
+        <div className="local-table-wrap">
+          <table className="table" data-testid="local-files-table">
+            <thead>
+              <tr>
+                <th>File</th>
+                <th>Model</th>
+                <th>Size</th>
+                <th>Quantization</th>
+                <th>Context</th>
+                <th>Loaded</th>
+                <th><span className="visually-hidden">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {files.data.data.map((file) => (
+                <tr key={file.name} aria-label={file.name}>
+                  <td className="mono">{file.name}</td>
+                  <td className="mono">{file.model}</td>
+                  <td>{formatSize(file.size_bytes)}</td>
+                  <td>{file.quantization ?? '—'}</td>
+                  <td>{file.context_length?.toLocaleString() ?? '—'}</td>
+                  <td>{file.loaded ? <span className="badge badge-ok">loaded</span> : <span className="faint">no</span>}</td>
+                  <td>
+                    <button type="button" className="btn btn-sm btn-ghost" disabled={remove.isPending} onClick={() => window.confirm(`Delete ${file.name} from disk?`) && remove.mutate(file.name)}>
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {shown.length > 0 && (
+        <div className="table-card-pad stack">
+          <h3 className="card-title">Downloads</h3>
+          {shown.map((download) => (
+            <div key={download.id} className="local-entry">
+              <span className="mono small">
+                {download.repo}/{download.file}
+              </span>
+              <DownloadProgress download={download} />
+            </div>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+import { ErrorNotice } from '../../../components/error-notice';
+import { formatSize } from '../format-size';
+import type { Capability } from '../../../lib/gateway-types';
+import { useCatalog } from '../api/list-catalog';
+import { useDownloads } from '../api/list-downloads';
+import { useStartDownload } from '../api/start-download';
+import type { CatalogEntry, ModelDownload } from '../local-model-wire';
+import { DownloadProgress } from './download-progress';
+import { useInstallWatch } from './use-install-watch';
+import './local-models.css';
+
+function latestFor(entry: CatalogEntry, downloads: readonly ModelDownload[]): ModelDownload | undefined {
+  return downloads.find((download) => download.repo === entry.repo && download.file === entry.file && download.status !== 'cancelled');
+}
+
+/**
+ * The first-run offer shown where a page has no model: the catalog's models for `capability`, each
+ * with a Download button, then its progress; the page starts working when the download completes.
+ * Shown to Owners only (the download manager is theirs); others see nothing.
+ */
+export function ModelDownloadOffer({ capability }: { capability: Capability }) {
+  const catalog = useCatalog();
+  const downloads = useDownloads();
+  const start = useStartDownload();
+  useInstallWatch(downloads.data?.data);
+  if (catalog.isError || !catalog.data) return null;
+  const entries = catalog.data.data.filter((entry) => (entry.capabilities as readonly string[]).includes(capability));
+  if (entries.length === 0) return null;
+  const download = (entry: CatalogEntry) => {
+    for (const file of entry.files) start.mutate({ repo: entry.repo, file, revision: entry.revision });
+  };
+  return (
+    <section className="card stack local-offer" aria-label="Download a local model">
+      <div>
+        <h2 className="card-title">Download a model to run on this computer</h2>
+        <span className="small faint">Small models from Hugging Face that run on a laptop CPU. The page starts working as soon as the download completes.</span>
+      </div>
+      {start.isError && <ErrorNotice error={start.error} title="The download could not start" />}
+      <ul className="local-catalog">
+        {entries.map((entry) => {
+          const current = latestFor(entry, downloads.data?.data ?? []);
+          return (
+            <li key={entry.id} className="local-entry" aria-label={entry.name}>
+              <div className="stack local-entry-text">
+                <strong>{entry.name}</strong>
+                <span className="small">{entry.description}</span>
+                <span className="small faint">
+                  {formatSize(entry.size_bytes)} · needs about {formatSize(entry.ram_bytes)} of memory · {entry.licence} · <span className="mono">{entry.repo}</span>
+                </span>
+              </div>
+              {current ? (
+                <DownloadProgress download={current} />
+              ) : (
+                <button type="button" className="btn btn-primary" disabled={start.isPending} onClick={() => download(entry)}>
+                  Download
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
