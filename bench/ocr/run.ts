@@ -3,7 +3,7 @@
  * Debian's `tesseract` command on the same pages, under the same load (runs are interleaved page by
  * page). Accuracy per category (CER, WER, bag-of-words F1, box IoU, pages/s) on bench/ocr/pages.ts and
  * the real scans in bench/ocr/real, then throughput on A4 pages one and two at a time.
- *   npx tsx bench/ocr/run.ts [--quick] [--pages] [--accuracy-only] [--throughput-only]
+ *   npx tsx bench/ocr/run.ts [--quick] [--pages] [--no-wasm] [--accuracy-only] [--throughput-only]
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -165,7 +165,7 @@ async function throughput(dir: string, native: boolean): Promise<void> {
   const lanes: [string, (workers: number) => Reader, Reader][] = [];
   const command = commandReader(dir);
   if (native) lanes.push(['gateway native', (w) => gatewayReader(keep(gatewayEngine('native', w))), command]);
-  lanes.push(['gateway wasm', (w) => gatewayReader(keep(gatewayEngine('wasm', w))), command]);
+  if (!args.includes('--no-wasm')) lanes.push(['gateway wasm', (w) => gatewayReader(keep(gatewayEngine('wasm', w))), command]);
   const rows: string[] = [];
   for (const [label, makeReader, other] of lanes) {
     for (const concurrency of [1, 2]) {

@@ -3,9 +3,10 @@ import type { OcrBlock } from '../types.js';
 
 /**
  * The page's skew in degrees as Tesseract's own reading shows it: along a skewed line, word boxes climb
- * or fall. The slope of word centres over x, fitted per line of four or more words; the median over lines.
+ * or fall. The slope of word bottoms over x, fitted per line of four or more words; the median over
+ * lines, or undefined when too few lines are long enough (tables, forms, receipts).
  */
-export function lineSkew(blocks: OcrBlock[]): number {
+export function lineSkew(blocks: OcrBlock[]): number | undefined {
   const angles: number[] = [];
   for (const line of blocks.flatMap((b) => b.lines)) {
     if (line.words.length < 4) continue;
@@ -21,5 +22,5 @@ export function lineSkew(blocks: OcrBlock[]): number {
     });
     if (sxx > 0) angles.push((Math.atan(sxy / sxx) * 180) / Math.PI);
   }
-  return angles.length >= 3 ? median(angles) : 0;
+  return angles.length >= 3 ? median(angles) : undefined;
 }

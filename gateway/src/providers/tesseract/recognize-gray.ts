@@ -60,10 +60,11 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
   const unsure = (reading: Reading): boolean => reading.confidence < CONFIDENT || hasStrayTallLines(reading.blocks);
 
   let best = await read(image, identityTransform(image.width, image.height), 'auto');
-  const skewed = Math.abs(lineSkew(best.blocks)) >= SKEWED;
-  if (options.preprocess && (skewed || unsure(best))) {
+  // Where the words cannot tell (short lines), the pixels can: preprocessing measures the skew.
+  const skew = lineSkew(best.blocks);
+  if (options.preprocess && (skew === undefined || Math.abs(skew) >= SKEWED || unsure(best))) {
     const prepared = await preprocessPage(image, { maxPixels: options.maxPixels });
-    if (prepared.steps.length > 0) {
+    if (prepared.steps.length > 0 && (prepared.transform.rotation !== 0 || unsure(best))) {
       const reading = await read(prepared.image, prepared.transform, 'auto');
       const straightened = prepared.transform.rotation !== 0;
       if (reading.confidence + (straightened ? STRAIGHT_BONUS : 0) > best.confidence || (hasStrayTallLines(best.blocks) && !hasStrayTallLines(reading.blocks))) {

@@ -114,30 +114,56 @@ function splitAtGutters(blocks: OcrBlock[]): OcrBlock[] {
   });
 }
 
+/**
+ * Gutters: runs of x (at least `width` wide, between text on both sides) that blocks cover for less
+ * than a sixth of the region's height. A title, a footer or a photo caption may cross a gutter; the
+ * columns beside it may not.
+ */
+function gutters(blocks: OcrBlock[], width: number): [number, number][] {
+  const left = Math.min(...blocks.map((b) => b.bbox[0]));
+  const right = Math.max(...blocks.map((b) => b.bbox[2]));
+  const height = Math.max(...blocks.map((b) => b.bbox[3])) - Math.min(...blocks.map((b) => b.bbox[1]));
+  const coverage = new Float64Array(Math.max(0, Math.ceil(right - left)) + 1);
+  for (const b of blocks) {
+    for (let x = Math.floor(b.bbox[0] - left); x < Math.ceil(b.bbox[2] - left); x++) coverage[x] += b.bbox[3] - b.bbox[1];
+  }
+  const out: [number, number][] = [];
+  let start = -1;
+  for (let x = 0; x <= coverage.length; x++) {
+    const low = x < coverage.length && coverage[x] <= height / 6;
+    if (low && start < 0) start = x;
+    if (!low && start >= 0) {
+      if (start > 0 && x < coverage.length && x - start >= width) out.push([left + start, left + x]);
+      start = -1;
+    }
+  }
+  return out;
+}
+
 function order(blocks: OcrBlock[], unit: number): OcrBlock[] {
   if (blocks.length <= 1) return blocks;
   const gutter = Math.max(6, unit * 0.8);
-  const horizontal = bands(blocks, unit * 0.1);
-  if (horizontal.length > 1) {
-    // A band that stays inside the columns above it (a paragraph break that happens to line up across
-    // the columns, or one column running on below the other) is read with them; one that crosses their
-    // gutters (a footer, a full-width title) starts a new group.
-    const groups: OcrBlock[][] = [horizontal[0]];
-    for (const band of horizontal.slice(1)) {
-      const last = groups[groups.length - 1];
-      const merged = [...last, ...band];
-      const above = columns(last, gutter).length;
-      if (above > 1 && columns(merged, gutter).length === above) {
-        groups[groups.length - 1] = merged;
-      } else groups.push(band);
+  const found = gutters(blocks, gutter);
+  if (found.length > 0) {
+    // Crossing means covering a gutter's middle: a column's ragged right edge may reach into the gutter.
+    const crosses = (b: OcrBlock): boolean => found.some(([x1, x2]) => b.bbox[0] < (x1 + x2) / 2 && b.bbox[2] > (x1 + x2) / 2);
+    const separators = blocks.filter(crosses).sort((a, b) => a.bbox[1] - b.bbox[1]);
+    if (separators.length === 0) {
+      const vertical = columns(blocks, gutter);
+      if (vertical.length > 1) return isTable(vertical) ? [tableBlock(blocks)] : vertical.flatMap((col) => order(col, unit));
+    } else if (separators.length < blocks.length) {
+      // Blocks that cross the gutters (titles, footers) cut the page into stacked sections of columns.
+      const sections: OcrBlock[][] = Array.from({ length: separators.length + 1 }, () => []);
+      for (const block of blocks) {
+        if (crosses(block)) continue;
+        const after = separators.filter((s) => s.bbox[1] <= block.bbox[1]).length;
+        sections[after].push(block);
+      }
+      return sections.flatMap((section, i) => [...(i > 0 ? [separators[i - 1]] : []), ...order(section, unit)]);
     }
-    if (groups.length > 1) return groups.flatMap((group) => order(group, unit));
   }
-  const vertical = columns(blocks, gutter);
-  if (vertical.length > 1) {
-    if (isTable(vertical)) return [tableBlock(blocks)];
-    return vertical.flatMap((col) => order(col, unit));
-  }
+  const horizontal = bands(blocks, unit * 0.1);
+  if (horizontal.length > 1) return horizontal.flatMap((band) => order(band, unit));
   return [...blocks].sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
 }
 
@@ -157,9 +183,10 @@ function markMargins(blocks: OcrBlock[], page: Page, unit: number): void {
 }
 
 /**
- * Puts a page's blocks in the order a person reads them (recursive XY cut): bands top to bottom,
- * columns left to right within a band, a table row by row (its cells merged into one block whose
- * lines are rows), running header first and footer last. Word and line boxes are kept.
+ * Puts a page's blocks in the order a person reads them (recursive XY cut on projection profiles):
+ * sections between full-width blocks top to bottom, columns left to right within a section, a table
+ * row by row (its cells merged into one block whose lines are rows), running header first and footer
+ * last. Word and line boxes are kept.
  */
 export function orderBlocks(blocks: OcrBlock[], page: Page): OcrBlock[] {
   const split = splitAtGutters(blocks);
