@@ -39,6 +39,8 @@ import { AgentsRepository } from './store/agents-repository.js';
 import { BatchRunner, type BatchExecutor } from './core/batch/batch-runner.js';
 import { join } from 'node:path';
 import { apiRoutes } from './api/index.js';
+import { ResponsesService } from './core/responses/responses-service.js';
+import { ResponsesRepository } from './store/responses-repository.js';
 
 export type Gateway = FastifyInstance;
 
@@ -100,6 +102,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     const retryAfter = Number(response.headers['retry-after']);
     return { status: response.statusCode, body: parsed, requestId: String(response.headers['x-request-id'] ?? ''), ...(Number.isFinite(retryAfter) ? { retryAfter } : {}) };
   };
+  const runner = new RouteRunner(models, app.log);
   const services: GatewayServices = {
     options,
     db,
@@ -110,12 +113,13 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     requestLog: new RequestLog(options.server.requestLogSize),
     providers,
     models,
-    runner: new RouteRunner(models, app.log),
+    runner,
     startup: new StartupState(),
     files,
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, join(options.dataDir, 'batches'), app.log),
     agents: new AgentsRepository(db),
+    responses: new ResponsesService(models, runner, new ResponsesRepository(db)),
   };
   app.decorate('services', services);
   app.decorate('generatedAdminKey', generatedKey);

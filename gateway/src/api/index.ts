@@ -13,6 +13,7 @@ import { imageGenerationRoutes } from './vision/image-generation-routes.js';
 import { consoleRoutes } from './console/console-routes.js';
 import { modelsRoutes } from './models/models-routes.js';
 import { statusRoutes } from './status/status-routes.js';
+import { responsesRoutes } from './responses/responses-routes.js';
 
 /** Every resource's routes. */
 export const apiRoutes: FastifyPluginAsync = async (app) => {
@@ -21,6 +22,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(accountRoutes);
   await app.register(consoleRoutes);
   await app.register(chatRoutes);
+  await app.register(responsesRoutes);
   await app.register(completionRoutes);
   await app.register(embeddingRoutes);
   await app.register(fileRoutes);

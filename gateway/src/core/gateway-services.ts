@@ -13,6 +13,7 @@ import type { FileStore } from './file-store.js';
 import type { BatchRunner } from './batch/batch-runner.js';
 import type { BatchesRepository } from '../store/batches-repository.js';
 import type { AgentsRepository } from '../store/agents-repository.js';
+import type { ResponsesService } from './responses/responses-service.js';
 
 /** Everything the routes use, built once per gateway by buildGateway and passed down. */
 export interface GatewayServices {
@@ -31,4 +32,5 @@ export interface GatewayServices {
   batches: BatchesRepository;
   batchRunner: BatchRunner;
   agents: AgentsRepository;
+  responses: ResponsesService;
 }

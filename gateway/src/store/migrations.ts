@@ -104,4 +104,19 @@ export const MIGRATIONS: Migration[] = [
     name: 'batch validation errors',
     sql: `ALTER TABLE batches ADD COLUMN errors TEXT NOT NULL DEFAULT '[]';`,
   },
+  {
+    version: 4,
+    name: 'stored Responses API responses',
+    sql: `
+      CREATE TABLE responses (
+        id TEXT PRIMARY KEY,
+        created_at INTEGER NOT NULL,
+        key_id TEXT,
+        native INTEGER NOT NULL DEFAULT 0,
+        response TEXT NOT NULL,
+        input_items TEXT NOT NULL,
+        context_items TEXT NOT NULL DEFAULT '[]'
+      );
+    `,
+  },
 ];

@@ -1,0 +1,15 @@
+import type { FakeUpstream } from '../support/fake-upstream.js';
+import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
+
+/**
+ * The client tests' config: the default language model on a fake OpenAI-compatible upstream (so the
+ * Responses API is translated to chat), and `native-model` on the same fake configured with
+ * `responses_api: true` (so the Responses API passes through).
+ */
+export function clientsConfig(upstream: FakeUpstream) {
+  const base = upstreamConfig(upstream);
+  return {
+    providers: [...base.providers, { id: 'native', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, responses_api: true }],
+    models: [...base.models, { id: 'native-model', provider: 'native', upstream_model: 'native-upstream', capabilities: ['chat'], pricing: { input_per_million: 1, output_per_million: 1 } }],
+  };
+}
