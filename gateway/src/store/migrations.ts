@@ -117,6 +117,12 @@ export const MIGRATIONS: Migration[] = [
         input_items TEXT NOT NULL,
         context_items TEXT NOT NULL DEFAULT '[]'
       );
+      CREATE TABLE response_items (
+        id TEXT PRIMARY KEY,
+        response_id TEXT NOT NULL REFERENCES responses (id) ON DELETE CASCADE,
+        item TEXT NOT NULL
+      );
+      CREATE INDEX response_items_response ON response_items (response_id);
     `,
   },
 ];

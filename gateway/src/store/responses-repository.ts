@@ -25,10 +25,26 @@ interface StoredRow {
 export class ResponsesRepository {
   constructor(private readonly db: Database) {}
 
+  /** Stores the response and indexes its input and output items by id, so later requests can refer to them (`item_reference`). */
   insert(record: StoredResponseRecord): void {
-    this.db
-      .prepare('INSERT INTO responses (id, created_at, key_id, native, response, input_items, context_items) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(record.id, record.created_at, record.key_id, record.native ? 1 : 0, JSON.stringify(record.response), JSON.stringify(record.input_items), JSON.stringify(record.context_items));
+    const output = Array.isArray(record.response.output) ? (record.response.output as Record<string, unknown>[]) : [];
+    const indexItem = this.db.prepare('INSERT OR IGNORE INTO response_items (id, response_id, item) VALUES (?, ?, ?)');
+    this.db.transaction(() => {
+      this.db
+        .prepare('INSERT INTO responses (id, created_at, key_id, native, response, input_items, context_items) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(record.id, record.created_at, record.key_id, record.native ? 1 : 0, JSON.stringify(record.response), JSON.stringify(record.input_items), JSON.stringify(record.context_items));
+      for (const item of [...record.input_items, ...output]) {
+        if (typeof item.id === 'string') indexItem.run(item.id, record.id, JSON.stringify(item));
+      }
+    })();
+  }
+
+  /** A stored input or output item by its id, with the key of the response that holds it. */
+  item(id: string): { item: Record<string, unknown>; key_id: string | null } | undefined {
+    const found = row<{ item: string; key_id: string | null }>(
+      this.db.prepare('SELECT response_items.item, responses.key_id FROM response_items JOIN responses ON responses.id = response_items.response_id WHERE response_items.id = ?').get(id),
+    );
+    return found ? { item: JSON.parse(found.item) as Record<string, unknown>, key_id: found.key_id } : undefined;
   }
 
   get(id: string): StoredResponseRecord | undefined {

@@ -155,7 +155,7 @@ describe('the openai SDK on the Responses API, translated to chat', () => {
 
   it('store: false keeps nothing', async () => {
     const response = await client().responses.create({ model: 'svc-large-3', input: 'forget me', store: false });
-    expect(response.store).toBe(false);
+    expect((response as Json).store).toBe(false);
     await expect(client().responses.retrieve(response.id)).rejects.toMatchObject({ status: 404 });
     const continued = await gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3', input: 'x', previous_response_id: response.id } });
     expect(continued.status).toBe(404);

@@ -57,7 +57,7 @@ export function responsesReply(body: JsonObject): FakeReply {
   if (body.stream !== true) return { kind: 'json', status: 200, body: completed };
 
   const inProgress = { ...base, status: 'in_progress', output: [], usage: null };
-  const events: JsonObject[] = [
+  const events: ({ type: string } & JsonObject)[] = [
     { type: 'response.created', response: inProgress },
     { type: 'response.in_progress', response: inProgress },
   ];

@@ -63,7 +63,7 @@ export class ResponsesService {
     const known = new Map([...context, ...inputItems].map((item) => [item.id, item]));
     const messages: ChatMessage[] = [
       ...(body.instructions ? [{ role: 'system' as const, content: body.instructions }] : []),
-      ...itemsToMessages([...context, ...inputItems], (id) => known.get(id)),
+      ...itemsToMessages([...context, ...inputItems], (id) => known.get(id) ?? this.storedItem(id, caller)),
     ];
     const chatRequest: Omit<ChatRequest, 'model'> = {
       messages,
@@ -145,6 +145,11 @@ export class ResponsesService {
     const limit = page.limit ?? 20;
     const data = ordered.slice(start, start + limit);
     return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: start + limit < ordered.length };
+  }
+
+  private storedItem(id: string, caller: ResponsesCaller): StoredInputItemType | undefined {
+    const found = this.store.item(id);
+    return found && (caller.owner || found.key_id === caller.keyId) ? (found.item as StoredInputItemType) : undefined;
   }
 
   // Stored with the row's key; an Owner key reads every key's responses.
