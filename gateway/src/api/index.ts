@@ -14,11 +14,14 @@ import { consoleRoutes } from './console/console-routes.js';
 import { modelsRoutes } from './models/models-routes.js';
 import { statusRoutes } from './status/status-routes.js';
 import { responsesRoutes } from './responses/responses-routes.js';
+import { mistralBatchJobsRoutes } from './batch/mistral-batch-jobs-routes.js';
+import { mistralFineTuningRoutes } from './models/mistral-fine-tuning-routes.js';
 
 /** Every resource's routes. */
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(statusRoutes);
   await app.register(modelsRoutes);
+  await app.register(mistralFineTuningRoutes);
   await app.register(accountRoutes);
   await app.register(consoleRoutes);
   await app.register(chatRoutes);
@@ -31,5 +34,6 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(imageAnalysisRoutes);
   await app.register(transcriptRoutes);
   await app.register(batchRoutes);
+  await app.register(mistralBatchJobsRoutes);
   await app.register(agentRoutes);
 };

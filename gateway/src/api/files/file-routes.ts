@@ -14,6 +14,13 @@ export const FileObject = Type.Object({
   filename: Type.String(),
   purpose: Type.String(),
   mime_type: Type.String(),
+  // Mistral's file fields.
+  sample_type: Type.String({ description: 'pretrain | instruct | batch_request | batch_result | batch_error' }),
+  source: Type.String({ description: 'upload' }),
+  deleted: Type.Boolean(),
+  num_lines: Type.Union([Type.Integer(), Type.Null()]),
+  mimetype: Type.String(),
+  signature: Type.Union([Type.String(), Type.Null()]),
 });
 const FilePath = Type.Object({ file_id: Type.String({ minLength: 1 }) });
 /** A plain type/subtype; anything else (parameters, control or non-ASCII characters) is stored as application/octet-stream. */
@@ -54,7 +61,9 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/v1/files/:file_id/content', { config: { unlogged: false }, schema: { tags: ['files'], summary: 'File content', params: FilePath } }, async (request, reply) => {
     const { record, content } = await files.content(request.params.file_id);
-    reply.header('Content-Type', record.mime_type).header('Content-Disposition', contentDisposition(record.filename)).header('Cache-Control', 'private, max-age=31536000, immutable');
+    // A client that asks for raw bytes only (Mistral's SDK) gets them labelled so.
+    const contentType = request.headers.accept === 'application/octet-stream' ? 'application/octet-stream' : record.mime_type;
+    reply.header('Content-Type', contentType).header('Content-Disposition', contentDisposition(record.filename)).header('Cache-Control', 'private, max-age=31536000, immutable');
     return reply.send(content);
   });
 
