@@ -16,6 +16,8 @@ import { statusRoutes } from './status/status-routes.js';
 import { responsesRoutes } from './responses/responses-routes.js';
 import { mistralBatchJobsRoutes } from './batch/mistral-batch-jobs-routes.js';
 import { mistralFineTuningRoutes } from './models/mistral-fine-tuning-routes.js';
+import { fimRoutes } from './fim/fim-routes.js';
+import { classifierRoutes } from './classifiers/classifier-routes.js';
 
 /** Every resource's routes. */
 export const apiRoutes: FastifyPluginAsync = async (app) => {
@@ -27,6 +29,8 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(chatRoutes);
   await app.register(responsesRoutes);
   await app.register(completionRoutes);
+  await app.register(fimRoutes);
+  await app.register(classifierRoutes);
   await app.register(embeddingRoutes);
   await app.register(fileRoutes);
   await app.register(ocrRoutes);

@@ -119,6 +119,8 @@ export interface ChatProvider {
 
 export interface CompletionRequest extends SamplingParams {
   prompt: string;
+  /** Fill in the middle: the text after the gap (only providers with `fillInTheMiddle` read it). */
+  suffix?: string;
 }
 
 export interface CompletionResult {
@@ -132,6 +134,8 @@ export type CompletionStreamEvent =
   | { type: 'usage'; usage: TokenUsage };
 
 export interface CompletionProvider {
+  /** True when the backend fills the gap between `prompt` and `suffix` (Mistral's FIM endpoint). */
+  fillInTheMiddle?: boolean;
   complete(request: CompletionRequest): Promise<CompletionResult>;
   completeStream(request: CompletionRequest): Promise<AsyncIterable<CompletionStreamEvent>>;
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { ADMIN_KEY, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY } from '../support/upstream-config.js';
+import { makeWav } from '../support/wav.js';
 import { clientsConfig } from './responses-config.js';
 
 let upstream: FakeUpstream;
@@ -101,5 +102,31 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
     expect(await client().models.retrieve({ modelId: FINE_TUNED })).toMatchObject({ type: 'fine-tuned', archived: true });
     expect(await client().models.unarchive({ modelId: FINE_TUNED })).toMatchObject({ archived: false });
     await expect(client().models.update({ modelId: 'svc-large-3-2512', updateModelRequest: { name: 'x' } })).rejects.toMatchObject({ statusCode: 422 });
+  });
+
+  it('fim.complete: prompt and suffix to a backend with FIM; a 400 naming the models that can elsewhere', async () => {
+    const answer = await client().fim.complete({ model: 'codestral-model', prompt: 'def add(a, b):', suffix: 'return c' });
+    expect(answer.choices?.[0].message.content).toBe('def add(a, b):');
+    const sent = upstream.requests.at(-1);
+    expect(sent?.path).toBe('/v1/fim/completions');
+    expect(sent?.body).toMatchObject({ model: 'codestral-upstream', prompt: 'def add(a, b):', suffix: 'return c' });
+    const refused = client().fim.complete({ model: 'svc-large-3', prompt: 'x = ', suffix: ';' });
+    await expect(refused).rejects.toMatchObject({ statusCode: 400 });
+    await expect(refused).rejects.toThrow(/codestral-model/);
+  });
+
+  it('audio.transcriptions.complete carries language and usage', async () => {
+    const result = await client().audio.transcriptions.complete({ model: 'whisper-model', file: { fileName: 'clip.wav', content: new Uint8Array(makeWav(1)) }, language: 'en' });
+    expect(result.text.length).toBeGreaterThan(0);
+    expect(result.language).toBe('en');
+    // The upstream's own duration (the fake reports 2 s) wins over the WAV header's.
+    expect(result.usage).toMatchObject({ promptAudioSeconds: 2, totalTokens: 0 });
+  });
+
+  it('classifiers: a clear error saying nothing here serves them', async () => {
+    const moderation = client().classifiers.moderate({ model: 'svc-large-3', inputs: ['hello'] });
+    await expect(moderation).rejects.toMatchObject({ statusCode: 404 });
+    await expect(moderation).rejects.toThrow(/no moderation or classification backend/);
+    await expect(client().classifiers.classify({ model: 'svc-large-3', inputs: ['hello'] })).rejects.toMatchObject({ statusCode: 404 });
   });
 });
