@@ -106,7 +106,7 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
 
   it('fim.complete: prompt and suffix to a backend with FIM; a 400 naming the models that can elsewhere', async () => {
     const answer = await client().fim.complete({ model: 'codestral-model', prompt: 'def add(a, b):', suffix: 'return c' });
-    expect(answer.choices?.[0]?.message.content).toBe('def add(a, b):');
+    expect(answer.choices?.at(0)?.message?.content).toBe('def add(a, b):');
     const sent = upstream.requests.at(-1);
     expect(sent?.path).toBe('/v1/fim/completions');
     expect(sent?.body).toMatchObject({ model: 'codestral-upstream', prompt: 'def add(a, b):', suffix: 'return c' });
