@@ -4,6 +4,7 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.j
 import { ADMIN_KEY, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY } from '../support/upstream-config.js';
 import { makeWav } from '../support/wav.js';
+import { makeTextPdf } from '../support/draw-text.js';
 import { clientsConfig } from './responses-config.js';
 
 let upstream: FakeUpstream;
@@ -129,4 +130,14 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
     await expect(moderation).rejects.toThrow(/no moderation or classification backend/);
     await expect(client().classifiers.classify({ model: 'svc-large-3', inputs: ['hello'] })).rejects.toMatchObject({ statusCode: 404 });
   });
+
+  it('chat.complete with a document_url part is answered from the document', async () => {
+    const { pdf } = await makeTextPdf([{ lines: [{ text: 'The invoice total is 4210 euros.', x: 50, y: 100, size: 14 }, { text: 'Payment is due in March.', x: 50, y: 130, size: 14 }] }]);
+    const answer = await client().chat.complete({
+      model: 'svc-large-3',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is the invoice total?' }, { type: 'document_url', documentUrl: `data:application/pdf;base64,${pdf.toString('base64')}` }] }],
+    });
+    const content = answer.choices[0]?.message?.content;
+    expect(typeof content === 'string' ? content : JSON.stringify(content)).toMatch(/4210/);
+  }, 60_000);
 });
