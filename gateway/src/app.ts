@@ -47,6 +47,8 @@ import { apiRoutes } from './api/index.js';
 import { AddressPolicy } from './core/url-fetch/address-policy.js';
 import { LocalModels } from './core/local-models/local-models.js';
 import { ModelDownloadsRepository } from './store/model-downloads-repository.js';
+import { ResponsesService } from './core/responses/responses-service.js';
+import { ResponsesRepository } from './store/responses-repository.js';
 
 export type Gateway = FastifyInstance;
 
@@ -116,6 +118,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   };
   const startup = new StartupState();
   const metrics = new GatewayMetrics(providers, breakers);
+  const runner = new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
   const services: GatewayServices = {
     options,
     db,
@@ -128,7 +131,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     models,
     breakers,
     metrics,
-    runner: new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs }),
+    runner,
     startup,
     status: new GatewayStatus({ options, startup, models, providers, breakers, db }),
     files,
@@ -137,6 +140,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     agents: new AgentsRepository(db),
     urlFetchPolicy: new AddressPolicy(options.server.urlFetchAllow),
     localModels: new LocalModels({ dataDir: options.dataDir, hub: options.hub }, models, new ModelDownloadsRepository(db), app.log),
+    responses: new ResponsesService(models, runner, new ResponsesRepository(db)),
   };
   app.decorate('services', services);
   app.decorate('generatedAdminKey', generatedKey);

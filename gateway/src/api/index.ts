@@ -16,6 +16,11 @@ import { statusRoutes } from './status/status-routes.js';
 import { healthRoutes } from './health/health-routes.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
 import { localModelsRoutes } from './local-models/local-models-routes.js';
+import { responsesRoutes } from './responses/responses-routes.js';
+import { mistralBatchJobsRoutes } from './batch/mistral-batch-jobs-routes.js';
+import { mistralFineTuningRoutes } from './models/mistral-fine-tuning-routes.js';
+import { fimRoutes } from './fim/fim-routes.js';
+import { classifierRoutes } from './classifiers/classifier-routes.js';
 
 /** Every resource's routes. */
 export const apiRoutes: FastifyPluginAsync = async (app) => {
@@ -23,10 +28,14 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
   await app.register(metricsRoutes);
   await app.register(modelsRoutes);
+  await app.register(mistralFineTuningRoutes);
   await app.register(accountRoutes);
   await app.register(consoleRoutes);
   await app.register(chatRoutes);
+  await app.register(responsesRoutes);
   await app.register(completionRoutes);
+  await app.register(fimRoutes);
+  await app.register(classifierRoutes);
   await app.register(embeddingRoutes);
   await app.register(fileRoutes);
   await app.register(ocrRoutes);
@@ -34,6 +43,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(imageAnalysisRoutes);
   await app.register(transcriptRoutes);
   await app.register(batchRoutes);
+  await app.register(mistralBatchJobsRoutes);
   await app.register(agentRoutes);
   await app.register(localModelsRoutes);
 };

@@ -69,5 +69,12 @@ export function toPublicFile(record: FileRecord) {
     filename: record.filename,
     purpose: record.purpose,
     mime_type: record.mime_type,
+    ...mistralFileFields(record),
   };
+}
+
+/** The fields Mistral's file schema requires besides OpenAI's. */
+function mistralFileFields(record: FileRecord) {
+  const sampleType = record.purpose === 'batch' ? 'batch_request' : record.purpose === 'batch_output' ? (record.filename.includes('error') ? 'batch_error' : 'batch_result') : record.purpose === 'fine-tune' ? 'instruct' : 'pretrain';
+  return { sample_type: sampleType, source: 'upload' as const, deleted: false, num_lines: null, mimetype: record.mime_type, signature: null };
 }

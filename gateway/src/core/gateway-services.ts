@@ -18,6 +18,7 @@ import type { BatchesRepository } from '../store/batches-repository.js';
 import type { AgentsRepository } from '../store/agents-repository.js';
 import type { AddressPolicy } from './url-fetch/address-policy.js';
 import type { LocalModels } from './local-models/local-models.js';
+import type { ResponsesService } from './responses/responses-service.js';
 
 /** Everything the routes use, built once per gateway by buildGateway and passed down. */
 export interface GatewayServices {
@@ -42,4 +43,5 @@ export interface GatewayServices {
   /** Where client-given URLs may be fetched from (SSRF guard). */
   urlFetchPolicy: AddressPolicy;
   localModels: LocalModels;
+  responses: ResponsesService;
 }

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { markPublic } from './console-page.js';
+import { describeOperation } from './openapi-operation.js';
 
 const SWITCHYARD_LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="32" viewBox="0 0 160 32"><rect width="32" height="32" rx="7" fill="#4f46e5"/><text x="16" y="22" font-size="18" text-anchor="middle" fill="#fff" font-family="sans-serif" font-weight="700">S</text><text x="42" y="22" font-size="18" fill="#fff" font-family="sans-serif" font-weight="700">Switchyard</text></svg>`;
 
@@ -24,7 +25,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         },
       },
       security: [{ bearer: [] }, { apiKey: [] }],
+      servers: [{ url: '/', description: 'This gateway (the address this document was read from)' }],
     },
+    transform: describeOperation,
   });
   markPublic(app, '/docs');
   await app.register(swaggerUi, {

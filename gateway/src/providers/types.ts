@@ -119,6 +119,8 @@ export interface ChatProvider {
 
 export interface CompletionRequest extends SamplingParams {
   prompt: string;
+  /** Fill in the middle: the text after the gap (only providers with `fillInTheMiddle` read it). */
+  suffix?: string;
 }
 
 export interface CompletionResult {
@@ -132,6 +134,8 @@ export type CompletionStreamEvent =
   | { type: 'usage'; usage: TokenUsage };
 
 export interface CompletionProvider {
+  /** True when the backend fills the gap between `prompt` and `suffix` (Mistral's FIM endpoint). */
+  fillInTheMiddle?: boolean;
   complete(request: CompletionRequest): Promise<CompletionResult>;
   completeStream(request: CompletionRequest): Promise<AsyncIterable<CompletionStreamEvent>>;
 }
@@ -260,6 +264,18 @@ export interface TranscriptionProvider {
   transcribe(request: TranscriptionRequest): Promise<TranscriptionResult>;
 }
 
+// ---------- Responses API (upstreams that speak it natively) ----------
+
+/** One event of an upstream Responses stream, parsed: `type` names it. */
+export type ResponsesUpstreamEvent = { type: string } & Record<string, unknown>;
+
+/** Passes a Responses API request through to an upstream that speaks it (provider option `responses_api: true`). */
+export interface ResponsesProvider {
+  create(body: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** Resolves before the first event, like chatStream. */
+  createStream(body: Record<string, unknown>, signal: AbortSignal): Promise<AsyncIterable<ResponsesUpstreamEvent>>;
+}
+
 // ---------- the provider instance ----------
 
 /** What a provider kind offers; core looks a capability up here. Vision and documents are served through chat/ocr. */
@@ -270,6 +286,8 @@ export interface ProviderCapabilities {
   ocr?: OcrProvider;
   image_generation?: ImageGenerationProvider;
   transcription?: TranscriptionProvider;
+  /** Native Responses API, when configured; otherwise core translates Responses to chat. */
+  responses?: ResponsesProvider;
 }
 
 /**

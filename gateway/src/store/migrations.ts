@@ -138,4 +138,25 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX model_downloads_file ON model_downloads (repo, file, revision);
     `,
   },
+  {
+    version: 6,
+    name: 'stored Responses API responses',
+    sql: `
+      CREATE TABLE responses (
+        id TEXT PRIMARY KEY,
+        created_at INTEGER NOT NULL,
+        key_id TEXT,
+        native INTEGER NOT NULL DEFAULT 0,
+        response TEXT NOT NULL,
+        input_items TEXT NOT NULL,
+        context_items TEXT NOT NULL DEFAULT '[]'
+      );
+      CREATE TABLE response_items (
+        id TEXT PRIMARY KEY,
+        response_id TEXT NOT NULL REFERENCES responses (id) ON DELETE CASCADE,
+        item TEXT NOT NULL
+      );
+      CREATE INDEX response_items_response ON response_items (response_id);
+    `,
+  },
 ];

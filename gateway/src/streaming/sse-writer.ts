@@ -52,6 +52,16 @@ export class SseWriter {
     return this.write(`data: ${JSON.stringify(data)}\n\n`);
   }
 
+  /** Sends one JSON frame under an event name (`event: <name>`), as OpenAI's Responses API streams do. */
+  sendEvent(event: string, data: unknown): Promise<boolean> {
+    return this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  /** Ends the response without `[DONE]`, for streams whose last event says they are over. */
+  finish(): Promise<void> {
+    return this.end();
+  }
+
   /** Sends `data: [DONE]` and ends the response. */
   async done(): Promise<void> {
     await this.write('data: [DONE]\n\n');

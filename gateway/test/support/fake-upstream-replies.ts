@@ -11,6 +11,8 @@ export type JsonObject = Record<string, unknown>;
 export type FakeReply =
   | { kind: 'json'; status: number; body: unknown }
   | { kind: 'sse'; frames: unknown[] }
+  /** Named server-sent events (`event: <type>`), no `[DONE]`: the Responses API's stream. */
+  | { kind: 'events'; frames: ({ type: string } & JsonObject)[] }
   | { kind: 'text'; contentType: string; body: string | Buffer };
 
 export interface ReplyOptions {

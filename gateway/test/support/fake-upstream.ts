@@ -15,7 +15,8 @@
  * chunk when `stream_options.include_usage`), completions, fim/completions (Mistral), embeddings
  * (floats, or base64 with `encoding_format: 'base64'`), models, images/generations (real PNGs of
  * the requested size, b64_json or url), audio/transcriptions (multipart; json, text, verbose_json,
- * srt, vtt) and ocr (Mistral's shape; data URLs of PNG/JPEG/PDF).
+ * srt, vtt), ocr (Mistral's shape; data URLs of PNG/JPEG/PDF) and responses (OpenAI's Responses API,
+ * JSON or its typed event stream; see fake-upstream-responses.ts).
  *
  * Deterministic answers: chat echoes the last user message word by word (`max_tokens` cuts it,
  * finish_reason `length`); completions echo the prompt; when `tools` are given and the user's
@@ -42,6 +43,7 @@ import {
   type ParsedForm,
   type ReplyOptions,
 } from './fake-upstream-replies.js';
+import { responsesReply } from './fake-upstream-responses.js';
 
 export type FakeFailure =
   /** Answer with this status (500, 429, 401, ...) and an OpenAI-shaped error body unless `body` is given. */
@@ -200,6 +202,8 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
         return imagesReply(body, replyOptions);
       case '/v1/ocr':
         return ocrReply(body);
+      case '/v1/responses':
+        return responsesReply(body);
       default:
         return openAiError(404, `Unknown request URL: POST ${path}.`);
     }
@@ -268,6 +272,8 @@ function serialise(reply: FakeReply): { status: number; contentType: string; par
         contentType: 'text/event-stream; charset=utf-8',
         parts: [...reply.frames.map((frame) => `data: ${JSON.stringify(frame)}\n\n`), 'data: [DONE]\n\n'],
       };
+    case 'events':
+      return { status: 200, contentType: 'text/event-stream; charset=utf-8', parts: reply.frames.map((frame) => `event: ${frame.type}\ndata: ${JSON.stringify(frame)}\n\n`) };
   }
 }
 
@@ -303,7 +309,7 @@ async function sendWithFailure(res: ServerResponse, reply: FakeReply, failure: F
     return;
   }
   if (failure.type === 'hang_mid_stream' || failure.type === 'cut_mid_stream') {
-    const count = reply.kind === 'sse' ? (failure.afterFrames ?? 1) : 1;
+    const count = reply.kind === 'sse' || reply.kind === 'events' ? (failure.afterFrames ?? 1) : 1;
     const sent = parts.slice(0, count);
     sent.forEach((part, i) => {
       // Cut only once the last part written has left, so the client sees the start first.

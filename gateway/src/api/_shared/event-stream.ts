@@ -1,7 +1,15 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toGatewayError } from '../../core/provider-error-mapping.js';
-import { SSE_HEADERS, SseWriter } from '../../streaming/sse-writer.js';
+import { SSE_HEADERS, SseWriter, type SseErrorFrame } from '../../streaming/sse-writer.js';
+
+/** How a stream ends: by default `[DONE]` last, and an error frame before it when producing fails. */
+export interface StreamEnding {
+  done(writer: SseWriter): Promise<void>;
+  fail(writer: SseWriter, error: SseErrorFrame): Promise<void>;
+}
+
+const DONE_ENDING: StreamEnding = { done: (writer) => writer.done(), fail: (writer, error) => writer.fail(error) };
 
 /**
  * Starts a server-sent-event response through Fastify (so the usual hooks, the usage ledger and
@@ -13,6 +21,7 @@ export function sendEventStream(
   reply: FastifyReply,
   providerId: string,
   produce: (writer: SseWriter) => Promise<void>,
+  ending: StreamEnding = DONE_ENDING,
 ): FastifyReply {
   const body = new CoalescedFrames(reply.raw, () => (request.firstFrameAt = process.hrtime.bigint()));
   const writer = new SseWriter(body);
@@ -20,12 +29,12 @@ export function sendEventStream(
   void (async () => {
     try {
       await produce(writer);
-      await writer.done();
+      await ending.done(writer);
     } catch (error) {
       if (writer.closed) return;
       const mapped = toGatewayError(error, providerId);
       request.log.warn({ code: mapped.code, msg: mapped.message }, 'stream failed after it started');
-      await writer.fail({ message: mapped.message, type: mapped.type, code: mapped.code, param: mapped.param });
+      await ending.fail(writer, { message: mapped.message, type: mapped.type, code: mapped.code, param: mapped.param });
     }
   })();
   return reply.send(body);

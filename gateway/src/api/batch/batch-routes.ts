@@ -1,13 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { GatewayError } from '../../core/gateway-error.js';
-import { newId } from '../../core/ids.js';
 import { ownerScope } from '../../core/resource-owner.js';
+import { createBatchJob } from '../../core/batch/create-batch-job.js';
 import { windowSeconds } from '../../core/batch/batch-runner.js';
 import type { BatchRecord } from '../../store/batches-repository.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
-
-const BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/completions', '/v1/embeddings', '/v1/ocr', '/v1/vision/analyze', '/v1/vision/generate'];
 
 const BatchObject = Type.Object({
   id: Type.String(),
@@ -55,7 +52,7 @@ const BatchPath = Type.Object({ batch_id: Type.String({ minLength: 1, maxLength:
 
 /** Batch jobs (SPEC.md), at /v1/batch and OpenAI's /v1/batches: create, read, list, cancel. */
 export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { batchRunner, batches, files } = app.services;
+  const { batchRunner, batches } = app.services;
   for (const base of ['/v1/batch', '/v1/batches']) {
     const hide = base !== '/v1/batch';
     app.post(
@@ -80,33 +77,13 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async (request) => {
         const body = request.body;
-        const endpoint = body.endpoint.startsWith('/v1/') ? body.endpoint : `/v1${body.endpoint.startsWith('/') ? '' : '/'}${body.endpoint}`;
-        if (!BATCH_ENDPOINTS.includes(endpoint)) {
-          throw new GatewayError(422, 'invalid_value', `Invalid request: 'endpoint' must be one of ${BATCH_ENDPOINTS.join(', ')}.`, { param: 'endpoint' });
-        }
-        const input = files.get(body.input_file_id, ownerScope(request.apiKey));
-        const record: BatchRecord = {
-          id: newId('batch_'),
-          status: 'validating',
-          endpoint,
-          input_file_id: input.id,
-          output_file_id: null,
-          error_file_id: null,
-          completion_window: body.completion_window ?? '24h',
+        const record = createBatchJob(app.services, {
+          inputFileId: body.input_file_id,
+          endpoint: body.endpoint,
+          completionWindow: body.completion_window ?? '24h',
           metadata: body.metadata ?? {},
-          created_at: Math.floor(Date.now() / 1000),
-          in_progress_at: null,
-          completed_at: null,
-          cancelled_at: null,
-          failed_at: null,
-          total: 0,
-          completed: 0,
-          failed: 0,
-          key_id: request.apiKey?.id ?? null,
-          errors: [],
-        };
-        batches.insert(record);
-        batchRunner.enqueue(record.id);
+          owner: ownerScope(request.apiKey),
+        });
         return toBatchObject(record);
       },
     );

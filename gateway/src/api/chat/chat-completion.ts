@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newId } from '../../core/ids.js';
 import type { ModelRoute } from '../../core/model-registry.js';
-import type { ChatMessage, ChatRequest, ChatStreamEvent, ResponseFormat, ToolCall, ToolChoice, ToolDefinition } from '../../providers/types.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import type { ChatMessage, ChatRequest, ContentPart, ChatStreamEvent, ResponseFormat, ToolCall, ToolChoice, ToolDefinition } from '../../providers/types.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 import { billEstimateOnDisconnect, recordUsage, usageBody } from '../_shared/record-usage.js';
@@ -17,7 +18,12 @@ function normaliseMessage(message: BodyMessage): ChatMessage {
   return {
     role: message.role as ChatMessage['role'],
     content: Array.isArray(content)
-      ? content.map((part) => (part.type === 'image_url' ? { type: 'image_url' as const, image_url: typeof part.image_url === 'string' ? { url: part.image_url } : part.image_url } : part))
+      ? content.map((part): ContentPart => {
+          if (part.type === 'document_url') {
+            throw new GatewayError(422, 'unsupported_content', 'A document_url part is answered by document question answering on POST /v1/chat/completions, not here.', { param: 'messages' });
+          }
+          return part.type === 'image_url' ? { type: 'image_url', image_url: typeof part.image_url === 'string' ? { url: part.image_url } : part.image_url } : part;
+        })
       : content,
     ...(message.name ? { name: message.name } : {}),
     ...(message.tool_call_id ? { tool_call_id: message.tool_call_id } : {}),

@@ -6,7 +6,13 @@ const ImagePart = Type.Object({
   type: Type.Literal('image_url'),
   image_url: Type.Union([Type.Object({ url: Type.String({ minLength: 1 }), detail: Type.Optional(Type.String()) }), Type.String({ minLength: 1 })]),
 });
-const ContentPart = Type.Union([TextPart, ImagePart], { description: 'A text part, or an image (http(s) URL or base64 data URL).' });
+/** Mistral's document part: the chat becomes a question about that document (document question answering). */
+const DocumentUrlPart = Type.Object({
+  type: Type.Literal('document_url'),
+  document_url: Type.Union([Type.String({ minLength: 1 }), Type.Object({ url: Type.String({ minLength: 1 }) })]),
+  document_name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+const ContentPart = Type.Union([TextPart, ImagePart, DocumentUrlPart], { description: 'A text part, an image (http(s) URL or base64 data URL), or a document_url (answered by document question answering).' });
 
 const ToolCall = Type.Object({
   id: Type.String(),

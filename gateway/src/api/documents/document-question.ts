@@ -9,7 +9,7 @@ import { sendEventStream } from '../_shared/event-stream.js';
 import { recordUsage, usageBody } from '../_shared/record-usage.js';
 import type { ChatBodyType } from '../chat/chat-schemas.js';
 
-/** The document and question: `document` + `question`, or the last user message's image_url part and text parts. */
+/** The document and question: `document` + `question`, or the last user message's image_url (or document_url) part and text parts. */
 function documentAndQuestion(body: ChatBodyType): { document: string; question: string } {
   if (body.document || body.question) {
     if (!body.document) throw new GatewayError(422, 'invalid_value', "Invalid request: 'document' is required with 'question' (base64 or a URL of the document).", { param: 'document' });
@@ -18,17 +18,18 @@ function documentAndQuestion(body: ChatBodyType): { document: string; question: 
   }
   const user = [...(body.messages ?? [])].reverse().find((message) => message.role === 'user');
   const parts = Array.isArray(user?.content) ? user.content : [];
-  const image = parts.find((part) => part.type === 'image_url');
+  const image = parts.find((part) => part.type === 'image_url' || part.type === 'document_url');
   const question = parts
     .filter((part) => part.type === 'text')
     .map((part) => (part.type === 'text' ? part.text : ''))
     .join(' ')
     .trim();
-  if (!image || image.type !== 'image_url') {
+  if (!image || (image.type !== 'image_url' && image.type !== 'document_url')) {
     throw new GatewayError(422, 'invalid_value', 'Invalid request: document questions need `document` + `question`, or a user message with an image_url part (the document) and a text part (the question).', { param: 'messages' });
   }
   if (!question) throw new GatewayError(422, 'invalid_value', 'Invalid request: the user message has no text part with the question.', { param: 'messages' });
-  return { document: typeof image.image_url === 'string' ? image.image_url : image.image_url.url, question };
+  const source = image.type === 'image_url' ? image.image_url : image.document_url;
+  return { document: typeof source === 'string' ? source : source.url, question };
 }
 
 /** Document question answering on an OCR (documents) model; the answer comes with the passages it rests on. */

@@ -16,6 +16,13 @@ export const FileObject = Type.Object({
   filename: Type.String(),
   purpose: Type.String(),
   mime_type: Type.String(),
+  // Mistral's file fields.
+  sample_type: Type.String({ description: 'pretrain | instruct | batch_request | batch_result | batch_error' }),
+  source: Type.String({ description: 'upload' }),
+  deleted: Type.Boolean(),
+  num_lines: Type.Union([Type.Integer(), Type.Null()]),
+  mimetype: Type.String(),
+  signature: Type.Union([Type.String(), Type.Null()]),
 });
 const FilePath = Type.Object({ file_id: Type.String({ minLength: 1 }) });
 /** A plain type/subtype; anything else (parameters, control or non-ASCII characters) is stored as application/octet-stream. */
@@ -57,9 +64,10 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/files/:file_id/content', { config: { unlogged: false }, schema: { tags: ['files'], summary: 'File content', params: FilePath } }, async (request, reply) => {
     const { record, content } = await files.content(request.params.file_id, ownerScope(request.apiKey));
     // Stored content is a download, never a page of the console's origin: a passive type or
-    // octet-stream, an attachment, and a sandbox CSP in case a browser renders it anyway.
+    // octet-stream (also when asked for raw bytes, as Mistral's SDK does), an attachment, and a
+    // sandbox CSP in case a browser renders it anyway.
     reply
-      .header('Content-Type', servedContentType(record.mime_type))
+      .header('Content-Type', request.headers.accept === 'application/octet-stream' ? 'application/octet-stream' : servedContentType(record.mime_type))
       .header('Content-Disposition', contentDisposition(record.filename, 'attachment'))
       .header('Content-Security-Policy', "sandbox; default-src 'none'; frame-ancestors 'none'")
       .header('Cache-Control', 'private, max-age=31536000, immutable');

@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../_shared/common-schemas.js';
+import { modelCardSchema, toModelCard } from './model-card.js';
 
 export const ModelObject = Type.Object(
   {
@@ -21,6 +22,7 @@ export const ModelObject = Type.Object(
   { additionalProperties: true },
 );
 
+const ModelCard = modelCardSchema(ModelObject);
 const ModelPath = Type.Object({ model: Type.String({ minLength: 1 }) });
 
 /** GET /models and the fine-tuned model management of SPEC.md (update, archive, unarchive, delete). */
@@ -29,11 +31,16 @@ export const modelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const list = async () => ({ object: 'list' as const, data: models.all().map((route) => models.info(route)) });
   const listSchema = { tags: ['models'], summary: 'List models', response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(ModelObject) }), ...errorResponses } };
   app.get('/models', { schema: listSchema }, list);
-  app.get('/v1/models', { schema: { ...listSchema, summary: 'List models (OpenAI path)' } }, list);
-
-  app.get('/v1/models/:model', { schema: { tags: ['models'], params: ModelPath, response: { 200: ModelObject, ...errorResponses } } }, async (request) =>
-    models.info(models.find(request.params.model)),
+  app.get(
+    '/v1/models',
+    { schema: { tags: ['models'], summary: "List models (OpenAI and Mistral path: Mistral's model cards)", response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(ModelCard) }), ...errorResponses } } },
+    async () => ({ object: 'list' as const, data: models.all().map((route) => toModelCard(models.info(route), route)) }),
   );
+
+  app.get('/v1/models/:model', { schema: { tags: ['models'], summary: 'Retrieve a model', params: ModelPath, response: { 200: ModelCard, ...errorResponses } } }, async (request) => {
+    const route = models.find(request.params.model);
+    return toModelCard(models.info(route), route);
+  });
 
   app.patch(
     '/v1/models/:model',

@@ -18,8 +18,11 @@ const Transcript = Type.Object(
     language: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     duration: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
     segments: Type.Optional(Type.Array(Type.Object({ id: Type.Integer(), start: Type.Number(), end: Type.Number(), text: Type.String() }))),
+    usage: Type.Optional(
+      Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer(), prompt_audio_seconds: Type.Union([Type.Integer(), Type.Null()]) }, { description: "Mistral's usage: audio seconds when known" }),
+    ),
   },
-  { description: 'json: {text, model}; verbose_json adds task, language, duration (seconds) and segments; text, srt and vtt answer in those text formats.' },
+  { description: 'json: {text, model, language, usage}; verbose_json adds task, language, duration (seconds) and segments; text, srt and vtt answer in those text formats.' },
 );
 const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
 const MAX_DURATION_SECONDS = 2 * 60 * 60;
@@ -78,8 +81,11 @@ export const transcriptRoutes: FastifyPluginAsyncTypebox = async (app) => {
           return reply.type('text/vtt; charset=utf-8').send(toVtt(result.segments));
         case 'verbose_json':
           return { task: 'transcribe', language: result.language ?? fields.language ?? null, duration: result.duration ?? duration ?? null, text: result.text, segments: result.segments, model: served.id };
-        default:
-          return { text: result.text, model: served.id };
+        default: {
+          const seconds = result.duration ?? duration;
+          const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, prompt_audio_seconds: seconds === undefined ? null : Math.ceil(seconds) };
+          return { text: result.text, model: served.id, language: result.language ?? fields.language ?? null, usage };
+        }
       }
     });
   }

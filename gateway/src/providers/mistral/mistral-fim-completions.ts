@@ -14,7 +14,10 @@ type DeltaEvent = Extract<CompletionStreamEvent, { type: 'delta' }>;
  * models): it answers in the chat shape, and has no `n`, so n > 1 is n requests (not for streams).
  */
 export function createMistralFimCompletions(client: UpstreamClient, dialect: OpenAiDialect): CompletionProvider {
-  const body = (request: CompletionRequest, stream: boolean): JsonRecord => buildCompletionBody({ ...request, n: undefined }, dialect, stream);
+  const body = (request: CompletionRequest, stream: boolean): JsonRecord => ({
+    ...buildCompletionBody({ ...request, n: undefined }, dialect, stream),
+    ...(request.suffix ? { suffix: request.suffix } : {}),
+  });
   const once = async (request: CompletionRequest): Promise<CompletionResult> => {
     const answer = await client.postJson({ path: '/fim/completions', body: { json: body(request, false) }, signal: request.signal });
     const chat = readChatResult(answer, client.name, approximateTokens(request.prompt));
@@ -25,6 +28,7 @@ export function createMistralFimCompletions(client: UpstreamClient, dialect: Ope
   };
 
   return {
+    fillInTheMiddle: true,
     async complete(request: CompletionRequest): Promise<CompletionResult> {
       const n = request.n ?? 1;
       if (n <= 1) return once(request);

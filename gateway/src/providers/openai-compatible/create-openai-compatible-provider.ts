@@ -5,12 +5,14 @@ import { createOpenAiCompletions } from './openai-completions.js';
 import { openAiDialect } from './openai-dialect.js';
 import { createOpenAiEmbeddings } from './openai-embeddings.js';
 import { createOpenAiImageGeneration } from './openai-image-generation.js';
+import { createOpenAiResponses } from './openai-responses.js';
 import { createOpenAiTranscription } from './openai-transcription.js';
 
 /**
  * Any server that speaks the OpenAI API: OpenAI itself, Ollama, vLLM, llama.cpp's server,
  * LM Studio, LocalAI. `base_url` includes `/v1`. Which capabilities a model really has is the
- * route's business (config `capabilities`); this provider offers them all.
+ * route's business (config `capabilities`); this provider offers them all. With `responses_api: true`
+ * the upstream's own /responses endpoint serves the Responses API instead of a translation to chat.
  */
 export const createOpenAiCompatibleProvider: ProviderFactory = (context): ProviderInstance => {
   const client = new UpstreamClient(context);
@@ -23,6 +25,7 @@ export const createOpenAiCompatibleProvider: ProviderFactory = (context): Provid
       embeddings: createOpenAiEmbeddings(client, openAiDialect),
       image_generation: createOpenAiImageGeneration(client),
       transcription: createOpenAiTranscription(client),
+      ...(context.options.responses_api === true ? { responses: createOpenAiResponses(client) } : {}),
     },
     status: () => client.status(),
     close: () => client.close(),

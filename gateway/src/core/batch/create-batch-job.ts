@@ -1,0 +1,61 @@
+import type { BatchesRepository, BatchRecord } from '../../store/batches-repository.js';
+import type { OwnerScope } from '../../store/owner-scope.js';
+import type { FileStore } from '../file-store.js';
+import { GatewayError } from '../gateway-error.js';
+import { newId } from '../ids.js';
+import type { BatchRunner } from './batch-runner.js';
+
+export const BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/completions', '/v1/embeddings', '/v1/ocr', '/v1/vision/analyze', '/v1/vision/generate'];
+
+export interface BatchJobServices {
+  files: FileStore;
+  batches: BatchesRepository;
+  batchRunner: BatchRunner;
+}
+
+export interface NewBatchJob {
+  inputFileId: string;
+  endpoint: string;
+  completionWindow: string;
+  metadata: Record<string, string>;
+  /** The creating key's scope: the input file must be one it may read, and the batch becomes its own. */
+  owner: OwnerScope;
+}
+
+/** `chat/completions`, `/chat/completions` and `/v1/chat/completions` all name the same endpoint. */
+export function batchEndpoint(given: string): string {
+  const endpoint = given.startsWith('/v1/') ? given : `/v1${given.startsWith('/') ? '' : '/'}${given}`;
+  if (!BATCH_ENDPOINTS.includes(endpoint)) {
+    throw new GatewayError(422, 'invalid_value', `Invalid request: 'endpoint' must be one of ${BATCH_ENDPOINTS.join(', ')}.`, { param: 'endpoint' });
+  }
+  return endpoint;
+}
+
+/** Stores a new batch over an uploaded input file and queues it on the one batch engine, whichever API shape asked. */
+export function createBatchJob(services: BatchJobServices, job: NewBatchJob): BatchRecord {
+  const endpoint = batchEndpoint(job.endpoint);
+  const input = services.files.get(job.inputFileId, job.owner);
+  const record: BatchRecord = {
+    id: newId('batch_'),
+    status: 'validating',
+    endpoint,
+    input_file_id: input.id,
+    output_file_id: null,
+    error_file_id: null,
+    completion_window: job.completionWindow,
+    metadata: job.metadata,
+    created_at: Math.floor(Date.now() / 1000),
+    in_progress_at: null,
+    completed_at: null,
+    cancelled_at: null,
+    failed_at: null,
+    total: 0,
+    completed: 0,
+    failed: 0,
+    key_id: job.owner.keyId,
+    errors: [],
+  };
+  services.batches.insert(record);
+  services.batchRunner.enqueue(record.id);
+  return record;
+}

@@ -1,0 +1,164 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/**
+ * The OpenAI Responses API's wire shapes, the ones this gateway reads and writes. They live in core
+ * because the translation to and from chat is core's business; the route uses them for validation
+ * and the OpenAPI document.
+ */
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** One input item: a message (`role` + `content`), a function call the model made, or its output. Checked item by item in responsesToChat. */
+export const InputItem = Type.Object(
+  {
+    type: Type.Optional(Type.String({ description: 'message (default when role is set), function_call, function_call_output, item_reference; reasoning items are ignored' })),
+    id: Type.Optional(Type.String()),
+    role: Type.Optional(Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('system'), Type.Literal('developer')])),
+    content: Type.Optional(
+      Type.Union([
+        Type.String(),
+        Type.Array(
+          Type.Object(
+            {
+              type: Type.String({ description: 'input_text, output_text, input_image (refusal is read as text)' }),
+              text: Type.Optional(Type.String()),
+              image_url: Type.Optional(Nullable(Type.String())),
+              refusal: Type.Optional(Type.String()),
+              detail: Type.Optional(Type.String()),
+            },
+            { additionalProperties: true },
+          ),
+        ),
+      ]),
+    ),
+    call_id: Type.Optional(Type.String()),
+    name: Type.Optional(Type.String()),
+    arguments: Type.Optional(Type.String()),
+    output: Type.Optional(Type.Union([Type.String(), Type.Array(Type.Record(Type.String(), Type.Unknown()))])),
+  },
+  { additionalProperties: true },
+);
+export type InputItemType = Static<typeof InputItem>;
+
+const FunctionTool = Type.Object(
+  {
+    type: Type.String({ description: 'function; built-in tools (web_search, file_search, code_interpreter, ...) are refused: nothing here runs them' }),
+    name: Type.Optional(Type.String({ minLength: 1 })),
+    description: Type.Optional(Nullable(Type.String())),
+    parameters: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+    strict: Type.Optional(Nullable(Type.Boolean())),
+  },
+  { additionalProperties: true },
+);
+export type ResponsesToolType = Static<typeof FunctionTool>;
+
+export const ResponsesToolChoice = Type.Union([
+  Type.Union(['auto', 'none', 'required'].map((choice) => Type.Literal(choice))),
+  Type.Object({ type: Type.Literal('function'), name: Type.String() }, { additionalProperties: true }),
+]);
+export type ResponsesToolChoiceType = Static<typeof ResponsesToolChoice>;
+
+export const TextFormat = Type.Union([
+  Type.Object({ type: Type.Literal('text') }),
+  Type.Object({ type: Type.Literal('json_object') }),
+  Type.Object(
+    {
+      type: Type.Literal('json_schema'),
+      name: Type.Optional(Type.String()),
+      schema: Type.Record(Type.String(), Type.Unknown()),
+      description: Type.Optional(Type.String()),
+      strict: Type.Optional(Nullable(Type.Boolean())),
+    },
+    { additionalProperties: true },
+  ),
+]);
+export type TextFormatType = Static<typeof TextFormat>;
+
+export const ResponsesBody = Type.Object(
+  {
+    model: Type.Optional(Type.String({ minLength: 1 })),
+    input: Type.Optional(Type.Union([Type.String(), Type.Array(InputItem)])),
+    instructions: Type.Optional(Nullable(Type.String())),
+    tools: Type.Optional(Nullable(Type.Array(FunctionTool))),
+    tool_choice: Type.Optional(Nullable(ResponsesToolChoice)),
+    parallel_tool_calls: Type.Optional(Nullable(Type.Boolean())),
+    text: Type.Optional(Nullable(Type.Object({ format: Type.Optional(Nullable(TextFormat)) }, { additionalProperties: true }))),
+    max_output_tokens: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+    temperature: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 2 }))),
+    top_p: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1 }))),
+    previous_response_id: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+    store: Type.Optional(Nullable(Type.Boolean({ description: 'Default true: the response can be retrieved and continued with previous_response_id.' }))),
+    stream: Type.Optional(Nullable(Type.Boolean())),
+    metadata: Type.Optional(Nullable(Type.Record(Type.String(), Type.String()))),
+    user: Type.Optional(Nullable(Type.String())),
+  },
+  { additionalProperties: true },
+);
+export type ResponsesBodyType = Static<typeof ResponsesBody>;
+
+const OutputText = Type.Object({ type: Type.Literal('output_text'), text: Type.String(), annotations: Type.Array(Type.Unknown()), logprobs: Type.Optional(Type.Array(Type.Unknown())) });
+
+export const OutputMessage = Type.Object({
+  id: Type.String(),
+  type: Type.Literal('message'),
+  status: Type.Union(['in_progress', 'completed', 'incomplete'].map((status) => Type.Literal(status))),
+  role: Type.Literal('assistant'),
+  content: Type.Array(OutputText),
+}, { additionalProperties: true });
+export const FunctionCallItem = Type.Object({
+  id: Type.String(),
+  type: Type.Literal('function_call'),
+  status: Type.Union(['in_progress', 'completed', 'incomplete'].map((status) => Type.Literal(status))),
+  call_id: Type.String(),
+  name: Type.String(),
+  arguments: Type.String(),
+}, { additionalProperties: true });
+export const OutputItem = Type.Union([OutputMessage, FunctionCallItem]);
+export type OutputItemType = Static<typeof OutputItem>;
+export type OutputMessageType = Static<typeof OutputMessage>;
+export type FunctionCallItemType = Static<typeof FunctionCallItem>;
+
+export const ResponsesUsage = Type.Object({
+  input_tokens: Type.Integer(),
+  input_tokens_details: Type.Object({ cached_tokens: Type.Integer() }),
+  output_tokens: Type.Integer(),
+  output_tokens_details: Type.Object({ reasoning_tokens: Type.Integer() }),
+  total_tokens: Type.Integer(),
+});
+
+export const ResponseObject = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('response'),
+    created_at: Type.Integer(),
+    status: Type.Union(['completed', 'incomplete', 'in_progress', 'failed', 'cancelled', 'queued'].map((status) => Type.Literal(status))),
+    completed_at: Nullable(Type.Integer()),
+    error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
+    incomplete_details: Nullable(Type.Object({ reason: Type.String() })),
+    instructions: Nullable(Type.String()),
+    max_output_tokens: Nullable(Type.Integer()),
+    model: Type.String(),
+    output: Type.Array(OutputItem),
+    parallel_tool_calls: Type.Boolean(),
+    previous_response_id: Nullable(Type.String()),
+    reasoning: Type.Object({ effort: Nullable(Type.String()), summary: Nullable(Type.String()) }),
+    store: Type.Boolean(),
+    temperature: Nullable(Type.Number()),
+    text: Type.Object({ format: TextFormat }),
+    tool_choice: ResponsesToolChoice,
+    tools: Type.Array(Type.Unknown()),
+    top_p: Nullable(Type.Number()),
+    truncation: Type.String(),
+    usage: Nullable(ResponsesUsage),
+    user: Nullable(Type.String()),
+    metadata: Type.Record(Type.String(), Type.String()),
+  },
+  { additionalProperties: true },
+);
+export type ResponseObjectType = Static<typeof ResponseObject>;
+
+/** An item as GET /v1/responses/{id}/input_items lists it: every item carries an id. */
+export const StoredInputItem = Type.Intersect([InputItem, Type.Object({ id: Type.String() })]);
+export type StoredInputItemType = Static<typeof StoredInputItem>;
+
+export const ResponseDeleted = Type.Object({ id: Type.String(), object: Type.Literal('response'), deleted: Type.Literal(true) });

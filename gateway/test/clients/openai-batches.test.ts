@@ -1,0 +1,68 @@
+import OpenAI, { toFile } from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { ADMIN_KEY, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { UPSTREAM_KEY } from '../support/upstream-config.js';
+import { clientsConfig } from './responses-config.js';
+
+let upstream: FakeUpstream;
+let gateway: TestGateway;
+const client = () => new OpenAI({ apiKey: ADMIN_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
+  gateway = await startGateway({ config: clientsConfig(upstream) });
+});
+afterAll(async () => {
+  await gateway.close();
+  await upstream.close();
+});
+
+const line = (customId: string, model: string, text: string) => JSON.stringify({ custom_id: customId, method: 'POST', url: '/v1/chat/completions', body: { model, messages: [{ role: 'user', content: text }] } });
+
+async function upload(lines: string[]) {
+  return client().files.create({ file: await toFile(Buffer.from(lines.join('\n') + '\n'), 'batch.jsonl'), purpose: 'batch' });
+}
+
+async function waitFor(id: string, done: (status: string) => boolean) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const batch = await client().batches.retrieve(id);
+    if (done(batch.status)) return batch;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`batch ${id} never reached the expected status`);
+}
+
+describe('the openai SDK on /v1/batches, end to end', () => {
+  it('request_counts, output_file_id and error_file_id with their JSONL', async () => {
+    const input = await upload([line('good', 'svc-large-3', 'batched answer'), line('bad', 'no-such-model', 'x')]);
+    const created = await client().batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    expect(created.object).toBe('batch');
+    const batch = await waitFor(created.id, (status) => status === 'completed' || status === 'failed');
+    expect(batch.status).toBe('completed');
+    expect(batch.request_counts).toEqual({ total: 2, completed: 1, failed: 1 });
+    const output = (await (await client().files.content(batch.output_file_id!)).text()).trim().split('\n').map((text) => JSON.parse(text));
+    expect(output).toHaveLength(1);
+    expect(output[0]).toMatchObject({ custom_id: 'good', response: { status_code: 200, body: { choices: [{ message: { content: 'batched answer' } }] } } });
+    const errors = (await (await client().files.content(batch.error_file_id!)).text()).trim().split('\n').map((text) => JSON.parse(text));
+    expect(errors[0]).toMatchObject({ custom_id: 'bad', response: { status_code: 404 } });
+    const listed = await client().batches.list();
+    expect(listed.data.map((entry) => entry.id)).toContain(created.id);
+  });
+
+  it('cancelling a running batch ends cancelled; cancelling it again is a 409', async () => {
+    upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
+    try {
+      const input = await upload(Array.from({ length: 6 }, (_, index) => line(`r${index}`, 'svc-large-3', `slow ${index}`)));
+      const created = await client().batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+      await waitFor(created.id, (status) => status === 'in_progress');
+      const cancelled = await client().batches.cancel(created.id);
+      expect(['cancelling', 'cancelled']).toContain(cancelled.status);
+      const settled = await waitFor(created.id, (status) => status === 'cancelled');
+      expect(settled.cancelled_at).toEqual(expect.any(Number));
+      await expect(client().batches.cancel(created.id)).rejects.toMatchObject({ status: 409 });
+    } finally {
+      upstream.setBehaviour(null);
+    }
+  });
+});
