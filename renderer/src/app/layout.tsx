@@ -57,7 +57,7 @@ export function Layout() {
           {theme === 'dark' ? '☀ Light' : '☾ Dark'}
         </button>
         {source === 'web' && (
-          <button type="button" className="btn btn-sm" onClick={signOut}>
+          <button type="button" className="btn btn-sm" onClick={() => signOut()}>
             Sign out
           </button>
         )}

@@ -6,6 +6,7 @@ import { Loading } from '../../../components/loading';
 import { isForbidden, OwnerRequiredNotice } from '../../../components/owner-required-notice';
 import { PageHeader } from '../../../components/page-header';
 import { useAccount } from '../../../lib/account-query';
+import { useSessionStore } from '../../../lib/session-store';
 import { formatCost, formatUnixTime } from '../../../lib/format';
 import type { PublicKey } from '../../../lib/gateway-types';
 import type { CreatedKey } from '../api/create-key';
@@ -21,6 +22,7 @@ export function KeysPage() {
   const account = useAccount();
   const revoke = useRevokeKey();
   const [open, setOpen] = useState<Open>(null);
+  const signOut = useSessionStore((s) => s.signOut);
   const close = () => {
     revoke.reset();
     setOpen(null);
@@ -113,12 +115,25 @@ export function KeysPage() {
           confirmLabel="Revoke key"
           pending={revoke.isPending}
           error={revoke.error}
-          onConfirm={() => revoke.mutate(open.key.id, { onSuccess: close })}
+          onConfirm={() =>
+            revoke.mutate(open.key.id, {
+              onSuccess: () => {
+                close();
+                if (open.key.id === currentKeyId) signOut(`You revoked ${open.key.name} (${open.key.prefix}), the key this console was signed in with. Sign in with another key.`);
+              },
+            })
+          }
           onClose={close}
         >
           <p>
             Requests with <span className="mono">{open.key.prefix}</span> will be refused at once. This cannot be undone.
           </p>
+          {open.key.id === currentKeyId && (
+            <div className="notice notice-warn" data-testid="revoke-own-key-warning">
+              <span className="notice-title">This is the key you are signed in with.</span>
+              <span>The console will sign you out as soon as it is revoked; you will need another key to sign back in.</span>
+            </div>
+          )}
         </ConfirmDialog>
       )}
     </div>
