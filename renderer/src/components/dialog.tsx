@@ -5,6 +5,8 @@ interface Props {
   onClose(): void;
   children: ReactNode;
   wide?: boolean;
+  /** Slides in from the right at full height, for details beside a list. */
+  drawer?: boolean;
 }
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -31,13 +33,16 @@ function trapTab(event: KeyboardEvent, container: HTMLElement) {
 }
 
 /** A modal dialog: focus moves in on open and stays inside (Tab cycles), Escape and the backdrop close it. */
-export function Dialog({ title, onClose, children, wide }: Props) {
+export function Dialog({ title, onClose, children, wide, drawer }: Props) {
   const ref = useRef<HTMLDivElement>(null);
+  // The latest onClose without re-running the effect (which would pull focus back) on every render.
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     ref.current?.focus();
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
+      if (event.key === 'Escape') onCloseRef.current();
       else if (event.key === 'Tab' && ref.current) trapTab(event, ref.current);
     };
     document.addEventListener('keydown', onKey);
@@ -45,12 +50,12 @@ export function Dialog({ title, onClose, children, wide }: Props) {
       document.removeEventListener('keydown', onKey);
       previous?.focus();
     };
-  }, [onClose]);
+  }, []);
   return (
-    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div className={`dialog-backdrop${drawer ? ' dialog-backdrop-drawer' : ''}`} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={ref}
-        className="dialog"
+        className={`dialog${drawer ? ' dialog-drawer' : ''}`}
         role="dialog"
         aria-modal="true"
         aria-label={title}

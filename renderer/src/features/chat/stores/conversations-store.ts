@@ -28,6 +28,8 @@ interface ConversationsState {
   conversations: Conversation[];
   activeId: string | null;
   create(): string;
+  /** Adds a conversation made elsewhere (a logged request opened in the playground) and selects it. */
+  add(conversation: Conversation): void;
   select(id: string): void;
   remove(id: string): void;
   updateSettings(id: string, patch: Partial<ChatSettings>): void;
@@ -56,6 +58,7 @@ export const useConversationsStore = create<ConversationsState>()(
           set({ conversations: [conversation, ...get().conversations], activeId: conversation.id });
           return conversation.id;
         },
+        add: (conversation) => set({ conversations: [conversation, ...get().conversations], activeId: conversation.id }),
         select: (id) => set({ activeId: id }),
         remove: (id) => {
           const rest = get().conversations.filter((c) => c.id !== id);
