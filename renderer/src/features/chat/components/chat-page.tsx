@@ -24,8 +24,8 @@ export function ChatPage() {
   const [confirmDelete, setConfirmDelete] = useState(false);
 
   useEffect(() => {
-    if (!active) create();
-  }, [active, create]);
+    if (!active && requestBody === undefined) create();
+  }, [active, create, requestBody]);
 
   return (
     <div className="page">

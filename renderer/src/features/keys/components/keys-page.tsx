@@ -6,7 +6,6 @@ import { Loading } from '../../../components/loading';
 import { isForbidden, OwnerRequiredNotice } from '../../../components/owner-required-notice';
 import { PageHeader } from '../../../components/page-header';
 import { useAccount } from '../../../lib/account-query';
-import { useSessionStore } from '../../../lib/session-store';
 import { formatCost, formatUnixTime } from '../../../lib/format';
 import type { PublicKey } from '../../../lib/gateway-types';
 import type { CreatedKey } from '../api/create-key';
@@ -22,7 +21,6 @@ export function KeysPage() {
   const account = useAccount();
   const revoke = useRevokeKey();
   const [open, setOpen] = useState<Open>(null);
-  const signOut = useSessionStore((s) => s.signOut);
   const close = () => {
     revoke.reset();
     setOpen(null);
@@ -116,12 +114,15 @@ export function KeysPage() {
           pending={revoke.isPending}
           error={revoke.error}
           onConfirm={() =>
-            revoke.mutate(open.key.id, {
-              onSuccess: () => {
-                close();
-                if (open.key.id === currentKeyId) signOut(`You revoked ${open.key.name} (${open.key.prefix}), the key this console was signed in with. Sign in with another key.`);
+            revoke.mutate(
+              {
+                id: open.key.id,
+                ...(open.key.id === currentKeyId
+                  ? { signOutReason: `You revoked ${open.key.name} (${open.key.prefix}), the key this console was signed in with. Sign in with another key.` }
+                  : {}),
               },
-            })
+              { onSuccess: close },
+            )
           }
           onClose={close}
         >
