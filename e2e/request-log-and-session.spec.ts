@@ -65,11 +65,11 @@ describe('request log, layout and sessions', () => {
     // Keyboard focus stays in the drawer.
     for (let i = 0; i < 12; i++) {
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
+      expect(await page.evaluate(`!!document.activeElement?.closest('[role="dialog"]')`)).toBe(true);
     }
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/POST \/v1\/chat\/completions/);
+    expect(await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toMatch(/POST \/v1\/chat\/completions/);
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
@@ -104,7 +104,7 @@ describe('request log, layout and sessions', () => {
 
   it('warns before revoking the key you are signed in with, then says why you were signed out', async () => {
     await page.setViewportSize({ width: 1280, height: 860 });
-    const created = await (await api('/account/keys', stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ name: 'Temporary owner', role: 'owner' }) })).json();
+    const created = await (await api('/account/keys', stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ name: 'Temporary owner', role: 'owner' }) })).json() as { key: string };
     const other = await newConsolePage(browser);
     try {
       await signIn(other, stack.gateway.url, created.key, '/ui/keys');
@@ -122,7 +122,7 @@ describe('request log, layout and sessions', () => {
   });
 
   it('explains a sign-out caused by a key revoked elsewhere, and shows no chat of the previous key', async () => {
-    const created = await (await api('/account/keys', stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ name: 'Short lived' }) })).json();
+    const created = await (await api('/account/keys', stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ name: 'Short lived' }) })).json() as { id: string; key: string };
     const other = await newConsolePage(browser);
     try {
       await signIn(other, stack.gateway.url, created.key, '/ui/chat');

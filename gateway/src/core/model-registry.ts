@@ -2,6 +2,7 @@ import type { ModelConfig, Pricing } from '../config/config-schema.js';
 import type { Capability, EngineStatus, ProviderInstance } from '../providers/types.js';
 import type { ModelStateRecord, ModelStateRepository } from '../store/model-state-repository.js';
 import { GatewayError } from './gateway-error.js';
+import { DEFAULT_IMAGE_SIZES, DEFAULT_MAX_IMAGES } from './image-generation-defaults.js';
 
 export interface ModelRoute {
   id: string;
@@ -32,6 +33,9 @@ export interface ModelInfo {
   fine_tuned: boolean;
   metadata: Record<string, string>;
   pricing?: Pricing;
+  /** Image generation routes: the sizes and the largest `n` they accept. */
+  image_sizes?: string[];
+  max_images?: number;
 }
 
 const HOW_TO_ADD = 'Add a route under `models:` in the config file (GATEWAY_CONFIG) with a provider that serves it, or put a .gguf file in the data folder\'s models/ directory for local language models.';
@@ -125,6 +129,7 @@ export class ModelRegistry {
       fine_tuned: route.fineTuned,
       metadata: stored?.metadata ?? {},
       ...(route.pricing ? { pricing: route.pricing } : {}),
+      ...(route.capabilities.has('image_generation') ? { image_sizes: route.imageSizes ?? DEFAULT_IMAGE_SIZES, max_images: route.maxImages ?? DEFAULT_MAX_IMAGES } : {}),
     };
   }
 
