@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { ErrorNotice } from '../../../components/error-notice';
 import { formatUnixTime } from '../../../lib/format';
 import { useCancelBatch } from '../api/cancel-batch';
 import { batchProblem, type Batch, type BatchStatus } from '../batch-types';
