@@ -8,6 +8,7 @@ export const DEFAULT_SERVER: ServerSettings = {
   compressionThresholdBytes: 1024,
   requestLogSize: 500,
   requestLogBodies: false,
+  requestLogRetentionDays: 7,
   shutdownGraceMs: 10_000,
   warmEngines: true,
 };

@@ -45,17 +45,66 @@ export function matchesFilter(entry: RequestLogEntry, filter: RequestLogFilter):
   return true;
 }
 
-/** The last N requests, for the console's live request log; subscribers get each new entry. */
+/** Where the log is kept across restarts (the store's request_log table). */
+export interface RequestLogStore {
+  insertMany(entries: readonly RequestLogEntry[]): void;
+  recent(limit: number): RequestLogEntry[];
+  prune(before: number, keep: number): void;
+}
+
+export interface RequestLogPersistence {
+  store: RequestLogStore;
+  retentionDays: number;
+  /** Entries are written in batches this often (ms), off the request's path. */
+  flushMs?: number;
+}
+
+const PRUNE_EVERY_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * The last N requests, for the console's live request log; subscribers get each new entry. With a store,
+ * entries are written in small batches and the newest N are read back at start, so a restart keeps the log;
+ * the store keeps `retentionDays` (and at most ten times N rows).
+ */
 export class RequestLog {
   private readonly entries: RequestLogEntry[] = [];
   private readonly listeners = new Set<Listener>();
+  private pending: RequestLogEntry[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastPrune = 0;
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly persistence?: RequestLogPersistence,
+  ) {
+    if (persistence) this.entries.push(...persistence.store.recent(capacity).reverse());
+  }
 
   add(entry: RequestLogEntry): void {
     this.entries.push(entry);
     if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
     for (const listener of this.listeners) listener(entry);
+    if (this.persistence) {
+      this.pending.push(entry);
+      this.timer ??= setTimeout(() => this.flush(), this.persistence.flushMs ?? 250);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Writes what is waiting; called on a timer and when the gateway closes. */
+  flush(now = Date.now()): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.persistence || this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    const { store, retentionDays } = this.persistence;
+    store.insertMany(batch);
+    if (now - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = now;
+      store.prune(now - retentionDays * DAY_MS, this.capacity * 10);
+    }
   }
 
   /** Newest first. */

@@ -104,4 +104,16 @@ export const MIGRATIONS: Migration[] = [
     name: 'batch validation errors',
     sql: `ALTER TABLE batches ADD COLUMN errors TEXT NOT NULL DEFAULT '[]';`,
   },
+  {
+    version: 4,
+    name: 'request log kept across restarts',
+    sql: `
+      CREATE TABLE request_log (
+        id TEXT PRIMARY KEY,
+        time INTEGER NOT NULL,
+        entry TEXT NOT NULL
+      );
+      CREATE INDEX request_log_time ON request_log (time);
+    `,
+  },
 ];

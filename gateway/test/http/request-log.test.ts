@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { redactBody, redactHeaders } from '../../src/core/request-log.js';
+import { RequestLog, redactBody, redactHeaders, type RequestLogEntry } from '../../src/core/request-log.js';
+import { openDatabase } from '../../src/store/database.js';
+import { RequestLogRepository } from '../../src/store/request-log-repository.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { ADMIN_KEY, json, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
@@ -82,5 +87,39 @@ describe('the request log', () => {
     await gateway.request('/v1/models');
     const usage = await json(await gateway.request('/account/usage', { headers: { 'x-api-key': ADMIN_KEY } }));
     expect(usage.usage.total_requests).toBe(2);
+  });
+});
+
+describe('the request log across restarts', () => {
+  it('is still there after the gateway restarts on the same data folder', async () => {
+    gateway = await startGateway();
+    const failed = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'kept-model', messages: [] } });
+    const id = failed.headers.get('x-request-id');
+    const { dataDir } = gateway;
+    await gateway.stop();
+    gateway = await startGateway({ dataDir });
+    const log = await json(await gateway.request('/console/requests'));
+    expect(log.data.map((e: { id: string }) => e.id)).toContain(id);
+    expect(log.data.find((e: { id: string }) => e.id === id)).toMatchObject({ model: 'kept-model', path: '/v1/chat/completions' });
+    expect((await gateway.request(`/console/requests/${id}`)).status).toBe(200);
+  });
+
+  it('drops entries older than the retention on disk', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switchyard-log-'));
+    const db = openDatabase(dir);
+    try {
+      const store = new RequestLogRepository(db);
+      const entry = (id: string, time: number): RequestLogEntry => ({ id, time, method: 'GET', path: '/v1/models', status: 200, latency_ms: 1, key_prefix: null, model: null, prompt_tokens: null, completion_tokens: null, cost: null, client: null });
+      const now = Date.UTC(2026, 10, 24);
+      store.insertMany([entry('old', now - 3 * 86_400_000), entry('recent', now - 3_600_000)]);
+      const log = new RequestLog(100, { store, retentionDays: 2 });
+      expect(log.recent(10).map((e) => e.id)).toEqual(['recent', 'old']);
+      log.add(entry('new', now));
+      log.flush(now);
+      expect(store.recent(10).map((e) => e.id)).toEqual(['new', 'recent']);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
