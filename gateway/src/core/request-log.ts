@@ -1,22 +1,6 @@
-export interface RequestLogEntry {
-  id: string;
-  time: number;
-  method: string;
-  path: string;
-  status: number;
-  latency_ms: number;
-  key_prefix: string | null;
-  model: string | null;
-  prompt_tokens: number | null;
-  completion_tokens: number | null;
-  cost: number | null;
-  /** Who sent it, from the X-Switchyard-Client header (the console sends `console` on its own calls). */
-  client: string | null;
-  /** Request headers, credentials redacted. */
-  request_headers?: Record<string, string>;
-  request_body?: string;
-  response_body?: string;
-}
+import type { RequestLogEntry } from '../store/request-log-repository.js';
+
+export type { RequestLogEntry };
 
 type Listener = (entry: RequestLogEntry) => void;
 

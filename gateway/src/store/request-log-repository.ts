@@ -1,5 +1,25 @@
-import type { RequestLogEntry } from '../core/request-log.js';
 import { rows, type Database } from './database.js';
+
+/** One logged request, as the console's request log shows it. */
+export interface RequestLogEntry {
+  id: string;
+  time: number;
+  method: string;
+  path: string;
+  status: number;
+  latency_ms: number;
+  key_prefix: string | null;
+  model: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  cost: number | null;
+  /** Who sent it, from the X-Switchyard-Client header (the console sends `console` on its own calls). */
+  client: string | null;
+  /** Request headers, credentials redacted. */
+  request_headers?: Record<string, string>;
+  request_body?: string;
+  response_body?: string;
+}
 
 /** The console's request log on disk, so it survives a restart; the in-memory ring stays the fast path. */
 export class RequestLogRepository {
