@@ -91,16 +91,25 @@ describe('request log, layout and sessions', () => {
       it(`keeps every action of the manage pages on screen at ${viewport.width} px, ${theme}`, async () => {
         await page.setViewportSize(viewport);
         await setTheme(page, theme);
-        for (const path of ['requests', 'keys', 'models', 'batches', 'account']) {
+        for (const path of ['requests', 'keys', 'models', 'batches', 'account', 'status']) {
           await page.getByRole('link', { name: new RegExp(`^\\W*${path === 'requests' ? 'Request log' : path}$`, 'i') }).click();
           await page.waitForLoadState('networkidle').catch(() => undefined);
-          await page.locator('main table, main .empty-state, main [role="alert"]').first().waitFor();
+          await page.locator('main table, main .empty-state, main [role="alert"], main svg').first().waitFor();
           expect(await layoutProblems(page), `${path} at ${viewport.width} px ${theme}`).toEqual([]);
           if (viewport.width === 1024) await screenshot(page, `layout-${path}-${viewport.width}-${theme}`);
         }
       });
     }
   }
+
+  it('shows the status page: gateway, providers with their state, and the traffic chart', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByRole('link', { name: /Status/ }).click();
+    await page.getByTestId('providers-table').getByRole('row', { name: 'fake' }).waitFor();
+    await page.getByTestId('traffic-chart').waitFor();
+    expect(await page.title()).toBe('Status · Switchyard');
+    await screenshot(page, 'status-page');
+  });
 
   it('warns before revoking the key you are signed in with, then says why you were signed out', async () => {
     await page.setViewportSize({ width: 1280, height: 860 });

@@ -38,6 +38,7 @@ export const NAV_GROUPS: NavGroup[] = [
       { path: '/agents', label: 'Agents', icon: '⚙' },
       { path: '/keys', label: 'Keys', icon: '⚷', ownerOnly: true },
       { path: '/account', label: 'Account', icon: '◉' },
+      { path: '/status', label: 'Status', icon: '◍' },
     ],
   },
 ];
