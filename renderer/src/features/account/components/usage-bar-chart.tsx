@@ -6,6 +6,8 @@ interface Props {
   value(day: UsageGroup): number;
   format(value: number): string;
   label: string;
+  /** Counts (requests, tokens): no fractional ticks. */
+  integer?: boolean;
 }
 
 const HEIGHT = 220;
@@ -13,16 +15,16 @@ const PAD = { top: 12, right: 12, bottom: 26, left: 88 };
 const TICKS = 4;
 
 /** A round upper bound for the axis (1, 2 or 5 times a power of ten) so tick labels read well. */
-export function niceMax(max: number): number {
-  if (max <= 0) return 1;
-  const step = max / TICKS;
+export function niceMax(max: number, integer = false): number {
+  if (max <= 0) return integer ? TICKS : 1;
+  const step = integer ? Math.max(1, max / TICKS) : max / TICKS;
   const power = 10 ** Math.floor(Math.log10(step));
   const nice = [1, 2, 5, 10].find((m) => m * power >= step) ?? 10;
   return nice * power * TICKS;
 }
 
 /** Usage per day as SVG bars at the card's own width, with a value axis and grid; each bar's tooltip gives the date and the exact value. */
-export function UsageBarChart({ days, value, format, label }: Props) {
+export function UsageBarChart({ days, value, format, label, integer = false }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(720);
   useEffect(() => {
@@ -34,7 +36,7 @@ export function UsageBarChart({ days, value, format, label }: Props) {
   }, []);
   const values = days.map(value);
   const max = Math.max(...values, 0);
-  const top = niceMax(max);
+  const top = niceMax(max, integer);
   const plotWidth = width - PAD.left - PAD.right;
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotWidth / Math.max(days.length, 1);

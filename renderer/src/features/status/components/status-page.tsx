@@ -82,7 +82,7 @@ export function StatusPage() {
                 <tr key={p.id} aria-label={p.id}>
                   <td className="mono">{p.id}</td>
                   <td className="mono faint">{p.type ?? '—'}</td>
-                  <td>
+                  <td className="cell-wrap">
                     <div className="cell-stack">
                       <span className={`badge ${STATE_CLASS[p.state ?? ''] ?? ''}`}>{p.state ?? 'unknown'}</span>
                       {p.detail && <span className="small muted">{p.detail}</span>}
@@ -118,7 +118,14 @@ export function StatusPage() {
         ) : traffic.isError ? (
           <ErrorNotice error={traffic.error} title="The request log could not be read" />
         ) : traffic.data ? (
-          <TrafficChart buckets={minuteBuckets(traffic.data.data, Date.now())} />
+          (() => {
+            const buckets = minuteBuckets(traffic.data.data, Date.now());
+            return buckets.some((b) => b.requests > 0) ? (
+              <TrafficChart buckets={buckets} />
+            ) : (
+              <p className="muted small" data-testid="traffic-chart">No requests in the last {buckets.length} minutes, besides the console&apos;s own.</p>
+            );
+          })()
         ) : (
           <Loading />
         )}
