@@ -66,6 +66,15 @@ describe('batches and agents against a fake upstream', () => {
     const id = (await batchRow().locator('td').first().textContent()) ?? '';
     expect(await batchRow().getByRole('progressbar').getAttribute('aria-valuemax')).toBe('2');
     await batchRow().getByRole('button', { name: `Cancel ${id}` }).click();
+    // Cancelling asks first; Escape keeps the batch running, the keyboard alone can confirm.
+    const confirm = page.getByRole('dialog', { name: `Cancel ${id}?` });
+    await confirm.waitFor();
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    expect(await batchRow().getByTestId('batch-status').textContent()).toContain('in progress');
+    await batchRow().getByRole('button', { name: `Cancel ${id}` }).click();
+    await confirm.getByRole('button', { name: 'Cancel batch' }).focus();
+    await page.keyboard.press('Enter');
     await batchRow().getByTestId('batch-status').filter({ hasText: 'cancelled' }).waitFor();
     expect(await batchRow().getByRole('button', { name: `Cancel ${id}` }).count()).toBe(0);
 

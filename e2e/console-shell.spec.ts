@@ -53,6 +53,9 @@ describe('console shell', () => {
       expect((await heading.textContent())?.length).toBeGreaterThan(0);
     }
     await page.getByRole('link', { name: /Request log/ }).click();
+    // Only the console has called this gateway: its own calls are hidden until asked for.
+    await page.getByText('No requests yet').waitFor();
+    await page.getByLabel(/Show the console's own requests/).check();
     await page.getByTestId('request-log').waitFor();
     await screenshot(page, 'request-log');
 

@@ -125,4 +125,21 @@ describe('OCR inspector', () => {
     expect(await page.getByTestId('ocr-box').count()).toBeGreaterThan(0);
     await screenshot(page, 'ocr-structured');
   });
+
+  it('keeps the OCR result when a schema extraction is refused, and refuses a non-image before uploading', async () => {
+    const boxes = await page.getByTestId('ocr-box').count();
+    expect(boxes).toBeGreaterThan(0);
+    await page.getByRole('tab', { name: 'Structured' }).click();
+    await page.getByLabel('JSON schema of the data to extract').fill(JSON.stringify({ type: 'banana' }));
+    await page.getByRole('button', { name: 'Extract structured data' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Schema extraction failed' });
+    await alert.waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('ocr-box').count()).toBe(boxes);
+    await screenshot(page, 'ocr-schema-refused');
+
+    await page.locator('input[type="file"]').first().setInputFiles({ name: 'letter.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from('PK\u0003\u0004') });
+    expect(await page.getByTestId('ocr-file-problem').textContent()).toContain('not an image or a PDF');
+    expect(await page.getByTestId('ocr-box').count()).toBe(boxes);
+    expect(await page.getByText('Preparing the page…').count()).toBe(0);
+  });
 });

@@ -15,7 +15,7 @@ export const TRANSCRIBE_MODEL = 'svc-transcribe-1-2507';
  * The gateway in front of the fake OpenAI-compatible upstream for chat, completions, embeddings,
  * images and transcription (plus `extraModels` routed to it); OCR stays on the built-in local engine.
  */
-export async function startFakeStack(extraModels: Record<string, unknown>[] = []): Promise<FakeStack> {
+export async function startFakeStack(extraModels: Record<string, unknown>[] = [], extraConfig: Record<string, unknown> = {}): Promise<FakeStack> {
   const upstream = await startFakeUpstream({ apiKey: 'sk-upstream', images: 'b64_json' });
   try {
     const gateway = await startGateway({
@@ -26,6 +26,7 @@ export async function startFakeStack(extraModels: Record<string, unknown>[] = []
         { id: TRANSCRIBE_MODEL, provider: 'fake', upstream_model: 'fake-whisper', capabilities: ['transcription'] },
         ...extraModels,
       ],
+      ...extraConfig,
     });
     return {
       gateway,

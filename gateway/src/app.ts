@@ -35,6 +35,7 @@ import { PROVIDER_FACTORIES } from './providers/index.js';
 import type { ProviderFactory } from './providers/types.js';
 import { AccountRepository } from './store/account-repository.js';
 import { openDatabase } from './store/database.js';
+import { RequestLogRepository } from './store/request-log-repository.js';
 import { FilesRepository } from './store/files-repository.js';
 import { KeysRepository } from './store/keys-repository.js';
 import { ModelStateRepository } from './store/model-state-repository.js';
@@ -126,7 +127,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     ledger,
     accounts: new AccountService(new AccountRepository(db), ledger, options.account),
     rateLimiter: new RateLimiter(),
-    requestLog: new RequestLog(options.server.requestLogSize),
+    requestLog: new RequestLog(options.server.requestLogSize, { store: new RequestLogRepository(db), retentionDays: options.server.requestLogRetentionDays }),
     providers,
     models,
     breakers,
@@ -173,6 +174,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   app.addHook('onClose', async () => {
     await Promise.allSettled([...providers.values()].map((provider) => provider.close()));
     ledger.flush();
+    services.requestLog.flush();
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
   });

@@ -84,6 +84,8 @@ export const ServerConfigSchema = Type.Object(
     request_log_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000 })),
     /** Keep request and response bodies (size-capped, keys redacted) in the request log. */
     request_log_bodies: Type.Optional(Type.Boolean()),
+    /** Days the request log is kept on disk across restarts. */
+    request_log_retention_days: Type.Optional(Type.Number({ minimum: 0, maximum: 3650 })),
     /** Warm engines (OCR workers) at start; false loads them on first use instead. */
     warm_engines: Type.Optional(Type.Boolean()),
     /** How long in-flight requests may take to finish on shutdown, in milliseconds. */

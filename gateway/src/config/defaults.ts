@@ -8,6 +8,7 @@ export const DEFAULT_SERVER: ServerSettings = {
   compressionThresholdBytes: 1024,
   requestLogSize: 500,
   requestLogBodies: false,
+  requestLogRetentionDays: 7,
   shutdownGraceMs: 10_000,
   warmEngines: true,
   // 5 minutes: past today's worst case of one hanging route (60 s first byte x 3 attempts), under the

@@ -8,6 +8,7 @@ export interface ServerSettings {
   compressionThresholdBytes: number;
   requestLogSize: number;
   requestLogBodies: boolean;
+  requestLogRetentionDays: number;
   shutdownGraceMs: number;
   warmEngines: boolean;
   requestDeadlineMs: number;

@@ -129,6 +129,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       compressionThresholdBytes: server.compression_threshold_bytes ?? DEFAULT_SERVER.compressionThresholdBytes,
       requestLogSize: server.request_log_size ?? DEFAULT_SERVER.requestLogSize,
       requestLogBodies: server.request_log_bodies ?? DEFAULT_SERVER.requestLogBodies,
+      requestLogRetentionDays: server.request_log_retention_days ?? DEFAULT_SERVER.requestLogRetentionDays,
       shutdownGraceMs: server.shutdown_grace_ms ?? DEFAULT_SERVER.shutdownGraceMs,
       warmEngines: server.warm_engines ?? DEFAULT_SERVER.warmEngines,
       requestDeadlineMs: server.request_deadline_ms ?? DEFAULT_SERVER.requestDeadlineMs,

@@ -3,6 +3,7 @@ import type { Capability, EngineStatus, ProviderInstance } from '../providers/ty
 import type { ModelStateRecord, ModelStateRepository } from '../store/model-state-repository.js';
 import { GatewayError } from './gateway-error.js';
 import type { BreakerState } from './routing/circuit-breaker.js';
+import { DEFAULT_IMAGE_SIZES, DEFAULT_MAX_IMAGES } from './image-generation-defaults.js';
 
 export interface ModelRoute {
   id: string;
@@ -36,6 +37,9 @@ export interface ModelInfo {
   fine_tuned: boolean;
   metadata: Record<string, string>;
   pricing?: Pricing;
+  /** Image generation routes: the sizes and the largest `n` they accept. */
+  image_sizes?: string[];
+  max_images?: number;
 }
 
 const HOW_TO_ADD = 'Add a route under `models:` in the config file (GATEWAY_CONFIG) with a provider that serves it, or put a .gguf file in the data folder\'s models/ directory for local language models.';
@@ -145,6 +149,7 @@ export class ModelRegistry {
       fine_tuned: route.fineTuned,
       metadata: stored?.metadata ?? {},
       ...(route.pricing ? { pricing: route.pricing } : {}),
+      ...(route.capabilities.has('image_generation') ? { image_sizes: route.imageSizes ?? DEFAULT_IMAGE_SIZES, max_images: route.maxImages ?? DEFAULT_MAX_IMAGES } : {}),
     };
   }
 

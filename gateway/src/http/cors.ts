@@ -8,7 +8,7 @@ export async function registerCors(app: FastifyInstance, origins: string[]): Pro
   await app.register(cors, {
     origin: anyOrigin ? true : origins,
     methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'X-Request-ID'],
+    allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'X-Request-ID', 'X-Switchyard-Client'],
     exposedHeaders: ['X-Request-ID', 'X-Process-Time-Ms', 'Retry-After', 'X-Request-Cost'],
     maxAge: 600,
   });

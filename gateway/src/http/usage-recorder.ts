@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { boundedJsonText } from '../core/bounded-json-text.js';
-import { redactBody } from '../core/request-log.js';
+import { CONSOLE_CLIENT, redactBody, redactHeaders } from '../core/request-log.js';
 import { elapsedMs } from './request-context.js';
 import { settleReservation } from './spend-reservation.js';
 
@@ -11,6 +11,26 @@ const responseBodies = new WeakMap<FastifyRequest, string>();
 
 /** More than the request log keeps of a body (4 KiB), so it still says the body was cut. */
 const LOGGED_REQUEST_CHARS = 8192;
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
+}
+
+/** The model a request named, for rows that failed before the route reported usage. */
+function requestedModel(body: unknown): string | null {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  const model = (body as { model?: unknown }).model;
+  return typeof model === 'string' && model ? model.slice(0, 200) : null;
+}
+
+/** The secrets the log must never show: the admin key, provider keys and the key this request presented. */
+function knownSecrets(app: FastifyInstance, request: FastifyRequest): string[] {
+  const { options } = app.services;
+  const presented = [headerValue(request, 'x-api-key'), headerValue(request, 'authorization')?.replace(/^Bearer\s+/i, '')];
+  const providerKeys = options.providers.map((provider) => provider.api_key);
+  return [options.adminKey, ...providerKeys, ...presented].filter((secret): secret is string => typeof secret === 'string' && secret.length > 0);
+}
 
 function requestBodyText(body: unknown): string | undefined {
   if (body === undefined || body === null) return undefined;
@@ -39,8 +59,11 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean)
     const { ledger, requestLog } = app.services;
     const latency = elapsedMs(request.startedAt);
     const route = request.routeOptions.url ?? request.url.split('?')[0];
+    const client = headerValue(request, 'x-switchyard-client')?.slice(0, 40) ?? null;
+    // The console's own reads (model lists, account pages, polling) are not usage; its playground calls are.
+    const consoleHousekeeping = client === CONSOLE_CLIENT && !usage;
     let committed: Promise<void> | undefined;
-    if (request.apiKey) {
+    if (request.apiKey && !consoleHousekeeping) {
       committed = ledger.record({
         time: Date.now(),
         request_id: request.id,
@@ -54,8 +77,9 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean)
         completion_tokens: usage?.completion_tokens ?? 0,
         cost: usage?.cost ?? 0,
       });
-      settleReservation(app, request, usage?.cost ?? 0);
     }
+    settleReservation(app, request, usage?.cost ?? 0);
+    const secrets = knownSecrets(app, request);
     const requestBody = keepBodies ? requestBodyText(request.body) : undefined;
     const responseBody = keepBodies ? responseBodies.get(request) : undefined;
     requestLog.add({
@@ -66,11 +90,13 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean)
       status,
       latency_ms: Math.round(latency * 100) / 100,
       key_prefix: request.apiKey?.prefix ?? null,
-      model: usage?.model ?? null,
+      model: usage?.model ?? requestedModel(request.body),
       prompt_tokens: usage ? usage.prompt_tokens : null,
       completion_tokens: usage ? usage.completion_tokens : null,
       cost: usage ? usage.cost : null,
-      ...(requestBody !== undefined ? { request_body: redactBody(requestBody) } : {}),
+      client,
+      request_headers: redactHeaders(request.headers, secrets),
+      ...(requestBody !== undefined ? { request_body: redactBody(requestBody, 4096, secrets) } : {}),
       ...(responseBody !== undefined ? { response_body: responseBody } : {}),
     });
     return committed;
@@ -78,7 +104,7 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean)
 
   app.addHook('onSend', async (request, reply, payload) => {
     const complete = payload === null || payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload);
-    if (keepBodies) responseBodies.set(request, complete ? redactBody(payload?.toString() ?? '') : '[stream]');
+    if (keepBodies) responseBodies.set(request, complete ? redactBody(payload?.toString() ?? '', 4096, knownSecrets(app, request)) : '[stream]');
     if (complete) await record(request, reply.statusCode);
     return payload;
   });

@@ -159,4 +159,16 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX response_items_response ON response_items (response_id);
     `,
   },
+  {
+    version: 7,
+    name: 'request log kept across restarts',
+    sql: `
+      CREATE TABLE request_log (
+        id TEXT PRIMARY KEY,
+        time INTEGER NOT NULL,
+        entry TEXT NOT NULL
+      );
+      CREATE INDEX request_log_time ON request_log (time);
+    `,
+  },
 ];

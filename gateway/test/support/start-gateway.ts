@@ -25,6 +25,8 @@ export interface StartOptions {
   extras?: BuildExtras;
   /** Engines are not warmed at start unless asked: most tests never touch OCR. */
   warm?: boolean;
+  /** The bootstrap Owner key (default ADMIN_KEY). */
+  adminKey?: string;
 }
 
 /** A fresh gateway on 127.0.0.1, port 0, with its own data folder (or a given one, to test restarts). */
@@ -35,7 +37,7 @@ export async function startGateway(options: StartOptions = {}): Promise<TestGate
   writeFileSync(configPath, stringify(config));
   const gatewayOptions = await loadGatewayOptions({
     env: { GATEWAY_LOG_LEVEL: 'silent', ...options.env },
-    overrides: { dataDir, port: 0, host: '127.0.0.1', adminKey: ADMIN_KEY, configPath },
+    overrides: { dataDir, port: 0, host: '127.0.0.1', adminKey: options.adminKey ?? ADMIN_KEY, configPath },
   });
   const app = await buildGateway(gatewayOptions, options.extras);
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -54,7 +56,7 @@ export async function startGateway(options: StartOptions = {}): Promise<TestGate
     request(path, init = {}) {
       const { json, key, ...rest } = init;
       const headers = new Headers(rest.headers);
-      if (key !== null && !headers.has('authorization') && !headers.has('x-api-key')) headers.set('authorization', `Bearer ${key ?? ADMIN_KEY}`);
+      if (key !== null && !headers.has('authorization') && !headers.has('x-api-key')) headers.set('authorization', `Bearer ${key ?? options.adminKey ?? ADMIN_KEY}`);
       if (json !== undefined) headers.set('content-type', 'application/json');
       return fetch(url + path, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
     },

@@ -12,6 +12,7 @@ import { AccountPage } from '../features/account/components/account-page';
 import { ModelsPage } from '../features/models/components/models-page';
 import { BatchesPage } from '../features/batches/components/batches-page';
 import { AgentsPage } from '../features/agents/components/agents-page';
+import { StatusPage } from '../features/status/components/status-page';
 import { Layout } from './layout';
 import { NotFoundPage } from './not-found-page';
 
@@ -33,6 +34,7 @@ export function AppRoutes() {
         <Route path="agents" element={<AgentsPage />} />
         <Route path="keys" element={<KeysPage />} />
         <Route path="account" element={<AccountPage />} />
+        <Route path="status" element={<StatusPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

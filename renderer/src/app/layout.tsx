@@ -1,9 +1,10 @@
 import { NavLink, Outlet } from 'react-router-dom';
 import { useAccount } from '../lib/account-query';
 import { StatusBadge } from '../features/status/components/status-badge';
+import { gatewayUrl } from '../lib/gateway-client';
 import { useSessionStore } from '../lib/session-store';
 import { useThemeStore } from '../lib/theme-store';
-import { NAV_GROUPS } from './nav-items';
+import { navGroupsFor } from './nav-items';
 
 export function Layout() {
   const account = useAccount();
@@ -22,7 +23,7 @@ export function Layout() {
           </span>
           Switchyard
         </div>
-        {NAV_GROUPS.map((group) => (
+        {navGroupsFor(account.data?.api_key.role).map((group) => (
           <div key={group.label} role="group" aria-label={group.label}>
             <div className="nav-group-label" aria-hidden="true">
               {group.label}
@@ -37,6 +38,17 @@ export function Layout() {
             ))}
           </div>
         ))}
+        <div role="group" aria-label="Reference">
+          <div className="nav-group-label" aria-hidden="true">
+            Reference
+          </div>
+          <a className="nav-link" href={gatewayUrl('/docs')} target="_blank" rel="noreferrer">
+            <span className="nav-icon" aria-hidden="true">
+              ↗
+            </span>
+            API reference
+          </a>
+        </div>
       </nav>
       <header className="header">
         <StatusBadge />
@@ -57,7 +69,7 @@ export function Layout() {
           {theme === 'dark' ? '☀ Light' : '☾ Dark'}
         </button>
         {source === 'web' && (
-          <button type="button" className="btn btn-sm" onClick={signOut}>
+          <button type="button" className="btn btn-sm" onClick={() => signOut()}>
             Sign out
           </button>
         )}

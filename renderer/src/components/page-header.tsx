@@ -1,6 +1,10 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 
+/** The page's heading; it also names the browser tab after the page. */
 export function PageHeader({ title, description, children }: { title: string; description?: string; children?: ReactNode }) {
+  useEffect(() => {
+    document.title = `${title} · Switchyard`;
+  }, [title]);
   return (
     <header className="page-header">
       <div className="page-title">

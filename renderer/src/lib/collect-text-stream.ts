@@ -9,6 +9,9 @@ export interface StreamStats {
   cost: number | null;
 }
 
+/** Below this, time between the first and the last fragment says nothing about the model's speed. */
+export const MIN_GENERATION_MS = 250;
+
 export interface UsageFrame {
   usage?: Usage | null;
 }
@@ -38,7 +41,9 @@ export async function collectTextStream<T extends UsageFrame>(
   }
   const endedAt = now();
   const completionTokens = usage?.completion_tokens ?? null;
-  const generationSeconds = firstAt !== null ? (endedAt - firstAt) / 1000 : 0;
+  // A short answer can arrive in one burst (a millisecond for the lot): measure it over the whole request then.
+  const burst = firstAt !== null && endedAt - firstAt < MIN_GENERATION_MS;
+  const generationSeconds = firstAt !== null ? (burst ? endedAt - startedAt : endedAt - firstAt) / 1000 : 0;
   return {
     text,
     stats: {

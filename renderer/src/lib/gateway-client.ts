@@ -17,6 +17,8 @@ export async function gatewayFetch(path: string, init: GatewayRequestInit = {}):
   const { apiKey: override, keyHeader = 'bearer', headers: extra, ...rest } = init;
   const apiKey = override ?? useSessionStore.getState().apiKey;
   const headers = new Headers(extra);
+  // Marks the console's calls so the request log can tell them from other clients' traffic.
+  headers.set('X-Switchyard-Client', 'console');
   if (apiKey && keyHeader === 'bearer') headers.set('Authorization', `Bearer ${apiKey}`);
   if (apiKey && keyHeader === 'x-api-key') headers.set('X-API-Key', apiKey);
   let response: Response;
@@ -28,7 +30,9 @@ export async function gatewayFetch(path: string, init: GatewayRequestInit = {}):
   }
   if (!response.ok) {
     const error = await errorFromResponse(response);
-    if (response.status === 401 && !override) useSessionStore.getState().signOut();
+    if (response.status === 401 && !override) {
+      useSessionStore.getState().signOut(`You were signed out: ${error.message}`);
+    }
     throw error;
   }
   return response;

@@ -20,7 +20,7 @@ const marked = new Marked({
       const highlighted = language
         ? hljs.highlight(text, { language, ignoreIllegals: true }).value
         : hljs.highlightAuto(text).value;
-      return `<pre><code class="hljs${language ? ` language-${escapeHtml(language)}` : ''}">${highlighted}</code></pre>`;
+      return `<pre class="code-with-copy"><button type="button" class="btn btn-sm code-copy" data-copy-code aria-label="Copy code">Copy</button><code class="hljs${language ? ` language-${escapeHtml(language)}` : ''}">${highlighted}</code></pre>`;
     },
     link: ({ href, text }) => {
       const target = safeHref(href);

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import { setStorageScope } from './scoped-local-storage';
 
 export type SessionSource = 'web' | 'electron';
 
@@ -8,8 +9,10 @@ interface SessionState {
   /** Empty string means "same origin" (the web console served by the gateway). */
   baseUrl: string;
   source: SessionSource;
+  /** Why the last session ended when the user did not ask (a revoked key), for the sign-in page. */
+  signOutReason: string | null;
   signIn(apiKey: string, options?: { baseUrl?: string; source?: SessionSource }): void;
-  signOut(): void;
+  signOut(reason?: string): void;
 }
 
 /** The active API key. Web mode keeps it in sessionStorage only, so it dies with the tab. */
@@ -19,9 +22,10 @@ export const useSessionStore = create<SessionState>()(
       apiKey: null,
       baseUrl: '',
       source: 'web',
+      signOutReason: null,
       signIn: (apiKey, options) =>
-        set({ apiKey, baseUrl: options?.baseUrl ?? '', source: options?.source ?? 'web' }),
-      signOut: () => set({ apiKey: null }),
+        set({ apiKey, baseUrl: options?.baseUrl ?? '', source: options?.source ?? 'web', signOutReason: null }),
+      signOut: (reason) => set({ apiKey: null, signOutReason: reason ?? null }),
     }),
     {
       name: 'switchyard.session',
@@ -30,3 +34,7 @@ export const useSessionStore = create<SessionState>()(
     },
   ),
 );
+
+// Per-key stores (chat history) follow the signed-in key; signing out empties them in memory.
+setStorageScope(useSessionStore.getState().apiKey);
+useSessionStore.subscribe((state) => setStorageScope(state.apiKey));

@@ -25,14 +25,22 @@ export function useTextStream() {
     const abort = new AbortController();
     controller.current = abort;
     let latest = '';
+    const startedAt = performance.now();
+    let firstAt: number | null = null;
+    // What a stopped or failed stream still tells: when its first text came.
+    const partialStats = (): StreamStats | null =>
+      firstAt === null ? null : { timeToFirstTokenMs: firstAt - startedAt, tokensPerSecond: null, promptTokens: null, completionTokens: null, cost: null };
     setText('');
     setRunning(true);
     try {
-      const result = await start(abort.signal, (t) => setText((latest = t)));
+      const result = await start(abort.signal, (t) => {
+        firstAt ??= performance.now();
+        setText((latest = t));
+      });
       return { text: result.text, stats: result.stats, status: 'done' };
     } catch (error) {
-      if (abort.signal.aborted || isAbortError(error)) return { text: latest, stats: null, status: 'stopped' };
-      return { text: latest, stats: null, status: 'error', error: errorMessage(error) };
+      if (abort.signal.aborted || isAbortError(error)) return { text: latest, stats: partialStats(), status: 'stopped' };
+      return { text: latest, stats: partialStats(), status: 'error', error: errorMessage(error) };
     } finally {
       if (controller.current === abort) controller.current = null;
       setRunning(false);

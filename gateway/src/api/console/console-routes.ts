@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { GatewayError } from '../../core/gateway-error.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 
 const Entry = Type.Object({
@@ -14,6 +15,8 @@ const Entry = Type.Object({
   prompt_tokens: Type.Union([Type.Integer(), Type.Null()]),
   completion_tokens: Type.Union([Type.Integer(), Type.Null()]),
   cost: Type.Union([Type.Number(), Type.Null()]),
+  client: Type.Union([Type.String(), Type.Null()], { description: 'The X-Switchyard-Client header; the console sends `console` on its own calls.' }),
+  request_headers: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Request headers, credentials redacted.' })),
   request_body: Type.Optional(Type.String()),
   response_body: Type.Optional(Type.String()),
 });
@@ -36,11 +39,39 @@ export const consoleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['console'],
         summary: 'Recent requests (Owner)',
-        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })) }),
+        querystring: Type.Object({
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })),
+          key_prefix: Type.Optional(Type.String({ maxLength: 64 })),
+          model: Type.Optional(Type.String({ maxLength: 200 })),
+          status: Type.Optional(Type.String({ pattern: '^([1-5]xx|[1-5][0-9][0-9])$', description: 'An exact status (404) or a class (4xx).' })),
+          path: Type.Optional(Type.String({ maxLength: 200, description: 'A part of the path.' })),
+          exclude_console: Type.Optional(Type.Boolean({ description: "Leave out the console's own calls." })),
+        }),
         response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(Entry) }), ...errorResponses },
       },
     },
-    async (request) => ({ object: 'list' as const, data: requestLog.recent(request.query.limit ?? 100) }),
+    async (request) => {
+      const { limit, ...filter } = request.query;
+      return { object: 'list' as const, data: requestLog.recent(limit ?? 100, filter) };
+    },
+  );
+
+  app.get(
+    '/console/requests/:id',
+    {
+      config: { auth: 'owner', unlogged: true },
+      schema: {
+        tags: ['console'],
+        summary: 'One logged request (Owner)',
+        params: Type.Object({ id: Type.String({ maxLength: 200 }) }),
+        response: { 200: Entry, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const entry = requestLog.get(request.params.id);
+      if (!entry) throw new GatewayError(404, 'request_not_found', `No logged request with id ${request.params.id}: the log keeps the most recent requests only.`);
+      return entry;
+    },
   );
 
   app.get(

@@ -18,6 +18,8 @@ export const ModelObject = Type.Object(
     fine_tuned: Type.Boolean(),
     metadata: Type.Record(Type.String(), Type.String()),
     pricing: Type.Optional(Type.Object({ input_per_million: Type.Number(), output_per_million: Type.Number(), per_request: Type.Optional(Type.Number()) })),
+    image_sizes: Type.Optional(Type.Array(Type.String(), { description: 'Image generation models: the sizes the route accepts.' })),
+    max_images: Type.Optional(Type.Integer({ description: 'Image generation models: the largest `n`.' })),
   },
   { additionalProperties: true },
 );

@@ -6,9 +6,8 @@ import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { publicUrl } from '../_shared/public-url.js';
 import { recordUsage } from '../_shared/record-usage.js';
+import { DEFAULT_IMAGE_SIZES, DEFAULT_MAX_IMAGES } from '../../core/image-generation-defaults.js';
 
-const DEFAULT_SIZES = ['256x256', '512x512', '1024x1024', '1024x1536', '1536x1024', '1024x1792', '1792x1024'];
-const DEFAULT_MAX_IMAGES = 4;
 
 const GenerateBody = Type.Object(
   {
@@ -48,7 +47,7 @@ export const imageGenerationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body;
       const route = models.resolve(body.model ?? DEFAULT_VISION_MODEL, 'image_generation');
       const size = body.size ?? '1024x1024';
-      const sizes = route.imageSizes ?? DEFAULT_SIZES;
+      const sizes = route.imageSizes ?? DEFAULT_IMAGE_SIZES;
       if (!sizes.includes(size)) throw new GatewayError(422, 'invalid_size', `Invalid request: 'size' ${size} is not offered by ${route.id}; use one of ${sizes.join(', ')}.`, { param: 'size' });
       const n = body.n ?? 1;
       const maxImages = route.maxImages ?? DEFAULT_MAX_IMAGES;

@@ -87,7 +87,7 @@ function UsageDetails({ usage }: { usage: AccountUsage }) {
             ))}
           </div>
         </div>
-        <UsageBarChart days={days} value={(d: UsageGroup) => d[metric]} format={format} label={`${METRICS.find((m) => m.id === metric)?.label} per day`} />
+        <UsageBarChart days={days} value={(d: UsageGroup) => d[metric]} format={format} integer={metric !== 'cost'} label={`${METRICS.find((m) => m.id === metric)?.label} per day`} />
       </section>
       <section className="card table-card" aria-label="Usage by model">
         <div className="card-title table-card-pad">Usage by model</div>

@@ -8,6 +8,7 @@ import { accountQueryOptions, fetchAccount } from '../../../lib/account-query';
 export function LoginPage() {
   const [key, setKey] = useState('');
   const signIn = useSessionStore((s) => s.signIn);
+  const signOutReason = useSessionStore((s) => s.signOutReason);
   const queryClient = useQueryClient();
   const login = useMutation({
     mutationFn: (apiKey: string) => fetchAccount(apiKey),
@@ -34,6 +35,11 @@ export function LoginPage() {
           Enter an API key for this gateway. It is kept for this browser tab only. A new gateway prints its admin key
           (<code>GATEWAY_ADMIN_KEY</code>) on first start.
         </p>
+        {signOutReason && (
+          <div className="notice notice-warn" role="alert" data-testid="sign-out-reason">
+            {signOutReason}
+          </div>
+        )}
         <label className="field">
           <span>API key</span>
           <input

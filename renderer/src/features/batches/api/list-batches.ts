@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '../../../lib/gateway-client';
 import type { ListResponse } from '../../../lib/gateway-types';
-import { ACTIVE_STATUSES, type Batch } from '../batch-types';
+import { isSettling, type Batch } from '../batch-types';
 
 const POLL_MS = 1_000;
 
@@ -13,5 +13,5 @@ export const batchesQueryOptions = () => queryOptions({ queryKey: ['batches'], q
 export const useBatches = () =>
   useQuery({
     ...batchesQueryOptions(),
-    refetchInterval: (query) => (query.state.data?.data.some((b) => ACTIVE_STATUSES.includes(b.status)) ? POLL_MS : false),
+    refetchInterval: (query) => (query.state.data?.data.some((b) => isSettling(b)) ? POLL_MS : false),
   });

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { ErrorNotice } from '../../../components/error-notice';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { formatUnixTime } from '../../../lib/format';
 import { useCancelBatch } from '../api/cancel-batch';
-import type { Batch, BatchStatus } from '../batch-types';
+import { batchProblem, type Batch, type BatchStatus } from '../batch-types';
 import { BatchOutputDialog } from './batch-output-dialog';
 
 const STATUS_CLASS: Record<BatchStatus, string> = {
@@ -35,13 +35,9 @@ function Progress({ batch }: { batch: Batch }) {
 export function BatchTable({ batches }: { batches: Batch[] }) {
   const cancel = useCancelBatch();
   const [viewing, setViewing] = useState<{ batch: Batch; kind: 'output' | 'errors' } | null>(null);
+  const [cancelling, setCancelling] = useState<Batch | null>(null);
   return (
     <>
-      {cancel.isError && (
-        <div className="table-card-pad">
-          <ErrorNotice error={cancel.error} title="The batch could not be cancelled" />
-        </div>
-      )}
       <table className="table" data-testid="batches-table">
         <thead>
           <tr>
@@ -63,14 +59,20 @@ export function BatchTable({ batches }: { batches: Batch[] }) {
                   {b.status.replace('_', ' ')}
                 </span>
               </td>
-              <td>
-                <Progress batch={b} />
+              <td className="cell-wrap">
+                {b.status === 'failed' && b.request_counts.total === 0 ? null : <Progress batch={b} />}
+                {batchProblem(b) && (
+                  <div className={`small ${b.status === 'failed' ? 'text-danger' : 'muted'}`} data-testid="batch-problem">
+                    {batchProblem(b)}
+                  </div>
+                )}
+                {b.status === 'cancelled' && !b.output_file_id && !b.error_file_id && <div className="small muted">Cancelled; results finished before the cancel appear here.</div>}
               </td>
               <td>{formatUnixTime(b.created_at)}</td>
               <td>
                 <div className="table-actions">
                   {b.status === 'in_progress' && (
-                    <button type="button" className="btn btn-sm btn-danger" disabled={cancel.isPending} onClick={() => cancel.mutate(b.id)} aria-label={`Cancel ${b.id}`}>
+                    <button type="button" className="btn btn-sm btn-danger" disabled={cancel.isPending} onClick={() => setCancelling(b)} aria-label={`Cancel ${b.id}`}>
                       Cancel
                     </button>
                   )}
@@ -90,6 +92,21 @@ export function BatchTable({ batches }: { batches: Batch[] }) {
           ))}
         </tbody>
       </table>
+      {cancelling && (
+        <ConfirmDialog
+          title={`Cancel ${cancelling.id}?`}
+          confirmLabel="Cancel batch"
+          pending={cancel.isPending}
+          error={cancel.error}
+          onConfirm={() => cancel.mutate(cancelling.id, { onSuccess: () => setCancelling(null) })}
+          onClose={() => {
+            cancel.reset();
+            setCancelling(null);
+          }}
+        >
+          <p>Lines not yet sent will not run. Results of the lines already finished stay available as the batch output.</p>
+        </ConfirmDialog>
+      )}
       {viewing && (
         <BatchOutputDialog
           batchId={viewing.batch.id}

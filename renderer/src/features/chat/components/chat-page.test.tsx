@@ -1,5 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../../lib/query-client';
 import { useSessionStore } from '../../../lib/session-store';
@@ -53,7 +54,9 @@ afterEach(() => {
 const renderPage = () =>
   render(
     <QueryClientProvider client={createQueryClient()}>
-      <ChatPage />
+      <MemoryRouter>
+        <ChatPage />
+      </MemoryRouter>
     </QueryClientProvider>,
   );
 
@@ -102,6 +105,52 @@ describe('chat playground streaming', () => {
     expect(useConversationsStore.getState().conversations[0].messages[1].content).toBe('Once upon');
     expect(screen.getByText('stopped')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Send' })).toBeTruthy();
+    // A stopped answer still says when its first text came.
+    expect(useConversationsStore.getState().conversations[0].messages[1].stats?.timeToFirstTokenMs).toBeTypeOf('number');
+    expect(screen.getByLabelText('Answer statistics').textContent).toContain('First token');
+  });
+
+  it('keeps a failed reply in the thread when the next message is sent, and does not send it', async () => {
+    renderPage();
+    await sendMessage('First');
+    await act(async () => {
+      stream!.send('data: {"object":"error","message":"The upstream provider failed: 502","type":"upstream_error","param":null,"code":"upstream_failed"}\n\n');
+      stream!.close();
+    });
+    await screen.findByRole('alert');
+    stream = null;
+    await sendMessage('Second');
+    const roles = useConversationsStore.getState().conversations[0].messages.map((m) => `${m.role}:${m.status ?? ''}`);
+    expect(roles).toEqual(['user:', 'assistant:error', 'user:', 'assistant:streaming']);
+    expect((sentBody as { messages: { role: string }[] }).messages.map((m) => m.role)).toEqual(['user', 'user']);
+    expect(screen.getAllByRole('article', { name: 'Assistant' })).toHaveLength(2);
+  });
+
+  it('quotes an attached .txt file into the message and refuses other files with a reason', async () => {
+    renderPage();
+    const input = await screen.findByLabelText('Attach an image or a text file');
+    const notes = new File(['line one\nline two\n'], 'notes.txt', { type: 'text/plain' });
+    const binary = new File([new Uint8Array([0, 1, 2])], 'tool.exe', { type: 'application/octet-stream' });
+    fireEvent.change(input, { target: { files: [notes, binary] } });
+    const box = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' });
+    await waitFor(() => expect(box.value).toContain('notes.txt:\n```\nline one\nline two\n```'));
+    expect(screen.getByRole('alert').textContent).toContain('tool.exe is not an image or a text file');
+  });
+
+  it('asks before deleting a conversation', async () => {
+    renderPage();
+    await sendMessage('Keep me');
+    await act(async () => {
+      stream!.send('data: [DONE]\n\n');
+      stream!.close();
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete "Keep me"?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(useConversationsStore.getState().conversations[0].messages).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete conversation' }));
+    await waitFor(() => expect(useConversationsStore.getState().conversations.every((c) => c.messages.length === 0)).toBe(true));
   });
 
   it('shows the gateway message of an error frame under the answer', async () => {

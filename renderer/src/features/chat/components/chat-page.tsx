@@ -1,16 +1,31 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ModelGate } from '../../../components/model-gate';
 import { PageHeader } from '../../../components/page-header';
+import { conversationFromRequest } from '../conversation-from-request';
 import { useConversationsStore } from '../stores/conversations-store';
 import { ChatPlayground } from './chat-playground';
 
 export function ChatPage() {
-  const { conversations, activeId, create, select, remove } = useConversationsStore();
+  const { conversations, activeId, create, select, remove, add } = useConversationsStore();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const requestBody = (location.state as { requestBody?: unknown } | null)?.requestBody;
+
+  // "Open in playground" from the request log: the logged body becomes a new conversation, once.
+  useEffect(() => {
+    if (requestBody === undefined) return;
+    const imported = conversationFromRequest(requestBody);
+    if (imported) add(imported);
+    void navigate(location.pathname, { replace: true, state: null });
+  }, [requestBody, add, navigate, location.pathname]);
   const active = conversations.find((c) => c.id === activeId) ?? conversations[0];
+  const [confirmDelete, setConfirmDelete] = useState(false);
 
   useEffect(() => {
-    if (!active) create();
-  }, [active, create]);
+    if (!active && requestBody === undefined) create();
+  }, [active, create, requestBody]);
 
   return (
     <div className="page">
@@ -28,10 +43,27 @@ export function ChatPage() {
         <button type="button" className="btn" onClick={create}>
           + New chat
         </button>
-        <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => active && remove(active.id)}>
+        <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setConfirmDelete(true)}>
           Delete
         </button>
       </PageHeader>
+      {confirmDelete && active && (
+        <ConfirmDialog
+          title={`Delete "${active.title}"?`}
+          confirmLabel="Delete conversation"
+          pending={false}
+          error={null}
+          onConfirm={() => {
+            remove(active.id);
+            setConfirmDelete(false);
+          }}
+          onClose={() => setConfirmDelete(false)}
+        >
+          <p>
+            Its {active.messages.length} message{active.messages.length === 1 ? '' : 's'} will be removed from this browser. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      )}
       <ModelGate capability="chat">{(models) => active && <ChatPlayground key={active.id} models={models} conversation={active} />}</ModelGate>
     </div>
   );

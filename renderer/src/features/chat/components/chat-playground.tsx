@@ -49,8 +49,8 @@ export function ChatPlayground({ models, conversation }: Props) {
   };
 
   const send = (text: string, images: string[]) => {
-    const history = conversation.messages.filter((m) => m.status !== 'error' || m.content);
-    void answer([...history, createMessage('user', text, images)]);
+    // A failed reply stays in the thread (with its error); buildChatRequest leaves it out of what is sent.
+    void answer([...conversation.messages, createMessage('user', text, images)]);
   };
   const regenerate = (assistantId: string) => {
     const index = conversation.messages.findIndex((m) => m.id === assistantId);

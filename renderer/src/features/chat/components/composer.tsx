@@ -1,5 +1,6 @@
 import { useId, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
-import { readFileAsDataUrl } from '../../../lib/read-file';
+import { readFileAsDataUrl, readFileAsText } from '../../../lib/read-file';
+import { ATTACH_ACCEPT, attachedTextBlock, sortAttachments } from '../attachments';
 
 interface Props {
   running: boolean;
@@ -10,15 +11,27 @@ interface Props {
   onDraftChange?(text: string): void;
 }
 
-/** Message input: Enter sends, Shift+Enter breaks the line; images attach by picker or paste. */
+/** Message input: Enter sends, Shift+Enter breaks the line; images attach, text files are quoted into the message (picker or paste). */
 export function Composer({ running, disabled, supportsImages, onSend, onStop, onDraftChange }: Props) {
   const [text, setText] = useState('');
   const [images, setImages] = useState<string[]>([]);
   const fileId = useId();
 
+  const [attachError, setAttachError] = useState<string | null>(null);
+
   const addFiles = async (files: File[]) => {
-    const urls = await Promise.all(files.filter((f) => f.type.startsWith('image/')).map(readFileAsDataUrl));
+    const { images: imageFiles, texts, refused } = sortAttachments(files);
+    setAttachError(refused.length ? refused.join(' ') : null);
+    const urls = await Promise.all(imageFiles.map(readFileAsDataUrl));
     if (urls.length) setImages((current) => [...current, ...urls]);
+    if (texts.length) {
+      const blocks = await Promise.all(texts.map(async (f) => attachedTextBlock(f.name, await readFileAsText(f))));
+      setText((current) => {
+        const next = [current.trimEnd(), ...blocks].filter(Boolean).join('\n\n');
+        onDraftChange?.(next);
+        return next;
+      });
+    }
   };
   const update = (value: string) => {
     setText(value);
@@ -39,7 +52,7 @@ export function Composer({ running, disabled, supportsImages, onSend, onStop, on
   };
   const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
     const files = Array.from(event.clipboardData.files);
-    if (files.some((f) => f.type.startsWith('image/'))) {
+    if (files.length > 0) {
       event.preventDefault();
       void addFiles(files);
     }
@@ -59,6 +72,11 @@ export function Composer({ running, disabled, supportsImages, onSend, onStop, on
           ))}
         </div>
       )}
+      {attachError && (
+        <div className="notice notice-warn small" role="alert">
+          {attachError}
+        </div>
+      )}
       {images.length > 0 && !supportsImages && (
         <p className="small" role="note" style={{ color: 'var(--warning)' }}>
           The selected model does not list the vision capability; the gateway may refuse the images.
@@ -76,15 +94,15 @@ export function Composer({ running, disabled, supportsImages, onSend, onStop, on
       />
       <div className="row">
         <label htmlFor={fileId} className="btn btn-sm" role="button" tabIndex={0} onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && document.getElementById(fileId)?.click()}>
-          + Image
+          + Attach
         </label>
         <input
           id={fileId}
           type="file"
-          accept="image/*"
+          accept={ATTACH_ACCEPT}
           multiple
           className="visually-hidden"
-          aria-label="Attach image"
+          aria-label="Attach an image or a text file"
           tabIndex={-1}
           onChange={(e) => {
             void addFiles(Array.from(e.target.files ?? []));

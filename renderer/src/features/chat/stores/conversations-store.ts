@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
-import { safeLocalStorage } from '../../../lib/safe-local-storage';
+import { registerScopedStore, scopedLocalStorage } from '../../../lib/scoped-local-storage';
 import type { ChatMessage, ChatSettings, Conversation } from '../chat-types';
 
 export const DEFAULT_SETTINGS: ChatSettings = {
@@ -28,6 +28,8 @@ interface ConversationsState {
   conversations: Conversation[];
   activeId: string | null;
   create(): string;
+  /** Adds a conversation made elsewhere (a logged request opened in the playground) and selects it. */
+  add(conversation: Conversation): void;
   select(id: string): void;
   remove(id: string): void;
   updateSettings(id: string, patch: Partial<ChatSettings>): void;
@@ -41,7 +43,7 @@ const titleFrom = (messages: ChatMessage[], fallback: string) => {
   return first ? first.content.trim().slice(0, 48) : fallback;
 };
 
-/** Chat conversations, kept in localStorage across restarts. */
+/** Chat conversations, kept in localStorage across restarts, one history per API key. */
 export const useConversationsStore = create<ConversationsState>()(
   persist(
     (set, get) => {
@@ -56,6 +58,7 @@ export const useConversationsStore = create<ConversationsState>()(
           set({ conversations: [conversation, ...get().conversations], activeId: conversation.id });
           return conversation.id;
         },
+        add: (conversation) => set({ conversations: [conversation, ...get().conversations], activeId: conversation.id }),
         select: (id) => set({ activeId: id }),
         remove: (id) => {
           const rest = get().conversations.filter((c) => c.id !== id);
@@ -67,6 +70,13 @@ export const useConversationsStore = create<ConversationsState>()(
           patch(id, (c) => ({ ...c, messages: c.messages.map((m) => (m.id === messageId ? { ...m, ...change } : m)) })),
       };
     },
-    { name: 'switchyard.chat', storage: safeLocalStorage, version: 1 },
+    { name: 'switchyard.chat', storage: scopedLocalStorage, version: 1, skipHydration: true },
   ),
 );
+
+// Before histories were per key, one entry was shared by every key of the browser: it has no owner to give it to.
+localStorage.removeItem('switchyard.chat');
+registerScopedStore({
+  reset: () => useConversationsStore.setState({ conversations: [], activeId: null }),
+  rehydrate: () => useConversationsStore.persist.rehydrate(),
+});

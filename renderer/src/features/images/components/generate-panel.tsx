@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorNotice } from '../../../components/error-notice';
@@ -6,11 +6,14 @@ import { Loading } from '../../../components/loading';
 import { ModelPicker, resolveModel } from '../../../components/model-picker';
 import { formatBytes } from '../../../lib/format';
 import type { GatewayModel } from '../../../lib/gateway-types';
+import type { GenerateImagesResponse } from '../images-types';
 import { useGenerateImages } from '../api/generate-images';
 import { useImageFiles } from '../api/list-image-files';
 import { GatewayImage } from './gateway-image';
 
-const SIZES = ['256x256', '512x512', '1024x1024', '1024x1792', '1792x1024'];
+/** Offered when a gateway does not say which sizes a model accepts (older gateways). */
+const FALLBACK_SIZES = ['256x256', '512x512', '1024x1024'];
+const FALLBACK_MAX_IMAGES = 4;
 
 export function GeneratePanel({ models }: { models: GatewayModel[] }) {
   const [modelChoice, setModel] = useState<string | null>('svc-vision-3-1-2505');
@@ -21,6 +24,18 @@ export function GeneratePanel({ models }: { models: GatewayModel[] }) {
   const generate = useGenerateImages();
   const history = useImageFiles();
   const model = resolveModel(models, modelChoice);
+  const selected = models.find((m) => m.id === model);
+  const sizes = selected?.image_sizes?.length ? selected.image_sizes : FALLBACK_SIZES;
+  const maxImages = selected?.max_images ?? FALLBACK_MAX_IMAGES;
+  // The last good results stay on screen when a later attempt fails.
+  const [shown, setShown] = useState<GenerateImagesResponse | null>(null);
+  useEffect(() => {
+    if (generate.data) setShown(generate.data);
+  }, [generate.data]);
+  useEffect(() => {
+    if (!sizes.includes(size)) setSize(sizes.includes('1024x1024') ? '1024x1024' : sizes[0]);
+    if (n > maxImages) setN(maxImages);
+  }, [sizes, size, n, maxImages]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -42,14 +57,14 @@ export function GeneratePanel({ models }: { models: GatewayModel[] }) {
             <label className="field" style={{ width: 140 }}>
               <span>Size</span>
               <select className="select" value={size} onChange={(e) => setSize(e.target.value)}>
-                {SIZES.map((s) => (
+                {sizes.map((s) => (
                   <option key={s}>{s}</option>
                 ))}
               </select>
             </label>
             <label className="field" style={{ width: 90 }}>
               <span>Count</span>
-              <input className="input" type="number" min={1} max={4} value={n} onChange={(e) => setN(Math.min(4, Math.max(1, Number(e.target.value) || 1)))} />
+              <input className="input" type="number" min={1} max={maxImages} value={n} onChange={(e) => setN(Math.min(maxImages, Math.max(1, Number(e.target.value) || 1)))} />
             </label>
             <span className="grow" />
             <button type="submit" className="btn btn-primary" disabled={!prompt.trim() || !model || generate.isPending}>
@@ -60,15 +75,14 @@ export function GeneratePanel({ models }: { models: GatewayModel[] }) {
         {generate.isError && <ErrorNotice error={generate.error} title="Image generation failed" />}
         <section className="card" aria-label="Results">
           <div className="card-title">Results</div>
-          {generate.isPending ? (
-            <Loading label="Generating…" />
-          ) : generate.data ? (
+          {generate.isPending && <Loading label="Generating…" />}
+          {shown ? (
             <div className="gallery">
-              {generate.data.data.map((image, i) => (
-                <GatewayImage key={`${generate.data.id}-${i}`} image={image} alt={`Generated image ${i + 1}`} name={`${generate.data.id}-${i + 1}.png`} onOpen={setOpen} />
+              {shown.data.map((image, i) => (
+                <GatewayImage key={`${shown.id}-${i}`} image={image} alt={`Generated image ${i + 1}`} name={`${shown.id}-${i + 1}.png`} onOpen={setOpen} />
               ))}
             </div>
-          ) : (
+          ) : generate.isPending ? null : (
             <EmptyState icon="▨" title="No images yet">
               <span className="small">Describe an image and generate it.</span>
             </EmptyState>

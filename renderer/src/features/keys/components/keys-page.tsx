@@ -113,12 +113,28 @@ export function KeysPage() {
           confirmLabel="Revoke key"
           pending={revoke.isPending}
           error={revoke.error}
-          onConfirm={() => revoke.mutate(open.key.id, { onSuccess: close })}
+          onConfirm={() =>
+            revoke.mutate(
+              {
+                id: open.key.id,
+                ...(open.key.id === currentKeyId
+                  ? { signOutReason: `You revoked ${open.key.name} (${open.key.prefix}), the key this console was signed in with. Sign in with another key.` }
+                  : {}),
+              },
+              { onSuccess: close },
+            )
+          }
           onClose={close}
         >
           <p>
             Requests with <span className="mono">{open.key.prefix}</span> will be refused at once. This cannot be undone.
           </p>
+          {open.key.id === currentKeyId && (
+            <div className="notice notice-warn" data-testid="revoke-own-key-warning">
+              <span className="notice-title">This is the key you are signed in with.</span>
+              <span>The console will sign you out as soon as it is revoked; you will need another key to sign back in.</span>
+            </div>
+          )}
         </ConfirmDialog>
       )}
     </div>

@@ -23,7 +23,9 @@ function Pricing({ pricing, currency }: { pricing: GatewayModel['pricing']; curr
 }
 
 export function ModelsPage() {
-  const models = useQuery(modelsQueryOptions());
+  // Polled while the page is open, so engine states (cold, loading, ready, unavailable) and an unreachable gateway show up.
+  const models = useQuery({ ...modelsQueryOptions(), refetchInterval: 10_000 });
+  const outdated = models.isError && models.data !== undefined;
   const account = useAccount();
   const [capability, setCapability] = useState<Capability | 'all'>('all');
   const currency = account.data?.balance.currency ?? 'USD';
@@ -47,10 +49,18 @@ export function ModelsPage() {
           </select>
         </label>
       </PageHeader>
+      {outdated && (
+        <div className="notice notice-warn" role="alert" data-testid="models-outdated">
+          <span className="notice-title">The gateway is not answering</span>
+          <span>
+            {models.error instanceof Error ? models.error.message : ''} The list below is from {new Date(models.dataUpdatedAt).toLocaleTimeString()}; the states of its models are unknown until it answers again.
+          </span>
+        </div>
+      )}
       <section className="card table-card" aria-label="Models">
         {models.isPending ? (
           <div className="table-card-pad"><Loading label="Loading models…" /></div>
-        ) : models.isError ? (
+        ) : models.isError && !outdated ? (
           <div className="table-card-pad"><ErrorNotice error={models.error} title="The model list could not be loaded" onRetry={() => models.refetch()} /></div>
         ) : rows.length === 0 ? (
           <EmptyState icon="◈" title={capability === 'all' ? 'No models are configured' : `No model offers ${capability}`} />
@@ -95,7 +105,7 @@ export function ModelsPage() {
                   </td>
                   <td className="mono">{m.provider}</td>
                   <td>
-                    <ModelState model={m} />
+                    <ModelState model={m} unknown={outdated} />
                   </td>
                   <td className="small">
                     <Pricing pricing={m.pricing} currency={currency} />

@@ -10,7 +10,7 @@ import type { GatewayModel } from '../../../lib/gateway-types';
 import { readFileAsDataUrl } from '../../../lib/read-file';
 import { useRenderedPage } from '../api/render-pdf-page';
 import { OCR_MODEL, useRunOcr } from '../api/run-ocr';
-import type { Granularity, OcrRequest } from '../ocr-types';
+import type { Granularity, OcrRequest, OcrResult } from '../ocr-types';
 import { useOcrViewStore, type OcrPanelTab } from '../stores/ocr-view-store';
 import type { IndexedBox } from './box-overlay';
 import { OcrTextPanel } from './ocr-text-panel';
@@ -19,6 +19,21 @@ import { PageViewer } from './page-viewer';
 import { SchemaEditor } from './schema-editor';
 
 const ACCEPT = 'image/png,image/jpeg,image/webp,image/tiff,image/bmp,image/gif,application/pdf,.pdf,.tif,.tiff';
+const ACCEPTED_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/tiff', 'image/bmp', 'image/gif', 'application/pdf'];
+const ACCEPTED_EXTENSIONS = /\.(png|jpe?g|webp|tiff?|bmp|gif|pdf)$/i;
+/** The gateway's default request body limit; the base64 upload is a third larger than the file. */
+export const MAX_OCR_FILE_BYTES = 36 * 1024 * 1024;
+
+/** Why a file cannot be sent for OCR, before uploading it; null when it can. */
+export function ocrFileProblem(file: File): string | null {
+  if (!ACCEPTED_TYPES.includes(file.type) && !ACCEPTED_EXTENSIONS.test(file.name)) {
+    return `${file.name || 'This file'} is not an image or a PDF (${file.type || 'unknown type'}). OCR reads PNG, JPEG, WebP, TIFF, BMP, GIF and PDF.`;
+  }
+  if (file.size > MAX_OCR_FILE_BYTES) {
+    return `${file.name} is ${(file.size / 1024 / 1024).toFixed(0)} MB; the largest file OCR accepts here is ${MAX_OCR_FILE_BYTES / 1024 / 1024} MB. Split the PDF or shrink the image.`;
+  }
+  return null;
+}
 
 interface LoadedDocument {
   id: string;
@@ -38,6 +53,11 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
   const [doc, setDoc] = useState<LoadedDocument | null>(null);
   const [imageSize, setImageSize] = useState<{ width: number; height: number } | null>(null);
   const [schema, setSchema] = useState<Record<string, unknown> | null>(null);
+  const [fileProblem, setFileProblem] = useState<string | null>(null);
+  const [imageBroken, setImageBroken] = useState(false);
+  // The last good result of this document: a failed schema extraction must not wipe it.
+  const [lastGood, setLastGood] = useState<OcrResult | null>(null);
+  const [failedRun, setFailedRun] = useState<'ocr' | 'schema'>('ocr');
   const ocr = useRunOcr();
   const view = useOcrViewStore();
   const model = resolveModel(models, modelChoice);
@@ -45,26 +65,34 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
   const run = (target: LoadedDocument, granularity: Granularity, withSchema: Record<string, unknown> | null) => {
     const request: OcrRequest = { model, image: target.dataUrl, return_bboxes: true, granularity };
     if (withSchema) Object.assign(request, { structured_output: true, schema: withSchema });
-    ocr.mutate(request);
+    setFailedRun(withSchema ? 'schema' : 'ocr');
+    ocr.mutate(request, { onSuccess: setLastGood });
   };
 
   const load = async (file: File) => {
+    const problem = ocrFileProblem(file);
+    setFileProblem(problem);
+    if (problem) return;
     const dataUrl = await readFileAsDataUrl(file);
     const isPdf = file.type === 'application/pdf' || file.name.toLowerCase().endsWith('.pdf');
     const next = { id: crypto.randomUUID(), name: file.name || 'pasted image', dataUrl, isPdf };
     setDoc(next);
     setImageSize(null);
     setSchema(null);
+    setLastGood(null);
+    setImageBroken(false);
+    ocr.reset();
     view.resetForNewDocument();
     if (!isPdf) {
       const img = new Image();
       img.onload = () => setImageSize({ width: img.naturalWidth, height: img.naturalHeight });
+      img.onerror = () => setImageBroken(true);
       img.src = dataUrl;
     }
     run(next, view.granularity, null);
   };
 
-  const result = ocr.data;
+  const result = ocr.data ?? lastGood ?? undefined;
   const pageCount = result?.pages.length ?? 0;
   const page = result?.pages[view.page];
   const rendered = useRenderedPage(doc?.id ?? '', doc?.dataUrl ?? '', view.page, !!doc?.isPdf);
@@ -109,7 +137,19 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
           }}
         />
       )}
-      {ocr.isError && <ErrorNotice error={ocr.error} title="OCR failed" onRetry={() => doc && run(doc, view.granularity, schema)} />}
+      {fileProblem && (
+        <div className="notice notice-error" role="alert" data-testid="ocr-file-problem">
+          <span className="notice-title">This file cannot be read</span>
+          <span>{fileProblem}</span>
+        </div>
+      )}
+      {ocr.isError && (
+        <ErrorNotice
+          error={ocr.error}
+          title={failedRun === 'schema' && lastGood ? 'Schema extraction failed; the OCR result below is kept' : 'OCR failed'}
+          onRetry={() => doc && run(doc, view.granularity, schema)}
+        />
+      )}
       {!doc ? (
         <div className="card">
           <EmptyState icon="▣" title="Nothing to inspect yet">
@@ -124,7 +164,13 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
             {pageImage && pageSize ? (
               <PageViewer imageSrc={pageImage} pageWidth={pageSize.width} pageHeight={pageSize.height} boxes={result ? boxes : []} />
             ) : (
-              !ocr.isPending && !rendered.isError && <Loading label="Preparing the page…" />
+              !ocr.isPending &&
+              !rendered.isError &&
+              (imageBroken || (ocr.isError && !lastGood) ? (
+                <p className="muted small">The page cannot be shown.</p>
+              ) : (
+                <Loading label="Preparing the page…" />
+              ))
             )}
           </section>
           <section className="card ocr-side" aria-label="Result">

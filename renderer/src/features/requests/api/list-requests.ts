@@ -3,7 +3,7 @@ import { getJson } from '../../../lib/gateway-client';
 import type { ListResponse } from '../../../lib/gateway-types';
 import type { RequestLogEntry } from '../../../../../gateway/src/core/request-log';
 
-export const listRequests = (): Promise<ListResponse<RequestLogEntry>> => getJson('/console/requests');
+export const listRequests = (): Promise<ListResponse<RequestLogEntry>> => getJson('/console/requests?limit=500');
 
 export const requestsQueryOptions = () => queryOptions({ queryKey: ['console', 'requests'], queryFn: listRequests, staleTime: Infinity });
 

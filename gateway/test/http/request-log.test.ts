@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RequestLog, redactBody, redactHeaders, type RequestLogEntry } from '../../src/core/request-log.js';
+import { openDatabase } from '../../src/store/database.js';
+import { RequestLogRepository } from '../../src/store/request-log-repository.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { ADMIN_KEY, json, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
+
+const FREE_FORM_ADMIN_KEY = 'correct-horse-battery-staple-42';
+let gateway: TestGateway | undefined;
+let upstream: FakeUpstream | undefined;
+afterEach(async () => {
+  await gateway?.close();
+  await upstream?.close();
+  gateway = undefined;
+  upstream = undefined;
+});
+
+describe('redaction for the request log', () => {
+  it('hides key-ish fields whatever their format, bearer credentials and known secrets', () => {
+    const body = JSON.stringify({ api_key: 'plain-words', nested: { token: 'abc', password: 'hunter2', Secret: 12345 }, apiKey: 'x', key: 'k-free', max_tokens: 10, note: 'see correct-horse-battery-staple-42 here' });
+    const out = redactBody(body, 4096, [FREE_FORM_ADMIN_KEY]);
+    for (const secret of ['plain-words', '"abc"', 'hunter2', '12345', '"x"', 'k-free', FREE_FORM_ADMIN_KEY]) expect(out).not.toContain(secret);
+    expect(JSON.parse(out)).toMatchObject({ max_tokens: 10, api_key: '[redacted]', nested: { token: '[redacted]' } });
+    expect(redactBody('Authorization: Bearer anything-goes')).toBe('Authorization: Bearer [redacted]');
+    expect(redactBody('?api_key=zzz&x=1')).toBe('?api_key=[redacted]&x=1');
+  });
+
+  it('redacts a secret cut off by the size cap', () => {
+    const body = `{"pad":"${'a'.repeat(4000)}","password":"${'p'.repeat(500)}"}`;
+    expect(redactBody(body, 4096)).not.toMatch(/p{20}/);
+  });
+
+  it('hides every credential header whatever its value', () => {
+    const headers = redactHeaders({ authorization: 'Token free-form', 'x-api-key': 'whatever', 'x-upstream-token': 't', cookie: 'a=b', 'user-agent': 'curl/8' });
+    expect(headers).toEqual({ authorization: '[redacted]', 'x-api-key': '[redacted]', 'x-upstream-token': '[redacted]', cookie: '[redacted]', 'user-agent': 'curl/8' });
+  });
+});
+
+describe('the request log', () => {
+  it('never stores a free-form admin key or a provider key, in headers or bodies', async () => {
+    upstream = await startFakeUpstream();
+    gateway = await startGateway({ adminKey: FREE_FORM_ADMIN_KEY, config: { ...upstreamConfig(upstream), server: { request_log_bodies: true } } });
+    await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'svc-large-3', messages: [{ role: 'user', content: `my key is ${FREE_FORM_ADMIN_KEY}` }], api_key: 'also-free-form' } });
+    await gateway.request('/v1/models', { headers: { 'x-api-key': FREE_FORM_ADMIN_KEY } });
+    const log = await json(await gateway.request('/console/requests?limit=10'));
+    expect(log.data).toHaveLength(2);
+    const text = JSON.stringify(log);
+    expect(text).not.toContain(FREE_FORM_ADMIN_KEY);
+    expect(text).not.toContain('also-free-form');
+    expect(text).not.toContain(UPSTREAM_KEY);
+    expect(log.data[1].request_headers.authorization).toBe('[redacted]');
+    expect(log.data[0].request_headers['x-api-key']).toBe('[redacted]');
+    expect(log.data[1].request_body).toContain('my key is [redacted]');
+  });
+
+  it('names the requested model on failed rows, opens one entry by id and filters', async () => {
+    gateway = await startGateway();
+    const failed = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] } });
+    expect(failed.status).toBe(404);
+    await gateway.request('/v1/models', { headers: { 'x-switchyard-client': 'console' } });
+    const id = failed.headers.get('x-request-id');
+
+    const entry = await json(await gateway.request(`/console/requests/${id}`));
+    expect(entry).toMatchObject({ id, status: 404, model: 'no-such-model', client: null, path: '/v1/chat/completions' });
+    expect((await gateway.request('/console/requests/req_nope')).status).toBe(404);
+
+    const all = await json(await gateway.request('/console/requests'));
+    expect(all.data.map((e: { client: string | null }) => e.client)).toEqual(['console', null]);
+    const real = await json(await gateway.request('/console/requests?exclude_console=true'));
+    expect(real.data.map((e: { id: string }) => e.id)).toEqual([id]);
+    expect((await json(await gateway.request('/console/requests?status=4xx'))).data).toHaveLength(1);
+    expect((await json(await gateway.request('/console/requests?status=200&path=/models'))).data).toHaveLength(1);
+    expect((await json(await gateway.request('/console/requests?model=no-such-model'))).data).toHaveLength(1);
+    expect((await gateway.request('/console/requests?status=abc')).status).toBe(422);
+  });
+
+  it("leaves the console's own reads out of the account's usage, but counts its playground calls", async () => {
+    upstream = await startFakeUpstream();
+    gateway = await startGateway({ config: upstreamConfig(upstream) });
+    const console_ = { 'x-switchyard-client': 'console' };
+    for (let i = 0; i < 3; i++) await gateway.request('/v1/models', { headers: console_ });
+    await gateway.request('/v1/chat/completions', { method: 'POST', headers: console_, json: { model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }] } });
+    await gateway.request('/v1/models');
+    const usage = await json(await gateway.request('/account/usage', { headers: { 'x-api-key': ADMIN_KEY } }));
+    expect(usage.usage.total_requests).toBe(2);
+  });
+});
+
+describe('the request log across restarts', () => {
+  it('is still there after the gateway restarts on the same data folder', async () => {
+    gateway = await startGateway();
+    const failed = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'kept-model', messages: [] } });
+    const id = failed.headers.get('x-request-id');
+    const { dataDir } = gateway;
+    await gateway.stop();
+    gateway = await startGateway({ dataDir });
+    const log = await json(await gateway.request('/console/requests'));
+    expect(log.data.map((e: { id: string }) => e.id)).toContain(id);
+    expect(log.data.find((e: { id: string }) => e.id === id)).toMatchObject({ model: 'kept-model', path: '/v1/chat/completions' });
+    expect((await gateway.request(`/console/requests/${id}`)).status).toBe(200);
+  });
+
+  it('drops entries older than the retention on disk', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switchyard-log-'));
+    const db = openDatabase(dir);
+    try {
+      const store = new RequestLogRepository(db);
+      const entry = (id: string, time: number): RequestLogEntry => ({ id, time, method: 'GET', path: '/v1/models', status: 200, latency_ms: 1, key_prefix: null, model: null, prompt_tokens: null, completion_tokens: null, cost: null, client: null });
+      const now = Date.UTC(2026, 10, 24);
+      store.insertMany([entry('old', now - 3 * 86_400_000), entry('recent', now - 3_600_000)]);
+      const log = new RequestLog(100, { store, retentionDays: 2 });
+      expect(log.recent(10).map((e) => e.id)).toEqual(['recent', 'old']);
+      log.add(entry('new', now));
+      log.flush(now);
+      expect(store.recent(10).map((e) => e.id)).toEqual(['new', 'recent']);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

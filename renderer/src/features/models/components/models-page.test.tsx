@@ -1,0 +1,44 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { modelsQueryOptions } from '../../../lib/models-query';
+import { useSessionStore } from '../../../lib/session-store';
+import { ModelsPage } from './models-page';
+
+const MODELS = {
+  object: 'list',
+  data: [
+    { id: 'svc-small', object: 'model', created: 0, owned_by: 'me', capabilities: ['chat'], aliases: [], archived: false, provider: 'local', state: 'cold', fine_tuned: false, metadata: {} },
+    { id: 'svc-transcribe', object: 'model', created: 0, owned_by: 'me', capabilities: ['transcription'], aliases: [], archived: false, provider: 'asr', state: 'unavailable', state_detail: 'No speech model installed: put a sherpa-onnx model in models/asr.', fine_tuned: false, metadata: {} },
+  ],
+};
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('models page', () => {
+  it("shows each engine's state with its explanation, and no cached state while the gateway is down", async () => {
+    useSessionStore.setState({ apiKey: 'k', baseUrl: '', source: 'web' });
+    let up = true;
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => {
+      if (!up) throw new TypeError('Failed to fetch');
+      if (url === '/models') return new Response(JSON.stringify(MODELS), { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response('{}', { status: 404 });
+    }));
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <ModelsPage />
+      </QueryClientProvider>,
+    );
+    await screen.findByText('No speech model installed: put a sherpa-onnx model in models/asr.');
+    expect(screen.getAllByTestId('model-state').map((e) => e.textContent)).toEqual(['cold', 'unavailable']);
+
+    up = false;
+    await client.refetchQueries({ queryKey: modelsQueryOptions().queryKey });
+    await screen.findByTestId('models-outdated');
+    await waitFor(() => expect(screen.getAllByTestId('model-state').map((e) => e.textContent)).toEqual(['unknown', 'unknown']));
+  });
+});

@@ -1,0 +1,98 @@
+import { useNavigate } from 'react-router-dom';
+import { CopyButton } from '../../../components/copy-button';
+import { Dialog } from '../../../components/dialog';
+import { formatCost } from '../../../lib/format';
+import { gatewayUrl } from '../../../lib/gateway-client';
+import type { RequestLogEntry } from '../../../../../gateway/src/core/request-log';
+import { playgroundFor, prettyBody, requestToCurl } from '../request-view';
+
+interface Props {
+  entry: RequestLogEntry;
+  currency: string | undefined;
+  onClose(): void;
+}
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="detail-field">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/** One logged request: timing, tokens, cost, headers and bodies (secrets already redacted by the gateway). */
+export function RequestDetailDrawer({ entry, currency, onClose }: Props) {
+  const navigate = useNavigate();
+  const origin = gatewayUrl('') || window.location.origin;
+  const playground = playgroundFor(entry.path);
+  const parsedBody = (() => {
+    try {
+      return entry.request_body ? (JSON.parse(entry.request_body) as unknown) : null;
+    } catch {
+      return null;
+    }
+  })();
+  const headers = Object.entries(entry.request_headers ?? {});
+  return (
+    <Dialog title={`${entry.method} ${entry.path}`} onClose={onClose} drawer>
+      <div className="row wrap">
+        <span className={`badge ${entry.status >= 500 ? 'badge-error' : entry.status >= 400 ? 'badge-warn' : 'badge-ok'}`}>{entry.status}</span>
+        {entry.client === 'console' && <span className="badge">console</span>}
+        <span className="header-spacer" />
+        <CopyButton text={requestToCurl(entry, origin)} label="Copy as cURL" />
+        {playground && parsedBody !== null && (
+          <button type="button" className="btn btn-sm" onClick={() => navigate(playground, { state: { requestBody: parsedBody } })}>
+            Open in playground
+          </button>
+        )}
+      </div>
+      <dl className="detail-grid">
+        <Field label="Request id">
+          <span className="mono">{entry.id}</span> <CopyButton text={entry.id} label="Copy" />
+        </Field>
+        <Field label="Time">{new Date(entry.time).toLocaleString()}</Field>
+        <Field label="Latency">{entry.latency_ms.toLocaleString()} ms</Field>
+        <Field label="Model">
+          <span className="mono">{entry.model ?? '—'}</span>
+        </Field>
+        <Field label="Key">
+          <span className="mono">{entry.key_prefix ?? '—'}</span>
+        </Field>
+        <Field label="Tokens in / out">
+          {entry.prompt_tokens ?? '—'} / {entry.completion_tokens ?? '—'}
+        </Field>
+        <Field label="Cost">{entry.cost !== null ? formatCost(entry.cost, currency) : '—'}</Field>
+      </dl>
+      {headers.length > 0 && (
+        <details open>
+          <summary className="card-title">Request headers</summary>
+          <table className="table">
+            <tbody>
+              {headers.map(([name, value]) => (
+                <tr key={name}>
+                  <td className="mono faint">{name}</td>
+                  <td className="mono cell-wrap">{value}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
+      <section className="stack">
+        <h3 className="card-title">Request body</h3>
+        {entry.request_body !== undefined ? (
+          <pre className="code-block" data-testid="request-body">{prettyBody(entry.request_body)}</pre>
+        ) : (
+          <p className="muted small">Bodies are not kept. An Owner can turn on <span className="mono">server.request_log_bodies</span> in the config file.</p>
+        )}
+        <h3 className="card-title">Response body</h3>
+        {entry.response_body !== undefined ? (
+          <pre className="code-block" data-testid="response-body">{prettyBody(entry.response_body)}</pre>
+        ) : (
+          <p className="muted small">Not kept.</p>
+        )}
+      </section>
+    </Dialog>
+  );
+}

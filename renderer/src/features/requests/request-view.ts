@@ -1,0 +1,70 @@
+import type { RequestLogEntry } from '../../../../gateway/src/core/request-log';
+
+export interface RequestFilter {
+  keyPrefix: string;
+  model: string;
+  /** '' for any, a class like '4xx', or an exact status. */
+  status: string;
+  path: string;
+  showConsole: boolean;
+}
+
+export const EMPTY_FILTER: RequestFilter = { keyPrefix: '', model: '', status: '', path: '', showConsole: false };
+
+export function matchesRequestFilter(entry: RequestLogEntry, filter: RequestFilter): boolean {
+  if (!filter.showConsole && entry.client === 'console') return false;
+  if (filter.keyPrefix && entry.key_prefix !== filter.keyPrefix) return false;
+  if (filter.model && entry.model !== filter.model) return false;
+  if (filter.path && !entry.path.toLowerCase().includes(filter.path.trim().toLowerCase())) return false;
+  if (filter.status) {
+    const cls = /^([1-5])xx$/.exec(filter.status);
+    if (cls ? Math.floor(entry.status / 100) !== Number(cls[1]) : String(entry.status) !== filter.status) return false;
+  }
+  return true;
+}
+
+const csvCell = (value: unknown): string => {
+  const text = value === null || value === undefined ? '' : String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+const CSV_COLUMNS: (keyof RequestLogEntry)[] = ['id', 'time', 'method', 'path', 'status', 'model', 'key_prefix', 'client', 'latency_ms', 'prompt_tokens', 'completion_tokens', 'cost'];
+
+/** The rows as CSV (RFC 4180), time as ISO 8601. */
+export function requestsToCsv(entries: readonly RequestLogEntry[]): string {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const entry of entries) {
+    lines.push(CSV_COLUMNS.map((column) => csvCell(column === 'time' ? new Date(entry.time).toISOString() : entry[column])).join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** The logged request as a cURL command; the key is left as a variable since the log never holds it. */
+export function requestToCurl(entry: RequestLogEntry, origin: string): string {
+  const lines = [`curl -X ${entry.method} ${shellQuote(origin + entry.path)}`, `  -H "Authorization: Bearer $SWITCHYARD_API_KEY"`];
+  const contentType = entry.request_headers?.['content-type'];
+  if (entry.request_body !== undefined && entry.request_body !== '') {
+    if (contentType) lines.push(`  -H ${shellQuote(`Content-Type: ${contentType}`)}`);
+    lines.push(`  -d ${shellQuote(entry.request_body)}`);
+  }
+  return lines.join(' \\\n');
+}
+
+/** The playground that sends the same kind of request, if any. */
+export function playgroundFor(path: string): string | null {
+  if (path.endsWith('/chat/completions')) return '/chat';
+  if (path.endsWith('/completions')) return '/completions';
+  if (path.endsWith('/embeddings')) return '/embeddings';
+  return null;
+}
+
+/** A body pretty-printed when it is JSON, as stored otherwise. */
+export function prettyBody(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}

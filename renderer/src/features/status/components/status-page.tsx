@@ -1,0 +1,135 @@
+import { useQuery } from '@tanstack/react-query';
+import { ErrorNotice } from '../../../components/error-notice';
+import { Loading } from '../../../components/loading';
+import { PageHeader } from '../../../components/page-header';
+import { useAccount } from '../../../lib/account-query';
+import { formatUptime } from '../../../lib/format';
+import { modelsQueryOptions } from '../../../lib/models-query';
+import { useRecentTraffic } from '../api/get-recent-requests';
+import { useGatewayStatus } from '../api/get-status';
+import { minuteBuckets, providersOf, type BreakerView } from '../status-view';
+import { TrafficChart } from './traffic-chart';
+
+const STATE_CLASS: Record<string, string> = { ready: 'badge-ok', closed: 'badge-ok', loading: 'badge-warn', cold: '', half_open: 'badge-warn', open: 'badge-error', unavailable: 'badge-error' };
+
+function Breaker({ breaker }: { breaker: BreakerView | undefined }) {
+  if (!breaker) return <span className="faint">—</span>;
+  return (
+    <div className="cell-stack">
+      <span className={`badge ${STATE_CLASS[breaker.state] ?? ''}`} data-testid="breaker-state">
+        {breaker.state.replace('_', '-')}
+      </span>
+      {(breaker.consecutive_failures ?? 0) > 0 && <span className="small muted">{breaker.consecutive_failures} failures in a row</span>}
+      {typeof breaker.retry_after_seconds === 'number' && <span className="small muted">retry in {Math.ceil(breaker.retry_after_seconds)} s</span>}
+    </div>
+  );
+}
+
+/** The gateway at a glance: version, uptime, instance, each provider and engine with its breaker, loaded models, and recent latency and errors. */
+export function StatusPage() {
+  const status = useGatewayStatus();
+  const models = useQuery({ ...modelsQueryOptions(), refetchInterval: 10_000 });
+  const isOwner = useAccount().data?.api_key.role === 'owner';
+  const traffic = useRecentTraffic(isOwner);
+  const s = status.data as (typeof status.data & { instance_id?: string }) | undefined;
+  const providers = providersOf(status.data);
+  const loaded = (models.data?.data ?? []).filter((m) => m.state === 'ready' || m.state === 'loading');
+
+  return (
+    <div className="page">
+      <PageHeader title="Status" description="The gateway, its providers and engines, and how requests fared in the last half hour." />
+      {status.isPending ? (
+        <Loading />
+      ) : status.isError ? (
+        <ErrorNotice error={status.error} title="The gateway is not answering" onRetry={() => status.refetch()} />
+      ) : (
+        <section className="stat-grid" aria-label="Gateway">
+          <div className="card stat-card">
+            <div className="card-title">Gateway</div>
+            <div className="stat-value">
+              <span className={`badge ${s?.status === 'ok' ? 'badge-ok' : 'badge-warn'}`}>{s?.status === 'ok' ? 'ok' : 'starting'}</span>
+            </div>
+            <div className="small muted">version {s?.version || '—'}</div>
+          </div>
+          <div className="card stat-card">
+            <div className="card-title">Uptime</div>
+            <div className="stat-value">{formatUptime(s?.uptime_seconds ?? 0)}</div>
+            <div className="small muted mono">{s?.instance_id ? `instance ${s.instance_id}` : 'single instance'}</div>
+          </div>
+          <div className="card stat-card">
+            <div className="card-title">Engines</div>
+            <div className="small">OCR {s?.checks.ocr ? 'ready' : 'not ready'}</div>
+            <div className="small">Speech {s?.checks.asr ? 'ready' : 'not available'}</div>
+          </div>
+        </section>
+      )}
+      <section className="card table-card" aria-label="Providers">
+        <div className="card-title table-card-pad">Providers and engines</div>
+        {providers.length === 0 ? (
+          <p className="muted small table-card-pad">This gateway does not report its providers.</p>
+        ) : (
+          <table className="table" data-testid="providers-table">
+            <thead>
+              <tr>
+                <th>Provider</th>
+                <th>Type</th>
+                <th>State</th>
+                <th>Circuit breaker</th>
+              </tr>
+            </thead>
+            <tbody>
+              {providers.map((p) => (
+                <tr key={p.id} aria-label={p.id}>
+                  <td className="mono">{p.id}</td>
+                  <td className="mono faint">{p.type ?? '—'}</td>
+                  <td className="cell-wrap">
+                    <div className="cell-stack">
+                      <span className={`badge ${STATE_CLASS[p.state ?? ''] ?? ''}`}>{p.state ?? 'unknown'}</span>
+                      {p.detail && <span className="small muted">{p.detail}</span>}
+                    </div>
+                  </td>
+                  <td>
+                    <Breaker breaker={p.breaker} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section className="card" aria-label="Loaded models">
+        <div className="card-title">Loaded models</div>
+        {loaded.length === 0 ? (
+          <p className="muted small">No model is loaded or loading right now; local models load on first use.</p>
+        ) : (
+          <div className="row chip-row">
+            {loaded.map((m) => (
+              <span key={m.id} className="chip mono" title={m.provider}>
+                {m.id} · {m.state}
+              </span>
+            ))}
+          </div>
+        )}
+      </section>
+      <section className="card" aria-label="Traffic">
+        <div className="card-title">Latency and errors</div>
+        {!isOwner ? (
+          <p className="muted small">The traffic chart is drawn from the request log, which only Owners can read.</p>
+        ) : traffic.isError ? (
+          <ErrorNotice error={traffic.error} title="The request log could not be read" />
+        ) : traffic.data ? (
+          (() => {
+            const buckets = minuteBuckets(traffic.data.data, Date.now());
+            return buckets.some((b) => b.requests > 0) ? (
+              <TrafficChart buckets={buckets} />
+            ) : (
+              <p className="muted small" data-testid="traffic-chart">No requests in the last {buckets.length} minutes, besides the console&apos;s own.</p>
+            );
+          })()
+        ) : (
+          <Loading />
+        )}
+      </section>
+    </div>
+  );
+}

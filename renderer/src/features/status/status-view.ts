@@ -1,0 +1,58 @@
+import type { RequestLogEntry } from '../../../../gateway/src/core/request-log';
+
+/**
+ * What /status may carry besides the basics. Gateways differ (older ones lack some fields), so every
+ * field is optional and read defensively.
+ */
+export interface BreakerView {
+  state: 'closed' | 'open' | 'half_open' | string;
+  consecutive_failures?: number;
+  retry_after_seconds?: number | null;
+}
+export interface ProviderView {
+  id: string;
+  type?: string;
+  state?: string;
+  detail?: string;
+  breaker?: BreakerView;
+}
+
+/** The providers of a /status answer: `providers[]` when present, else the older `engines` map. */
+export function providersOf(status: unknown): ProviderView[] {
+  if (!status || typeof status !== 'object') return [];
+  const s = status as { providers?: unknown; engines?: unknown };
+  if (Array.isArray(s.providers)) {
+    return s.providers.filter((p): p is ProviderView => !!p && typeof p === 'object' && typeof (p as { id?: unknown }).id === 'string');
+  }
+  if (s.engines && typeof s.engines === 'object') {
+    return Object.entries(s.engines as Record<string, { state?: string; detail?: string }>).map(([id, e]) => ({ id, state: e?.state, detail: e?.detail }));
+  }
+  return [];
+}
+
+export interface MinuteBucket {
+  minute: number;
+  requests: number;
+  errors: number;
+  p50: number | null;
+  p95: number | null;
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null);
+
+/** Requests per minute over the last `minutes` (console calls left out): count, 5xx and 429 errors, latency p50 and p95. */
+export function minuteBuckets(entries: readonly RequestLogEntry[], now: number, minutes = 30): MinuteBucket[] {
+  const end = Math.floor(now / 60_000);
+  const buckets = Array.from({ length: minutes }, (_, i) => ({ minute: end - minutes + 1 + i, latencies: [] as number[], errors: 0 }));
+  for (const entry of entries) {
+    if (entry.client === 'console') continue;
+    const index = Math.floor(entry.time / 60_000) - (end - minutes + 1);
+    if (index < 0 || index >= minutes) continue;
+    buckets[index].latencies.push(entry.latency_ms);
+    if (entry.status >= 500 || entry.status === 429) buckets[index].errors += 1;
+  }
+  return buckets.map(({ minute, latencies, errors }) => {
+    const sorted = [...latencies].sort((a, b) => a - b);
+    return { minute, requests: sorted.length, errors, p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+  });
+}
