@@ -283,7 +283,7 @@ describe('the download manager against the hub API', () => {
     const files = (await json(await gateway.request('/v1/local-models/files'))).data;
     expect(files).toContainEqual(expect.objectContaining({ name: 'tiny-embed-f16.gguf', architecture: 'bert', quantization: 'F16', context_length: 512, capabilities: ['embeddings'] }));
     expect(files).toContainEqual(expect.objectContaining({ name: 'speech/sherpa-onnx-whisper-nano', kind: 'speech', model: 'svc-transcribe-1-2507', architecture: 'whisper', quantization: 'int8' }));
-    expect((await gateway.request('/v1/local-models/files/speech/sherpa-onnx-whisper-nano', { method: 'DELETE' })).status).toBe(200);
+    expect((await gateway.request(`/v1/local-models/files/${encodeURIComponent('speech/sherpa-onnx-whisper-nano')}`, { method: 'DELETE' })).status).toBe(200);
     expect(existsSync(join(gateway.dataDir, 'models', 'speech', 'sherpa-onnx-whisper-nano'))).toBe(false);
   });
 });

@@ -38,7 +38,7 @@ describe('image generation', () => {
   it('lists the sizes and count each generation model accepts, so a client can offer only those', async () => {
     const model = await json(await gateway.request('/v1/models/svc-vision-3-1-2505'));
     expect(model).toMatchObject({ image_sizes: ['64x64', '128x96'], max_images: 2 });
-    const others = (await json(await gateway.request('/v1/models'))).data.filter((m: { capabilities: string[] }) => !m.capabilities.includes('image_generation'));
+    const others = (await json(await gateway.request('/models'))).data.filter((m: { capabilities: string[] }) => !m.capabilities.includes('image_generation'));
     for (const other of others) expect(other.image_sizes).toBeUndefined();
   });
 

@@ -100,10 +100,10 @@ export const localModelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }));
 
   app.delete(
-    '/v1/local-models/files/*',
-    { config: owner, schema: { tags, summary: 'Delete a model file (or speech model folder) and its routes', params: Type.Object({ '*': Type.String({ minLength: 1 }) }), response: { 200: Type.Object({ name: Type.String(), object: Type.Literal('local_model.file'), deleted: Type.Boolean() }), ...errorResponses } } },
+    '/v1/local-models/files/:name',
+    { config: owner, schema: { tags, summary: 'Delete a model file (or speech model folder) and its routes', params: Type.Object({ name: Type.String({ minLength: 1, description: 'The file name, or a speech model folder such as `speech/<repo>`; URL-encode the slash (`speech%2F<repo>`).' }) }), response: { 200: Type.Object({ name: Type.String(), object: Type.Literal('local_model.file'), deleted: Type.Boolean() }), ...errorResponses } } },
     async (request) => {
-      const file = await localModels.deleteFile(request.params['*']);
+      const file = await localModels.deleteFile(request.params.name);
       return { name: file.name, object: 'local_model.file' as const, deleted: true };
     },
   );

@@ -4,7 +4,7 @@ import { modelsQueryOptions } from '../../../lib/models-query';
 import { localFilesQueryOptions } from './list-local-files';
 
 export const deleteLocalFile = (name: string): Promise<{ name: string; deleted: boolean }> =>
-  getJson(`/v1/local-models/files/${name.split('/').map(encodeURIComponent).join('/')}`, { method: 'DELETE' });
+  getJson(`/v1/local-models/files/${encodeURIComponent(name)}`, { method: 'DELETE' });
 
 export function useDeleteLocalFile() {
   const queryClient = useQueryClient();
