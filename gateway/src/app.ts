@@ -165,9 +165,14 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     await services.localModels.start().catch((error: unknown) => app.log.error({ err: error }, 'local models failed to start'));
     if (!options.server.warmEngines) return;
     const routed = new Set(models.all().map((route) => route.provider));
-    void services.startup.warm(routed, (providerId, error) => app.log.error({ provider: providerId, err: error }, 'engine failed to warm up'));
+    // A stop while engines warm (Ctrl+C reaches the engines' child processes too) is not an engine failure.
+    void services.startup.warm(routed, (providerId, error) => {
+      if (!closing) app.log.error({ provider: providerId, err: error }, 'engine failed to warm up');
+    });
   });
+  let closing = false;
   app.addHook('preClose', async () => {
+    closing = true;
     await services.batchRunner.stop(options.server.shutdownGraceMs);
     await services.localModels.close();
   });

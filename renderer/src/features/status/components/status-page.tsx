@@ -57,9 +57,10 @@ export function StatusPage() {
             <div className="small muted mono">{s?.instance_id ? `instance ${s.instance_id}` : 'single instance'}</div>
           </div>
           <div className="card stat-card">
-            <div className="card-title">Engines</div>
+            <div className="card-title">Capabilities</div>
+            {/* checks.* say whether a route (local or upstream) can serve the capability now. */}
             <div className="small">OCR {s?.checks.ocr ? 'ready' : 'not ready'}</div>
-            <div className="small">Speech {s?.checks.asr ? 'ready' : 'not available'}</div>
+            <div className="small">Transcription {s?.checks.asr ? 'served' : 'no route'}</div>
           </div>
         </section>
       )}
@@ -80,8 +81,8 @@ export function StatusPage() {
             <tbody>
               {providers.map((p) => (
                 <tr key={p.id} aria-label={p.id}>
-                  <td className="mono">{p.id}</td>
-                  <td className="mono faint">{p.type ?? '—'}</td>
+                  <td className="mono cell-nowrap">{p.id}</td>
+                  <td className="mono faint cell-nowrap">{p.type ?? '—'}</td>
                   <td className="cell-wrap">
                     <div className="cell-stack">
                       <span className={`badge ${STATE_CLASS[p.state ?? ''] ?? ''}`}>{p.state ?? 'unknown'}</span>
