@@ -1,27 +1,16 @@
 import { ChatOpenAI } from '@langchain/openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { ADMIN_KEY, startGateway, type TestGateway } from '../support/start-gateway.js';
-import { UPSTREAM_KEY } from '../support/upstream-config.js';
-import { clientsConfig } from './responses-config.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN_KEY } from '../support/start-gateway.js';
+import { useClientsStack } from './responses-config.js';
 
-let upstream: FakeUpstream;
-let gateway: TestGateway;
+const stack = useClientsStack();
 
-beforeAll(async () => {
-  upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
-  gateway = await startGateway({ config: clientsConfig(upstream) });
-});
-afterAll(async () => {
-  await gateway.close();
-  await upstream.close();
-});
 beforeEach(() => {
-  upstream.requests.length = 0;
+  stack.upstream.requests.length = 0;
 });
 
 describe('@langchain/openai with useResponsesApi', () => {
-  const model = (name = 'svc-large-3') => new ChatOpenAI({ model: name, apiKey: ADMIN_KEY, configuration: { baseURL: `${gateway.url}/v1` }, useResponsesApi: true, maxRetries: 0 });
+  const model = (name = 'svc-large-3') => new ChatOpenAI({ model: name, apiKey: ADMIN_KEY, configuration: { baseURL: `${stack.gateway.url}/v1` }, useResponsesApi: true, maxRetries: 0 });
 
   it('invoke', async () => {
     const message = await model().invoke([
@@ -30,7 +19,7 @@ describe('@langchain/openai with useResponsesApi', () => {
     ]);
     expect(message.text).toBe('langchain invoke words');
     expect(message.usage_metadata).toMatchObject({ output_tokens: 3 });
-    expect(upstream.requests.at(-1)?.path).toBe('/v1/chat/completions');
+    expect(stack.upstream.requests.at(-1)?.path).toBe('/v1/chat/completions');
   });
 
   it('stream', async () => {
@@ -48,6 +37,6 @@ describe('@langchain/openai with useResponsesApi', () => {
   it('on an upstream that speaks the Responses API', async () => {
     const message = await model('native-model').invoke('native langchain');
     expect(message.text).toBe('native langchain');
-    expect(upstream.requests.at(-1)?.path).toBe('/v1/responses');
+    expect(stack.upstream.requests.at(-1)?.path).toBe('/v1/responses');
   });
 });

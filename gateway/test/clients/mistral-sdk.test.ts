@@ -1,25 +1,14 @@
 import { Mistral } from '@mistralai/mistralai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { ADMIN_KEY, startGateway, type TestGateway } from '../support/start-gateway.js';
-import { UPSTREAM_KEY } from '../support/upstream-config.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_KEY } from '../support/start-gateway.js';
 import { makeWav } from '../support/wav.js';
 import { makeTextPdf } from '../support/draw-text.js';
-import { clientsConfig } from './responses-config.js';
+import { useClientsStack } from './responses-config.js';
 
-let upstream: FakeUpstream;
-let gateway: TestGateway;
-const client = () => new Mistral({ apiKey: ADMIN_KEY, serverURL: gateway.url });
+const stack = useClientsStack();
+const client = () => new Mistral({ apiKey: ADMIN_KEY, serverURL: stack.gateway.url });
 const FINE_TUNED = 'ft:svc-large-3-2512:acme:7e77';
 
-beforeAll(async () => {
-  upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
-  gateway = await startGateway({ config: clientsConfig(upstream) });
-});
-afterAll(async () => {
-  await gateway.close();
-  await upstream.close();
-});
 
 const jsonl = (...lines: unknown[]): Uint8Array => new TextEncoder().encode(lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
 
@@ -68,12 +57,12 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
     expect(list.total).toBeGreaterThan(0);
     expect(list.data?.map((entry) => entry.id)).toContain(job.id);
     // The SPEC and OpenAI shapes stay on their own paths.
-    const spec = await gateway.request(`/v1/batch/${job.id}`);
+    const spec = await stack.gateway.request(`/v1/batch/${job.id}`);
     expect(await spec.json()).toMatchObject({ id: job.id, status: 'completed', request_counts: { total: 2 } });
   });
 
   it('batch jobs: inline requests, and cancelling a running job', async () => {
-    upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
+    stack.upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
     try {
       const job = await client().batch.jobs.create({
         endpoint: '/v1/chat/completions',
@@ -85,7 +74,7 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
       expect(cancelled.status).toBe('CANCELLED');
       expect((await client().batch.jobs.get({ jobId: job.id })).totalRequests).toBe(6);
     } finally {
-      upstream.setBehaviour(null);
+      stack.upstream.setBehaviour(null);
     }
     await expect(client().batch.jobs.get({ jobId: 'batch_missing' })).rejects.toMatchObject({ statusCode: 404 });
   });
@@ -108,7 +97,7 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
   it('fim.complete: prompt and suffix to a backend with FIM; a 400 naming the models that can elsewhere', async () => {
     const answer = await client().fim.complete({ model: 'codestral-model', prompt: 'def add(a, b):', suffix: 'return c' });
     expect(answer.choices?.at(0)?.message?.content).toBe('def add(a, b):');
-    const sent = upstream.requests.at(-1);
+    const sent = stack.upstream.requests.at(-1);
     expect(sent?.path).toBe('/v1/fim/completions');
     expect(sent?.body).toMatchObject({ model: 'codestral-upstream', prompt: 'def add(a, b):', suffix: 'return c' });
     const refused = client().fim.complete({ model: 'svc-large-3', prompt: 'x = ', suffix: ';' });

@@ -1,22 +1,11 @@
 import OpenAI, { toFile } from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { ADMIN_KEY, startGateway, type TestGateway } from '../support/start-gateway.js';
-import { UPSTREAM_KEY } from '../support/upstream-config.js';
-import { clientsConfig } from './responses-config.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_KEY } from '../support/start-gateway.js';
+import { useClientsStack } from './responses-config.js';
 
-let upstream: FakeUpstream;
-let gateway: TestGateway;
-const client = () => new OpenAI({ apiKey: ADMIN_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+const stack = useClientsStack();
+const client = () => new OpenAI({ apiKey: ADMIN_KEY, baseURL: `${stack.gateway.url}/v1`, maxRetries: 0 });
 
-beforeAll(async () => {
-  upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
-  gateway = await startGateway({ config: clientsConfig(upstream) });
-});
-afterAll(async () => {
-  await gateway.close();
-  await upstream.close();
-});
 
 const line = (customId: string, model: string, text: string) => JSON.stringify({ custom_id: customId, method: 'POST', url: '/v1/chat/completions', body: { model, messages: [{ role: 'user', content: text }] } });
 
@@ -51,7 +40,7 @@ describe('the openai SDK on /v1/batches, end to end', () => {
   });
 
   it('cancelling a running batch ends cancelled; cancelling it again is a 409', async () => {
-    upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
+    stack.upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
     try {
       const input = await upload(Array.from({ length: 6 }, (_, index) => line(`r${index}`, 'svc-large-3', `slow ${index}`)));
       const created = await client().batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
@@ -62,7 +51,7 @@ describe('the openai SDK on /v1/batches, end to end', () => {
       expect(settled.cancelled_at).toEqual(expect.any(Number));
       await expect(client().batches.cancel(created.id)).rejects.toMatchObject({ status: 409 });
     } finally {
-      upstream.setBehaviour(null);
+      stack.upstream.setBehaviour(null);
     }
   });
 });

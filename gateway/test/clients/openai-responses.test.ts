@@ -1,27 +1,16 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
-import { UPSTREAM_KEY } from '../support/upstream-config.js';
-import { clientsConfig } from './responses-config.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN_KEY, json, startGateway, type Json } from '../support/start-gateway.js';
+import { clientsConfig, useClientsStack } from './responses-config.js';
 
-let upstream: FakeUpstream;
-let gateway: TestGateway;
-const client = () => new OpenAI({ apiKey: ADMIN_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+const stack = useClientsStack();
+const client = () => new OpenAI({ apiKey: ADMIN_KEY, baseURL: `${stack.gateway.url}/v1`, maxRetries: 0 });
 
-beforeAll(async () => {
-  upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
-  gateway = await startGateway({ config: clientsConfig(upstream) });
-});
-afterAll(async () => {
-  await gateway.close();
-  await upstream.close();
-});
 beforeEach(() => {
-  upstream.requests.length = 0;
+  stack.upstream.requests.length = 0;
 });
 
-const lastUpstreamBody = (): Json => upstream.requests.at(-1)?.body;
+const lastUpstreamBody = (): Json => stack.upstream.requests.at(-1)?.body;
 
 describe('the openai SDK on the Responses API, translated to chat', () => {
   it('answers a string input, with instructions as the system message, and bills it like chat', async () => {
@@ -36,7 +25,7 @@ describe('the openai SDK on the Responses API, translated to chat', () => {
     expect(response.output[0]).toMatchObject({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'plain answer here' }] });
     expect(response.usage).toMatchObject({ input_tokens: 7, output_tokens: 3, total_tokens: 10 });
     expect(Number(raw.headers.get('x-request-cost'))).toBeGreaterThan(0);
-    expect(upstream.requests.at(-1)?.path).toBe('/v1/chat/completions');
+    expect(stack.upstream.requests.at(-1)?.path).toBe('/v1/chat/completions');
     expect(lastUpstreamBody().messages).toEqual([
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: [{ type: 'text', text: 'plain answer here' }] },
@@ -157,17 +146,17 @@ describe('the openai SDK on the Responses API, translated to chat', () => {
     const response = await client().responses.create({ model: 'svc-large-3', input: 'forget me', store: false });
     expect((response as Json).store).toBe(false);
     await expect(client().responses.retrieve(response.id)).rejects.toMatchObject({ status: 404 });
-    const continued = await gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3', input: 'x', previous_response_id: response.id } });
+    const continued = await stack.gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3', input: 'x', previous_response_id: response.id } });
     expect(continued.status).toBe(404);
     expect(await json(continued)).toMatchObject({ object: 'error', code: 'response_not_found', param: 'previous_response_id' });
   });
 
   it('a stored response survives a restart of the gateway', async () => {
-    const dataGateway = await startGateway({ config: clientsConfig(upstream) });
+    const dataGateway = await startGateway({ config: clientsConfig(stack.upstream) });
     const sdk = new OpenAI({ apiKey: ADMIN_KEY, baseURL: `${dataGateway.url}/v1`, maxRetries: 0 });
     const response = await sdk.responses.create({ model: 'svc-large-3', input: 'kept on disk' });
     await dataGateway.stop();
-    const again = await startGateway({ config: clientsConfig(upstream), dataDir: dataGateway.dataDir });
+    const again = await startGateway({ config: clientsConfig(stack.upstream), dataDir: dataGateway.dataDir });
     try {
       const after = new OpenAI({ apiKey: ADMIN_KEY, baseURL: `${again.url}/v1`, maxRetries: 0 });
       expect((await after.responses.retrieve(response.id)).output_text).toBe('kept on disk');
@@ -178,27 +167,27 @@ describe('the openai SDK on the Responses API, translated to chat', () => {
   });
 
   it('refuses what nothing here can run, with the documented error shape', async () => {
-    const builtIn = await gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3', input: 'search', tools: [{ type: 'web_search' }] } });
+    const builtIn = await stack.gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3', input: 'search', tools: [{ type: 'web_search' }] } });
     expect(builtIn.status).toBe(422);
     expect(await json(builtIn)).toMatchObject({ object: 'error', type: 'invalid_request_error', param: 'tools[0].type' });
-    const noInput = await gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3' } });
+    const noInput = await stack.gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3' } });
     expect(noInput.status).toBe(422);
     expect(await json(noInput)).toMatchObject({ param: 'input' });
-    const badItem = await gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3', input: [{ type: 'mystery' }] } });
+    const badItem = await stack.gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3', input: [{ type: 'mystery' }] } });
     expect(badItem.status).toBe(422);
     expect(await json(badItem)).toMatchObject({ param: 'input[0].type' });
-    expect(upstream.requests).toHaveLength(0);
-    const unknownModel = await gateway.request('/v1/responses', { method: 'POST', json: { model: 'nope', input: 'x' } });
+    expect(stack.upstream.requests).toHaveLength(0);
+    const unknownModel = await stack.gateway.request('/v1/responses', { method: 'POST', json: { model: 'nope', input: 'x' } });
     expect(unknownModel.status).toBe(404);
-    const missing = await gateway.request('/v1/responses/resp_missing/input_items');
+    const missing = await stack.gateway.request('/v1/responses/resp_missing/input_items');
     expect(missing.status).toBe(404);
   });
 
   it('an upstream failure after the stream started ends with an error event, not a silent close', async () => {
-    upstream.setBehaviour({ failure: { type: 'cut_mid_stream', afterFrames: 2 }, times: 1, path: '/v1/chat/completions' });
-    const response = await gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3', input: 'one two three', stream: true } });
+    stack.upstream.setBehaviour({ failure: { type: 'cut_mid_stream', afterFrames: 2 }, times: 1, path: '/v1/chat/completions' });
+    const response = await stack.gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3', input: 'one two three', stream: true } });
     const text = await response.text();
-    upstream.setBehaviour(null);
+    stack.upstream.setBehaviour(null);
     expect(text).toContain('event: response.created');
     expect(text).toMatch(/event: error\ndata: \{"type":"error"/);
     expect(text).not.toContain('response.completed');
@@ -208,7 +197,7 @@ describe('the openai SDK on the Responses API, translated to chat', () => {
 describe('the openai SDK on the Responses API, passed through to an upstream that speaks it', () => {
   it('plain: the upstream gets its own model name, the client sees the gateway model', async () => {
     const response = await client().responses.create({ model: 'native-model', input: 'native words' });
-    expect(upstream.requests.at(-1)?.path).toBe('/v1/responses');
+    expect(stack.upstream.requests.at(-1)?.path).toBe('/v1/responses');
     expect(lastUpstreamBody().model).toBe('native-upstream');
     expect(response.model).toBe('native-model');
     expect(response.output_text).toBe('native words');

@@ -1,4 +1,6 @@
-import type { FakeUpstream } from '../support/fake-upstream.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { startGateway, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
 
 /**
@@ -23,4 +25,23 @@ export function clientsConfig(upstream: FakeUpstream) {
       { id: 'native-model', provider: 'native', upstream_model: 'native-upstream', capabilities: ['chat'], pricing: { input_per_million: 1, output_per_million: 1 } },
     ],
   };
+}
+
+/** The fake upstream and the gateway routed to it with `clientsConfig`, set up once per test file and closed after it. */
+export interface ClientsStack {
+  upstream: FakeUpstream;
+  gateway: TestGateway;
+}
+
+export function useClientsStack(): ClientsStack {
+  const stack = {} as ClientsStack;
+  beforeAll(async () => {
+    stack.upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
+    stack.gateway = await startGateway({ config: clientsConfig(stack.upstream) });
+  });
+  afterAll(async () => {
+    await stack.gateway?.close();
+    await stack.upstream?.close();
+  });
+  return stack;
 }

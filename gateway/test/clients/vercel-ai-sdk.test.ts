@@ -1,25 +1,14 @@
 import { createMistral } from '@ai-sdk/mistral';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { ADMIN_KEY, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
-import { UPSTREAM_KEY } from '../support/upstream-config.js';
-import { clientsConfig } from './responses-config.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN_KEY, type Json } from '../support/start-gateway.js';
+import { useClientsStack } from './responses-config.js';
 
-let upstream: FakeUpstream;
-let gateway: TestGateway;
+const stack = useClientsStack();
 
-beforeAll(async () => {
-  upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
-  gateway = await startGateway({ config: clientsConfig(upstream) });
-});
-afterAll(async () => {
-  await gateway.close();
-  await upstream.close();
-});
 beforeEach(() => {
-  upstream.requests.length = 0;
+  stack.upstream.requests.length = 0;
 });
 
 const weatherTool = (calls: string[]) =>
@@ -33,14 +22,14 @@ const weatherTool = (calls: string[]) =>
   });
 
 describe('the Vercel AI SDK with the default @ai-sdk/openai provider (the Responses API)', () => {
-  const openai = () => createOpenAI({ apiKey: ADMIN_KEY, baseURL: `${gateway.url}/v1` });
+  const openai = () => createOpenAI({ apiKey: ADMIN_KEY, baseURL: `${stack.gateway.url}/v1` });
 
   it('generateText', async () => {
     const result = await generateText({ model: openai()('svc-large-3'), system: 'Be brief.', prompt: 'generated text here' });
     expect(result.text).toBe('generated text here');
     expect(result.usage.outputTokens).toBe(3);
     expect(result.finishReason).toBe('stop');
-    expect(upstream.requests.map((request) => request.path)).toEqual(['/v1/chat/completions']);
+    expect(stack.upstream.requests.map((request) => request.path)).toEqual(['/v1/chat/completions']);
   });
 
   it('streamText', async () => {
@@ -58,7 +47,7 @@ describe('the Vercel AI SDK with the default @ai-sdk/openai provider (the Respon
     expect(calls[0]).toBe('use get_weather please');
     expect(result.steps[0].toolCalls[0]).toMatchObject({ toolName: 'get_weather', input: { input: 'use get_weather please' } });
     expect(result.steps).toHaveLength(2);
-    const second: Json = upstream.requests.at(-1)?.body;
+    const second: Json = stack.upstream.requests.at(-1)?.body;
     expect(second.messages.map((message: Json) => message.role)).toEqual(['user', 'assistant', 'tool']);
     expect(second.messages[2].content).toBe(JSON.stringify({ temperature: 21 }));
   });
@@ -75,12 +64,12 @@ describe('the Vercel AI SDK with the default @ai-sdk/openai provider (the Respon
   it('passes through to an upstream that speaks the Responses API', async () => {
     const result = await generateText({ model: openai()('native-model'), prompt: 'native generated' });
     expect(result.text).toBe('native generated');
-    expect(upstream.requests.at(-1)?.path).toBe('/v1/responses');
+    expect(stack.upstream.requests.at(-1)?.path).toBe('/v1/responses');
   });
 });
 
 describe('the Vercel AI SDK with @ai-sdk/mistral', () => {
-  const mistral = () => createMistral({ apiKey: ADMIN_KEY, baseURL: `${gateway.url}/v1` });
+  const mistral = () => createMistral({ apiKey: ADMIN_KEY, baseURL: `${stack.gateway.url}/v1` });
 
   it('generateText and streamText', async () => {
     const result = await generateText({ model: mistral()('svc-large-3'), prompt: 'bonjour tout le monde' });
