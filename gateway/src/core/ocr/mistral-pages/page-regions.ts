@@ -14,14 +14,7 @@ export interface PageRegion {
   rows?: string[][];
 }
 
-export function unionBox(boxes: BoxCoordinates[]): BoxCoordinates {
-  return [
-    Math.min(...boxes.map((b) => b[0])),
-    Math.min(...boxes.map((b) => b[1])),
-    Math.max(...boxes.map((b) => b[2])),
-    Math.max(...boxes.map((b) => b[3])),
-  ];
-}
+export { unionBox } from '../../../providers/_shared/pdf/box-geometry.js';
 
 export const boxHeight = (box: BoxCoordinates): number => box[3] - box[1];
 
