@@ -1,78 +1,59 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, newConsolePage, screenshot, signIn } from './support/browser.js';
-import { CHAT_MODEL, startFakeStack, type FakeStack } from './support/fake-stack.js';
+import { describe, expect, it } from 'vitest';
+import { newConsolePage, screenshot, signIn } from './support/browser.js';
+import { useConsoleSession } from './support/console-session.js';
+import { CHAT_MODEL } from './support/fake-stack.js';
 import { layoutProblems, setTheme, VIEWPORTS } from './support/layout.js';
 
 const FREE_FORM_SECRET = 'my-very-own-upstream-password';
 
 describe('request log, layout and sessions', () => {
-  let stack: FakeStack;
-  let browser: Browser;
-  let page: Page;
-
-  const api = (path: string, key: string, init: RequestInit = {}) =>
-    fetch(`${stack.gateway.url}${path}`, { ...init, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...init.headers } });
-
-  beforeAll(async () => {
-    stack = await startFakeStack([], { server: { request_log_bodies: true } });
-    browser = await launchChromium();
-    page = await newConsolePage(browser);
-    await signIn(page, stack.gateway.url, stack.gateway.adminKey, '/ui/requests');
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await screenshot(page, `failed-${context.task.name.split(' ').slice(0, 3).join('-')}`);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  const session = useConsoleSession({ config: { server: { request_log_bodies: true } }, signInPath: '/ui/requests' });
 
   it("opens a logged request in a drawer by keyboard, with secrets redacted, and keeps the console's own calls out of view", async () => {
-    const chat = await api('/v1/chat/completions', stack.gateway.adminKey, {
+    const chat = await session.api('/v1/chat/completions', session.stack.gateway.adminKey, {
       method: 'POST',
       body: JSON.stringify({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'Hello from the log' }], password: FREE_FORM_SECRET }),
     });
     expect(chat.status).toBe(200);
-    expect((await api('/v1/chat/completions', stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ model: 'no-such-model', messages: [] }) })).status).toBeGreaterThanOrEqual(400);
+    expect((await session.api('/v1/chat/completions', session.stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ model: 'no-such-model', messages: [] }) })).status).toBeGreaterThanOrEqual(400);
 
-    const log = page.getByTestId('request-log');
+    const log = session.page.getByTestId('request-log');
     const chatRow = log.getByRole('row', { name: /POST \/v1\/chat\/completions 200/ });
     await chatRow.waitFor();
     // The console's own polling is hidden by default and can be shown.
     expect(await log.textContent()).not.toContain('/account/me');
-    await page.getByLabel(/Show the console's own requests/).check();
+    await session.page.getByLabel(/Show the console's own requests/).check();
     await log.getByText('/account/me').first().waitFor();
-    await page.getByLabel(/Show the console's own requests/).uncheck();
+    await session.page.getByLabel(/Show the console's own requests/).uncheck();
 
     // A failed request names the model it asked for.
-    await page.getByLabel('Filter by status').selectOption('4xx');
+    await session.page.getByLabel('Filter by status').selectOption('4xx');
     expect(await log.textContent()).toContain('no-such-model');
-    await page.getByLabel('Filter by status').selectOption('');
+    await session.page.getByLabel('Filter by status').selectOption('');
 
     await chatRow.focus();
-    await page.keyboard.press('Enter');
-    const drawer = page.getByRole('dialog', { name: 'POST /v1/chat/completions' });
+    await session.page.keyboard.press('Enter');
+    const drawer = session.page.getByRole('dialog', { name: 'POST /v1/chat/completions' });
     await drawer.waitFor();
     const body = await drawer.getByTestId('request-body').textContent();
     expect(body).toContain('Hello from the log');
     expect(body).toContain('[redacted]');
     expect(await drawer.textContent()).not.toContain(FREE_FORM_SECRET);
-    expect(await drawer.textContent()).not.toContain(stack.gateway.adminKey);
+    expect(await drawer.textContent()).not.toContain(session.stack.gateway.adminKey);
     expect(await drawer.textContent()).toContain(chat.headers.get('x-request-id'));
-    await screenshot(page, 'request-log-drawer');
+    await screenshot(session.page, 'request-log-drawer');
 
     // Keyboard focus stays in the drawer.
     for (let i = 0; i < 12; i++) {
-      await page.keyboard.press('Tab');
-      expect(await page.evaluate(`!!document.activeElement?.closest('[role="dialog"]')`)).toBe(true);
+      await session.page.keyboard.press('Tab');
+      expect(await session.page.evaluate(`!!document.activeElement?.closest('[role="dialog"]')`)).toBe(true);
     }
-    await page.keyboard.press('Escape');
+    await session.page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
-    expect(await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toMatch(/POST \/v1\/chat\/completions/);
+    expect(await session.page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toMatch(/POST \/v1\/chat\/completions/);
 
-    const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const download = session.page.waitForEvent('download');
+    await session.page.getByRole('button', { name: 'Export CSV' }).click();
     const csv = await (await download).createReadStream();
     let text = '';
     for await (const chunk of csv) text += chunk.toString();
@@ -82,41 +63,41 @@ describe('request log, layout and sessions', () => {
 
     await chatRow.click();
     await drawer.getByRole('button', { name: 'Open in playground' }).click();
-    await page.waitForURL(/\/ui\/chat/);
-    await page.getByRole('article', { name: 'You' }).getByText('Hello from the log').waitFor();
+    await session.page.waitForURL(/\/ui\/chat/);
+    await session.page.getByRole('article', { name: 'You' }).getByText('Hello from the log').waitFor();
   });
 
   for (const theme of ['light', 'dark'] as const) {
     for (const viewport of VIEWPORTS) {
       it(`keeps every action of the manage pages on screen at ${viewport.width} px, ${theme}`, async () => {
-        await page.setViewportSize(viewport);
-        await setTheme(page, theme);
+        await session.page.setViewportSize(viewport);
+        await setTheme(session.page, theme);
         for (const path of ['requests', 'keys', 'models', 'batches', 'account', 'status']) {
-          await page.getByRole('link', { name: new RegExp(`^\\W*${path === 'requests' ? 'Request log' : path}$`, 'i') }).click();
-          await page.waitForLoadState('networkidle').catch(() => undefined);
-          await page.locator('main table, main .empty-state, main [role="alert"], main svg').first().waitFor();
-          expect(await layoutProblems(page), `${path} at ${viewport.width} px ${theme}`).toEqual([]);
-          if (viewport.width === 1024) await screenshot(page, `layout-${path}-${viewport.width}-${theme}`);
+          await session.page.getByRole('link', { name: new RegExp(`^\\W*${path === 'requests' ? 'Request log' : path}$`, 'i') }).click();
+          await session.page.waitForLoadState('networkidle').catch(() => undefined);
+          await session.page.locator('main table, main .empty-state, main [role="alert"], main svg').first().waitFor();
+          expect(await layoutProblems(session.page), `${path} at ${viewport.width} px ${theme}`).toEqual([]);
+          if (viewport.width === 1024) await screenshot(session.page, `layout-${path}-${viewport.width}-${theme}`);
         }
       });
     }
   }
 
   it('shows the status page: gateway, providers with their state, and the traffic chart', async () => {
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.getByRole('link', { name: /Status/ }).click();
-    await page.getByTestId('providers-table').getByRole('row', { name: 'fake' }).waitFor();
-    await page.getByTestId('traffic-chart').waitFor();
-    expect(await page.title()).toBe('Status · Switchyard');
-    await screenshot(page, 'status-page');
+    await session.page.setViewportSize({ width: 1440, height: 900 });
+    await session.page.getByRole('link', { name: /Status/ }).click();
+    await session.page.getByTestId('providers-table').getByRole('row', { name: 'fake' }).waitFor();
+    await session.page.getByTestId('traffic-chart').waitFor();
+    expect(await session.page.title()).toBe('Status · Switchyard');
+    await screenshot(session.page, 'status-page');
   });
 
   it('warns before revoking the key you are signed in with, then says why you were signed out', async () => {
-    await page.setViewportSize({ width: 1280, height: 860 });
-    const created = await (await api('/account/keys', stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ name: 'Temporary owner', role: 'owner' }) })).json() as { key: string };
-    const other = await newConsolePage(browser);
+    await session.page.setViewportSize({ width: 1280, height: 860 });
+    const created = await (await session.api('/account/keys', session.stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ name: 'Temporary owner', role: 'owner' }) })).json() as { key: string };
+    const other = await newConsolePage(session.browser);
     try {
-      await signIn(other, stack.gateway.url, created.key, '/ui/keys');
+      await signIn(other, session.stack.gateway.url, created.key, '/ui/keys');
       await other.getByRole('button', { name: 'Revoke Temporary owner' }).click();
       const dialog = other.getByRole('dialog', { name: 'Revoke Temporary owner?' });
       await dialog.getByTestId('revoke-own-key-warning').waitFor();
@@ -131,20 +112,20 @@ describe('request log, layout and sessions', () => {
   });
 
   it('explains a sign-out caused by a key revoked elsewhere, and shows no chat of the previous key', async () => {
-    const created = await (await api('/account/keys', stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ name: 'Short lived' }) })).json() as { id: string; key: string };
-    const other = await newConsolePage(browser);
+    const created = await (await session.api('/account/keys', session.stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ name: 'Short lived' }) })).json() as { id: string; key: string };
+    const other = await newConsolePage(session.browser);
     try {
-      await signIn(other, stack.gateway.url, created.key, '/ui/chat');
+      await signIn(other, session.stack.gateway.url, created.key, '/ui/chat');
       await other.getByRole('textbox', { name: 'Message' }).fill('A private question');
       await other.keyboard.press('Enter');
       await other.getByRole('article', { name: 'Assistant' }).waitFor();
-      expect((await api(`/account/keys/${created.id}`, stack.gateway.adminKey, { method: 'DELETE' })).status).toBe(200);
+      expect((await session.api(`/account/keys/${created.id}`, session.stack.gateway.adminKey, { method: 'DELETE' })).status).toBe(200);
       // The next call the console makes (here: after a reload) meets the revoked key.
       await other.reload();
       await other.getByTestId('sign-out-reason').waitFor();
       expect(await other.getByTestId('sign-out-reason').textContent()).toMatch(/signed out.*revoked/i);
 
-      await other.getByLabel('API key').fill(stack.gateway.adminKey);
+      await other.getByLabel('API key').fill(session.stack.gateway.adminKey);
       await other.getByRole('button', { name: 'Sign in' }).click();
       await other.getByRole('link', { name: /Chat/ }).click();
       await other.getByRole('textbox', { name: 'Message' }).waitFor();
