@@ -27,7 +27,7 @@ export default tseslint.config(
   {
     files: ['gateway/src/providers/**/*.ts'],
     rules: restrict([
-      { group: ['**/api/**', '**/core/**', '**/http/**', '!**/_shared/http/**', '**/store/**'], message: 'Providers are adapters: they import only providers/ and streaming/.' },
+      { group: ['**/api/**', '**/core/**', '**/http/**', '!**/_shared/http/**', '!../http/*', '**/store/**'], message: 'Providers are adapters: they import only providers/ and streaming/.' },
       { group: ['**/electron/**', 'electron', '**/renderer/**'], message: 'The gateway is plain Node.' },
     ]),
   },
@@ -41,7 +41,7 @@ export default tseslint.config(
     files: ['gateway/src/core/**/*.ts'],
     rules: restrict([
       { group: ['**/api/**', '**/http/**', 'fastify', '@fastify/*'], message: 'Core holds domain logic with no HTTP in it.' },
-      { group: ['**/providers/*/**', '!**/providers/_shared/**', '!**/providers/types.js', '!**/providers/index.js'], message: 'Core reaches providers only through providers/index.ts and types.ts.' },
+      { group: ['**/providers/*/**', '!**/providers/_shared/**', '!**/providers/contracts/**', '!**/providers/index.js'], message: 'Core reaches providers only through providers/index.ts and providers/contracts/.' },
     ]),
   },
   {

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UsageLedger } from '../../gateway/src/core/usage-ledger.js';
+import { UsageLedger } from '../../gateway/src/core/billing/usage-ledger.js';
 import { AccountRepository } from '../../gateway/src/store/account-repository.js';
 import { openDatabase } from '../../gateway/src/store/database.js';
 import { UsageRepository, type UsageRecord } from '../../gateway/src/store/usage-repository.js';

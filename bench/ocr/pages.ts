@@ -17,7 +17,7 @@ import {
   type FontKind,
   type TextLineSpec,
 } from '../../gateway/test/support/draw-text.js';
-import type { BoxCoordinates } from '../../gateway/src/providers/types.js';
+import type { BoxCoordinates } from '../../gateway/src/providers/contracts/ocr.js';
 import { ITEMS, NAMES, PARAGRAPHS, STREETS } from './corpus.js';
 
 export interface BenchPage {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CAPABILITIES } from '../providers/types.js';
+import { CAPABILITIES } from '../providers/contracts/capability.js';
 
 const Capability = Type.Union(CAPABILITIES.map((c) => Type.Literal(c)));
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GatewayError } from '../core/gateway-error.js';
+import { GatewayError } from '../core/errors/gateway-error.js';
 import type { RouteAuth } from './fastify-augment.js';
 
 function bearerToken(request: FastifyRequest): string | undefined {

@@ -1,6 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { GatewayError } from '../core/gateway-error.js';
+import { GatewayError } from '../core/errors/gateway-error.js';
 
 /**
  * The console's Content-Security-Policy: its own scripts and styles only (no inline script, no

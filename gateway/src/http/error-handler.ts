@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { GatewayError } from '../core/gateway-error.js';
+import { GatewayError } from '../core/errors/gateway-error.js';
 
 interface ValidationIssue {
   instancePath: string;

@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from '../store/keys-repository.js';
-import type { GatewayServices } from '../core/gateway-services.js';
+import type { GatewayServices } from '../core/lifecycle/gateway-services.js';
 
 /** Who may call a route: nobody needs a key, any key, a key sent as X-API-Key, or an Owner key. */
 export type RouteAuth = 'none' | 'key' | 'x-api-key' | 'owner';

@@ -1,8 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { GatewayError } from '../core/gateway-error.js';
-import { newId } from '../core/ids.js';
+import { GatewayError } from '../core/errors/gateway-error.js';
+import { newId } from '../core/ids/ids.js';
 import { finishCommonHeaders, SECURITY_HEADERS, startCommonHeaders } from './request-context.js';
 
 /** What the router refuses before any hook runs, in the gateway's words. */

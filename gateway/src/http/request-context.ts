@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RETRYABLE_STATUSES } from '../core/gateway-error.js';
+import { RETRYABLE_STATUSES } from '../core/errors/gateway-error.js';
 
 const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,256}$/;
 const NO_STORE_PATHS = /^\/(account\/|transcript(\/|$|\?))/;

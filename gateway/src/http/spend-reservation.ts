@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ModelRoute } from '../core/model-registry.js';
-import { estimateRequestCost } from '../core/spend-estimate.js';
-import type { Reservation } from '../core/spend-reservations.js';
+import type { ModelRoute } from '../core/routing/model-registry.js';
+import { estimateRequestCost } from '../core/billing/spend-estimate.js';
+import type { Reservation } from '../core/billing/spend-reservations.js';
 
 const reservations = new WeakMap<FastifyRequest, Reservation>();
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { boundedJsonText } from '../core/bounded-json-text.js';
-import { CONSOLE_CLIENT, redactBody, redactHeaders } from '../core/request-log.js';
+import { boundedJsonText } from '../core/json/bounded-json-text.js';
+import { CONSOLE_CLIENT, redactBody, redactHeaders } from '../core/request-log/request-log.js';
 import { elapsedMs } from './request-context.js';
 import { settleReservation } from './spend-reservation.js';
 

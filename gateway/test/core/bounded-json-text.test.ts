@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedJsonText } from '../../src/core/bounded-json-text.js';
+import { boundedJsonText } from '../../src/core/json/bounded-json-text.js';
 
 describe('boundedJsonText', () => {
   it('writes the same text as JSON.stringify when the value fits', () => {

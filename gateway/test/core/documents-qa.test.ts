@@ -3,7 +3,8 @@ import { chunkDocument } from '../../src/core/documents/chunk-document.js';
 import { extractiveAnswer } from '../../src/core/documents/extractive-answer.js';
 import { rankPassages } from '../../src/core/documents/rank-passages.js';
 import { createTesseractProvider } from '../../src/providers/tesseract/create-tesseract-provider.js';
-import type { OcrResult, ProviderInstance } from '../../src/providers/types.js';
+import type { OcrResult } from '../../src/providers/contracts/ocr.js';
+import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
 import { makeTextPdf } from '../support/draw-text.js';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KeyService, MAX_CACHED_LOOKUPS } from '../../src/core/key-service.js';
+import { KeyService, MAX_CACHED_LOOKUPS } from '../../src/core/account/key-service.js';
 import { openDatabase, type Database } from '../../src/store/database.js';
 import { KeysRepository } from '../../src/store/keys-repository.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMistralPages, type MistralPageOptions, type PageExtras } from '../../src/core/ocr/mistral-pages/build-mistral-pages.js';
 import { findFigures } from '../../src/core/ocr/mistral-pages/find-figures.js';
-import type { BoxCoordinates, OcrBlock, OcrLine, OcrPage, OcrWord } from '../../src/providers/types.js';
+import type { BoxCoordinates, OcrBlock, OcrLine, OcrPage, OcrWord } from '../../src/providers/contracts/ocr.js';
 
 /** A line of words laid out left to right from x, each character `height * 0.55` wide, one space `height * 0.3`. */
 function line(text: string, x: number, y: number, height = 20, confidence = 0.9): OcrLine {

@@ -4,7 +4,8 @@ import { extractBySchema } from '../../src/core/ocr/extract-by-schema.js';
 import { layoutAsStructuredData } from '../../src/core/ocr/layout-as-structured-data.js';
 import { selectBoxes } from '../../src/core/ocr/select-boxes.js';
 import { createTesseractProvider } from '../../src/providers/tesseract/create-tesseract-provider.js';
-import type { OcrResult, ProviderInstance } from '../../src/providers/types.js';
+import type { OcrResult } from '../../src/providers/contracts/ocr.js';
+import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
 import { makeInvoiceImage, type DrawnInvoice } from '../support/draw-text.js';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };

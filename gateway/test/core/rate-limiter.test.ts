@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RateLimiter } from '../../src/core/rate-limiter.js';
+import { RateLimiter } from '../../src/core/account/rate-limiter.js';
 
 afterEach(() => vi.useRealTimers());
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LocalSpendReservations, type CommittedSpend, type Reservation } from '../../src/core/spend-reservations.js';
+import { LocalSpendReservations, type CommittedSpend, type Reservation } from '../../src/core/billing/spend-reservations.js';
 
 function reservations(committed: Partial<CommittedSpend> = {}) {
   const state: CommittedSpend = { balance: 100, accountLimit: null, accountSpent: 0, keySpent: 0, ...committed };

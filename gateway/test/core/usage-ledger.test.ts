@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageLedger } from '../../src/core/usage-ledger.js';
+import { UsageLedger } from '../../src/core/billing/usage-ledger.js';
 import { AccountRepository } from '../../src/store/account-repository.js';
 import { openDatabase, type Database } from '../../src/store/database.js';
 import { UsageRepository } from '../../src/store/usage-repository.js';

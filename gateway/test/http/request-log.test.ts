@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RequestLog, redactBody, redactHeaders, type RequestLogEntry } from '../../src/core/request-log.js';
+import { RequestLog, redactBody, redactHeaders, type RequestLogEntry } from '../../src/core/request-log/request-log.js';
 import { openDatabase } from '../../src/store/database.js';
 import { RequestLogRepository } from '../../src/store/request-log-repository.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';

@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/providers/_shared/provider-error.js';
-import type {
-  ChatProvider,
-  ChatRequest,
-  ChatStreamEvent,
-  CompletionProvider,
-  CompletionStreamEvent,
-  EmbeddingProvider,
-  ProviderInstance,
-} from '../../src/providers/types.js';
+import type { ChatProvider, ChatRequest, ChatStreamEvent } from '../../src/providers/contracts/chat.js';
+import type { CompletionProvider, CompletionStreamEvent } from '../../src/providers/contracts/completions.js';
+import type { EmbeddingProvider } from '../../src/providers/contracts/embeddings.js';
+import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
 import { createTinyLlamaCppProvider, createTinyModelFolder, type TinyModelFolder } from '../support/tiny-gguf-provider.js';
 import { collect } from '../support/collect.js';
 

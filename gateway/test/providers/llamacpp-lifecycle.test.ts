@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/providers/_shared/provider-error.js';
-import { createLlamaCppProvider, listGgufModels } from '../../src/providers/llamacpp/llamacpp-provider.js';
-import type { ChatRequest, ChatResult, ProviderInstance } from '../../src/providers/types.js';
+import { createLlamaCppProvider, listGgufModels } from '../../src/providers/llamacpp/create-llamacpp-provider.js';
+import type { ChatRequest, ChatResult } from '../../src/providers/contracts/chat.js';
+import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
 import { createTinyLlamaCppProvider, createTinyModelFolder, silentLogger, type TinyModelFolder } from '../support/tiny-gguf-provider.js';
 
 let folder: TinyModelFolder;

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileClientSchema } from '../../src/core/json-schema-check.js';
+import { compileClientSchema } from '../../src/core/json/json-schema-check.js';
 import { toChatHistory } from '../../src/providers/llamacpp/to-chat-history.js';
 import { ANY_JSON_VALUE, toGrammarJsonSchema } from '../../src/providers/llamacpp/to-grammar-json-schema.js';
-import type { ChatChoice, ChatProvider, ChatRequest, ChatStreamEvent, ProviderInstance, ToolDefinition } from '../../src/providers/types.js';
+import type { ChatChoice, ChatProvider, ChatRequest, ChatStreamEvent, ToolDefinition } from '../../src/providers/contracts/chat.js';
+import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
 import { createTinyLlamaCppProvider, createTinyModelFolder, type TinyModelFolder } from '../support/tiny-gguf-provider.js';
 import { collect } from '../support/collect.js';
 

@@ -3,7 +3,8 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/providers/_shared/provider-error.js';
 import { createMistralProvider } from '../../src/providers/mistral/create-mistral-provider.js';
-import type { CompletionStreamEvent, ProviderInstance } from '../../src/providers/types.js';
+import type { CompletionStreamEvent } from '../../src/providers/contracts/completions.js';
+import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 
 const KEY = 'mistral-key';

@@ -3,8 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/providers/_shared/provider-error.js';
 import { parseRetryAfter } from '../../src/providers/_shared/http/retry-after.js';
 import { createOpenAiCompatibleProvider } from '../../src/providers/openai-compatible/create-openai-compatible-provider.js';
-import { reframeOpenAiStream } from '../../src/providers/openai-compatible/reframe-openai-stream.js';
-import type { ChatRequest, ChatStreamEvent, ProviderInstance, ProviderOptions } from '../../src/providers/types.js';
+import { reframeOpenAiStream } from '../../src/providers/_shared/openai-wire/reframe-openai-stream.js';
+import type { ChatRequest, ChatStreamEvent } from '../../src/providers/contracts/chat.js';
+import type { ProviderInstance, ProviderOptions } from '../../src/providers/contracts/provider-instance.js';
 import { chatReply } from '../support/fake-upstream-replies.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 

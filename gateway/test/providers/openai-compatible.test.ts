@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAiCompatibleProvider } from '../../src/providers/openai-compatible/create-openai-compatible-provider.js';
-import type { CompletionStreamEvent, ProviderInstance } from '../../src/providers/types.js';
+import type { CompletionStreamEvent } from '../../src/providers/contracts/completions.js';
+import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
 import { fakeEmbedding } from '../support/fake-upstream-replies.js';
 import { startFakeUpstream, type FakeUpstream, type FakeUpstreamOptions } from '../support/fake-upstream.js';
 import { collect } from '../support/collect.js';

@@ -8,7 +8,8 @@ import { createSherpaOnnxProvider } from '../../src/providers/sherpa-onnx/create
 import { discoverSpeechModels } from '../../src/providers/sherpa-onnx/discover-speech-models.js';
 import { readWav } from '../../src/providers/sherpa-onnx/read-wav.js';
 import { resampleLinear } from '../../src/providers/sherpa-onnx/resample-linear.js';
-import type { ProviderInstance, TranscriptionRequest } from '../../src/providers/types.js';
+import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
+import type { TranscriptionRequest } from '../../src/providers/contracts/transcription.js';
 
 type Encoding = { format: 'pcm'; bits: 8 | 16 | 24 } | { format: 'float'; bits: 32 };
 

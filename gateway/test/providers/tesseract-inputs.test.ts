@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeGray } from '../../src/providers/_shared/media/decode-image.js';
-import { sniffMediaType } from '../../src/providers/_shared/media/sniff-media-type.js';
+import { decodeGray } from '../../src/media/image/decode-image.js';
+import { sniffMediaType } from '../../src/media/sniff-media-type.js';
 import { createTesseractProvider } from '../../src/providers/tesseract/create-tesseract-provider.js';
-import type { OcrRequest, OcrResult, ProviderInstance } from '../../src/providers/types.js';
+import type { OcrRequest, OcrResult } from '../../src/providers/contracts/ocr.js';
+import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
 import { drawTextImage, makeTextPdf } from '../support/draw-text.js';
 import { toBmp } from '../support/ocr-bmp.js';
 import { makeEncryptedPdf } from '../support/ocr-encrypted-pdf.js';

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTesseractProvider } from '../../src/providers/tesseract/create-tesseract-provider.js';
-import type { OcrPage, OcrRequest, ProviderInstance } from '../../src/providers/types.js';
+import type { OcrPage, OcrRequest } from '../../src/providers/contracts/ocr.js';
+import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
 import { drawTextImage, makeTextPdf, type TextLineSpec } from '../support/draw-text.js';
 import { pageWords } from '../support/ocr-assertions.js';
 

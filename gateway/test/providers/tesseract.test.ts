@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTesseractProvider } from '../../src/providers/tesseract/create-tesseract-provider.js';
-import type { OcrRequest, OcrResult, ProviderInstance } from '../../src/providers/types.js';
+import type { OcrRequest, OcrResult } from '../../src/providers/contracts/ocr.js';
+import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
 import { drawTextImage, makeDegradedPage, makeInvoiceImage, makeSecondInvoiceImage, makeVariantPage, proseLines } from '../support/draw-text.js';
 import { toBmp } from '../support/ocr-bmp.js';
 import { matchWords, pageWords, wordRecall } from '../support/ocr-assertions.js';

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import sharp from 'sharp';
-import type { BoxCoordinates } from '../../src/providers/types.js';
+import type { BoxCoordinates } from '../../src/providers/contracts/ocr.js';
 import { seededRandom } from './seeded-random.js';
 
 export { seededRandom };

@@ -1,4 +1,4 @@
-import type { ProviderFactory } from '../../src/providers/types.js';
+import type { ProviderFactory } from '../../src/providers/contracts/provider-instance.js';
 
 /** An OCR engine that warms until the test calls `finish`: the one thing warm-up tests need to control. */
 export function gatedEngine() {

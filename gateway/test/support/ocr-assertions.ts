@@ -1,4 +1,4 @@
-import type { OcrPage, OcrWord } from '../../src/providers/types.js';
+import type { OcrPage, OcrWord } from '../../src/providers/contracts/ocr.js';
 import { boxIou, type DrawnWord } from './draw-text.js';
 
 export function pageWords(page: OcrPage): OcrWord[] {

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLlamaCppProvider } from '../../src/providers/llamacpp/llamacpp-provider.js';
-import type { ProviderInstance, ProviderLogger } from '../../src/providers/types.js';
+import { createLlamaCppProvider } from '../../src/providers/llamacpp/create-llamacpp-provider.js';
+import type { ProviderInstance, ProviderLogger } from '../../src/providers/contracts/provider-instance.js';
 import { writeTinyLlamaGguf } from './tiny-gguf.js';
 
 export interface TinyModelFolder {

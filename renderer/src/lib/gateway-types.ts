@@ -1,11 +1,11 @@
 /** Wire types of the gateway's public API that several features read; the gateway's own where it exports them. */
-import type { Balance } from '../../../gateway/src/core/account-service';
-import type { PublicKey } from '../../../gateway/src/core/key-service';
+import type { Balance } from '../../../gateway/src/core/account/account-service';
+import type { PublicKey } from '../../../gateway/src/core/account/key-service';
 
-export type { Capability } from '../../../gateway/src/providers/types';
-export type { ModelInfo as GatewayModel } from '../../../gateway/src/core/model-registry';
-export type { Balance } from '../../../gateway/src/core/account-service';
-export type { PublicKey } from '../../../gateway/src/core/key-service';
+export type { Capability } from '../../../gateway/src/providers/contracts/capability';
+export type { ModelInfo as GatewayModel } from '../../../gateway/src/core/routing/model-registry';
+export type { Balance } from '../../../gateway/src/core/account/account-service';
+export type { PublicKey } from '../../../gateway/src/core/account/key-service';
 
 /** A file stored by the gateway (`/v1/files`). */
 export interface StoredFile {

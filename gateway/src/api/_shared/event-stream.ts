@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { toGatewayError } from '../../core/provider-error-mapping.js';
+import { toGatewayError } from '../../core/errors/provider-error-mapping.js';
 import { SSE_HEADERS, SseWriter, type SseErrorFrame } from '../../streaming/sse-writer.js';
 
 /** How a stream ends: by default `[DONE]` last, and an error frame before it when producing fails. */

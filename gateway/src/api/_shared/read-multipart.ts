@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { GatewayError } from '../../core/gateway-error.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
 
 export interface MultipartUpload {
   fields: Record<string, string>;

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ModelRoute } from '../../core/model-registry.js';
-import { costOf } from '../../core/pricing.js';
-import type { StreamUsageEstimate } from '../../core/stream-usage-estimate.js';
-import type { TokenUsage } from '../../providers/types.js';
+import type { ModelRoute } from '../../core/routing/model-registry.js';
+import { costOf } from '../../core/billing/pricing.js';
+import type { StreamUsageEstimate } from '../../core/billing/stream-usage-estimate.js';
+import type { TokenUsage } from '../../providers/contracts/sampling.js';
 
 /** Puts a model request's tokens and cost where the usage recorder finds them; the cost also goes in X-Request-Cost. */
 export function recordUsage(request: FastifyRequest, reply: FastifyReply, route: ModelRoute, usage: TokenUsage): number {

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { toPublicKey } from '../../core/key-service.js';
+import { toPublicKey } from '../../core/account/key-service.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 
 const Totals = Type.Object({ requests: Type.Integer(), prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer(), cost: Type.Number() });

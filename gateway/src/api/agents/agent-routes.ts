@@ -1,9 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
-import { BUILT_IN_AGENT_TOOLS, functionTools } from '../../core/agent-tools.js';
-import { GatewayError } from '../../core/gateway-error.js';
-import { newId } from '../../core/ids.js';
-import { ownerScope } from '../../core/resource-owner.js';
+import { BUILT_IN_AGENT_TOOLS, functionTools } from '../../core/agents/agent-tools.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
+import { newId } from '../../core/ids/ids.js';
+import { ownerScope } from '../../core/account/resource-owner.js';
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { AgentRecord } from '../../store/agents-repository.js';
 import { errorResponses } from '../_shared/common-schemas.js';

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ownerScope } from '../../core/resource-owner.js';
+import { ownerScope } from '../../core/account/resource-owner.js';
 import { createBatchJob } from '../../core/batch/create-batch-job.js';
 import { windowSeconds } from '../../core/batch/batch-runner.js';
 import type { BatchRecord } from '../../store/batches-repository.js';

@@ -1,4 +1,4 @@
-import { ownerScope } from '../../core/resource-owner.js';
+import { ownerScope } from '../../core/account/resource-owner.js';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createMistralBatchJob, toMistralBatchJob } from '../../core/batch/mistral-batch-jobs.js';
 import { errorResponses } from '../_shared/common-schemas.js';

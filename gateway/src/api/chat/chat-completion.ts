@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { newId } from '../../core/ids.js';
-import type { ModelRoute } from '../../core/model-registry.js';
-import { GatewayError } from '../../core/gateway-error.js';
-import type { ChatMessage, ChatRequest, ContentPart, ChatStreamEvent, ResponseFormat, ToolCall, ToolChoice, ToolDefinition } from '../../providers/types.js';
+import { newId } from '../../core/ids/ids.js';
+import type { ModelRoute } from '../../core/routing/model-registry.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
+import type { ChatMessage, ChatRequest, ContentPart, ChatStreamEvent, ResponseFormat, ToolCall, ToolChoice, ToolDefinition } from '../../providers/contracts/chat.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 import { billEstimateOnDisconnect, recordUsage, usageBody } from '../_shared/record-usage.js';
-import { StreamUsageEstimate } from '../../core/stream-usage-estimate.js';
+import { StreamUsageEstimate } from '../../core/billing/stream-usage-estimate.js';
 import { samplingParams } from '../_shared/sampling-schema.js';
 import type { ChatBodyType } from './chat-schemas.js';
 

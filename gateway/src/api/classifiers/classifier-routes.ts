@@ -1,5 +1,5 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { GatewayError } from '../../core/gateway-error.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 
 const PATHS = [

@@ -1,12 +1,13 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
-import { newId } from '../../core/ids.js';
-import type { CompletionResult, CompletionStreamEvent, TokenUsage } from '../../providers/types.js';
+import { newId } from '../../core/ids/ids.js';
+import type { CompletionResult, CompletionStreamEvent } from '../../providers/contracts/completions.js';
+import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 import { billEstimateOnDisconnect, recordUsage, usageBody } from '../_shared/record-usage.js';
-import { StreamUsageEstimate } from '../../core/stream-usage-estimate.js';
+import { StreamUsageEstimate } from '../../core/billing/stream-usage-estimate.js';
 import { SamplingFields, samplingParams } from '../_shared/sampling-schema.js';
 
 const CompletionBody = Type.Object(

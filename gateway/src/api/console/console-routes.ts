@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { GatewayError } from '../../core/gateway-error.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 
 const Entry = Type.Object({

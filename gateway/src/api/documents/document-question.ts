@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerQuestion } from '../../core/documents/answer-question.js';
-import { GatewayError } from '../../core/gateway-error.js';
-import { newId } from '../../core/ids.js';
-import type { ModelRoute } from '../../core/model-registry.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
+import { newId } from '../../core/ids/ids.js';
+import type { ModelRoute } from '../../core/routing/model-registry.js';
 import { recogniseDocument } from '../../core/ocr/recognise-document.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream } from '../_shared/event-stream.js';

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { toPublicFile } from '../../core/file-store.js';
-import { GatewayError } from '../../core/gateway-error.js';
-import { ownerScope } from '../../core/resource-owner.js';
+import { toPublicFile } from '../../core/files/file-store.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
+import { ownerScope } from '../../core/account/resource-owner.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
 import { readMultipart } from '../_shared/read-multipart.js';

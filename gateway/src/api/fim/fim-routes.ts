@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { fillInTheMiddle } from '../../core/fim/fill-in-the-middle.js';
-import { GatewayError } from '../../core/gateway-error.js';
-import { newId } from '../../core/ids.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
+import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { recordUsage, usageBody } from '../_shared/record-usage.js';

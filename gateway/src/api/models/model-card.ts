@@ -1,5 +1,5 @@
 import { Type, type TObject } from '@fastify/type-provider-typebox';
-import type { ModelInfo, ModelRoute } from '../../core/model-registry.js';
+import type { ModelInfo, ModelRoute } from '../../core/routing/model-registry.js';
 
 /** Context length reported when a route does not say (Mistral's schema default). */
 const DEFAULT_CONTEXT_LENGTH = 32768;

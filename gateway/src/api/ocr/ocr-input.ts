@@ -1,6 +1,6 @@
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { FastifyRequest } from 'fastify';
-import { GatewayError } from '../../core/gateway-error.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
 import { booleanField, readMultipart } from '../_shared/read-multipart.js';
 import type { MistralOcrInput } from '../../core/ocr/process-mistral-ocr.js';
 import type { BoxGranularity } from '../../core/ocr/select-boxes.js';

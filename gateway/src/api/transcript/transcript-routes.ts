@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_TRANSCRIPTION_MODEL } from '../../config/defaults.js';
-import { sniffAudioFormat, wavDurationSeconds } from '../../core/audio-format.js';
-import { GatewayError } from '../../core/gateway-error.js';
-import { toSrt, toVtt } from '../../core/subtitles.js';
+import { sniffAudioFormat, wavDurationSeconds } from '../../media/audio/audio-format.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
+import { toSrt, toVtt } from '../../core/audio/subtitles.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { numberField, readMultipart } from '../_shared/read-multipart.js';

@@ -1,12 +1,12 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_VISION_MODEL } from '../../config/defaults.js';
-import { GatewayError } from '../../core/gateway-error.js';
-import { newId } from '../../core/ids.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
+import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { publicUrl } from '../_shared/public-url.js';
 import { recordUsage } from '../_shared/record-usage.js';
-import { DEFAULT_IMAGE_SIZES, DEFAULT_MAX_IMAGES } from '../../core/image-generation-defaults.js';
+import { DEFAULT_IMAGE_SIZES, DEFAULT_MAX_IMAGES } from '../../core/images/image-generation-defaults.js';
 
 
 const GenerateBody = Type.Object(

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BatchRecord, BatchesRepository } from '../../store/batches-repository.js';
 import type { OwnerScope } from '../../store/owner-scope.js';
-import type { FileStore } from '../file-store.js';
-import { GatewayError } from '../gateway-error.js';
-import { newId } from '../ids.js';
-import type { KeyService } from '../key-service.js';
+import type { FileStore } from '../files/file-store.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { newId } from '../ids/ids.js';
+import type { KeyService } from '../account/key-service.js';
 import { parseBatchInput, type BatchRequestLine } from './parse-batch-input.js';
 
 /** Runs one request of a batch through the gateway's own pipeline (auth, limits, billing, logging). */

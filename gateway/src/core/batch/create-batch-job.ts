@@ -1,8 +1,8 @@
 import type { BatchesRepository, BatchRecord } from '../../store/batches-repository.js';
 import type { OwnerScope } from '../../store/owner-scope.js';
-import type { FileStore } from '../file-store.js';
-import { GatewayError } from '../gateway-error.js';
-import { newId } from '../ids.js';
+import type { FileStore } from '../files/file-store.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { newId } from '../ids/ids.js';
 import type { BatchRunner } from './batch-runner.js';
 
 export const BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/completions', '/v1/embeddings', '/v1/ocr', '/v1/vision/analyze', '/v1/vision/generate'];

@@ -1,6 +1,6 @@
 import type { BatchRecord, BatchStatus } from '../../store/batches-repository.js';
 import type { OwnerScope } from '../../store/owner-scope.js';
-import { GatewayError } from '../gateway-error.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import { createBatchJob, batchEndpoint, type BatchJobServices } from './create-batch-job.js';
 
 /** Mistral's batch job statuses, from the engine's (OpenAI-style) ones. */

@@ -1,7 +1,8 @@
-import type { OcrResult, TokenUsage } from '../../providers/types.js';
-import { askChat, helperChatRoute } from '../chat-route.js';
-import type { ModelRegistry, ModelRoute } from '../model-registry.js';
-import type { RouteRunner } from '../route-runner.js';
+import type { OcrResult } from '../../providers/contracts/ocr.js';
+import type { TokenUsage } from '../../providers/contracts/sampling.js';
+import { askChat, helperChatRoute } from '../routing/chat-route.js';
+import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
+import type { RouteRunner } from '../routing/route-runner.js';
 import { chunkDocument } from './chunk-document.js';
 import { extractiveAnswer } from './extractive-answer.js';
 import { rankPassages, type RankedPassage } from './rank-passages.js';

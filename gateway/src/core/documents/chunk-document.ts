@@ -1,4 +1,4 @@
-import type { OcrResult } from '../../providers/types.js';
+import type { OcrResult } from '../../providers/contracts/ocr.js';
 
 export interface Passage {
   /** Position in the document's passage list. */

@@ -1,7 +1,7 @@
-import type { CompletionResult } from '../../providers/types.js';
-import { GatewayError } from '../gateway-error.js';
-import type { ModelRegistry, ModelRoute } from '../model-registry.js';
-import type { RouteRunner } from '../route-runner.js';
+import type { CompletionResult } from '../../providers/contracts/completions.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
+import type { RouteRunner } from '../routing/route-runner.js';
 
 export interface FimRequest {
   model: string;

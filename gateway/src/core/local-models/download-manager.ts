@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ModelDownloadRecord, ModelDownloadsRepository } from '../../store/model-downloads-repository.js';
-import { GatewayError } from '../gateway-error.js';
-import { newId } from '../ids.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { newId } from '../ids/ids.js';
 import type { HubClient } from './hub-client.js';
 import type { DownloadStatus, ModelDownload } from './local-model-types.js';
 

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
-import { GatewayError } from '../gateway-error.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import type { HubFile } from './local-model-types.js';
 
 export interface HubFileInfo {

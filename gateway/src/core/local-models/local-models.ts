@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { ModelDownloadsRepository } from '../../store/model-downloads-repository.js';
-import type { ModelRegistry } from '../model-registry.js';
+import type { ModelRegistry } from '../routing/model-registry.js';
 import { DownloadManager, type DownloadManagerSettings } from './download-manager.js';
 import { HubClient } from './hub-client.js';
 import { LocalModelFiles } from './local-model-files.js';

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Capability, ProviderInstance } from '../../providers/types.js';
+import type { Capability } from '../../providers/contracts/capability.js';
+import type { ProviderInstance } from '../../providers/contracts/provider-instance.js';
 import type { BreakerState } from '../routing/circuit-breaker.js';
 import type { ProviderBreakers } from '../routing/provider-breakers.js';
 

@@ -1,4 +1,4 @@
-import type { BoxCoordinates, OcrResult } from '../../providers/types.js';
+import type { BoxCoordinates, OcrResult } from '../../providers/contracts/ocr.js';
 import { coerceValue, schemaType, type PropertySchema } from './coerce-value.js';
 import { extractTableRows } from './extract-table-rows.js';
 import { GENERIC_TOKENS } from './label-tokens.js';

@@ -1,4 +1,4 @@
-import type { OcrPage, OcrWord } from '../../providers/types.js';
+import type { OcrPage, OcrWord } from '../../providers/contracts/ocr.js';
 import { coerceValue, type PropertySchema } from './coerce-value.js';
 import { fieldLabel, labelScore } from './match-label.js';
 

@@ -1,8 +1,8 @@
-import type { OcrResult } from '../../providers/types.js';
-import { GatewayError } from '../gateway-error.js';
-import type { SchemaValidator } from '../json-schema-check.js';
-import type { ModelRegistry } from '../model-registry.js';
-import type { RouteRunner } from '../route-runner.js';
+import type { OcrResult } from '../../providers/contracts/ocr.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { SchemaValidator } from '../json/json-schema-check.js';
+import type { ModelRegistry } from '../routing/model-registry.js';
+import type { RouteRunner } from '../routing/route-runner.js';
 import { fillSchema, type FilledSchema } from './fill-schema.js';
 
 /** fillSchema, refusing with a 422 (naming `param`) when a required field has no value or the data breaks the schema. */

@@ -1,8 +1,8 @@
-import type { OcrResult } from '../../providers/types.js';
-import { askChat, helperChatRoute } from '../chat-route.js';
-import type { SchemaValidator } from '../json-schema-check.js';
-import type { ModelRegistry } from '../model-registry.js';
-import type { RouteRunner } from '../route-runner.js';
+import type { OcrResult } from '../../providers/contracts/ocr.js';
+import { askChat, helperChatRoute } from '../routing/chat-route.js';
+import type { SchemaValidator } from '../json/json-schema-check.js';
+import type { ModelRegistry } from '../routing/model-registry.js';
+import type { RouteRunner } from '../routing/route-runner.js';
 import { extractBySchema } from './extract-by-schema.js';
 
 export interface FilledSchema {

@@ -1,4 +1,4 @@
-import type { OcrResult, OcrWord } from '../../providers/types.js';
+import type { OcrResult, OcrWord } from '../../providers/contracts/ocr.js';
 
 const word = (w: OcrWord): Record<string, unknown> => ({ text: w.text, bbox: w.bbox, confidence: w.confidence });
 

@@ -1,10 +1,10 @@
-import { sniffMediaType } from '../../providers/_shared/media/sniff-media-type.js';
-import type { OcrResult } from '../../providers/types.js';
-import { documentSourceLimits, loadDocumentSource } from '../document-source.js';
+import { sniffMediaType } from '../../media/sniff-media-type.js';
+import type { OcrResult } from '../../providers/contracts/ocr.js';
+import { documentSourceLimits, loadDocumentSource } from '../files/document-source.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
-import { GatewayError } from '../gateway-error.js';
-import type { ModelRoute } from '../model-registry.js';
-import type { RouteRunner } from '../route-runner.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { ModelRoute } from '../routing/model-registry.js';
+import type { RouteRunner } from '../routing/route-runner.js';
 
 export interface RecognisedDocument {
   result: OcrResult;

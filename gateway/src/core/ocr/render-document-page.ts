@@ -1,8 +1,8 @@
 import sharp from 'sharp';
-import { decodeToPng, grayToPng } from '../../providers/_shared/media/decode-image.js';
-import { sniffMediaType } from '../../providers/_shared/media/sniff-media-type.js';
-import { openPdf } from '../../providers/_shared/pdf/open-pdf.js';
-import { renderPdfPage } from '../../providers/_shared/pdf/render-pdf-page.js';
+import { decodeToPng, grayToPng } from '../../media/image/decode-image.js';
+import { sniffMediaType } from '../../media/sniff-media-type.js';
+import { openPdf } from '../../media/pdf/open-pdf.js';
+import { renderPdfPage } from '../../media/pdf/render-pdf-page.js';
 import { ProviderError } from '../../providers/_shared/provider-error.js';
 
 const MAX_PIXELS = 60_000_000;

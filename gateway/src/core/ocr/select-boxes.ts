@@ -1,4 +1,4 @@
-import type { BoxCoordinates, OcrResult } from '../../providers/types.js';
+import type { BoxCoordinates, OcrResult } from '../../providers/contracts/ocr.js';
 
 export type BoxGranularity = 'word' | 'line' | 'block';
 

@@ -1,6 +1,7 @@
-import type { ChatChoice, ChatStreamEvent, FinishReason, TokenUsage } from '../../providers/types.js';
-import { newId } from '../ids.js';
-import type { StreamUsageEstimate } from '../stream-usage-estimate.js';
+import type { ChatChoice, ChatStreamEvent } from '../../providers/contracts/chat.js';
+import type { FinishReason, TokenUsage } from '../../providers/contracts/sampling.js';
+import { newId } from '../ids/ids.js';
+import type { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { FunctionCallItemType, OutputItemType, OutputMessageType, ResponseObjectType, ResponsesBodyType } from './response-schemas.js';
 
 /** One event of a Responses stream: `type` names it, `sequence_number` counts from 0. */

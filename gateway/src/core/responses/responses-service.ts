@@ -1,10 +1,12 @@
 import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
-import type { ChatMessage, ChatRequest, ChatResult, ChatStreamEvent, ResponsesUpstreamEvent, TokenUsage } from '../../providers/types.js';
+import type { ChatMessage, ChatRequest, ChatResult, ChatStreamEvent } from '../../providers/contracts/chat.js';
+import type { ResponsesUpstreamEvent } from '../../providers/contracts/responses.js';
+import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { ResponsesRepository, StoredResponseRecord } from '../../store/responses-repository.js';
-import { GatewayError } from '../gateway-error.js';
-import type { ModelRegistry, ModelRoute } from '../model-registry.js';
-import type { RouteRunner } from '../route-runner.js';
-import { StreamUsageEstimate } from '../stream-usage-estimate.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
+import type { RouteRunner } from '../routing/route-runner.js';
+import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import { chatStreamToResponseEvents, choiceToOutput, finishResponse, responseSkeleton, type ResponseStreamEvent } from './chat-to-response.js';
 import type { ResponseObjectType, ResponsesBodyType, StoredInputItemType } from './response-schemas.js';
 import { inputItemsOf, itemsToMessages, toChatToolChoice, toChatTools, toResponseFormat } from './responses-to-chat.js';

@@ -1,6 +1,6 @@
-import type { ChatMessage, ContentPart, ResponseFormat, ToolChoice, ToolDefinition } from '../../providers/types.js';
-import { GatewayError } from '../gateway-error.js';
-import { newId } from '../ids.js';
+import type { ChatMessage, ContentPart, ResponseFormat, ToolChoice, ToolDefinition } from '../../providers/contracts/chat.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { newId } from '../ids/ids.js';
 import type { InputItemType, ResponsesBodyType, ResponsesToolChoiceType, StoredInputItemType, TextFormatType } from './response-schemas.js';
 
 const invalid = (param: string, message: string): GatewayError => new GatewayError(422, 'invalid_value', message, { param });

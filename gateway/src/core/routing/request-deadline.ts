@@ -1,4 +1,4 @@
-import { GatewayError } from '../gateway-error.js';
+import { GatewayError } from '../errors/gateway-error.js';
 
 /**
  * One request's overall deadline: its `signal` aborts when the client goes away or the deadline

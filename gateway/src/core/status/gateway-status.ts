@@ -1,11 +1,12 @@
 import { hostname } from 'node:os';
 import type { GatewayOptions } from '../../config/gateway-options.js';
-import type { Capability, EngineStatus, ProviderInstance } from '../../providers/types.js';
+import type { Capability } from '../../providers/contracts/capability.js';
+import type { EngineStatus, ProviderInstance } from '../../providers/contracts/provider-instance.js';
 import type { Database } from '../../store/database.js';
-import type { ModelRegistry } from '../model-registry.js';
+import type { ModelRegistry } from '../routing/model-registry.js';
 import type { BreakerSnapshot } from '../routing/circuit-breaker.js';
 import type { ProviderBreakers } from '../routing/provider-breakers.js';
-import type { StartupState } from '../startup-state.js';
+import type { StartupState } from '../lifecycle/startup-state.js';
 
 export interface ProviderStatus {
   id: string;

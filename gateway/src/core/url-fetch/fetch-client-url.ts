@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import { Agent, request } from 'undici';
-import { GatewayError } from '../gateway-error.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import { literalAddress, type AddressPolicy } from './address-policy.js';
 
 export interface ClientUrlFetchOptions {

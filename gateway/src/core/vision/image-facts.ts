@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import { decodeToPng } from '../../providers/_shared/media/decode-image.js';
-import type { OcrResult } from '../../providers/types.js';
+import { decodeToPng } from '../../media/image/decode-image.js';
+import type { OcrResult } from '../../providers/contracts/ocr.js';
 
 export interface DominantColour {
   hex: string;

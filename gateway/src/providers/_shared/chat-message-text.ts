@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../types.js';
+import type { ChatMessage } from '../contracts/chat.js';
 
 /** The text of a message, for approximate token counts (images are not counted). */
 export function chatMessageText(message: ChatMessage): string {

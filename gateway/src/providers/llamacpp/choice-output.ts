@@ -1,4 +1,5 @@
-import type { ChatChoice, ChatStreamEvent, FinishReason, ToolCallDelta } from '../types.js';
+import type { ChatChoice, ChatStreamEvent, ToolCallDelta } from '../contracts/chat.js';
+import type { FinishReason } from '../contracts/sampling.js';
 import { type StopReason, toFinishReason } from './generation-options.js';
 import { newToolCall, parseToolCallJson, parseTruncatedToolCallJson } from './tool-call-json.js';
 import type { ToolMode } from './tool-mode.js';

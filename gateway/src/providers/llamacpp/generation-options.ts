@@ -1,6 +1,6 @@
 import type { LlamaContextSequence } from 'node-llama-cpp';
 import { ProviderError } from '../_shared/provider-error.js';
-import type { FinishReason, SamplingParams } from '../types.js';
+import type { FinishReason, SamplingParams } from '../contracts/sampling.js';
 
 export interface GenerationOptions {
   maxTokens: number;

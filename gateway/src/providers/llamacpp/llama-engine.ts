@@ -1,6 +1,6 @@
 import type { Llama, LlamaLogLevel } from 'node-llama-cpp';
 import { ProviderError } from '../_shared/provider-error.js';
-import type { ProviderLogger } from '../types.js';
+import type { ProviderLogger } from '../contracts/provider-instance.js';
 
 /**
  * The native binding is process-wide, and on Linux node-llama-cpp checks a prebuilt binary in a

@@ -1,4 +1,4 @@
-import type { ChatChoice, ChatProvider, ChatRequest, ChatResult, ChatStreamEvent } from '../types.js';
+import type { ChatChoice, ChatProvider, ChatRequest, ChatResult, ChatStreamEvent } from '../contracts/chat.js';
 import { ChoiceOutput } from './choice-output.js';
 import { startOutputTokenCount, toGenerationOptions } from './generation-options.js';
 import type { ModelPool } from './model-pool.js';

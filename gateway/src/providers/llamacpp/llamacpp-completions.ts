@@ -1,4 +1,4 @@
-import type { CompletionProvider, CompletionRequest, CompletionResult, CompletionStreamEvent } from '../types.js';
+import type { CompletionProvider, CompletionRequest, CompletionResult, CompletionStreamEvent } from '../contracts/completions.js';
 import { startOutputTokenCount, toFinishReason, toGenerationOptions } from './generation-options.js';
 import type { ModelPool } from './model-pool.js';
 import { startEventStream } from './start-event-stream.js';

@@ -1,5 +1,5 @@
 import { ProviderError } from '../_shared/provider-error.js';
-import type { EmbeddingProvider, EmbeddingRequest, EmbeddingResult } from '../types.js';
+import type { EmbeddingProvider, EmbeddingRequest, EmbeddingResult } from '../contracts/embeddings.js';
 import type { ModelPool } from './model-pool.js';
 import { abortedError } from './request-queue.js';
 import { toProviderError } from './to-provider-error.js';

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { ProviderOptions } from '../types.js';
+import type { ProviderOptions } from '../contracts/provider-instance.js';
 
 export interface LlamaCppOptions {
   modelsDir: string;

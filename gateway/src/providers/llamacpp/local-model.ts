@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { ChatWrapper, Llama, LlamaChat, LlamaCompletion, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
 import { ProviderError } from '../_shared/provider-error.js';
-import type { EngineStatus, ProviderLogger } from '../types.js';
+import type { EngineStatus, ProviderLogger } from '../contracts/provider-instance.js';
 import { RequestQueue } from './request-queue.js';
 
 export interface LocalModelSettings {

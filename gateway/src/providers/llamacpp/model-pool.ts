@@ -1,7 +1,7 @@
 import type { Llama } from 'node-llama-cpp';
 import { ProviderError } from '../_shared/provider-error.js';
 import { basename } from 'node:path';
-import type { EngineStatus, ProviderLogger, QueueDepth } from '../types.js';
+import type { EngineStatus, ProviderLogger, QueueDepth } from '../contracts/provider-instance.js';
 import type { LlamaCppOptions } from './llamacpp-options.js';
 import { getLlamaEngine, subscribeToEngineLogs } from './llama-engine.js';
 import { LocalModel } from './local-model.js';

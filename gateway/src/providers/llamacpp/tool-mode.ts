@@ -1,5 +1,5 @@
 import { ProviderError } from '../_shared/provider-error.js';
-import type { ChatRequest, ToolDefinition } from '../types.js';
+import type { ChatRequest, ToolDefinition } from '../contracts/chat.js';
 
 /**
  * How a request may use its tools: `none` (not offered), `auto` (the model decides) or `forced`

@@ -1,7 +1,7 @@
-import type { ProviderFactory, ProviderInstance } from '../types.js';
+import type { ProviderFactory, ProviderInstance } from '../contracts/provider-instance.js';
 import { UpstreamClient } from '../_shared/http/upstream-client.js';
-import { createOpenAiChat } from '../openai-compatible/openai-chat.js';
-import { createOpenAiEmbeddings } from '../openai-compatible/openai-embeddings.js';
+import { createOpenAiChat } from '../_shared/openai-wire/openai-chat.js';
+import { createOpenAiEmbeddings } from '../_shared/openai-wire/openai-embeddings.js';
 import { mistralDialect } from './mistral-dialect.js';
 import { createMistralFimCompletions } from './mistral-fim-completions.js';
 import { createMistralOcr } from './mistral-ocr.js';

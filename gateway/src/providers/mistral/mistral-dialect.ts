@@ -1,4 +1,4 @@
-import type { OpenAiDialect } from '../openai-compatible/openai-dialect.js';
+import type { OpenAiDialect } from '../_shared/openai-wire/openai-dialect.js';
 
 /**
  * Mistral's spelling of the OpenAI wire format: `random_seed`, `tool_choice: 'any'` for "must call

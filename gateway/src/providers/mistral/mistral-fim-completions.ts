@@ -1,11 +1,12 @@
-import type { CompletionProvider, CompletionRequest, CompletionResult, CompletionStreamEvent, TokenUsage } from '../types.js';
+import type { CompletionProvider, CompletionRequest, CompletionResult, CompletionStreamEvent } from '../contracts/completions.js';
+import type { TokenUsage } from '../contracts/sampling.js';
 import type { UpstreamClient } from '../_shared/http/upstream-client.js';
 import { isRecord, type JsonRecord } from '../_shared/http/wire-guards.js';
 import { approximateTokens } from '../_shared/approximate-tokens.js';
-import { readChatResult } from '../openai-compatible/openai-chat.js';
-import type { OpenAiDialect } from '../openai-compatible/openai-dialect.js';
-import { reframeOpenAiStream } from '../openai-compatible/reframe-openai-stream.js';
-import { buildCompletionBody } from '../openai-compatible/request-builders.js';
+import { readChatResult } from '../_shared/openai-wire/openai-chat.js';
+import type { OpenAiDialect } from '../_shared/openai-wire/openai-dialect.js';
+import { reframeOpenAiStream } from '../_shared/openai-wire/reframe-openai-stream.js';
+import { buildCompletionBody } from '../_shared/openai-wire/request-builders.js';
 
 type DeltaEvent = Extract<CompletionStreamEvent, { type: 'delta' }>;
 

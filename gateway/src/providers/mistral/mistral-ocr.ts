@@ -1,4 +1,4 @@
-import type { OcrPage, OcrProvider, OcrRequest, OcrResult } from '../types.js';
+import type { OcrPage, OcrProvider, OcrRequest, OcrResult } from '../contracts/ocr.js';
 import type { UpstreamClient } from '../_shared/http/upstream-client.js';
 import { expectArray, expectRecord, isRecord, optionalNumber, optionalString } from '../_shared/http/wire-guards.js';
 

@@ -1,5 +1,6 @@
 import { ProviderError } from '../_shared/provider-error.js';
-import type { EmbeddingRequest, EmbeddingResult, EngineStatus, ProviderFactory } from '../types.js';
+import type { EmbeddingRequest, EmbeddingResult } from '../contracts/embeddings.js';
+import type { EngineStatus, ProviderFactory } from '../contracts/provider-instance.js';
 import { builtinModelDir } from './builtin-model-dir.js';
 import { SentenceEmbedder } from './sentence-embedder.js';
 

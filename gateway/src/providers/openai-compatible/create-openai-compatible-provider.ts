@@ -1,9 +1,9 @@
-import type { ProviderFactory, ProviderInstance } from '../types.js';
+import type { ProviderFactory, ProviderInstance } from '../contracts/provider-instance.js';
 import { UpstreamClient } from '../_shared/http/upstream-client.js';
-import { createOpenAiChat } from './openai-chat.js';
+import { createOpenAiChat } from '../_shared/openai-wire/openai-chat.js';
 import { createOpenAiCompletions } from './openai-completions.js';
-import { openAiDialect } from './openai-dialect.js';
-import { createOpenAiEmbeddings } from './openai-embeddings.js';
+import { openAiDialect } from '../_shared/openai-wire/openai-dialect.js';
+import { createOpenAiEmbeddings } from '../_shared/openai-wire/openai-embeddings.js';
 import { createOpenAiImageGeneration } from './openai-image-generation.js';
 import { createOpenAiResponses } from './openai-responses.js';
 import { createOpenAiTranscription } from './openai-transcription.js';

@@ -1,12 +1,12 @@
-import type { CompletionProvider, CompletionRequest, CompletionResult, CompletionStreamEvent } from '../types.js';
+import type { CompletionProvider, CompletionRequest, CompletionResult, CompletionStreamEvent } from '../contracts/completions.js';
 import type { UpstreamClient } from '../_shared/http/upstream-client.js';
 import { expectArray, expectRecord, malformedResponse, optionalNumber, optionalString, type JsonRecord } from '../_shared/http/wire-guards.js';
 import { approximateTokens } from '../_shared/approximate-tokens.js';
-import { toFinishReason } from './finish-reason.js';
-import type { OpenAiDialect } from './openai-dialect.js';
-import { readTokenUsage } from './read-token-usage.js';
-import { reframeOpenAiStream } from './reframe-openai-stream.js';
-import { buildCompletionBody } from './request-builders.js';
+import { toFinishReason } from '../_shared/openai-wire/finish-reason.js';
+import type { OpenAiDialect } from '../_shared/openai-wire/openai-dialect.js';
+import { readTokenUsage } from '../_shared/openai-wire/read-token-usage.js';
+import { reframeOpenAiStream } from '../_shared/openai-wire/reframe-openai-stream.js';
+import { buildCompletionBody } from '../_shared/openai-wire/request-builders.js';
 
 type DeltaEvent = Extract<CompletionStreamEvent, { type: 'delta' }>;
 

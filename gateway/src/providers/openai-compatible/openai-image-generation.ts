@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { GeneratedImage, ImageGenerationProvider, ImageGenerationRequest } from '../types.js';
+import type { GeneratedImage, ImageGenerationProvider, ImageGenerationRequest } from '../contracts/image-generation.js';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { UpstreamClient } from '../_shared/http/upstream-client.js';
 import { expectArray, expectRecord, malformedResponse, optionalString, type JsonRecord } from '../_shared/http/wire-guards.js';

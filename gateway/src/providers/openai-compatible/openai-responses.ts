@@ -2,7 +2,7 @@ import { readSseEvents } from '../../streaming/sse-reader.js';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { UpstreamClient } from '../_shared/http/upstream-client.js';
 import { expectRecord, isRecord } from '../_shared/http/wire-guards.js';
-import type { ResponsesProvider, ResponsesUpstreamEvent } from '../types.js';
+import type { ResponsesProvider, ResponsesUpstreamEvent } from '../contracts/responses.js';
 
 /** The Responses API passed through to `POST <base>/responses`, plain and streamed. */
 export function createOpenAiResponses(client: UpstreamClient): ResponsesProvider {

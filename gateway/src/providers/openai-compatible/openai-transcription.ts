@@ -1,5 +1,5 @@
 import { FormData } from 'undici';
-import type { TranscriptionProvider, TranscriptionRequest, TranscriptionResult, TranscriptSegment } from '../types.js';
+import type { TranscriptionProvider, TranscriptionRequest, TranscriptionResult, TranscriptSegment } from '../contracts/transcription.js';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { UpstreamClient } from '../_shared/http/upstream-client.js';
 import { expectRecord, isRecord, optionalNumber, optionalString } from '../_shared/http/wire-guards.js';

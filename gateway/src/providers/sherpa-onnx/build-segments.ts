@@ -1,4 +1,4 @@
-import type { TranscriptSegment } from '../types.js';
+import type { TranscriptSegment } from '../contracts/transcription.js';
 import type { OfflineRecognizerResult } from './sherpa-onnx-binding.js';
 
 /** A pause longer than this (seconds) between two tokens starts a new segment. */

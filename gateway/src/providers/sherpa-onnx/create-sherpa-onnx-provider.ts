@@ -1,12 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { ProviderError } from '../_shared/provider-error.js';
-import type {
-  EngineStatus,
-  ProviderFactory,
-  TranscriptionProvider,
-  TranscriptionRequest,
-  TranscriptionResult,
-} from '../types.js';
+import type { EngineStatus, ProviderFactory } from '../contracts/provider-instance.js';
+import type { TranscriptionProvider, TranscriptionRequest, TranscriptionResult } from '../contracts/transcription.js';
 import { MODEL_SAMPLE_RATE, modelFilesOf } from './build-recognizer-config.js';
 import { buildSegments } from './build-segments.js';
 import type { SpeechModel } from './discover-speech-models.js';

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import type { ProviderContext } from '../types.js';
+import type { ProviderContext } from '../contracts/provider-instance.js';
 
 export interface SherpaOnnxOptions {
   modelDir: string;

@@ -1,4 +1,4 @@
-import type { EngineStatus } from '../types.js';
+import type { EngineStatus } from '../contracts/provider-instance.js';
 import { createNativeEngine, probeNativeTesseract } from './native-engine.js';
 import type { EngineKind, OcrEngine } from './ocr-engine.js';
 import type { TesseractOptions } from './tesseract-options.js';

@@ -1,4 +1,4 @@
-import type { ProviderFactory, ProviderInstance } from '../types.js';
+import type { ProviderFactory, ProviderInstance } from '../contracts/provider-instance.js';
 import { ocrDocument } from './ocr-document.js';
 import { parseTesseractOptions } from './tesseract-options.js';
 import { createEngine } from './create-engine.js';

@@ -1,5 +1,5 @@
-import { makeBlock, makeLine } from '../_shared/pdf/box-geometry.js';
-import type { OcrBlock } from '../types.js';
+import { makeBlock, makeLine } from '../../media/pdf/box-geometry.js';
+import type { OcrBlock } from '../contracts/ocr.js';
 import { pageConfidence } from './page-confidence.js';
 
 /** Below this page confidence almost everything on the page is a guess (noise read as letters). */

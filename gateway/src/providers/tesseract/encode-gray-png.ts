@@ -1,5 +1,5 @@
 import { crc32, deflateSync } from 'node:zlib';
-import type { GrayImage } from '../_shared/media/decode-image.js';
+import type { GrayImage } from '../../media/image/decode-image.js';
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);

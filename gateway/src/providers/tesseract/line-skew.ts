@@ -1,5 +1,5 @@
-import { median } from '../_shared/pdf/box-geometry.js';
-import type { OcrBlock } from '../types.js';
+import { median } from '../../media/pdf/box-geometry.js';
+import type { OcrBlock } from '../contracts/ocr.js';
 
 /**
  * The page's skew in degrees as Tesseract's own reading shows it: along a skewed line, word boxes climb

@@ -1,5 +1,6 @@
-import type { GrayImage } from '../_shared/media/decode-image.js';
-import type { EngineStatus, OcrBlock, QueueDepth } from '../types.js';
+import type { GrayImage } from '../../media/image/decode-image.js';
+import type { EngineStatus, QueueDepth } from '../contracts/provider-instance.js';
+import type { OcrBlock } from '../contracts/ocr.js';
 
 /** Which Tesseract runs the recognition: the machine's `tesseract` command, or tesseract.js (WebAssembly). */
 export type EngineKind = 'native' | 'wasm';

@@ -1,4 +1,4 @@
-import type { OcrBlock } from '../types.js';
+import type { OcrBlock } from '../contracts/ocr.js';
 
 /** Mean word confidence weighted by word length; 0 when there are no words. */
 export function pageConfidence(blocks: OcrBlock[]): number {

@@ -1,8 +1,8 @@
-import type { GrayImage } from '../_shared/media/decode-image.js';
-import { median } from '../_shared/pdf/box-geometry.js';
-import { blocksText } from '../_shared/pdf/layout-from-words.js';
-import { orderBlocks } from '../_shared/pdf/reading-order.js';
-import type { OcrBlock, OcrPage } from '../types.js';
+import type { GrayImage } from '../../media/image/decode-image.js';
+import { median } from '../../media/pdf/box-geometry.js';
+import { blocksText } from '../../media/pdf/layout-from-words.js';
+import { orderBlocks } from '../../media/pdf/reading-order.js';
+import type { OcrBlock, OcrPage } from '../contracts/ocr.js';
 import { dropDoubtfulWords } from './drop-doubtful-words.js';
 import type { OcrEngine, PageLayout } from './ocr-engine.js';
 import { lineSkew } from './line-skew.js';

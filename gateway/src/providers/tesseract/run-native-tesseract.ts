@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { GrayImage } from '../_shared/media/decode-image.js';
+import type { GrayImage } from '../../media/image/decode-image.js';
 import { ProviderError } from '../_shared/provider-error.js';
 
 export interface NativeRunOptions {

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import type { ProviderOptions } from '../types.js';
+import type { ProviderOptions } from '../contracts/provider-instance.js';
 import type { EngineKind } from './ocr-engine.js';
 
 export interface TesseractOptions {

@@ -1,5 +1,5 @@
 import type { Block, Bbox } from 'tesseract.js';
-import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from '../types.js';
+import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from '../contracts/ocr.js';
 
 /**
  * Converts tesseract.js output (blocks → paragraphs → lines → words, confidences 0..100) to the contract's blocks → lines →

@@ -1,4 +1,4 @@
-import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from '../types.js';
+import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from '../contracts/ocr.js';
 
 const mean = (values: number[]): number => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
 

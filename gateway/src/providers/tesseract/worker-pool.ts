@@ -1,5 +1,5 @@
 import { ProviderError } from '../_shared/provider-error.js';
-import type { EngineStatus, QueueDepth } from '../types.js';
+import type { EngineStatus, QueueDepth } from '../contracts/provider-instance.js';
 
 interface Waiter<Worker> {
   resolve: (worker: Worker) => void;

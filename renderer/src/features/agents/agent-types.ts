@@ -1,4 +1,4 @@
-import type { AgentTool, BUILT_IN_AGENT_TOOLS } from '../../../../gateway/src/core/agent-tools';
+import type { AgentTool, BUILT_IN_AGENT_TOOLS } from '../../../../gateway/src/core/agents/agent-tools';
 import type { AgentRecord } from '../../../../gateway/src/store/agents-repository';
 
 export type { AgentTool };

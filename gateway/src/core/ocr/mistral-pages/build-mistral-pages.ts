@@ -1,4 +1,4 @@
-import type { BoxCoordinates, OcrPage, OcrWord } from '../../../providers/types.js';
+import type { BoxCoordinates, OcrPage, OcrWord } from '../../../providers/contracts/ocr.js';
 import { classifyRegions, LIST_MARKER } from './classify-regions.js';
 import { findPageBands } from './find-page-bands.js';
 import type { OcrPageBlock, OcrPageObject, OcrTableObject, WordConfidence } from './mistral-ocr-response.js';

@@ -1,4 +1,4 @@
-import type { BoxCoordinates, OcrLine, OcrPage, OcrWord } from '../../../providers/types.js';
+import type { BoxCoordinates, OcrLine, OcrPage, OcrWord } from '../../../providers/contracts/ocr.js';
 import type { PageBands } from './find-page-bands.js';
 import { findTables } from './find-tables.js';
 import { bodyLineHeight, boxHeight, unionBox, type PageRegion, type RegionType } from './page-regions.js';

@@ -1,4 +1,4 @@
-import type { BoxCoordinates } from '../../../providers/types.js';
+import type { BoxCoordinates } from '../../../providers/contracts/ocr.js';
 import { median } from './page-regions.js';
 
 export interface GrayPixels {

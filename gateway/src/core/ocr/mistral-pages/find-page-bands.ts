@@ -1,4 +1,4 @@
-import type { OcrLine, OcrPage } from '../../../providers/types.js';
+import type { OcrLine, OcrPage } from '../../../providers/contracts/ocr.js';
 import { bodyLineHeight, boxHeight } from './page-regions.js';
 
 /** Top and bottom bands, as fractions of the page height, where a running header or footer sits. */

@@ -1,4 +1,4 @@
-import type { OcrLine, OcrWord } from '../../../providers/types.js';
+import type { OcrLine, OcrWord } from '../../../providers/contracts/ocr.js';
 import { boxHeight, median, unionBox, type PageRegion } from './page-regions.js';
 
 /** A gap between words wider than this many word heights separates two cells. */

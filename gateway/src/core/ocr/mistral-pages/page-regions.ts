@@ -1,4 +1,4 @@
-import type { BoxCoordinates, OcrLine } from '../../../providers/types.js';
+import type { BoxCoordinates, OcrLine } from '../../../providers/contracts/ocr.js';
 
 /** The region types a page is cut into, named as Mistral's OCR blocks name them. */
 export type RegionType = 'title' | 'text' | 'list' | 'table' | 'caption' | 'image' | 'header' | 'footer';
@@ -14,7 +14,7 @@ export interface PageRegion {
   rows?: string[][];
 }
 
-export { unionBox } from '../../../providers/_shared/pdf/box-geometry.js';
+export { unionBox } from '../../../media/pdf/box-geometry.js';
 
 export const boxHeight = (box: BoxCoordinates): number => box[3] - box[1];
 

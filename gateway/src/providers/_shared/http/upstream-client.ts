@@ -1,6 +1,6 @@
 import { Agent, request, type Dispatcher, type FormData } from 'undici';
 import { ProviderError } from '../provider-error.js';
-import type { EngineStatus, ProviderContext } from '../../types.js';
+import type { EngineStatus, ProviderContext } from '../../contracts/provider-instance.js';
 import { providerErrorFromFailure, type ExchangePhase } from './provider-error-from-failure.js';
 import { providerErrorFromStatus } from './provider-error-from-status.js';
 

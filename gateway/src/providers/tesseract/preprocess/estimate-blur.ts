@@ -1,4 +1,4 @@
-import type { GrayImage } from '../../_shared/media/decode-image.js';
+import type { GrayImage } from '../../../media/image/decode-image.js';
 
 /** The gray level below which `fraction` of the histogram's pixels lie. */
 function percentile(histogram: Uint32Array, total: number, fraction: number): number {

@@ -1,4 +1,4 @@
-import type { GrayImage } from '../../_shared/media/decode-image.js';
+import type { GrayImage } from '../../../media/image/decode-image.js';
 
 /**
  * Robust estimate of pixel noise (gray levels): the median absolute difference between a pixel and

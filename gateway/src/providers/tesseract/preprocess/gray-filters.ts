@@ -1,4 +1,4 @@
-import type { GrayImage } from '../../_shared/media/decode-image.js';
+import type { GrayImage } from '../../../media/image/decode-image.js';
 
 /** Sliding-window max (or min) over one axis, O(n) per row with the van Herk/Gil-Werman scheme. */
 function slidingExtreme(src: Uint8Array, width: number, height: number, radius: number, horizontal: boolean, max: boolean): Uint8Array {

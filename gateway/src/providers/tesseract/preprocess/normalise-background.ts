@@ -1,4 +1,4 @@
-import type { GrayImage } from '../../_shared/media/decode-image.js';
+import type { GrayImage } from '../../../media/image/decode-image.js';
 import { boxBlur, downsample, maxFilter, resizeSmooth } from './gray-filters.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { BoxCoordinates, OcrBlock } from '../../types.js';
+import type { BoxCoordinates, OcrBlock } from '../../contracts/ocr.js';
 
 /**
  * Maps points of a preprocessed image back to the original page: the preprocessed image is the

@@ -1,4 +1,4 @@
-import type { GrayImage } from '../../_shared/media/decode-image.js';
+import type { GrayImage } from '../../../media/image/decode-image.js';
 import { componentStats } from './component-stats.js';
 import { estimateBlur } from './estimate-blur.js';
 import { estimateNoise } from './estimate-noise.js';

@@ -1,4 +1,4 @@
-import type { GrayImage } from '../../_shared/media/decode-image.js';
+import type { GrayImage } from '../../../media/image/decode-image.js';
 
 /** Length of the unbroken ink run through pixel `i` along the given step (1: horizontal, width: vertical). */
 function runThrough(binary: Uint8Array, i: number, step: number, limit: number, lineStart: number, lineEnd: number): number {

@@ -1,4 +1,4 @@
-import type { GrayImage } from '../../_shared/media/decode-image.js';
+import type { GrayImage } from '../../../media/image/decode-image.js';
 
 /**
  * Rotates a grayscale image by `degrees` (positive: clockwise on screen) about its centre with bilinear

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { GrayImage } from '../../_shared/media/decode-image.js';
+import type { GrayImage } from '../../../media/image/decode-image.js';
 
 /** Runs a sharp operation on a grayscale image and returns grayscale (sharp would otherwise widen raw gray to sRGB). */
 export async function sharpGray(image: GrayImage, operation: (pipeline: sharp.Sharp) => sharp.Sharp): Promise<GrayImage> {

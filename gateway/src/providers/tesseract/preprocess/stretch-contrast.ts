@@ -1,4 +1,4 @@
-import type { GrayImage } from '../../_shared/media/decode-image.js';
+import type { GrayImage } from '../../../media/image/decode-image.js';
 import { otsuThreshold } from './otsu-threshold.js';
 
 /** Level of the darkest tenth of the ink above which a page counts as low-contrast and its levels are stretched. */

@@ -1,0 +1,123 @@
+import type { AccountSettings } from '../../config/gateway-options.js';
+import type { AccountRecord, AccountRepository } from '../../store/account-repository.js';
+import type { ApiKeyRecord } from '../../store/keys-repository.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { LocalSpendReservations, type CommittedSpend, type Reservation, type SpendRefusal, type SpendReservations } from '../billing/spend-reservations.js';
+import type { UsageLedger } from '../billing/usage-ledger.js';
+
+export interface Balance {
+  amount: number;
+  currency: string;
+  limit?: number;
+}
+
+const round = (value: number) => Math.round(value * 1e6) / 1e6;
+
+/** The account: its balance, the optional spending limits, and the quota checks made on every paid request. */
+export class AccountService {
+  /** The stored account, read once and after each change; spending since then comes from the ledger. */
+  private cached!: AccountRecord;
+  private debitedAtRead = 0;
+  private spentAtRead = 0;
+  private readonly reservations: SpendReservations;
+
+  constructor(
+    private readonly accounts: AccountRepository,
+    private readonly ledger: UsageLedger,
+    settings: AccountSettings,
+    now: () => number = Date.now,
+    reservationsFor: (committed: (keyId: string) => CommittedSpend) => SpendReservations = (committed) => new LocalSpendReservations(committed),
+  ) {
+    accounts.create({ full_name: settings.fullName, currency: settings.currency, balance: settings.initialBalance, spend_limit: null, created_at: now() });
+    this.reload();
+    this.reservations = reservationsFor((keyId) => this.committed(keyId));
+  }
+
+  private reload(): void {
+    this.ledger.flush();
+    this.cached = this.accounts.get() as AccountRecord;
+    this.debitedAtRead = this.ledger.totalDebited;
+    this.spentAtRead = this.cached.spend_limit === null ? 0 : this.ledger.repository.spentTotal();
+  }
+
+  private spentSinceRead(): number {
+    return this.ledger.totalDebited - this.debitedAtRead;
+  }
+
+  private committed(keyId: string): CommittedSpend {
+    const account = this.record();
+    return { balance: account.balance, accountLimit: account.spend_limit, accountSpent: this.spentAtRead + this.spentSinceRead(), keySpent: this.ledger.spentBy(keyId) };
+  }
+
+  record(): AccountRecord {
+    return { ...this.cached, balance: this.cached.balance - this.spentSinceRead() };
+  }
+
+  /** The balance after every recorded debit; `limit` only when one is set on the account or on the presenting key. */
+  balance(key?: ApiKeyRecord): Balance {
+    const account = this.record();
+    const balance: Balance = { amount: round(account.balance), currency: account.currency };
+    const limit = key?.spend_limit ?? account.spend_limit;
+    if (limit !== null && limit !== undefined) balance.limit = limit;
+    return balance;
+  }
+
+  update(changes: { full_name?: string; balance?: number; spend_limit?: number | null }): AccountRecord {
+    this.ledger.flush();
+    this.accounts.update(changes);
+    this.reload();
+    return this.record();
+  }
+
+  /**
+   * Holds `amount` (the request's estimated cost) against the balance and both spending limits, with
+   * requests in flight deducted; throws 402 naming the limit it does not fit in.
+   */
+  async reserve(key: ApiKeyRecord, amount: number): Promise<Reservation> {
+    const outcome = await this.reservations.reserve({ keyId: key.id, keyLimit: key.spend_limit, amount });
+    if ('id' in outcome) return outcome;
+    throw this.refusalError(outcome, key, amount);
+  }
+
+  /** The request's real cost is in the ledger: its hold goes. */
+  settle(reservation: Reservation, actualCost: number): Promise<void> {
+    return this.reservations.settle(reservation, actualCost);
+  }
+
+  /** The request failed or was abandoned without a charge. */
+  release(reservation: Reservation): Promise<void> {
+    return this.reservations.release(reservation);
+  }
+
+  private refusalError(refusal: SpendRefusal, key: ApiKeyRecord, amount: number): GatewayError {
+    const { currency } = this.record();
+    const money = (value: number) => `${currency} ${round(value)}`;
+    const needs = amount > 0 ? `This request may cost up to ${money(amount)} (prompt estimate plus max_tokens); ` : '';
+    const left = `${money(refusal.available)} is left once requests in flight are counted`;
+    switch (refusal.refused) {
+      case 'balance':
+        return new GatewayError(402, 'balance_exhausted', `${needs}the account balance is too low: ${left}. An Owner can top it up with PATCH /account/balance.`);
+      case 'account_limit':
+        return new GatewayError(402, 'account_limit_reached', `${needs}the account's spending limit of ${money(this.cached.spend_limit ?? 0)} is reached: ${left}. An Owner can raise it with PATCH /account/balance.`);
+      case 'key_limit':
+        return new GatewayError(402, 'key_limit_reached', `${needs}this key's spending limit of ${money(key.spend_limit ?? 0)} is reached: ${left}. An Owner can raise it with PATCH /account/keys/${key.id}.`);
+    }
+  }
+
+  /** Throws 402 naming the exhausted limit: the account's balance, its spending limit, or the key's. */
+  assertCanSpend(key: ApiKeyRecord): void {
+    const account = this.record();
+    if (account.balance <= 0) {
+      throw new GatewayError(402, 'balance_exhausted', `The account balance is exhausted (${account.currency} ${round(account.balance)}). An Owner can top it up with PATCH /account/balance.`);
+    }
+    if (account.spend_limit !== null) {
+      const spent = this.spentAtRead + this.spentSinceRead();
+      if (spent >= account.spend_limit) {
+        throw new GatewayError(402, 'account_limit_reached', `The account's spending limit of ${account.currency} ${account.spend_limit} is reached. An Owner can raise it with PATCH /account/balance.`);
+      }
+    }
+    if (key.spend_limit !== null && this.ledger.spentBy(key.id) >= key.spend_limit) {
+      throw new GatewayError(402, 'key_limit_reached', `This key's spending limit of ${account.currency} ${key.spend_limit} is reached. An Owner can raise it with PATCH /account/keys/${key.id}.`);
+    }
+  }
+}

@@ -1,0 +1,176 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ApiKeyChanges, ApiKeyRecord, KeyRole, KeysRepository } from '../../store/keys-repository.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { newId } from '../ids/ids.js';
+
+export const KEY_PREFIX = 'sk-sy-';
+/** Lookups (known and unknown keys) kept in memory; the oldest goes first. */
+export const MAX_CACHED_LOOKUPS = 10_000;
+const SHOWN_CHARACTERS = 10;
+
+export interface PublicKey {
+  id: string;
+  object: 'api_key';
+  name: string;
+  role: KeyRole;
+  prefix: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked: boolean;
+  spend_limit: number | null;
+  rpm_limit: number | null;
+}
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** The beginning of a key with an ellipsis: all the gateway ever shows of a key. */
+export function displayPrefix(key: string): string {
+  return `${key.slice(0, SHOWN_CHARACTERS)}…`;
+}
+
+export function generateKey(): string {
+  return KEY_PREFIX + randomBytes(24).toString('base64url');
+}
+
+export function toPublicKey(record: ApiKeyRecord): PublicKey {
+  return {
+    id: record.id,
+    object: 'api_key',
+    name: record.name,
+    role: record.role,
+    prefix: record.prefix,
+    created_at: Math.floor(record.created_at / 1000),
+    last_used_at: record.last_used_at === null ? null : Math.floor(record.last_used_at / 1000),
+    revoked: record.revoked_at !== null,
+    spend_limit: record.spend_limit,
+    rpm_limit: record.rpm_limit,
+  };
+}
+
+/**
+ * API keys: stored as SHA-256 hashes (keys are 192-bit random, so a fast hash is safe), looked up
+ * through an in-memory cache that every change invalidates, so a revoked key stops at once.
+ */
+export class KeyService {
+  private readonly cache = new Map<string, ApiKeyRecord | null>();
+  private readonly lastTouched = new Map<string, number>();
+  /** Short-lived tokens the gateway's own workers (the batch runner) use to act as a key; never stored. */
+  private readonly internalTokens = new Map<string, string>();
+
+  constructor(
+    private readonly keys: KeysRepository,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  create(input: { name: string; role: KeyRole; spend_limit?: number | null; rpm_limit?: number | null }, presetKey?: string): { key: string; record: ApiKeyRecord } {
+    const key = presetKey ?? generateKey();
+    const record: ApiKeyRecord = {
+      id: newId('key_'),
+      name: input.name,
+      role: input.role,
+      prefix: displayPrefix(key),
+      hash: hashKey(key),
+      created_at: this.now(),
+      last_used_at: null,
+      revoked_at: null,
+      spend_limit: input.spend_limit ?? null,
+      rpm_limit: input.rpm_limit ?? null,
+    };
+    this.keys.insert(record);
+    this.cache.clear();
+    return { key, record };
+  }
+
+  /**
+   * Makes sure an Owner key exists: the configured admin key (added if absent), or at first start a
+   * generated one, returned so the caller can print it once.
+   */
+  ensureBootstrapKey(adminKey: string | undefined): { generatedKey?: string } {
+    if (adminKey) {
+      if (!this.keys.findByHash(hashKey(adminKey))) this.create({ name: 'Admin (GATEWAY_ADMIN_KEY)', role: 'owner' }, adminKey);
+      return {};
+    }
+    if (this.keys.countOwners() > 0) return {};
+    return { generatedKey: this.create({ name: 'Bootstrap owner', role: 'owner' }).key };
+  }
+
+  /** A token that authenticates as `keyId` until revoked (with the key's own role, limits and revocation). */
+  issueInternalToken(keyId: string): string {
+    const token = `${KEY_PREFIX}internal-${randomBytes(24).toString('base64url')}`;
+    this.internalTokens.set(token, keyId);
+    return token;
+  }
+
+  revokeInternalToken(token: string): void {
+    this.internalTokens.delete(token);
+  }
+
+  /** The live record for a presented key, or undefined when unknown or revoked. */
+  authenticate(presented: string): ApiKeyRecord | undefined {
+    const internalFor = this.internalTokens.get(presented);
+    if (internalFor) {
+      const record = this.keys.findById(internalFor);
+      return record && record.revoked_at === null ? record : undefined;
+    }
+    const hash = hashKey(presented);
+    let record = this.cache.get(hash);
+    if (record === undefined) {
+      record = this.keys.findByHash(hash) ?? null;
+      // Unknown keys are cached too (a client retrying a bad key costs no query), so the cache is
+      // bounded: otherwise every distinct wrong key sent to the gateway would stay in memory.
+      if (this.cache.size >= MAX_CACHED_LOOKUPS) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(hash, record);
+    }
+    if (!record || record.revoked_at !== null) return undefined;
+    if (!timingSafeEqual(Buffer.from(record.hash), Buffer.from(hash))) return undefined;
+    this.markUsed(record);
+    return record;
+  }
+
+  /** How many key lookups are cached (bounded by MAX_CACHED_LOOKUPS). */
+  get cachedLookups(): number {
+    return this.cache.size;
+  }
+
+  list(): ApiKeyRecord[] {
+    return this.keys.list();
+  }
+
+  get(id: string): ApiKeyRecord {
+    const record = this.keys.findById(id);
+    if (!record) throw new GatewayError(404, 'key_not_found', `No API key with id "${id}". List keys with GET /account/keys.`, { param: 'id' });
+    return record;
+  }
+
+  update(id: string, changes: ApiKeyChanges): ApiKeyRecord {
+    this.get(id);
+    this.keys.update(id, changes);
+    this.cache.clear();
+    return this.get(id);
+  }
+
+  revoke(id: string, actingKeyId: string): ApiKeyRecord {
+    const record = this.get(id);
+    if (record.role === 'owner' && record.revoked_at === null && this.keys.countOwners() <= 1) {
+      throw new GatewayError(409, 'last_owner_key', 'This is the last Owner key; create another Owner key before revoking it.', { param: 'id' });
+    }
+    if (id === actingKeyId && record.role === 'owner' && this.keys.countOwners() <= 1) {
+      throw new GatewayError(409, 'last_owner_key', 'You cannot revoke the only Owner key you are using.');
+    }
+    this.keys.revoke(id, this.now());
+    this.cache.clear();
+    return this.get(id);
+  }
+
+  /** last_used_at is written at most once a minute per key, off the hot path's critical write load. */
+  private markUsed(record: ApiKeyRecord): void {
+    const now = this.now();
+    const previous = this.lastTouched.get(record.id) ?? 0;
+    if (now - previous < 60_000) return;
+    this.lastTouched.set(record.id, now);
+    record.last_used_at = now;
+    this.keys.touch(record.id, now);
+  }
+}

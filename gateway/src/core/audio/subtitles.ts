@@ -1,0 +1,19 @@
+import type { TranscriptSegment } from '../../providers/contracts/transcription.js';
+
+function timestamp(seconds: number, separator: ',' | '.'): string {
+  const totalMs = Math.max(0, Math.round(seconds * 1000));
+  const hours = Math.floor(totalMs / 3_600_000);
+  const minutes = Math.floor((totalMs % 3_600_000) / 60_000);
+  const secs = Math.floor((totalMs % 60_000) / 1000);
+  const ms = totalMs % 1000;
+  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+  return `${pad(hours)}:${pad(minutes)}:${pad(secs)}${separator}${pad(ms, 3)}`;
+}
+
+export function toSrt(segments: TranscriptSegment[]): string {
+  return segments.map((segment, index) => `${index + 1}\n${timestamp(segment.start, ',')} --> ${timestamp(segment.end, ',')}\n${segment.text.trim()}\n`).join('\n');
+}
+
+export function toVtt(segments: TranscriptSegment[]): string {
+  return `WEBVTT\n\n${segments.map((segment) => `${timestamp(segment.start, '.')} --> ${timestamp(segment.end, '.')}\n${segment.text.trim()}\n`).join('\n')}`;
+}

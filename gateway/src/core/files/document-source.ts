@@ -1,0 +1,57 @@
+import { GatewayError } from '../errors/gateway-error.js';
+import type { AddressPolicy } from '../url-fetch/address-policy.js';
+import { fetchClientUrl } from '../url-fetch/fetch-client-url.js';
+
+export interface DocumentSourceLimits {
+  maxBytes: number;
+  timeoutMs: number;
+  /** Which addresses an http(s) URL may be fetched from (server.url_fetch_allow). */
+  addresses: AddressPolicy;
+}
+
+const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?((?:;[\w-]+=[^;,]*)*)(;base64)?,/i;
+const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+const URL_SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+
+/** The limits every client-given document source is loaded with. */
+export function documentSourceLimits(services: { options: { server: { bodyLimitBytes: number } }; urlFetchPolicy: AddressPolicy }): DocumentSourceLimits {
+  return { maxBytes: services.options.server.bodyLimitBytes, timeoutMs: 15_000, addresses: services.urlFetchPolicy };
+}
+
+/** The bytes of a data URL's percent-encoded (not base64) payload: each %XX is one byte (RFC 2397), not UTF-8. */
+function percentDecoded(payload: string, param: string): Buffer {
+  if (/%(?![0-9a-f]{2})/i.test(payload)) {
+    throw new GatewayError(422, 'invalid_data_url', "The data URL holds a '%' that is not followed by two hex digits; percent-encode it, or encode the bytes as base64 (data:<type>;base64,...).", { param });
+  }
+  return Buffer.concat(payload.split(/(%[0-9a-f]{2})/i).map((piece) => (/^%[0-9a-f]{2}$/i.test(piece) ? Buffer.from([parseInt(piece.slice(1), 16)]) : Buffer.from(piece, 'utf8'))));
+}
+
+/**
+ * The bytes of a document given as a data URL, bare base64, or an http(s) URL (fetched with size and
+ * time limits, from public addresses only unless allowed: see fetchClientUrl).
+ */
+export async function loadDocumentSource(source: string, limits: DocumentSourceLimits, param = 'image'): Promise<Buffer> {
+  const trimmed = source.trim();
+  if (/^https?:\/\//i.test(trimmed)) {
+    let url: URL;
+    try {
+      url = new URL(trimmed);
+    } catch {
+      throw new GatewayError(422, 'invalid_url', 'The document URL is not a valid URL.', { param });
+    }
+    return fetchClientUrl(url, { policy: limits.addresses, maxBytes: limits.maxBytes, timeoutMs: limits.timeoutMs, param });
+  }
+  const dataUrl = DATA_URL.exec(trimmed);
+  if (dataUrl) {
+    const payload = trimmed.slice(dataUrl[0].length);
+    if (!dataUrl[3]) return percentDecoded(payload, param);
+    if (!BASE64.test(payload)) throw new GatewayError(422, 'invalid_base64', 'The data URL does not hold valid base64.', { param });
+    return Buffer.from(payload, 'base64');
+  }
+  const scheme = URL_SCHEME.exec(trimmed.slice(0, 64));
+  if (scheme) {
+    throw new GatewayError(422, 'url_scheme_not_allowed', `'${param}': ${scheme[1].toLowerCase()}: URLs are not read; send a data URL, bare base64, or an http(s) URL.`, { param });
+  }
+  if (trimmed.length > 0 && BASE64.test(trimmed.slice(0, 4096)) && BASE64.test(trimmed)) return Buffer.from(trimmed, 'base64');
+  throw new GatewayError(422, 'invalid_document', `'${param}' must be a data URL (data:image/png;base64,...), bare base64, or an http(s) URL.`, { param });
+}

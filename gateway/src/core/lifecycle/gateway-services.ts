@@ -1,0 +1,47 @@
+import type { GatewayOptions } from '../../config/gateway-options.js';
+import type { Database } from '../../store/database.js';
+import type { ProviderInstance } from '../../providers/contracts/provider-instance.js';
+import type { AccountService } from '../account/account-service.js';
+import type { KeyService } from '../account/key-service.js';
+import type { ModelRegistry } from '../routing/model-registry.js';
+import type { RateLimiter } from '../account/rate-limiter.js';
+import type { RequestLog } from '../request-log/request-log.js';
+import type { RouteRunner } from '../routing/route-runner.js';
+import type { ProviderBreakers } from '../routing/provider-breakers.js';
+import type { StartupState } from './startup-state.js';
+import type { GatewayStatus } from '../status/gateway-status.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { UsageLedger } from '../billing/usage-ledger.js';
+import type { FileStore } from '../files/file-store.js';
+import type { BatchRunner } from '../batch/batch-runner.js';
+import type { BatchesRepository } from '../../store/batches-repository.js';
+import type { AgentsRepository } from '../../store/agents-repository.js';
+import type { AddressPolicy } from '../url-fetch/address-policy.js';
+import type { LocalModels } from '../local-models/local-models.js';
+import type { ResponsesService } from '../responses/responses-service.js';
+
+/** Everything the routes use, built once per gateway by buildGateway and passed down. */
+export interface GatewayServices {
+  options: GatewayOptions;
+  db: Database;
+  keys: KeyService;
+  accounts: AccountService;
+  ledger: UsageLedger;
+  rateLimiter: RateLimiter;
+  requestLog: RequestLog;
+  providers: ReadonlyMap<string, ProviderInstance>;
+  models: ModelRegistry;
+  runner: RouteRunner;
+  breakers: ProviderBreakers;
+  startup: StartupState;
+  status: GatewayStatus;
+  metrics: GatewayMetrics;
+  files: FileStore;
+  batches: BatchesRepository;
+  batchRunner: BatchRunner;
+  agents: AgentsRepository;
+  /** Where client-given URLs may be fetched from (SSRF guard). */
+  urlFetchPolicy: AddressPolicy;
+  localModels: LocalModels;
+  responses: ResponsesService;
+}

@@ -1,0 +1,171 @@
+import type { RequestLogEntry } from '../../store/request-log-repository.js';
+
+export type { RequestLogEntry };
+
+type Listener = (entry: RequestLogEntry) => void;
+
+export interface RequestLogFilter {
+  key_prefix?: string;
+  model?: string;
+  /** An exact status (`404`) or a class (`4xx`). */
+  status?: string;
+  /** A part of the path. */
+  path?: string;
+  /** Leave out the console's own calls (client `console`). */
+  exclude_console?: boolean;
+}
+
+export const CONSOLE_CLIENT = 'console';
+
+export function matchesFilter(entry: RequestLogEntry, filter: RequestLogFilter): boolean {
+  if (filter.exclude_console && entry.client === CONSOLE_CLIENT) return false;
+  if (filter.key_prefix && entry.key_prefix !== filter.key_prefix) return false;
+  if (filter.model && entry.model !== filter.model) return false;
+  if (filter.path && !entry.path.includes(filter.path)) return false;
+  if (filter.status) {
+    const classMatch = /^([1-5])xx$/i.exec(filter.status);
+    if (classMatch ? Math.floor(entry.status / 100) !== Number(classMatch[1]) : String(entry.status) !== filter.status) return false;
+  }
+  return true;
+}
+
+/** Where the log is kept across restarts (the store's request_log table). */
+export interface RequestLogStore {
+  insertMany(entries: readonly RequestLogEntry[]): void;
+  recent(limit: number): RequestLogEntry[];
+  prune(before: number, keep: number): void;
+}
+
+export interface RequestLogPersistence {
+  store: RequestLogStore;
+  retentionDays: number;
+  /** Entries are written in batches this often (ms), off the request's path. */
+  flushMs?: number;
+}
+
+const PRUNE_EVERY_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * The last N requests, for the console's live request log; subscribers get each new entry. With a store,
+ * entries are written in small batches and the newest N are read back at start, so a restart keeps the log;
+ * the store keeps `retentionDays` (and at most ten times N rows).
+ */
+export class RequestLog {
+  private readonly entries: RequestLogEntry[] = [];
+  private readonly listeners = new Set<Listener>();
+  private pending: RequestLogEntry[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastPrune = 0;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly persistence?: RequestLogPersistence,
+  ) {
+    if (persistence) this.entries.push(...persistence.store.recent(capacity).reverse());
+  }
+
+  add(entry: RequestLogEntry): void {
+    this.entries.push(entry);
+    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    for (const listener of this.listeners) listener(entry);
+    if (this.persistence) {
+      this.pending.push(entry);
+      this.timer ??= setTimeout(() => this.flush(), this.persistence.flushMs ?? 250);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Writes what is waiting; called on a timer and when the gateway closes. */
+  flush(now = Date.now()): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.persistence || this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    const { store, retentionDays } = this.persistence;
+    store.insertMany(batch);
+    if (now - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = now;
+      store.prune(now - retentionDays * DAY_MS, this.capacity * 10);
+    }
+  }
+
+  /** Newest first. */
+  recent(limit: number, filter: RequestLogFilter = {}): RequestLogEntry[] {
+    const out: RequestLogEntry[] = [];
+    for (let i = this.entries.length - 1; i >= 0 && out.length < limit; i--) {
+      if (matchesFilter(this.entries[i], filter)) out.push(this.entries[i]);
+    }
+    return out;
+  }
+
+  get(id: string): RequestLogEntry | undefined {
+    return this.entries.find((entry) => entry.id === id);
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+const REDACTED = '[redacted]';
+
+/** Field names whose values are secrets whatever they look like (compared lower-cased, without `-` and `_`). */
+const SECRET_FIELD_ENDINGS = ['apikey', 'key', 'token', 'secret', 'password', 'passwd', 'passphrase', 'authorization', 'credential', 'credentials', 'cookie'];
+
+export function isSecretName(name: string): boolean {
+  const normalized = name.toLowerCase().replace(/[-_]/g, '');
+  return SECRET_FIELD_ENDINGS.some((ending) => normalized.endsWith(ending));
+}
+
+// A JSON member `"name": "value"` (escapes allowed in both) or `"name": 123`; the value may be cut off by the size cap.
+const JSON_MEMBER = /"((?:[^"\\]|\\.){1,64})"(\s*:\s*)("(?:[^"\\]|\\.)*(?:"|$)|-?\d[\d.eE+-]*)/g;
+const PATTERNS: [RegExp, string][] = [
+  [/\b(Bearer|Basic)\s+[^\s"',;]+/gi, `$1 ${REDACTED}`],
+  [/sk-[A-Za-z0-9_-]{8,}/g, `sk-…${REDACTED}`],
+  // form and query encodings: api_key=…, token=…
+  [/\b([A-Za-z_-]*(?:api[_-]?key|token|secret|password))=[^&\s"]+/gi, `$1=${REDACTED}`],
+];
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Removes secrets from text bound for the request log: every value of a key-ish JSON field (api_key, key, token,
+ * secret, password, authorization…) whatever its format, bearer credentials, `sk-` keys, and every known secret
+ * (the gateway's admin key, provider keys, the key the request itself presented) wherever it appears.
+ */
+export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of knownSecrets) {
+    if (secret.length >= 6) out = out.replace(new RegExp(escapeRegExp(secret), 'g'), REDACTED);
+  }
+  out = out.replace(JSON_MEMBER, (member, name: string, colon: string, _value: string) =>
+    isSecretName(name) ? `"${name}"${colon}"${REDACTED}"` : member,
+  );
+  for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** A body for the request log: secrets redacted, cut to `maxBytes`. */
+export function redactBody(body: string, maxBytes = 4096, knownSecrets: readonly string[] = []): string {
+  // Cut before redacting (with room for a secret straddling the cut), so a huge body costs no more than a small one.
+  const cut = body.length > maxBytes + 256 ? body.slice(0, maxBytes + 256) : body;
+  const text = redactSecrets(cut, knownSecrets);
+  if (text.length <= maxBytes && cut.length === body.length) return text;
+  return `${text.slice(0, maxBytes)}… [cut from ${body.length} characters]`;
+}
+
+/** Request headers for the log: credentials and any key-ish header replaced, whatever their format. */
+export function redactHeaders(headers: Record<string, string | string[] | undefined>, knownSecrets: readonly string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    out[name] = isSecretName(name) || name.toLowerCase() === 'proxy-authorization' ? REDACTED : redactSecrets(text, knownSecrets);
+  }
+  return out;
+}

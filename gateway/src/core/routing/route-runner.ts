@@ -1,0 +1,163 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ProviderError } from '../../providers/_shared/provider-error.js';
+import type { Capability } from '../../providers/contracts/capability.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { ModelRegistry, ModelRoute } from './model-registry.js';
+import { toGatewayError } from '../errors/provider-error-mapping.js';
+import { OPERATION_BY_CAPABILITY, type GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { BreakerPermit } from './circuit-breaker.js';
+import type { ProviderBreakers } from './provider-breakers.js';
+import { RequestDeadline } from './request-deadline.js';
+
+export interface RouteRunnerLogger {
+  warn(object: Record<string, unknown>, message: string): void;
+}
+
+export interface RouteRunnerSettings {
+  /** Overall deadline of a request whose model sets none (server.request_deadline_ms). */
+  deadlineMs: number;
+  baseBackoffMs?: number;
+}
+
+const MAX_BACKOFF_MS = 2_000;
+
+/**
+ * Runs a call on a model's route under one deadline: checks the engine is up and the provider's
+ * circuit breaker lets the request through, retries connection errors, 429 and 5xx before the
+ * first byte with exponential backoff, then tries the route's fallbacks in order. `call` gets the
+ * signal to hand to the provider: it aborts when the client leaves or the deadline passes. The
+ * deadline covers everything until `run` resolves (for a stream: until its first event).
+ */
+export class RouteRunner {
+  private readonly baseBackoffMs: number;
+
+  constructor(
+    private readonly registry: ModelRegistry,
+    private readonly logger: RouteRunnerLogger,
+    private readonly breakers: ProviderBreakers,
+    private readonly metrics: GatewayMetrics,
+    private readonly settings: RouteRunnerSettings,
+  ) {
+    this.baseBackoffMs = settings.baseBackoffMs ?? 100;
+  }
+
+  async run<T>(
+    first: ModelRoute,
+    capability: Capability,
+    signal: AbortSignal,
+    call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
+  ): Promise<{ value: T; route: ModelRoute }> {
+    const deadline = new RequestDeadline(first.deadlineMs ?? this.settings.deadlineMs, signal);
+    const started = performance.now();
+    const tried = { provider: first.provider.id };
+    try {
+      const result = await this.runCandidates(first, capability, signal, deadline, call, tried);
+      this.observe(capability, first, result.route.provider.id, started, undefined);
+      return result;
+    } catch (error) {
+      this.observe(capability, first, tried.provider, started, error instanceof GatewayError ? error.code : 'internal_error');
+      throw error;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  private observe(capability: Capability, first: ModelRoute, provider: string, started: number, errorType: string | undefined): void {
+    const labels = { operation: OPERATION_BY_CAPABILITY[capability], model: first.id, provider };
+    this.metrics.providerCall(labels, (performance.now() - started) / 1000, errorType);
+  }
+
+  private async runCandidates<T>(
+    first: ModelRoute,
+    capability: Capability,
+    clientSignal: AbortSignal,
+    deadline: RequestDeadline,
+    call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
+    tried: { provider: string },
+  ): Promise<{ value: T; route: ModelRoute }> {
+    const candidates: (ModelRoute | string)[] = [first, ...first.fallbacks];
+    let lastError: GatewayError | undefined;
+    for (const candidate of candidates) {
+      const route = typeof candidate === 'string' ? this.tryResolve(candidate, capability) : candidate;
+      if (!route) continue;
+      tried.provider = route.provider.id;
+      const admission = this.breakers.for(route.provider.id).admit();
+      if (!admission.admitted) {
+        lastError = circuitOpen(route, admission.retryAfterSeconds);
+        if (candidates.length > 1) this.logger.warn({ model: route.id, provider: route.provider.id }, 'circuit open; trying the next fallback');
+        continue;
+      }
+      try {
+        const value = await this.runWithRetries(route, deadline.signal, call);
+        admission.permit.succeeded();
+        return { value, route };
+      } catch (error) {
+        settle(admission.permit, error, deadline.expired && !clientSignal.aborted);
+        if (clientSignal.aborted) throw toGatewayError(new ProviderError('aborted', 'the client closed the request'), route.provider.id);
+        if (deadline.expired) throw deadline.error();
+        lastError = toGatewayError(error, route.provider.id);
+        if (!this.mayFallBack(error)) throw lastError;
+        if (candidates.length > 1) this.logger.warn({ model: route.id, code: lastError.code }, 'route failed; trying the next fallback');
+      }
+    }
+    throw lastError ?? new GatewayError(503, 'no_route_available', `No route for "${first.id}" could serve the request.`);
+  }
+
+  private tryResolve(name: string, capability: Capability): ModelRoute | undefined {
+    try {
+      return this.registry.resolve(name, capability);
+    } catch {
+      this.logger.warn({ fallback: name }, 'fallback model is not usable; skipped');
+      return undefined;
+    }
+  }
+
+  private assertEngineUp(route: ModelRoute): void {
+    const status = route.provider.status();
+    if (status.state === 'loading') {
+      throw new GatewayError(503, 'engine_warming_up', `The engine behind "${route.id}" is still starting; retry shortly.`, { retryAfter: 10 });
+    }
+    if (status.state === 'unavailable') {
+      throw new GatewayError(503, 'engine_unavailable', `The engine behind "${route.id}" cannot serve: ${status.detail ?? 'unavailable'}`, { retryAfter: 30 });
+    }
+  }
+
+  private async runWithRetries<T>(route: ModelRoute, signal: AbortSignal, call: (route: ModelRoute, signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.assertEngineUp(route);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call(route, signal);
+      } catch (error) {
+        if (signal.aborted) throw new ProviderError('aborted', 'the request was cancelled');
+        const retryable = error instanceof ProviderError && error.retryable;
+        if (!retryable || attempt >= route.maxRetries) throw error;
+        const suggested = (error as ProviderError).retryAfter;
+        if (suggested !== undefined && suggested * 1000 > MAX_BACKOFF_MS) throw error;
+        const backoff = Math.min(MAX_BACKOFF_MS, suggested !== undefined ? suggested * 1000 : this.baseBackoffMs * 2 ** attempt * (0.75 + Math.random() / 2));
+        await sleep(backoff, undefined, { signal }).catch(() => undefined);
+        if (signal.aborted) throw new ProviderError('aborted', 'the request was cancelled');
+      }
+    }
+  }
+
+  private mayFallBack(error: unknown): boolean {
+    if (error instanceof GatewayError) return error.code === 'engine_warming_up' || error.code === 'engine_unavailable';
+    return error instanceof ProviderError && (error.retryable || error.kind === 'unavailable' || error.kind === 'upstream_auth');
+  }
+}
+
+/** Connection errors, timeouts, 5xx and garbage bodies say the provider is unwell; a client's bad request or abort does not. */
+function settle(permit: BreakerPermit, error: unknown, deadlinePassed: boolean): void {
+  const unwell = deadlinePassed || (error instanceof ProviderError && (error.kind === 'connection' || error.kind === 'timeout' || error.kind === 'upstream'));
+  if (unwell) permit.failed();
+  else permit.released();
+}
+
+function circuitOpen(route: ModelRoute, retryAfterSeconds: number): GatewayError {
+  return new GatewayError(
+    503,
+    'provider_circuit_open',
+    `The provider "${route.provider.id}" (serving "${route.id}") failed repeatedly and is paused; the gateway tries it again in ${retryAfterSeconds} s. See GET /status for its breaker state.`,
+    { retryAfter: retryAfterSeconds },
+  );
+}

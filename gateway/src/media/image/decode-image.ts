@@ -1,0 +1,107 @@
+import sharp from 'sharp';
+import { ProviderError } from '../../providers/_shared/provider-error.js';
+import { decodeBmp } from './decode-bmp.js';
+import { sniffMediaType } from '../sniff-media-type.js';
+
+/** An 8-bit grayscale image, one byte per pixel, row-major. */
+export interface GrayImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export interface DecodeImageOptions {
+  /** Largest accepted width × height; larger images throw `too_large`. */
+  maxPixels?: number;
+}
+
+/** Rejects what is not a readable image before any decoding work is done. */
+export function assertImageBytes(bytes: Buffer): string {
+  if (bytes.length === 0) {
+    throw new ProviderError('invalid_input', 'The document is empty (0 bytes). Send a PNG, JPEG, WebP, TIFF, BMP, GIF or PDF file.', {
+      code: 'empty_document',
+    });
+  }
+  const mimeType = sniffMediaType(bytes);
+  if (mimeType === null || mimeType === 'application/pdf') {
+    throw new ProviderError(
+      'invalid_input',
+      mimeType === null
+        ? 'The document is not a supported image: its bytes match no PNG, JPEG, WebP, TIFF, BMP, GIF or PDF signature.'
+        : 'A PDF cannot be decoded as an image; open it as a PDF.',
+      { code: 'unsupported_media_type' },
+    );
+  }
+  return mimeType;
+}
+
+function assertPixelLimit(width: number, height: number, maxPixels: number | undefined): void {
+  if (maxPixels !== undefined && width * height > maxPixels) {
+    throw new ProviderError(
+      'too_large',
+      `The image is ${width}×${height} (${(width * height / 1e6).toFixed(1)} megapixels), over the max_pixels limit of ${(maxPixels / 1e6).toFixed(1)} megapixels per page. Send a smaller image or raise max_pixels.`,
+      { code: 'image_too_large', param: 'max_pixels' },
+    );
+  }
+}
+
+function corruptImage(mimeType: string, cause: unknown): ProviderError {
+  const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
+  return new ProviderError('invalid_input', `The ${mimeType} image could not be decoded (corrupt or truncated): ${reason}`, {
+    code: 'corrupt_image',
+    cause,
+  });
+}
+
+/** A sharp pipeline over any supported image; BMP goes through our own decoder. Orientation from EXIF is applied. */
+async function openImage(bytes: Buffer, options: DecodeImageOptions): Promise<sharp.Sharp> {
+  const mimeType = assertImageBytes(bytes);
+  if (mimeType === 'image/bmp') {
+    const bmp = decodeBmp(bytes);
+    assertPixelLimit(bmp.width, bmp.height, options.maxPixels);
+    return sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: 4 } });
+  }
+  let metadata: sharp.Metadata;
+  try {
+    metadata = await sharp(bytes, { failOn: 'error', limitInputPixels: false }).metadata();
+  } catch (error) {
+    throw corruptImage(mimeType, error);
+  }
+  assertPixelLimit(metadata.width ?? 0, metadata.height ?? 0, options.maxPixels);
+  return sharp(bytes, { failOn: 'error', limitInputPixels: false }).autoOrient();
+}
+
+/** Decodes any supported image (first frame/page) to 8-bit grayscale, transparent areas on white. */
+export async function decodeGray(bytes: Buffer, options: DecodeImageOptions = {}): Promise<GrayImage> {
+  const image = await openImage(bytes, options);
+  try {
+    const { data, info } = await image
+      .flatten({ background: '#ffffff' })
+      .grayscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels === 1) return { data, width: info.width, height: info.height };
+    const gray = new Uint8Array(info.width * info.height);
+    for (let i = 0; i < gray.length; i++) gray[i] = data[i * info.channels];
+    return { data: gray, width: info.width, height: info.height };
+  } catch (error) {
+    throw corruptImage(sniffMediaType(bytes) ?? 'image', error);
+  }
+}
+
+/** Decodes any supported image (first frame/page) to a PNG, for engines that read only PNG. */
+export async function decodeToPng(bytes: Buffer, options: DecodeImageOptions = {}): Promise<Buffer> {
+  const image = await openImage(bytes, options);
+  try {
+    return await image.png().toBuffer();
+  } catch (error) {
+    throw corruptImage(sniffMediaType(bytes) ?? 'image', error);
+  }
+}
+
+/** Encodes a grayscale image as PNG (fast, low compression: it only travels in memory). */
+export function grayToPng(image: GrayImage): Promise<Buffer> {
+  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+}

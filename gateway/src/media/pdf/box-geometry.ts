@@ -1,0 +1,43 @@
+import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from '../../providers/contracts/ocr.js';
+
+/** The smallest box holding every box. */
+export function unionBox(boxes: BoxCoordinates[]): BoxCoordinates {
+  return [
+    Math.min(...boxes.map((b) => b[0])),
+    Math.min(...boxes.map((b) => b[1])),
+    Math.max(...boxes.map((b) => b[2])),
+    Math.max(...boxes.map((b) => b[3])),
+  ];
+}
+
+export function mean(values: number[]): number {
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
+}
+
+export function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** A line of words, left to right. */
+export function makeLine(words: OcrWord[]): OcrLine {
+  const sorted = [...words].sort((a, b) => a.bbox[0] - b.bbox[0]);
+  return {
+    text: sorted.map((w) => w.text).join(' '),
+    bbox: unionBox(sorted.map((w) => w.bbox)),
+    confidence: mean(sorted.map((w) => w.confidence)),
+    words: sorted,
+  };
+}
+
+/** A block of lines in the given order. */
+export function makeBlock(lines: OcrLine[], kind?: OcrBlock['kind']): OcrBlock {
+  return {
+    text: lines.map((l) => l.text).join('\n'),
+    bbox: unionBox(lines.map((l) => l.bbox)),
+    confidence: mean(lines.map((l) => l.confidence)),
+    lines,
+    ...(kind ? { kind } : {}),
+  };
+}

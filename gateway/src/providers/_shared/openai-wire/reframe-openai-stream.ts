@@ -1,0 +1,79 @@
+import { ProviderError } from '../provider-error.js';
+import { expectArray, isRecord, malformedResponse, optionalNumber, type JsonRecord } from '../http/wire-guards.js';
+import { readUpstreamErrorDetails } from '../http/upstream-error-details.js';
+import { readSseEvents } from '../../../streaming/sse-reader.js';
+import type { FinishReason, TokenUsage } from '../../contracts/sampling.js';
+import { approximateTokens } from '../approximate-tokens.js';
+import { toFinishReason } from './finish-reason.js';
+import { readTokenUsage } from './read-token-usage.js';
+
+export type FinishEvent = { type: 'finish'; index: number; finish_reason: FinishReason };
+export type UsageEvent = { type: 'usage'; usage: TokenUsage };
+
+export interface ReframeOptions<D> {
+  providerName: string;
+  /** Counted approximately, used only when the upstream reports no usage. */
+  promptTokens: number;
+  /** The delta event of one choice in one chunk (if it carries anything), and the text it adds. */
+  delta(choice: JsonRecord, index: number): { event?: D; text: string };
+}
+
+/**
+ * Re-frames an upstream OpenAI-style SSE body (`chat.completion.chunk` or `text_completion`
+ * frames, `[DONE]` last) into our stream events: deltas, one finish per choice, then usage once
+ * (the upstream's, or an approximate count). An upstream error frame, a frame that is not JSON, or
+ * a stream that ends before any choice finished is a ProviderError.
+ */
+export async function* reframeOpenAiStream<D>(body: AsyncIterable<Uint8Array>, options: ReframeOptions<D>): AsyncGenerator<D | FinishEvent | UsageEvent> {
+  const { providerName } = options;
+  let usage: TokenUsage | undefined;
+  let completionText = '';
+  let sawDone = false;
+  const finished = new Set<number>();
+
+  try {
+    for await (const event of readSseEvents(body)) {
+      const data = event.data.trim();
+      if (sawDone) continue;
+      if (data === '[DONE]') {
+        // Read on to the end of the body instead of leaving the loop: leaving destroys the body and
+        // with it the keep-alive connection, and a new connection per stream halves the throughput.
+        sawDone = true;
+        continue;
+      }
+      if (data === '') continue;
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(data);
+      } catch {
+        throw malformedResponse(providerName, 'a stream frame is not JSON');
+      }
+      if (!isRecord(chunk)) throw malformedResponse(providerName, 'a stream frame is not an object');
+      if ((chunk.error !== undefined && chunk.error !== null) || chunk.object === 'error') {
+        const message = readUpstreamErrorDetails(data).message ?? 'unknown error';
+        throw new ProviderError('upstream', `${providerName} failed mid-stream: ${message}`);
+      }
+      usage = readTokenUsage(chunk.usage) ?? usage;
+      const choices = chunk.choices === undefined || chunk.choices === null ? [] : expectArray(chunk.choices, providerName, 'choices');
+      for (const [position, choice] of choices.entries()) {
+        if (!isRecord(choice)) throw malformedResponse(providerName, 'a choice is not an object');
+        const index = optionalNumber(choice.index) ?? position;
+        const { event: delta, text } = options.delta(choice, index);
+        completionText += text;
+        if (delta !== undefined) yield delta;
+        if (typeof choice.finish_reason === 'string' && !finished.has(index)) {
+          finished.add(index);
+          yield { type: 'finish', index, finish_reason: toFinishReason(choice.finish_reason) };
+        }
+      }
+    }
+  } catch (error) {
+    // Everything was received; a connection that fails after [DONE] loses nothing.
+    if (!sawDone) throw error;
+  }
+
+  if (!sawDone && finished.size === 0) {
+    throw new ProviderError('upstream', `${providerName} ended the stream before it finished.`, { code: 'upstream_stream_truncated' });
+  }
+  yield { type: 'usage', usage: usage ?? { prompt_tokens: options.promptTokens, completion_tokens: approximateTokens(completionText) } };
+}

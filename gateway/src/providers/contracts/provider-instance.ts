@@ -1,0 +1,79 @@
+import type { ChatProvider } from './chat.js';
+import type { CompletionProvider } from './completions.js';
+import type { EmbeddingProvider } from './embeddings.js';
+import type { ImageGenerationProvider } from './image-generation.js';
+import type { OcrProvider } from './ocr.js';
+import type { ResponsesProvider } from './responses.js';
+import type { TranscriptionProvider } from './transcription.js';
+
+/** What a provider kind offers; core looks a capability up here. Vision and documents are served through chat/ocr. */
+export interface ProviderCapabilities {
+  chat?: ChatProvider;
+  completions?: CompletionProvider;
+  embeddings?: EmbeddingProvider;
+  ocr?: OcrProvider;
+  image_generation?: ImageGenerationProvider;
+  transcription?: TranscriptionProvider;
+  /** Native Responses API, when configured; otherwise core translates Responses to chat. */
+  responses?: ResponsesProvider;
+}
+
+/**
+ * Engine state, for /status and the warm-up gate: `cold` means not loaded (the next call loads it),
+ * `loading` means a load is under way, `ready` is warm, `unavailable` means it cannot serve (see `detail`).
+ */
+export type EngineState = 'cold' | 'loading' | 'ready' | 'unavailable';
+
+export interface EngineStatus {
+  state: EngineState;
+  detail?: string;
+}
+
+/** Requests waiting for and running on a local engine's queue (a llama.cpp model, the OCR workers). */
+export interface QueueDepth {
+  queue: string;
+  waiting: number;
+  running: number;
+}
+
+export interface ProviderInstance {
+  id: string;
+  type: string;
+  capabilities: ProviderCapabilities;
+  /** Starts loading what should be warm at start (OCR workers); resolves when ready. */
+  warm?(): Promise<void>;
+  status(): EngineStatus;
+  /** Per upstream model name, for engines that load models individually. */
+  modelStatus?(model: string): EngineStatus;
+  /** Local engines: their queues right now, for /metrics. */
+  queues?(): QueueDepth[];
+  /** Unloads one model (its file is about to be deleted); requests running on it fail. */
+  releaseModel?(model: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ProviderLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** Everything a provider factory gets. `options` is the provider's entry from the config file. */
+export interface ProviderContext {
+  id: string;
+  options: ProviderOptions;
+  dataDir: string;
+  logger: ProviderLogger;
+}
+
+export interface ProviderOptions {
+  type: string;
+  base_url?: string;
+  api_key?: string;
+  /** Milliseconds. */
+  timeouts?: { connect?: number; first_byte?: number; idle?: number };
+  /** Free-form, provider-specific settings (threads, pool size, idle unload, model files...). */
+  [key: string]: unknown;
+}
+
+export type ProviderFactory = (context: ProviderContext) => ProviderInstance;

@@ -1,0 +1,29 @@
+export interface TranscriptionRequest {
+  model: string;
+  audio: Buffer;
+  filename: string;
+  mimeType: string;
+  language?: string;
+  prompt?: string;
+  temperature?: number;
+  signal: AbortSignal;
+}
+
+export interface TranscriptSegment {
+  id: number;
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface TranscriptionResult {
+  text: string;
+  language?: string;
+  /** seconds */
+  duration?: number;
+  segments: TranscriptSegment[];
+}
+
+export interface TranscriptionProvider {
+  transcribe(request: TranscriptionRequest): Promise<TranscriptionResult>;
+}
