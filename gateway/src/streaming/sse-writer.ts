@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Writable } from 'node:stream';
 
-/** The error frame sent when a stream fails after it has started (DESIGN.md, API conventions). */
+/** The error frame sent when a stream fails after it has started (ARCHITECTURE.md, the path of one request). */
 export interface SseErrorFrame {
   message: string;
   type: string;
