@@ -4,8 +4,10 @@ export interface LoadResult {
   requests: number;
   errors: number;
   seconds: number;
-  /** Milliseconds. */
+  /** Milliseconds, request start to the last byte of the answer. */
   latencies: number[];
+  /** Milliseconds, request start to the answer's headers (for a stream: its first event). */
+  firstBytes: number[];
 }
 
 export interface Target {
@@ -15,18 +17,25 @@ export interface Target {
   body: string;
 }
 
-async function once(pool: Pool, target: Target): Promise<number> {
+interface Timing {
+  total: number;
+  firstByte: number;
+}
+
+async function once(pool: Pool, target: Target): Promise<Timing> {
   const started = process.hrtime.bigint();
   const response = await pool.request({ method: 'POST', path: target.path, headers: target.headers, body: target.body });
+  const firstByte = Number(process.hrtime.bigint() - started) / 1e6;
   await response.body.text();
   if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}`);
-  return Number(process.hrtime.bigint() - started) / 1e6;
+  return { total: Number(process.hrtime.bigint() - started) / 1e6, firstByte };
 }
 
 /** Open-loop load: requests started at a fixed rate whatever the latency, for `seconds`. */
 export async function fixedRate(target: Target, rate: number, seconds: number): Promise<LoadResult> {
   const pool = new Pool(target.origin, { connections: 64, pipelining: 1 });
   const latencies: number[] = [];
+  const firstBytes: number[] = [];
   let errors = 0;
   const total = Math.round(rate * seconds);
   const started = performance.now();
@@ -35,18 +44,24 @@ export async function fixedRate(target: Target, rate: number, seconds: number): 
     const due = started + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    inFlight.push(once(pool, target).then((ms) => void latencies.push(ms), () => void errors++));
+    inFlight.push(
+      once(pool, target).then(
+        (timing) => void (latencies.push(timing.total), firstBytes.push(timing.firstByte)),
+        () => void errors++,
+      ),
+    );
   }
   await Promise.all(inFlight);
   const elapsed = (performance.now() - started) / 1000;
   await pool.close();
-  return { requests: latencies.length, errors, seconds: elapsed, latencies };
+  return { requests: latencies.length, errors, seconds: elapsed, latencies, firstBytes };
 }
 
 /** Closed-loop load: `concurrency` clients sending back to back for `seconds`. */
 export async function fullLoad(target: Target, concurrency: number, seconds: number): Promise<LoadResult> {
   const pool = new Pool(target.origin, { connections: concurrency, pipelining: 1 });
   const latencies: number[] = [];
+  const firstBytes: number[] = [];
   let errors = 0;
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
@@ -54,7 +69,9 @@ export async function fullLoad(target: Target, concurrency: number, seconds: num
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < deadline) {
         try {
-          latencies.push(await once(pool, target));
+          const timing = await once(pool, target);
+          latencies.push(timing.total);
+          firstBytes.push(timing.firstByte);
         } catch {
           errors++;
         }
@@ -63,7 +80,7 @@ export async function fullLoad(target: Target, concurrency: number, seconds: num
   );
   const elapsed = (performance.now() - started) / 1000;
   await pool.close();
-  return { requests: latencies.length, errors, seconds: elapsed, latencies };
+  return { requests: latencies.length, errors, seconds: elapsed, latencies, firstBytes };
 }
 
 export function percentile(sorted: number[], p: number): number {

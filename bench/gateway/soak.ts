@@ -21,7 +21,7 @@ type Memory = NodeJS.MemoryUsage;
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 async function main() {
-  const processes = await startBenchProcesses(join(import.meta.dirname, 'soak-gateway.mjs'), ['--expose-gc']);
+  const processes = await startBenchProcesses(join(import.meta.dirname, 'instrumented-gateway.mjs'), ['--expose-gc']);
   const memory = async (): Promise<Memory> => {
     const answer = once(processes.gateway, 'message') as Promise<[Memory]>;
     processes.gateway.send('memory');
