@@ -50,3 +50,27 @@ describe('the built-in embedding model', () => {
     expect((await json(wrongSize)).param).toBe('dimensions');
   });
 });
+
+describe('the built-in embedding model\'s memory', () => {
+  let idle: TestGateway;
+  beforeAll(async () => {
+    idle = await startGateway({ warm: true, config: { providers: [{ id: 'local-embed', type: 'onnx-embeddings', idle_unload_ms: 300 }] } });
+  });
+  afterAll(async () => {
+    await idle.close();
+  });
+  const engineState = async () => (await json(await idle.request('/status'))).engines['local-embed'].state as string;
+  const embed = () => idle.request('/v1/embeddings', { method: 'POST', json: { model: 'svc-embed-local', input: 'Hello' } });
+
+  it('is not loaded at start, loads on the first request, unloads when idle and loads again when asked', async () => {
+    await expect.poll(async () => (await idle.request('/status')).status, { timeout: 30_000 }).toBe(200);
+    expect(await engineState()).toBe('cold');
+    expect((await embed()).status).toBe(200);
+    expect(await engineState()).toBe('ready');
+    await expect.poll(engineState, { timeout: 10_000, interval: 100 }).toBe('cold');
+    const again = await embed();
+    expect(again.status).toBe(200);
+    expect((await json(again)).data[0].embedding).toHaveLength(384);
+  });
+});
+

@@ -1,4 +1,4 @@
-import { createCanvas } from '@napi-rs/canvas';
+import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { OcrWord } from '../../providers/contracts/ocr.js';
 
@@ -24,8 +24,11 @@ const MEASURE_FONTS: Record<string, string> = {
   monospace: '"Liberation Mono", "Courier New", "DejaVu Sans Mono", monospace',
 };
 
-const measure = createCanvas(1, 1).getContext('2d');
-function textWidth(text: string, family: string): number {
+// Loaded on first use: the canvas library costs about 20 MB of memory, and most gateways read no PDF.
+let measuring: Promise<SKRSContext2D> | undefined;
+const measuringContext = (): Promise<SKRSContext2D> => (measuring ??= import('@napi-rs/canvas').then(({ createCanvas }) => createCanvas(1, 1).getContext('2d')));
+
+function textWidth(measure: SKRSContext2D, text: string, family: string): number {
   measure.font = `100px ${MEASURE_FONTS[family] ?? MEASURE_FONTS['sans-serif']}`;
   return measure.measureText(text).width;
 }
@@ -38,6 +41,7 @@ function textWidth(text: string, family: string): number {
 export async function readTextLayer(page: PDFPageProxy, dpi: number): Promise<TextLayerPage> {
   const viewport = page.getViewport({ scale: dpi / 72 });
   const content = await page.getTextContent();
+  const measure = await measuringContext();
   const words: OcrWord[] = [];
   for (const raw of content.items) {
     if (!('str' in raw)) continue;
@@ -54,14 +58,14 @@ export async function readTextLayer(page: PDFPageProxy, dpi: number): Promise<Te
     const along = [m[0] / advance, m[1] / advance];
     const up = [m[2] / fontSize, m[3] / fontSize];
     const runWidth = item.width * (dpi / 72);
-    const measured = textWidth(item.str, family);
+    const measured = textWidth(measure, item.str, family);
     const pxPerUnit = measured > 0 ? runWidth / measured : 0;
     let searchFrom = 0;
     for (const text of item.str.split(/\s+/).filter(Boolean)) {
       const start = item.str.indexOf(text, searchFrom);
       searchFrom = start + text.length;
-      const from = textWidth(item.str.slice(0, start), family) * pxPerUnit;
-      const to = from + textWidth(text, family) * pxPerUnit;
+      const from = textWidth(measure, item.str.slice(0, start), family) * pxPerUnit;
+      const to = from + textWidth(measure, text, family) * pxPerUnit;
       const corners = [
         [from, ascent * fontSize],
         [to, ascent * fontSize],

@@ -1,4 +1,3 @@
-import { createCanvas } from '@napi-rs/canvas';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { GrayImage } from '../image/decode-image.js';
 import { ProviderError } from '../../providers/_shared/provider-error.js';
@@ -24,6 +23,7 @@ export function pdfPageSize(page: PDFPageProxy, dpi: number, maxPixels: number):
 export async function renderPdfPage(page: PDFPageProxy, dpi: number, maxPixels: number): Promise<GrayImage> {
   const { width, height } = pdfPageSize(page, dpi, maxPixels);
   const viewport = page.getViewport({ scale: dpi / 72 });
+  const { createCanvas } = await import('@napi-rs/canvas');
   const canvas = createCanvas(width, height);
   const context = canvas.getContext('2d');
   context.fillStyle = '#ffffff';

@@ -8,17 +8,42 @@ import { SentenceEmbedder } from './sentence-embedder.js';
  * Local sentence embeddings from an ONNX model folder (tokenizer.json + onnx/<file>): by default the
  * built-in all-MiniLM-L6-v2 (384 dimensions), so /v1/embeddings works with no config or download.
  * Options: `model_dir`, `onnx_file` (default model_q4.onnx), `max_tokens` (default 256, as
- * sentence-transformers trains MiniLM).
+ * sentence-transformers trains MiniLM), `idle_unload_ms` (default 300000; 0 keeps it loaded).
+ *
+ * The model loads on first use, not at start, and unloads when idle: the WebAssembly runtime holds
+ * about 200 MB while loaded, more than the rest of an idle gateway, and a load takes about a second.
  */
 export const createOnnxEmbeddingsProvider: ProviderFactory = (context) => {
   const options = context.options as Record<string, unknown>;
   const dir = typeof options.model_dir === 'string' ? options.model_dir : builtinModelDir();
   const onnxFile = typeof options.onnx_file === 'string' ? options.onnx_file : 'model_q4.onnx';
   const maxTokens = typeof options.max_tokens === 'number' ? options.max_tokens : 256;
+  const idleUnloadMs = typeof options.idle_unload_ms === 'number' && options.idle_unload_ms >= 0 ? options.idle_unload_ms : 300_000;
   let loading: Promise<SentenceEmbedder> | undefined;
   let state: EngineStatus = { state: 'cold' };
   // One inference at a time: the WebAssembly engine runs on this thread anyway.
   let queue: Promise<unknown> = Promise.resolve();
+  let running = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
+
+  const unload = (): void => {
+    const pending = loading;
+    loading = undefined;
+    state = { state: 'cold' };
+    // A load still running is not waited for (it cannot be interrupted): its session is released when it ends.
+    if (pending) void pending.then((loaded) => loaded.close()).catch(() => undefined);
+  };
+  const unloadWhenIdle = (): void => {
+    clearTimeout(idleTimer);
+    if (idleUnloadMs === 0 || running > 0) return;
+    idleTimer = setTimeout(() => {
+      if (running === 0) {
+        unload();
+        context.logger.info(`onnx-embeddings: unloaded after ${idleUnloadMs} ms idle`);
+      }
+    }, idleUnloadMs);
+    idleTimer.unref();
+  };
 
   const embedder = (): Promise<SentenceEmbedder> => {
     if (!loading) {
@@ -41,6 +66,17 @@ export const createOnnxEmbeddingsProvider: ProviderFactory = (context) => {
 
   async function embed(request: EmbeddingRequest): Promise<EmbeddingResult> {
     if (request.input.some((text) => text.length === 0)) throw new ProviderError('invalid_request', 'Embedding inputs must not be empty strings.', { param: 'input' });
+    running++;
+    clearTimeout(idleTimer);
+    try {
+      return await embedQueued(request);
+    } finally {
+      running--;
+      unloadWhenIdle();
+    }
+  }
+
+  async function embedQueued(request: EmbeddingRequest): Promise<EmbeddingResult> {
     const model = await embedder();
     const run = queue.then(async () => {
       const vectors: number[][] = [];
@@ -72,17 +108,10 @@ export const createOnnxEmbeddingsProvider: ProviderFactory = (context) => {
     id: context.id,
     type: context.options.type,
     capabilities: { embeddings: { embed } },
-    // Loads in the background without holding /status at `starting`: requests meanwhile wait for it.
-    warm: async () => {
-      embedder().catch(() => undefined);
-    },
     status: () => state,
-    // A load still running is not waited for (it cannot be interrupted): its session is released when it ends.
     close: async () => {
-      const pending = loading;
-      loading = undefined;
-      state = { state: 'cold' };
-      if (pending) void pending.then((loaded) => loaded.close()).catch(() => undefined);
+      clearTimeout(idleTimer);
+      unload();
     },
   };
 };
