@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { GatewayOptions } from '../../config/gateway-options.js';
 import type { Capability } from '../../providers/contracts/capability.js';
@@ -25,6 +26,11 @@ export interface Readiness {
   warming_engines: string[];
 }
 
+/** An instance id when none is configured: unique even for two gateways in one process. */
+export function generatedInstanceId(): string {
+  return `${hostname()}-${process.pid}-${randomBytes(2).toString('hex')}`;
+}
+
 /** What /status, /health and /metrics report: the gateway's own state, its engines and their breakers. */
 export class GatewayStatus {
   readonly instanceId: string;
@@ -37,9 +43,12 @@ export class GatewayStatus {
       providers: ReadonlyMap<string, ProviderInstance>;
       breakers: ProviderBreakers;
       db: Database;
+      instanceId: string;
+      /** Team mode's link to Redis, when in team mode. */
+      team?: { readonly connected: boolean };
     },
   ) {
-    this.instanceId = deps.options.server.instanceId ?? `${hostname()}-${process.pid}`;
+    this.instanceId = deps.instanceId;
   }
 
   report() {
@@ -50,6 +59,7 @@ export class GatewayStatus {
       status,
       version: options.version,
       instance_id: this.instanceId,
+      ...(this.deps.team ? { team: { redis: this.deps.team.connected ? ('ok' as const) : ('unreachable' as const) } } : {}),
       uptime_seconds: Math.round(startup.uptimeSeconds * 1000) / 1000,
       checks: { asr: this.canServe('transcription'), ocr: this.canServe('ocr') && status === 'ok' },
       engines: Object.fromEntries(providers.map(({ id, state, detail }) => [id, detail ? { state, detail } : { state }])),
