@@ -197,6 +197,9 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
     // Keys without a rate limit still reach unpaid routes; /status says Redis is away.
     expect((await a.request('/models')).status).toBe(200);
     expect((await json(await a.request('/status'))).team).toEqual({ redis: 'unreachable' });
+    const readiness = await a.request('/health/readiness');
+    expect(readiness.status).toBe(200);
+    expect((await json(readiness)).checks.redis).toBe('unreachable');
 
     await relay.restore();
     expect(await statusWithin(5000, () => a.request('/models', { key: limited.key }), 200)).toBe(200);

@@ -22,7 +22,7 @@ export interface Readiness {
   status: 'ready' | 'starting' | 'unavailable';
   /** Seconds to wait before asking again, when not ready. */
   retryAfterSeconds?: number;
-  checks: { database: 'ok' | 'unreachable'; engines: 'ok' | 'starting' };
+  checks: { database: 'ok' | 'unreachable'; engines: 'ok' | 'starting'; redis?: 'ok' | 'unreachable' };
   warming_engines: string[];
 }
 
@@ -59,7 +59,7 @@ export class GatewayStatus {
       status,
       version: options.version,
       instance_id: this.instanceId,
-      ...(this.deps.team ? { team: { redis: this.deps.team.connected ? ('ok' as const) : ('unreachable' as const) } } : {}),
+      ...(this.deps.team ? { team: { redis: this.redisCheck()! } } : {}),
       uptime_seconds: Math.round(startup.uptimeSeconds * 1000) / 1000,
       checks: { asr: this.canServe('transcription'), ocr: this.canServe('ocr') && status === 'ok' },
       engines: Object.fromEntries(providers.map(({ id, state, detail }) => [id, detail ? { state, detail } : { state }])),
@@ -79,7 +79,13 @@ export class GatewayStatus {
     const warming = this.deps.startup.warmingEngines;
     const engines = this.deps.startup.status === 'ok' ? 'ok' : 'starting';
     const status = database !== 'ok' ? 'unavailable' : engines !== 'ok' ? 'starting' : 'ready';
-    return { status, ...(status === 'ready' ? {} : { retryAfterSeconds: status === 'starting' ? 10 : 5 }), checks: { database, engines }, warming_engines: warming };
+    const redis = this.redisCheck();
+    return { status, ...(status === 'ready' ? {} : { retryAfterSeconds: status === 'starting' ? 10 : 5 }), checks: { database, engines, ...(redis ? { redis } : {}) }, warming_engines: warming };
+  }
+
+  private redisCheck(): 'ok' | 'unreachable' | undefined {
+    if (!this.deps.team) return undefined;
+    return this.deps.team.connected ? 'ok' : 'unreachable';
   }
 
   private canServe(capability: Capability): boolean {

@@ -1,4 +1,5 @@
-import { openRedis, type RedisConnection } from '../../store/redis/redis-connection.js';
+import { ConfigError } from '../../config/config-error.js';
+import { openRedis, redactedRedisUrl, type RedisConnection } from '../../store/redis/redis-connection.js';
 import type { AccountService } from '../account/account-service.js';
 import type { KeyService } from '../account/key-service.js';
 import { RedisRateLimiter } from '../account/redis-rate-limiter.js';
@@ -45,6 +46,7 @@ export class TeamMode {
   readonly rateLimiter: RedisRateLimiter;
   private reservations: RedisSpendReservations | undefined;
   private readonly channel: string;
+  private closing = false;
 
   private constructor(
     private readonly redis: RedisConnection,
@@ -55,10 +57,15 @@ export class TeamMode {
     this.channel = `${redis.prefix}changes`;
   }
 
-  /** Connects to Redis; throws a message naming the URL when it does not answer. */
+  /** Connects to Redis; throws a ConfigError naming the URL when it does not answer (the command line prints it without a stack). */
   static async start(settings: TeamModeSettings, log: TeamLogger): Promise<TeamMode> {
-    const redis = await openRedis(settings.redisUrl, settings.prefix);
-    log.info({ instance_id: settings.instanceId, prefix: settings.prefix }, 'team mode: connected to Redis');
+    let redis: RedisConnection;
+    try {
+      redis = await openRedis(settings.redisUrl, settings.prefix);
+    } catch (error) {
+      throw new ConfigError(`GATEWAY_REDIS_URL: ${(error as Error).message}`);
+    }
+    log.info({ prefix: settings.prefix, redis: redactedRedisUrl(settings.redisUrl) }, 'team mode: connected to Redis');
     return new TeamMode(redis, settings, log);
   }
 
@@ -107,10 +114,10 @@ export class TeamMode {
           return breakers.follow(change.provider, change.transition);
       }
     });
-    this.redis.subscriber.on('close', () => this.log.warn({ instance_id: this.settings.instanceId }, 'team mode: lost Redis; limited and paid requests get 503 until it is back'));
+    this.redis.subscriber.on('close', () => this.closing || this.log.warn({}, 'team mode: lost Redis; limited and paid requests get 503 until it is back'));
     // Changes published while Redis was away were missed: forget everything cached.
     this.redis.onReconnect(() => {
-      this.log.info({ instance_id: this.settings.instanceId }, 'team mode: Redis is back');
+      this.log.info({}, 'team mode: Redis is back');
       keys.forgetCached();
       models.reloadState();
       accounts.reload();
@@ -125,6 +132,7 @@ export class TeamMode {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.redis.close();
   }
 

@@ -42,7 +42,8 @@ export async function openRedis(url: string, prefix: string): Promise<RedisConne
   const commands = client(url);
   const subscriber = client(url);
   // A lost connection is reported through the calls that fail; the emitter must not crash the process.
-  commands.on('error', () => undefined);
+  let lastError: Error | undefined;
+  commands.on('error', (error: Error) => (lastError = error));
   subscriber.on('error', () => undefined);
   try {
     await Promise.all([commands.connect(), subscriber.connect()]);
@@ -50,7 +51,9 @@ export async function openRedis(url: string, prefix: string): Promise<RedisConne
   } catch (error) {
     commands.disconnect();
     subscriber.disconnect();
-    throw new Error(`Redis at ${redactedRedisUrl(url)} did not answer (${(error as Error).message}). Start Redis, or leave GATEWAY_REDIS_URL unset to run a single gateway.`);
+    // ioredis rejects with "Connection is closed."; the socket's own error (ECONNREFUSED, ...) says more.
+    const why = (lastError ?? (error as Error)).message;
+    throw new Error(`Redis at ${redactedRedisUrl(url)} did not answer (${why}). Start Redis, or leave GATEWAY_REDIS_URL unset to run a single gateway.`);
   }
   const reconnectListeners: (() => void)[] = [];
   let lost = false;
