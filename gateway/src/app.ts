@@ -46,6 +46,7 @@ import { BatchesRepository } from './store/batches-repository.js';
 import { AgentsRepository } from './store/agents-repository.js';
 import { BatchRunner, type BatchExecutor } from './core/batch/batch-runner.js';
 import { join } from 'node:path';
+import { hostname } from 'node:os';
 import { apiRoutes } from './api/index.js';
 import { AddressPolicy } from './core/url-fetch/address-policy.js';
 import { LocalModels } from './core/local-models/local-models.js';
@@ -68,7 +69,7 @@ export interface BuildExtras {
 export async function buildGateway(options: GatewayOptions, extras: BuildExtras = {}): Promise<FastifyInstance & { generatedAdminKey?: string }> {
   const instanceId = options.server.instanceId ?? generatedInstanceId();
   const app = Fastify({
-    logger: options.logLevel === 'silent' ? false : { level: options.logLevel, base: { pid: process.pid, instance_id: instanceId } },
+    logger: options.logLevel === 'silent' ? false : { level: options.logLevel, base: { pid: process.pid, hostname: hostname(), instance_id: instanceId } },
     bodyLimit: options.server.bodyLimitBytes,
     requestIdHeader: false,
     genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? newId('req_'),

@@ -91,6 +91,12 @@ function checkReferences(providers: ProviderConfig[], models: ModelConfig[], sou
   });
 }
 
+function instanceIdFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const id = env.GATEWAY_INSTANCE_ID?.trim();
+  if (id && id.length > 200) throw new ConfigError('GATEWAY_INSTANCE_ID: longer than 200 characters');
+  return id || undefined;
+}
+
 /** Node refuses a headers timeout longer than a (non-zero) request timeout. */
 function connectionTimeouts(server: NonNullable<ConfigFile['server']>) {
   const headersTimeoutMs = server.headers_timeout_ms ?? DEFAULT_SERVER.headersTimeoutMs;
@@ -134,7 +140,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       shutdownGraceMs: server.shutdown_grace_ms ?? DEFAULT_SERVER.shutdownGraceMs,
       warmEngines: server.warm_engines ?? DEFAULT_SERVER.warmEngines,
       requestDeadlineMs: server.request_deadline_ms ?? DEFAULT_SERVER.requestDeadlineMs,
-      instanceId: env.GATEWAY_INSTANCE_ID?.trim() || server.instance_id,
+      instanceId: instanceIdFrom(env) ?? server.instance_id,
       urlFetchAllow: server.url_fetch_allow ? parseUrlFetchAllow(server.url_fetch_allow) : DEFAULT_SERVER.urlFetchAllow,
       ...connectionTimeouts(server),
     },
