@@ -177,11 +177,11 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
     }
   });
 
-  it('answers rate-limited and paid requests with 503 and Retry-After while Redis is lost, serves the rest, and recovers when it is back', async () => {
+  it('answers rate-limited and paid requests with 503 and Retry-After while Redis is lost, serves the rest, and recovers (limits and change feed) when it is back', async () => {
     const redisTarget = new URL(TEST_REDIS_URL);
     relay = await startTcpRelay(redisTarget.hostname, Number(redisTarget.port || 6379));
-    team = await startTeamOfGateways(1, { config: config(), redisUrl: `redis://127.0.0.1:${relay.port}` });
-    const [a] = team.instances;
+    team = await startTeamOfGateways(2, { config: config(), redisUrl: `redis://127.0.0.1:${relay.port}` });
+    const [a, b] = team.instances;
     const limited = await createKey(a, { rpm_limit: 100 });
     expect((await a.request('/models', { key: limited.key })).status).toBe(200);
 
@@ -204,5 +204,9 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
     await relay.restore();
     expect(await statusWithin(5000, () => a.request('/models', { key: limited.key }), 200)).toBe(200);
     expect((await chat(a, undefined, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'x' }] })).status).toBe(200);
+    // The change feed is back too: a key revoked on A is refused by B.
+    expect(await statusWithin(5000, () => b.request('/models', { key: limited.key }), 200)).toBe(200);
+    expect((await a.request(`/account/keys/${limited.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect(await statusWithin(1000, () => b.request('/models', { key: limited.key }), 401)).toBe(401);
   });
 });
