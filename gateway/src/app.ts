@@ -9,12 +9,14 @@ import { newId } from './core/ids/ids.js';
 import { KeyService } from './core/account/key-service.js';
 import { ModelRegistry } from './core/routing/model-registry.js';
 import { createProviders } from './core/routing/provider-pool.js';
-import { RateLimiter } from './core/account/rate-limiter.js';
+import { LocalRateLimiter } from './core/account/rate-limiter.js';
+import { TeamMode } from './core/team/team-mode.js';
+import { storedSpend } from './core/billing/stored-spend.js';
 import { RequestLog } from './core/request-log/request-log.js';
 import { RouteRunner } from './core/routing/route-runner.js';
 import { ProviderBreakers } from './core/routing/provider-breakers.js';
 import { StartupState } from './core/lifecycle/startup-state.js';
-import { GatewayStatus } from './core/status/gateway-status.js';
+import { GatewayStatus, generatedInstanceId } from './core/status/gateway-status.js';
 import { GatewayMetrics } from './core/metrics/gateway-metrics.js';
 import { registerMetricsHooks } from './http/metrics-hooks.js';
 import { UsageLedger } from './core/billing/usage-ledger.js';
@@ -44,6 +46,7 @@ import { BatchesRepository } from './store/batches-repository.js';
 import { AgentsRepository } from './store/agents-repository.js';
 import { BatchRunner, type BatchExecutor } from './core/batch/batch-runner.js';
 import { join } from 'node:path';
+import { hostname } from 'node:os';
 import { apiRoutes } from './api/index.js';
 import { AddressPolicy } from './core/url-fetch/address-policy.js';
 import { LocalModels } from './core/local-models/local-models.js';
@@ -64,8 +67,9 @@ export interface BuildExtras {
  * The bootstrap key generated at first start, if any, is in `app.generatedAdminKey`.
  */
 export async function buildGateway(options: GatewayOptions, extras: BuildExtras = {}): Promise<FastifyInstance & { generatedAdminKey?: string }> {
+  const instanceId = options.server.instanceId ?? generatedInstanceId();
   const app = Fastify({
-    logger: options.logLevel === 'silent' ? false : { level: options.logLevel },
+    logger: options.logLevel === 'silent' ? false : { level: options.logLevel, base: { pid: process.pid, hostname: hostname(), instance_id: instanceId } },
     bodyLimit: options.server.bodyLimitBytes,
     requestIdHeader: false,
     genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? newId('req_'),
@@ -90,6 +94,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     return parseJson(request, body as string, done);
   });
 
+  // Team mode connects first: a Redis that does not answer stops the start before anything is opened.
+  const team = options.team?.redisUrl ? await TeamMode.start({ redisUrl: options.team.redisUrl, prefix: options.team.redisPrefix, instanceId }, app.log) : undefined;
   const db = openDatabase(options.dataDir);
   const ledger = new UsageLedger(new UsageRepository(db), new AccountRepository(db));
   const keys = new KeyService(new KeysRepository(db));
@@ -125,16 +131,16 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     db,
     keys,
     ledger,
-    accounts: new AccountService(new AccountRepository(db), ledger, options.account),
-    rateLimiter: new RateLimiter(),
-    requestLog: new RequestLog(options.server.requestLogSize, { store: new RequestLogRepository(db), retentionDays: options.server.requestLogRetentionDays }),
+    accounts: new AccountService(new AccountRepository(db), ledger, options.account, Date.now, team && (() => team.spendReservations(storedSpend(new AccountRepository(db), new UsageRepository(db))))),
+    rateLimiter: team?.rateLimiter ?? new LocalRateLimiter(),
+    requestLog: new RequestLog(options.server.requestLogSize, { store: new RequestLogRepository(db), retentionDays: options.server.requestLogRetentionDays }, instanceId),
     providers,
     models,
     breakers,
     metrics,
     runner,
     startup,
-    status: new GatewayStatus({ options, startup, models, providers, breakers, db }),
+    status: new GatewayStatus({ options, startup, models, providers, breakers, db, instanceId, team }),
     files,
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, join(options.dataDir, 'batches'), app.log),
@@ -143,6 +149,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     localModels: new LocalModels({ dataDir: options.dataDir, hub: options.hub }, models, new ModelDownloadsRepository(db), app.log),
     responses: new ResponsesService(models, runner, new ResponsesRepository(db)),
   };
+  await team?.join({ ...services, providerIds: options.providers.map((provider) => provider.id) });
   app.decorate('services', services);
   app.decorate('generatedAdminKey', generatedKey);
 
@@ -182,6 +189,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     services.requestLog.flush();
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
+    await team?.close();
   });
   return app as unknown as FastifyInstance & { generatedAdminKey?: string };
 }

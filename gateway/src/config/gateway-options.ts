@@ -1,4 +1,5 @@
 import type { ModelConfig, ProviderConfig } from './config-schema.js';
+import type { TeamSettings } from './team-settings.js';
 import type { UrlFetchAllowEntry } from './url-fetch-allow.js';
 
 export interface ServerSettings {
@@ -12,7 +13,7 @@ export interface ServerSettings {
   shutdownGraceMs: number;
   warmEngines: boolean;
   requestDeadlineMs: number;
-  /** Configured name of this instance; hostname-pid when absent. */
+  /** GATEWAY_INSTANCE_ID, else server.instance_id; hostname-pid when both are absent. */
   instanceId?: string;
   /** Private and loopback addresses that client-given URLs may still be fetched from. */
   urlFetchAllow: UrlFetchAllowEntry[];
@@ -38,6 +39,8 @@ export interface GatewayOptions {
   /** Bootstrap Owner key; one is generated and printed at first start when absent. */
   adminKey?: string;
   server: ServerSettings;
+  /** Team mode (several instances sharing Redis); absent or without `redisUrl`, the gateway runs alone. */
+  team?: TeamSettings;
   account: AccountSettings;
   providers: ProviderConfig[];
   models: ModelConfig[];

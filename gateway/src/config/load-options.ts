@@ -8,6 +8,7 @@ import { readConfigFile } from './read-config-file.js';
 import { BUILT_IN_MODELS, BUILT_IN_PROVIDERS, DEFAULT_ACCOUNT, DEFAULT_SERVER, localLanguageModelRoutes } from './defaults.js';
 import type { GatewayOptions } from './gateway-options.js';
 import { parseUrlFetchAllow } from './url-fetch-allow.js';
+import { loadTeamSettings } from './team-settings.js';
 
 export interface LoadOptionsInput {
   env: NodeJS.ProcessEnv;
@@ -90,6 +91,12 @@ function checkReferences(providers: ProviderConfig[], models: ModelConfig[], sou
   });
 }
 
+function instanceIdFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const id = env.GATEWAY_INSTANCE_ID?.trim();
+  if (id && id.length > 200) throw new ConfigError('GATEWAY_INSTANCE_ID: longer than 200 characters');
+  return id || undefined;
+}
+
 /** Node refuses a headers timeout longer than a (non-zero) request timeout. */
 function connectionTimeouts(server: NonNullable<ConfigFile['server']>) {
   const headersTimeoutMs = server.headers_timeout_ms ?? DEFAULT_SERVER.headersTimeoutMs;
@@ -133,10 +140,11 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       shutdownGraceMs: server.shutdown_grace_ms ?? DEFAULT_SERVER.shutdownGraceMs,
       warmEngines: server.warm_engines ?? DEFAULT_SERVER.warmEngines,
       requestDeadlineMs: server.request_deadline_ms ?? DEFAULT_SERVER.requestDeadlineMs,
-      instanceId: server.instance_id,
+      instanceId: instanceIdFrom(env) ?? server.instance_id,
       urlFetchAllow: server.url_fetch_allow ? parseUrlFetchAllow(server.url_fetch_allow) : DEFAULT_SERVER.urlFetchAllow,
       ...connectionTimeouts(server),
     },
+    team: loadTeamSettings(env),
     account: {
       fullName: account.full_name ?? DEFAULT_ACCOUNT.fullName,
       currency: account.currency ?? DEFAULT_ACCOUNT.currency,

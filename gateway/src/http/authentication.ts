@@ -38,7 +38,7 @@ export function registerAuthentication(app: FastifyInstance): void {
       throw new GatewayError(403, 'owner_role_required', 'This operation requires a key with the Owner role.');
     }
     if (key.rpm_limit !== null) {
-      const verdict = rateLimiter.take(key.id, key.rpm_limit);
+      const verdict = await rateLimiter.take(key.id, key.rpm_limit);
       if (!verdict.allowed) {
         reply.header('Retry-After', String(verdict.retryAfterSeconds));
         throw new GatewayError(429, 'rate_limit_exceeded', `This key allows ${key.rpm_limit} requests per minute; retry in ${verdict.retryAfterSeconds} s.`, { retryAfter: verdict.retryAfterSeconds });

@@ -19,6 +19,8 @@ export interface RequestLogEntry {
   request_headers?: Record<string, string>;
   request_body?: string;
   response_body?: string;
+  /** The gateway instance that served it (team mode runs several). */
+  instance_id?: string;
 }
 
 /** The console's request log on disk, so it survives a restart; the in-memory ring stays the fast path. */

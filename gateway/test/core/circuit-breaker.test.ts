@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CircuitBreaker, type Admission, type BreakerPermit } from '../../src/core/routing/circuit-breaker.js';
+import { CircuitBreaker, type Admission, type BreakerPermit, type BreakerTransition } from '../../src/core/routing/circuit-breaker.js';
 
 function admitted(admission: Admission): BreakerPermit {
   if (!admission.admitted) throw new Error(`refused for ${admission.retryAfterSeconds} s`);
@@ -75,4 +75,29 @@ describe('CircuitBreaker (injected clock)', () => {
     slowFailure.failed();
     expect(breaker.snapshot()).toEqual({ state: 'open', consecutive_failures: 3, retry_after_seconds: 10 });
   });
+
+  it('announces its transitions, and follows another instance\'s (team mode) without announcing them again', () => {
+    let now = 0;
+    const announced: BreakerTransition[] = [];
+    const opener = new CircuitBreaker(settings, () => now, (transition) => announced.push(transition));
+    const follower = new CircuitBreaker(settings, () => now, () => announced.push({ state: 'closed' }));
+    const before = admitted(follower.admit());
+    for (let i = 0; i < 3; i++) admitted(opener.admit()).failed();
+    expect(announced).toEqual([{ state: 'open', remainingMs: 10_000, cooldownMs: 10_000 }]);
+
+    now = 2_000;
+    follower.follow({ state: 'open', remainingMs: 8_000, cooldownMs: 10_000 });
+    expect(follower.admit()).toEqual({ admitted: false, retryAfterSeconds: 8 });
+    // A request admitted before the transition says nothing about the breaker now.
+    before.succeeded();
+    expect(follower.snapshot().state).toBe('open');
+
+    now = 10_000;
+    admitted(opener.admit()).succeeded();
+    expect(announced.at(-1)).toEqual({ state: 'closed' });
+    follower.follow({ state: 'closed' });
+    expect(follower.snapshot()).toEqual({ state: 'closed', consecutive_failures: 0, retry_after_seconds: null });
+    expect(announced).toHaveLength(2);
+  });
 });
+

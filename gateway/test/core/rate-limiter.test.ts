@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RateLimiter } from '../../src/core/account/rate-limiter.js';
+import { LocalRateLimiter } from '../../src/core/account/rate-limiter.js';
 
 afterEach(() => vi.useRealTimers());
 
-describe('RateLimiter', () => {
+describe('LocalRateLimiter', () => {
   it('allows the limit per minute, then says how long to wait', () => {
     let now = 0;
-    const limiter = new RateLimiter(() => now);
+    const limiter = new LocalRateLimiter(() => now);
     expect(limiter.take('k', 2)).toEqual({ allowed: true });
     now = 10_000;
     expect(limiter.take('k', 2)).toEqual({ allowed: true });
@@ -17,7 +17,7 @@ describe('RateLimiter', () => {
 
   it('does not lock a key out when the wall clock is set back', () => {
     vi.useFakeTimers({ toFake: ['Date', 'performance'] });
-    const limiter = new RateLimiter();
+    const limiter = new LocalRateLimiter();
     vi.setSystemTime(new Date('2030-01-01T01:00:00Z'));
     expect(limiter.take('k', 1).allowed).toBe(true);
     // The clock was an hour fast and is corrected; a minute later the key may call again.

@@ -19,6 +19,7 @@ const Entry = Type.Object({
   request_headers: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Request headers, credentials redacted.' })),
   request_body: Type.Optional(Type.String()),
   response_body: Type.Optional(Type.String()),
+  instance_id: Type.Optional(Type.String({ description: 'The gateway instance that served the request (GATEWAY_INSTANCE_ID or generated).' })),
 });
 
 const KEEPALIVE_MS = 15_000;

@@ -7,6 +7,11 @@ const Readiness = Type.Object({
   checks: Type.Object({
     database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
     engines: Type.Union([Type.Literal('ok'), Type.Literal('starting')], { description: 'starting while engines that warm at start are loading' }),
+    redis: Type.Optional(
+      Type.Union([Type.Literal('ok'), Type.Literal('unreachable')], {
+        description: 'Team mode only. Unreachable does not make the instance unready (every instance shares the Redis): rate-limited and paid requests get 503 until it is back.',
+      }),
+    ),
   }),
   warming_engines: Type.Array(Type.String(), { description: 'Providers still warming up' }),
 });

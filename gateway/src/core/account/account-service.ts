@@ -20,6 +20,8 @@ export class AccountService {
   private debitedAtRead = 0;
   private spentAtRead = 0;
   private readonly reservations: SpendReservations;
+  /** Told after every change of the account (team mode: the other instances then read it again). */
+  private announce: () => void = () => undefined;
 
   constructor(
     private readonly accounts: AccountRepository,
@@ -33,7 +35,12 @@ export class AccountService {
     this.reservations = reservationsFor((keyId) => this.committed(keyId));
   }
 
-  private reload(): void {
+  announceChangesTo(listener: () => void): void {
+    this.announce = listener;
+  }
+
+  /** Reads the stored account again (another instance changed it). */
+  reload(): void {
     this.ledger.flush();
     this.cached = this.accounts.get() as AccountRecord;
     this.debitedAtRead = this.ledger.totalDebited;
@@ -66,6 +73,7 @@ export class AccountService {
     this.ledger.flush();
     this.accounts.update(changes);
     this.reload();
+    this.announce();
     return this.record();
   }
 

@@ -58,6 +58,8 @@ export class KeyService {
   private readonly lastTouched = new Map<string, number>();
   /** Short-lived tokens the gateway's own workers (the batch runner) use to act as a key; never stored. */
   private readonly internalTokens = new Map<string, string>();
+  /** Told after every change of a key (team mode: the other instances then forget their cached lookups). */
+  private announce: () => void = () => undefined;
 
   constructor(
     private readonly keys: KeysRepository,
@@ -79,7 +81,7 @@ export class KeyService {
       rpm_limit: input.rpm_limit ?? null,
     };
     this.keys.insert(record);
-    this.cache.clear();
+    this.changed();
     return { key, record };
   }
 
@@ -129,6 +131,20 @@ export class KeyService {
     return record;
   }
 
+  announceChangesTo(listener: () => void): void {
+    this.announce = listener;
+  }
+
+  /** Another instance changed a key: the next lookups read the database again. */
+  forgetCached(): void {
+    this.cache.clear();
+  }
+
+  private changed(): void {
+    this.cache.clear();
+    this.announce();
+  }
+
   /** How many key lookups are cached (bounded by MAX_CACHED_LOOKUPS). */
   get cachedLookups(): number {
     return this.cache.size;
@@ -147,7 +163,7 @@ export class KeyService {
   update(id: string, changes: ApiKeyChanges): ApiKeyRecord {
     this.get(id);
     this.keys.update(id, changes);
-    this.cache.clear();
+    this.changed();
     return this.get(id);
   }
 
@@ -160,7 +176,7 @@ export class KeyService {
       throw new GatewayError(409, 'last_owner_key', 'You cannot revoke the only Owner key you are using.');
     }
     this.keys.revoke(id, this.now());
-    this.cache.clear();
+    this.changed();
     return this.get(id);
   }
 

@@ -61,11 +61,14 @@ export class RequestLog {
   constructor(
     private readonly capacity: number,
     private readonly persistence?: RequestLogPersistence,
+    /** Stamped on every entry, so a log gathered from several instances says which served what. */
+    private readonly instanceId?: string,
   ) {
     if (persistence) this.entries.push(...persistence.store.recent(capacity).reverse());
   }
 
-  add(entry: RequestLogEntry): void {
+  add(logged: RequestLogEntry): void {
+    const entry = this.instanceId ? { ...logged, instance_id: this.instanceId } : logged;
     this.entries.push(entry);
     if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
     for (const listener of this.listeners) listener(entry);

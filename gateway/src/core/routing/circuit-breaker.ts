@@ -25,6 +25,9 @@ export interface BreakerPermit {
   released(): void;
 }
 
+/** A change of a breaker that other instances take over (team mode): opened for `remainingMs`, or closed. */
+export type BreakerTransition = { state: 'open'; remainingMs: number; cooldownMs: number } | { state: 'closed' };
+
 export type Admission = { admitted: true; permit: BreakerPermit } | { admitted: false; retryAfterSeconds: number };
 
 /**
@@ -32,7 +35,8 @@ export type Admission = { admitted: true; permit: BreakerPermit } | { admitted: 
  * open (every request refused at once) for a cool-down, then half-open: exactly one trial request
  * goes through while the others are refused; its success closes the breaker, its failure opens it
  * again for twice the previous cool-down (capped). Results of requests admitted before the breaker
- * opened do not move an open breaker.
+ * opened do not move an open breaker. In team mode `onTransition` tells the other instances, whose
+ * breakers take the transition over with `follow`.
  */
 export class CircuitBreaker {
   private consecutiveFailures = 0;
@@ -46,8 +50,24 @@ export class CircuitBreaker {
   constructor(
     private readonly settings: BreakerSettings,
     private readonly now: () => number = Date.now,
+    private readonly onTransition: (transition: BreakerTransition) => void = () => undefined,
   ) {
     this.cooldownMs = settings.cooldownMs;
+  }
+
+  /** Takes over another instance's transition; the permits handed out before it report nothing. */
+  follow(transition: BreakerTransition): void {
+    this.generation++;
+    this.trialInFlight = false;
+    if (transition.state === 'closed') {
+      this.isOpen = false;
+      this.consecutiveFailures = 0;
+      this.cooldownMs = this.settings.cooldownMs;
+      return;
+    }
+    this.isOpen = true;
+    this.openUntil = this.now() + transition.remainingMs;
+    this.cooldownMs = transition.cooldownMs;
   }
 
   get state(): BreakerState {
@@ -92,10 +112,12 @@ export class CircuitBreaker {
   }
 
   private onSuccess(): void {
-    if (this.isOpen) this.generation++;
+    const wasOpen = this.isOpen;
+    if (wasOpen) this.generation++;
     this.isOpen = false;
     this.consecutiveFailures = 0;
     this.cooldownMs = this.settings.cooldownMs;
+    if (wasOpen) this.onTransition({ state: 'closed' });
   }
 
   private onFailure(trial: boolean): void {
@@ -113,6 +135,7 @@ export class CircuitBreaker {
     this.isOpen = true;
     this.openUntil = this.now() + this.cooldownMs;
     this.generation++;
+    this.onTransition({ state: 'open', remainingMs: this.cooldownMs, cooldownMs: this.cooldownMs });
   }
 
   private secondsLeft(): number {

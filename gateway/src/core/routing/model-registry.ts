@@ -52,6 +52,8 @@ export class ModelRegistry {
   private readonly created = Math.floor(Date.now() / 1000);
   /** Stored model state, cached: read on every request, written only by management calls. */
   private readonly states = new Map<string, ModelStateRecord>();
+  /** Told after every state change (team mode: the other instances then read the state again). */
+  private announce: () => void = () => undefined;
 
   constructor(
     models: ModelConfig[],
@@ -59,8 +61,18 @@ export class ModelRegistry {
     private readonly state: ModelStateRepository,
     private readonly breakerState: (providerId: string) => BreakerState = () => 'closed',
   ) {
-    for (const stored of state.all()) this.states.set(stored.id, stored);
+    this.reloadState();
     for (const model of models) this.add(model);
+  }
+
+  /** Reads the stored model state again (another instance changed it). */
+  reloadState(): void {
+    this.states.clear();
+    for (const stored of this.state.all()) this.states.set(stored.id, stored);
+  }
+
+  announceChangesTo(listener: () => void): void {
+    this.announce = listener;
   }
 
   /** Adds (or replaces) a route at run time, e.g. for a model file that was just downloaded. Returns false when its provider does not exist. */
@@ -164,6 +176,7 @@ export class ModelRegistry {
     const next = { ...change(current), id: route.id, updated_at: Date.now() };
     this.state.save(next);
     this.states.set(next.id, next);
+    this.announce();
     return next;
   }
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { GatewayOptions } from '../../config/gateway-options.js';
 import type { Capability } from '../../providers/contracts/capability.js';
@@ -21,8 +22,13 @@ export interface Readiness {
   status: 'ready' | 'starting' | 'unavailable';
   /** Seconds to wait before asking again, when not ready. */
   retryAfterSeconds?: number;
-  checks: { database: 'ok' | 'unreachable'; engines: 'ok' | 'starting' };
+  checks: { database: 'ok' | 'unreachable'; engines: 'ok' | 'starting'; redis?: 'ok' | 'unreachable' };
   warming_engines: string[];
+}
+
+/** An instance id when none is configured: unique even for two gateways in one process. */
+export function generatedInstanceId(): string {
+  return `${hostname()}-${process.pid}-${randomBytes(2).toString('hex')}`;
 }
 
 /** What /status, /health and /metrics report: the gateway's own state, its engines and their breakers. */
@@ -37,9 +43,12 @@ export class GatewayStatus {
       providers: ReadonlyMap<string, ProviderInstance>;
       breakers: ProviderBreakers;
       db: Database;
+      instanceId: string;
+      /** Team mode's link to Redis, when in team mode. */
+      team?: { readonly connected: boolean };
     },
   ) {
-    this.instanceId = deps.options.server.instanceId ?? `${hostname()}-${process.pid}`;
+    this.instanceId = deps.instanceId;
   }
 
   report() {
@@ -50,6 +59,7 @@ export class GatewayStatus {
       status,
       version: options.version,
       instance_id: this.instanceId,
+      ...(this.deps.team ? { team: { redis: this.redisCheck()! } } : {}),
       uptime_seconds: Math.round(startup.uptimeSeconds * 1000) / 1000,
       checks: { asr: this.canServe('transcription'), ocr: this.canServe('ocr') && status === 'ok' },
       engines: Object.fromEntries(providers.map(({ id, state, detail }) => [id, detail ? { state, detail } : { state }])),
@@ -69,7 +79,13 @@ export class GatewayStatus {
     const warming = this.deps.startup.warmingEngines;
     const engines = this.deps.startup.status === 'ok' ? 'ok' : 'starting';
     const status = database !== 'ok' ? 'unavailable' : engines !== 'ok' ? 'starting' : 'ready';
-    return { status, ...(status === 'ready' ? {} : { retryAfterSeconds: status === 'starting' ? 10 : 5 }), checks: { database, engines }, warming_engines: warming };
+    const redis = this.redisCheck();
+    return { status, ...(status === 'ready' ? {} : { retryAfterSeconds: status === 'starting' ? 10 : 5 }), checks: { database, engines, ...(redis ? { redis } : {}) }, warming_engines: warming };
+  }
+
+  private redisCheck(): 'ok' | 'unreachable' | undefined {
+    if (!this.deps.team) return undefined;
+    return this.deps.team.connected ? 'ok' : 'unreachable';
   }
 
   private canServe(capability: Capability): boolean {

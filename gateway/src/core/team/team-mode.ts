@@ -1,0 +1,157 @@
+import { ConfigError } from '../../config/config-error.js';
+import { openRedis, redactedRedisUrl, type RedisConnection } from '../../store/redis/redis-connection.js';
+import type { AccountService } from '../account/account-service.js';
+import type { KeyService } from '../account/key-service.js';
+import { RedisRateLimiter } from '../account/redis-rate-limiter.js';
+import { RedisSpendReservations } from '../billing/redis-spend-reservations.js';
+import type { CommittedSpend } from '../billing/spend-reservations.js';
+import type { BreakerTransition } from '../routing/circuit-breaker.js';
+import type { ModelRegistry } from '../routing/model-registry.js';
+import type { ProviderBreakers } from '../routing/provider-breakers.js';
+
+export interface TeamModeSettings {
+  redisUrl: string;
+  /** Key and channel prefix of this deployment. */
+  prefix: string;
+  instanceId: string;
+}
+
+/** What changes on one instance and must reach the others. */
+type Change = { from: string } & ({ topic: 'keys' | 'models' | 'account' } | { topic: 'breaker'; provider: string; transition: BreakerTransition });
+
+/** The services whose local state team mode keeps in step across instances. */
+export interface SharedServices {
+  keys: KeyService;
+  models: ModelRegistry;
+  accounts: AccountService;
+  breakers: ProviderBreakers;
+  /** The configured providers, whose breakers may already be open on other instances. */
+  providerIds: string[];
+}
+
+interface TeamLogger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+}
+
+/**
+ * Team mode (GATEWAY_REDIS_URL): the rate limits and spend reservations counted in Redis, and the
+ * changes that other instances must see within a second published on one Redis channel: keys
+ * (created, changed, revoked), model state, the account, and circuit breaker transitions. Each
+ * instance keeps its short local caches (key lookups, model state) and drops them when told, so a
+ * request reads no database. An open breaker is also kept as a key that expires with its cool-down,
+ * so an instance that starts later finds it.
+ */
+export class TeamMode {
+  readonly rateLimiter: RedisRateLimiter;
+  private reservations: RedisSpendReservations | undefined;
+  private readonly channel: string;
+  private closing = false;
+
+  private constructor(
+    private readonly redis: RedisConnection,
+    private readonly settings: TeamModeSettings,
+    private readonly log: TeamLogger,
+  ) {
+    this.rateLimiter = new RedisRateLimiter(redis);
+    this.channel = `${redis.prefix}changes`;
+  }
+
+  /** Connects to Redis; throws a ConfigError naming the URL when it does not answer (the command line prints it without a stack). */
+  static async start(settings: TeamModeSettings, log: TeamLogger): Promise<TeamMode> {
+    let redis: RedisConnection;
+    try {
+      redis = await openRedis(settings.redisUrl, settings.prefix);
+    } catch (error) {
+      throw new ConfigError(`GATEWAY_REDIS_URL: ${(error as Error).message}`);
+    }
+    log.info({ prefix: settings.prefix, redis: redactedRedisUrl(settings.redisUrl) }, 'team mode: connected to Redis');
+    return new TeamMode(redis, settings, log);
+  }
+
+  /** The shared spend reservations, seeded from what the database says was spent. */
+  spendReservations(storedSpend: (keyId: string) => CommittedSpend): RedisSpendReservations {
+    this.reservations = new RedisSpendReservations(this.redis, storedSpend);
+    return this.reservations;
+  }
+
+  /** Announces this instance's changes and follows the others'. */
+  async join(services: SharedServices): Promise<void> {
+    const { keys, models, accounts, breakers, providerIds } = services;
+    keys.announceChangesTo(() => this.publish({ topic: 'keys' }));
+    models.announceChangesTo(() => this.publish({ topic: 'models' }));
+    accounts.announceChangesTo(() => {
+      if (!this.reservations) return this.publish({ topic: 'account' });
+      void this.reservations.forgetCommitted().then(
+        () => this.publish({ topic: 'account' }),
+        (error: unknown) => this.log.warn({ err: error }, 'team mode: could not reset the shared spend counters'),
+      );
+    });
+    breakers.announceTo((provider, transition) => {
+      const key = this.breakerKey(provider);
+      const stored = transition.state === 'open' ? this.redis.commands.set(key, JSON.stringify(transition), 'PX', transition.remainingMs) : this.redis.commands.del(key);
+      stored.catch((error: unknown) => this.log.warn({ err: error, provider }, 'team mode: could not share a breaker transition'));
+      this.publish({ topic: 'breaker', provider, transition });
+    });
+
+    this.redis.subscriber.on('message', (channel: string, text: string) => {
+      if (channel !== this.channel) return;
+      let change: Change;
+      try {
+        change = JSON.parse(text) as Change;
+      } catch {
+        return;
+      }
+      if (change.from === this.settings.instanceId) return;
+      switch (change.topic) {
+        case 'keys':
+          return keys.forgetCached();
+        case 'models':
+          return models.reloadState();
+        case 'account':
+          return accounts.reload();
+        case 'breaker':
+          return breakers.follow(change.provider, change.transition);
+      }
+    });
+    this.redis.subscriber.on('close', () => this.closing || this.log.warn({}, 'team mode: lost Redis; limited and paid requests get 503 until it is back'));
+    // Changes published while Redis was away were missed: forget everything cached.
+    this.redis.onReconnect(() => {
+      this.log.info({}, 'team mode: Redis is back');
+      keys.forgetCached();
+      models.reloadState();
+      accounts.reload();
+    });
+    await this.redis.subscriber.subscribe(this.channel);
+    await this.followOpenBreakers(breakers, providerIds);
+  }
+
+  /** Whether Redis answers now (for /status and readiness). */
+  get connected(): boolean {
+    return this.redis.commands.status === 'ready';
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.redis.close();
+  }
+
+  private async followOpenBreakers(breakers: ProviderBreakers, providerIds: string[]): Promise<void> {
+    for (const provider of providerIds) {
+      const key = this.breakerKey(provider);
+      const [text, remainingMs] = await Promise.all([this.redis.commands.get(key), this.redis.commands.pttl(key)]);
+      if (!text || remainingMs <= 0) continue;
+      const stored = JSON.parse(text) as BreakerTransition;
+      if (stored.state === 'open') breakers.follow(provider, { ...stored, remainingMs });
+    }
+  }
+
+  private breakerKey(provider: string): string {
+    return `${this.redis.prefix}breaker:${provider}`;
+  }
+
+  private publish(change: { topic: 'keys' | 'models' | 'account' } | { topic: 'breaker'; provider: string; transition: BreakerTransition }): void {
+    const message = JSON.stringify({ ...change, from: this.settings.instanceId });
+    this.redis.commands.publish(this.channel, message).catch((error: unknown) => this.log.warn({ err: error, topic: change.topic }, 'team mode: could not publish a change'));
+  }
+}

@@ -1,0 +1,75 @@
+import { Redis } from 'ioredis';
+
+/** The Redis team mode shares: one connection for commands, one for pub/sub, and the key prefix of this deployment. */
+export interface RedisConnection {
+  readonly commands: Redis;
+  readonly subscriber: Redis;
+  /** Prepended to every key and channel, so several deployments (and test files) can share one Redis. */
+  readonly prefix: string;
+  /** Called after the connection came back from an outage (pub/sub messages may have been missed). */
+  onReconnect(listener: () => void): void;
+  close(): Promise<void>;
+}
+
+/** The URL without its password, for messages and logs. */
+export function redactedRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'an unparsable URL';
+  }
+}
+
+function client(url: string): Redis {
+  return new Redis(url, {
+    lazyConnect: true,
+    // Fail fast while Redis is away: a request must get its 503 at once, not wait for a reconnect.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 2000,
+    connectTimeout: 2000,
+    retryStrategy: (attempt) => Math.min(200 * attempt, 2000),
+  });
+}
+
+/**
+ * Connects to Redis, or throws a message saying which URL did not answer and why. Once connected,
+ * ioredis reconnects by itself after an outage and resubscribes the subscriber's channels.
+ */
+export async function openRedis(url: string, prefix: string): Promise<RedisConnection> {
+  const commands = client(url);
+  const subscriber = client(url);
+  // A lost connection is reported through the calls that fail; the emitter must not crash the process.
+  let lastError: Error | undefined;
+  commands.on('error', (error: Error) => (lastError = error));
+  subscriber.on('error', () => undefined);
+  try {
+    await Promise.all([commands.connect(), subscriber.connect()]);
+    await commands.ping();
+  } catch (error) {
+    commands.disconnect();
+    subscriber.disconnect();
+    // ioredis rejects with "Connection is closed."; the socket's own error (ECONNREFUSED, ...) says more.
+    const why = (lastError ?? (error as Error)).message;
+    throw new Error(`Redis at ${redactedRedisUrl(url)} did not answer (${why}). Start Redis, or leave GATEWAY_REDIS_URL unset to run a single gateway.`);
+  }
+  const reconnectListeners: (() => void)[] = [];
+  let lost = false;
+  subscriber.on('close', () => (lost = true));
+  subscriber.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    for (const listener of reconnectListeners) listener();
+  });
+  return {
+    commands,
+    subscriber,
+    prefix,
+    onReconnect: (listener) => void reconnectListeners.push(listener),
+    async close() {
+      await Promise.allSettled([commands.quit(), subscriber.quit()]);
+    },
+  };
+}
