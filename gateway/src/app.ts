@@ -18,6 +18,7 @@ import { GatewayStatus } from './core/status/gateway-status.js';
 import { GatewayMetrics } from './core/metrics/gateway-metrics.js';
 import { registerMetricsHooks } from './http/metrics-hooks.js';
 import { UsageLedger } from './core/billing/usage-ledger.js';
+import { BillingService } from './core/billing/billing-service.js';
 import { registerAuthentication } from './http/authentication.js';
 import { registerCompression } from './http/compression.js';
 import { registerCors } from './http/cors.js';
@@ -120,12 +121,14 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const startup = new StartupState();
   const metrics = new GatewayMetrics(providers, breakers);
   const runner = new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
+  const accounts = new AccountService(new AccountRepository(db), ledger, options.account);
   const services: GatewayServices = {
     options,
     db,
     keys,
     ledger,
-    accounts: new AccountService(new AccountRepository(db), ledger, options.account),
+    accounts,
+    billing: new BillingService(accounts, ledger, models, options.account.defaultCompletionTokens, (error) => app.log.error({ err: error }, 'could not settle a spend reservation')),
     rateLimiter: new RateLimiter(),
     requestLog: new RequestLog(options.server.requestLogSize, { store: new RequestLogRepository(db), retentionDays: options.server.requestLogRetentionDays }),
     providers,

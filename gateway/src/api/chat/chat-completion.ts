@@ -5,7 +5,7 @@ import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { ChatMessage, ChatRequest, ContentPart, ChatStreamEvent, ResponseFormat, ToolCall, ToolChoice, ToolDefinition } from '../../providers/contracts/chat.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream } from '../_shared/event-stream.js';
-import { billEstimateOnDisconnect, recordUsage, usageBody } from '../_shared/record-usage.js';
+import { usageBody } from '../_shared/usage-body.js';
 import { StreamUsageEstimate } from '../../core/billing/stream-usage-estimate.js';
 import { samplingParams } from '../_shared/sampling-schema.js';
 import type { ChatBodyType } from './chat-schemas.js';
@@ -59,7 +59,7 @@ export async function chatCompletion(request: FastifyRequest, reply: FastifyRepl
 
   if (!body.stream) {
     const { value, route: served } = await runner.run(route, 'chat', signal, (candidate, attemptSignal) => candidate.provider.capabilities.chat!.chat({ ...chatRequest, model: candidate.upstreamModel, signal: attemptSignal }));
-    recordUsage(request, reply, served, value.usage);
+    request.billing.charge(served, value.usage);
     return { id, object: 'chat.completion' as const, created, model: served.id, choices: value.choices, usage: usageBody(value.usage) };
   }
 
@@ -68,14 +68,14 @@ export async function chatCompletion(request: FastifyRequest, reply: FastifyRepl
   );
   const includeUsage = body.stream_options?.include_usage === true;
   const estimate = StreamUsageEstimate.forChat(chatRequest.messages);
-  billEstimateOnDisconnect(request, served, estimate);
+  request.billing.chargeEstimateIfAbandoned(served, estimate);
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id, object: 'chat.completion.chunk', created, model: served.id, choices, ...extra });
   return sendEventStream(request, reply, served.provider.id, async (writer) => {
     const started = new Set<number>();
     for await (const event of events as AsyncIterable<ChatStreamEvent>) {
       if (writer.closed) break;
       if (event.type === 'usage') {
-        recordUsage(request, reply, served, event.usage);
+        request.billing.charge(served, event.usage);
         if (includeUsage) await writer.send(chunk([], { usage: usageBody(event.usage) }));
         continue;
       }

@@ -6,7 +6,7 @@ import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream } from '../_shared/event-stream.js';
-import { billEstimateOnDisconnect, recordUsage, usageBody } from '../_shared/record-usage.js';
+import { usageBody } from '../_shared/usage-body.js';
 import { StreamUsageEstimate } from '../../core/billing/stream-usage-estimate.js';
 import { SamplingFields, samplingParams } from '../_shared/sampling-schema.js';
 
@@ -58,7 +58,7 @@ export const completionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           servedId = served.id;
           usage = addUsage(usage, value.usage);
           for (const choice of value.choices) choices.push({ ...choice, index: promptIndex * perPrompt + choice.index });
-          recordUsage(request, reply, served, usage);
+          request.billing.charge(served, usage);
         }
         return { id, object: 'text_completion' as const, created, model: servedId, choices: choices.map((choice) => ({ ...choice, logprobs: null })), usage: usageBody(usage) };
       }
@@ -68,7 +68,7 @@ export const completionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const served = first.route;
       const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id, object: 'text_completion', created, model: served.id, choices, ...extra });
       const estimate = StreamUsageEstimate.forPrompt(prompts.join('\n'));
-      billEstimateOnDisconnect(request, served, estimate);
+      request.billing.chargeEstimateIfAbandoned(served, estimate);
       return sendEventStream(request, reply, served.provider.id, async (writer) => {
         let usage: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
         for (const [promptIndex, prompt] of prompts.entries()) {
@@ -80,7 +80,7 @@ export const completionRoutes: FastifyPluginAsyncTypebox = async (app) => {
             if (writer.closed) return;
             if (event.type === 'usage') {
               usage = addUsage(usage, event.usage);
-              recordUsage(request, reply, served, usage);
+              request.billing.charge(served, usage);
             } else {
               if (event.type === 'delta') estimate.add(event.text);
               const index = promptIndex * perPrompt + event.index;

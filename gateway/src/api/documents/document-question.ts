@@ -6,7 +6,7 @@ import type { ModelRoute } from '../../core/routing/model-registry.js';
 import { recogniseDocument } from '../../core/ocr/recognise-document.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream } from '../_shared/event-stream.js';
-import { recordUsage, usageBody } from '../_shared/record-usage.js';
+import { usageBody } from '../_shared/usage-body.js';
 import type { ChatBodyType } from '../chat/chat-schemas.js';
 
 /** The document and question: `document` + `question`, or the last user message's image_url (or document_url) part and text parts. */
@@ -39,7 +39,7 @@ export async function documentQuestion(request: FastifyRequest, reply: FastifyRe
   const signal = clientAbortSignal(reply);
   const { result, route: served } = await recogniseDocument(services, route, document, undefined, signal, 'document');
   const answer = await answerQuestion(services, result, question, signal);
-  recordUsage(request, reply, served, answer.usage);
+  request.billing.charge(served, answer.usage);
   const id = newId('chatcmpl-');
   const created = Math.floor(Date.now() / 1000);
   const extras = { citations: answer.citations, document_text: answer.documentText, answer_method: answer.method };

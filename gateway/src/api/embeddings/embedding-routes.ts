@@ -4,7 +4,6 @@ import { GatewayError } from '../../core/errors/gateway-error.js';
 import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-import { recordUsage } from '../_shared/record-usage.js';
 
 const Input = Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 2048 })]);
 
@@ -52,7 +51,7 @@ export const embeddingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { value, route: served } = await runner.run(route, 'embeddings', signal, (candidate, attemptSignal) =>
         candidate.provider.capabilities.embeddings!.embed({ model: candidate.upstreamModel, input, dimensions: body.dimensions ?? undefined, signal: attemptSignal }),
       );
-      recordUsage(request, reply, served, { prompt_tokens: value.prompt_tokens, completion_tokens: 0 });
+      request.billing.charge(served, { prompt_tokens: value.prompt_tokens, completion_tokens: 0 });
       const base64 = body.encoding_format === 'base64';
       return {
         id: newId('embd-'),

@@ -4,7 +4,7 @@ import { GatewayError } from '../../core/errors/gateway-error.js';
 import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-import { recordUsage, usageBody } from '../_shared/record-usage.js';
+import { usageBody } from '../_shared/usage-body.js';
 import { SamplingFields, samplingParams } from '../_shared/sampling-schema.js';
 
 const FimBody = Type.Object(
@@ -35,7 +35,7 @@ export const fimRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const signal = clientAbortSignal(reply);
       const { n: _ignored, ...sampling } = samplingParams(body);
       const { result, route } = await fillInTheMiddle(app.services.models, app.services.runner, { ...sampling, model: body.model, prompt: body.prompt, suffix: body.suffix ?? undefined }, signal);
-      recordUsage(request, reply, route, result.usage);
+      request.billing.charge(route, result.usage);
       return {
         id: newId('cmpl-'),
         object: 'chat.completion' as const,

@@ -15,7 +15,6 @@ import { selectBoxes } from '../../core/ocr/select-boxes.js';
 import { toGatewayError } from '../../core/errors/provider-error-mapping.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-import { recordUsage } from '../_shared/record-usage.js';
 import { fromJson, fromMistralJson, fromMultipart, isMistralForm, type OcrInput } from './ocr-input.js';
 import { OcrBody, OcrResultSchema, type OcrBodyType } from './ocr-schemas.js';
 
@@ -38,7 +37,7 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const text = result.pages.map((page) => page.text).join('\n\n');
     const base = { id: newId('ocr-'), object: 'ocr.result' as const, model: served.id, text, pages };
     const boxes = input.returnBboxes ? { bboxes: selectBoxes(result, input.granularity), granularity: input.granularity } : {};
-    recordUsage(request, reply, served, { prompt_tokens: 0, completion_tokens: 0 });
+    request.billing.charge(served, { prompt_tokens: 0, completion_tokens: 0 });
 
     if (input.schema && validate) {
       const filled = await fillSchemaStrictly(services, { schema: input.schema, validate, param: 'schema' }, result, signal, (message) => request.log.info(message));
@@ -51,7 +50,7 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function handleMistral(request: FastifyRequest, reply: FastifyReply, body: Parameters<typeof fromMistralJson>[0]) {
     const input = fromMistralJson(body, ownerScope(request.apiKey));
     const { response, route } = await processMistralOcr(services, input, clientAbortSignal(reply), (message) => request.log.info(message));
-    recordUsage(request, reply, route, { prompt_tokens: 0, completion_tokens: 0 });
+    request.billing.charge(route, { prompt_tokens: 0, completion_tokens: 0 });
     return response;
   }
 

@@ -5,7 +5,6 @@ import { ResponseDeleted, ResponseObject, ResponsesBody, StoredInputItem } from 
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream, type StreamEnding } from '../_shared/event-stream.js';
-import { billEstimateOnDisconnect, recordUsage } from '../_shared/record-usage.js';
 
 const ResponsePath = Type.Object({ response_id: Type.String({ minLength: 1, maxLength: 200 }) });
 
@@ -39,8 +38,8 @@ export const responsesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const signal = clientAbortSignal(reply);
       const hooks: ResponsesHooks = {
-        onStreamStart: (route, estimate) => billEstimateOnDisconnect(request, route, estimate),
-        onUsage: (route, usage) => recordUsage(request, reply, route, usage),
+        onStreamStart: (route, estimate) => request.billing.chargeEstimateIfAbandoned(route, estimate),
+        onUsage: (route, usage) => request.billing.charge(route, usage),
       };
       const outcome = await responses.create(request.body, caller(request), signal, hooks);
       if (outcome.kind === 'json') return outcome.response;

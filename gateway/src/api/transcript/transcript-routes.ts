@@ -6,7 +6,6 @@ import { toSrt, toVtt } from '../../core/audio/subtitles.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { numberField, readMultipart } from '../_shared/read-multipart.js';
-import { recordUsage } from '../_shared/record-usage.js';
 
 const FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt'] as const;
 type TranscriptFormat = (typeof FORMATS)[number];
@@ -71,7 +70,7 @@ export const transcriptRoutes: FastifyPluginAsyncTypebox = async (app) => {
           signal: attemptSignal,
         }),
       );
-      recordUsage(request, reply, served, { prompt_tokens: 0, completion_tokens: 0 });
+      request.billing.charge(served, { prompt_tokens: 0, completion_tokens: 0 });
       switch (format) {
         case 'text':
           return reply.type('text/plain; charset=utf-8').send(result.text);

@@ -10,7 +10,6 @@ import { sniffMediaType } from '../../media/sniff-media-type.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-import { recordUsage } from '../_shared/record-usage.js';
 
 const AnalyzeBody = Type.Object(
   {
@@ -65,7 +64,7 @@ export const imageAnalysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (route.provider.capabilities.chat) {
         const dataUrl = `data:${mimeType};base64,${bytes.toString('base64')}`;
         const answer = await askChat(services.runner, route, [{ role: 'user', content: [{ type: 'text', text: body.prompt }, { type: 'image_url', image_url: { url: dataUrl } }] }], { signal });
-        recordUsage(request, reply, answer.route, answer.usage);
+        request.billing.charge(answer.route, answer.usage);
         return result(answer.route.id, answer.text, 'vision_model', answer.usage);
       }
 
@@ -90,10 +89,10 @@ export const imageAnalysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ],
           { signal, maxTokens: 512 },
         );
-        recordUsage(request, reply, route, answer.usage);
+        request.billing.charge(route, answer.usage);
         return result(route.id, answer.text, 'local_with_chat', answer.usage, facts);
       }
-      recordUsage(request, reply, route, { prompt_tokens: 0, completion_tokens: 0 });
+      request.billing.charge(route, { prompt_tokens: 0, completion_tokens: 0 });
       return result(route.id, described, 'local', { prompt_tokens: 0, completion_tokens: 0 }, facts);
     },
   );

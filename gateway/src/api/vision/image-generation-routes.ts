@@ -5,7 +5,6 @@ import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { publicUrl } from '../_shared/public-url.js';
-import { recordUsage } from '../_shared/record-usage.js';
 import { DEFAULT_IMAGE_SIZES, DEFAULT_MAX_IMAGES } from '../../core/images/image-generation-defaults.js';
 
 
@@ -69,7 +68,7 @@ export const imageGenerationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ...(image.revised_prompt ? { revised_prompt: image.revised_prompt } : {}),
         });
       }
-      recordUsage(request, reply, served, { prompt_tokens: 0, completion_tokens: 0 });
+      request.billing.charge(served, { prompt_tokens: 0, completion_tokens: 0 });
       return { id, object: 'vision.image' as const, created: Math.floor(Date.now() / 1000), model: served.id, data };
     });
   }

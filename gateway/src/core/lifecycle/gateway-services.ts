@@ -12,6 +12,7 @@ import type { StartupState } from './startup-state.js';
 import type { GatewayStatus } from '../status/gateway-status.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { UsageLedger } from '../billing/usage-ledger.js';
+import type { BillingService } from '../billing/billing-service.js';
 import type { FileStore } from '../files/file-store.js';
 import type { BatchRunner } from '../batch/batch-runner.js';
 import type { BatchesRepository } from '../../store/batches-repository.js';
@@ -27,6 +28,7 @@ export interface GatewayServices {
   keys: KeyService;
   accounts: AccountService;
   ledger: UsageLedger;
+  billing: BillingService;
   rateLimiter: RateLimiter;
   requestLog: RequestLog;
   providers: ReadonlyMap<string, ProviderInstance>;
