@@ -50,6 +50,15 @@ import { AddressPolicy } from './core/url-fetch/address-policy.js';
 import { LocalModels } from './core/local-models/local-models.js';
 import { ModelDownloadsRepository } from './store/model-downloads-repository.js';
 import { ResponsesService } from './core/responses/responses-service.js';
+import { ChatService } from './core/chat/chat-service.js';
+import { CompletionService } from './core/completions/completion-service.js';
+import { FimService } from './core/fim/fim-service.js';
+import { EmbeddingService } from './core/embeddings/embedding-service.js';
+import { OcrService } from './core/ocr/ocr-service.js';
+import { DocumentService } from './core/documents/document-service.js';
+import { ImageAnalysisService } from './core/vision/image-analysis-service.js';
+import { ImageGenerationService } from './core/images/image-generation-service.js';
+import { TranscriptionService } from './core/audio/transcription-service.js';
 import { ResponsesRepository } from './store/responses-repository.js';
 
 export type Gateway = FastifyInstance;
@@ -121,6 +130,9 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const startup = new StartupState();
   const metrics = new GatewayMetrics(providers, breakers);
   const runner = new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
+  const urlFetchPolicy = new AddressPolicy(options.server.urlFetchAllow);
+  /** What the use cases that load client documents need. */
+  const useCaseDeps = { models, runner, files, options, urlFetchPolicy };
   const accounts = new AccountService(new AccountRepository(db), ledger, options.account);
   const services: GatewayServices = {
     options,
@@ -142,8 +154,17 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, join(options.dataDir, 'batches'), app.log),
     agents: new AgentsRepository(db),
-    urlFetchPolicy: new AddressPolicy(options.server.urlFetchAllow),
+    urlFetchPolicy,
     localModels: new LocalModels({ dataDir: options.dataDir, hub: options.hub }, models, new ModelDownloadsRepository(db), app.log),
+    chat: new ChatService(models, runner),
+    completions: new CompletionService(models, runner),
+    fim: new FimService(models, runner),
+    embeddings: new EmbeddingService(models, runner),
+    ocr: new OcrService(useCaseDeps),
+    documents: new DocumentService(useCaseDeps),
+    imageAnalysis: new ImageAnalysisService(useCaseDeps),
+    imageGeneration: new ImageGenerationService(models, runner, files),
+    transcription: new TranscriptionService(models, runner),
     responses: new ResponsesService(models, runner, new ResponsesRepository(db)),
   };
   app.decorate('services', services);

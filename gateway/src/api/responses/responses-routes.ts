@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { ResponsesCaller, ResponsesHooks } from '../../core/responses/responses-service.js';
+import type { ResponsesCaller } from '../../core/responses/responses-service.js';
 import { ResponseDeleted, ResponseObject, ResponsesBody, StoredInputItem } from '../../core/responses/response-schemas.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
@@ -37,11 +37,7 @@ export const responsesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const signal = clientAbortSignal(reply);
-      const hooks: ResponsesHooks = {
-        onStreamStart: (route, estimate) => request.billing.chargeEstimateIfAbandoned(route, estimate),
-        onUsage: (route, usage) => request.billing.charge(route, usage),
-      };
-      const outcome = await responses.create(request.body, caller(request), signal, hooks);
+      const outcome = await responses.create(request.body, caller(request), signal, request.billing);
       if (outcome.kind === 'json') return outcome.response;
       return sendEventStream(
         request,
