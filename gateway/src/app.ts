@@ -43,7 +43,8 @@ import { ModelStateRepository } from './store/model-state-repository.js';
 import { UsageRepository } from './store/usage-repository.js';
 import { BatchesRepository } from './store/batches-repository.js';
 import { AgentsRepository } from './store/agents-repository.js';
-import { BatchRunner, type BatchExecutor } from './core/batch/batch-runner.js';
+import { BatchRunner } from './core/batch/batch-runner.js';
+import { inProcessBatchExecutor } from './core/batch/in-process-batch-executor.js';
 import { join } from 'node:path';
 import { apiRoutes } from './api/index.js';
 import { AddressPolicy } from './core/url-fetch/address-policy.js';
@@ -116,17 +117,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db), (providerId) => breakers.for(providerId).state);
   const files = new FileStore(new FilesRepository(db), options.dataDir);
   const batches = new BatchesRepository(db);
-  const runBatchRequest: BatchExecutor = async (endpoint, body, token, signal) => {
-    const response = await app.inject({ method: 'POST', url: endpoint, signal, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-    let parsed: unknown;
-    try {
-      parsed = response.json();
-    } catch {
-      parsed = response.body;
-    }
-    const retryAfter = Number(response.headers['retry-after']);
-    return { status: response.statusCode, body: parsed, requestId: String(response.headers['x-request-id'] ?? ''), ...(Number.isFinite(retryAfter) ? { retryAfter } : {}) };
-  };
+  const runBatchRequest = inProcessBatchExecutor((request) => app.inject(request));
   const startup = new StartupState();
   const metrics = new GatewayMetrics(providers, breakers);
   const runner = new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
