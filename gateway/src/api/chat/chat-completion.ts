@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newId } from '../../core/ids/ids.js';
-import type { ChatOutcome, ChatTurn } from '../../core/chat/chat-service.js';
+import type { ChatOutcome } from '../../core/chat/chat-service.js';
 import type { ModelRoute } from '../../core/routing/model-registry.js';
-import { clientAbortSignal } from '../_shared/client-abort.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import type { ChatMessage, ContentPart, ResponseFormat, ToolCall, ToolChoice, ToolDefinition } from '../../providers/contracts/chat.js';
+import type { ChatMessage, ChatRequest, ContentPart, ResponseFormat, ToolCall, ToolChoice, ToolDefinition } from '../../providers/contracts/chat.js';
+import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 import { usageBody } from '../_shared/usage-body.js';
 import { samplingParams } from '../_shared/sampling-schema.js';
@@ -37,7 +37,7 @@ function normaliseMessage(message: BodyMessage): ChatMessage {
   };
 }
 
-export function toChatTurn(body: ChatBodyType, messages: NonNullable<ChatBodyType['messages']>): ChatTurn {
+export function toChatRequest(body: ChatBodyType, messages: NonNullable<ChatBodyType['messages']>, signal: AbortSignal): Omit<ChatRequest, 'model'> {
   return {
     ...samplingParams(body),
     messages: messages.map(normaliseMessage),
@@ -45,6 +45,7 @@ export function toChatTurn(body: ChatBodyType, messages: NonNullable<ChatBodyTyp
     tools: (body.tools ?? undefined) as ToolDefinition[] | undefined,
     tool_choice: (body.tool_choice ?? undefined) as ToolChoice | undefined,
     parallel_tool_calls: body.parallel_tool_calls,
+    signal,
   };
 }
 
@@ -84,6 +85,7 @@ export function chatCompletionAnswer(request: FastifyRequest, reply: FastifyRepl
 
 /** A chat completion on a chat route: the turn parsed from the body, run by the chat service, answered in OpenAI's shape. */
 export async function chatCompletion(request: FastifyRequest, reply: FastifyReply, body: ChatBodyType, messages: NonNullable<ChatBodyType['messages']>, route: ModelRoute) {
-  const outcome = await request.server.services.chat.complete(route, toChatTurn(body, messages), body.stream === true, request.billing, clientAbortSignal(reply));
+  const signal = clientAbortSignal(reply);
+  const outcome = await request.server.services.chat.complete(route, toChatRequest(body, messages, signal), body.stream === true, request.billing, signal);
   return chatCompletionAnswer(request, reply, body, outcome);
 }
