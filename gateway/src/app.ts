@@ -20,6 +20,7 @@ import { GatewayStatus, generatedInstanceId } from './core/status/gateway-status
 import { GatewayMetrics } from './core/metrics/gateway-metrics.js';
 import { registerMetricsHooks } from './http/metrics-hooks.js';
 import { UsageLedger } from './core/billing/usage-ledger.js';
+import { BillingService } from './core/billing/billing-service.js';
 import { registerAuthentication } from './http/authentication.js';
 import { registerCompression } from './http/compression.js';
 import { registerCors } from './http/cors.js';
@@ -44,7 +45,8 @@ import { ModelStateRepository } from './store/model-state-repository.js';
 import { UsageRepository } from './store/usage-repository.js';
 import { BatchesRepository } from './store/batches-repository.js';
 import { AgentsRepository } from './store/agents-repository.js';
-import { BatchRunner, type BatchExecutor } from './core/batch/batch-runner.js';
+import { BatchRunner } from './core/batch/batch-runner.js';
+import { inProcessBatchExecutor } from './core/batch/in-process-batch-executor.js';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { apiRoutes } from './api/index.js';
@@ -52,6 +54,15 @@ import { AddressPolicy } from './core/url-fetch/address-policy.js';
 import { LocalModels } from './core/local-models/local-models.js';
 import { ModelDownloadsRepository } from './store/model-downloads-repository.js';
 import { ResponsesService } from './core/responses/responses-service.js';
+import { ChatService } from './core/chat/chat-service.js';
+import { CompletionService } from './core/completions/completion-service.js';
+import { FimService } from './core/fim/fim-service.js';
+import { EmbeddingService } from './core/embeddings/embedding-service.js';
+import { OcrService } from './core/ocr/ocr-service.js';
+import { DocumentService } from './core/documents/document-service.js';
+import { ImageAnalysisService } from './core/vision/image-analysis-service.js';
+import { ImageGenerationService } from './core/images/image-generation-service.js';
+import { TranscriptionService } from './core/audio/transcription-service.js';
 import { ResponsesRepository } from './store/responses-repository.js';
 
 export type Gateway = FastifyInstance;
@@ -112,26 +123,21 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db), (providerId) => breakers.for(providerId).state);
   const files = new FileStore(new FilesRepository(db), options.dataDir);
   const batches = new BatchesRepository(db);
-  const runBatchRequest: BatchExecutor = async (endpoint, body, token, signal) => {
-    const response = await app.inject({ method: 'POST', url: endpoint, signal, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-    let parsed: unknown;
-    try {
-      parsed = response.json();
-    } catch {
-      parsed = response.body;
-    }
-    const retryAfter = Number(response.headers['retry-after']);
-    return { status: response.statusCode, body: parsed, requestId: String(response.headers['x-request-id'] ?? ''), ...(Number.isFinite(retryAfter) ? { retryAfter } : {}) };
-  };
+  const runBatchRequest = inProcessBatchExecutor((request) => app.inject(request));
   const startup = new StartupState();
   const metrics = new GatewayMetrics(providers, breakers);
   const runner = new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
+  const urlFetchPolicy = new AddressPolicy(options.server.urlFetchAllow);
+  /** What the use cases that load client documents need. */
+  const useCaseDeps = { models, runner, files, options, urlFetchPolicy };
+  const accounts = new AccountService(new AccountRepository(db), ledger, options.account, Date.now, team && (() => team.spendReservations(storedSpend(new AccountRepository(db), new UsageRepository(db)))));
   const services: GatewayServices = {
     options,
     db,
     keys,
     ledger,
-    accounts: new AccountService(new AccountRepository(db), ledger, options.account, Date.now, team && (() => team.spendReservations(storedSpend(new AccountRepository(db), new UsageRepository(db))))),
+    accounts,
+    billing: new BillingService(accounts, ledger, models, options.account.defaultCompletionTokens, (error) => app.log.error({ err: error }, 'could not settle a spend reservation')),
     rateLimiter: team?.rateLimiter ?? new LocalRateLimiter(),
     requestLog: new RequestLog(options.server.requestLogSize, { store: new RequestLogRepository(db), retentionDays: options.server.requestLogRetentionDays }, instanceId),
     providers,
@@ -145,8 +151,17 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, join(options.dataDir, 'batches'), app.log),
     agents: new AgentsRepository(db),
-    urlFetchPolicy: new AddressPolicy(options.server.urlFetchAllow),
+    urlFetchPolicy,
     localModels: new LocalModels({ dataDir: options.dataDir, hub: options.hub }, models, new ModelDownloadsRepository(db), app.log),
+    chat: new ChatService(models, runner),
+    completions: new CompletionService(models, runner),
+    fim: new FimService(models, runner),
+    embeddings: new EmbeddingService(models, runner),
+    ocr: new OcrService(useCaseDeps),
+    documents: new DocumentService(useCaseDeps),
+    imageAnalysis: new ImageAnalysisService(useCaseDeps),
+    imageGeneration: new ImageGenerationService(models, runner, files),
+    transcription: new TranscriptionService(models, runner),
     responses: new ResponsesService(models, runner, new ResponsesRepository(db)),
   };
   await team?.join({ ...services, providerIds: options.providers.map((provider) => provider.id) });

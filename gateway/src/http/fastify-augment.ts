@@ -1,15 +1,9 @@
 import type { ApiKeyRecord } from '../store/keys-repository.js';
 import type { GatewayServices } from '../core/lifecycle/gateway-services.js';
+import type { RequestBilling } from '../core/billing/billing-service.js';
 
 /** Who may call a route: nobody needs a key, any key, a key sent as X-API-Key, or an Owner key. */
 export type RouteAuth = 'none' | 'key' | 'x-api-key' | 'owner';
-
-export interface RequestUsage {
-  model: string | null;
-  prompt_tokens: number;
-  completion_tokens: number;
-  cost: number;
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -22,9 +16,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     startedAt: bigint;
     apiKey: ApiKeyRecord | null;
-    usage: RequestUsage | null;
-    /** What a stream has used so far, for a client that leaves before the final usage arrives. */
-    usageEstimate: (() => RequestUsage) | null;
+    /** The request's bill: the meter its use case charges, settled by the usage recorder. */
+    billing: RequestBilling;
   }
   interface FastifyInstance {
     services: GatewayServices;

@@ -52,8 +52,8 @@ export function registerMetricsHooks(app: FastifyInstance): void {
 
     const operation = OPERATION_BY_ROUTE[route];
     if (!operation) return;
-    const labels = modelLabels(operation, request.usage?.model ?? requestedModel(request.body));
-    const usage = request.usage;
+    const labels = modelLabels(operation, request.billing.usage?.model ?? requestedModel(request.body));
+    const usage = request.billing.usage;
     metrics.modelRequest(labels, seconds, errorType, usage && status < 400 ? { input: usage.prompt_tokens, output: usage.completion_tokens } : undefined);
     if (request.firstFrameAt !== null) metrics.firstToken(labels, Number(request.firstFrameAt - request.startedAt) / 1e9);
   });

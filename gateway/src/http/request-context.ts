@@ -13,8 +13,6 @@ export function clientRequestId(header: string | string[] | undefined): string |
 export function registerRequestContext(app: FastifyInstance): void {
   app.decorateRequest('startedAt', 0n);
   app.decorateRequest('apiKey', null);
-  app.decorateRequest('usage', null);
-  app.decorateRequest('usageEstimate', null);
 
   app.addHook('onRequest', async (request, reply) => startCommonHeaders(request, reply));
   app.addHook('onSend', async (request, reply, payload) => {

@@ -1,38 +1,28 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ModelRoute } from '../core/routing/model-registry.js';
-import { estimateRequestCost } from '../core/billing/spend-estimate.js';
-import type { Reservation } from '../core/billing/spend-reservations.js';
+import { RequestBilling } from '../core/billing/billing-service.js';
 
-const reservations = new WeakMap<FastifyRequest, Reservation>();
+const bills = new WeakMap<FastifyRequest, RequestBilling>();
 
 /**
- * Before a billable route's handler calls a provider, its estimated cost is reserved against the
- * balance and the spending limits (402 when it does not fit); the usage recorder settles it with the
- * real cost, or releases it, once the request is recorded.
+ * Every request carries its bill (`request.billing`, the meter its use case charges); before a
+ * billable route's handler runs, core/billing reserves its estimated cost (402 when it does not fit),
+ * and a charged cost leaves in X-Request-Cost. The usage recorder settles the bill.
  */
 export function registerSpendReservation(app: FastifyInstance): void {
-  app.addHook('preHandler', async (request) => {
-    const key = request.apiKey;
-    if (!key || !request.routeOptions.config?.billable) return;
-    const { accounts, models, options } = app.services;
-    const body = request.body !== null && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : undefined;
-    let route: ModelRoute | undefined;
-    try {
-      if (typeof body?.model === 'string') route = models.find(body.model);
-    } catch {
-      // An unknown model: the handler answers 404; only the limits' remainder is checked here.
-    }
-    const amount = route && body ? estimateRequestCost(route, body, options.account.defaultCompletionTokens) : 0;
-    reservations.set(request, await accounts.reserve(key, amount));
+  app.decorateRequest('billing', {
+    getter(this: FastifyRequest): RequestBilling {
+      let billing = bills.get(this);
+      if (!billing) bills.set(this, (billing = new RequestBilling()));
+      return billing;
+    },
   });
-}
-
-/** Called once the request's usage is in the ledger: swaps the hold for the real cost. */
-export function settleReservation(app: FastifyInstance, request: FastifyRequest, actualCost: number): void {
-  const reservation = reservations.get(request);
-  if (!reservation) return;
-  reservations.delete(request);
-  const { accounts } = app.services;
-  const done = actualCost > 0 ? accounts.settle(reservation, actualCost) : accounts.release(reservation);
-  done.catch((error: unknown) => request.log.error({ err: error }, 'could not settle a spend reservation'));
+  app.addHook('preHandler', async (request) => {
+    if (!request.apiKey || !request.routeOptions.config?.billable) return;
+    await app.services.billing.reserve(request.billing, request.apiKey, request.body);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const usage = request.billing.usage;
+    if (usage && !reply.raw.headersSent) reply.header('X-Request-Cost', String(usage.cost));
+    return payload;
+  });
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { boundedJsonText } from '../core/json/bounded-json-text.js';
 import { CONSOLE_CLIENT, redactBody, redactHeaders } from '../core/request-log/request-log.js';
 import { elapsedMs } from './request-context.js';
-import { settleReservation } from './spend-reservation.js';
 
 /** The status the request log shows for a client that closed the connection before the answer was complete (nginx's). */
 export const CLIENT_CLOSED_REQUEST = 499;
@@ -38,7 +37,8 @@ function requestBodyText(body: unknown): string | undefined {
 }
 
 /**
- * The usage ledger (authenticated requests) and the console's request log. A complete answer is
+ * Bills each request once it is over (core/billing: the ledger entry and the reservation's
+ * settlement) and writes the console's request log. A complete answer is
  * recorded as it is handed to the socket (onSend) and waits for its ledger entry's commit, so the entry
  * is on disk before the client can read the answer; a stream is recorded when it ends. A client that disconnects first (mid-stream, or while a long
  * answer is computed) is recorded when the connection closes, with status 499.
@@ -50,35 +50,23 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean)
   const record = (request: FastifyRequest, status: number): Promise<void> | undefined => {
     if (recorded.has(request)) return;
     recorded.add(request);
-    // A stream the client left never got its final usage: bill what was produced until then.
-    const usage = request.usage ?? (status === CLIENT_CLOSED_REQUEST ? (request.usageEstimate?.() ?? null) : null);
     if (request.routeOptions.config?.unlogged) {
-      settleReservation(app, request, 0);
+      app.services.billing.release(request.billing);
       return;
     }
-    const { ledger, requestLog } = app.services;
+    const { billing, requestLog } = app.services;
     const latency = elapsedMs(request.startedAt);
-    const route = request.routeOptions.url ?? request.url.split('?')[0];
     const client = headerValue(request, 'x-switchyard-client')?.slice(0, 40) ?? null;
-    // The console's own reads (model lists, account pages, polling) are not usage; its playground calls are.
-    const consoleHousekeeping = client === CONSOLE_CLIENT && !usage;
-    let committed: Promise<void> | undefined;
-    if (request.apiKey && !consoleHousekeeping) {
-      committed = ledger.record({
-        time: Date.now(),
-        request_id: request.id,
-        key_id: request.apiKey.id,
-        method: request.method,
-        route,
-        model: usage?.model ?? null,
-        status,
-        latency_ms: latency,
-        prompt_tokens: usage?.prompt_tokens ?? 0,
-        completion_tokens: usage?.completion_tokens ?? 0,
-        cost: usage?.cost ?? 0,
-      });
-    }
-    settleReservation(app, request, usage?.cost ?? 0);
+    const { usage, committed } = billing.settle(request.billing, {
+      id: request.id,
+      key: request.apiKey,
+      method: request.method,
+      route: request.routeOptions.url ?? request.url.split('?')[0],
+      status,
+      latencyMs: latency,
+      abandoned: status === CLIENT_CLOSED_REQUEST,
+      fromConsole: client === CONSOLE_CLIENT,
+    });
     const secrets = knownSecrets(app, request);
     const requestBody = keepBodies ? requestBodyText(request.body) : undefined;
     const responseBody = keepBodies ? responseBodies.get(request) : undefined;

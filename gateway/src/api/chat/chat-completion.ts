@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newId } from '../../core/ids/ids.js';
+import type { ChatOutcome } from '../../core/chat/chat-service.js';
 import type { ModelRoute } from '../../core/routing/model-registry.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import type { ChatMessage, ChatRequest, ContentPart, ChatStreamEvent, ResponseFormat, ToolCall, ToolChoice, ToolDefinition } from '../../providers/contracts/chat.js';
+import type { ChatMessage, ChatRequest, ContentPart, ResponseFormat, ToolCall, ToolChoice, ToolDefinition } from '../../providers/contracts/chat.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream } from '../_shared/event-stream.js';
-import { billEstimateOnDisconnect, recordUsage, usageBody } from '../_shared/record-usage.js';
-import { StreamUsageEstimate } from '../../core/billing/stream-usage-estimate.js';
+import { usageBody } from '../_shared/usage-body.js';
 import { samplingParams } from '../_shared/sampling-schema.js';
 import type { ChatBodyType } from './chat-schemas.js';
 
@@ -49,40 +49,27 @@ export function toChatRequest(body: ChatBodyType, messages: NonNullable<ChatBody
   };
 }
 
-/** A chat completion on a chat route: plain JSON, or chunks over SSE when `stream` is true. */
-export async function chatCompletion(request: FastifyRequest, reply: FastifyReply, body: ChatBodyType, messages: NonNullable<ChatBodyType['messages']>, route: ModelRoute) {
-  const { runner } = request.server.services;
-  const signal = clientAbortSignal(reply);
-  const chatRequest = toChatRequest(body, messages, signal);
+/** A chat completion in OpenAI's shape: plain JSON, or chunks over SSE when the client streams. */
+export function chatCompletionAnswer(request: FastifyRequest, reply: FastifyReply, body: ChatBodyType, outcome: ChatOutcome) {
   const id = newId('chatcmpl-');
   const created = Math.floor(Date.now() / 1000);
-
-  if (!body.stream) {
-    const { value, route: served } = await runner.run(route, 'chat', signal, (candidate, attemptSignal) => candidate.provider.capabilities.chat!.chat({ ...chatRequest, model: candidate.upstreamModel, signal: attemptSignal }));
-    recordUsage(request, reply, served, value.usage);
-    return { id, object: 'chat.completion' as const, created, model: served.id, choices: value.choices, usage: usageBody(value.usage) };
+  const served = outcome.route;
+  if (outcome.kind === 'json') {
+    return { id, object: 'chat.completion' as const, created, model: served.id, choices: outcome.result.choices, usage: usageBody(outcome.result.usage) };
   }
-
-  const { value: events, route: served } = await runner.run(route, 'chat', signal, (candidate, attemptSignal) =>
-    candidate.provider.capabilities.chat!.chatStream({ ...chatRequest, model: candidate.upstreamModel, signal: attemptSignal }),
-  );
   const includeUsage = body.stream_options?.include_usage === true;
-  const estimate = StreamUsageEstimate.forChat(chatRequest.messages);
-  billEstimateOnDisconnect(request, served, estimate);
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id, object: 'chat.completion.chunk', created, model: served.id, choices, ...extra });
   return sendEventStream(request, reply, served.provider.id, async (writer) => {
     const started = new Set<number>();
-    for await (const event of events as AsyncIterable<ChatStreamEvent>) {
+    for await (const event of outcome.events) {
       if (writer.closed) break;
       if (event.type === 'usage') {
-        recordUsage(request, reply, served, event.usage);
         if (includeUsage) await writer.send(chunk([], { usage: usageBody(event.usage) }));
         continue;
       }
       const firstOfChoice = !started.has(event.index);
       started.add(event.index);
       if (event.type === 'delta') {
-        estimate.add(event.content);
         const delta = {
           ...(firstOfChoice ? { role: 'assistant' } : {}),
           ...(event.content !== undefined ? { content: event.content } : {}),
@@ -94,4 +81,11 @@ export async function chatCompletion(request: FastifyRequest, reply: FastifyRepl
       }
     }
   });
+}
+
+/** A chat completion on a chat route: the turn parsed from the body, run by the chat service, answered in OpenAI's shape. */
+export async function chatCompletion(request: FastifyRequest, reply: FastifyReply, body: ChatBodyType, messages: NonNullable<ChatBodyType['messages']>, route: ModelRoute) {
+  const signal = clientAbortSignal(reply);
+  const outcome = await request.server.services.chat.complete(route, toChatRequest(body, messages, signal), body.stream === true, request.billing, signal);
+  return chatCompletionAnswer(request, reply, body, outcome);
 }

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DEFAULT_CHAT_MODEL, DEFAULT_OCR_MODEL } from '../../config/defaults.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { chatCompletion } from './chat-completion.js';
@@ -21,18 +20,12 @@ export const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
   for (const path of ['/v1/chat/completions', '/chat/completions']) {
     app.post(path, { config: { billable: true }, schema: path === '/chat/completions' ? { ...schema, hide: true } : schema }, async (request, reply) => {
       const body = request.body;
-      const { models } = app.services;
       const hasDocumentPart = (body.messages ?? []).some((message) => Array.isArray(message.content) && message.content.some((part) => part.type === 'document_url'));
-      const isDocumentRequest = body.document !== undefined || body.question !== undefined || hasDocumentPart;
-      const modelName = body.model ?? (isDocumentRequest ? DEFAULT_OCR_MODEL : DEFAULT_CHAT_MODEL);
-      const found = models.find(modelName);
-      if (isDocumentRequest || (found.capabilities.has('documents') && !found.capabilities.has('chat'))) {
-        // A document_url part sent to a chat model is read by the documents model; the chat model writes the answer.
-        const documentsModel = hasDocumentPart && !found.capabilities.has('documents') ? DEFAULT_OCR_MODEL : modelName;
-        return documentQuestion(request, reply, body, models.resolve(documentsModel, 'documents'));
-      }
+      const asksAboutDocument = body.document !== undefined || body.question !== undefined || hasDocumentPart;
+      const target = app.services.chat.target({ model: body.model, asksAboutDocument, hasDocumentPart });
+      if (target.useCase === 'documents') return documentQuestion(request, reply, body, target.route);
       if (!body.messages) throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", { param: 'messages' });
-      return chatCompletion(request, reply, body, body.messages, models.resolve(modelName, 'chat'));
+      return chatCompletion(request, reply, body, body.messages, target.route);
     });
   }
 };

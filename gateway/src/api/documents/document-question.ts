@@ -1,16 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { answerQuestion } from '../../core/documents/answer-question.js';
+import type { DocumentQuestion } from '../../core/documents/document-service.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { newId } from '../../core/ids/ids.js';
 import type { ModelRoute } from '../../core/routing/model-registry.js';
-import { recogniseDocument } from '../../core/ocr/recognise-document.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream } from '../_shared/event-stream.js';
-import { recordUsage, usageBody } from '../_shared/record-usage.js';
+import { usageBody } from '../_shared/usage-body.js';
 import type { ChatBodyType } from '../chat/chat-schemas.js';
 
 /** The document and question: `document` + `question`, or the last user message's image_url (or document_url) part and text parts. */
-function documentAndQuestion(body: ChatBodyType): { document: string; question: string } {
+function documentAndQuestion(body: ChatBodyType): DocumentQuestion {
   if (body.document || body.question) {
     if (!body.document) throw new GatewayError(422, 'invalid_value', "Invalid request: 'document' is required with 'question' (base64 or a URL of the document).", { param: 'document' });
     if (!body.question) throw new GatewayError(422, 'invalid_value', "Invalid request: 'question' is required with 'document'.", { param: 'question' });
@@ -32,14 +31,9 @@ function documentAndQuestion(body: ChatBodyType): { document: string; question: 
   return { document: typeof source === 'string' ? source : source.url, question };
 }
 
-/** Document question answering on an OCR (documents) model; the answer comes with the passages it rests on. */
+/** Document question answering on an OCR (documents) model, answered like a chat completion with the citations beside it. */
 export async function documentQuestion(request: FastifyRequest, reply: FastifyReply, body: ChatBodyType, route: ModelRoute) {
-  const services = request.server.services;
-  const { document, question } = documentAndQuestion(body);
-  const signal = clientAbortSignal(reply);
-  const { result, route: served } = await recogniseDocument(services, route, document, undefined, signal, 'document');
-  const answer = await answerQuestion(services, result, question, signal);
-  recordUsage(request, reply, served, answer.usage);
+  const { answer, route: served } = await request.server.services.documents.answer(route, documentAndQuestion(body), request.billing, clientAbortSignal(reply));
   const id = newId('chatcmpl-');
   const created = Math.floor(Date.now() / 1000);
   const extras = { citations: answer.citations, document_text: answer.documentText, answer_method: answer.method };

@@ -1,10 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-import { recordUsage } from '../_shared/record-usage.js';
 
 const Input = Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 2048 })]);
 
@@ -46,13 +44,7 @@ export const embeddingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const raw = body.input ?? body.inputs;
       if (raw === undefined) throw new GatewayError(422, 'invalid_value', "Invalid request: 'input' is required.", { param: 'input' });
       const input = Array.isArray(raw) ? raw : [raw];
-      const { models, runner } = app.services;
-      const route = models.resolve(body.model ?? DEFAULT_CHAT_MODEL, 'embeddings');
-      const signal = clientAbortSignal(reply);
-      const { value, route: served } = await runner.run(route, 'embeddings', signal, (candidate, attemptSignal) =>
-        candidate.provider.capabilities.embeddings!.embed({ model: candidate.upstreamModel, input, dimensions: body.dimensions ?? undefined, signal: attemptSignal }),
-      );
-      recordUsage(request, reply, served, { prompt_tokens: value.prompt_tokens, completion_tokens: 0 });
+      const { result: value, route: served } = await app.services.embeddings.embed(body.model, input, body.dimensions ?? undefined, request.billing, clientAbortSignal(reply));
       const base64 = body.encoding_format === 'base64';
       return {
         id: newId('embd-'),

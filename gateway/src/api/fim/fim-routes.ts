@@ -1,10 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { fillInTheMiddle } from '../../core/fim/fill-in-the-middle.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-import { recordUsage, usageBody } from '../_shared/record-usage.js';
+import { usageBody } from '../_shared/usage-body.js';
 import { SamplingFields, samplingParams } from '../_shared/sampling-schema.js';
 
 const FimBody = Type.Object(
@@ -32,10 +31,8 @@ export const fimRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const body = request.body;
       if (body.stream) throw new GatewayError(422, 'unsupported_parameter', 'Streaming is not available on /v1/fim/completions here; send stream: false.', { param: 'stream' });
-      const signal = clientAbortSignal(reply);
       const { n: _ignored, ...sampling } = samplingParams(body);
-      const { result, route } = await fillInTheMiddle(app.services.models, app.services.runner, { ...sampling, model: body.model, prompt: body.prompt, suffix: body.suffix ?? undefined }, signal);
-      recordUsage(request, reply, route, result.usage);
+      const { result, route } = await app.services.fim.fill({ ...sampling, model: body.model, prompt: body.prompt, suffix: body.suffix ?? undefined }, request.billing, clientAbortSignal(reply));
       return {
         id: newId('cmpl-'),
         object: 'chat.completion' as const,

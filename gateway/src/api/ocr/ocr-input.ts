@@ -3,20 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { booleanField, readMultipart } from '../_shared/read-multipart.js';
 import type { MistralOcrInput } from '../../core/ocr/process-mistral-ocr.js';
+import type { OcrRequest } from '../../core/ocr/ocr-service.js';
 import type { BoxGranularity } from '../../core/ocr/select-boxes.js';
 import type { OcrBodyType } from './ocr-schemas.js';
-
-/** One OCR request, whether it came as JSON or as a multipart upload. */
-export interface OcrInput {
-  model?: string;
-  /** A data URL, base64 or URL (JSON) or the uploaded bytes (multipart). */
-  source: string | Buffer;
-  returnBboxes: boolean;
-  structuredOutput: boolean;
-  schema?: Record<string, unknown>;
-  granularity: BoxGranularity;
-  pages?: number[];
-}
 
 const GRANULARITIES = ['word', 'line', 'block'];
 
@@ -80,7 +69,7 @@ export function fromMistralJson(body: OcrBodyType & { document: MistralDocument 
   };
 }
 
-export function fromJson(body: OcrBodyType): OcrInput {
+export function fromJson(body: OcrBodyType): OcrRequest {
   const source = body.image;
   if (!source) throw new GatewayError(422, 'invalid_value', "Invalid request: 'image' is required (a data URL, base64, or an http(s) URL).", { param: 'image' });
   return {
@@ -103,7 +92,7 @@ function parsePages(value: string | undefined): number[] | undefined {
 }
 
 /** Multipart fields: file, model, return_bboxes, structured_output, schema (JSON text), granularity, pages. */
-export async function fromMultipart(request: FastifyRequest): Promise<OcrInput> {
+export async function fromMultipart(request: FastifyRequest): Promise<OcrRequest> {
   const { fields, file } = await readMultipart(request);
   if (!file) throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' is required in a multipart OCR request.", { param: 'file' });
   let schema: Record<string, unknown> | undefined;

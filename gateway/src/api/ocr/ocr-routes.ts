@@ -1,22 +1,11 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_OCR_MODEL } from '../../config/defaults.js';
-import { documentSourceLimits, loadDocumentSource } from '../../core/files/document-source.js';
-import { GatewayError } from '../../core/errors/gateway-error.js';
 import { newId } from '../../core/ids/ids.js';
-import { compileClientSchema } from '../../core/json/json-schema-check.js';
-import { fillSchemaStrictly } from '../../core/ocr/fill-schema-strictly.js';
-import { layoutAsStructuredData } from '../../core/ocr/layout-as-structured-data.js';
+import type { OcrRequest } from '../../core/ocr/ocr-service.js';
 import { ownerScope } from '../../core/account/resource-owner.js';
-import { processMistralOcr } from '../../core/ocr/process-mistral-ocr.js';
-import { recogniseDocument } from '../../core/ocr/recognise-document.js';
-import { renderDocumentPage } from '../../core/ocr/render-document-page.js';
-import { selectBoxes } from '../../core/ocr/select-boxes.js';
-import { toGatewayError } from '../../core/errors/provider-error-mapping.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-import { recordUsage } from '../_shared/record-usage.js';
-import { fromJson, fromMistralJson, fromMultipart, isMistralForm, type OcrInput } from './ocr-input.js';
+import { fromJson, fromMistralJson, fromMultipart, isMistralForm } from './ocr-input.js';
 import { OcrBody, OcrResultSchema, type OcrBodyType } from './ocr-schemas.js';
 
 /**
@@ -24,40 +13,26 @@ import { OcrBody, OcrResultSchema, type OcrBodyType } from './ocr-schemas.js';
  * sent as JSON (data URL, base64 or URL; Mistral's `document` also works) or as a multipart upload.
  */
 export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const services = app.services;
+  const { ocr } = app.services;
 
-  async function handle(request: FastifyRequest, reply: FastifyReply, input: OcrInput) {
-    if (input.schema && !input.structuredOutput) {
-      throw new GatewayError(422, 'invalid_value', "Invalid request: 'structured_output' must be true when a 'schema' is given.", { param: 'structured_output' });
-    }
-    const validate = input.schema ? compileClientSchema(input.schema, 'schema') : undefined;
-    const route = services.models.resolve(input.model ?? DEFAULT_OCR_MODEL, 'ocr');
-    const signal = clientAbortSignal(reply);
-    const { result, route: served } = await recogniseDocument(services, route, input.source, input.pages, signal);
-    const pages = result.pages.map((page) => ({ index: page.index, width: page.width, height: page.height, text: page.text, source: page.source }));
-    const text = result.pages.map((page) => page.text).join('\n\n');
-    const base = { id: newId('ocr-'), object: 'ocr.result' as const, model: served.id, text, pages };
-    const boxes = input.returnBboxes ? { bboxes: selectBoxes(result, input.granularity), granularity: input.granularity } : {};
-    recordUsage(request, reply, served, { prompt_tokens: 0, completion_tokens: 0 });
-
-    if (input.schema && validate) {
-      const filled = await fillSchemaStrictly(services, { schema: input.schema, validate, param: 'schema' }, result, signal, (message) => request.log.info(message));
-      return { ...base, ...boxes, structured_data: filled.data, structured_method: filled.method };
-    }
-    if (input.structuredOutput) return { ...base, ...boxes, structured_data: layoutAsStructuredData(result), structured_method: 'layout' };
-    return { ...base, ...boxes };
-  }
-
-  async function handleMistral(request: FastifyRequest, reply: FastifyReply, body: Parameters<typeof fromMistralJson>[0]) {
-    const input = fromMistralJson(body, ownerScope(request.apiKey));
-    const { response, route } = await processMistralOcr(services, input, clientAbortSignal(reply), (message) => request.log.info(message));
-    recordUsage(request, reply, route, { prompt_tokens: 0, completion_tokens: 0 });
-    return response;
+  async function handle(request: FastifyRequest, reply: FastifyReply, input: OcrRequest) {
+    const read = await ocr.read(input, request.billing, clientAbortSignal(reply), (message) => request.log.info(message));
+    const pages = read.result.pages.map((page) => ({ index: page.index, width: page.width, height: page.height, text: page.text, source: page.source }));
+    return {
+      id: newId('ocr-'),
+      object: 'ocr.result' as const,
+      model: read.route.id,
+      text: read.text,
+      pages,
+      ...(read.boxes ?? {}),
+      ...(read.structured ? { structured_data: read.structured.data, structured_method: read.structured.method } : {}),
+    };
   }
 
   async function route(request: FastifyRequest<{ Body: OcrBodyType }>, reply: FastifyReply) {
     if (request.isMultipart()) return handle(request, reply, await fromMultipart(request));
-    return isMistralForm(request.body) ? handleMistral(request, reply, request.body) : handle(request, reply, fromJson(request.body));
+    if (!isMistralForm(request.body)) return handle(request, reply, fromJson(request.body));
+    return ocr.readAsMistral(fromMistralJson(request.body, ownerScope(request.apiKey)), request.billing, clientAbortSignal(reply), (message) => request.log.info(message));
   }
 
   app.post(
@@ -94,13 +69,8 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const bytes = await loadDocumentSource(request.body.image, documentSourceLimits(services));
-      try {
-        const rendered = await renderDocumentPage(bytes, request.body.page ?? 0, request.body.width);
-        return { page: rendered.page, page_count: rendered.pageCount, width: rendered.width, height: rendered.height, image: `data:image/png;base64,${rendered.png.toString('base64')}` };
-      } catch (error) {
-        throw toGatewayError(error, 'renderer');
-      }
+      const rendered = await ocr.renderPage(request.body.image, request.body.page ?? 0, request.body.width);
+      return { page: rendered.page, page_count: rendered.pageCount, width: rendered.width, height: rendered.height, image: `data:image/png;base64,${rendered.png.toString('base64')}` };
     },
   );
 };

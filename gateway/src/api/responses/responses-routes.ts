@@ -1,11 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { ResponsesCaller, ResponsesHooks } from '../../core/responses/responses-service.js';
+import type { ResponsesCaller } from '../../core/responses/responses-service.js';
 import { ResponseDeleted, ResponseObject, ResponsesBody, StoredInputItem } from '../../core/responses/response-schemas.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream, type StreamEnding } from '../_shared/event-stream.js';
-import { billEstimateOnDisconnect, recordUsage } from '../_shared/record-usage.js';
 
 const ResponsePath = Type.Object({ response_id: Type.String({ minLength: 1, maxLength: 200 }) });
 
@@ -38,11 +37,7 @@ export const responsesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const signal = clientAbortSignal(reply);
-      const hooks: ResponsesHooks = {
-        onStreamStart: (route, estimate) => billEstimateOnDisconnect(request, route, estimate),
-        onUsage: (route, usage) => recordUsage(request, reply, route, usage),
-      };
-      const outcome = await responses.create(request.body, caller(request), signal, hooks);
+      const outcome = await responses.create(request.body, caller(request), signal, request.billing);
       if (outcome.kind === 'json') return outcome.response;
       return sendEventStream(
         request,

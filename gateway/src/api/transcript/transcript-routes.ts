@@ -1,12 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DEFAULT_TRANSCRIPTION_MODEL } from '../../config/defaults.js';
-import { sniffAudioFormat, wavDurationSeconds } from '../../media/audio/audio-format.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { toSrt, toVtt } from '../../core/audio/subtitles.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { numberField, readMultipart } from '../_shared/read-multipart.js';
-import { recordUsage } from '../_shared/record-usage.js';
 
 const FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt'] as const;
 type TranscriptFormat = (typeof FORMATS)[number];
@@ -24,8 +21,6 @@ const Transcript = Type.Object(
   },
   { description: 'json: {text, model, language, usage}; verbose_json adds task, language, duration (seconds) and segments; text, srt and vtt answer in those text formats.' },
 );
-const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
-const MAX_DURATION_SECONDS = 2 * 60 * 60;
 
 /**
  * POST /transcript (SPEC.md) and the OpenAI path /v1/audio/transcriptions: multipart `file` plus
@@ -40,38 +35,16 @@ export const transcriptRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
   for (const path of ['/transcript', '/v1/audio/transcriptions']) {
     app.post(path, { config: { billable: true }, schema: path === '/transcript' ? schema : { ...schema, hide: true } }, async (request, reply) => {
-      const { models, runner } = app.services;
       const upload = await readMultipart(request);
       const { fields } = upload;
       const format = (fields.response_format ?? 'json') as TranscriptFormat;
       if (!FORMATS.includes(format)) throw new GatewayError(422, 'invalid_value', `Invalid request: 'response_format' must be one of ${FORMATS.join(', ')}.`, { param: 'response_format' });
       const temperature = numberField(fields, 'temperature', { min: 0, max: 1 });
-      const route = models.resolve(fields.model || DEFAULT_TRANSCRIPTION_MODEL, 'transcription');
-      if (!upload.file) throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' (the audio) is required.", { param: 'file' });
-      const audio = upload.file.content;
-      if (audio.length === 0) throw new GatewayError(422, 'empty_audio', 'The audio file is empty.', { param: 'file' });
-      if (audio.length > MAX_AUDIO_BYTES) throw new GatewayError(413, 'audio_too_large', `The audio file is larger than ${MAX_AUDIO_BYTES / 1024 / 1024} MB; split it into shorter parts.`, { param: 'file' });
-      const sniffed = sniffAudioFormat(audio);
-      if (!sniffed) throw new GatewayError(422, 'unsupported_audio_format', 'The file is not audio this gateway recognises: send WAV, MP3, OGG, FLAC, M4A/MP4 or WebM.', { param: 'file' });
-      const duration = wavDurationSeconds(audio);
-      if (duration !== undefined && duration > MAX_DURATION_SECONDS) {
-        throw new GatewayError(413, 'audio_too_long', `The audio lasts ${Math.round(duration)} s; the limit is ${MAX_DURATION_SECONDS} s.`, { param: 'file' });
-      }
-
-      const signal = clientAbortSignal(reply);
-      const { value: result, route: served } = await runner.run(route, 'transcription', signal, (candidate, attemptSignal) =>
-        candidate.provider.capabilities.transcription!.transcribe({
-          model: candidate.upstreamModel,
-          audio,
-          filename: upload.file!.filename,
-          mimeType: sniffed.mimeType,
-          language: fields.language || undefined,
-          prompt: fields.prompt || undefined,
-          temperature,
-          signal: attemptSignal,
-        }),
+      const { result, route: served, declaredSeconds: duration } = await app.services.transcription.transcribe(
+        { model: fields.model || undefined, file: upload.file, language: fields.language || undefined, prompt: fields.prompt || undefined, temperature },
+        request.billing,
+        clientAbortSignal(reply),
       );
-      recordUsage(request, reply, served, { prompt_tokens: 0, completion_tokens: 0 });
       switch (format) {
         case 'text':
           return reply.type('text/plain; charset=utf-8').send(result.text);

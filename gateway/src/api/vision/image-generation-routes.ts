@@ -1,13 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DEFAULT_VISION_MODEL } from '../../config/defaults.js';
-import { GatewayError } from '../../core/errors/gateway-error.js';
-import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { publicUrl } from '../_shared/public-url.js';
-import { recordUsage } from '../_shared/record-usage.js';
-import { DEFAULT_IMAGE_SIZES, DEFAULT_MAX_IMAGES } from '../../core/images/image-generation-defaults.js';
-
 
 const GenerateBody = Type.Object(
   {
@@ -43,34 +37,19 @@ export const imageGenerationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const schema = { tags: ['vision'], summary: 'Generate images', body: GenerateBody, response: { 200: ImageResult, ...errorResponses } };
   for (const path of ['/v1/vision/generate', '/v1/images/generations']) {
     app.post(path, { config: { billable: true }, schema: path === '/v1/vision/generate' ? schema : { ...schema, hide: true } }, async (request, reply) => {
-      const { models, runner, files } = app.services;
       const body = request.body;
-      const route = models.resolve(body.model ?? DEFAULT_VISION_MODEL, 'image_generation');
-      const size = body.size ?? '1024x1024';
-      const sizes = route.imageSizes ?? DEFAULT_IMAGE_SIZES;
-      if (!sizes.includes(size)) throw new GatewayError(422, 'invalid_size', `Invalid request: 'size' ${size} is not offered by ${route.id}; use one of ${sizes.join(', ')}.`, { param: 'size' });
-      const n = body.n ?? 1;
-      const maxImages = route.maxImages ?? DEFAULT_MAX_IMAGES;
-      if (n > maxImages) throw new GatewayError(422, 'too_many_images', `Invalid request: 'n' must be at most ${maxImages} for ${route.id}.`, { param: 'n' });
-
-      const signal = clientAbortSignal(reply);
-      const { value: images, route: served } = await runner.run(route, 'image_generation', signal, (candidate, attemptSignal) =>
-        candidate.provider.capabilities.image_generation!.generate({ model: candidate.upstreamModel, prompt: body.prompt, size, n, signal: attemptSignal }),
+      const { id, route, images } = await app.services.imageGeneration.generate(
+        { model: body.model, prompt: body.prompt, size: body.size, n: body.n, keyId: request.apiKey?.id ?? null },
+        request.billing,
+        clientAbortSignal(reply),
       );
-      const id = newId('img-');
-      const data = [];
-      for (const [index, image] of images.entries()) {
-        const extension = image.mimeType === 'image/jpeg' ? 'jpg' : image.mimeType === 'image/webp' ? 'webp' : 'png';
-        const record = await files.save(image.data, { purpose: 'image_generation', filename: `${id}-${index}.${extension}`, mimeType: image.mimeType, keyId: request.apiKey?.id ?? null });
-        data.push({
-          url: publicUrl(request, `/v1/files/${record.id}/content`),
-          file_id: record.id,
-          ...(body.response_format === 'b64_json' ? { b64_json: image.data.toString('base64') } : {}),
-          ...(image.revised_prompt ? { revised_prompt: image.revised_prompt } : {}),
-        });
-      }
-      recordUsage(request, reply, served, { prompt_tokens: 0, completion_tokens: 0 });
-      return { id, object: 'vision.image' as const, created: Math.floor(Date.now() / 1000), model: served.id, data };
+      const data = images.map((image) => ({
+        url: publicUrl(request, `/v1/files/${image.fileId}/content`),
+        file_id: image.fileId,
+        ...(body.response_format === 'b64_json' ? { b64_json: image.data.toString('base64') } : {}),
+        ...(image.revised_prompt ? { revised_prompt: image.revised_prompt } : {}),
+      }));
+      return { id, object: 'vision.image' as const, created: Math.floor(Date.now() / 1000), model: route.id, data };
     });
   }
 };

@@ -1,3 +1,4 @@
+import { sniffMediaType } from '../../media/sniff-media-type.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import { fetchClientUrl } from '../url-fetch/fetch-client-url.js';
@@ -26,11 +27,41 @@ function percentDecoded(payload: string, param: string): Buffer {
   return Buffer.concat(payload.split(/(%[0-9a-f]{2})/i).map((piece) => (/^%[0-9a-f]{2}$/i.test(piece) ? Buffer.from([parseInt(piece.slice(1), 16)]) : Buffer.from(piece, 'utf8'))));
 }
 
+/** A client's document, loaded and recognised by its leading bytes. */
+export interface LoadedDocument {
+  bytes: Buffer;
+  /** An image type, or application/pdf when PDFs are accepted. */
+  mediaType: string;
+}
+
+export interface LoadOptions {
+  /** The request field named in errors. */
+  param: string;
+  /** `documents`: images and PDFs (OCR, document questions); `images`: images only (image analysis). */
+  accept: 'documents' | 'images';
+}
+
+/**
+ * A document given as a data URL, bare base64, an http(s) URL (see loadDocumentSource) or uploaded
+ * bytes: refused when it is empty (422) or not a format the gateway reads (415).
+ */
+export async function loadDocument(source: string | Buffer, limits: DocumentSourceLimits, { param, accept }: LoadOptions): Promise<LoadedDocument> {
+  const bytes = typeof source === 'string' ? await loadDocumentSource(source, limits, param) : source;
+  const noun = accept === 'images' ? 'image' : 'document';
+  if (bytes.length === 0) throw new GatewayError(422, 'empty_document', `The ${noun} is empty (0 bytes).`, { param });
+  const mediaType = sniffMediaType(bytes);
+  if (!mediaType || (accept === 'images' && mediaType === 'application/pdf')) {
+    const formats = accept === 'images' ? 'PNG, JPEG, WebP, TIFF, BMP or GIF' : 'PNG, JPEG, WebP, TIFF, BMP, GIF or PDF';
+    throw new GatewayError(415, 'unsupported_media_type', `The ${noun} is not a supported format: send ${formats}.`, { param });
+  }
+  return { bytes, mediaType };
+}
+
 /**
  * The bytes of a document given as a data URL, bare base64, or an http(s) URL (fetched with size and
  * time limits, from public addresses only unless allowed: see fetchClientUrl).
  */
-export async function loadDocumentSource(source: string, limits: DocumentSourceLimits, param = 'image'): Promise<Buffer> {
+async function loadDocumentSource(source: string, limits: DocumentSourceLimits, param: string): Promise<Buffer> {
   const trimmed = source.trim();
   if (/^https?:\/\//i.test(trimmed)) {
     let url: URL;

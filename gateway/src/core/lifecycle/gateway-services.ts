@@ -12,6 +12,7 @@ import type { StartupState } from './startup-state.js';
 import type { GatewayStatus } from '../status/gateway-status.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { UsageLedger } from '../billing/usage-ledger.js';
+import type { BillingService } from '../billing/billing-service.js';
 import type { FileStore } from '../files/file-store.js';
 import type { BatchRunner } from '../batch/batch-runner.js';
 import type { BatchesRepository } from '../../store/batches-repository.js';
@@ -19,6 +20,15 @@ import type { AgentsRepository } from '../../store/agents-repository.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import type { LocalModels } from '../local-models/local-models.js';
 import type { ResponsesService } from '../responses/responses-service.js';
+import type { ChatService } from '../chat/chat-service.js';
+import type { CompletionService } from '../completions/completion-service.js';
+import type { FimService } from '../fim/fim-service.js';
+import type { EmbeddingService } from '../embeddings/embedding-service.js';
+import type { OcrService } from '../ocr/ocr-service.js';
+import type { DocumentService } from '../documents/document-service.js';
+import type { ImageAnalysisService } from '../vision/image-analysis-service.js';
+import type { ImageGenerationService } from '../images/image-generation-service.js';
+import type { TranscriptionService } from '../audio/transcription-service.js';
 
 /** Everything the routes use, built once per gateway by buildGateway and passed down. */
 export interface GatewayServices {
@@ -27,6 +37,7 @@ export interface GatewayServices {
   keys: KeyService;
   accounts: AccountService;
   ledger: UsageLedger;
+  billing: BillingService;
   rateLimiter: RateLimiter;
   requestLog: RequestLog;
   providers: ReadonlyMap<string, ProviderInstance>;
@@ -43,5 +54,15 @@ export interface GatewayServices {
   /** Where client-given URLs may be fetched from (SSRF guard). */
   urlFetchPolicy: AddressPolicy;
   localModels: LocalModels;
+  /** The use cases, one service each: a route parses, calls one of these, and shapes the answer. */
+  chat: ChatService;
+  completions: CompletionService;
+  fim: FimService;
+  embeddings: EmbeddingService;
+  ocr: OcrService;
+  documents: DocumentService;
+  imageAnalysis: ImageAnalysisService;
+  imageGeneration: ImageGenerationService;
+  transcription: TranscriptionService;
   responses: ResponsesService;
 }

@@ -5,6 +5,7 @@ import { askChat } from '../routing/chat-route.js';
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import type { FileStore } from '../files/file-store.js';
+import type { LoadedDocument } from '../files/document-source.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { compileClientSchema, type SchemaValidator } from '../json/json-schema-check.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
@@ -53,8 +54,8 @@ interface PageImage {
 const DEFAULT_FIGURE_SIDE = 0.08;
 
 /** The page as its OCR saw it (rendered at the width OCR reported), and the figure regions found on it. */
-async function pageImage(bytes: Buffer, page: OcrPage, minSize: number | null, keepPng: boolean): Promise<PageImage> {
-  const rendered = await renderDocumentPage(bytes, page.index, page.width);
+async function pageImage(document: LoadedDocument, page: OcrPage, minSize: number | null, keepPng: boolean): Promise<PageImage> {
+  const rendered = await renderDocumentPage(document, page.index, page.width);
   const { data, info } = await sharp(rendered.png).greyscale().raw().toBuffer({ resolveWithObject: true });
   const words = page.blocks.flatMap((block) => block.lines.flatMap((line) => line.words.map((word) => word.bbox)));
   const side = minSize ?? Math.round(Math.min(info.width, info.height) * DEFAULT_FIGURE_SIDE);
@@ -123,7 +124,7 @@ export async function processMistralOcr(
   const annotator = input.bboxAnnotation ? visionRoute(services.models) : undefined;
   const route = services.models.resolve(input.model ?? DEFAULT_OCR_MODEL, 'ocr');
   const source = 'url' in input.document ? input.document.url : (await services.files.content(input.document.fileId, input.document.owner)).content;
-  const { result, route: served, bytes } = await recogniseDocument(services, route, source, input.pages, signal, 'document');
+  const { result, route: served, document } = await recogniseDocument(services, route, source, input.pages, signal, 'document');
 
   let figuresLeft = input.imageLimit ?? Infinity;
   const cropping = input.includeImageBase64 || annotator !== undefined;
@@ -136,7 +137,7 @@ export async function processMistralOcr(
       continue;
     }
     try {
-      const image = await pageImage(bytes, page, input.imageMinSize, cropping);
+      const image = await pageImage(document, page, input.imageMinSize, cropping);
       image.figures = image.pictures.slice(0, Math.max(0, figuresLeft));
       figuresLeft -= image.figures.length;
       images.push(image);
@@ -162,7 +163,7 @@ export async function processMistralOcr(
     }
   }
 
-  const response: MistralOcrResponse = { pages, model: served.id, usage_info: { pages_processed: pages.length, doc_size_bytes: bytes.length } };
+  const response: MistralOcrResponse = { pages, model: served.id, usage_info: { pages_processed: pages.length, doc_size_bytes: document.bytes.length } };
   if (input.documentAnnotation && documentCheck) {
     const filled = await fillSchemaStrictly(
       services,

@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { decodeToPng, grayToPng } from '../../media/image/decode-image.js';
-import { sniffMediaType } from '../../media/sniff-media-type.js';
 import { openPdf } from '../../media/pdf/open-pdf.js';
 import { renderPdfPage } from '../../media/pdf/render-pdf-page.js';
 import { ProviderError } from '../../providers/_shared/provider-error.js';
+import type { LoadedDocument } from '../files/document-source.js';
 
 const MAX_PIXELS = 60_000_000;
 /** The local OCR engine's own render resolution, so a page rendered without a width lines up with its boxes. */
@@ -23,8 +23,8 @@ export interface RenderedPage {
  * A page of a document as a PNG, for showing OCR boxes over it: a PDF page rendered at the width
  * the OCR result gave it (so box pixels line up), or an image decoded as it is.
  */
-export async function renderDocumentPage(bytes: Buffer, pageIndex: number, width?: number): Promise<RenderedPage> {
-  if (sniffMediaType(bytes) !== 'application/pdf') {
+export async function renderDocumentPage({ bytes, mediaType }: LoadedDocument, pageIndex: number, width?: number): Promise<RenderedPage> {
+  if (mediaType !== 'application/pdf') {
     if (pageIndex !== 0) throw new ProviderError('invalid_request', 'An image has only page 0.', { code: 'page_out_of_range', param: 'page' });
     const png = await decodeToPng(bytes, { maxPixels: MAX_PIXELS });
     const metadata = await sharp(png).metadata();

@@ -5,7 +5,8 @@ import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { ResponsesRepository, StoredResponseRecord } from '../../store/responses-repository.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
-import type { RouteRunner } from '../routing/route-runner.js';
+import { providerFor, type RouteRunner } from '../routing/route-runner.js';
+import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import { chatStreamToResponseEvents, choiceToOutput, finishResponse, responseSkeleton, type ResponseStreamEvent } from './chat-to-response.js';
 import type { ResponseObjectType, ResponsesBodyType, StoredInputItemType } from './response-schemas.js';
@@ -15,13 +16,6 @@ import { inputItemsOf, itemsToMessages, toChatToolChoice, toChatTools, toRespons
 export interface ResponsesCaller {
   keyId: string | null;
   owner: boolean;
-}
-
-export interface ResponsesHooks {
-  /** A stream is about to start on `route`: bill `estimate` if the client leaves early. */
-  onStreamStart(route: ModelRoute, estimate: StreamUsageEstimate): void;
-  /** The request's usage, once known. */
-  onUsage(route: ModelRoute, usage: TokenUsage): void;
 }
 
 export type ResponsesOutcome = { kind: 'json'; response: ResponseObjectType } | { kind: 'stream'; events: AsyncIterable<ResponseStreamEvent> };
@@ -55,7 +49,7 @@ export class ResponsesService {
     private readonly store: ResponsesRepository,
   ) {}
 
-  async create(body: ResponsesBodyType, caller: ResponsesCaller, signal: AbortSignal, hooks: ResponsesHooks): Promise<ResponsesOutcome> {
+  async create(body: ResponsesBodyType, caller: ResponsesCaller, signal: AbortSignal, meter: UsageMeter): Promise<ResponsesOutcome> {
     const route = this.models.resolve(body.model ?? DEFAULT_CHAT_MODEL, 'chat');
     const previous = body.previous_response_id ? this.store.get(body.previous_response_id) : undefined;
     const previousVisible = previous && this.mayRead(previous, caller) ? previous : undefined;
@@ -88,7 +82,7 @@ export class ResponsesService {
         return body.stream ? { mode: 'native-stream', events: await native.createStream(nativeBody, signal) } : { mode: 'native', result: await native.create(nativeBody, signal) };
       }
       if (body.previous_response_id && !previousVisible) throw missingPrevious();
-      const chat = candidate.provider.capabilities.chat!;
+      const chat = providerFor(candidate, 'chat');
       const request = { ...chatRequest, model: candidate.upstreamModel };
       return body.stream ? { mode: 'chat-stream', events: await chat.chatStream(request) } : { mode: 'chat', result: await chat.chat(request) };
     });
@@ -100,7 +94,7 @@ export class ResponsesService {
     const skeleton = responseSkeleton(body, servedRoute.id);
     switch (served.mode) {
       case 'chat': {
-        hooks.onUsage(servedRoute, served.result.usage);
+        meter.charge(servedRoute, served.result.usage);
         const choice = served.result.choices[0];
         const response = finishResponse(skeleton, choiceToOutput(choice), choice?.finish_reason ?? 'stop', served.result.usage);
         keep(response, false);
@@ -108,24 +102,24 @@ export class ResponsesService {
       }
       case 'chat-stream': {
         const estimate = StreamUsageEstimate.forChat(messages);
-        hooks.onStreamStart(servedRoute, estimate);
+        meter.chargeEstimateIfAbandoned(servedRoute, estimate);
         const finish = (response: ResponseObjectType, usage: TokenUsage): void => {
-          hooks.onUsage(servedRoute, usage);
+          meter.charge(servedRoute, usage);
           keep(response, false);
         };
         return { kind: 'stream', events: chatStreamToResponseEvents(served.events, skeleton, finish, estimate) };
       }
       case 'native': {
         const response = { ...served.result, model: servedRoute.id };
-        hooks.onUsage(servedRoute, usageOf(served.result.usage) ?? StreamUsageEstimate.forChat(messages).usage());
+        meter.charge(servedRoute, usageOf(served.result.usage) ?? StreamUsageEstimate.forChat(messages).usage());
         keep(response, true);
         // The upstream's own response object: the same wire shape, passed through.
         return { kind: 'json', response: response as unknown as ResponseObjectType };
       }
       case 'native-stream': {
         const estimate = StreamUsageEstimate.forChat(messages);
-        hooks.onStreamStart(servedRoute, estimate);
-        return { kind: 'stream', events: relayNativeEvents(served.events, servedRoute, estimate, hooks, (response) => keep(response, true)) };
+        meter.chargeEstimateIfAbandoned(servedRoute, estimate);
+        return { kind: 'stream', events: relayNativeEvents(served.events, servedRoute, estimate, meter, (response) => keep(response, true)) };
       }
     }
   }
@@ -197,7 +191,7 @@ async function* relayNativeEvents(
   events: AsyncIterable<ResponsesUpstreamEvent>,
   route: ModelRoute,
   estimate: StreamUsageEstimate,
-  hooks: ResponsesHooks,
+  meter: UsageMeter,
   keep: (response: Record<string, unknown>) => void,
 ): AsyncGenerator<ResponseStreamEvent> {
   let sequence = 0;
@@ -205,7 +199,7 @@ async function* relayNativeEvents(
     if (event.type === 'response.output_text.delta' && typeof event.delta === 'string') estimate.add(event.delta);
     const relayed: ResponseStreamEvent = { ...event, sequence_number: sequence++, ...(isRecord(event.response) ? { response: { ...event.response, model: route.id } } : {}) };
     if ((event.type === 'response.completed' || event.type === 'response.incomplete') && isRecord(relayed.response)) {
-      hooks.onUsage(route, usageOf(relayed.response.usage) ?? estimate.usage());
+      meter.charge(route, usageOf(relayed.response.usage) ?? estimate.usage());
       keep(relayed.response);
     }
     yield relayed;

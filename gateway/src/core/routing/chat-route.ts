@@ -17,9 +17,9 @@ export async function askChat(
   messages: ChatMessage[],
   options: { signal: AbortSignal; responseFormat?: ResponseFormat; maxTokens?: number },
 ): Promise<{ text: string; usage: TokenUsage; route: ModelRoute }> {
-  const { value, route: served } = await runner.run(route, 'chat', options.signal, (candidate, attemptSignal) =>
-    candidate.provider.capabilities.chat!.chat({
-      model: candidate.upstreamModel,
+  const { value, route: served } = await runner.invoke(route, 'chat', options.signal, (chat, model, attemptSignal) =>
+    chat.chat({
+      model,
       messages,
       temperature: 0,
       max_tokens: options.maxTokens ?? 1024,

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProviderError } from '../../providers/_shared/provider-error.js';
 import type { Capability } from '../../providers/contracts/capability.js';
+import type { ProviderCapabilities } from '../../providers/contracts/provider-instance.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ModelRegistry, ModelRoute } from './model-registry.js';
 import { toGatewayError } from '../errors/provider-error-mapping.js';
@@ -21,6 +22,11 @@ export interface RouteRunnerSettings {
 
 const MAX_BACKOFF_MS = 2_000;
 
+/** A capability a provider offers, by the name core looks it up with. */
+export type ProviderCapability = keyof ProviderCapabilities;
+/** The provider interface behind a capability: `ProviderOf<'chat'>` is the ChatProvider. */
+export type ProviderOf<K extends ProviderCapability> = NonNullable<ProviderCapabilities[K]>;
+
 /**
  * Runs a call on a model's route under one deadline: checks the engine is up and the provider's
  * circuit breaker lets the request through, retries connection errors, 429 and 5xx before the
@@ -39,6 +45,21 @@ export class RouteRunner {
     private readonly settings: RouteRunnerSettings,
   ) {
     this.baseBackoffMs = settings.baseBackoffMs ?? 100;
+  }
+
+  /**
+   * Runs `call` with the `capability` of each candidate's provider, its upstream model name and the
+   * attempt's signal. A candidate whose provider lacks the capability is a 400. `routeCapability`
+   * is what the route serves (for fallbacks and metrics) when it differs: a vision route read by OCR.
+   */
+  invoke<K extends ProviderCapability, T>(
+    first: ModelRoute,
+    capability: K,
+    signal: AbortSignal,
+    call: (provider: ProviderOf<K>, model: string, signal: AbortSignal) => Promise<T>,
+    routeCapability: Capability = capability as Capability,
+  ): Promise<{ value: T; route: ModelRoute }> {
+    return this.run(first, routeCapability, signal, (candidate, attemptSignal) => call(providerFor(candidate, capability), candidate.upstreamModel, attemptSignal));
   }
 
   async run<T>(
@@ -144,6 +165,13 @@ export class RouteRunner {
     if (error instanceof GatewayError) return error.code === 'engine_warming_up' || error.code === 'engine_unavailable';
     return error instanceof ProviderError && (error.retryable || error.kind === 'unavailable' || error.kind === 'upstream_auth');
   }
+}
+
+/** The provider behind `route` as seen through `capability`, or a 400 when it has none. */
+export function providerFor<K extends ProviderCapability>(route: ModelRoute, capability: K): ProviderOf<K> {
+  const provider = route.provider.capabilities[capability];
+  if (!provider) throw new GatewayError(400, 'capability_not_supported', `The provider behind "${route.id}" cannot serve ${capability}.`, { param: 'model' });
+  return provider as ProviderOf<K>;
 }
 
 /** Connection errors, timeouts, 5xx and garbage bodies say the provider is unwell; a client's bad request or abort does not. */

@@ -1,0 +1,134 @@
+import type { TokenUsage } from '../../providers/contracts/sampling.js';
+import type { ApiKeyRecord } from '../../store/keys-repository.js';
+import type { AccountService } from '../account/account-service.js';
+import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
+import { costOf } from './pricing.js';
+import { estimateRequestCost } from './spend-estimate.js';
+import type { Reservation } from './spend-reservations.js';
+import type { StreamUsageEstimate } from './stream-usage-estimate.js';
+import type { UsageLedger } from './usage-ledger.js';
+
+/** What a request used, priced at its route's prices. */
+export interface ChargedUsage {
+  model: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost: number;
+}
+
+/** Where a use case reports what its request used; the billing of that request. */
+export interface UsageMeter {
+  /** The request's usage on `route` so far (a later call replaces it). */
+  charge(route: ModelRoute, usage: TokenUsage): void;
+  /** A stream starts on `route`: a client that leaves before its final usage is billed `estimate`. */
+  chargeEstimateIfAbandoned(route: ModelRoute, estimate: StreamUsageEstimate): void;
+}
+
+/** One request's bill: its reservation, the usage its use case charged, and the estimate of a stream in progress. */
+export class RequestBilling implements UsageMeter {
+  private charged: ChargedUsage | null = null;
+  private estimate: (() => ChargedUsage) | undefined;
+  reservation: Reservation | undefined;
+
+  charge(route: ModelRoute, usage: TokenUsage): void {
+    this.charged = priced(route, usage);
+  }
+
+  chargeEstimateIfAbandoned(route: ModelRoute, estimate: StreamUsageEstimate): void {
+    this.estimate = () => priced(route, estimate.usage());
+  }
+
+  /** The usage charged so far (null until the use case reports it); its cost goes in X-Request-Cost. */
+  get usage(): ChargedUsage | null {
+    return this.charged;
+  }
+
+  /** What the finished request is billed: its charged usage, or for a stream the client left, the estimate. */
+  billed(abandoned: boolean): ChargedUsage | null {
+    return this.charged ?? (abandoned ? (this.estimate?.() ?? null) : null);
+  }
+}
+
+function priced(route: ModelRoute, usage: TokenUsage): ChargedUsage {
+  return { model: route.id, prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, cost: costOf(route, usage) };
+}
+
+/** The ledger row of a finished request, beside what it used. */
+export interface FinishedRequest {
+  id: string;
+  key: ApiKeyRecord | null;
+  method: string;
+  route: string;
+  status: number;
+  latencyMs: number;
+  /** A client that closed the connection before the answer was complete. */
+  abandoned: boolean;
+  /** Sent by the console: its own reads (model lists, account pages, polling) are not usage; its playground calls are. */
+  fromConsole: boolean;
+}
+
+/**
+ * How a request is billed, from start to end: before the provider is called its estimated cost is
+ * reserved against the balance and the spending limits (402 when it does not fit); the use case
+ * charges what the provider reports (priced at the route's prices, the cost also sent in
+ * X-Request-Cost); when the request is over, the ledger entry (and its balance debit) is written and
+ * the reservation is settled at the real cost, or released.
+ */
+export class BillingService {
+  constructor(
+    private readonly accounts: AccountService,
+    private readonly ledger: UsageLedger,
+    private readonly models: ModelRegistry,
+    private readonly defaultCompletionTokens: number,
+    /** Where a failed settlement is reported. */
+    private readonly onSettleError: (error: unknown) => void,
+  ) {}
+
+  /** Holds the request's estimated cost (from its JSON body) for `key`; throws 402 naming the limit it does not fit in. */
+  async reserve(billing: RequestBilling, key: ApiKeyRecord, body: unknown): Promise<void> {
+    const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+    let route: ModelRoute | undefined;
+    try {
+      if (typeof fields?.model === 'string') route = this.models.find(fields.model);
+    } catch {
+      // An unknown model: the handler answers 404; only the limits' remainder is checked here.
+    }
+    const amount = route && fields ? estimateRequestCost(route, fields, this.defaultCompletionTokens) : 0;
+    billing.reservation = await this.accounts.reserve(key, amount);
+  }
+
+  /**
+   * Bills a finished request: writes its ledger entry (requests with a key) and settles its
+   * reservation. Returns what it was billed and the entry's commit, which the answer waits for.
+   */
+  settle(billing: RequestBilling, request: FinishedRequest): { usage: ChargedUsage | null; committed: Promise<void> | undefined } {
+    const usage = billing.billed(request.abandoned);
+    let committed: Promise<void> | undefined;
+    if (request.key && !(request.fromConsole && !usage)) {
+      committed = this.ledger.record({
+        time: Date.now(),
+        request_id: request.id,
+        key_id: request.key.id,
+        method: request.method,
+        route: request.route,
+        model: usage?.model ?? null,
+        status: request.status,
+        latency_ms: request.latencyMs,
+        prompt_tokens: usage?.prompt_tokens ?? 0,
+        completion_tokens: usage?.completion_tokens ?? 0,
+        cost: usage?.cost ?? 0,
+      });
+    }
+    this.release(billing, usage?.cost ?? 0);
+    return { usage, committed };
+  }
+
+  /** Swaps the request's hold for its real cost (or drops it when nothing was charged). */
+  release(billing: RequestBilling, actualCost = 0): void {
+    const reservation = billing.reservation;
+    if (!reservation) return;
+    billing.reservation = undefined;
+    const done = actualCost > 0 ? this.accounts.settle(reservation, actualCost) : this.accounts.release(reservation);
+    done.catch((error: unknown) => this.onSettleError(error));
+  }
+}

@@ -1,0 +1,60 @@
+import { DEFAULT_CHAT_MODEL, DEFAULT_OCR_MODEL } from '../../config/defaults.js';
+import type { ChatRequest, ChatResult, ChatStreamEvent } from '../../providers/contracts/chat.js';
+import type { UsageMeter } from '../billing/billing-service.js';
+import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
+import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
+import type { RouteRunner } from '../routing/route-runner.js';
+
+/** One chat turn as the client asked for it, apart from the model. */
+export type ChatTurn = Omit<ChatRequest, 'model' | 'signal'>;
+
+export type ChatOutcome =
+  | { kind: 'json'; route: ModelRoute; result: ChatResult }
+  /** The provider's events, charged as they pass (the final usage, or the estimate if the client leaves). */
+  | { kind: 'stream'; route: ModelRoute; events: AsyncIterable<ChatStreamEvent> };
+
+/** What a chat-completions request is answered by: a chat route, or document question answering on a documents route. */
+export type ChatTarget = { useCase: 'chat'; route: ModelRoute } | { useCase: 'documents'; route: ModelRoute };
+
+/** Chat completions on a chat route, with its retries and fallbacks: a whole answer, or a stream of events. */
+export class ChatService {
+  constructor(
+    private readonly models: ModelRegistry,
+    private readonly runner: RouteRunner,
+  ) {}
+
+  /**
+   * Document question answering when the client asks about a document (`document` + `question`, or a
+   * `document_url` part) or names a documents model that cannot chat; chat otherwise. A document_url
+   * part sent to a chat model is read by the default documents model; the chat model writes the answer.
+   */
+  target(request: { model?: string; asksAboutDocument: boolean; hasDocumentPart: boolean }): ChatTarget {
+    const name = request.model ?? (request.asksAboutDocument ? DEFAULT_OCR_MODEL : DEFAULT_CHAT_MODEL);
+    const found = this.models.find(name);
+    if (request.asksAboutDocument || (found.capabilities.has('documents') && !found.capabilities.has('chat'))) {
+      const documentsModel = request.hasDocumentPart && !found.capabilities.has('documents') ? DEFAULT_OCR_MODEL : name;
+      return { useCase: 'documents', route: this.models.resolve(documentsModel, 'documents') };
+    }
+    return { useCase: 'chat', route: this.models.resolve(name, 'chat') };
+  }
+
+  async complete(route: ModelRoute, turn: ChatTurn, stream: boolean, meter: UsageMeter, signal: AbortSignal): Promise<ChatOutcome> {
+    if (!stream) {
+      const { value, route: served } = await this.runner.invoke(route, 'chat', signal, (chat, model, attemptSignal) => chat.chat({ ...turn, model, signal: attemptSignal }));
+      meter.charge(served, value.usage);
+      return { kind: 'json', route: served, result: value };
+    }
+    const { value: events, route: served } = await this.runner.invoke(route, 'chat', signal, (chat, model, attemptSignal) => chat.chatStream({ ...turn, model, signal: attemptSignal }));
+    const estimate = StreamUsageEstimate.forChat(turn.messages);
+    meter.chargeEstimateIfAbandoned(served, estimate);
+    return { kind: 'stream', route: served, events: metered(events, served, estimate, meter) };
+  }
+}
+
+async function* metered(events: AsyncIterable<ChatStreamEvent>, route: ModelRoute, estimate: StreamUsageEstimate, meter: UsageMeter): AsyncGenerator<ChatStreamEvent> {
+  for await (const event of events) {
+    if (event.type === 'usage') meter.charge(route, event.usage);
+    else if (event.type === 'delta') estimate.add(event.content);
+    yield event;
+  }
+}

@@ -1,0 +1,23 @@
+import type { UsageMeter } from '../billing/billing-service.js';
+import type { ModelRoute } from '../routing/model-registry.js';
+import { recogniseDocument, type RecogniseServices } from '../ocr/recognise-document.js';
+import type { ModelRegistry } from '../routing/model-registry.js';
+import { answerQuestion, type DocumentAnswer } from './answer-question.js';
+
+/** A question about a document: base64, a data URL or an http(s) URL. */
+export interface DocumentQuestion {
+  document: string;
+  question: string;
+}
+
+/** Document question answering: the document read by an OCR (documents) route, the answer with the passages it rests on. */
+export class DocumentService {
+  constructor(private readonly services: RecogniseServices & { models: ModelRegistry }) {}
+
+  async answer(route: ModelRoute, { document, question }: DocumentQuestion, meter: UsageMeter, signal: AbortSignal): Promise<{ answer: DocumentAnswer; route: ModelRoute }> {
+    const { result, route: served } = await recogniseDocument(this.services, route, document, undefined, signal, 'document');
+    const answer = await answerQuestion(this.services, result, question, signal);
+    meter.charge(served, answer.usage);
+    return { answer, route: served };
+  }
+}

@@ -1,0 +1,20 @@
+import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
+import type { EmbeddingResult } from '../../providers/contracts/embeddings.js';
+import type { UsageMeter } from '../billing/billing-service.js';
+import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
+import type { RouteRunner } from '../routing/route-runner.js';
+
+/** One vector per input string, on an embeddings route with its retries and fallbacks. */
+export class EmbeddingService {
+  constructor(
+    private readonly models: ModelRegistry,
+    private readonly runner: RouteRunner,
+  ) {}
+
+  async embed(model: string | undefined, input: string[], dimensions: number | undefined, meter: UsageMeter, signal: AbortSignal): Promise<{ result: EmbeddingResult; route: ModelRoute }> {
+    const route = this.models.resolve(model ?? DEFAULT_CHAT_MODEL, 'embeddings');
+    const { value, route: served } = await this.runner.invoke(route, 'embeddings', signal, (embeddings, upstream, attemptSignal) => embeddings.embed({ model: upstream, input, dimensions, signal: attemptSignal }));
+    meter.charge(served, { prompt_tokens: value.prompt_tokens, completion_tokens: 0 });
+    return { result: value, route: served };
+  }
+}

@@ -1,0 +1,94 @@
+import { DEFAULT_OCR_MODEL } from '../../config/defaults.js';
+import type { OcrResult } from '../../providers/contracts/ocr.js';
+import type { UsageMeter } from '../billing/billing-service.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { toGatewayError } from '../errors/provider-error-mapping.js';
+import { documentSourceLimits, loadDocument } from '../files/document-source.js';
+import type { FileStore } from '../files/file-store.js';
+import { compileClientSchema } from '../json/json-schema-check.js';
+import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
+import type { RouteRunner } from '../routing/route-runner.js';
+import type { AddressPolicy } from '../url-fetch/address-policy.js';
+import { fillSchemaStrictly } from './fill-schema-strictly.js';
+import { layoutAsStructuredData } from './layout-as-structured-data.js';
+import type { MistralOcrResponse } from './mistral-pages/mistral-ocr-response.js';
+import { processMistralOcr, type MistralOcrInput } from './process-mistral-ocr.js';
+import { recogniseDocument } from './recognise-document.js';
+import { renderDocumentPage, type RenderedPage } from './render-document-page.js';
+import { selectBoxes, type BoxGranularity, type SelectedBox } from './select-boxes.js';
+
+/** One OCR request in SPEC's form, whether it came as JSON or as a multipart upload. */
+export interface OcrRequest {
+  model?: string;
+  /** A data URL, base64 or URL (JSON) or the uploaded bytes (multipart). */
+  source: string | Buffer;
+  returnBboxes: boolean;
+  structuredOutput: boolean;
+  schema?: Record<string, unknown>;
+  granularity: BoxGranularity;
+  pages?: number[];
+}
+
+export interface OcrOutcome {
+  route: ModelRoute;
+  result: OcrResult;
+  /** Every page's text, pages apart by a blank line. */
+  text: string;
+  boxes?: { bboxes: SelectedBox[]; granularity: BoxGranularity };
+  /** Schema-shaped data (`schema`), or the layout as data (`structured_output` alone). */
+  structured?: { data: Record<string, unknown>; method: 'language_model' | 'extractor' | 'layout' };
+}
+
+export interface OcrServices {
+  models: ModelRegistry;
+  runner: RouteRunner;
+  files: FileStore;
+  options: { server: { bodyLimitBytes: number } };
+  urlFetchPolicy: AddressPolicy;
+}
+
+type Log = (message: string) => void;
+
+/** OCR of an image or PDF: text and boxes or schema-shaped data (SPEC's form), Mistral's pages, or one page as a picture. */
+export class OcrService {
+  constructor(private readonly services: OcrServices) {}
+
+  async read(request: OcrRequest, meter: UsageMeter, signal: AbortSignal, log: Log): Promise<OcrOutcome> {
+    if (request.schema && !request.structuredOutput) {
+      throw new GatewayError(422, 'invalid_value', "Invalid request: 'structured_output' must be true when a 'schema' is given.", { param: 'structured_output' });
+    }
+    const validate = request.schema ? compileClientSchema(request.schema, 'schema') : undefined;
+    const route = this.services.models.resolve(request.model ?? DEFAULT_OCR_MODEL, 'ocr');
+    const { result, route: served } = await recogniseDocument(this.services, route, request.source, request.pages, signal);
+    meter.charge(served, { prompt_tokens: 0, completion_tokens: 0 });
+    const outcome: OcrOutcome = {
+      route: served,
+      result,
+      text: result.pages.map((page) => page.text).join('\n\n'),
+      ...(request.returnBboxes ? { boxes: { bboxes: selectBoxes(result, request.granularity), granularity: request.granularity } } : {}),
+    };
+    if (request.schema && validate) {
+      const filled = await fillSchemaStrictly(this.services, { schema: request.schema, validate, param: 'schema' }, result, signal, log);
+      return { ...outcome, structured: { data: filled.data, method: filled.method } };
+    }
+    if (request.structuredOutput) return { ...outcome, structured: { data: layoutAsStructuredData(result), method: 'layout' } };
+    return outcome;
+  }
+
+  /** Mistral's form: its pages (markdown, figures, tables, ...), and the annotations it asks for. */
+  async readAsMistral(input: MistralOcrInput, meter: UsageMeter, signal: AbortSignal, log: Log): Promise<MistralOcrResponse> {
+    const { response, route } = await processMistralOcr(this.services, input, signal, log);
+    meter.charge(route, { prompt_tokens: 0, completion_tokens: 0 });
+    return response;
+  }
+
+  /** A page of a document as a PNG (a PDF page at `width` pixels, as OCR reported it), for drawing boxes over it. */
+  async renderPage(source: string, page: number, width: number | undefined): Promise<RenderedPage> {
+    const document = await loadDocument(source, documentSourceLimits(this.services), { param: 'image', accept: 'documents' });
+    try {
+      return await renderDocumentPage(document, page, width);
+    } catch (error) {
+      throw toGatewayError(error, 'renderer');
+    }
+  }
+}
