@@ -1,18 +1,16 @@
 import { mkdtemp, readFile, rm, stat, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTempDir } from '../../gateway/test/support/use-resources.js';
 import { CONSOLE_KEY_FILE, readOrCreateConsoleKey } from '../main/console-key.js';
 
 const ownerOnly = process.platform !== 'win32';
 
 describe('console key file', () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'switchyard-key-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+  beforeEach(() => {
+    dir = useTempDir('switchyard-key-');
   });
 
   it('creates an sk-sy- key on first launch, readable by the user only', async () => {

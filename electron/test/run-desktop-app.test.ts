@@ -1,13 +1,13 @@
 import { EventEmitter } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppLike, PermissionDetails, PreventableEvent, WebRequestLike, WindowLike, WindowOpenResponse, WindowOptions } from '../main/electron-surface.js';
 import type { GatewayStartInput, RunningGateway } from '../main/gateway-starter.js';
 import type { IpcInvokeEventLike, IpcMainLike } from '../main/ipc/register-ipc-handlers.js';
 import type { DesktopAppDependencies } from '../main/run-desktop-app.js';
 import { runDesktopApp } from '../main/run-desktop-app.js';
+import { useTempDir } from '../../gateway/test/support/use-resources.js';
 
 type EmitterListener = Parameters<EventEmitter['on']>[1];
 
@@ -145,11 +145,8 @@ function setup(userData: string, options: { env?: NodeJS.ProcessEnv; platform?: 
 
 describe('desktop app lifecycle', () => {
   let userData: string;
-  beforeEach(async () => {
-    userData = await mkdtemp(path.join(tmpdir(), 'switchyard-app-'));
-  });
-  afterEach(async () => {
-    await rm(userData, { recursive: true, force: true });
+  beforeEach(() => {
+    userData = useTempDir('switchyard-app-');
   });
 
   it('starts the gateway on localhost with the user-data folder and the console key, then opens the console', async () => {

@@ -1,20 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { KeyService, MAX_CACHED_LOOKUPS } from '../../src/core/account/key-service.js';
 import { openDatabase, type Database } from '../../src/store/database.js';
 import { KeysRepository } from '../../src/store/keys-repository.js';
+import { useTempDir } from '../support/use-resources.js';
 
 let dir: string;
 let db: Database;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'switchyard-keys-'));
+  dir = useTempDir('switchyard-keys-');
   db = openDatabase(dir);
-});
-afterEach(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
+  onTestFinished(() => {
+    db.close();
+  });
 });
 
 describe('KeyService', () => {

@@ -1,22 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { UsageLedger } from '../../src/core/billing/usage-ledger.js';
 import { AccountRepository } from '../../src/store/account-repository.js';
 import { openDatabase, type Database } from '../../src/store/database.js';
 import { UsageRepository } from '../../src/store/usage-repository.js';
+import { useTempDir } from '../support/use-resources.js';
 
 let dir: string;
 let db: Database;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'switchyard-ledger-'));
+  dir = useTempDir('switchyard-ledger-');
   db = openDatabase(dir);
+  onTestFinished(() => {
+    if (db.open) db.close();
+  });
   new AccountRepository(db).create({ full_name: 'x', currency: 'USD', balance: 10, spend_limit: null, created_at: 0 });
-});
-afterEach(() => {
-  if (db.open) db.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const entry = (id: string) => ({ time: Date.now(), request_id: id, key_id: 'key_1', method: 'POST', route: '/v1/chat/completions', model: 'm', status: 200, latency_ms: 3, prompt_tokens: 1, completion_tokens: 2, cost: 0.5 });

@@ -1,11 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, json, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN_KEY, json, type TestGateway } from '../support/start-gateway.js';
+import { useGateway } from '../support/use-resources.js';
 
 let gateway: TestGateway;
 beforeEach(async () => {
-  gateway = await startGateway();
+  gateway = await useGateway();
 });
-afterEach(async () => gateway.close());
 
 async function createKey(body: Record<string, unknown>) {
   const response = await gateway.request('/account/keys', { method: 'POST', json: body });
@@ -139,7 +139,7 @@ describe('persistence', () => {
     for (let i = 0; i < 3; i++) await gateway.request('/models', { key: created.key });
     await gateway.stop();
 
-    gateway = await startGateway({ dataDir });
+    gateway = await useGateway({ dataDir });
     const me = await gateway.request('/account/me', { key: created.key });
     expect(me.status).toBe(200);
     const body = await json(me);

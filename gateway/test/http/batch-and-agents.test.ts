@@ -1,18 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { FakeUpstream } from '../support/fake-upstream.js';
+import { json, type Json, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
+import { useGateway, useFakeUpstream } from '../support/use-resources.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
 
 beforeEach(async () => {
-  upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
-  gateway = await startGateway({ config: upstreamConfig(upstream) });
-});
-afterEach(async () => {
-  await gateway.close();
-  await upstream.close();
+  upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
+  gateway = await useGateway({ config: upstreamConfig(upstream) });
 });
 
 async function upload(lines: unknown[] | string): Promise<string> {
@@ -91,7 +88,7 @@ describe('batches', () => {
     const dataDir = gateway.dataDir;
     await gateway.stop();
     upstream.setBehaviour(null);
-    gateway = await startGateway({ dataDir, config: upstreamConfig(upstream) });
+    gateway = await useGateway({ dataDir, config: upstreamConfig(upstream) });
     await expect.poll(() => batchStatus(batch.id), { timeout: 20_000 }).toBe('completed');
     const done = await json(await gateway.request(`/v1/batch/${batch.id}`));
     expect(done.request_counts).toEqual({ total: 4, completed: 4, failed: 0 });

@@ -1,22 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { FakeUpstream } from '../support/fake-upstream.js';
 import { readSse } from '../support/sse.js';
-import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
+import { ADMIN_KEY, json, type Json, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
+import { useGateway, useFakeUpstream } from '../support/use-resources.js';
 
 let upstream: FakeUpstream;
 let backup: FakeUpstream;
 let gateway: TestGateway;
 
 beforeEach(async () => {
-  upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
-  backup = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
-  gateway = await startGateway({ config: upstreamConfig(upstream, { fallbackUpstream: backup }) });
-});
-afterEach(async () => {
-  await gateway.close();
-  await upstream.close();
-  await backup.close();
+  upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
+  backup = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
+  gateway = await useGateway({ config: upstreamConfig(upstream, { fallbackUpstream: backup }) });
 });
 
 const chat = (body: Record<string, unknown>, init: { key?: string | null; signal?: AbortSignal; path?: string } = {}) =>

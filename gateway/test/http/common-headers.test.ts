@@ -1,13 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
-import { json, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { json, type TestGateway } from '../support/start-gateway.js';
+import { useGateway } from '../support/use-resources.js';
 
 let gateway: TestGateway;
 beforeEach(async () => {
-  gateway = await startGateway();
+  gateway = await useGateway();
 });
-afterEach(async () => gateway.close());
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -85,7 +85,7 @@ describe('error statuses and shape', () => {
 
   it('413 for a body over the configured limit', async () => {
     await gateway.close();
-    gateway = await startGateway({ config: { server: { body_limit_mb: 0.01 } } });
+    gateway = await useGateway({ config: { server: { body_limit_mb: 0.01 } } });
     const response = await gateway.request('/account/keys', { method: 'POST', json: { name: 'x'.repeat(20_000) } });
     expect(response.status).toBe(413);
     expect(await json(response)).toMatchObject({ object: 'error', code: 'body_too_large' });
@@ -121,7 +121,7 @@ describe('protection for a gateway on localhost', () => {
     const closed = await gateway.request('/models', { headers: { origin: 'http://tool.local' } });
     expect(closed.headers.get('access-control-allow-origin')).toBeNull();
     await gateway.close();
-    gateway = await startGateway({ config: { server: { cors_origins: ['http://tool.local'] } } });
+    gateway = await useGateway({ config: { server: { cors_origins: ['http://tool.local'] } } });
     const preflight = await fetch(`${gateway.url}/v1/chat/completions`, {
       method: 'OPTIONS',
       headers: { origin: 'http://tool.local', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },

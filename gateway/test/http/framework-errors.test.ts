@@ -1,16 +1,17 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { registerErrorHandler } from '../../src/http/error-handler.js';
 import { frameworkErrorHandler } from '../../src/http/framework-errors.js';
 import { clientRequestId, registerRequestContext } from '../../src/http/request-context.js';
 import { json } from '../support/start-gateway.js';
+import { closeAfterTest } from '../support/use-resources.js';
 
 // The router's own refusals happen before any hook; this checks the handler the gateway hands
 // Fastify as `frameworkErrors`, on an instance with just the gateway's header and error plugins.
 let app: FastifyInstance;
 let url: string;
 beforeEach(async () => {
-  app = Fastify({ frameworkErrors: frameworkErrorHandler, genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? 'generated' });
+  app = closeAfterTest(Fastify({ frameworkErrors: frameworkErrorHandler, genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? 'generated' }));
   registerRequestContext(app);
   registerErrorHandler(app);
   app.get('/v1/files/:file_id', async (request) => request.params);
@@ -18,7 +19,6 @@ beforeEach(async () => {
   const address = app.server.address();
   url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 });
-afterEach(async () => app.close());
 
 describe('frameworkErrorHandler', () => {
   it.each([

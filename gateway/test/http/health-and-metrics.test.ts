@@ -1,26 +1,21 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { buildGateway } from '../../src/app.js';
 import { loadGatewayOptions } from '../../src/config/load-options.js';
 import { gatedEngine } from '../support/gated-engine.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import type { FakeUpstream } from '../support/fake-upstream.js';
 import { parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
 import { readSse } from '../support/sse.js';
-import { ADMIN_KEY, json, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { ADMIN_KEY, json, type TestGateway } from '../support/start-gateway.js';
 import { writeTinyLlamaGguf } from '../support/tiny-gguf.js';
 import { upstreamConfig } from '../support/upstream-config.js';
+import { useGateway, useFakeUpstream } from '../support/use-resources.js';
 
 let gateway: TestGateway | undefined;
 let upstream: FakeUpstream | undefined;
-afterEach(async () => {
-  await gateway?.close();
-  await upstream?.close();
-  gateway = undefined;
-  upstream = undefined;
-});
 
 async function scrape(target: TestGateway) {
   const response = await target.request('/metrics', { key: null });
@@ -32,7 +27,7 @@ async function scrape(target: TestGateway) {
 describe('health probes', () => {
   it('liveness answers 200 at once; readiness 503 with Retry-After while engines warm, then 200; no key, not logged', async () => {
     const engine = gatedEngine();
-    gateway = await startGateway({ warm: true, extras: { providerFactories: { gated: engine.factory } }, config: { providers: [{ id: 'local-ocr', type: 'gated' }] } });
+    gateway = await useGateway({ warm: true, extras: { providerFactories: { gated: engine.factory } }, config: { providers: [{ id: 'local-ocr', type: 'gated' }] } });
 
     const live = await gateway.request('/health/liveness', { key: null });
     expect(live.status).toBe(200);
@@ -55,7 +50,7 @@ describe('health probes', () => {
   });
 
   it('readiness is 503 unavailable when the database does not answer', async () => {
-    gateway = await startGateway();
+    gateway = await useGateway();
     gateway.app.services.db.close();
     const response = await gateway.request('/health/readiness', { key: null });
     expect(response.status).toBe(503);
@@ -71,7 +66,7 @@ describe('health probes', () => {
 
 describe('the OpenAPI document', () => {
   it('describes the probes, /metrics, the breaker on /status and breaker_state on /models', async () => {
-    gateway = await startGateway();
+    gateway = await useGateway();
     const document = await json(await gateway.request('/openapi.json', { key: null }));
     for (const path of ['/health/liveness', '/health/readiness', '/metrics']) expect(Object.keys(document.paths[path].get.responses)).toContain('200');
     expect(Object.keys(document.paths['/health/readiness'].get.responses)).toContain('503');
@@ -87,8 +82,8 @@ describe('the OpenAPI document', () => {
 
 describe('GET /metrics', () => {
   it('counts real requests: HTTP by route and status, GenAI durations, time to first token, tokens by type, errors by type, breaker state', async () => {
-    upstream = await startFakeUpstream();
-    gateway = await startGateway({ config: upstreamConfig(upstream) });
+    upstream = await useFakeUpstream();
+    gateway = await useGateway({ config: upstreamConfig(upstream) });
     const chat = { model: 'svc-large-3', messages: [{ role: 'user', content: 'one two three' }] };
 
     const plain = await gateway.request('/v1/chat/completions', { method: 'POST', json: chat });
@@ -123,10 +118,10 @@ describe('GET /metrics', () => {
   });
 
   it('shows an open breaker and the failures that opened it', async () => {
-    upstream = await startFakeUpstream();
+    upstream = await useFakeUpstream();
     const config = upstreamConfig(upstream);
     config.providers[0].breaker = { failure_threshold: 2, cooldown_ms: 60_000 };
-    gateway = await startGateway({ config });
+    gateway = await useGateway({ config });
     upstream.setBehaviour({ failure: { type: 'status', status: 500 } });
     const chat = { model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }] };
     for (let i = 0; i < 2; i++) expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat })).status).toBe(502);
@@ -142,7 +137,7 @@ describe('GET /metrics', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
     mkdirSync(join(dataDir, 'models'));
     await writeTinyLlamaGguf(join(dataDir, 'models', 'tiny-chat.gguf'), { seed: 3 });
-    gateway = await startGateway({ dataDir, config: { providers: [{ id: 'local-llm', type: 'llamacpp', threads: 1 }] } });
+    gateway = await useGateway({ dataDir, config: { providers: [{ id: 'local-llm', type: 'llamacpp', threads: 1 }] } });
     try {
       const queue = { gen_ai_provider_name: 'local-llm', queue: 'tiny-chat' };
       const chat = { model: 'tiny-chat', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 30, temperature: 0 };

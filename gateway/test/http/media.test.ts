@@ -1,9 +1,10 @@
 import sharp from 'sharp';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { FakeUpstream } from '../support/fake-upstream.js';
+import { ADMIN_KEY, json, type Json, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY } from '../support/upstream-config.js';
 import { makeWav } from '../support/wav.js';
+import { useGateway, useFakeUpstream } from '../support/use-resources.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -17,12 +18,8 @@ const mediaConfig = (url: string) => ({
 });
 
 beforeEach(async () => {
-  upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
-  gateway = await startGateway({ config: mediaConfig(upstream.url) });
-});
-afterEach(async () => {
-  await gateway.close();
-  await upstream.close();
+  upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
+  gateway = await useGateway({ config: mediaConfig(upstream.url) });
 });
 
 const generate = (body: Record<string, unknown>) => gateway.request('/v1/vision/generate', { method: 'POST', json: body });
@@ -69,7 +66,7 @@ describe('image generation', () => {
     expect(inline.subarray(1, 4).toString()).toBe('PNG');
     const dataDir = gateway.dataDir;
     await gateway.stop();
-    gateway = await startGateway({ dataDir, config: mediaConfig(upstream.url) });
+    gateway = await useGateway({ dataDir, config: mediaConfig(upstream.url) });
     const file = await gateway.request(new URL(body.data[0].url).pathname);
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer()).equals(inline)).toBe(true);
@@ -100,7 +97,7 @@ describe('image generation', () => {
 
   it('says how to add a backend when no route generates images', async () => {
     await gateway.close();
-    gateway = await startGateway();
+    gateway = await useGateway();
     const response = await generate({ prompt: 'x' });
     expect(response.status).toBe(400);
     const body = await json(response);
@@ -165,7 +162,7 @@ describe('transcription', () => {
   it('checks.asr is true with a transcription route; without one the error says how to add a model', async () => {
     expect((await json(await gateway.request('/status'))).checks.asr).toBe(true);
     await gateway.close();
-    gateway = await startGateway();
+    gateway = await useGateway();
     expect((await json(await gateway.request('/status'))).checks.asr).toBe(false);
     const response = await transcribe({}, wav);
     expect(response.status).toBe(503);

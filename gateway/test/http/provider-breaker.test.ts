@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { json, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeUpstream } from '../support/fake-upstream.js';
+import { json, type TestGateway } from '../support/start-gateway.js';
 import { upstreamConfig } from '../support/upstream-config.js';
+import { useGateway, useFakeUpstream } from '../support/use-resources.js';
 
 const chat = (model = 'svc-large-3-2512', text = 'hello there') => ({ model, messages: [{ role: 'user', content: text }] });
 
@@ -18,16 +19,9 @@ describe('circuit breaker per provider', () => {
   let backup: FakeUpstream | undefined;
   let gateway: TestGateway;
 
-  afterEach(async () => {
-    await gateway?.close();
-    await upstream?.close();
-    await backup?.close();
-    backup = undefined;
-  });
-
   it('one poisoned request (its upstream always resets the connection, retried twice) never stops other requests to the provider', async () => {
-    upstream = await startFakeUpstream();
-    gateway = await startGateway({ config: configWithBreaker(upstream) });
+    upstream = await useFakeUpstream();
+    gateway = await useGateway({ config: configWithBreaker(upstream) });
     upstream.setBehaviour({ model: 'poison', failure: { type: 'reset_connection' } });
 
     const poisoned = await gateway.request('/v1/chat/completions', { method: 'POST', json: chat('poisoned-model') });
@@ -55,8 +49,8 @@ describe('circuit breaker per provider', () => {
   });
 
   it('opens after the threshold of failed requests (resets, garbage bodies, slow first bytes), answers 503 naming the provider without calling it, and serves again once the upstream recovers', async () => {
-    upstream = await startFakeUpstream();
-    gateway = await startGateway({ config: configWithBreaker(upstream, { failure_threshold: 3, cooldown_ms: 400, max_cooldown_ms: 2_000 }) });
+    upstream = await useFakeUpstream();
+    gateway = await useGateway({ config: configWithBreaker(upstream, { failure_threshold: 3, cooldown_ms: 400, max_cooldown_ms: 2_000 }) });
 
     // Each failing request is tried three times (max_retries 2); a slow first byte is not retried.
     const failures = [{ type: 'reset_connection' as const }, { type: 'malformed_body' as const }, { type: 'hang_before_headers' as const }];
@@ -90,9 +84,9 @@ describe('circuit breaker per provider', () => {
   });
 
   it('an upstream that goes down (connection refused) and comes back on the same address is served again after the cool-down', async () => {
-    upstream = await startFakeUpstream();
+    upstream = await useFakeUpstream();
     const port = Number(new URL(upstream.url).port);
-    gateway = await startGateway({ config: configWithBreaker(upstream, { failure_threshold: 2, cooldown_ms: 300, max_cooldown_ms: 300 }) });
+    gateway = await useGateway({ config: configWithBreaker(upstream, { failure_threshold: 2, cooldown_ms: 300, max_cooldown_ms: 300 }) });
     expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(200);
     await upstream.close();
 
@@ -107,7 +101,7 @@ describe('circuit breaker per provider', () => {
     expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(502);
     expect((await json(await gateway.request('/status'))).providers[0].breaker.state).toBe('open');
 
-    upstream = await startFakeUpstream({ port });
+    upstream = await useFakeUpstream({ port });
     await expect
       .poll(async () => (await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status, { timeout: 2_000, interval: 100 })
       .toBe(200);
@@ -115,8 +109,8 @@ describe('circuit breaker per provider', () => {
   });
 
   it('half-open lets exactly one trial request through; the others get 503 until it succeeds', async () => {
-    upstream = await startFakeUpstream();
-    gateway = await startGateway({ config: configWithBreaker(upstream, { failure_threshold: 1, cooldown_ms: 200, max_cooldown_ms: 1_000 }) });
+    upstream = await useFakeUpstream();
+    gateway = await useGateway({ config: configWithBreaker(upstream, { failure_threshold: 1, cooldown_ms: 200, max_cooldown_ms: 1_000 }) });
     upstream.setBehaviour({ failure: { type: 'status', status: 500 } });
     expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(502);
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -136,8 +130,8 @@ describe('circuit breaker per provider', () => {
   });
 
   it('Retry-After and /status give the remaining cool-down, rounded up', async () => {
-    upstream = await startFakeUpstream();
-    gateway = await startGateway({ config: configWithBreaker(upstream, { failure_threshold: 1, cooldown_ms: 30_000, max_cooldown_ms: 600_000 }) });
+    upstream = await useFakeUpstream();
+    gateway = await useGateway({ config: configWithBreaker(upstream, { failure_threshold: 1, cooldown_ms: 30_000, max_cooldown_ms: 600_000 }) });
     upstream.setBehaviour({ failure: { type: 'status', status: 503 } });
     expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(502);
     const refused = await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() });
@@ -152,8 +146,8 @@ describe('circuit breaker per provider', () => {
   });
 
   it('client errors (4xx) and client aborts do not count as failures', async () => {
-    upstream = await startFakeUpstream();
-    gateway = await startGateway({ config: configWithBreaker(upstream, { failure_threshold: 2, cooldown_ms: 60_000, max_cooldown_ms: 60_000 }) });
+    upstream = await useFakeUpstream();
+    gateway = await useGateway({ config: configWithBreaker(upstream, { failure_threshold: 2, cooldown_ms: 60_000, max_cooldown_ms: 60_000 }) });
     upstream.setBehaviour({ failure: { type: 'status', status: 400 } });
     for (let i = 0; i < 4; i++) expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(422);
     upstream.setBehaviour({ failure: { type: 'hang_before_headers' } });
@@ -172,9 +166,9 @@ describe('circuit breaker per provider', () => {
   });
 
   it('while a provider is open its models fall back to their fallbacks', async () => {
-    upstream = await startFakeUpstream();
-    backup = await startFakeUpstream();
-    gateway = await startGateway({ config: configWithBreaker(upstream, { failure_threshold: 1, cooldown_ms: 60_000, max_cooldown_ms: 60_000 }, { fallbackUpstream: backup }) });
+    upstream = await useFakeUpstream();
+    backup = await useFakeUpstream();
+    gateway = await useGateway({ config: configWithBreaker(upstream, { failure_threshold: 1, cooldown_ms: 60_000, max_cooldown_ms: 60_000 }, { fallbackUpstream: backup }) });
     upstream.setBehaviour({ failure: { type: 'reset_connection' } });
     expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(502);
     const reached = upstream.requests.length;

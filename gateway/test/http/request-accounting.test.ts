@@ -1,17 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { FakeUpstream } from '../support/fake-upstream.js';
+import { ADMIN_KEY, json, type Json, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
+import { useGateway, useFakeUpstream } from '../support/use-resources.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
 beforeEach(async () => {
-  upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
-  gateway = await startGateway({ config: upstreamConfig(upstream) });
-});
-afterEach(async () => {
-  await gateway.close();
-  await upstream.close();
+  upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
+  gateway = await useGateway({ config: upstreamConfig(upstream) });
 });
 
 async function eventually<T>(read: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T | undefined> {

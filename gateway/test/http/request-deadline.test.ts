@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { json, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeUpstream } from '../support/fake-upstream.js';
+import { json, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY } from '../support/upstream-config.js';
 import { readSse } from '../support/sse.js';
+import { useGateway, useFakeUpstream } from '../support/use-resources.js';
 
 // Under a second: undici checks longer timeouts only once a second.
 const timeouts = { connect: 1000, first_byte: 900, idle: 900 };
@@ -29,18 +30,12 @@ describe('one overall deadline per request', () => {
   let backup: FakeUpstream;
   let gateway: TestGateway;
 
-  afterEach(async () => {
-    await gateway?.close();
-    await upstream?.close();
-    await backup?.close();
-  });
-
   it('a hanging upstream, its retries and a fallback that also hangs end at the deadline with 504 and Retry-After, the upstream call aborted', async () => {
-    upstream = await startFakeUpstream();
-    backup = await startFakeUpstream();
+    upstream = await useFakeUpstream();
+    backup = await useFakeUpstream();
     // Each route: three connection resets (retried after 0.1, 0.2 and 0.4 s of backoff), then a hang
     // until the 0.9 s first-byte timeout (not retried: it suggests waiting 5 s). Without a deadline, 3.2 s.
-    gateway = await startGateway({ config: deadlineConfig(upstream, backup, 2_000) });
+    gateway = await useGateway({ config: deadlineConfig(upstream, backup, 2_000) });
     expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(200);
     upstream.requests.length = 0;
     const resetThenHang = [{ failure: { type: 'reset_connection' as const }, times: 3 }, { failure: { type: 'hang_before_headers' as const } }];
@@ -66,9 +61,9 @@ describe('one overall deadline per request', () => {
   });
 
   it("a model's own request_deadline_ms overrides the server's", async () => {
-    upstream = await startFakeUpstream();
-    backup = await startFakeUpstream();
-    gateway = await startGateway({ config: deadlineConfig(upstream, backup, 60_000, 700) });
+    upstream = await useFakeUpstream();
+    backup = await useFakeUpstream();
+    gateway = await useGateway({ config: deadlineConfig(upstream, backup, 60_000, 700) });
     upstream.setBehaviour({ failure: { type: 'hang_before_headers' } });
     backup.setBehaviour({ failure: { type: 'hang_before_headers' } });
     const started = Date.now();
@@ -80,9 +75,9 @@ describe('one overall deadline per request', () => {
   });
 
   it('covers a non-streamed answer until it is complete, but not a stream that has started', async () => {
-    upstream = await startFakeUpstream();
-    backup = await startFakeUpstream();
-    gateway = await startGateway({ config: deadlineConfig(upstream, backup, 1_200) });
+    upstream = await useFakeUpstream();
+    backup = await useFakeUpstream();
+    gateway = await useGateway({ config: deadlineConfig(upstream, backup, 1_200) });
     // JSON in two halves, 800 ms apart: the body would end after the deadline.
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 800 } });
     const slowJson = await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() });

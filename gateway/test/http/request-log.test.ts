@@ -1,23 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RequestLog, redactBody, redactHeaders, type RequestLogEntry } from '../../src/core/request-log/request-log.js';
 import { openDatabase } from '../../src/store/database.js';
 import { RequestLogRepository } from '../../src/store/request-log-repository.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { ADMIN_KEY, json, startGateway, type TestGateway } from '../support/start-gateway.js';
+import type { FakeUpstream } from '../support/fake-upstream.js';
+import { ADMIN_KEY, json, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
+import { useGateway, useFakeUpstream } from '../support/use-resources.js';
 
 const FREE_FORM_ADMIN_KEY = 'correct-horse-battery-staple-42';
 let gateway: TestGateway | undefined;
 let upstream: FakeUpstream | undefined;
-afterEach(async () => {
-  await gateway?.close();
-  await upstream?.close();
-  gateway = undefined;
-  upstream = undefined;
-});
 
 describe('redaction for the request log', () => {
   it('hides key-ish fields whatever their format, bearer credentials and known secrets', () => {
@@ -42,8 +37,8 @@ describe('redaction for the request log', () => {
 
 describe('the request log', () => {
   it('never stores a free-form admin key or a provider key, in headers or bodies', async () => {
-    upstream = await startFakeUpstream();
-    gateway = await startGateway({ adminKey: FREE_FORM_ADMIN_KEY, config: { ...upstreamConfig(upstream), server: { request_log_bodies: true } } });
+    upstream = await useFakeUpstream();
+    gateway = await useGateway({ adminKey: FREE_FORM_ADMIN_KEY, config: { ...upstreamConfig(upstream), server: { request_log_bodies: true } } });
     await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'svc-large-3', messages: [{ role: 'user', content: `my key is ${FREE_FORM_ADMIN_KEY}` }], api_key: 'also-free-form' } });
     await gateway.request('/v1/models', { headers: { 'x-api-key': FREE_FORM_ADMIN_KEY } });
     const log = await json(await gateway.request('/console/requests?limit=10'));
@@ -58,7 +53,7 @@ describe('the request log', () => {
   });
 
   it('names the requested model on failed rows, opens one entry by id and filters', async () => {
-    gateway = await startGateway();
+    gateway = await useGateway();
     const failed = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] } });
     expect(failed.status).toBe(404);
     await gateway.request('/v1/models', { headers: { 'x-switchyard-client': 'console' } });
@@ -79,8 +74,8 @@ describe('the request log', () => {
   });
 
   it("leaves the console's own reads out of the account's usage, but counts its playground calls", async () => {
-    upstream = await startFakeUpstream();
-    gateway = await startGateway({ config: upstreamConfig(upstream) });
+    upstream = await useFakeUpstream();
+    gateway = await useGateway({ config: upstreamConfig(upstream) });
     const console_ = { 'x-switchyard-client': 'console' };
     for (let i = 0; i < 3; i++) await gateway.request('/v1/models', { headers: console_ });
     await gateway.request('/v1/chat/completions', { method: 'POST', headers: console_, json: { model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }] } });
@@ -92,12 +87,12 @@ describe('the request log', () => {
 
 describe('the request log across restarts', () => {
   it('is still there after the gateway restarts on the same data folder', async () => {
-    gateway = await startGateway();
+    gateway = await useGateway();
     const failed = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'kept-model', messages: [] } });
     const id = failed.headers.get('x-request-id');
     const { dataDir } = gateway;
     await gateway.stop();
-    gateway = await startGateway({ dataDir });
+    gateway = await useGateway({ dataDir });
     const log = await json(await gateway.request('/console/requests'));
     expect(log.data.map((e: { id: string }) => e.id)).toContain(id);
     expect(log.data.find((e: { id: string }) => e.id === id)).toMatchObject({ model: 'kept-model', path: '/v1/chat/completions' });

@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { FakeUpstream } from '../support/fake-upstream.js';
+import { ADMIN_KEY, json, type Json, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
+import { useGateway, useFakeUpstream } from '../support/use-resources.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -21,14 +22,10 @@ async function createMember(name: string): Promise<string> {
 }
 
 beforeEach(async () => {
-  upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
-  gateway = await startGateway({ config: ownershipConfig(upstream) });
+  upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
+  gateway = await useGateway({ config: ownershipConfig(upstream) });
   memberA = await createMember('member A');
   memberB = await createMember('member B');
-});
-afterEach(async () => {
-  await gateway.close();
-  await upstream.close();
 });
 
 const as = (key: string) => ({
@@ -144,7 +141,7 @@ describe('stored resources belong to the key that created them', () => {
       .run();
     const dataDir = gateway.dataDir;
     await gateway.stop();
-    gateway = await startGateway({ dataDir, config: ownershipConfig(upstream) });
+    gateway = await useGateway({ dataDir, config: ownershipConfig(upstream) });
     expect((await as(ADMIN_KEY).get('/v1/agents/ag_legacy')).status).toBe(200);
     await expectNotFound(await as(memberA).get('/v1/agents/ag_legacy'), 'agent_not_found');
     expect(await ids(await as(memberA).get('/v1/agents'))).toEqual([]);

@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { FakeUpstream } from '../support/fake-upstream.js';
+import { ADMIN_KEY, json, type Json, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY } from '../support/upstream-config.js';
+import { useGateway, useFakeUpstream } from '../support/use-resources.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -17,11 +18,7 @@ const config = (server: Record<string, unknown> = {}) => ({
 });
 
 beforeEach(async () => {
-  upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
-});
-afterEach(async () => {
-  await gateway?.close();
-  await upstream.close();
+  upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
 });
 
 async function createKey(body: Record<string, unknown>): Promise<{ id: string; key: string }> {
@@ -33,7 +30,7 @@ const usageOf = async (key: string) => (await json(await gateway.request('/accou
 
 describe('spend limits under concurrency', () => {
   it('lets through only the requests whose reserved cost fits a key limit; the rest get 402 naming the key limit', async () => {
-    gateway = await startGateway({ config: config() });
+    gateway = await useGateway({ config: config() });
     // Every answer is two completion tokens at 0.1 each: 0.2 a request, reserved exactly (max_tokens: 2), so a limit of 1 is 5 requests.
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 150 }, path: '/v1/chat/completions' });
     const spender = await createKey({ spend_limit: 1 });
@@ -54,7 +51,7 @@ describe('spend limits under concurrency', () => {
   });
 
   it('keeps an account limit within the limit plus what the reservations under-estimated', async () => {
-    gateway = await startGateway({ config: config() });
+    gateway = await useGateway({ config: config() });
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 150 }, path: '/v1/chat/completions' });
     // One-letter words: the upstream counts a token a word, the reservation four characters a token, so each request costs more than it reserved.
     const content = Array.from({ length: 20 }, () => 'a').join(' ');
@@ -77,7 +74,7 @@ describe('spend limits under concurrency', () => {
   });
 
   it('refuses a request whose estimate exceeds the balance left, and reserves the default allowance without max_tokens', async () => {
-    gateway = await startGateway({ config: { ...config(), account: { default_completion_tokens: 50 } } });
+    gateway = await useGateway({ config: { ...config(), account: { default_completion_tokens: 50 } } });
     await gateway.request('/account/balance', { method: 'PATCH', json: { amount: 4 } });
     // No max_tokens: 50 completion tokens at 0.1 = 5 > 4 left.
     const refused = await chat(ADMIN_KEY, { model: 'by-output', messages: [{ role: 'user', content: 'hi' }] });
@@ -91,7 +88,7 @@ describe('spend limits under concurrency', () => {
 
 describe('rate limit changes', () => {
   it('keeps the minute window when a key\'s rpm_limit changes', async () => {
-    gateway = await startGateway({ config: config() });
+    gateway = await useGateway({ config: config() });
     const limited = await createKey({ rpm_limit: 3 });
     for (let i = 0; i < 3; i++) expect((await gateway.request('/models', { key: limited.key })).status).toBe(200);
     expect((await gateway.request(`/account/keys/${limited.id}`, { method: 'PATCH', json: { rpm_limit: 5 } })).status).toBe(200);
@@ -105,7 +102,7 @@ describe('rate limit changes', () => {
 
 describe('hostile bodies and the request log', () => {
   it('logs a request whose JSON body is nested far past any stack, with its body cut', async () => {
-    gateway = await startGateway({ config: config({ request_log_bodies: true }) });
+    gateway = await useGateway({ config: config({ request_log_bodies: true }) });
     const depth = 300_000;
     const body = `{"model":"by-output","messages":[{"role":"user","content":"hi"}],"metadata":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     const answer = await gateway.request('/v1/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'deeply-nested-1' }, body });

@@ -2,22 +2,18 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gatedEngine } from '../support/gated-engine.js';
-import { startFakeUpstream } from '../support/fake-upstream.js';
-import { ADMIN_KEY, json, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { ADMIN_KEY, json, type TestGateway } from '../support/start-gateway.js';
+import { useGateway, useFakeUpstream } from '../support/use-resources.js';
 
 const CLI = join(import.meta.dirname, '../../../dist/gateway/src/cli.js');
 let gateway: TestGateway | undefined;
-afterEach(async () => {
-  await gateway?.close();
-  gateway = undefined;
-});
 
 describe('GET /status', () => {
   it('answers 503 starting with Retry-After: 10 while an engine warms, then 200 ok', async () => {
     const engine = gatedEngine();
-    gateway = await startGateway({
+    gateway = await useGateway({
       warm: true,
       extras: { providerFactories: { gated: engine.factory } },
       config: { providers: [{ id: 'local-ocr', type: 'gated' }] },
@@ -43,7 +39,7 @@ describe('GET /status', () => {
 
 describe('GET /models and the OpenAPI document', () => {
   it('lists the registry with capabilities, aliases and state', async () => {
-    gateway = await startGateway();
+    gateway = await useGateway();
     const body = await json(await gateway.request('/models'));
     expect(body.object).toBe('list');
     const ocr = body.data.find((model: { id: string }) => model.id === 'svc-ocr-3-2512');
@@ -51,7 +47,7 @@ describe('GET /models and the OpenAPI document', () => {
   });
 
   it('serves /openapi.json from the route schemas and a docs page', async () => {
-    gateway = await startGateway();
+    gateway = await useGateway();
     const spec = await json(await gateway.request('/openapi.json', { key: null }));
     expect(spec.openapi).toBe('3.1.0');
     expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/v1/chat/completions', '/v1/embeddings', '/status', '/account/me', '/models']));
@@ -64,9 +60,9 @@ describe('GET /models and the OpenAPI document', () => {
 
 describe('fine-tuned model management', () => {
   it('updates metadata, archives, unarchives and deletes an ft: model; base models refuse', async () => {
-    const upstream = await startFakeUpstream();
+    const upstream = await useFakeUpstream();
     try {
-      gateway = await startGateway({
+      gateway = await useGateway({
         config: {
           providers: [{ id: 'up', type: 'openai', base_url: upstream.url }],
           models: [
@@ -99,7 +95,7 @@ describe('fine-tuned model management', () => {
 
 describe('the console request log', () => {
   it('keeps recent requests with prefix, status and model, and streams new ones live (Owner only)', async () => {
-    gateway = await startGateway();
+    gateway = await useGateway();
     const keyResponse = await json(await gateway.request('/account/keys', { method: 'POST', json: { name: 'member' } }));
     const feed = await gateway.request('/console/requests/stream');
     expect(feed.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -119,7 +115,7 @@ describe('the console request log', () => {
 
 describe('request log bodies', () => {
   it('keeps bodies when configured, size-capped, with keys redacted', async () => {
-    gateway = await startGateway({ config: { server: { request_log_bodies: true } } });
+    gateway = await useGateway({ config: { server: { request_log_bodies: true } } });
     const created = await json(await gateway.request('/account/keys', { method: 'POST', json: { name: 'logged-key' } }));
     const recent = await json(await gateway.request('/console/requests?limit=1'));
     expect(recent.data[0].request_body).toContain('logged-key');
@@ -163,7 +159,7 @@ describe('the command line: npm run serve', () => {
 
   it('logs its URL, finishes an in-flight request on SIGTERM and exits 0 with the data kept', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'switchyard-cli-'));
-    const upstream = await startFakeUpstream();
+    const upstream = await useFakeUpstream();
     try {
       const config = join(dir, 'config.yaml');
       writeFileSync(config, `providers:\n  - id: up\n    type: openai\n    base_url: ${upstream.url}\nmodels:\n  - id: slow\n    provider: up\n    capabilities: [chat]\nserver:\n  warm_engines: false\n`);
@@ -180,7 +176,7 @@ describe('the command line: npm run serve', () => {
       expect((await json(response)).choices[0].message.content).toBe('finish me please');
       expect(await run.exited).toBe(0);
 
-      const again = await startGateway({ dataDir: dir });
+      const again = await useGateway({ dataDir: dir });
       gateway = again;
       const usage = await json(await again.request('/account/usage', { key: null, headers: { 'x-api-key': ADMIN_KEY } }));
       expect(usage.usage.by_model.find((entry: { key: string }) => entry.key === 'slow').requests).toBe(1);

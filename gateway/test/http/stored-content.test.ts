@@ -37,7 +37,7 @@ describe('stored files are served as downloads, never as active content of the c
     expect(response.status).toBe(200);
     expect(await response.text()).toBe(content);
     expect(response.headers.get('content-type')).toBe(served);
-    expect(response.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="${filename.replace('.', '\\.')}"`));
+    expect(response.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename=("?)${filename.replace('.', '\\.')}\\1(;|$)`));
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('content-security-policy')).toMatch(/^sandbox(;|$)/);
     // The record keeps what the client declared; only the served type is neutralised.

@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUrlFetchAllow } from '../../src/config/url-fetch-allow.js';
-import { json, startGateway, type TestGateway } from '../support/start-gateway.js';
+import { json, type TestGateway } from '../support/start-gateway.js';
+import { useGateway } from '../support/use-resources.js';
 
 /** A local web server: serves a PNG at /image.png and redirects /to?url=... anywhere. */
 interface SourceServer {
@@ -45,10 +46,6 @@ beforeAll(async () => {
   target = await startSource();
 });
 afterAll(async () => target.close());
-afterEach(async () => {
-  await gateway?.close();
-  gateway = undefined;
-});
 
 const render = (image: string) => gateway!.request('/v1/ocr/render', { method: 'POST', json: { image } });
 
@@ -62,7 +59,7 @@ async function expectRefused(image: string, code = 'url_not_allowed') {
 
 describe('client-given URLs are not fetched from loopback, private or special addresses', () => {
   it('refuses every spelling of loopback and the unspecified address, before connecting', async () => {
-    gateway = await startGateway();
+    gateway = await useGateway();
     const port = target.port;
     const loopback = [
       `http://127.0.0.1:${port}/image.png`,
@@ -89,7 +86,7 @@ describe('client-given URLs are not fetched from loopback, private or special ad
   });
 
   it('refuses private, link-local, CGNAT, multicast and cloud-metadata addresses, naming the reason', async () => {
-    gateway = await startGateway();
+    gateway = await useGateway();
     const cases: [string, RegExp][] = [
       ['http://10.1.2.3/a.png', /private network/],
       ['http://172.16.0.1/a.png', /private network/],
@@ -110,7 +107,7 @@ describe('client-given URLs are not fetched from loopback, private or special ad
   });
 
   it('refuses other schemes in the field and in redirects', async () => {
-    gateway = await startGateway({ config: { server: { url_fetch_allow: [`127.0.0.1:${target.port}`] } } });
+    gateway = await useGateway({ config: { server: { url_fetch_allow: [`127.0.0.1:${target.port}`] } } });
     for (const url of ['file:///etc/passwd', 'ftp://example.com/a.png', 'gopher://127.0.0.1:70/', 'javascript:alert(1)']) await expectRefused(url, 'url_scheme_not_allowed');
     await expectRefused(`http://127.0.0.1:${target.port}/to?url=${encodeURIComponent('file:///etc/passwd')}`, 'url_scheme_not_allowed');
   });
@@ -118,7 +115,7 @@ describe('client-given URLs are not fetched from loopback, private or special ad
   it('follows redirects itself and checks every hop: an allowed source cannot redirect to a blocked address', async () => {
     const other = await startSource();
     try {
-      gateway = await startGateway({ config: { server: { url_fetch_allow: [`127.0.0.1:${target.port}`] } } });
+      gateway = await useGateway({ config: { server: { url_fetch_allow: [`127.0.0.1:${target.port}`] } } });
       const allowed = await render(`http://127.0.0.1:${target.port}/image.png`);
       expect(allowed.status).toBe(200);
       expect(await json(allowed)).toMatchObject({ width: 8, height: 6, image: expect.stringMatching(/^data:image\/png;base64,/) });
@@ -139,7 +136,7 @@ describe('client-given URLs are not fetched from loopback, private or special ad
   it('an allow-list network lets a local source through, on any port', async () => {
     const other = await startSource();
     try {
-      gateway = await startGateway({ config: { server: { url_fetch_allow: ['127.0.0.0/8'] } } });
+      gateway = await useGateway({ config: { server: { url_fetch_allow: ['127.0.0.0/8'] } } });
       expect((await render(`http://127.0.0.1:${target.port}/to?url=${encodeURIComponent(`http://127.0.0.1:${other.port}/image.png`)}`)).status).toBe(200);
       expect(other.hits).toEqual(['/image.png']);
       // The allow-list names addresses: ::1 is not 127.0.0.0/8, and a private network stays refused.

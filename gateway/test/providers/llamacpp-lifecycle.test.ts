@@ -1,15 +1,15 @@
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/providers/_shared/provider-error.js';
 import { createLlamaCppProvider, listGgufModels } from '../../src/providers/llamacpp/create-llamacpp-provider.js';
 import type { ChatRequest, ChatResult } from '../../src/providers/contracts/chat.js';
 import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
 import { createTinyLlamaCppProvider, createTinyModelFolder, silentLogger, type TinyModelFolder } from '../support/tiny-gguf-provider.js';
+import { closeAfterTest } from '../support/use-resources.js';
 
 let folder: TinyModelFolder;
-const providers: ProviderInstance[] = [];
 
 beforeAll(async () => {
   folder = await createTinyModelFolder();
@@ -19,18 +19,12 @@ beforeAll(async () => {
   await writeFile(join(folder.dir, 'notes.txt'), 'not a model');
 });
 
-afterEach(async () => {
-  await Promise.all(providers.splice(0).map((provider) => provider.close()));
-});
-
 afterAll(async () => {
   await folder?.remove();
 });
 
 function provider(options: Record<string, unknown> = {}): ProviderInstance {
-  const instance = createTinyLlamaCppProvider(folder.dir, options);
-  providers.push(instance);
-  return instance;
+  return closeAfterTest(createTinyLlamaCppProvider(folder.dir, options));
 }
 
 function chatRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
@@ -100,7 +94,7 @@ describe('llamacpp model files', () => {
       await mkdir(join(dataDir, 'models'));
       await copyFile(join(folder.dir, 'tiny.gguf'), join(dataDir, 'models', 'default.gguf'));
       const instance = createLlamaCppProvider({ id: 'local', dataDir, logger: silentLogger, options: { type: 'llamacpp', threads: 1 } });
-      providers.push(instance);
+      closeAfterTest(instance);
       const result = await instance.capabilities.completions!.complete({ model: 'default', prompt: 'hi', max_tokens: 2, temperature: 0, signal: new AbortController().signal });
       expect(result.choices[0].finish_reason).toBe('length');
       expect(result.usage.completion_tokens).toBeGreaterThanOrEqual(2);

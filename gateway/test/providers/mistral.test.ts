@@ -1,11 +1,12 @@
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/providers/_shared/provider-error.js';
 import { createMistralProvider } from '../../src/providers/mistral/create-mistral-provider.js';
 import type { CompletionStreamEvent } from '../../src/providers/contracts/completions.js';
 import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import type { FakeUpstream } from '../support/fake-upstream.js';
+import { closeAfterTest, useFakeUpstream } from '../support/use-resources.js';
 
 const KEY = 'mistral-key';
 let upstream: FakeUpstream;
@@ -13,17 +14,13 @@ let provider: ProviderInstance;
 const signal = new AbortController().signal;
 
 beforeEach(async () => {
-  upstream = await startFakeUpstream({ apiKey: KEY });
-  provider = createMistralProvider({
+  upstream = await useFakeUpstream({ apiKey: KEY });
+  provider = closeAfterTest(createMistralProvider({
     id: 'mistral',
     options: { type: 'mistral', base_url: upstream.url, api_key: KEY },
     dataDir: '/nonexistent',
     logger: { info: () => {}, warn: () => {}, error: () => {} },
-  });
-});
-afterEach(async () => {
-  await provider.close();
-  await upstream.close();
+  }));
 });
 
 describe('mistral chat', () => {

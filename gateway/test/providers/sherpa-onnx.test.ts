@@ -1,7 +1,6 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/providers/_shared/provider-error.js';
 import { buildSegments } from '../../src/providers/sherpa-onnx/build-segments.js';
 import { createSherpaOnnxProvider } from '../../src/providers/sherpa-onnx/create-sherpa-onnx-provider.js';
@@ -10,6 +9,7 @@ import { readWav } from '../../src/providers/sherpa-onnx/read-wav.js';
 import { resampleLinear } from '../../src/providers/sherpa-onnx/resample-linear.js';
 import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
 import type { TranscriptionRequest } from '../../src/providers/contracts/transcription.js';
+import { closeAfterTest, useTempDir } from '../support/use-resources.js';
 
 type Encoding = { format: 'pcm'; bits: 8 | 16 | 24 } | { format: 'float'; bits: 32 };
 
@@ -194,17 +194,11 @@ describe('buildSegments', () => {
 
 describe('sherpa-onnx provider', () => {
   let dataDir: string;
-  let provider: ProviderInstance | undefined;
   const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
   const speechDir = () => path.join(dataDir, 'models', 'speech');
 
-  beforeEach(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-sherpa-'));
-  });
-  afterEach(async () => {
-    await provider?.close();
-    provider = undefined;
-    await rm(dataDir, { recursive: true, force: true });
+  beforeEach(() => {
+    dataDir = useTempDir('switchyard-sherpa-');
   });
 
   async function place(model: string, files: Record<string, Buffer | string>): Promise<void> {
@@ -214,8 +208,7 @@ describe('sherpa-onnx provider', () => {
   }
 
   function start(options: Record<string, unknown> = {}): ProviderInstance {
-    provider = createSherpaOnnxProvider({ id: 'speech', options: { type: 'sherpa-onnx', ...options }, dataDir, logger });
-    return provider;
+    return closeAfterTest(createSherpaOnnxProvider({ id: 'speech', options: { type: 'sherpa-onnx', ...options }, dataDir, logger }));
   }
 
   function request(audio: Buffer, model = 'auto'): TranscriptionRequest {

@@ -111,6 +111,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
   const requests: RecordedRequest[] = [];
   const files = new Map<string, Buffer>();
   let behaviours: { behaviour: FakeBehaviour; remaining: number }[] = [];
+  let closing: Promise<void> | undefined;
 
   const replyOptions: ReplyOptions = {
     usage: options.usage ?? true,
@@ -224,8 +225,11 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
       behaviours = list.map((entry) => ({ behaviour: entry, remaining: entry.times ?? Infinity }));
     },
     close() {
-      server.closeAllConnections();
-      return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      closing ??= new Promise((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      });
+      return closing;
     },
   };
 }

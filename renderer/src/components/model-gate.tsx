@@ -4,7 +4,7 @@ import { useModelsWith } from '../lib/models-query';
 import { ErrorNotice } from './error-notice';
 import { Loading } from './loading';
 import { NoBackendNotice } from './no-backend-notice';
-import { ModelDownloadOffer } from '../features/local-models/components/model-download-offer';
+import { ModelDownloadOffer } from './local-models/components/model-download-offer';
 
 interface Props {
   capability: Capability;

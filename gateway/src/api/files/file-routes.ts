@@ -5,7 +5,7 @@ import { ownerScope } from '../../core/account/resource-owner.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
 import { readMultipart } from '../_shared/read-multipart.js';
-import { contentDisposition } from './content-disposition.js';
+import { create as contentDisposition } from 'content-disposition';
 import { servedContentType } from './served-content-type.js';
 
 export const FileObject = Type.Object({
@@ -68,7 +68,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // sandbox CSP in case a browser renders it anyway.
     reply
       .header('Content-Type', request.headers.accept === 'application/octet-stream' ? 'application/octet-stream' : servedContentType(record.mime_type))
-      .header('Content-Disposition', contentDisposition(record.filename, 'attachment'))
+      .header('Content-Disposition', contentDisposition(record.filename, { type: 'attachment' }))
       .header('Content-Security-Policy', "sandbox; default-src 'none'; frame-ancestors 'none'")
       .header('Cache-Control', 'private, max-age=31536000, immutable');
     return reply.send(content);

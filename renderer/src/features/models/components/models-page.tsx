@@ -9,7 +9,7 @@ import type { Capability, GatewayModel } from '../../../lib/gateway-types';
 import { modelsQueryOptions } from '../../../lib/models-query';
 import { FineTuneActions } from './fine-tune-actions';
 import { ModelState } from './model-state';
-import { LocalModelsSection } from '../../local-models/components/local-models-section';
+import { LocalModelsSection } from '../../../components/local-models/components/local-models-section';
 
 function Pricing({ pricing, currency }: { pricing: GatewayModel['pricing']; currency: string }) {
   if (!pricing) return <span className="faint">—</span>;

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useConversationsStore, createMessage } from '../features/chat/stores/conversations-store';
-import { useSessionStore } from './session-store';
+import { useConversationsStore, createMessage } from './conversations-store';
+import { useSessionStore } from '../../../lib/session-store';
 
 const conversations = () => useConversationsStore.getState().conversations;
 
