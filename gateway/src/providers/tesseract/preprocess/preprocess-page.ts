@@ -1,5 +1,6 @@
 import type { GrayImage } from '../../../media/image/decode-image.js';
 import { componentStats } from './component-stats.js';
+import { despeckle } from './despeckle.js';
 import { estimateBlur } from './estimate-blur.js';
 import { estimateNoise } from './estimate-noise.js';
 import { estimateSkew } from './estimate-skew.js';
@@ -32,8 +33,8 @@ const MAX_UPSCALE = 3;
 /** Skew below this (degrees) is left alone: rotating resamples every pixel and softens strokes. */
 const MIN_SKEW = 0.3;
 /**
- * Noise sigma (gray levels) above which a 3×3 median filter is applied. JPEG-smoothed grain (the noisy
- * invoices measure ~7) reads better unfiltered: the median erases decimal points ("898 50").
+ * Noise sigma (gray levels) above which specks are removed. JPEG-smoothed grain (the noisy invoices
+ * measure ~7) reads better unfiltered.
  */
 const NOISY = 10;
 /**
@@ -56,8 +57,8 @@ export async function preprocessPage(original: GrayImage, options: PreprocessOpt
 
   const noise = estimateNoise(image);
   if (noise > NOISY) {
-    image = await sharpGray(image, (p) => p.median(3));
-    steps.push(`median3(noise=${noise.toFixed(1)})`);
+    image = despeckle(image, otsuThreshold(image.data));
+    steps.push(`despeckle(noise=${noise.toFixed(1)})`);
   }
   image = stretchContrast(image);
 
