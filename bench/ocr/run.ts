@@ -5,7 +5,7 @@
  * the real scans in bench/ocr/real, then throughput on A4 pages one and two at a time.
  *   npx tsx bench/ocr/run.ts [--quick] [--pages] [--no-wasm] [--accuracy-only] [--throughput-only]
  *     [--only <category>[,<category>...]] [--dump <dir>]
- * --only keeps the named categories; --dump writes each engine's text per page beside the truth.
+ * --only keeps the named categories (or pages); --dump writes each engine's text per page beside the truth.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -124,7 +124,7 @@ const meanDefined = (values: (number | undefined)[]): number | undefined => {
 };
 
 async function accuracy(dir: string, engines: [string, Reader][]): Promise<void> {
-  const pages = [...(await benchPages(quick)), ...(await realPages())].filter((p) => !only || only.includes(p.category));
+  const pages = [...(await benchPages(quick)), ...(await realPages())].filter((p) => !only || only.includes(p.category) || only.includes(p.name));
   if (dumpDir) await mkdir(dumpDir, { recursive: true });
   const names = engines.map(([name]) => name);
   console.log(`\nAccuracy on ${pages.length} pages, one page at a time, engines interleaved page by page (lower CER/WER is better).`);
