@@ -4,10 +4,12 @@
  * page). Accuracy per category (CER, WER, bag-of-words F1, box IoU, pages/s) on bench/ocr/pages.ts and
  * the real scans in bench/ocr/real, then throughput on A4 pages one and two at a time.
  *   npx tsx bench/ocr/run.ts [--quick] [--pages] [--no-wasm] [--accuracy-only] [--throughput-only]
+ *     [--only <category>[,<category>...]] [--dump <dir>]
+ * --only keeps the named categories (or pages); --dump writes each engine's text per page beside the truth.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -26,6 +28,12 @@ const exec = promisify(execFile);
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const here = path.dirname(new URL(import.meta.url).pathname);
+const option = (name: string): string | undefined => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const only = option('--only')?.split(',');
+const dumpDir = option('--dump');
 
 interface Reading {
   text: string;
@@ -116,14 +124,20 @@ const meanDefined = (values: (number | undefined)[]): number | undefined => {
 };
 
 async function accuracy(dir: string, engines: [string, Reader][]): Promise<void> {
-  const pages = [...(await benchPages(quick)), ...(await realPages())];
+  const pages = [...(await benchPages(quick)), ...(await realPages())].filter((p) => !only || only.includes(p.category) || only.includes(p.name));
+  if (dumpDir) await mkdir(dumpDir, { recursive: true });
   const names = engines.map(([name]) => name);
   console.log(`\nAccuracy on ${pages.length} pages, one page at a time, engines interleaved page by page (lower CER/WER is better).`);
   console.log(`Engines: ${names.join(' | ')}\n`);
   const results: { page: BenchPage; scores: Scores[] }[] = [];
   for (const page of pages) {
     const scores: Scores[] = [];
-    for (const [, reader] of engines) scores.push(score(page.image, await reader(page.image, page.name)));
+    for (const [engine, reader] of engines) {
+      const reading = await reader(page.image, page.name);
+      scores.push(score(page.image, reading));
+      if (dumpDir) await writeFile(path.join(dumpDir, `${page.name}.${engine}.txt`), reading.text);
+    }
+    if (dumpDir) await writeFile(path.join(dumpDir, `${page.name}.truth.txt`), page.image.text);
     results.push({ page, scores });
     if (args.includes('--pages')) {
       console.log(`${pad(`${page.category}/${page.name}`, 44)} CER ${scores.map((s) => pad(pct(s.cer), 7)).join(' ')}  F1 ${scores.map((s) => s.f1.toFixed(3)).join(' ')}`);

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createTesseractProvider } from '../../src/providers/tesseract/create-tesseract-provider.js';
 import type { OcrPage, OcrRequest } from '../../src/providers/contracts/ocr.js';
 import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
-import { drawTextImage, makeTextPdf, type TextLineSpec } from '../support/draw-text.js';
+import { drawTextImage, makeInvoiceImage, makeTextPdf, type Degradation, type TextLineSpec } from '../support/draw-text.js';
 import { pageWords } from '../support/ocr-assertions.js';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -136,7 +136,61 @@ describe('engine choice', () => {
   });
 });
 
+const INVOICE_LINES = [
+  'Acme Supplies INVOICE',
+  'Invoice Number: INV-2024-0042',
+  'Invoice Date: 2024-03-15',
+  'Bill To: Globex Corporation',
+  'Description Qty Unit Price Amount',
+  'Widgets 10 12.50 125.00',
+  'Gadgets 3 299.50 898.50',
+  'Shipping 1 211.00 211.00',
+  'Total Due: $1,234.50',
+];
+
+describe('an invoice in reading order (engine: auto)', () => {
+  const provider: ProviderInstance = createTesseractProvider({ id: 'local-ocr', options: { type: 'tesseract', workers: 1 }, dataDir: '/tmp', logger });
+  afterAll(() => provider.close());
+
+  it.each<[string, Degradation]>([
+    ['as scanned', {}],
+    ['tilted, noisy and compressed', { rotate: 1.5, noise: 25, jpegQuality: 30 }],
+  ])('reads the letterhead row, the address lines, then the table row by row (%s)', async (_, degradation) => {
+    const invoice = await makeInvoiceImage(degradation);
+    const mimeType = degradation.jpegQuality ? 'image/jpeg' : 'image/png';
+    const [page] = (await provider.capabilities.ocr!.ocr({ model: 'm', document: invoice.image, mimeType, signal: new AbortController().signal })).pages;
+    expect(page.text.split('\n').filter(Boolean)).toEqual(INVOICE_LINES);
+    // Only the item rows are the table: the address lines above it and the total below are text.
+    const table = page.blocks.filter((b) => b.kind === 'table');
+    expect(table.map((b) => b.lines.map((l) => l.text))).toEqual([INVOICE_LINES.slice(4, 8)]);
+  });
+});
+
 describe('PDF text layers in reading order', () => {
+  it('reads an invoice text layer row by row, the letterhead row first and the table as one table block', async () => {
+    const lines: TextLineSpec[] = [
+      { text: 'Acme Supplies', x: 40, y: 50, size: 16 },
+      { text: 'INVOICE', x: 430, y: 50, size: 16 },
+      { text: 'Invoice Number: INV-2024-0042', x: 40, y: 90, size: 10 },
+      { text: 'Invoice Date: 2024-03-15', x: 40, y: 105, size: 10 },
+      { text: 'Bill To: Globex Corporation', x: 40, y: 120, size: 10 },
+    ];
+    const xs = [40, 260, 330, 450];
+    const rows = INVOICE_LINES.slice(4, 8).map((row) => row.replace('Unit Price', 'Unit_Price').split(' ').map((cell) => cell.replace('_', ' ')));
+    rows.forEach((row, r) => row.forEach((cell, c) => lines.push({ text: cell, x: xs[c], y: 160 + r * 22, size: 10 })));
+    lines.push({ text: 'Total Due: $1,234.50', x: 330, y: 270, size: 11 });
+    const made = await makeTextPdf([{ lines }]);
+    const provider = createTesseractProvider({ id: 'local-ocr', options: { type: 'tesseract', workers: 1 }, dataDir: '/tmp', logger });
+    try {
+      const [page] = (await provider.capabilities.ocr!.ocr({ model: 'm', document: made.pdf, mimeType: 'application/pdf', signal: new AbortController().signal })).pages;
+      expect(page.text.split('\n').filter(Boolean)).toEqual(INVOICE_LINES);
+      expect(page.blocks.filter((b) => b.kind === 'table').map((b) => b.lines.length)).toEqual([4]);
+    } finally {
+      await provider.close();
+    }
+  });
+
+
   it('reads a two-column text layer column by column', async () => {
     const lines: TextLineSpec[] = [{ text: 'Nature Notes Weekly', x: 50, y: 60, size: 18 }];
     LEFT.forEach((text, i) => lines.push({ text, x: 50, y: 100 + i * 14, size: 10 }));

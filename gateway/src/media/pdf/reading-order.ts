@@ -66,8 +66,8 @@ function isTable(cols: OcrBlock[][]): boolean {
   return paired / all.length >= 0.6 && median(all.map((l) => l.words.length)) <= 4;
 }
 
-/** One block whose lines are the table's rows: cells that share a row, left to right. */
-function tableBlock(blocks: OcrBlock[]): OcrBlock {
+/** Lines that share a row (their centres within half a line height), top to bottom, each row left to right. */
+function rowsOf(blocks: OcrBlock[]): OcrLine[][] {
   const lines = blocks.flatMap((b) => b.lines).sort((a, b) => centre(a) - centre(b));
   const rows: OcrLine[][] = [];
   for (const line of lines) {
@@ -76,7 +76,28 @@ function tableBlock(blocks: OcrBlock[]): OcrBlock {
     if (row && Math.abs(centre(line) - rowCentre) < Math.max(...row.map(lineHeight), lineHeight(line)) / 2) row.push(line);
     else rows.push([line]);
   }
-  return makeBlock(rows.map((row) => makeLine(row.flatMap((l) => l.words))), 'table');
+  return rows;
+}
+
+/**
+ * Columns whose lines pair up row by row, read row by row: each run of two or more rows with several
+ * cells becomes a table block whose lines are its rows; the rows with a single cell above, between and
+ * below (an invoice's address lines, the total under a table) become plain blocks in their place.
+ */
+function tableBlocks(blocks: OcrBlock[]): OcrBlock[] {
+  const rows = rowsOf(blocks);
+  const multi = rows.map((row) => row.length >= 2);
+  // A lone multi-cell row (a letterhead's name and "INVOICE") is text, not a table.
+  const inTable = multi.map((m, i) => m && (multi[i - 1] === true || multi[i + 1] === true));
+  const out: OcrBlock[] = [];
+  rows.forEach((row, i) => {
+    const line = makeLine(row.flatMap((l) => l.words));
+    if (i > 0 && inTable[i] === inTable[i - 1]) {
+      const last = out.pop()!;
+      out.push(makeBlock([...last.lines, line], last.kind));
+    } else out.push(makeBlock([line], inTable[i] ? 'table' : undefined));
+  });
+  return out;
 }
 
 /** Splits a line's words where a gap wider than `gap` separates them (a gutter or a table's column). */
@@ -106,8 +127,9 @@ function splitAtGutters(blocks: OcrBlock[]): OcrBlock[] {
     const asBlocks = pieces.map((piece) => makeBlock([piece]));
     const unit = median(pieces.map(lineHeight));
     const cols = columns(asBlocks, Math.max(6, unit * 0.8));
-    // Pieces that do not fall into separate columns (a receipt's prices under a centred heading) stay lines.
-    if (cols.length === 1) return [block];
+    // Pieces that do not fall into separate columns (a receipt's prices under a centred heading) stay
+    // lines; so does a row whose far piece stands alone (a letterhead's name and "INVOICE").
+    if (cols.length === 1 || cols.some((col) => col.length < 2)) return [block];
     return cols.map((col) =>
       makeBlock(col.flatMap((b) => b.lines).sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0])),
     );
@@ -146,11 +168,21 @@ function order(blocks: OcrBlock[], unit: number): OcrBlock[] {
   const found = gutters(blocks, gutter);
   if (found.length > 0) {
     // Crossing means covering a gutter's middle: a column's ragged right edge may reach into the gutter.
-    const crosses = (b: OcrBlock): boolean => found.some(([x1, x2]) => b.bbox[0] < (x1 + x2) / 2 && b.bbox[2] > (x1 + x2) / 2);
+    // A block crossing a gutter cuts the page only where nothing stands beside it (a title above the
+    // columns); a gutter crossed by a block with text beside it is no gutter (an invoice's table).
+    const crossing = (b: OcrBlock, [x1, x2]: [number, number]): boolean => b.bbox[0] < (x1 + x2) / 2 && b.bbox[2] > (x1 + x2) / 2;
+    const beside = (a: OcrBlock, b: OcrBlock): boolean => Math.min(a.bbox[3], b.bbox[3]) - Math.max(a.bbox[1], b.bbox[1]) > unit * 0.5;
+    const clean = found.filter((g) => {
+      const crossers = blocks.filter((b) => crossing(b, g));
+      return crossers.every((c) => !blocks.some((b) => !crossing(b, g) && beside(b, c)));
+    });
+    const crosses = (b: OcrBlock): boolean => clean.some((g) => crossing(b, g));
     const separators = blocks.filter(crosses).sort((a, b) => a.bbox[1] - b.bbox[1]);
-    if (separators.length === 0) {
+    if (clean.length === 0) {
+      // Every gutter has text beside a block that crosses it: not columns.
+    } else if (separators.length === 0) {
       const vertical = columns(blocks, gutter);
-      if (vertical.length > 1) return isTable(vertical) ? [tableBlock(blocks)] : vertical.flatMap((col) => order(col, unit));
+      if (vertical.length > 1) return isTable(vertical) ? tableBlocks(blocks) : vertical.flatMap((col) => order(col, unit));
     } else if (separators.length < blocks.length) {
       // Blocks that cross the gutters (titles, footers) cut the page into stacked sections of columns.
       const sections: OcrBlock[][] = Array.from({ length: separators.length + 1 }, () => []);

@@ -6,6 +6,12 @@ import { pageConfidence } from './page-confidence.js';
 const DOUBTFUL_PAGE = 0.6;
 /** On such a page, words below this confidence are dropped. */
 const WORD_FLOOR = 0.45;
+/**
+ * Below this page confidence nothing on the page is legible (noise read as letters, where even the
+ * specks the recogniser likes best score 0.5 to 0.8): only words read with real confidence are kept.
+ */
+const ILLEGIBLE_PAGE = 0.3;
+const ILLEGIBLE_WORD_FLOOR = 0.85;
 
 /**
  * Never invent text: on a page where the recogniser is unsure of nearly everything, keeps only the
@@ -13,11 +19,13 @@ const WORD_FLOOR = 0.45;
  * real word with an odd glyph).
  */
 export function dropDoubtfulWords(blocks: OcrBlock[]): OcrBlock[] {
-  if (pageConfidence(blocks) >= DOUBTFUL_PAGE) return blocks;
+  const confidence = pageConfidence(blocks);
+  if (confidence >= DOUBTFUL_PAGE) return blocks;
+  const floor = confidence < ILLEGIBLE_PAGE ? ILLEGIBLE_WORD_FLOOR : WORD_FLOOR;
   const kept: OcrBlock[] = [];
   for (const block of blocks) {
     const lines = block.lines
-      .map((line) => line.words.filter((w) => w.confidence >= WORD_FLOOR && /[\p{L}\p{N}]/u.test(w.text)))
+      .map((line) => line.words.filter((w) => w.confidence >= floor && /[\p{L}\p{N}]/u.test(w.text)))
       .filter((words) => words.length > 0)
       .map((words) => makeLine(words));
     if (lines.length > 0) kept.push(makeBlock(lines, block.kind));

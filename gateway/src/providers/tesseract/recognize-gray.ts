@@ -1,8 +1,8 @@
 import type { GrayImage } from '../../media/image/decode-image.js';
-import { median } from '../../media/pdf/box-geometry.js';
+import { makeBlock, makeLine, median } from '../../media/pdf/box-geometry.js';
 import { blocksText } from '../../media/pdf/layout-from-words.js';
 import { orderBlocks } from '../../media/pdf/reading-order.js';
-import type { OcrBlock, OcrPage } from '../contracts/ocr.js';
+import type { BoxCoordinates, OcrBlock, OcrLine, OcrPage, OcrWord } from '../contracts/ocr.js';
 import { dropDoubtfulWords } from './drop-doubtful-words.js';
 import type { OcrEngine, PageLayout } from './ocr-engine.js';
 import { lineSkew } from './line-skew.js';
@@ -30,10 +30,27 @@ interface Reading {
  * A "line" several times taller than the page's lines is a column of short items (prices on a receipt)
  * that automatic segmentation took for vertical text; its words are garbage.
  */
-function hasStrayTallLines(blocks: OcrBlock[]): boolean {
+function strayTallLines(blocks: OcrBlock[]): OcrLine[] {
   const lines = blocks.flatMap((b) => b.lines);
   const height = median(lines.map((l) => l.bbox[3] - l.bbox[1]));
-  return lines.some((l) => l.words.length >= 3 && l.bbox[3] - l.bbox[1] > 2.5 * height);
+  return lines.filter((l) => l.words.length >= 3 && l.bbox[3] - l.bbox[1] > 2.5 * height);
+}
+const hasStrayTallLines = (blocks: OcrBlock[]): boolean => strayTallLines(blocks).length > 0;
+
+/** The rows of `image` from `top` to `bottom` (a view, no copy). */
+function cropRows(image: GrayImage, top: number, bottom: number): GrayImage {
+  return { width: image.width, height: bottom - top, data: image.data.subarray(top * image.width, bottom * image.width) };
+}
+
+/** Blocks keeping only the words `keep` accepts (empty lines and blocks go), each box moved down by `dy`. */
+function mapWords(blocks: OcrBlock[], keep: (word: OcrWord) => boolean, dy = 0): OcrBlock[] {
+  return blocks.flatMap((block) => {
+    const lines = block.lines
+      .map((line) => line.words.filter(keep).map((w) => ({ ...w, bbox: [w.bbox[0], w.bbox[1] + dy, w.bbox[2], w.bbox[3] + dy] as BoxCoordinates })))
+      .filter((words) => words.length > 0)
+      .map((words) => makeLine(words));
+    return lines.length > 0 ? [makeBlock(lines, block.kind)] : [];
+  });
 }
 
 /** Below this confidence a page is mostly noise or unreadable. */
@@ -48,8 +65,8 @@ const STRAIGHT_BONUS = 0.03;
  * own layout analysis (Tesseract binarises on its own), so clean pages are read once. When the words
  * show the page is skewed, or the reading is unsure (low confidence, or a column misread as vertical
  * text), the page is preprocessed (deskewed, denoised, contrast, rules, upscaling: see preprocessPage)
- * and read again, then read as one block of lines if its layout looks misread; the most confident
- * reading is kept.
+ * and read again; rows whose layout was misread (a column of short items taken for vertical text) are
+ * read again as one block of lines, and an unsure page as a whole; the most confident reading is kept.
  * Blocks are ordered for reading on the (straightened) page, then mapped back.
  */
 export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: number, options: RecognizeOptions): Promise<OcrPage> {
@@ -57,26 +74,35 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
     const blocks = await engine.recognize(page, options.signal, layout);
     return { image: page, transform, blocks, confidence: pageConfidence(blocks) };
   };
-  const unsure = (reading: Reading): boolean => reading.confidence < CONFIDENT || hasStrayTallLines(reading.blocks);
-
   let best = await read(image, identityTransform(image.width, image.height), 'auto');
   // Where the words cannot tell (short lines), the pixels can: preprocessing measures the skew.
   const skew = lineSkew(best.blocks);
-  if (options.preprocess && (skew === undefined || Math.abs(skew) >= SKEWED || unsure(best))) {
+  const unsure = best.confidence < CONFIDENT;
+  if (options.preprocess && (skew === undefined || Math.abs(skew) >= SKEWED || unsure)) {
     const prepared = await preprocessPage(image, { maxPixels: options.maxPixels });
-    if (prepared.steps.length > 0 && (prepared.transform.rotation !== 0 || unsure(best))) {
+    const straightened = prepared.transform.rotation !== 0;
+    if (prepared.steps.length > 0 && (straightened || unsure)) {
       const reading = await read(prepared.image, prepared.transform, 'auto');
-      const straightened = prepared.transform.rotation !== 0;
-      if (reading.confidence + (straightened ? STRAIGHT_BONUS : 0) > best.confidence || (hasStrayTallLines(best.blocks) && !hasStrayTallLines(reading.blocks))) {
-        best = reading;
-      }
+      if (reading.confidence + (straightened ? STRAIGHT_BONUS : 0) > best.confidence) best = reading;
     }
   }
-  // Reading as one block helps a page whose layout was misread, not one that is mostly noise (where it
-  // is also very slow: every speck becomes a candidate character).
-  if (hasStrayTallLines(best.blocks) || (best.confidence >= LEGIBLE && best.confidence < CONFIDENT)) {
+  const stray = strayTallLines(best.blocks);
+  if (stray.length > 0) {
+    // Only the rows the misread column runs through are read again, as one block of lines: the rest of
+    // the page was read well, and reading it twice would double the time.
+    const pad = median(best.blocks.flatMap((b) => b.lines.map((l) => l.bbox[3] - l.bbox[1])));
+    const top = Math.max(0, Math.floor(Math.min(...stray.map((l) => l.bbox[1])) - pad));
+    const bottom = Math.min(best.image.height, Math.ceil(Math.max(...stray.map((l) => l.bbox[3])) + pad));
+    const inBand = (w: OcrWord): boolean => (w.bbox[1] + w.bbox[3]) / 2 >= top && (w.bbox[1] + w.bbox[3]) / 2 < bottom;
+    const band = await engine.recognize(cropRows(best.image, top, bottom), options.signal, 'block');
+    const blocks = [...mapWords(best.blocks, (w) => !inBand(w)), ...mapWords(band, () => true, top)];
+    const reading: Reading = { image: best.image, transform: best.transform, blocks, confidence: pageConfidence(blocks) };
+    if (reading.confidence > best.confidence || !hasStrayTallLines(reading.blocks)) best = reading;
+  } else if (best.confidence >= LEGIBLE && best.confidence < CONFIDENT) {
+    // Reading as one block helps a page whose layout was misread, not one that is mostly noise (where
+    // it is also very slow: every speck becomes a candidate character).
     const reading = await read(best.image, best.transform, 'block');
-    if (reading.confidence > best.confidence || (hasStrayTallLines(best.blocks) && !hasStrayTallLines(reading.blocks))) best = reading;
+    if (reading.confidence > best.confidence) best = reading;
   }
   const ordered = orderBlocks(dropDoubtfulWords(best.blocks), best.image);
   const blocks = blocksToOriginal(best.transform, ordered);
