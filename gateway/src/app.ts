@@ -8,6 +8,8 @@ import type { GatewayServices } from './core/lifecycle/gateway-services.js';
 import { newId } from './core/ids/ids.js';
 import { KeyService } from './core/account/key-service.js';
 import { ModelRegistry } from './core/routing/model-registry.js';
+import { SettingsService } from './core/settings/settings-service.js';
+import { SettingsRepository } from './store/settings-repository.js';
 import { createProviders } from './core/routing/provider-pool.js';
 import { RateLimiter } from './core/account/rate-limiter.js';
 import { RequestLog } from './core/request-log/request-log.js';
@@ -142,7 +144,9 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     urlFetchPolicy: new AddressPolicy(options.server.urlFetchAllow),
     localModels: new LocalModels({ dataDir: options.dataDir, hub: options.hub }, models, new ModelDownloadsRepository(db), app.log),
     responses: new ResponsesService(models, runner, new ResponsesRepository(db)),
+    settings: new SettingsService({ options, repository: new SettingsRepository(db), models, providers, breakers }),
   };
+  services.settings.applyStored();
   app.decorate('services', services);
   app.decorate('generatedAdminKey', generatedKey);
 

@@ -19,6 +19,7 @@ import type { AgentsRepository } from '../../store/agents-repository.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import type { LocalModels } from '../local-models/local-models.js';
 import type { ResponsesService } from '../responses/responses-service.js';
+import type { SettingsService } from '../settings/settings-service.js';
 
 /** Everything the routes use, built once per gateway by buildGateway and passed down. */
 export interface GatewayServices {
@@ -44,4 +45,5 @@ export interface GatewayServices {
   urlFetchPolicy: AddressPolicy;
   localModels: LocalModels;
   responses: ResponsesService;
+  settings: SettingsService;
 }
