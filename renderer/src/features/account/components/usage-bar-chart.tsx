@@ -64,10 +64,10 @@ export function UsageBarChart({ days, value, format, label, integer = false }: P
         cursor: { y: false, points: { show: false } },
         scales: { x: { time: false, range: [-0.5, keys.length - 0.5] }, y: { range: [0, top] } },
         axes: [
-          { ...axis, grid: { show: false }, splits: () => keys.map((_, i) => i), values: (_u, splits) => splits.map((i) => keys[i]?.slice(5) ?? ''), space: 48 },
+          { ...axis, size: 28, grid: { show: false }, splits: () => keys.map((_, i) => i), values: (_u, splits) => splits.map((i) => keys[i]?.slice(5) ?? ''), space: 48 },
           { ...axis, size: 80, splits: () => Array.from({ length: TICKS + 1 }, (_, i) => (top / TICKS) * i), values: (_u, splits) => splits.map((v) => formatRef.current(v)) },
         ],
-        series: [{}, { label, fill: accent, stroke: accent, paths: uPlot.paths.bars!({ size: [0.7, 32], radius: 0.15 }), points: { show: false } }],
+        series: [{}, { label, fill: accent, stroke: 'transparent', width: 0, paths: uPlot.paths.bars!({ size: [0.7, 32], radius: 0.15 }), points: { show: false } }],
         hooks: {
           setCursor: [
             (u) => {

@@ -27,7 +27,7 @@ function ProviderRow({ provider }: { provider: ProviderSetting }) {
   return (
     <tr aria-label={provider.id}>
       <td className="mono cell-wrap">{provider.id}</td>
-      <td>{provider.type}</td>
+      <td className="cell-nowrap">{provider.type}</td>
       <td className="mono cell-wrap">
         {provider.base_url ?? <span className="faint">built in</span>}
         {provider.has_api_key && <span className="badge table-badge">key set</span>}
