@@ -75,23 +75,6 @@ function Transcriber({ models }: { models: GatewayModel[] }) {
           Transcript
           {result?.language && <span className="badge">{result.language}</span>}
           {result?.duration !== undefined && <span className="badge">{formatSeconds(result.duration)}</span>}
-          {result && (
-            <span className="row transcript-exports">
-              <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${baseName}.txt`, result.text)}>
-                Export text
-              </button>
-              {result.segments?.length ? (
-                <>
-                  <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${baseName}.srt`, toSrt(result.segments ?? []), 'application/x-subrip')}>
-                    Export SRT
-                  </button>
-                  <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${baseName}.vtt`, toVtt(result.segments ?? []), 'text/vtt')}>
-                    Export VTT
-                  </button>
-                </>
-              ) : null}
-            </span>
-          )}
         </div>
         {transcribe.isError && <ErrorNotice error={transcribe.error} title="Transcription failed" />}
         {result ? (
@@ -113,6 +96,23 @@ function Transcriber({ models }: { models: GatewayModel[] }) {
           <EmptyState icon="♪" title="No transcript yet">
             <span className="small">Upload or record audio, then transcribe it.</span>
           </EmptyState>
+        )}
+        {result && (
+          <div className="row transcript-exports">
+            <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${baseName}.txt`, result.text)}>
+              Export text
+            </button>
+            {result.segments?.length ? (
+              <>
+                <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${baseName}.srt`, toSrt(result.segments ?? []), 'application/x-subrip')}>
+                  Export SRT
+                </button>
+                <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${baseName}.vtt`, toVtt(result.segments ?? []), 'text/vtt')}>
+                  Export VTT
+                </button>
+              </>
+            ) : null}
+          </div>
         )}
       </section>
     </div>
