@@ -1,8 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newConsolePage, screenshot, signIn } from './support/browser.js';
 import { makeWav } from '../gateway/test/support/wav.js';
 import { startFakeStack, type FakeStack } from './support/fake-stack.js';
+
+async function readDownload(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 describe('playgrounds against a fake upstream', () => {
   let stack: FakeStack;
@@ -95,6 +101,11 @@ describe('playgrounds against a fake upstream', () => {
     const a = await page.locator('[data-testid="similarity-cell"][data-row="0"][data-col="2"]').getAttribute('data-value');
     const b = await page.locator('[data-testid="similarity-cell"][data-row="2"][data-col="0"]').getAttribute('data-value');
     expect(a).toBe(b);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe('embeddings.csv');
+    const csv = await readDownload(download);
+    expect(csv.split('\n')[0]).toMatch(/^text,d0,d1,/);
+    expect(csv.split('\n')[1]).toMatch(/^The cat sat on the mat\.,-?\d/);
     await screenshot(page, 'embeddings');
   });
 
@@ -122,6 +133,9 @@ describe('playgrounds against a fake upstream', () => {
     await transcript.waitFor();
     expect(await transcript.textContent()).toContain('hello.wav');
     expect(await transcript.textContent()).toContain('00:00.00');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export SRT' }).click()]);
+    expect(download.suggestedFilename()).toBe('hello.srt');
+    expect(await readDownload(download)).toMatch(/^1\n00:00:00,000 --> 00:00:\d\d,\d{3}\n/);
     await screenshot(page, 'transcription');
   });
 });

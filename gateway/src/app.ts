@@ -8,6 +8,8 @@ import type { GatewayServices } from './core/lifecycle/gateway-services.js';
 import { newId } from './core/ids/ids.js';
 import { KeyService } from './core/account/key-service.js';
 import { ModelRegistry } from './core/routing/model-registry.js';
+import { SettingsService } from './core/settings/settings-service.js';
+import { SettingsRepository } from './store/settings-repository.js';
 import { createProviders } from './core/routing/provider-pool.js';
 import { LocalRateLimiter } from './core/account/rate-limiter.js';
 import { TeamMode } from './core/team/team-mode.js';
@@ -163,7 +165,9 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     imageGeneration: new ImageGenerationService(models, runner, files),
     transcription: new TranscriptionService(models, runner),
     responses: new ResponsesService(models, runner, new ResponsesRepository(db)),
+    settings: new SettingsService({ options, repository: new SettingsRepository(db), models, providers, breakers }),
   };
+  services.settings.applyStored();
   await team?.join({ ...services, providerIds: options.providers.map((provider) => provider.id) });
   app.decorate('services', services);
   app.decorate('generatedAdminKey', generatedKey);

@@ -21,6 +21,7 @@ import { mistralBatchJobsRoutes } from './batch/mistral-batch-jobs-routes.js';
 import { mistralFineTuningRoutes } from './models/mistral-fine-tuning-routes.js';
 import { fimRoutes } from './fim/fim-routes.js';
 import { classifierRoutes } from './classifiers/classifier-routes.js';
+import { settingsRoutes } from './settings/settings-routes.js';
 
 /** Every resource's routes. */
 export const apiRoutes: FastifyPluginAsync = async (app) => {
@@ -31,6 +32,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(mistralFineTuningRoutes);
   await app.register(accountRoutes);
   await app.register(consoleRoutes);
+  await app.register(settingsRoutes);
   await app.register(chatRoutes);
   await app.register(responsesRoutes);
   await app.register(completionRoutes);

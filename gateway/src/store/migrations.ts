@@ -171,4 +171,16 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX request_log_time ON request_log (time);
     `,
   },
+  {
+    version: 8,
+    name: 'model routes added, edited or removed in the console',
+    sql: `
+      CREATE TABLE route_overrides (
+        id TEXT PRIMARY KEY,
+        route TEXT,
+        deleted INTEGER NOT NULL DEFAULT 0,
+        updated_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -13,6 +13,7 @@ import { ModelsPage } from '../features/models/components/models-page';
 import { BatchesPage } from '../features/batches/components/batches-page';
 import { AgentsPage } from '../features/agents/components/agents-page';
 import { StatusPage } from '../features/status/components/status-page';
+import { SettingsPage } from '../features/settings/components/settings-page';
 import { Layout } from './layout';
 import { NotFoundPage } from './not-found-page';
 
@@ -35,6 +36,7 @@ export function AppRoutes() {
         <Route path="keys" element={<KeysPage />} />
         <Route path="account" element={<AccountPage />} />
         <Route path="status" element={<StatusPage />} />
+        <Route path="settings" element={<SettingsPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -48,6 +48,12 @@ export function Layout() {
             </span>
             API reference
           </a>
+          <a className="nav-link" href={gatewayUrl('/metrics')} target="_blank" rel="noreferrer" title="Prometheus text format; needs an Owner key unless the gateway listens on loopback">
+            <span className="nav-icon" aria-hidden="true">
+              ↗
+            </span>
+            Metrics
+          </a>
         </div>
       </nav>
       <header className="header">

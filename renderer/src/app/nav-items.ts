@@ -39,6 +39,7 @@ export const NAV_GROUPS: NavGroup[] = [
       { path: '/keys', label: 'Keys', icon: '⚷', ownerOnly: true },
       { path: '/account', label: 'Account', icon: '◉' },
       { path: '/status', label: 'Status', icon: '◍' },
+      { path: '/settings', label: 'Settings', icon: '⚒', ownerOnly: true },
     ],
   },
 ];

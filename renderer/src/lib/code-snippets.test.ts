@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCodeSnippets, toPythonLiteral } from './code-snippets';
+import { buildCodeSnippets, shortenDataUrls, toPythonLiteral } from './code-snippets';
 
 const chat = {
   baseUrl: 'http://127.0.0.1:8080',
@@ -63,5 +63,38 @@ describe('buildCodeSnippets', () => {
 describe('toPythonLiteral', () => {
   it('writes booleans, null, nested lists and escaped strings as Python', () => {
     expect(toPythonLiteral({ a: [true, false, null], b: 'q"\n' })).toBe('{\n    "a": [\n        True,\n        False,\n        None,\n    ],\n    "b": "q\\"\\n",\n}');
+  });
+});
+
+describe('endpoints outside the OpenAI API (OCR, vision)', () => {
+  const ocr = { baseUrl: 'http://127.0.0.1:8080', path: '/v1/ocr' as const, body: { model: 'svc-ocr-3-2512', image: 'data:image/png;base64,AAA', granularity: 'word', return_bboxes: true } };
+  const snippets = buildCodeSnippets(ocr);
+
+  it('cURL posts the body to the endpoint without -N', () => {
+    expect(snippets.curl.startsWith('curl http://127.0.0.1:8080/v1/ocr')).toBe(true);
+    expect(JSON.parse(curlPayload(snippets.curl))).toEqual(ocr.body);
+  });
+
+  it('Python and JavaScript use plain HTTP, not an SDK method that does not exist', () => {
+    expect(snippets.python).toContain('requests.post(');
+    expect(snippets.python).toContain('"http://127.0.0.1:8080/v1/ocr"');
+    expect(snippets.python).toContain('"return_bboxes": True');
+    expect(snippets.python).not.toContain('OpenAI');
+    expect(snippets.javascript).toContain('await fetch("http://127.0.0.1:8080/v1/ocr"');
+    expect(snippets.javascript).not.toContain('openai');
+  });
+});
+
+describe('shortenDataUrls', () => {
+  it('cuts long data: URLs anywhere in the body and says so; leaves the rest alone', () => {
+    const long = `data:application/pdf;base64,${'A'.repeat(5000)}`;
+    const { value, shortened } = shortenDataUrls({ image: long, messages: [{ content: [{ url: long }] }], model: 'm' });
+    expect(shortened).toBe(true);
+    const v = value as { image: string; messages: { content: { url: string }[] }[]; model: string };
+    expect(v.image.length).toBeLessThan(100);
+    expect(v.image).toContain('more characters');
+    expect(v.messages[0].content[0].url).toBe(v.image);
+    expect(v.model).toBe('m');
+    expect(shortenDataUrls({ image: 'https://example.com/a.png' })).toEqual({ value: { image: 'https://example.com/a.png' }, shortened: false });
   });
 });

@@ -29,6 +29,7 @@ import type { DocumentService } from '../documents/document-service.js';
 import type { ImageAnalysisService } from '../vision/image-analysis-service.js';
 import type { ImageGenerationService } from '../images/image-generation-service.js';
 import type { TranscriptionService } from '../audio/transcription-service.js';
+import type { SettingsService } from '../settings/settings-service.js';
 
 /** Everything the routes use, built once per gateway by buildGateway and passed down. */
 export interface GatewayServices {
@@ -65,4 +66,5 @@ export interface GatewayServices {
   imageGeneration: ImageGenerationService;
   transcription: TranscriptionService;
   responses: ResponsesService;
+  settings: SettingsService;
 }

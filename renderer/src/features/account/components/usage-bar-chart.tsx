@@ -1,5 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
 import type { UsageGroup } from '../../../lib/gateway-types';
+import { useThemeStore } from '../../../lib/theme-store';
 
 interface Props {
   days: readonly UsageGroup[];
@@ -11,7 +14,6 @@ interface Props {
 }
 
 const HEIGHT = 220;
-const PAD = { top: 12, right: 12, bottom: 26, left: 88 };
 const TICKS = 4;
 
 /** A round upper bound for the axis (1, 2 or 5 times a power of ten) so tick labels read well. */
@@ -23,56 +25,92 @@ export function niceMax(max: number, integer = false): number {
   return nice * power * TICKS;
 }
 
-/** Usage per day as SVG bars at the card's own width, with a value axis and grid; each bar's tooltip gives the date and the exact value. */
+const cssVar = (element: Element, name: string) => getComputedStyle(element).getPropertyValue(name).trim();
+
+interface Hover {
+  index: number;
+  left: number;
+}
+
+/**
+ * Usage per day as bars, drawn by uPlot (axes, grid, hover cursor, resize) with a tooltip for the
+ * hovered day. The same numbers are in a visually hidden table for screen readers and tests.
+ */
 export function UsageBarChart({ days, value, format, label, integer = false }: Props) {
   const box = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(720);
-  useEffect(() => {
-    const element = box.current;
-    if (!element || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.max(240, Math.floor(entry.contentRect.width))));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
+  const theme = useThemeStore((s) => s.theme);
+  const [hover, setHover] = useState<Hover | null>(null);
   const values = days.map(value);
   const max = Math.max(...values, 0);
   const top = niceMax(max, integer);
-  const plotWidth = width - PAD.left - PAD.right;
-  const plotHeight = HEIGHT - PAD.top - PAD.bottom;
-  const slot = plotWidth / Math.max(days.length, 1);
-  const barWidth = Math.max(2, Math.min(32, slot * 0.7));
-  const labelEvery = Math.ceil(days.length / Math.max(2, Math.floor(plotWidth / 64)));
-  const y = (v: number) => PAD.top + plotHeight - (v / top) * plotHeight;
+  // The chart is rebuilt when its data, scale or theme change; the callbacks it keeps read the latest props.
+  const formatRef = useRef(format);
+  formatRef.current = format;
+  const dataKey = JSON.stringify([days.map((d) => d.key), values, top, theme]);
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const [keys, ys] = [days.map((d) => d.key), values];
+    const text = cssVar(element, '--text-faint') || '#888';
+    const grid = cssVar(element, '--border') || '#ddd';
+    const accent = cssVar(element, '--accent') || '#4f46e5';
+    const axis = { stroke: text, grid: { stroke: grid, width: 1, dash: [2, 3] }, ticks: { show: false }, font: '11px system-ui, sans-serif' };
+    const chart = new uPlot(
+      {
+        width: Math.max(240, element.clientWidth),
+        height: HEIGHT,
+        legend: { show: false },
+        cursor: { y: false, points: { show: false } },
+        scales: { x: { time: false, range: [-0.5, keys.length - 0.5] }, y: { range: [0, top] } },
+        axes: [
+          { ...axis, size: 28, grid: { show: false }, splits: () => keys.map((_, i) => i), values: (_u, splits) => splits.map((i) => keys[i]?.slice(5) ?? ''), space: 48 },
+          { ...axis, size: 80, splits: () => Array.from({ length: TICKS + 1 }, (_, i) => (top / TICKS) * i), values: (_u, splits) => splits.map((v) => formatRef.current(v)) },
+        ],
+        series: [{}, { label, fill: accent, stroke: 'transparent', width: 0, paths: uPlot.paths.bars!({ size: [0.7, 32], radius: 0.15 }), points: { show: false } }],
+        hooks: {
+          setCursor: [
+            (u) => {
+              const index = u.cursor.idx;
+              const offset = u.over.getBoundingClientRect().left - element.getBoundingClientRect().left;
+              setHover(index === null || index === undefined ? null : { index, left: offset + u.valToPos(index, 'x') });
+            },
+          ],
+        },
+      },
+      [keys.map((_, i) => i), ys],
+      element,
+    );
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(([entry]) => chart.setSize({ width: Math.max(240, Math.floor(entry.contentRect.width)), height: HEIGHT }));
+    observer?.observe(element);
+    return () => {
+      observer?.disconnect();
+      chart.destroy();
+    };
+    // dataKey stands for days, values, top and theme: the effect re-runs only when one of them really changes.
+  }, [dataKey, label]);
+
+  const hovered = hover && days[hover.index];
   return (
-    <figure className="usage-chart" ref={box}>
-      <svg width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`} role="img" aria-label={label} data-testid="usage-chart">
-        {Array.from({ length: TICKS + 1 }, (_, i) => (top / TICKS) * i).map((tick) => (
-          <g key={tick} data-testid="usage-tick">
-            <line className="usage-grid" x1={PAD.left} x2={width - PAD.right} y1={y(tick)} y2={y(tick)} />
-            <text className="usage-tick" x={PAD.left - 6} y={y(tick) + 4} textAnchor="end">
-              {format(tick)}
-            </text>
-          </g>
-        ))}
-        <line className="usage-axis" x1={PAD.left} x2={width - PAD.right} y1={HEIGHT - PAD.bottom} y2={HEIGHT - PAD.bottom} />
-        {days.map((day, i) => {
-          const v = values[i];
-          const h = (v / top) * plotHeight;
-          const x = PAD.left + i * slot + (slot - barWidth) / 2;
-          return (
-            <g key={day.key} data-testid="usage-bar" data-day={day.key} data-value={v}>
-              <rect className="usage-bar" x={x} y={HEIGHT - PAD.bottom - h} width={barWidth} height={Math.max(h, v > 0 ? 1 : 0)} rx={2}>
-                <title>{`${day.key}: ${format(v)}`}</title>
-              </rect>
-              {(i % labelEvery === 0 || i === days.length - 1) && (
-                <text className="usage-tick" x={x + barWidth / 2} y={HEIGHT - 8} textAnchor="middle">
-                  {day.key.slice(5)}
-                </text>
-              )}
-            </g>
-          );
-        })}
-      </svg>
+    <figure className="usage-chart">
+      <div className="usage-chart-plot" ref={box} role="img" aria-label={label} data-testid="usage-chart" onMouseLeave={() => setHover(null)}>
+        {hovered && (
+          <div className="chart-tooltip" role="status" style={{ left: hover.left }}>
+            <span className="faint">{hovered.key}</span> <strong>{format(values[hover.index])}</strong>
+          </div>
+        )}
+      </div>
+      <table className="visually-hidden">
+        <caption>{label}</caption>
+        <tbody>
+          {days.map((day, i) => (
+            <tr key={day.key} data-testid="usage-bar" data-day={day.key} data-value={values[i]}>
+              <th scope="row">{day.key}</th>
+              <td>{format(values[i])}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
       <figcaption className="small muted">Peak {format(max)} per day · UTC days</figcaption>
     </figure>
   );

@@ -164,3 +164,23 @@ describe('chat playground streaming', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('The upstream provider failed: 502');
   });
 });
+
+describe('conversation rename', () => {
+  it('a renamed conversation keeps its title when messages are sent', async () => {
+    renderPage();
+    await screen.findByRole('textbox', { name: 'Message' });
+    fireEvent.click(screen.getByRole('button', { name: 'Rename' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Rename conversation' });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Title' }), { target: { value: 'Invoices' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Rename' }));
+    await sendMessage('What is the total?');
+    expect(useConversationsStore.getState().conversations[0].title).toBe('Invoices');
+    expect(screen.getByRole('combobox', { name: 'Conversation' }).textContent).toContain('Invoices');
+  });
+
+  it('an unnamed conversation is titled by its first message', async () => {
+    renderPage();
+    await sendMessage('What is the total?');
+    expect(useConversationsStore.getState().conversations[0].title).toBe('What is the total?');
+  });
+});

@@ -6,9 +6,10 @@ import { PageHeader } from '../../../components/page-header';
 import { conversationFromRequest } from '../conversation-from-request';
 import { useConversationsStore } from '../stores/conversations-store';
 import { ChatPlayground } from './chat-playground';
+import { ExportConversationDialog, RenameConversationDialog } from './conversation-dialogs';
 
 export function ChatPage() {
-  const { conversations, activeId, create, select, remove, add } = useConversationsStore();
+  const { conversations, activeId, create, select, remove, add, rename } = useConversationsStore();
   const location = useLocation();
   const navigate = useNavigate();
   const requestBody = (location.state as { requestBody?: unknown } | null)?.requestBody;
@@ -21,7 +22,8 @@ export function ChatPage() {
     void navigate(location.pathname, { replace: true, state: null });
   }, [requestBody, add, navigate, location.pathname]);
   const active = conversations.find((c) => c.id === activeId) ?? conversations[0];
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [dialog, setDialog] = useState<'delete' | 'rename' | 'export' | null>(null);
+  const closeDialog = () => setDialog(null);
 
   useEffect(() => {
     if (!active && requestBody === undefined) create();
@@ -43,11 +45,19 @@ export function ChatPage() {
         <button type="button" className="btn" onClick={create}>
           + New chat
         </button>
-        <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setConfirmDelete(true)}>
+        <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setDialog('rename')}>
+          Rename
+        </button>
+        <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setDialog('export')}>
+          Export
+        </button>
+        <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setDialog('delete')}>
           Delete
         </button>
       </PageHeader>
-      {confirmDelete && active && (
+      {dialog === 'rename' && active && <RenameConversationDialog conversation={active} onRename={(title) => rename(active.id, title)} onClose={closeDialog} />}
+      {dialog === 'export' && active && <ExportConversationDialog conversation={active} onClose={closeDialog} />}
+      {dialog === 'delete' && active && (
         <ConfirmDialog
           title={`Delete "${active.title}"?`}
           confirmLabel="Delete conversation"
@@ -55,9 +65,9 @@ export function ChatPage() {
           error={null}
           onConfirm={() => {
             remove(active.id);
-            setConfirmDelete(false);
+            closeDialog();
           }}
-          onClose={() => setConfirmDelete(false)}
+          onClose={closeDialog}
         >
           <p>
             Its {active.messages.length} message{active.messages.length === 1 ? '' : 's'} will be removed from this browser. This cannot be undone.

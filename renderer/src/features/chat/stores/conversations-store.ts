@@ -16,8 +16,10 @@ export const DEFAULT_SETTINGS: ChatSettings = {
 
 const newId = (prefix: string) => `${prefix}_${crypto.randomUUID().slice(0, 8)}`;
 
+const NEW_CHAT_TITLE = 'New chat';
+
 export function createConversation(settings: ChatSettings = DEFAULT_SETTINGS): Conversation {
-  return { id: newId('conv'), title: 'New chat', createdAt: Date.now(), messages: [], settings: { ...settings } };
+  return { id: newId('conv'), title: NEW_CHAT_TITLE, createdAt: Date.now(), messages: [], settings: { ...settings } };
 }
 
 export function createMessage(role: ChatMessage['role'], content: string, images: string[] = []): ChatMessage {
@@ -32,16 +34,22 @@ interface ConversationsState {
   add(conversation: Conversation): void;
   select(id: string): void;
   remove(id: string): void;
+  /** A title of the user's choosing; later messages no longer change it. */
+  rename(id: string, title: string): void;
   updateSettings(id: string, patch: Partial<ChatSettings>): void;
   /** Replaces a conversation's messages (send, regenerate and edit all end up here). */
   setMessages(id: string, messages: ChatMessage[]): void;
   updateMessage(id: string, messageId: string, patch: Partial<ChatMessage>): void;
 }
 
-const titleFrom = (messages: ChatMessage[], fallback: string) => {
+const titleFrom = (messages: ChatMessage[]) => {
   const first = messages.find((m) => m.role === 'user' && m.content.trim());
-  return first ? first.content.trim().slice(0, 48) : fallback;
+  return first ? first.content.trim().slice(0, 48) : NEW_CHAT_TITLE;
 };
+
+/** The title follows the first user message until the user renames the conversation (or it came titled). */
+const nextTitle = (conversation: Conversation, messages: ChatMessage[]) =>
+  conversation.title === titleFrom(conversation.messages) ? titleFrom(messages) : conversation.title;
 
 /** Chat conversations, kept in localStorage across restarts, one history per API key. */
 export const useConversationsStore = create<ConversationsState>()(
@@ -64,8 +72,9 @@ export const useConversationsStore = create<ConversationsState>()(
           const rest = get().conversations.filter((c) => c.id !== id);
           set({ conversations: rest, activeId: get().activeId === id ? (rest[0]?.id ?? null) : get().activeId });
         },
+        rename: (id, title) => patch(id, (c) => ({ ...c, title: title.trim() || c.title })),
         updateSettings: (id, settings) => patch(id, (c) => ({ ...c, settings: { ...c.settings, ...settings } })),
-        setMessages: (id, messages) => patch(id, (c) => ({ ...c, messages, title: titleFrom(messages, c.title) })),
+        setMessages: (id, messages) => patch(id, (c) => ({ ...c, messages, title: nextTitle(c, messages) })),
         updateMessage: (id, messageId, change) =>
           patch(id, (c) => ({ ...c, messages: c.messages.map((m) => (m.id === messageId ? { ...m, ...change } : m)) })),
       };

@@ -8,6 +8,9 @@ export interface CompletionRequest {
   prompt: string;
   max_tokens?: number;
   temperature: number;
+  top_p: number;
+  stop?: string[];
+  seed?: number;
   stream: true;
   stream_options: { include_usage: true };
 }

@@ -17,17 +17,24 @@ function CompletionsPlayground({ models }: { models: GatewayModel[] }) {
   const [prompt, setPrompt] = useState('');
   const [maxTokens, setMaxTokens] = useState<number | null>(256);
   const [temperature, setTemperature] = useState(0.7);
+  const [topP, setTopP] = useState(1);
+  const [seed, setSeed] = useState<number | null>(null);
+  const [stopText, setStopText] = useState('');
   const [outcome, setOutcome] = useState<(TextStreamOutcome & { prompt: string }) | null>(null);
   const [showCode, setShowCode] = useState(false);
   const stream = useCompletionStream();
   const currency = useAccount().data?.balance.currency;
   const model = resolveModel(models, modelChoice);
 
+  const stop = stopText.split('\n').filter((line) => line.length > 0);
   const request: CompletionRequest = {
     model,
     prompt,
     ...(maxTokens !== null ? { max_tokens: maxTokens } : {}),
     temperature,
+    top_p: topP,
+    ...(stop.length ? { stop } : {}),
+    ...(seed !== null ? { seed } : {}),
     stream: true,
     stream_options: { include_usage: true },
   };
@@ -89,7 +96,15 @@ function CompletionsPlayground({ models }: { models: GatewayModel[] }) {
       <aside className="card stack" aria-label="Completion settings">
         <ModelPicker models={models} value={model} onChange={setModel} />
         <SliderField label="Temperature" value={temperature} min={0} max={2} step={0.05} onChange={setTemperature} />
-        <OptionalNumberField label="Max tokens" min={1} value={maxTokens} onChange={setMaxTokens} />
+        <SliderField label="Top P" value={topP} min={0} max={1} step={0.01} onChange={setTopP} />
+        <div className="two-col">
+          <OptionalNumberField label="Max tokens" min={1} value={maxTokens} onChange={setMaxTokens} />
+          <OptionalNumberField label="Seed" value={seed} placeholder="random" onChange={setSeed} />
+        </div>
+        <label className="field">
+          <span>Stop sequences</span>
+          <textarea className="textarea mono" rows={2} placeholder="one per line" value={stopText} onChange={(e) => setStopText(e.target.value)} />
+        </label>
       </aside>
       {showCode && <CodeDialog request={{ path: '/v1/completions', body: { ...request } }} onClose={() => setShowCode(false)} />}
     </div>

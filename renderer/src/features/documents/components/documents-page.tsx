@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { CodeDialog } from '../../../components/code-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorNotice } from '../../../components/error-notice';
 import { FileDrop } from '../../../components/file-drop';
@@ -17,6 +18,7 @@ function DocumentQna({ models }: { models: GatewayModel[] }) {
   const [url, setUrl] = useState('');
   const [question, setQuestion] = useState('');
   const [activeCitation, setActiveCitation] = useState(0);
+  const [showCode, setShowCode] = useState(false);
   const ask = useAskDocument();
   const textRef = useRef<HTMLDivElement>(null);
   const model = resolveModel(models, modelChoice);
@@ -69,11 +71,15 @@ function DocumentQna({ models }: { models: GatewayModel[] }) {
           <div style={{ width: 220 }}>
             <ModelPicker models={models} value={model} onChange={setModel} />
           </div>
+          <button type="button" className="btn btn-ghost" onClick={() => setShowCode(true)}>
+            {'</>'} View code
+          </button>
           <button type="submit" className="btn btn-primary" disabled={!document || !question.trim() || ask.isPending}>
             {ask.isPending ? 'Reading…' : 'Ask'}
           </button>
         </div>
       </form>
+      {showCode && <CodeDialog request={{ path: '/v1/chat/completions', body: { model, document, question } }} onClose={() => setShowCode(false)} />}
       {ask.isError && <ErrorNotice error={ask.error} title="The question could not be answered" />}
       {answer ? (
         <div className="two-col">

@@ -5,9 +5,11 @@ import { ErrorNotice } from '../../../components/error-notice';
 import { ModelGate } from '../../../components/model-gate';
 import { ModelPicker, resolveModel } from '../../../components/model-picker';
 import { PageHeader } from '../../../components/page-header';
+import { downloadFile } from '../../../lib/download';
 import type { GatewayModel } from '../../../lib/gateway-types';
 import { useCreateEmbeddings } from '../api/create-embeddings';
 import { cosineSimilarityMatrix } from '../cosine-similarity';
+import { vectorsToCsv, vectorsToJson, type EmbeddedText } from '../vector-export';
 import { SimilarityHeatmap } from './similarity-heatmap';
 
 const EXAMPLES = ['The cat sat on the mat.', 'A kitten is resting on a rug.', 'Quarterly revenue grew by 12 percent.'];
@@ -21,11 +23,13 @@ function EmbeddingsPlayground({ models }: { models: GatewayModel[] }) {
   const inputs = texts.map((t) => t.trim()).filter(Boolean);
 
   const result = embed.data;
-  const embedded = embed.variables?.input ?? [];
-  const matrix = useMemo(
-    () => (result ? cosineSimilarityMatrix([...result.data].sort((a, b) => a.index - b.index).map((d) => d.embedding)) : null),
-    [result],
+  const sentInputs = embed.variables?.input;
+  const embedded = sentInputs ?? [];
+  const rows: EmbeddedText[] = useMemo(
+    () => (result ? [...result.data].sort((a, b) => a.index - b.index).map((d) => ({ text: sentInputs?.[d.index] ?? '', embedding: d.embedding })) : []),
+    [result, sentInputs],
   );
+  const matrix = useMemo(() => (rows.length ? cosineSimilarityMatrix(rows.map((r) => r.embedding)) : null), [rows]);
 
   return (
     <div className="split">
@@ -69,6 +73,28 @@ function EmbeddingsPlayground({ models }: { models: GatewayModel[] }) {
                 {result.data.length} vectors of {result.data[0]?.embedding.length ?? 0} dimensions from <span className="mono">{result.model}</span> ·{' '}
                 {result.usage.total_tokens} tokens
               </p>
+              <details>
+                <summary className="small">Vectors</summary>
+                <ol className="vector-list" data-testid="vector-list">
+                  {rows.map((row, i) => (
+                    <li key={i}>
+                      <span className="heatmap-index">{i + 1}</span>
+                      <span className="mono small">
+                        [{row.embedding.slice(0, 8).map((v) => v.toFixed(4)).join(', ')}
+                        {row.embedding.length > 8 ? `, … ${row.embedding.length - 8} more]` : ']'}
+                      </span>
+                    </li>
+                  ))}
+                </ol>
+              </details>
+              <div className="row">
+                <button type="button" className="btn btn-sm" onClick={() => downloadFile('embeddings.json', vectorsToJson(rows, result.model), 'application/json')}>
+                  Export JSON
+                </button>
+                <button type="button" className="btn btn-sm" onClick={() => downloadFile('embeddings.csv', vectorsToCsv(rows), 'text/csv')}>
+                  Export CSV
+                </button>
+              </div>
             </div>
           ) : (
             <EmptyState icon="⊞" title="No vectors yet">

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { CodeDialog } from '../../../components/code-dialog';
 import { ErrorNotice } from '../../../components/error-notice';
 import { FileDrop } from '../../../components/file-drop';
 import { MarkdownView } from '../../../components/markdown-view';
@@ -11,6 +12,7 @@ export function AnalyzePanel({ models }: { models: GatewayModel[] }) {
   const [modelChoice, setModel] = useState<string | null>(null);
   const [image, setImage] = useState<string | null>(null);
   const [prompt, setPrompt] = useState('Describe this image.');
+  const [showCode, setShowCode] = useState(false);
   const analyze = useAnalyzeImage();
   const model = resolveModel(models, modelChoice);
   const submit = (event: FormEvent) => {
@@ -30,11 +32,15 @@ export function AnalyzePanel({ models }: { models: GatewayModel[] }) {
           <div className="grow">
             <ModelPicker models={models} value={model} onChange={setModel} />
           </div>
+          <button type="button" className="btn btn-ghost" disabled={!image} onClick={() => setShowCode(true)}>
+            {'</>'} View code
+          </button>
           <button type="submit" className="btn btn-primary" disabled={!image || !prompt.trim() || analyze.isPending}>
             {analyze.isPending ? 'Analysing…' : 'Analyse'}
           </button>
         </div>
       </form>
+      {showCode && image && <CodeDialog request={{ path: '/v1/vision/analyze', body: { model, image, prompt } }} onClose={() => setShowCode(false)} />}
       <section className="card" aria-label="Analysis">
         <div className="card-title">Analysis</div>
         {analyze.isError && <ErrorNotice error={analyze.error} title="Analysis failed" />}

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { CodeDialog } from '../../../components/code-dialog';
 import { Dialog } from '../../../components/dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorNotice } from '../../../components/error-notice';
@@ -21,6 +22,7 @@ export function GeneratePanel({ models }: { models: GatewayModel[] }) {
   const [size, setSize] = useState('1024x1024');
   const [n, setN] = useState(1);
   const [open, setOpen] = useState<string | null>(null);
+  const [showCode, setShowCode] = useState(false);
   const generate = useGenerateImages();
   const history = useImageFiles();
   const model = resolveModel(models, modelChoice);
@@ -37,9 +39,10 @@ export function GeneratePanel({ models }: { models: GatewayModel[] }) {
     if (n > maxImages) setN(maxImages);
   }, [sizes, size, n, maxImages]);
 
+  const request = { model, prompt, size, n, response_format: 'url' as const };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    generate.mutate({ model, prompt, size, n, response_format: 'url' });
+    generate.mutate(request);
   };
 
   return (
@@ -67,12 +70,16 @@ export function GeneratePanel({ models }: { models: GatewayModel[] }) {
               <input className="input" type="number" min={1} max={maxImages} value={n} onChange={(e) => setN(Math.min(maxImages, Math.max(1, Number(e.target.value) || 1)))} />
             </label>
             <span className="grow" />
+            <button type="button" className="btn btn-ghost" onClick={() => setShowCode(true)}>
+              {'</>'} View code
+            </button>
             <button type="submit" className="btn btn-primary" disabled={!prompt.trim() || !model || generate.isPending}>
               {generate.isPending ? 'Generating…' : 'Generate'}
             </button>
           </div>
         </form>
         {generate.isError && <ErrorNotice error={generate.error} title="Image generation failed" />}
+        {showCode && <CodeDialog request={{ path: '/v1/vision/generate', body: { ...request } }} onClose={() => setShowCode(false)} />}
         <section className="card" aria-label="Results">
           <div className="card-title">Results</div>
           {generate.isPending && <Loading label="Generating…" />}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { CodeDialog } from '../../../components/code-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorNotice } from '../../../components/error-notice';
 import { FileDrop } from '../../../components/file-drop';
@@ -62,11 +63,16 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
   const view = useOcrViewStore();
   const model = resolveModel(models, modelChoice);
 
-  const run = (target: LoadedDocument, granularity: Granularity, withSchema: Record<string, unknown> | null) => {
+  const [showCode, setShowCode] = useState(false);
+
+  const buildRequest = (target: LoadedDocument, granularity: Granularity, withSchema: Record<string, unknown> | null): OcrRequest => {
     const request: OcrRequest = { model, image: target.dataUrl, return_bboxes: true, granularity };
     if (withSchema) Object.assign(request, { structured_output: true, schema: withSchema });
+    return request;
+  };
+  const run = (target: LoadedDocument, granularity: Granularity, withSchema: Record<string, unknown> | null) => {
     setFailedRun(withSchema ? 'schema' : 'ocr');
-    ocr.mutate(request, { onSuccess: setLastGood });
+    ocr.mutate(buildRequest(target, granularity, withSchema), { onSuccess: setLastGood });
   };
 
   const load = async (file: File) => {
@@ -209,10 +215,16 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
                 <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${exportName}.txt`, result.text)}>
                   Export text
                 </button>
+                <button type="button" className="btn btn-ghost btn-sm" onClick={() => setShowCode(true)}>
+                  {'</>'} View code
+                </button>
               </div>
             )}
           </section>
         </div>
+      )}
+      {showCode && doc && (
+        <CodeDialog request={{ path: '/v1/ocr', body: { ...buildRequest(doc, view.granularity, schema) } }} onClose={() => setShowCode(false)} />
       )}
     </div>
   );

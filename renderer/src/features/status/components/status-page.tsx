@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ErrorNotice } from '../../../components/error-notice';
 import { Loading } from '../../../components/loading';
 import { PageHeader } from '../../../components/page-header';
+import { gatewayUrl } from '../../../lib/gateway-client';
 import { useAccount } from '../../../lib/account-query';
 import { formatUptime } from '../../../lib/format';
 import { modelsQueryOptions } from '../../../lib/models-query';
@@ -113,7 +114,12 @@ export function StatusPage() {
         )}
       </section>
       <section className="card" aria-label="Traffic">
-        <div className="card-title">Latency and errors</div>
+        <div className="card-title">
+          Latency and errors
+          <a className="small card-title-link" href={gatewayUrl('/metrics')} target="_blank" rel="noreferrer">
+            Prometheus metrics ↗
+          </a>
+        </div>
         {!isOwner ? (
           <p className="muted small">The traffic chart is drawn from the request log, which only Owners can read.</p>
         ) : traffic.isError ? (

@@ -5,9 +5,11 @@ import { FileDrop } from '../../../components/file-drop';
 import { ModelGate } from '../../../components/model-gate';
 import { ModelPicker, resolveModel } from '../../../components/model-picker';
 import { PageHeader } from '../../../components/page-header';
+import { downloadFile } from '../../../lib/download';
 import { formatSeconds } from '../../../lib/format';
 import type { GatewayModel } from '../../../lib/gateway-types';
 import { useTranscribe } from '../api/transcribe';
+import { toSrt, toVtt } from '../subtitles';
 import { canRecord, useRecorder } from './use-recorder';
 
 interface Audio {
@@ -42,6 +44,7 @@ function Transcriber({ models }: { models: GatewayModel[] }) {
   };
 
   const result = transcribe.data;
+  const baseName = (audio?.name ?? 'transcript').replace(/\.[^.]+$/, '');
   return (
     <div className="two-col">
       <form className="card stack" onSubmit={submit} aria-label="Audio">
@@ -93,6 +96,23 @@ function Transcriber({ models }: { models: GatewayModel[] }) {
           <EmptyState icon="♪" title="No transcript yet">
             <span className="small">Upload or record audio, then transcribe it.</span>
           </EmptyState>
+        )}
+        {result && (
+          <div className="row transcript-exports">
+            <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${baseName}.txt`, result.text)}>
+              Export text
+            </button>
+            {result.segments?.length ? (
+              <>
+                <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${baseName}.srt`, toSrt(result.segments ?? []), 'application/x-subrip')}>
+                  Export SRT
+                </button>
+                <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${baseName}.vtt`, toVtt(result.segments ?? []), 'text/vtt')}>
+                  Export VTT
+                </button>
+              </>
+            ) : null}
+          </div>
         )}
       </section>
     </div>

@@ -1,0 +1,108 @@
+import { useState, type FormEvent } from 'react';
+import { Dialog } from '../../../components/dialog';
+import { ErrorNotice } from '../../../components/error-notice';
+import type { Capability } from '../../../lib/gateway-types';
+import { useSaveRoute, type ProviderSetting, type RouteSetting } from '../api/settings-api';
+
+/** Every capability once; the Record makes the compiler insist on the full list. */
+const CAPABILITY_LABELS: Record<Capability, string> = {
+  chat: 'Chat',
+  completions: 'Completions',
+  embeddings: 'Embeddings',
+  ocr: 'OCR',
+  documents: 'Documents',
+  vision: 'Vision',
+  image_generation: 'Image generation',
+  transcription: 'Transcription',
+};
+
+const splitList = (text: string) => text.split(/[\s,]+/).filter(Boolean);
+
+interface Props {
+  /** The route to edit; without one the dialog adds a route. */
+  editing?: RouteSetting;
+  providers: ProviderSetting[];
+  onClose(): void;
+}
+
+/** Add or edit a model route: which provider serves it, under which upstream name, with which capabilities. */
+export function RouteFormDialog({ editing, providers, onClose }: Props) {
+  const [id, setId] = useState(editing?.id ?? '');
+  const [provider, setProvider] = useState(editing?.provider ?? providers[0]?.id ?? '');
+  const [upstream, setUpstream] = useState(editing?.upstream_model ?? '');
+  const [aliases, setAliases] = useState((editing?.aliases ?? []).join(', '));
+  const [fallbacks, setFallbacks] = useState((editing?.fallbacks ?? []).join(', '));
+  const [capabilities, setCapabilities] = useState<Capability[]>(editing?.capabilities ?? ['chat']);
+  const save = useSaveRoute();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const { source: _source, in_config: _inConfig, id: _id, ...kept } = editing ?? { source: 'console', in_config: false, id: '' };
+    const route = {
+      ...kept,
+      provider,
+      capabilities,
+      ...(upstream.trim() ? { upstream_model: upstream.trim() } : { upstream_model: undefined }),
+      aliases: splitList(aliases),
+      fallbacks: splitList(fallbacks),
+    };
+    save.mutate({ id: id.trim(), route }, { onSuccess: onClose });
+  };
+  const toggle = (capability: Capability) =>
+    setCapabilities(capabilities.includes(capability) ? capabilities.filter((c) => c !== capability) : [...capabilities, capability]);
+
+  return (
+    <Dialog title={editing ? `Edit route ${editing.id}` : 'Add a model route'} onClose={onClose}>
+      <form className="stack" onSubmit={submit} aria-label={editing ? 'Edit route' : 'New route'}>
+        <label className="field">
+          <span>Model id</span>
+          <input className="input mono" required maxLength={200} value={id} disabled={!!editing} placeholder="my-model" onChange={(e) => setId(e.target.value)} autoFocus={!editing} />
+        </label>
+        <div className="two-col">
+          <label className="field">
+            <span>Provider</span>
+            <select className="select" value={provider} onChange={(e) => setProvider(e.target.value)}>
+              {providers.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.id} ({p.type})
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>Upstream model</span>
+            <input className="input mono" value={upstream} placeholder="same as the id" onChange={(e) => setUpstream(e.target.value)} />
+          </label>
+        </div>
+        <fieldset className="field capability-picker">
+          <legend>Capabilities</legend>
+          <div className="row">
+            {(Object.keys(CAPABILITY_LABELS) as Capability[]).map((capability) => (
+              <label key={capability} className="checkbox">
+                <input type="checkbox" checked={capabilities.includes(capability)} onChange={() => toggle(capability)} />
+                {CAPABILITY_LABELS[capability]}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <label className="field">
+          <span>Aliases</span>
+          <input className="input mono" value={aliases} placeholder="comma separated" onChange={(e) => setAliases(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>Fallbacks</span>
+          <input className="input mono" value={fallbacks} placeholder="model ids tried in order when this route fails" onChange={(e) => setFallbacks(e.target.value)} />
+        </label>
+        {save.isError && <ErrorNotice error={save.error} title="The route could not be saved" />}
+        <div className="row dialog-actions">
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={save.isPending || !id.trim() || capabilities.length === 0 || !provider}>
+            {save.isPending ? 'Saving…' : editing ? 'Save route' : 'Add route'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,100 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../../../lib/query-client';
+import { useSessionStore } from '../../../lib/session-store';
+import { SettingsPage } from './settings-page';
+
+const SETTINGS = {
+  providers: [{ id: 'up', type: 'openai', base_url: 'https://api.example.com/v1', has_api_key: true, state: 'ready', breaker: { state: 'closed', consecutive_failures: 0, retry_after_seconds: null }, routes: ['m1'] }],
+  routes: [
+    { id: 'm1', provider: 'up', upstream_model: 'gpt-x', capabilities: ['chat'], source: 'config', in_config: true },
+    { id: 'm2', provider: 'up', capabilities: ['embeddings'], source: 'console', in_config: true },
+  ],
+  server: { config_path: '/etc/sy.yaml', data_dir: '/data', cors_origins: [], allowed_hosts: [], request_log_bodies: true, request_log_retention_days: 7 },
+};
+
+const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+let calls: { url: string; method: string; body?: unknown }[] = [];
+
+function stubGateway(role: 'owner' | 'member') {
+  calls = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const method = init?.method ?? 'GET';
+      calls.push({ url, method, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+      if (url === '/account/me') return jsonResponse({ api_key: { id: 'k', prefix: 'sk-sy-ab', role }, balance: { amount: 1, currency: 'USD' } });
+      if (url === '/settings') return role === 'owner' ? jsonResponse(SETTINGS) : jsonResponse({ object: 'error', message: 'Owner only', type: 'permission_error', code: 'forbidden' }, 403);
+      if (url === '/settings/providers/up/test') return jsonResponse({ ok: false, checked: 'request', model: 'm1', capability: 'chat', latency_ms: 12, error: 'The upstream refused the provider key (401).' });
+      if (url === '/settings/routes/m2/reset') return jsonResponse({ ...SETTINGS.routes[1], source: 'config' });
+      throw new Error(`unexpected ${method} ${url}`);
+    }),
+  );
+}
+
+beforeEach(() => useSessionStore.setState({ apiKey: 'sk-test', baseUrl: '', source: 'web' }));
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const renderPage = () =>
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <SettingsPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+
+describe('Settings page', () => {
+  it('shows the provider test result with the upstream error', async () => {
+    stubGateway('owner');
+    renderPage();
+    const row = await screen.findByRole('row', { name: 'up' });
+    expect(row.textContent).toContain('key set');
+    expect(row.textContent).not.toContain('sk-');
+    fireEvent.click(within(row).getByRole('button', { name: 'Test up' }));
+    const result = await within(row).findByTestId('provider-check');
+    expect(result.textContent).toContain('Failed · chat on m1 · 12 ms');
+    expect(result.textContent).toContain('refused the provider key (401)');
+  });
+
+  it('offers Reset only for a config route changed in the console, and sends it', async () => {
+    stubGateway('owner');
+    renderPage();
+    const edited = await screen.findByRole('row', { name: 'm2' });
+    expect(edited.textContent).toContain('edited here');
+    expect(within(screen.getByRole('row', { name: 'm1' })).queryByRole('button', { name: 'Reset m1' })).toBeNull();
+    fireEvent.click(within(edited).getByRole('button', { name: 'Reset m2' }));
+    await vi.waitFor(() => expect(calls.some((c) => c.url === '/settings/routes/m2/reset' && c.method === 'POST')).toBe(true));
+  });
+
+  it('the edit dialog sends the whole route with the changed capabilities', async () => {
+    stubGateway('owner');
+    renderPage();
+    const row = await screen.findByRole('row', { name: 'm1' });
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit m1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit route m1' });
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Completions' }));
+    vi.mocked(fetch).mockImplementationOnce(async (url, init) => {
+      calls.push({ url: String(url), method: init?.method ?? 'GET', body: JSON.parse(String(init?.body)) });
+      return jsonResponse({ ...SETTINGS.routes[0], capabilities: ['chat', 'completions'], source: 'console' });
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save route' }));
+    await vi.waitFor(() => expect(calls.find((c) => c.method === 'PUT')).toBeDefined());
+    expect(calls.find((c) => c.method === 'PUT')).toEqual({
+      url: '/settings/routes/m1',
+      method: 'PUT',
+      body: { provider: 'up', upstream_model: 'gpt-x', capabilities: ['chat', 'completions'], aliases: [], fallbacks: [] },
+    });
+  });
+
+  it('tells a Member the page is for Owners', async () => {
+    stubGateway('member');
+    renderPage();
+    await screen.findByTestId('owner-required');
+  });
+});
