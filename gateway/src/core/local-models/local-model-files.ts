@@ -4,7 +4,7 @@ import { DEFAULT_CHAT_MODEL, DEFAULT_TRANSCRIPTION_MODEL, LOCAL_LLM_PROVIDER, de
 import { discoverSpeechModels, listGgufModels, readGgufSummary, type GgufSummary } from '../../providers/index.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
-import type { LocalModelFile } from './local-model-types.js';
+import type { LocalModelFile } from '../../wire/local-model-schemas.js';
 import type { ModelInstaller } from './download-manager.js';
 
 const SPEECH_DIR = 'speech';
