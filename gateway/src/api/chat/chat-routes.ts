@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DEFAULT_CHAT_MODEL, DEFAULT_OCR_MODEL } from '../../config/defaults.js';
+import { DEFAULT_CHAT_MODEL, DEFAULT_OCR_MODEL } from '../../wire/default-models.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { chatCompletion } from './chat-completion.js';

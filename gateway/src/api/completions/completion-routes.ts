@@ -1,5 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
 import { newId } from '../../core/ids/ids.js';
 import type { CompletionResult, CompletionStreamEvent } from '../../providers/contracts/completions.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
@@ -8,28 +8,8 @@ import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 import { billEstimateOnDisconnect, recordUsage, usageBody } from '../_shared/record-usage.js';
 import { StreamUsageEstimate } from '../../core/billing/stream-usage-estimate.js';
-import { SamplingFields, samplingParams } from '../_shared/sampling-schema.js';
-
-const CompletionBody = Type.Object(
-  {
-    ...SamplingFields,
-    prompt: Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 64 })]),
-    suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  },
-  { additionalProperties: true },
-);
-
-const TextCompletion = Type.Object(
-  {
-    id: Type.String(),
-    object: Type.Literal('text_completion'),
-    created: Type.Integer(),
-    model: Type.String(),
-    choices: Type.Array(Type.Object({ index: Type.Integer(), text: Type.String(), finish_reason: Type.Union([Type.String(), Type.Null()]), logprobs: Type.Null() })),
-    usage: Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() }),
-  },
-  { additionalProperties: true },
-);
+import { samplingParams } from '../_shared/sampling-schema.js';
+import { CompletionBody, TextCompletion } from './completion-schemas.js';
 
 const addUsage = (total: TokenUsage, more: TokenUsage): TokenUsage => ({ prompt_tokens: total.prompt_tokens + more.prompt_tokens, completion_tokens: total.completion_tokens + more.completion_tokens });
 

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_OCR_MODEL } from '../../config/defaults.js';
+import { DEFAULT_OCR_MODEL } from '../../wire/default-models.js';
 import { documentSourceLimits, loadDocumentSource } from '../../core/files/document-source.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { newId } from '../../core/ids/ids.js';

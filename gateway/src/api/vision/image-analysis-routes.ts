@@ -1,5 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DEFAULT_VISION_MODEL } from '../../config/defaults.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DEFAULT_VISION_MODEL } from '../../wire/default-models.js';
 import { askChat, helperChatRoute } from '../../core/routing/chat-route.js';
 import { documentSourceLimits, loadDocumentSource } from '../../core/files/document-source.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
@@ -11,28 +11,7 @@ import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { recordUsage } from '../_shared/record-usage.js';
-
-const AnalyzeBody = Type.Object(
-  {
-    model: Type.Optional(Type.String({ minLength: 1 })),
-    image: Type.String({ minLength: 1, description: 'A data URL, bare base64, or an http(s) URL.' }),
-    prompt: Type.String({ minLength: 1, maxLength: 32_000 }),
-  },
-  { additionalProperties: true },
-);
-
-const Analysis = Type.Object(
-  {
-    id: Type.String(),
-    object: Type.Literal('vision.analysis'),
-    model: Type.String(),
-    analysis: Type.String(),
-    created: Type.Integer(),
-    method: Type.String({ description: 'vision_model: an upstream vision-language route; local_with_chat: local facts explained by a chat route; local: local facts only.' }),
-    details: Type.Optional(Type.Unknown()),
-  },
-  { additionalProperties: false },
-);
+import { AnalyzeBody, Analysis } from './image-analysis-schemas.js';
 
 /**
  * POST /v1/vision/analyze: a vision-language route sees the image itself; otherwise the local engines

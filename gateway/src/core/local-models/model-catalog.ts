@@ -1,4 +1,4 @@
-import { DEFAULT_TRANSCRIPTION_MODEL } from '../../config/defaults.js';
+import { DEFAULT_TRANSCRIPTION_MODEL } from '../../wire/default-models.js';
 import type { CatalogEntry } from '../../wire/local-model-schemas.js';
 
 const MB = 1024 * 1024;

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { DEFAULT_OCR_MODEL } from '../../config/defaults.js';
+import { DEFAULT_OCR_MODEL } from '../../wire/default-models.js';
 import type { BoxCoordinates, OcrPage } from '../../providers/contracts/ocr.js';
 import { askChat } from '../routing/chat-route.js';
 import type { OwnerScope } from '../../store/owner-scope.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
+import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
 import type { ChatRequest, ChatResult, ChatStreamEvent } from '../../providers/contracts/chat.js';
 import type { ChatMessage } from '../../wire/chat-message-schemas.js';
 import type { ResponsesUpstreamEvent } from '../../providers/contracts/responses.js';

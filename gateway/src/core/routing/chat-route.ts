@@ -1,4 +1,4 @@
-import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
+import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
 import type { ModelRegistry, ModelRoute } from './model-registry.js';
 import type { RouteRunner } from './route-runner.js';
 import type { ChatMessage } from '../../wire/chat-message-schemas.js';
