@@ -52,6 +52,13 @@ export const ChatBody = Type.Object(
 );
 export type ChatBodyType = Static<typeof ChatBody>;
 
+const ToolCallDelta = Type.Object({
+  index: Type.Integer(),
+  id: Type.Optional(Type.String()),
+  type: Type.Optional(Type.Literal('function')),
+  function: Type.Optional(Type.Object({ name: Type.Optional(Type.String()), arguments: Type.Optional(Type.String()) })),
+});
+
 const Usage = Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() });
 
 export const ChatCompletion = Type.Object(
@@ -71,3 +78,20 @@ export const ChatCompletion = Type.Object(
   },
   { additionalProperties: true },
 );
+
+/** One server-sent frame of a streamed chat completion (`stream: true`); usage comes last when `stream_options.include_usage`. */
+export const ChatCompletionChunk = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('chat.completion.chunk'),
+  created: Type.Integer(),
+  model: Type.String(),
+  choices: Type.Array(
+    Type.Object({
+      index: Type.Integer(),
+      delta: Type.Object({ role: Type.Optional(Type.Literal('assistant')), content: Type.Optional(Type.Union([Type.String(), Type.Null()])), tool_calls: Type.Optional(Type.Array(ToolCallDelta)) }),
+      finish_reason: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+  usage: Type.Optional(Type.Union([Usage, Type.Null()])),
+});
+export type ChatCompletionChunk = Static<typeof ChatCompletionChunk>;
