@@ -1,5 +1,6 @@
 import type { ModelConfig, ProviderConfig } from './config-schema.js';
 import type { AccountSettings, ServerSettings } from './gateway-options.js';
+import { DEFAULT_CHAT_MODEL, DEFAULT_OCR_MODEL, DEFAULT_VISION_MODEL, DEFAULT_TRANSCRIPTION_MODEL } from '../wire/default-models.js';
 
 export const DEFAULT_SERVER: ServerSettings = {
   bodyLimitBytes: 50 * 1024 * 1024,
@@ -34,10 +35,6 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
   defaultCompletionTokens: 1024,
 };
 
-export const DEFAULT_CHAT_MODEL = 'svc-large-3-2512';
-export const DEFAULT_OCR_MODEL = 'svc-ocr-3-2512';
-export const DEFAULT_VISION_MODEL = 'svc-vision-3-1-2505';
-export const DEFAULT_TRANSCRIPTION_MODEL = 'svc-transcribe-1-2507';
 export const DEFAULT_EMBEDDING_MODEL = 'svc-embed-local';
 
 /** The built-in provider that serves GGUF files from the data folder's models/ directory. */

@@ -1,70 +1,20 @@
-/** Wire types of the gateway's public API that several features read; the gateway's own where it exports them. */
-import type { Balance } from '../../../gateway/src/core/account/account-service';
-import type { PublicKey } from '../../../gateway/src/core/account/key-service';
+/** Wire types of the gateway's public API that several features read, all from its API schemas. */
+import type { Static } from '@sinclair/typebox';
+import type { ChatCompletion } from '../../../gateway/src/api/chat/chat-schemas';
+import type { GatewayModel } from '../../../gateway/src/api/models/model-schemas';
 
-export type { Capability } from '../../../gateway/src/providers/contracts/capability';
-export type { ModelInfo as GatewayModel } from '../../../gateway/src/core/routing/model-registry';
-export type { Balance } from '../../../gateway/src/core/account/account-service';
-export type { PublicKey } from '../../../gateway/src/core/account/key-service';
+export type { GatewayModel } from '../../../gateway/src/api/models/model-schemas';
+export type { AccountSnapshot, AccountUsage, Balance, KeyRole, PublicKey, UsageGroup } from '../../../gateway/src/api/account/account-schemas';
+export type { StoredFile } from '../../../gateway/src/api/files/file-schemas';
+export type { GatewayStatus } from '../../../gateway/src/api/status/status-schemas';
 
-/** A file stored by the gateway (`/v1/files`). */
-export interface StoredFile {
-  id: string;
-  object: 'file';
-  bytes: number;
-  created_at: number;
-  filename: string;
-  purpose: string;
-}
+export type Capability = GatewayModel['capabilities'][number];
 
+/** The token usage a chat or text completion reports. */
+export type Usage = Static<typeof ChatCompletion>['usage'];
+
+/** Every list the gateway returns: `{object: 'list', data}` (some add `has_more`). */
 export interface ListResponse<T> {
   object: 'list';
   data: T[];
-}
-
-export interface Usage {
-  prompt_tokens: number;
-  completion_tokens?: number;
-  total_tokens: number;
-}
-
-export interface GatewayStatus {
-  status: 'ok' | 'starting';
-  response_ms: number;
-  version: string;
-  uptime_seconds: number;
-  checks: { asr: boolean; ocr: boolean };
-}
-
-export type KeyRole = PublicKey['role'];
-
-export interface UsageTotals {
-  requests: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  cost: number;
-}
-
-/** One row of `by_model` (key = model id) or `by_day` (key = YYYY-MM-DD). */
-export interface UsageGroup extends UsageTotals {
-  key: string;
-}
-
-export interface AccountUsage {
-  total_requests: number;
-  total_tokens: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_cost: number;
-  currency: string;
-  by_model: UsageGroup[];
-  by_day: UsageGroup[];
-}
-
-export interface AccountSnapshot {
-  user: { full_name: string; role: KeyRole };
-  api_key: Pick<PublicKey, 'id' | 'prefix' | 'name' | 'role' | 'spend_limit' | 'rpm_limit'>;
-  balance: Balance;
-  usage: AccountUsage;
 }

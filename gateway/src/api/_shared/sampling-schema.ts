@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 
 const Stop = Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 16 }), Type.Null()]);
 
@@ -17,16 +17,7 @@ export const SamplingFields = {
   stream_options: Type.Optional(Type.Union([Type.Object({ include_usage: Type.Optional(Type.Boolean()) }), Type.Null()])),
 };
 
-export interface SamplingBody {
-  max_tokens?: number | null;
-  max_completion_tokens?: number | null;
-  temperature?: number | null;
-  top_p?: number | null;
-  stop?: string | string[] | null;
-  n?: number | null;
-  seed?: number | null;
-  random_seed?: number | null;
-}
+export type SamplingBody = { [Field in keyof typeof SamplingFields]?: Static<(typeof SamplingFields)[Field]> };
 
 const defined = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
 

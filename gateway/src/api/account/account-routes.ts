@@ -1,34 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { toPublicKey } from '../../core/account/key-service.js';
 import { errorResponses } from '../_shared/common-schemas.js';
+import { AccountSnapshot, AccountUsage, Balance, BalanceChanges, CreatedKey, KeyChanges, NewKey, PublicKey } from './account-schemas.js';
 
-const Totals = Type.Object({ requests: Type.Integer(), prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer(), cost: Type.Number() });
-const Group = Type.Intersect([Type.Object({ key: Type.String() }), Totals]);
-const Usage = Type.Object({
-  total_requests: Type.Integer(),
-  total_tokens: Type.Integer(),
-  prompt_tokens: Type.Integer(),
-  completion_tokens: Type.Integer(),
-  total_cost: Type.Number(),
-  currency: Type.String(),
-  by_model: Type.Array(Group),
-  by_day: Type.Array(Group),
-});
-const Balance = Type.Object({ amount: Type.Number(), currency: Type.String(), limit: Type.Optional(Type.Number()) });
-const PublicKey = Type.Object({
-  id: Type.String(),
-  object: Type.Literal('api_key'),
-  name: Type.String(),
-  role: Type.Union([Type.Literal('owner'), Type.Literal('member')]),
-  prefix: Type.String(),
-  created_at: Type.Integer(),
-  last_used_at: Type.Union([Type.Integer(), Type.Null()]),
-  revoked: Type.Boolean(),
-  spend_limit: Type.Union([Type.Number(), Type.Null()]),
-  rpm_limit: Type.Union([Type.Integer(), Type.Null()]),
-});
 const KeyPath = Type.Object({ id: Type.String({ minLength: 1 }) });
-const Role = Type.Union([Type.Literal('owner'), Type.Literal('member')]);
 
 const withTotal = <T extends { prompt_tokens: number; completion_tokens: number }>(totals: T) => ({ ...totals, total_tokens: totals.prompt_tokens + totals.completion_tokens });
 
@@ -60,12 +35,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['account'],
         summary: 'Account snapshot',
         response: {
-          200: Type.Object({
-            user: Type.Object({ full_name: Type.String(), role: Role }),
-            api_key: Type.Object({ id: Type.String(), prefix: Type.String(), name: Type.String(), role: Role, spend_limit: Type.Union([Type.Number(), Type.Null()]), rpm_limit: Type.Union([Type.Integer(), Type.Null()]) }),
-            balance: Balance,
-            usage: Usage,
-          }),
+          200: AccountSnapshot,
           ...errorResponses,
         },
       },
@@ -83,7 +53,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/account/usage',
-    { config: { auth: 'x-api-key' }, schema: { tags: ['account'], summary: 'Usage (requires X-API-Key)', security: [{ apiKey: [] }], response: { 200: Type.Object({ usage: Usage }), ...errorResponses } } },
+    { config: { auth: 'x-api-key' }, schema: { tags: ['account'], summary: 'Usage (requires X-API-Key)', security: [{ apiKey: [] }], response: { 200: Type.Object({ usage: AccountUsage }), ...errorResponses } } },
     async (request) => ({ usage: usageFor(request.apiKey!.role === 'owner' ? undefined : request.apiKey!.id) }),
   );
 
@@ -94,7 +64,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['account'],
         summary: 'Set the balance or the account spending limit (Owner)',
-        body: Type.Object({ amount: Type.Optional(Type.Number()), limit: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])), full_name: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false }),
+        body: BalanceChanges,
         response: { 200: Balance, ...errorResponses },
       },
     },
@@ -112,16 +82,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['account'],
         summary: 'Create an API key (Owner); the full key is returned once',
-        body: Type.Object(
-          {
-            name: Type.String({ minLength: 1, maxLength: 200 }),
-            role: Type.Optional(Role),
-            spend_limit: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
-            rpm_limit: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 201: Type.Intersect([PublicKey, Type.Object({ key: Type.String() })]), ...errorResponses },
+        body: NewKey,
+        response: { 201: CreatedKey, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -144,14 +106,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['account'],
         summary: 'Rename a key or set its limits (Owner)',
         params: KeyPath,
-        body: Type.Object(
-          {
-            name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-            spend_limit: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
-            rpm_limit: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-          },
-          { additionalProperties: false },
-        ),
+        body: KeyChanges,
         response: { 200: PublicKey, ...errorResponses },
       },
     },

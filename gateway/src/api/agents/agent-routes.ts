@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
-import { BUILT_IN_AGENT_TOOLS, functionTools } from '../../core/agents/agent-tools.js';
+import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
+import { functionTools } from '../../core/agents/agent-tools.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { newId } from '../../core/ids/ids.js';
 import { ownerScope } from '../../core/account/resource-owner.js';
@@ -10,32 +10,16 @@ import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
 import { chatCompletion } from '../chat/chat-completion.js';
 import { ChatBody, ChatCompletion, type ChatBodyType } from '../chat/chat-schemas.js';
-
-const FunctionTool = Type.Object({
-  type: Type.Literal('function'),
-  function: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }), description: Type.Optional(Type.String()), parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }),
-});
-const BuiltInTool = Type.Object({ type: Type.Union(BUILT_IN_AGENT_TOOLS.map((name) => Type.Literal(name))) });
-const Tool = Type.Union([FunctionTool, BuiltInTool], { description: 'A function tool ({type: "function", function: {name, description, parameters}}) or a built-in tool name (stored; only function tools reach the model).' });
+import { AgentObject } from './agent-schemas.js';
+import { AgentTool } from '../../wire/agent-tool-schemas.js';
 
 const AgentFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   model: Type.String({ minLength: 1 }),
   instructions: Type.Optional(Type.Union([Type.String({ maxLength: 100_000 }), Type.Null()])),
   description: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
-  tools: Type.Optional(Type.Array(Tool, { maxItems: 128 })),
+  tools: Type.Optional(Type.Array(AgentTool, { maxItems: 128 })),
 };
-
-const AgentObject = Type.Object({
-  id: Type.String(),
-  object: Type.Literal('agent'),
-  created: Type.Integer(),
-  name: Type.String(),
-  model: Type.String(),
-  instructions: Type.Union([Type.String(), Type.Null()]),
-  description: Type.Union([Type.String(), Type.Null()]),
-  tools: Type.Array(Type.Unknown()),
-});
 
 const AgentPath = Type.Object({ agent_id: Type.String({ minLength: 1, maxLength: 200 }) });
 

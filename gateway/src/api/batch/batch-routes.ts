@@ -5,26 +5,7 @@ import { windowSeconds } from '../../core/batch/batch-runner.js';
 import type { BatchRecord } from '../../store/batches-repository.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
-
-const BatchObject = Type.Object({
-  id: Type.String(),
-  object: Type.Literal('batch'),
-  endpoint: Type.String(),
-  input_file_id: Type.String(),
-  completion_window: Type.String(),
-  status: Type.String({ description: 'validating | failed | in_progress | finalizing | completed | expired | cancelled' }),
-  output_file_id: Type.Union([Type.String(), Type.Null()]),
-  error_file_id: Type.Union([Type.String(), Type.Null()]),
-  created_at: Type.Integer(),
-  in_progress_at: Type.Union([Type.Integer(), Type.Null()]),
-  completed_at: Type.Union([Type.Integer(), Type.Null()]),
-  failed_at: Type.Union([Type.Integer(), Type.Null()]),
-  cancelled_at: Type.Union([Type.Integer(), Type.Null()]),
-  expires_at: Type.Integer(),
-  request_counts: Type.Object({ total: Type.Integer(), completed: Type.Integer(), failed: Type.Integer() }),
-  metadata: Type.Record(Type.String(), Type.String()),
-  errors: Type.Object({ object: Type.Literal('list'), data: Type.Array(Type.Object({ line: Type.Integer(), message: Type.String() })) }),
-});
+import { BatchObject } from './batch-schemas.js';
 
 export function toBatchObject(batch: BatchRecord) {
   return {

@@ -3,7 +3,8 @@ import { newId } from '../../core/ids/ids.js';
 import type { ChatOutcome } from '../../core/chat/chat-service.js';
 import type { ModelRoute } from '../../core/routing/model-registry.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import type { ChatMessage, ChatRequest, ContentPart, ResponseFormat, ToolCall, ToolChoice, ToolDefinition } from '../../providers/contracts/chat.js';
+import type { ChatRequest, ChatStreamEvent } from '../../providers/contracts/chat.js';
+import type { ChatMessage, ContentPart, ToolCall } from '../../wire/chat-message-schemas.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 import { usageBody } from '../_shared/usage-body.js';
@@ -16,7 +17,7 @@ type BodyMessage = NonNullable<ChatBodyType['messages']>[number];
 function normaliseMessage(message: BodyMessage): ChatMessage {
   const content = message.content ?? null;
   return {
-    role: message.role as ChatMessage['role'],
+    role: message.role,
     content: Array.isArray(content)
       ? content.map((part): ContentPart => {
           if (part.type === 'document_url') {
@@ -41,9 +42,9 @@ export function toChatRequest(body: ChatBodyType, messages: NonNullable<ChatBody
   return {
     ...samplingParams(body),
     messages: messages.map(normaliseMessage),
-    response_format: (body.response_format ?? undefined) as ResponseFormat | undefined,
-    tools: (body.tools ?? undefined) as ToolDefinition[] | undefined,
-    tool_choice: (body.tool_choice ?? undefined) as ToolChoice | undefined,
+    response_format: body.response_format ?? undefined,
+    tools: body.tools ?? undefined,
+    tool_choice: body.tool_choice ?? undefined,
     parallel_tool_calls: body.parallel_tool_calls,
     signal,
   };

@@ -1,10 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { ChatRole, ImageUrl, TextPart } from '../../wire/chat-message-schemas.js';
+import { ResponseFormat } from '../../wire/response-format-schema.js';
+import { NamedToolChoice, ToolChoiceMode, ToolDefinition } from '../../wire/tool-schemas.js';
 import { SamplingFields } from '../_shared/sampling-schema.js';
 
-const TextPart = Type.Object({ type: Type.Literal('text'), text: Type.String() });
-const ImagePart = Type.Object({
+/** An image part as clients send it: OpenAI's `{url, detail}` object or Mistral's bare URL string. */
+const ImagePartInput = Type.Object({
   type: Type.Literal('image_url'),
-  image_url: Type.Union([Type.Object({ url: Type.String({ minLength: 1 }), detail: Type.Optional(Type.String()) }), Type.String({ minLength: 1 })]),
+  image_url: Type.Union([ImageUrl, Type.String({ minLength: 1 })]),
 });
 /** Mistral's document part: the chat becomes a question about that document (document question answering). */
 const DocumentUrlPart = Type.Object({
@@ -12,9 +15,10 @@ const DocumentUrlPart = Type.Object({
   document_url: Type.Union([Type.String({ minLength: 1 }), Type.Object({ url: Type.String({ minLength: 1 }) })]),
   document_name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
-const ContentPart = Type.Union([TextPart, ImagePart, DocumentUrlPart], { description: 'A text part, an image (http(s) URL or base64 data URL), or a document_url (answered by document question answering).' });
+const ContentPartInput = Type.Union([TextPart, ImagePartInput, DocumentUrlPart], { description: 'A text part, an image (http(s) URL or base64 data URL), or a document_url (answered by document question answering).' });
 
-const ToolCall = Type.Object({
+/** Clients send tool-call arguments as JSON text (OpenAI) or as an object (some Mistral clients). */
+const ToolCallInput = Type.Object({
   id: Type.String(),
   type: Type.Optional(Type.Literal('function')),
   function: Type.Object({ name: Type.String(), arguments: Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())]) }),
@@ -22,43 +26,23 @@ const ToolCall = Type.Object({
 
 export const Message = Type.Object(
   {
-    role: Type.Union(['system', 'developer', 'user', 'assistant', 'tool'].map((role) => Type.Literal(role))),
-    content: Type.Optional(Type.Union([Type.String(), Type.Array(ContentPart), Type.Null()])),
+    role: ChatRole,
+    content: Type.Optional(Type.Union([Type.String(), Type.Array(ContentPartInput), Type.Null()])),
     name: Type.Optional(Type.String()),
-    tool_calls: Type.Optional(Type.Union([Type.Array(ToolCall), Type.Null()])),
+    tool_calls: Type.Optional(Type.Union([Type.Array(ToolCallInput), Type.Null()])),
     tool_call_id: Type.Optional(Type.String()),
     prefix: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: true },
 );
 
-const Tool = Type.Object({
-  type: Type.Literal('function'),
-  function: Type.Object({ name: Type.String({ minLength: 1 }), description: Type.Optional(Type.String()), parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())), strict: Type.Optional(Type.Boolean()) }),
-});
-
-const ResponseFormat = Type.Union([
-  Type.Object({ type: Type.Literal('text') }),
-  Type.Object({ type: Type.Literal('json_object') }),
-  Type.Object({
-    type: Type.Literal('json_schema'),
-    json_schema: Type.Object({ name: Type.Optional(Type.String()), schema: Type.Record(Type.String(), Type.Unknown()), strict: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])), description: Type.Optional(Type.String()) }),
-  }),
-]);
-
 export const ChatBody = Type.Object(
   {
     ...SamplingFields,
     messages: Type.Optional(Type.Array(Message, { minItems: 1 })),
     response_format: Type.Optional(Type.Union([ResponseFormat, Type.Null()])),
-    tools: Type.Optional(Type.Union([Type.Array(Tool), Type.Null()])),
-    tool_choice: Type.Optional(
-      Type.Union([
-        Type.Union(['auto', 'none', 'required', 'any'].map((choice) => Type.Literal(choice))),
-        Type.Object({ type: Type.Literal('function'), function: Type.Object({ name: Type.String() }) }),
-        Type.Null(),
-      ]),
-    ),
+    tools: Type.Optional(Type.Union([Type.Array(ToolDefinition), Type.Null()])),
+    tool_choice: Type.Optional(Type.Union([ToolChoiceMode, NamedToolChoice, Type.Null()])),
     parallel_tool_calls: Type.Optional(Type.Boolean()),
     /** Document question answering (SPEC.md): a base64 document or URL and a question, on an OCR model. */
     document: Type.Optional(Type.String({ minLength: 1 })),
@@ -67,6 +51,13 @@ export const ChatBody = Type.Object(
   { additionalProperties: true },
 );
 export type ChatBodyType = Static<typeof ChatBody>;
+
+const ToolCallDelta = Type.Object({
+  index: Type.Integer(),
+  id: Type.Optional(Type.String()),
+  type: Type.Optional(Type.Literal('function')),
+  function: Type.Optional(Type.Object({ name: Type.Optional(Type.String()), arguments: Type.Optional(Type.String()) })),
+});
 
 const Usage = Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() });
 
@@ -79,7 +70,7 @@ export const ChatCompletion = Type.Object(
     choices: Type.Array(
       Type.Object({
         index: Type.Integer(),
-        message: Type.Object({ role: Type.Literal('assistant'), content: Type.Union([Type.String(), Type.Null()]), tool_calls: Type.Optional(Type.Array(ToolCall)) }),
+        message: Type.Object({ role: Type.Literal('assistant'), content: Type.Union([Type.String(), Type.Null()]), tool_calls: Type.Optional(Type.Array(ToolCallInput)) }),
         finish_reason: Type.Union([Type.String(), Type.Null()]),
       }),
     ),
@@ -87,3 +78,20 @@ export const ChatCompletion = Type.Object(
   },
   { additionalProperties: true },
 );
+
+/** One server-sent frame of a streamed chat completion (`stream: true`); usage comes last when `stream_options.include_usage`. */
+export const ChatCompletionChunk = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('chat.completion.chunk'),
+  created: Type.Integer(),
+  model: Type.String(),
+  choices: Type.Array(
+    Type.Object({
+      index: Type.Integer(),
+      delta: Type.Object({ role: Type.Optional(Type.Literal('assistant')), content: Type.Optional(Type.Union([Type.String(), Type.Null()])), tool_calls: Type.Optional(Type.Array(ToolCallDelta)) }),
+      finish_reason: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+  usage: Type.Optional(Type.Union([Usage, Type.Null()])),
+});
+export type ChatCompletionChunk = Static<typeof ChatCompletionChunk>;

@@ -1,31 +1,11 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 import { usageBody } from '../_shared/usage-body.js';
 import { SamplingFields, samplingParams } from '../_shared/sampling-schema.js';
-
-const CompletionBody = Type.Object(
-  {
-    ...SamplingFields,
-    prompt: Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 64 })]),
-    suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  },
-  { additionalProperties: true },
-);
-
-const TextCompletion = Type.Object(
-  {
-    id: Type.String(),
-    object: Type.Literal('text_completion'),
-    created: Type.Integer(),
-    model: Type.String(),
-    choices: Type.Array(Type.Object({ index: Type.Integer(), text: Type.String(), finish_reason: Type.Union([Type.String(), Type.Null()]), logprobs: Type.Null() })),
-    usage: Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() }),
-  },
-  { additionalProperties: true },
-);
+import { CompletionBody, TextCompletion } from './completion-schemas.js';
 
 /** POST /v1/completions: a prompt (or several: choice index = prompt index × n + i), plain or streamed. */
 export const completionRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -2,25 +2,7 @@ import { PassThrough } from 'node:stream';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-
-const Entry = Type.Object({
-  id: Type.String(),
-  time: Type.Number(),
-  method: Type.String(),
-  path: Type.String(),
-  status: Type.Integer(),
-  latency_ms: Type.Number(),
-  key_prefix: Type.Union([Type.String(), Type.Null()]),
-  model: Type.Union([Type.String(), Type.Null()]),
-  prompt_tokens: Type.Union([Type.Integer(), Type.Null()]),
-  completion_tokens: Type.Union([Type.Integer(), Type.Null()]),
-  cost: Type.Union([Type.Number(), Type.Null()]),
-  client: Type.Union([Type.String(), Type.Null()], { description: 'The X-Switchyard-Client header; the console sends `console` on its own calls.' }),
-  request_headers: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Request headers, credentials redacted.' })),
-  request_body: Type.Optional(Type.String()),
-  response_body: Type.Optional(Type.String()),
-  instance_id: Type.Optional(Type.String({ description: 'The gateway instance that served the request (GATEWAY_INSTANCE_ID or generated).' })),
-});
+import { Entry } from './console-schemas.js';
 
 const KEEPALIVE_MS = 15_000;
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;

@@ -1,33 +1,9 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-
-const Input = Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 2048 })]);
-
-const EmbeddingBody = Type.Object(
-  {
-    model: Type.Optional(Type.String({ minLength: 1 })),
-    input: Type.Optional(Input),
-    /** Mistral's older spelling. */
-    inputs: Type.Optional(Input),
-    encoding_format: Type.Optional(Type.Union([Type.Literal('float'), Type.Literal('base64'), Type.Null()])),
-    dimensions: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 65_536 }), Type.Null()])),
-  },
-  { additionalProperties: true },
-);
-
-const EmbeddingList = Type.Object(
-  {
-    id: Type.String({ description: 'Mistral clients require an id; OpenAI clients ignore it.' }),
-    object: Type.Literal('list'),
-    data: Type.Array(Type.Object({ object: Type.Literal('embedding'), embedding: Type.Union([Type.Array(Type.Number()), Type.String()]), index: Type.Integer() })),
-    model: Type.String(),
-    usage: Type.Object({ prompt_tokens: Type.Integer(), total_tokens: Type.Integer() }),
-  },
-  { additionalProperties: true },
-);
+import { EmbeddingBody, EmbeddingList } from './embedding-schemas.js';
 
 /** Float32 little-endian bytes in base64, as the `openai` SDK asks for by default. */
 function toBase64(vector: number[]): string {

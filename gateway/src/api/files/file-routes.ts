@@ -7,23 +7,8 @@ import { pageOf } from '../_shared/page-of.js';
 import { readMultipart } from '../_shared/read-multipart.js';
 import { create as contentDisposition } from 'content-disposition';
 import { servedContentType } from './served-content-type.js';
+import { FileObject } from './file-schemas.js';
 
-export const FileObject = Type.Object({
-  id: Type.String(),
-  object: Type.Literal('file'),
-  bytes: Type.Integer(),
-  created_at: Type.Integer(),
-  filename: Type.String(),
-  purpose: Type.String(),
-  mime_type: Type.String(),
-  // Mistral's file fields.
-  sample_type: Type.String({ description: 'pretrain | instruct | batch_request | batch_result | batch_error' }),
-  source: Type.String({ description: 'upload' }),
-  deleted: Type.Boolean(),
-  num_lines: Type.Union([Type.Integer(), Type.Null()]),
-  mimetype: Type.String(),
-  signature: Type.Union([Type.String(), Type.Null()]),
-});
 const FilePath = Type.Object({ file_id: Type.String({ minLength: 1 }) });
 /** A plain type/subtype; anything else (parameters, control or non-ASCII characters) is stored as application/octet-stream. */
 const MEDIA_TYPE = /^[\w.+-]{1,100}\/[\w.+-]{1,100}$/;

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CatalogEntry, HubModel, LocalModelFile, ModelDownload } from '../../core/local-models/local-model-types.js';
+import { CatalogEntry, HubModel, LocalModelFile, ModelDownload } from '../../wire/local-model-schemas.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { MistralOcrResponseSchema } from '../../core/ocr/mistral-pages/mistral-ocr-response.js';
+import { MistralOcrResponseSchema } from '../../wire/mistral-ocr-response-schema.js';
 
 export const Granularity = Type.Union([Type.Literal('word'), Type.Literal('line'), Type.Literal('block')], { default: 'word' });
 

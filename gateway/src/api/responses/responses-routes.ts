@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { ResponseDeleted, ResponseObject, ResponsesBody, StoredInputItem } from '../../wire/responses-schemas.js';
 import type { ResponsesCaller } from '../../core/responses/responses-service.js';
-import { ResponseDeleted, ResponseObject, ResponsesBody, StoredInputItem } from '../../core/responses/response-schemas.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream, type StreamEnding } from '../_shared/event-stream.js';

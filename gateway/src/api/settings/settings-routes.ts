@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ModelConfigSchema } from '../../config/config-schema.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-import { BreakerObject } from '../status/status-routes.js';
+import { BreakerObject } from '../status/status-schemas.js';
 
 const { id: _id, ...routeFields } = ModelConfigSchema.properties;
 const RouteBody = Type.Object(routeFields, { additionalProperties: false });

@@ -4,23 +4,12 @@ import { toSrt, toVtt } from '../../core/audio/subtitles.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { numberField, readMultipart } from '../_shared/read-multipart.js';
+import { Transcript } from './transcript-schemas.js';
 
 const FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt'] as const;
 type TranscriptFormat = (typeof FORMATS)[number];
-const Transcript = Type.Object(
-  {
-    text: Type.String(),
-    model: Type.String(),
-    task: Type.Optional(Type.String()),
-    language: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    duration: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-    segments: Type.Optional(Type.Array(Type.Object({ id: Type.Integer(), start: Type.Number(), end: Type.Number(), text: Type.String() }))),
-    usage: Type.Optional(
-      Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer(), prompt_audio_seconds: Type.Union([Type.Integer(), Type.Null()]) }, { description: "Mistral's usage: audio seconds when known" }),
-    ),
-  },
-  { description: 'json: {text, model, language, usage}; verbose_json adds task, language, duration (seconds) and segments; text, srt and vtt answer in those text formats.' },
-);
+const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
+const MAX_DURATION_SECONDS = 2 * 60 * 60;
 
 /**
  * POST /transcript (SPEC.md) and the OpenAI path /v1/audio/transcriptions: multipart `file` plus

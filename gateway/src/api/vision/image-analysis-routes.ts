@@ -1,29 +1,8 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-
-const AnalyzeBody = Type.Object(
-  {
-    model: Type.Optional(Type.String({ minLength: 1 })),
-    image: Type.String({ minLength: 1, description: 'A data URL, bare base64, or an http(s) URL.' }),
-    prompt: Type.String({ minLength: 1, maxLength: 32_000 }),
-  },
-  { additionalProperties: true },
-);
-
-const Analysis = Type.Object(
-  {
-    id: Type.String(),
-    object: Type.Literal('vision.analysis'),
-    model: Type.String(),
-    analysis: Type.String(),
-    created: Type.Integer(),
-    method: Type.String({ description: 'vision_model: an upstream vision-language route; local_with_chat: local facts explained by a chat route; local: local facts only.' }),
-    details: Type.Optional(Type.Unknown()),
-  },
-  { additionalProperties: false },
-);
+import { AnalyzeBody, Analysis } from './image-analysis-schemas.js';
 
 /** POST /v1/vision/analyze: an image and a prompt, analysed by core/vision (see ImageAnalysisService for the three ways). */
 export const imageAnalysisRoutes: FastifyPluginAsyncTypebox = async (app) => {

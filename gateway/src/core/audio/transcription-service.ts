@@ -1,4 +1,4 @@
-import { DEFAULT_TRANSCRIPTION_MODEL } from '../../config/defaults.js';
+import { DEFAULT_TRANSCRIPTION_MODEL } from '../../wire/default-models.js';
 import { sniffAudioFormat, wavDurationSeconds } from '../../media/audio/audio-format.js';
 import type { TranscriptionResult } from '../../providers/contracts/transcription.js';
 import type { UsageMeter } from '../billing/billing-service.js';

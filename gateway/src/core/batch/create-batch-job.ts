@@ -3,9 +3,8 @@ import type { OwnerScope } from '../../store/owner-scope.js';
 import type { FileStore } from '../files/file-store.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newId } from '../ids/ids.js';
+import { BATCH_ENDPOINTS, isBatchEndpoint } from '../../wire/batch-endpoints.js';
 import type { BatchRunner } from './batch-runner.js';
-
-export const BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/completions', '/v1/embeddings', '/v1/ocr', '/v1/vision/analyze', '/v1/vision/generate'];
 
 export interface BatchJobServices {
   files: FileStore;
@@ -25,7 +24,7 @@ export interface NewBatchJob {
 /** `chat/completions`, `/chat/completions` and `/v1/chat/completions` all name the same endpoint. */
 export function batchEndpoint(given: string): string {
   const endpoint = given.startsWith('/v1/') ? given : `/v1${given.startsWith('/') ? '' : '/'}${given}`;
-  if (!BATCH_ENDPOINTS.includes(endpoint)) {
+  if (!isBatchEndpoint(endpoint)) {
     throw new GatewayError(422, 'invalid_value', `Invalid request: 'endpoint' must be one of ${BATCH_ENDPOINTS.join(', ')}.`, { param: 'endpoint' });
   }
   return endpoint;

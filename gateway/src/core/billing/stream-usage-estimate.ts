@@ -1,6 +1,6 @@
 import { approximateTokens } from '../../providers/_shared/approximate-tokens.js';
 import { chatMessageText } from '../../providers/_shared/chat-message-text.js';
-import type { ChatMessage } from '../../providers/contracts/chat.js';
+import type { ChatMessage } from '../../wire/chat-message-schemas.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
 
 /**

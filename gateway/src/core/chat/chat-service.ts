@@ -1,4 +1,4 @@
-import { DEFAULT_CHAT_MODEL, DEFAULT_OCR_MODEL } from '../../config/defaults.js';
+import { DEFAULT_CHAT_MODEL, DEFAULT_OCR_MODEL } from '../../wire/default-models.js';
 import type { ChatRequest, ChatResult, ChatStreamEvent } from '../../providers/contracts/chat.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
+import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
 import type { CompletionRequest, CompletionResult, CompletionStreamEvent } from '../../providers/contracts/completions.js';
 import type { SamplingParams, TokenUsage } from '../../providers/contracts/sampling.js';
 import type { UsageMeter } from '../billing/billing-service.js';

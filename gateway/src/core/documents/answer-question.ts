@@ -6,15 +6,7 @@ import type { RouteRunner } from '../routing/route-runner.js';
 import { chunkDocument } from './chunk-document.js';
 import { extractiveAnswer } from './extractive-answer.js';
 import { rankPassages, type RankedPassage } from './rank-passages.js';
-
-export interface Citation {
-  page: number;
-  text: string;
-  /** Offsets into `documentText`: [start, end). */
-  start: number;
-  end: number;
-  score: number;
-}
+import type { Citation } from '../../wire/citation-schema.js';
 
 export interface DocumentAnswer {
   answer: string;

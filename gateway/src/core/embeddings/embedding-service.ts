@@ -1,4 +1,4 @@
-import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
+import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
 import type { EmbeddingResult } from '../../providers/contracts/embeddings.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_VISION_MODEL } from '../../config/defaults.js';
+import { DEFAULT_VISION_MODEL } from '../../wire/default-models.js';
 import type { GeneratedImage } from '../../providers/contracts/image-generation.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { GatewayError } from '../errors/gateway-error.js';

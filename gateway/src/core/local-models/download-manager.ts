@@ -9,7 +9,7 @@ import type { ModelDownloadRecord, ModelDownloadsRepository } from '../../store/
 import { GatewayError } from '../errors/gateway-error.js';
 import { newId } from '../ids/ids.js';
 import type { HubClient } from './hub-client.js';
-import type { DownloadStatus, ModelDownload } from './local-model-types.js';
+import type { DownloadStatus, ModelDownload } from '../../wire/local-model-schemas.js';
 
 /** What happens to a file once it is verified: it becomes a route. */
 export interface ModelInstaller {

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { HubFile } from './local-model-types.js';
+import type { HubFile } from '../../wire/local-model-schemas.js';
 
 export interface HubFileInfo {
   /** The commit the revision resolved to (X-Repo-Commit). */

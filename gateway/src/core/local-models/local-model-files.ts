@@ -1,10 +1,11 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, join, posix } from 'node:path';
-import { DEFAULT_CHAT_MODEL, DEFAULT_TRANSCRIPTION_MODEL, LOCAL_LLM_PROVIDER, defaultChatRoute, localGgufRoute } from '../../config/defaults.js';
+import { LOCAL_LLM_PROVIDER, defaultChatRoute, localGgufRoute } from '../../config/defaults.js';
+import { DEFAULT_CHAT_MODEL, DEFAULT_TRANSCRIPTION_MODEL } from '../../wire/default-models.js';
 import { discoverSpeechModels, listGgufModels, readGgufSummary, type GgufSummary } from '../../providers/index.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
-import type { LocalModelFile } from './local-model-types.js';
+import type { LocalModelFile } from '../../wire/local-model-schemas.js';
 import type { ModelInstaller } from './download-manager.js';
 
 const SPEECH_DIR = 'speech';

@@ -4,7 +4,7 @@ import type { ModelRegistry } from '../routing/model-registry.js';
 import { DownloadManager, type DownloadManagerSettings } from './download-manager.js';
 import { HubClient } from './hub-client.js';
 import { LocalModelFiles } from './local-model-files.js';
-import type { CatalogEntry, HubModel, LocalModelFile } from './local-model-types.js';
+import type { CatalogEntry, HubModel, LocalModelFile } from '../../wire/local-model-schemas.js';
 import { MODEL_CATALOG } from './model-catalog.js';
 
 export interface LocalModelsOptions {

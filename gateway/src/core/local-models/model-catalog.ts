@@ -1,5 +1,5 @@
-import { DEFAULT_TRANSCRIPTION_MODEL } from '../../config/defaults.js';
-import type { CatalogEntry } from './local-model-types.js';
+import { DEFAULT_TRANSCRIPTION_MODEL } from '../../wire/default-models.js';
+import type { CatalogEntry } from '../../wire/local-model-schemas.js';
 
 const MB = 1024 * 1024;
 

@@ -1,4 +1,4 @@
-import { DEFAULT_OCR_MODEL } from '../../config/defaults.js';
+import { DEFAULT_OCR_MODEL } from '../../wire/default-models.js';
 import type { OcrResult } from '../../providers/contracts/ocr.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { GatewayError } from '../errors/gateway-error.js';
@@ -11,7 +11,7 @@ import type { RouteRunner } from '../routing/route-runner.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import { fillSchemaStrictly } from './fill-schema-strictly.js';
 import { layoutAsStructuredData } from './layout-as-structured-data.js';
-import type { MistralOcrResponse } from './mistral-pages/mistral-ocr-response.js';
+import type { MistralOcrResponse } from '../../wire/mistral-ocr-response-schema.js';
 import { processMistralOcr, type MistralOcrInput } from './process-mistral-ocr.js';
 import { recogniseDocument } from './recognise-document.js';
 import { renderDocumentPage, type RenderedPage } from './render-document-page.js';

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { DEFAULT_OCR_MODEL } from '../../config/defaults.js';
+import { DEFAULT_OCR_MODEL } from '../../wire/default-models.js';
 import type { BoxCoordinates, OcrPage } from '../../providers/contracts/ocr.js';
 import { askChat } from '../routing/chat-route.js';
 import type { OwnerScope } from '../../store/owner-scope.js';
@@ -14,7 +14,7 @@ import type { RouteRunner } from '../routing/route-runner.js';
 import { fillSchemaStrictly } from './fill-schema-strictly.js';
 import { buildMistralPages, type MistralPageOptions, type PageExtras } from './mistral-pages/build-mistral-pages.js';
 import { findFigures } from './mistral-pages/find-figures.js';
-import type { MistralOcrResponse } from './mistral-pages/mistral-ocr-response.js';
+import type { MistralOcrResponse } from '../../wire/mistral-ocr-response-schema.js';
 import { recogniseDocument } from './recognise-document.js';
 import { renderDocumentPage } from './render-document-page.js';
 

@@ -2,7 +2,7 @@ import type { ChatChoice, ChatStreamEvent } from '../../providers/contracts/chat
 import type { FinishReason, TokenUsage } from '../../providers/contracts/sampling.js';
 import { newId } from '../ids/ids.js';
 import type { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
-import type { FunctionCallItemType, OutputItemType, OutputMessageType, ResponseObjectType, ResponsesBodyType } from './response-schemas.js';
+import type { FunctionCallItemType, OutputItemType, OutputMessageType, ResponseObjectType, ResponsesBodyType } from '../../wire/responses-schemas.js';
 
 /** One event of a Responses stream: `type` names it, `sequence_number` counts from 0. */
 export type ResponseStreamEvent = { type: string; sequence_number: number } & Record<string, unknown>;

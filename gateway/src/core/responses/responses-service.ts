@@ -1,5 +1,6 @@
-import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
-import type { ChatMessage, ChatRequest, ChatResult, ChatStreamEvent } from '../../providers/contracts/chat.js';
+import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
+import type { ChatRequest, ChatResult, ChatStreamEvent } from '../../providers/contracts/chat.js';
+import type { ChatMessage } from '../../wire/chat-message-schemas.js';
 import type { ResponsesUpstreamEvent } from '../../providers/contracts/responses.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { ResponsesRepository, StoredResponseRecord } from '../../store/responses-repository.js';
@@ -9,7 +10,7 @@ import { providerFor, type RouteRunner } from '../routing/route-runner.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import { chatStreamToResponseEvents, choiceToOutput, finishResponse, responseSkeleton, type ResponseStreamEvent } from './chat-to-response.js';
-import type { ResponseObjectType, ResponsesBodyType, StoredInputItemType } from './response-schemas.js';
+import type { ResponseObjectType, ResponsesBodyType, StoredInputItemType } from '../../wire/responses-schemas.js';
 import { inputItemsOf, itemsToMessages, toChatToolChoice, toChatTools, toResponseFormat } from './responses-to-chat.js';
 
 /** Who asks: stored responses belong to the key that created them; an Owner key sees all. */

@@ -1,7 +1,9 @@
-import type { ChatMessage, ContentPart, ResponseFormat, ToolChoice, ToolDefinition } from '../../providers/contracts/chat.js';
+import type { ChatMessage, ContentPart } from '../../wire/chat-message-schemas.js';
+import type { ResponseFormat } from '../../wire/response-format-schema.js';
+import type { ToolChoice, ToolDefinition } from '../../wire/tool-schemas.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newId } from '../ids/ids.js';
-import type { InputItemType, ResponsesBodyType, ResponsesToolChoiceType, StoredInputItemType, TextFormatType } from './response-schemas.js';
+import type { InputItemType, ResponsesBodyType, ResponsesToolChoiceType, StoredInputItemType, TextFormatType } from '../../wire/responses-schemas.js';
 
 const invalid = (param: string, message: string): GatewayError => new GatewayError(422, 'invalid_value', message, { param });
 

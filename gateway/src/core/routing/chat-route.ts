@@ -1,7 +1,8 @@
-import { DEFAULT_CHAT_MODEL } from '../../config/defaults.js';
+import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
 import type { ModelRegistry, ModelRoute } from './model-registry.js';
 import type { RouteRunner } from './route-runner.js';
-import type { ChatMessage, ResponseFormat } from '../../providers/contracts/chat.js';
+import type { ChatMessage } from '../../wire/chat-message-schemas.js';
+import type { ResponseFormat } from '../../wire/response-format-schema.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
 
 /** The language model other features lean on (schema filling, document answers): the default chat model if it is served, else any chat route. */

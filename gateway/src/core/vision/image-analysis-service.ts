@@ -1,4 +1,4 @@
-import { DEFAULT_VISION_MODEL } from '../../config/defaults.js';
+import { DEFAULT_VISION_MODEL } from '../../wire/default-models.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { toGatewayError } from '../errors/provider-error-mapping.js';
 import { documentSourceLimits, loadDocument, type LoadedDocument } from '../files/document-source.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../contracts/chat.js';
+import type { ChatMessage } from '../../wire/chat-message-schemas.js';
 
 /** The text of a message, for approximate token counts (images are not counted). */
 export function chatMessageText(message: ChatMessage): string {

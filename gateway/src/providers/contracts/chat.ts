@@ -1,46 +1,7 @@
+import type { ChatMessage, ToolCall } from '../../wire/chat-message-schemas.js';
+import type { ResponseFormat } from '../../wire/response-format-schema.js';
+import type { ToolChoice, ToolDefinition } from '../../wire/tool-schemas.js';
 import type { FinishReason, SamplingParams, TokenUsage } from './sampling.js';
-
-export interface TextPart {
-  type: 'text';
-  text: string;
-}
-export interface ImageUrlPart {
-  type: 'image_url';
-  image_url: { url: string; detail?: string };
-}
-export type ContentPart = TextPart | ImageUrlPart;
-
-export interface ToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
-export interface ChatMessage {
-  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
-  content: string | ContentPart[] | null;
-  name?: string;
-  tool_calls?: ToolCall[];
-  tool_call_id?: string;
-}
-
-export interface ToolDefinition {
-  type: 'function';
-  function: { name: string; description?: string; parameters?: Record<string, unknown> };
-}
-
-export type ToolChoice =
-  | 'auto'
-  | 'none'
-  | 'required'
-  | 'any'
-  | { type: 'function'; function: { name: string } };
-
-export type ResponseFormat =
-  | { type: 'text' }
-  | { type: 'json_object' }
-  | { type: 'json_schema'; json_schema: { name?: string; schema: Record<string, unknown>; strict?: boolean } };
-
 
 export interface ChatRequest extends SamplingParams {
   messages: ChatMessage[];

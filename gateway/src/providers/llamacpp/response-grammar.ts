@@ -1,6 +1,6 @@
 import type { GbnfJsonSchema, Llama, LlamaGrammar } from 'node-llama-cpp';
 import { ProviderError } from '../_shared/provider-error.js';
-import type { ResponseFormat } from '../contracts/chat.js';
+import type { ResponseFormat } from '../../wire/response-format-schema.js';
 import { toGrammarJsonSchema } from './to-grammar-json-schema.js';
 
 /** A grammar that makes the output valid JSON (`json_object`) or JSON matching a schema (`json_schema`). */

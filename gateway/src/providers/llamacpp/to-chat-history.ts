@@ -1,6 +1,6 @@
 import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelResponse } from 'node-llama-cpp';
 import { ProviderError } from '../_shared/provider-error.js';
-import type { ChatMessage } from '../contracts/chat.js';
+import type { ChatMessage } from '../../wire/chat-message-schemas.js';
 import { toolCallJson } from './tool-call-json.js';
 
 function textOf(message: ChatMessage): string {

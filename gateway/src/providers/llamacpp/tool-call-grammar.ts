@@ -1,5 +1,5 @@
 import type { GbnfJsonSchema, Llama, LlamaGrammar } from 'node-llama-cpp';
-import type { ToolDefinition } from '../contracts/chat.js';
+import type { ToolDefinition } from '../../wire/tool-schemas.js';
 import { toGrammarJsonSchema } from './to-grammar-json-schema.js';
 
 const ANY_OBJECT: GbnfJsonSchema = { type: 'object', additionalProperties: true };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ToolCall } from '../contracts/chat.js';
+import type { ToolCall } from '../../wire/chat-message-schemas.js';
 
 /**
  * The one JSON form a tool call takes in the model's own text: what the system prompt asks for,

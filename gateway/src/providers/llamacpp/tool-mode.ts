@@ -1,5 +1,6 @@
 import { ProviderError } from '../_shared/provider-error.js';
-import type { ChatRequest, ToolDefinition } from '../contracts/chat.js';
+import type { ChatRequest } from '../contracts/chat.js';
+import type { ToolDefinition } from '../../wire/tool-schemas.js';
 
 /**
  * How a request may use its tools: `none` (not offered), `auto` (the model decides) or `forced`

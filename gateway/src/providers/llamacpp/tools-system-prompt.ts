@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../contracts/chat.js';
+import type { ToolDefinition } from '../../wire/tool-schemas.js';
 import type { ToolMode } from './tool-mode.js';
 import { toolCallJson } from './tool-call-json.js';
 

@@ -1,23 +1,14 @@
-import type { AgentTool, BUILT_IN_AGENT_TOOLS } from '../../../../gateway/src/core/agents/agent-tools';
-import type { AgentRecord } from '../../../../gateway/src/store/agents-repository';
+import type { Agent } from '../../../../gateway/src/api/agents/agent-schemas';
+import type { AgentTool, BuiltInAgentTool } from '../../../../gateway/src/wire/agent-tool-schemas';
 
-export type { AgentTool };
-export type BuiltInTool = (typeof BUILT_IN_AGENT_TOOLS)[number];
+export type { Agent, AgentTool };
+export type BuiltInTool = BuiltInAgentTool;
 
-/** An agent as `/v1/agents` returns it. */
-export interface Agent extends Pick<AgentRecord, 'id' | 'name' | 'model' | 'instructions' | 'description'> {
-  object: 'agent';
-  created: number;
-  tools: AgentTool[];
-}
+/** What the agent form sends on create and update. */
+export type AgentFields = Pick<Agent, 'name' | 'model' | 'instructions' | 'description' | 'tools'>;
 
-export interface AgentFields {
-  name: string;
-  model: string;
-  instructions: string | null;
-  description: string | null;
-  tools: AgentTool[];
-}
+/** The gateway's built-in tool names (wire/agent-tool-schemas.ts); tsc fails here when that list changes. */
+const BUILT_IN_TOOL_NAMES = { web_search: true, web_search_premium: true, code_interpreter: true, image_generation: true, document_library: true } as const satisfies Record<BuiltInTool, true>;
 
 /** The built-in tools an agent can name (stored; the gateway runs none of them). */
-export const BUILT_IN_TOOLS: readonly BuiltInTool[] = ['web_search', 'web_search_premium', 'code_interpreter', 'image_generation', 'document_library'];
+export const BUILT_IN_TOOLS = Object.keys(BUILT_IN_TOOL_NAMES) as BuiltInTool[];

@@ -1,18 +1,9 @@
-import type { BatchRecord, BatchStatus } from '../../../../gateway/src/store/batches-repository';
+import type { Batch } from '../../../../gateway/src/api/batch/batch-schemas';
+import type { BatchEndpoint } from '../../../../gateway/src/wire/batch-endpoints';
+import type { Capability } from '../../lib/gateway-types';
 
-export type { BatchStatus };
-
-/** A batch as `/v1/batch` returns it (the stored record with OpenAI's field layout). */
-export interface Batch
-  extends Pick<
-    BatchRecord,
-    'id' | 'status' | 'endpoint' | 'input_file_id' | 'output_file_id' | 'error_file_id' | 'completion_window' | 'metadata' | 'created_at' | 'in_progress_at' | 'completed_at' | 'cancelled_at' | 'failed_at'
-  > {
-  object: 'batch';
-  expires_at: number;
-  request_counts: { total: number; completed: number; failed: number };
-  errors: { object: 'list'; data: BatchRecord['errors'] };
-}
+export type { Batch, BatchEndpoint };
+export type BatchStatus = Batch['status'];
 
 /** Statuses the gateway will still move on from by itself, so the list keeps polling. */
 export const ACTIVE_STATUSES: readonly BatchStatus[] = ['validating', 'in_progress', 'finalizing'];
@@ -34,7 +25,17 @@ export function batchProblem(batch: Batch): string | null {
   return `${where}${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`;
 }
 
-export const BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/completions', '/v1/embeddings'] as const;
+/** The model capability each endpoint the gateway's batches accept needs; tsc fails here when the gateway's list (wire/batch-endpoints.ts) changes. */
+export const ENDPOINT_CAPABILITY = {
+  '/v1/chat/completions': 'chat',
+  '/v1/completions': 'completions',
+  '/v1/embeddings': 'embeddings',
+  '/v1/ocr': 'ocr',
+  '/v1/vision/analyze': 'vision',
+  '/v1/vision/generate': 'image_generation',
+} as const satisfies Record<BatchEndpoint, Capability>;
+
+export const BATCH_ENDPOINTS = Object.keys(ENDPOINT_CAPABILITY) as BatchEndpoint[];
 
 /** One line of an output or error file. */
 export interface BatchResultLine {

@@ -1,3 +1,9 @@
+import type { BatchEndpoint } from './batch-types';
+
+/** The endpoints a typed prompt can be composed for; the others take images or documents, so their JSONL is uploaded. */
+export const COMPOSABLE_ENDPOINTS = ['/v1/chat/completions', '/v1/completions', '/v1/embeddings'] as const satisfies readonly BatchEndpoint[];
+export const isComposable = (endpoint: BatchEndpoint): boolean => (COMPOSABLE_ENDPOINTS as readonly BatchEndpoint[]).includes(endpoint);
+
 export interface ComposedRequest {
   customId: string;
   prompt: string;

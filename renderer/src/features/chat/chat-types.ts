@@ -1,5 +1,6 @@
 import type { StreamStats } from '../../lib/collect-text-stream';
-import type { Usage } from '../../lib/gateway-types';
+import type { ChatBodyType } from '../../../../gateway/src/api/chat/chat-schemas';
+import type { ChatMessage as WireChatMessage, ContentPart } from '../../../../gateway/src/wire/chat-message-schemas';
 
 export type ResponseFormat = 'text' | 'json_object';
 
@@ -39,30 +40,11 @@ export interface Conversation {
   settings: ChatSettings;
 }
 
-export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+export type { ContentPart };
+export type { ChatCompletionChunk } from '../../../../gateway/src/api/chat/chat-schemas';
 
-export interface WireMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string | ContentPart[];
-}
+/** A message as the playground sends it. */
+export type WireMessage = Pick<WireChatMessage, 'role' | 'content'>;
 
-export interface ChatCompletionRequest {
-  model: string;
-  messages: WireMessage[];
-  temperature: number;
-  top_p: number;
-  max_tokens?: number;
-  stop?: string[];
-  seed?: number;
-  response_format?: { type: ResponseFormat };
-  stream: true;
-  stream_options: { include_usage: true };
-}
-
-export interface ChatCompletionChunk {
-  id: string;
-  object: 'chat.completion.chunk';
-  model: string;
-  choices: { index: number; delta: { role?: string; content?: string | null }; finish_reason: string | null }[];
-  usage?: Usage | null;
-}
+/** The body the playground sends: always streamed, with usage at the end. */
+export type ChatCompletionRequest = ChatBodyType & { model: string; messages: WireMessage[]; stream: true; stream_options: { include_usage: true } };

@@ -1,4 +1,4 @@
-import type { Citation } from '../../../../gateway/src/core/documents/answer-question';
+import type { Citation } from '../../../../gateway/src/wire/citation-schema';
 
 export interface TextSegment {
   text: string;

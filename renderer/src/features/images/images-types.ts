@@ -1,34 +1,6 @@
-export interface GenerateImagesRequest {
-  model: string;
-  prompt: string;
-  size: string;
-  n: number;
-  response_format: 'url' | 'b64_json';
-}
+import type { GeneratedImages } from '../../../../gateway/src/api/vision/image-generation-schemas';
 
-export interface GeneratedImage {
-  url?: string;
-  b64_json?: string;
-  revised_prompt?: string;
-}
-
-export interface GenerateImagesResponse {
-  id: string;
-  object: 'vision.image';
-  created: number;
-  data: GeneratedImage[];
-}
-
-export interface AnalyzeImageRequest {
-  model: string;
-  image: string;
-  prompt: string;
-}
-
-export interface ImageAnalysis {
-  id: string;
-  object: 'vision.analysis';
-  model: string;
-  analysis: string;
-  created: number;
-}
+export type { AnalyzeImageRequest, ImageAnalysis } from '../../../../gateway/src/api/vision/image-analysis-schemas';
+export type { GenerateImagesRequest, GeneratedImages as GenerateImagesResponse } from '../../../../gateway/src/api/vision/image-generation-schemas';
+/** What a gallery tile can show: a generated image, or a stored one known only by its URL. */
+export type GeneratedImage = Partial<Pick<GeneratedImages['data'][number], 'url' | 'b64_json' | 'revised_prompt'>>;

@@ -1,4 +1,4 @@
-import type { RequestLogEntry } from '../../../../gateway/src/core/request-log/request-log';
+import type { RequestLogEntry } from '../../../../gateway/src/api/console/console-schemas';
 
 export const MAX_ENTRIES = 500;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RequestLogEntry } from '../../../../gateway/src/core/request-log/request-log';
+import type { RequestLogEntry } from '../../../../gateway/src/api/console/console-schemas';
 import { minuteBuckets, providersOf } from './status-view';
 
 const entry = (time: number, status: number, latency: number, client: string | null = null): RequestLogEntry => ({

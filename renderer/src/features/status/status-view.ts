@@ -1,4 +1,4 @@
-import type { RequestLogEntry } from '../../../../gateway/src/core/request-log/request-log';
+import type { RequestLogEntry } from '../../../../gateway/src/api/console/console-schemas';
 
 /**
  * What /status may carry besides the basics. Gateways differ (older ones lack some fields), so every

@@ -1,7 +1,7 @@
 import type { BoxCoordinates, OcrPage, OcrWord } from '../../../providers/contracts/ocr.js';
 import { classifyRegions, LIST_MARKER } from './classify-regions.js';
 import { findPageBands } from './find-page-bands.js';
-import type { OcrPageBlock, OcrPageObject, OcrTableObject, WordConfidence } from './mistral-ocr-response.js';
+import type { OcrPageBlock, OcrPageObject, OcrTableObject, WordConfidence } from '../../../wire/mistral-ocr-response-schema.js';
 import type { PageRegion } from './page-regions.js';
 import { htmlTable, markdownTable } from './table-markup.js';
 

@@ -1,4 +1,5 @@
-import type { ChatChoice, ChatProvider, ChatRequest, ChatResult, ChatStreamEvent, ToolCall, ToolCallDelta } from '../../contracts/chat.js';
+import type { ChatChoice, ChatProvider, ChatRequest, ChatResult, ChatStreamEvent, ToolCallDelta } from '../../contracts/chat.js';
+import type { ToolCall } from '../../../wire/chat-message-schemas.js';
 import type { UpstreamClient } from '../http/upstream-client.js';
 import { expectArray, expectRecord, isRecord, malformedResponse, optionalNumber, optionalString, type JsonRecord } from '../http/wire-guards.js';
 import { approximateTokens } from '../approximate-tokens.js';

@@ -1,4 +1,5 @@
-import type { ChatMessage, ToolChoice } from '../../contracts/chat.js';
+import type { ChatMessage } from '../../../wire/chat-message-schemas.js';
+import type { ToolChoice } from '../../../wire/tool-schemas.js';
 
 /**
  * Where a backend's spelling of the OpenAI wire format differs. The shared request builders take

@@ -1,13 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accountQueryOptions } from '../../../lib/account-query';
 import { sendJson } from '../../../lib/gateway-client';
+import type { BalanceChanges } from '../../../../../gateway/src/api/account/account-schemas';
 import type { Balance } from '../../../lib/gateway-types';
 
-export interface BalanceChanges {
-  amount?: number;
-  /** null removes the account's spending limit. */
-  limit?: number | null;
-}
+/** `limit: null` removes the account's spending limit. */
+export type { BalanceChanges };
 
 export const updateBalance = (changes: BalanceChanges): Promise<Balance> => sendJson('PATCH', '/account/balance', changes);
 

@@ -4,22 +4,19 @@ import { FileDrop } from '../../../components/file-drop';
 import { ModelPicker, resolveModel } from '../../../components/model-picker';
 import { OptionalNumberField } from '../../../components/optional-number-field';
 import { Tabs } from '../../../components/tabs';
-import type { Capability } from '../../../lib/gateway-types';
 import { useModelsWith } from '../../../lib/models-query';
 import { useCreateBatch } from '../api/create-batch';
-import { BATCH_ENDPOINTS } from '../batch-types';
-import { buildBatchJsonl, type ComposedRequest } from '../build-batch-jsonl';
+import { BATCH_ENDPOINTS, ENDPOINT_CAPABILITY, type BatchEndpoint } from '../batch-types';
+import { buildBatchJsonl, COMPOSABLE_ENDPOINTS, isComposable, type ComposedRequest } from '../build-batch-jsonl';
 import { BatchComposeEditor } from './batch-compose-editor';
 
 type Source = 'compose' | 'upload';
-type Endpoint = (typeof BATCH_ENDPOINTS)[number];
+type Endpoint = BatchEndpoint;
 
 const SOURCES = [
   { id: 'compose', label: 'Compose requests' },
   { id: 'upload', label: 'Upload JSONL' },
 ] as const satisfies readonly { id: Source; label: string }[];
-
-const CAPABILITY: Record<Endpoint, Capability> = { '/v1/chat/completions': 'chat', '/v1/completions': 'completions', '/v1/embeddings': 'embeddings' };
 
 export function BatchCreateForm() {
   const [source, setSource] = useState<Source>('compose');
@@ -29,7 +26,7 @@ export function BatchCreateForm() {
   const [requests, setRequests] = useState<ComposedRequest[]>([{ customId: '', prompt: '' }]);
   const [upload, setUpload] = useState<{ file: File; lines: number } | null>(null);
   const [showJsonl, setShowJsonl] = useState(false);
-  const models = useModelsWith(CAPABILITY[endpoint]).data ?? [];
+  const models = useModelsWith(ENDPOINT_CAPABILITY[endpoint]).data ?? [];
   const model = resolveModel(models, modelChoice);
   const create = useCreateBatch();
   const jsonl = buildBatchJsonl(requests, { endpoint, model, maxTokens });
@@ -48,12 +45,20 @@ export function BatchCreateForm() {
   return (
     <form className="card stack" onSubmit={submit} aria-label="New batch">
       <div className="card-title">New batch</div>
-      <Tabs tabs={SOURCES} value={source} onChange={(s) => setSource(s)} label="Batch input" />
+      <Tabs
+        tabs={SOURCES}
+        value={source}
+        onChange={(s) => {
+          setSource(s);
+          if (s === 'compose' && !isComposable(endpoint)) setEndpoint('/v1/chat/completions');
+        }}
+        label="Batch input"
+      />
       <div className="row batch-settings">
         <label className="field">
           <span>Endpoint</span>
           <select className="select" value={endpoint} onChange={(e) => setEndpoint(e.target.value as Endpoint)}>
-            {BATCH_ENDPOINTS.map((p) => (
+            {(source === 'compose' ? COMPOSABLE_ENDPOINTS : BATCH_ENDPOINTS).map((p) => (
               <option key={p} value={p}>
                 {p}
               </option>

@@ -1,19 +1,11 @@
 import { useCallback } from 'react';
+import type { CompletionRequest as CompletionBody } from '../../../../../gateway/src/api/completions/completion-schemas';
 import { collectTextStream, type StreamStats, type UsageFrame } from '../../../lib/collect-text-stream';
 import { postStream } from '../../../lib/post-stream';
 import { useTextStream } from '../../../lib/use-text-stream';
 
-export interface CompletionRequest {
-  model: string;
-  prompt: string;
-  max_tokens?: number;
-  temperature: number;
-  top_p: number;
-  stop?: string[];
-  seed?: number;
-  stream: true;
-  stream_options: { include_usage: true };
-}
+/** The body the playground sends: one prompt, always streamed, with usage at the end. */
+export type CompletionRequest = CompletionBody & { model: string; prompt: string; temperature: number; stream: true; stream_options: { include_usage: true } };
 
 interface CompletionChunk extends UsageFrame {
   object: 'text_completion';

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { Citation } from '../../../../../gateway/src/core/documents/answer-question';
+import type { Citation } from '../../../../../gateway/src/wire/citation-schema';
 import { postJson } from '../../../lib/gateway-client';
 
 export interface DocumentQuestion {

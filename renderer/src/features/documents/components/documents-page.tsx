@@ -7,13 +7,14 @@ import { MarkdownView } from '../../../components/markdown-view';
 import { ModelGate } from '../../../components/model-gate';
 import { ModelPicker, resolveModel } from '../../../components/model-picker';
 import { PageHeader } from '../../../components/page-header';
+import { DEFAULT_OCR_MODEL } from '../../../lib/default-models';
 import type { GatewayModel } from '../../../lib/gateway-types';
 import { readFileAsDataUrl } from '../../../lib/read-file';
 import { useAskDocument } from '../api/ask-document';
 import { segmentCitedText } from '../cited-text';
 
 function DocumentQna({ models }: { models: GatewayModel[] }) {
-  const [modelChoice, setModel] = useState<string | null>('svc-ocr-3-2512');
+  const [modelChoice, setModel] = useState<string | null>(DEFAULT_OCR_MODEL);
   const [file, setFile] = useState<{ name: string; dataUrl: string } | null>(null);
   const [url, setUrl] = useState('');
   const [question, setQuestion] = useState('');

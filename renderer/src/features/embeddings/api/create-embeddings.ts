@@ -1,16 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import { postJson } from '../../../lib/gateway-client';
-import type { ListResponse, Usage } from '../../../lib/gateway-types';
+import type { EmbeddingList, EmbeddingsRequest as EmbeddingsBody } from '../../../../../gateway/src/api/embeddings/embedding-schemas';
 
-export interface EmbeddingsRequest {
-  model: string;
-  input: string[];
-}
+/** The console always names the model and sends a list of inputs. */
+export type EmbeddingsRequest = EmbeddingsBody & { model: string; input: string[] };
 
-export interface EmbeddingsResponse extends ListResponse<{ object: 'embedding'; embedding: number[]; index: number }> {
-  model: string;
-  usage: Usage;
-}
+/** The console asks for floats (no encoding_format), so every embedding is a number array. */
+export type EmbeddingsResponse = Omit<EmbeddingList, 'data'> & { data: (EmbeddingList['data'][number] & { embedding: number[] })[] };
 
 export const createEmbeddings = (request: EmbeddingsRequest): Promise<EmbeddingsResponse> =>
   postJson('/v1/embeddings', request);

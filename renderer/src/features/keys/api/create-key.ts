@@ -1,17 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { postJson } from '../../../lib/gateway-client';
-import type { KeyRole, PublicKey } from '../../../lib/gateway-types';
+import type { CreatedKey, NewKey } from '../../../../../gateway/src/api/account/account-schemas';
 import { keysQueryOptions } from './list-keys';
 
-export interface CreateKeyRequest {
-  name: string;
-  role: KeyRole;
-  spend_limit?: number | null;
-  rpm_limit?: number | null;
-}
-
+/** The console always picks the role. */
+export type CreateKeyRequest = NewKey & Required<Pick<NewKey, 'role'>>;
 /** The created key with its full secret, which the gateway returns this once. */
-export type CreatedKey = PublicKey & { key: string };
+export type { CreatedKey };
 
 export const createKey = (request: CreateKeyRequest): Promise<CreatedKey> => postJson('/account/keys', request);
 

@@ -1,14 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { sendJson } from '../../../lib/gateway-client';
+import type { KeyChanges } from '../../../../../gateway/src/api/account/account-schemas';
 import type { PublicKey } from '../../../lib/gateway-types';
 import { keysQueryOptions } from './list-keys';
 
-export interface KeyChanges {
-  name?: string;
-  /** null removes the limit. */
-  spend_limit?: number | null;
-  rpm_limit?: number | null;
-}
+/** null removes a limit. */
+export type { KeyChanges };
 
 export const updateKey = ({ id, changes }: { id: string; changes: KeyChanges }): Promise<PublicKey> =>
   sendJson('PATCH', `/account/keys/${encodeURIComponent(id)}`, changes);

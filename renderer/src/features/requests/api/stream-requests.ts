@@ -4,7 +4,7 @@ import { gatewayFetch } from '../../../lib/gateway-client';
 import { errorMessage, GatewayError } from '../../../lib/gateway-error';
 import type { ListResponse } from '../../../lib/gateway-types';
 import { readSseJson } from '../../../lib/sse-reader';
-import type { RequestLogEntry } from '../../../../../gateway/src/core/request-log/request-log';
+import type { RequestLogEntry } from '../../../../../gateway/src/api/console/console-schemas';
 import { mergeEntries } from '../request-entry';
 import { requestsQueryOptions } from './list-requests';
 

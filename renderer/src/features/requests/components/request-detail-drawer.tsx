@@ -3,7 +3,7 @@ import { CopyButton } from '../../../components/copy-button';
 import { Dialog } from '../../../components/dialog';
 import { formatCost } from '../../../lib/format';
 import { gatewayUrl } from '../../../lib/gateway-client';
-import type { RequestLogEntry } from '../../../../../gateway/src/core/request-log/request-log';
+import type { RequestLogEntry } from '../../../../../gateway/src/api/console/console-schemas';
 import { playgroundFor, prettyBody, requestToCurl } from '../request-view';
 
 interface Props {

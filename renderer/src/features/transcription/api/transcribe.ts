@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import type { Transcript } from '../../../../../gateway/src/api/transcript/transcript-schemas';
 import { getJson } from '../../../lib/gateway-client';
 
 export interface TranscriptionRequest {
@@ -8,19 +9,8 @@ export interface TranscriptionRequest {
   language?: string;
 }
 
-export interface TranscriptSegment {
-  id: number;
-  start: number;
-  end: number;
-  text: string;
-}
-
-export interface Transcript {
-  text: string;
-  language?: string;
-  duration?: number;
-  segments?: TranscriptSegment[];
-}
+export type { Transcript };
+export type TranscriptSegment = NonNullable<Transcript['segments']>[number];
 
 /** Multipart upload: the browser sets the Content-Type with its boundary. */
 export function transcribe({ file, filename, model, language }: TranscriptionRequest): Promise<Transcript> {

@@ -74,7 +74,7 @@ function Transcriber({ models }: { models: GatewayModel[] }) {
         <div className="card-title">
           Transcript
           {result?.language && <span className="badge">{result.language}</span>}
-          {result?.duration !== undefined && <span className="badge">{formatSeconds(result.duration)}</span>}
+          {typeof result?.duration === 'number' && <span className="badge">{formatSeconds(result.duration)}</span>}
         </div>
         {transcribe.isError && <ErrorNotice error={transcribe.error} title="Transcription failed" />}
         {result ? (

@@ -1,9 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 /**
- * The OpenAI Responses API's wire shapes, the ones this gateway reads and writes. They live in core
- * because the translation to and from chat is core's business; the route uses them for validation
- * and the OpenAPI document.
+ * The OpenAI Responses API's wire shapes, the ones this gateway reads and writes: core translates
+ * them to and from chat; the route uses them for validation and the OpenAPI document.
  */
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -1,0 +1,25 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CAPABILITIES } from '../../providers/contracts/capability.js';
+
+export const ModelObject = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('model'),
+    created: Type.Integer(),
+    owned_by: Type.String(),
+    capabilities: Type.Array(Type.Union(CAPABILITIES.map((capability) => Type.Literal(capability)))),
+    aliases: Type.Array(Type.String()),
+    archived: Type.Boolean(),
+    provider: Type.String(),
+    state: Type.Union([Type.Literal('cold'), Type.Literal('loading'), Type.Literal('ready'), Type.Literal('unavailable')], { description: 'cold | loading | ready | unavailable' }),
+    state_detail: Type.Optional(Type.String()),
+    breaker_state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')], { description: "The provider's circuit breaker: open means requests to it are refused until the cool-down ends" }),
+    fine_tuned: Type.Boolean(),
+    metadata: Type.Record(Type.String(), Type.String()),
+    pricing: Type.Optional(Type.Object({ input_per_million: Type.Number(), output_per_million: Type.Number(), per_request: Type.Optional(Type.Number()) })),
+    image_sizes: Type.Optional(Type.Array(Type.String(), { description: 'Image generation models: the sizes the route accepts.' })),
+    max_images: Type.Optional(Type.Integer({ description: 'Image generation models: the largest `n`.' })),
+  },
+  { additionalProperties: true },
+);
+export type GatewayModel = Static<typeof ModelObject>;

@@ -1,0 +1,24 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+export const EngineState = Type.Union([Type.Literal('cold'), Type.Literal('loading'), Type.Literal('ready'), Type.Literal('unavailable')]);
+
+export const BreakerObject = Type.Object({
+  state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')]),
+  consecutive_failures: Type.Integer({ description: 'Failed requests in a row (the retries of one request count once)' }),
+  retry_after_seconds: Type.Union([Type.Integer(), Type.Null()], { description: 'While open: seconds until one trial request is let through' }),
+});
+
+export const StatusResponse = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('starting')]),
+  response_ms: Type.Number(),
+  version: Type.String(),
+  instance_id: Type.String({ description: 'GATEWAY_INSTANCE_ID or server.instance_id, else hostname-pid-<random>' }),
+  team: Type.Optional(Type.Object({ redis: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]) }, { description: 'Team mode only: whether the shared Redis answers (while it does not, rate-limited and paid requests get 503).' })),
+  uptime_seconds: Type.Number(),
+  checks: Type.Object({ asr: Type.Boolean(), ocr: Type.Boolean() }),
+  engines: Type.Optional(Type.Record(Type.String(), Type.Object({ state: Type.String(), detail: Type.Optional(Type.String()) }))),
+  providers: Type.Array(
+    Type.Object({ id: Type.String(), type: Type.String(), state: EngineState, detail: Type.Optional(Type.String()), breaker: BreakerObject }),
+  ),
+});
+export type GatewayStatus = Static<typeof StatusResponse>;
