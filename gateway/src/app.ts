@@ -42,6 +42,9 @@ import { ModelStateRepository } from './store/model-state-repository.js';
 import { UsageRepository } from './store/usage-repository.js';
 import { BatchesRepository } from './store/batches-repository.js';
 import { AgentsRepository } from './store/agents-repository.js';
+import { ConversationsRepository } from './store/conversations-repository.js';
+import { AgentsService } from './core/agents/agents-service.js';
+import { ConversationsService } from './core/agents/conversations-service.js';
 import { BatchRunner, type BatchExecutor } from './core/batch/batch-runner.js';
 import { join } from 'node:path';
 import { apiRoutes } from './api/index.js';
@@ -106,6 +109,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db), (providerId) => breakers.for(providerId).state);
   const files = new FileStore(new FilesRepository(db), options.dataDir);
   const batches = new BatchesRepository(db);
+  const agents = new AgentsService(new AgentsRepository(db), models);
   const runBatchRequest: BatchExecutor = async (endpoint, body, token, signal) => {
     const response = await app.inject({ method: 'POST', url: endpoint, signal, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
     let parsed: unknown;
@@ -138,7 +142,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     files,
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, join(options.dataDir, 'batches'), app.log),
-    agents: new AgentsRepository(db),
+    agents,
+    conversations: new ConversationsService(new ConversationsRepository(db), agents, models),
     urlFetchPolicy: new AddressPolicy(options.server.urlFetchAllow),
     localModels: new LocalModels({ dataDir: options.dataDir, hub: options.hub }, models, new ModelDownloadsRepository(db), app.log),
     responses: new ResponsesService(models, runner, new ResponsesRepository(db)),

@@ -102,7 +102,7 @@ describe('batches', () => {
 
 describe('agents', () => {
   it('creates, lists, updates and deletes an agent', async () => {
-    const created = await gateway.request('/v1/agents', { method: 'POST', json: { name: 'Support bot', model: 'svc-large-3', instructions: 'Answer briefly.', tools: [{ type: 'function', function: { name: 'lookup_order', parameters: { type: 'object' } } }, { type: 'web_search' }] } });
+    const created = await gateway.request('/v1/agents', { method: 'POST', json: { name: 'Support bot', model: 'svc-large-3', instructions: 'Answer briefly.', tools: [{ type: 'function', function: { name: 'lookup_order', parameters: { type: 'object' } } }] } });
     expect(created.status).toBe(200);
     const agent = await json(created);
     expect(agent).toMatchObject({ object: 'agent', name: 'Support bot', model: 'svc-large-3', instructions: 'Answer briefly.', created: expect.any(Number) });
@@ -110,7 +110,7 @@ describe('agents', () => {
     expect((await json(await gateway.request('/v1/agents'))).data.map((entry: Json) => entry.id)).toContain(agent.id);
     const patched = await json(await gateway.request(`/v1/agents/${agent.id}`, { method: 'PATCH', json: { name: 'Helper' } }));
     expect(patched.name).toBe('Helper');
-    expect((await json(await gateway.request(`/v1/agents/${agent.id}`, { method: 'DELETE' }))).deleted).toBe(true);
+    expect((await gateway.request(`/v1/agents/${agent.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await gateway.request(`/v1/agents/${agent.id}`)).status).toBe(404);
   });
 
@@ -119,11 +119,15 @@ describe('agents', () => {
     expect(unknownModel.status).toBe(404);
     const badTool = await gateway.request('/v1/agents', { method: 'POST', json: { name: 'x', model: 'svc-large-3', tools: [{ type: 'teleport' }] } });
     expect(badTool.status).toBe(422);
+    // A built-in tool is refused, not stored: nothing here runs it.
+    const builtIn = await gateway.request('/v1/agents', { method: 'POST', json: { name: 'x', model: 'svc-large-3', tools: [{ type: 'function', function: { name: 'ping' } }, { type: 'web_search' }] } });
+    expect(builtIn.status).toBe(422);
+    expect(await json(builtIn)).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'unsupported_tool', param: 'tools[1].type', message: expect.stringMatching(/web_search/) });
     expect((await gateway.request('/v1/agents', { method: 'POST', json: { model: 'svc-large-3' } })).status).toBe(422);
   });
 
   it('runs an agent: its instructions become the system message and its function tools are offered', async () => {
-    const agent = await json(await gateway.request('/v1/agents', { method: 'POST', json: { name: 'Echo', model: 'svc-large-3', instructions: 'Be an echo.', tools: [{ type: 'function', function: { name: 'ping' } }, { type: 'web_search' }] } }));
+    const agent = await json(await gateway.request('/v1/agents', { method: 'POST', json: { name: 'Echo', model: 'svc-large-3', instructions: 'Be an echo.', tools: [{ type: 'function', function: { name: 'ping' } }] } }));
     const response = await gateway.request('/v1/agents/completions', { method: 'POST', json: { agent_id: agent.id, messages: [{ role: 'user', content: 'hello agent' }] } });
     expect(response.status).toBe(200);
     expect((await json(response)).choices[0].message.content).toBe('hello agent');
