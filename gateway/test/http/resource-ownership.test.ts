@@ -134,7 +134,7 @@ describe('stored resources belong to the key that created them', () => {
     expect((await as(memberA).post('/v1/agents/completions', { agent_id: agentA, messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200);
     expect((await as(memberA).patch(`/v1/agents/${agentA}`, { name: 'renamed' })).status).toBe(200);
     expect((await as(ADMIN_KEY).get(`/v1/agents/${agentA}`)).status).toBe(200);
-    expect((await as(ADMIN_KEY).delete(`/v1/agents/${agentA}`)).status).toBe(200);
+    expect((await as(ADMIN_KEY).delete(`/v1/agents/${agentA}`)).status).toBe(204);
     await expectNotFound(await as(memberA).get(`/v1/agents/${agentA}`), 'agent_not_found');
   });
 
