@@ -54,7 +54,7 @@ describe('batches', () => {
     expect(list.data[0].id).toBe(batch.id);
   });
 
-  it('cancels only an in_progress batch: 200 with cancelled_at, then 409', async () => {
+  it('cancels only an in_progress batch: cancelling while its line finishes, then cancelled with cancelled_at; 409 after', async () => {
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
     const fileId = await upload(Array.from({ length: 6 }, (_, i) => chatLine(`r${i}`, `question ${i}`)));
     const batch = await json(await createBatch({ input_file_id: fileId, endpoint: '/v1/chat/completions' }));
@@ -62,12 +62,14 @@ describe('batches', () => {
     const cancelled = await gateway.request(`/v1/batch/${batch.id}/cancel`, { method: 'POST' });
     expect(cancelled.status).toBe(200);
     const body = await json(cancelled);
-    expect(body).toMatchObject({ id: batch.id, object: 'batch', status: 'cancelled' });
-    expect(body.cancelled_at).toBeTypeOf('number');
+    expect(body).toMatchObject({ id: batch.id, object: 'batch', status: 'cancelling', cancelled_at: null });
     const again = await gateway.request(`/v1/batch/${batch.id}/cancel`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(again.status).toBe(409);
     expect(await json(again)).toMatchObject({ type: 'conflict_error', code: 'batch_not_cancellable' });
-    await expect.poll(async () => (await json(await gateway.request(`/v1/batch/${batch.id}`))).request_counts.completed < 6).toBe(true);
+    await expect.poll(() => batchStatus(batch.id), { timeout: 10_000 }).toBe('cancelled');
+    const settled = await json(await gateway.request(`/v1/batch/${batch.id}`));
+    expect(settled.cancelled_at).toBeTypeOf('number');
+    expect(settled.request_counts.completed).toBeLessThan(6);
   });
 
   it('fails validation with the line numbers of a broken input file, and rejects bad requests', async () => {

@@ -43,6 +43,8 @@ async function countLines(path: string): Promise<number> {
 export class BatchRunner {
   private readonly queue: string[] = [];
   private draining: Promise<void> | undefined;
+  /** The batch whose lines are being run now. */
+  private running: string | undefined;
   private stopped = false;
   /** Aborted when stopping begins: rate-limit waits end and no further line starts. */
   private readonly stopRequested = new AbortController();
@@ -61,7 +63,7 @@ export class BatchRunner {
 
   /** Picks up batches a previous run left unfinished. */
   resume(): void {
-    for (const batch of this.batches.withStatus(['validating', 'in_progress', 'finalizing'])) this.enqueue(batch.id);
+    for (const batch of this.batches.withStatus(['validating', 'in_progress', 'finalizing', 'cancelling'])) this.enqueue(batch.id);
   }
 
   enqueue(id: string): void {
@@ -69,13 +71,18 @@ export class BatchRunner {
     this.draining ??= this.drain().finally(() => (this.draining = undefined));
   }
 
-  /** Cancels an in-progress batch at once; the runner stops before its next request. */
+  /**
+   * Cancels an in-progress batch. While the runner is working on it (a line in flight), it becomes
+   * `cancelling`: the runner starts no further line, writes what finished, and then marks it
+   * `cancelled`. A batch the runner has not reached yet is `cancelled` at once.
+   */
   cancel(id: string, scope?: OwnerScope): BatchRecord {
     const batch = this.get(id, scope);
     if (batch.status !== 'in_progress') {
       throw new GatewayError(409, 'batch_not_cancellable', `Batch ${id} is ${batch.status}; only batches in_progress can be cancelled.`, { param: 'batch_id' });
     }
-    this.batches.update(id, { status: 'cancelled', cancelled_at: seconds(this.now()) });
+    if (this.running === id) this.batches.update(id, { status: 'cancelling' });
+    else this.batches.update(id, { status: 'cancelled', cancelled_at: seconds(this.now()) });
     return this.get(id);
   }
 
@@ -105,12 +112,15 @@ export class BatchRunner {
   private async drain(): Promise<void> {
     while (this.queue.length > 0 && !this.stopped) {
       const id = this.queue.shift()!;
+      this.running = id;
       try {
         await this.run(id);
       } catch (error) {
         if (this.stopped) return;
         this.logger.warn({ batch: id, err: error }, 'batch failed');
         this.batches.update(id, { status: 'failed', failed_at: seconds(this.now()), errors: [{ line: 0, message: (error as Error).message }] });
+      } finally {
+        this.running = undefined;
       }
     }
   }
@@ -191,7 +201,7 @@ export class BatchRunner {
     }
   }
 
-  /** Turns the spooled results into output and error files; the final status is completed unless cancelled or expired. */
+  /** Turns the spooled results into output and error files; the final status is completed, or cancelled after cancelling, unless it already ended (cancelled, expired). */
   private async finalise(id: string): Promise<void> {
     const batch = this.get(id);
     const spool = this.spool(id);
@@ -205,7 +215,12 @@ export class BatchRunner {
     if (wasRunning) this.batches.update(id, { status: 'finalizing' });
     const output_file_id = await save(spool.output, 'output');
     const error_file_id = await save(spool.errors, 'errors');
-    this.batches.update(id, { output_file_id, error_file_id, ...(wasRunning ? { status: 'completed' as const, completed_at: seconds(this.now()) } : {}) });
+    const ended = wasRunning
+      ? { status: 'completed' as const, completed_at: seconds(this.now()) }
+      : batch.status === 'cancelling'
+        ? { status: 'cancelled' as const, cancelled_at: seconds(this.now()) }
+        : {};
+    this.batches.update(id, { output_file_id, error_file_id, ...ended });
     await Promise.all([rm(spool.output, { force: true }), rm(spool.errors, { force: true })]);
   }
 }
