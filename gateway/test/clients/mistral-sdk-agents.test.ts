@@ -27,7 +27,7 @@ describe('the official @mistralai/mistralai SDK: agents and conversations', () =
     await expect(client().beta.agents.getVersion({ agentId: agent.id, version: '7' })).rejects.toMatchObject({ statusCode: 404 });
 
     const answer = await client().agents.complete({ agentId: agent.id, messages: [{ role: 'user', content: 'one word' }] });
-    expect(answer.choices[0]?.message.content).toBe('one word');
+    expect(answer.choices[0]?.message?.content).toBe('one word');
     expect((stack.upstream.requests.at(-1)!.body as { messages: unknown[] }).messages[0]).toEqual({ role: 'system', content: 'Answer in one word.' });
 
     await client().beta.agents.delete({ agentId: agent.id });

@@ -39,7 +39,7 @@ describe('the openai SDK on /v1/batches, end to end', () => {
     expect(listed.data.map((entry) => entry.id)).toContain(created.id);
   });
 
-  it('cancelling a running batch is cancelling while its line finishes, then cancelled; cancelling it again is a 409', async () => {
+  it('cancelling a running batch is cancelling while its line in flight is stopped, then cancelled; cancelling it again is a 409', async () => {
     stack.upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
     try {
       const input = await upload(Array.from({ length: 6 }, (_, index) => line(`r${index}`, 'svc-large-3', `slow ${index}`)));

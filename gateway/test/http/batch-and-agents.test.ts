@@ -54,7 +54,7 @@ describe('batches', () => {
     expect(list.data[0].id).toBe(batch.id);
   });
 
-  it('cancels only an in_progress batch: cancelling while its line finishes, then cancelled with cancelled_at; 409 after', async () => {
+  it('cancels only an in_progress batch: cancelling while its line in flight is stopped, then cancelled with cancelled_at; 409 after', async () => {
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
     const fileId = await upload(Array.from({ length: 6 }, (_, i) => chatLine(`r${i}`, `question ${i}`)));
     const batch = await json(await createBatch({ input_file_id: fileId, endpoint: '/v1/chat/completions' }));

@@ -12,7 +12,7 @@ const BatchObject = Type.Object({
   endpoint: Type.String(),
   input_file_id: Type.String(),
   completion_window: Type.String(),
-  status: Type.String({ description: 'validating | failed | in_progress | finalizing | completed | expired | cancelling (the line in flight finishes and the results are written) | cancelled' }),
+  status: Type.String({ description: 'validating | failed | in_progress | finalizing | completed | expired | cancelling (the line in flight is stopped and the results are written) | cancelled' }),
   output_file_id: Type.Union([Type.String(), Type.Null()]),
   error_file_id: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.Integer(),
@@ -111,7 +111,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
     app.post(
       `${base}/:batch_id/cancel`,
-      { schema: { hide, tags: ['batch'], summary: 'Cancel a batch that is in_progress: cancelling while its line in flight finishes, then cancelled (409 when not in_progress)', params: BatchPath, response: { 200: BatchObject, ...errorResponses } } },
+      { schema: { hide, tags: ['batch'], summary: 'Cancel a batch that is in_progress: cancelling while its line in flight is stopped and the results written, then cancelled (409 when not in_progress)', params: BatchPath, response: { 200: BatchObject, ...errorResponses } } },
       async (request) => toBatchObject(batchRunner.cancel(request.params.batch_id, ownerScope(request.apiKey))),
     );
   }

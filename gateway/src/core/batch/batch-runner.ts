@@ -43,8 +43,9 @@ async function countLines(path: string): Promise<number> {
 export class BatchRunner {
   private readonly queue: string[] = [];
   private draining: Promise<void> | undefined;
-  /** The batch whose lines are being run now. */
+  /** The batch whose lines are being run now, and the abort of its line in flight (a cancel stops it). */
   private running: string | undefined;
+  private cancelLine = new AbortController();
   private stopped = false;
   /** Aborted when stopping begins: rate-limit waits end and no further line starts. */
   private readonly stopRequested = new AbortController();
@@ -72,17 +73,20 @@ export class BatchRunner {
   }
 
   /**
-   * Cancels an in-progress batch. While the runner is working on it (a line in flight), it becomes
-   * `cancelling`: the runner starts no further line, writes what finished, and then marks it
-   * `cancelled`. A batch the runner has not reached yet is `cancelled` at once.
+   * Cancels an in-progress batch. While the runner is working on it, it becomes `cancelling`: the
+   * line in flight is stopped (its result discarded), no further line starts, what finished is written
+   * to the output and error files, and then it is `cancelled`. A batch the runner has not reached yet
+   * is `cancelled` at once.
    */
   cancel(id: string, scope?: OwnerScope): BatchRecord {
     const batch = this.get(id, scope);
     if (batch.status !== 'in_progress') {
       throw new GatewayError(409, 'batch_not_cancellable', `Batch ${id} is ${batch.status}; only batches in_progress can be cancelled.`, { param: 'batch_id' });
     }
-    if (this.running === id) this.batches.update(id, { status: 'cancelling' });
-    else this.batches.update(id, { status: 'cancelled', cancelled_at: seconds(this.now()) });
+    if (this.running === id) {
+      this.batches.update(id, { status: 'cancelling' });
+      this.cancelLine.abort();
+    } else this.batches.update(id, { status: 'cancelled', cancelled_at: seconds(this.now()) });
     return this.get(id);
   }
 
@@ -113,6 +117,7 @@ export class BatchRunner {
     while (this.queue.length > 0 && !this.stopped) {
       const id = this.queue.shift()!;
       this.running = id;
+      this.cancelLine = new AbortController();
       try {
         await this.run(id);
       } catch (error) {
@@ -166,7 +171,12 @@ export class BatchRunner {
           this.batches.update(id, { status: 'expired' });
           break;
         }
-        const result = await this.executeWithRateLimitWaits(batch.endpoint, request.body, token);
+        const cancelled = this.cancelLine.signal;
+        const result = await this.executeWithRateLimitWaits(batch.endpoint, request.body, token, cancelled).catch((error: unknown) => {
+          if (cancelled.aborted) return undefined;
+          throw error;
+        });
+        if (cancelled.aborted) break;
         if (!result || this.abandon.signal.aborted) {
           interrupted = true;
           break;
@@ -191,13 +201,14 @@ export class BatchRunner {
   }
 
   /** The line's result, or undefined when stopping cut a rate-limit wait short (the line runs again at the next start). */
-  private async executeWithRateLimitWaits(endpoint: string, body: Record<string, unknown>, token: string) {
+  private async executeWithRateLimitWaits(endpoint: string, body: Record<string, unknown>, token: string, cancelled: AbortSignal) {
+    const signal = AbortSignal.any([this.abandon.signal, cancelled]);
     for (let attempt = 0; ; attempt++) {
-      const result = await this.execute(endpoint, { ...body, stream: false }, token, this.abandon.signal);
+      const result = await this.execute(endpoint, { ...body, stream: false }, token, signal);
       const wait = result.retryAfter ?? 1;
       if (result.status !== 429 || attempt >= MAX_RATE_LIMIT_WAITS || wait > MAX_RATE_LIMIT_WAIT_SECONDS) return result;
       if (this.stopped) return undefined;
-      await sleep(wait * 1000, undefined, { signal: this.stopRequested.signal });
+      await sleep(wait * 1000, undefined, { signal: AbortSignal.any([this.stopRequested.signal, cancelled]) });
     }
   }
 
