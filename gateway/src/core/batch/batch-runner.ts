@@ -27,6 +27,19 @@ export function windowSeconds(window: string): number {
   return Number(match[1]) * (match[2] === 'd' ? 86_400 : 3_600);
 }
 
+/** The work's result, or undefined as soon as `signal` aborts (the work's own result or failure is then ignored). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => (signal.aborted ? resolve(undefined) : resolve(value)),
+      (error: unknown) => (signal.aborted ? resolve(undefined) : reject(error)),
+    ).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 async function countLines(path: string): Promise<number> {
   try {
     return (await readFile(path, 'utf8')).split('\n').filter(Boolean).length;
@@ -172,10 +185,7 @@ export class BatchRunner {
           break;
         }
         const cancelled = this.cancelLine.signal;
-        const result = await this.executeWithRateLimitWaits(batch.endpoint, request.body, token, cancelled).catch((error: unknown) => {
-          if (cancelled.aborted) return undefined;
-          throw error;
-        });
+        const result = await untilAborted(this.executeWithRateLimitWaits(batch.endpoint, request.body, token, cancelled), cancelled);
         if (cancelled.aborted) break;
         if (!result || this.abandon.signal.aborted) {
           interrupted = true;
