@@ -49,6 +49,9 @@ import { BatchesRepository } from './store/batches-repository.js';
 import { AgentsRepository } from './store/agents-repository.js';
 import { BatchRunner } from './core/batch/batch-runner.js';
 import { inProcessBatchExecutor } from './core/batch/in-process-batch-executor.js';
+import { ConversationsRepository } from './store/conversations-repository.js';
+import { AgentsService } from './core/agents/agents-service.js';
+import { ConversationsService } from './core/agents/conversations-service.js';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { apiRoutes } from './api/index.js';
@@ -125,6 +128,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db), (providerId) => breakers.for(providerId).state);
   const files = new FileStore(new FilesRepository(db), options.dataDir);
   const batches = new BatchesRepository(db);
+  const agents = new AgentsService(new AgentsRepository(db), models);
   const runBatchRequest = inProcessBatchExecutor((request) => app.inject(request));
   const startup = new StartupState();
   const metrics = new GatewayMetrics(providers, breakers);
@@ -152,7 +156,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     files,
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, join(options.dataDir, 'batches'), app.log),
-    agents: new AgentsRepository(db),
+    agents,
+    conversations: new ConversationsService(new ConversationsRepository(db), agents, models),
     urlFetchPolicy,
     localModels: new LocalModels({ dataDir: options.dataDir, hub: options.hub }, models, new ModelDownloadsRepository(db), app.log),
     chat: new ChatService(models, runner),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { accountRoutes } from './account/account-routes.js';
 import { agentRoutes } from './agents/agent-routes.js';
+import { conversationRoutes } from './agents/conversation-routes.js';
 import { batchRoutes } from './batch/batch-routes.js';
 import { chatRoutes } from './chat/chat-routes.js';
 import { completionRoutes } from './completions/completion-routes.js';
@@ -47,5 +48,6 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(batchRoutes);
   await app.register(mistralBatchJobsRoutes);
   await app.register(agentRoutes);
+  await app.register(conversationRoutes);
   await app.register(localModelsRoutes);
 };

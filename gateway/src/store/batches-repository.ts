@@ -2,7 +2,8 @@ import { row, rows, type Database } from './database.js';
 import { newestFirst } from './newest-first.js';
 import { inScope, ownerCondition, type OwnerScope } from './owner-scope.js';
 
-export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelled';
+/** OpenAI's batch statuses; `cancelling` lasts while the line in flight at the cancel is stopped and the results are written. */
+export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
 
 export interface BatchRecord {
   id: string;

@@ -183,4 +183,31 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 9,
+    name: 'agent versions and conversations',
+    // An agent's earlier configurations are kept in `history` (a JSON array, oldest first), so
+    // version n of an agent is history[n] and its current one is `version`.
+    sql: `
+      ALTER TABLE agents ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE agents ADD COLUMN updated_at INTEGER;
+      ALTER TABLE agents ADD COLUMN history TEXT NOT NULL DEFAULT '[]';
+      CREATE TABLE conversations (
+        id TEXT PRIMARY KEY,
+        key_id TEXT,
+        agent_id TEXT,
+        agent_version INTEGER,
+        model TEXT NOT NULL,
+        instructions TEXT,
+        tools TEXT NOT NULL DEFAULT '[]',
+        name TEXT,
+        description TEXT,
+        metadata TEXT,
+        entries TEXT NOT NULL DEFAULT '[]',
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX conversations_key ON conversations (key_id, created_at);
+    `,
+  },
 ];

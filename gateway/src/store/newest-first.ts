@@ -6,7 +6,7 @@ import type { Database } from './database.js';
  */
 export function newestFirst(
   db: Database,
-  table: 'files' | 'batches' | 'agents',
+  table: 'files' | 'batches' | 'agents' | 'conversations',
   limit: number,
   after?: { created_at: number; id: string },
   where: ({ sql: string; params: unknown[] } | undefined)[] = [],

@@ -1,16 +1,21 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** The built-in tool names Mistral agents use: stored with the agent, executed by nobody here. */
-export const BUILT_IN_AGENT_TOOLS = ['web_search', 'web_search_premium', 'code_interpreter', 'image_generation', 'document_library'] as const;
+/** Built-in tools Mistral's agents and conversations can name. Nothing here runs them, so they are refused with 422 `unsupported_tool`, never stored. */
+export const BUILT_IN_AGENT_TOOLS = ['web_search', 'web_search_premium', 'code_interpreter', 'image_generation', 'document_library', 'connector'] as const;
 export type BuiltInAgentTool = (typeof BUILT_IN_AGENT_TOOLS)[number];
 
 const FunctionTool = Type.Object({
   type: Type.Literal('function'),
-  function: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }), description: Type.Optional(Type.String()), parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }),
+  function: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }), description: Type.Optional(Type.String()), parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: true }),
 });
 
-const BuiltInTool = Type.Object({ type: Type.Union(BUILT_IN_AGENT_TOOLS.map((name) => Type.Literal(name))) });
+/**
+ * A tool as agents and conversations accept it: a function tool, or any other `{type}` (Mistral's
+ * built-in tools), which the core refuses with 422 `unsupported_tool` naming it.
+ */
+export const AgentToolInput = Type.Union([FunctionTool, Type.Object({ type: Type.String({ minLength: 1 }) }, { additionalProperties: true })], {
+  description: 'A function tool ({type: "function", function: {name, description, parameters}}); built-in tools (web_search, code_interpreter, image_generation, document_library, …) are refused: nothing here runs them.',
+});
 
-/** Tools an agent may carry: functions (the only ones that reach the model), and built-in tool names. */
-export const AgentTool = Type.Union([FunctionTool, BuiltInTool], { description: 'A function tool ({type: "function", function: {name, description, parameters}}) or a built-in tool name (stored; only function tools reach the model).' });
-export type AgentTool = Static<typeof AgentTool>;
+/** A tool an agent carries: only function tools are ever stored. */
+export type AgentTool = Static<typeof FunctionTool>;

@@ -71,7 +71,8 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
       });
       await waitForJob(job.id, (status) => status === 'RUNNING');
       const cancelled = await client().batch.jobs.cancel({ jobId: job.id });
-      expect(cancelled.status).toBe('CANCELLED');
+      expect(cancelled.status).toBe('CANCELLATION_REQUESTED');
+      await waitForJob(job.id, (status) => status === 'CANCELLED');
       expect((await client().batch.jobs.get({ jobId: job.id })).totalRequests).toBe(6);
     } finally {
       stack.upstream.setBehaviour(null);

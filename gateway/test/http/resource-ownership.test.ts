@@ -131,8 +131,26 @@ describe('stored resources belong to the key that created them', () => {
     expect((await as(memberA).post('/v1/agents/completions', { agent_id: agentA, messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200);
     expect((await as(memberA).patch(`/v1/agents/${agentA}`, { name: 'renamed' })).status).toBe(200);
     expect((await as(ADMIN_KEY).get(`/v1/agents/${agentA}`)).status).toBe(200);
-    expect((await as(ADMIN_KEY).delete(`/v1/agents/${agentA}`)).status).toBe(200);
+    expect((await as(ADMIN_KEY).delete(`/v1/agents/${agentA}`)).status).toBe(204);
     await expectNotFound(await as(memberA).get(`/v1/agents/${agentA}`), 'agent_not_found');
+  });
+
+  it("conversations: a Member cannot read, continue, branch or delete another key's conversation, nor start one on another key's agent", async () => {
+    const ownerAgent = (await json(await as(ADMIN_KEY).post('/v1/agents', { name: 'owner agent', model: 'svc-large-3' }))).id as string;
+    const started = await json(await as(memberA).post('/v1/conversations', { model: 'svc-large-3', inputs: 'hello' }));
+    const conversation = started.conversation_id as string;
+    const history = await json(await as(memberA).get(`/v1/conversations/${conversation}/history`));
+    const entry = history.entries[0].id as string;
+
+    expect((await json(await as(memberB).get('/v1/conversations'))).map((entry: Json) => entry.id)).toEqual([]);
+    await expectNotFound(await as(memberB).get(`/v1/conversations/${conversation}`), 'conversation_not_found');
+    await expectNotFound(await as(memberB).post(`/v1/conversations/${conversation}`, { inputs: 'more' }), 'conversation_not_found');
+    await expectNotFound(await as(memberB).post(`/v1/conversations/${conversation}/restart`, { inputs: 'branch', from_entry_id: entry }), 'conversation_not_found');
+    await expectNotFound(await as(memberB).delete(`/v1/conversations/${conversation}`), 'conversation_not_found');
+    await expectNotFound(await as(memberA).post('/v1/conversations', { agent_id: ownerAgent, inputs: 'hi' }), 'agent_not_found');
+
+    expect((await as(ADMIN_KEY).get(`/v1/conversations/${conversation}`)).status).toBe(200);
+    expect((await as(memberA).delete(`/v1/conversations/${conversation}`)).status).toBe(204);
   });
 
   it('agents stored before ownership was recorded are visible to Owners only, also after a restart', async () => {

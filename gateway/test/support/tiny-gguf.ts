@@ -37,7 +37,10 @@ interface Vocabulary {
   types: number[];
 }
 
-function buildVocabulary(): Vocabulary {
+/** Control tokens a FIM-trained model carries (appended last, so the other ids stay as they are). */
+const FIM_TOKENS = ['<|fim_prefix|>', '<|fim_suffix|>', '<|fim_middle|>'];
+
+function buildVocabulary(fim: boolean): Vocabulary {
   const tokens: string[] = ['<unk>', '<s>', '</s>', '<|im_start|>', '<|im_end|>'];
   const types: number[] = [TOKEN_UNKNOWN, TOKEN_CONTROL, TOKEN_CONTROL, TOKEN_CONTROL, TOKEN_CONTROL];
   for (let byte = 0; byte < 256; byte++) {
@@ -58,6 +61,11 @@ function buildVocabulary(): Vocabulary {
     tokens.push(piece);
     types.push(TOKEN_NORMAL);
     scores.push(piece.length - 10);
+  }
+  if (fim) {
+    tokens.push(...FIM_TOKENS);
+    types.push(...FIM_TOKENS.map(() => TOKEN_CONTROL));
+    scores.push(...FIM_TOKENS.map(() => 0));
   }
   return { tokens, scores, types };
 }
@@ -202,8 +210,10 @@ function writeMetadataValue(out: ByteWriter, entry: MetadataValue): void {
   }
 }
 
-export async function writeTinyLlamaGguf(filePath: string, options?: { seed?: number }): Promise<void> {
-  const vocabulary = buildVocabulary();
+/** `fim`: the vocabulary also has fill-in-the-middle tokens, so llama.cpp can infill with it. */
+export async function writeTinyLlamaGguf(filePath: string, options?: { seed?: number; fim?: boolean }): Promise<void> {
+  const vocabulary = buildVocabulary(options?.fim ?? false);
+  const fimIds = (name: string) => vocabulary.tokens.indexOf(name);
   const tensors = buildTensors(vocabulary.tokens.length, seededRandom(options?.seed ?? 42));
   const metadata: [string, MetadataValue][] = [
     ['general.architecture', { type: 'string', value: 'llama' }],
@@ -227,6 +237,13 @@ export async function writeTinyLlamaGguf(filePath: string, options?: { seed?: nu
     ['tokenizer.ggml.bos_token_id', { type: 'u32', value: 1 }],
     ['tokenizer.ggml.eos_token_id', { type: 'u32', value: 2 }],
     ['tokenizer.chat_template', { type: 'string', value: CHAT_TEMPLATE }],
+    ...(options?.fim
+      ? ([
+          ['tokenizer.ggml.fim_pre_token_id', { type: 'u32', value: fimIds('<|fim_prefix|>') }],
+          ['tokenizer.ggml.fim_suf_token_id', { type: 'u32', value: fimIds('<|fim_suffix|>') }],
+          ['tokenizer.ggml.fim_mid_token_id', { type: 'u32', value: fimIds('<|fim_middle|>') }],
+        ] as [string, MetadataValue][])
+      : []),
   ];
 
   const out = new ByteWriter();

@@ -1,17 +1,14 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
-import { functionTools } from '../../core/agents/agent-tools.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import { newId } from '../../core/ids/ids.js';
 import { ownerScope } from '../../core/account/resource-owner.js';
-import type { OwnerScope } from '../../store/owner-scope.js';
 import type { AgentRecord } from '../../store/agents-repository.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
 import { chatCompletion } from '../chat/chat-completion.js';
 import { ChatBody, ChatCompletion, type ChatBodyType } from '../chat/chat-schemas.js';
 import { AgentObject } from './agent-schemas.js';
-import { AgentTool } from '../../wire/agent-tool-schemas.js';
+import { AgentToolInput as AgentTool } from '../../wire/agent-tool-schemas.js';
 
 const AgentFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -22,6 +19,7 @@ const AgentFields = {
 };
 
 const AgentPath = Type.Object({ agent_id: Type.String({ minLength: 1, maxLength: 200 }) });
+const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 
 const toAgentObject = (agent: AgentRecord) => ({
   id: agent.id,
@@ -32,28 +30,34 @@ const toAgentObject = (agent: AgentRecord) => ({
   instructions: agent.instructions,
   description: agent.description,
   tools: agent.tools,
+  version: agent.version,
+  versions: Array.from({ length: agent.version + 1 }, (_, version) => version),
+  created_at: iso(agent.created_at),
+  updated_at: iso(agent.updated_at ?? agent.created_at),
+  deployment_chat: false,
+  source: 'api',
+  handoffs: null,
+  metadata: null,
 });
 
-/** Agents (SPEC.md): a named model configuration with instructions and tools, and Mistral's /v1/agents/completions to run one. */
+/**
+ * Agents (SPEC.md, and Mistral's beta agents API on the same paths): a named model configuration with
+ * instructions and function tools, versioned on every update, and /v1/agents/completions to run one.
+ */
 export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { agents, models } = app.services;
-  const find = (id: string, scope: OwnerScope) => {
-    const agent = agents.get(id, scope);
-    if (!agent) throw new GatewayError(404, 'agent_not_found', `No agent with id "${id}".`, { param: 'agent_id' });
-    return agent;
-  };
 
   app.post(
     '/v1/agents',
-    { schema: { tags: ['agents'], summary: 'Create an agent', body: Type.Object({ ...AgentFields, model: Type.Optional(AgentFields.model) }, { additionalProperties: true }), response: { 200: AgentObject, ...errorResponses } } },
-    async (request) => {
-      const body = request.body;
-      const model = body.model ?? DEFAULT_CHAT_MODEL;
-      models.resolve(model, 'chat');
-      const agent: AgentRecord = { id: newId('ag_'), name: body.name, model, instructions: body.instructions ?? null, description: body.description ?? null, tools: body.tools ?? [], created_at: Math.floor(Date.now() / 1000), key_id: request.apiKey?.id ?? null };
-      agents.insert(agent);
-      return toAgentObject(agent);
+    {
+      schema: {
+        tags: ['agents'],
+        summary: 'Create an agent (built-in tools such as web_search are refused with 422 unsupported_tool: nothing here runs them)',
+        body: Type.Object({ ...AgentFields, model: Type.Optional(AgentFields.model) }, { additionalProperties: true }),
+        response: { 200: AgentObject, ...errorResponses },
+      },
     },
+    async (request) => toAgentObject(agents.create({ ...request.body, model: request.body.model ?? DEFAULT_CHAT_MODEL }, ownerScope(request.apiKey))),
   );
 
   app.get(
@@ -61,38 +65,76 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['agents'],
-        summary: 'List agents, newest first',
-        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })), after: Type.Optional(Type.String()) }),
-        response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(AgentObject), has_more: Type.Boolean() }), ...errorResponses },
+        summary: 'List agents, newest first: {object: "list", data, has_more} paged by limit and after, or a plain array when paged by page and page_size (Mistral)',
+        querystring: Type.Object({
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+          after: Type.Optional(Type.String()),
+          page: Type.Optional(Type.Integer({ minimum: 0 })),
+          page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+        }, { additionalProperties: true }),
+        response: { 200: Type.Union([Type.Object({ object: Type.Literal('list'), data: Type.Array(AgentObject), has_more: Type.Boolean() }), Type.Array(AgentObject)]), ...errorResponses },
       },
     },
     async (request) => {
+      const scope = ownerScope(request.apiKey);
+      const { page, page_size: pageSize } = request.query;
+      if (page !== undefined || pageSize !== undefined) {
+        const size = pageSize ?? 20;
+        return agents.list((page ?? 0) * size + size, undefined, scope).slice((page ?? 0) * size).map(toAgentObject);
+      }
       const limit = request.query.limit ?? 20;
-      return pageOf(agents.list(limit + 1, request.query.after, ownerScope(request.apiKey)), limit, toAgentObject);
+      return pageOf(agents.list(limit + 1, request.query.after, scope), limit, toAgentObject);
     },
   );
 
-  app.get('/v1/agents/:agent_id', { schema: { tags: ['agents'], params: AgentPath, response: { 200: AgentObject, ...errorResponses } } }, async (request) => toAgentObject(find(request.params.agent_id, ownerScope(request.apiKey))));
+  app.get(
+    '/v1/agents/:agent_id',
+    {
+      schema: {
+        tags: ['agents'],
+        summary: 'Read an agent (agent_version: one of its earlier versions)',
+        params: AgentPath,
+        querystring: Type.Object({ agent_version: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: true }),
+        response: { 200: AgentObject, ...errorResponses },
+      },
+    },
+    async (request) => toAgentObject(agents.atVersion(request.params.agent_id, request.query.agent_version, ownerScope(request.apiKey))),
+  );
+
+  app.get(
+    '/v1/agents/:agent_id/versions',
+    { schema: { tags: ['agents'], summary: "List an agent's versions, newest first", params: AgentPath, response: { 200: Type.Array(AgentObject), ...errorResponses } } },
+    async (request) => agents.versions(request.params.agent_id, ownerScope(request.apiKey)).map(toAgentObject),
+  );
+
+  app.get(
+    '/v1/agents/:agent_id/versions/:version',
+    {
+      schema: { tags: ['agents'], summary: 'Read one version of an agent', params: Type.Object({ ...AgentPath.properties, version: Type.Integer({ minimum: 0 }) }), response: { 200: AgentObject, ...errorResponses } },
+    },
+    async (request) => toAgentObject(agents.atVersion(request.params.agent_id, request.params.version, ownerScope(request.apiKey))),
+  );
 
   app.patch(
     '/v1/agents/:agent_id',
-    { schema: { tags: ['agents'], summary: 'Update an agent', params: AgentPath, body: Type.Partial(Type.Object(AgentFields), { additionalProperties: false }), response: { 200: AgentObject, ...errorResponses } } },
-    async (request) => {
-      const scope = ownerScope(request.apiKey);
-      find(request.params.agent_id, scope);
-      if (request.body.model) models.resolve(request.body.model, 'chat');
-      agents.update(request.params.agent_id, request.body);
-      return toAgentObject(find(request.params.agent_id, scope));
+    {
+      schema: {
+        tags: ['agents'],
+        summary: 'Update an agent (makes its next version)',
+        params: AgentPath,
+        body: Type.Partial(Type.Object(AgentFields), { additionalProperties: true }),
+        response: { 200: AgentObject, ...errorResponses },
+      },
     },
+    async (request) => toAgentObject(agents.update(request.params.agent_id, request.body, ownerScope(request.apiKey))),
   );
 
   app.delete(
     '/v1/agents/:agent_id',
-    { schema: { tags: ['agents'], params: AgentPath, response: { 200: Type.Object({ id: Type.String(), object: Type.Literal('agent'), deleted: Type.Boolean() }), ...errorResponses } } },
-    async (request) => {
-      find(request.params.agent_id, ownerScope(request.apiKey));
-      agents.delete(request.params.agent_id);
-      return { id: request.params.agent_id, object: 'agent' as const, deleted: true };
+    { schema: { tags: ['agents'], summary: 'Delete an agent (204)', params: AgentPath, response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses } } },
+    async (request, reply) => {
+      agents.delete(request.params.agent_id, ownerScope(request.apiKey));
+      return reply.code(204).send(null);
     },
   );
 
@@ -109,10 +151,10 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { agent_id: agentId, ...rest } = request.body as ChatBodyType & { agent_id: string };
-      const agent = find(agentId, ownerScope(request.apiKey));
+      const agent = agents.get(agentId, ownerScope(request.apiKey));
       if (!rest.messages) throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", { param: 'messages' });
       const messages = agent.instructions ? [{ role: 'system' as const, content: agent.instructions }, ...rest.messages] : rest.messages;
-      const tools = [...functionTools(agent.tools), ...(rest.tools ?? [])];
+      const tools = [...(agent.tools as NonNullable<ChatBodyType['tools']>), ...(rest.tools ?? [])];
       const body: ChatBodyType = { ...rest, model: agent.model, ...(tools.length > 0 ? { tools } : {}) };
       return chatCompletion(request, reply, body, messages, models.resolve(agent.model, 'chat'));
     },

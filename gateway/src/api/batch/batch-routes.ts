@@ -92,7 +92,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
     app.post(
       `${base}/:batch_id/cancel`,
-      { schema: { hide, tags: ['batch'], summary: 'Cancel a batch that is in_progress (409 otherwise)', params: BatchPath, response: { 200: BatchObject, ...errorResponses } } },
+      { schema: { hide, tags: ['batch'], summary: 'Cancel a batch that is in_progress: cancelling while its line in flight is stopped and the results written, then cancelled (409 when not in_progress)', params: BatchPath, response: { 200: BatchObject, ...errorResponses } } },
       async (request) => toBatchObject(batchRunner.cancel(request.params.batch_id, ownerScope(request.apiKey))),
     );
   }

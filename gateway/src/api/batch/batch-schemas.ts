@@ -6,7 +6,7 @@ export const BatchObject = Type.Object({
   endpoint: Type.String(),
   input_file_id: Type.String(),
   completion_window: Type.String(),
-  status: Type.Union((['validating', 'failed', 'in_progress', 'finalizing', 'completed', 'expired', 'cancelled'] as const).map((status) => Type.Literal(status)), { description: 'validating | failed | in_progress | finalizing | completed | expired | cancelled' }),
+  status: Type.Union((['validating', 'failed', 'in_progress', 'finalizing', 'completed', 'expired', 'cancelling', 'cancelled'] as const).map((status) => Type.Literal(status)), { description: 'validating | failed | in_progress | finalizing | completed | expired | cancelling (the line in flight is stopped and the results are written) | cancelled' }),
   output_file_id: Type.Union([Type.String(), Type.Null()]),
   error_file_id: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.Integer(),

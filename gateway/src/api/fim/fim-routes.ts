@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { GatewayError } from '../../core/errors/gateway-error.js';
 import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
+import { sendEventStream } from '../_shared/event-stream.js';
 import { usageBody } from '../_shared/usage-body.js';
 import { SamplingFields, samplingParams } from '../_shared/sampling-schema.js';
 
@@ -20,23 +20,43 @@ const FimCompletion = Type.Object({
   usage: Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() }),
 });
 
-/** POST /v1/fim/completions (Mistral's fill in the middle): the code between `prompt` and `suffix`, answered in the chat shape. */
+/** POST /v1/fim/completions (Mistral's fill in the middle): the code between `prompt` and `suffix`, answered in the chat shape, or streamed as chat chunks. */
 export const fimRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/fim/completions',
     {
       config: { billable: true },
-      schema: { tags: ['completions'], operationId: 'createFimCompletion', summary: 'Fill-in-the-middle completion (prompt + suffix; not streamed)', body: FimBody, response: { 200: FimCompletion, ...errorResponses } },
+      schema: { tags: ['completions'], operationId: 'createFimCompletion', summary: 'Fill-in-the-middle completion (prompt + suffix); stream: true sends chat.completion.chunk frames', body: FimBody, response: { 200: FimCompletion, ...errorResponses } },
     },
     async (request, reply) => {
       const body = request.body;
-      if (body.stream) throw new GatewayError(422, 'unsupported_parameter', 'Streaming is not available on /v1/fim/completions here; send stream: false.', { param: 'stream' });
+      const signal = clientAbortSignal(reply);
       const { n: _ignored, ...sampling } = samplingParams(body);
-      const { result, route } = await app.services.fim.fill({ ...sampling, model: body.model, prompt: body.prompt, suffix: body.suffix ?? undefined }, request.billing, clientAbortSignal(reply));
+      // An empty suffix is no gap to fill: a plain completion.
+      const fim = { ...sampling, model: body.model, prompt: body.prompt, suffix: body.suffix || undefined };
+      const id = newId('cmpl-');
+      const created = Math.floor(Date.now() / 1000);
+      if (body.stream) {
+        const { events, route } = await app.services.fim.fillStream(fim, request.billing, signal);
+        const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id, object: 'chat.completion.chunk', created, model: route.id, choices, ...extra });
+        return sendEventStream(request, reply, route.provider.id, async (writer) => {
+          for await (const event of events) {
+            if (writer.closed) return;
+            if (event.type === 'usage') {
+              await writer.send(chunk([], { usage: usageBody(event.usage) }));
+            } else if (event.type === 'delta') {
+              await writer.send(chunk([{ index: event.index, delta: { role: 'assistant', content: event.text }, finish_reason: null }]));
+            } else {
+              await writer.send(chunk([{ index: event.index, delta: { content: '' }, finish_reason: event.finish_reason }]));
+            }
+          }
+        });
+      }
+      const { result, route } = await app.services.fim.fill(fim, request.billing, signal);
       return {
-        id: newId('cmpl-'),
+        id,
         object: 'chat.completion' as const,
-        created: Math.floor(Date.now() / 1000),
+        created,
         model: route.id,
         choices: result.choices.map((choice) => ({ index: choice.index, message: { role: 'assistant' as const, content: choice.text }, finish_reason: choice.finish_reason })),
         usage: usageBody(result.usage),

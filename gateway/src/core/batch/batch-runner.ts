@@ -27,6 +27,19 @@ export function windowSeconds(window: string): number {
   return Number(match[1]) * (match[2] === 'd' ? 86_400 : 3_600);
 }
 
+/** The work's result, or undefined as soon as `signal` aborts (the work's own result or failure is then ignored). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => (signal.aborted ? resolve(undefined) : resolve(value)),
+      (error: unknown) => (signal.aborted ? resolve(undefined) : reject(error)),
+    ).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 async function countLines(path: string): Promise<number> {
   try {
     return (await readFile(path, 'utf8')).split('\n').filter(Boolean).length;
@@ -43,6 +56,9 @@ async function countLines(path: string): Promise<number> {
 export class BatchRunner {
   private readonly queue: string[] = [];
   private draining: Promise<void> | undefined;
+  /** The batch whose lines are being run now, and the abort of its line in flight (a cancel stops it). */
+  private running: string | undefined;
+  private cancelLine = new AbortController();
   private stopped = false;
   /** Aborted when stopping begins: rate-limit waits end and no further line starts. */
   private readonly stopRequested = new AbortController();
@@ -61,7 +77,7 @@ export class BatchRunner {
 
   /** Picks up batches a previous run left unfinished. */
   resume(): void {
-    for (const batch of this.batches.withStatus(['validating', 'in_progress', 'finalizing'])) this.enqueue(batch.id);
+    for (const batch of this.batches.withStatus(['validating', 'in_progress', 'finalizing', 'cancelling'])) this.enqueue(batch.id);
   }
 
   enqueue(id: string): void {
@@ -69,13 +85,21 @@ export class BatchRunner {
     this.draining ??= this.drain().finally(() => (this.draining = undefined));
   }
 
-  /** Cancels an in-progress batch at once; the runner stops before its next request. */
+  /**
+   * Cancels an in-progress batch. While the runner is working on it, it becomes `cancelling`: the
+   * line in flight is stopped (its result discarded), no further line starts, what finished is written
+   * to the output and error files, and then it is `cancelled`. A batch the runner has not reached yet
+   * is `cancelled` at once.
+   */
   cancel(id: string, scope?: OwnerScope): BatchRecord {
     const batch = this.get(id, scope);
     if (batch.status !== 'in_progress') {
       throw new GatewayError(409, 'batch_not_cancellable', `Batch ${id} is ${batch.status}; only batches in_progress can be cancelled.`, { param: 'batch_id' });
     }
-    this.batches.update(id, { status: 'cancelled', cancelled_at: seconds(this.now()) });
+    if (this.running === id) {
+      this.batches.update(id, { status: 'cancelling' });
+      this.cancelLine.abort();
+    } else this.batches.update(id, { status: 'cancelled', cancelled_at: seconds(this.now()) });
     return this.get(id);
   }
 
@@ -105,12 +129,16 @@ export class BatchRunner {
   private async drain(): Promise<void> {
     while (this.queue.length > 0 && !this.stopped) {
       const id = this.queue.shift()!;
+      this.running = id;
+      this.cancelLine = new AbortController();
       try {
         await this.run(id);
       } catch (error) {
         if (this.stopped) return;
         this.logger.warn({ batch: id, err: error }, 'batch failed');
         this.batches.update(id, { status: 'failed', failed_at: seconds(this.now()), errors: [{ line: 0, message: (error as Error).message }] });
+      } finally {
+        this.running = undefined;
       }
     }
   }
@@ -156,7 +184,9 @@ export class BatchRunner {
           this.batches.update(id, { status: 'expired' });
           break;
         }
-        const result = await this.executeWithRateLimitWaits(batch.endpoint, request.body, token);
+        const cancelled = this.cancelLine.signal;
+        const result = await untilAborted(this.executeWithRateLimitWaits(batch.endpoint, request.body, token, cancelled), cancelled);
+        if (cancelled.aborted) break;
         if (!result || this.abandon.signal.aborted) {
           interrupted = true;
           break;
@@ -181,17 +211,18 @@ export class BatchRunner {
   }
 
   /** The line's result, or undefined when stopping cut a rate-limit wait short (the line runs again at the next start). */
-  private async executeWithRateLimitWaits(endpoint: string, body: Record<string, unknown>, token: string) {
+  private async executeWithRateLimitWaits(endpoint: string, body: Record<string, unknown>, token: string, cancelled: AbortSignal) {
+    const signal = AbortSignal.any([this.abandon.signal, cancelled]);
     for (let attempt = 0; ; attempt++) {
-      const result = await this.execute(endpoint, { ...body, stream: false }, token, this.abandon.signal);
+      const result = await this.execute(endpoint, { ...body, stream: false }, token, signal);
       const wait = result.retryAfter ?? 1;
       if (result.status !== 429 || attempt >= MAX_RATE_LIMIT_WAITS || wait > MAX_RATE_LIMIT_WAIT_SECONDS) return result;
       if (this.stopped) return undefined;
-      await sleep(wait * 1000, undefined, { signal: this.stopRequested.signal });
+      await sleep(wait * 1000, undefined, { signal: AbortSignal.any([this.stopRequested.signal, cancelled]) });
     }
   }
 
-  /** Turns the spooled results into output and error files; the final status is completed unless cancelled or expired. */
+  /** Turns the spooled results into output and error files; the final status is completed, or cancelled after cancelling, unless it already ended (cancelled, expired). */
   private async finalise(id: string): Promise<void> {
     const batch = this.get(id);
     const spool = this.spool(id);
@@ -205,7 +236,12 @@ export class BatchRunner {
     if (wasRunning) this.batches.update(id, { status: 'finalizing' });
     const output_file_id = await save(spool.output, 'output');
     const error_file_id = await save(spool.errors, 'errors');
-    this.batches.update(id, { output_file_id, error_file_id, ...(wasRunning ? { status: 'completed' as const, completed_at: seconds(this.now()) } : {}) });
+    const ended = wasRunning
+      ? { status: 'completed' as const, completed_at: seconds(this.now()) }
+      : batch.status === 'cancelling'
+        ? { status: 'cancelled' as const, cancelled_at: seconds(this.now()) }
+        : {};
+    this.batches.update(id, { output_file_id, error_file_id, ...ended });
     await Promise.all([rm(spool.output, { force: true }), rm(spool.errors, { force: true })]);
   }
 }

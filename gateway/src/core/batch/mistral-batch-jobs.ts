@@ -11,6 +11,7 @@ const MISTRAL_STATUS: Record<BatchStatus, string> = {
   completed: 'SUCCESS',
   failed: 'FAILED',
   expired: 'TIMEOUT_EXCEEDED',
+  cancelling: 'CANCELLATION_REQUESTED',
   cancelled: 'CANCELLED',
 };
 

@@ -1,8 +1,9 @@
-import type { CompletionResult } from '../../providers/contracts/completions.js';
+import { FIM_NOT_SUPPORTED, type CompletionResult, type CompletionStreamEvent } from '../../providers/contracts/completions.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
-import { providerFor, type RouteRunner } from '../routing/route-runner.js';
+import { providerFor, type ProviderOf, type RouteRunner } from '../routing/route-runner.js';
 import type { UsageMeter } from '../billing/billing-service.js';
+import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 
 export interface FimRequest {
   model: string;
@@ -20,10 +21,21 @@ function fimModels(models: ModelRegistry): string[] {
   return models.withCapability('completions').filter((route) => route.provider.capabilities.completions?.fillInTheMiddle).map((route) => route.id);
 }
 
+function fimRefusal(models: ModelRegistry, reason: string): GatewayError {
+  const able = fimModels(models);
+  return new GatewayError(
+    400,
+    FIM_NOT_SUPPORTED,
+    `${reason} ${able.length > 0 ? `Models whose backend can (llama.cpp ones only with a GGUF that has FIM tokens): ${able.join(', ')}.` : 'No configured model can: route a Codestral-type model on a provider of type mistral, or a FIM-trained GGUF on llamacpp, with capabilities [completions].'}`,
+    { param: 'model' },
+  );
+}
+
 /**
- * Mistral's fill-in-the-middle on a completions route: a backend with a FIM endpoint gets prompt
- * and suffix; without a suffix any completions route will do; a suffix on a route that cannot fill
- * a gap is a 400 naming the models that can.
+ * Mistral's fill-in-the-middle on a completions route: a backend that fills gaps (Mistral's FIM
+ * endpoint, llama.cpp infill) gets prompt and suffix; without a suffix any completions route will
+ * do; a suffix on a route that cannot fill a gap, or on a local model without FIM tokens, is a 400
+ * naming the models that can.
  */
 export class FimService {
   constructor(
@@ -32,20 +44,38 @@ export class FimService {
   ) {}
 
   async fill(request: FimRequest, meter: UsageMeter, signal: AbortSignal): Promise<{ result: CompletionResult; route: ModelRoute }> {
-    const route = this.models.resolve(request.model, 'completions');
-    if (request.suffix && !providerFor(route, 'completions').fillInTheMiddle) {
-      const able = fimModels(this.models);
-      throw new GatewayError(
-        400,
-        'fim_not_supported',
-        `"${route.id}" cannot fill in the middle (its backend has no FIM endpoint). ${able.length > 0 ? `Models that can: ${able.join(', ')}.` : 'No configured model can: route a Codestral-type model on a provider of type mistral with capabilities [completions].'}`,
-        { param: 'model' },
-      );
+    const { value, route } = await this.start(request, signal, (completions, call) => completions.complete(call));
+    meter.charge(route, value.usage);
+    return { result: value, route };
+  }
+
+  /** The same, streamed: resolves once the backend has started (so a refusal is still a plain 400); charges the usage as it arrives. */
+  async fillStream(request: FimRequest, meter: UsageMeter, signal: AbortSignal): Promise<{ events: AsyncIterable<CompletionStreamEvent>; route: ModelRoute }> {
+    const { value, route } = await this.start(request, signal, (completions, call) => completions.completeStream(call));
+    const estimate = StreamUsageEstimate.forPrompt(`${request.prompt}${request.suffix ?? ''}`);
+    meter.chargeEstimateIfAbandoned(route, estimate);
+    async function* events(): AsyncGenerator<CompletionStreamEvent> {
+      for await (const event of value) {
+        if (event.type === 'usage') meter.charge(route, event.usage);
+        else if (event.type === 'delta') estimate.add(event.text);
+        yield event;
+      }
     }
-    const { value, route: served } = await this.runner.invoke(route, 'completions', signal, (completions, model, attemptSignal) =>
-      completions.complete({ ...request, model, ...(request.suffix ? { suffix: request.suffix } : {}), signal: attemptSignal }),
-    );
-    meter.charge(served, value.usage);
-    return { result: value, route: served };
+    return { events: events(), route };
+  }
+
+  private async start<T>(
+    request: FimRequest,
+    signal: AbortSignal,
+    call: (completions: ProviderOf<'completions'>, request: FimRequest & { signal: AbortSignal }) => Promise<T>,
+  ): Promise<{ value: T; route: ModelRoute }> {
+    const route = this.models.resolve(request.model, 'completions');
+    if (request.suffix && !providerFor(route, 'completions').fillInTheMiddle) throw fimRefusal(this.models, `"${route.id}" cannot fill in the middle (its backend has no FIM endpoint).`);
+    try {
+      return await this.runner.invoke(route, 'completions', signal, (completions, model, attemptSignal) => call(completions, { ...request, model, signal: attemptSignal }));
+    } catch (error) {
+      if (error instanceof GatewayError && error.code === FIM_NOT_SUPPORTED) throw fimRefusal(this.models, error.message);
+      throw error;
+    }
   }
 }

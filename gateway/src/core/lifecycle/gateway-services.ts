@@ -16,7 +16,8 @@ import type { BillingService } from '../billing/billing-service.js';
 import type { FileStore } from '../files/file-store.js';
 import type { BatchRunner } from '../batch/batch-runner.js';
 import type { BatchesRepository } from '../../store/batches-repository.js';
-import type { AgentsRepository } from '../../store/agents-repository.js';
+import type { AgentsService } from '../agents/agents-service.js';
+import type { ConversationsService } from '../agents/conversations-service.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import type { LocalModels } from '../local-models/local-models.js';
 import type { ResponsesService } from '../responses/responses-service.js';
@@ -51,7 +52,8 @@ export interface GatewayServices {
   files: FileStore;
   batches: BatchesRepository;
   batchRunner: BatchRunner;
-  agents: AgentsRepository;
+  agents: AgentsService;
+  conversations: ConversationsService;
   /** Where client-given URLs may be fetched from (SSRF guard). */
   urlFetchPolicy: AddressPolicy;
   localModels: LocalModels;

@@ -6,7 +6,7 @@ export type { Batch, BatchEndpoint };
 export type BatchStatus = Batch['status'];
 
 /** Statuses the gateway will still move on from by itself, so the list keeps polling. */
-export const ACTIVE_STATUSES: readonly BatchStatus[] = ['validating', 'in_progress', 'finalizing'];
+export const ACTIVE_STATUSES: readonly BatchStatus[] = ['validating', 'in_progress', 'finalizing', 'cancelling'];
 
 /** A cancelled batch writes the results it finished a moment after the status changes: keep watching it for this long. */
 export const CANCEL_SETTLE_SECONDS = 30;

@@ -1,9 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { getJson } from '../../../lib/gateway-client';
+import { gatewayFetch } from '../../../lib/gateway-client';
 import { agentsQueryOptions } from './list-agents';
 
-export const deleteAgent = (id: string): Promise<{ id: string; object: 'agent'; deleted: boolean }> =>
-  getJson(`/v1/agents/${encodeURIComponent(id)}`, { method: 'DELETE' });
+/** Deletes an agent (the gateway answers 204, no body). */
+export const deleteAgent = async (id: string): Promise<void> => {
+  await gatewayFetch(`/v1/agents/${encodeURIComponent(id)}`, { method: 'DELETE' });
+};
 
 export function useDeleteAgent() {
   const queryClient = useQueryClient();

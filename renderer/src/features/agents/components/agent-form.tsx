@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../../../components/error-notice';
 import { ModelPicker, resolveModel } from '../../../components/model-picker';
 import type { GatewayModel } from '../../../lib/gateway-types';
-import { BUILT_IN_TOOLS, type Agent, type AgentFields, type AgentTool, type BuiltInTool } from '../agent-types';
+import type { Agent, AgentFields } from '../agent-types';
 import { useCreateAgent } from '../api/create-agent';
 import { useUpdateAgent } from '../api/update-agent';
 
@@ -14,14 +14,11 @@ interface Props {
   onCancel(): void;
 }
 
-const isBuiltIn = (tool: AgentTool): tool is { type: BuiltInTool } => tool.type !== 'function';
-
 export function AgentForm({ agent, models, onSaved, onCancel }: Props) {
   const [name, setName] = useState(agent?.name ?? '');
   const [modelChoice, setModel] = useState<string | null>(agent?.model ?? null);
   const [description, setDescription] = useState(agent?.description ?? '');
   const [instructions, setInstructions] = useState(agent?.instructions ?? '');
-  const [builtIns, setBuiltIns] = useState<BuiltInTool[]>(agent?.tools.filter(isBuiltIn).map((t) => t.type) ?? []);
   const create = useCreateAgent();
   const update = useUpdateAgent();
   const mutation = agent ? update : create;
@@ -29,14 +26,13 @@ export function AgentForm({ agent, models, onSaved, onCancel }: Props) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    // Function tools are kept as they are; the form edits only the built-in ones.
-    const functionTools = agent?.tools.filter((t) => !isBuiltIn(t)) ?? [];
+    // Function tools (set through the API) are kept as they are.
     const fields: AgentFields = {
       name: name.trim(),
       model,
       description: description.trim() || null,
       instructions: instructions.trim() || null,
-      tools: [...functionTools, ...builtIns.map((type) => ({ type }))],
+      tools: agent?.tools ?? [],
     };
     if (agent) update.mutate({ id: agent.id, fields }, { onSuccess: onSaved });
     else create.mutate(fields, { onSuccess: onSaved });
@@ -60,22 +56,6 @@ export function AgentForm({ agent, models, onSaved, onCancel }: Props) {
         <span>Instructions</span>
         <textarea className="textarea" rows={4} value={instructions} placeholder="You answer in one short sentence." onChange={(e) => setInstructions(e.target.value)} />
       </label>
-      <fieldset className="field tool-set">
-        <legend className="field-label">Built-in tools</legend>
-        <div className="row">
-          {BUILT_IN_TOOLS.map((tool) => (
-            <label key={tool} className="checkbox small">
-              <input
-                type="checkbox"
-                checked={builtIns.includes(tool)}
-                onChange={(e) => setBuiltIns(e.target.checked ? [...builtIns, tool] : builtIns.filter((t) => t !== tool))}
-              />
-              <span className="mono">{tool}</span>
-            </label>
-          ))}
-        </div>
-        <span className="field-hint">Stored with the agent for SDK compatibility; this gateway does not run them.</span>
-      </fieldset>
       {mutation.isError && <ErrorNotice error={mutation.error} title="The agent could not be saved" />}
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={!name.trim() || !model || mutation.isPending}>

@@ -12,6 +12,7 @@ const STATUS_CLASS: Record<BatchStatus, string> = {
   completed: 'badge-ok',
   failed: 'badge-error',
   expired: 'badge-error',
+  cancelling: 'badge-warn',
   cancelled: '',
 };
 

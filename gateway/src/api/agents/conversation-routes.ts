@@ -1,0 +1,158 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ownerScope } from '../../core/account/resource-owner.js';
+import type { ConversationTurn, RunConversationChat } from '../../core/agents/conversations-service.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
+import type { ConversationRecord } from '../../store/conversations-repository.js';
+import { errorResponses } from '../_shared/common-schemas.js';
+import { chatCompletion } from '../chat/chat-completion.js';
+import type { ChatBodyType } from '../chat/chat-schemas.js';
+import { AgentToolInput as AgentTool } from '../../wire/agent-tool-schemas.js';
+
+const Inputs = Type.Union([Type.String({ minLength: 1 }), Type.Array(Type.Record(Type.String(), Type.Unknown()), { minItems: 1, maxItems: 1000 })], {
+  description: "A user message's text, or entries: message.input {role, content} and function.result {tool_call_id, result}",
+});
+const CompletionArgs = Type.Union([Type.Record(Type.String(), Type.Unknown(), { description: 'temperature, top_p, max_tokens, random_seed, stop, response_format, tool_choice, …' }), Type.Null()]);
+const Turn = {
+  inputs: Inputs,
+  stream: Type.Optional(Type.Boolean({ description: 'Only false: streamed conversations are not served here (use stream on /v1/chat/completions)' })),
+  store: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  completion_args: Type.Optional(CompletionArgs),
+};
+const StartBody = Type.Object(
+  {
+    ...Turn,
+    model: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+    agent_id: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+    agent_version: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.String(), Type.Null()])),
+    instructions: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    tools: Type.Optional(Type.Union([Type.Array(AgentTool, { maxItems: 128 }), Type.Null()])),
+    name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  },
+  { additionalProperties: true },
+);
+const AppendBody = Type.Object(Turn, { additionalProperties: true });
+const RestartBody = Type.Object({ ...Turn, from_entry_id: Type.String({ minLength: 1 }), metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])) }, { additionalProperties: true });
+
+const Entry = Type.Record(Type.String(), Type.Unknown(), { description: 'A conversation entry: {object: "entry", type, id, created_at, …}' });
+const Usage = Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() });
+const ConversationResponse = Type.Object({ object: Type.Literal('conversation.response'), conversation_id: Type.String(), outputs: Type.Array(Entry), usage: Usage });
+const Conversation = Type.Record(Type.String(), Type.Unknown(), { description: 'A conversation: {object: "conversation", id, created_at, updated_at, and model, instructions, tools or agent_id, agent_version}' });
+const ConversationPath = Type.Object({ conversation_id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
+
+function toConversationObject(conversation: ConversationRecord) {
+  const common = { object: 'conversation', id: conversation.id, name: conversation.name, description: conversation.description, metadata: conversation.metadata, created_at: iso(conversation.created_at), updated_at: iso(conversation.updated_at) };
+  return conversation.agent_id
+    ? { ...common, agent_id: conversation.agent_id, agent_version: conversation.agent_version }
+    : { ...common, model: conversation.model, instructions: conversation.instructions, tools: conversation.tools };
+}
+
+const COMPLETION_ARGS = ['temperature', 'top_p', 'max_tokens', 'random_seed', 'stop', 'presence_penalty', 'frequency_penalty', 'response_format', 'tool_choice'];
+
+/** A conversation turn runs as a plain chat completion on the conversation's model, billed and logged like chat. */
+function chatRunner(request: FastifyRequest, reply: FastifyReply): RunConversationChat {
+  return async (chat) => {
+    const args = Object.fromEntries(Object.entries(chat.completionArgs).filter(([name, value]) => COMPLETION_ARGS.includes(name) && value !== null));
+    const messages = chat.messages as NonNullable<ChatBodyType['messages']>;
+    const body = { ...args, model: chat.model, messages, stream: false, ...(chat.tools.length > 0 ? { tools: chat.tools } : {}) } as ChatBodyType;
+    const route = request.server.services.models.resolve(chat.model, 'chat');
+    return (await chatCompletion(request, reply, body, messages, route)) as Awaited<ReturnType<RunConversationChat>>;
+  };
+}
+
+function refuseStream(body: { stream?: boolean }) {
+  if (body.stream) throw new GatewayError(422, 'unsupported_parameter', 'Streamed conversations are not served here; send stream: false, or stream with POST /v1/chat/completions.', { param: 'stream' });
+}
+
+const turnResponse = (turn: ConversationTurn) => ({ object: 'conversation.response' as const, ...turn });
+
+/** Mistral's conversations API (beta): start, append, restart, read, list, history, messages, delete. */
+export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { conversations } = app.services;
+  const tags = ['agents'];
+
+  app.post(
+    '/v1/conversations',
+    { config: { billable: true }, schema: { tags, operationId: 'startConversation', summary: 'Start a conversation with a model or an agent, and run its first turn', body: StartBody, response: { 200: ConversationResponse, ...errorResponses } } },
+    async (request, reply) => {
+      refuseStream(request.body);
+      return turnResponse(await conversations.start(request.body, ownerScope(request.apiKey), chatRunner(request, reply)));
+    },
+  );
+
+  app.get(
+    '/v1/conversations',
+    {
+      schema: {
+        tags,
+        operationId: 'listConversations',
+        summary: 'List conversations, newest first',
+        querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 0, default: 0 })), page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })) }, { additionalProperties: true }),
+        response: { 200: Type.Array(Conversation), ...errorResponses },
+      },
+    },
+    async (request) => conversations.list(request.query.page ?? 0, request.query.page_size ?? 100, ownerScope(request.apiKey)).map(toConversationObject),
+  );
+
+  app.get(
+    '/v1/conversations/:conversation_id',
+    { schema: { tags, operationId: 'getConversation', summary: 'Read a conversation', params: ConversationPath, response: { 200: Conversation, ...errorResponses } } },
+    async (request) => toConversationObject(conversations.get(request.params.conversation_id, ownerScope(request.apiKey))),
+  );
+
+  app.delete(
+    '/v1/conversations/:conversation_id',
+    { schema: { tags, operationId: 'deleteConversation', summary: 'Delete a conversation (204)', params: ConversationPath, response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses } } },
+    async (request, reply) => {
+      conversations.delete(request.params.conversation_id, ownerScope(request.apiKey));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/v1/conversations/:conversation_id',
+    { config: { billable: true }, schema: { tags, operationId: 'appendConversation', summary: 'Append inputs to a conversation and run the next turn', params: ConversationPath, body: AppendBody, response: { 200: ConversationResponse, ...errorResponses } } },
+    async (request, reply) => {
+      refuseStream(request.body);
+      return turnResponse(await conversations.append(request.params.conversation_id, request.body, ownerScope(request.apiKey), chatRunner(request, reply)));
+    },
+  );
+
+  app.post(
+    '/v1/conversations/:conversation_id/restart',
+    {
+      config: { billable: true },
+      schema: { tags, operationId: 'restartConversation', summary: 'Start a new conversation from an entry of this one, with new inputs', params: ConversationPath, body: RestartBody, response: { 200: ConversationResponse, ...errorResponses } },
+    },
+    async (request, reply) => {
+      refuseStream(request.body);
+      return turnResponse(await conversations.restart(request.params.conversation_id, request.body, ownerScope(request.apiKey), chatRunner(request, reply)));
+    },
+  );
+
+  app.get(
+    '/v1/conversations/:conversation_id/history',
+    {
+      schema: { tags, operationId: 'getConversationHistory', summary: "A conversation's entries, oldest first", params: ConversationPath, response: { 200: Type.Object({ object: Type.Literal('conversation.history'), conversation_id: Type.String(), entries: Type.Array(Entry) }), ...errorResponses } },
+    },
+    async (request) => {
+      const conversation = conversations.get(request.params.conversation_id, ownerScope(request.apiKey));
+      return { object: 'conversation.history' as const, conversation_id: conversation.id, entries: conversation.entries };
+    },
+  );
+
+  app.get(
+    '/v1/conversations/:conversation_id/messages',
+    {
+      schema: { tags, operationId: 'getConversationMessages', summary: "A conversation's messages (its message entries), oldest first", params: ConversationPath, response: { 200: Type.Object({ object: Type.Literal('conversation.messages'), conversation_id: Type.String(), messages: Type.Array(Entry) }), ...errorResponses } },
+    },
+    async (request) => {
+      const conversation = conversations.get(request.params.conversation_id, ownerScope(request.apiKey));
+      return { object: 'conversation.messages' as const, conversation_id: conversation.id, messages: conversation.entries.filter((entry) => entry.type === 'message.input' || entry.type === 'message.output') };
+    },
+  );
+};

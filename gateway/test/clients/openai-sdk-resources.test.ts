@@ -1,0 +1,76 @@
+import OpenAI, { toFile } from 'openai';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_KEY } from '../support/start-gateway.js';
+import { makeWav } from '../support/wav.js';
+import { useClientsStack } from './responses-config.js';
+
+/** The openai SDK on the resources the chat, batch and Responses tests do not cover: tools, files, models, images, audio, moderations. */
+const stack = useClientsStack();
+const client = () => new OpenAI({ apiKey: ADMIN_KEY, baseURL: `${stack.gateway.url}/v1`, maxRetries: 0 });
+const weather = { type: 'function' as const, function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { input: { type: 'string' } } } } };
+
+describe('the official openai SDK, every other resource the gateway serves', () => {
+  it('chat with tools: the call, plain and streamed, then the tool result', async () => {
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'get_weather in Paris' }];
+    const completion = await client().chat.completions.create({ model: 'svc-large-3', messages, tools: [weather] });
+    const call = completion.choices[0]!.message.tool_calls?.[0];
+    expect(completion.choices[0]!.finish_reason).toBe('tool_calls');
+    expect(call).toMatchObject({ type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ input: 'get_weather in Paris' }) } });
+
+    const stream = await client().chat.completions.create({ model: 'svc-large-3', messages, tools: [weather], stream: true });
+    let name = '';
+    let args = '';
+    for await (const chunk of stream) {
+      for (const delta of chunk.choices[0]?.delta.tool_calls ?? []) {
+        name += delta.function?.name ?? '';
+        args += delta.function?.arguments ?? '';
+      }
+    }
+    expect(name).toBe('get_weather');
+    expect(JSON.parse(args)).toEqual({ input: 'get_weather in Paris' });
+
+    await client().chat.completions.create({ model: 'svc-large-3', tools: [weather], messages: [...messages, completion.choices[0]!.message, { role: 'tool', tool_call_id: call!.id, content: 'sunny' }] });
+    const sent = stack.upstream.requests.at(-1)!.body as { messages: Record<string, unknown>[] };
+    expect(sent.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: call!.id, content: 'sunny' });
+  });
+
+  it('files: create, list, retrieve, content, delete', async () => {
+    const file = await client().files.create({ file: await toFile(Buffer.from('{"custom_id":"a"}\n'), 'input.jsonl'), purpose: 'batch' });
+    expect(file).toMatchObject({ object: 'file', filename: 'input.jsonl', purpose: 'batch', bytes: 18 });
+    expect((await client().files.list()).data.map((entry) => entry.id)).toContain(file.id);
+    expect(await client().files.retrieve(file.id)).toMatchObject({ id: file.id });
+    expect(await (await client().files.content(file.id)).text()).toBe('{"custom_id":"a"}\n');
+    expect(await client().files.delete(file.id)).toMatchObject({ id: file.id, deleted: true });
+    await expect(client().files.retrieve(file.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('models: list and retrieve', async () => {
+    const ids = [];
+    for await (const model of client().models.list()) ids.push(model.id);
+    expect(ids).toEqual(expect.arrayContaining(['svc-large-3-2512', 'image-model', 'whisper-model']));
+    expect(await client().models.retrieve('svc-large-3-2512')).toMatchObject({ id: 'svc-large-3-2512', object: 'model' });
+    await expect(client().models.retrieve('no-such-model')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('images.generate, as b64_json', async () => {
+    const result = await client().images.generate({ model: 'image-model', prompt: 'a lighthouse', size: '256x256', response_format: 'b64_json' });
+    const png = Buffer.from(result.data![0]!.b64_json!, 'base64');
+    expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
+    expect(png.readUInt32BE(16)).toBe(256);
+  });
+
+  it('audio.transcriptions.create, json and text', async () => {
+    const wav = () => toFile(makeWav(1), 'clip.wav', { type: 'audio/wav' });
+    const json = await client().audio.transcriptions.create({ model: 'whisper-model', file: await wav() });
+    expect(json.text.length).toBeGreaterThan(0);
+    const text = await client().audio.transcriptions.create({ model: 'whisper-model', file: await wav(), response_format: 'text' });
+    expect(typeof text === 'string' ? text.trim() : '').toBe(json.text.trim());
+  });
+
+  it('moderations: a clear 404 capability_not_served', async () => {
+    await expect(client().moderations.create({ model: 'svc-large-3', input: 'hello' })).rejects.toMatchObject({ status: 404 });
+    // The SDK reads an OpenAI-style nested `error`; the gateway's documented error body is flat.
+    const raw = await stack.gateway.request('/v1/moderations', { method: 'POST', json: { model: 'svc-large-3', input: 'hello' } });
+    expect(await raw.json()).toMatchObject({ object: 'error', type: 'not_found_error', code: 'capability_not_served', message: expect.stringMatching(/no moderation or classification backend/) });
+  });
+});
