@@ -97,20 +97,6 @@ const zones = [
   },
 ];
 
-// Route bodies that still do core's work (issue 10, part 1, moves them into core services). Each file
-// here is exempt from the named zones only; delete its entry once it no longer needs it.
-const pendingCoreMoves = {
-  'gateway/src/api/agents/agent-routes.ts': ['api-store', 'api-config'],
-  'gateway/src/api/batch/batch-routes.ts': ['api-store'],
-  'gateway/src/api/ocr/ocr-input.ts': ['api-store'],
-  'gateway/src/api/chat/chat-routes.ts': ['api-config'],
-  'gateway/src/api/completions/completion-routes.ts': ['api-config'],
-  'gateway/src/api/embeddings/embedding-routes.ts': ['api-config'],
-  'gateway/src/api/ocr/ocr-routes.ts': ['api-config'],
-  'gateway/src/api/transcript/transcript-routes.ts': ['api-config'],
-  'gateway/src/api/vision/image-analysis-routes.ts': ['api-config'],
-  'gateway/src/api/vision/image-generation-routes.ts': ['api-config'],
-};
 const zonesRule = (list) => ['error', { basePath: root, zones: list.map(({ id: _id, ...zone }) => zone) }];
 
 const restrict = (paths, patterns = []) => ({ 'no-restricted-imports': ['error', { paths, patterns }] });
@@ -145,10 +131,6 @@ export default tseslint.config(
       ],
     },
   },
-  ...Object.entries(pendingCoreMoves).map(([file, exempt]) => ({
-    files: [file],
-    rules: { 'import-x/no-restricted-paths': zonesRule(zones.filter((zone) => !exempt.includes(zone.id))) },
-  })),
   { files: ['renderer/**/*.{ts,tsx}'], languageOptions: { globals: { ...globals.browser } } },
   // Bare package names that a layer must not use. Each file matches exactly one of these blocks,
   // because a later block's `no-restricted-imports` replaces an earlier one's.

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CAPABILITIES } from '../providers/contracts/capability.js';
+import { ModelConfigSchema } from '../wire/model-route-schema.js';
 
-const Capability = Type.Union(CAPABILITIES.map((c) => Type.Literal(c)));
+export { ModelConfigSchema, PricingSchema, type ModelConfig, type Pricing } from '../wire/model-route-schema.js';
 
 export const ProviderConfigSchema = Type.Object(
   {
@@ -35,40 +35,6 @@ export const ProviderConfigSchema = Type.Object(
 );
 export type ProviderConfig = Static<typeof ProviderConfigSchema>;
 
-export const PricingSchema = Type.Object(
-  {
-    /** Price per million prompt tokens, in the account currency. */
-    input_per_million: Type.Number({ minimum: 0 }),
-    output_per_million: Type.Number({ minimum: 0 }),
-    /** Flat price per request (OCR pages, images, transcriptions). */
-    per_request: Type.Optional(Type.Number({ minimum: 0 })),
-  },
-  { additionalProperties: false },
-);
-export type Pricing = Static<typeof PricingSchema>;
-
-export const ModelConfigSchema = Type.Object(
-  {
-    id: Type.String({ minLength: 1 }),
-    aliases: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-    provider: Type.String({ minLength: 1 }),
-    upstream_model: Type.Optional(Type.String({ minLength: 1 })),
-    capabilities: Type.Array(Capability, { minItems: 1 }),
-    pricing: Type.Optional(PricingSchema),
-    /** Model ids tried in order when this route fails before its first byte. */
-    fallbacks: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-    /** Retries of this route (connection errors, 429, 5xx before the first byte). */
-    max_retries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
-    /** Overall deadline of a request on this model (retries, backoff and fallbacks included); overrides server.request_deadline_ms. */
-    request_deadline_ms: Type.Optional(Type.Integer({ minimum: 1 })),
-    /** Image generation: allowed `<w>x<h>` sizes and the largest `n`. */
-    image_sizes: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]+x[0-9]+$' }))),
-    max_images: Type.Optional(Type.Integer({ minimum: 1, maximum: 16 })),
-    owned_by: Type.Optional(Type.String()),
-  },
-  { additionalProperties: false },
-);
-export type ModelConfig = Static<typeof ModelConfigSchema>;
 
 export const ServerConfigSchema = Type.Object(
   {

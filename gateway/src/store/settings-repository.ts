@@ -1,4 +1,4 @@
-import type { ModelConfig } from '../config/config-schema.js';
+import type { ModelConfig } from '../wire/model-route-schema.js';
 import { rows, type Database } from './database.js';
 
 /** A route the console changed: its new definition, or a removal of a config-file route. */

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { ownerScope } from '../../core/account/resource-owner.js';
-import type { AgentRecord } from '../../store/agents-repository.js';
+import type { AgentRecord } from '../../core/agents/agents-service.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
 import { chatCompletion } from '../chat/chat-completion.js';

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ownerScope } from '../../core/account/resource-owner.js';
 import type { ConversationTurn, RunConversationChat } from '../../core/agents/conversations-service.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import type { ConversationRecord } from '../../store/conversations-repository.js';
+import type { ConversationRecord } from '../../core/agents/conversations-service.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { chatCompletion } from '../chat/chat-completion.js';
 import type { ChatBodyType } from '../chat/chat-schemas.js';

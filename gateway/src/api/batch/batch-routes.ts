@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { ownerScope } from '../../core/account/resource-owner.js';
 import { createBatchJob } from '../../core/batch/create-batch-job.js';
 import { windowSeconds } from '../../core/batch/batch-runner.js';
-import type { BatchRecord } from '../../store/batches-repository.js';
+import type { BatchRecord } from '../../core/batch/create-batch-job.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
 import { BatchObject } from './batch-schemas.js';

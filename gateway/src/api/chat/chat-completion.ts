@@ -3,7 +3,7 @@ import { newId } from '../../core/ids/ids.js';
 import type { ChatOutcome } from '../../core/chat/chat-service.js';
 import type { ModelRoute } from '../../core/routing/model-registry.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import type { ChatRequest, ChatStreamEvent } from '../../providers/contracts/chat.js';
+import type { ChatRequest } from '../../providers/contracts/chat.js';
 import type { ChatMessage, ContentPart, ToolCall } from '../../wire/chat-message-schemas.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream } from '../_shared/event-stream.js';

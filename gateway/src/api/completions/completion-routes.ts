@@ -4,7 +4,7 @@ import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 import { usageBody } from '../_shared/usage-body.js';
-import { SamplingFields, samplingParams } from '../_shared/sampling-schema.js';
+import { samplingParams } from '../_shared/sampling-schema.js';
 import { CompletionBody, TextCompletion } from './completion-schemas.js';
 
 /** POST /v1/completions: a prompt (or several: choice index = prompt index × n + i), plain or streamed. */

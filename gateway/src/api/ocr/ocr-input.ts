@@ -1,4 +1,4 @@
-import type { OwnerScope } from '../../store/owner-scope.js';
+import type { OwnerScope } from '../../core/account/resource-owner.js';
 import type { FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { booleanField, readMultipart } from '../_shared/read-multipart.js';

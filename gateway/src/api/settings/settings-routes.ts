@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ModelConfigSchema } from '../../config/config-schema.js';
+import { ModelConfigSchema } from '../../wire/model-route-schema.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { BreakerObject } from '../status/status-schemas.js';
 

@@ -8,8 +8,6 @@ import { Transcript } from './transcript-schemas.js';
 
 const FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt'] as const;
 type TranscriptFormat = (typeof FORMATS)[number];
-const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
-const MAX_DURATION_SECONDS = 2 * 60 * 60;
 
 /**
  * POST /transcript (SPEC.md) and the OpenAI path /v1/audio/transcriptions: multipart `file` plus

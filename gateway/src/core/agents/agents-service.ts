@@ -1,4 +1,6 @@
 import type { AgentConfiguration, AgentRecord, AgentsRepository } from '../../store/agents-repository.js';
+
+export type { AgentRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
 import { GatewayError } from '../errors/gateway-error.js';

@@ -2,6 +2,8 @@ import type { ChatChoice } from '../../providers/contracts/chat.js';
 import type { ChatMessage } from '../../wire/chat-message-schemas.js';
 import type { ToolDefinition } from '../../wire/tool-schemas.js';
 import type { ConversationEntry, ConversationRecord, ConversationsRepository } from '../../store/conversations-repository.js';
+
+export type { ConversationRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
 import { GatewayError } from '../errors/gateway-error.js';

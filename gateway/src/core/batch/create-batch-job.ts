@@ -1,4 +1,6 @@
 import type { BatchesRepository, BatchRecord } from '../../store/batches-repository.js';
+
+export type { BatchRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { FileStore } from '../files/file-store.js';
 import { GatewayError } from '../errors/gateway-error.js';
