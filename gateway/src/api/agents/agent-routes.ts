@@ -69,7 +69,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object({
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
           after: Type.Optional(Type.String()),
-          page: Type.Optional(Type.Integer({ minimum: 0 })),
+          page: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
           page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
         }, { additionalProperties: true }),
         response: { 200: Type.Union([Type.Object({ object: Type.Literal('list'), data: Type.Array(AgentObject), has_more: Type.Boolean() }), Type.Array(AgentObject)]), ...errorResponses },
