@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { niceMax } from './usage-bar-chart';
+import { niceMax } from './usage-axis';
 
 describe('usage chart axis', () => {
   it('rounds the top of the axis so the four ticks read well, whole numbers for counts', () => {
