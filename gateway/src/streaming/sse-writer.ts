@@ -68,9 +68,13 @@ export class SseWriter {
     await this.end();
   }
 
-  /** Ends a started stream with an error frame and `[DONE]`, never a silent close. */
+  /**
+   * Ends a started stream with an error frame and `[DONE]`, never a silent close. The fields are
+   * also nested under `error`, where OpenAI's stream readers look for them and throw.
+   */
   async fail(error: SseErrorFrame): Promise<void> {
-    await this.send({ object: 'error', message: error.message, type: error.type, param: error.param ?? null, code: error.code });
+    const details = { message: error.message, type: error.type, param: error.param ?? null, code: error.code };
+    await this.send({ object: 'error', ...details, error: details });
     await this.done();
   }
 

@@ -67,9 +67,25 @@ describe('the official openai SDK, every other resource the gateway serves', () 
     expect(typeof text === 'string' ? text.trim() : '').toBe(json.text.trim());
   });
 
+  it('a stream that fails mid-way throws in the for-await loop with the gateway\'s message, after the chunks that came', async () => {
+    stack.upstream.setBehaviour({ failure: { type: 'cut_mid_stream', afterFrames: 2 }, path: '/v1/chat/completions', times: 1 });
+    const stream = await client().chat.completions.create({ model: 'svc-large-3', messages: [{ role: 'user', content: 'a b c d e f' }], stream: true });
+    let text = '';
+    const reading = (async () => {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    })();
+    await expect(reading).rejects.toMatchObject({ type: 'upstream_error', message: expect.stringMatching(/.{10,}/) });
+    expect(text.length).toBeGreaterThan(0);
+  });
+
   it('moderations: a clear 404 capability_not_served', async () => {
-    await expect(client().moderations.create({ model: 'svc-large-3', input: 'hello' })).rejects.toMatchObject({ status: 404 });
-    // The SDK reads an OpenAI-style nested `error`; the gateway's documented error body is flat.
+    // The SDK reads the nested `error`: its message, code and type reach the caller, not only the status.
+    await expect(client().moderations.create({ model: 'svc-large-3', input: 'hello' })).rejects.toMatchObject({
+      status: 404,
+      code: 'capability_not_served',
+      type: 'not_found_error',
+      message: expect.stringMatching(/^404 .*no moderation or classification backend/),
+    });
     const raw = await stack.gateway.request('/v1/moderations', { method: 'POST', json: { model: 'svc-large-3', input: 'hello' } });
     expect(await raw.json()).toMatchObject({ object: 'error', type: 'not_found_error', code: 'capability_not_served', message: expect.stringMatching(/no moderation or classification backend/) });
   });

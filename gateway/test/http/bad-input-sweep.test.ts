@@ -146,7 +146,8 @@ async function check(label: string, path: string, init: RequestInit & { key?: st
     const shapeOk =
       body !== null &&
       typeof body === 'object' &&
-      Object.keys(body as object).sort().join() === 'code,message,object,param,type' &&
+      Object.keys(body as object).sort().join() === 'code,error,message,object,param,type' &&
+      JSON.stringify(body.error) === JSON.stringify({ message: body.message, type: body.type, param: body.param, code: body.code }) &&
       body.object === 'error' &&
       typeof body.message === 'string' &&
       body.message.trim().length >= 10 &&

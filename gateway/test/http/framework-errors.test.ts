@@ -27,7 +27,8 @@ describe('frameworkErrorHandler', () => {
   ])('answers %s in the error shape with the common headers', async (_label, path, status, code) => {
     const response = await fetch(url + path, { headers: { 'x-request-id': 'trace-1' } });
     expect(response.status).toBe(status);
-    expect(await json(response)).toEqual({ object: 'error', message: expect.stringMatching(/^.{10,}$/), type: 'invalid_request_error', param: null, code });
+    const details = { message: expect.stringMatching(/^.{10,}$/), type: 'invalid_request_error', param: null, code };
+    expect(await json(response)).toEqual({ object: 'error', ...details, error: details });
     expect(response.headers.get('x-request-id')).toBe('trace-1');
     expect(Number(response.headers.get('x-process-time-ms'))).toBeGreaterThanOrEqual(0);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');

@@ -50,17 +50,28 @@ export class GatewayError extends Error {
   }
 
   toBody(): ErrorBody {
-    return { object: 'error', message: this.message, type: this.type, param: this.param, code: this.code };
+    return errorBody({ message: this.message, type: this.type, param: this.param, code: this.code });
   }
 }
 
-export interface ErrorBody {
-  object: 'error';
+export interface ErrorDetails {
   message: string;
   type: ErrorType;
   param: string | null;
   code: string;
 }
+
+/**
+ * SPEC's flat error, plus the same fields nested under `error`, where OpenAI's clients (the openai
+ * SDKs, LangChain, the Vercel AI SDK) read the message, code and param; without it they report
+ * only the status.
+ */
+export interface ErrorBody extends ErrorDetails {
+  object: 'error';
+  error: ErrorDetails;
+}
+
+export const errorBody = (details: ErrorDetails): ErrorBody => ({ object: 'error', ...details, error: details });
 
 export const invalidRequest = (code: string, message: string, param?: string) => new GatewayError(422, code, message, { param });
 export const notFound = (code: string, message: string, param?: string) => new GatewayError(404, code, message, { param });
