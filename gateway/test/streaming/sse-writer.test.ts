@@ -73,7 +73,7 @@ describe('SseWriter', () => {
     });
     const text = await readText(await get(url));
     expect(text).toBe(
-      'data: {"n":1}\n\ndata: {"object":"error","message":"Upstream went away.","type":"upstream_error","param":null,"code":"upstream_failed"}\n\ndata: [DONE]\n\n',
+      'data: {"n":1}\n\ndata: {"object":"error","message":"Upstream went away.","type":"upstream_error","param":null,"code":"upstream_failed","error":{"message":"Upstream went away.","type":"upstream_error","param":null,"code":"upstream_failed"}}\n\ndata: [DONE]\n\n',
     );
   });
 

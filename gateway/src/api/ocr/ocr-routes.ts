@@ -1,4 +1,4 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newId } from '../../core/ids/ids.js';
 import type { OcrRequest } from '../../core/ocr/ocr-service.js';
@@ -6,7 +6,7 @@ import { ownerScope } from '../../core/account/resource-owner.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { fromJson, fromMistralJson, fromMultipart, isMistralForm } from './ocr-input.js';
-import { OcrBody, OcrResultSchema, type OcrBodyType } from './ocr-schemas.js';
+import { OcrBody, OcrResultSchema, RenderPageBody, RenderedPage, type OcrBodyType } from './ocr-schemas.js';
 
 /**
  * POST /v1/ocr: text (with word, line or block boxes) or schema-shaped data from an image or PDF,
@@ -64,8 +64,8 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['ocr'],
         summary: 'A page of a document as a PNG (PDF pages rendered at the width OCR reported), for drawing boxes over it',
-        body: Type.Object({ image: Type.String({ minLength: 1 }), page: Type.Optional(Type.Integer({ minimum: 0, default: 0 })), width: Type.Optional(Type.Integer({ minimum: 16, maximum: 20_000 })) }),
-        response: { 200: Type.Object({ page: Type.Integer(), page_count: Type.Integer(), width: Type.Integer(), height: Type.Integer(), image: Type.String() }), ...errorResponses },
+        body: RenderPageBody,
+        response: { 200: RenderedPage, ...errorResponses },
       },
     },
     async (request) => {

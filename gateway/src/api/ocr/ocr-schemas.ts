@@ -61,23 +61,23 @@ export const OcrBody = Type.Object(
 );
 export type OcrBodyType = Static<typeof OcrBody>;
 
-const Box = Type.Object({
+export const OcrBox = Type.Object({
   text: Type.String(),
   bbox: Type.Array(Type.Number(), { minItems: 4, maxItems: 4, description: '[x1, y1, x2, y2] in pixels of the page image, top-left origin (x2, y2 exclusive).' }),
   confidence: Type.Number({ minimum: 0, maximum: 1 }),
   page: Type.Integer({ description: '0-based page index.' }),
 });
 
-const SpecOcrResultSchema = Type.Object(
+export const SpecOcrResultSchema = Type.Object(
   {
     id: Type.String(),
     object: Type.Literal('ocr.result'),
     model: Type.String(),
     text: Type.Optional(Type.String()),
-    bboxes: Type.Optional(Type.Array(Box)),
+    bboxes: Type.Optional(Type.Array(OcrBox)),
     structured_data: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     pages: Type.Optional(
-      Type.Array(Type.Object({ index: Type.Integer(), width: Type.Integer(), height: Type.Integer(), text: Type.String(), source: Type.String({ description: 'ocr | text_layer' }) })),
+      Type.Array(Type.Object({ index: Type.Integer(), width: Type.Integer(), height: Type.Integer(), text: Type.String(), source: Type.Union([Type.Literal('ocr'), Type.Literal('text_layer')]) })),
     ),
     granularity: Type.Optional(Type.String()),
     structured_method: Type.Optional(Type.String({ description: 'language_model | extractor | layout' })),
@@ -87,3 +87,7 @@ const SpecOcrResultSchema = Type.Object(
 
 /** SPEC's result for the `image` form, Mistral's pages for the `document` form. */
 export const OcrResultSchema = Type.Union([SpecOcrResultSchema, MistralOcrResponseSchema]);
+
+export const RenderPageBody = Type.Object({ image: Type.String({ minLength: 1 }), page: Type.Optional(Type.Integer({ minimum: 0, default: 0 })), width: Type.Optional(Type.Integer({ minimum: 16, maximum: 20_000 })) });
+export const RenderedPage = Type.Object({ page: Type.Integer(), page_count: Type.Integer(), width: Type.Integer(), height: Type.Integer(), image: Type.String() });
+export type RenderedPage = Static<typeof RenderedPage>;

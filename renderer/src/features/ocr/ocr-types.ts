@@ -1,46 +1,20 @@
-export type Granularity = 'word' | 'line' | 'block';
+import type { Static } from '@sinclair/typebox';
+import type { Granularity as GranularitySchema, OcrBodyType, OcrBox as OcrBoxSchema, SpecOcrResultSchema } from '../../../../gateway/src/api/ocr/ocr-schemas';
 
-/** [x1, y1, x2, y2] in pixels of the page image, origin top-left. */
+export type { RenderedPage } from '../../../../gateway/src/api/ocr/ocr-schemas';
+
+export type Granularity = Static<typeof GranularitySchema>;
+
+/** [x1, y1, x2, y2] in pixels of the page image, origin top-left (the schema's four numbers). */
 export type BBox = [number, number, number, number];
 
-export interface OcrBox {
-  text: string;
-  bbox: BBox;
-  confidence: number;
-  page: number;
-}
+export type OcrBox = Omit<Static<typeof OcrBoxSchema>, 'bbox'> & { bbox: BBox };
 
-export interface OcrPage {
-  index: number;
-  width: number;
-  height: number;
-  text: string;
-  source: 'ocr' | 'text_layer';
-}
+type SpecOcrResult = Static<typeof SpecOcrResultSchema>;
+export type OcrPage = NonNullable<SpecOcrResult['pages']>[number];
 
-export interface OcrRequest {
-  model: string;
-  image: string;
-  return_bboxes: true;
-  granularity: Granularity;
-  pages?: number[];
-  structured_output?: boolean;
-  schema?: Record<string, unknown>;
-}
+/** The inspector's request: SPEC's form, always with boxes. */
+export type OcrRequest = Pick<OcrBodyType, 'pages' | 'structured_output' | 'schema'> & { model: string; image: string; return_bboxes: true; granularity: Granularity; pages?: number[] };
 
-export interface OcrResult {
-  id: string;
-  object: 'ocr.result';
-  model: string;
-  text: string;
-  bboxes: OcrBox[];
-  pages: OcrPage[];
-  structured_data?: Record<string, unknown>;
-}
-
-export interface RenderedPage {
-  page: number;
-  width: number;
-  height: number;
-  image: string;
-}
+/** SPEC's result as the inspector asks for it: text, boxes and pages are always there. */
+export type OcrResult = Omit<SpecOcrResult, 'text' | 'bboxes' | 'pages'> & { text: string; bboxes: OcrBox[]; pages: OcrPage[] };
