@@ -46,8 +46,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  const failure = error as NodeJS.ErrnoException & { address?: string; port?: number };
   if (error instanceof ConfigError) {
     process.stderr.write(`Configuration error: ${error.message}\n`);
+  } else if (failure.code === 'EADDRINUSE') {
+    process.stderr.write(`Switchyard could not start: ${failure.address ?? 'the address'}:${failure.port ?? ''} is already in use (another Switchyard, or another program). Stop it, or choose another port with GATEWAY_PORT.\n`);
   } else {
     process.stderr.write(`Switchyard failed to start: ${(error as Error).stack ?? String(error)}\n`);
   }

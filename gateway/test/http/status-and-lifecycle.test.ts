@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -152,6 +153,18 @@ describe('the command line: npm run serve', () => {
       const port = runCli({ GATEWAY_DATA_DIR: dir, GATEWAY_PORT: 'eighty' });
       expect(await port.exited).toBe(1);
       expect(port.output().stderr).toMatch(/GATEWAY_PORT: "eighty" is not a port number/);
+
+      // A port already taken (a Switchyard already running, say) is named, with what to do, not a stack trace.
+      const holder = createServer();
+      await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+      try {
+        const taken = runCli({ GATEWAY_DATA_DIR: dir, GATEWAY_PORT: String((holder.address() as AddressInfo).port) });
+        expect(await taken.exited).toBe(1);
+        expect(taken.output().stderr).toMatch(/127\.0\.0\.1:\d+ is already in use .*GATEWAY_PORT/);
+        expect(taken.output().stderr).not.toMatch(/\n\s+at /);
+      } finally {
+        holder.close();
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
