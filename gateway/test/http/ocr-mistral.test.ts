@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawTextImage, makeTextPdf, seededRandom, type DrawnImage } from '../support/draw-text.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
-import { UPSTREAM_KEY } from '../support/upstream-config.js';
+import { UPSTREAM_KEY, ocrWithLanguageModelsConfig } from '../support/upstream-config.js';
 
 /** POST /v1/ocr in Mistral's form (document: image_url | document_url | file), over HTTP and through the official SDK. */
 let upstream: FakeUpstream;
@@ -83,17 +83,7 @@ beforeAll(async () => {
   upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
   gateway = await startGateway({
     warm: true,
-    config: {
-      providers: [
-        { id: 'upstream', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY },
-        { id: 'mistral-cloud', type: 'mistral', base_url: upstream.url, api_key: UPSTREAM_KEY },
-      ],
-      models: [
-        { id: 'svc-large-3-2512', provider: 'upstream', upstream_model: 'writer', capabilities: ['chat'] },
-        { id: 'pixtral', provider: 'upstream', upstream_model: 'seer', capabilities: ['vision'] },
-        { id: 'mistral-ocr-latest', provider: 'mistral-cloud', capabilities: ['ocr'] },
-      ],
-    },
+    config: ocrWithLanguageModelsConfig(upstream),
   });
   report = (await makeReportPage()).image;
   pdf = await makeLetterPdf();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawTextImage, makeInvoiceImage, makeTextPdf, type DrawnImage } from '../support/draw-text.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
-import { UPSTREAM_KEY } from '../support/upstream-config.js';
+import { UPSTREAM_KEY, ocrWithLanguageModelsConfig } from '../support/upstream-config.js';
 
 /** OCR, documents and vision when language-model routes exist: a chat route, a vision route, and Mistral's OCR. */
 let upstream: FakeUpstream;
@@ -15,17 +15,7 @@ const chatAnswer = (content: string) => ({ failure: { type: 'status' as const, s
 beforeAll(async () => {
   upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
   gateway = await startGateway({
-    config: {
-      providers: [
-        { id: 'upstream', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY },
-        { id: 'mistral-cloud', type: 'mistral', base_url: upstream.url, api_key: UPSTREAM_KEY },
-      ],
-      models: [
-        { id: 'svc-large-3-2512', provider: 'upstream', upstream_model: 'writer', capabilities: ['chat'] },
-        { id: 'pixtral', provider: 'upstream', upstream_model: 'seer', capabilities: ['vision'] },
-        { id: 'mistral-ocr-latest', provider: 'mistral-cloud', capabilities: ['ocr'] },
-      ],
-    },
+    config: ocrWithLanguageModelsConfig(upstream),
   });
   page = await drawTextImage([{ text: 'Meeting moved to Thursday', x: 30, y: 60, size: 28 }], { width: 480, height: 100 });
 });

@@ -27,3 +27,18 @@ export function upstreamConfig(upstream: FakeUpstream, extra: { fallbackUpstream
   }
   return { providers, models };
 }
+
+/** A chat route and a vision route on a fake OpenAI-compatible upstream, and an OCR route on a fake Mistral one (the same fake). */
+export function ocrWithLanguageModelsConfig(upstream: FakeUpstream) {
+  return {
+    providers: [
+      { id: 'upstream', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY },
+      { id: 'mistral-cloud', type: 'mistral', base_url: upstream.url, api_key: UPSTREAM_KEY },
+    ],
+    models: [
+      { id: 'svc-large-3-2512', provider: 'upstream', upstream_model: 'writer', capabilities: ['chat'] },
+      { id: 'pixtral', provider: 'upstream', upstream_model: 'seer', capabilities: ['vision'] },
+      { id: 'mistral-ocr-latest', provider: 'mistral-cloud', capabilities: ['ocr'] },
+    ],
+  };
+}
