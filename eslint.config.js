@@ -132,6 +132,16 @@ export default tseslint.config(
     },
   },
   { files: ['renderer/**/*.{ts,tsx}'], languageOptions: { globals: { ...globals.browser } } },
+  // The store is async (Kysely): a repository call that is not awaited loses its error or its order.
+  // Type-aware, so only on the gateway's sources, where the repositories are called.
+  {
+    files: ['gateway/src/**/*.ts'],
+    languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: root } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+    },
+  },
   // Bare package names that a layer must not use. Each file matches exactly one of these blocks,
   // because a later block's `no-restricted-imports` replaces an earlier one's.
   {

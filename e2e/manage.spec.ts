@@ -57,6 +57,14 @@ describe('keys, account and models pages', () => {
       await signIn(memberPage, session.stack.gateway.url, created.key, '/ui/keys');
       await memberPage.getByText('Owner role required').waitFor();
       expect(await memberPage.getByRole('button', { name: '+ Create key' }).count()).toBe(0);
+      expect(await memberPage.title()).toBe('Keys · Switchyard');
+      // The navigation offers a Member only the pages a Member key may use.
+      const nav = memberPage.getByRole('navigation', { name: 'Main' });
+      await expect.poll(async () => nav.getByRole('link', { name: /Keys/ }).count()).toBe(0);
+      const names = (await nav.getByRole('link').allTextContents()).map((n) => n.replace(/^\W+/u, '').trim());
+      expect(names).not.toContain('Request log');
+      expect(names).not.toContain('Settings');
+      expect(names).toEqual(expect.arrayContaining(['Chat', 'Account', 'Status', 'Models']));
       await screenshot(memberPage, 'keys-member');
     } finally {
       await memberPage.context().close();

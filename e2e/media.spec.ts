@@ -67,6 +67,8 @@ describe('documents, image analysis and PDF OCR on the local engines', () => {
 
   it('OCRs a two-page PDF: pages rendered by the gateway, boxes over each page, page navigation', async () => {
     await page.getByRole('link', { name: /OCR/ }).click();
+    // Until the OCR page has rendered, the previous page's file input is still the one in the DOM.
+    await page.getByRole('heading', { name: 'OCR inspector' }).waitFor();
     await page.locator('input[type="file"]').setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf.pdf });
     const pager = page.getByRole('group', { name: 'Pages' });
     await pager.getByText('Page 1 / 2').waitFor({ timeout: 60_000 });

@@ -141,5 +141,22 @@ describe('OCR inspector', () => {
     expect(await page.getByTestId('ocr-file-problem').textContent()).toContain('not an image or a PDF');
     expect(await page.getByTestId('ocr-box').count()).toBe(boxes);
     expect(await page.getByText('Preparing the page…').count()).toBe(0);
+
+    // Too large for OCR: refused in the browser with the limit, nothing uploaded, the result kept.
+    await page.locator('input[type="file"]').first().setInputFiles({ name: 'scan.png', mimeType: 'image/png', buffer: Buffer.alloc(37 * 1024 * 1024) });
+    expect(await page.getByTestId('ocr-file-problem').textContent()).toContain('the largest file OCR accepts here is 36 MB');
+    expect(await page.getByTestId('ocr-box').count()).toBe(boxes);
+    expect(await page.getByText('Preparing the page…').count()).toBe(0);
+  });
+
+  it('shows the exact OCR request as code', async () => {
+    await page.getByRole('button', { name: /View code/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'View code' });
+    const snippet = dialog.getByTestId('code-snippet');
+    expect(await snippet.textContent()).toContain('/v1/ocr');
+    await dialog.getByRole('tab', { name: 'Python' }).click();
+    expect(await snippet.textContent()).toContain('requests.post(');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
   });
 });

@@ -2,7 +2,7 @@ import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newConsolePage, screenshot, signIn } from './support/browser.js';
 import { makeWav } from '../gateway/test/support/wav.js';
-import { startFakeStack, type FakeStack } from './support/fake-stack.js';
+import { IMAGE_MODEL, startFakeStack, type FakeStack } from './support/fake-stack.js';
 
 async function readDownload(download: Download): Promise<string> {
   const chunks: Buffer[] = [];
@@ -16,7 +16,7 @@ describe('playgrounds against a fake upstream', () => {
   let page: Page;
 
   beforeAll(async () => {
-    stack = await startFakeStack();
+    stack = await startFakeStack([{ id: 'svc-draw-square', provider: 'fake', upstream_model: 'fake-image', capabilities: ['image_generation'], image_sizes: ['512x512', '768x768'] }]);
     browser = await launchChromium();
     page = await newConsolePage(browser);
     await signIn(page, stack.gateway.url, stack.gateway.adminKey);
@@ -60,6 +60,8 @@ describe('playgrounds against a fake upstream', () => {
       const partial = (await assistant().locator('.markdown').textContent()) ?? '';
       expect(partial.length).toBeGreaterThan(0);
       expect(partial).not.toContain('twelve');
+      // A stopped answer still gets its statistics (what arrived before the stop).
+      expect(await assistant().getByLabel('Answer statistics').textContent()).toContain('First token');
       const upstreamRequest = stack.upstream.requests.slice(before).find((r) => r.path.endsWith('/chat/completions'));
       await upstreamRequest?.settled;
       expect(upstreamRequest?.aborted).toBe(true);
@@ -68,6 +70,27 @@ describe('playgrounds against a fake upstream', () => {
     } finally {
       stack.upstream.setBehaviour(null);
     }
+  });
+
+  it('puts a whole, clickable Copy button on every code block of an answer, even a one-line one', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.gateway.url });
+    // The second block is empty, as a model's unclosed fence renders: the shortest a block gets.
+    await page.getByRole('textbox', { name: 'Message' }).fill('```\nx = 1\n```\n\n```\n```');
+    await page.keyboard.press('Enter');
+    await assistant().getByLabel('Answer statistics').waitFor();
+    const blocks = assistant().locator('pre.code-with-copy');
+    expect(await blocks.count()).toBe(2);
+    for (const block of await blocks.all()) {
+      const [pre, button] = [await block.boundingBox(), await block.getByRole('button', { name: 'Copy code' }).boundingBox()];
+      // The button lies wholly inside its block (an overflow:auto box, which clipped it on short blocks).
+      expect(button!.y + button!.height).toBeLessThanOrEqual(pre!.y + pre!.height);
+      expect(button!.x + button!.width).toBeLessThanOrEqual(pre!.x + pre!.width);
+    }
+    const copy = blocks.first().getByRole('button', { name: 'Copy code' });
+    await copy.click();
+    await copy.filter({ hasText: 'Copied' }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe('x = 1');
+    await screenshot(page, 'chat-code-copy');
   });
 
   it('shows the exact request as code', async () => {
@@ -83,8 +106,11 @@ describe('playgrounds against a fake upstream', () => {
   it('streams a text completion', async () => {
     await page.getByRole('link', { name: /Completions/ }).click();
     await page.getByRole('textbox', { name: 'Prompt' }).fill('Roses are red');
+    await page.getByRole('spinbutton', { name: 'Frequency penalty' }).fill('0.75');
     await page.getByRole('button', { name: 'Complete' }).click();
     await page.getByTestId('completion-text').filter({ hasText: /\S/ }).waitFor();
+    const sent = stack.upstream.requests.findLast((r) => r.path.endsWith('/completions') && !r.path.endsWith('/chat/completions'));
+    expect(sent?.body).toMatchObject({ prompt: 'Roses are red', frequency_penalty: 0.75 });
     await page.getByLabel('Answer statistics').waitFor();
     await screenshot(page, 'completions');
   });
@@ -123,6 +149,26 @@ describe('playgrounds against a fake upstream', () => {
     })()`), { timeout: 30_000 }).toBe(true);
     expect(await page.evaluate(`document.querySelector('[data-testid="generated-image"] img').naturalWidth`)).toBe(256);
     await screenshot(page, 'images-generated');
+
+    // A refused generation shows the gateway's error and keeps the images already made.
+    stack.upstream.setBehaviour({ failure: { type: 'status', status: 400, body: { error: { message: 'prompt refused by the fake provider', type: 'invalid_request_error' } } }, times: 1 });
+    try {
+      await page.getByRole('button', { name: 'Generate', exact: true }).click();
+      await page.getByRole('alert').filter({ hasText: 'prompt refused by the fake provider' }).waitFor();
+      expect(await page.getByTestId('generated-image').locator('img').count()).toBeGreaterThan(0);
+    } finally {
+      stack.upstream.setBehaviour(null);
+    }
+  });
+
+  it('offers only the sizes the chosen image model accepts', async () => {
+    await page.getByRole('link', { name: /Images/ }).click();
+    const form = page.locator('form').filter({ has: page.getByLabel('Size') });
+    await form.getByLabel('Model').selectOption('svc-draw-square');
+    await expect.poll(async () => form.getByLabel('Size').locator('option').allTextContents()).toEqual(['512x512', '768x768']);
+    expect(await form.getByLabel('Size').inputValue()).toBe('512x512');
+    await form.getByLabel('Model').selectOption(IMAGE_MODEL);
+    await expect.poll(async () => (await form.getByLabel('Size').locator('option').allTextContents()).length).toBeGreaterThan(2);
   });
 
   it('transcribes an uploaded audio file with segment timestamps', async () => {

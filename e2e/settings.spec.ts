@@ -1,3 +1,5 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshot } from './support/browser.js';
 import { useConsoleSession } from './support/console-session.js';
@@ -5,6 +7,16 @@ import { CHAT_MODEL, IMAGE_MODEL } from './support/fake-stack.js';
 import { layoutProblems, setTheme, VIEWPORTS } from './support/layout.js';
 
 const chat = (model: string) => JSON.stringify({ model, messages: [{ role: 'user', content: 'hello' }] });
+
+/** The e2e screenshot, also copied to /tmp/shots for review. */
+async function shot(page: Page, name: string): Promise<void> {
+  const path = await screenshot(page, name);
+  mkdirSync('/tmp/shots', { recursive: true });
+  copyFileSync(path, `/tmp/shots/${name}.png`);
+}
+
+/** Whether keyboard focus is inside the open dialog. */
+const focusInDialog = (page: Page) => page.evaluate(`Boolean(document.activeElement && document.activeElement.closest('[role="dialog"]'))`) as Promise<boolean>;
 
 describe('Settings page and the playground extras', () => {
   const session = useConsoleSession({ signInPath: '/ui/settings', failurePrefix: 'settings' });
@@ -17,6 +29,92 @@ describe('Settings page and the playground extras', () => {
     await result.waitFor();
     expect(await result.textContent()).toContain('Connected');
     expect(session.stack.upstream.requests.at(-1)?.path).toContain('/embeddings');
+  });
+
+  it('adds a provider on the fake upstream with the keyboard only, tests it, shows a wrong URL\'s error, edits and removes it', async () => {
+    const { page, stack } = session;
+    const settings = async () => (await session.api('/settings', stack.gateway.adminKey)).json() as Promise<{ providers: { id: string; has_api_key: boolean; base_url?: string }[] }>;
+
+    await page.getByRole('button', { name: '+ Add provider' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Add a provider' });
+    await dialog.waitFor();
+    expect(await page.evaluate(`document.activeElement && document.activeElement.closest('label') && document.activeElement.closest('label').textContent`)).toContain('Provider id');
+    await page.keyboard.type('e2e-upstream');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(stack.upstream.url);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('sk-upstream');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('fake-chat');
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press('Tab');
+      expect(await focusInDialog(page)).toBe(true);
+    }
+    await shot(page, 'settings-add-provider');
+    await dialog.getByLabel('Test model').focus();
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+
+    const row = page.getByRole('row', { name: 'e2e-upstream' });
+    await row.getByText('added here').waitFor();
+    expect(await row.textContent()).toContain('key set');
+    expect(await row.textContent()).not.toContain('sk-upstream');
+    expect((await settings()).providers.find((p) => p.id === 'e2e-upstream')).toMatchObject({ has_api_key: true, base_url: stack.upstream.url });
+
+    await row.getByRole('button', { name: 'Test e2e-upstream' }).focus();
+    await page.keyboard.press('Enter');
+    await row.getByTestId('provider-check').getByText(/Connected/).waitFor();
+    expect(stack.upstream.requests.at(-1)).toMatchObject({ path: '/v1/chat/completions', body: { model: 'fake-chat' } });
+
+    await row.getByRole('button', { name: 'Edit e2e-upstream' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit provider e2e-upstream' });
+    expect(await edit.getByLabel('API key').getAttribute('placeholder')).toContain('leave empty to keep it');
+    await edit.getByLabel('Base URL').fill('http://127.0.0.1:9/v1');
+    await edit.getByRole('button', { name: 'Save provider' }).click();
+    await edit.waitFor({ state: 'detached' });
+    expect((await settings()).providers.find((p) => p.id === 'e2e-upstream')).toMatchObject({ has_api_key: true, base_url: 'http://127.0.0.1:9/v1' });
+    await row.getByRole('button', { name: 'Test e2e-upstream' }).click();
+    const failed = row.getByTestId('provider-check');
+    await failed.getByText(/Failed/).waitFor();
+    expect((await failed.textContent())!.length).toBeGreaterThan('Failed · chat on fake-chat · 0 ms'.length);
+    expect(await layoutProblems(page)).toEqual([]);
+    await shot(page, 'settings-provider-error');
+
+    await row.getByRole('button', { name: 'Remove e2e-upstream' }).focus();
+    await page.keyboard.press('Enter');
+    const confirm = page.getByRole('dialog', { name: 'Remove provider e2e-upstream?' });
+    await confirm.waitFor();
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    expect(await row.count()).toBe(1);
+    await row.getByRole('button', { name: 'Remove e2e-upstream' }).click();
+    await confirm.getByRole('button', { name: 'Remove provider' }).focus();
+    await page.keyboard.press('Enter');
+    await row.waitFor({ state: 'detached' });
+    expect((await settings()).providers.some((p) => p.id === 'e2e-upstream')).toBe(false);
+  });
+
+  it('changes CORS origins without a restart, says the value is set here, and shows the data folder', async () => {
+    const { page, stack } = session;
+    const origin = 'https://app.example';
+    const allowed = async () => (await session.api('/models', stack.gateway.adminKey, { headers: { Origin: origin } })).headers.get('access-control-allow-origin');
+    expect(await allowed()).toBeNull();
+    const server = page.getByRole('region', { name: 'Server' });
+    expect(await server.getByTestId('data-dir').textContent()).toBe(stack.gateway.dataDir);
+    expect(await server.getByTestId('source-cors_origins').textContent()).toBe('config file');
+    await server.getByLabel('CORS origins').fill(origin);
+    await server.getByRole('button', { name: 'Save server settings' }).click();
+    await server.getByText('Saved · applied without a restart').waitFor();
+    expect(await server.getByTestId('source-cors_origins').textContent()).toBe('set here');
+    expect(await allowed()).toBe(origin);
+    await server.scrollIntoViewIfNeeded();
+    await shot(page, 'settings-server');
+
+    await server.getByRole('button', { name: "Use the config file's cors origins" }).click();
+    await server.getByTestId('source-cors_origins').getByText('config file').waitFor();
+    expect(await allowed()).toBeNull();
   });
 
   it('adds a route from the console that serves requests at once, then deletes it after a confirmation', async () => {
@@ -50,7 +148,19 @@ describe('Settings page and the playground extras', () => {
         await page.setViewportSize(viewport);
         await page.getByTestId('routes-table').waitFor();
         expect(await layoutProblems(page)).toEqual([]);
-        await screenshot(page, `settings-${viewport.width}-${theme}`);
+        await page.getByRole('heading', { name: 'Settings' }).scrollIntoViewIfNeeded();
+        await shot(page, `settings-${viewport.width}-${theme}`);
+        await page.getByRole('region', { name: 'Server' }).scrollIntoViewIfNeeded();
+        expect(await layoutProblems(page)).toEqual([]);
+        await shot(page, `settings-${viewport.width}-${theme}-server`);
+        await page.getByRole('button', { name: '+ Add provider' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Add a provider' });
+        await dialog.waitFor();
+        expect(await layoutProblems(page)).toEqual([]);
+        for (const name of ['Cancel', 'Add provider']) expect(await dialog.getByRole('button', { name, exact: true }).isVisible()).toBe(true);
+        await shot(page, `settings-dialog-${viewport.width}-${theme}`);
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'detached' });
       }
     }
     await setTheme(page, 'light');
@@ -84,5 +194,63 @@ describe('Settings page and the playground extras', () => {
     await chart.getByRole('status').waitFor();
     expect(await chart.getByRole('status').textContent()).toMatch(/\d{4}-\d{2}-\d{2}/);
     await screenshot(page, 'account-chart-tooltip');
+  });
+
+  it('a request logged without its body points to Settings, where capturing bodies is turned on', async () => {
+    const { page } = session;
+    const logged = async () => {
+      const response = await session.api('/v1/chat/completions', session.stack.gateway.adminKey, { method: 'POST', body: chat(CHAT_MODEL) });
+      expect(response.status).toBe(200);
+      return response.headers.get('x-request-id') ?? '';
+    };
+    const openRow = async (id: string) => {
+      await page.getByRole('link', { name: /Request log/ }).click();
+      const drawer = page.getByRole('dialog', { name: 'POST /v1/chat/completions' });
+      // The live log may not have polled the new request yet: open the newest row until it is this one.
+      for (let attempt = 0; attempt < 20; attempt++) {
+        await page.getByTestId('request-log').getByRole('row', { name: /POST \/v1\/chat\/completions 200/ }).first().click();
+        await drawer.waitFor();
+        if ((await drawer.textContent())?.includes(id)) return drawer;
+        if (attempt === 19) break;
+        await page.keyboard.press('Escape');
+        await drawer.waitFor({ state: 'detached' });
+        await page.waitForTimeout(250);
+      }
+      throw new Error(`The request ${id} never appeared in the log; the newest row was: ${await drawer.textContent()}`);
+    };
+    const drawer = await openRow(await logged());
+    await drawer.getByRole('link', { name: 'Settings' }).click();
+    await page.waitForURL(/\/ui\/settings/);
+    const server = page.getByRole('region', { name: 'Server' });
+    await server.getByLabel('Capture request and response bodies (keys redacted, 4 KiB each)').check();
+    await server.getByRole('button', { name: 'Save server settings' }).click();
+    await server.getByText('Saved · applied without a restart').waitFor();
+    const captured = await openRow(await logged());
+    expect(await captured.getByTestId('request-body').textContent()).toContain('hello');
+    await page.keyboard.press('Escape');
+  });
+
+  it('Status shows the engine queues and draws the traffic chart axes in the theme colours, at a readable size', async () => {
+    const { page } = session;
+    await session.api('/v1/chat/completions', session.stack.gateway.adminKey, { method: 'POST', body: chat(CHAT_MODEL) });
+    for (const theme of ['dark', 'light'] as const) {
+      await setTheme(page, theme);
+      await page.getByRole('link', { name: /Status/ }).click();
+      const tick = page.getByTestId('traffic-chart').locator('text').first();
+      await tick.waitFor();
+      const style = (await page.evaluate(
+        `(() => { const el = document.querySelector('[data-testid="traffic-chart"] text'); const s = getComputedStyle(el); return { fill: s.fill, size: parseFloat(s.fontSize) * el.getScreenCTM().a }; })()`,
+      )) as { fill: string; size: number };
+      // The unstyled default was black text drawn at about 28 px: unreadable on the dark theme and oversized on both.
+      expect(style.fill).not.toBe('rgb(0, 0, 0)');
+      expect(style.size).toBeLessThan(18);
+      // The OCR workers' queue, read from /metrics.
+      const ocrQueue = page.getByRole('region', { name: 'Engine queues' }).getByRole('row', { name: 'local-ocr ocr_workers' });
+      await ocrQueue.waitFor();
+      expect((await ocrQueue.locator('td').allTextContents()).slice(2).every((n) => /^\d+$/.test(n))).toBe(true);
+      expect(await layoutProblems(page)).toEqual([]);
+      await page.getByTestId('traffic-chart').scrollIntoViewIfNeeded();
+      await shot(page, `status-traffic-${theme}`);
+    }
   });
 });

@@ -1,5 +1,7 @@
 // `npm run bench`: the gateway-overhead benchmark and the durable ledger's cost, a soak (60 s by default;
 // `npm run bench -- --soak-seconds 600` for longer), then OCR throughput and accuracy beside Debian's tesseract.
+// `npm run bench -- --ocr [OCR options]` runs only the OCR benchmark (bench/ocr/run.ts takes the options).
+// `npm run bench -- --store [--rows N] [--log-rows N]` runs only the store-at-scale benchmark (1,000,000 usage rows).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +13,16 @@ const run = (command, args) => {
 };
 
 if (!existsSync(join(root, 'dist/gateway/src/cli.js'))) run('npm', ['run', '--silent', 'build:gateway']);
-run('npx', ['tsx', 'bench/gateway/run.ts', ...process.argv.slice(2)]);
-run('npx', ['tsx', 'bench/gateway/soak.ts', ...process.argv.slice(2)]);
+const args = process.argv.slice(2);
+if (args[0] === '--ocr') {
+  run('npx', ['tsx', 'bench/ocr/run.ts', ...args.slice(1)]);
+  process.exit(0);
+}
+if (args[0] === '--store') {
+  run('npx', ['tsx', 'bench/store/usage-scale.ts', ...args.slice(1)]);
+  process.exit(0);
+}
+run('npx', ['tsx', 'bench/gateway/run.ts', ...args]);
+run('npx', ['tsx', 'bench/gateway/soak.ts', ...args]);
+run('npx', ['tsx', 'bench/store/usage-scale.ts']);
 run('npx', ['tsx', 'bench/ocr/run.ts']);

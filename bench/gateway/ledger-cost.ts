@@ -22,22 +22,21 @@ export interface LedgerCost {
 
 const entry = (i: number): UsageRecord => ({ time: Date.now(), request_id: `req_${i}`, key_id: 'key_bench', method: 'POST', route: '/v1/chat/completions', model: 'bench-model', status: 200, latency_ms: 1.2, prompt_tokens: 12, completion_tokens: 6, cost: 0.000024 });
 
-async function withDatabase<T>(work: (usage: UsageRepository, account: AccountRepository) => T | Promise<T>): Promise<T> {
+async function withDatabase<T>(work: (usage: UsageRepository) => T | Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-ledger-bench-'));
-  const db = openDatabase(dir);
+  const db = await openDatabase({ dataDir: dir });
   try {
-    const account = new AccountRepository(db);
-    account.create({ full_name: 'bench', currency: 'USD', balance: 1e9, spend_limit: null, created_at: 0 });
-    return await work(new UsageRepository(db), account);
+    await new AccountRepository(db).create({ full_name: 'bench', currency: 'USD', balance: 1e9, spend_limit: null, created_at: 0 });
+    return await work(new UsageRepository(db));
   } finally {
-    db.close();
+    await db.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 const durable = (entries: number, together: number) =>
-  withDatabase(async (usage, account) => {
-    const ledger = new UsageLedger(usage, account);
+  withDatabase(async (usage) => {
+    const ledger = new UsageLedger(usage);
     const started = performance.now();
     for (let first = 0; first < entries; first += together) {
       await Promise.all(Array.from({ length: Math.min(together, entries - first) }, (_, i) => ledger.record(entry(first + i))));
@@ -49,14 +48,10 @@ const durable = (entries: number, together: number) =>
 export async function measureLedgerCost(entries = 20_000): Promise<LedgerCost> {
   const oneAtATimeMicros = await durable(entries, 1);
   const groupOf32Micros = await durable(entries, 32);
-  const bufferedMicros = await withDatabase((usage, account) => {
+  const bufferedMicros = await withDatabase(async (usage) => {
     const started = performance.now();
     for (let first = 0; first < entries; first += 200) {
-      const batch = Array.from({ length: Math.min(200, entries - first) }, (_, i) => entry(first + i));
-      usage.transaction(() => {
-        for (const record of batch) usage.insert(record);
-        account.debit(batch.reduce((sum, record) => sum + record.cost, 0));
-      });
+      await usage.append(Array.from({ length: Math.min(200, entries - first) }, (_, i) => entry(first + i)));
     }
     return ((performance.now() - started) * 1000) / entries;
   });

@@ -35,9 +35,9 @@ export interface BenchProcesses {
 /**
  * The fast fake upstream and the built gateway (a priced model `bench-model` routed to it) as two
  * processes on port 0 with a fresh data folder. `gatewayScript` replaces the CLI (the soak uses one
- * that reports its memory over IPC).
+ * that reports its memory over IPC); `extraEnv` adds to the gateway's environment (team mode's Redis).
  */
-export async function startBenchProcesses(gatewayScript = join(root, 'dist/gateway/src/cli.js'), nodeArgs: string[] = []): Promise<BenchProcesses> {
+export async function startBenchProcesses(gatewayScript = join(root, 'dist/gateway/src/cli.js'), nodeArgs: string[] = [], extraEnv: Record<string, string> = {}): Promise<BenchProcesses> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
   const upstream = spawn(process.execPath, [join(import.meta.dirname, 'fast-upstream.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
   const upstreamPort = (await firstLine(upstream, /^(\d+)\n/))[1];
@@ -46,7 +46,7 @@ export async function startBenchProcesses(gatewayScript = join(root, 'dist/gatew
   const config = join(dataDir, 'config.yaml');
   writeFileSync(config, `server:\n  warm_engines: false\nproviders:\n  - id: up\n    type: openai\n    base_url: http://127.0.0.1:${upstreamPort}/v1\nmodels:\n  - id: bench-model\n    provider: up\n    upstream_model: bench\n    capabilities: [chat]\n    pricing: { input_per_million: 1, output_per_million: 2 }\n`);
   const gateway = spawn(process.execPath, [...nodeArgs, gatewayScript], {
-    env: { ...process.env, GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: config, GATEWAY_PORT: '0', GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_LOG_LEVEL: 'error' },
+    env: { ...process.env, GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: config, GATEWAY_PORT: '0', GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_LOG_LEVEL: 'error', ...extraEnv },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const gatewayUrl = (await firstLine(gateway, /listening on (http:\/\/[\d.]+:\d+)/))[1];

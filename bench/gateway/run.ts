@@ -3,11 +3,15 @@
  * (direct), through a bare Node proxy that only pipes bytes (bare-proxy.mjs: the floor), and through
  * Switchyard (auth, a per-key rate limit, the usage ledger, the request log and metrics all on).
  * Prints throughput, added latency, time to first byte and CPU per request with the ratios to the
- * bare proxy, then a CPU profile of the gateway under load, its idle memory and the ledger's cost.
+ * bare proxy, the same with team mode's Redis on (GATEWAY_REDIS_URL, a key prefix of its own), then
+ * a CPU profile of the gateway under load, its idle memory and the ledger's cost.
  *
  *   npx tsx bench/gateway/run.ts [--seconds 5] [--rate 1000] [--concurrency 32] [--stream-concurrency 16]
+ *     [--redis redis://127.0.0.1:6379] [--only solo,team,profile,memory,ledger] [--profile-out gateway.cpuprofile]
  */
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
 import { join } from 'node:path';
 import { summariseCpuProfile, type CpuProfile } from './cpu-profile.js';
 import { measureIdleMemory } from './idle-memory.js';
@@ -21,6 +25,8 @@ const seconds = Number(args.get('--seconds') ?? 5);
 const rate = Number(args.get('--rate') ?? 1000);
 const concurrency = Number(args.get('--concurrency') ?? 32);
 const streamConcurrency = Number(args.get('--stream-concurrency') ?? 16);
+const redisUrl = args.get('--redis') ?? process.env.GATEWAY_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const sections = new Set((args.get('--only') ?? 'solo,team,profile,memory,ledger').split(','));
 
 type Via = 'direct' | 'bare' | 'gateway';
 interface Measured {
@@ -80,8 +86,18 @@ function table(rows: string[][]) {
   for (const row of rows) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('   '));
 }
 
-async function overhead() {
-  const processes = await startBenchProcesses();
+interface Overhead {
+  plainLoad: Record<Via, Measured>;
+  plainRate: Record<Via, Measured>;
+  streamLoad: Record<Via, Measured>;
+  streamRate: Record<Via, Measured>;
+}
+
+const added = (results: Record<Via, Measured>, field: 'p50' | 'p99' | 'firstByteP50', via: Via) => results[via][field] - results.direct[field];
+const beyondBare = (results: Record<Via, Measured>, field: 'p50' | 'p99' | 'firstByteP50') => added(results, field, 'gateway') - added(results, field, 'bare');
+
+async function overhead(mode: string, env: Record<string, string> = {}): Promise<Overhead> {
+  const processes = await startBenchProcesses(undefined, [], env);
   try {
     const target = targets(processes, await processes.createKey());
     const plainLoad = await measureAll((t) => fullLoad(t, concurrency, seconds), (via) => target(via, false));
@@ -90,24 +106,38 @@ async function overhead() {
     const streamRate = await measureAll((t) => fixedRate(t, rate, seconds), (via) => target(via, true));
     const usage = (await (await fetch(`${processes.gatewayUrl}/account/usage`, { headers: { 'x-api-key': ADMIN_KEY } })).json()) as { usage: { total_requests: number } };
 
-    const added = (results: Record<Via, Measured>, field: 'p50' | 'p99' | 'firstByteP50', via: Via) => results[via][field] - results.direct[field];
     const errors = [plainLoad, plainRate, streamLoad, streamRate].reduce((sum, r) => sum + r.direct.errors + r.bare.errors + r.gateway.errors, 0);
-    console.log(`\nGateway overhead beside a bare Node proxy (${seconds} s per run, after a warm-up run; ${usage.usage.total_requests} requests in the usage ledger; ${errors} errors)\n`);
+    console.log(`\nGateway overhead beside a bare Node proxy, ${mode} (${seconds} s per run, after a warm-up run; ${usage.usage.total_requests} requests in the usage ledger; ${errors} errors)\n`);
     table([
       ['', 'direct', 'bare proxy', 'Switchyard', 'Switchyard / bare', 'target'],
       [`plain, closed loop ${concurrency} conns (req/s)`, fmt(plainLoad.direct.rps, 0), fmt(plainLoad.bare.rps, 0), fmt(plainLoad.gateway.rps, 0), `${fmt(plainLoad.gateway.rps / plainLoad.bare.rps)}×`, '≥ 0.70×'],
       [`streamed (20 chunks), closed loop ${streamConcurrency} conns (req/s)`, fmt(streamLoad.direct.rps, 0), fmt(streamLoad.bare.rps, 0), fmt(streamLoad.gateway.rps, 0), `${fmt(streamLoad.gateway.rps / streamLoad.bare.rps)}×`, '≥ 0.60×'],
-      [`plain, ${rate} req/s: added p50 (ms)`, '', fmt(added(plainRate, 'p50', 'bare')), fmt(added(plainRate, 'p50', 'gateway')), `+${fmt(added(plainRate, 'p50', 'gateway') - added(plainRate, 'p50', 'bare'))} ms`, '≤ +0.10 ms'],
-      [`plain, ${rate} req/s: added p99 (ms)`, '', fmt(added(plainRate, 'p99', 'bare')), fmt(added(plainRate, 'p99', 'gateway')), `+${fmt(added(plainRate, 'p99', 'gateway') - added(plainRate, 'p99', 'bare'))} ms`, ''],
-      [`streamed, ${rate} req/s: added first byte p50 (ms)`, '', fmt(added(streamRate, 'firstByteP50', 'bare')), fmt(added(streamRate, 'firstByteP50', 'gateway')), `+${fmt(added(streamRate, 'firstByteP50', 'gateway') - added(streamRate, 'firstByteP50', 'bare'))} ms`, '≤ +0.50 ms'],
-      [`streamed, ${rate} req/s: added p50 to the last chunk (ms)`, '', fmt(added(streamRate, 'p50', 'bare')), fmt(added(streamRate, 'p50', 'gateway')), `+${fmt(added(streamRate, 'p50', 'gateway') - added(streamRate, 'p50', 'bare'))} ms`, ''],
+      [`plain, ${rate} req/s: added p50 (ms)`, '', fmt(added(plainRate, 'p50', 'bare')), fmt(added(plainRate, 'p50', 'gateway')), `+${fmt(beyondBare(plainRate, 'p50'))} ms`, '≤ +0.10 ms'],
+      [`plain, ${rate} req/s: added p99 (ms)`, '', fmt(added(plainRate, 'p99', 'bare')), fmt(added(plainRate, 'p99', 'gateway')), `+${fmt(beyondBare(plainRate, 'p99'))} ms`, ''],
+      [`streamed, ${rate} req/s: added first byte p50 (ms)`, '', fmt(added(streamRate, 'firstByteP50', 'bare')), fmt(added(streamRate, 'firstByteP50', 'gateway')), `+${fmt(beyondBare(streamRate, 'firstByteP50'))} ms`, '≤ +0.50 ms'],
+      [`streamed, ${rate} req/s: added p50 to the last chunk (ms)`, '', fmt(added(streamRate, 'p50', 'bare')), fmt(added(streamRate, 'p50', 'gateway')), `+${fmt(beyondBare(streamRate, 'p50'))} ms`, ''],
       ['CPU per request, plain closed loop (µs)', '', fmt(plainLoad.bare.cpuPerRequest, 0), fmt(plainLoad.gateway.cpuPerRequest, 0), `${fmt(plainLoad.gateway.cpuPerRequest / plainLoad.bare.cpuPerRequest)}×`, ''],
       ['CPU per request, streamed closed loop (µs)', '', fmt(streamLoad.bare.cpuPerRequest, 0), fmt(streamLoad.gateway.cpuPerRequest, 0), `${fmt(streamLoad.gateway.cpuPerRequest / streamLoad.bare.cpuPerRequest)}×`, ''],
-      ['CPU per request, plain 1000 req/s (µs)', '', fmt(plainRate.bare.cpuPerRequest, 0), fmt(plainRate.gateway.cpuPerRequest, 0), `${fmt(plainRate.gateway.cpuPerRequest / plainRate.bare.cpuPerRequest)}×`, ''],
+      [`CPU per request, plain ${rate} req/s (µs)`, '', fmt(plainRate.bare.cpuPerRequest, 0), fmt(plainRate.gateway.cpuPerRequest, 0), `${fmt(plainRate.gateway.cpuPerRequest / plainRate.bare.cpuPerRequest)}×`, ''],
+      [`CPU per request, streamed ${rate} req/s (µs)`, '', fmt(streamRate.bare.cpuPerRequest, 0), fmt(streamRate.gateway.cpuPerRequest, 0), `${fmt(streamRate.gateway.cpuPerRequest / streamRate.bare.cpuPerRequest)}×`, ''],
     ]);
+    return { plainLoad, plainRate, streamLoad, streamRate };
   } finally {
     await processes.stop();
   }
+}
+
+/** Team mode beside solo: the same key (with a requests-per-minute limit, counted exactly in Redis) and the same loads. */
+function compareTeam(solo: Overhead, team: Overhead) {
+  console.log(`\nTeam mode (Redis at ${redisUrl}) beside solo, beyond the bare proxy\n`);
+  table([
+    ['', 'solo', 'team (Redis)'],
+    [`plain, ${rate} req/s: added p50 beyond bare (ms)`, `+${fmt(beyondBare(solo.plainRate, 'p50'))}`, `+${fmt(beyondBare(team.plainRate, 'p50'))}`],
+    [`plain, ${rate} req/s: added p99 beyond bare (ms)`, `+${fmt(beyondBare(solo.plainRate, 'p99'))}`, `+${fmt(beyondBare(team.plainRate, 'p99'))}`],
+    [`streamed, ${rate} req/s: added first byte p50 beyond bare (ms)`, `+${fmt(beyondBare(solo.streamRate, 'firstByteP50'))}`, `+${fmt(beyondBare(team.streamRate, 'firstByteP50'))}`],
+    ['plain, closed loop: Switchyard / bare', `${fmt(solo.plainLoad.gateway.rps / solo.plainLoad.bare.rps)}×`, `${fmt(team.plainLoad.gateway.rps / team.plainLoad.bare.rps)}×`],
+    ['CPU per request, plain closed loop (µs)', fmt(solo.plainLoad.gateway.cpuPerRequest, 0), fmt(team.plainLoad.gateway.cpuPerRequest, 0)],
+  ]);
 }
 
 /** The gateway under closed-loop load, half plain and half streamed, with V8's sampling profiler on. */
@@ -129,6 +159,8 @@ async function profile() {
   } finally {
     await processes.stop();
   }
+  const saveTo = args.get('--profile-out');
+  if (saveTo) writeFileSync(saveTo, JSON.stringify(recorded));
   const { byPlace, byFunction } = summariseCpuProfile(recorded);
   console.log(`\nWhere the gateway's CPU goes under load (V8 CPU profile, self time, share of busy time; ${seconds} s closed loop, plain and streamed, after a warm-up run)\n`);
   table([['where', 'share'], ...byPlace.map((share) => [share.name, `${fmt(share.percent, 1)} %`])]);
@@ -136,11 +168,45 @@ async function profile() {
   table([['function', 'share'], ...byFunction.map((share) => [share.name, `${fmt(share.percent, 1)} %`])]);
 }
 
+/** Whether a Redis answers at `redisUrl`: without one the team scenario is skipped, not failed. */
+async function redisAnswers(): Promise<boolean> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The team scenario's keys go when it is over (the Redis may be shared). */
+async function dropRedisKeys(prefix: string) {
+  const redis = new Redis(redisUrl);
+  try {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 async function main() {
-  await overhead();
-  await profile();
-  const idle = await measureIdleMemory();
-  console.log(`\nIdle memory of the headless gateway, default configuration, engines warm: ${fmt(idle.rssMiB, 0)} MiB resident (target < 200 MiB; ready after ${fmt(idle.readyMs / 1000, 1)} s)`);
+  const solo = sections.has('solo') ? await overhead('solo') : undefined;
+  if (sections.has('team') && !(await redisAnswers())) console.log(`\nTeam mode skipped: no Redis answers at ${redisUrl} (--redis <url> or GATEWAY_REDIS_URL).`);
+  else if (sections.has('team')) {
+    const prefix = `switchyard-bench-${process.pid}:`;
+    const team = await overhead('team mode', { GATEWAY_REDIS_URL: redisUrl, GATEWAY_REDIS_PREFIX: prefix }).finally(() => dropRedisKeys(prefix));
+    if (solo) compareTeam(solo, team);
+  }
+  if (sections.has('profile')) await profile();
+  if (sections.has('memory')) {
+    const idle = await measureIdleMemory();
+    console.log(`\nIdle memory of the headless gateway, default configuration, engines warm: ${fmt(idle.rssMiB, 0)} MiB resident (target < 200 MiB; ready after ${fmt(idle.readyMs / 1000, 1)} s)`);
+  }
+  if (!sections.has('ledger')) return;
   const ledger = await measureLedgerCost();
   const micros = (value: number) => `${value.toFixed(1)} µs`;
   console.log(`\nUsage ledger, cost per entry written before its answer (${ledger.entries} entries, WAL, synchronous=NORMAL):`);

@@ -2,32 +2,33 @@
  * OCR benchmark: the gateway's engines (native `tesseract` through the gateway, tesseract.js) beside
  * Debian's `tesseract` command on the same pages, under the same load (runs are interleaved page by
  * page). Accuracy per category (CER, WER, bag-of-words F1, box IoU, pages/s) on bench/ocr/pages.ts and
- * the real scans in bench/ocr/real, then throughput on A4 pages one and two at a time.
- *   npx tsx bench/ocr/run.ts [--quick] [--pages] [--no-wasm] [--accuracy-only] [--throughput-only]
+ * the real scans in bench/ocr/real, then throughput on A4 pages one and two at a time, then one A4 page's
+ * latency through `POST /v1/ocr` on the built gateway (p50/p95, needs `npm run build:gateway`).
+ *   npx tsx bench/ocr/run.ts [--quick] [--pages] [--no-wasm] [--accuracy-only] [--throughput-only] [--no-http]
  *     [--only <category>[,<category>...]] [--dump <dir>]
  * --only keeps the named categories (or pages); --dump writes each engine's text per page beside the truth.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import sharp from 'sharp';
 import { blocksText } from '../../gateway/src/media/pdf/layout-from-words.js';
 import { createTesseractProvider } from '../../gateway/src/providers/tesseract/create-tesseract-provider.js';
 import { probeNativeTesseract } from '../../gateway/src/providers/tesseract/native-engine.js';
 import { tsvToOcrBlocks } from '../../gateway/src/providers/tesseract/tsv-to-ocr-blocks.js';
 import type { OcrWord } from '../../gateway/src/providers/contracts/ocr.js';
 import type { ProviderInstance } from '../../gateway/src/providers/contracts/provider-instance.js';
-import { boxIou, drawTextImage, proseLines, type DrawnImage, type DrawnWord } from '../../gateway/test/support/draw-text.js';
+import { boxIou, type DrawnImage, type DrawnWord } from '../../gateway/test/support/draw-text.js';
+import { a4Page } from './a4-page.js';
 import { bagOfWordsF1, characterErrorRate, wordErrorRate } from './error-rates.js';
+import { measureA4Latency, printA4Latency } from './http-latency.js';
 import { benchPages, type BenchPage } from './pages.js';
+import { realPages } from './real-pages.js';
 
 const exec = promisify(execFile);
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
-const here = path.dirname(new URL(import.meta.url).pathname);
 const option = (name: string): string | undefined => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : undefined;
@@ -43,7 +44,10 @@ interface Reading {
 
 type Reader = (page: DrawnImage, name: string) => Promise<Reading>;
 
-function gatewayEngine(engine: 'native' | 'wasm', workers: number): ProviderInstance {
+/** The gateway's default: one worker per core, at most 4 (a large page uses two when two are free). */
+const WORKERS = Math.min(4, availableParallelism());
+
+function gatewayEngine(engine: 'native' | 'wasm', workers = WORKERS): ProviderInstance {
   const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
   return createTesseractProvider({ id: `bench-${engine}`, options: { type: 'tesseract', engine, workers }, dataDir: tmpdir(), logger });
 }
@@ -99,22 +103,6 @@ function score(page: DrawnImage, reading: Reading): Scores {
   };
 }
 
-async function realPages(): Promise<BenchPage[]> {
-  const pages: BenchPage[] = [];
-  for (const [image, truth] of [['phototest.tif', 'phototest.txt']] as const) {
-    const imageFile = path.join(here, 'real', image);
-    if (!existsSync(imageFile)) {
-      console.log(`(skipping real scan ${image}: absent)`);
-      continue;
-    }
-    const text = await readFile(path.join(here, 'real', truth), 'utf8');
-    // As PNG, so the command and the gateway read the same bytes.
-    const png = await sharp(await readFile(imageFile)).png().toBuffer({ resolveWithObject: true });
-    pages.push({ category: 'real_scan', name: image, image: { image: png.data, mimeType: 'image/png', width: png.info.width, height: png.info.height, words: [], text } });
-  }
-  return pages;
-}
-
 const pct = (n: number | undefined): string => (n === undefined ? '-' : `${(n * 100).toFixed(1)}%`);
 const pad = (value: string, width: number): string => (value.length >= width ? value : value + ' '.repeat(width - value.length));
 const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
@@ -167,24 +155,18 @@ async function accuracy(dir: string, engines: [string, Reader][]): Promise<void>
   }
 }
 
-/** An A4 page at 200 DPI: 11 pt body text (30 px), 40 lines. */
-function a4Page(seed: number): Promise<DrawnImage> {
-  const lines = proseLines(30, 200, 150, 40).map((line, i) => ({ ...line, text: `${seed + i}. ${line.text}` }));
-  return drawTextImage(lines, { width: 1654, height: 2339 });
-}
-
 async function throughput(dir: string, native: boolean): Promise<void> {
   const pages = await Promise.all(Array.from({ length: quick ? 4 : 8 }, (_, i) => a4Page(i * 100)));
   console.log(`\nThroughput: ${pages.length} A4 pages at 200 DPI (1654×2339), warm, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)} (shared machine).`);
-  console.log('Each gateway engine is timed in turn with the command, batch by batch, so both see the same load.\n');
-  const lanes: [string, (workers: number) => Reader, Reader][] = [];
+  console.log(`Each gateway engine (${WORKERS} workers) is timed in turn with the command, batch by batch, so both see the same load.\n`);
+  const lanes: [string, () => Reader, Reader][] = [];
   const command = commandReader(dir);
-  if (native) lanes.push(['gateway native', (w) => gatewayReader(keep(gatewayEngine('native', w))), command]);
-  if (!args.includes('--no-wasm')) lanes.push(['gateway wasm', (w) => gatewayReader(keep(gatewayEngine('wasm', w))), command]);
+  if (native) lanes.push(['gateway native', () => gatewayReader(keep(gatewayEngine('native'))), command]);
+  if (!args.includes('--no-wasm')) lanes.push(['gateway wasm', () => gatewayReader(keep(gatewayEngine('wasm'))), command]);
   const rows: string[] = [];
   for (const [label, makeReader, other] of lanes) {
     for (const concurrency of [1, 2]) {
-      const reader = makeReader(concurrency);
+      const reader = makeReader();
       await reader(pages[0], 'warm');
       let ours = 0;
       let theirs = 0;
@@ -212,17 +194,22 @@ function keep(provider: ProviderInstance): ProviderInstance {
   return provider;
 }
 
+console.log(
+  `OCR benchmark, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
+    `${availableParallelism()} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, load average ${loadavg()[0].toFixed(1)}.`,
+);
 const dir = await mkdtemp(path.join(tmpdir(), 'switchyard-ocr-bench-'));
 try {
   const native = (await probeNativeTesseract('tesseract')) !== undefined;
   if (!native) console.log('No `tesseract` command on this machine (apt-get install tesseract-ocr): measuring tesseract.js alone.');
   if (!args.includes('--throughput-only')) {
     const engines: [string, Reader][] = [];
-    if (native) engines.push(['native', gatewayReader(keep(gatewayEngine('native', 1)))], ['command', commandReader(dir)]);
-    if (!args.includes('--no-wasm')) engines.push(['wasm', gatewayReader(keep(gatewayEngine('wasm', 1)))]);
+    if (native) engines.push(['native', gatewayReader(keep(gatewayEngine('native')))], ['command', commandReader(dir)]);
+    if (!args.includes('--no-wasm')) engines.push(['wasm', gatewayReader(keep(gatewayEngine('wasm')))]);
     await accuracy(dir, engines);
   }
   if (!args.includes('--accuracy-only')) await throughput(dir, native);
+  if (native && !args.includes('--accuracy-only') && !args.includes('--no-http')) printA4Latency(await measureA4Latency(quick ? 6 : 20));
 } finally {
   await Promise.all(opened.map((p) => p.close()));
   await rm(dir, { recursive: true, force: true });

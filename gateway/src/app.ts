@@ -9,8 +9,9 @@ import { newId } from './core/ids/ids.js';
 import { KeyService } from './core/account/key-service.js';
 import { ModelRegistry } from './core/routing/model-registry.js';
 import { SettingsService } from './core/settings/settings-service.js';
+import { SettingsStore } from './core/settings/settings-store.js';
 import { SettingsRepository } from './store/settings-repository.js';
-import { createProviders } from './core/routing/provider-pool.js';
+import { createProvider, createProviders, type ProviderPoolContext } from './core/routing/provider-pool.js';
 import { LocalRateLimiter } from './core/account/rate-limiter.js';
 import { TeamMode } from './core/team/team-mode.js';
 import { storedSpend } from './core/billing/stored-spend.js';
@@ -112,21 +113,25 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
 
   // Team mode connects first: a Redis that does not answer stops the start before anything is opened.
   const team = options.team?.redisUrl ? await TeamMode.start({ redisUrl: options.team.redisUrl, prefix: options.team.redisPrefix, instanceId }, app.log) : undefined;
-  const db = openDatabase(options.dataDir);
-  const ledger = new UsageLedger(new UsageRepository(db), new AccountRepository(db));
+  const db = await openDatabase({ dataDir: options.dataDir, url: options.team?.databaseUrl });
+  const ledger = new UsageLedger(new UsageRepository(db));
+  await ledger.load();
   const keys = new KeyService(new KeysRepository(db));
-  const { generatedKey } = keys.ensureBootstrapKey(options.adminKey);
-  const providers = createProviders(options.providers, { ...PROVIDER_FACTORIES, ...extras.providerFactories }, {
+  const { generatedKey } = await keys.ensureBootstrapKey(options.adminKey);
+  const providerFactories = { ...PROVIDER_FACTORIES, ...extras.providerFactories };
+  const providerContext: ProviderPoolContext = {
     dataDir: options.dataDir,
     source: options.configPath ?? 'built-in defaults',
     logger: (providerId) => {
       const child = app.log.child({ provider: providerId });
       return { info: (message) => child.info(message), warn: (message) => child.warn(message), error: (message) => child.error(message) };
     },
-  });
+  };
+  const providers = createProviders(options.providers, providerFactories, providerContext);
   const breakers = new ProviderBreakers(options.providers);
   const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db), (providerId) => breakers.for(providerId).state);
-  const files = new FileStore(new FilesRepository(db), options.dataDir);
+  await models.reloadState();
+  const files = new FileStore(new FilesRepository(db), options.filesDir);
   const batches = new BatchesRepository(db);
   const agents = new AgentsService(new AgentsRepository(db), models);
   const runBatchRequest = inProcessBatchExecutor((request) => app.inject(request));
@@ -137,6 +142,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   /** What the use cases that load client documents need. */
   const useCaseDeps = { models, runner, files, options, urlFetchPolicy };
   const accounts = new AccountService(new AccountRepository(db), ledger, options.account, Date.now, team && (() => team.spendReservations(storedSpend(new AccountRepository(db), new UsageRepository(db)))));
+  await accounts.load();
   const services: GatewayServices = {
     options,
     db,
@@ -145,7 +151,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     accounts,
     billing: new BillingService(accounts, ledger, models, options.account.defaultCompletionTokens, (error) => app.log.error({ err: error }, 'could not settle a spend reservation')),
     rateLimiter: team?.rateLimiter ?? new LocalRateLimiter(),
-    requestLog: new RequestLog(options.server.requestLogSize, { store: new RequestLogRepository(db), retentionDays: options.server.requestLogRetentionDays }, instanceId),
+    requestLog: new RequestLog(options.server.requestLogSize, { store: new RequestLogRepository(db), retentionDays: () => services.settings.live().requestLogRetentionDays }, instanceId),
     providers,
     models,
     breakers,
@@ -170,19 +176,30 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     imageGeneration: new ImageGenerationService(models, runner, files),
     transcription: new TranscriptionService(models, runner),
     responses: new ResponsesService(models, runner, new ResponsesRepository(db)),
-    settings: new SettingsService({ options, repository: new SettingsRepository(db), models, providers, breakers }),
+    settings: new SettingsService({
+      options,
+      store: new SettingsStore(new SettingsRepository(db)),
+      models,
+      providers,
+      breakers,
+      providerTypes: Object.keys(providerFactories),
+      createProvider: (config) => createProvider(config, providerFactories, providerContext),
+      reportProviderError: (providerId, error) => app.log.error({ provider: providerId, err: error }, 'provider settings could not be applied'),
+    }),
   };
-  services.settings.applyStored();
-  await team?.join({ ...services, providerIds: options.providers.map((provider) => provider.id) });
+  await services.requestLog.load();
+  await services.settings.reload();
+  await team?.join({ ...services, providerIds: [...providers.keys()] });
   app.decorate('services', services);
   app.decorate('generatedAdminKey', generatedKey);
 
   registerRequestContext(app);
   registerErrorHandler(app);
-  registerHostGuard(app, options.host, options.server.allowedHosts);
-  await registerCors(app, options.server.corsOrigins);
+  const live = () => services.settings.live();
+  registerHostGuard(app, options.host, () => live().allowedHosts);
+  await registerCors(app, () => live().corsOrigins);
   registerAuthentication(app);
-  registerUsageRecorder(app, options.server.requestLogBodies);
+  registerUsageRecorder(app, () => live().requestLogBodies);
   registerMetricsHooks(app);
   registerSpendReservation(app);
   await registerCompression(app, options.server.compressionThresholdBytes);
@@ -192,7 +209,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   await registerConsolePage(app, options.consoleDir);
 
   app.addHook('onReady', async () => {
-    services.batchRunner.resume();
+    await services.batchRunner.resume().catch((error: unknown) => app.log.error({ err: error }, 'unfinished batches could not be resumed'));
     await services.localModels.start().catch((error: unknown) => app.log.error({ err: error }, 'local models failed to start'));
     if (!options.server.warmEngines) return;
     const routed = new Set(models.all().map((route) => route.provider));
@@ -209,10 +226,9 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   });
   app.addHook('onClose', async () => {
     await Promise.allSettled([...providers.values()].map((provider) => provider.close()));
-    ledger.flush();
-    services.requestLog.flush();
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    db.close();
+    await ledger.close().catch((error: unknown) => app.log.error({ err: error }, 'usage records could not be written at close'));
+    await services.requestLog.flush();
+    await db.close();
     await team?.close();
   });
   return app as unknown as FastifyInstance & { generatedAdminKey?: string };

@@ -7,8 +7,10 @@ import { chatRoutes } from './chat/chat-routes.js';
 import { completionRoutes } from './completions/completion-routes.js';
 import { embeddingRoutes } from './embeddings/embedding-routes.js';
 import { fileRoutes } from './files/file-routes.js';
+import { libraryRoutes } from './files/library-routes.js';
 import { ocrRoutes } from './ocr/ocr-routes.js';
 import { transcriptRoutes } from './transcript/transcript-routes.js';
+import { speechRoutes } from './transcript/speech-routes.js';
 import { imageAnalysisRoutes } from './vision/image-analysis-routes.js';
 import { imageGenerationRoutes } from './vision/image-generation-routes.js';
 import { consoleRoutes } from './console/console-routes.js';
@@ -22,6 +24,7 @@ import { mistralBatchJobsRoutes } from './batch/mistral-batch-jobs-routes.js';
 import { mistralFineTuningRoutes } from './models/mistral-fine-tuning-routes.js';
 import { fimRoutes } from './fim/fim-routes.js';
 import { classifierRoutes } from './classifiers/classifier-routes.js';
+import { platformRoutes } from './agents/platform-routes.js';
 import { settingsRoutes } from './settings/settings-routes.js';
 
 /** Every resource's routes. */
@@ -39,12 +42,15 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(completionRoutes);
   await app.register(fimRoutes);
   await app.register(classifierRoutes);
+  await app.register(platformRoutes);
   await app.register(embeddingRoutes);
   await app.register(fileRoutes);
+  await app.register(libraryRoutes);
   await app.register(ocrRoutes);
   await app.register(imageGenerationRoutes);
   await app.register(imageAnalysisRoutes);
   await app.register(transcriptRoutes);
+  await app.register(speechRoutes);
   await app.register(batchRoutes);
   await app.register(mistralBatchJobsRoutes);
   await app.register(agentRoutes);

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ModelConfigSchema } from '../wire/model-route-schema.js';
+import { ProviderTimeoutsSchema } from '../wire/provider-schema.js';
 
 export { ModelConfigSchema, PricingSchema, type ModelConfig, type Pricing } from '../wire/model-route-schema.js';
 
@@ -9,16 +10,9 @@ export const ProviderConfigSchema = Type.Object(
     type: Type.String({ minLength: 1 }),
     base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
     api_key: Type.Optional(Type.String()),
-    timeouts: Type.Optional(
-      Type.Object(
-        {
-          connect: Type.Optional(Type.Integer({ minimum: 1 })),
-          first_byte: Type.Optional(Type.Integer({ minimum: 1 })),
-          idle: Type.Optional(Type.Integer({ minimum: 1 })),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    /** Upstream model a connection test (Settings) calls when no route uses this provider. */
+    test_model: Type.Optional(Type.String({ minLength: 1 })),
+    timeouts: Type.Optional(ProviderTimeoutsSchema),
     /** Circuit breaker: see DEFAULT_BREAKER for the defaults. */
     breaker: Type.Optional(
       Type.Object(
@@ -56,6 +50,8 @@ export const ServerConfigSchema = Type.Object(
     warm_engines: Type.Optional(Type.Boolean()),
     /** How long in-flight requests may take to finish on shutdown, in milliseconds. */
     shutdown_grace_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** On SIGTERM, how long /health/readiness answers 503 while requests are still served, so the balancer stops sending first (default 5000 in team mode, 0 alone). */
+    drain_delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 })),
     /** Overall deadline of every request (retries, backoff and fallbacks included), until a non-streamed answer is complete or a stream has started. */
     request_deadline_ms: Type.Optional(Type.Integer({ minimum: 1 })),
     /** Names this gateway on /status and in metrics (default: hostname-pid). */

@@ -2,6 +2,12 @@ import type { ModelConfig, ProviderConfig } from './config-schema.js';
 import type { AccountSettings, ServerSettings } from './gateway-options.js';
 import { DEFAULT_CHAT_MODEL, DEFAULT_OCR_MODEL, DEFAULT_VISION_MODEL, DEFAULT_TRANSCRIPTION_MODEL } from '../wire/default-models.js';
 
+/**
+ * In team mode a stopping instance stays up but not ready this long, so a balancer polling
+ * /health/readiness every 1-2 s (two failures to mark it down) stops sending before the listener closes.
+ */
+export const TEAM_DRAIN_DELAY_MS = 5_000;
+
 export const DEFAULT_SERVER: ServerSettings = {
   bodyLimitBytes: 50 * 1024 * 1024,
   allowedHosts: [],
@@ -11,6 +17,7 @@ export const DEFAULT_SERVER: ServerSettings = {
   requestLogBodies: false,
   requestLogRetentionDays: 7,
   shutdownGraceMs: 10_000,
+  drainDelayMs: 0,
   warmEngines: true,
   // 5 minutes: past today's worst case of one hanging route (60 s first byte x 3 attempts), under the
   // 10 minutes SDKs wait by default, and room for long non-streamed answers and OCR on a CPU.

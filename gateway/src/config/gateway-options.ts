@@ -11,6 +11,8 @@ export interface ServerSettings {
   requestLogBodies: boolean;
   requestLogRetentionDays: number;
   shutdownGraceMs: number;
+  /** SIGTERM: not ready for this long while still serving, before the listener closes (team mode default 5 s). */
+  drainDelayMs: number;
   warmEngines: boolean;
   requestDeadlineMs: number;
   /** GATEWAY_INSTANCE_ID, else server.instance_id; hostname-pid when both are absent. */
@@ -34,6 +36,11 @@ export interface GatewayOptions {
   host: string;
   port: number;
   dataDir: string;
+  /**
+   * GATEWAY_FILES_DIR: where the bytes of uploaded, generated and batch files live (default
+   * `<dataDir>/files`). In team mode every instance points it at one shared directory.
+   */
+  filesDir: string;
   /** The file the providers and models came from, for messages. */
   configPath?: string;
   /** Bootstrap Owner key; one is generated and printed at first start when absent. */

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from './config-error.js';
 import type { ConfigFile, ModelConfig, ProviderConfig } from './config-schema.js';
 import { readConfigFile } from './read-config-file.js';
-import { BUILT_IN_MODELS, BUILT_IN_PROVIDERS, DEFAULT_ACCOUNT, DEFAULT_SERVER, localLanguageModelRoutes } from './defaults.js';
+import { BUILT_IN_MODELS, BUILT_IN_PROVIDERS, DEFAULT_ACCOUNT, DEFAULT_SERVER, localLanguageModelRoutes, TEAM_DRAIN_DELAY_MS } from './defaults.js';
 import type { GatewayOptions } from './gateway-options.js';
 import { parseUrlFetchAllow } from './url-fetch-allow.js';
 import { loadTeamSettings } from './team-settings.js';
@@ -112,7 +112,9 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
   const configPath = overrides.configPath ?? env.GATEWAY_CONFIG;
   const file: ConfigFile = configPath ? await readConfigFile(resolve(configPath), env) : {};
   const dataDir = resolve(overrides.dataDir ?? env.GATEWAY_DATA_DIR ?? defaultDataDir(env));
+  const filesDir = resolve(env.GATEWAY_FILES_DIR?.trim() || join(dataDir, 'files'));
   const server = file.server ?? {};
+  const team = loadTeamSettings(env);
   const account = file.account ?? {};
 
   const providers = mergeById(BUILT_IN_PROVIDERS, file.providers ?? []);
@@ -127,6 +129,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
     host,
     port: overrides.port ?? (env.GATEWAY_PORT !== undefined ? parsePort(env.GATEWAY_PORT) : 8080),
     dataDir,
+    filesDir,
     configPath,
     adminKey: overrides.adminKey ?? (env.GATEWAY_ADMIN_KEY || undefined),
     server: {
@@ -138,13 +141,14 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       requestLogBodies: server.request_log_bodies ?? DEFAULT_SERVER.requestLogBodies,
       requestLogRetentionDays: server.request_log_retention_days ?? DEFAULT_SERVER.requestLogRetentionDays,
       shutdownGraceMs: server.shutdown_grace_ms ?? DEFAULT_SERVER.shutdownGraceMs,
+      drainDelayMs: server.drain_delay_ms ?? (team.redisUrl ? TEAM_DRAIN_DELAY_MS : DEFAULT_SERVER.drainDelayMs),
       warmEngines: server.warm_engines ?? DEFAULT_SERVER.warmEngines,
       requestDeadlineMs: server.request_deadline_ms ?? DEFAULT_SERVER.requestDeadlineMs,
       instanceId: instanceIdFrom(env) ?? server.instance_id,
       urlFetchAllow: server.url_fetch_allow ? parseUrlFetchAllow(server.url_fetch_allow) : DEFAULT_SERVER.urlFetchAllow,
       ...connectionTimeouts(server),
     },
-    team: loadTeamSettings(env),
+    team,
     account: {
       fullName: account.full_name ?? DEFAULT_ACCOUNT.fullName,
       currency: account.currency ?? DEFAULT_ACCOUNT.currency,

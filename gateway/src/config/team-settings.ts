@@ -6,6 +6,8 @@ export interface TeamSettings {
   redisUrl?: string;
   /** GATEWAY_REDIS_PREFIX: prefix of every Redis key and channel, so deployments can share a Redis. */
   redisPrefix: string;
+  /** GATEWAY_DATABASE_URL: PostgreSQL for every instance's state; absent, SQLite in the data folder. */
+  databaseUrl?: string;
 }
 
 function checkUrl(name: string, value: string, schemes: string[]): void {
@@ -20,8 +22,7 @@ function checkUrl(name: string, value: string, schemes: string[]): void {
 
 /**
  * GATEWAY_REDIS_URL, GATEWAY_DATABASE_URL and GATEWAY_INSTANCES. PostgreSQL needs Redis unless
- * GATEWAY_INSTANCES=1 says the gateway is alone; PostgreSQL itself is not supported yet, so a
- * database URL always stops the start with a message saying so.
+ * GATEWAY_INSTANCES=1 says the gateway is alone.
  */
 export function loadTeamSettings(env: NodeJS.ProcessEnv): TeamSettings {
   const redisUrl = env.GATEWAY_REDIS_URL?.trim() || undefined;
@@ -36,9 +37,6 @@ export function loadTeamSettings(env: NodeJS.ProcessEnv): TeamSettings {
         'GATEWAY_DATABASE_URL is set but GATEWAY_REDIS_URL is not: several gateways on one database need Redis for their shared limits and changes. Set GATEWAY_REDIS_URL=redis://host:6379, or GATEWAY_INSTANCES=1 if this gateway runs alone.',
       );
     }
-    throw new ConfigError(
-      'GATEWAY_DATABASE_URL: PostgreSQL is not supported yet; unset it to use the SQLite database in GATEWAY_DATA_DIR (team mode with GATEWAY_REDIS_URL works on a shared SQLite data folder on one machine).',
-    );
   }
-  return { redisUrl, redisPrefix: env.GATEWAY_REDIS_PREFIX?.trim() || 'switchyard:' };
+  return { redisUrl, redisPrefix: env.GATEWAY_REDIS_PREFIX?.trim() || 'switchyard:', databaseUrl };
 }

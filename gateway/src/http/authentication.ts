@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../core/errors/gateway-error.js';
+import type { RateVerdict } from '../core/account/rate-limiter.js';
+import type { ApiKeyRecord } from '../store/keys-repository.js';
 import type { RouteAuth } from './fastify-augment.js';
 
 function bearerToken(request: FastifyRequest): string | undefined {
@@ -19,9 +21,10 @@ function apiKeyHeader(request: FastifyRequest): string | undefined {
  * account's and key's spending limits. Routes declare who may call them in `config.auth`.
  */
 export function registerAuthentication(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: only a key with a requests-per-minute limit waits (for the rate limiter); the others pass in the same turn.
+  app.addHook('onRequest', (request, reply, done) => {
     const auth: RouteAuth = request.routeOptions.config?.auth ?? 'key';
-    if (auth === 'none' || request.method === 'OPTIONS') return;
+    if (auth === 'none' || request.method === 'OPTIONS') return done();
     const { keys, rateLimiter, accounts } = app.services;
 
     const fromHeader = apiKeyHeader(request);
@@ -30,20 +33,31 @@ export function registerAuthentication(app: FastifyInstance): void {
       const how = auth === 'x-api-key' ? 'the X-API-Key header (this endpoint requires it)' : 'Authorization: Bearer <key> or X-API-Key: <key>';
       throw new GatewayError(401, 'missing_api_key', `No API key: send it in ${how}.`);
     }
-    const key = keys.authenticate(presented);
-    if (!key) throw new GatewayError(401, 'invalid_api_key', 'The API key is unknown or revoked. Create one in the console or with POST /account/keys.');
-    request.apiKey = key;
+    const admitKey = (key: ApiKeyRecord | undefined): void | Promise<void> => {
+      if (!key) throw new GatewayError(401, 'invalid_api_key', 'The API key is unknown or revoked. Create one in the console or with POST /account/keys.');
+      request.apiKey = key;
 
-    if (auth === 'owner' && key.role !== 'owner') {
-      throw new GatewayError(403, 'owner_role_required', 'This operation requires a key with the Owner role.');
-    }
-    if (key.rpm_limit !== null) {
-      const verdict = await rateLimiter.take(key.id, key.rpm_limit);
-      if (!verdict.allowed) {
-        reply.header('Retry-After', String(verdict.retryAfterSeconds));
-        throw new GatewayError(429, 'rate_limit_exceeded', `This key allows ${key.rpm_limit} requests per minute; retry in ${verdict.retryAfterSeconds} s.`, { retryAfter: verdict.retryAfterSeconds });
+      if (auth === 'owner' && key.role !== 'owner') {
+        throw new GatewayError(403, 'owner_role_required', 'This operation requires a key with the Owner role.');
       }
-    }
-    if (request.routeOptions.config?.billable) accounts.assertCanSpend(key);
+      const spending = (): void => {
+        if (request.routeOptions.config?.billable) accounts.assertCanSpend(key);
+      };
+      if (key.rpm_limit === null) return spending();
+      const limit = key.rpm_limit;
+      const admit = (verdict: RateVerdict): void => {
+        if (!verdict.allowed) {
+          reply.header('Retry-After', String(verdict.retryAfterSeconds));
+          throw new GatewayError(429, 'rate_limit_exceeded', `This key allows ${limit} requests per minute; retry in ${verdict.retryAfterSeconds} s.`, { retryAfter: verdict.retryAfterSeconds });
+        }
+        spending();
+      };
+      const verdict = rateLimiter.take(key.id, limit);
+      return verdict instanceof Promise ? verdict.then(admit) : admit(verdict);
+    };
+    const found = keys.authenticate(presented);
+    const admitted = found instanceof Promise ? found.then(admitKey) : admitKey(found);
+    if (admitted instanceof Promise) admitted.then(() => done(), done);
+    else done();
   });
 }

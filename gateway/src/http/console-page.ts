@@ -30,8 +30,9 @@ export const CONSOLE_CSP = [
  */
 export async function registerConsolePage(app: FastifyInstance, consoleDir: string | undefined): Promise<void> {
   markPublic(app, '/ui');
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.url === '/ui' || request.url.startsWith('/ui/') || request.url.startsWith('/ui?')) reply.header('Content-Security-Policy', CONSOLE_CSP);
+    done();
   });
   const config = { auth: 'none' as const, unlogged: true };
   app.get('/', { config, schema: { hide: true } }, async (_request, reply) => reply.redirect('/ui/'));

@@ -1,12 +1,16 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 
-/** CORS is off unless origins are listed in server.cors_origins (`*` allows any origin). */
-export async function registerCors(app: FastifyInstance, origins: string[]): Promise<void> {
-  if (origins.length === 0) return;
-  const anyOrigin = origins.includes('*');
+/**
+ * CORS is off unless origins are listed (server.cors_origins, or the console's Settings; `*` allows
+ * any origin). The list is read on every request, so a change applies without a restart.
+ */
+export async function registerCors(app: FastifyInstance, origins: () => string[]): Promise<void> {
   await app.register(cors, {
-    origin: anyOrigin ? true : origins,
+    origin: (origin, callback) => {
+      const allowed = origins();
+      callback(null, allowed.includes('*') || (origin !== undefined && allowed.includes(origin)));
+    },
     methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'X-Request-ID', 'X-Switchyard-Client'],
     exposedHeaders: ['X-Request-ID', 'X-Process-Time-Ms', 'Retry-After', 'X-Request-Cost'],

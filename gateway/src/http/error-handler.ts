@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/errors/gateway-error.js';
+import { isDatabaseUnavailable } from '../store/store-error.js';
 
 interface ValidationIssue {
   instancePath: string;
@@ -36,8 +37,11 @@ function describe(issue: ValidationIssue, field: string): string {
   }
 }
 
-/** Fastify's own errors, mapped to the gateway's codes. */
+/** Fastify's own errors and a database out of reach, mapped to the gateway's codes. */
 function fromFastifyError(error: FastifyError): GatewayError | undefined {
+  if (isDatabaseUnavailable(error)) {
+    return new GatewayError(503, 'database_unavailable', "The gateway's database does not answer; try again shortly (usage already recorded is kept and written when it is back).", { retryAfter: 5 });
+  }
   if (error.validation) {
     const issue = error.validation[0] as ValidationIssue;
     const field = fieldOf(issue, error.validationContext);

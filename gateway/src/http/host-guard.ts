@@ -17,14 +17,12 @@ function hostnameOf(hostHeader: string): string {
  * loopback address (or a configured name), so a web page on another origin cannot reach it
  * through a hostile DNS name that resolves to 127.0.0.1.
  */
-export function registerHostGuard(app: FastifyInstance, boundHost: string, allowedHosts: string[]): void {
+export function registerHostGuard(app: FastifyInstance, boundHost: string, allowedHosts: () => string[]): void {
   if (!isLoopbackAddress(boundHost)) return;
-  const allowed = new Set(allowedHosts.map((host) => host.toLowerCase()));
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const header = request.headers.host;
-    if (!header) return;
-    const name = hostnameOf(header);
-    if (isLoopbackAddress(name) || name.endsWith('.localhost') || allowed.has(name)) return;
-    throw new GatewayError(403, 'host_not_allowed', `Host "${name}" is not allowed for a gateway bound to ${boundHost}; add it to server.allowed_hosts in the config file if you trust it.`);
+    const name = header ? hostnameOf(header) : undefined;
+    if (name === undefined || isLoopbackAddress(name) || name.endsWith('.localhost') || allowedHosts().some((host) => host.toLowerCase() === name)) return done();
+    done(new GatewayError(403, 'host_not_allowed', `Host "${name}" is not allowed for a gateway bound to ${boundHost}; add it to the allowed hosts (Settings in the console, or server.allowed_hosts in the config file) if you trust it.`));
   });
 }

@@ -34,19 +34,23 @@ export function registerMetricsHooks(app: FastifyInstance): void {
   const errorTypes = new WeakMap<FastifyRequest, string>();
   app.decorateRequest('firstFrameAt', null);
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode >= 400 && typeof payload === 'string') {
       const code = ERROR_CODE.exec(payload)?.[1];
       if (code) errorTypes.set(request, code);
     }
-    return payload;
+    done(null, payload);
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
+    observe(request, reply.statusCode);
+    done();
+  });
+
+  function observe(request: FastifyRequest, status: number): void {
     const now = process.hrtime.bigint();
     const seconds = Number(now - request.startedAt) / 1e9;
     const route = request.routeOptions.url ?? 'unmatched';
-    const status = reply.statusCode;
     const errorType = status >= 400 ? (errorTypes.get(request) ?? String(status)) : undefined;
     metrics.httpRequest(request.method, route, status, seconds, errorType);
 
@@ -56,7 +60,7 @@ export function registerMetricsHooks(app: FastifyInstance): void {
     const usage = request.billing.usage;
     metrics.modelRequest(labels, seconds, errorType, usage && status < 400 ? { input: usage.prompt_tokens, output: usage.completion_tokens } : undefined);
     if (request.firstFrameAt !== null) metrics.firstToken(labels, Number(request.firstFrameAt - request.startedAt) / 1e9);
-  });
+  }
 
   /** Only models the gateway serves become label values, so clients cannot blow up the series count. */
   function modelLabels(operation: string, name: string | undefined): GenAiLabels {

@@ -16,13 +16,13 @@ export function registerSpendReservation(app: FastifyInstance): void {
       return billing;
     },
   });
-  app.addHook('preHandler', async (request) => {
-    if (!request.apiKey || !request.routeOptions.config?.billable) return;
-    await app.services.billing.reserve(request.billing, request.apiKey, request.body);
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (!request.apiKey || !request.routeOptions.config?.billable) return done();
+    app.services.billing.reserve(request.billing, request.apiKey, request.body).then(() => done(), done);
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const usage = request.billing.usage;
     if (usage && !reply.raw.headersSent) reply.header('X-Request-Cost', String(usage.cost));
-    return payload;
+    done(null, payload);
   });
 }

@@ -25,9 +25,9 @@ function requestedModel(body: unknown): string | null {
 
 /** The secrets the log must never show: the admin key, provider keys and the key this request presented. */
 function knownSecrets(app: FastifyInstance, request: FastifyRequest): string[] {
-  const { options } = app.services;
+  const { options, settings } = app.services;
   const presented = [headerValue(request, 'x-api-key'), headerValue(request, 'authorization')?.replace(/^Bearer\s+/i, '')];
-  const providerKeys = options.providers.map((provider) => provider.api_key);
+  const providerKeys = [...options.providers.map((provider) => provider.api_key), ...settings.providerKeys()];
   return [options.adminKey, ...providerKeys, ...presented].filter((secret): secret is string => typeof secret === 'string' && secret.length > 0);
 }
 
@@ -43,7 +43,7 @@ function requestBodyText(body: unknown): string | undefined {
  * is on disk before the client can read the answer; a stream is recorded when it ends. A client that disconnects first (mid-stream, or while a long
  * answer is computed) is recorded when the connection closes, with status 499.
  */
-export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean): void {
+export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => boolean): void {
   const recorded = new WeakSet<FastifyRequest>();
 
   /** Resolves once the ledger entry is committed (at once for requests without a key). */
@@ -68,8 +68,8 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean)
       fromConsole: client === CONSOLE_CLIENT,
     });
     const secrets = knownSecrets(app, request);
-    const requestBody = keepBodies ? requestBodyText(request.body) : undefined;
-    const responseBody = keepBodies ? responseBodies.get(request) : undefined;
+    const requestBody = keepBodies() ? requestBodyText(request.body) : undefined;
+    const responseBody = keepBodies() ? responseBodies.get(request) : undefined;
     requestLog.add({
       id: request.id,
       time: Date.now(),
@@ -90,17 +90,23 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: boolean)
     return committed;
   };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const complete = payload === null || payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload);
-    if (keepBodies) responseBodies.set(request, complete ? redactBody(payload?.toString() ?? '', 4096, knownSecrets(app, request)) : '[stream]');
-    if (complete) await record(request, reply.statusCode);
-    return payload;
+    if (keepBodies()) responseBodies.set(request, complete ? redactBody(payload?.toString() ?? '', 4096, knownSecrets(app, request)) : '[stream]');
+    const committed = complete ? record(request, reply.statusCode) : undefined;
+    if (committed) committed.then(() => done(null, payload), done);
+    else done(null, payload);
   });
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
     reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) record(request, CLIENT_CLOSED_REQUEST);
+      // The ledger's commit never rejects (usage-ledger.ts); nothing waits for it here.
+      if (!reply.raw.writableFinished) void record(request, CLIENT_CLOSED_REQUEST);
     });
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => void record(request, reply.statusCode));
+  app.addHook('onResponse', (request, reply, done) => {
+    void record(request, reply.statusCode);
+    done();
+  });
 }

@@ -1,33 +1,26 @@
-import { row, type Database } from './database.js';
+import type { Database } from './database.js';
+import type { Row } from './tables.js';
 
-export interface AccountRecord {
-  full_name: string;
-  currency: string;
-  balance: number;
-  spend_limit: number | null;
-  created_at: number;
-}
+export type AccountRecord = Omit<Row<'account'>, 'id'>;
 
 export class AccountRepository {
   constructor(private readonly db: Database) {}
 
-  get(): AccountRecord | undefined {
-    return row<AccountRecord>(this.db.prepare('SELECT full_name, currency, balance, spend_limit, created_at FROM account WHERE id = 1').get());
+  async get(): Promise<AccountRecord | undefined> {
+    return this.db.query.selectFrom('account').select(['full_name', 'currency', 'balance', 'spend_limit', 'created_at']).where('id', '=', 1).executeTakeFirst();
   }
 
-  create(record: AccountRecord): void {
-    this.db
-      .prepare('INSERT OR IGNORE INTO account (id, full_name, currency, balance, spend_limit, created_at) VALUES (1, @full_name, @currency, @balance, @spend_limit, @created_at)')
-      .run(record);
+  /** Creates the one account row unless it exists. */
+  async create(record: AccountRecord): Promise<void> {
+    await this.db.query
+      .insertInto('account')
+      .values({ id: 1, ...record })
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .execute();
   }
 
-  update(changes: Partial<Pick<AccountRecord, 'full_name' | 'balance' | 'spend_limit'>>): void {
-    const fields = Object.keys(changes);
-    if (fields.length === 0) return;
-    this.db.prepare(`UPDATE account SET ${fields.map((field) => `${field} = @${field}`).join(', ')} WHERE id = 1`).run(changes);
-  }
-
-  debit(amount: number): void {
-    this.db.prepare('UPDATE account SET balance = balance - ? WHERE id = 1').run(amount);
+  async update(changes: Partial<Pick<AccountRecord, 'full_name' | 'balance' | 'spend_limit'>>): Promise<void> {
+    if (Object.keys(changes).length === 0) return;
+    await this.db.query.updateTable('account').set(changes).where('id', '=', 1).execute();
   }
 }

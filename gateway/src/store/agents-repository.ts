@@ -1,6 +1,7 @@
-import { row, rows, type Database } from './database.js';
+import type { Database } from './database.js';
 import { newestFirst } from './newest-first.js';
 import { inScope, ownerCondition, type OwnerScope } from './owner-scope.js';
+import type { Row } from './tables.js';
 
 /** What an agent is configured with; each update makes a new version of it. */
 export interface AgentConfiguration {
@@ -22,46 +23,79 @@ export interface AgentRecord extends AgentConfiguration {
   history: (AgentConfiguration & { updated_at: number })[];
   /** The key that created the agent (null: created before ownership was recorded; Owners only). */
   key_id: string | null;
+  /** The version served when none is named (null: the newest, `version`). */
+  active_version: number | null;
 }
 
-type StoredAgent = Omit<AgentRecord, 'tools' | 'history'> & { tools: string; history: string };
+/** A name for one of an agent's versions (times in seconds). */
+export interface AgentAlias {
+  alias: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+type StoredAgent = Row<'agents'>;
 
 const fromStored = (stored: StoredAgent): AgentRecord => ({ ...stored, tools: JSON.parse(stored.tools) as unknown[], history: JSON.parse(stored.history) as AgentRecord['history'] });
+const toStored = (record: AgentRecord): StoredAgent => ({ ...record, tools: JSON.stringify(record.tools), history: JSON.stringify(record.history) });
 
 export class AgentsRepository {
   constructor(private readonly db: Database) {}
 
-  insert(record: AgentRecord): void {
-    this.db
-      .prepare(
-        `INSERT INTO agents (id, name, model, instructions, description, tools, created_at, updated_at, version, history, key_id)
-         VALUES (@id, @name, @model, @instructions, @description, @tools, @created_at, @updated_at, @version, @history, @key_id)`,
-      )
-      .run({ ...record, tools: JSON.stringify(record.tools), history: JSON.stringify(record.history) });
+  async insert(record: AgentRecord): Promise<void> {
+    await this.db.query.insertInto('agents').values(toStored(record)).execute();
   }
 
   /** The agent, when it exists and is inside `scope` (no scope: any agent). */
-  get(id: string, scope?: OwnerScope): AgentRecord | undefined {
-    const stored = row<StoredAgent>(this.db.prepare('SELECT * FROM agents WHERE id = ?').get(id));
+  async get(id: string, scope?: OwnerScope): Promise<AgentRecord | undefined> {
+    const stored = await this.db.query.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
     return stored && inScope(stored.key_id, scope) ? fromStored(stored) : undefined;
   }
 
   /** Newest first, paged by `after` (an id), only agents inside `scope`. */
-  list(limit: number, after?: string, scope?: OwnerScope): AgentRecord[] {
-    return rows<StoredAgent>(newestFirst(this.db, 'agents', limit, after ? this.get(after) : undefined, [ownerCondition(scope)])).map(fromStored);
+  async list(limit: number, after?: string, scope?: OwnerScope): Promise<AgentRecord[]> {
+    const from = after ? await this.get(after) : undefined;
+    return (await newestFirst(this.db, 'agents', limit, from, [ownerCondition(scope)])).map(fromStored);
   }
 
   /** Stores the agent's new current version (configuration, version, updated_at, history). */
-  replace(record: AgentRecord): void {
-    this.db
-      .prepare(
-        `UPDATE agents SET name = @name, model = @model, instructions = @instructions, description = @description, tools = @tools,
-         updated_at = @updated_at, version = @version, history = @history WHERE id = @id`,
-      )
-      .run({ ...record, tools: JSON.stringify(record.tools), history: JSON.stringify(record.history) });
+  async replace(record: AgentRecord): Promise<void> {
+    const { name, model, instructions, description, tools, updated_at, version, history, active_version } = toStored(record);
+    await this.db.query.updateTable('agents').set({ name, model, instructions, description, tools, updated_at, version, history, active_version }).where('id', '=', record.id).execute();
   }
 
-  delete(id: string): boolean {
-    return this.db.prepare('DELETE FROM agents WHERE id = ?').run(id).changes > 0;
+  async setActiveVersion(id: string, version: number | null): Promise<void> {
+    await this.db.query.updateTable('agents').set({ active_version: version }).where('id', '=', id).execute();
+  }
+
+  /** The agent's aliases, by name. */
+  async aliases(agentId: string): Promise<AgentAlias[]> {
+    return this.db.query.selectFrom('agent_aliases').select(['alias', 'version', 'created_at', 'updated_at']).where('agent_id', '=', agentId).orderBy('alias').execute();
+  }
+
+  async aliasVersion(agentId: string, alias: string): Promise<number | undefined> {
+    const found = await this.db.query.selectFrom('agent_aliases').select('version').where('agent_id', '=', agentId).where('alias', '=', alias).executeTakeFirst();
+    return found?.version;
+  }
+
+  /** Points `alias` at `version` (a new alias, or one moved); returns it as stored. */
+  async saveAlias(agentId: string, alias: string, version: number, now: number): Promise<AgentAlias> {
+    await this.db.query
+      .insertInto('agent_aliases')
+      .values({ agent_id: agentId, alias, version, created_at: now, updated_at: now })
+      .onConflict((conflict) => conflict.columns(['agent_id', 'alias']).doUpdateSet({ version, updated_at: now }))
+      .execute();
+    return this.db.query.selectFrom('agent_aliases').select(['alias', 'version', 'created_at', 'updated_at']).where('agent_id', '=', agentId).where('alias', '=', alias).executeTakeFirstOrThrow();
+  }
+
+  async deleteAlias(agentId: string, alias: string): Promise<boolean> {
+    const result = await this.db.query.deleteFrom('agent_aliases').where('agent_id', '=', agentId).where('alias', '=', alias).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.query.deleteFrom('agents').where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
   }
 }

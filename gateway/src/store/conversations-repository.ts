@@ -1,6 +1,7 @@
-import { row, rows, type Database } from './database.js';
+import type { Database } from './database.js';
 import { newestFirst } from './newest-first.js';
 import { inScope, ownerCondition, type OwnerScope } from './owner-scope.js';
+import type { Row } from './tables.js';
 
 /** One entry of a conversation, in Mistral's conversations wire form (`message.input`, `message.output`, `function.call`, `function.result`). */
 export type ConversationEntry = Record<string, unknown> & { id: string; type: string };
@@ -22,7 +23,7 @@ export interface ConversationRecord {
   updated_at: number;
 }
 
-type StoredConversation = Omit<ConversationRecord, 'tools' | 'metadata' | 'entries'> & { tools: string; metadata: string | null; entries: string };
+type StoredConversation = Row<'conversations'>;
 
 const fromStored = (stored: StoredConversation): ConversationRecord => ({
   ...stored,
@@ -31,36 +32,35 @@ const fromStored = (stored: StoredConversation): ConversationRecord => ({
   entries: JSON.parse(stored.entries) as ConversationEntry[],
 });
 
-const toStored = (record: ConversationRecord) => ({ ...record, tools: JSON.stringify(record.tools), metadata: record.metadata === null ? null : JSON.stringify(record.metadata), entries: JSON.stringify(record.entries) });
+const toStored = (record: ConversationRecord): StoredConversation => ({
+  ...record,
+  tools: JSON.stringify(record.tools),
+  metadata: record.metadata === null ? null : JSON.stringify(record.metadata),
+  entries: JSON.stringify(record.entries),
+});
 
 export class ConversationsRepository {
   constructor(private readonly db: Database) {}
 
-  insert(record: ConversationRecord): void {
-    this.db
-      .prepare(
-        `INSERT INTO conversations (id, key_id, agent_id, agent_version, model, instructions, tools, name, description, metadata, entries, created_at, updated_at)
-         VALUES (@id, @key_id, @agent_id, @agent_version, @model, @instructions, @tools, @name, @description, @metadata, @entries, @created_at, @updated_at)`,
-      )
-      .run(toStored(record));
+  async insert(record: ConversationRecord): Promise<void> {
+    await this.db.query.insertInto('conversations').values(toStored(record)).execute();
   }
 
-  get(id: string, scope?: OwnerScope): ConversationRecord | undefined {
-    const stored = row<StoredConversation>(this.db.prepare('SELECT * FROM conversations WHERE id = ?').get(id));
+  async get(id: string, scope?: OwnerScope): Promise<ConversationRecord | undefined> {
+    const stored = await this.db.query.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
     return stored && inScope(stored.key_id, scope) ? fromStored(stored) : undefined;
   }
 
-  list(limit: number, offset: number, scope?: OwnerScope): ConversationRecord[] {
-    return rows<StoredConversation>(newestFirst(this.db, 'conversations', limit + offset, undefined, [ownerCondition(scope)]))
-      .slice(offset)
-      .map(fromStored);
+  async list(limit: number, offset: number, scope?: OwnerScope): Promise<ConversationRecord[]> {
+    return (await newestFirst(this.db, 'conversations', limit + offset, undefined, [ownerCondition(scope)])).slice(offset).map(fromStored);
   }
 
-  setEntries(id: string, entries: ConversationEntry[], updatedAt: number): void {
-    this.db.prepare('UPDATE conversations SET entries = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(entries), updatedAt, id);
+  async setEntries(id: string, entries: ConversationEntry[], updatedAt: number): Promise<void> {
+    await this.db.query.updateTable('conversations').set({ entries: JSON.stringify(entries), updated_at: updatedAt }).where('id', '=', id).execute();
   }
 
-  delete(id: string): boolean {
-    return this.db.prepare('DELETE FROM conversations WHERE id = ?').run(id).changes > 0;
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.query.deleteFrom('conversations').where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
   }
 }

@@ -1,41 +1,130 @@
 import { mkdirSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { Kysely, PostgresDialect, sql, SqliteDialect, type CompiledQuery, type SqliteDatabase } from 'kysely';
 import Libsql from 'libsql';
-import { MIGRATIONS } from './migrations.js';
+import pg from 'pg';
+import { applyMigrations } from './migrations.js';
+import { StoreError } from './store-error.js';
+import type { Tables } from './tables.js';
 
-export type Database = Libsql.Database;
+export type Dialect = 'sqlite' | 'postgres';
 
-/** Opens (creating when needed) the gateway's one SQLite file in WAL mode and applies pending migrations. */
-export function openDatabase(dataDir: string): Database {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Libsql(join(dataDir, 'switchyard.db'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  applyMigrations(db);
+/** The gateway's database: the query builder over it, which kind it is, and its lifecycle. */
+export interface Database {
+  readonly query: Kysely<Tables>;
+  readonly dialect: Dialect;
+  /**
+   * Runs the statements in one transaction, all or none. On SQLite the transaction runs in one
+   * synchronous call: nothing else in the process runs in between, so two connections to one file in
+   * one process (several gateways in a test) never wait on each other's open transaction.
+   */
+  atomically(statements: readonly CompiledQuery[]): Promise<void>;
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** GATEWAY_DATA_DIR: the SQLite file lives here when no URL is given. */
+  dataDir: string;
+  /** GATEWAY_DATABASE_URL: a postgres:// URL selects PostgreSQL. */
+  url?: string;
+  /** Migrate only up to this version (benchmarks and migration tests); the latest by default. */
+  schemaVersion?: number;
+}
+
+/** Opens the database (SQLite in the data folder, or PostgreSQL at `url`) and applies pending migrations under a lock. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.url) {
+    // Migrations get a connection without the query timeout: building an index on a large ledger takes longer.
+    await migrated(await openPostgres(options.url, undefined), options.schemaVersion).then((db) => db.close());
+    return openPostgres(options.url, QUERY_TIMEOUT_MS);
+  }
+  return migrated(openSqlite(options.dataDir), options.schemaVersion);
+}
+
+async function migrated(db: Database, schemaVersion: number | undefined): Promise<Database> {
+  try {
+    await applyMigrations(db, schemaVersion);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   return db;
 }
 
-export function applyMigrations(db: Database): void {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-  const applied = new Set(rows<{ version: number }>(db.prepare('SELECT version FROM schema_migrations').all()).map((row) => row.version));
-  for (const migration of MIGRATIONS) {
-    if (applied.has(migration.version)) continue;
-    db.transaction(() => {
-      db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
-    })();
+function openSqlite(dataDir: string): Database {
+  mkdirSync(dataDir, { recursive: true });
+  const file = new Libsql(join(dataDir, 'switchyard.db'));
+  file.pragma('journal_mode = WAL');
+  file.pragma('synchronous = NORMAL');
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  // libsql is better-sqlite3 compatible: prepare, and statements with `reader`, all, run and iterate.
+  const query = new Kysely<Tables>({ dialect: new SqliteDialect({ database: file as unknown as SqliteDatabase }) });
+  return {
+    query,
+    dialect: 'sqlite',
+    atomically: async (statements) => {
+      file.transaction(() => {
+        for (const statement of statements) file.prepare(statement.sql).run(statement.parameters as unknown[]);
+      })();
+    },
+    ping: async () => {
+      await sql`SELECT 1`.execute(query);
+    },
+    close: async () => {
+      // Fold the WAL into the database file, so a stopped gateway leaves one file behind.
+      await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(query).catch(() => undefined);
+      await query.destroy();
+    },
+  };
+}
+
+/** int8 (counts, BIGINT columns) and numeric (sums of BIGINT) come back as numbers: every value the store keeps fits in a double. */
+const NUMERIC_TYPES = new Set<number>([pg.types.builtins.INT8, pg.types.builtins.NUMERIC]);
+const typeParsers = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    NUMERIC_TYPES.has(oid) && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** A database URL with its password hidden, for messages. */
+export function shownUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}
+
+/** Connection settings for `url`; like libpq, a URL without a user name connects as the system user. */
+export function postgresConnection(url: string): pg.ClientConfig {
+  const parsed = new URL(url);
+  if (!parsed.username) parsed.username = process.env.PGUSER ?? userInfo().username;
+  return { connectionString: parsed.toString() };
+}
+
+const CONNECT_TIMEOUT_MS = 3000;
+const QUERY_TIMEOUT_MS = 15_000;
+
+async function openPostgres(url: string, queryTimeoutMs: number | undefined): Promise<Database> {
+  // Short timeouts: while the server does not answer, a request fails fast with 503 instead of hanging.
+  const pool = new pg.Pool({ ...postgresConnection(url), types: typeParsers, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, query_timeout: queryTimeoutMs, keepAlive: true });
+  // An idle client that loses its server must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  // Likewise a client checked out between two queries (a transaction): its next query reports it.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  const query = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const ping = async () => {
+    await sql`SELECT 1`.execute(query);
+  };
+  try {
+    await ping();
+  } catch (error) {
+    await query.destroy();
+    const cause = error as NodeJS.ErrnoException;
+    throw new StoreError(`GATEWAY_DATABASE_URL: PostgreSQL at ${shownUrl(url)} did not answer (${cause.code ? `${cause.code}: ` : ''}${cause.message.split('\n')[0]})`);
   }
-}
-
-/** libsql adds a `_metadata` key to every row; strip it so rows are plain records. */
-export function row<T>(value: unknown): T | undefined {
-  if (value === undefined || value === null) return undefined;
-  const { _metadata: _ignored, ...rest } = value as Record<string, unknown>;
-  return rest as T;
-}
-
-export function rows<T>(values: unknown[]): T[] {
-  return values.map((value) => row<T>(value) as T);
+  const atomically = (statements: readonly CompiledQuery[]) =>
+    query.transaction().execute(async (trx) => {
+      for (const statement of statements) await trx.executeQuery(statement);
+    });
+  return { query, dialect: 'postgres', atomically, ping, close: () => query.destroy() };
 }

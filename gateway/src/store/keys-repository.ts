@@ -1,63 +1,59 @@
-import { row, rows, type Database } from './database.js';
+import type { Database } from './database.js';
+import type { Row } from './tables.js';
 
-export type KeyRole = 'owner' | 'member';
-
-export interface ApiKeyRecord {
-  id: string;
-  name: string;
-  role: KeyRole;
-  prefix: string;
-  hash: string;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-  spend_limit: number | null;
-  rpm_limit: number | null;
-}
-
+export type ApiKeyRecord = Row<'api_keys'>;
+export type KeyRole = ApiKeyRecord['role'];
 export type ApiKeyChanges = Partial<Pick<ApiKeyRecord, 'name' | 'spend_limit' | 'rpm_limit'>>;
 
 export class KeysRepository {
   constructor(private readonly db: Database) {}
 
-  insert(record: ApiKeyRecord): void {
-    this.db
-      .prepare(
-        `INSERT INTO api_keys (id, name, role, prefix, hash, created_at, last_used_at, revoked_at, spend_limit, rpm_limit)
-         VALUES (@id, @name, @role, @prefix, @hash, @created_at, @last_used_at, @revoked_at, @spend_limit, @rpm_limit)`,
-      )
-      .run(record);
+  async insert(record: ApiKeyRecord): Promise<void> {
+    await this.db.query.insertInto('api_keys').values(record).execute();
   }
 
-  findByHash(hash: string): ApiKeyRecord | undefined {
-    return row<ApiKeyRecord>(this.db.prepare('SELECT * FROM api_keys WHERE hash = ?').get(hash));
+  /** Inserts the key unless one with its hash exists (instances starting together with one admin key); true when inserted. */
+  async insertIfAbsent(record: ApiKeyRecord): Promise<boolean> {
+    const result = await this.db.query
+      .insertInto('api_keys')
+      .values(record)
+      .onConflict((conflict) => conflict.column('hash').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
 
-  findById(id: string): ApiKeyRecord | undefined {
-    return row<ApiKeyRecord>(this.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id));
+  async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    return this.db.query.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
   }
 
-  list(): ApiKeyRecord[] {
-    return rows<ApiKeyRecord>(this.db.prepare('SELECT * FROM api_keys ORDER BY created_at, id').all());
+  async findById(id: string): Promise<ApiKeyRecord | undefined> {
+    return this.db.query.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  countOwners(): number {
-    const found = row<{ n: number }>(this.db.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE role = 'owner' AND revoked_at IS NULL").get());
-    return found?.n ?? 0;
+  async list(): Promise<ApiKeyRecord[]> {
+    return this.db.query.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
   }
 
-  update(id: string, changes: ApiKeyChanges): void {
-    const fields = Object.keys(changes) as (keyof ApiKeyChanges)[];
-    if (fields.length === 0) return;
-    const assignments = fields.map((field) => `${field} = @${field}`).join(', ');
-    this.db.prepare(`UPDATE api_keys SET ${assignments} WHERE id = @id`).run({ ...changes, id });
+  async countOwners(): Promise<number> {
+    const found = await this.db.query
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('role', '=', 'owner')
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(found?.n ?? 0);
   }
 
-  revoke(id: string, at: number): void {
-    this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id);
+  async update(id: string, changes: ApiKeyChanges): Promise<void> {
+    if (Object.keys(changes).length === 0) return;
+    await this.db.query.updateTable('api_keys').set(changes).where('id', '=', id).execute();
   }
 
-  touch(id: string, at: number): void {
-    this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
+  async revoke(id: string, at: number): Promise<void> {
+    await this.db.query.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  }
+
+  async touch(id: string, at: number): Promise<void> {
+    await this.db.query.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
   }
 }

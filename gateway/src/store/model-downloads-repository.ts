@@ -1,43 +1,27 @@
-import { row, rows, type Database } from './database.js';
+import type { Database } from './database.js';
+import type { Row } from './tables.js';
 
-export interface ModelDownloadRecord {
-  id: string;
-  repo: string;
-  file: string;
-  revision: string;
-  commit_sha: string | null;
-  sha256: string | null;
-  download_url: string | null;
-  /** Where the finished file goes, relative to the models folder. */
-  target: string;
-  status: string;
-  bytes_total: number | null;
-  bytes_done: number;
-  error: string | null;
-  created_at: number;
-  updated_at: number;
-}
+/** `target` is where the finished file goes, relative to the models folder. */
+export type ModelDownloadRecord = Row<'model_downloads'>;
 
 /** The download manager's state, so downloads resume after a restart. */
 export class ModelDownloadsRepository {
   constructor(private readonly db: Database) {}
 
-  all(): ModelDownloadRecord[] {
-    return rows<ModelDownloadRecord>(this.db.prepare('SELECT * FROM model_downloads ORDER BY created_at DESC, id DESC').all());
+  async all(): Promise<ModelDownloadRecord[]> {
+    return this.db.query.selectFrom('model_downloads').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
   }
 
-  get(id: string): ModelDownloadRecord | undefined {
-    return row<ModelDownloadRecord>(this.db.prepare('SELECT * FROM model_downloads WHERE id = ?').get(id));
+  async get(id: string): Promise<ModelDownloadRecord | undefined> {
+    return this.db.query.selectFrom('model_downloads').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  save(record: ModelDownloadRecord): void {
-    this.db
-      .prepare(
-        `INSERT INTO model_downloads (id, repo, file, revision, commit_sha, sha256, download_url, target, status, bytes_total, bytes_done, error, created_at, updated_at)
-         VALUES (@id, @repo, @file, @revision, @commit_sha, @sha256, @download_url, @target, @status, @bytes_total, @bytes_done, @error, @created_at, @updated_at)
-         ON CONFLICT(id) DO UPDATE SET commit_sha = excluded.commit_sha, sha256 = excluded.sha256, download_url = excluded.download_url, status = excluded.status,
-           bytes_total = excluded.bytes_total, bytes_done = excluded.bytes_done, error = excluded.error, updated_at = excluded.updated_at`,
-      )
-      .run({ ...record });
+  async save(record: ModelDownloadRecord): Promise<void> {
+    const { commit_sha, sha256, download_url, status, bytes_total, bytes_done, error, updated_at } = record;
+    await this.db.query
+      .insertInto('model_downloads')
+      .values({ ...record })
+      .onConflict((conflict) => conflict.column('id').doUpdateSet({ commit_sha, sha256, download_url, status, bytes_total, bytes_done, error, updated_at }))
+      .execute();
   }
 }

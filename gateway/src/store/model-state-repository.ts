@@ -1,4 +1,5 @@
-import { row, rows, type Database } from './database.js';
+import type { Database } from './database.js';
+import type { Row } from './tables.js';
 
 export interface ModelStateRecord {
   id: string;
@@ -8,19 +9,11 @@ export interface ModelStateRecord {
   updated_at: number;
 }
 
-interface StoredModelState {
-  id: string;
-  metadata: string;
-  archived: number;
-  deleted: number;
-  updated_at: number;
-}
-
-const fromStored = (stored: StoredModelState): ModelStateRecord => ({
+const fromStored = (stored: Row<'model_state'>): ModelStateRecord => ({
   id: stored.id,
   metadata: JSON.parse(stored.metadata) as Record<string, string>,
-  archived: stored.archived === 1,
-  deleted: stored.deleted === 1,
+  archived: Number(stored.archived) === 1,
+  deleted: Number(stored.deleted) === 1,
   updated_at: stored.updated_at,
 });
 
@@ -28,21 +21,21 @@ const fromStored = (stored: StoredModelState): ModelStateRecord => ({
 export class ModelStateRepository {
   constructor(private readonly db: Database) {}
 
-  all(): ModelStateRecord[] {
-    return rows<StoredModelState>(this.db.prepare('SELECT * FROM model_state').all()).map(fromStored);
+  async all(): Promise<ModelStateRecord[]> {
+    return (await this.db.query.selectFrom('model_state').selectAll().execute()).map(fromStored);
   }
 
-  get(id: string): ModelStateRecord | undefined {
-    const stored = row<StoredModelState>(this.db.prepare('SELECT * FROM model_state WHERE id = ?').get(id));
+  async get(id: string): Promise<ModelStateRecord | undefined> {
+    const stored = await this.db.query.selectFrom('model_state').selectAll().where('id', '=', id).executeTakeFirst();
     return stored ? fromStored(stored) : undefined;
   }
 
-  save(record: ModelStateRecord): void {
-    this.db
-      .prepare(
-        `INSERT INTO model_state (id, metadata, archived, deleted, updated_at) VALUES (@id, @metadata, @archived, @deleted, @updated_at)
-         ON CONFLICT(id) DO UPDATE SET metadata = excluded.metadata, archived = excluded.archived, deleted = excluded.deleted, updated_at = excluded.updated_at`,
-      )
-      .run({ ...record, metadata: JSON.stringify(record.metadata), archived: record.archived ? 1 : 0, deleted: record.deleted ? 1 : 0 });
+  async save(record: ModelStateRecord): Promise<void> {
+    const stored = { metadata: JSON.stringify(record.metadata), archived: record.archived ? 1 : 0, deleted: record.deleted ? 1 : 0, updated_at: record.updated_at };
+    await this.db.query
+      .insertInto('model_state')
+      .values({ id: record.id, ...stored })
+      .onConflict((conflict) => conflict.column('id').doUpdateSet(stored))
+      .execute();
   }
 }

@@ -1,19 +1,24 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from './database.js';
+import type { Row } from './tables.js';
+
+type Listed = 'files' | 'batches' | 'agents' | 'conversations';
 
 /**
  * One page of a table's rows, newest first (created_at, then id), after the row `after` when given:
  * the listing order every `GET` list endpoint uses.
  */
-export function newestFirst(
+export async function newestFirst<T extends Listed>(
   db: Database,
-  table: 'files' | 'batches' | 'agents' | 'conversations',
+  table: T,
   limit: number,
   after?: { created_at: number; id: string },
-  where: ({ sql: string; params: unknown[] } | undefined)[] = [],
-): unknown[] {
-  const present = where.filter((condition) => condition !== undefined);
-  const conditions = [...present.map((condition) => condition.sql), ...(after ? ['(created_at < ? OR (created_at = ? AND id < ?))'] : [])];
-  const params = [...present.flatMap((condition) => condition.params), ...(after ? [after.created_at, after.created_at, after.id] : []), limit];
-  const clause = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-  return db.prepare(`SELECT * FROM ${table} ${clause} ORDER BY created_at DESC, id DESC LIMIT ?`).all(...params);
+  where: (RawBuilder<SqlBool> | undefined)[] = [],
+): Promise<Row<T>[]> {
+  const conditions = where.filter((condition) => condition !== undefined);
+  if (after) conditions.push(sql<SqlBool>`(created_at < ${after.created_at} OR (created_at = ${after.created_at} AND id < ${after.id}))`);
+  let query = db.query.selectFrom(table as Listed).selectAll();
+  for (const condition of conditions) query = query.where(condition);
+  // The four tables share the columns used here; the rows are the table's own.
+  return (await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()) as Row<T>[];
 }

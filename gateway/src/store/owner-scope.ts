@@ -1,3 +1,5 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+
 /**
  * Whose stored resources (files, batches, agents) a caller may see: an Owner key sees all of them,
  * any other key only those it created (rows with its id in `key_id`). Rows from before ownership
@@ -9,10 +11,10 @@ export interface OwnerScope {
   seesAll: boolean;
 }
 
-/** A SQL condition on `key_id` for `scope`, or undefined when it sees every row. */
-export function ownerCondition(scope: OwnerScope | undefined): { sql: string; params: unknown[] } | undefined {
+/** A condition on `key_id` for `scope`, or undefined when it sees every row. */
+export function ownerCondition(scope: OwnerScope | undefined): RawBuilder<SqlBool> | undefined {
   if (!scope || scope.seesAll) return undefined;
-  return scope.keyId === null ? { sql: '0', params: [] } : { sql: 'key_id = ?', params: [scope.keyId] };
+  return scope.keyId === null ? sql<SqlBool>`1 = 0` : sql<SqlBool>`key_id = ${scope.keyId}`;
 }
 
 /** Whether a row with owner `keyId` is inside `scope`. */

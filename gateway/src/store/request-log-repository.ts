@@ -1,4 +1,4 @@
-import { rows, type Database } from './database.js';
+import type { Database } from './database.js';
 
 /** One logged request, as the console's request log shows it. */
 export interface RequestLogEntry {
@@ -27,23 +27,29 @@ export interface RequestLogEntry {
 export class RequestLogRepository {
   constructor(private readonly db: Database) {}
 
-  insertMany(entries: readonly RequestLogEntry[]): void {
-    const insert = this.db.prepare('INSERT OR REPLACE INTO request_log (id, time, entry) VALUES (?, ?, ?)');
-    this.db.transaction(() => {
-      for (const entry of entries) insert.run(entry.id, entry.time, JSON.stringify(entry));
-    })();
+  async insertMany(entries: readonly RequestLogEntry[]): Promise<void> {
+    // A client may reuse a request id (X-Request-Id): the last entry with an id wins, as one row.
+    const latest = [...new Map(entries.map((entry) => [entry.id, entry])).values()];
+    if (latest.length === 0) return;
+    await this.db.query
+      .insertInto('request_log')
+      .values(latest.map((entry) => ({ id: entry.id, time: entry.time, entry: JSON.stringify(entry) })))
+      .onConflict((conflict) => conflict.column('id').doUpdateSet((eb) => ({ time: eb.ref('excluded.time'), entry: eb.ref('excluded.entry') })))
+      .execute();
   }
 
   /** Newest first. */
-  recent(limit: number): RequestLogEntry[] {
-    return rows<{ entry: string }>(this.db.prepare('SELECT entry FROM request_log ORDER BY time DESC LIMIT ?').all(limit)).map(
-      (stored) => JSON.parse(stored.entry) as RequestLogEntry,
-    );
+  async recent(limit: number): Promise<RequestLogEntry[]> {
+    const stored = await this.db.query.selectFrom('request_log').select('entry').orderBy('time', 'desc').limit(limit).execute();
+    return stored.map((row) => JSON.parse(row.entry) as RequestLogEntry);
   }
 
   /** Drops entries older than `before` (ms) and all but the newest `keep`. */
-  prune(before: number, keep: number): void {
-    this.db.prepare('DELETE FROM request_log WHERE time < ?').run(before);
-    this.db.prepare('DELETE FROM request_log WHERE id NOT IN (SELECT id FROM request_log ORDER BY time DESC LIMIT ?)').run(keep);
+  async prune(before: number, keep: number): Promise<void> {
+    await this.db.query.deleteFrom('request_log').where('time', '<', before).execute();
+    await this.db.query
+      .deleteFrom('request_log')
+      .where('id', 'not in', (eb) => eb.selectFrom('request_log').select('id').orderBy('time', 'desc').limit(keep))
+      .execute();
   }
 }

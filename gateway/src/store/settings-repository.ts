@@ -1,45 +1,68 @@
 import type { ModelConfig } from '../wire/model-route-schema.js';
-import { rows, type Database } from './database.js';
+import type { Database } from './database.js';
 
 /** A route the console changed: its new definition, or a removal of a config-file route. */
 export type RouteOverride = { id: string; deleted: false; route: ModelConfig } | { id: string; deleted: true };
 
-interface StoredOverride {
+/** A kind of console setting kept as JSON documents: providers by id, and the server settings (id ''). */
+export type SettingKind = 'provider' | 'server';
+
+/** A stored setting: its document, or null when the console removed a config-file entry. */
+export interface SettingDocument {
   id: string;
-  route: string | null;
-  deleted: number;
+  value: Record<string, unknown> | null;
 }
 
-/** Model routes made in the console, kept over the config file's across restarts. */
+/** Model routes and other settings made in the console, kept over the config file's across restarts. */
 export class SettingsRepository {
   constructor(private readonly db: Database) {}
 
-  routeOverrides(): RouteOverride[] {
-    return rows<StoredOverride>(this.db.prepare('SELECT id, route, deleted FROM route_overrides ORDER BY updated_at, id').all()).map((stored) =>
-      stored.deleted === 1 || stored.route === null ? { id: stored.id, deleted: true } : { id: stored.id, deleted: false, route: JSON.parse(stored.route) as ModelConfig },
+  async routeOverrides(): Promise<RouteOverride[]> {
+    const stored = await this.db.query.selectFrom('route_overrides').select(['id', 'route', 'deleted']).orderBy('updated_at').orderBy('id').execute();
+    return stored.map((row): RouteOverride =>
+      Number(row.deleted) === 1 || row.route === null ? { id: row.id, deleted: true } : { id: row.id, deleted: false, route: JSON.parse(row.route) as ModelConfig },
     );
   }
 
-  saveRoute(route: ModelConfig): void {
-    this.upsert(route.id, JSON.stringify(route), 0);
+  async saveRoute(route: ModelConfig): Promise<void> {
+    await this.upsert(route.id, JSON.stringify(route), 0);
   }
 
   /** Remembers that a config-file route was removed, so it stays removed after a restart. */
-  markRouteDeleted(id: string): void {
-    this.upsert(id, null, 1);
+  async markRouteDeleted(id: string): Promise<void> {
+    await this.upsert(id, null, 1);
   }
 
   /** Forgets the console's change: the config file's route (if any) applies again. */
-  clearRoute(id: string): void {
-    this.db.prepare('DELETE FROM route_overrides WHERE id = ?').run(id);
+  async clearRoute(id: string): Promise<void> {
+    await this.db.query.deleteFrom('route_overrides').where('id', '=', id).execute();
   }
 
-  private upsert(id: string, route: string | null, deleted: number): void {
-    this.db
-      .prepare(
-        `INSERT INTO route_overrides (id, route, deleted, updated_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT(id) DO UPDATE SET route = excluded.route, deleted = excluded.deleted, updated_at = excluded.updated_at`,
-      )
-      .run(id, route, deleted, Date.now());
+  async documents(kind: SettingKind): Promise<SettingDocument[]> {
+    const stored = await this.db.query.selectFrom('gateway_settings').select(['id', 'value']).where('kind', '=', kind).orderBy('updated_at').orderBy('id').execute();
+    return stored.map((row) => ({ id: row.id, value: row.value === null ? null : (JSON.parse(row.value) as Record<string, unknown>) }));
+  }
+
+  /** Stores `value` under (kind, id); null remembers that a config-file entry was removed. */
+  async saveDocument(kind: SettingKind, id: string, value: object | null): Promise<void> {
+    const changes = { value: value === null ? null : JSON.stringify(value), updated_at: Date.now() };
+    await this.db.query
+      .insertInto('gateway_settings')
+      .values({ kind, id, ...changes })
+      .onConflict((conflict) => conflict.columns(['kind', 'id']).doUpdateSet(changes))
+      .execute();
+  }
+
+  async clearDocument(kind: SettingKind, id: string): Promise<void> {
+    await this.db.query.deleteFrom('gateway_settings').where('kind', '=', kind).where('id', '=', id).execute();
+  }
+
+  private async upsert(id: string, route: string | null, deleted: number): Promise<void> {
+    const changes = { route, deleted, updated_at: Date.now() };
+    await this.db.query
+      .insertInto('route_overrides')
+      .values({ id, ...changes })
+      .onConflict((conflict) => conflict.column('id').doUpdateSet(changes))
+      .execute();
   }
 }

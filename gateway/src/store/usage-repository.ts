@@ -1,18 +1,9 @@
-import { row, rows, type Database } from './database.js';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import type { Database } from './database.js';
+import type { Tables } from './tables.js';
 
-export interface UsageRecord {
-  time: number;
-  request_id: string;
-  key_id: string | null;
-  method: string;
-  route: string;
-  model: string | null;
-  status: number;
-  latency_ms: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  cost: number;
-}
+/** A ledger entry as written: the row without its generated id. */
+export type UsageRecord = Omit<Selectable<Tables['usage']>, 'id'>;
 
 export interface UsageTotals {
   requests: number;
@@ -25,54 +16,137 @@ export interface UsageGroup extends UsageTotals {
   key: string;
 }
 
-const TOTALS = `COUNT(*) AS requests, COALESCE(SUM(prompt_tokens), 0) AS prompt_tokens,
-  COALESCE(SUM(completion_tokens), 0) AS completion_tokens, COALESCE(SUM(cost), 0) AS cost`;
+/** Rows per INSERT: well under SQLite's limit of bound parameters. */
+const ROWS_PER_INSERT = 500;
+const DAY_MS = 86_400_000;
+/** The roll-up's stand-in for no key or no model. */
+const NONE = '';
 
+type Rollup = Tables['usage_daily'];
+
+const totals = (eb: ExpressionBuilder<Tables, 'usage_daily'>) => [
+  eb.fn.coalesce(eb.fn.sum<number>('requests'), sql<number>`0`).as('requests'),
+  eb.fn.coalesce(eb.fn.sum<number>('prompt_tokens'), sql<number>`0`).as('prompt_tokens'),
+  eb.fn.coalesce(eb.fn.sum<number>('completion_tokens'), sql<number>`0`).as('completion_tokens'),
+  eb.fn.coalesce(eb.fn.sum<number>('cost'), sql<number>`0`).as('cost'),
+];
+
+/** pg returns sums as numbers through the pool's type parser; SQLite returns numbers: this only pins the shape. */
+const asTotals = <T extends UsageTotals>(row: T): T => ({ ...row, requests: Number(row.requests), prompt_tokens: Number(row.prompt_tokens), completion_tokens: Number(row.completion_tokens), cost: Number(row.cost) });
+
+/** The entries summed per UTC day, key and model: the rows the roll-up gains. */
+function rollUp(entries: readonly UsageRecord[]): Rollup[] {
+  const groups = new Map<string, Rollup>();
+  for (const entry of entries) {
+    const day = Math.floor(entry.time / DAY_MS);
+    const key_id = entry.key_id ?? NONE;
+    const model = entry.model ?? NONE;
+    const id = JSON.stringify([day, key_id, model]);
+    const group = groups.get(id) ?? { day, key_id, model, requests: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 };
+    group.requests += 1;
+    group.prompt_tokens += entry.prompt_tokens;
+    group.completion_tokens += entry.completion_tokens;
+    group.cost += entry.cost;
+    groups.set(id, group);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * The usage ledger: append-only rows, one per request, and a daily roll-up per key and model written
+ * in the same transaction, which every aggregate reads (so the account pages do not grow with the ledger).
+ */
 export class UsageRepository {
-  private readonly insertStatement;
+  constructor(private readonly db: Database) {}
 
-  constructor(private readonly db: Database) {
-    this.insertStatement = db.prepare(
-      `INSERT INTO usage (time, request_id, key_id, method, route, model, status, latency_ms, prompt_tokens, completion_tokens, cost)
-       VALUES (@time, @request_id, @key_id, @method, @route, @model, @status, @latency_ms, @prompt_tokens, @completion_tokens, @cost)`,
-    );
+  /** Appends the entries, adds them to the roll-up and debits the account by their cost, in one transaction: all or nothing. */
+  async append(entries: readonly UsageRecord[]): Promise<void> {
+    const debit = entries.reduce((sum, entry) => sum + entry.cost, 0);
+    const statements = [];
+    for (let start = 0; start < entries.length; start += ROWS_PER_INSERT) {
+      statements.push(this.db.query.insertInto('usage').values(entries.slice(start, start + ROWS_PER_INSERT)).compile());
+    }
+    const rollup = rollUp(entries);
+    for (let start = 0; start < rollup.length; start += ROWS_PER_INSERT) {
+      statements.push(
+        this.db.query
+          .insertInto('usage_daily')
+          .values(rollup.slice(start, start + ROWS_PER_INSERT))
+          .onConflict((conflict) =>
+            conflict.columns(['day', 'key_id', 'model']).doUpdateSet((eb) => ({
+              requests: eb('usage_daily.requests', '+', eb.ref('excluded.requests')),
+              prompt_tokens: eb('usage_daily.prompt_tokens', '+', eb.ref('excluded.prompt_tokens')),
+              completion_tokens: eb('usage_daily.completion_tokens', '+', eb.ref('excluded.completion_tokens')),
+              cost: eb('usage_daily.cost', '+', eb.ref('excluded.cost')),
+            })),
+          )
+          .compile(),
+      );
+    }
+    if (debit > 0) {
+      statements.push(
+        this.db.query
+          .updateTable('account')
+          .set((eb) => ({ balance: eb('balance', '-', debit) }))
+          .where('id', '=', 1)
+          .compile(),
+      );
+    }
+    await this.db.atomically(statements);
   }
 
-  /** Runs `work` in one transaction (libsql's transactions do not nest). */
-  transaction(work: () => void): void {
-    this.db.transaction(work)();
+  async totals(keyId?: string): Promise<UsageTotals> {
+    let query = this.db.query.selectFrom('usage_daily').select(totals);
+    if (keyId) query = query.where('key_id', '=', keyId);
+    return asTotals((await query.executeTakeFirstOrThrow()) as UsageTotals);
   }
 
-  insert(record: UsageRecord): void {
-    this.insertStatement.run(record);
+  async byModel(keyId?: string): Promise<UsageGroup[]> {
+    let query = this.db.query
+      .selectFrom('usage_daily')
+      .select((eb) => [eb.ref('model').as('key'), ...totals(eb)])
+      .where('model', '<>', NONE);
+    if (keyId) query = query.where('key_id', '=', keyId);
+    const groups = (await query.groupBy('model').orderBy('requests', 'desc').orderBy('model').execute()) as UsageGroup[];
+    return groups.map(asTotals);
   }
 
-  totals(keyId?: string): UsageTotals {
-    const sql = `SELECT ${TOTALS} FROM usage${keyId ? ' WHERE key_id = ?' : ''}`;
-    const statement = this.db.prepare(sql);
-    return row<UsageTotals>(keyId ? statement.get(keyId) : statement.get()) as UsageTotals;
+  /** Per UTC day, the last `days` days (today included). */
+  async byDay(keyId?: string, days = 30): Promise<UsageGroup[]> {
+    let query = this.db.query
+      .selectFrom('usage_daily')
+      .select((eb) => [eb.ref('day').as('day'), ...totals(eb)])
+      .where('day', '>', Math.floor(Date.now() / DAY_MS) - days);
+    if (keyId) query = query.where('key_id', '=', keyId);
+    const groups = (await query.groupBy('day').orderBy('day').execute()) as (UsageTotals & { day: number })[];
+    return groups.map(({ day, ...group }) => asTotals({ key: new Date(Number(day) * DAY_MS).toISOString().slice(0, 10), ...group }));
   }
 
-  byModel(keyId?: string): UsageGroup[] {
-    const where = keyId ? 'WHERE model IS NOT NULL AND key_id = ?' : 'WHERE model IS NOT NULL';
-    const statement = this.db.prepare(`SELECT model AS key, ${TOTALS} FROM usage ${where} GROUP BY model ORDER BY requests DESC`);
-    return rows<UsageGroup>(keyId ? statement.all(keyId) : statement.all());
+  /** Money spent per key, for every key that spent any. */
+  async spentPerKey(): Promise<Map<string, number>> {
+    const rows = await this.db.query
+      .selectFrom('usage_daily')
+      .select((eb) => ['key_id', eb.fn.sum<number>('cost').as('cost')])
+      .where('key_id', '<>', NONE)
+      .groupBy('key_id')
+      .execute();
+    return new Map(rows.map((row) => [row.key_id, Number(row.cost)]));
   }
 
-  byDay(keyId?: string, days = 30): UsageGroup[] {
-    const since = Date.now() - days * 86_400_000;
-    const where = keyId ? 'WHERE time >= ? AND key_id = ?' : 'WHERE time >= ?';
-    const statement = this.db.prepare(
-      `SELECT strftime('%Y-%m-%d', time / 1000, 'unixepoch') AS key, ${TOTALS} FROM usage ${where} GROUP BY key ORDER BY key`,
-    );
-    return rows<UsageGroup>(keyId ? statement.all(since, keyId) : statement.all(since));
+  async spentByKey(keyId: string): Promise<number> {
+    const found = await this.db.query
+      .selectFrom('usage_daily')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('cost'), sql<number>`0`).as('cost'))
+      .where('key_id', '=', keyId)
+      .executeTakeFirst();
+    return Number(found?.cost ?? 0);
   }
 
-  spentByKey(keyId: string): number {
-    return row<{ cost: number }>(this.db.prepare('SELECT COALESCE(SUM(cost), 0) AS cost FROM usage WHERE key_id = ?').get(keyId))?.cost ?? 0;
-  }
-
-  spentTotal(): number {
-    return row<{ cost: number }>(this.db.prepare('SELECT COALESCE(SUM(cost), 0) AS cost FROM usage').get())?.cost ?? 0;
+  async spentTotal(): Promise<number> {
+    const found = await this.db.query
+      .selectFrom('usage_daily')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('cost'), sql<number>`0`).as('cost'))
+      .executeTakeFirst();
+    return Number(found?.cost ?? 0);
   }
 }

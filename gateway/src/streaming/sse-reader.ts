@@ -14,6 +14,14 @@ export interface SseEvent {
  * servers end the stream right after the last `data:` line.
  */
 export async function* readSseEvents(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseEvent> {
+  for await (const batch of readSseEventBatches(source)) yield* batch;
+}
+
+/**
+ * The same events, in the batches one chunk of the source completes (an upstream chunk often carries
+ * many): a hot loop takes a batch per turn instead of one async-generator step per event.
+ */
+export async function* readSseEventBatches(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseEvent[]> {
   const decoder = new TextDecoder('utf-8');
   const ready: SseEvent[] = [];
   // As in the browser, an event's id stays the stream's last event id until another `id:` line.
@@ -27,9 +35,9 @@ export async function* readSseEvents(source: AsyncIterable<Uint8Array | string>)
 
   for await (const chunk of source) {
     parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    yield* ready.splice(0);
+    if (ready.length > 0) yield ready.splice(0);
   }
   // Ends the last line and the last event, whether or not the stream did.
   parser.feed(`${decoder.decode()}\n\n`);
-  yield* ready.splice(0);
+  if (ready.length > 0) yield ready.splice(0);
 }

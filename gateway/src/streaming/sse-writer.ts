@@ -9,6 +9,9 @@ export interface SseErrorFrame {
   param?: string | null;
 }
 
+const SENT = Promise.resolve(true);
+const SENT_NOTHING = Promise.resolve(false);
+
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',
@@ -52,6 +55,11 @@ export class SseWriter {
     return this.write(`data: ${JSON.stringify(data)}\n\n`);
   }
 
+  /** Sends one frame whose JSON text the caller serialised already (a chunk built from a precompiled head). */
+  sendJsonText(json: string): Promise<boolean> {
+    return this.write(`data: ${json}\n\n`);
+  }
+
   /** Sends one JSON frame under an event name (`event: <name>`), as OpenAI's Responses API streams do. */
   sendEvent(event: string, data: unknown): Promise<boolean> {
     return this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -78,10 +86,19 @@ export class SseWriter {
     await this.done();
   }
 
-  private async write(frame: string): Promise<boolean> {
-    if (this.ended || this.closed) return false;
-    this.writeHead();
-    if (this.target.write(frame)) return !this.closed;
+  /** Not async: a frame the socket takes at once (nearly all) costs no promise of its own. */
+  private write(frame: string): Promise<boolean> {
+    try {
+      if (this.ended || this.closed) return SENT_NOTHING;
+      this.writeHead();
+      if (this.target.write(frame)) return this.closed ? SENT_NOTHING : SENT;
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return this.drained();
+  }
+
+  private async drained(): Promise<boolean> {
     await new Promise<void>((resolve) => {
       const settle = (): void => {
         this.target.off('drain', settle);

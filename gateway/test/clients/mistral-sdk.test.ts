@@ -1,5 +1,7 @@
 import { Mistral } from '@mistralai/mistralai';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { collect } from '../support/collect.js';
 import { ADMIN_KEY } from '../support/start-gateway.js';
 import { makeWav } from '../support/wav.js';
 import { makeTextPdf } from '../support/draw-text.js';
@@ -26,6 +28,14 @@ async function waitForJob(jobId: string, done: (status: string) => boolean) {
 }
 
 describe('the official @mistralai/mistralai SDK, unchanged', () => {
+  it('chat.complete and chat.stream send presencePenalty and frequencyPenalty, and the upstream receives them', async () => {
+    const penalties = { presencePenalty: 1.5, frequencyPenalty: -2 };
+    await client().chat.complete({ model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }], ...penalties });
+    expect(stack.upstream.requests.at(-1)?.body).toMatchObject({ presence_penalty: 1.5, frequency_penalty: -2, stream: false });
+    await collect(await client().chat.stream({ model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }], ...penalties }));
+    expect(stack.upstream.requests.at(-1)?.body).toMatchObject({ presence_penalty: 1.5, frequency_penalty: -2, stream: true });
+  });
+
   it('files: upload, list, retrieve, download, delete', async () => {
     const uploaded = await client().files.upload({ file: { fileName: 'input.jsonl', content: jsonl({ custom_id: 'a', body: { messages: [{ role: 'user', content: 'hi' }] } }) }, purpose: 'batch' });
     expect(uploaded).toMatchObject({ filename: 'input.jsonl', purpose: 'batch', sampleType: 'batch_request', source: 'upload' });
@@ -37,6 +47,58 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
     expect(JSON.parse((await textOf(await client().files.download({ fileId: uploaded.id }))).trim())).toMatchObject({ custom_id: 'a' });
     expect(await client().files.delete({ fileId: uploaded.id })).toMatchObject({ id: uploaded.id, deleted: true });
     await expect(client().files.retrieve({ fileId: uploaded.id })).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('files.getSignedUrl: a link that downloads without a key, only for files the key can see, and stops when forged', async () => {
+    const uploaded = await client().files.upload({ file: { fileName: 'notes.txt', content: new TextEncoder().encode('signed link body') }, purpose: 'ocr' });
+    const { url } = await client().files.getSignedUrl({ fileId: uploaded.id, expiry: 1 });
+    expect(url.startsWith(`${stack.gateway.url}/v1/files/${uploaded.id}/`)).toBe(true);
+    const download = await fetch(url);
+    expect(download.status).toBe(200);
+    expect(await download.text()).toBe('signed link body');
+    expect(download.headers.get('content-disposition')).toMatch(/attachment/);
+
+    const signed = new URL(url);
+    const expires = Number(signed.searchParams.get('expires'));
+    expect(expires * 1000 - Date.now()).toBeGreaterThan(3_500_000);
+    expect(expires * 1000 - Date.now()).toBeLessThanOrEqual(3_600_000);
+    signed.searchParams.set('expires', String(expires + 3600));
+    const stretched = await fetch(signed);
+    expect(stretched.status).toBe(403);
+    expect(await stretched.json()).toMatchObject({ code: 'invalid_file_link', type: 'permission_error' });
+    const otherFile = new URL(url.replace(uploaded.id, 'file-other'));
+    expect((await fetch(otherFile)).status).toBe(403);
+
+    await expect(client().files.getSignedUrl({ fileId: 'file-missing' })).rejects.toMatchObject({ statusCode: 404 });
+    await client().files.delete({ fileId: uploaded.id });
+    expect((await fetch(url)).status).toBe(404);
+  });
+
+  it("files.getSignedUrl is owner-scoped: a Member's link opens its own file, never another key's, and dies with the key", async () => {
+    const created = (await (await stack.gateway.request('/account/keys', { method: 'POST', json: { name: 'signer', role: 'member' } })).json()) as { key: string; id: string };
+    const member = new Mistral({ apiKey: created.key, serverURL: stack.gateway.url });
+    const theirs = await member.files.upload({ file: { fileName: 'member.txt', content: new TextEncoder().encode('member bytes') }, purpose: 'ocr' });
+    const ownersFile = await client().files.upload({ file: { fileName: 'owner.txt', content: new TextEncoder().encode('owner bytes') }, purpose: 'ocr' });
+    await expect(member.files.getSignedUrl({ fileId: ownersFile.id })).rejects.toMatchObject({ statusCode: 404 });
+
+    const { url } = await member.files.getSignedUrl({ fileId: theirs.id });
+    expect(await (await fetch(url)).text()).toBe('member bytes');
+    // The member's signature does not open the Owner's file, even with the id swapped in.
+    expect((await fetch(url.replace(theirs.id, ownersFile.id))).status).toBe(403);
+
+    expect((await stack.gateway.request(`/account/keys/${created.id}`, { method: 'DELETE' })).status).toBe(200);
+    const revoked = await fetch(url);
+    expect(revoked.status).toBe(403);
+    expect(await revoked.json()).toMatchObject({ code: 'invalid_file_link' });
+  });
+
+  it('batch.jobs.delete: refused with a clear 422 (jobs are the record of what ran); 404 for a job that does not exist', async () => {
+    const job = await client().batch.jobs.create({ endpoint: '/v1/chat/completions', model: 'svc-large-3', requests: [{ customId: 'only', body: { messages: [{ role: 'user', content: 'kept' }] } }] });
+    const refused = client().batch.jobs.delete({ jobId: job.id });
+    await expect(refused).rejects.toMatchObject({ statusCode: 422 });
+    await expect(refused).rejects.toThrow(/cannot be deleted here; delete its files/);
+    expect((await client().batch.jobs.get({ jobId: job.id })).id).toBe(job.id);
+    await expect(client().batch.jobs.delete({ jobId: 'batch_missing' })).rejects.toMatchObject({ statusCode: 404 });
   });
 
   it('batch jobs: create with a job-level model, get until SUCCESS, list, read the output file', async () => {
@@ -93,6 +155,9 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
     expect(await client().models.retrieve({ modelId: FINE_TUNED })).toMatchObject({ type: 'fine-tuned', archived: true });
     expect(await client().models.unarchive({ modelId: FINE_TUNED })).toMatchObject({ archived: false });
     await expect(client().models.update({ modelId: 'svc-large-3-2512', updateModelRequest: { name: 'x' } })).rejects.toMatchObject({ statusCode: 422 });
+    const deleteBase = client().models.delete({ modelId: 'svc-large-3-2512' });
+    await expect(deleteBase).rejects.toMatchObject({ statusCode: 422 });
+    await expect(deleteBase).rejects.toThrow(/is a base model; only fine-tuned models/);
   });
 
   it('fim.complete: prompt and suffix to a backend with FIM; a 400 naming the models that can elsewhere', async () => {
@@ -114,11 +179,70 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
     expect(result.usage).toMatchObject({ promptAudioSeconds: 2, totalTokens: 0 });
   });
 
-  it('classifiers: a clear error saying nothing here serves them', async () => {
-    const moderation = client().classifiers.moderate({ model: 'svc-large-3', inputs: ['hello'] });
-    await expect(moderation).rejects.toMatchObject({ statusCode: 404 });
-    await expect(moderation).rejects.toThrow(/no moderation or classification backend/);
-    await expect(client().classifiers.classify({ model: 'svc-large-3', inputs: ['hello'] })).rejects.toMatchObject({ statusCode: 404 });
+  it('audio.transcriptions.complete with fileId (a stored file) or fileUrl (fetched under the URL policy)', async () => {
+    const stored = await client().files.upload({ file: { fileName: 'stored.wav', content: new Uint8Array(makeWav(1)) }, purpose: 'user_data' as never });
+    const result = await client().audio.transcriptions.complete({ model: 'whisper-model', fileId: stored.id });
+    expect(result.text).toBe('Transcript of stored.wav with 32044 bytes.');
+    await expect(client().audio.transcriptions.complete({ model: 'whisper-model', fileId: 'file-missing' })).rejects.toMatchObject({ statusCode: 404 });
+    const local = client().audio.transcriptions.complete({ model: 'whisper-model', fileUrl: `${stack.gateway.url}/clip.wav` });
+    await expect(local).rejects.toMatchObject({ statusCode: 422 });
+    await expect(local).rejects.toThrow(/url_not_allowed|does not fetch/);
+  });
+
+  it('audio.transcriptions.stream: language, segments, the text, then transcription.done with usage', async () => {
+    const events = await collect(await client().audio.transcriptions.stream({ model: 'whisper-model', file: { fileName: 'clip.wav', content: new Uint8Array(makeWav(1)) }, language: 'en' }));
+    expect(events.map((event) => event.event)).toEqual(events.map((event) => event.data.type));
+    expect(events[0]!.data).toEqual({ type: 'transcription.language', audioLanguage: 'en' });
+    const text = events.flatMap((event) => (event.data.type === 'transcription.text.delta' ? [event.data.text] : [])).join('');
+    expect(text).toBe('Transcript of clip.wav with 32044 bytes.');
+    expect(events.at(-1)!.data).toMatchObject({ type: 'transcription.done', model: 'whisper-model', text, language: 'en', usage: { promptAudioSeconds: 2 } });
+  });
+
+  // Each surface nothing here serves answers the documented error: 404, code capability_not_served,
+  // a message saying what is missing and what to do, never the bare 404 of an unknown URL.
+  const notServed = async (call: Promise<unknown>, message: RegExp) => {
+    const error = (await call.then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    )) as { statusCode: number; body: string } | undefined;
+    expect(error?.statusCode).toBe(404);
+    const body = JSON.parse(error!.body);
+    expect(body).toMatchObject({ code: 'capability_not_served', type: 'not_found_error', error: { code: 'capability_not_served', type: 'not_found_error' } });
+    expect(body.message).toMatch(message);
+  };
+
+  it('classifiers: moderate, moderateChat, classify, classifyChat get the clear error saying nothing here serves them', async () => {
+    await notServed(client().classifiers.moderate({ model: 'svc-large-3', inputs: ['hello'] }), /no moderation or classification backend.*response_format/);
+    await notServed(client().classifiers.moderateChat({ model: 'svc-large-3', inputs: [{ role: 'user', content: 'hello' }] }), /chat\/moderations is not served/);
+    await notServed(client().classifiers.classify({ model: 'svc-large-3', inputs: ['hello'] }), /classifications is not served/);
+    await notServed(client().classifiers.classifyChat({ model: 'svc-large-3', input: [{ messages: [{ role: 'user', content: 'hello' }] }] }), /chat\/classifications is not served/);
+  });
+
+  it('audio.speech, audio.voices and beta.libraries get the clear error saying what to use instead', async () => {
+    await notServed(client().audio.speech.complete({ model: 'whisper-model', input: 'say this' }), /no text-to-speech backend .*transcription/);
+    await notServed(client().audio.voices.list({}), /no text-to-speech backend/);
+    await notServed(client().audio.voices.get({ voiceId: 'v1' }), /\/v1\/audio\/voices\/… is not served/);
+    await notServed(client().beta.libraries.list(), /no document libraries.*\/v1\/embeddings/);
+    await notServed(client().beta.libraries.create({ name: 'Docs' }), /no document libraries/);
+    await notServed(client().beta.libraries.documents.list({ libraryId: 'lib_1' }), /no document libraries/);
+    await notServed(client().beta.libraries.delete({ libraryId: 'lib_1' }), /no document libraries/);
+  });
+
+  it("Mistral's hosted-platform surfaces (workflows, prompts, connectors) get the clear error naming what they are", async () => {
+    await notServed(client().workflows.getWorkflows({}), /\/v1\/workflows… \(workflows and their events\) is part of Mistral's hosted platform/);
+    await notServed(client().beta.prompts.list({}), /\/v2\/prompts… \(the prompt library\)/);
+    await notServed(client().beta.connectors.list({}), /\/v1\/connectors… \(connectors\).*it serves inference \(chat, /);
+  });
+
+  it('chat.parse and chat.parseStream: the zod schema goes out as a JSON schema response_format, the answer comes back parsed', async () => {
+    const parsed = await client().chat.parse({ model: 'svc-large-3', messages: [{ role: 'user', content: '{"city":"Paris","rain":false}' }], responseFormat: z.object({ city: z.string(), rain: z.boolean() }) });
+    expect(parsed.choices?.[0]?.message?.parsed).toEqual({ city: 'Paris', rain: false });
+    expect(stack.upstream.requests.at(-1)?.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { schema: { properties: { city: { type: 'string' } } } } } });
+
+    const streamed = await collect(await client().chat.parseStream({ model: 'svc-large-3', messages: [{ role: 'user', content: '{"city":"Lyon","rain":true}' }], responseFormat: z.object({ city: z.string(), rain: z.boolean() }) }));
+    const text = streamed.map((event) => event.data.choices[0]?.delta.content ?? '').join('');
+    expect(JSON.parse(text)).toEqual({ city: 'Lyon', rain: true });
+    expect(stack.upstream.requests.at(-1)?.body).toMatchObject({ stream: true, response_format: { type: 'json_schema' } });
   });
 
   it('chat.complete with a document_url part is answered from the document', async () => {

@@ -10,6 +10,17 @@ const client = () => new OpenAI({ apiKey: ADMIN_KEY, baseURL: `${stack.gateway.u
 const weather = { type: 'function' as const, function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { input: { type: 'string' } } } } };
 
 describe('the official openai SDK, every other resource the gateway serves', () => {
+  it('presence_penalty and frequency_penalty reach the upstream from chat and completions, plain and streamed', async () => {
+    const penalties = { presence_penalty: 0.5, frequency_penalty: -0.25 };
+    await client().chat.completions.create({ model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }], ...penalties });
+    expect(stack.upstream.requests.at(-1)?.body).toMatchObject({ ...penalties, stream: false });
+    for await (const _chunk of await client().chat.completions.create({ model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }], stream: true, ...penalties }));
+    expect(stack.upstream.requests.at(-1)?.body).toMatchObject({ ...penalties, stream: true });
+    await client().completions.create({ model: 'svc-large-3', prompt: 'once upon', ...penalties });
+    expect(stack.upstream.requests.at(-1)?.body).toMatchObject({ ...penalties, prompt: 'once upon' });
+    await expect(client().chat.completions.create({ model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }], presence_penalty: 3 })).rejects.toMatchObject({ status: 422 });
+  });
+
   it('chat with tools: the call, plain and streamed, then the tool result', async () => {
     const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'get_weather in Paris' }];
     const completion = await client().chat.completions.create({ model: 'svc-large-3', messages, tools: [weather] });
@@ -88,5 +99,35 @@ describe('the official openai SDK, every other resource the gateway serves', () 
     });
     const raw = await stack.gateway.request('/v1/moderations', { method: 'POST', json: { model: 'svc-large-3', input: 'hello' } });
     expect(await raw.json()).toMatchObject({ object: 'error', type: 'not_found_error', code: 'capability_not_served', message: expect.stringMatching(/no moderation or classification backend/) });
+  });
+
+  it('audio.speech: a clear 404 capability_not_served saying there is no text-to-speech backend', async () => {
+    await expect(client().audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'hello' })).rejects.toMatchObject({
+      status: 404,
+      code: 'capability_not_served',
+      type: 'not_found_error',
+      message: expect.stringMatching(/^404 \/v1\/audio\/speech is not served: this gateway has no text-to-speech backend/),
+    });
+  });
+
+  it("conversations (OpenAI's API, on the path of Mistral's) and hosted-platform resources: a clear 404 capability_not_served", async () => {
+    const notServed = { status: 404, code: 'capability_not_served', type: 'not_found_error' };
+    await expect(client().conversations.create({ items: [{ type: 'message', role: 'user', content: 'hi' }] })).rejects.toMatchObject({
+      ...notServed,
+      message: expect.stringMatching(/OpenAI's Conversations API is not served.*previous_response_id/),
+    });
+    await expect(client().conversations.items.list('conv_1')).rejects.toMatchObject({ ...notServed, message: expect.stringMatching(/OpenAI's Conversations API is not served/) });
+    await expect(client().vectorStores.list()).rejects.toMatchObject({ ...notServed, message: expect.stringMatching(/\/v1\/vector_stores… \(vector stores\) is part of OpenAI's hosted platform/) });
+    await expect(client().fineTuning.jobs.list()).rejects.toMatchObject({ ...notServed, message: expect.stringMatching(/fine-tuning jobs/) });
+    await expect(client().beta.assistants.list()).rejects.toMatchObject(notServed);
+  });
+
+  it('images.edit and audio.translations: no backend edits images or translates speech, the 404 names the route and where the API is described', async () => {
+    const unknownRoute = { status: 404, code: 'route_not_found', type: 'not_found_error' };
+    await expect(client().images.edit({ model: 'image-model', image: new File([new Uint8Array(8)], 'in.png'), prompt: 'add a hat' })).rejects.toMatchObject({
+      ...unknownRoute,
+      message: expect.stringMatching(/No route POST \/v1\/images\/edits\. The API is described at \/openapi\.json/),
+    });
+    await expect(client().audio.translations.create({ model: 'whisper-model', file: new File([new Uint8Array(8)], 'in.wav') })).rejects.toMatchObject(unknownRoute);
   });
 });

@@ -6,21 +6,19 @@ import { useTempDir } from '../support/use-resources.js';
 
 let dir: string;
 let db: Database;
-beforeEach(() => {
+beforeEach(async () => {
   dir = useTempDir('switchyard-keys-');
-  db = openDatabase(dir);
-  onTestFinished(() => {
-    db.close();
-  });
+  db = await openDatabase({ dataDir: dir });
+  onTestFinished(() => db.close());
 });
 
 describe('KeyService', () => {
-  it('keeps a bounded cache however many wrong keys are tried, and still knows the real ones', () => {
+  it('keeps a bounded cache however many wrong keys are tried, and still knows the real ones', async () => {
     const keys = new KeyService(new KeysRepository(db));
-    const { key } = keys.create({ name: 'ci', role: 'member' });
-    expect(keys.authenticate(key)?.name).toBe('ci');
-    for (let i = 0; i < MAX_CACHED_LOOKUPS + 500; i++) expect(keys.authenticate(`sk-sy-wrong-${i}`)).toBeUndefined();
+    const { key } = await keys.create({ name: 'ci', role: 'member' });
+    expect((await keys.authenticate(key))?.name).toBe('ci');
+    for (let i = 0; i < MAX_CACHED_LOOKUPS + 500; i++) expect(await keys.authenticate(`sk-sy-wrong-${i}`)).toBeUndefined();
     expect(keys.cachedLookups).toBeLessThanOrEqual(MAX_CACHED_LOOKUPS);
-    expect(keys.authenticate(key)?.name).toBe('ci');
+    expect((await keys.authenticate(key))?.name).toBe('ci');
   });
 });

@@ -145,6 +145,29 @@ describe('Mistral-style page markdown', () => {
     expect(result.markdown).toBe('Above the photo.\n\n![img-0.jpeg](img-0.jpeg)\n\nBelow it.');
   });
 
+  it('makes no table of two lines whose wide word gaps fall in different places (justified prose beside a photo)', () => {
+    const [result] = build([page([block([row([['way of', 20], ['shaking a', 400], ['fist at', 800]], 300), row([['the', 210], ['city historian', 600]], 326)])])]);
+    expect(result.blocks!.map((b) => b.type)).not.toContain('table');
+    expect(result.markdown).not.toContain('|');
+  });
+
+  it('takes the short text right below a figure, within its width, as its caption, placed right after it', () => {
+    const extras = [{ dpi: 200, figures: [{ id: 'img-0.jpeg', bbox: [300, 200, 700, 600] as BoxCoordinates }] }];
+    const [result] = build(
+      [
+        page([
+          block([line('Text in the left', 20, 200), line('column beside it.', 20, 226)]),
+          block([line('The old harbour at dawn,', 380, 620), line('before the boats go out.', 390, 646)]),
+          block([line('A later paragraph far below the photo starts here.', 20, 900)]),
+        ]),
+      ],
+      {},
+      extras,
+    );
+    expect(result.blocks!.map((b) => b.type)).toEqual(['text', 'image', 'caption', 'text']);
+    expect(result.blocks![2].content).toBe('The old harbour at dawn, before the boats go out.');
+  });
+
   it('scores confidence by page, by word with offsets into the markdown, and by block', () => {
     const low = page([block([line('Clear words here', 100, 100, 20, 0.9)]), block([line('smudged', 100, 200, 20, 0.3)])]);
     const [byPage] = build([low], { confidenceGranularity: 'page', includeBlocks: false });

@@ -51,7 +51,7 @@ describe('health probes', () => {
 
   it('readiness is 503 unavailable when the database does not answer', async () => {
     gateway = await useGateway();
-    gateway.app.services.db.close();
+    await gateway.app.services.db.close();
     const response = await gateway.request('/health/readiness', { key: null });
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');

@@ -71,7 +71,8 @@ describe('errors before routing are answered in the error shape, with X-Request-
     ['a header line without a colon', 'GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nnocolon\r\n\r\n'],
     ['Content-Length and Transfer-Encoding together', 'POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
     ['a negative Content-Length', 'POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n'],
-    ['a broken chunk size', 'POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
+    // With a valid key, so the framing error is what answers (a request without one may be refused first).
+    ['a broken chunk size', `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`],
   ])('400 malformed_request for %s', async (_label, raw) => {
     expectErrorShape(await exchange([raw]), 400, 'malformed_request');
   });

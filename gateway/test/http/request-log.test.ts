@@ -99,21 +99,22 @@ describe('the request log across restarts', () => {
     expect((await gateway.request(`/console/requests/${id}`)).status).toBe(200);
   });
 
-  it('drops entries older than the retention on disk', () => {
+  it('drops entries older than the retention on disk', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'switchyard-log-'));
-    const db = openDatabase(dir);
+    const db = await openDatabase({ dataDir: dir });
     try {
       const store = new RequestLogRepository(db);
       const entry = (id: string, time: number): RequestLogEntry => ({ id, time, method: 'GET', path: '/v1/models', status: 200, latency_ms: 1, key_prefix: null, model: null, prompt_tokens: null, completion_tokens: null, cost: null, client: null });
       const now = Date.UTC(2026, 10, 24);
-      store.insertMany([entry('old', now - 3 * 86_400_000), entry('recent', now - 3_600_000)]);
+      await store.insertMany([entry('old', now - 3 * 86_400_000), entry('recent', now - 3_600_000)]);
       const log = new RequestLog(100, { store, retentionDays: 2 });
+      await log.load();
       expect(log.recent(10).map((e) => e.id)).toEqual(['recent', 'old']);
       log.add(entry('new', now));
-      log.flush(now);
-      expect(store.recent(10).map((e) => e.id)).toEqual(['new', 'recent']);
+      await log.flush(now);
+      expect((await store.recent(10)).map((e) => e.id)).toEqual(['new', 'recent']);
     } finally {
-      db.close();
+      await db.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FakeUpstream } from '../support/fake-upstream.js';
 import { ADMIN_KEY, json, type Json, type TestGateway } from '../support/start-gateway.js';
@@ -154,9 +155,7 @@ describe('stored resources belong to the key that created them', () => {
   });
 
   it('agents stored before ownership was recorded are visible to Owners only, also after a restart', async () => {
-    gateway.app.services.db
-      .prepare("INSERT INTO agents (id, name, model, tools, created_at) VALUES ('ag_legacy', 'legacy', 'svc-large-3', '[]', 1)")
-      .run();
+    await sql`INSERT INTO agents (id, name, model, tools, created_at) VALUES ('ag_legacy', 'legacy', 'svc-large-3', '[]', 1)`.execute(gateway.app.services.db.query);
     const dataDir = gateway.dataDir;
     await gateway.stop();
     gateway = await useGateway({ dataDir, config: ownershipConfig(upstream) });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { request as httpRequest } from 'node:http';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { json, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
@@ -111,5 +112,175 @@ describe('Owner settings: model routes and provider tests', () => {
     gateway = await startGateway({ config: upstreamConfig(upstream) });
     const doc = await json(await gateway.request('/openapi.json'));
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/settings', '/settings/routes/{id}', '/settings/routes/{id}/reset', '/settings/providers/{id}/test']));
+  });
+});
+
+describe('Owner settings: providers and live server settings', () => {
+  let upstream: FakeUpstream;
+  let gateway: TestGateway;
+
+  afterEach(async () => {
+    await gateway?.close();
+    await upstream?.close();
+  });
+
+  const provider = (id: string) => async () => (await json(await gateway.request('/settings'))).providers.find((p: { id: string }) => p.id === id);
+
+  it('a provider added in the console serves its routes at once, keeps its key write-only, and survives a restart', async () => {
+    upstream = await startFakeUpstream({ apiKey: 'sk-second-secret' });
+    const first = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
+    try {
+      gateway = await startGateway({ config: upstreamConfig(first) });
+      const added = await gateway.request('/settings/providers', { method: 'POST', json: { id: 'second', type: 'openai', base_url: upstream.url, api_key: 'sk-second-secret' } });
+      expect(added.status).toBe(200);
+      const addedText = await added.text();
+      expect(addedText).not.toContain('sk-second-secret');
+      expect(JSON.parse(addedText)).toMatchObject({ id: 'second', has_api_key: true, source: 'console', in_config: false, removed: false, routes: [] });
+
+      expect((await gateway.request('/settings/routes/on-second', { method: 'PUT', json: { provider: 'second', upstream_model: 'second-model', capabilities: ['chat'] } })).status).toBe(200);
+      expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat('on-second') })).status).toBe(200);
+      expect(upstream.requests.at(-1)).toMatchObject({ body: { model: 'second-model' } });
+      expect(await json(await gateway.request('/settings/providers/second/test', { method: 'POST' }))).toMatchObject({ ok: true, checked: 'request', model: 'on-second' });
+
+      // An edit that leaves the key out keeps it; the key never appears in any answer.
+      const edited = await gateway.request('/settings/providers/second', { method: 'PUT', json: { type: 'openai', base_url: upstream.url, api_key: '', timeouts: { connect: 1000 } } });
+      expect(edited.status).toBe(200);
+      expect(await json(edited)).toMatchObject({ has_api_key: true, timeouts: { connect: 1000 } });
+      expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat('on-second') })).status).toBe(200);
+      expect(await (await gateway.request('/settings')).text()).not.toContain('sk-second-secret');
+
+      const { dataDir } = gateway;
+      await gateway.stop();
+      gateway = await startGateway({ config: upstreamConfig(first), dataDir });
+      expect(await provider('second')()).toMatchObject({ source: 'console', has_api_key: true, base_url: upstream.url, routes: ['on-second'] });
+      expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat('on-second') })).status).toBe(200);
+
+      const inUse = await gateway.request('/settings/providers/second', { method: 'DELETE' });
+      expect(inUse.status).toBe(409);
+      expect(await json(inUse)).toMatchObject({ code: 'provider_in_use', param: 'id' });
+      expect((await gateway.request('/settings/routes/on-second', { method: 'DELETE' })).status).toBe(200);
+      expect((await gateway.request('/settings/providers/second', { method: 'DELETE' })).status).toBe(200);
+      expect(await provider('second')()).toBeUndefined();
+      expect((await gateway.request('/settings/providers/second/test', { method: 'POST' })).status).toBe(404);
+    } finally {
+      await first.close();
+    }
+  });
+
+  it('test connection reports a wrong URL as the provider error, and a provider without routes is tested on its test model', async () => {
+    upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
+    gateway = await startGateway({ config: upstreamConfig(upstream) });
+    await gateway.request('/settings/providers', { method: 'POST', json: { id: 'lonely', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY } });
+    const noModel = await gateway.request('/settings/providers/lonely/test', { method: 'POST' });
+    expect(noModel.status).toBe(400);
+    expect(await json(noModel)).toMatchObject({ code: 'test_model_required', param: 'test_model' });
+
+    await gateway.request('/settings/providers/lonely', { method: 'PUT', json: { type: 'openai', base_url: upstream.url, test_model: 'probe-model' } });
+    expect(await json(await gateway.request('/settings/providers/lonely/test', { method: 'POST' }))).toMatchObject({ ok: true, checked: 'request', model: 'probe-model', capability: 'chat' });
+    expect(upstream.requests.at(-1)).toMatchObject({ path: '/v1/chat/completions', body: { model: 'probe-model' } });
+
+    await gateway.request('/settings/providers/lonely', { method: 'PUT', json: { type: 'openai', base_url: 'http://127.0.0.1:9/v1', test_model: 'probe-model' } });
+    const failed = await json(await gateway.request('/settings/providers/lonely/test', { method: 'POST' }));
+    expect(failed).toMatchObject({ ok: false, checked: 'request' });
+    expect(failed.error).toMatch(/connect|refused|ECONNREFUSED|reach/i);
+
+    // Routes on an edited provider call the new instance from the next request on.
+    await gateway.request('/settings/routes/via-lonely', { method: 'PUT', json: { provider: 'lonely', upstream_model: 'probe-model', capabilities: ['chat'], max_retries: 0 } });
+    expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat('via-lonely') })).status).toBeGreaterThanOrEqual(500);
+    await gateway.request('/settings/providers/lonely', { method: 'PUT', json: { type: 'openai', base_url: upstream.url } });
+    expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat('via-lonely') })).status).toBe(200);
+  });
+
+  it('refuses bad providers with 404, 409 and 422 in the error shape', async () => {
+    upstream = await startFakeUpstream();
+    gateway = await startGateway({ config: upstreamConfig(upstream) });
+    const expectError = async (response: Response, status: number, fields: Record<string, unknown>) => {
+      expect(response.status).toBe(status);
+      expect(await json(response)).toMatchObject({ object: 'error', ...fields });
+    };
+    await expectError(await gateway.request('/settings/providers', { method: 'POST', json: { id: 'upstream', type: 'openai' } }), 409, { code: 'provider_exists', param: 'id' });
+    await expectError(await gateway.request('/settings/providers', { method: 'POST', json: { id: 'x', type: 'warp-drive' } }), 422, { code: 'unknown_provider_type', param: 'type' });
+    expect((await gateway.request('/settings/providers', { method: 'POST', json: { id: 'has space', type: 'openai' } })).status).toBe(422);
+    expect((await gateway.request('/settings/providers', { method: 'POST', json: { id: 'x', type: 'openai', base_url: 'ftp://nowhere' } })).status).toBe(422);
+    expect((await gateway.request('/settings/providers', { method: 'POST', json: { id: 'x', type: 'openai', surprise: 1 } })).status).toBe(422);
+    await expectError(await gateway.request('/settings/providers/nope', { method: 'PUT', json: { type: 'openai' } }), 404, { code: 'provider_not_found' });
+    await expectError(await gateway.request('/settings/providers/nope', { method: 'DELETE' }), 404, { code: 'provider_not_found' });
+    await expectError(await gateway.request('/settings/routes/%23provider%3Ax', { method: 'PUT', json: { provider: 'upstream', capabilities: ['chat'] } }), 400, { code: 'invalid_route_id' });
+    expect((await gateway.request('/settings/server', { method: 'PATCH' })).status).toBe(422);
+    expect((await gateway.request('/settings/providers/upstream', { method: 'PUT' })).status).toBe(422);
+
+    const member = await json(await gateway.request('/account/keys', { method: 'POST', json: { name: 'member', role: 'member' } }));
+    expect((await gateway.request('/settings/providers', { method: 'POST', key: member.key, json: { id: 'y', type: 'openai' } })).status).toBe(403);
+    expect((await gateway.request('/settings/server', { method: 'PATCH', key: member.key, json: { request_log_bodies: true } })).status).toBe(403);
+  });
+
+  it('a config-file provider removed in the console stays hidden across a restart and says so, until it is reset', async () => {
+    upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
+    gateway = await startGateway({ config: upstreamConfig(upstream) });
+    expect((await gateway.request('/settings/routes/svc-large-3-2512', { method: 'DELETE' })).status).toBe(200);
+    expect((await gateway.request('/settings/providers/upstream', { method: 'DELETE' })).status).toBe(200);
+    const { dataDir } = gateway;
+    await gateway.stop();
+    gateway = await startGateway({ config: upstreamConfig(upstream), dataDir });
+    expect(await provider('upstream')()).toMatchObject({ removed: true, in_config: true, state: 'removed', detail: expect.stringContaining('config file') });
+    expect((await gateway.request('/settings/providers/upstream/test', { method: 'POST' })).status).toBe(404);
+    expect((await gateway.request('/settings/providers', { method: 'POST', json: { id: 'upstream', type: 'openai' } })).status).toBe(409);
+
+    expect(await json(await gateway.request('/settings/providers/upstream/reset', { method: 'POST' }))).toMatchObject({ source: 'config', removed: false, has_api_key: true });
+    expect((await gateway.request('/settings/routes/svc-large-3-2512/reset', { method: 'POST' })).status).toBe(200);
+    expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat('svc-large-3') })).status).toBe(200);
+  });
+
+  it('CORS origins, allowed hosts and request-log bodies change without a restart, show their source, and persist', async () => {
+    upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
+    gateway = await startGateway({ config: upstreamConfig(upstream) });
+    const origin = 'https://tool.example';
+    const allowOrigin = async () => (await gateway.request('/models', { headers: { origin } })).headers.get('access-control-allow-origin');
+    const hostStatus = () =>
+      new Promise<number>((resolve, reject) => {
+        const request = httpRequest(`${gateway.url}/status`, { headers: { host: 'gateway.example:8080' } }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        request.on('error', reject);
+        request.end();
+      });
+    expect(await allowOrigin()).toBeNull();
+    expect(await hostStatus()).toBe(403);
+    const before = (await json(await gateway.request('/settings'))).server;
+    expect(before.sources).toEqual({ cors_origins: 'config', allowed_hosts: 'config', request_log_bodies: 'config', request_log_retention_days: 'config' });
+
+    const patched = await gateway.request('/settings/server', { method: 'PATCH', json: { cors_origins: [origin], allowed_hosts: ['gateway.example'], request_log_bodies: true, request_log_retention_days: 2 } });
+    expect(patched.status).toBe(200);
+    expect(await json(patched)).toMatchObject({ cors_origins: [origin], allowed_hosts: ['gateway.example'], request_log_bodies: true, request_log_retention_days: 2, data_dir: gateway.dataDir, sources: { cors_origins: 'console', request_log_bodies: 'console' } });
+    expect(await allowOrigin()).toBe(origin);
+    expect(await hostStatus()).toBe(200);
+
+    const logged = await gateway.request('/v1/chat/completions', { method: 'POST', json: chat('svc-large-3') });
+    const requestId = logged.headers.get('x-request-id');
+    const entry = await json(await gateway.request(`/console/requests/${requestId}`));
+    expect(entry.request_body).toContain('hello');
+
+    const { dataDir } = gateway;
+    await gateway.stop();
+    gateway = await startGateway({ config: upstreamConfig(upstream), dataDir });
+    expect(await allowOrigin()).toBe(origin);
+    const reset = await gateway.request('/settings/server', { method: 'PATCH', json: { cors_origins: null } });
+    expect(await json(reset)).toMatchObject({ cors_origins: [], request_log_bodies: true, sources: { cors_origins: 'config', request_log_bodies: 'console' } });
+    expect(await allowOrigin()).toBeNull();
+
+    for (const bad of [{ cors_origins: ['not an origin'] }, { allowed_hosts: ['a/b'] }, { request_log_retention_days: -1 }, { request_log_bodies: 'yes' }, { unknown: 1 }]) {
+      const refused = await gateway.request('/settings/server', { method: 'PATCH', json: bad });
+      expect(refused.status).toBe(422);
+      expect(await json(refused)).toMatchObject({ object: 'error' });
+    }
+  });
+
+  it('documents the provider and server routes in the OpenAPI document', async () => {
+    upstream = await startFakeUpstream();
+    gateway = await startGateway({ config: upstreamConfig(upstream) });
+    const doc = await json(await gateway.request('/openapi.json'));
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/settings/server', '/settings/providers', '/settings/providers/{id}', '/settings/providers/{id}/reset']));
+    expect(Object.keys(doc.paths['/settings/providers/{id}'])).toEqual(expect.arrayContaining(['put', 'delete']));
   });
 });

@@ -135,6 +135,25 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
     expect((await json(await use())).code).toBe('model_archived');
   });
 
+  it('applies a provider, a route and a server setting changed in the console on one instance on the others within a second', async () => {
+    team = await startTeamOfGateways(2, { config: config() });
+    const [a, b] = team.instances;
+    const use = () => chat(b, undefined, { model: 'team-added', messages: [{ role: 'user', content: 'x' }] });
+    expect((await use()).status).toBe(404);
+    expect((await a.request('/settings/providers', { method: 'POST', json: { id: 'second', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY } })).status).toBe(200);
+    expect((await a.request('/settings/routes/team-added', { method: 'PUT', json: { provider: 'second', upstream_model: 'via-second', capabilities: ['chat'] } })).status).toBe(200);
+    expect(await statusWithin(1000, use, 200)).toBe(200);
+    expect(upstream.requests.at(-1)?.body).toMatchObject({ model: 'via-second' });
+
+    const origin = 'http://team-tool.test';
+    const allowed = async () => (await b.request('/models', { headers: { origin } })).headers.get('access-control-allow-origin');
+    expect(await allowed()).toBeNull();
+    expect((await a.request('/settings/server', { method: 'PATCH', json: { cors_origins: [origin] } })).status).toBe(200);
+    const end = performance.now() + 1000;
+    while ((await allowed()) !== origin && performance.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await allowed()).toBe(origin);
+  });
+
   it('refuses on every instance a provider whose breaker opened on one, without calling it', async () => {
     team = await startTeamOfGateways(2, { config: config({ failure_threshold: 2, cooldown_ms: 30_000, max_cooldown_ms: 60_000 }) });
     const [a, b] = team.instances;

@@ -40,7 +40,8 @@ export function Dialog({ title, onClose, children, wide, drawer }: Props) {
   onCloseRef.current = onClose;
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    ref.current?.focus();
+    // A field with autoFocus already took focus; otherwise the dialog itself takes it.
+    if (!ref.current?.contains(document.activeElement)) ref.current?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onCloseRef.current();
       else if (event.key === 'Tab' && ref.current) trapTab(event, ref.current);

@@ -4,13 +4,14 @@ interface Props {
   onChange(value: number | null): void;
   placeholder?: string;
   min?: number;
+  max?: number;
   /** Whole numbers only (the default); false allows decimals such as amounts of money. */
   integer?: boolean;
   hint?: string;
 }
 
 /** A number input where empty means "not sent". */
-export function OptionalNumberField({ label, value, onChange, placeholder = 'default', min, integer = true, hint }: Props) {
+export function OptionalNumberField({ label, value, onChange, placeholder = 'default', min, max, integer = true, hint }: Props) {
   return (
     <label className="field">
       <span>{label}</span>
@@ -19,6 +20,7 @@ export function OptionalNumberField({ label, value, onChange, placeholder = 'def
         type="number"
         inputMode={integer ? 'numeric' : 'decimal'}
         min={min}
+        max={max}
         step={integer ? 1 : 'any'}
         placeholder={placeholder}
         value={value ?? ''}

@@ -1,6 +1,6 @@
-import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toGatewayError } from '../../core/errors/provider-error-mapping.js';
+import { CoalescedFrames } from '../../streaming/coalesced-frames.js';
 import { SSE_HEADERS, SseWriter, type SseErrorFrame } from '../../streaming/sse-writer.js';
 
 /** How a stream ends: by default `[DONE]` last, and an error frame before it when producing fails. */
@@ -23,7 +23,7 @@ export function sendEventStream(
   produce: (writer: SseWriter) => Promise<void>,
   ending: StreamEnding = DONE_ENDING,
 ): FastifyReply {
-  const body = new CoalescedFrames(reply.raw, () => (request.firstFrameAt = process.hrtime.bigint()));
+  const body = new CoalescedFrames(reply.raw.socket, () => (request.firstFrameAt = process.hrtime.bigint()));
   const writer = new SseWriter(body);
   reply.headers(SSE_HEADERS);
   void (async () => {
@@ -38,39 +38,4 @@ export function sendEventStream(
     }
   })();
   return reply.send(body);
-}
-
-/**
- * The frames of one response. Frames produced in the same turn of the event loop (an upstream chunk
- * usually carries several) leave in one socket write instead of one each; frames that arrive apart
- * still go out at once.
- */
-class CoalescedFrames extends PassThrough {
-  private corked = false;
-
-  constructor(
-    private readonly response: FastifyReply['raw'],
-    private onFirstFrame: (() => void) | undefined,
-  ) {
-    super();
-  }
-
-  override _transform(chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null, data?: Buffer) => void): void {
-    if (this.onFirstFrame) {
-      this.onFirstFrame();
-      this.onFirstFrame = undefined;
-    }
-    const socket = this.response.socket;
-    if (!this.corked && socket) {
-      // The socket, not the response: corking a chunked ServerResponse on Node 24 ends the body
-      // after the first frame.
-      this.corked = true;
-      socket.cork();
-      setImmediate(() => {
-        this.corked = false;
-        socket.uncork();
-      });
-    }
-    callback(null, chunk);
-  }
 }

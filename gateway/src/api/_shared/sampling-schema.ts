@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 
+/** OpenAI's and Mistral's range for presence_penalty and frequency_penalty. */
+const Penalty = Type.Number({ minimum: -2, maximum: 2 });
 const Stop = Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 16 }), Type.Null()]);
 
 /** Parameters chat and text completions share, with the spellings OpenAI and Mistral clients send. */
@@ -13,6 +15,8 @@ export const SamplingFields = {
   n: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 16 }), Type.Null()])),
   seed: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
   random_seed: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  presence_penalty: Type.Optional(Type.Union([Penalty, Type.Null()])),
+  frequency_penalty: Type.Optional(Type.Union([Penalty, Type.Null()])),
   stream: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   stream_options: Type.Optional(Type.Union([Type.Object({ include_usage: Type.Optional(Type.Boolean()) }), Type.Null()])),
 };
@@ -31,5 +35,7 @@ export function samplingParams(body: SamplingBody) {
     stop: stop === undefined ? undefined : Array.isArray(stop) ? stop : [stop],
     n: defined(body.n),
     seed: defined(body.seed) ?? defined(body.random_seed),
+    presence_penalty: defined(body.presence_penalty),
+    frequency_penalty: defined(body.frequency_penalty),
   };
 }

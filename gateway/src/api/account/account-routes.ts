@@ -12,10 +12,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { keys, accounts, ledger } = app.services;
 
   /** Usage of the whole account for Owners, of the presenting key for Members. */
-  const usageFor = (keyId: string | undefined) => {
-    ledger.flush();
+  const usageFor = async (keyId: string | undefined) => {
+    await ledger.flush();
     const repository = ledger.repository;
-    const totals = withTotal(repository.totals(keyId));
+    const totals = withTotal(await repository.totals(keyId));
     return {
       total_requests: totals.requests,
       total_tokens: totals.total_tokens,
@@ -23,8 +23,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       completion_tokens: totals.completion_tokens,
       total_cost: Math.round(totals.cost * 1e6) / 1e6,
       currency: accounts.record().currency,
-      by_model: repository.byModel(keyId).map(withTotal),
-      by_day: repository.byDay(keyId).map(withTotal),
+      by_model: (await repository.byModel(keyId)).map(withTotal),
+      by_day: (await repository.byDay(keyId)).map(withTotal),
     };
   };
 
@@ -46,7 +46,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         user: { full_name: accounts.record().full_name, role: key.role },
         api_key: { id: key.id, prefix: key.prefix, name: key.name, role: key.role, spend_limit: key.spend_limit, rpm_limit: key.rpm_limit },
         balance: accounts.balance(key),
-        usage: usageFor(key.role === 'owner' ? undefined : key.id),
+        usage: await usageFor(key.role === 'owner' ? undefined : key.id),
       };
     },
   );
@@ -54,7 +54,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/account/usage',
     { config: { auth: 'x-api-key' }, schema: { tags: ['account'], summary: 'Usage (requires X-API-Key)', security: [{ apiKey: [] }], response: { 200: Type.Object({ usage: AccountUsage }), ...errorResponses } } },
-    async (request) => ({ usage: usageFor(request.apiKey!.role === 'owner' ? undefined : request.apiKey!.id) }),
+    async (request) => ({ usage: await usageFor(request.apiKey!.role === 'owner' ? undefined : request.apiKey!.id) }),
   );
 
   app.patch(
@@ -70,7 +70,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { amount, limit, full_name } = request.body;
-      accounts.update({ ...(amount !== undefined ? { balance: amount } : {}), ...(limit !== undefined ? { spend_limit: limit } : {}), ...(full_name ? { full_name } : {}) });
+      await accounts.update({ ...(amount !== undefined ? { balance: amount } : {}), ...(limit !== undefined ? { spend_limit: limit } : {}), ...(full_name ? { full_name } : {}) });
       return accounts.balance();
     },
   );
@@ -87,7 +87,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { key, record } = keys.create({ ...request.body, role: request.body.role ?? 'member' });
+      const { key, record } = await keys.create({ ...request.body, role: request.body.role ?? 'member' });
       reply.status(201);
       return { ...toPublicKey(record), key };
     },
@@ -95,7 +95,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/account/keys', { config: { auth: 'owner' }, schema: { tags: ['account'], summary: 'List API keys (Owner)', response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(PublicKey) }), ...errorResponses } } }, async () => ({
     object: 'list' as const,
-    data: keys.list().map(toPublicKey),
+    data: (await keys.list()).map(toPublicKey),
   }));
 
   app.patch(
@@ -110,12 +110,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PublicKey, ...errorResponses },
       },
     },
-    async (request) => toPublicKey(keys.update(request.params.id, request.body)),
+    async (request) => toPublicKey(await keys.update(request.params.id, request.body)),
   );
 
   app.delete(
     '/account/keys/:id',
     { config: { auth: 'owner' }, schema: { tags: ['account'], summary: 'Revoke a key (Owner); it stops working at once', params: KeyPath, response: { 200: PublicKey, ...errorResponses } } },
-    async (request) => toPublicKey(keys.revoke(request.params.id, request.apiKey!.id)),
+    async (request) => toPublicKey(await keys.revoke(request.params.id, request.apiKey!.id)),
   );
 };

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { ownerScope } from '../../core/account/resource-owner.js';
-import type { AgentRecord } from '../../core/agents/agents-service.js';
+import type { AgentAlias, AgentRecord } from '../../core/agents/agents-service.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
 import { chatCompletion } from '../chat/chat-completion.js';
@@ -21,6 +21,9 @@ const AgentFields = {
 const AgentPath = Type.Object({ agent_id: Type.String({ minLength: 1, maxLength: 200 }) });
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 
+const toAliasObject = (alias: AgentAlias) => ({ alias: alias.alias, version: alias.version, created_at: iso(alias.created_at), updated_at: iso(alias.updated_at) });
+const AliasObject = Type.Object({ alias: Type.String(), version: Type.Integer(), created_at: Type.String(), updated_at: Type.String() });
+
 const toAgentObject = (agent: AgentRecord) => ({
   id: agent.id,
   object: 'agent' as const,
@@ -31,7 +34,7 @@ const toAgentObject = (agent: AgentRecord) => ({
   description: agent.description,
   tools: agent.tools,
   version: agent.version,
-  versions: Array.from({ length: agent.version + 1 }, (_, version) => version),
+  versions: Array.from({ length: agent.history.length + 1 }, (_, version) => version),
   created_at: iso(agent.created_at),
   updated_at: iso(agent.updated_at ?? agent.created_at),
   deployment_chat: false,
@@ -57,7 +60,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: AgentObject, ...errorResponses },
       },
     },
-    async (request) => toAgentObject(agents.create({ ...request.body, model: request.body.model ?? DEFAULT_CHAT_MODEL }, ownerScope(request.apiKey))),
+    async (request) => toAgentObject(await agents.create({ ...request.body, model: request.body.model ?? DEFAULT_CHAT_MODEL }, ownerScope(request.apiKey))),
   );
 
   app.get(
@@ -80,10 +83,10 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { page, page_size: pageSize } = request.query;
       if (page !== undefined || pageSize !== undefined) {
         const size = pageSize ?? 20;
-        return agents.list((page ?? 0) * size + size, undefined, scope).slice((page ?? 0) * size).map(toAgentObject);
+        return (await agents.list((page ?? 0) * size + size, undefined, scope)).slice((page ?? 0) * size).map(toAgentObject);
       }
       const limit = request.query.limit ?? 20;
-      return pageOf(agents.list(limit + 1, request.query.after, scope), limit, toAgentObject);
+      return pageOf(await agents.list(limit + 1, request.query.after, scope), limit, toAgentObject);
     },
   );
 
@@ -92,19 +95,73 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['agents'],
-        summary: 'Read an agent (agent_version: one of its earlier versions)',
+        summary: 'Read an agent: its active version, or agent_version (a number or an alias)',
         params: AgentPath,
-        querystring: Type.Object({ agent_version: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: true }),
+        querystring: Type.Object({ agent_version: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.String({ description: 'A version alias' })])) }, { additionalProperties: true }),
         response: { 200: AgentObject, ...errorResponses },
       },
     },
-    async (request) => toAgentObject(agents.atVersion(request.params.agent_id, request.query.agent_version, ownerScope(request.apiKey))),
+    async (request) => toAgentObject(await agents.atVersion(request.params.agent_id, request.query.agent_version, ownerScope(request.apiKey))),
+  );
+
+  app.patch(
+    '/v1/agents/:agent_id/version',
+    {
+      schema: {
+        tags: ['agents'],
+        operationId: 'activateAgentVersion',
+        summary: 'Make a version the active one: served when a request names no version, until the next update',
+        params: AgentPath,
+        querystring: Type.Object({ version: Type.Integer({ minimum: 0 }) }, { additionalProperties: true }),
+        response: { 200: AgentObject, ...errorResponses },
+      },
+    },
+    async (request) => toAgentObject(await agents.activateVersion(request.params.agent_id, request.query.version, ownerScope(request.apiKey))),
+  );
+
+  app.get(
+    '/v1/agents/:agent_id/aliases',
+    { schema: { tags: ['agents'], operationId: 'listAgentVersionAliases', summary: "An agent's version aliases, by name", params: AgentPath, response: { 200: Type.Array(AliasObject), ...errorResponses } } },
+    async (request) => (await agents.aliases(request.params.agent_id, ownerScope(request.apiKey))).map(toAliasObject),
+  );
+
+  app.put(
+    '/v1/agents/:agent_id/aliases',
+    {
+      schema: {
+        tags: ['agents'],
+        operationId: 'setAgentVersionAlias',
+        summary: 'Name a version with an alias (an existing alias moves to the version)',
+        params: AgentPath,
+        querystring: Type.Object({ alias: Type.String({ minLength: 1, maxLength: 200 }), version: Type.Integer({ minimum: 0 }) }, { additionalProperties: true }),
+        response: { 200: AliasObject, ...errorResponses },
+      },
+    },
+    async (request) => toAliasObject(await agents.setAlias(request.params.agent_id, request.query.alias, request.query.version, ownerScope(request.apiKey))),
+  );
+
+  app.delete(
+    '/v1/agents/:agent_id/aliases',
+    {
+      schema: {
+        tags: ['agents'],
+        operationId: 'deleteAgentVersionAlias',
+        summary: 'Delete a version alias (204; 404 when the agent has no such alias)',
+        params: AgentPath,
+        querystring: Type.Object({ alias: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: true }),
+        response: { 204: Type.Null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await agents.deleteAlias(request.params.agent_id, request.query.alias, ownerScope(request.apiKey));
+      return reply.status(204).send(null);
+    },
   );
 
   app.get(
     '/v1/agents/:agent_id/versions',
     { schema: { tags: ['agents'], summary: "List an agent's versions, newest first", params: AgentPath, response: { 200: Type.Array(AgentObject), ...errorResponses } } },
-    async (request) => agents.versions(request.params.agent_id, ownerScope(request.apiKey)).map(toAgentObject),
+    async (request) => (await agents.versions(request.params.agent_id, ownerScope(request.apiKey))).map(toAgentObject),
   );
 
   app.get(
@@ -112,7 +169,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: { tags: ['agents'], summary: 'Read one version of an agent', params: Type.Object({ ...AgentPath.properties, version: Type.Integer({ minimum: 0 }) }), response: { 200: AgentObject, ...errorResponses } },
     },
-    async (request) => toAgentObject(agents.atVersion(request.params.agent_id, request.params.version, ownerScope(request.apiKey))),
+    async (request) => toAgentObject(await agents.atVersion(request.params.agent_id, request.params.version, ownerScope(request.apiKey))),
   );
 
   app.patch(
@@ -126,14 +183,14 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: AgentObject, ...errorResponses },
       },
     },
-    async (request) => toAgentObject(agents.update(request.params.agent_id, request.body, ownerScope(request.apiKey))),
+    async (request) => toAgentObject(await agents.update(request.params.agent_id, request.body, ownerScope(request.apiKey))),
   );
 
   app.delete(
     '/v1/agents/:agent_id',
     { schema: { tags: ['agents'], summary: 'Delete an agent (204)', params: AgentPath, response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses } } },
     async (request, reply) => {
-      agents.delete(request.params.agent_id, ownerScope(request.apiKey));
+      await agents.delete(request.params.agent_id, ownerScope(request.apiKey));
       return reply.code(204).send(null);
     },
   );
@@ -151,7 +208,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { agent_id: agentId, ...rest } = request.body as ChatBodyType & { agent_id: string };
-      const agent = agents.get(agentId, ownerScope(request.apiKey));
+      const agent = await agents.atVersion(agentId, undefined, ownerScope(request.apiKey));
       if (!rest.messages) throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", { param: 'messages' });
       const messages = agent.instructions ? [{ role: 'system' as const, content: agent.instructions }, ...rest.messages] : rest.messages;
       const tools = [...(agent.tools as NonNullable<ChatBodyType['tools']>), ...(rest.tools ?? [])];

@@ -1,11 +1,14 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ownerScope } from '../../core/account/resource-owner.js';
-import type { ConversationTurn, RunConversationChat } from '../../core/agents/conversations-service.js';
+import type { ConversationChat, ConversationRecord, PendingTurn, RunConversationChat, StreamConversationChat } from '../../core/agents/conversations-service.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import type { ConversationRecord } from '../../core/agents/conversations-service.js';
+import { toGatewayError } from '../../core/errors/provider-error-mapping.js';
+import { registerNotServed } from '../_shared/not-served.js';
+import { clientAbortSignal } from '../_shared/client-abort.js';
+import { sendEventStream, type StreamEnding } from '../_shared/event-stream.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-import { chatCompletion } from '../chat/chat-completion.js';
+import { chatCompletion, toChatRequest } from '../chat/chat-completion.js';
 import type { ChatBodyType } from '../chat/chat-schemas.js';
 import { AgentToolInput as AgentTool } from '../../wire/agent-tool-schemas.js';
 
@@ -15,7 +18,7 @@ const Inputs = Type.Union([Type.String({ minLength: 1 }), Type.Array(Type.Record
 const CompletionArgs = Type.Union([Type.Record(Type.String(), Type.Unknown(), { description: 'temperature, top_p, max_tokens, random_seed, stop, response_format, tool_choice, …' }), Type.Null()]);
 const Turn = {
   inputs: Inputs,
-  stream: Type.Optional(Type.Boolean({ description: 'Only false: streamed conversations are not served here (use stream on /v1/chat/completions)' })),
+  stream: Type.Optional(Type.Boolean({ description: "true: the turn as Mistral's conversation server-sent events (conversation.response.started, message.output.delta, function.call.delta, conversation.response.done or .error)" })),
   store: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   completion_args: Type.Optional(CompletionArgs),
 };
@@ -53,22 +56,68 @@ function toConversationObject(conversation: ConversationRecord) {
 
 const COMPLETION_ARGS = ['temperature', 'top_p', 'max_tokens', 'random_seed', 'stop', 'presence_penalty', 'frequency_penalty', 'response_format', 'tool_choice'];
 
-/** A conversation turn runs as a plain chat completion on the conversation's model, billed and logged like chat. */
+function chatBody(chat: ConversationChat, stream: boolean): ChatBodyType {
+  const args = Object.fromEntries(Object.entries(chat.completionArgs).filter(([name, value]) => COMPLETION_ARGS.includes(name) && value !== null));
+  return { ...args, model: chat.model, messages: chat.messages as NonNullable<ChatBodyType['messages']>, stream, ...(chat.tools.length > 0 ? { tools: chat.tools } : {}) } as ChatBodyType;
+}
+
+/** A conversation turn runs as a chat completion on the conversation's model, billed and logged like chat. */
 function chatRunner(request: FastifyRequest, reply: FastifyReply): RunConversationChat {
   return async (chat) => {
-    const args = Object.fromEntries(Object.entries(chat.completionArgs).filter(([name, value]) => COMPLETION_ARGS.includes(name) && value !== null));
-    const messages = chat.messages as NonNullable<ChatBodyType['messages']>;
-    const body = { ...args, model: chat.model, messages, stream: false, ...(chat.tools.length > 0 ? { tools: chat.tools } : {}) } as ChatBodyType;
-    const route = request.server.services.models.resolve(chat.model, 'chat');
-    return (await chatCompletion(request, reply, body, messages, route)) as Awaited<ReturnType<RunConversationChat>>;
+    const body = chatBody(chat, false);
+    return (await chatCompletion(request, reply, body, body.messages!, request.server.services.models.resolve(chat.model, 'chat'))) as Awaited<ReturnType<RunConversationChat>>;
   };
 }
 
-function refuseStream(body: { stream?: boolean }) {
-  if (body.stream) throw new GatewayError(422, 'unsupported_parameter', 'Streamed conversations are not served here; send stream: false, or stream with POST /v1/chat/completions.', { param: 'stream' });
+/** The same chat completion, streamed: the chat service's events as they come. */
+function chatStreamer(request: FastifyRequest, reply: FastifyReply): StreamConversationChat {
+  return async (chat) => {
+    const body = chatBody(chat, true);
+    const signal = clientAbortSignal(reply);
+    const outcome = await request.server.services.chat.complete(request.server.services.models.resolve(chat.model, 'chat'), toChatRequest(body, body.messages!, signal), true, request.billing, signal);
+    if (outcome.kind !== 'stream') throw new Error('a streamed chat turn came back whole');
+    return outcome.events;
+  };
 }
 
-const turnResponse = (turn: ConversationTurn) => ({ object: 'conversation.response' as const, ...turn });
+/** Conversation streams carry no `[DONE]`; a failure after the start is a conversation.response.error event (code: the HTTP status). */
+const CONVERSATION_ENDING: StreamEnding = { done: (writer) => writer.finish(), fail: (writer) => writer.finish() };
+
+/** Answers a turn: JSON, or Mistral's conversation events over SSE when the client streams. */
+async function answerTurn(request: FastifyRequest, reply: FastifyReply, turn: PendingTurn, stream: boolean | undefined) {
+  if (!stream) return { object: 'conversation.response' as const, ...(await turn.run(chatRunner(request, reply))) };
+  const events = await turn.stream(chatStreamer(request, reply));
+  return sendEventStream(
+    request,
+    reply,
+    'conversations',
+    async (writer) => {
+      try {
+        for await (const event of events) {
+          if (writer.closed) break;
+          await writer.sendEvent(event.type, event);
+        }
+      } catch (error) {
+        const mapped = toGatewayError(error, 'conversations');
+        request.log.warn({ code: mapped.code, msg: mapped.message }, 'conversation stream failed after it started');
+        await writer.sendEvent('conversation.response.error', { type: 'conversation.response.error', created_at: new Date().toISOString(), message: mapped.message, code: mapped.status });
+      }
+    },
+    CONVERSATION_ENDING,
+  );
+}
+
+const OPENAI_CONVERSATIONS =
+  "OpenAI's Conversations API is not served: /v1/conversations here is Mistral's conversations API ({inputs, model or agent_id}). With the openai SDK, continue a conversation on the Responses API with previous_response_id.";
+
+/** OpenAI's SDK posts `{items?, metadata?}` to the same path; say which API lives here instead of "'inputs' is required". */
+async function refuseOpenAiConversations(request: FastifyRequest) {
+  const body = request.body as Record<string, unknown> | null;
+  const fields = body && typeof body === 'object' ? Object.keys(body) : [];
+  if (!fields.includes('inputs') && (fields.includes('items') || (fields.length === 1 && fields[0] === 'metadata'))) {
+    throw new GatewayError(404, 'capability_not_served', OPENAI_CONVERSATIONS, { param: null });
+  }
+}
 
 /** Mistral's conversations API (beta): start, append, restart, read, list, history, messages, delete. */
 export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -77,10 +126,13 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/v1/conversations',
-    { config: { billable: true }, schema: { tags, operationId: 'startConversation', summary: 'Start a conversation with a model or an agent, and run its first turn', body: StartBody, response: { 200: ConversationResponse, ...errorResponses } } },
+    {
+      config: { billable: true },
+      preValidation: refuseOpenAiConversations,
+      schema: { tags, operationId: 'startConversation', summary: 'Start a conversation with a model or an agent, and run its first turn', body: StartBody, response: { 200: ConversationResponse, ...errorResponses } },
+    },
     async (request, reply) => {
-      refuseStream(request.body);
-      return turnResponse(await conversations.start(request.body, ownerScope(request.apiKey), chatRunner(request, reply)));
+      return answerTurn(request, reply, await conversations.start(request.body, ownerScope(request.apiKey)), request.body.stream);
     },
   );
 
@@ -95,20 +147,20 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(Conversation), ...errorResponses },
       },
     },
-    async (request) => conversations.list(request.query.page ?? 0, request.query.page_size ?? 100, ownerScope(request.apiKey)).map(toConversationObject),
+    async (request) => (await conversations.list(request.query.page ?? 0, request.query.page_size ?? 100, ownerScope(request.apiKey))).map(toConversationObject),
   );
 
   app.get(
     '/v1/conversations/:conversation_id',
     { schema: { tags, operationId: 'getConversation', summary: 'Read a conversation', params: ConversationPath, response: { 200: Conversation, ...errorResponses } } },
-    async (request) => toConversationObject(conversations.get(request.params.conversation_id, ownerScope(request.apiKey))),
+    async (request) => toConversationObject(await conversations.get(request.params.conversation_id, ownerScope(request.apiKey))),
   );
 
   app.delete(
     '/v1/conversations/:conversation_id',
     { schema: { tags, operationId: 'deleteConversation', summary: 'Delete a conversation (204)', params: ConversationPath, response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses } } },
     async (request, reply) => {
-      conversations.delete(request.params.conversation_id, ownerScope(request.apiKey));
+      await conversations.delete(request.params.conversation_id, ownerScope(request.apiKey));
       return reply.code(204).send(null);
     },
   );
@@ -117,8 +169,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/conversations/:conversation_id',
     { config: { billable: true }, schema: { tags, operationId: 'appendConversation', summary: 'Append inputs to a conversation and run the next turn', params: ConversationPath, body: AppendBody, response: { 200: ConversationResponse, ...errorResponses } } },
     async (request, reply) => {
-      refuseStream(request.body);
-      return turnResponse(await conversations.append(request.params.conversation_id, request.body, ownerScope(request.apiKey), chatRunner(request, reply)));
+      return answerTurn(request, reply, await conversations.append(request.params.conversation_id, request.body, ownerScope(request.apiKey)), request.body.stream);
     },
   );
 
@@ -129,8 +180,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, operationId: 'restartConversation', summary: 'Start a new conversation from an entry of this one, with new inputs', params: ConversationPath, body: RestartBody, response: { 200: ConversationResponse, ...errorResponses } },
     },
     async (request, reply) => {
-      refuseStream(request.body);
-      return turnResponse(await conversations.restart(request.params.conversation_id, request.body, ownerScope(request.apiKey), chatRunner(request, reply)));
+      return answerTurn(request, reply, await conversations.restart(request.params.conversation_id, request.body, ownerScope(request.apiKey)), request.body.stream);
     },
   );
 
@@ -140,7 +190,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, operationId: 'getConversationHistory', summary: "A conversation's entries, oldest first", params: ConversationPath, response: { 200: Type.Object({ object: Type.Literal('conversation.history'), conversation_id: Type.String(), entries: Type.Array(Entry) }), ...errorResponses } },
     },
     async (request) => {
-      const conversation = conversations.get(request.params.conversation_id, ownerScope(request.apiKey));
+      const conversation = await conversations.get(request.params.conversation_id, ownerScope(request.apiKey));
       return { object: 'conversation.history' as const, conversation_id: conversation.id, entries: conversation.entries };
     },
   );
@@ -151,8 +201,10 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, operationId: 'getConversationMessages', summary: "A conversation's messages (its message entries), oldest first", params: ConversationPath, response: { 200: Type.Object({ object: Type.Literal('conversation.messages'), conversation_id: Type.String(), messages: Type.Array(Entry) }), ...errorResponses } },
     },
     async (request) => {
-      const conversation = conversations.get(request.params.conversation_id, ownerScope(request.apiKey));
+      const conversation = await conversations.get(request.params.conversation_id, ownerScope(request.apiKey));
       return { object: 'conversation.messages' as const, conversation_id: conversation.id, messages: conversation.entries.filter((entry) => entry.type === 'message.input' || entry.type === 'message.output') };
     },
   );
+
+  registerNotServed(app, 'agents', [{ method: ['GET', 'POST'], url: '/v1/conversations/:conversation_id/items' }, { method: ['GET', 'DELETE'], url: '/v1/conversations/:conversation_id/items/*' }], () => OPENAI_CONVERSATIONS);
 };

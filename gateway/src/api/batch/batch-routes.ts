@@ -58,7 +58,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async (request) => {
         const body = request.body;
-        const record = createBatchJob(app.services, {
+        const record = await createBatchJob(app.services, {
           inputFileId: body.input_file_id,
           endpoint: body.endpoint,
           completionWindow: body.completion_window ?? '24h',
@@ -82,18 +82,18 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async (request) => {
         const limit = request.query.limit ?? 20;
-        return pageOf(batches.list(limit + 1, request.query.after, ownerScope(request.apiKey)), limit, toBatchObject);
+        return pageOf(await batches.list(limit + 1, request.query.after, ownerScope(request.apiKey)), limit, toBatchObject);
       },
     );
 
     app.get(`${base}/:batch_id`, { schema: { hide, tags: ['batch'], summary: 'Read a batch', params: BatchPath, response: { 200: BatchObject, ...errorResponses } } }, async (request) =>
-      toBatchObject(batchRunner.get(request.params.batch_id, ownerScope(request.apiKey))),
+      toBatchObject(await batchRunner.get(request.params.batch_id, ownerScope(request.apiKey))),
     );
 
     app.post(
       `${base}/:batch_id/cancel`,
       { schema: { hide, tags: ['batch'], summary: 'Cancel a batch that is in_progress: cancelling while its line in flight is stopped and the results written, then cancelled (409 when not in_progress)', params: BatchPath, response: { 200: BatchObject, ...errorResponses } } },
-      async (request) => toBatchObject(batchRunner.cancel(request.params.batch_id, ownerScope(request.apiKey))),
+      async (request) => toBatchObject(await batchRunner.cancel(request.params.batch_id, ownerScope(request.apiKey))),
     );
   }
 };

@@ -1,6 +1,6 @@
 import { ownerScope } from '../../core/account/resource-owner.js';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createMistralBatchJob, toMistralBatchJob } from '../../core/batch/mistral-batch-jobs.js';
+import { createMistralBatchJob, refuseBatchJobDelete, toMistralBatchJob } from '../../core/batch/mistral-batch-jobs.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 
 const BatchJob = Type.Object({
@@ -69,7 +69,7 @@ export const mistralBatchJobsRoutes: FastifyPluginAsyncTypebox = async (app) => 
     async (request) => {
       const page = request.query.page ?? 0;
       const size = request.query.page_size ?? 100;
-      const all = batches.list((page + 1) * size + 1, undefined, ownerScope(request.apiKey));
+      const all = await batches.list((page + 1) * size + 1, undefined, ownerScope(request.apiKey));
       const data = all.slice(page * size, (page + 1) * size).map(toMistralBatchJob);
       return { object: 'list' as const, data, total: all.length };
     },
@@ -78,12 +78,18 @@ export const mistralBatchJobsRoutes: FastifyPluginAsyncTypebox = async (app) => 
   app.get(
     '/v1/batch/jobs/:job_id',
     { schema: { tags: ['batch'], operationId: 'getBatchJob', summary: 'Read a batch job (Mistral shape)', params: JobPath, response: { 200: BatchJob, ...errorResponses } } },
-    async (request) => toMistralBatchJob(batchRunner.get(request.params.job_id, ownerScope(request.apiKey))),
+    async (request) => toMistralBatchJob(await batchRunner.get(request.params.job_id, ownerScope(request.apiKey))),
   );
 
   app.post(
     '/v1/batch/jobs/:job_id/cancel',
     { schema: { tags: ['batch'], operationId: 'cancelBatchJob', summary: 'Cancel a running batch job (Mistral shape; 409 when it is not running)', params: JobPath, response: { 200: BatchJob, ...errorResponses } } },
-    async (request) => toMistralBatchJob(batchRunner.cancel(request.params.job_id, ownerScope(request.apiKey))),
+    async (request) => toMistralBatchJob(await batchRunner.cancel(request.params.job_id, ownerScope(request.apiKey))),
+  );
+
+  app.delete(
+    '/v1/batch/jobs/:job_id',
+    { schema: { tags: ['batch'], operationId: 'deleteBatchJob', summary: 'Delete a batch job: refused with 422 unsupported_operation (jobs are kept as the record of what ran; delete their files instead)', params: JobPath, response: { ...errorResponses } } },
+    async (request) => refuseBatchJobDelete(batchRunner, request.params.job_id, ownerScope(request.apiKey)),
   );
 };

@@ -10,6 +10,7 @@ import { sendEventStream } from '../_shared/event-stream.js';
 import { usageBody } from '../_shared/usage-body.js';
 import { samplingParams } from '../_shared/sampling-schema.js';
 import type { ChatBodyType } from './chat-schemas.js';
+import { wholeToolCalls } from './whole-tool-calls.js';
 
 type BodyMessage = NonNullable<ChatBodyType['messages']>[number];
 
@@ -59,13 +60,15 @@ export function chatCompletionAnswer(request: FastifyRequest, reply: FastifyRepl
     return { id, object: 'chat.completion' as const, created, model: served.id, choices: outcome.result.choices, usage: usageBody(outcome.result.usage) };
   }
   const includeUsage = body.stream_options?.include_usage === true;
-  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id, object: 'chat.completion.chunk', created, model: served.id, choices, ...extra });
+  // The fields every chunk repeats are serialised once per stream; each chunk adds its choices (and usage).
+  const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(served.id)},"choices":`;
+  const chunk = (choices: unknown[], usage?: unknown) => `${head}${JSON.stringify(choices)}${usage === undefined ? '' : `,"usage":${JSON.stringify(usage)}`}}`;
   return sendEventStream(request, reply, served.provider.id, async (writer) => {
     const started = new Set<number>();
-    for await (const event of outcome.events) {
+    for await (const event of wholeToolCalls(outcome.events)) {
       if (writer.closed) break;
       if (event.type === 'usage') {
-        if (includeUsage) await writer.send(chunk([], { usage: usageBody(event.usage) }));
+        if (includeUsage) await writer.sendJsonText(chunk([], usageBody(event.usage)));
         continue;
       }
       const firstOfChoice = !started.has(event.index);
@@ -76,9 +79,9 @@ export function chatCompletionAnswer(request: FastifyRequest, reply: FastifyRepl
           ...(event.content !== undefined ? { content: event.content } : {}),
           ...(event.tool_calls ? { tool_calls: event.tool_calls } : {}),
         };
-        await writer.send(chunk([{ index: event.index, delta, finish_reason: null }]));
+        await writer.sendJsonText(chunk([{ index: event.index, delta, finish_reason: null }]));
       } else {
-        await writer.send(chunk([{ index: event.index, delta: firstOfChoice ? { role: 'assistant', content: '' } : {}, finish_reason: event.finish_reason }]));
+        await writer.sendJsonText(chunk([{ index: event.index, delta: firstOfChoice ? { role: 'assistant', content: '' } : {}, finish_reason: event.finish_reason }]));
       }
     }
   });

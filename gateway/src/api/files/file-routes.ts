@@ -1,5 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { toPublicFile } from '../../core/files/file-store.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { toPublicFile, type FileRecord } from '../../core/files/file-store.js';
+import { SignedFileLinks } from '../../core/files/signed-file-links.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { ownerScope } from '../../core/account/resource-owner.js';
 import { errorResponses } from '../_shared/common-schemas.js';
@@ -40,24 +42,52 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const limit = request.query.limit ?? 20;
-      return pageOf(files.list({ purpose: request.query.purpose, limit: limit + 1, after: request.query.after, scope: ownerScope(request.apiKey) }), limit, toPublicFile);
+      return pageOf(await files.list({ purpose: request.query.purpose, limit: limit + 1, after: request.query.after, scope: ownerScope(request.apiKey) }), limit, toPublicFile);
     },
   );
 
-  app.get('/v1/files/:file_id', { schema: { tags: ['files'], params: FilePath, response: { 200: FileObject, ...errorResponses } } }, async (request) => toPublicFile(files.get(request.params.file_id, ownerScope(request.apiKey))));
+  app.get('/v1/files/:file_id', { schema: { tags: ['files'], params: FilePath, response: { 200: FileObject, ...errorResponses } } }, async (request) => toPublicFile(await files.get(request.params.file_id, ownerScope(request.apiKey))));
 
-  app.get('/v1/files/:file_id/content', { config: { unlogged: false }, schema: { tags: ['files'], summary: 'File content', params: FilePath } }, async (request, reply) => {
-    const { record, content } = await files.content(request.params.file_id, ownerScope(request.apiKey));
-    // Stored content is a download, never a page of the console's origin: a passive type or
-    // octet-stream (also when asked for raw bytes, as Mistral's SDK does), an attachment, and a
-    // sandbox CSP in case a browser renders it anyway.
-    reply
-      .header('Content-Type', request.headers.accept === 'application/octet-stream' ? 'application/octet-stream' : servedContentType(record.mime_type))
-      .header('Content-Disposition', contentDisposition(record.filename, { type: 'attachment' }))
-      .header('Content-Security-Policy', "sandbox; default-src 'none'; frame-ancestors 'none'")
-      .header('Cache-Control', 'private, max-age=31536000, immutable');
-    return reply.send(content);
-  });
+  app.get('/v1/files/:file_id/content', { config: { unlogged: false }, schema: { tags: ['files'], summary: 'File content', params: FilePath } }, async (request, reply) =>
+    sendContent(request, reply, await files.content(request.params.file_id, ownerScope(request.apiKey))),
+  );
+
+  const links = new SignedFileLinks(files, app.services.keys);
+
+  app.get(
+    '/v1/files/:file_id/url',
+    {
+      schema: {
+        tags: ['files'],
+        operationId: 'getFileSignedUrl',
+        summary: "A signed link to the file's content, fetchable without an API key until it expires (expiry: hours, 1 to 168, default 24); it opens only files the asking key can see",
+        params: FilePath,
+        querystring: Type.Object({ expiry: Type.Optional(Type.Integer({ minimum: 1, maximum: 168, default: 24 })) }, { additionalProperties: true }),
+        response: { 200: Type.Object({ url: Type.String() }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const link = await links.sign(request.params.file_id, request.apiKey!, request.query.expiry ?? 24);
+      const query = new URLSearchParams({ key_id: link.key_id, expires: String(link.expires), signature: link.signature });
+      return { url: `${request.protocol}://${request.host}/v1/files/${encodeURIComponent(request.params.file_id)}/signed-content?${query.toString()}` };
+    },
+  );
+
+  app.get(
+    '/v1/files/:file_id/signed-content',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['files'],
+        operationId: 'getSignedFileContent',
+        summary: 'File content through a signed link from GET /v1/files/{file_id}/url (no API key; 403 when the link is forged, expired or its key revoked)',
+        security: [],
+        params: FilePath,
+        querystring: Type.Object({ key_id: Type.Optional(Type.String({ maxLength: 200 })), expires: Type.Optional(Type.Integer({ minimum: 0 })), signature: Type.Optional(Type.String({ maxLength: 200 })) }),
+      },
+    },
+    async (request, reply) => sendContent(request, reply, await links.open(request.params.file_id, request.query)),
+  );
 
   app.delete(
     '/v1/files/:file_id',
@@ -68,3 +98,15 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+/** Stored content is a download, never a page of the console's origin. */
+function sendContent(request: FastifyRequest, reply: FastifyReply, { record, content }: { record: FileRecord; content: Buffer }) {
+  // A passive type or octet-stream (also when asked for raw bytes, as Mistral's SDK does), an
+  // attachment, and a sandbox CSP in case a browser renders it anyway.
+  return reply
+    .header('Content-Type', request.headers.accept === 'application/octet-stream' ? 'application/octet-stream' : servedContentType(record.mime_type))
+    .header('Content-Disposition', contentDisposition(record.filename, { type: 'attachment' }))
+    .header('Content-Security-Policy', "sandbox; default-src 'none'; frame-ancestors 'none'")
+    .header('Cache-Control', 'private, max-age=31536000, immutable')
+    .send(content);
+}

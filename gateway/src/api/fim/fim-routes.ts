@@ -31,7 +31,8 @@ export const fimRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const body = request.body;
       const signal = clientAbortSignal(reply);
-      const { n: _ignored, ...sampling } = samplingParams(body);
+      // Mistral's FIM request has no n and no penalties.
+      const { n: _n, presence_penalty: _presence, frequency_penalty: _frequency, ...sampling } = samplingParams(body);
       // An empty suffix is no gap to fill: a plain completion.
       const fim = { ...sampling, model: body.model, prompt: body.prompt, suffix: body.suffix || undefined };
       const id = newId('cmpl-');

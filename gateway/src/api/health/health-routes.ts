@@ -3,7 +3,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 const Liveness = Type.Object({ status: Type.Literal('ok') });
 
 const Readiness = Type.Object({
-  status: Type.Union([Type.Literal('ready'), Type.Literal('starting'), Type.Literal('unavailable')]),
+  status: Type.Union([Type.Literal('ready'), Type.Literal('starting'), Type.Literal('unavailable'), Type.Literal('draining', { description: 'stopping (SIGTERM): in-flight requests finish, send new ones elsewhere' })]),
   checks: Type.Object({
     database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
     engines: Type.Union([Type.Literal('ok'), Type.Literal('starting')], { description: 'starting while engines that warm at start are loading' }),
@@ -32,13 +32,13 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: probe.config,
       schema: {
         tags: ['status'],
-        summary: 'Readiness: 200 once the database answers and the engines are warm; 503 with Retry-After before',
+        summary: 'Readiness: 200 once the database answers and the engines are warm; 503 with Retry-After before, and while draining on SIGTERM',
         security: probe.security,
         response: { 200: Readiness, 503: Readiness },
       },
     },
     async (_request, reply) => {
-      const { retryAfterSeconds, ...readiness } = app.services.status.readiness();
+      const { retryAfterSeconds, ...readiness } = await app.services.status.readiness();
       if (retryAfterSeconds !== undefined) reply.status(503).header('Retry-After', String(retryAfterSeconds));
       return readiness;
     },

@@ -64,7 +64,7 @@ export const mistralFineTuningRoutes: FastifyPluginAsyncTypebox = async (app) =>
     },
     async (request) => {
       const { name, description } = request.body ?? {};
-      models.updateState(request.params.model_id, (current) => {
+      await models.updateState(request.params.model_id, (current) => {
         const metadata = { ...current.metadata };
         for (const [key, value] of Object.entries({ name, description })) {
           if (value === null) delete metadata[key];
@@ -88,7 +88,7 @@ export const mistralFineTuningRoutes: FastifyPluginAsyncTypebox = async (app) =>
         response: { 200: ArchiveResponse, ...errorResponses },
       },
       handler: async (request) => {
-        const state = models.updateState(request.params.model_id, (current) => ({ ...current, archived }));
+        const state = await models.updateState(request.params.model_id, (current) => ({ ...current, archived }));
         return { id: state.id, object: 'model' as const, archived };
       },
     });

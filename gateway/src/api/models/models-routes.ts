@@ -41,7 +41,7 @@ export const modelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { metadata, name, description } = request.body;
       const extra = { ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}) };
-      models.updateState(request.params.model, (current) => {
+      await models.updateState(request.params.model, (current) => {
         const merged: Record<string, string> = { ...current.metadata, ...extra };
         for (const [key, value] of Object.entries(metadata ?? {})) {
           if (value === null) delete merged[key];
@@ -55,11 +55,11 @@ export const modelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   const ArchiveResponse = Type.Object({ id: Type.String(), object: Type.Literal('model'), archived: Type.Boolean() });
   app.post('/v1/models/:model/archive', { schema: { tags: ['models'], summary: 'Archive a fine-tuned model', params: ModelPath, response: { 200: ArchiveResponse, ...errorResponses } } }, async (request) => {
-    const state = models.updateState(request.params.model, (current) => ({ ...current, archived: true }));
+    const state = await models.updateState(request.params.model, (current) => ({ ...current, archived: true }));
     return { id: state.id, object: 'model' as const, archived: true };
   });
   app.delete('/v1/models/:model/archive', { schema: { tags: ['models'], summary: 'Unarchive a fine-tuned model', params: ModelPath, response: { 200: ArchiveResponse, ...errorResponses } } }, async (request) => {
-    const state = models.updateState(request.params.model, (current) => ({ ...current, archived: false }));
+    const state = await models.updateState(request.params.model, (current) => ({ ...current, archived: false }));
     return { id: state.id, object: 'model' as const, archived: false };
   });
   app.delete(
@@ -69,7 +69,7 @@ export const modelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['models'], summary: 'Delete a fine-tuned model (Owner)', params: ModelPath, response: { 200: Type.Object({ id: Type.String(), object: Type.Literal('model'), deleted: Type.Boolean() }), ...errorResponses } },
     },
     async (request) => {
-      const state = models.updateState(request.params.model, (current) => ({ ...current, deleted: true }));
+      const state = await models.updateState(request.params.model, (current) => ({ ...current, deleted: true }));
       return { id: state.id, object: 'model' as const, deleted: true };
     },
   );

@@ -1,22 +1,31 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { toSrt, toVtt } from '../../core/audio/subtitles.js';
+import { ownerScope } from '../../core/account/resource-owner.js';
+import { audioSource } from '../../core/audio/audio-source.js';
+import { mistralTranscript, transcriptionEvents } from '../../core/audio/transcription-events.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
+import { sendEventStream, type StreamEnding } from '../_shared/event-stream.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { numberField, readMultipart } from '../_shared/read-multipart.js';
 import { Transcript } from './transcript-schemas.js';
+
+/** Transcription streams end without `[DONE]` (Mistral's SDK parses every frame as an event). */
+const FINISH_ONLY: StreamEnding = { done: (writer) => writer.finish(), fail: (writer) => writer.finish() };
 
 const FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt'] as const;
 type TranscriptFormat = (typeof FORMATS)[number];
 
 /**
  * POST /transcript (SPEC.md) and the OpenAI path /v1/audio/transcriptions: multipart `file` plus
- * optional `model`, `language`, `prompt`, `response_format`, `temperature`.
+ * optional `model`, `language`, `prompt`, `response_format`, `temperature`, and `stream` (Mistral's
+ * transcription events, for the json format). Instead of `file`, Mistral's `file_id` (a stored file)
+ * or `file_url`.
  */
 export const transcriptRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const schema = {
     tags: ['transcription'],
-    summary: 'Transcribe audio (multipart: file, model, language, prompt, response_format json|text|verbose_json|srt|vtt, temperature)',
+    summary: 'Transcribe audio (multipart: file, model, language, prompt, response_format json|text|verbose_json|srt|vtt, temperature, stream: Mistral transcription events)',
     consumes: ['multipart/form-data'],
     response: { 200: Type.Union([Transcript, Type.String()]), ...errorResponses },
   };
@@ -28,7 +37,7 @@ export const transcriptRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!FORMATS.includes(format)) throw new GatewayError(422, 'invalid_value', `Invalid request: 'response_format' must be one of ${FORMATS.join(', ')}.`, { param: 'response_format' });
       const temperature = numberField(fields, 'temperature', { min: 0, max: 1 });
       const { result, route: served, declaredSeconds: duration } = await app.services.transcription.transcribe(
-        { model: fields.model || undefined, file: upload.file, language: fields.language || undefined, prompt: fields.prompt || undefined, temperature },
+        { model: fields.model || undefined, file: await audioSource(upload.file, fields, { files: app.services.files, owner: ownerScope(request.apiKey), addresses: app.services.urlFetchPolicy }), language: fields.language || undefined, prompt: fields.prompt || undefined, temperature },
         request.billing,
         clientAbortSignal(reply),
       );
@@ -42,9 +51,11 @@ export const transcriptRoutes: FastifyPluginAsyncTypebox = async (app) => {
         case 'verbose_json':
           return { task: 'transcribe', language: result.language ?? fields.language ?? null, duration: result.duration ?? duration ?? null, text: result.text, segments: result.segments, model: served.id };
         default: {
-          const seconds = result.duration ?? duration;
-          const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, prompt_audio_seconds: seconds === undefined ? null : Math.ceil(seconds) };
-          return { text: result.text, model: served.id, language: result.language ?? fields.language ?? null, usage };
+          const transcript = mistralTranscript(result, served.id, result.language ?? fields.language ?? null, result.duration ?? duration);
+          if (fields.stream !== 'true') return transcript;
+          return sendEventStream(request, reply, served.provider.id, async (writer) => {
+            for (const event of transcriptionEvents(result, transcript)) await writer.sendEvent(event.type, event);
+          }, FINISH_ONLY);
         }
       }
     });

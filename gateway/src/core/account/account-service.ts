@@ -18,6 +18,7 @@ export class AccountService {
   /** The stored account, read once and after each change; spending since then comes from the ledger. */
   private cached!: AccountRecord;
   private debitedAtRead = 0;
+  private readonly initial: AccountRecord;
   private spentAtRead = 0;
   private readonly reservations: SpendReservations;
   /** Told after every change of the account (team mode: the other instances then read it again). */
@@ -30,8 +31,7 @@ export class AccountService {
     now: () => number = Date.now,
     reservationsFor: (committed: (keyId: string) => CommittedSpend) => SpendReservations = (committed) => new LocalSpendReservations(committed),
   ) {
-    accounts.create({ full_name: settings.fullName, currency: settings.currency, balance: settings.initialBalance, spend_limit: null, created_at: now() });
-    this.reload();
+    this.initial = { full_name: settings.fullName, currency: settings.currency, balance: settings.initialBalance, spend_limit: null, created_at: now() };
     this.reservations = reservationsFor((keyId) => this.committed(keyId));
   }
 
@@ -39,12 +39,24 @@ export class AccountService {
     this.announce = listener;
   }
 
-  /** Reads the stored account again (another instance changed it). */
-  reload(): void {
-    this.ledger.flush();
-    this.cached = this.accounts.get() as AccountRecord;
-    this.debitedAtRead = this.ledger.totalDebited;
-    this.spentAtRead = this.cached.spend_limit === null ? 0 : this.ledger.repository.spentTotal();
+  /** Creates the account at first start and reads it; called once before the gateway serves. */
+  async load(): Promise<void> {
+    await this.accounts.create(this.initial);
+    await this.reload();
+  }
+
+  /** Reads the stored account again (another instance changed it), after `change` when given. */
+  async reload(change?: () => Promise<void>): Promise<void> {
+    const { value, written } = await this.ledger.exclusive(async () => {
+      await change?.();
+      const account = await this.accounts.get();
+      if (!account) throw new Error('The account row is missing from the database.');
+      return { account, spent: account.spend_limit === null ? 0 : await this.ledger.repository.spentTotal() };
+    });
+    this.cached = value.account;
+    this.spentAtRead = value.spent;
+    // What was debited but not yet written when the database was read is still to come off the balance.
+    this.debitedAtRead = written;
   }
 
   private spentSinceRead(): number {
@@ -69,10 +81,8 @@ export class AccountService {
     return balance;
   }
 
-  update(changes: { full_name?: string; balance?: number; spend_limit?: number | null }): AccountRecord {
-    this.ledger.flush();
-    this.accounts.update(changes);
-    this.reload();
+  async update(changes: { full_name?: string; balance?: number; spend_limit?: number | null }): Promise<AccountRecord> {
+    await this.reload(() => this.accounts.update(changes));
     this.announce();
     return this.record();
   }

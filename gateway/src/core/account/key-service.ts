@@ -55,6 +55,8 @@ export function toPublicKey(record: ApiKeyRecord): PublicKey {
  */
 export class KeyService {
   private readonly cache = new Map<string, ApiKeyRecord | null>();
+  /** Counts changes, so a lookup that raced with one is not cached. */
+  private generation = 0;
   private readonly lastTouched = new Map<string, number>();
   /** Short-lived tokens the gateway's own workers (the batch runner) use to act as a key; never stored. */
   private readonly internalTokens = new Map<string, string>();
@@ -66,9 +68,16 @@ export class KeyService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  create(input: { name: string; role: KeyRole; spend_limit?: number | null; rpm_limit?: number | null }, presetKey?: string): { key: string; record: ApiKeyRecord } {
-    const key = presetKey ?? generateKey();
-    const record: ApiKeyRecord = {
+  async create(input: { name: string; role: KeyRole; spend_limit?: number | null; rpm_limit?: number | null }): Promise<{ key: string; record: ApiKeyRecord }> {
+    const key = generateKey();
+    const record = this.newRecord(input, key);
+    await this.keys.insert(record);
+    this.changed();
+    return { key, record };
+  }
+
+  private newRecord(input: { name: string; role: KeyRole; spend_limit?: number | null; rpm_limit?: number | null }, key: string): ApiKeyRecord {
+    return {
       id: newId('key_'),
       name: input.name,
       role: input.role,
@@ -80,22 +89,21 @@ export class KeyService {
       spend_limit: input.spend_limit ?? null,
       rpm_limit: input.rpm_limit ?? null,
     };
-    this.keys.insert(record);
-    this.changed();
-    return { key, record };
   }
 
   /**
    * Makes sure an Owner key exists: the configured admin key (added if absent), or at first start a
    * generated one, returned so the caller can print it once.
    */
-  ensureBootstrapKey(adminKey: string | undefined): { generatedKey?: string } {
+  async ensureBootstrapKey(adminKey: string | undefined): Promise<{ generatedKey?: string }> {
     if (adminKey) {
-      if (!this.keys.findByHash(hashKey(adminKey))) this.create({ name: 'Admin (GATEWAY_ADMIN_KEY)', role: 'owner' }, adminKey);
+      if (await this.keys.findByHash(hashKey(adminKey))) return {};
+      // Instances starting together on a fresh database race to add it: one row, whoever comes first.
+      if (await this.keys.insertIfAbsent(this.newRecord({ name: 'Admin (GATEWAY_ADMIN_KEY)', role: 'owner' }, adminKey))) this.changed();
       return {};
     }
-    if (this.keys.countOwners() > 0) return {};
-    return { generatedKey: this.create({ name: 'Bootstrap owner', role: 'owner' }).key };
+    if ((await this.keys.countOwners()) > 0) return {};
+    return { generatedKey: (await this.create({ name: 'Bootstrap owner', role: 'owner' })).key };
   }
 
   /** A token that authenticates as `keyId` until revoked (with the key's own role, limits and revocation). */
@@ -109,22 +117,31 @@ export class KeyService {
     this.internalTokens.delete(token);
   }
 
-  /** The live record for a presented key, or undefined when unknown or revoked. */
-  authenticate(presented: string): ApiKeyRecord | undefined {
+  /**
+   * The live record for a presented key, or undefined when unknown or revoked. A cached key answers
+   * in the same turn (no promise on the hot path); only a key not yet cached costs a query.
+   */
+  authenticate(presented: string): ApiKeyRecord | undefined | Promise<ApiKeyRecord | undefined> {
     const internalFor = this.internalTokens.get(presented);
-    if (internalFor) {
-      const record = this.keys.findById(internalFor);
-      return record && record.revoked_at === null ? record : undefined;
-    }
+    if (internalFor) return this.keys.findById(internalFor).then((record) => (record && record.revoked_at === null ? record : undefined));
     const hash = hashKey(presented);
-    let record = this.cache.get(hash);
-    if (record === undefined) {
-      record = this.keys.findByHash(hash) ?? null;
-      // Unknown keys are cached too (a client retrying a bad key costs no query), so the cache is
-      // bounded: otherwise every distinct wrong key sent to the gateway would stay in memory.
-      if (this.cache.size >= MAX_CACHED_LOOKUPS) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(hash, record);
-    }
+    const cached = this.cache.get(hash);
+    return cached === undefined ? this.lookUp(hash) : this.accepted(cached, hash);
+  }
+
+  private async lookUp(hash: string): Promise<ApiKeyRecord | undefined> {
+    const generation = this.generation;
+    const record = (await this.keys.findByHash(hash)) ?? null;
+    // A change while the query ran may have made this answer stale: use it, but do not cache it.
+    if (generation !== this.generation) return this.accepted(record, hash);
+    // Unknown keys are cached too (a client retrying a bad key costs no query), so the cache is
+    // bounded: otherwise every distinct wrong key sent to the gateway would stay in memory.
+    if (this.cache.size >= MAX_CACHED_LOOKUPS) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(hash, record);
+    return this.accepted(record, hash);
+  }
+
+  private accepted(record: ApiKeyRecord | null, hash: string): ApiKeyRecord | undefined {
     if (!record || record.revoked_at !== null) return undefined;
     if (!timingSafeEqual(Buffer.from(record.hash), Buffer.from(hash))) return undefined;
     this.markUsed(record);
@@ -137,10 +154,12 @@ export class KeyService {
 
   /** Another instance changed a key: the next lookups read the database again. */
   forgetCached(): void {
+    this.generation++;
     this.cache.clear();
   }
 
   private changed(): void {
+    this.generation++;
     this.cache.clear();
     this.announce();
   }
@@ -150,32 +169,33 @@ export class KeyService {
     return this.cache.size;
   }
 
-  list(): ApiKeyRecord[] {
+  list(): Promise<ApiKeyRecord[]> {
     return this.keys.list();
   }
 
-  get(id: string): ApiKeyRecord {
-    const record = this.keys.findById(id);
+  async get(id: string): Promise<ApiKeyRecord> {
+    const record = await this.keys.findById(id);
     if (!record) throw new GatewayError(404, 'key_not_found', `No API key with id "${id}". List keys with GET /account/keys.`, { param: 'id' });
     return record;
   }
 
-  update(id: string, changes: ApiKeyChanges): ApiKeyRecord {
-    this.get(id);
-    this.keys.update(id, changes);
+  async update(id: string, changes: ApiKeyChanges): Promise<ApiKeyRecord> {
+    await this.get(id);
+    await this.keys.update(id, changes);
     this.changed();
     return this.get(id);
   }
 
-  revoke(id: string, actingKeyId: string): ApiKeyRecord {
-    const record = this.get(id);
-    if (record.role === 'owner' && record.revoked_at === null && this.keys.countOwners() <= 1) {
+  async revoke(id: string, actingKeyId: string): Promise<ApiKeyRecord> {
+    const record = await this.get(id);
+    const owners = record.role === 'owner' ? await this.keys.countOwners() : Infinity;
+    if (record.role === 'owner' && record.revoked_at === null && owners <= 1) {
       throw new GatewayError(409, 'last_owner_key', 'This is the last Owner key; create another Owner key before revoking it.', { param: 'id' });
     }
-    if (id === actingKeyId && record.role === 'owner' && this.keys.countOwners() <= 1) {
+    if (id === actingKeyId && record.role === 'owner' && owners <= 1) {
       throw new GatewayError(409, 'last_owner_key', 'You cannot revoke the only Owner key you are using.');
     }
-    this.keys.revoke(id, this.now());
+    await this.keys.revoke(id, this.now());
     this.changed();
     return this.get(id);
   }
@@ -187,6 +207,7 @@ export class KeyService {
     if (now - previous < 60_000) return;
     this.lastTouched.set(record.id, now);
     record.last_used_at = now;
-    this.keys.touch(record.id, now);
+    // Best effort, off the request's path: a lost touch only makes last_used_at a minute older.
+    void this.keys.touch(record.id, now).catch(() => undefined);
   }
 }

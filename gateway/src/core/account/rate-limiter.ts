@@ -14,23 +14,29 @@ export interface RateLimiter {
  * the time) would leave "future" stamps in the window and lock a key out for as long as the jump.
  */
 export class LocalRateLimiter implements RateLimiter {
-  private readonly windows = new Map<string, number[]>();
+  /** Per key, its stamps from `head` on (the ones before it have left the window). */
+  private readonly windows = new Map<string, { stamps: number[]; head: number }>();
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
   take(keyId: string, limitPerMinute: number): RateVerdict {
     const now = this.now();
     const windowStart = now - 60_000;
-    let stamps = this.windows.get(keyId);
-    if (!stamps) {
-      stamps = [];
-      this.windows.set(keyId, stamps);
+    let window = this.windows.get(keyId);
+    if (!window) {
+      window = { stamps: [], head: 0 };
+      this.windows.set(keyId, window);
     }
-    let expired = 0;
-    while (expired < stamps.length && stamps[expired] <= windowStart) expired++;
-    if (expired > 0) stamps.splice(0, expired);
-    if (stamps.length >= limitPerMinute) {
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((stamps[0] + 60_000 - now) / 1000)) };
+    const { stamps } = window;
+    while (window.head < stamps.length && stamps[window.head] <= windowStart) window.head++;
+    // Expired stamps are dropped in bulk once they are half the array: a splice per request moves a
+    // busy key's whole minute of stamps every time.
+    if (window.head > 0 && window.head >= stamps.length / 2) {
+      stamps.splice(0, window.head);
+      window.head = 0;
+    }
+    if (stamps.length - window.head >= limitPerMinute) {
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((stamps[window.head] + 60_000 - now) / 1000)) };
     }
     stamps.push(now);
     return { allowed: true };

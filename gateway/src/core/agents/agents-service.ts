@@ -1,6 +1,6 @@
-import type { AgentConfiguration, AgentRecord, AgentsRepository } from '../../store/agents-repository.js';
+import type { AgentAlias, AgentConfiguration, AgentRecord, AgentsRepository } from '../../store/agents-repository.js';
 
-export type { AgentRecord };
+export type { AgentAlias, AgentRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
 import { GatewayError } from '../errors/gateway-error.js';
@@ -19,6 +19,9 @@ export type AgentChanges = Partial<NewAgent>;
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
+/** A version as clients name it: a number, its digits, or an alias (a name). */
+export type VersionRef = number | string | null | undefined;
+
 /**
  * Agents: a named chat configuration (model, instructions, function tools) owned by the key that made
  * it. Every update makes a new version and keeps the earlier ones readable.
@@ -30,7 +33,7 @@ export class AgentsService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  create(fields: NewAgent, owner: OwnerScope): AgentRecord {
+  async create(fields: NewAgent, owner: OwnerScope): Promise<AgentRecord> {
     this.models.resolve(fields.model, 'chat');
     const created = seconds(this.now());
     const agent: AgentRecord = {
@@ -45,25 +48,27 @@ export class AgentsService {
       version: 0,
       history: [],
       key_id: owner.keyId,
+      active_version: null,
     };
-    this.agents.insert(agent);
+    await this.agents.insert(agent);
     return agent;
   }
 
-  list(limit: number, after: string | undefined, scope: OwnerScope): AgentRecord[] {
-    return this.agents.list(limit, after, scope);
+  /** Each agent as its active version. */
+  async list(limit: number, after: string | undefined, scope: OwnerScope): Promise<AgentRecord[]> {
+    return (await this.agents.list(limit, after, scope)).map((agent) => this.viewAt(agent, agent.active_version ?? agent.version));
   }
 
-  /** The agent; 404 when it does not exist or is outside `scope`. */
-  get(id: string, scope: OwnerScope): AgentRecord {
-    const agent = this.agents.get(id, scope);
+  /** The agent as stored (its newest version); 404 when it does not exist or is outside `scope`. */
+  async get(id: string, scope: OwnerScope): Promise<AgentRecord> {
+    const agent = await this.agents.get(id, scope);
     if (!agent) throw new GatewayError(404, 'agent_not_found', `No agent with id "${id}".`, { param: 'agent_id' });
     return agent;
   }
 
-  /** Applies `changes` as the agent's next version; the current one joins its history. */
-  update(id: string, changes: AgentChanges, scope: OwnerScope): AgentRecord {
-    const agent = this.get(id, scope);
+  /** Applies `changes` as the agent's next version, which becomes the active one; the newest so far joins the history. */
+  async update(id: string, changes: AgentChanges, scope: OwnerScope): Promise<AgentRecord> {
+    const agent = await this.get(id, scope);
     if (changes.model) this.models.resolve(changes.model, 'chat');
     const tools = changes.tools === undefined ? agent.tools : functionToolsOnly(changes.tools);
     const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as AgentChanges;
@@ -76,28 +81,70 @@ export class AgentsService {
       version: agent.version + 1,
       updated_at: seconds(this.now()),
       history: [...agent.history, { ...configurationOf(agent), updated_at: agent.updated_at ?? agent.created_at }],
+      active_version: null,
     };
-    this.agents.replace(next);
+    await this.agents.replace(next);
     return next;
   }
 
-  delete(id: string, scope: OwnerScope): void {
-    this.get(id, scope);
-    this.agents.delete(id);
+  async delete(id: string, scope: OwnerScope): Promise<void> {
+    await this.get(id, scope);
+    await this.agents.delete(id);
   }
 
   /** Every version of the agent, newest first, each as the agent was then. */
-  versions(id: string, scope: OwnerScope): AgentRecord[] {
-    const agent = this.get(id, scope);
+  async versions(id: string, scope: OwnerScope): Promise<AgentRecord[]> {
+    const agent = await this.get(id, scope);
     return [agent, ...agent.history.map((earlier, version) => ({ ...agent, ...earlier, version })).reverse()];
   }
 
-  /** The agent as it was at `version` (the current one when absent); 404 for a version it never had. */
-  atVersion(id: string, version: number | undefined, scope: OwnerScope): AgentRecord {
-    const agent = this.get(id, scope);
-    if (version === undefined || version === agent.version) return agent;
+  /**
+   * The agent as it was at `version` (a number, or an alias): the active version when absent; 404 for
+   * a version it never had or an alias it does not have.
+   */
+  async atVersion(id: string, version: VersionRef, scope: OwnerScope): Promise<AgentRecord> {
+    const agent = await this.get(id, scope);
+    return this.viewAt(agent, await this.resolveVersion(agent, version));
+  }
+
+  async aliases(id: string, scope: OwnerScope): Promise<AgentAlias[]> {
+    await this.get(id, scope);
+    return this.agents.aliases(id);
+  }
+
+  /** Points `alias` at `version` (which must exist); an alias that exists moves. */
+  async setAlias(id: string, alias: string, version: number, scope: OwnerScope): Promise<AgentAlias> {
+    await this.atVersion(id, version, scope);
+    if (/^\d+$/.test(alias)) throw new GatewayError(422, 'invalid_value', `Invalid request: an alias may not be a number ("${alias}" would read as version ${alias}).`, { param: 'alias' });
+    return this.agents.saveAlias(id, alias, version, seconds(this.now()));
+  }
+
+  async deleteAlias(id: string, alias: string, scope: OwnerScope): Promise<void> {
+    await this.get(id, scope);
+    if (!(await this.agents.deleteAlias(id, alias))) throw new GatewayError(404, 'alias_not_found', `Agent "${id}" has no version alias "${alias}".`, { param: 'alias' });
+  }
+
+  /** Mistral's "switch the active version": the version served when a request names none. Updating the agent makes its new version active. */
+  async activateVersion(id: string, version: number, scope: OwnerScope): Promise<AgentRecord> {
+    const agent = await this.get(id, scope);
+    const active = this.viewAt(agent, version);
+    await this.agents.setActiveVersion(id, version === agent.version ? null : version);
+    return { ...active, active_version: version === agent.version ? null : version };
+  }
+
+  private async resolveVersion(agent: AgentRecord, given: VersionRef): Promise<number> {
+    if (given === undefined || given === null) return agent.active_version ?? agent.version;
+    if (typeof given === 'number' || /^\d+$/.test(given)) return Number(given);
+    const aliased = await this.agents.aliasVersion(agent.id, given);
+    if (aliased === undefined) throw new GatewayError(404, 'alias_not_found', `Agent "${agent.id}" has no version alias "${given}".`, { param: 'agent_version' });
+    return aliased;
+  }
+
+  /** The agent as it was at `version`; 404 for a version it never had. */
+  private viewAt(agent: AgentRecord, version: number): AgentRecord {
+    if (version === agent.version) return agent;
     const earlier = agent.history[version];
-    if (!earlier) throw new GatewayError(404, 'agent_version_not_found', `Agent "${id}" has no version ${version}; its versions are 0 to ${agent.version}.`, { param: 'version' });
+    if (!Number.isInteger(version) || !earlier) throw new GatewayError(404, 'agent_version_not_found', `Agent "${agent.id}" has no version ${version}; its versions are 0 to ${agent.version}.`, { param: 'version' });
     return { ...agent, ...earlier, version };
   }
 }

@@ -62,9 +62,12 @@ export function chatMessagesOf(instructions: string | null, entries: Conversatio
   return messages;
 }
 
+/** The fields every output entry carries. */
+export const outputStamp = (model: string, agentId: string | null, startedAt: number, now: number) => ({ object: 'entry', created_at: iso(startedAt), completed_at: iso(now), model, agent_id: agentId });
+
 /** The model's answer as output entries: its text as `message.output`, each tool call as `function.call`. */
 export function outputEntries(choice: ChatChoice | undefined, model: string, agentId: string | null, startedAt: number, now: number): ConversationEntry[] {
-  const stamp = { object: 'entry', created_at: iso(startedAt), completed_at: iso(now), model, agent_id: agentId };
+  const stamp = outputStamp(model, agentId, startedAt, now);
   const entries: ConversationEntry[] = [];
   const message = choice?.message;
   if (message?.content || !message?.tool_calls?.length) entries.push({ ...stamp, id: newId('msg_'), type: 'message.output', role: 'assistant', content: message?.content ?? '' });

@@ -1,4 +1,4 @@
-import type { ChatChoice } from '../../providers/contracts/chat.js';
+import type { ChatChoice, ChatStreamEvent } from '../../providers/contracts/chat.js';
 import type { ChatMessage } from '../../wire/chat-message-schemas.js';
 import type { ToolDefinition } from '../../wire/tool-schemas.js';
 import type { ConversationEntry, ConversationRecord, ConversationsRepository } from '../../store/conversations-repository.js';
@@ -10,6 +10,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import { newId } from '../ids/ids.js';
 import { functionToolsOnly } from './agent-tools.js';
 import type { AgentsService } from './agents-service.js';
+import { conversationEvents, type ConversationStreamEvent } from './conversation-stream.js';
 import { chatMessagesOf, inputEntries, outputEntries, type ConversationInputs } from './conversation-entries.js';
 
 /** One chat turn of a conversation, as the chat route runs it (routing, billing and logging are chat's). */
@@ -20,6 +21,8 @@ export interface ConversationChat {
   /** Mistral's `completion_args` (temperature, max_tokens, ...), passed as chat parameters. */
   completionArgs: Record<string, unknown>;
 }
+/** Streams one chat turn: the chat route's events once the model has accepted the request. */
+export type StreamConversationChat = (chat: ConversationChat) => Promise<AsyncIterable<ChatStreamEvent>>;
 export type RunConversationChat = (chat: ConversationChat) => Promise<{ model: string; choices: ChatChoice[]; usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } }>;
 
 export interface TurnOptions {
@@ -48,12 +51,6 @@ export interface ConversationTurn {
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-function agentVersion(given: number | string | null | undefined): number | undefined {
-  if (given === undefined || given === null) return undefined;
-  const version = typeof given === 'number' ? given : Number(given);
-  if (!Number.isInteger(version) || version < 0) throw new GatewayError(422, 'invalid_value', 'Invalid request: agent_version is a version number (aliases are not supported here).', { param: 'agent_version' });
-  return version;
-}
 
 /**
  * Mistral's conversations: a stored list of entries with a model (or an agent's configuration); each
@@ -67,69 +64,97 @@ export class ConversationsService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async start(request: StartConversation, owner: OwnerScope, runChat: RunConversationChat): Promise<ConversationTurn> {
+  /** A new conversation with a model or an agent; its first turn runs when the returned turn is run or streamed. */
+  async start(request: StartConversation, owner: OwnerScope): Promise<PendingTurn> {
     const created = seconds(this.now());
     const base = { id: newId('conv_'), key_id: owner.keyId, name: request.name ?? null, description: request.description ?? null, metadata: request.metadata ?? null, entries: [], created_at: created, updated_at: created };
     let conversation: ConversationRecord;
     if (request.agent_id) {
       if (request.model) throw new GatewayError(422, 'invalid_value', "Invalid request: give either 'agent_id' or 'model', not both.", { param: 'model' });
-      const agent = this.agents.atVersion(request.agent_id, agentVersion(request.agent_version), owner);
+      const agent = await this.agents.atVersion(request.agent_id, request.agent_version, owner);
       conversation = { ...base, agent_id: agent.id, agent_version: agent.version, model: agent.model, instructions: agent.instructions, tools: agent.tools };
     } else {
       if (!request.model) throw new GatewayError(422, 'invalid_value', "Invalid request: give 'model' or 'agent_id'.", { param: 'model' });
       this.models.resolve(request.model, 'chat');
       conversation = { ...base, agent_id: null, agent_version: null, model: request.model, instructions: request.instructions ?? null, tools: functionToolsOnly(request.tools ?? []) };
     }
-    const turn = await this.turn(conversation, conversation.entries, request, runChat);
-    if (request.store !== false) this.conversations.insert({ ...conversation, entries: turn.entries });
-    return turn.reply;
+    return this.pending(conversation, [], request, (entries) => this.conversations.insert({ ...conversation, entries }));
   }
 
-  async append(id: string, request: TurnOptions, owner: OwnerScope, runChat: RunConversationChat): Promise<ConversationTurn> {
-    const conversation = this.get(id, owner);
-    const turn = await this.turn(conversation, conversation.entries, request, runChat);
-    if (request.store !== false) this.conversations.setEntries(id, turn.entries, seconds(this.now()));
-    return turn.reply;
+  /** The next turn of a stored conversation. */
+  async append(id: string, request: TurnOptions, owner: OwnerScope): Promise<PendingTurn> {
+    const conversation = await this.get(id, owner);
+    return this.pending(conversation, conversation.entries, request, (entries) => this.conversations.setEntries(id, entries, seconds(this.now())));
   }
 
   /** A new conversation with the entries up to and including `fromEntryId`, then the new inputs' turn. */
-  async restart(id: string, request: TurnOptions & { from_entry_id: string; metadata?: Record<string, unknown> | null }, owner: OwnerScope, runChat: RunConversationChat): Promise<ConversationTurn> {
-    const original = this.get(id, owner);
+  async restart(id: string, request: TurnOptions & { from_entry_id: string; metadata?: Record<string, unknown> | null }, owner: OwnerScope): Promise<PendingTurn> {
+    const original = await this.get(id, owner);
     const at = original.entries.findIndex((entry) => entry.id === request.from_entry_id);
     if (at < 0) throw new GatewayError(404, 'entry_not_found', `Conversation "${id}" has no entry "${request.from_entry_id}".`, { param: 'from_entry_id' });
     const created = seconds(this.now());
     const conversation: ConversationRecord = { ...original, id: newId('conv_'), key_id: owner.keyId, metadata: request.metadata ?? original.metadata, created_at: created, updated_at: created };
-    const turn = await this.turn(conversation, original.entries.slice(0, at + 1), request, runChat);
-    if (request.store !== false) this.conversations.insert({ ...conversation, entries: turn.entries });
-    return turn.reply;
+    return this.pending(conversation, original.entries.slice(0, at + 1), request, (entries) => this.conversations.insert({ ...conversation, entries }));
   }
 
-  get(id: string, owner: OwnerScope): ConversationRecord {
-    const conversation = this.conversations.get(id, owner);
+  async get(id: string, owner: OwnerScope): Promise<ConversationRecord> {
+    const conversation = await this.conversations.get(id, owner);
     if (!conversation) throw new GatewayError(404, 'conversation_not_found', `No conversation with id "${id}".`, { param: 'conversation_id' });
     return conversation;
   }
 
-  list(page: number, pageSize: number, owner: OwnerScope): ConversationRecord[] {
+  list(page: number, pageSize: number, owner: OwnerScope): Promise<ConversationRecord[]> {
     return this.conversations.list(pageSize, page * pageSize, owner);
   }
 
-  delete(id: string, owner: OwnerScope): void {
-    this.get(id, owner);
-    this.conversations.delete(id);
+  async delete(id: string, owner: OwnerScope): Promise<void> {
+    await this.get(id, owner);
+    await this.conversations.delete(id);
   }
 
-  private async turn(conversation: ConversationRecord, history: ConversationEntry[], request: TurnOptions, runChat: RunConversationChat) {
+  private pending(conversation: ConversationRecord, history: ConversationEntry[], request: TurnOptions, keep: (entries: ConversationEntry[]) => Promise<void>): PendingTurn {
     const startedAt = this.now();
-    const inputs = inputEntries(request.inputs, startedAt);
-    const entries = [...history, ...inputs];
-    const answer = await runChat({
-      model: conversation.model,
-      messages: chatMessagesOf(conversation.instructions, entries),
-      tools: conversation.tools as ToolDefinition[],
-      completionArgs: request.completion_args ?? {},
-    });
-    const outputs = outputEntries(answer.choices[0], answer.model, conversation.agent_id, startedAt, this.now());
-    return { entries: [...entries, ...outputs], reply: { conversation_id: conversation.id, outputs, usage: answer.usage } };
+    const entries = [...history, ...inputEntries(request.inputs, startedAt)];
+    return new PendingTurn(conversation, entries, request.completion_args ?? {}, startedAt, request.store === false ? async () => undefined : keep, this.now);
+  }
+}
+
+/**
+ * One conversation turn, validated and ready: run it for the whole answer, or stream it as Mistral's
+ * conversation events. Either way the chat runs on the conversation's model and the entries are kept
+ * (unless the client sent `store: false`) once the answer is complete.
+ */
+export class PendingTurn {
+  constructor(
+    private readonly conversation: ConversationRecord,
+    private readonly entries: ConversationEntry[],
+    private readonly completionArgs: Record<string, unknown>,
+    private readonly startedAt: number,
+    private readonly keep: (entries: ConversationEntry[]) => Promise<void>,
+    private readonly now: () => number,
+  ) {}
+
+  async run(runChat: RunConversationChat): Promise<ConversationTurn> {
+    const answer = await runChat(this.chat());
+    const outputs = outputEntries(answer.choices[0], answer.model, this.conversation.agent_id, this.startedAt, this.now());
+    await this.keep([...this.entries, ...outputs]);
+    return { conversation_id: this.conversation.id, outputs, usage: answer.usage };
+  }
+
+  /** Connects to the model first (so a refused request is still a plain HTTP error), then yields the turn's events. */
+  async stream(streamChat: StreamConversationChat): Promise<AsyncGenerator<ConversationStreamEvent>> {
+    const events = await streamChat(this.chat());
+    return this.streamed(events);
+  }
+
+  private async *streamed(chat: AsyncIterable<ChatStreamEvent>): AsyncGenerator<ConversationStreamEvent> {
+    const { conversation } = this;
+    const outputs = yield* conversationEvents(chat, { conversationId: conversation.id, model: conversation.model, agentId: conversation.agent_id, startedAt: this.startedAt, now: this.now });
+    await this.keep([...this.entries, ...outputs]);
+  }
+
+  private chat(): ConversationChat {
+    const { conversation } = this;
+    return { model: conversation.model, messages: chatMessagesOf(conversation.instructions, this.entries), tools: conversation.tools as ToolDefinition[], completionArgs: this.completionArgs };
   }
 }

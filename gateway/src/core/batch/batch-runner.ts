@@ -76,8 +76,8 @@ export class BatchRunner {
   ) {}
 
   /** Picks up batches a previous run left unfinished. */
-  resume(): void {
-    for (const batch of this.batches.withStatus(['validating', 'in_progress', 'finalizing', 'cancelling'])) this.enqueue(batch.id);
+  async resume(): Promise<void> {
+    for (const batch of await this.batches.withStatus(['validating', 'in_progress', 'finalizing', 'cancelling'])) this.enqueue(batch.id);
   }
 
   enqueue(id: string): void {
@@ -91,21 +91,21 @@ export class BatchRunner {
    * to the output and error files, and then it is `cancelled`. A batch the runner has not reached yet
    * is `cancelled` at once.
    */
-  cancel(id: string, scope?: OwnerScope): BatchRecord {
-    const batch = this.get(id, scope);
+  async cancel(id: string, scope?: OwnerScope): Promise<BatchRecord> {
+    const batch = await this.get(id, scope);
     if (batch.status !== 'in_progress') {
       throw new GatewayError(409, 'batch_not_cancellable', `Batch ${id} is ${batch.status}; only batches in_progress can be cancelled.`, { param: 'batch_id' });
     }
     if (this.running === id) {
-      this.batches.update(id, { status: 'cancelling' });
+      await this.batches.update(id, { status: 'cancelling' });
       this.cancelLine.abort();
-    } else this.batches.update(id, { status: 'cancelled', cancelled_at: seconds(this.now()) });
+    } else await this.batches.update(id, { status: 'cancelled', cancelled_at: seconds(this.now()) });
     return this.get(id);
   }
 
   /** The batch; 404 when it does not exist or is outside `scope` (no scope: the runner's own use). */
-  get(id: string, scope?: OwnerScope): BatchRecord {
-    const batch = this.batches.get(id, scope);
+  async get(id: string, scope?: OwnerScope): Promise<BatchRecord> {
+    const batch = await this.batches.get(id, scope);
     if (!batch) throw new GatewayError(404, 'batch_not_found', `No batch with id "${id}".`, { param: 'batch_id' });
     return batch;
   }
@@ -136,7 +136,9 @@ export class BatchRunner {
       } catch (error) {
         if (this.stopped) return;
         this.logger.warn({ batch: id, err: error }, 'batch failed');
-        this.batches.update(id, { status: 'failed', failed_at: seconds(this.now()), errors: [{ line: 0, message: (error as Error).message }] });
+        await this.batches
+          .update(id, { status: 'failed', failed_at: seconds(this.now()), errors: [{ line: 0, message: (error as Error).message }] })
+          .catch((stored: unknown) => this.logger.warn({ batch: id, err: stored }, 'could not mark the batch failed'));
       } finally {
         this.running = undefined;
       }
@@ -151,18 +153,18 @@ export class BatchRunner {
     const { content } = await this.files.content(batch.input_file_id);
     const { requests, problems } = parseBatchInput(content.toString('utf8'), batch.endpoint);
     if (problems.length > 0) {
-      this.batches.update(batch.id, { status: 'failed', failed_at: seconds(this.now()), errors: problems.slice(0, 100) });
+      await this.batches.update(batch.id, { status: 'failed', failed_at: seconds(this.now()), errors: problems.slice(0, 100) });
       return undefined;
     }
     return requests;
   }
 
   private async run(id: string): Promise<void> {
-    let batch = this.get(id);
+    let batch = await this.get(id);
     const requests = await this.validate(batch);
     if (!requests) return;
     if (batch.status === 'validating') {
-      this.batches.update(id, { status: 'in_progress', in_progress_at: seconds(this.now()), total: requests.length });
+      await this.batches.update(id, { status: 'in_progress', in_progress_at: seconds(this.now()), total: requests.length });
     }
     await mkdir(this.spoolDir, { recursive: true });
     const spool = this.spool(id);
@@ -175,13 +177,13 @@ export class BatchRunner {
     let interrupted = false;
     try {
       for (const request of requests.slice(done)) {
-        batch = this.get(id);
+        batch = await this.get(id);
         if (batch.status !== 'in_progress' || this.stopped) {
           interrupted = this.stopped && batch.status === 'in_progress';
           break;
         }
         if (this.now() > deadline) {
-          this.batches.update(id, { status: 'expired' });
+          await this.batches.update(id, { status: 'expired' });
           break;
         }
         const cancelled = this.cancelLine.signal;
@@ -200,7 +202,7 @@ export class BatchRunner {
           await appendFile(spool.errors, `${JSON.stringify({ ...line, error: { code: error?.code ?? `http_${result.status}`, message: error?.message ?? `HTTP ${result.status}` } })}\n`);
           failed++;
         }
-        this.batches.update(id, { completed, failed });
+        await this.batches.update(id, { completed, failed });
       }
     } finally {
       if (token) this.keys.revokeInternalToken(token);
@@ -224,7 +226,7 @@ export class BatchRunner {
 
   /** Turns the spooled results into output and error files; the final status is completed, or cancelled after cancelling, unless it already ended (cancelled, expired). */
   private async finalise(id: string): Promise<void> {
-    const batch = this.get(id);
+    const batch = await this.get(id);
     const spool = this.spool(id);
     const save = async (path: string, suffix: string) => {
       const content = await readFile(path).catch(() => undefined);
@@ -233,7 +235,7 @@ export class BatchRunner {
       return record.id;
     };
     const wasRunning = batch.status === 'in_progress' || batch.status === 'finalizing';
-    if (wasRunning) this.batches.update(id, { status: 'finalizing' });
+    if (wasRunning) await this.batches.update(id, { status: 'finalizing' });
     const output_file_id = await save(spool.output, 'output');
     const error_file_id = await save(spool.errors, 'errors');
     const ended = wasRunning
@@ -241,7 +243,7 @@ export class BatchRunner {
       : batch.status === 'cancelling'
         ? { status: 'cancelled' as const, cancelled_at: seconds(this.now()) }
         : {};
-    this.batches.update(id, { output_file_id, error_file_id, ...ended });
+    await this.batches.update(id, { output_file_id, error_file_id, ...ended });
     await Promise.all([rm(spool.output, { force: true }), rm(spool.errors, { force: true })]);
   }
 }

@@ -33,9 +33,9 @@ export function batchEndpoint(given: string): string {
 }
 
 /** Stores a new batch over an uploaded input file and queues it on the one batch engine, whichever API shape asked. */
-export function createBatchJob(services: BatchJobServices, job: NewBatchJob): BatchRecord {
+export async function createBatchJob(services: BatchJobServices, job: NewBatchJob): Promise<BatchRecord> {
   const endpoint = batchEndpoint(job.endpoint);
-  const input = services.files.get(job.inputFileId, job.owner);
+  const input = await services.files.get(job.inputFileId, job.owner);
   const record: BatchRecord = {
     id: newId('batch_'),
     status: 'validating',
@@ -56,7 +56,7 @@ export function createBatchJob(services: BatchJobServices, job: NewBatchJob): Ba
     key_id: job.owner.keyId,
     errors: [],
   };
-  services.batches.insert(record);
+  await services.batches.insert(record);
   services.batchRunner.enqueue(record.id);
   return record;
 }

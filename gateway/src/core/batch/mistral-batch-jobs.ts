@@ -82,3 +82,18 @@ function withBodyModel(line: string, model: string): string {
     return line;
   }
 }
+
+/**
+ * Mistral's DELETE /v1/batch/jobs/{id}. Jobs stay as the record of what ran and what it cost, so
+ * deleting one is refused (after a 404 for a job the key cannot see), with what to do instead.
+ */
+export async function refuseBatchJobDelete(runner: { get(id: string, scope?: OwnerScope): Promise<BatchRecord> }, id: string, owner: OwnerScope): Promise<never> {
+  const job = await runner.get(id, owner);
+  const files = [job.input_file_id, job.output_file_id, job.error_file_id].filter((file): file is string => typeof file === 'string');
+  throw new GatewayError(
+    422,
+    'unsupported_operation',
+    `Batch jobs are kept as the record of what ran and what it cost, so "${id}" cannot be deleted here; delete its files (${files.join(', ')}) with DELETE /v1/files/{file_id}.`,
+    { param: 'job_id' },
+  );
+}

@@ -89,7 +89,7 @@ export class RedisSpendReservations implements SpendReservations {
   constructor(
     private readonly redis: RedisConnection,
     /** What the database says was spent: read only when the shared counters are missing. */
-    private readonly stored: (keyId: string) => CommittedSpend,
+    private readonly stored: (keyId: string) => Promise<CommittedSpend>,
   ) {}
 
   private keys(keyId: string): string[] {
@@ -105,7 +105,7 @@ export class RedisSpendReservations implements SpendReservations {
         const outcome = (await this.redis.commands.eval(RESERVE, keys.length, ...keys, id, keyId, amount, keyLimit ?? '', HOLD_TTL_MS)) as string[];
         if (outcome[0] === 'held') return { id, keyId, amount };
         if (outcome[0] === 'refused') return { refused: outcome[1] as SpendLimit, available: Math.max(0, Number(outcome[2])) };
-        const spent = this.stored(keyId);
+        const spent = await this.stored(keyId);
         await this.redis.commands.eval(SYNC, 2, keys[0], keys[1], spent.balance, spent.accountLimit ?? '', spent.accountSpent, spent.keySpent, RESYNC_MS);
       }
     } catch (error) {

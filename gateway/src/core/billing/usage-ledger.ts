@@ -1,4 +1,3 @@
-import type { AccountRepository } from '../../store/account-repository.js';
 import type { UsageRecord, UsageRepository } from '../../store/usage-repository.js';
 
 /**
@@ -7,23 +6,37 @@ import type { UsageRecord, UsageRepository } from '../../store/usage-repository.
  * after answering has still billed the request. Entries recorded in the same turn of the event loop
  * share one commit (group commit: under load, one transaction for many answers). SQLite runs in WAL
  * mode with synchronous=NORMAL: a commit survives the process being killed; only a power loss can
- * take the last commits with it. Spend per key and the total debited are counted in memory at once,
+ * take the last commits with it (PostgreSQL: a commit is durable). Spend per key and the total debited are counted in memory at once,
  * for the quota checks on every request.
  */
 export class UsageLedger {
-  /** Entries whose write failed (database locked or full): retried with the next entry. */
+  /** Entries not yet written (a failed write puts its entries back here for the next commit). */
   private pending: UsageRecord[] = [];
   private recordedDebit = 0;
-  private readonly spentByKey = new Map<string, number>();
+  private writtenDebit = 0;
+  /** Spent per key: read once at start (`load`), then counted in memory. */
+  private spentByKey = new Map<string, number>();
   /** The commit the entries recorded in this turn of the event loop wait for. */
   private commit: Promise<void> | undefined;
+  /** Writes run one after another, so a batch is never written twice or out of order. */
+  private writing: Promise<unknown> = Promise.resolve();
+  /** After a failed write: the next try, even when no new entry comes to carry the pending ones. */
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
 
   constructor(
     private readonly usage: UsageRepository,
-    private readonly account: AccountRepository,
     /** Where a failed write is reported (the entries stay pending and are retried with the next one). */
     private readonly onWriteError: (error: unknown) => void = (error) => process.emitWarning(`Usage ledger: could not write usage records; they stay pending: ${String(error)}`),
+    private readonly retryMs = 1000,
   ) {}
+
+  /** Reads what each key has spent so far; called once before the gateway serves. */
+  async load(): Promise<void> {
+    const stored = await this.usage.spentPerKey();
+    for (const [keyId, spent] of this.spentByKey) stored.set(keyId, (stored.get(keyId) ?? 0) + spent);
+    this.spentByKey = stored;
+  }
 
   /**
    * Counts the entry at once and resolves once it is committed with the others of this turn. A failed
@@ -39,38 +52,72 @@ export class UsageLedger {
     this.commit ??= new Promise<void>((resolve) =>
       setImmediate(() => {
         this.commit = undefined;
-        try {
-          this.flush();
-        } catch (error) {
+        this.flush().then(resolve, (error: unknown) => {
           this.onWriteError(error);
-        }
-        resolve();
+          resolve();
+        });
       }),
     );
     return this.commit;
   }
 
-  /** Writes the entries a failed write left pending; throws when the database still refuses them. */
-  flush(): void {
+  /** Writes the pending entries; rejects when the database still refuses them. */
+  flush(): Promise<void> {
+    return this.exclusive(async () => undefined).then(() => undefined);
+  }
+
+  /**
+   * Writes the pending entries, then runs `read` before any other write: what it reads from the
+   * database includes exactly the debits counted in `written`.
+   */
+  exclusive<T>(read: () => Promise<T>): Promise<{ value: T; written: number }> {
+    const run = this.writing.then(async () => {
+      await this.writePending();
+      return { value: await read(), written: this.writtenDebit };
+    });
+    this.writing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writePending(): Promise<void> {
     if (this.pending.length === 0) return;
     const batch = this.pending;
-    const debit = batch.reduce((sum, entry) => sum + entry.cost, 0);
-    // One transaction: the entries and their debit are written together or not at all.
-    this.usage.transaction(() => {
-      for (const entry of batch) this.usage.insert(entry);
-      if (debit > 0) this.account.debit(debit);
-    });
-    this.pending = this.pending.slice(batch.length);
+    this.pending = [];
+    try {
+      // One transaction: the entries and their debit are written together or not at all.
+      await this.usage.append(batch);
+    } catch (error) {
+      this.pending = [...batch, ...this.pending];
+      this.scheduleRetry();
+      throw error;
+    }
+    this.writtenDebit += batch.reduce((sum, entry) => sum + entry.cost, 0);
+  }
+
+  /** Stops retrying in the background and makes a last attempt to write what is pending. */
+  close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    return this.flush();
+  }
+
+  /** How many entries wait for the database (it refused or did not answer). */
+  get pendingCount(): number {
+    return this.pending.length;
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.flush().catch((error: unknown) => this.onWriteError(error));
+    }, this.retryMs);
+    this.retry.unref();
   }
 
   /** Total spent by a key, pending entries included. */
   spentBy(keyId: string): number {
-    let spent = this.spentByKey.get(keyId);
-    if (spent === undefined) {
-      spent = this.usage.spentByKey(keyId) + this.pending.filter((entry) => entry.key_id === keyId).reduce((sum, entry) => sum + entry.cost, 0);
-      this.spentByKey.set(keyId, spent);
-    }
-    return spent;
+    return this.spentByKey.get(keyId) ?? 0;
   }
 
   /** Everything debited since this ledger started, written or pending. */

@@ -1,20 +1,24 @@
 import { mkdirSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileRecord, FilesRepository } from '../../store/files-repository.js';
+
+export type { FileRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newId } from '../ids/ids.js';
 
-/** Uploaded and generated files: bytes under `<dataDir>/files/<id>`, records in the database. */
+/**
+ * Uploaded and generated files: bytes under `<filesDir>/<id>` (GATEWAY_FILES_DIR, default
+ * `<dataDir>/files`), records in the database. In team mode every instance shares `filesDir`
+ * (docs/team-mode.md says why a directory rather than the database).
+ */
 export class FileStore {
-  private readonly folder: string;
-
   constructor(
     private readonly files: FilesRepository,
-    dataDir: string,
+    private readonly folder: string,
   ) {
-    this.folder = join(dataDir, 'files');
     mkdirSync(this.folder, { recursive: true });
   }
 
@@ -28,34 +32,42 @@ export class FileStore {
       created_at: Math.floor(Date.now() / 1000),
       key_id: details.keyId,
     };
-    await writeFile(join(this.folder, record.id), content);
-    this.files.insert(record);
+    // Written under a temporary name and renamed (atomic within one directory, also on NFS), so an
+    // instance that lists the record never reads half a file; the record is inserted only after.
+    const path = join(this.folder, record.id);
+    const partial = `${path}.partial-${randomBytes(4).toString('hex')}`;
+    await writeFile(partial, content);
+    await rename(partial, path).catch(async (error: unknown) => {
+      await rm(partial, { force: true });
+      throw error;
+    });
+    await this.files.insert(record);
     return record;
   }
 
   /** The file's record; 404 when it does not exist or is outside `scope` (no scope: internal use, any file). */
-  get(id: string, scope?: OwnerScope): FileRecord {
-    const record = this.files.get(id, scope);
+  async get(id: string, scope?: OwnerScope): Promise<FileRecord> {
+    const record = await this.files.get(id, scope);
     if (!record) throw new GatewayError(404, 'file_not_found', `No file with id "${id}".`, { param: 'file_id' });
     return record;
   }
 
   async content(id: string, scope?: OwnerScope): Promise<{ record: FileRecord; content: Buffer }> {
-    const record = this.get(id, scope);
+    const record = await this.get(id, scope);
     try {
       return { record, content: await readFile(join(this.folder, record.id)) };
     } catch {
-      throw new GatewayError(404, 'file_content_missing', `The content of file "${id}" is missing from the data folder.`, { param: 'file_id' });
+      throw new GatewayError(404, 'file_content_missing', `The content of file "${id}" is missing from the files folder (GATEWAY_FILES_DIR).`, { param: 'file_id' });
     }
   }
 
-  list(options: { purpose?: string; limit: number; after?: string; scope?: OwnerScope }): FileRecord[] {
+  list(options: { purpose?: string; limit: number; after?: string; scope?: OwnerScope }): Promise<FileRecord[]> {
     return this.files.list(options);
   }
 
   async delete(id: string, scope?: OwnerScope): Promise<void> {
-    this.get(id, scope);
-    this.files.delete(id);
+    await this.get(id, scope);
+    await this.files.delete(id);
     await rm(join(this.folder, id), { force: true });
   }
 }

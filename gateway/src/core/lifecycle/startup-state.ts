@@ -6,6 +6,16 @@ import type { ProviderInstance } from '../../providers/contracts/provider-instan
  */
 export class StartupState {
   private readonly warming = new Set<string>();
+  private stopping = false;
+
+  /** SIGTERM: from now on readiness answers 503 `draining`, so a balancer stops sending here. */
+  beginDrain(): void {
+    this.stopping = true;
+  }
+
+  get draining(): boolean {
+    return this.stopping;
+  }
 
   warm(providers: Iterable<ProviderInstance>, onError: (providerId: string, error: unknown) => void): Promise<void> {
     const jobs: Promise<void>[] = [];

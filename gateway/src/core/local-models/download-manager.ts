@@ -70,6 +70,7 @@ export class DownloadManager {
   private readonly jobs = new Map<string, Job>();
   private readonly starting = new Map<string, Promise<{ download: ModelDownload; created: boolean }>>();
   private closed = false;
+  private saving: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly hub: HubClient,
@@ -77,12 +78,11 @@ export class DownloadManager {
     private readonly installer: ModelInstaller,
     private readonly settings: DownloadManagerSettings,
     private readonly log: { warn(message: string): void },
-  ) {
-    for (const record of repository.all()) this.jobs.set(record.id, this.jobFor(record));
-  }
+  ) {}
 
-  /** Picks up what was under way when the gateway stopped. */
+  /** Reads the stored downloads and picks up what was under way when the gateway stopped. */
   async restore(): Promise<void> {
+    for (const record of await this.repository.all()) this.jobs.set(record.id, this.jobFor(record));
     for (const job of this.jobs.values()) {
       if (job.record.status === 'downloading' || job.record.status === 'verifying' || job.record.status === 'queued') {
         job.record.bytes_done = await sizeOf(this.partialPath(job.record.id));
@@ -141,7 +141,7 @@ export class DownloadManager {
       created_at: now,
       updated_at: now,
     };
-    this.repository.save(record);
+    await this.repository.save(record);
     const job = this.jobFor(record);
     this.jobs.set(record.id, job);
     this.pump();
@@ -200,13 +200,20 @@ export class DownloadManager {
   /** Stops transfers without changing their status, so the next start resumes them. */
   async close(): Promise<void> {
     this.closed = true;
-    const running = [...this.jobs.values()].filter((job) => job.running);
+    const running = [...this.jobs.values()].filter((job) => job.running !== undefined);
     for (const job of running) job.controller?.abort(new Stopped('shutdown'));
     await Promise.all(running.map((job) => job.running?.catch(() => undefined)));
     for (const job of running) {
       job.record.bytes_done = await sizeOf(this.partialPath(job.record.id));
-      this.repository.save(job.record);
+      this.persist(job.record);
     }
+    await this.saving;
+  }
+
+  /** Saves a copy of the record after the saves before it, so the stored state never goes back in time. */
+  private persist(record: ModelDownloadRecord): void {
+    const copy = { ...record };
+    this.saving = this.saving.then(() => this.repository.save(copy)).catch((error: unknown) => this.log.warn(`could not store the download state of ${copy.id}: ${String(error)}`));
   }
 
   /** Downloads removed with their file are forgotten too, so a new download of it starts afresh. */
@@ -268,7 +275,7 @@ export class DownloadManager {
   private update(job: Job, change: Partial<ModelDownloadRecord>, persist = true): void {
     Object.assign(job.record, change, { updated_at: Date.now() });
     if (persist) {
-      this.repository.save(job.record);
+      this.persist(job.record);
       job.persistedAt = Date.now();
     }
     const view = this.view(job);
@@ -277,7 +284,7 @@ export class DownloadManager {
 
   private pump(): void {
     if (this.closed) return;
-    let running = [...this.jobs.values()].filter((job) => job.running).length;
+    let running = [...this.jobs.values()].filter((job) => job.running !== undefined).length;
     const queued = [...this.jobs.values()].filter((job) => job.record.status === 'queued' && !job.running).sort((a, b) => a.record.created_at - b.record.created_at);
     for (const job of queued) {
       if (running >= this.settings.concurrency) break;

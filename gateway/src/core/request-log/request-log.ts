@@ -31,14 +31,15 @@ export function matchesFilter(entry: RequestLogEntry, filter: RequestLogFilter):
 
 /** Where the log is kept across restarts (the store's request_log table). */
 export interface RequestLogStore {
-  insertMany(entries: readonly RequestLogEntry[]): void;
-  recent(limit: number): RequestLogEntry[];
-  prune(before: number, keep: number): void;
+  insertMany(entries: readonly RequestLogEntry[]): Promise<void>;
+  recent(limit: number): Promise<RequestLogEntry[]>;
+  prune(before: number, keep: number): Promise<void>;
 }
 
 export interface RequestLogPersistence {
   store: RequestLogStore;
-  retentionDays: number;
+  /** A function when the console can change it while the gateway runs. */
+  retentionDays: number | (() => number);
   /** Entries are written in batches this often (ms), off the request's path. */
   flushMs?: number;
 }
@@ -57,54 +58,83 @@ export class RequestLog {
   private pending: RequestLogEntry[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastPrune = 0;
+  /** Writes run one after another; the last one, for `flush` to wait on. */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly capacity: number,
     private readonly persistence?: RequestLogPersistence,
     /** Stamped on every entry, so a log gathered from several instances says which served what. */
     private readonly instanceId?: string,
-  ) {
-    if (persistence) this.entries.push(...persistence.store.recent(capacity).reverse());
+  ) {}
+
+  /** Reads the newest stored entries back; called once before the gateway serves. */
+  async load(): Promise<void> {
+    if (!this.persistence) return;
+    const stored = (await this.persistence.store.recent(this.capacity)).reverse();
+    this.entries.unshift(...stored);
+    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
   }
 
   add(logged: RequestLogEntry): void {
     const entry = this.instanceId ? { ...logged, instance_id: this.instanceId } : logged;
     this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    // Trimmed once it holds twice the capacity, not on every add: a splice moves every entry.
+    if (this.entries.length >= 2 * this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
     for (const listener of this.listeners) listener(entry);
     if (this.persistence) {
       this.pending.push(entry);
-      this.timer ??= setTimeout(() => this.flush(), this.persistence.flushMs ?? 250);
+      this.timer ??= setTimeout(() => void this.flush(), this.persistence.flushMs ?? 250);
       this.timer.unref?.();
     }
   }
 
-  /** Writes what is waiting; called on a timer and when the gateway closes. */
-  flush(now = Date.now()): void {
+  /**
+   * Writes what is waiting, after the writes before it; called on a timer and when the gateway closes.
+   * A failed write is reported and its entries wait for the next flush.
+   */
+  flush(now = Date.now()): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.persistence || this.pending.length === 0) return;
+    if (!this.persistence || this.pending.length === 0) return this.writing;
     const batch = this.pending;
     this.pending = [];
     const { store, retentionDays } = this.persistence;
-    store.insertMany(batch);
-    if (now - this.lastPrune >= PRUNE_EVERY_MS) {
-      this.lastPrune = now;
-      store.prune(now - retentionDays * DAY_MS, this.capacity * 10);
-    }
+    const prune = now - this.lastPrune >= PRUNE_EVERY_MS;
+    if (prune) this.lastPrune = now;
+    this.writing = this.writing.then(async () => {
+      try {
+        await store.insertMany(batch);
+      } catch (error) {
+        this.pending = [...batch, ...this.pending];
+        process.emitWarning(`Request log: could not store ${batch.length} entries; they are retried with the next ones: ${String(error)}`);
+        return;
+      }
+      const days = typeof retentionDays === 'function' ? retentionDays() : retentionDays;
+      if (prune) await store.prune(now - days * DAY_MS, this.capacity * 10).catch(() => undefined);
+    });
+    return this.writing;
   }
 
   /** Newest first. */
   recent(limit: number, filter: RequestLogFilter = {}): RequestLogEntry[] {
     const out: RequestLogEntry[] = [];
-    for (let i = this.entries.length - 1; i >= 0 && out.length < limit; i--) {
+    for (let i = this.entries.length - 1; i >= this.oldest && out.length < limit; i--) {
       if (matchesFilter(this.entries[i], filter)) out.push(this.entries[i]);
     }
     return out;
   }
 
   get(id: string): RequestLogEntry | undefined {
-    return this.entries.find((entry) => entry.id === id);
+    for (let i = this.oldest; i < this.entries.length; i++) {
+      if (this.entries[i].id === id) return this.entries[i];
+    }
+    return undefined;
+  }
+
+  /** The index of the oldest entry kept: the array holds up to twice the capacity between trims. */
+  private get oldest(): number {
+    return Math.max(0, this.entries.length - this.capacity);
   }
 
   subscribe(listener: Listener): () => void {
@@ -131,10 +161,7 @@ const PATTERNS: [RegExp, string][] = [
   // form and query encodings: api_key=…, token=…
   [/\b([A-Za-z_-]*(?:api[_-]?key|token|secret|password))=[^&\s"]+/gi, `$1=${REDACTED}`],
 ];
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+const MAY_MATCH_A_PATTERN = /\s|=|sk-/;
 
 /**
  * Removes secrets from text bound for the request log: every value of a key-ish JSON field (api_key, key, token,
@@ -144,12 +171,14 @@ function escapeRegExp(text: string): string {
 export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
   let out = text;
   for (const secret of knownSecrets) {
-    if (secret.length >= 6) out = out.replace(new RegExp(escapeRegExp(secret), 'g'), REDACTED);
+    if (secret.length >= 6 && out.includes(secret)) out = out.replaceAll(secret, REDACTED);
   }
-  out = out.replace(JSON_MEMBER, (member, name: string, colon: string, _value: string) =>
+  // Only JSON text has members to look at.
+  if (out.includes('"')) out = out.replace(JSON_MEMBER, (member, name: string, colon: string, _value: string) =>
     isSecretName(name) ? `"${name}"${colon}"${REDACTED}"` : member,
   );
-  for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
+  // Every pattern needs whitespace (after Bearer/Basic), `sk-` or `=`: most header values have none.
+  if (MAY_MATCH_A_PATTERN.test(out)) for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
   return out;
 }
 

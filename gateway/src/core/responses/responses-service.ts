@@ -52,15 +52,16 @@ export class ResponsesService {
 
   async create(body: ResponsesBodyType, caller: ResponsesCaller, signal: AbortSignal, meter: UsageMeter): Promise<ResponsesOutcome> {
     const route = this.models.resolve(body.model ?? DEFAULT_CHAT_MODEL, 'chat');
-    const previous = body.previous_response_id ? this.store.get(body.previous_response_id) : undefined;
+    const previous = body.previous_response_id ? await this.store.get(body.previous_response_id) : undefined;
     const previousVisible = previous && this.mayRead(previous, caller) ? previous : undefined;
     const inputItems = inputItemsOf(body.input);
     if (inputItems.length === 0 && !body.previous_response_id) throw new GatewayError(422, 'invalid_value', "Invalid request: 'input' is required (a string or a list of items).", { param: 'input' });
     const context = previousVisible ? conversationOf(previousVisible) : [];
     const known = new Map([...context, ...inputItems].map((item) => [item.id, item]));
+    const stored = await this.storedItems(inputItems, known, caller);
     const messages: ChatMessage[] = [
       ...(body.instructions ? [{ role: 'system' as const, content: body.instructions }] : []),
-      ...itemsToMessages([...context, ...inputItems], (id) => known.get(id) ?? this.storedItem(id, caller)),
+      ...itemsToMessages([...context, ...inputItems], (id) => known.get(id) ?? stored.get(id)),
     ];
     const chatRequest: Omit<ChatRequest, 'model'> = {
       messages,
@@ -88,9 +89,9 @@ export class ResponsesService {
       return body.stream ? { mode: 'chat-stream', events: await chat.chatStream(request) } : { mode: 'chat', result: await chat.chat(request) };
     });
 
-    const keep = (response: Record<string, unknown>, native: boolean): void => {
+    const keep = async (response: Record<string, unknown>, native: boolean): Promise<void> => {
       if (body.store === false || typeof response.id !== 'string') return;
-      this.store.insert({ id: response.id, created_at: Math.floor(Date.now() / 1000), key_id: caller.keyId, native, response, input_items: inputItems, context_items: native ? [] : context });
+      await this.store.insert({ id: response.id, created_at: Math.floor(Date.now() / 1000), key_id: caller.keyId, native, response, input_items: inputItems, context_items: native ? [] : context });
     };
     const skeleton = responseSkeleton(body, servedRoute.id);
     switch (served.mode) {
@@ -98,7 +99,7 @@ export class ResponsesService {
         meter.charge(servedRoute, served.result.usage);
         const choice = served.result.choices[0];
         const response = finishResponse(skeleton, choiceToOutput(choice), choice?.finish_reason ?? 'stop', served.result.usage);
-        keep(response, false);
+        await keep(response, false);
         return { kind: 'json', response };
       }
       case 'chat-stream': {
@@ -106,37 +107,37 @@ export class ResponsesService {
         meter.chargeEstimateIfAbandoned(servedRoute, estimate);
         const finish = (response: ResponseObjectType, usage: TokenUsage): void => {
           meter.charge(servedRoute, usage);
-          keep(response, false);
+          void keep(response, false).catch(warnUnstored);
         };
         return { kind: 'stream', events: chatStreamToResponseEvents(served.events, skeleton, finish, estimate) };
       }
       case 'native': {
         const response = { ...served.result, model: servedRoute.id };
         meter.charge(servedRoute, usageOf(served.result.usage) ?? StreamUsageEstimate.forChat(messages).usage());
-        keep(response, true);
+        await keep(response, true);
         // The upstream's own response object: the same wire shape, passed through.
         return { kind: 'json', response: response as unknown as ResponseObjectType };
       }
       case 'native-stream': {
         const estimate = StreamUsageEstimate.forChat(messages);
         meter.chargeEstimateIfAbandoned(servedRoute, estimate);
-        return { kind: 'stream', events: relayNativeEvents(served.events, servedRoute, estimate, meter, (response) => keep(response, true)) };
+        return { kind: 'stream', events: relayNativeEvents(served.events, servedRoute, estimate, meter, (response) => void keep(response, true).catch(warnUnstored)) };
       }
     }
   }
 
-  get(id: string, caller: ResponsesCaller): ResponseObjectType {
-    return this.owned(id, caller).response as unknown as ResponseObjectType;
+  async get(id: string, caller: ResponsesCaller): Promise<ResponseObjectType> {
+    return (await this.owned(id, caller)).response as unknown as ResponseObjectType;
   }
 
-  delete(id: string, caller: ResponsesCaller): { id: string; object: 'response'; deleted: true } {
-    this.owned(id, caller);
-    this.store.delete(id);
+  async delete(id: string, caller: ResponsesCaller): Promise<{ id: string; object: 'response'; deleted: true }> {
+    await this.owned(id, caller);
+    await this.store.delete(id);
     return { id, object: 'response', deleted: true };
   }
 
-  inputItems(id: string, caller: ResponsesCaller, page: { limit?: number; after?: string; order?: 'asc' | 'desc' }): InputItemsPage {
-    const items = this.owned(id, caller).input_items as StoredInputItemType[];
+  async inputItems(id: string, caller: ResponsesCaller, page: { limit?: number; after?: string; order?: 'asc' | 'desc' }): Promise<InputItemsPage> {
+    const items = (await this.owned(id, caller)).input_items as StoredInputItemType[];
     const ordered = page.order === 'asc' ? items : [...items].reverse();
     const start = page.after ? ordered.findIndex((item) => item.id === page.after) + 1 : 0;
     const limit = page.limit ?? 20;
@@ -144,9 +145,15 @@ export class ResponsesService {
     return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: start + limit < ordered.length };
   }
 
-  private storedItem(id: string, caller: ResponsesCaller): StoredInputItemType | undefined {
-    const found = this.store.item(id);
-    return found && (caller.owner || found.key_id === caller.keyId) ? (found.item as StoredInputItemType) : undefined;
+  /** The stored items the input refers to (`item_reference`) and does not carry itself, that the caller may read. */
+  private async storedItems(items: readonly StoredInputItemType[], known: ReadonlyMap<unknown, StoredInputItemType>, caller: ResponsesCaller): Promise<Map<string, StoredInputItemType>> {
+    const wanted = items.filter((item) => item.type === 'item_reference' && typeof item.id === 'string' && !known.has(item.id)).map((item) => item.id as string);
+    const found = new Map<string, StoredInputItemType>();
+    for (const id of new Set(wanted)) {
+      const stored = await this.store.item(id);
+      if (stored && (caller.owner || stored.key_id === caller.keyId)) found.set(id, stored.item as StoredInputItemType);
+    }
+    return found;
   }
 
   // Stored with the row's key; an Owner key reads every key's responses.
@@ -154,13 +161,18 @@ export class ResponsesService {
     return caller.owner || record.key_id === caller.keyId;
   }
 
-  private owned(id: string, caller: ResponsesCaller): StoredResponseRecord {
-    const record = this.store.get(id);
+  private async owned(id: string, caller: ResponsesCaller): Promise<StoredResponseRecord> {
+    const record = await this.store.get(id);
     if (!record || !this.mayRead(record, caller)) {
       throw new GatewayError(404, 'response_not_found', `No stored response with id "${id}" (responses created with store: false are not kept).`, { param: 'response_id' });
     }
     return record;
   }
+}
+
+/** A streamed response is stored after its last event: a failed write is reported, the client already has the answer. */
+function warnUnstored(error: unknown): void {
+  process.emitWarning(`Responses: could not store a streamed response: ${String(error)}`);
 }
 
 /** The items a stored response leaves for the next turn: what came before it, its input, its output. */

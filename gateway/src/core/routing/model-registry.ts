@@ -61,14 +61,14 @@ export class ModelRegistry {
     private readonly state: ModelStateRepository,
     private readonly breakerState: (providerId: string) => BreakerState = () => 'closed',
   ) {
-    this.reloadState();
     for (const model of models) this.add(model);
   }
 
-  /** Reads the stored model state again (another instance changed it). */
-  reloadState(): void {
+  /** Reads the stored model state (at start, and when another instance changed it). */
+  async reloadState(): Promise<void> {
+    const stored = await this.state.all();
     this.states.clear();
-    for (const stored of this.state.all()) this.states.set(stored.id, stored);
+    for (const record of stored) this.states.set(record.id, record);
   }
 
   announceChangesTo(listener: () => void): void {
@@ -98,6 +98,13 @@ export class ModelRegistry {
     this.routes.set(route.id, route);
     for (const name of [route.id, ...route.aliases]) if (!this.byName.has(name)) this.byName.set(name, route);
     return true;
+  }
+
+  /** A provider's instance was replaced (edited in Settings): every route on it, whoever added it, calls the new one. */
+  rebindProvider(providerId: string): void {
+    const provider = this.providers.get(providerId);
+    if (!provider) return;
+    for (const route of this.routes.values()) if (route.provider.id === providerId) route.provider = provider;
   }
 
   /** Removes a route added at run time (a deleted model file); its aliases go with it. */
@@ -167,14 +174,14 @@ export class ModelRegistry {
   }
 
   /** Fine-tuned model management (SPEC.md: update, archive, unarchive, delete). */
-  updateState(name: string, change: (current: ModelStateRecord) => ModelStateRecord): ModelStateRecord {
+  async updateState(name: string, change: (current: ModelStateRecord) => ModelStateRecord): Promise<ModelStateRecord> {
     const route = this.find(name);
     if (!route.fineTuned) {
       throw new GatewayError(422, 'not_fine_tuned', `"${route.id}" is a base model; only fine-tuned models (ids starting with "ft:") can be updated, archived or deleted.`, { param: 'model' });
     }
     const current = this.stateOf(route.id) ?? { id: route.id, metadata: {}, archived: false, deleted: false, updated_at: Date.now() };
     const next = { ...change(current), id: route.id, updated_at: Date.now() };
-    this.state.save(next);
+    await this.state.save(next);
     this.states.set(next.id, next);
     this.announce();
     return next;

@@ -2,23 +2,31 @@ import type { ProviderConfig } from '../../config/config-schema.js';
 import { ConfigError } from '../../config/config-error.js';
 import type { ProviderFactory, ProviderInstance, ProviderLogger } from '../../providers/contracts/provider-instance.js';
 
+export interface ProviderPoolContext {
+  dataDir: string;
+  logger: (providerId: string) => ProviderLogger;
+  source: string;
+}
+
 /** Instantiates every configured provider through the factories of providers/index.ts. */
-export function createProviders(
-  configs: ProviderConfig[],
-  factories: Readonly<Record<string, ProviderFactory>>,
-  context: { dataDir: string; logger: (providerId: string) => ProviderLogger; source: string },
-): Map<string, ProviderInstance> {
+export function createProviders(configs: ProviderConfig[], factories: Readonly<Record<string, ProviderFactory>>, context: ProviderPoolContext): Map<string, ProviderInstance> {
   const providers = new Map<string, ProviderInstance>();
   configs.forEach((config, index) => {
-    const factory = factories[config.type];
-    if (!factory) {
+    if (!factories[config.type]) {
       throw new ConfigError(`${context.source}: providers[${index}].type: unknown provider type "${config.type}" (known: ${Object.keys(factories).join(', ')})`);
     }
     try {
-      providers.set(config.id, factory({ id: config.id, options: config, dataDir: context.dataDir, logger: context.logger(config.id) }));
+      providers.set(config.id, createProvider(config, factories, context));
     } catch (error) {
       throw new ConfigError(`${context.source}: providers[${index}] ("${config.id}"): ${(error as Error).message}`);
     }
   });
   return providers;
+}
+
+/** One provider from its config entry (the console adds them at run time); throws when its type is unknown or its entry invalid. */
+export function createProvider(config: ProviderConfig, factories: Readonly<Record<string, ProviderFactory>>, context: ProviderPoolContext): ProviderInstance {
+  const factory = factories[config.type];
+  if (!factory) throw new Error(`unknown provider type "${config.type}" (known: ${Object.keys(factories).join(', ')})`);
+  return factory({ id: config.id, options: config, dataDir: context.dataDir, logger: context.logger(config.id) });
 }

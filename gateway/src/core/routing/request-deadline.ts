@@ -7,20 +7,28 @@ import { GatewayError } from '../errors/gateway-error.js';
  */
 export class RequestDeadline {
   readonly signal: AbortSignal;
-  private readonly expiry = new AbortController();
+  private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
+  private timedOut = false;
 
   constructor(
     private readonly ms: number,
     client: AbortSignal,
   ) {
-    this.timer = setTimeout(() => this.expiry.abort(new Error('request deadline exceeded')), ms);
+    this.signal = this.controller.signal;
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort(new Error('request deadline exceeded'));
+    }, ms);
     this.timer.unref();
-    this.signal = AbortSignal.any([client, this.expiry.signal]);
+    // One controller fed by both, not AbortSignal.any: that one costs a composite signal and weak
+    // references on every request.
+    if (client.aborted) this.controller.abort(client.reason);
+    else client.addEventListener('abort', () => this.controller.abort(client.reason), { once: true });
   }
 
   get expired(): boolean {
-    return this.expiry.signal.aborted;
+    return this.timedOut;
   }
 
   dispose(): void {

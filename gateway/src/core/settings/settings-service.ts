@@ -1,18 +1,17 @@
-import type { ModelConfig } from '../../config/config-schema.js';
+import type { ModelConfig, ProviderConfig } from '../../config/config-schema.js';
 import type { GatewayOptions } from '../../config/gateway-options.js';
-import type { ProviderInstance } from '../../providers/contracts/provider-instance.js';
-import type { SettingsRepository } from '../../store/settings-repository.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { BreakerSnapshot } from '../routing/circuit-breaker.js';
-import type { ModelRegistry } from '../routing/model-registry.js';
 import type { ProviderBreakers } from '../routing/provider-breakers.js';
 import { CHECKABLE, checkProvider, type ProviderCheck } from './provider-check.js';
+import { applyChange, liveServerSettings, settingSources, type LiveServerSettings, type ServerSettingsChange, type SettingSource } from './server-settings.js';
+import { RunningProviders, type RunningProvidersDeps } from './running-providers.js';
+import { RESERVED_ID_PREFIX, type ServerOverrides, type SettingsStore } from './settings-store.js';
 
-/** Where a route's definition comes from: the config file, or the console (added there, or a file route edited there). */
-export type RouteSource = 'config' | 'console';
+export type { SettingSource as RouteSource } from './server-settings.js';
 
 export interface RouteSetting extends ModelConfig {
-  source: RouteSource;
+  source: SettingSource;
   /** The config file defines this id: deleting the console's version brings the file's back only after "reset". */
   in_config: boolean;
 }
@@ -23,6 +22,12 @@ export interface ProviderSetting {
   base_url?: string;
   /** Whether a key is set; the key itself never leaves the gateway. */
   has_api_key: boolean;
+  timeouts?: ProviderConfig['timeouts'];
+  test_model?: string;
+  source: SettingSource;
+  in_config: boolean;
+  /** A config-file provider removed in the console: not running, restored by POST .../reset. */
+  removed: boolean;
   state: string;
   detail?: string;
   breaker: BreakerSnapshot;
@@ -36,116 +41,155 @@ export interface ServerSetting {
   allowed_hosts: string[];
   request_log_bodies: boolean;
   request_log_retention_days: number;
+  sources: ReturnType<typeof settingSources>;
 }
 
-interface Deps {
+/** What the console sends for a provider: the config file's fields. An absent or empty api_key keeps the current key; null clears it. */
+export interface ProviderInput {
+  type: string;
+  base_url?: string;
+  api_key?: string | null;
+  timeouts?: ProviderConfig['timeouts'];
+  test_model?: string;
+}
+
+interface Deps extends RunningProvidersDeps {
   options: GatewayOptions;
-  repository: SettingsRepository;
-  models: ModelRegistry;
-  providers: ReadonlyMap<string, ProviderInstance>;
+  store: SettingsStore;
   breakers: ProviderBreakers;
+  providerTypes: readonly string[];
+}
+
+interface EffectiveProvider {
+  config: ProviderConfig;
+  source: SettingSource;
 }
 
 /**
- * Providers and model routes as the console shows and edits them. The config file is the source at
- * start; route changes made here are stored in the database, laid over the file's routes at every
- * start, and applied to the running registry at once (no restart).
+ * Providers, model routes and the live server settings as the console shows and edits them. The
+ * config file is the source at start; the console's changes are stored in the database, laid over
+ * the file at every start, and applied to the running gateway at once. Every change reads the stored
+ * state back and applies it (`reload`), which is also what another instance does when team mode
+ * announces a change.
  */
 export class SettingsService {
+  private readonly fileProviders: ReadonlyMap<string, ProviderConfig>;
   private readonly fileRoutes: ReadonlyMap<string, ModelConfig>;
-  /** The routes as they are now: the file's, with the console's changes laid over. */
-  private readonly routes = new Map<string, RouteSetting>();
+  private effectiveProviders = new Map<string, EffectiveProvider>();
+  /** Config-file providers the console removed. */
+  private removedProviders = new Set<string>();
+  private readonly running: RunningProviders;
+  private routes = new Map<string, RouteSetting>();
+  private serverOverrides: ServerOverrides = {};
+  private liveServer: LiveServerSettings;
+  private announce: () => void = () => undefined;
 
   constructor(private readonly deps: Deps) {
+    this.fileProviders = new Map(deps.options.providers.map((config) => [config.id, config]));
     this.fileRoutes = new Map(deps.options.models.map((model) => [model.id, model]));
+    for (const config of deps.options.providers) this.effectiveProviders.set(config.id, { config, source: 'config' });
+    this.running = new RunningProviders(deps, deps.options.providers);
     for (const model of deps.options.models) this.routes.set(model.id, { ...model, source: 'config', in_config: true });
+    this.liveServer = liveServerSettings(deps.options.server, {});
   }
 
-  /** Lays the stored console changes over the config file's routes; called once at start. */
-  applyStored(): void {
-    for (const override of this.deps.repository.routeOverrides()) {
-      if (override.deleted) {
-        this.routes.delete(override.id);
-        this.deps.models.remove(override.id);
-      } else if (this.deps.models.add(override.route)) {
-        this.routes.set(override.id, { ...override.route, source: 'console', in_config: this.fileRoutes.has(override.id) });
-      }
-    }
+  /** Sends a note after every change this instance makes (team mode tells the other instances). */
+  announceChangesTo(listener: () => void): void {
+    this.announce = listener;
   }
 
-  listRoutes(): RouteSetting[] {
-    return [...this.routes.values()].sort((a, b) => a.id.localeCompare(b.id));
+  /** Reads the stored changes and applies them: at start, after each change, and when another instance made one. */
+  async reload(): Promise<void> {
+    const stored = await this.deps.store.read();
+    this.applyProviders(stored.providers);
+    this.applyRoutes(stored.routes);
+    this.serverOverrides = stored.server;
+    this.liveServer = liveServerSettings(this.deps.options.server, stored.server);
   }
 
-  listProviders(): ProviderSetting[] {
-    const configs = new Map(this.deps.options.providers.map((config) => [config.id, config]));
-    return [...this.deps.providers.values()].map((provider) => {
-      const config = configs.get(provider.id);
-      const status = provider.status();
-      return {
-        id: provider.id,
-        type: provider.type,
-        ...(config?.base_url ? { base_url: config.base_url } : {}),
-        has_api_key: !!config?.api_key,
-        state: status.state,
-        ...(status.detail ? { detail: status.detail } : {}),
-        breaker: this.deps.breakers.snapshot(provider.id),
-        routes: this.listRoutes().filter((route) => route.provider === provider.id).map((route) => route.id),
-      };
-    });
+  // --- server settings ---
+
+  /** The editable server settings as they apply now (read on every request by CORS, the host guard and the request log). */
+  live(): LiveServerSettings {
+    return this.liveServer;
   }
 
   server(): ServerSetting {
     const { options } = this.deps;
+    const live = this.live();
     return {
       config_path: options.configPath ?? null,
       data_dir: options.dataDir,
-      cors_origins: options.server.corsOrigins,
-      allowed_hosts: options.server.allowedHosts,
-      request_log_bodies: options.server.requestLogBodies,
-      request_log_retention_days: options.server.requestLogRetentionDays,
+      cors_origins: live.corsOrigins,
+      allowed_hosts: live.allowedHosts,
+      request_log_bodies: live.requestLogBodies,
+      request_log_retention_days: live.requestLogRetentionDays,
+      sources: settingSources(this.serverOverrides),
     };
   }
 
-  /** Adds or replaces a route; requests use it from the next one on. */
-  saveRoute(route: ModelConfig): RouteSetting {
-    if (!this.deps.providers.has(route.provider)) {
-      throw new GatewayError(400, 'provider_not_found', `No provider "${route.provider}". Providers: ${[...this.deps.providers.keys()].join(', ') || 'none'}.`, { param: 'provider' });
+  async changeServer(change: ServerSettingsChange): Promise<ServerSetting> {
+    await this.deps.store.saveServer(applyChange(this.serverOverrides, change));
+    await this.changed();
+    return this.server();
+  }
+
+  // --- providers ---
+
+  listProviders(): ProviderSetting[] {
+    const running = [...this.effectiveProviders.values()].map(({ config, source }) => this.providerSetting(config, source));
+    const removed = [...this.removedProviders].map((id) => this.providerSetting(this.fileProviders.get(id)!, 'console', true));
+    return [...running, ...removed].sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  providerTypes(): string[] {
+    return [...this.deps.providerTypes];
+  }
+
+  /** The provider keys, for redaction in the request log. */
+  providerKeys(): string[] {
+    return [...this.effectiveProviders.values()].map(({ config }) => config.api_key).filter((key): key is string => !!key);
+  }
+
+  async addProvider(id: string, input: ProviderInput): Promise<ProviderSetting> {
+    if (this.effectiveProviders.has(id)) throw new GatewayError(409, 'provider_exists', `A provider "${id}" already exists; edit it instead.`, { param: 'id' });
+    if (this.removedProviders.has(id)) {
+      throw new GatewayError(409, 'provider_exists', `The config file defines a provider "${id}" that was removed here; restore it (POST /settings/providers/${id}/reset) or choose another id.`, { param: 'id' });
     }
-    for (const name of route.aliases ?? []) {
-      const owner = [...this.routes.values()].find((other) => other.id !== route.id && (other.id === name || other.aliases?.includes(name)));
-      if (owner) throw new GatewayError(409, 'alias_taken', `The name "${name}" already belongs to the route "${owner.id}".`, { param: 'aliases' });
+    return this.saveProvider(this.providerConfig(id, input, undefined));
+  }
+
+  async editProvider(id: string, input: ProviderInput): Promise<ProviderSetting> {
+    const current = this.effectiveProviders.get(id);
+    if (!current) throw this.providerNotFound(id);
+    return this.saveProvider(this.providerConfig(id, input, current.config));
+  }
+
+  /** Stops a provider; a config-file provider stays hidden across restarts until it is reset. Refused while routes use it. */
+  async deleteProvider(id: string): Promise<void> {
+    if (!this.effectiveProviders.has(id)) throw this.providerNotFound(id);
+    // The registry also holds routes the settings do not list (local model files).
+    const routes = this.deps.models.all().filter((route) => route.provider.id === id).map((route) => route.id);
+    if (routes.length > 0) {
+      throw new GatewayError(409, 'provider_in_use', `The provider "${id}" serves the routes ${routes.join(', ')}; delete them or move them to another provider first.`, { param: 'id' });
     }
-    this.deps.models.add(route);
-    this.deps.repository.saveRoute(route);
-    const saved: RouteSetting = { ...route, source: 'console', in_config: this.fileRoutes.has(route.id) };
-    this.routes.set(route.id, saved);
-    return saved;
+    if (this.fileProviders.has(id)) await this.deps.store.markProviderDeleted(id);
+    else await this.deps.store.clearProvider(id);
+    await this.changed();
   }
 
-  /** Removes a route at once; a config-file route stays removed across restarts until it is reset. */
-  deleteRoute(id: string): void {
-    if (!this.routes.has(id)) throw this.routeNotFound(id);
-    this.deps.models.remove(id);
-    this.routes.delete(id);
-    if (this.fileRoutes.has(id)) this.deps.repository.markRouteDeleted(id);
-    else this.deps.repository.clearRoute(id);
+  /** Drops the console's change to a config-file provider: the file's entry applies again. */
+  async resetProvider(id: string): Promise<ProviderSetting> {
+    const original = this.fileProviders.get(id);
+    if (!original) throw new GatewayError(404, 'provider_not_in_config', `The config file has no provider "${id}" to go back to.`, { param: 'id' });
+    await this.deps.store.clearProvider(id);
+    await this.changed();
+    return this.providerSetting(original, 'config');
   }
 
-  /** Drops the console's change to a config-file route: the file's definition applies again. */
-  resetRoute(id: string): RouteSetting {
-    const original = this.fileRoutes.get(id);
-    if (!original) throw new GatewayError(404, 'route_not_in_config', `The config file has no route "${id}" to go back to.`, { param: 'id' });
-    this.deps.repository.clearRoute(id);
-    this.deps.models.add(original);
-    const restored: RouteSetting = { ...original, source: 'config', in_config: true };
-    this.routes.set(id, restored);
-    return restored;
-  }
-
-  /** A real one-token call to the provider, on the given route or its first route that allows one. */
+  /** A real one-token call to the provider: on the given route, its first route that allows one, or its test model. */
   async testProvider(providerId: string, modelId?: string): Promise<ProviderCheck> {
-    const provider = this.deps.providers.get(providerId);
+    const provider = this.running.get(providerId);
     if (!provider) throw new GatewayError(404, 'provider_not_found', `No provider "${providerId}". GET /settings lists them.`, { param: 'id' });
     const candidates = this.listRoutes().filter((route) => route.provider === providerId && (modelId === undefined || route.id === modelId));
     if (modelId !== undefined && candidates.length === 0) throw new GatewayError(400, 'model_not_found', `The provider "${providerId}" serves no route "${modelId}".`, { param: 'model' });
@@ -153,10 +197,149 @@ export class SettingsService {
       const route = candidates.find((candidate) => candidate.capabilities.includes(capability) && provider.capabilities[capability as 'chat' | 'completions' | 'embeddings']);
       if (route) return checkProvider(provider, { id: route.id, upstreamModel: route.upstream_model ?? route.id, capability });
     }
+    const testModel = this.effectiveProviders.get(providerId)?.config.test_model;
+    if (typeof testModel === 'string' && testModel) {
+      const capability = (['chat', 'embeddings', 'completions'] as const).find((candidate) => provider.capabilities[candidate]);
+      if (capability) return checkProvider(provider, { id: testModel, upstreamModel: testModel, capability });
+    }
+    if (candidates.length === 0 && CHECKABLE.some((capability) => provider.capabilities[capability as 'chat' | 'completions' | 'embeddings'])) {
+      throw new GatewayError(400, 'test_model_required', `The provider "${providerId}" has no route to test with; add a route, or set the provider's test model (the upstream model name a test calls).`, { param: 'test_model' });
+    }
     return checkProvider(provider, null);
   }
 
-  private routeNotFound(id: string): GatewayError {
-    return new GatewayError(404, 'route_not_found', `No model route "${id}". GET /settings lists the routes.`, { param: 'id' });
+  // --- routes ---
+
+  listRoutes(): RouteSetting[] {
+    return [...this.routes.values()].sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  /** Adds or replaces a route; requests use it from the next one on. */
+  async saveRoute(route: ModelConfig): Promise<RouteSetting> {
+    if (route.id.startsWith(RESERVED_ID_PREFIX)) throw new GatewayError(400, 'invalid_route_id', `A route id may not start with "${RESERVED_ID_PREFIX}".`, { param: 'id' });
+    if (!this.running.has(route.provider)) {
+      throw new GatewayError(400, 'provider_not_found', `No provider "${route.provider}". Providers: ${this.running.ids().join(', ') || 'none'}.`, { param: 'provider' });
+    }
+    for (const name of route.aliases ?? []) {
+      const owner = [...this.routes.values()].find((other) => other.id !== route.id && (other.id === name || other.aliases?.includes(name)));
+      if (owner) throw new GatewayError(409, 'alias_taken', `The name "${name}" already belongs to the route "${owner.id}".`, { param: 'aliases' });
+    }
+    await this.deps.store.saveRoute(route);
+    await this.changed();
+    return this.routes.get(route.id)!;
+  }
+
+  /** Removes a route at once; a config-file route stays removed across restarts until it is reset. */
+  async deleteRoute(id: string): Promise<void> {
+    if (!this.routes.has(id)) throw new GatewayError(404, 'route_not_found', `No model route "${id}". GET /settings lists the routes.`, { param: 'id' });
+    if (this.fileRoutes.has(id)) await this.deps.store.markRouteDeleted(id);
+    else await this.deps.store.clearRoute(id);
+    await this.changed();
+  }
+
+  /** Drops the console's change to a config-file route: the file's definition applies again. */
+  async resetRoute(id: string): Promise<RouteSetting> {
+    if (!this.fileRoutes.has(id)) throw new GatewayError(404, 'route_not_in_config', `The config file has no route "${id}" to go back to.`, { param: 'id' });
+    await this.deps.store.clearRoute(id);
+    await this.changed();
+    return this.routes.get(id) ?? { ...this.fileRoutes.get(id)!, source: 'config', in_config: true };
+  }
+
+  // --- applying ---
+
+  private async changed(): Promise<void> {
+    await this.reload();
+    this.announce();
+  }
+
+  private applyProviders(stored: ReadonlyMap<string, ProviderConfig | null>): void {
+    const desired = new Map<string, EffectiveProvider>();
+    const removed = new Set<string>();
+    for (const [id, config] of this.fileProviders) desired.set(id, { config, source: 'config' });
+    for (const [id, config] of stored) {
+      if (config) desired.set(id, { config, source: 'console' });
+      else if (this.fileProviders.has(id)) {
+        desired.delete(id);
+        removed.add(id);
+      }
+    }
+    this.running.apply(new Map([...desired].map(([id, { config }]) => [id, config])));
+    this.effectiveProviders = desired;
+    this.removedProviders = removed;
+  }
+
+  private applyRoutes(overrides: Awaited<ReturnType<SettingsStore['read']>>['routes']): void {
+    const next = new Map<string, RouteSetting>();
+    for (const model of this.fileRoutes.values()) next.set(model.id, { ...model, source: 'config', in_config: true });
+    for (const override of overrides) {
+      if (override.deleted) next.delete(override.id);
+      else next.set(override.id, { ...override.route, source: 'console', in_config: this.fileRoutes.has(override.id) });
+    }
+    for (const id of this.routes.keys()) if (!next.has(id)) this.deps.models.remove(id);
+    // Every route is added again: its provider's instance may have been replaced.
+    for (const [id, route] of next) {
+      const { source: _source, in_config: _inConfig, ...model } = route;
+      if (!this.deps.models.add(model)) {
+        this.deps.models.remove(id);
+        if (route.source === 'console') next.delete(id);
+      }
+    }
+    this.routes = next;
+  }
+
+  private providerConfig(id: string, input: ProviderInput, current: ProviderConfig | undefined): ProviderConfig {
+    if (!this.deps.providerTypes.includes(input.type)) {
+      throw new GatewayError(422, 'unknown_provider_type', `Unknown provider type "${input.type}". Types: ${this.deps.providerTypes.join(', ')}.`, { param: 'type' });
+    }
+    const { api_key: _key, base_url: _url, timeouts: _timeouts, test_model: _test, ...extras } = current ?? { id, type: input.type };
+    const apiKey = input.api_key === null ? undefined : input.api_key || current?.api_key;
+    return {
+      ...extras,
+      id,
+      type: input.type,
+      ...(input.base_url ? { base_url: input.base_url } : {}),
+      ...(apiKey ? { api_key: apiKey } : {}),
+      ...(input.timeouts ? { timeouts: input.timeouts } : {}),
+      ...(input.test_model ? { test_model: input.test_model } : {}),
+    };
+  }
+
+  private async saveProvider(config: ProviderConfig): Promise<ProviderSetting> {
+    try {
+      await this.running.check(config);
+    } catch (error) {
+      throw new GatewayError(422, 'invalid_provider', `The provider "${config.id}" (${config.type}) cannot start: ${(error as Error).message}`, { param: 'type' });
+    }
+    await this.deps.store.saveProvider(config);
+    await this.changed();
+    return this.providerSetting(config, 'console');
+  }
+
+  private providerSetting(config: ProviderConfig, source: SettingSource, removed = false): ProviderSetting {
+    const instance = removed ? undefined : this.running.get(config.id);
+    const status = instance?.status() ?? { state: removed ? 'removed' : 'unavailable', detail: removed ? 'Removed in the console; the config file still defines it.' : 'Could not start.' };
+    return {
+      id: config.id,
+      type: config.type,
+      ...(config.base_url ? { base_url: config.base_url } : {}),
+      has_api_key: !!config.api_key,
+      ...(config.timeouts ? { timeouts: config.timeouts } : {}),
+      ...(typeof config.test_model === 'string' ? { test_model: config.test_model } : {}),
+      source,
+      in_config: this.fileProviders.has(config.id),
+      removed,
+      state: status.state,
+      ...(status.detail ? { detail: status.detail } : {}),
+      breaker: this.deps.breakers.snapshot(config.id),
+      routes: this.routesOf(config.id),
+    };
+  }
+
+  private routesOf(providerId: string): string[] {
+    return this.listRoutes().filter((route) => route.provider === providerId).map((route) => route.id);
+  }
+
+  private providerNotFound(id: string): GatewayError {
+    return new GatewayError(404, 'provider_not_found', `No provider "${id}". GET /settings lists them.`, { param: 'id' });
   }
 }

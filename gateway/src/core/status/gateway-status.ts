@@ -18,8 +18,8 @@ export interface ProviderStatus {
 }
 
 export interface Readiness {
-  /** `starting` while engines warm up, `unavailable` when the database does not answer. */
-  status: 'ready' | 'starting' | 'unavailable';
+  /** `starting` while engines warm up, `unavailable` when the database does not answer, `draining` once a SIGTERM arrived. */
+  status: 'ready' | 'starting' | 'unavailable' | 'draining';
   /** Seconds to wait before asking again, when not ready. */
   retryAfterSeconds?: number;
   checks: { database: 'ok' | 'unreachable'; engines: 'ok' | 'starting'; redis?: 'ok' | 'unreachable' };
@@ -74,11 +74,11 @@ export class GatewayStatus {
     });
   }
 
-  readiness(): Readiness {
-    const database = this.databaseReachable() ? 'ok' : 'unreachable';
+  async readiness(): Promise<Readiness> {
+    const database = (await this.databaseReachable()) ? 'ok' : 'unreachable';
     const warming = this.deps.startup.warmingEngines;
     const engines = this.deps.startup.status === 'ok' ? 'ok' : 'starting';
-    const status = database !== 'ok' ? 'unavailable' : engines !== 'ok' ? 'starting' : 'ready';
+    const status = this.deps.startup.draining ? 'draining' : database !== 'ok' ? 'unavailable' : engines !== 'ok' ? 'starting' : 'ready';
     const redis = this.redisCheck();
     return { status, ...(status === 'ready' ? {} : { retryAfterSeconds: status === 'starting' ? 10 : 5 }), checks: { database, engines, ...(redis ? { redis } : {}) }, warming_engines: warming };
   }
@@ -94,12 +94,19 @@ export class GatewayStatus {
       .some((route) => (route.provider.modelStatus?.(route.upstreamModel) ?? route.provider.status()).state !== 'unavailable' && route.provider.status().state !== 'unavailable');
   }
 
-  private databaseReachable(): boolean {
+  /** A database that does not answer within 2 s counts as unreachable (a PostgreSQL server gone away would otherwise hold the probe). */
+  private async databaseReachable(): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the database did not answer within 2 s')), 2000);
+    });
     try {
-      this.deps.db.prepare('SELECT 1').get();
+      await Promise.race([this.deps.db.ping(), timeout]);
       return true;
     } catch {
       return false;
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

@@ -8,6 +8,7 @@ import type { CommittedSpend } from '../billing/spend-reservations.js';
 import type { BreakerTransition } from '../routing/circuit-breaker.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
 import type { ProviderBreakers } from '../routing/provider-breakers.js';
+import type { SettingsService } from '../settings/settings-service.js';
 
 export interface TeamModeSettings {
   redisUrl: string;
@@ -17,7 +18,7 @@ export interface TeamModeSettings {
 }
 
 /** What changes on one instance and must reach the others. */
-type Change = { from: string } & ({ topic: 'keys' | 'models' | 'account' } | { topic: 'breaker'; provider: string; transition: BreakerTransition });
+type Change = { from: string } & ({ topic: 'keys' | 'models' | 'account' | 'settings' } | { topic: 'breaker'; provider: string; transition: BreakerTransition });
 
 /** The services whose local state team mode keeps in step across instances. */
 export interface SharedServices {
@@ -25,6 +26,8 @@ export interface SharedServices {
   models: ModelRegistry;
   accounts: AccountService;
   breakers: ProviderBreakers;
+  /** Providers, routes and server settings the console edits (stored in the shared database). */
+  settings: SettingsService;
   /** The configured providers, whose breakers may already be open on other instances. */
   providerIds: string[];
 }
@@ -70,15 +73,17 @@ export class TeamMode {
   }
 
   /** The shared spend reservations, seeded from what the database says was spent. */
-  spendReservations(storedSpend: (keyId: string) => CommittedSpend): RedisSpendReservations {
+  spendReservations(storedSpend: (keyId: string) => Promise<CommittedSpend>): RedisSpendReservations {
     this.reservations = new RedisSpendReservations(this.redis, storedSpend);
     return this.reservations;
   }
 
   /** Announces this instance's changes and follows the others'. */
   async join(services: SharedServices): Promise<void> {
-    const { keys, models, accounts, breakers, providerIds } = services;
+    const { keys, models, accounts, breakers, settings, providerIds } = services;
+    const reloadSettings = () => void settings.reload().catch((error: unknown) => this.log.warn({ err: error }, 'team mode: could not apply a settings change'));
     keys.announceChangesTo(() => this.publish({ topic: 'keys' }));
+    settings.announceChangesTo(() => this.publish({ topic: 'settings' }));
     models.announceChangesTo(() => this.publish({ topic: 'models' }));
     accounts.announceChangesTo(() => {
       if (!this.reservations) return this.publish({ topic: 'account' });
@@ -107,9 +112,11 @@ export class TeamMode {
         case 'keys':
           return keys.forgetCached();
         case 'models':
-          return models.reloadState();
+          return this.reread('the model state', () => models.reloadState());
         case 'account':
-          return accounts.reload();
+          return this.reread('the account', () => accounts.reload());
+        case 'settings':
+          return reloadSettings();
         case 'breaker':
           return breakers.follow(change.provider, change.transition);
       }
@@ -119,11 +126,17 @@ export class TeamMode {
     this.redis.onReconnect(() => {
       this.log.info({}, 'team mode: Redis is back');
       keys.forgetCached();
-      models.reloadState();
-      accounts.reload();
+      this.reread('the model state', () => models.reloadState());
+      this.reread('the account', () => accounts.reload());
+      reloadSettings();
     });
     await this.redis.subscriber.subscribe(this.channel);
     await this.followOpenBreakers(breakers, providerIds);
+  }
+
+  /** Reads what another instance changed; a database that does not answer leaves the cached copy (logged). */
+  private reread(what: string, read: () => Promise<void>): void {
+    read().catch((error: unknown) => this.log.warn({ err: error }, `team mode: could not read ${what} again`));
   }
 
   /** Whether Redis answers now (for /status and readiness). */
@@ -150,7 +163,7 @@ export class TeamMode {
     return `${this.redis.prefix}breaker:${provider}`;
   }
 
-  private publish(change: { topic: 'keys' | 'models' | 'account' } | { topic: 'breaker'; provider: string; transition: BreakerTransition }): void {
+  private publish(change: { topic: 'keys' | 'models' | 'account' | 'settings' } | { topic: 'breaker'; provider: string; transition: BreakerTransition }): void {
     const message = JSON.stringify({ ...change, from: this.settings.instanceId });
     this.redis.commands.publish(this.channel, message).catch((error: unknown) => this.log.warn({ err: error, topic: change.topic }, 'team mode: could not publish a change'));
   }

@@ -172,10 +172,27 @@ function order(blocks: OcrBlock[], unit: number): OcrBlock[] {
     // columns); a gutter crossed by a block with text beside it is no gutter (an invoice's table).
     const crossing = (b: OcrBlock, [x1, x2]: [number, number]): boolean => b.bbox[0] < (x1 + x2) / 2 && b.bbox[2] > (x1 + x2) / 2;
     const beside = (a: OcrBlock, b: OcrBlock): boolean => Math.min(a.bbox[3], b.bbox[3]) - Math.max(a.bbox[1], b.bbox[1]) > unit * 0.5;
+    // A float (a photo caption, a pull quote) sits between two columns with text on both sides: it is
+    // narrower than half the region and is read after the columns it stands between.
+    const regionLeft = Math.min(...blocks.map((b) => b.bbox[0]));
+    const regionWidth = Math.max(...blocks.map((b) => b.bbox[2])) - regionLeft;
+    const floats = new Set<OcrBlock>();
+    const isFloat = (c: OcrBlock, g: [number, number]): boolean => {
+      if (c.bbox[2] - c.bbox[0] > regionWidth / 2) return false;
+      const sides = blocks.filter((b) => b !== c && !crossing(b, g) && beside(b, c));
+      return sides.some((b) => b.bbox[2] <= (g[0] + g[1]) / 2) && sides.some((b) => b.bbox[0] >= (g[0] + g[1]) / 2);
+    };
     const clean = found.filter((g) => {
       const crossers = blocks.filter((b) => crossing(b, g));
-      return crossers.every((c) => !blocks.some((b) => !crossing(b, g) && beside(b, c)));
+      const fixed = crossers.filter((c) => !isFloat(c, g));
+      if (!fixed.every((c) => !blocks.some((b) => !crossing(b, g) && beside(b, c)))) return false;
+      for (const c of crossers) if (!fixed.includes(c)) floats.add(c);
+      return true;
     });
+    if (floats.size > 0 && floats.size < blocks.length) {
+      const rest = blocks.filter((b) => !floats.has(b));
+      return [...order(rest, unit), ...[...floats].sort((a, b) => a.bbox[1] - b.bbox[1])];
+    }
     const crosses = (b: OcrBlock): boolean => clean.some((g) => crossing(b, g));
     const separators = blocks.filter(crosses).sort((a, b) => a.bbox[1] - b.bbox[1]);
     if (clean.length === 0) {

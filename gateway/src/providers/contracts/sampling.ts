@@ -9,6 +9,9 @@ export interface SamplingParams {
   top_p?: number;
   stop?: string[];
   seed?: number;
+  /** OpenAI/Mistral penalties in [-2, 2]; providers without them ignore them (README, API notes). */
+  presence_penalty?: number;
+  frequency_penalty?: number;
   /** Number of choices; providers that cannot do n > 1 natively loop. */
   n?: number;
   signal: AbortSignal;

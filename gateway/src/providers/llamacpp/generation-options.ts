@@ -8,6 +8,7 @@ export interface GenerationOptions {
   topP?: number;
   seed?: number;
   customStopTriggers?: string[];
+  repeatPenalty?: { presencePenalty?: number; frequencyPenalty?: number };
 }
 
 /** The OpenAI default; node-llama-cpp's own default (0, greedy) would surprise API clients. */
@@ -39,6 +40,11 @@ export function toGenerationOptions(request: SamplingParams, promptTokens: numbe
     topP: request.top_p,
     seed: request.seed,
     customStopTriggers: stops && stops.length > 0 ? stops : undefined,
+    // Only when asked: an object here replaces node-llama-cpp's default repeat penalty settings.
+    repeatPenalty:
+      request.presence_penalty === undefined && request.frequency_penalty === undefined
+        ? undefined
+        : { presencePenalty: request.presence_penalty, frequencyPenalty: request.frequency_penalty },
   };
 }
 

@@ -8,7 +8,9 @@ import type { OcrEngine, PageLayout } from './ocr-engine.js';
 import { lineSkew } from './line-skew.js';
 import { pageConfidence } from './page-confidence.js';
 import { blocksToOriginal, identityTransform, type PageTransform } from './preprocess/page-transform.js';
-import { preprocessPage } from './preprocess/preprocess-page.js';
+import { estimateNoise } from './preprocess/estimate-noise.js';
+import { NOISY, preprocessPage } from './preprocess/preprocess-page.js';
+import { cropRows, recognizeInBands } from './recognize-in-bands.js';
 
 export interface RecognizeOptions {
   preprocess: boolean;
@@ -37,11 +39,6 @@ function strayTallLines(blocks: OcrBlock[]): OcrLine[] {
 }
 const hasStrayTallLines = (blocks: OcrBlock[]): boolean => strayTallLines(blocks).length > 0;
 
-/** The rows of `image` from `top` to `bottom` (a view, no copy). */
-function cropRows(image: GrayImage, top: number, bottom: number): GrayImage {
-  return { width: image.width, height: bottom - top, data: image.data.subarray(top * image.width, bottom * image.width) };
-}
-
 /** Blocks keeping only the words `keep` accepts (empty lines and blocks go), each box moved down by `dy`. */
 function mapWords(blocks: OcrBlock[], keep: (word: OcrWord) => boolean, dy = 0): OcrBlock[] {
   return blocks.flatMap((block) => {
@@ -63,21 +60,23 @@ const STRAIGHT_BONUS = 0.03;
 /**
  * Recognises one page image; boxes are in `image`'s pixels. The page is read as it is with Tesseract's
  * own layout analysis (Tesseract binarises on its own), so clean pages are read once. When the words
- * show the page is skewed, or the reading is unsure (low confidence, or a column misread as vertical
- * text), the page is preprocessed (deskewed, denoised, contrast, rules, upscaling: see preprocessPage)
+ * show the page is skewed, or the reading is unsure (low confidence, measured grain, or a column
+ * misread as vertical text), the page is preprocessed (deskewed, denoised, contrast, rules, upscaling: see preprocessPage)
  * and read again; rows whose layout was misread (a column of short items taken for vertical text) are
  * read again as one block of lines, and an unsure page as a whole; the most confident reading is kept.
  * Blocks are ordered for reading on the (straightened) page, then mapped back.
  */
 export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: number, options: RecognizeOptions): Promise<OcrPage> {
   const read = async (page: GrayImage, transform: PageTransform, layout: PageLayout): Promise<Reading> => {
-    const blocks = await engine.recognize(page, options.signal, layout);
+    const blocks = await recognizeInBands(engine, page, options.signal, layout);
     return { image: page, transform, blocks, confidence: pageConfidence(blocks) };
   };
   let best = await read(image, identityTransform(image.width, image.height), 'auto');
   // Where the words cannot tell (short lines), the pixels can: preprocessing measures the skew.
   const skew = lineSkew(best.blocks);
-  const unsure = best.confidence < CONFIDENT;
+  // Grain the engine reads through with some confidence still costs words: such a page is read
+  // denoised as well, and the more confident reading kept.
+  const unsure = best.confidence < CONFIDENT || estimateNoise(image) > NOISY;
   if (options.preprocess && (skew === undefined || Math.abs(skew) >= SKEWED || unsure)) {
     const prepared = await preprocessPage(image, { maxPixels: options.maxPixels });
     const straightened = prepared.transform.rotation !== 0;

@@ -22,6 +22,8 @@ export function buildChatRequest(settings: ChatSettings, messages: ChatMessage[]
     ...(settings.maxTokens !== null ? { max_tokens: settings.maxTokens } : {}),
     ...(stop.length ? { stop } : {}),
     ...(settings.seed !== null ? { seed: settings.seed } : {}),
+    ...(settings.presencePenalty != null ? { presence_penalty: settings.presencePenalty } : {}),
+    ...(settings.frequencyPenalty != null ? { frequency_penalty: settings.frequencyPenalty } : {}),
     ...(settings.responseFormat === 'json_object' ? { response_format: { type: 'json_object' as const } } : {}),
     stream: true,
     stream_options: { include_usage: true },

@@ -13,6 +13,9 @@ export interface ChatSettings {
   /** One stop sequence per line. */
   stop: string;
   seed: number | null;
+  /** null: not sent. Optional because settings saved before these existed lack them. */
+  presencePenalty?: number | null;
+  frequencyPenalty?: number | null;
   responseFormat: ResponseFormat;
 }
 

@@ -27,6 +27,8 @@ export function conversationFromRequest(body: unknown): Conversation | null {
     maxTokens: typeof request.max_tokens === 'number' ? request.max_tokens : null,
     stop: stop.join('\n'),
     seed: typeof request.seed === 'number' ? request.seed : null,
+    presencePenalty: typeof request.presence_penalty === 'number' ? request.presence_penalty : null,
+    frequencyPenalty: typeof request.frequency_penalty === 'number' ? request.frequency_penalty : null,
     responseFormat: format === 'json_object' ? 'json_object' : 'text',
   };
   const conversation = createConversation(settings);

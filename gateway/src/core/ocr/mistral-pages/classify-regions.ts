@@ -89,10 +89,51 @@ function insertByPosition(regions: PageRegion[], added: PageRegion): void {
   else regions.splice(at, 0, added);
 }
 
+/** Lines a caption may have; a longer block beside a figure is a paragraph. */
+const CAPTION_LINES = 8;
+/** How far (body line heights) a caption may sit from its figure, or from the caption line before it. */
+const CAPTION_GAP = 2.5;
+
+/** Whether `box` sits within the figure's width (a tenth of it to spare on each side). */
+function underFigure(box: BoxCoordinates, figure: BoxCoordinates): boolean {
+  const spare = (figure[2] - figure[0]) / 10;
+  return box[0] >= figure[0] - spare && box[2] <= figure[2] + spare;
+}
+
+/**
+ * Captions with their figures: the short text regions stacked right below a figure and within its
+ * width become one caption, placed just after the figure (text just above a figure is more often the
+ * paragraph before it). A caption that starts "Figure 3" is found by its words wherever it is (see
+ * splitBlock).
+ */
+function attachCaptions(regions: PageRegion[], body: number): PageRegion[] {
+  const unit = body || 10;
+  for (const figure of regions.filter((r) => r.type === 'image')) {
+    const free = (r: PageRegion) => (r.type === 'text' || r.type === 'caption') && r.lines.length <= CAPTION_LINES && underFigure(r.bbox, figure.bbox);
+    const parts: PageRegion[] = [];
+    for (let edge = figure.bbox[3]; ; ) {
+      const next = regions
+        .filter((r) => free(r) && !parts.includes(r))
+        .map((r) => ({ r, gap: r.bbox[1] - edge }))
+        .filter(({ gap }) => gap >= -unit / 2 && gap <= CAPTION_GAP * unit)
+        .sort((a, b) => a.gap - b.gap)[0];
+      if (!next) break;
+      parts.push(next.r);
+      edge = next.r.bbox[3];
+    }
+    if (parts.length === 0) continue;
+    const lines = parts.flatMap((part) => part.lines).sort((a, b) => a.bbox[1] - b.bbox[1]);
+    const remaining = regions.filter((r) => !parts.includes(r));
+    remaining.splice(remaining.indexOf(figure) + 1, 0, region('caption', lines));
+    regions = remaining;
+  }
+  return regions;
+}
+
 /**
  * A page cut into typed regions in reading order: header, then the body as the engine ordered its
  * blocks (split into titles, paragraphs, lists and captions), tables where rows of short cells line up,
- * figures placed where they sit, then footer. `pictures` are all the page's picture areas, including
+ * figures placed where they sit, each followed by its caption, then footer. `pictures` are all the page's picture areas, including
  * figures left out by a limit.
  */
 export function classifyRegions(page: OcrPage, bands: PageBands, figures: BoxCoordinates[], pictures: BoxCoordinates[] = figures): PageRegion[] {
@@ -123,5 +164,5 @@ export function classifyRegions(page: OcrPage, bands: PageBands, figures: BoxCoo
   for (const figure of figures) insertByPosition(regions, { type: 'image', bbox: figure, lines: [] });
   const header = bands.header.length ? [region('header', bands.header)] : [];
   const footer = bands.footer.length ? [region('footer', bands.footer)] : [];
-  return [...header, ...regions, ...footer];
+  return [...header, ...attachCaptions(regions, body), ...footer];
 }

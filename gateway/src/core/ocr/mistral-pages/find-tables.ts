@@ -59,9 +59,21 @@ function placeCells(row: Row, columns: { x1: number; x2: number }[]): number[] |
 const isTableRow = (row: Row) => row.cells.length >= 2 && row.cells.every((cell) => cell.words.length <= MAX_WORDS_PER_CELL);
 
 /**
+ * Whether the run's columns are columns: at least two of them, and two thirds of them, have a cell in
+ * two rows or more. Justified prose in columns beside a photo has wide word gaps too, but its "cells"
+ * fall in a different place on every line.
+ */
+function columnsRecur(placedRows: number[][], columnCount: number): boolean {
+  const filled = new Array<number>(columnCount).fill(0);
+  for (const placed of placedRows) for (const column of placed) filled[column]++;
+  const recurring = filled.filter((count) => count >= 2).length;
+  return recurring >= 2 && recurring * 3 >= columnCount * 2;
+}
+
+/**
  * Tables found from word positions alone, whatever blocks the engine made: runs of consecutive rows
  * that each split into two or more short cells lining up in the same columns. At least two rows, and
- * three rows or three columns (so a pair of label/value lines stays text).
+ * three rows or three columns (so a pair of label/value lines stays text), and columns that recur.
  */
 export function findTables(words: OcrWord[]): PageRegion[] {
   const rows = visualRows(words);
@@ -91,7 +103,7 @@ export function findTables(words: OcrWord[]): PageRegion[] {
       run.push({ row, placed });
       next++;
     }
-    if (run.length >= 2 && (run.length >= 3 || columns.length >= 3)) {
+    if (run.length >= 2 && (run.length >= 3 || columns.length >= 3) && columnsRecur(run.map(({ placed }) => placed), columns.length)) {
       const order = columns.map((column, i) => ({ column, i })).sort((a, b) => a.column.x1 - b.column.x1).map(({ i }) => i);
       const cellRows = run.map(({ row, placed }) =>
         order.map((column) => {

@@ -1,7 +1,7 @@
 import { ProviderError } from '../provider-error.js';
 import { expectArray, isRecord, malformedResponse, optionalNumber, type JsonRecord } from '../http/wire-guards.js';
 import { readUpstreamErrorDetails } from '../http/upstream-error-details.js';
-import { readSseEvents } from '../../../streaming/sse-reader.js';
+import { readSseEventBatches } from '../../../streaming/sse-reader.js';
 import type { FinishReason, TokenUsage } from '../../contracts/sampling.js';
 import { approximateTokens } from '../approximate-tokens.js';
 import { toFinishReason } from './finish-reason.js';
@@ -32,38 +32,40 @@ export async function* reframeOpenAiStream<D>(body: AsyncIterable<Uint8Array>, o
   const finished = new Set<number>();
 
   try {
-    for await (const event of readSseEvents(body)) {
-      const data = event.data.trim();
-      if (sawDone) continue;
-      if (data === '[DONE]') {
-        // Read on to the end of the body instead of leaving the loop: leaving destroys the body and
-        // with it the keep-alive connection, and a new connection per stream halves the throughput.
-        sawDone = true;
-        continue;
-      }
-      if (data === '') continue;
-      let chunk: unknown;
-      try {
-        chunk = JSON.parse(data);
-      } catch {
-        throw malformedResponse(providerName, 'a stream frame is not JSON');
-      }
-      if (!isRecord(chunk)) throw malformedResponse(providerName, 'a stream frame is not an object');
-      if ((chunk.error !== undefined && chunk.error !== null) || chunk.object === 'error') {
-        const message = readUpstreamErrorDetails(data).message ?? 'unknown error';
-        throw new ProviderError('upstream', `${providerName} failed mid-stream: ${message}`);
-      }
-      usage = readTokenUsage(chunk.usage) ?? usage;
-      const choices = chunk.choices === undefined || chunk.choices === null ? [] : expectArray(chunk.choices, providerName, 'choices');
-      for (const [position, choice] of choices.entries()) {
-        if (!isRecord(choice)) throw malformedResponse(providerName, 'a choice is not an object');
-        const index = optionalNumber(choice.index) ?? position;
-        const { event: delta, text } = options.delta(choice, index);
-        completionText += text;
-        if (delta !== undefined) yield delta;
-        if (typeof choice.finish_reason === 'string' && !finished.has(index)) {
-          finished.add(index);
-          yield { type: 'finish', index, finish_reason: toFinishReason(choice.finish_reason) };
+    for await (const batch of readSseEventBatches(body)) {
+      for (const event of batch) {
+        const data = event.data.trim();
+        if (sawDone) continue;
+        if (data === '[DONE]') {
+          // Read on to the end of the body instead of leaving the loop: leaving destroys the body and
+          // with it the keep-alive connection, and a new connection per stream halves the throughput.
+          sawDone = true;
+          continue;
+        }
+        if (data === '') continue;
+        let chunk: unknown;
+        try {
+          chunk = JSON.parse(data);
+        } catch {
+          throw malformedResponse(providerName, 'a stream frame is not JSON');
+        }
+        if (!isRecord(chunk)) throw malformedResponse(providerName, 'a stream frame is not an object');
+        if ((chunk.error !== undefined && chunk.error !== null) || chunk.object === 'error') {
+          const message = readUpstreamErrorDetails(data).message ?? 'unknown error';
+          throw new ProviderError('upstream', `${providerName} failed mid-stream: ${message}`);
+        }
+        usage = readTokenUsage(chunk.usage) ?? usage;
+        const choices = chunk.choices === undefined || chunk.choices === null ? [] : expectArray(chunk.choices, providerName, 'choices');
+        for (const [position, choice] of choices.entries()) {
+          if (!isRecord(choice)) throw malformedResponse(providerName, 'a choice is not an object');
+          const index = optionalNumber(choice.index) ?? position;
+          const { event: delta, text } = options.delta(choice, index);
+          completionText += text;
+          if (delta !== undefined) yield delta;
+          if (typeof choice.finish_reason === 'string' && !finished.has(index)) {
+            finished.add(index);
+            yield { type: 'finish', index, finish_reason: toFinishReason(choice.finish_reason) };
+          }
         }
       }
     }

@@ -14,6 +14,8 @@ function samplingFields(request: SamplingParams, dialect: OpenAiDialect, stream:
     top_p: request.top_p,
     stop: request.stop && request.stop.length > 0 ? request.stop : undefined,
     [dialect.seedField]: request.seed,
+    presence_penalty: request.presence_penalty,
+    frequency_penalty: request.frequency_penalty,
     n: request.n !== undefined && request.n !== 1 ? request.n : undefined,
     stream,
     stream_options: stream && dialect.streamUsageOption ? { include_usage: true } : undefined,

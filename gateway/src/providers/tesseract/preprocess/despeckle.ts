@@ -1,14 +1,12 @@
 import type { GrayImage } from '../../../media/image/decode-image.js';
 
 /**
- * Removes salt-and-pepper specks without touching strokes: a pixel on the other side of `threshold`
- * from all but at most one of its eight neighbours (a speck of one or two pixels) takes the mean of
- * the neighbours on the majority side. A stroke pixel always has two or more like neighbours, so
- * glyphs keep their shape (a 3×3 median rounds them off: "often" reads "otten").
+ * Calls `visit` for each speck: a pixel on the other side of `threshold` from all but at most one of
+ * its eight neighbours (a speck of one or two pixels), with the mean of the neighbours on the majority
+ * side. A stroke pixel always has two or more like neighbours, so glyph pixels are never specks.
  */
-export function despeckle(image: GrayImage, threshold: number): GrayImage {
+function visitSpecks(image: GrayImage, threshold: number, visit: (index: number, majorityMean: number) => void): void {
   const { width, height, data } = image;
-  const out = Buffer.from(data);
   const offsets = [-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1];
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
@@ -21,8 +19,26 @@ export function despeckle(image: GrayImage, threshold: number): GrayImage {
         if (v < threshold === dark) like++;
         else otherSum += v;
       }
-      if (like <= 1) out[i] = Math.round(otherSum / (8 - like));
+      if (like <= 1) visit(i, Math.round(otherSum / (8 - like)));
     }
   }
-  return { width, height, data: out };
+}
+
+/**
+ * Removes salt-and-pepper specks without touching strokes: each speck takes the mean of its majority
+ * neighbours (a 3×3 median rounds glyphs off: "often" reads "otten").
+ */
+export function despeckle(image: GrayImage, threshold: number): GrayImage {
+  const out = Buffer.from(image.data);
+  visitSpecks(image, threshold, (i, mean) => {
+    out[i] = mean;
+  });
+  return { width: image.width, height: image.height, data: out };
+}
+
+/** The share of the page's pixels that are specks (see despeckle): about 0 on a clean scan or render. */
+export function speckShare(image: GrayImage, threshold: number): number {
+  let specks = 0;
+  visitSpecks(image, threshold, () => specks++);
+  return specks / Math.max(1, image.width * image.height);
 }

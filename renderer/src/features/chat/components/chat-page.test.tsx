@@ -95,6 +95,16 @@ describe('chat playground streaming', () => {
     expect(useConversationsStore.getState().conversations[0].messages[1]).toMatchObject({ status: 'done', content: 'Here is **bold** and code:\n\n```js\nconst x = 1;\n```' });
   });
 
+  it('sends the presence and frequency penalties set in the panel, and none when they are empty', async () => {
+    renderPage();
+    fireEvent.change(await screen.findByRole('spinbutton', { name: 'Presence penalty' }), { target: { value: '0.5' } });
+    fireEvent.change(screen.getByRole('spinbutton', { name: 'Frequency penalty' }), { target: { value: '-1.25' } });
+    await sendMessage('Vary your words');
+    expect(sentBody).toMatchObject({ presence_penalty: 0.5, frequency_penalty: -1.25 });
+    fireEvent.change(screen.getByRole('spinbutton', { name: 'Presence penalty' }), { target: { value: '' } });
+    expect(useConversationsStore.getState().conversations[0].settings.presencePenalty).toBeNull();
+  });
+
   it('Stop aborts the request and keeps the partial answer', async () => {
     renderPage();
     await sendMessage('Tell me a story');

@@ -30,6 +30,10 @@ export function ChatSettingsPanel({ models, settings, onChange }: Props) {
         <OptionalNumberField label="Max tokens" min={1} value={settings.maxTokens} onChange={(maxTokens) => onChange({ maxTokens })} />
         <OptionalNumberField label="Seed" value={settings.seed} placeholder="random" onChange={(seed) => onChange({ seed })} />
       </div>
+      <div className="two-col">
+        <OptionalNumberField label="Presence penalty" min={-2} max={2} integer={false} value={settings.presencePenalty ?? null} onChange={(presencePenalty) => onChange({ presencePenalty })} />
+        <OptionalNumberField label="Frequency penalty" min={-2} max={2} integer={false} value={settings.frequencyPenalty ?? null} onChange={(frequencyPenalty) => onChange({ frequencyPenalty })} />
+      </div>
       <label className="field">
         <span>Stop sequences</span>
         <textarea className="textarea mono" rows={2} placeholder="one per line" value={settings.stop} onChange={(e) => onChange({ stop: e.target.value })} />

@@ -11,6 +11,8 @@ export const DEFAULT_SETTINGS: ChatSettings = {
   topP: 1,
   stop: '',
   seed: null,
+  presencePenalty: null,
+  frequencyPenalty: null,
   responseFormat: 'text',
 };
 

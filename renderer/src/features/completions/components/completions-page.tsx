@@ -19,6 +19,8 @@ function CompletionsPlayground({ models }: { models: GatewayModel[] }) {
   const [temperature, setTemperature] = useState(0.7);
   const [topP, setTopP] = useState(1);
   const [seed, setSeed] = useState<number | null>(null);
+  const [presencePenalty, setPresencePenalty] = useState<number | null>(null);
+  const [frequencyPenalty, setFrequencyPenalty] = useState<number | null>(null);
   const [stopText, setStopText] = useState('');
   const [outcome, setOutcome] = useState<(TextStreamOutcome & { prompt: string }) | null>(null);
   const [showCode, setShowCode] = useState(false);
@@ -35,6 +37,8 @@ function CompletionsPlayground({ models }: { models: GatewayModel[] }) {
     top_p: topP,
     ...(stop.length ? { stop } : {}),
     ...(seed !== null ? { seed } : {}),
+    ...(presencePenalty !== null ? { presence_penalty: presencePenalty } : {}),
+    ...(frequencyPenalty !== null ? { frequency_penalty: frequencyPenalty } : {}),
     stream: true,
     stream_options: { include_usage: true },
   };
@@ -100,6 +104,10 @@ function CompletionsPlayground({ models }: { models: GatewayModel[] }) {
         <div className="two-col">
           <OptionalNumberField label="Max tokens" min={1} value={maxTokens} onChange={setMaxTokens} />
           <OptionalNumberField label="Seed" value={seed} placeholder="random" onChange={setSeed} />
+        </div>
+        <div className="two-col">
+          <OptionalNumberField label="Presence penalty" min={-2} max={2} integer={false} value={presencePenalty} onChange={setPresencePenalty} />
+          <OptionalNumberField label="Frequency penalty" min={-2} max={2} integer={false} value={frequencyPenalty} onChange={setFrequencyPenalty} />
         </div>
         <label className="field">
           <span>Stop sequences</span>

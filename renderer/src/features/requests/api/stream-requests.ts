@@ -6,7 +6,7 @@ import type { ListResponse } from '../../../lib/gateway-types';
 import { readSseJson } from '../../../lib/sse-reader';
 import type { RequestLogEntry } from '../../../../../gateway/src/api/console/console-schemas';
 import { mergeEntries } from '../request-entry';
-import { requestsQueryOptions } from './list-requests';
+import { listRequests, requestsQueryOptions } from './list-requests';
 
 export type LiveState = { state: 'connecting' } | { state: 'live' } | { state: 'paused' } | { state: 'error'; message: string };
 
@@ -14,7 +14,8 @@ const RECONNECT_MS = 3_000;
 
 /**
  * Follows /console/requests/stream (fetch + reader, since EventSource cannot send the key) and
- * folds every entry into the list query's cache. Reconnects after a dropped connection.
+ * folds every entry into the list query's cache; on each connection it also merges in the list, for
+ * what was served while nobody followed. Reconnects after a dropped connection.
  */
 export function useRequestStream(enabled: boolean): LiveState {
   const queryClient = useQueryClient();
@@ -34,6 +35,12 @@ export function useRequestStream(enabled: boolean): LiveState {
         const response = await gatewayFetch('/console/requests/stream', { signal: abort.signal, headers: { Accept: 'text/event-stream' } });
         if (!response.body) throw new Error('The gateway sent an empty stream.');
         setLive({ state: 'live' });
+        // Requests served while the page was closed or the stream was down: the list is cached forever otherwise.
+        void listRequests()
+          .then((list) => {
+            if (!abort.signal.aborted) queryClient.setQueryData<ListResponse<RequestLogEntry>>(key, (old) => ({ object: 'list', data: mergeEntries(old?.data ?? [], list.data) }));
+          })
+          .catch(() => undefined);
         for await (const entry of readSseJson<RequestLogEntry>(response.body)) {
           queryClient.setQueryData<ListResponse<RequestLogEntry>>(key, (old) => ({ object: 'list', data: mergeEntries(old?.data ?? [], [entry]) }));
         }

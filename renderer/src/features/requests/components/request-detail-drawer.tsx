@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { CopyButton } from '../../../components/copy-button';
 import { Dialog } from '../../../components/dialog';
 import { formatCost } from '../../../lib/format';
@@ -84,7 +84,9 @@ export function RequestDetailDrawer({ entry, currency, onClose }: Props) {
         {entry.request_body !== undefined ? (
           <pre className="code-block" data-testid="request-body">{prettyBody(entry.request_body)}</pre>
         ) : (
-          <p className="muted small">Bodies are not kept. An Owner can turn on <span className="mono">server.request_log_bodies</span> in the config file.</p>
+          <p className="muted small">
+            Bodies are not kept. An Owner can turn on request-log bodies in <Link to="/settings">Settings</Link>.
+          </p>
         )}
         <h3 className="card-title">Response body</h3>
         {entry.response_body !== undefined ? (

@@ -1,14 +1,16 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ModelConfig } from '../../../../../gateway/src/config/config-schema';
 import type { ProviderCheck } from '../../../../../gateway/src/core/settings/provider-check';
-import type { ProviderSetting, RouteSetting, ServerSetting } from '../../../../../gateway/src/core/settings/settings-service';
+import type { ServerSettingsChange } from '../../../../../gateway/src/core/settings/server-settings';
+import type { ProviderInput, ProviderSetting, RouteSetting, ServerSetting } from '../../../../../gateway/src/core/settings/settings-service';
 import { getJson, sendJson } from '../../../lib/gateway-client';
 
-export type { ProviderCheck, ProviderSetting, RouteSetting, ServerSetting };
+export type { ProviderCheck, ProviderInput, ProviderSetting, RouteSetting, ServerSetting, ServerSettingsChange };
 export type RouteInput = Omit<ModelConfig, 'id'>;
 
 export interface Settings {
   providers: ProviderSetting[];
+  provider_types: string[];
   routes: RouteSetting[];
   server: ServerSetting;
 }
@@ -19,7 +21,7 @@ export const settingsQueryOptions = () => queryOptions({ queryKey: ['settings'],
 
 export const useSettings = () => useQuery(settingsQueryOptions());
 
-/** Route changes also change what /models lists. */
+/** Route and provider changes also change what /models lists. */
 function useInvalidateRoutes() {
   const queryClient = useQueryClient();
   return () => Promise.all([queryClient.invalidateQueries({ queryKey: ['settings'] }), queryClient.invalidateQueries({ queryKey: ['models'] })]);
@@ -41,3 +43,31 @@ export function useResetRoute() {
 }
 
 export const useTestProvider = () => useMutation({ mutationFn: (id: string) => getJson<ProviderCheck>(`${path('providers', id)}/test`, { method: 'POST' }) });
+
+export function useAddProvider() {
+  const invalidate = useInvalidateRoutes();
+  return useMutation({ mutationFn: (provider: ProviderInput & { id: string }) => sendJson<ProviderSetting>('POST', '/settings/providers', provider), onSuccess: invalidate });
+}
+
+export function useEditProvider() {
+  const invalidate = useInvalidateRoutes();
+  return useMutation({ mutationFn: ({ id, provider }: { id: string; provider: ProviderInput }) => sendJson<ProviderSetting>('PUT', path('providers', id), provider), onSuccess: invalidate });
+}
+
+export function useDeleteProvider() {
+  const invalidate = useInvalidateRoutes();
+  return useMutation({ mutationFn: (id: string) => getJson<{ id: string }>(path('providers', id), { method: 'DELETE' }), onSuccess: invalidate });
+}
+
+export function useResetProvider() {
+  const invalidate = useInvalidateRoutes();
+  return useMutation({ mutationFn: (id: string) => getJson<ProviderSetting>(`${path('providers', id)}/reset`, { method: 'POST' }), onSuccess: invalidate });
+}
+
+export function useChangeServer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: ServerSettingsChange) => sendJson<ServerSetting>('PATCH', '/settings/server', change),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['settings'] }),
+  });
+}

@@ -7,12 +7,24 @@ import { useSessionStore } from '../../../lib/session-store';
 import { SettingsPage } from './settings-page';
 
 const SETTINGS = {
-  providers: [{ id: 'up', type: 'openai', base_url: 'https://api.example.com/v1', has_api_key: true, state: 'ready', breaker: { state: 'closed', consecutive_failures: 0, retry_after_seconds: null }, routes: ['m1'] }],
+  providers: [
+    { id: 'up', type: 'openai', base_url: 'https://api.example.com/v1', has_api_key: true, source: 'config', in_config: true, removed: false, state: 'ready', breaker: { state: 'closed', consecutive_failures: 0, retry_after_seconds: null }, routes: ['m1'] },
+    { id: 'gone', type: 'mistral', has_api_key: false, source: 'console', in_config: true, removed: true, state: 'removed', detail: 'Removed in the console; the config file still defines it.', breaker: { state: 'closed', consecutive_failures: 0, retry_after_seconds: null }, routes: [] },
+  ],
+  provider_types: ['openai', 'openai-compatible', 'mistral'],
   routes: [
     { id: 'm1', provider: 'up', upstream_model: 'gpt-x', capabilities: ['chat'], source: 'config', in_config: true },
     { id: 'm2', provider: 'up', capabilities: ['embeddings'], source: 'console', in_config: true },
   ],
-  server: { config_path: '/etc/sy.yaml', data_dir: '/data', cors_origins: [], allowed_hosts: [], request_log_bodies: true, request_log_retention_days: 7 },
+  server: {
+    config_path: '/etc/sy.yaml',
+    data_dir: '/data',
+    cors_origins: [],
+    allowed_hosts: [],
+    request_log_bodies: true,
+    request_log_retention_days: 7,
+    sources: { cors_origins: 'config', allowed_hosts: 'config', request_log_bodies: 'console', request_log_retention_days: 'config' },
+  },
 };
 
 const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -28,6 +40,8 @@ function stubGateway(role: 'owner' | 'member') {
       if (url === '/account/me') return jsonResponse({ api_key: { id: 'k', prefix: 'sk-sy-ab', role }, balance: { amount: 1, currency: 'USD' } });
       if (url === '/settings') return role === 'owner' ? jsonResponse(SETTINGS) : jsonResponse({ object: 'error', message: 'Owner only', type: 'permission_error', code: 'forbidden' }, 403);
       if (url === '/settings/providers/up/test') return jsonResponse({ ok: false, checked: 'request', model: 'm1', capability: 'chat', latency_ms: 12, error: 'The upstream refused the provider key (401).' });
+      if (url === '/settings/providers/up' && method === 'PUT') return jsonResponse({ ...SETTINGS.providers[0], source: 'console' });
+      if (url === '/settings/server' && method === 'PATCH') return jsonResponse({ ...SETTINGS.server, cors_origins: ['https://app.example'], sources: { ...SETTINGS.server.sources, cors_origins: 'console' } });
       if (url === '/settings/routes/m2/reset') return jsonResponse({ ...SETTINGS.routes[1], source: 'config' });
       throw new Error(`unexpected ${method} ${url}`);
     }),
@@ -90,6 +104,37 @@ describe('Settings page', () => {
       method: 'PUT',
       body: { provider: 'up', upstream_model: 'gpt-x', capabilities: ['chat', 'completions'], aliases: [], fallbacks: [] },
     });
+  });
+
+  it('an edit that leaves the API key empty does not send one, and a removed config provider offers Restore only', async () => {
+    stubGateway('owner');
+    renderPage();
+    const row = await screen.findByRole('row', { name: 'up' });
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit up' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit provider up' });
+    expect(within(dialog).getByLabelText('API key').getAttribute('placeholder')).toContain('set · leave empty to keep it');
+    fireEvent.change(within(dialog).getByLabelText('Test model'), { target: { value: 'probe' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save provider' }));
+    await vi.waitFor(() => expect(calls.find((c) => c.method === 'PUT')).toBeDefined());
+    expect(calls.find((c) => c.method === 'PUT')).toEqual({ url: '/settings/providers/up', method: 'PUT', body: { type: 'openai', base_url: 'https://api.example.com/v1', test_model: 'probe' } });
+
+    const removed = screen.getByRole('row', { name: 'gone' });
+    expect(removed.textContent).toContain('removed here');
+    expect(within(removed).getByRole('button', { name: 'Restore gone' })).toBeTruthy();
+    expect(within(removed).queryByRole('button', { name: 'Test gone' })).toBeNull();
+  });
+
+  it('saves only the server settings that changed and shows where each comes from', async () => {
+    stubGateway('owner');
+    renderPage();
+    const server = await screen.findByRole('region', { name: 'Server' });
+    expect(within(server).getByTestId('source-request_log_bodies').textContent).toBe('set here');
+    expect(within(server).getByTestId('source-cors_origins').textContent).toBe('config file');
+    expect(within(server).getByTestId('data-dir').textContent).toBe('/data');
+    fireEvent.change(within(server).getByLabelText('CORS origins'), { target: { value: 'https://app.example' } });
+    fireEvent.click(within(server).getByRole('button', { name: 'Save server settings' }));
+    await vi.waitFor(() => expect(calls.find((c) => c.method === 'PATCH')).toEqual({ url: '/settings/server', method: 'PATCH', body: { cors_origins: ['https://app.example'] } }));
+    await within(server).findByText('Saved · applied without a restart');
   });
 
   it('tells a Member the page is for Owners', async () => {

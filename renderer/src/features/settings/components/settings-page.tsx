@@ -5,48 +5,12 @@ import { Loading } from '../../../components/loading';
 import { isForbidden, OwnerRequiredNotice } from '../../../components/owner-required-notice';
 import { PageHeader } from '../../../components/page-header';
 import { useAccount } from '../../../lib/account-query';
-import { useDeleteRoute, useResetRoute, useSettings, useTestProvider, type ProviderCheck, type ProviderSetting, type RouteSetting, type Settings } from '../api/settings-api';
+import { useDeleteRoute, useResetRoute, useSettings, type RouteSetting, type Settings } from '../api/settings-api';
+import { ProvidersSection } from './providers-section';
 import { RouteFormDialog } from './route-form-dialog';
+import { ServerSection } from './server-section';
 
 type Open = { kind: 'add' } | { kind: 'edit'; route: RouteSetting } | { kind: 'delete'; route: RouteSetting } | null;
-
-function CheckResult({ check }: { check: ProviderCheck }) {
-  const what = check.checked === 'request' ? `${check.capability} on ${check.model}` : 'engine state';
-  return (
-    <div className={`notice ${check.ok ? 'notice-ok' : 'notice-error'}`} role="status" data-testid="provider-check">
-      <span className="notice-title">
-        {check.ok ? 'Connected' : 'Failed'} · {what} · {check.latency_ms} ms
-      </span>
-      {check.error && <span className="cell-wrap">{check.error}</span>}
-    </div>
-  );
-}
-
-function ProviderRow({ provider }: { provider: ProviderSetting }) {
-  const test = useTestProvider();
-  return (
-    <tr aria-label={provider.id}>
-      <td className="mono cell-wrap">{provider.id}</td>
-      <td className="cell-nowrap">{provider.type}</td>
-      <td className="mono cell-wrap">
-        {provider.base_url ?? <span className="faint">built in</span>}
-        {provider.has_api_key && <span className="badge table-badge">key set</span>}
-      </td>
-      <td>
-        <span className={`badge ${provider.state === 'unavailable' ? 'badge-error' : provider.state === 'ready' ? 'badge-ok' : ''}`}>{provider.state}</span>
-        {provider.breaker.state !== 'closed' && <span className="badge badge-warn table-badge">breaker {provider.breaker.state.replace('_', ' ')}</span>}
-      </td>
-      <td>{provider.routes.length}</td>
-      <td className="settings-test-cell">
-        <button type="button" className="btn btn-sm" disabled={test.isPending} onClick={() => test.mutate(provider.id)} aria-label={`Test ${provider.id}`}>
-          {test.isPending ? 'Testing…' : 'Test connection'}
-        </button>
-        {test.data && <CheckResult check={test.data} />}
-        {test.isError && <ErrorNotice error={test.error} title="The test could not run" />}
-      </td>
-    </tr>
-  );
-}
 
 function SettingsContent({ settings }: { settings: Settings }) {
   const [open, setOpen] = useState<Open>(null);
@@ -56,30 +20,9 @@ function SettingsContent({ settings }: { settings: Settings }) {
     remove.reset();
     setOpen(null);
   };
-  const { server } = settings;
   return (
     <>
-      <section className="card table-card" aria-label="Providers">
-        <div className="card-title table-card-pad">Providers</div>
-        <table className="table" data-testid="providers-table">
-          <thead>
-            <tr>
-              <th>Id</th>
-              <th>Type</th>
-              <th>Endpoint</th>
-              <th>State</th>
-              <th>Routes</th>
-              <th><span className="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {settings.providers.map((provider) => (
-              <ProviderRow key={provider.id} provider={provider} />
-            ))}
-          </tbody>
-        </table>
-        <p className="small muted table-card-pad">Providers come from the config file; add or change them there and restart. A test sends one one-token request and does not affect the circuit breaker.</p>
-      </section>
+      <ProvidersSection providers={settings.providers} types={settings.provider_types} />
       <section className="card table-card" aria-label="Model routes">
         <div className="card-title table-card-pad">
           Model routes
@@ -134,25 +77,8 @@ function SettingsContent({ settings }: { settings: Settings }) {
         </table>
         <p className="small muted table-card-pad">Changes apply to the next request, without a restart, and are kept in the database over the config file.</p>
       </section>
-      <section className="card" aria-label="Server">
-        <div className="card-title">Server</div>
-        <dl className="settings-list">
-          <dt>Config file</dt>
-          <dd className="mono">{server.config_path ?? 'none (built-in defaults)'}</dd>
-          <dt>Data folder</dt>
-          <dd className="mono">{server.data_dir}</dd>
-          <dt>CORS origins</dt>
-          <dd className="mono">{server.cors_origins.length ? server.cors_origins.join(', ') : 'none (same origin only)'}</dd>
-          <dt>Allowed hosts</dt>
-          <dd className="mono">{server.allowed_hosts.length ? server.allowed_hosts.join(', ') : 'loopback names only'}</dd>
-          <dt>Request-log bodies</dt>
-          <dd>{server.request_log_bodies ? 'captured (redacted)' : 'not captured'}</dd>
-          <dt>Request-log retention</dt>
-          <dd>{server.request_log_retention_days} days</dd>
-        </dl>
-        <p className="small muted">Read from the config file and environment at start: change them there and restart the gateway.</p>
-      </section>
-      {(open?.kind === 'add' || open?.kind === 'edit') && <RouteFormDialog editing={open.kind === 'edit' ? open.route : undefined} providers={settings.providers} onClose={close} />}
+      <ServerSection server={settings.server} />
+      {(open?.kind === 'add' || open?.kind === 'edit') && <RouteFormDialog editing={open.kind === 'edit' ? open.route : undefined} providers={settings.providers.filter((provider) => !provider.removed)} onClose={close} />}
       {open?.kind === 'delete' && (
         <ConfirmDialog title={`Delete route ${open.route.id}?`} confirmLabel="Delete route" pending={remove.isPending} error={remove.error} onConfirm={() => remove.mutate(open.route.id, { onSuccess: close })} onClose={close}>
           <p>Requests for <span className="mono">{open.route.id}</span> will be refused with 404 at once.</p>

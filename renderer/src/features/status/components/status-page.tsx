@@ -6,6 +6,7 @@ import { gatewayUrl } from '../../../lib/gateway-client';
 import { useAccount } from '../../../lib/account-query';
 import { formatUptime } from '../../../lib/format';
 import { modelsQueryOptions } from '../../../lib/models-query';
+import { useEngineQueues } from '../api/get-engine-queues';
 import { useRecentTraffic } from '../api/get-recent-requests';
 import { useGatewayStatus } from '../api/get-status';
 import { minuteBuckets, providersOf, type BreakerView } from '../status-view';
@@ -23,6 +24,40 @@ function Breaker({ breaker }: { breaker: BreakerView | undefined }) {
       {(breaker.consecutive_failures ?? 0) > 0 && <span className="small muted">{breaker.consecutive_failures} failures in a row</span>}
       {typeof breaker.retry_after_seconds === 'number' && <span className="small muted">retry in {Math.ceil(breaker.retry_after_seconds)} s</span>}
     </div>
+  );
+}
+
+function EngineQueues() {
+  const queues = useEngineQueues();
+  if (!queues.data) return null;
+  return (
+    <section className="card table-card" aria-label="Engine queues">
+      <div className="card-title table-card-pad">Engine queues</div>
+      {queues.data.length === 0 ? (
+        <p className="muted small table-card-pad">No local engine has a queue right now.</p>
+      ) : (
+        <table className="table" data-testid="engine-queues">
+          <thead>
+            <tr>
+              <th>Provider</th>
+              <th>Queue</th>
+              <th className="num">Waiting</th>
+              <th className="num">Running</th>
+            </tr>
+          </thead>
+          <tbody>
+            {queues.data.map((q) => (
+              <tr key={`${q.provider}/${q.queue}`} aria-label={`${q.provider} ${q.queue}`}>
+                <td className="mono">{q.provider}</td>
+                <td className="mono">{q.queue}</td>
+                <td className="num">{q.waiting}</td>
+                <td className="num">{q.running}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
   );
 }
 
@@ -113,6 +148,7 @@ export function StatusPage() {
           </div>
         )}
       </section>
+      <EngineQueues />
       <section className="card" aria-label="Traffic">
         <div className="card-title">
           Latency and errors

@@ -19,11 +19,11 @@ export function TrafficChart({ buckets }: { buckets: MinuteBucket[] }) {
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Latency and error rate per minute" data-testid="traffic-chart" className="traffic-chart">
         {[0, 0.5, 1].map((f) => (
           <g key={f}>
-            <line className="usage-grid" x1={PAD.left} x2={W - PAD.right} y1={PAD.top + plotH * (1 - f)} y2={PAD.top + plotH * (1 - f)} />
-            <text className="usage-tick" x={PAD.left - 6} y={PAD.top + plotH * (1 - f) + 4} textAnchor="end">
+            <line className="traffic-grid" x1={PAD.left} x2={W - PAD.right} y1={PAD.top + plotH * (1 - f)} y2={PAD.top + plotH * (1 - f)} />
+            <text className="traffic-tick" x={PAD.left - 6} y={PAD.top + plotH * (1 - f) + 4} textAnchor="end">
               {Math.round(maxLatency * f)} ms
             </text>
-            <text className="usage-tick" x={W - PAD.right + 6} y={PAD.top + plotH * (1 - f) + 4}>
+            <text className="traffic-tick" x={W - PAD.right + 6} y={PAD.top + plotH * (1 - f) + 4}>
               {Math.round(100 * f)} %
             </text>
           </g>
@@ -44,10 +44,10 @@ export function TrafficChart({ buckets }: { buckets: MinuteBucket[] }) {
             </circle>
           ) : null,
         )}
-        <text className="usage-tick" x={PAD.left} y={H - 6}>
+        <text className="traffic-tick" x={PAD.left} y={H - 6}>
           {buckets.length} min ago
         </text>
-        <text className="usage-tick" x={W - PAD.right} y={H - 6} textAnchor="end">
+        <text className="traffic-tick" x={W - PAD.right} y={H - 6} textAnchor="end">
           now
         </text>
       </svg>

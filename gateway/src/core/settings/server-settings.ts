@@ -1,0 +1,43 @@
+import type { ServerSettings } from '../../config/gateway-options.js';
+import type { ServerOverrides } from './settings-store.js';
+
+/** Where a setting's value comes from: the config file (or its default), or the console (stored in the database). */
+export type SettingSource = 'config' | 'console';
+
+/** The server settings the console edits, as they apply now. */
+export interface LiveServerSettings {
+  corsOrigins: string[];
+  allowedHosts: string[];
+  requestLogBodies: boolean;
+  requestLogRetentionDays: number;
+}
+
+export const EDITABLE_SERVER_SETTINGS = ['cors_origins', 'allowed_hosts', 'request_log_bodies', 'request_log_retention_days'] as const;
+export type EditableServerSetting = (typeof EDITABLE_SERVER_SETTINGS)[number];
+
+/** A change from the console: a value sets it, null goes back to the config file's value. */
+export type ServerSettingsChange = { [K in EditableServerSetting]?: ServerOverrides[K] | null };
+
+export function liveServerSettings(file: ServerSettings, overrides: ServerOverrides): LiveServerSettings {
+  return {
+    corsOrigins: overrides.cors_origins ?? file.corsOrigins,
+    allowedHosts: overrides.allowed_hosts ?? file.allowedHosts,
+    requestLogBodies: overrides.request_log_bodies ?? file.requestLogBodies,
+    requestLogRetentionDays: overrides.request_log_retention_days ?? file.requestLogRetentionDays,
+  };
+}
+
+export function settingSources(overrides: ServerOverrides): Record<EditableServerSetting, SettingSource> {
+  return Object.fromEntries(EDITABLE_SERVER_SETTINGS.map((name) => [name, overrides[name] === undefined ? 'config' : 'console'])) as Record<EditableServerSetting, SettingSource>;
+}
+
+/** The overrides after a change: null fields are dropped, so the file's value applies again. */
+export function applyChange(overrides: ServerOverrides, change: ServerSettingsChange): ServerOverrides {
+  const next: Record<string, unknown> = { ...overrides };
+  for (const name of EDITABLE_SERVER_SETTINGS) {
+    const value = change[name];
+    if (value === null) delete next[name];
+    else if (value !== undefined) next[name] = name === 'cors_origins' || name === 'allowed_hosts' ? [...new Set(value as string[])] : value;
+  }
+  return next as ServerOverrides;
+}

@@ -1,0 +1,113 @@
+import type { Generated, Selectable } from 'kysely';
+
+/**
+ * Every table as the database holds it: the one source of the store's row types, on SQLite and
+ * PostgreSQL alike. JSON columns are text; flags are 0/1 integers; times are milliseconds.
+ */
+export interface Tables {
+  schema_migrations: { version: number; name: string; applied_at: number };
+  api_keys: {
+    id: string;
+    name: string;
+    role: 'owner' | 'member';
+    prefix: string;
+    hash: string;
+    created_at: number;
+    last_used_at: number | null;
+    revoked_at: number | null;
+    spend_limit: number | null;
+    rpm_limit: number | null;
+  };
+  account: { id: number; full_name: string; currency: string; balance: number; spend_limit: number | null; created_at: number };
+  usage: {
+    id: Generated<number>;
+    time: number;
+    request_id: string;
+    key_id: string | null;
+    method: string;
+    route: string;
+    model: string | null;
+    status: number;
+    latency_ms: number;
+    prompt_tokens: number;
+    completion_tokens: number;
+    cost: number;
+  };
+  files: { id: string; purpose: string; filename: string; mime_type: string; bytes: number; created_at: number; key_id: string | null };
+  model_state: { id: string; metadata: string; archived: number; deleted: number; updated_at: number };
+  batches: {
+    id: string;
+    status: string;
+    endpoint: string;
+    input_file_id: string;
+    output_file_id: string | null;
+    error_file_id: string | null;
+    completion_window: string;
+    metadata: string;
+    created_at: number;
+    in_progress_at: number | null;
+    completed_at: number | null;
+    cancelled_at: number | null;
+    failed_at: number | null;
+    total: number;
+    completed: number;
+    failed: number;
+    key_id: string | null;
+    errors: string;
+  };
+  agents: {
+    id: string;
+    name: string;
+    model: string;
+    instructions: string | null;
+    tools: string;
+    description: string | null;
+    created_at: number;
+    key_id: string | null;
+    version: number;
+    updated_at: number | null;
+    history: string;
+    active_version: number | null;
+  };
+  usage_daily: { day: number; key_id: string; model: string; requests: number; prompt_tokens: number; completion_tokens: number; cost: number };
+  agent_aliases: { agent_id: string; alias: string; version: number; created_at: number; updated_at: number };
+  model_downloads: {
+    id: string;
+    repo: string;
+    file: string;
+    revision: string;
+    commit_sha: string | null;
+    sha256: string | null;
+    download_url: string | null;
+    target: string;
+    status: string;
+    bytes_total: number | null;
+    bytes_done: number;
+    error: string | null;
+    created_at: number;
+    updated_at: number;
+  };
+  responses: { id: string; created_at: number; key_id: string | null; native: number; response: string; input_items: string; context_items: string };
+  response_items: { id: string; response_id: string; item: string };
+  request_log: { id: string; time: number; entry: string };
+  route_overrides: { id: string; route: string | null; deleted: number; updated_at: number };
+  gateway_settings: { kind: string; id: string; value: string | null; updated_at: number };
+  conversations: {
+    id: string;
+    key_id: string | null;
+    agent_id: string | null;
+    agent_version: number | null;
+    model: string;
+    instructions: string | null;
+    tools: string;
+    name: string | null;
+    description: string | null;
+    metadata: string | null;
+    entries: string;
+    created_at: number;
+    updated_at: number;
+  };
+}
+
+/** A row of `table` as a select returns it. */
+export type Row<T extends keyof Tables> = Selectable<Tables[T]>;

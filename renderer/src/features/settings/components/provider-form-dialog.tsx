@@ -1,0 +1,92 @@
+import { useState, type FormEvent } from 'react';
+import { Dialog } from '../../../components/dialog';
+import { ErrorNotice } from '../../../components/error-notice';
+import { useAddProvider, useEditProvider, type ProviderInput, type ProviderSetting } from '../api/settings-api';
+
+interface Props {
+  /** The provider to edit; without one the dialog adds a provider. */
+  editing?: ProviderSetting;
+  types: string[];
+  onClose(): void;
+}
+
+/** Add or edit a provider: its kind, endpoint, API key (write-only) and the model a test calls. */
+export function ProviderFormDialog({ editing, types, onClose }: Props) {
+  const [id, setId] = useState(editing?.id ?? '');
+  const [type, setType] = useState(editing?.type ?? (types.includes('openai-compatible') ? 'openai-compatible' : types[0]) ?? '');
+  const [baseUrl, setBaseUrl] = useState(editing?.base_url ?? '');
+  const [apiKey, setApiKey] = useState('');
+  const [testModel, setTestModel] = useState(editing?.test_model ?? '');
+  const add = useAddProvider();
+  const edit = useEditProvider();
+  const save = editing ? edit : add;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const provider: ProviderInput = {
+      type,
+      ...(baseUrl.trim() ? { base_url: baseUrl.trim() } : {}),
+      // An empty field keeps the key the gateway has.
+      ...(apiKey ? { api_key: apiKey } : {}),
+      ...(editing?.timeouts ? { timeouts: editing.timeouts } : {}),
+      ...(testModel.trim() ? { test_model: testModel.trim() } : {}),
+    };
+    if (editing) edit.mutate({ id: editing.id, provider }, { onSuccess: onClose });
+    else add.mutate({ id: id.trim(), ...provider }, { onSuccess: onClose });
+  };
+
+  return (
+    <Dialog title={editing ? `Edit provider ${editing.id}` : 'Add a provider'} onClose={onClose}>
+      <form className="stack" onSubmit={submit} aria-label={editing ? 'Edit provider' : 'New provider'}>
+        <div className="two-col">
+          <label className="field">
+            <span>Provider id</span>
+            <input className="input mono" required maxLength={100} pattern="[A-Za-z0-9_.\-]+" title="Letters, digits, dot, dash and underscore" value={id} disabled={!!editing} placeholder="my-provider" onChange={(e) => setId(e.target.value)} autoFocus={!editing} />
+          </label>
+          <label className="field">
+            <span>Type</span>
+            <select className="select" value={type} onChange={(e) => setType(e.target.value)} autoFocus={!!editing}>
+              {types.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <label className="field">
+          <span>Base URL</span>
+          <input className="input mono" type="url" value={baseUrl} placeholder="https://api.example.com/v1" onChange={(e) => setBaseUrl(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>API key</span>
+          <input
+            className="input mono"
+            type="password"
+            autoComplete="off"
+            value={apiKey}
+            placeholder={editing?.has_api_key ? 'set · leave empty to keep it' : 'not set'}
+            aria-describedby="provider-key-note"
+            onChange={(e) => setApiKey(e.target.value)}
+          />
+        </label>
+        <p id="provider-key-note" className="small muted field-note">
+          Write-only: the gateway never shows a key again. {editing ? `Currently ${editing.has_api_key ? 'set' : 'not set'}.` : ''}
+        </p>
+        <label className="field">
+          <span>Test model</span>
+          <input className="input mono" value={testModel} placeholder="upstream model a test calls when no route uses this provider" onChange={(e) => setTestModel(e.target.value)} />
+        </label>
+        {save.isError && <ErrorNotice error={save.error} title="The provider could not be saved" />}
+        <div className="row dialog-actions">
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={save.isPending || !id.trim() || !type}>
+            {save.isPending ? 'Saving…' : editing ? 'Save provider' : 'Add provider'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,140 @@
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ErrorNotice } from '../../../components/error-notice';
+import { useDeleteProvider, useResetProvider, useTestProvider, type ProviderCheck, type ProviderSetting } from '../api/settings-api';
+import { ProviderFormDialog } from './provider-form-dialog';
+
+type Open = { kind: 'add' } | { kind: 'edit'; provider: ProviderSetting } | { kind: 'delete'; provider: ProviderSetting } | null;
+
+function CheckResult({ check }: { check: ProviderCheck }) {
+  const what = check.checked === 'request' ? `${check.capability} on ${check.model}` : 'engine state';
+  return (
+    <div className={`notice ${check.ok ? 'notice-ok' : 'notice-error'}`} role="status" data-testid="provider-check">
+      <span className="notice-title">
+        {check.ok ? 'Connected' : 'Failed'} · {what} · {check.latency_ms} ms
+      </span>
+      {check.error && <span className="cell-wrap">{check.error}</span>}
+    </div>
+  );
+}
+
+function sourceLabel(provider: ProviderSetting): string {
+  if (provider.removed) return 'removed here';
+  if (provider.source === 'config') return 'config file';
+  return provider.in_config ? 'edited here' : 'added here';
+}
+
+interface RowProps {
+  provider: ProviderSetting;
+  onEdit(): void;
+  onDelete(): void;
+}
+
+function ProviderRow({ provider, onEdit, onDelete }: RowProps) {
+  const test = useTestProvider();
+  const reset = useResetProvider();
+  const stateClass = provider.state === 'unavailable' || provider.removed ? 'badge-error' : provider.state === 'ready' ? 'badge-ok' : '';
+  return (
+    <tr aria-label={provider.id}>
+      <td className="mono cell-wrap">
+        {provider.id}
+        <div>
+          <span className={`badge source-badge${provider.source === 'console' ? ' badge-accent' : ''}`}>{sourceLabel(provider)}</span>
+        </div>
+      </td>
+      <td className="cell-nowrap">{provider.type}</td>
+      <td className="mono cell-wrap">
+        {provider.base_url ?? <span className="faint">built in</span>}
+        <div className="faint small">key {provider.has_api_key ? 'set' : 'not set'}</div>
+      </td>
+      <td>
+        <span className={`badge ${stateClass}`}>{provider.state}</span>
+        {provider.breaker.state !== 'closed' && <span className="badge badge-warn table-badge">breaker {provider.breaker.state.replace('_', ' ')}</span>}
+        {provider.removed && <div className="faint small">{provider.detail}</div>}
+      </td>
+      <td className="num">{provider.routes.length}</td>
+      <td className="settings-test-cell">
+        <div className="table-actions provider-actions">
+          {provider.removed ? (
+            <button type="button" className="btn btn-sm" disabled={reset.isPending} onClick={() => reset.mutate(provider.id)} aria-label={`Restore ${provider.id}`}>
+              Restore
+            </button>
+          ) : (
+            <>
+              <button type="button" className="btn btn-sm" disabled={test.isPending} onClick={() => test.mutate(provider.id)} aria-label={`Test ${provider.id}`}>
+                {test.isPending ? 'Testing…' : 'Test'}
+              </button>
+              <button type="button" className="btn btn-sm" onClick={onEdit} aria-label={`Edit ${provider.id}`}>
+                Edit
+              </button>
+              {provider.source === 'console' && provider.in_config && (
+                <button type="button" className="btn btn-sm" disabled={reset.isPending} onClick={() => reset.mutate(provider.id)} aria-label={`Reset ${provider.id}`}>
+                  Reset
+                </button>
+              )}
+              <button type="button" className="btn btn-sm btn-danger" onClick={onDelete} aria-label={`Remove ${provider.id}`}>
+                Remove
+              </button>
+            </>
+          )}
+        </div>
+        {test.data && <CheckResult check={test.data} />}
+        {test.isError && <ErrorNotice error={test.error} title="The test could not run" />}
+        {reset.isError && <ErrorNotice error={reset.error} title="The provider could not be restored" />}
+      </td>
+    </tr>
+  );
+}
+
+/** The providers: add, edit, test, remove (a config-file provider is hidden and can be restored). */
+export function ProvidersSection({ providers, types }: { providers: ProviderSetting[]; types: string[] }) {
+  const [open, setOpen] = useState<Open>(null);
+  const remove = useDeleteProvider();
+  const close = () => {
+    remove.reset();
+    setOpen(null);
+  };
+  return (
+    <section className="card table-card" aria-label="Providers">
+      <div className="card-title table-card-pad">
+        Providers
+        <button type="button" className="btn btn-primary btn-sm card-title-link" onClick={() => setOpen({ kind: 'add' })}>
+          + Add provider
+        </button>
+      </div>
+      <table className="table" data-testid="providers-table">
+        <thead>
+          <tr>
+            <th>Id</th>
+            <th>Type</th>
+            <th>Endpoint</th>
+            <th>State</th>
+            <th className="num">Routes</th>
+            <th>
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {providers.map((provider) => (
+            <ProviderRow key={provider.id} provider={provider} onEdit={() => setOpen({ kind: 'edit', provider })} onDelete={() => setOpen({ kind: 'delete', provider })} />
+          ))}
+        </tbody>
+      </table>
+      <p className="small muted table-card-pad">
+        Changes apply at once and are kept in the database over the config file. A test sends one one-token request (on a route of the provider, or its test model) and does not affect the circuit
+        breaker.
+      </p>
+      {(open?.kind === 'add' || open?.kind === 'edit') && <ProviderFormDialog editing={open.kind === 'edit' ? open.provider : undefined} types={types} onClose={close} />}
+      {open?.kind === 'delete' && (
+        <ConfirmDialog title={`Remove provider ${open.provider.id}?`} confirmLabel="Remove provider" pending={remove.isPending} error={remove.error} onConfirm={() => remove.mutate(open.provider.id, { onSuccess: close })} onClose={close}>
+          <p>
+            The gateway stops calling <span className="mono">{open.provider.id}</span> at once.
+            {open.provider.routes.length > 0 && ` Its routes (${open.provider.routes.join(', ')}) must be deleted or moved first.`}
+          </p>
+          {open.provider.in_config && <p className="small muted">It comes from the config file: it stays hidden after a restart until you restore it here.</p>}
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
