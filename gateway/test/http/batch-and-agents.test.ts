@@ -82,6 +82,19 @@ describe('batches', () => {
     expect((await gateway.request('/v1/batch/batch_nope')).status).toBe(404);
   });
 
+  it('lists files and batches made within the same second newest first, and pages through them in that order', async () => {
+    const files: string[] = [];
+    for (let i = 0; i < 5; i += 1) files.push(await upload([chatLine(`f${i}`, `file ${i}`)]));
+    const batches: string[] = [];
+    for (const fileId of files.slice(0, 3)) batches.push((await json(await createBatch({ input_file_id: fileId, endpoint: '/v1/chat/completions' }))).id);
+
+    const listedFiles = (await json(await gateway.request('/v1/files'))).data.map((file: Json) => file.id);
+    expect(listedFiles).toEqual([...files].reverse());
+    const firstPage = await json(await gateway.request('/v1/batch?limit=2'));
+    const secondPage = await json(await gateway.request(`/v1/batch?limit=2&after=${firstPage.data.at(-1).id}`));
+    expect([...firstPage.data, ...secondPage.data].map((batch: Json) => batch.id)).toEqual([...batches].reverse());
+  });
+
   it('resumes an unfinished batch after a restart', async () => {
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 }, path: '/v1/chat/completions' });
     const fileId = await upload(Array.from({ length: 4 }, (_, i) => chatLine(`r${i}`, `item ${i}`)));

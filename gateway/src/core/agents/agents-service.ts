@@ -4,7 +4,7 @@ export type { AgentAlias, AgentRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { newId } from '../ids/ids.js';
+import { newOrderedId } from '../ids/ids.js';
 import { functionToolsOnly } from './agent-tools.js';
 
 export interface NewAgent {
@@ -37,7 +37,7 @@ export class AgentsService {
     this.models.resolve(fields.model, 'chat');
     const created = seconds(this.now());
     const agent: AgentRecord = {
-      id: newId('ag_'),
+      id: newOrderedId('ag_'),
       name: fields.name,
       model: fields.model,
       instructions: fields.instructions ?? null,

@@ -7,7 +7,7 @@ export type { ConversationRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { newId } from '../ids/ids.js';
+import { newOrderedId } from '../ids/ids.js';
 import { functionToolsOnly } from './agent-tools.js';
 import type { AgentsService } from './agents-service.js';
 import { conversationEvents, type ConversationStreamEvent } from './conversation-stream.js';
@@ -67,7 +67,7 @@ export class ConversationsService {
   /** A new conversation with a model or an agent; its first turn runs when the returned turn is run or streamed. */
   async start(request: StartConversation, owner: OwnerScope): Promise<PendingTurn> {
     const created = seconds(this.now());
-    const base = { id: newId('conv_'), key_id: owner.keyId, name: request.name ?? null, description: request.description ?? null, metadata: request.metadata ?? null, entries: [], created_at: created, updated_at: created };
+    const base = { id: newOrderedId('conv_'), key_id: owner.keyId, name: request.name ?? null, description: request.description ?? null, metadata: request.metadata ?? null, entries: [], created_at: created, updated_at: created };
     let conversation: ConversationRecord;
     if (request.agent_id) {
       if (request.model) throw new GatewayError(422, 'invalid_value', "Invalid request: give either 'agent_id' or 'model', not both.", { param: 'model' });
@@ -93,7 +93,7 @@ export class ConversationsService {
     const at = original.entries.findIndex((entry) => entry.id === request.from_entry_id);
     if (at < 0) throw new GatewayError(404, 'entry_not_found', `Conversation "${id}" has no entry "${request.from_entry_id}".`, { param: 'from_entry_id' });
     const created = seconds(this.now());
-    const conversation: ConversationRecord = { ...original, id: newId('conv_'), key_id: owner.keyId, metadata: request.metadata ?? original.metadata, created_at: created, updated_at: created };
+    const conversation: ConversationRecord = { ...original, id: newOrderedId('conv_'), key_id: owner.keyId, metadata: request.metadata ?? original.metadata, created_at: created, updated_at: created };
     return this.pending(conversation, original.entries.slice(0, at + 1), request, (entries) => this.conversations.insert({ ...conversation, entries }));
   }
 

@@ -4,7 +4,7 @@ export type { BatchRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { FileStore } from '../files/file-store.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { newId } from '../ids/ids.js';
+import { newOrderedId } from '../ids/ids.js';
 import { BATCH_ENDPOINTS, isBatchEndpoint } from '../../wire/batch-endpoints.js';
 import type { BatchRunner } from './batch-runner.js';
 
@@ -37,7 +37,7 @@ export async function createBatchJob(services: BatchJobServices, job: NewBatchJo
   const endpoint = batchEndpoint(job.endpoint);
   const input = await services.files.get(job.inputFileId, job.owner);
   const record: BatchRecord = {
-    id: newId('batch_'),
+    id: newOrderedId('batch_'),
     status: 'validating',
     endpoint,
     input_file_id: input.id,

@@ -7,7 +7,7 @@ import type { FileRecord, FilesRepository } from '../../store/files-repository.j
 export type { FileRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { newId } from '../ids/ids.js';
+import { newOrderedId } from '../ids/ids.js';
 
 /**
  * Uploaded and generated files: bytes under `<filesDir>/<id>` (GATEWAY_FILES_DIR, default
@@ -24,7 +24,7 @@ export class FileStore {
 
   async save(content: Buffer, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
     const record: FileRecord = {
-      id: newId('file-'),
+      id: newOrderedId('file-'),
       purpose: details.purpose,
       filename: details.filename,
       mime_type: details.mimeType,

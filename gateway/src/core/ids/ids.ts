@@ -4,13 +4,30 @@ const POOL_SIZE = 18 * 256;
 const pool = Buffer.alloc(POOL_SIZE);
 let offset = POOL_SIZE;
 
-/** Prefixed random ids (`chatcmpl-…`, `file-…`, `batch_…`): 144 random bits, URL-safe, drawn from a refilled pool (one syscall per 256 ids). */
-export function newId(prefix: string): string {
-  if (offset + 18 > POOL_SIZE) {
+function randomPart(bytes: number): string {
+  if (offset + bytes > POOL_SIZE) {
     randomFillSync(pool);
     offset = 0;
   }
-  const id = prefix + pool.toString('base64url', offset, offset + 18);
-  offset += 18;
-  return id;
+  const part = pool.toString('base64url', offset, offset + bytes);
+  offset += bytes;
+  return part;
+}
+
+/** Prefixed random ids (`chatcmpl-…`, `batch_req_…`): 144 random bits, URL-safe, drawn from a refilled pool (one syscall per 256 ids). */
+export function newId(prefix: string): string {
+  return prefix + randomPart(18);
+}
+
+let lastMillis = 0;
+
+/**
+ * Prefixed ids of listed resources (`file-…`, `batch_…`, `ag_…`, `conv_…`) that sort in creation order:
+ * 12 hex digits of a strictly increasing millisecond clock, then 96 random bits. Lists are ordered by
+ * `created_at` (whole seconds, as the APIs define it) and then by id, so two resources made in the same
+ * second still list newest first.
+ */
+export function newOrderedId(prefix: string): string {
+  lastMillis = Math.max(Date.now(), lastMillis + 1);
+  return prefix + lastMillis.toString(16).padStart(12, '0') + randomPart(12);
 }
