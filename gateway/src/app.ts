@@ -57,6 +57,7 @@ import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { apiRoutes } from './api/index.js';
 import { AddressPolicy } from './core/url-fetch/address-policy.js';
+import { upstreamFileFetcher } from './core/url-fetch/fetch-upstream-file.js';
 import { LocalModels } from './core/local-models/local-models.js';
 import { ModelDownloadsRepository } from './store/model-downloads-repository.js';
 import { ResponsesService } from './core/responses/responses-service.js';
@@ -119,8 +120,10 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const keys = new KeyService(new KeysRepository(db));
   const { generatedKey } = await keys.ensureBootstrapKey(options.adminKey);
   const providerFactories = { ...PROVIDER_FACTORIES, ...extras.providerFactories };
+  const urlFetchPolicy = new AddressPolicy(options.server.urlFetchAllow);
   const providerContext: ProviderPoolContext = {
     dataDir: options.dataDir,
+    fetchUpstreamFile: upstreamFileFetcher(urlFetchPolicy),
     source: options.configPath ?? 'built-in defaults',
     logger: (providerId) => {
       const child = app.log.child({ provider: providerId });
@@ -138,7 +141,6 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const startup = new StartupState();
   const metrics = new GatewayMetrics(providers, breakers);
   const runner = new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
-  const urlFetchPolicy = new AddressPolicy(options.server.urlFetchAllow);
   /** What the use cases that load client documents need. */
   const useCaseDeps = { models, runner, files, options, urlFetchPolicy };
   const accounts = new AccountService(new AccountRepository(db), ledger, options.account, Date.now, team && (() => team.spendReservations(storedSpend(new AccountRepository(db), new UsageRepository(db)))));

@@ -6,6 +6,8 @@ import type { ProviderInstance } from '../../src/providers/contracts/provider-in
 import { fakeEmbedding } from '../support/fake-upstream-replies.js';
 import { startFakeUpstream, type FakeUpstream, type FakeUpstreamOptions } from '../support/fake-upstream.js';
 import { collect } from '../support/collect.js';
+import { AddressPolicy } from '../../src/core/url-fetch/address-policy.js';
+import { upstreamFileFetcher } from '../../src/core/url-fetch/fetch-upstream-file.js';
 
 const KEY = 'sk-provider-key';
 let upstream: FakeUpstream;
@@ -19,6 +21,7 @@ async function setUp(options: FakeUpstreamOptions = {}): Promise<void> {
     options: { type: 'openai', base_url: upstream.url, api_key: KEY },
     dataDir: '/nonexistent',
     logger: { info: () => {}, warn: () => {}, error: () => {} },
+    fetchUpstreamFile: upstreamFileFetcher(new AddressPolicy([])),
   });
 }
 

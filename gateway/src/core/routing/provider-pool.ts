@@ -1,11 +1,13 @@
 import type { ProviderConfig } from '../../config/config-schema.js';
 import { ConfigError } from '../../config/config-error.js';
-import type { ProviderFactory, ProviderInstance, ProviderLogger } from '../../providers/contracts/provider-instance.js';
+import type { ProviderFactory, ProviderInstance, ProviderLogger, UpstreamFileFetcher } from '../../providers/contracts/provider-instance.js';
 
 export interface ProviderPoolContext {
   dataDir: string;
   logger: (providerId: string) => ProviderLogger;
   source: string;
+  /** Files upstreams answer with as URLs go through the gateway's URL policy (core/url-fetch). */
+  fetchUpstreamFile: UpstreamFileFetcher;
 }
 
 /** Instantiates every configured provider through the factories of providers/index.ts. */
@@ -28,5 +30,5 @@ export function createProviders(configs: ProviderConfig[], factories: Readonly<R
 export function createProvider(config: ProviderConfig, factories: Readonly<Record<string, ProviderFactory>>, context: ProviderPoolContext): ProviderInstance {
   const factory = factories[config.type];
   if (!factory) throw new Error(`unknown provider type "${config.type}" (known: ${Object.keys(factories).join(', ')})`);
-  return factory({ id: config.id, options: config, dataDir: context.dataDir, logger: context.logger(config.id) });
+  return factory({ id: config.id, options: config, dataDir: context.dataDir, logger: context.logger(config.id), fetchUpstreamFile: context.fetchUpstreamFile });
 }

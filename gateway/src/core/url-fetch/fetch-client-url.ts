@@ -12,30 +12,42 @@ export interface ClientUrlFetchOptions {
   /** The request field the URL came from, named in errors. */
   param: string;
   maxRedirects?: number;
+  /** The caller's signal (the request's), aborting the fetch with it. */
+  signal?: AbortSignal;
+  /** A hop whose URL this accepts is fetched without the address check (a provider's own origin); its redirects are checked again. */
+  trusted?: (url: URL) => boolean;
+}
+
+/** A URL the address policy refuses; `reason` says why in words a user recognises. */
+export class UrlRefusedError extends GatewayError {
+  constructor(
+    readonly url: URL,
+    readonly reason: string,
+    param: string,
+  ) {
+    super(
+      422,
+      'url_not_allowed',
+      `'${param}': the gateway does not fetch ${url.protocol}//${url.host} because ${reason}. Send the content inline (base64 or a data URL), or add the address to server.url_fetch_allow in the config file if you trust it.`,
+      { param },
+    );
+  }
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'metadata.azure.com', 'instance-data']);
 
-function refused(url: URL, reason: string, param: string): GatewayError {
-  return new GatewayError(
-    422,
-    'url_not_allowed',
-    `'${param}': the gateway does not fetch ${url.protocol}//${url.host} because ${reason}. Send the content inline (base64 or a data URL), or add the address to server.url_fetch_allow in the config file if you trust it.`,
-    { param },
-  );
-}
-
 /** Checks what a URL names before anything is sent: scheme, metadata names, and hosts given as IP literals. */
-function checkTarget(url: URL, options: ClientUrlFetchOptions): number {
+function checkTarget(url: URL, options: ClientUrlFetchOptions, trusted: boolean): number {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new GatewayError(422, 'url_scheme_not_allowed', `'${options.param}': only http and https URLs are fetched, not ${url.protocol}.`, { param: options.param });
   }
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-  if (METADATA_HOSTS.has(url.hostname.toLowerCase())) throw refused(url, 'it is a cloud-metadata host', options.param);
+  if (trusted) return port;
+  if (METADATA_HOSTS.has(url.hostname.toLowerCase())) throw new UrlRefusedError(url, 'it is a cloud-metadata host', options.param);
   const literal = literalAddress(url.hostname);
   const reason = literal === undefined ? undefined : options.policy.refusal(literal, port);
-  if (reason) throw refused(url, `it is ${reason}`, options.param);
+  if (reason) throw new UrlRefusedError(url, `it is ${reason}`, options.param);
   return port;
 }
 
@@ -51,7 +63,7 @@ function checkedAgent(url: URL, port: number, options: ClientUrlFetchOptions): A
         lookup(hostname, { all: true, verbatim: true })
           .then((addresses: LookupAddress[]) => {
             const blocked = addresses.map((entry) => options.policy.refusal(entry.address, port)).find((reason) => reason !== undefined);
-            if (blocked || addresses.length === 0) throw refused(url, blocked ? `its name resolves to ${blocked}` : 'its name resolves to no address', options.param);
+            if (blocked || addresses.length === 0) throw new UrlRefusedError(url, blocked ? `its name resolves to ${blocked}` : 'its name resolves to no address', options.param);
             if ((lookupOptions as { all?: boolean }).all) callback(null, addresses as never);
             else callback(null, addresses[0].address, addresses[0].family);
           })
@@ -84,12 +96,14 @@ async function readLimited(body: AsyncIterable<Uint8Array>, maxBytes: number, pa
  * every hop passes the address policy, within a size and time limit.
  */
 export async function fetchClientUrl(start: URL, options: ClientUrlFetchOptions): Promise<Buffer> {
-  const signal = AbortSignal.timeout(options.timeoutMs);
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   const maxRedirects = options.maxRedirects ?? 5;
   let url = start;
   for (let hop = 0; ; hop += 1) {
-    const port = checkTarget(url, options);
-    const agent = checkedAgent(url, port, options);
+    const trusted = options.trusted?.(url) === true;
+    const port = checkTarget(url, options, trusted);
+    const agent = trusted ? new Agent() : checkedAgent(url, port, options);
     try {
       const response = await request(url, { method: 'GET', dispatcher: agent, signal, headers: { accept: '*/*', 'user-agent': 'Switchyard' } });
       if (REDIRECTS.has(response.statusCode)) {
@@ -113,7 +127,8 @@ export async function fetchClientUrl(start: URL, options: ClientUrlFetchOptions)
     } catch (error) {
       const known = gatewayErrorIn(error);
       if (known) throw known;
-      if (signal.aborted) throw new GatewayError(422, 'url_timeout', `Fetching the document URL took longer than ${options.timeoutMs / 1000} s.`, { param: options.param });
+      if (options.signal?.aborted) throw error;
+      if (timeout.aborted) throw new GatewayError(422, 'url_timeout', `Fetching the document URL took longer than ${options.timeoutMs / 1000} s.`, { param: options.param });
       if (error instanceof TypeError && (error as { code?: string }).code === 'ERR_INVALID_URL') throw new GatewayError(422, 'invalid_url', `'${options.param}' was redirected to an invalid URL.`, { param: options.param });
       throw new GatewayError(422, 'url_unreachable', `The document URL could not be fetched: ${(error as Error).message}`, { param: options.param });
     } finally {

@@ -58,12 +58,22 @@ export interface ProviderLogger {
   error(message: string): void;
 }
 
+/**
+ * Downloads a file an upstream answered with as a URL (a generated image) under the gateway's URL
+ * policy: a URL on `trustedOrigin` (the provider's own base URL) is fetched as the provider is; any
+ * other host, and every redirect, must be a public address unless `server.url_fetch_allow` names it;
+ * at most `maxBytes`, within a time limit. Refusals and failures are the gateway's own errors.
+ */
+export type UpstreamFileFetcher = (url: string, request: { trustedOrigin: string; maxBytes: number; signal: AbortSignal; providerId: string }) => Promise<Buffer>;
+
 /** Everything a provider factory gets. `options` is the provider's entry from the config file. */
 export interface ProviderContext {
   id: string;
   options: ProviderOptions;
   dataDir: string;
   logger: ProviderLogger;
+  /** How files an upstream names by URL are fetched; without it such answers are refused. */
+  fetchUpstreamFile?: UpstreamFileFetcher;
 }
 
 export interface ProviderOptions {

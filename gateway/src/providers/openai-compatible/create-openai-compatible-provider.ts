@@ -23,7 +23,7 @@ export const createOpenAiCompatibleProvider: ProviderFactory = (context): Provid
       chat: createOpenAiChat(client, openAiDialect),
       completions: createOpenAiCompletions(client, openAiDialect),
       embeddings: createOpenAiEmbeddings(client, openAiDialect),
-      image_generation: createOpenAiImageGeneration(client),
+      image_generation: createOpenAiImageGeneration(client, context),
       transcription: createOpenAiTranscription(client),
       ...(context.options.responses_api === true ? { responses: createOpenAiResponses(client) } : {}),
     },

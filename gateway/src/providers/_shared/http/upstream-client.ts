@@ -13,15 +13,10 @@ const MAX_ERROR_BYTES = 64 * 1024;
 export type UpstreamBody = { json: unknown } | { form: FormData };
 
 export interface UpstreamRequest {
-  /** Path below the base URL (`/chat/completions`), or an absolute URL for `getBytes`. */
+  /** Path below the base URL (`/chat/completions`). */
   path: string;
   body: UpstreamBody;
   signal: AbortSignal;
-}
-
-export interface UpstreamBytes {
-  data: Buffer;
-  contentType?: string;
 }
 
 /**
@@ -67,12 +62,9 @@ export class UpstreamClient {
     return this.guardBody(response.body, req.signal);
   }
 
-  /** GETs any URL (an image the upstream hosts) without the provider's key, up to `maxBytes`. */
-  async getBytes(url: string, signal: AbortSignal, maxBytes: number): Promise<UpstreamBytes> {
-    const response = await this.exchange(url, { method: 'GET', headers: { 'user-agent': 'switchyard' }, signal });
-    const data = await this.readAll(response, signal, maxBytes);
-    const contentType = response.headers['content-type'];
-    return { data, contentType: typeof contentType === 'string' ? contentType : undefined };
+  /** The scheme, host and port of the base URL: where this provider's own files live. */
+  get origin(): string {
+    return new URL(this.baseUrl).origin;
   }
 
   /** Always ready: whether the upstream is healthy is the circuit breaker's call, in core, across requests. */
@@ -100,7 +92,7 @@ export class UpstreamClient {
   /** One request; resolves with a 2xx response, otherwise throws the mapped error. */
   private async exchange(
     url: string,
-    options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string | FormData; signal: AbortSignal },
+    options: { method: 'POST'; headers: Record<string, string>; body?: string | FormData; signal: AbortSignal },
   ): Promise<Dispatcher.ResponseData> {
     if (options.signal.aborted) throw new ProviderError('aborted', 'The request was cancelled by the client.');
     let response: Dispatcher.ResponseData;
