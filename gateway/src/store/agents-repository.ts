@@ -10,6 +10,8 @@ export interface AgentConfiguration {
   instructions: string | null;
   description: string | null;
   tools: unknown[];
+  /** Mistral's `completion_args`: chat parameters (temperature, max_tokens, ...) every turn uses. */
+  completion_args: Record<string, unknown>;
 }
 
 export interface AgentRecord extends AgentConfiguration {
@@ -37,8 +39,15 @@ export interface AgentAlias {
 
 type StoredAgent = Row<'agents'>;
 
-const fromStored = (stored: StoredAgent): AgentRecord => ({ ...stored, tools: JSON.parse(stored.tools) as unknown[], history: JSON.parse(stored.history) as AgentRecord['history'] });
-const toStored = (record: AgentRecord): StoredAgent => ({ ...record, tools: JSON.stringify(record.tools), history: JSON.stringify(record.history) });
+/** Versions recorded before agents had completion_args had none. */
+const withArgs = (version: Partial<AgentConfiguration>) => ({ ...version, completion_args: version.completion_args ?? {} });
+const fromStored = (stored: StoredAgent): AgentRecord => ({
+  ...stored,
+  tools: JSON.parse(stored.tools) as unknown[],
+  completion_args: JSON.parse(stored.completion_args) as Record<string, unknown>,
+  history: (JSON.parse(stored.history) as AgentRecord['history']).map(withArgs) as AgentRecord['history'],
+});
+const toStored = (record: AgentRecord): StoredAgent => ({ ...record, tools: JSON.stringify(record.tools), completion_args: JSON.stringify(record.completion_args), history: JSON.stringify(record.history) });
 
 export class AgentsRepository {
   constructor(private readonly db: Database) {}
@@ -61,8 +70,8 @@ export class AgentsRepository {
 
   /** Stores the agent's new current version (configuration, version, updated_at, history). */
   async replace(record: AgentRecord): Promise<void> {
-    const { name, model, instructions, description, tools, updated_at, version, history, active_version } = toStored(record);
-    await this.db.query.updateTable('agents').set({ name, model, instructions, description, tools, updated_at, version, history, active_version }).where('id', '=', record.id).execute();
+    const { name, model, instructions, description, tools, completion_args, updated_at, version, history, active_version } = toStored(record);
+    await this.db.query.updateTable('agents').set({ name, model, instructions, description, tools, completion_args, updated_at, version, history, active_version }).where('id', '=', record.id).execute();
   }
 
   async setActiveVersion(id: string, version: number | null): Promise<void> {

@@ -358,4 +358,10 @@ export const MIGRATIONS: Migration[] = [
         FROM usage GROUP BY time / 86400000, COALESCE(key_id, ''), COALESCE(model, '');
     `,
   },
+  {
+    version: 14,
+    name: "agents' completion_args",
+    // A JSON object of chat parameters (temperature, max_tokens, ...); each version in history carries its own.
+    sql: `ALTER TABLE agents ADD COLUMN completion_args TEXT NOT NULL DEFAULT '{}';`,
+  },
 ];

@@ -68,6 +68,8 @@ export interface Tables {
     updated_at: number | null;
     history: string;
     active_version: number | null;
+    /** JSON object: the chat parameters every turn of the agent uses. */
+    completion_args: string;
   };
   usage_daily: { day: number; key_id: string; model: string; requests: number; prompt_tokens: number; completion_tokens: number; cost: number };
   agent_aliases: { agent_id: string; alias: string; version: number; created_at: number; updated_at: number };

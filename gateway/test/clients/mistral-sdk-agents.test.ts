@@ -78,6 +78,26 @@ describe('the official @mistralai/mistralai SDK: agents and conversations', () =
     expect(stack.upstream.requests.at(-1)!.body).toMatchObject({ presence_penalty: 0.4, frequency_penalty: -0.3 });
   });
 
+  it('beta.agents keeps completionArgs, refuses values chat refuses with a 422 naming the field, and conversations use them', async () => {
+    for (const completionArgs of [{ temperature: 2.5 }, { topP: 2 }, { maxTokens: 0 }, { presencePenalty: 3 }, { frequencyPenalty: -3 }]) {
+      const refused = client().beta.agents.create({ name: 'Out of range', model: 'svc-large-3', completionArgs });
+      await expect(refused).rejects.toMatchObject({ statusCode: 422 });
+      const field = Object.keys(completionArgs)[0]!.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+      await expect(refused).rejects.toThrow(`completion_args.${field}`);
+    }
+    expect((await client().beta.agents.list({})).map((agent) => agent.name)).not.toContain('Out of range');
+
+    const agent = await client().beta.agents.create({ name: 'Careful', model: 'svc-large-3', completionArgs: { temperature: 0.2, maxTokens: 30 } });
+    expect(agent.completionArgs).toMatchObject({ temperature: 0.2, maxTokens: 30 });
+    const refusedUpdate = client().beta.agents.update({ agentId: agent.id, updateAgentRequest: { completionArgs: { temperature: 7 } } });
+    await expect(refusedUpdate).rejects.toMatchObject({ statusCode: 422 });
+    await expect(refusedUpdate).rejects.toThrow('completion_args.temperature');
+    expect((await client().beta.agents.get({ agentId: agent.id })).version).toBe(0);
+
+    await client().beta.conversations.start({ agentId: agent.id, inputs: 'hi', store: false });
+    expect(stack.upstream.requests.at(-1)!.body).toMatchObject({ temperature: 0.2, max_tokens: 30 });
+  });
+
   it('beta.agents.create refuses built-in tools with a clear 422 instead of storing them', async () => {
     for (const tool of [{ type: 'web_search' as const }, { type: 'code_interpreter' as const }, { type: 'image_generation' as const }, { type: 'document_library' as const, libraryIds: ['lib'] }]) {
       const refused = client().beta.agents.create({ name: 'Researcher', model: 'svc-large-3', tools: [tool] });

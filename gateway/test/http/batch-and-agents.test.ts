@@ -138,6 +138,34 @@ describe('agents', () => {
     expect((await gateway.request('/v1/agents', { method: 'POST', json: { model: 'svc-large-3' } })).status).toBe(422);
   });
 
+  it("checks an agent's completion_args with chat's ranges on create, update and each conversation turn, naming the field", async () => {
+    const chat = await json(await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'svc-large-3', messages: [{ role: 'user', content: 'x' }], temperature: 3 } }));
+    expect(chat).toMatchObject({ code: 'invalid_value', param: 'temperature' });
+    const outOfRange = { temperature: 3, top_p: 1.5, max_tokens: 0, presence_penalty: -2.5, frequency_penalty: 2.5, random_seed: 0.5 };
+    for (const [field, value] of Object.entries(outOfRange)) {
+      const response = await gateway.request('/v1/agents', { method: 'POST', json: { name: 'Hot', model: 'svc-large-3', completion_args: { [field]: value } } });
+      const body = await json(response);
+      expect({ field, status: response.status, body }).toMatchObject({ field, status: 422, body: { object: 'error', type: 'invalid_request_error', code: 'invalid_value', param: `completion_args.${field}` } });
+      expect(body.message).toContain(`'completion_args.${field}'`);
+    }
+    expect(chat.message.replace("'temperature'", "'completion_args.temperature'")).toBe((await json(await gateway.request('/v1/agents', { method: 'POST', json: { name: 'Hot', model: 'svc-large-3', completion_args: { temperature: 3 } } }))).message);
+    expect((await json(await gateway.request('/v1/agents'))).data.map((agent: Json) => agent.name)).not.toContain('Hot');
+
+    const agent = await json(await gateway.request('/v1/agents', { method: 'POST', json: { name: 'Calm', model: 'svc-large-3', completion_args: { temperature: 0.3, max_tokens: 40 } } }));
+    expect(agent.completion_args).toEqual({ temperature: 0.3, max_tokens: 40 });
+    const badUpdate = await gateway.request(`/v1/agents/${agent.id}`, { method: 'PATCH', json: { completion_args: { top_p: -1 } } });
+    expect([badUpdate.status, (await json(badUpdate)).param]).toEqual([422, 'completion_args.top_p']);
+    expect(await json(await gateway.request(`/v1/agents/${agent.id}`))).toMatchObject({ version: 0, completion_args: { temperature: 0.3, max_tokens: 40 } });
+    const badTurn = await gateway.request('/v1/conversations', { method: 'POST', json: { agent_id: agent.id, inputs: 'hi', completion_args: { frequency_penalty: 9 } } });
+    expect([badTurn.status, (await json(badTurn)).param]).toEqual([422, 'completion_args.frequency_penalty']);
+
+    // The agent's arguments are used, under what a request or turn gives.
+    await gateway.request('/v1/agents/completions', { method: 'POST', json: { agent_id: agent.id, messages: [{ role: 'user', content: 'x' }], max_tokens: 5 } });
+    expect(upstream.requests.at(-1)!.body).toMatchObject({ temperature: 0.3, max_tokens: 5 });
+    await gateway.request('/v1/conversations', { method: 'POST', json: { agent_id: agent.id, inputs: 'hi', completion_args: { temperature: 0.9 } } });
+    expect(upstream.requests.at(-1)!.body).toMatchObject({ temperature: 0.9, max_tokens: 40 });
+  });
+
   it('runs an agent: its instructions become the system message and its function tools are offered', async () => {
     const agent = await json(await gateway.request('/v1/agents', { method: 'POST', json: { name: 'Echo', model: 'svc-large-3', instructions: 'Be an echo.', tools: [{ type: 'function', function: { name: 'ping' } }] } }));
     const response = await gateway.request('/v1/agents/completions', { method: 'POST', json: { agent_id: agent.id, messages: [{ role: 'user', content: 'hello agent' }] } });

@@ -154,9 +154,9 @@ describe.each(bothDatabases())('repositories on $dialect', (kind) => {
   it('agents and conversations: versions and entries kept as JSON, delete says whether it removed one', async () => {
     const db = await fresh(kind);
     const agents = new AgentsRepository(db);
-    const agent: AgentRecord = { id: 'ag_1', name: 'A', model: 'm', instructions: null, description: 'd', tools: [{ type: 'function' }], created_at: 5, updated_at: 5, version: 0, history: [], key_id: 'key_a', active_version: null };
+    const agent: AgentRecord = { id: 'ag_1', name: 'A', model: 'm', instructions: null, description: 'd', tools: [{ type: 'function' }], completion_args: { temperature: 0.5 }, created_at: 5, updated_at: 5, version: 0, history: [], key_id: 'key_a', active_version: null };
     await agents.insert(agent);
-    const next = { ...agent, name: 'B', version: 1, updated_at: 6, history: [{ name: 'A', model: 'm', instructions: null, description: 'd', tools: [{ type: 'function' }], updated_at: 5 }] };
+    const next = { ...agent, name: 'B', version: 1, updated_at: 6, completion_args: {}, history: [{ name: 'A', model: 'm', instructions: null, description: 'd', tools: [{ type: 'function' }], completion_args: { temperature: 0.5 }, updated_at: 5 }] };
     await agents.replace(next);
     expect(await agents.get('ag_1')).toEqual(next);
     expect(await agents.list(10, undefined, { keyId: 'key_a', seesAll: false })).toEqual([next]);

@@ -6,7 +6,7 @@ import type { AgentAlias, AgentRecord } from '../../core/agents/agents-service.j
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
 import { chatCompletion } from '../chat/chat-completion.js';
-import { ChatBody, ChatCompletion, type ChatBodyType } from '../chat/chat-schemas.js';
+import { ChatBody, ChatCompletion, CompletionArgs, type ChatBodyType } from '../chat/chat-schemas.js';
 import { AgentObject } from './agent-schemas.js';
 import { AgentToolInput as AgentTool } from '../../wire/agent-tool-schemas.js';
 
@@ -16,6 +16,7 @@ const AgentFields = {
   instructions: Type.Optional(Type.Union([Type.String({ maxLength: 100_000 }), Type.Null()])),
   description: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
   tools: Type.Optional(Type.Array(AgentTool, { maxItems: 128 })),
+  completion_args: Type.Optional(Type.Union([CompletionArgs, Type.Null()])),
 };
 
 const AgentPath = Type.Object({ agent_id: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -33,6 +34,7 @@ const toAgentObject = (agent: AgentRecord) => ({
   instructions: agent.instructions,
   description: agent.description,
   tools: agent.tools,
+  completion_args: agent.completion_args,
   version: agent.version,
   versions: Array.from({ length: agent.history.length + 1 }, (_, version) => version),
   created_at: iso(agent.created_at),
@@ -212,7 +214,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!rest.messages) throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", { param: 'messages' });
       const messages = agent.instructions ? [{ role: 'system' as const, content: agent.instructions }, ...rest.messages] : rest.messages;
       const tools = [...(agent.tools as NonNullable<ChatBodyType['tools']>), ...(rest.tools ?? [])];
-      const body: ChatBodyType = { ...rest, model: agent.model, ...(tools.length > 0 ? { tools } : {}) };
+      const body: ChatBodyType = { ...agent.completion_args, ...rest, model: agent.model, ...(tools.length > 0 ? { tools } : {}) };
       return chatCompletion(request, reply, body, messages, models.resolve(agent.model, 'chat'));
     },
   );

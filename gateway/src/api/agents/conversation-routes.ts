@@ -9,18 +9,17 @@ import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream, type StreamEnding } from '../_shared/event-stream.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { chatCompletion, toChatRequest } from '../chat/chat-completion.js';
-import type { ChatBodyType } from '../chat/chat-schemas.js';
+import { CompletionArgs, type ChatBodyType } from '../chat/chat-schemas.js';
 import { AgentToolInput as AgentTool } from '../../wire/agent-tool-schemas.js';
 
 const Inputs = Type.Union([Type.String({ minLength: 1 }), Type.Array(Type.Record(Type.String(), Type.Unknown()), { minItems: 1, maxItems: 1000 })], {
   description: "A user message's text, or entries: message.input {role, content} and function.result {tool_call_id, result}",
 });
-const CompletionArgs = Type.Union([Type.Record(Type.String(), Type.Unknown(), { description: 'temperature, top_p, max_tokens, random_seed, stop, response_format, tool_choice, …' }), Type.Null()]);
 const Turn = {
   inputs: Inputs,
   stream: Type.Optional(Type.Boolean({ description: "true: the turn as Mistral's conversation server-sent events (conversation.response.started, message.output.delta, function.call.delta, conversation.response.done or .error)" })),
   store: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  completion_args: Type.Optional(CompletionArgs),
+  completion_args: Type.Optional(Type.Union([CompletionArgs, Type.Null()])),
 };
 const StartBody = Type.Object(
   {

@@ -36,13 +36,16 @@ export const Message = Type.Object(
   { additionalProperties: true },
 );
 
+const ResponseFormatField = Type.Optional(Type.Union([ResponseFormat, Type.Null()]));
+const ToolChoiceField = Type.Optional(Type.Union([ToolChoiceMode, NamedToolChoice, Type.Null()]));
+
 export const ChatBody = Type.Object(
   {
     ...SamplingFields,
     messages: Type.Optional(Type.Array(Message, { minItems: 1 })),
-    response_format: Type.Optional(Type.Union([ResponseFormat, Type.Null()])),
+    response_format: ResponseFormatField,
     tools: Type.Optional(Type.Union([Type.Array(ToolDefinition), Type.Null()])),
-    tool_choice: Type.Optional(Type.Union([ToolChoiceMode, NamedToolChoice, Type.Null()])),
+    tool_choice: ToolChoiceField,
     parallel_tool_calls: Type.Optional(Type.Boolean()),
     /** Document question answering (SPEC.md): a base64 document or URL and a question, on an OCR model. */
     document: Type.Optional(Type.String({ minLength: 1 })),
@@ -51,6 +54,27 @@ export const ChatBody = Type.Object(
   { additionalProperties: true },
 );
 export type ChatBodyType = Static<typeof ChatBody>;
+
+/**
+ * Mistral's `completion_args` (an agent's, a conversation turn's): chat's own parameters with chat's
+ * schemas and ranges, so a value chat refuses is refused here too, as a 422 naming
+ * `completion_args.<field>`. They become the chat body of each turn.
+ */
+export const CompletionArgs = Type.Object(
+  {
+    temperature: SamplingFields.temperature,
+    top_p: SamplingFields.top_p,
+    max_tokens: SamplingFields.max_tokens,
+    random_seed: SamplingFields.random_seed,
+    stop: SamplingFields.stop,
+    presence_penalty: SamplingFields.presence_penalty,
+    frequency_penalty: SamplingFields.frequency_penalty,
+    response_format: ResponseFormatField,
+    tool_choice: ToolChoiceField,
+  },
+  { additionalProperties: true, description: 'temperature, top_p, max_tokens, random_seed, stop, presence_penalty, frequency_penalty, response_format, tool_choice: the ranges chat accepts' },
+);
+export type CompletionArgsType = Static<typeof CompletionArgs>;
 
 const ToolCallDelta = Type.Object({
   index: Type.Integer(),

@@ -13,6 +13,8 @@ export interface NewAgent {
   instructions?: string | null;
   description?: string | null;
   tools?: { type: string }[];
+  /** Chat parameters every turn uses, checked by the route with chat's ranges. */
+  completion_args?: Record<string, unknown> | null;
 }
 
 export type AgentChanges = Partial<NewAgent>;
@@ -43,6 +45,7 @@ export class AgentsService {
       instructions: fields.instructions ?? null,
       description: fields.description ?? null,
       tools: functionToolsOnly(fields.tools ?? []),
+      completion_args: fields.completion_args ?? {},
       created_at: created,
       updated_at: created,
       version: 0,
@@ -78,6 +81,7 @@ export class AgentsService {
       tools,
       instructions: changes.instructions === undefined ? agent.instructions : changes.instructions,
       description: changes.description === undefined ? agent.description : changes.description,
+      completion_args: changes.completion_args === undefined ? agent.completion_args : (changes.completion_args ?? {}),
       version: agent.version + 1,
       updated_at: seconds(this.now()),
       history: [...agent.history, { ...configurationOf(agent), updated_at: agent.updated_at ?? agent.created_at }],
@@ -150,5 +154,5 @@ export class AgentsService {
 }
 
 function configurationOf(agent: AgentRecord): AgentConfiguration {
-  return { name: agent.name, model: agent.model, instructions: agent.instructions, description: agent.description, tools: agent.tools };
+  return { name: agent.name, model: agent.model, instructions: agent.instructions, description: agent.description, tools: agent.tools, completion_args: agent.completion_args };
 }

@@ -73,18 +73,18 @@ export class ConversationsService {
       if (request.model) throw new GatewayError(422, 'invalid_value', "Invalid request: give either 'agent_id' or 'model', not both.", { param: 'model' });
       const agent = await this.agents.atVersion(request.agent_id, request.agent_version, owner);
       conversation = { ...base, agent_id: agent.id, agent_version: agent.version, model: agent.model, instructions: agent.instructions, tools: agent.tools };
-    } else {
-      if (!request.model) throw new GatewayError(422, 'invalid_value', "Invalid request: give 'model' or 'agent_id'.", { param: 'model' });
-      this.models.resolve(request.model, 'chat');
-      conversation = { ...base, agent_id: null, agent_version: null, model: request.model, instructions: request.instructions ?? null, tools: functionToolsOnly(request.tools ?? []) };
+      return this.pending(conversation, [], request, (entries) => this.conversations.insert({ ...conversation, entries }), agent.completion_args);
     }
+    if (!request.model) throw new GatewayError(422, 'invalid_value', "Invalid request: give 'model' or 'agent_id'.", { param: 'model' });
+    this.models.resolve(request.model, 'chat');
+    conversation = { ...base, agent_id: null, agent_version: null, model: request.model, instructions: request.instructions ?? null, tools: functionToolsOnly(request.tools ?? []) };
     return this.pending(conversation, [], request, (entries) => this.conversations.insert({ ...conversation, entries }));
   }
 
   /** The next turn of a stored conversation. */
   async append(id: string, request: TurnOptions, owner: OwnerScope): Promise<PendingTurn> {
     const conversation = await this.get(id, owner);
-    return this.pending(conversation, conversation.entries, request, (entries) => this.conversations.setEntries(id, entries, seconds(this.now())));
+    return this.pending(conversation, conversation.entries, request, (entries) => this.conversations.setEntries(id, entries, seconds(this.now())), await this.agentArgs(conversation, owner));
   }
 
   /** A new conversation with the entries up to and including `fromEntryId`, then the new inputs' turn. */
@@ -94,7 +94,7 @@ export class ConversationsService {
     if (at < 0) throw new GatewayError(404, 'entry_not_found', `Conversation "${id}" has no entry "${request.from_entry_id}".`, { param: 'from_entry_id' });
     const created = seconds(this.now());
     const conversation: ConversationRecord = { ...original, id: newOrderedId('conv_'), key_id: owner.keyId, metadata: request.metadata ?? original.metadata, created_at: created, updated_at: created };
-    return this.pending(conversation, original.entries.slice(0, at + 1), request, (entries) => this.conversations.insert({ ...conversation, entries }));
+    return this.pending(conversation, original.entries.slice(0, at + 1), request, (entries) => this.conversations.insert({ ...conversation, entries }), await this.agentArgs(original, owner));
   }
 
   async get(id: string, owner: OwnerScope): Promise<ConversationRecord> {
@@ -112,10 +112,22 @@ export class ConversationsService {
     await this.conversations.delete(id);
   }
 
-  private pending(conversation: ConversationRecord, history: ConversationEntry[], request: TurnOptions, keep: (entries: ConversationEntry[]) => Promise<void>): PendingTurn {
+  /** The completion_args of the agent version a conversation runs (none once that agent is deleted: the conversation keeps its model). */
+  private async agentArgs(conversation: ConversationRecord, owner: OwnerScope): Promise<Record<string, unknown>> {
+    if (!conversation.agent_id) return {};
+    try {
+      return (await this.agents.atVersion(conversation.agent_id, conversation.agent_version, owner)).completion_args;
+    } catch (error) {
+      if (error instanceof GatewayError && error.status === 404) return {};
+      throw error;
+    }
+  }
+
+  /** A turn's own completion_args override the agent's, field by field. */
+  private pending(conversation: ConversationRecord, history: ConversationEntry[], request: TurnOptions, keep: (entries: ConversationEntry[]) => Promise<void>, agentArgs: Record<string, unknown> = {}): PendingTurn {
     const startedAt = this.now();
     const entries = [...history, ...inputEntries(request.inputs, startedAt)];
-    return new PendingTurn(conversation, entries, request.completion_args ?? {}, startedAt, request.store === false ? async () => undefined : keep, this.now);
+    return new PendingTurn(conversation, entries, { ...agentArgs, ...request.completion_args }, startedAt, request.store === false ? async () => undefined : keep, this.now);
   }
 }
 
