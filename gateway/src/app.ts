@@ -58,6 +58,8 @@ import { hostname } from 'node:os';
 import { apiRoutes } from './api/index.js';
 import { AddressPolicy } from './core/url-fetch/address-policy.js';
 import { upstreamFileFetcher } from './core/url-fetch/fetch-upstream-file.js';
+import { SecretBox } from './core/settings/secret-box.js';
+import { loadSecretKey } from './core/settings/secret-key.js';
 import { LocalModels } from './core/local-models/local-models.js';
 import { ModelDownloadsRepository } from './store/model-downloads-repository.js';
 import { ResponsesService } from './core/responses/responses-service.js';
@@ -121,6 +123,10 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const { generatedKey } = await keys.ensureBootstrapKey(options.adminKey);
   const providerFactories = { ...PROVIDER_FACTORIES, ...extras.providerFactories };
   const urlFetchPolicy = new AddressPolicy(options.server.urlFetchAllow);
+  const secretKey = await loadSecretKey(options.dataDir, options.secretKey);
+  if (options.team?.databaseUrl && !options.secretKey) {
+    app.log.warn({ secretKey: secretKey.source }, 'GATEWAY_DATABASE_URL without GATEWAY_SECRET_KEY: providers\' API keys are encrypted with this data folder\'s secret.key, which other instances (and this one, if the folder is lost) cannot read. Give every instance the same GATEWAY_SECRET_KEY.');
+  }
   const providerContext: ProviderPoolContext = {
     dataDir: options.dataDir,
     fetchUpstreamFile: upstreamFileFetcher(urlFetchPolicy),
@@ -180,7 +186,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     responses: new ResponsesService(models, runner, new ResponsesRepository(db)),
     settings: new SettingsService({
       options,
-      store: new SettingsStore(new SettingsRepository(db)),
+      store: new SettingsStore(new SettingsRepository(db), { box: new SecretBox(secretKey.key), source: secretKey.source }),
       models,
       providers,
       breakers,

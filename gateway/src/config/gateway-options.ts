@@ -45,6 +45,8 @@ export interface GatewayOptions {
   configPath?: string;
   /** Bootstrap Owner key; one is generated and printed at first start when absent. */
   adminKey?: string;
+  /** GATEWAY_SECRET_KEY: encrypts secrets at rest (providers' API keys); absent, `<dataDir>/secret.key` is used (made at first start). */
+  secretKey?: string;
   server: ServerSettings;
   /** Team mode (several instances sharing Redis); absent or without `redisUrl`, the gateway runs alone. */
   team?: TeamSettings;

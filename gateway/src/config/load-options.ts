@@ -132,6 +132,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
     filesDir,
     configPath,
     adminKey: overrides.adminKey ?? (env.GATEWAY_ADMIN_KEY || undefined),
+    secretKey: env.GATEWAY_SECRET_KEY || undefined,
     server: {
       bodyLimitBytes: server.body_limit_mb !== undefined ? Math.round(server.body_limit_mb * 1024 * 1024) : DEFAULT_SERVER.bodyLimitBytes,
       allowedHosts: server.allowed_hosts ?? DEFAULT_SERVER.allowedHosts,

@@ -53,6 +53,11 @@ export class SettingsRepository {
       .execute();
   }
 
+  /** Rewrites a stored document in place (same position in the order), e.g. to encrypt what was stored in plain text. */
+  async rewriteDocument(kind: SettingKind, id: string, value: object): Promise<void> {
+    await this.db.query.updateTable('gateway_settings').set({ value: JSON.stringify(value) }).where('kind', '=', kind).where('id', '=', id).execute();
+  }
+
   async clearDocument(kind: SettingKind, id: string): Promise<void> {
     await this.db.query.deleteFrom('gateway_settings').where('kind', '=', kind).where('id', '=', id).execute();
   }

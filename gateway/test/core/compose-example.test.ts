@@ -12,7 +12,11 @@ const read = (path: string) => readFileSync(join(root, path), 'utf8');
 const compose = parse(read('docker-compose.yml'), { merge: true }) as any;
 const gateways = Object.keys(compose.services as object).filter((name) => name.startsWith('gateway-'));
 /** Compose's `${VAR:?message}` with the value the operator would set. */
-const substituted = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).map(([name, value]) => [name, String(value).replace(/\$\{SWITCHYARD_ADMIN_KEY[^}]*\}/, 'sk-sy-compose-0123456789abcdef0123')]));
+const COMPOSE_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+const substituted = (env: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [name, String(value).replace(/\$\{SWITCHYARD_ADMIN_KEY[^}]*\}/, 'sk-sy-compose-0123456789abcdef0123').replace(/\$\{SWITCHYARD_SECRET_KEY[^}]*\}/, COMPOSE_SECRET_KEY)]),
+  );
 const mountTarget = (service: { volumes: string[] }, source: string) => service.volumes.map((volume) => volume.split(':')).find(([from]) => from === source)?.[1];
 const seconds = (duration: string) => Number(/^(\d+)s$/.exec(duration)![1]);
 
@@ -46,6 +50,8 @@ describe('the docker-compose.yml team-mode example', () => {
       const options = await loadGatewayOptions({ env: { ...env, GATEWAY_CONFIG: join(root, 'deploy/gateway.yaml'), GATEWAY_DATA_DIR: '/var/lib/switchyard' } });
       expect(options.team).toMatchObject({ databaseUrl: env.GATEWAY_DATABASE_URL, redisUrl: env.GATEWAY_REDIS_URL });
       expect(options.filesDir).toBe('/srv/switchyard-files');
+      // One secret key for every instance: each can read the providers' keys the others stored.
+      expect(options.secretKey).toBe(COMPOSE_SECRET_KEY);
       expect(options.server.instanceId).toBe(name);
       expect(options.host).toBe('0.0.0.0');
       // Docker sends SIGKILL after stop_grace_period: the drain and the grace period must fit in it.

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import Libsql from 'libsql';
@@ -12,6 +13,7 @@ import { StoreError } from '../../src/store/store-error.js';
 import { UsageRepository } from '../../src/store/usage-repository.js';
 import { createTestDatabase } from '../support/test-databases.js';
 import { useTempDir } from '../support/use-resources.js';
+import { SecretBox } from '../../src/core/settings/secret-box.js';
 
 const CLI = join(import.meta.dirname, '../../../dist/gateway/src/cli.js');
 
@@ -156,7 +158,7 @@ describe.each(['sqlite', 'postgres'] as const)('migration 11 (gateway_settings) 
 
     const db = await openDatabase(location);
     onTestFinished(() => db.close());
-    const stored = await new SettingsStore(new SettingsRepository(db)).read();
+    const stored = await new SettingsStore(new SettingsRepository(db), { box: new SecretBox(randomBytes(32)), source: 'a test key' }).read();
     expect(Object.fromEntries(stored.providers)).toEqual({ mine: { id: 'mine', type: 'openai', base_url: 'http://127.0.0.1:9/v1' }, gone: null });
     expect(stored.server).toEqual({ cors_origins: ['http://app'] });
     expect(stored.routes).toEqual([{ id: 'my-route', deleted: false, route: { id: 'my-route', provider: 'mine', capabilities: ['chat'] } }]);

@@ -1,5 +1,7 @@
 import type { ModelConfig, ProviderConfig } from '../../config/config-schema.js';
 import type { RouteOverride, SettingsRepository } from '../../store/settings-repository.js';
+import { ConfigError } from '../../config/config-error.js';
+import { SecretBox, UnreadableSecretError } from './secret-box.js';
 
 /** Server settings the console changed; an absent field means the config file's value applies. */
 export interface ServerOverrides {
@@ -22,15 +24,27 @@ const SERVER_ID = '';
 
 /**
  * The console's settings: routes in `route_overrides`, providers and the server settings as JSON
- * documents in `gateway_settings`.
+ * documents in `gateway_settings`. A provider's `api_key` is stored encrypted (`secrets`); one
+ * stored in plain text by an earlier version is encrypted in place the first time it is read.
  */
 export class SettingsStore {
-  constructor(private readonly repository: SettingsRepository) {}
+  constructor(
+    private readonly repository: SettingsRepository,
+    private readonly secrets: { box: SecretBox; source: string },
+  ) {}
 
   async read(): Promise<StoredSettings> {
     const routes = (await this.repository.routeOverrides()).filter((row) => !row.id.startsWith(RESERVED_ID_PREFIX));
     const providers = new Map<string, ProviderConfig | null>();
-    for (const { id, value } of await this.repository.documents('provider')) providers.set(id, value === null ? null : ({ ...value, id } as ProviderConfig));
+    for (const { id, value } of await this.repository.documents('provider')) {
+      if (value === null) {
+        providers.set(id, null);
+        continue;
+      }
+      const stored = value.api_key;
+      if (typeof stored === 'string' && stored !== '' && !SecretBox.isSealed(stored)) await this.repository.rewriteDocument('provider', id, { ...value, api_key: this.secrets.box.seal(stored) });
+      providers.set(id, { ...value, id, ...(typeof stored === 'string' ? { api_key: this.openKey(id, stored) } : {}) } as ProviderConfig);
+    }
     const server = (await this.repository.documents('server')).find((document) => document.id === SERVER_ID)?.value;
     return { routes, providers, server: server ? (withoutId(server) as ServerOverrides) : {} };
   }
@@ -48,7 +62,9 @@ export class SettingsStore {
   }
 
   async saveProvider(config: ProviderConfig): Promise<void> {
-    await this.repository.saveDocument('provider', config.id, withoutId(config));
+    const document = withoutId(config);
+    if (typeof document.api_key === 'string' && document.api_key !== '') document.api_key = this.secrets.box.seal(document.api_key);
+    await this.repository.saveDocument('provider', config.id, document);
   }
 
   /** Remembers that a config-file provider was removed, so it stays hidden after a restart. */
@@ -58,6 +74,17 @@ export class SettingsStore {
 
   async clearProvider(id: string): Promise<void> {
     await this.repository.clearDocument('provider', id);
+  }
+
+  private openKey(providerId: string, stored: string): string {
+    try {
+      return this.secrets.box.open(stored);
+    } catch (error) {
+      if (!(error instanceof UnreadableSecretError)) throw error;
+      throw new ConfigError(
+        `The stored API key of provider "${providerId}" cannot be decrypted with this gateway's secret key (${this.secrets.source}): ${error.message}. Start with the key it was stored under (the same GATEWAY_SECRET_KEY on every instance, or the data folder's secret.key), or delete the provider's row in gateway_settings and add it again in the console.`,
+      );
+    }
   }
 
   async saveServer(overrides: ServerOverrides): Promise<void> {
