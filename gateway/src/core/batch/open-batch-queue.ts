@@ -23,5 +23,5 @@ export async function openBatchQueue(server: ServerSettings, databaseUrl: string
     logger.warn({ err: error }, 'batch queue (pg-boss) error'),
   );
   // A line may run for its request's deadline plus its waits on 429s; past that it is given to another instance.
-  return new PgBossBatchQueue(boss, { concurrency, lineExpirySeconds: Math.ceil((server.requestDeadlineMs + MAX_RATE_LIMIT_WAIT_MS) / 1000) + 30 });
+  return new PgBossBatchQueue(boss, { concurrency, lineExpirySeconds: Math.ceil((server.requestDeadlineMs + MAX_RATE_LIMIT_WAIT_MS) / 1000) + 30 }, logger);
 }
