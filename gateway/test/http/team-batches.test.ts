@@ -1,20 +1,48 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { postgresConnection } from '../../src/store/database.js';
-import type { FakeUpstream } from '../support/fake-upstream.js';
-import { json, type Json, type TestGateway } from '../support/start-gateway.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
 import { dropRedisPrefix, TEST_REDIS_URL } from '../support/team-of-gateways.js';
 import { createTestDatabase } from '../support/test-databases.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
-import { useFakeUpstream, useGateway, useTempDir } from '../support/use-resources.js';
 
 let database: { url: string; drop(): Promise<void> };
+/** Two gateways on one fresh database, one Redis prefix and one files directory, each on its own fake upstream (so each one's share of the lines is counted); shared by the tests. */
+let a: TestGateway;
+let b: TestGateway;
+let upstreamA: FakeUpstream;
+let upstreamB: FakeUpstream;
+const prefix = `switchyard-test-${randomUUID()}:`;
+const filesDir = mkdtempSync(join(tmpdir(), 'switchyard-shared-files-'));
+
 beforeAll(async () => {
   database = await createTestDatabase();
+  [upstreamA, upstreamB] = await Promise.all([startFakeUpstream({ apiKey: UPSTREAM_KEY }), startFakeUpstream({ apiKey: UPSTREAM_KEY })]);
+  const start = (id: string, upstream: FakeUpstream) =>
+    startGateway({
+      env: { GATEWAY_DATABASE_URL: database.url, GATEWAY_REDIS_URL: TEST_REDIS_URL, GATEWAY_REDIS_PREFIX: prefix, GATEWAY_INSTANCE_ID: id, GATEWAY_FILES_DIR: filesDir },
+      config: { ...upstreamConfig(upstream), server: { batch_concurrency: 4, batch_concurrency_per_batch: 2, batch_recovery_seconds: 1 } },
+    });
+  a = await start('gw-a', upstreamA);
+  b = await start('gw-b', upstreamB);
 });
 afterAll(async () => {
+  await Promise.allSettled([a?.close(), b?.close()]);
+  await Promise.allSettled([upstreamA?.close(), upstreamB?.close()]);
+  await dropRedisPrefix(TEST_REDIS_URL, prefix);
   await database.drop();
+  rmSync(filesDir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  for (const upstream of [upstreamA, upstreamB]) {
+    upstream.requests.length = 0;
+    upstream.setBehaviour(null);
+  }
 });
 
 async function query<T>(text: string, values: unknown[] = []): Promise<T[]> {
@@ -29,23 +57,6 @@ async function query<T>(text: string, values: unknown[] = []): Promise<T[]> {
 
 const chatLine = (id: string) => ({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model: 'svc-large-3', messages: [{ role: 'user', content: `line ${id}` }] } });
 const ids = (count: number) => Array.from({ length: count }, (_, index) => `line-${index}`);
-
-/** Two gateways on one fresh database, one Redis prefix and one files directory, each on its own fake upstream (so each one's share of the lines is counted). */
-async function twoInstances(batchConcurrency = 2): Promise<{ a: TestGateway; b: TestGateway; upstreamA: FakeUpstream; upstreamB: FakeUpstream }> {
-  const prefix = `switchyard-test-${randomUUID()}:`;
-  onTestFinished(() => dropRedisPrefix(TEST_REDIS_URL, prefix));
-  const filesDir = useTempDir('switchyard-shared-files-');
-  const start = async (id: string, upstream: FakeUpstream) =>
-    useGateway({
-      env: { GATEWAY_DATABASE_URL: database.url, GATEWAY_REDIS_URL: TEST_REDIS_URL, GATEWAY_REDIS_PREFIX: prefix, GATEWAY_INSTANCE_ID: id, GATEWAY_FILES_DIR: filesDir },
-      config: { ...upstreamConfig(upstream), server: { batch_concurrency: 4, batch_concurrency_per_batch: batchConcurrency, batch_recovery_seconds: 1 } },
-    });
-  const upstreamA = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
-  const upstreamB = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
-  const a = await start('gw-a', upstreamA);
-  const b = await start('gw-b', upstreamB);
-  return { a, b, upstreamA, upstreamB };
-}
 
 async function createBatch(on: TestGateway, lines: unknown[]): Promise<Json> {
   const form = new FormData();
@@ -70,7 +81,6 @@ async function fileLines(on: TestGateway, fileId: string | null): Promise<Json[]
 
 describe('batches in team mode: lines are pg-boss jobs on the shared PostgreSQL', () => {
   it('two instances take the lines of one batch; the output has every custom_id once, in input order', async () => {
-    const { a, b, upstreamA, upstreamB } = await twoInstances();
     for (const upstream of [upstreamA, upstreamB]) upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 40 }, path: '/v1/chat/completions' });
     const expected = ids(40);
     const started = Date.now();
@@ -93,7 +103,6 @@ describe('batches in team mode: lines are pg-boss jobs on the shared PostgreSQL'
 
   it('a cancel through B stops the lines in flight on A (the upstream sees the abort); what finished is kept; cancelled lines are not billed', async () => {
     const since = Date.now();
-    const { a, b, upstreamA, upstreamB } = await twoInstances();
     // Each line takes about 2 s upstream.
     for (const upstream of [upstreamA, upstreamB]) upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 1000 }, path: '/v1/chat/completions' });
     const batch = await createBatch(a, ids(30).map(chatLine));
@@ -120,7 +129,6 @@ describe('batches in team mode: lines are pg-boss jobs on the shared PostgreSQL'
   });
 
   it('completion_window: past it the batch is expired, the remaining lines never run and are in the error file as batch_expired', async () => {
-    const { a, upstreamA, upstreamB } = await twoInstances(1);
     for (const upstream of [upstreamA, upstreamB]) upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 150 }, path: '/v1/chat/completions' });
     const expected = ids(40);
     const batch = await createBatch(a, expected.map(chatLine));
