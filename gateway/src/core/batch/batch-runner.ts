@@ -74,10 +74,17 @@ export class BatchRunner {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Starts taking work; a queue that does not outlive the process gets the unfinished batches again. */
+  /**
+   * Starts taking work. A queue that does not outlive the process gets the unfinished batches again;
+   * a durable one gets the running batches' start again, which queues nothing twice (stable job ids)
+   * and picks up batches that were running before the queue existed.
+   */
   async start(): Promise<void> {
     await this.queue.start({ startBatch: (id) => this.startBatch(id), runLine: (line, signal) => this.runLine(line, signal) });
-    if (this.queue.durable) return;
+    if (this.queue.durable) {
+      for (const batch of await this.batches.withStatus(['validating', 'in_progress'])) await this.queue.queueBatch(batch.id);
+      return;
+    }
     for (const batch of await this.batches.withStatus(UNFINISHED)) {
       if (batch.status === 'validating' || batch.status === 'in_progress') await this.queue.queueBatch(batch.id);
       else await this.finalise(batch.id).catch((error: unknown) => this.logger.warn({ batch: batch.id, err: error }, 'batch could not be finalised'));
