@@ -26,6 +26,8 @@ export async function openJobQueue(options: JobQueueOptions, onError: (error: Er
     application_name: 'switchyard-batches',
     superviseIntervalSeconds: options.superviseIntervalSeconds,
     monitorIntervalSeconds: options.superviseIntervalSeconds,
+    // No cron jobs: nothing of the gateway is scheduled through pg-boss.
+    schedule: false,
   });
   boss.on('error', onError);
   try {

@@ -59,7 +59,8 @@ export class PgBossBatchQueue implements BatchLineQueue {
 
   async start(handlers: BatchQueueHandlers): Promise<void> {
     const expireInSeconds = Math.max(HEARTBEAT_SECONDS, this.settings.lineExpirySeconds);
-    const retries = { heartbeatSeconds: HEARTBEAT_SECONDS, retryLimit: RETRY_LIMIT, retryDelay: 1 };
+    // A finished line's job (its body) is deleted after an hour: its result is in batch_lines by then.
+    const retries = { heartbeatSeconds: HEARTBEAT_SECONDS, retryLimit: RETRY_LIMIT, retryDelay: 1, deleteAfterSeconds: 3600 };
     await this.ensureQueue(START_QUEUE, { expireInSeconds: 600, ...retries });
     await this.ensureQueue(LINE_QUEUE, { expireInSeconds, ...retries });
     await this.boss.work<{ batchId: string }>(START_QUEUE, { pollingIntervalSeconds: IDLE_POLL_MS / 1000, batchSize: 1 }, async ([job]) => handlers.startBatch(job!.data.batchId));
