@@ -136,6 +136,8 @@ describe('batches in team mode: lines are pg-boss jobs on the shared PostgreSQL'
     // The batch was created 25 hours ago as far as its 24h window is concerned.
     await query('UPDATE batches SET created_at = created_at - 90000 WHERE id = $1', [batch.id]);
     await expect.poll(async () => (await batchOn(a, batch.id)).status, { timeout: 10_000, interval: 200 }).toBe('expired');
+    // The files follow the status within a moment.
+    await expect.poll(async () => (await batchOn(a, batch.id)).error_file_id, { timeout: 10_000, interval: 200 }).toBeTruthy();
     const done = await batchOn(a, batch.id);
     const output = await fileLines(a, done.output_file_id);
     const errors = await fileLines(a, done.error_file_id);

@@ -11,6 +11,8 @@ export interface QueuedBatchLine {
 export interface BatchQueueHandlers {
   /** Validates a new batch and queues its lines. */
   startBatch(batchId: string): Promise<void>;
+  /** Writes the output and error files of a batch that ended (every line stored, cancelled or expired). */
+  finaliseBatch(batchId: string): Promise<void>;
   runLine(line: QueuedBatchLine, signal: AbortSignal): Promise<void>;
 }
 
@@ -33,6 +35,8 @@ export interface BatchLineQueue {
   start(handlers: BatchQueueHandlers): Promise<void>;
   /** Queues the start of a new batch (validation, then its lines). */
   queueBatch(batchId: string): Promise<void>;
+  /** Queues the writing of a batch's files (once per batch; pg-boss retries it if the instance dies). */
+  queueFinalise(batchId: string): Promise<void>;
   /** Queues lines; a line queued before for the same batch is not queued twice. */
   queueLines(lines: QueuedBatchLine[]): Promise<void>;
   /**

@@ -75,19 +75,15 @@ export class BatchRunner {
   ) {}
 
   /**
-   * Starts taking work. A queue that does not outlive the process gets the unfinished batches again;
-   * a durable one gets the running batches' start again, which queues nothing twice (stable job ids)
-   * and picks up batches that were running before the queue existed.
+   * Starts taking work, and queues the unfinished batches again: their start (the lines not stored
+   * yet) or their files. On pg-boss the job ids are the batch's, so that queues nothing twice while
+   * the jobs exist, and picks up batches that were running before the queue existed.
    */
   async start(): Promise<void> {
-    await this.queue.start({ startBatch: (id) => this.startBatch(id), runLine: (line, signal) => this.runLine(line, signal) });
-    if (this.queue.durable) {
-      for (const batch of await this.batches.withStatus(['validating', 'in_progress'])) await this.queue.queueBatch(batch.id);
-      return;
-    }
-    for (const batch of await this.batches.withStatus(UNFINISHED)) {
+    await this.queue.start({ startBatch: (id) => this.startBatch(id), finaliseBatch: (id) => this.finalise(id), runLine: (line, signal) => this.runLine(line, signal) });
+    for (const batch of await this.batches.withStatus([...UNFINISHED, 'expired'])) {
       if (batch.status === 'validating' || batch.status === 'in_progress') await this.queue.queueBatch(batch.id);
-      else await this.finalise(batch.id).catch((error: unknown) => this.logger.warn({ batch: batch.id, err: error }, 'batch could not be finalised'));
+      else if (batch.status !== 'expired' || (batch.output_file_id === null && batch.error_file_id === null)) await this.queue.queueFinalise(batch.id);
     }
   }
 
@@ -119,7 +115,7 @@ export class BatchRunner {
     }
     this.stopLines(id);
     const cancelling = await this.get(id);
-    void this.finalise(id).catch((error: unknown) => this.logger.warn({ batch: id, err: error }, 'cancelled batch could not be finalised'));
+    await this.queue.queueFinalise(id);
     return cancelling;
   }
 
@@ -244,14 +240,14 @@ export class BatchRunner {
   private async expire(id: string): Promise<void> {
     if (!(await this.batches.transition(id, ['in_progress'], 'expired'))) return;
     this.stopLines(id);
-    await this.finalise(id);
+    await this.queue.queueFinalise(id);
   }
 
   /** Every line stored: the one instance that moves the batch to `finalizing` writes the files. */
   private async finishIfDone(id: string): Promise<void> {
     const batch = await this.get(id);
     if (batch.status === 'in_progress' && (await this.batches.lineCount(id)) >= batch.total) {
-      if (await this.batches.transition(id, ['in_progress'], 'finalizing')) await this.finalise(id);
+      if (await this.batches.transition(id, ['in_progress'], 'finalizing')) await this.queue.queueFinalise(id);
     } else if (batch.status !== 'in_progress') this.forgetToken(id);
   }
 
@@ -262,6 +258,9 @@ export class BatchRunner {
    */
   private async finalise(id: string): Promise<void> {
     const batch = await this.get(id);
+    // Written already (a retried job, or a second start): nothing to do.
+    const expiredUnwritten = batch.status === 'expired' && batch.output_file_id === null && batch.error_file_id === null;
+    if (batch.status !== 'finalizing' && batch.status !== 'cancelling' && !expiredUnwritten) return;
     const lines = await this.batches.lines(id);
     const errors = lines.filter((line) => !line.ok).map((line) => line.result);
     if (batch.status === 'expired') errors.push(...(await this.expiredLines(batch, lines)));
@@ -274,7 +273,7 @@ export class BatchRunner {
     const output_file_id = await save(lines.filter((line) => line.ok).map((line) => line.result), 'output');
     const error_file_id = await save(errors, 'errors');
     const ended =
-      batch.status === 'finalizing' || batch.status === 'in_progress'
+      batch.status === 'finalizing'
         ? { status: 'completed' as const, completed_at: seconds(this.now()) }
         : batch.status === 'cancelling'
           ? { status: 'cancelled' as const, cancelled_at: seconds(this.now()) }

@@ -37,6 +37,10 @@ export class InProcessBatchQueue implements BatchLineQueue {
     this.track(this.handlers!.startBatch(batchId).catch((error: unknown) => this.logger.warn({ batch: batchId, err: error }, 'batch could not be started')));
   }
 
+  async queueFinalise(batchId: string): Promise<void> {
+    this.track(this.handlers!.finaliseBatch(batchId).catch((error: unknown) => this.logger.warn({ batch: batchId, err: error }, 'batch could not be finalised')));
+  }
+
   async queueLines(lines: QueuedBatchLine[]): Promise<void> {
     for (const line of lines) {
       const key = `${line.batchId}:${line.line}`;

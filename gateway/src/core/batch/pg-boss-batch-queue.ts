@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job, PgBoss } from '../../store/job-queue.js';
 import type { BatchConcurrency, BatchLineQueue, BatchQueueHandlers, QueuedBatchLine } from './batch-line-queue.js';
 
-const START_QUEUE = 'switchyard-batch-start';
+/** A batch's start (validation, its lines queued) and its end (the files written). */
+const BATCH_QUEUE = 'switchyard-batch';
 const LINE_QUEUE = 'switchyard-batch-line';
 /**
  * pg-boss's shortest heartbeat: each instance touches its lines in flight every 5 s, and a line
@@ -17,6 +18,11 @@ const RETRY_LIMIT = 10;
 const INSERT_CHUNK = 500;
 /** An idle instance looks for lines this often; a busy one fetches as soon as a line ends. */
 const IDLE_POLL_MS = 1000;
+
+interface BatchStep {
+  batchId: string;
+  step: 'start' | 'finalise';
+}
 
 export interface PgBossBatchQueueSettings {
   concurrency: BatchConcurrency;
@@ -61,15 +67,21 @@ export class PgBossBatchQueue implements BatchLineQueue {
     const expireInSeconds = Math.max(HEARTBEAT_SECONDS, this.settings.lineExpirySeconds);
     // A finished line's job (its body) is deleted after an hour: its result is in batch_lines by then.
     const retries = { heartbeatSeconds: HEARTBEAT_SECONDS, retryLimit: RETRY_LIMIT, retryDelay: 1, deleteAfterSeconds: 3600 };
-    await this.ensureQueue(START_QUEUE, { expireInSeconds: 600, ...retries });
+    await this.ensureQueue(BATCH_QUEUE, { expireInSeconds: 600, ...retries });
     await this.ensureQueue(LINE_QUEUE, { expireInSeconds, ...retries });
-    await this.boss.work<{ batchId: string }>(START_QUEUE, { pollingIntervalSeconds: IDLE_POLL_MS / 1000, batchSize: 1 }, async ([job]) => handlers.startBatch(job!.data.batchId));
+    await this.boss.work<BatchStep>(BATCH_QUEUE, { pollingIntervalSeconds: IDLE_POLL_MS / 1000, batchSize: 1 }, async ([job]) =>
+      job!.data.step === 'finalise' ? handlers.finaliseBatch(job!.data.batchId) : handlers.startBatch(job!.data.batchId),
+    );
     this.heartbeat = setInterval(() => this.touch(), (HEARTBEAT_SECONDS / 2) * 1000);
     this.loop = this.fetchLines(handlers);
   }
 
   async queueBatch(batchId: string): Promise<void> {
-    await this.boss.send(START_QUEUE, { batchId }, { id: stableJobId(`start:${batchId}`) });
+    await this.boss.send(BATCH_QUEUE, { batchId, step: 'start' } satisfies BatchStep, { id: stableJobId(`start:${batchId}`) });
+  }
+
+  async queueFinalise(batchId: string): Promise<void> {
+    await this.boss.send(BATCH_QUEUE, { batchId, step: 'finalise' } satisfies BatchStep, { id: stableJobId(`finalise:${batchId}`) });
   }
 
   async queueLines(lines: QueuedBatchLine[]): Promise<void> {
