@@ -50,10 +50,10 @@ import { BatchesRepository } from './store/batches-repository.js';
 import { AgentsRepository } from './store/agents-repository.js';
 import { BatchRunner } from './core/batch/batch-runner.js';
 import { inProcessBatchExecutor } from './core/batch/in-process-batch-executor.js';
+import { openBatchQueue } from './core/batch/open-batch-queue.js';
 import { ConversationsRepository } from './store/conversations-repository.js';
 import { AgentsService } from './core/agents/agents-service.js';
 import { ConversationsService } from './core/agents/conversations-service.js';
-import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { apiRoutes } from './api/index.js';
 import { AddressPolicy } from './core/url-fetch/address-policy.js';
@@ -144,6 +144,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const batches = new BatchesRepository(db);
   const agents = new AgentsService(new AgentsRepository(db), models);
   const runBatchRequest = inProcessBatchExecutor((request) => app.inject(request));
+  // After the migrations: pg-boss creates its own schema on PostgreSQL.
+  const batchQueue = await openBatchQueue(options.server, options.team?.databaseUrl, app.log);
   const startup = new StartupState();
   const metrics = new GatewayMetrics(providers, breakers);
   const runner = new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
@@ -169,7 +171,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     status: new GatewayStatus({ options, startup, models, providers, breakers, db, instanceId, team }),
     files,
     batches,
-    batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, join(options.dataDir, 'batches'), app.log),
+    batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, batchQueue, app.log),
     agents,
     conversations: new ConversationsService(new ConversationsRepository(db), agents, models),
     urlFetchPolicy,
@@ -217,7 +219,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   await registerConsolePage(app, options.consoleDir);
 
   app.addHook('onReady', async () => {
-    await services.batchRunner.resume().catch((error: unknown) => app.log.error({ err: error }, 'unfinished batches could not be resumed'));
+    await services.batchRunner.start().catch((error: unknown) => app.log.error({ err: error }, 'the batch runner could not start'));
     await services.localModels.start().catch((error: unknown) => app.log.error({ err: error }, 'local models failed to start'));
     if (!options.server.warmEngines) return;
     const routed = new Set(models.all().map((route) => route.provider));

@@ -64,6 +64,12 @@ export const ServerConfigSchema = Type.Object(
     request_timeout_ms: Type.Optional(Type.Integer({ minimum: 0 })),
     /** How long an idle keep-alive connection stays open, in milliseconds. */
     keep_alive_timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** Batch lines this instance runs at once, all batches together (default 8). */
+    batch_concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    /** Lines of one batch this instance runs at once (default 4). */
+    batch_concurrency_per_batch: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    /** PostgreSQL: how often each instance looks for batch lines of an instance that died, in seconds (default 10). */
+    batch_recovery_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
   },
   { additionalProperties: false },
 );

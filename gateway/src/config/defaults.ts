@@ -26,6 +26,11 @@ export const DEFAULT_SERVER: ServerSettings = {
   headersTimeoutMs: 30_000,
   requestTimeoutMs: 300_000,
   keepAliveTimeoutMs: 72_000,
+  // 8 lines at once per instance, 4 of one batch: two batches share an instance evenly, and an
+  // upstream sees at most 4 × instances concurrent requests from one batch.
+  batchConcurrency: 8,
+  batchConcurrencyPerBatch: 4,
+  batchRecoverySeconds: 10,
 };
 
 /**

@@ -22,6 +22,12 @@ export interface ServerSettings {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /** Batch lines this instance runs at once, all batches together. */
+  batchConcurrency: number;
+  /** Lines of one batch this instance runs at once. */
+  batchConcurrencyPerBatch: number;
+  /** PostgreSQL: how often each instance looks for batch lines whose instance died, in seconds. */
+  batchRecoverySeconds: number;
 }
 
 export interface AccountSettings {

@@ -148,6 +148,9 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       instanceId: instanceIdFrom(env) ?? server.instance_id,
       urlFetchAllow: server.url_fetch_allow ? parseUrlFetchAllow(server.url_fetch_allow) : DEFAULT_SERVER.urlFetchAllow,
       ...connectionTimeouts(server),
+      batchConcurrency: server.batch_concurrency ?? DEFAULT_SERVER.batchConcurrency,
+      batchConcurrencyPerBatch: server.batch_concurrency_per_batch ?? DEFAULT_SERVER.batchConcurrencyPerBatch,
+      batchRecoverySeconds: server.batch_recovery_seconds ?? DEFAULT_SERVER.batchRecoverySeconds,
     },
     team,
     account: {

@@ -364,4 +364,21 @@ export const MIGRATIONS: Migration[] = [
     // A JSON object of chat parameters (temperature, max_tokens, ...); each version in history carries its own.
     sql: `ALTER TABLE agents ADD COLUMN completion_args TEXT NOT NULL DEFAULT '{}';`,
   },
+  {
+    version: 15,
+    name: 'batch line results in the database',
+    // One row per finished line of a batch in progress, whichever instance ran it: the primary key
+    // makes a line run twice (an instance killed mid-line, its job retried) stored once. `ok` 1: the
+    // output file, 0: the error file; `result` is the line as written there. Rows go when the batch ends.
+    sql: `
+      CREATE TABLE batch_lines (
+        batch_id TEXT NOT NULL REFERENCES batches (id) ON DELETE CASCADE,
+        custom_id TEXT NOT NULL,
+        line INTEGER NOT NULL,
+        ok INTEGER NOT NULL,
+        result TEXT NOT NULL,
+        PRIMARY KEY (batch_id, custom_id)
+      );
+    `,
+  },
 ];

@@ -55,6 +55,13 @@ export interface Tables {
     key_id: string | null;
     errors: string;
   };
+  batch_lines: {
+    batch_id: string;
+    custom_id: string;
+    line: number;
+    ok: number;
+    result: string;
+  };
   agents: {
     id: string;
     name: string;

@@ -151,6 +151,31 @@ describe.each(bothDatabases())('repositories on $dialect', (kind) => {
     expect(await batches.get('b1', { keyId: 'key_z', seesAll: false })).toBeUndefined();
   });
 
+  it('batch lines: a line completed twice is stored once; none is stored once the batch left in_progress; status moves only from the given ones', async () => {
+    const batches = new BatchesRepository(await fresh(kind));
+    await batches.insert({
+      id: 'b1', status: 'in_progress', endpoint: '/v1/chat/completions', input_file_id: 'f1', output_file_id: null, error_file_id: null, completion_window: '24h',
+      metadata: {}, created_at: 10, in_progress_at: 10, completed_at: null, cancelled_at: null, failed_at: null, total: 3, completed: 0, failed: 0, key_id: null, errors: [],
+    });
+    const line = (customId: string, at: number, ok = true) => ({ customId, line: at, ok, result: JSON.stringify({ custom_id: customId, run: Math.random() }) });
+    const first = line('c', 2);
+    expect(await batches.storeLine('b1', first)).toBe('stored');
+    expect(await batches.storeLine('b1', line('c', 2))).toBe('duplicate');
+    expect(await batches.storeLine('b1', line('a', 0, false))).toBe('stored');
+    expect(await batches.get('b1')).toMatchObject({ completed: 1, failed: 1 });
+    expect(await batches.lines('b1')).toEqual([{ customId: 'a', line: 0, ok: false, result: expect.any(String) }, first]);
+    expect(await batches.lineCount('b1')).toBe(2);
+    expect([...(await batches.storedLineIds('b1'))].sort()).toEqual(['a', 'c']);
+
+    expect(await batches.transition('b1', ['validating'], 'cancelling')).toBe(false);
+    expect(await batches.transition('b1', ['in_progress'], 'cancelling')).toBe(true);
+    expect(await batches.transition('b1', ['in_progress'], 'expired')).toBe(false);
+    expect(await batches.storeLine('b1', line('b', 1))).toBe('not_running');
+    expect(await batches.lineCount('b1')).toBe(2);
+    await batches.deleteLines('b1');
+    expect(await batches.lines('b1')).toEqual([]);
+  });
+
   it('agents and conversations: versions and entries kept as JSON, delete says whether it removed one', async () => {
     const db = await fresh(kind);
     const agents = new AgentsRepository(db);

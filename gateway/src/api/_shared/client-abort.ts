@@ -1,10 +1,16 @@
 import type { FastifyReply } from 'fastify';
+import { batchLineSignal } from '../../core/batch/in-process-batch-executor.js';
 
-/** Aborts when the client goes away before the response is complete, so the backend stops working for nobody. */
+/**
+ * Aborts when the client goes away before the response is complete, so the backend stops working for
+ * nobody; for a batch line run in process, when the line is stopped (its batch cancelled or expired).
+ */
 export function clientAbortSignal(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
-  reply.raw.once('close', () => {
+  const gone = () => {
     if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
-  });
+  };
+  reply.raw.once('close', gone);
+  batchLineSignal(reply.request.headers)?.addEventListener('abort', gone, { once: true });
   return controller.signal;
 }

@@ -1,13 +1,12 @@
-import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BatchRecord, BatchesRepository } from '../../store/batches-repository.js';
+import type { BatchLineResult, BatchRecord, BatchesRepository, BatchStatus } from '../../store/batches-repository.js';
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { FileStore } from '../files/file-store.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newId } from '../ids/ids.js';
 import type { KeyService } from '../account/key-service.js';
 import { parseBatchInput, type BatchRequestLine } from './parse-batch-input.js';
+import type { BatchLineQueue, QueuedBatchLine } from './batch-line-queue.js';
 
 /** Runs one request of a batch through the gateway's own pipeline (auth, limits, billing, logging). */
 export type BatchExecutor = (endpoint: string, body: Record<string, unknown>, token: string, signal: AbortSignal) => Promise<{ status: number; body: unknown; requestId: string; retryAfter?: number }>;
@@ -18,6 +17,8 @@ export interface BatchRunnerLogger {
 
 const MAX_RATE_LIMIT_WAITS = 5;
 const MAX_RATE_LIMIT_WAIT_SECONDS = 60;
+/** The longest a line may wait on 429s on top of its requests (for the queue's expiry of a line). */
+export const MAX_RATE_LIMIT_WAIT_MS = MAX_RATE_LIMIT_WAITS * MAX_RATE_LIMIT_WAIT_SECONDS * 1000;
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
@@ -40,67 +41,82 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | und
   });
 }
 
-async function countLines(path: string): Promise<number> {
-  try {
-    return (await readFile(path, 'utf8')).split('\n').filter(Boolean).length;
-  } catch {
-    return 0;
-  }
+/** A line stopped before its result was stored (the instance is stopping): it runs again, at the next start or on another instance. */
+export class BatchLineAbandoned extends Error {
+  override readonly name = 'BatchLineAbandoned';
 }
 
+const UNFINISHED: BatchStatus[] = ['validating', 'in_progress', 'finalizing', 'cancelling'];
+
 /**
- * Batches: validates the input file, then runs its requests one after another, spooling each result
- * to disk so a restart resumes where it stopped; when done (or cancelled, or expired) the results
- * become the output and error files.
+ * Batches: validates the input file, queues its lines (`BatchLineQueue`: in this process, or pg-boss
+ * jobs every instance takes), runs each through the gateway's own pipeline and stores its result in
+ * the database once (on (batch, custom_id)); when every line is stored (or the batch is cancelled or
+ * expires) the stored results become the output and error files, in input order.
  */
 export class BatchRunner {
-  private readonly queue: string[] = [];
-  private draining: Promise<void> | undefined;
-  /** The batch whose lines are being run now, and the abort of its line in flight (a cancel stops it). */
-  private running: string | undefined;
-  private cancelLine = new AbortController();
-  private stopped = false;
+  /** Aborts of the lines in flight on this instance, per batch (a cancel or expiry stops them). */
+  private readonly inFlight = new Map<string, Set<AbortController>>();
+  /** The internal token each batch's lines run with on this instance. */
+  private readonly tokens = new Map<string, string>();
+  private stopping = false;
   /** Aborted when stopping begins: rate-limit waits end and no further line starts. */
   private readonly stopRequested = new AbortController();
-  /** Aborted when the grace period is over: the line still in flight is abandoned. */
-  private readonly abandon = new AbortController();
+  private announceStop: (batchId: string) => void = () => undefined;
 
   constructor(
     private readonly batches: BatchesRepository,
     private readonly files: FileStore,
     private readonly keys: KeyService,
     private readonly execute: BatchExecutor,
-    private readonly spoolDir: string,
+    private readonly queue: BatchLineQueue,
     private readonly logger: BatchRunnerLogger,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Picks up batches a previous run left unfinished. */
-  async resume(): Promise<void> {
-    for (const batch of await this.batches.withStatus(['validating', 'in_progress', 'finalizing', 'cancelling'])) this.enqueue(batch.id);
+  /**
+   * Starts taking work, and queues the unfinished batches again: their start (the lines not stored
+   * yet) or their files. On pg-boss the job ids are the batch's, so that queues nothing twice while
+   * the jobs exist, and picks up batches that were running before the queue existed.
+   */
+  async start(): Promise<void> {
+    await this.queue.start({ startBatch: (id) => this.startBatch(id), finaliseBatch: (id) => this.finalise(id), runLine: (line, signal) => this.runLine(line, signal) });
+    for (const batch of await this.batches.withStatus([...UNFINISHED, 'expired'])) {
+      if (batch.status === 'validating' || batch.status === 'in_progress') await this.queue.queueBatch(batch.id);
+      else if (batch.status !== 'expired' || (batch.output_file_id === null && batch.error_file_id === null)) await this.queue.queueFinalise(batch.id);
+    }
   }
 
-  enqueue(id: string): void {
-    this.queue.push(id);
-    this.draining ??= this.drain().finally(() => (this.draining = undefined));
+  /** Queues a new batch (it is validated, then its lines are queued). */
+  async enqueue(id: string): Promise<void> {
+    await this.queue.queueBatch(id);
+  }
+
+  /** Team mode: `announce` tells the other instances that a batch stopped (cancelled, expired), so they abort its lines in flight. */
+  announceStopsTo(announce: (batchId: string) => void): void {
+    this.announceStop = announce;
+  }
+
+  /** Aborts this instance's lines in flight of a batch that stopped (their results are not stored, nor billed unless they reached the upstream). */
+  abortLines(batchId: string): void {
+    for (const controller of this.inFlight.get(batchId) ?? []) controller.abort();
   }
 
   /**
-   * Cancels an in-progress batch. While the runner is working on it, it becomes `cancelling`: the
-   * line in flight is stopped (its result discarded), no further line starts, what finished is written
-   * to the output and error files, and then it is `cancelled`. A batch the runner has not reached yet
-   * is `cancelled` at once.
+   * Cancels an in-progress batch: it becomes `cancelling`, its lines in flight are stopped on every
+   * instance (their results discarded), no further line starts, what finished is written to the
+   * output and error files, and then it is `cancelled`.
    */
   async cancel(id: string, scope?: OwnerScope): Promise<BatchRecord> {
     const batch = await this.get(id, scope);
-    if (batch.status !== 'in_progress') {
-      throw new GatewayError(409, 'batch_not_cancellable', `Batch ${id} is ${batch.status}; only batches in_progress can be cancelled.`, { param: 'batch_id' });
+    if (batch.status !== 'in_progress' || !(await this.batches.transition(id, ['in_progress'], 'cancelling'))) {
+      const now = await this.get(id);
+      throw new GatewayError(409, 'batch_not_cancellable', `Batch ${id} is ${now.status}; only batches in_progress can be cancelled.`, { param: 'batch_id' });
     }
-    if (this.running === id) {
-      await this.batches.update(id, { status: 'cancelling' });
-      this.cancelLine.abort();
-    } else await this.batches.update(id, { status: 'cancelled', cancelled_at: seconds(this.now()) });
-    return this.get(id);
+    this.stopLines(id);
+    const cancelling = await this.get(id);
+    await this.queue.queueFinalise(id);
+    return cancelling;
   }
 
   /** The batch; 404 when it does not exist or is outside `scope` (no scope: the runner's own use). */
@@ -111,42 +127,20 @@ export class BatchRunner {
   }
 
   /**
-   * Starts no further line and lets the one in flight finish and be recorded within `graceMs`, so a
+   * Starts no further line and lets the ones in flight finish and be stored within `graceMs`, so a
    * graceful stop never sends a line upstream twice. A line still running after that is abandoned
-   * (not recorded: it runs again when the batch resumes at the next start).
+   * (not stored: it runs again at the next start, or on another instance).
    */
   async stop(graceMs: number): Promise<void> {
-    this.stopped = true;
+    this.stopping = true;
     this.stopRequested.abort();
-    const timer = setTimeout(() => this.abandon.abort(), graceMs);
-    try {
-      await this.draining;
-    } finally {
-      clearTimeout(timer);
-    }
+    await this.queue.stop(graceMs);
+    for (const token of this.tokens.values()) this.keys.revokeInternalToken(token);
+    this.tokens.clear();
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0 && !this.stopped) {
-      const id = this.queue.shift()!;
-      this.running = id;
-      this.cancelLine = new AbortController();
-      try {
-        await this.run(id);
-      } catch (error) {
-        if (this.stopped) return;
-        this.logger.warn({ batch: id, err: error }, 'batch failed');
-        await this.batches
-          .update(id, { status: 'failed', failed_at: seconds(this.now()), errors: [{ line: 0, message: (error as Error).message }] })
-          .catch((stored: unknown) => this.logger.warn({ batch: id, err: stored }, 'could not mark the batch failed'));
-      } finally {
-        this.running = undefined;
-      }
-    }
-  }
-
-  private spool(id: string) {
-    return { output: join(this.spoolDir, `${id}.output.jsonl`), errors: join(this.spoolDir, `${id}.errors.jsonl`) };
+  private deadline(batch: BatchRecord): number {
+    return (batch.created_at + windowSeconds(batch.completion_window)) * 1000;
   }
 
   private async validate(batch: BatchRecord): Promise<BatchRequestLine[] | undefined> {
@@ -159,91 +153,142 @@ export class BatchRunner {
     return requests;
   }
 
-  private async run(id: string): Promise<void> {
-    let batch = await this.get(id);
-    const requests = await this.validate(batch);
-    if (!requests) return;
-    if (batch.status === 'validating') {
-      await this.batches.update(id, { status: 'in_progress', in_progress_at: seconds(this.now()), total: requests.length });
-    }
-    await mkdir(this.spoolDir, { recursive: true });
-    const spool = this.spool(id);
-    const done = (await countLines(spool.output)) + (await countLines(spool.errors));
-    const deadline = (batch.created_at + windowSeconds(batch.completion_window)) * 1000;
-    let completed = await countLines(spool.output);
-    let failed = await countLines(spool.errors);
-    const token = batch.key_id ? this.keys.issueInternalToken(batch.key_id) : '';
-    /** Lines left for the next start: stopping came before the last one was recorded. */
-    let interrupted = false;
+  /** Validates the batch and queues the lines not stored yet (all of them, unless it is resumed). */
+  private async startBatch(id: string): Promise<void> {
     try {
-      for (const request of requests.slice(done)) {
-        batch = await this.get(id);
-        if (batch.status !== 'in_progress' || this.stopped) {
-          interrupted = this.stopped && batch.status === 'in_progress';
-          break;
-        }
-        if (this.now() > deadline) {
-          await this.batches.update(id, { status: 'expired' });
-          break;
-        }
-        const cancelled = this.cancelLine.signal;
-        const result = await untilAborted(this.executeWithRateLimitWaits(batch.endpoint, request.body, token, cancelled), cancelled);
-        if (cancelled.aborted) break;
-        if (!result || this.abandon.signal.aborted) {
-          interrupted = true;
-          break;
-        }
-        const line = { id: newId('batch_req_'), custom_id: request.custom_id, response: { status_code: result.status, request_id: result.requestId, body: result.body } };
-        if (result.status < 400) {
-          await appendFile(spool.output, `${JSON.stringify({ ...line, error: null })}\n`);
-          completed++;
-        } else {
-          const error = result.body as { code?: string; message?: string } | undefined;
-          await appendFile(spool.errors, `${JSON.stringify({ ...line, error: { code: error?.code ?? `http_${result.status}`, message: error?.message ?? `HTTP ${result.status}` } })}\n`);
-          failed++;
-        }
-        await this.batches.update(id, { completed, failed });
-      }
-    } finally {
-      if (token) this.keys.revokeInternalToken(token);
+      const batch = await this.get(id);
+      if (batch.status !== 'validating' && batch.status !== 'in_progress') return;
+      const requests = await this.validate(batch);
+      if (!requests) return;
+      if (batch.status === 'validating') await this.batches.transition(id, ['validating'], 'in_progress', { in_progress_at: seconds(this.now()), total: requests.length });
+      if (this.now() > this.deadline(batch)) return await this.expire(id);
+      const stored = await this.batches.storedLineIds(id);
+      const lines = requests.map((request, line) => ({ batchId: id, line, customId: request.custom_id, body: request.body })).filter((line) => !stored.has(line.customId));
+      if (lines.length === 0) return await this.finishIfDone(id);
+      await this.queue.queueLines(lines);
+    } catch (error) {
+      if (this.stopping) throw error;
+      this.logger.warn({ batch: id, err: error }, 'batch failed');
+      await this.batches.update(id, { status: 'failed', failed_at: seconds(this.now()), errors: [{ line: 0, message: (error as Error).message }] });
     }
-    // A batch whose last line finished while stopping is finalised now, not at the next start.
-    if (interrupted) return;
-    await this.finalise(id);
   }
 
-  /** The line's result, or undefined when stopping cut a rate-limit wait short (the line runs again at the next start). */
-  private async executeWithRateLimitWaits(endpoint: string, body: Record<string, unknown>, token: string, cancelled: AbortSignal) {
-    const signal = AbortSignal.any([this.abandon.signal, cancelled]);
+  /** Runs one line and stores its result; throws BatchLineAbandoned when stopping cut it short. */
+  private async runLine(line: QueuedBatchLine, abandon: AbortSignal): Promise<void> {
+    const batch = await this.batches.get(line.batchId);
+    if (!batch || batch.status !== 'in_progress') return this.forgetToken(line.batchId);
+    if (this.now() > this.deadline(batch)) return this.expire(batch.id);
+    if (this.stopping) throw new BatchLineAbandoned(`Batch ${line.batchId} line ${line.line} was not started: the gateway is stopping.`);
+    const stopped = new AbortController();
+    const lines = this.inFlight.get(line.batchId) ?? new Set();
+    this.inFlight.set(line.batchId, lines.add(stopped));
+    try {
+      const signal = AbortSignal.any([stopped.signal, abandon]);
+      const result = await untilAborted(this.executeWithRateLimitWaits(batch.endpoint, line.body, this.tokenFor(batch), signal), signal);
+      // Cancelled or expired meanwhile: the result is not stored.
+      if (stopped.signal.aborted) return;
+      if (!result) throw new BatchLineAbandoned(`Batch ${line.batchId} line ${line.line} was stopped with the gateway.`);
+      const stored = await this.batches.storeLine(line.batchId, this.lineResult(line, result));
+      if (stored !== 'not_running') await this.finishIfDone(line.batchId);
+    } finally {
+      lines.delete(stopped);
+      if (lines.size === 0) this.inFlight.delete(line.batchId);
+    }
+  }
+
+  private lineResult(line: QueuedBatchLine, result: Awaited<ReturnType<BatchExecutor>>): BatchLineResult {
+    const written = { id: newId('batch_req_'), custom_id: line.customId, response: { status_code: result.status, request_id: result.requestId, body: result.body } };
+    const ok = result.status < 400;
+    const problem = result.body as { code?: string; message?: string } | undefined;
+    const error = ok ? null : { code: problem?.code ?? `http_${result.status}`, message: problem?.message ?? `HTTP ${result.status}` };
+    return { customId: line.customId, line: line.line, ok, result: JSON.stringify({ ...written, error }) };
+  }
+
+  private tokenFor(batch: BatchRecord): string {
+    if (!batch.key_id) return '';
+    let token = this.tokens.get(batch.id);
+    if (!token) this.tokens.set(batch.id, (token = this.keys.issueInternalToken(batch.key_id)));
+    return token;
+  }
+
+  private forgetToken(batchId: string): void {
+    const token = this.tokens.get(batchId);
+    if (token && !this.inFlight.has(batchId)) {
+      this.keys.revokeInternalToken(token);
+      this.tokens.delete(batchId);
+    }
+  }
+
+  /** The line's result, or undefined when stopping cut a rate-limit wait short (the line runs again). */
+  private async executeWithRateLimitWaits(endpoint: string, body: Record<string, unknown>, token: string, signal: AbortSignal) {
     for (let attempt = 0; ; attempt++) {
       const result = await this.execute(endpoint, { ...body, stream: false }, token, signal);
       const wait = result.retryAfter ?? 1;
       if (result.status !== 429 || attempt >= MAX_RATE_LIMIT_WAITS || wait > MAX_RATE_LIMIT_WAIT_SECONDS) return result;
-      if (this.stopped) return undefined;
-      await sleep(wait * 1000, undefined, { signal: AbortSignal.any([this.stopRequested.signal, cancelled]) });
+      if (this.stopping) return undefined;
+      await sleep(wait * 1000, undefined, { signal: AbortSignal.any([this.stopRequested.signal, signal]) });
     }
   }
 
-  /** Turns the spooled results into output and error files; the final status is completed, or cancelled after cancelling, unless it already ended (cancelled, expired). */
+  /** Stops a batch's lines in flight here and on the other instances. */
+  private stopLines(id: string): void {
+    this.abortLines(id);
+    this.announceStop(id);
+  }
+
+  /** The completion window passed: the batch is `expired`, its remaining lines are not run, what finished is written out. */
+  private async expire(id: string): Promise<void> {
+    if (!(await this.batches.transition(id, ['in_progress'], 'expired'))) return;
+    this.stopLines(id);
+    await this.queue.queueFinalise(id);
+  }
+
+  /** Every line stored: the one instance that moves the batch to `finalizing` writes the files. */
+  private async finishIfDone(id: string): Promise<void> {
+    const batch = await this.get(id);
+    if (batch.status === 'in_progress' && (await this.batches.lineCount(id)) >= batch.total) {
+      if (await this.batches.transition(id, ['in_progress'], 'finalizing')) await this.queue.queueFinalise(id);
+    } else if (batch.status !== 'in_progress') this.forgetToken(id);
+  }
+
+  /**
+   * Turns the stored results into output and error files (input order); the final status is
+   * completed, or cancelled after cancelling; an expired batch stays expired, its lines that never
+   * ran in the error file as `batch_expired` (as OpenAI writes them).
+   */
   private async finalise(id: string): Promise<void> {
     const batch = await this.get(id);
-    const spool = this.spool(id);
-    const save = async (path: string, suffix: string) => {
-      const content = await readFile(path).catch(() => undefined);
-      if (!content || content.length === 0) return null;
+    // Written already (a retried job, or a second start): nothing to do.
+    const expiredUnwritten = batch.status === 'expired' && batch.output_file_id === null && batch.error_file_id === null;
+    if (batch.status !== 'finalizing' && batch.status !== 'cancelling' && !expiredUnwritten) return;
+    const lines = await this.batches.lines(id);
+    const errors = lines.filter((line) => !line.ok).map((line) => line.result);
+    if (batch.status === 'expired') errors.push(...(await this.expiredLines(batch, lines)));
+    const save = async (results: string[], suffix: string) => {
+      if (results.length === 0) return null;
+      const content = Buffer.from(`${results.join('\n')}\n`);
       const record = await this.files.save(content, { purpose: 'batch_output', filename: `${id}_${suffix}.jsonl`, mimeType: 'application/jsonl', keyId: batch.key_id });
       return record.id;
     };
-    const wasRunning = batch.status === 'in_progress' || batch.status === 'finalizing';
-    if (wasRunning) await this.batches.update(id, { status: 'finalizing' });
-    const output_file_id = await save(spool.output, 'output');
-    const error_file_id = await save(spool.errors, 'errors');
-    const ended = wasRunning
-      ? { status: 'completed' as const, completed_at: seconds(this.now()) }
-      : batch.status === 'cancelling'
-        ? { status: 'cancelled' as const, cancelled_at: seconds(this.now()) }
-        : {};
-    await this.batches.update(id, { output_file_id, error_file_id, ...ended });
-    await Promise.all([rm(spool.output, { force: true }), rm(spool.errors, { force: true })]);
+    const output_file_id = await save(lines.filter((line) => line.ok).map((line) => line.result), 'output');
+    const error_file_id = await save(errors, 'errors');
+    const ended =
+      batch.status === 'finalizing'
+        ? { status: 'completed' as const, completed_at: seconds(this.now()) }
+        : batch.status === 'cancelling'
+          ? { status: 'cancelled' as const, cancelled_at: seconds(this.now()) }
+          : {};
+    const completed = lines.filter((line) => line.ok).length;
+    await this.batches.update(id, { output_file_id, error_file_id, completed, failed: lines.length - completed, ...ended });
+    await this.batches.deleteLines(id);
+    this.forgetToken(id);
+  }
+
+  private async expiredLines(batch: BatchRecord, stored: BatchLineResult[]): Promise<string[]> {
+    const done = new Set(stored.map((line) => line.customId));
+    const { content } = await this.files.content(batch.input_file_id);
+    const { requests } = parseBatchInput(content.toString('utf8'), batch.endpoint);
+    const error = { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' };
+    return requests.filter((request) => !done.has(request.custom_id)).map((request) => JSON.stringify({ id: newId('batch_req_'), custom_id: request.custom_id, response: null, error }));
   }
 }

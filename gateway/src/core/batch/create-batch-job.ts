@@ -57,6 +57,6 @@ export async function createBatchJob(services: BatchJobServices, job: NewBatchJo
     errors: [],
   };
   await services.batches.insert(record);
-  services.batchRunner.enqueue(record.id);
+  await services.batchRunner.enqueue(record.id);
   return record;
 }

@@ -1,4 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import type { BatchExecutor } from './batch-runner.js';
+
+/**
+ * The aborts of the batch lines being run in process, by the random id their request carries in
+ * this header: Fastify's inject cannot abort a request whose body was read, so the route looks its
+ * line's signal up here. An id from outside matches nothing.
+ */
+const LINE_HEADER = 'x-switchyard-batch-line';
+const lineAborts = new Map<string, AbortSignal>();
+
+/** For a batch line's request: the signal that aborts when the line is stopped (its batch cancelled or expired). */
+export function batchLineSignal(headers: Record<string, string | string[] | undefined>): AbortSignal | undefined {
+  const id = headers[LINE_HEADER];
+  return typeof id === 'string' ? lineAborts.get(id) : undefined;
+}
 
 /** A request handed to the gateway's own routes without a socket (app.ts passes Fastify's `inject`). */
 export interface InProcessRequest {
@@ -22,7 +37,11 @@ export interface InProcessResponse {
  */
 export function inProcessBatchExecutor(inject: (request: InProcessRequest) => Promise<InProcessResponse>): BatchExecutor {
   return async (endpoint, body, token, signal) => {
-    const response = await inject({ method: 'POST', url: endpoint, signal, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    const line = randomUUID();
+    lineAborts.set(line, signal);
+    const response = await inject({ method: 'POST', url: endpoint, signal, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', [LINE_HEADER]: line }, payload: JSON.stringify(body) }).finally(() =>
+      lineAborts.delete(line),
+    );
     let parsed: unknown;
     try {
       parsed = response.json();

@@ -1,6 +1,7 @@
 import { ConfigError } from '../../config/config-error.js';
 import { openRedis, redactedRedisUrl, type RedisConnection } from '../../store/redis/redis-connection.js';
 import type { AccountService } from '../account/account-service.js';
+import type { BatchRunner } from '../batch/batch-runner.js';
 import type { KeyService } from '../account/key-service.js';
 import { RedisRateLimiter } from '../account/redis-rate-limiter.js';
 import { RedisSpendReservations } from '../billing/redis-spend-reservations.js';
@@ -18,7 +19,11 @@ export interface TeamModeSettings {
 }
 
 /** What changes on one instance and must reach the others. */
-type Change = { from: string } & ({ topic: 'keys' | 'models' | 'account' | 'settings' } | { topic: 'breaker'; provider: string; transition: BreakerTransition });
+type Change = { from: string } & ChangeBody;
+type ChangeBody =
+  | { topic: 'keys' | 'models' | 'account' | 'settings' }
+  | { topic: 'breaker'; provider: string; transition: BreakerTransition }
+  | { topic: 'batch-stopped'; batchId: string };
 
 /** The services whose local state team mode keeps in step across instances. */
 export interface SharedServices {
@@ -30,6 +35,8 @@ export interface SharedServices {
   settings: SettingsService;
   /** The configured providers, whose breakers may already be open on other instances. */
   providerIds: string[];
+  /** Batches cancelled or expired on one instance stop their lines in flight on every instance. */
+  batchRunner: BatchRunner;
 }
 
 interface TeamLogger {
@@ -80,7 +87,7 @@ export class TeamMode {
 
   /** Announces this instance's changes and follows the others'. */
   async join(services: SharedServices): Promise<void> {
-    const { keys, models, accounts, breakers, settings, providerIds } = services;
+    const { keys, models, accounts, breakers, settings, providerIds, batchRunner } = services;
     const reloadSettings = () => void settings.reload().catch((error: unknown) => this.log.warn({ err: error }, 'team mode: could not apply a settings change'));
     keys.announceChangesTo(() => this.publish({ topic: 'keys' }));
     settings.announceChangesTo(() => this.publish({ topic: 'settings' }));
@@ -98,6 +105,7 @@ export class TeamMode {
       stored.catch((error: unknown) => this.log.warn({ err: error, provider }, 'team mode: could not share a breaker transition'));
       this.publish({ topic: 'breaker', provider, transition });
     });
+    batchRunner.announceStopsTo((batchId) => this.publish({ topic: 'batch-stopped', batchId }));
 
     this.redis.subscriber.on('message', (channel: string, text: string) => {
       if (channel !== this.channel) return;
@@ -119,6 +127,8 @@ export class TeamMode {
           return reloadSettings();
         case 'breaker':
           return breakers.follow(change.provider, change.transition);
+        case 'batch-stopped':
+          return batchRunner.abortLines(change.batchId);
       }
     });
     this.redis.subscriber.on('close', () => this.closing || this.log.warn({}, 'team mode: lost Redis; limited and paid requests get 503 until it is back'));
@@ -163,7 +173,7 @@ export class TeamMode {
     return `${this.redis.prefix}breaker:${provider}`;
   }
 
-  private publish(change: { topic: 'keys' | 'models' | 'account' | 'settings' } | { topic: 'breaker'; provider: string; transition: BreakerTransition }): void {
+  private publish(change: ChangeBody): void {
     const message = JSON.stringify({ ...change, from: this.settings.instanceId });
     this.redis.commands.publish(this.channel, message).catch((error: unknown) => this.log.warn({ err: error, topic: change.topic }, 'team mode: could not publish a change'));
   }

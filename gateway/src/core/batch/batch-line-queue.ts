@@ -1,0 +1,47 @@
+/** One request of a batch, as queued: enough to run it without reading the input file again. */
+export interface QueuedBatchLine {
+  batchId: string;
+  /** The line's place in the input file (0-based). */
+  line: number;
+  customId: string;
+  body: Record<string, unknown>;
+}
+
+/** Work the queue hands to the runner. `signal` aborts when the line must be abandoned (the instance stops past its grace, or the queue gave the line to another instance). */
+export interface BatchQueueHandlers {
+  /** Validates a new batch and queues its lines. */
+  startBatch(batchId: string): Promise<void>;
+  /** Writes the output and error files of a batch that ended (every line stored, cancelled or expired). */
+  finaliseBatch(batchId: string): Promise<void>;
+  runLine(line: QueuedBatchLine, signal: AbortSignal): Promise<void>;
+}
+
+/** How many lines one instance runs at once. */
+export interface BatchConcurrency {
+  /** Lines in flight on this instance, all batches together. */
+  lines: number;
+  /** Lines of one batch in flight on this instance. */
+  perBatch: number;
+}
+
+/**
+ * Where batches and their lines wait to be run: in this process (SQLite, one gateway) or in
+ * PostgreSQL through pg-boss (every instance on the database takes lines). Chosen at start.
+ */
+export interface BatchLineQueue {
+  /** True when queued work outlives the process (nothing to queue again at start). */
+  readonly durable: boolean;
+  /** Starts handing work to `handlers`. */
+  start(handlers: BatchQueueHandlers): Promise<void>;
+  /** Queues the start of a new batch (validation, then its lines). */
+  queueBatch(batchId: string): Promise<void>;
+  /** Queues the writing of a batch's files (once per batch; pg-boss retries it if the instance dies). */
+  queueFinalise(batchId: string): Promise<void>;
+  /** Queues lines; a line queued before for the same batch is not queued twice. */
+  queueLines(lines: QueuedBatchLine[]): Promise<void>;
+  /**
+   * Takes no new work; work in flight finishes within `graceMs`, after which its signals abort
+   * (an abandoned line runs again: at the next start, or on another instance).
+   */
+  stop(graceMs: number): Promise<void>;
+}

@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Job, PgBoss } from '../../store/job-queue.js';
+import type { BatchConcurrency, BatchLineQueue, BatchQueueHandlers, QueuedBatchLine } from './batch-line-queue.js';
+
+/** A batch's start (validation, its lines queued) and its end (the files written). */
+const BATCH_QUEUE = 'switchyard-batch';
+const LINE_QUEUE = 'switchyard-batch-line';
+/**
+ * pg-boss's shortest heartbeat: each instance touches its lines in flight every 5 s, and a line
+ * whose instance died (kill -9, a lost machine) goes back to the queue once its heartbeat is 10 s
+ * old, at the next supervise pass (`server.batch_recovery_seconds`).
+ */
+const HEARTBEAT_SECONDS = 10;
+/** A line that failed for a reason of its own (the database away, the instance stopping) is tried again up to this often; its request's own failures are results, not retries. */
+const RETRY_LIMIT = 10;
+/** Lines are queued this many at a time. */
+const INSERT_CHUNK = 500;
+/** An idle instance looks for lines this often; a busy one fetches as soon as a line ends. */
+const IDLE_POLL_MS = 1000;
+
+interface BatchStep {
+  batchId: string;
+  step: 'start' | 'finalise';
+}
+
+export interface PgBossBatchQueueSettings {
+  concurrency: BatchConcurrency;
+  /** The longest a line may run (the request deadline and rate-limit waits) before pg-boss fails it and another instance takes it. */
+  lineExpirySeconds: number;
+}
+
+interface QueueLogger {
+  warn(object: Record<string, unknown>, message: string): void;
+}
+
+/** A job id made from a name: queuing the same line (or batch start) again inserts nothing. */
+export function stableJobId(name: string): string {
+  const hex = createHash('sha256').update(name).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * Team mode's queue (PostgreSQL): batch starts and lines are pg-boss jobs, so every instance on the
+ * database takes lines, each at most `concurrency.lines` at once and `concurrency.perBatch` of one
+ * batch (a batch at its limit is left out of the fetch). A line's job completes when its result is
+ * stored; a line whose instance dies is retried elsewhere once its heartbeat lapses.
+ */
+export class PgBossBatchQueue implements BatchLineQueue {
+  readonly durable = true;
+  private readonly abandon = new AbortController();
+  private readonly active = new Map<string, Promise<void>>();
+  private readonly perBatch = new Map<string, number>();
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  /** Resolves the fetch loop's wait when a line ends or stopping begins. */
+  private wake: () => void = () => undefined;
+
+  constructor(
+    private readonly boss: PgBoss,
+    private readonly settings: PgBossBatchQueueSettings,
+    private readonly logger: QueueLogger,
+  ) {}
+
+  async start(handlers: BatchQueueHandlers): Promise<void> {
+    const expireInSeconds = Math.max(HEARTBEAT_SECONDS, this.settings.lineExpirySeconds);
+    // A finished line's job (its body) is deleted after an hour: its result is in batch_lines by then.
+    const retries = { heartbeatSeconds: HEARTBEAT_SECONDS, retryLimit: RETRY_LIMIT, retryDelay: 1, deleteAfterSeconds: 3600 };
+    await this.ensureQueue(BATCH_QUEUE, { expireInSeconds: 600, ...retries });
+    await this.ensureQueue(LINE_QUEUE, { expireInSeconds, ...retries });
+    await this.boss.work<BatchStep>(BATCH_QUEUE, { pollingIntervalSeconds: IDLE_POLL_MS / 1000, batchSize: 1 }, async ([job]) =>
+      job!.data.step === 'finalise' ? handlers.finaliseBatch(job!.data.batchId) : handlers.startBatch(job!.data.batchId),
+    );
+    this.heartbeat = setInterval(() => this.touch(), (HEARTBEAT_SECONDS / 2) * 1000);
+    this.loop = this.fetchLines(handlers);
+  }
+
+  async queueBatch(batchId: string): Promise<void> {
+    await this.boss.send(BATCH_QUEUE, { batchId, step: 'start' } satisfies BatchStep, { id: stableJobId(`start:${batchId}`) });
+  }
+
+  async queueFinalise(batchId: string): Promise<void> {
+    await this.boss.send(BATCH_QUEUE, { batchId, step: 'finalise' } satisfies BatchStep, { id: stableJobId(`finalise:${batchId}`) });
+  }
+
+  async queueLines(lines: QueuedBatchLine[]): Promise<void> {
+    for (let start = 0; start < lines.length; start += INSERT_CHUNK) {
+      const chunk = lines.slice(start, start + INSERT_CHUNK);
+      await this.boss.insert(
+        LINE_QUEUE,
+        chunk.map((line) => ({ id: stableJobId(`line:${line.batchId}:${line.line}`), data: line, group: { id: line.batchId } })),
+      );
+    }
+  }
+
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    const timer = setTimeout(() => this.abandon.abort(), graceMs);
+    try {
+      await this.loop;
+      while (this.active.size > 0) await Promise.allSettled([...this.active.values()]);
+    } finally {
+      clearTimeout(timer);
+      clearInterval(this.heartbeat);
+    }
+    await this.boss.stop({ graceful: true, timeout: Math.max(1000, graceMs), close: true });
+  }
+
+  /** Keeps up to `concurrency.lines` lines in flight, fetching one as soon as a slot frees up. */
+  private async fetchLines(handlers: BatchQueueHandlers): Promise<void> {
+    const { lines, perBatch } = this.settings.concurrency;
+    while (!this.stopping) {
+      let fetched: Job<QueuedBatchLine> | undefined;
+      if (this.active.size < lines) {
+        const full = [...this.perBatch].filter(([, count]) => count >= perBatch).map(([batchId]) => batchId);
+        try {
+          [fetched] = await this.boss.fetch<QueuedBatchLine>(LINE_QUEUE, { batchSize: 1, ignoreGroups: full.length > 0 ? full : null });
+        } catch (error) {
+          this.logger.warn({ err: error }, 'batch queue: could not fetch lines');
+        }
+      }
+      if (fetched && !this.stopping) {
+        this.run(fetched, handlers);
+        continue;
+      }
+      if (fetched) await this.boss.fail(LINE_QUEUE, fetched.id, { message: 'the instance is stopping' }).catch(() => undefined);
+      // Idle, or every slot taken: wait for a line to end (or the next look).
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        void sleep(IDLE_POLL_MS, undefined, { ref: false }).then(() => resolve());
+      });
+    }
+  }
+
+  private run(job: Job<QueuedBatchLine>, handlers: BatchQueueHandlers): void {
+    const batchId = job.data.batchId;
+    this.perBatch.set(batchId, (this.perBatch.get(batchId) ?? 0) + 1);
+    const settled = handlers
+      .runLine(job.data, this.abandon.signal)
+      .then(
+        () => this.boss.complete(LINE_QUEUE, job.id),
+        (error: unknown) => this.boss.fail(LINE_QUEUE, job.id, { message: (error as Error).message }),
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => this.logger.warn({ batch: batchId, err: error }, 'batch queue: could not settle a line'),
+      )
+      .finally(() => {
+        this.active.delete(job.id);
+        const left = this.perBatch.get(batchId)! - 1;
+        if (left === 0) this.perBatch.delete(batchId);
+        else this.perBatch.set(batchId, left);
+        this.wake();
+      });
+    this.active.set(job.id, settled);
+  }
+
+  /** Tells pg-boss the lines in flight here are alive. */
+  private touch(): void {
+    const ids = [...this.active.keys()];
+    if (ids.length === 0) return;
+    this.boss.touch(LINE_QUEUE, ids).catch((error: unknown) => this.logger.warn({ err: error }, 'batch queue: could not send the heartbeat of lines in flight'));
+  }
+
+  private async ensureQueue(name: string, options: Parameters<PgBoss['createQueue']>[1]): Promise<void> {
+    if (await this.boss.getQueue(name)) return;
+    // Another instance may create it at the same moment.
+    await this.boss.createQueue(name, options).catch(async (error: unknown) => {
+      if (!(await this.boss.getQueue(name))) throw error;
+    });
+  }
+}
