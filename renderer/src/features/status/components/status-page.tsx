@@ -79,7 +79,7 @@ export function StatusPage() {
       ) : status.isError ? (
         <ErrorNotice error={status.error} title="The gateway is not answering" onRetry={() => status.refetch()} />
       ) : (
-        <section className="stat-grid" aria-label="Gateway">
+        <section className="stat-grid stat-grid-3" aria-label="Gateway">
           <div className="card stat-card">
             <div className="card-title">Gateway</div>
             <div className="stat-value">
@@ -95,8 +95,11 @@ export function StatusPage() {
           <div className="card stat-card">
             <div className="card-title">Capabilities</div>
             {/* checks.* say whether a route (local or upstream) can serve the capability now. */}
-            <div className="small">OCR {s?.checks.ocr ? 'ready' : 'not ready'}</div>
-            <div className="small">Transcription {s?.checks.asr ? 'served' : 'no route'}</div>
+            <div className="stat-value row" data-testid="capability-checks">
+              <span className={`badge ${s?.checks.ocr ? 'badge-ok' : 'badge-warn'}`}>OCR {s?.checks.ocr ? 'ready' : 'not ready'}</span>
+              <span className={`badge ${s?.checks.asr ? 'badge-ok' : 'badge-warn'}`}>Transcription {s?.checks.asr ? 'served' : 'no route'}</span>
+            </div>
+            <div className="small muted">whether a route can serve each one now</div>
           </div>
         </section>
       )}
