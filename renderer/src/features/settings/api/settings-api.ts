@@ -4,6 +4,7 @@ import type { ProviderCheck } from '../../../../../gateway/src/core/settings/pro
 import type { ServerSettingsChange } from '../../../../../gateway/src/core/settings/server-settings';
 import type { ProviderInput, ProviderSetting, RouteSetting, ServerSetting } from '../../../../../gateway/src/core/settings/settings-service';
 import { getJson, sendJson } from '../../../lib/gateway-client';
+import { useProviderChecksStore } from '../stores/provider-checks-store';
 
 export type { ProviderCheck, ProviderInput, ProviderSetting, RouteSetting, ServerSetting, ServerSettingsChange };
 export type RouteInput = Omit<ModelConfig, 'id'>;
@@ -42,7 +43,11 @@ export function useResetRoute() {
   return useMutation({ mutationFn: (id: string) => getJson<RouteSetting>(`${path('routes', id)}/reset`, { method: 'POST' }), onSuccess: invalidate });
 }
 
-export const useTestProvider = () => useMutation({ mutationFn: (id: string) => getJson<ProviderCheck>(`${path('providers', id)}/test`, { method: 'POST' }) });
+/** A test's result is kept per provider (stores/provider-checks-store), so the state column can show it. */
+export function useTestProvider() {
+  const record = useProviderChecksStore((s) => s.record);
+  return useMutation({ mutationFn: (id: string) => getJson<ProviderCheck>(`${path('providers', id)}/test`, { method: 'POST' }), onSuccess: (check, id) => record(id, check) });
+}
 
 export function useAddProvider() {
   const invalidate = useInvalidateRoutes();
