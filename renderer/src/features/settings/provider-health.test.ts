@@ -3,7 +3,7 @@ import { providerHealth } from './provider-health';
 
 const closed = { state: 'closed' as const, consecutive_failures: 0, retry_after_seconds: null };
 const upstream = { state: 'ready', base_url: 'http://127.0.0.1:9/v1', breaker: closed, removed: false };
-const failedCheck = { ok: false, checked: 'request' as const, model: 'm', capability: 'chat', latency_ms: 3, error: 'connect ECONNREFUSED' };
+const failedCheck = { ok: false, checked: 'request' as const, model: 'm', capability: 'chat' as const, latency_ms: 3, error: 'connect ECONNREFUSED' };
 
 describe('providerHealth', () => {
   it('calls an upstream nobody has reached "not tested", not "ready"', () => {

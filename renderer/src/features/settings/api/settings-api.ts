@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ModelConfig } from '../../../../../gateway/src/config/config-schema';
+import type { SettingsView } from '../../../../../gateway/src/api/settings/settings-schemas';
 import type { ProviderCheck } from '../../../../../gateway/src/core/settings/provider-check';
 import type { ServerSettingsChange } from '../../../../../gateway/src/core/settings/server-settings';
 import type { ProviderInput, ProviderSetting, RouteSetting, ServerSetting } from '../../../../../gateway/src/core/settings/settings-service';
@@ -9,12 +10,8 @@ import { useProviderChecksStore } from '../stores/provider-checks-store';
 export type { ProviderCheck, ProviderInput, ProviderSetting, RouteSetting, ServerSetting, ServerSettingsChange };
 export type RouteInput = Omit<ModelConfig, 'id'>;
 
-export interface Settings {
-  providers: ProviderSetting[];
-  provider_types: string[];
-  routes: RouteSetting[];
-  server: ServerSetting;
-}
+/** GET /settings, from the route's schema. */
+export type Settings = SettingsView;
 
 const path = (kind: 'routes' | 'providers', id: string) => `/settings/${kind}/${encodeURIComponent(id)}`;
 

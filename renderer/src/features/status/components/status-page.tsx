@@ -67,7 +67,7 @@ export function StatusPage() {
   const models = useQuery({ ...modelsQueryOptions(), refetchInterval: 10_000 });
   const isOwner = useAccount().data?.api_key.role === 'owner';
   const traffic = useRecentTraffic(isOwner);
-  const s = status.data as (typeof status.data & { instance_id?: string }) | undefined;
+  const s = status.data;
   const providers = providersOf(status.data);
   const loaded = (models.data?.data ?? []).filter((m) => m.state === 'ready' || m.state === 'loading');
 
