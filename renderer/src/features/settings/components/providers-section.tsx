@@ -52,12 +52,16 @@ function ProviderRow({ provider, onEdit, onDelete }: RowProps) {
         {provider.base_url ?? <span className="faint">built in</span>}
         <div className="faint small">key {provider.has_api_key ? 'set' : 'not set'}</div>
       </td>
-      <td>
+      <td className="provider-state-cell">
         <span className={`badge ${TONE_CLASS[health.tone]}`} data-testid="provider-state">
           {health.label}
         </span>
         {provider.breaker.state === 'half_open' && <span className="badge badge-warn table-badge">breaker half open</span>}
-        {health.note && <div className="faint small">{health.note}</div>}
+        {health.note && (
+          <div className="faint small clamp-3" title={health.note}>
+            {health.note}
+          </div>
+        )}
       </td>
       <td className="num">{provider.routes.length}</td>
       <td className="settings-test-cell">

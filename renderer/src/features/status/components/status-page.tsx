@@ -95,11 +95,10 @@ export function StatusPage() {
           <div className="card stat-card">
             <div className="card-title">Capabilities</div>
             {/* checks.* say whether a route (local or upstream) can serve the capability now. */}
-            <div className="stat-value row" data-testid="capability-checks">
+            <div className="row" data-testid="capability-checks" title="Whether a route (local or upstream) can serve each capability now">
               <span className={`badge ${s?.checks.ocr ? 'badge-ok' : 'badge-warn'}`}>OCR {s?.checks.ocr ? 'ready' : 'not ready'}</span>
               <span className={`badge ${s?.checks.asr ? 'badge-ok' : 'badge-warn'}`}>Transcription {s?.checks.asr ? 'served' : 'no route'}</span>
             </div>
-            <div className="small muted">whether a route can serve each one now</div>
           </div>
         </section>
       )}
@@ -125,7 +124,11 @@ export function StatusPage() {
                   <td className="cell-wrap">
                     <div className="cell-stack">
                       <span className={`badge ${STATE_CLASS[p.state ?? ''] ?? ''}`}>{p.state ?? 'unknown'}</span>
-                      {p.detail && <span className="small muted">{p.detail}</span>}
+                      {p.detail && (
+                        <span className="small muted clamp-3" title={p.detail}>
+                          {p.detail}
+                        </span>
+                      )}
                     </div>
                   </td>
                   <td>
