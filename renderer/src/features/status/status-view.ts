@@ -1,3 +1,4 @@
+import { CONSOLE_CLIENT } from '../../lib/console-client';
 import type { RequestLogEntry } from '../../../../gateway/src/api/console/console-schemas';
 import type { GatewayStatus } from '../../lib/gateway-types';
 
@@ -25,7 +26,7 @@ export function minuteBuckets(entries: readonly RequestLogEntry[], now: number, 
   const end = Math.floor(now / 60_000);
   const buckets = Array.from({ length: minutes }, (_, i) => ({ minute: end - minutes + 1 + i, latencies: [] as number[], errors: 0 }));
   for (const entry of entries) {
-    if (entry.client === 'console') continue;
+    if (entry.client === CONSOLE_CLIENT) continue;
     const index = Math.floor(entry.time / 60_000) - (end - minutes + 1);
     if (index < 0 || index >= minutes) continue;
     buckets[index].latencies.push(entry.latency_ms);
