@@ -3,6 +3,7 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { Loading } from '../components/loading';
 import { Layout } from './layout';
 import { NotFoundPage } from './not-found-page';
+import { PageLoadBoundary } from './page-load-boundary';
 
 /** A page loaded with its own chunk on first visit, so the first page a user opens does not wait for the other fourteen. */
 function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
@@ -38,9 +39,11 @@ export function AppRoutes() {
             key={path}
             path={path}
             element={
-              <Suspense fallback={<Loading label="Loading the page…" />}>
-                <Page />
-              </Suspense>
+              <PageLoadBoundary key={path}>
+                <Suspense fallback={<Loading label="Loading the page…" />}>
+                  <Page />
+                </Suspense>
+              </PageLoadBoundary>
             }
           />
         ))}
