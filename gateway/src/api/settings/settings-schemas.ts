@@ -86,6 +86,12 @@ export const ProviderCheck = Type.Object({
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 export const ProviderParams = Type.Object({ id: ProviderId });
 export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
-/** GET /settings: what the console's Settings page shows (its one source of these types). */
+/** The Settings API's bodies and answers, as the console reads and sends them (its one source of these types). */
 export type SettingsView = Static<typeof SettingsResponse>;
 export type ProviderSettingView = Static<typeof ProviderSetting>;
+export type RouteSettingView = Static<typeof RouteSetting>;
+export type ServerSettingView = Static<typeof ServerSetting>;
+export type ServerChangeBody = Static<typeof ServerChange>;
+export type ProviderBodyInput = Static<typeof ProviderBody>;
+export type ProviderCheckView = Static<typeof ProviderCheck>;
+export type RouteBodyInput = Static<typeof RouteBody>;

@@ -1,14 +1,24 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ModelConfig } from '../../../../../gateway/src/config/config-schema';
-import type { SettingsView } from '../../../../../gateway/src/api/settings/settings-schemas';
-import type { ProviderCheck } from '../../../../../gateway/src/core/settings/provider-check';
-import type { ServerSettingsChange } from '../../../../../gateway/src/core/settings/server-settings';
-import type { ProviderInput, ProviderSetting, RouteSetting, ServerSetting } from '../../../../../gateway/src/core/settings/settings-service';
+import type {
+  ProviderBodyInput,
+  ProviderCheckView,
+  ProviderSettingView,
+  RouteBodyInput,
+  RouteSettingView,
+  ServerChangeBody,
+  ServerSettingView,
+  SettingsView,
+} from '../../../../../gateway/src/api/settings/settings-schemas';
 import { getJson, sendJson } from '../../../lib/gateway-client';
 import { useProviderChecksStore } from '../stores/provider-checks-store';
 
-export type { ProviderCheck, ProviderInput, ProviderSetting, RouteSetting, ServerSetting, ServerSettingsChange };
-export type RouteInput = Omit<ModelConfig, 'id'>;
+export type ProviderCheck = ProviderCheckView;
+export type ProviderInput = ProviderBodyInput;
+export type ProviderSetting = ProviderSettingView;
+export type RouteSetting = RouteSettingView;
+export type ServerSetting = ServerSettingView;
+export type ServerSettingsChange = ServerChangeBody;
+export type RouteInput = RouteBodyInput;
 
 /** GET /settings, from the route's schema. */
 export type Settings = SettingsView;
