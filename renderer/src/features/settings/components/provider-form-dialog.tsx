@@ -87,8 +87,8 @@ export function ProviderFormDialog({ editing, types, onClose }: Props) {
           <input className="input mono" value={testModel} placeholder="upstream model a test calls when no route uses this provider" onChange={(e) => setTestModel(e.target.value)} />
         </label>
         <p className="small muted field-note" data-testid="breaker-note">
-          Circuit breaker: {editing?.in_config ? "the config file's settings for this provider" : 'the defaults'} (defaults: open after 5 failed requests in a row, try again after 10 s, then up to
-          every 2 minutes). Only the config file changes them, with <span className="mono">breaker:</span> on the provider.
+          Circuit breaker: {editing?.in_config ? "the config file's settings for this provider, or the defaults" : 'the defaults'} (open after 5 failed requests in a row, try again after 10 s, then
+          up to every 2 minutes). Only the config file changes them, with <span className="mono">breaker:</span> on the provider.
         </p>
         {save.isError && <ErrorNotice error={save.error} title="The provider could not be saved" />}
         <div className="row dialog-actions">
