@@ -34,6 +34,8 @@ describe('console shell', () => {
     expect(prefix).not.toContain(gateway.adminKey);
     await page.getByTestId('gateway-status').filter({ hasText: 'Gateway ok' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/ui/chat');
+    // The page's own chunk loads after the shell: wait for it rather than photograph the spinner.
+    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
     await screenshot(page, 'shell-chat');
     await page.context().close();
   });

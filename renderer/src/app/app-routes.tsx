@@ -10,6 +10,15 @@ function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>
   return lazy(async () => ({ default: (await load())[name] }));
 }
 
+/** Where the page will be, so the spinner sits inside the page's padding, not against the header. */
+function PageLoading() {
+  return (
+    <div className="page">
+      <Loading label="Loading the page…" />
+    </div>
+  );
+}
+
 /** Created once: a lazy component made during render would remount its page on every render. */
 const PAGES: Record<string, ComponentType> = {
   chat: lazyPage(() => import('../features/chat/components/chat-page'), 'ChatPage'),
@@ -40,7 +49,7 @@ export function AppRoutes() {
             path={path}
             element={
               <PageLoadBoundary key={path}>
-                <Suspense fallback={<Loading label="Loading the page…" />}>
+                <Suspense fallback={<PageLoading />}>
                   <Page />
                 </Suspense>
               </PageLoadBoundary>
