@@ -134,7 +134,7 @@ export function ProvidersSection({ providers, types }: { providers: ProviderSett
       </table>
       <p className="small muted table-card-pad">
         Changes apply at once and are kept in the database over the config file. A test sends one one-token request (on a route of the provider, or its test model) and does not affect the circuit
-        breaker.
+        breaker; saving a provider with a base URL tests it once.
       </p>
       {(open?.kind === 'add' || open?.kind === 'edit') && <ProviderFormDialog editing={open.kind === 'edit' ? open.provider : undefined} types={types} onClose={close} />}
       {open?.kind === 'delete' && (
