@@ -34,7 +34,13 @@ describe('console shell', () => {
     expect(prefix).not.toContain(gateway.adminKey);
     await page.getByTestId('gateway-status').filter({ hasText: 'Gateway ok' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/ui/chat');
+    // The page's own chunk loads after the shell: wait for it rather than photograph the spinner.
+    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
     await screenshot(page, 'shell-chat');
+    // No chat model yet: the notice sends an Owner to Settings, which adds one without a restart.
+    await page.getByTestId('no-backend-settings').getByRole('link', { name: 'Settings page' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/ui/settings');
     await page.context().close();
   });
 

@@ -67,6 +67,24 @@ describe('request log, layout and sessions', () => {
     await session.page.getByRole('article', { name: 'You' }).getByText('Hello from the log').waitFor();
   });
 
+  it('lists what the user sent from a playground, tagged playground, while the console\'s own reads stay hidden', async () => {
+    const { page } = session;
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    await page.getByPlaceholder(/Send a message/).fill('Sent from the playground');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('link', { name: /Request log/ }).click();
+    expect(await page.getByLabel(/Show the console's own requests/).isChecked()).toBe(false);
+    // It used to be hidden with the console's polling: a new user's first chat was not in the log.
+    const row = page.getByTestId('request-log').getByRole('row', { name: /POST \/v1\/chat\/completions 200/ }).filter({ hasText: 'playground' });
+    await row.first().waitFor();
+    await row.first().click();
+    const drawer = page.getByRole('dialog', { name: 'POST /v1/chat/completions' });
+    expect(await drawer.getByTestId('request-body').textContent()).toContain('Sent from the playground');
+    await screenshot(page, 'request-log-playground');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+  });
+
   for (const theme of ['light', 'dark'] as const) {
     for (const viewport of VIEWPORTS) {
       it(`keeps every action of the manage pages on screen at ${viewport.width} px, ${theme}`, async () => {

@@ -24,10 +24,13 @@ describe('Settings page and the playground extras', () => {
   it('tests a provider with a real request and shows the result', async () => {
     const { page } = session;
     const row = page.getByRole('row', { name: 'fake' });
+    // An upstream reports "ready" to the gateway whatever its URL: until something reached it, it is not tested.
+    expect(await row.getByTestId('provider-state').textContent()).toBe('not tested');
     await row.getByRole('button', { name: 'Test fake' }).click();
     const result = row.getByTestId('provider-check');
     await result.waitFor();
     expect(await result.textContent()).toContain('Connected');
+    expect(await row.getByTestId('provider-state').textContent()).toBe('ready');
     expect(session.stack.upstream.requests.at(-1)?.path).toContain('/embeddings');
   });
 
@@ -52,6 +55,7 @@ describe('Settings page and the playground extras', () => {
       await page.keyboard.press('Tab');
       expect(await focusInDialog(page)).toBe(true);
     }
+    expect(await dialog.getByTestId('breaker-note').textContent()).toContain('the defaults');
     await shot(page, 'settings-add-provider');
     await dialog.getByLabel('Test model').focus();
     await page.keyboard.press('Enter');
@@ -59,6 +63,8 @@ describe('Settings page and the playground extras', () => {
 
     const row = page.getByRole('row', { name: 'e2e-upstream' });
     await row.getByText('added here').waitFor();
+    // Saving tests the new upstream at once.
+    await row.getByTestId('provider-state').getByText('ready', { exact: true }).waitFor();
     expect(await row.textContent()).toContain('key set');
     expect(await row.textContent()).not.toContain('sk-upstream');
     expect((await settings()).providers.find((p) => p.id === 'e2e-upstream')).toMatchObject({ has_api_key: true, base_url: stack.upstream.url });
@@ -75,6 +81,9 @@ describe('Settings page and the playground extras', () => {
     await edit.getByRole('button', { name: 'Save provider' }).click();
     await edit.waitFor({ state: 'detached' });
     expect((await settings()).providers.find((p) => p.id === 'e2e-upstream')).toMatchObject({ has_api_key: true, base_url: 'http://127.0.0.1:9/v1' });
+    // A wrong URL shows as unreachable without pressing Test (it used to say "ready").
+    await row.getByTestId('provider-state').getByText('unreachable').waitFor();
+    await shot(page, 'settings-provider-unreachable');
     await row.getByRole('button', { name: 'Test e2e-upstream' }).click();
     const failed = row.getByTestId('provider-check');
     await failed.getByText(/Failed/).waitFor();
@@ -251,6 +260,59 @@ describe('Settings page and the playground extras', () => {
       expect(await layoutProblems(page)).toEqual([]);
       await page.getByTestId('traffic-chart').scrollIntoViewIfNeeded();
       await shot(page, `status-traffic-${theme}`);
+    }
+  });
+
+  it('at 1024 px keeps the Chat header on one row and the Status cards in one row, light and dark', async () => {
+    const { page } = session;
+    await page.setViewportSize({ width: 1024, height: 768 });
+    try {
+      for (const theme of ['light', 'dark'] as const) {
+        await setTheme(page, theme);
+        await page.getByRole('link', { name: /Chat/ }).click();
+        const actions = page.getByRole('group', { name: 'Conversation actions' });
+        await actions.getByRole('button', { name: 'Delete' }).waitFor();
+        const title = (await page.locator('.page-header .page-title').boundingBox())!;
+        const header = (await page.locator('.page-header').boundingBox())!;
+        // Wrapped, the Rename/Export/Delete buttons made a second row under the title.
+        expect(header.height).toBeLessThanOrEqual(title.height + 1);
+        for (const name of ['+ New chat', 'Rename', 'Export', 'Delete']) {
+          const box = (await actions.getByRole('button', { name }).boundingBox())!;
+          expect(box.y + box.height).toBeLessThanOrEqual(header.y + header.height + 1);
+        }
+        expect(await layoutProblems(page)).toEqual([]);
+        await shot(page, `chat-header-1024-${theme}`);
+
+        await page.getByRole('link', { name: /Status/ }).click();
+        const cards = page.getByRole('region', { name: 'Gateway' }).locator('.stat-card');
+        await page.getByTestId('capability-checks').waitFor();
+        const tops = await Promise.all([0, 1, 2].map(async (i) => (await cards.nth(i).boundingBox())!.y));
+        expect(new Set(tops).size).toBe(1);
+        expect(await layoutProblems(page)).toEqual([]);
+        await shot(page, `status-cards-1024-${theme}`);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 860 });
+    }
+  });
+
+  it('loads a page\'s code on its first visit only, not every page\'s at sign-in', async () => {
+    const { page, stack } = session;
+    const scripts: string[] = [];
+    const onRequest = (request: { url(): string; resourceType(): string }) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    };
+    page.on('request', onRequest);
+    try {
+      await page.goto(`${stack.gateway.url}/ui/status`);
+      await page.getByRole('heading', { level: 1, name: 'Status' }).waitFor();
+      expect(scripts.some((path) => /status-page-[\w-]+\.js$/.test(path))).toBe(true);
+      expect(scripts.filter((path) => /(chat|ocr|settings|account)-page-[\w-]+\.js$/.test(path))).toEqual([]);
+      await page.getByRole('link', { name: /OCR/ }).click();
+      await page.getByRole('heading', { level: 1, name: 'OCR' }).waitFor();
+      expect(scripts.some((path) => /ocr-page-[\w-]+\.js$/.test(path))).toBe(true);
+    } finally {
+      page.off('request', onRequest);
     }
   });
 });

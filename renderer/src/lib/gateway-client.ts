@@ -1,4 +1,5 @@
 import { errorFromResponse, GatewayError } from './gateway-error';
+import { clientTag } from './console-client';
 import { useSessionStore } from './session-store';
 
 export interface GatewayRequestInit extends RequestInit {
@@ -17,8 +18,7 @@ export async function gatewayFetch(path: string, init: GatewayRequestInit = {}):
   const { apiKey: override, keyHeader = 'bearer', headers: extra, ...rest } = init;
   const apiKey = override ?? useSessionStore.getState().apiKey;
   const headers = new Headers(extra);
-  // Marks the console's calls so the request log can tell them from other clients' traffic.
-  headers.set('X-Switchyard-Client', 'console');
+  headers.set('X-Switchyard-Client', clientTag(rest.method, path));
   if (apiKey && keyHeader === 'bearer') headers.set('Authorization', `Bearer ${apiKey}`);
   if (apiKey && keyHeader === 'x-api-key') headers.set('X-API-Key', apiKey);
   let response: Response;

@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../_shared/common-schemas.js';
+import { ArchiveResponse } from './model-schemas.js';
 
 const ModelIdPath = Type.Object({ model_id: Type.String({ minLength: 1 }) });
 
@@ -23,7 +24,6 @@ const FineTunedModel = Type.Object(
   },
   { additionalProperties: true },
 );
-const ArchiveResponse = Type.Object({ id: Type.String(), object: Type.Literal('model'), archived: Type.Boolean() });
 
 /** Mistral's fine-tuned model management paths, beside SPEC's /v1/models/{model}: update, archive, unarchive. */
 export const mistralFineTuningRoutes: FastifyPluginAsyncTypebox = async (app) => {

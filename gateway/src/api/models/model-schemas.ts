@@ -23,3 +23,7 @@ export const ModelObject = Type.Object(
   { additionalProperties: true },
 );
 export type GatewayModel = Static<typeof ModelObject>;
+
+/** POST and DELETE …/archive (OpenAI and Mistral paths): the model's archived flag after the change. */
+export const ArchiveResponse = Type.Object({ id: Type.String(), object: Type.Literal('model'), archived: Type.Boolean() });
+export type ArchiveResult = Static<typeof ArchiveResponse>;

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { modelCardSchema, toModelCard } from './model-card.js';
-import { ModelObject } from './model-schemas.js';
+import { ArchiveResponse, ModelObject } from './model-schemas.js';
 
 const ModelCard = modelCardSchema(ModelObject);
 const ModelPath = Type.Object({ model: Type.String({ minLength: 1 }) });
@@ -53,7 +53,6 @@ export const modelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  const ArchiveResponse = Type.Object({ id: Type.String(), object: Type.Literal('model'), archived: Type.Boolean() });
   app.post('/v1/models/:model/archive', { schema: { tags: ['models'], summary: 'Archive a fine-tuned model', params: ModelPath, response: { 200: ArchiveResponse, ...errorResponses } } }, async (request) => {
     const state = await models.updateState(request.params.model, (current) => ({ ...current, archived: true }));
     return { id: state.id, object: 'model' as const, archived: true };

@@ -1,3 +1,4 @@
+import { CONSOLE_CLIENT } from '../../lib/console-client';
 import type { RequestLogEntry } from '../../../../gateway/src/api/console/console-schemas';
 
 export interface RequestFilter {
@@ -12,7 +13,7 @@ export interface RequestFilter {
 export const EMPTY_FILTER: RequestFilter = { keyPrefix: '', model: '', status: '', path: '', showConsole: false };
 
 export function matchesRequestFilter(entry: RequestLogEntry, filter: RequestFilter): boolean {
-  if (!filter.showConsole && entry.client === 'console') return false;
+  if (!filter.showConsole && entry.client === CONSOLE_CLIENT) return false;
   if (filter.keyPrefix && entry.key_prefix !== filter.keyPrefix) return false;
   if (filter.model && entry.model !== filter.model) return false;
   if (filter.path && !entry.path.toLowerCase().includes(filter.path.trim().toLowerCase())) return false;

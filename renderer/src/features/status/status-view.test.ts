@@ -7,15 +7,10 @@ const entry = (time: number, status: number, latency: number, client: string | n
 });
 
 describe('status page data', () => {
-  it('reads providers with their breaker, or the older engines map, or nothing', () => {
-    const withBreaker = { providers: [{ id: 'up', type: 'openai', state: 'ready', breaker: { state: 'open', consecutive_failures: 3, retry_after_seconds: 12 } }, { nope: true }] };
-    expect(providersOf(withBreaker)).toEqual([withBreaker.providers[0]]);
-    expect(providersOf({ engines: { ocr: { state: 'ready' }, asr: { state: 'unavailable', detail: 'no model' } } })).toEqual([
-      { id: 'ocr', state: 'ready', detail: undefined },
-      { id: 'asr', state: 'unavailable', detail: 'no model' },
-    ]);
-    expect(providersOf({ status: 'ok' })).toEqual([]);
-    expect(providersOf(null)).toEqual([]);
+  it('reads the providers with their breaker, or none while the gateway starts', () => {
+    const providers = [{ id: 'up', type: 'openai', state: 'ready' as const, breaker: { state: 'open' as const, consecutive_failures: 3, retry_after_seconds: 12 } }];
+    expect(providersOf({ providers })).toEqual(providers);
+    expect(providersOf(undefined)).toEqual([]);
   });
 
   it('buckets traffic per minute with latency percentiles and errors, without console calls', () => {

@@ -1,33 +1,14 @@
+import { CONSOLE_CLIENT } from '../../lib/console-client';
 import type { RequestLogEntry } from '../../../../gateway/src/api/console/console-schemas';
+import type { GatewayStatus } from '../../lib/gateway-types';
 
-/**
- * What /status may carry besides the basics. Gateways differ (older ones lack some fields), so every
- * field is optional and read defensively.
- */
-export interface BreakerView {
-  state: 'closed' | 'open' | 'half_open' | string;
-  consecutive_failures?: number;
-  retry_after_seconds?: number | null;
-}
-export interface ProviderView {
-  id: string;
-  type?: string;
-  state?: string;
-  detail?: string;
-  breaker?: BreakerView;
-}
+/** A provider as /status reports it, with its circuit breaker: the wire schema's type. */
+export type ProviderView = GatewayStatus['providers'][number];
+export type BreakerView = ProviderView['breaker'];
 
-/** The providers of a /status answer: `providers[]` when present, else the older `engines` map. */
-export function providersOf(status: unknown): ProviderView[] {
-  if (!status || typeof status !== 'object') return [];
-  const s = status as { providers?: unknown; engines?: unknown };
-  if (Array.isArray(s.providers)) {
-    return s.providers.filter((p): p is ProviderView => !!p && typeof p === 'object' && typeof (p as { id?: unknown }).id === 'string');
-  }
-  if (s.engines && typeof s.engines === 'object') {
-    return Object.entries(s.engines as Record<string, { state?: string; detail?: string }>).map(([id, e]) => ({ id, state: e?.state, detail: e?.detail }));
-  }
-  return [];
+/** The providers of a /status answer (none while the gateway is starting and answers 503). */
+export function providersOf(status: Pick<GatewayStatus, 'providers'> | undefined): ProviderView[] {
+  return status?.providers ?? [];
 }
 
 export interface MinuteBucket {
@@ -45,7 +26,7 @@ export function minuteBuckets(entries: readonly RequestLogEntry[], now: number, 
   const end = Math.floor(now / 60_000);
   const buckets = Array.from({ length: minutes }, (_, i) => ({ minute: end - minutes + 1 + i, latencies: [] as number[], errors: 0 }));
   for (const entry of entries) {
-    if (entry.client === 'console') continue;
+    if (entry.client === CONSOLE_CLIENT) continue;
     const index = Math.floor(entry.time / 60_000) - (end - minutes + 1);
     if (index < 0 || index >= minutes) continue;
     buckets[index].latencies.push(entry.latency_ms);

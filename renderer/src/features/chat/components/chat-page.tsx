@@ -32,28 +32,30 @@ export function ChatPage() {
   return (
     <div className="page">
       <PageHeader title="Chat" description="Streamed chat completions with any chat model the gateway routes.">
-        <label className="field" style={{ width: 260 }}>
-          <span>Conversation</span>
-          <select className="select" value={active?.id ?? ''} onChange={(e) => select(e.target.value)}>
-            {conversations.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.title}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="button" className="btn" onClick={create}>
-          + New chat
-        </button>
-        <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setDialog('rename')}>
-          Rename
-        </button>
-        <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setDialog('export')}>
-          Export
-        </button>
-        <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setDialog('delete')}>
-          Delete
-        </button>
+        <div className="page-actions" aria-label="Conversation actions" role="group">
+          <label className="field page-actions-select">
+            <span>Conversation</span>
+            <select className="select" value={active?.id ?? ''} onChange={(e) => select(e.target.value)}>
+              {conversations.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.title}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" className="btn" onClick={create}>
+            + New chat
+          </button>
+          <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setDialog('rename')}>
+            Rename
+          </button>
+          <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setDialog('export')}>
+            Export
+          </button>
+          <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setDialog('delete')}>
+            Delete
+          </button>
+        </div>
       </PageHeader>
       {dialog === 'rename' && active && <RenameConversationDialog conversation={active} onRename={(title) => rename(active.id, title)} onClose={closeDialog} />}
       {dialog === 'export' && active && <ExportConversationDialog conversation={active} onClose={closeDialog} />}

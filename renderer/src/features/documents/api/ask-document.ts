@@ -1,3 +1,5 @@
+import type { Static } from '@sinclair/typebox';
+import type { ChatCompletion } from '../../../../../gateway/src/api/chat/chat-schemas';
 import { useMutation } from '@tanstack/react-query';
 import type { Citation } from '../../../../../gateway/src/wire/citation-schema';
 import { postJson } from '../../../lib/gateway-client';
@@ -9,14 +11,8 @@ export interface DocumentQuestion {
   question: string;
 }
 
-export interface DocumentAnswer {
-  id: string;
-  object: 'chat.completion';
-  model: string;
-  choices: { index: number; message: { role: 'assistant'; content: string }; finish_reason: string | null }[];
-  citations?: Citation[];
-  document_text?: string;
-}
+/** A chat completion (the gateway's schema) with the citations and the document's text beside it. */
+export type DocumentAnswer = Static<typeof ChatCompletion> & { citations?: Citation[]; document_text?: string };
 
 export const askDocument = (question: DocumentQuestion): Promise<DocumentAnswer> => postJson('/v1/chat/completions', question);
 

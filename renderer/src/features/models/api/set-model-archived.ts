@@ -1,13 +1,10 @@
+import type { ArchiveResult } from '../../../../../gateway/src/api/models/model-schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getJson } from '../../../lib/gateway-client';
 import { modelsQueryOptions } from '../../../lib/models-query';
 import { modelPath } from '../model-path';
 
-export interface ArchiveResult {
-  id: string;
-  object: 'model';
-  archived: boolean;
-}
+export type { ArchiveResult };
 
 /** POST …/archive archives, DELETE …/archive unarchives. */
 export const setModelArchived = ({ id, archived }: { id: string; archived: boolean }): Promise<ArchiveResult> =>

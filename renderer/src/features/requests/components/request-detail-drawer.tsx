@@ -1,3 +1,4 @@
+import { CONSOLE_CLIENT, PLAYGROUND_CLIENT } from '../../../lib/console-client';
 import { Link, useNavigate } from 'react-router-dom';
 import { CopyButton } from '../../../components/copy-button';
 import { Dialog } from '../../../components/dialog';
@@ -38,7 +39,8 @@ export function RequestDetailDrawer({ entry, currency, onClose }: Props) {
     <Dialog title={`${entry.method} ${entry.path}`} onClose={onClose} drawer>
       <div className="row wrap">
         <span className={`badge ${entry.status >= 500 ? 'badge-error' : entry.status >= 400 ? 'badge-warn' : 'badge-ok'}`}>{entry.status}</span>
-        {entry.client === 'console' && <span className="badge">console</span>}
+        {entry.client === CONSOLE_CLIENT && <span className="badge">console</span>}
+        {entry.client === PLAYGROUND_CLIENT && <span className="badge">console playground</span>}
         <span className="header-spacer" />
         <CopyButton text={requestToCurl(entry, origin)} label="Copy as cURL" />
         {playground && parsedBody !== null && (

@@ -1,3 +1,4 @@
+import { CONSOLE_CLIENT, PLAYGROUND_CLIENT } from '../../../lib/console-client';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorNotice } from '../../../components/error-notice';
@@ -31,7 +32,7 @@ export function RequestsPage() {
   const currency = useAccount().data?.balance.currency;
   const all = requests.data?.data ?? [];
   const rows = all.filter((r) => matchesRequestFilter(r, filter));
-  const hiddenConsole = filter.showConsole ? 0 : all.filter((r) => r.client === 'console').length;
+  const hiddenConsole = filter.showConsole ? 0 : all.filter((r) => r.client === CONSOLE_CLIENT).length;
   const opened = openId ? all.find((r) => r.id === openId) : undefined;
   const set = (patch: Partial<RequestFilter>) => setFilter({ ...filter, ...patch });
   const filtered = filter.keyPrefix || filter.model || filter.status || filter.path;
@@ -110,7 +111,8 @@ export function RequestsPage() {
                   <td className="mono">{new Date(r.time).toLocaleTimeString()}</td>
                   <td className="mono cell-path">
                     <span className="faint">{r.method}</span> {r.path}
-                    {r.client === 'console' && <span className="badge table-badge">console</span>}
+                    {r.client === CONSOLE_CLIENT && <span className="badge table-badge">console</span>}
+                    {r.client === PLAYGROUND_CLIENT && <span className="badge table-badge">playground</span>}
                   </td>
                   <td><span className={`badge ${statusClass(r.status)}`}>{r.status}</span></td>
                   <td>

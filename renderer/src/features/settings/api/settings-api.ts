@@ -1,19 +1,27 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ModelConfig } from '../../../../../gateway/src/config/config-schema';
-import type { ProviderCheck } from '../../../../../gateway/src/core/settings/provider-check';
-import type { ServerSettingsChange } from '../../../../../gateway/src/core/settings/server-settings';
-import type { ProviderInput, ProviderSetting, RouteSetting, ServerSetting } from '../../../../../gateway/src/core/settings/settings-service';
+import type {
+  ProviderBodyInput,
+  ProviderCheckView,
+  ProviderSettingView,
+  RouteBodyInput,
+  RouteSettingView,
+  ServerChangeBody,
+  ServerSettingView,
+  SettingsView,
+} from '../../../../../gateway/src/api/settings/settings-schemas';
 import { getJson, sendJson } from '../../../lib/gateway-client';
+import { useProviderChecksStore } from '../stores/provider-checks-store';
 
-export type { ProviderCheck, ProviderInput, ProviderSetting, RouteSetting, ServerSetting, ServerSettingsChange };
-export type RouteInput = Omit<ModelConfig, 'id'>;
+export type ProviderCheck = ProviderCheckView;
+export type ProviderInput = ProviderBodyInput;
+export type ProviderSetting = ProviderSettingView;
+export type RouteSetting = RouteSettingView;
+export type ServerSetting = ServerSettingView;
+export type ServerSettingsChange = ServerChangeBody;
+export type RouteInput = RouteBodyInput;
 
-export interface Settings {
-  providers: ProviderSetting[];
-  provider_types: string[];
-  routes: RouteSetting[];
-  server: ServerSetting;
-}
+/** GET /settings, from the route's schema. */
+export type Settings = SettingsView;
 
 const path = (kind: 'routes' | 'providers', id: string) => `/settings/${kind}/${encodeURIComponent(id)}`;
 
@@ -42,7 +50,11 @@ export function useResetRoute() {
   return useMutation({ mutationFn: (id: string) => getJson<RouteSetting>(`${path('routes', id)}/reset`, { method: 'POST' }), onSuccess: invalidate });
 }
 
-export const useTestProvider = () => useMutation({ mutationFn: (id: string) => getJson<ProviderCheck>(`${path('providers', id)}/test`, { method: 'POST' }) });
+/** A test's result is kept per provider (stores/provider-checks-store), so the state column can show it. */
+export function useTestProvider() {
+  const record = useProviderChecksStore((s) => s.record);
+  return useMutation({ mutationFn: (id: string) => getJson<ProviderCheck>(`${path('providers', id)}/test`, { method: 'POST' }), onSuccess: (check, id) => record(id, check) });
+}
 
 export function useAddProvider() {
   const invalidate = useInvalidateRoutes();

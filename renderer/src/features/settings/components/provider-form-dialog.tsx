@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
-import { useAddProvider, useEditProvider, type ProviderInput, type ProviderSetting } from '../api/settings-api';
+import { useAddProvider, useEditProvider, useTestProvider, type ProviderInput, type ProviderSetting } from '../api/settings-api';
+import { useProviderChecksStore } from '../stores/provider-checks-store';
 
 interface Props {
   /** The provider to edit; without one the dialog adds a provider. */
@@ -20,6 +21,14 @@ export function ProviderFormDialog({ editing, types, onClose }: Props) {
   const add = useAddProvider();
   const edit = useEditProvider();
   const save = editing ? edit : add;
+  const test = useTestProvider();
+  const forget = useProviderChecksStore((s) => s.forget);
+  /** An upstream is tested once it is saved, so its state shows what the new URL and key really do. */
+  const saved = (provider: ProviderSetting) => {
+    forget(provider.id);
+    if (provider.base_url) test.mutate(provider.id);
+    onClose();
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -31,8 +40,8 @@ export function ProviderFormDialog({ editing, types, onClose }: Props) {
       ...(editing?.timeouts ? { timeouts: editing.timeouts } : {}),
       ...(testModel.trim() ? { test_model: testModel.trim() } : {}),
     };
-    if (editing) edit.mutate({ id: editing.id, provider }, { onSuccess: onClose });
-    else add.mutate({ id: id.trim(), ...provider }, { onSuccess: onClose });
+    if (editing) edit.mutate({ id: editing.id, provider }, { onSuccess: saved });
+    else add.mutate({ id: id.trim(), ...provider }, { onSuccess: saved });
   };
 
   return (
@@ -77,6 +86,10 @@ export function ProviderFormDialog({ editing, types, onClose }: Props) {
           <span>Test model</span>
           <input className="input mono" value={testModel} placeholder="upstream model a test calls when no route uses this provider" onChange={(e) => setTestModel(e.target.value)} />
         </label>
+        <p className="small muted field-note" data-testid="breaker-note">
+          Circuit breaker: {editing?.in_config ? "the config file's settings for this provider, or the defaults" : 'the defaults'} (open after 5 failed requests in a row, try again after 10 s, then
+          up to every 2 minutes). Only the config file changes them, with <span className="mono">breaker:</span> on the provider.
+        </p>
         {save.isError && <ErrorNotice error={save.error} title="The provider could not be saved" />}
         <div className="row dialog-actions">
           <button type="button" className="btn" onClick={onClose}>

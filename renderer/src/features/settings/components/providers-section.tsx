@@ -2,7 +2,11 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorNotice } from '../../../components/error-notice';
 import { useDeleteProvider, useResetProvider, useTestProvider, type ProviderCheck, type ProviderSetting } from '../api/settings-api';
+import { providerHealth } from '../provider-health';
+import { useProviderChecksStore } from '../stores/provider-checks-store';
 import { ProviderFormDialog } from './provider-form-dialog';
+
+const TONE_CLASS = { ok: 'badge-ok', warn: 'badge-warn', error: 'badge-error', neutral: '' } as const;
 
 type Open = { kind: 'add' } | { kind: 'edit'; provider: ProviderSetting } | { kind: 'delete'; provider: ProviderSetting } | null;
 
@@ -33,7 +37,8 @@ interface RowProps {
 function ProviderRow({ provider, onEdit, onDelete }: RowProps) {
   const test = useTestProvider();
   const reset = useResetProvider();
-  const stateClass = provider.state === 'unavailable' || provider.removed ? 'badge-error' : provider.state === 'ready' ? 'badge-ok' : '';
+  const check = useProviderChecksStore((s) => s.checks[provider.id]);
+  const health = providerHealth(provider, check);
   return (
     <tr aria-label={provider.id}>
       <td className="mono cell-wrap">
@@ -47,10 +52,16 @@ function ProviderRow({ provider, onEdit, onDelete }: RowProps) {
         {provider.base_url ?? <span className="faint">built in</span>}
         <div className="faint small">key {provider.has_api_key ? 'set' : 'not set'}</div>
       </td>
-      <td>
-        <span className={`badge ${stateClass}`}>{provider.state}</span>
-        {provider.breaker.state !== 'closed' && <span className="badge badge-warn table-badge">breaker {provider.breaker.state.replace('_', ' ')}</span>}
-        {provider.removed && <div className="faint small">{provider.detail}</div>}
+      <td className="provider-state-cell">
+        <span className={`badge ${TONE_CLASS[health.tone]}`} data-testid="provider-state">
+          {health.label}
+        </span>
+        {provider.breaker.state === 'half_open' && <span className="badge badge-warn table-badge">breaker half open</span>}
+        {health.note && (
+          <div className="faint small clamp-3" title={health.note}>
+            {health.note}
+          </div>
+        )}
       </td>
       <td className="num">{provider.routes.length}</td>
       <td className="settings-test-cell">
@@ -78,7 +89,7 @@ function ProviderRow({ provider, onEdit, onDelete }: RowProps) {
             </>
           )}
         </div>
-        {test.data && <CheckResult check={test.data} />}
+        {check && <CheckResult check={check} />}
         {test.isError && <ErrorNotice error={test.error} title="The test could not run" />}
         {reset.isError && <ErrorNotice error={reset.error} title="The provider could not be restored" />}
       </td>
@@ -123,7 +134,7 @@ export function ProvidersSection({ providers, types }: { providers: ProviderSett
       </table>
       <p className="small muted table-card-pad">
         Changes apply at once and are kept in the database over the config file. A test sends one one-token request (on a route of the provider, or its test model) and does not affect the circuit
-        breaker.
+        breaker; saving a provider with a base URL tests it once.
       </p>
       {(open?.kind === 'add' || open?.kind === 'edit') && <ProviderFormDialog editing={open.kind === 'edit' ? open.provider : undefined} types={types} onClose={close} />}
       {open?.kind === 'delete' && (

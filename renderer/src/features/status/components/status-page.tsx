@@ -67,7 +67,7 @@ export function StatusPage() {
   const models = useQuery({ ...modelsQueryOptions(), refetchInterval: 10_000 });
   const isOwner = useAccount().data?.api_key.role === 'owner';
   const traffic = useRecentTraffic(isOwner);
-  const s = status.data as (typeof status.data & { instance_id?: string }) | undefined;
+  const s = status.data;
   const providers = providersOf(status.data);
   const loaded = (models.data?.data ?? []).filter((m) => m.state === 'ready' || m.state === 'loading');
 
@@ -79,7 +79,7 @@ export function StatusPage() {
       ) : status.isError ? (
         <ErrorNotice error={status.error} title="The gateway is not answering" onRetry={() => status.refetch()} />
       ) : (
-        <section className="stat-grid" aria-label="Gateway">
+        <section className="stat-grid stat-grid-3" aria-label="Gateway">
           <div className="card stat-card">
             <div className="card-title">Gateway</div>
             <div className="stat-value">
@@ -95,8 +95,10 @@ export function StatusPage() {
           <div className="card stat-card">
             <div className="card-title">Capabilities</div>
             {/* checks.* say whether a route (local or upstream) can serve the capability now. */}
-            <div className="small">OCR {s?.checks.ocr ? 'ready' : 'not ready'}</div>
-            <div className="small">Transcription {s?.checks.asr ? 'served' : 'no route'}</div>
+            <div className="row" data-testid="capability-checks" title="Whether a route (local or upstream) can serve each capability now">
+              <span className={`badge ${s?.checks.ocr ? 'badge-ok' : 'badge-warn'}`}>OCR {s?.checks.ocr ? 'ready' : 'not ready'}</span>
+              <span className={`badge ${s?.checks.asr ? 'badge-ok' : 'badge-warn'}`}>Transcription {s?.checks.asr ? 'served' : 'no route'}</span>
+            </div>
           </div>
         </section>
       )}
@@ -122,7 +124,11 @@ export function StatusPage() {
                   <td className="cell-wrap">
                     <div className="cell-stack">
                       <span className={`badge ${STATE_CLASS[p.state ?? ''] ?? ''}`}>{p.state ?? 'unknown'}</span>
-                      {p.detail && <span className="small muted">{p.detail}</span>}
+                      {p.detail && (
+                        <span className="small muted clamp-3" title={p.detail}>
+                          {p.detail}
+                        </span>
+                      )}
                     </div>
                   </td>
                   <td>

@@ -1,0 +1,97 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ModelConfigSchema } from '../../wire/model-route-schema.js';
+import { ProviderTimeoutsSchema } from '../../wire/provider-schema.js';
+import { BreakerObject } from '../status/status-schemas.js';
+
+const { id: _id, ...routeFields } = ModelConfigSchema.properties;
+export const RouteBody = Type.Object(routeFields, { additionalProperties: false });
+
+export const RouteSetting = Type.Object({
+  ...ModelConfigSchema.properties,
+  source: Type.Union([Type.Literal('config'), Type.Literal('console')], { description: 'config: as in the config file; console: added or edited in the console (stored in the database)' }),
+  in_config: Type.Boolean({ description: 'The config file defines a route with this id (POST .../reset brings it back)' }),
+});
+
+const Source = Type.Union([Type.Literal('config'), Type.Literal('console')], { description: 'config: the config file (or its default); console: set in the console (stored in the database)' });
+const Timeouts = Type.Optional(ProviderTimeoutsSchema);
+
+export const ProviderSetting = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  base_url: Type.Optional(Type.String()),
+  has_api_key: Type.Boolean({ description: 'Whether the provider has a key; the key itself is never returned' }),
+  timeouts: Timeouts,
+  test_model: Type.Optional(Type.String({ description: 'Upstream model a test calls when the provider has no route' })),
+  source: Source,
+  in_config: Type.Boolean({ description: 'The config file defines a provider with this id (POST .../reset brings it back)' }),
+  removed: Type.Boolean({ description: 'A config-file provider removed in the console: not running until it is reset' }),
+  state: Type.String(),
+  detail: Type.Optional(Type.String()),
+  breaker: BreakerObject,
+  routes: Type.Array(Type.String()),
+});
+
+const ProviderFields = {
+  type: Type.String({ minLength: 1, description: 'Provider kind: openai, openai-compatible, mistral, llamacpp, tesseract, sherpa-onnx, onnx-embeddings' }),
+  base_url: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000 })),
+  api_key: Type.Optional(Type.Union([Type.String({ maxLength: 4000 }), Type.Null()], { description: 'Write-only. Absent or empty keeps the current key; null removes it' })),
+  timeouts: Timeouts,
+  test_model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+};
+const ProviderId = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' });
+export const NewProviderBody = Type.Object({ id: ProviderId, ...ProviderFields }, { additionalProperties: false });
+export const ProviderBody = Type.Object(ProviderFields, { additionalProperties: false });
+
+const Origin = Type.String({ pattern: '^(\\*|https?://[^/\\s]+)$', maxLength: 300, description: 'An origin (scheme://host[:port]) or *' });
+const HostName = Type.String({ pattern: '^[A-Za-z0-9.-]+$', minLength: 1, maxLength: 253 });
+export const ServerSetting = Type.Object(
+  {
+    config_path: Type.Union([Type.String(), Type.Null()]),
+    data_dir: Type.String({ description: 'Read-only: GATEWAY_DATA_DIR' }),
+    cors_origins: Type.Array(Type.String()),
+    allowed_hosts: Type.Array(Type.String()),
+    request_log_bodies: Type.Boolean(),
+    request_log_retention_days: Type.Number(),
+    sources: Type.Object({ cors_origins: Source, allowed_hosts: Source, request_log_bodies: Source, request_log_retention_days: Source }),
+  },
+  { description: 'The editable server settings as they apply now, and where each value comes from' },
+);
+const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+export const ServerChange = Type.Object(
+  {
+    cors_origins: nullable(Type.Array(Origin, { maxItems: 100 })),
+    allowed_hosts: nullable(Type.Array(HostName, { maxItems: 100 })),
+    request_log_bodies: nullable(Type.Boolean()),
+    request_log_retention_days: nullable(Type.Number({ minimum: 0, maximum: 3650 })),
+  },
+  { additionalProperties: false, description: 'Fields to change; null goes back to the config file value' },
+);
+
+export const SettingsResponse = Type.Object({
+  providers: Type.Array(ProviderSetting),
+  provider_types: Type.Array(Type.String(), { description: 'The provider kinds this gateway can run (the type of a new provider)' }),
+  routes: Type.Array(RouteSetting),
+  server: ServerSetting,
+});
+
+export const ProviderCheck = Type.Object({
+  ok: Type.Boolean(),
+  checked: Type.Union([Type.Literal('request'), Type.Literal('engine_state')]),
+  model: Type.Optional(Type.String()),
+  capability: Type.Optional(Type.String()),
+  latency_ms: Type.Number(),
+  error: Type.Optional(Type.String()),
+});
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+export const ProviderParams = Type.Object({ id: ProviderId });
+export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
+/** The Settings API's bodies and answers, as the console reads and sends them (its one source of these types). */
+export type SettingsView = Static<typeof SettingsResponse>;
+export type ProviderSettingView = Static<typeof ProviderSetting>;
+export type RouteSettingView = Static<typeof RouteSetting>;
+export type ServerSettingView = Static<typeof ServerSetting>;
+export type ServerChangeBody = Static<typeof ServerChange>;
+export type ProviderBodyInput = Static<typeof ProviderBody>;
+export type ProviderCheckView = Static<typeof ProviderCheck>;
+export type RouteBodyInput = Static<typeof RouteBody>;
