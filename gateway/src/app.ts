@@ -23,6 +23,7 @@ import { GatewayStatus, generatedInstanceId } from './core/status/gateway-status
 import { GatewayMetrics } from './core/metrics/gateway-metrics.js';
 import { registerMetricsHooks } from './http/metrics-hooks.js';
 import { UsageLedger } from './core/billing/usage-ledger.js';
+import { usageJournalAt } from './core/billing/usage-journal.js';
 import { BillingService } from './core/billing/billing-service.js';
 import { registerAuthentication } from './http/authentication.js';
 import { registerCompression } from './http/compression.js';
@@ -114,7 +115,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   // Team mode connects first: a Redis that does not answer stops the start before anything is opened.
   const team = options.team?.redisUrl ? await TeamMode.start({ redisUrl: options.team.redisUrl, prefix: options.team.redisPrefix, instanceId }, app.log) : undefined;
   const db = await openDatabase({ dataDir: options.dataDir, url: options.team?.databaseUrl });
-  const ledger = new UsageLedger(new UsageRepository(db));
+  const ledger = new UsageLedger(new UsageRepository(db), undefined, undefined, usageJournalAt(options.dataDir, options.server.instanceId));
   await ledger.load();
   const keys = new KeyService(new KeysRepository(db));
   const { generatedKey } = await keys.ensureBootstrapKey(options.adminKey);

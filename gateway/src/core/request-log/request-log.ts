@@ -60,6 +60,10 @@ export class RequestLog {
   private lastPrune = 0;
   /** Writes run one after another; the last one, for `flush` to wait on. */
   private writing: Promise<void> = Promise.resolve();
+  /** Team mode: where this instance's entries go for the other instances' feeds. */
+  private share: ((entry: RequestLogEntry) => void) | undefined;
+  /** Team mode: whether this instance prunes the shared store this time (one instance at a time). */
+  private pruneTurn: (() => Promise<boolean>) | undefined;
 
   constructor(
     private readonly capacity: number,
@@ -78,15 +82,39 @@ export class RequestLog {
 
   add(logged: RequestLogEntry): void {
     const entry = this.instanceId ? { ...logged, instance_id: this.instanceId } : logged;
-    this.entries.push(entry);
-    // Trimmed once it holds twice the capacity, not on every add: a splice moves every entry.
-    if (this.entries.length >= 2 * this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
-    for (const listener of this.listeners) listener(entry);
+    this.keep(entry);
+    this.share?.(entry);
     if (this.persistence) {
       this.pending.push(entry);
       this.timer ??= setTimeout(() => void this.flush(), this.persistence.flushMs ?? 250);
       this.timer.unref?.();
     }
+  }
+
+  /**
+   * Team mode: hands every entry this instance logs to `share` (for the other instances), and takes
+   * theirs through `addFromPeer`.
+   */
+  shareEntriesWith(share: (entry: RequestLogEntry) => void): void {
+    this.share = share;
+  }
+
+  /** Team mode: prune the shared store only when `turn` says this instance has the turn. */
+  pruneOnlyWhen(turn: () => Promise<boolean>): void {
+    this.pruneTurn = turn;
+  }
+
+  /** An entry another instance logged (and stored): kept for the list and sent to the live feed, neither stored nor shared again. */
+  addFromPeer(entry: RequestLogEntry): void {
+    this.keep(entry);
+  }
+
+  /** Keeps the entry for the list and hands it to the live feeds. */
+  private keep(entry: RequestLogEntry): void {
+    this.entries.push(entry);
+    // Trimmed once it holds twice the capacity, not on every add: a splice moves every entry.
+    if (this.entries.length >= 2 * this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    for (const listener of this.listeners) listener(entry);
   }
 
   /**
@@ -111,9 +139,14 @@ export class RequestLog {
         return;
       }
       const days = typeof retentionDays === 'function' ? retentionDays() : retentionDays;
-      if (prune) await store.prune(now - days * DAY_MS, this.capacity * 10).catch(() => undefined);
+      if (prune && (await this.hasPruneTurn())) await store.prune(now - days * DAY_MS, this.capacity * 10).catch(() => undefined);
     });
     return this.writing;
+  }
+
+  private async hasPruneTurn(): Promise<boolean> {
+    if (!this.pruneTurn) return true;
+    return this.pruneTurn().catch(() => false);
   }
 
   /** Newest first. */
