@@ -191,6 +191,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   await services.requestLog.load();
   await services.settings.reload();
   await team?.join({ ...services, providerIds: [...providers.keys()] });
+  await team?.shareRequestLog(services.requestLog);
   app.decorate('services', services);
   app.decorate('generatedAdminKey', generatedKey);
 

@@ -22,7 +22,7 @@ interface SharedRequestLogOptions {
  * shared store is taken in turns through a Redis key that lives one period (SET NX PX), so one
  * instance prunes per period instead of every instance on its own schedule.
  */
-export function shareRequestLog(redis: RedisConnection, requestLog: RequestLog, options: SharedRequestLogOptions): void {
+export async function shareRequestLog(redis: RedisConnection, requestLog: RequestLog, options: SharedRequestLogOptions): Promise<void> {
   const channel = `${redis.prefix}requests`;
   let waiting: RequestLogEntry[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -54,7 +54,7 @@ export function shareRequestLog(redis: RedisConnection, requestLog: RequestLog, 
     if (message.from === options.instanceId || !Array.isArray(message.entries)) return;
     for (const entry of message.entries) requestLog.addFromPeer(entry);
   });
-  void redis.subscriber.subscribe(channel).catch((error: unknown) => options.onPublishError(error, 0));
+  await redis.subscriber.subscribe(channel);
 }
 
 /** What the live feed shows of another instance's request: everything but the bodies. */

@@ -8,7 +8,9 @@ import type { CommittedSpend } from '../billing/spend-reservations.js';
 import type { BreakerTransition } from '../routing/circuit-breaker.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
 import type { ProviderBreakers } from '../routing/provider-breakers.js';
+import type { RequestLog } from '../request-log/request-log.js';
 import type { SettingsService } from '../settings/settings-service.js';
+import { shareRequestLog } from './shared-request-log.js';
 
 export interface TeamModeSettings {
   redisUrl: string;
@@ -132,6 +134,14 @@ export class TeamMode {
     });
     await this.redis.subscriber.subscribe(this.channel);
     await this.followOpenBreakers(breakers, providerIds);
+  }
+
+  /** Fans the console's request log in from every instance, and prunes it on one at a time (shared-request-log.ts). */
+  shareRequestLog(requestLog: RequestLog): Promise<void> {
+    return shareRequestLog(this.redis, requestLog, {
+      instanceId: this.settings.instanceId,
+      onPublishError: (error, dropped) => this.log.warn({ err: error, dropped }, 'team mode: could not publish request log entries to the other instances'),
+    });
   }
 
   /** Reads what another instance changed; a database that does not answer leaves the cached copy (logged). */
