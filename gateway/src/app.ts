@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import type { GatewayOptions } from './config/gateway-options.js';
+import { loadGatewayOptions } from './config/load-options.js';
 import { AccountService } from './core/account/account-service.js';
 import { FileStore } from './core/files/file-store.js';
 import type { GatewayServices } from './core/lifecycle/gateway-services.js';
@@ -24,6 +25,7 @@ import { GatewayMetrics } from './core/metrics/gateway-metrics.js';
 import { registerMetricsHooks } from './http/metrics-hooks.js';
 import { UsageLedger } from './core/billing/usage-ledger.js';
 import { usageJournalAt } from './core/billing/usage-journal.js';
+import { ConfigFileReload, type ConfigFileContent } from './core/settings/config-file-reload.js';
 import { BillingService } from './core/billing/billing-service.js';
 import { registerAuthentication } from './http/authentication.js';
 import { registerCompression } from './http/compression.js';
@@ -77,6 +79,8 @@ export type Gateway = FastifyInstance;
 export interface BuildExtras {
   /** Extra provider kinds (tests register engines whose timing they control). */
   providerFactories?: Record<string, ProviderFactory>;
+  /** Reads the config file again for a reload (default: the same file and data folder, this process's environment). */
+  reloadOptions?: () => Promise<ConfigFileContent>;
 }
 
 /**
@@ -152,6 +156,11 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     accounts,
     billing: new BillingService(accounts, ledger, models, options.account.defaultCompletionTokens, (error) => app.log.error({ err: error }, 'could not settle a spend reservation')),
     rateLimiter: team?.rateLimiter ?? new LocalRateLimiter(),
+    configReload: new ConfigFileReload(
+      extras.reloadOptions ?? (() => loadGatewayOptions({ env: process.env, overrides: { configPath: options.configPath, dataDir: options.dataDir } })),
+      (file) => services.settings.useConfigFile(file),
+      app.log,
+    ),
     requestLog: new RequestLog(options.server.requestLogSize, { store: new RequestLogRepository(db), retentionDays: () => services.settings.live().requestLogRetentionDays }, instanceId),
     providers,
     models,
@@ -192,6 +201,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   await services.settings.reload();
   await team?.join({ ...services, providerIds: [...providers.keys()] });
   await team?.shareRequestLog(services.requestLog);
+  await team?.shareConfigReloads(services.configReload);
   app.decorate('services', services);
   app.decorate('generatedAdminKey', generatedKey);
 

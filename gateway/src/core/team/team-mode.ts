@@ -9,7 +9,9 @@ import type { BreakerTransition } from '../routing/circuit-breaker.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
 import type { ProviderBreakers } from '../routing/provider-breakers.js';
 import type { RequestLog } from '../request-log/request-log.js';
+import type { ConfigFileReload } from '../settings/config-file-reload.js';
 import type { SettingsService } from '../settings/settings-service.js';
+import { shareConfigReloads } from './shared-config-reloads.js';
 import { shareRequestLog } from './shared-request-log.js';
 
 export interface TeamModeSettings {
@@ -142,6 +144,11 @@ export class TeamMode {
       instanceId: this.settings.instanceId,
       onPublishError: (error, dropped) => this.log.warn({ err: error, dropped }, 'team mode: could not publish request log entries to the other instances'),
     });
+  }
+
+  /** Config-file reloads reach every instance (shared-config-reloads.ts). */
+  shareConfigReloads(reloads: ConfigFileReload): Promise<void> {
+    return shareConfigReloads(this.redis, reloads, { instanceId: this.settings.instanceId, warn: (object, message) => this.log.warn(object, message) });
   }
 
   /** Reads what another instance changed; a database that does not answer leaves the cached copy (logged). */
