@@ -25,7 +25,9 @@ import { GatewayMetrics } from './core/metrics/gateway-metrics.js';
 import { registerMetricsHooks } from './http/metrics-hooks.js';
 import { UsageLedger } from './core/billing/usage-ledger.js';
 import { usageJournalAt } from './core/billing/usage-journal.js';
+import { databaseWriteErrorReporter } from './core/errors/database-write-errors.js';
 import { ConfigFileReload, type ConfigFileContent } from './core/settings/config-file-reload.js';
+import { OutageWarnings } from './core/errors/outage-warnings.js';
 import { BillingService } from './core/billing/billing-service.js';
 import { registerAuthentication } from './http/authentication.js';
 import { registerCompression } from './http/compression.js';
@@ -117,9 +119,13 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   });
 
   // Team mode connects first: a Redis that does not answer stops the start before anything is opened.
-  const team = options.team?.redisUrl ? await TeamMode.start({ redisUrl: options.team.redisUrl, prefix: options.team.redisPrefix, instanceId }, app.log) : undefined;
+  const outages = new OutageWarnings(app.log);
+  const team = options.team?.redisUrl ? await TeamMode.start({ redisUrl: options.team.redisUrl, prefix: options.team.redisPrefix, instanceId }, app.log, outages) : undefined;
   const db = await openDatabase({ dataDir: options.dataDir, url: options.team?.databaseUrl });
-  const ledger = new UsageLedger(new UsageRepository(db), undefined, undefined, usageJournalAt(options.dataDir, options.server.instanceId));
+  const ledger = new UsageLedger(new UsageRepository(db), databaseWriteErrorReporter(app.log, outages, {
+      duringOutage: 'usage ledger: the database does not answer; the usage of answered requests is kept in the local journal and written when it is back',
+      otherwise: 'usage ledger: could not write usage records; they stay pending and are retried',
+    }), undefined, usageJournalAt(options.dataDir, options.server.instanceId));
   await ledger.load();
   const keys = new KeyService(new KeysRepository(db));
   const { generatedKey } = await keys.ensureBootstrapKey(options.adminKey);
@@ -156,12 +162,24 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     accounts,
     billing: new BillingService(accounts, ledger, models, options.account.defaultCompletionTokens, (error) => app.log.error({ err: error }, 'could not settle a spend reservation')),
     rateLimiter: team?.rateLimiter ?? new LocalRateLimiter(),
+    outages,
     configReload: new ConfigFileReload(
       extras.reloadOptions ?? (() => loadGatewayOptions({ env: process.env, overrides: { configPath: options.configPath, dataDir: options.dataDir } })),
       (file) => services.settings.useConfigFile(file),
       app.log,
     ),
-    requestLog: new RequestLog(options.server.requestLogSize, { store: new RequestLogRepository(db), retentionDays: () => services.settings.live().requestLogRetentionDays }, instanceId),
+    requestLog: new RequestLog(
+      options.server.requestLogSize,
+      {
+        store: new RequestLogRepository(db),
+        retentionDays: () => services.settings.live().requestLogRetentionDays,
+        onWriteError: databaseWriteErrorReporter(app.log, outages, {
+          duringOutage: 'request log: the database does not answer; entries wait in memory and are written when it is back',
+          otherwise: 'request log: could not store entries; they are retried with the next ones',
+        }),
+      },
+      instanceId,
+    ),
     providers,
     models,
     breakers,

@@ -42,6 +42,8 @@ export interface RequestLogPersistence {
   retentionDays: number | (() => number);
   /** Entries are written in batches this often (ms), off the request's path. */
   flushMs?: number;
+  /** Where a failed write is reported (its entries wait for the next flush); default a process warning. */
+  onWriteError?: (error: unknown) => void;
 }
 
 const PRUNE_EVERY_MS = 60_000;
@@ -135,7 +137,8 @@ export class RequestLog {
         await store.insertMany(batch);
       } catch (error) {
         this.pending = [...batch, ...this.pending];
-        process.emitWarning(`Request log: could not store ${batch.length} entries; they are retried with the next ones: ${String(error)}`);
+        if (this.persistence?.onWriteError) this.persistence.onWriteError(error);
+        else process.emitWarning(`Request log: could not store ${batch.length} entries; they are retried with the next ones: ${String(error)}`);
         return;
       }
       const days = typeof retentionDays === 'function' ? retentionDays() : retentionDays;
