@@ -39,7 +39,11 @@ export interface Sizing {
   idle: { transactions: number; redisCommands: number; seconds: number };
 }
 
-const SETTLE_MS = 1500;
+/**
+ * Background writes (request log every 250 ms, ledger retries) settle well within this, and PostgreSQL 15
+ * backends report their statistics to pg_stat_database at most 10 s after they go idle.
+ */
+const SETTLE_MS = 11_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function freePort(): Promise<number> {
@@ -122,7 +126,7 @@ export async function measureSizing(options: SizingOptions): Promise<Sizing> {
       const cpu = cpuMicros(processes.gateway.pid!) - cpuBefore;
 
       await sleep(SETTLE_MS);
-      const idleSeconds = 3;
+      const idleSeconds = 10;
       const idleDbBefore = await databaseCounters(admin, name);
       const idleRedisBefore = await redisCounters(redis);
       await sleep(idleSeconds * 1000);

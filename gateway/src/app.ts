@@ -122,10 +122,16 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const outages = new OutageWarnings(app.log);
   const team = options.team?.redisUrl ? await TeamMode.start({ redisUrl: options.team.redisUrl, prefix: options.team.redisPrefix, instanceId }, app.log, outages) : undefined;
   const db = await openDatabase({ dataDir: options.dataDir, url: options.team?.databaseUrl });
-  const ledger = new UsageLedger(new UsageRepository(db), databaseWriteErrorReporter(app.log, outages, {
+  const ledger = new UsageLedger(
+    new UsageRepository(db),
+    databaseWriteErrorReporter(app.log, outages, {
       duringOutage: 'usage ledger: the database does not answer; the usage of answered requests is kept in the local journal and written when it is back',
       otherwise: 'usage ledger: could not write usage records; they stay pending and are retried',
-    }), undefined, usageJournalAt(options.dataDir, options.server.instanceId));
+    }),
+    undefined,
+    usageJournalAt(options.dataDir, options.server.instanceId),
+    () => outages.recovered('database', 'database is back: the usage kept during the outage is written'),
+  );
   await ledger.load();
   const keys = new KeyService(new KeysRepository(db));
   const { generatedKey } = await keys.ensureBootstrapKey(options.adminKey);

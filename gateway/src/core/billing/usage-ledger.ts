@@ -42,6 +42,8 @@ export class UsageLedger {
     private readonly retryMs = 1000,
     /** Keeps refused batches on local disk until the database takes them (absent: they wait in memory only). */
     private readonly journal?: UsageJournal,
+    /** Called when a write succeeds after failed ones (the database is back). */
+    private readonly onWriteRecovered: () => void = () => undefined,
   ) {}
 
   /**
@@ -118,6 +120,7 @@ export class UsageLedger {
       // One transaction: the entries and their debit are written together or not at all.
       const missing = stored ? batch.filter((entry) => !stored.has(entry.entry_id ?? '')) : batch;
       if (missing.length > 0) await this.usage.append(missing);
+      if (stored) this.onWriteRecovered();
       this.uncertain = false;
     } catch (error) {
       this.pending = [...batch, ...this.pending];

@@ -79,8 +79,9 @@ export class OutageWarnings {
   /** `what` answers again: one line with how long it was away and how many requests were refused. */
   recovered(what: string, message: string): void {
     const outage = this.outages.get(what);
+    // Nothing to report when no outage was logged.
+    if (!outage) return;
     this.outages.delete(what);
-    if (!outage) return void this.log.info({ outage: what }, message);
     this.log.info({ outage: what, refused_total: outage.refusedTotal, outage_s: Math.round((this.now() - outage.since) / 1000) }, message);
   }
 
