@@ -70,6 +70,9 @@ describe("team mode: the console's live request feed fanned in from every instan
       expect(listed).toEqual(expect.arrayContaining(['feed-on-a@instance-a', 'feed-on-b@instance-b']));
     }
 
+    // The detail view of another instance's request reads it from the shared store, bodies included.
+    await expect.poll(async () => (await json(await b.request('/console/requests/feed-on-a'))).request_body, { timeout: 2000 }).toContain('hello feed-on-a');
+
     // Owner scoping holds as alone: the feed and the list are the Owner's; a Member gets 403 on every instance.
     const member = await json(await a.request('/account/keys', { method: 'POST', json: { name: 'member', role: 'member' } }));
     expect((await chat(b, 'feed-member', member.key)).status).toBe(200);

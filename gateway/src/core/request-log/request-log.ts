@@ -33,6 +33,7 @@ export function matchesFilter(entry: RequestLogEntry, filter: RequestLogFilter):
 export interface RequestLogStore {
   insertMany(entries: readonly RequestLogEntry[]): Promise<void>;
   recent(limit: number): Promise<RequestLogEntry[]>;
+  get(id: string): Promise<RequestLogEntry | undefined>;
   prune(before: number, keep: number): Promise<void>;
 }
 
@@ -66,6 +67,8 @@ export class RequestLog {
   private share: ((entry: RequestLogEntry) => void) | undefined;
   /** Team mode: whether this instance prunes the shared store this time (one instance at a time). */
   private pruneTurn: (() => Promise<boolean>) | undefined;
+  /** Entries other instances logged (summaries: their bodies are in the store). */
+  private readonly fromPeers = new WeakSet<RequestLogEntry>();
 
   constructor(
     private readonly capacity: number,
@@ -108,6 +111,7 @@ export class RequestLog {
 
   /** An entry another instance logged (and stored): kept for the list and sent to the live feed, neither stored nor shared again. */
   addFromPeer(entry: RequestLogEntry): void {
+    this.fromPeers.add(entry);
     this.keep(entry);
   }
 
@@ -159,6 +163,16 @@ export class RequestLog {
       if (matchesFilter(this.entries[i], filter)) out.push(this.entries[i]);
     }
     return out;
+  }
+
+  /**
+   * One entry for the detail view: another instance's is read from the shared store, with the bodies
+   * it kept (the summary when the store does not have it yet or does not answer).
+   */
+  async detail(id: string): Promise<RequestLogEntry | undefined> {
+    const entry = this.get(id);
+    if (!entry || !this.fromPeers.has(entry) || !this.persistence) return entry;
+    return (await this.persistence.store.get(id).catch(() => undefined)) ?? entry;
   }
 
   get(id: string): RequestLogEntry | undefined {
