@@ -1,5 +1,6 @@
 import type { RedisConnection } from '../../store/redis/redis-connection.js';
 import type { ConfigFileReload } from '../settings/config-file-reload.js';
+import { subscribeChannel } from './subscribe-channel.js';
 
 interface SharedConfigReloadsOptions {
   instanceId: string;
@@ -28,5 +29,5 @@ export async function shareConfigReloads(redis: RedisConnection, reloads: Config
     if (message.from !== options.instanceId) reloadFile(`reloaded by ${message.from ?? 'another instance'}`);
   });
   redis.onReconnect(() => reloadFile('Redis is back (a reload may have been missed)'));
-  await redis.subscriber.subscribe(channel);
+  await subscribeChannel(redis, channel, (error) => options.warn({ err: error }, 'team mode: could not subscribe to config file reloads; trying again'));
 }

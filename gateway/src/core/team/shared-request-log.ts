@@ -1,5 +1,6 @@
 import type { RedisConnection } from '../../store/redis/redis-connection.js';
 import type { RequestLog, RequestLogEntry } from '../request-log/request-log.js';
+import { subscribeChannel } from './subscribe-channel.js';
 
 /** Entries logged within this many ms go out in one PUBLISH. */
 const BATCH_MS = 50;
@@ -54,7 +55,7 @@ export async function shareRequestLog(redis: RedisConnection, requestLog: Reques
     if (message.from === options.instanceId || !Array.isArray(message.entries)) return;
     for (const entry of message.entries) requestLog.addFromPeer(entry);
   });
-  await redis.subscriber.subscribe(channel);
+  await subscribeChannel(redis, channel, (error) => options.onPublishError(error, 0));
 }
 
 /** What the live feed shows of another instance's request: everything but the bodies. */

@@ -139,7 +139,8 @@ export class TeamMode {
       reloadSettings();
     });
     await this.redis.subscriber.subscribe(this.channel);
-    await this.followOpenBreakers(breakers, providerIds);
+    // A slow answer here (a busy start) must not stop the start: the next transition is published anyway.
+    await this.followOpenBreakers(breakers, providerIds).catch((error: unknown) => this.log.warn({ err: error }, 'team mode: could not read the breakers open on other instances'));
   }
 
   /** Fans the console's request log in from every instance, and prunes it on one at a time (shared-request-log.ts). */
