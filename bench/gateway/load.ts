@@ -87,3 +87,30 @@ export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
+
+/** Exactly `count` requests, `concurrency` at a time (for counting what a number of requests costs). */
+export async function fixedCount(target: Target, concurrency: number, count: number): Promise<LoadResult> {
+  const pool = new Pool(target.origin, { connections: concurrency, pipelining: 1 });
+  const latencies: number[] = [];
+  const firstBytes: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next++;
+        try {
+          const timing = await once(pool, target);
+          latencies.push(timing.total);
+          firstBytes.push(timing.firstByte);
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  await pool.close();
+  return { requests: latencies.length, errors, seconds: elapsed, latencies, firstBytes };
+}

@@ -8,6 +8,10 @@
  *
  *   npx tsx bench/gateway/run.ts [--seconds 5] [--rate 1000] [--concurrency 32] [--stream-concurrency 16]
  *     [--redis redis://127.0.0.1:6379] [--only solo,team,profile,memory,ledger] [--profile-out gateway.cpuprofile]
+ *
+ * `--only sizing` (not in the default run): team mode's sizing on PostgreSQL (--database, default
+ * TEST_DATABASE_URL or postgres://127.0.0.1:5432/postgres) and Redis: requests per second per
+ * instance and the database and Redis work per 1,000 requests (bench/gateway/sizing.ts).
  */
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
@@ -16,6 +20,7 @@ import { join } from 'node:path';
 import { summariseCpuProfile, type CpuProfile } from './cpu-profile.js';
 import { measureIdleMemory } from './idle-memory.js';
 import { measureLedgerCost } from './ledger-cost.js';
+import { measureSizing } from './sizing.js';
 import { fixedRate, fullLoad, percentile, type LoadResult, type Target } from './load.js';
 import { cpuMicros } from './process-stats.js';
 import { ADMIN_KEY, chatBody, startBenchProcesses, type BenchProcesses } from './processes.js';
@@ -193,7 +198,21 @@ async function dropRedisKeys(prefix: string) {
   }
 }
 
+async function sizing() {
+  const databaseUrl = args.get('--database') ?? process.env.TEST_DATABASE_URL ?? 'postgres://127.0.0.1:5432/postgres';
+  const requests = 1000;
+  const figures = await measureSizing({ databaseUrl, redisUrl, seconds, concurrency, requests });
+  const per = (value: number) => fmt(value, 0);
+  console.log(`\nTeam mode sizing: one instance on PostgreSQL and Redis (${figures.redis}), plain chat on the fast fake upstream; ${figures.errors} errors`);
+  console.log(`  closed loop, ${concurrency} connections, ${seconds} s: ${fmt(figures.rps, 0)} req/s per instance, ${fmt(figures.cpuPerRequestMicros, 0)} µs of gateway CPU per request`);
+  console.log(`  per ${figures.counted} requests (${concurrency} at a time): PostgreSQL ${per(figures.database.transactions)} transactions committed, ${per(figures.database.inserted)} rows inserted, ${per(figures.database.updated)} updated, ${per(figures.database.returned)} read`);
+  const commands = Object.entries(figures.redisCommands.byCommand).sort((a, b) => b[1] - a[1]).map(([command, calls]) => `${command} ${calls}`).join(', ');
+  console.log(`  per ${figures.counted} requests: Redis ${figures.redisCommands.total} commands (${commands})`);
+  console.log(`  idle, ${figures.idle.seconds} s without requests: ${figures.idle.transactions} transactions, ${figures.idle.redisCommands} Redis commands`);
+}
+
 async function main() {
+  if (sections.has('sizing')) await sizing();
   const solo = sections.has('solo') ? await overhead('solo') : undefined;
   if (sections.has('team') && !(await redisAnswers())) console.log(`\nTeam mode skipped: no Redis answers at ${redisUrl} (--redis <url> or GATEWAY_REDIS_URL).`);
   else if (sections.has('team')) {

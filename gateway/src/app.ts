@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import type { GatewayOptions } from './config/gateway-options.js';
+import { loadGatewayOptions } from './config/load-options.js';
 import { AccountService } from './core/account/account-service.js';
 import { FileStore } from './core/files/file-store.js';
 import type { GatewayServices } from './core/lifecycle/gateway-services.js';
@@ -23,6 +24,10 @@ import { GatewayStatus, generatedInstanceId } from './core/status/gateway-status
 import { GatewayMetrics } from './core/metrics/gateway-metrics.js';
 import { registerMetricsHooks } from './http/metrics-hooks.js';
 import { UsageLedger } from './core/billing/usage-ledger.js';
+import { usageJournalAt } from './core/billing/usage-journal.js';
+import { databaseWriteErrorReporter } from './core/errors/database-write-errors.js';
+import { ConfigFileReload, type ConfigFileContent } from './core/settings/config-file-reload.js';
+import { OutageWarnings } from './core/errors/outage-warnings.js';
 import { BillingService } from './core/billing/billing-service.js';
 import { registerAuthentication } from './http/authentication.js';
 import { registerCompression } from './http/compression.js';
@@ -79,6 +84,8 @@ export type Gateway = FastifyInstance;
 export interface BuildExtras {
   /** Extra provider kinds (tests register engines whose timing they control). */
   providerFactories?: Record<string, ProviderFactory>;
+  /** Reads the config file again for a reload (default: the same file and data folder, this process's environment). */
+  reloadOptions?: () => Promise<ConfigFileContent>;
 }
 
 /**
@@ -115,9 +122,19 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   });
 
   // Team mode connects first: a Redis that does not answer stops the start before anything is opened.
-  const team = options.team?.redisUrl ? await TeamMode.start({ redisUrl: options.team.redisUrl, prefix: options.team.redisPrefix, instanceId }, app.log) : undefined;
+  const outages = new OutageWarnings(app.log);
+  const team = options.team?.redisUrl ? await TeamMode.start({ redisUrl: options.team.redisUrl, prefix: options.team.redisPrefix, instanceId }, app.log, outages) : undefined;
   const db = await openDatabase({ dataDir: options.dataDir, url: options.team?.databaseUrl });
-  const ledger = new UsageLedger(new UsageRepository(db));
+  const ledger = new UsageLedger(
+    new UsageRepository(db),
+    databaseWriteErrorReporter(app.log, outages, {
+      duringOutage: 'usage ledger: the database does not answer; the usage of answered requests is kept in the local journal and written when it is back',
+      otherwise: 'usage ledger: could not write usage records; they stay pending and are retried',
+    }),
+    undefined,
+    usageJournalAt(options.dataDir, options.server.instanceId),
+    () => outages.recovered('database', 'database is back: the usage kept during the outage is written'),
+  );
   await ledger.load();
   const keys = new KeyService(new KeysRepository(db));
   const { generatedKey } = await keys.ensureBootstrapKey(options.adminKey);
@@ -161,7 +178,24 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     accounts,
     billing: new BillingService(accounts, ledger, models, options.account.defaultCompletionTokens, (error) => app.log.error({ err: error }, 'could not settle a spend reservation')),
     rateLimiter: team?.rateLimiter ?? new LocalRateLimiter(),
-    requestLog: new RequestLog(options.server.requestLogSize, { store: new RequestLogRepository(db), retentionDays: () => services.settings.live().requestLogRetentionDays }, instanceId),
+    outages,
+    configReload: new ConfigFileReload(
+      extras.reloadOptions ?? (() => loadGatewayOptions({ env: process.env, overrides: { configPath: options.configPath, dataDir: options.dataDir } })),
+      (file) => services.settings.useConfigFile(file),
+      app.log,
+    ),
+    requestLog: new RequestLog(
+      options.server.requestLogSize,
+      {
+        store: new RequestLogRepository(db),
+        retentionDays: () => services.settings.live().requestLogRetentionDays,
+        onWriteError: databaseWriteErrorReporter(app.log, outages, {
+          duringOutage: 'request log: the database does not answer; entries wait in memory and are written when it is back',
+          otherwise: 'request log: could not store entries; they are retried with the next ones',
+        }),
+      },
+      instanceId,
+    ),
     providers,
     models,
     breakers,
@@ -200,6 +234,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   await services.requestLog.load();
   await services.settings.reload();
   await team?.join({ ...services, providerIds: [...providers.keys()] });
+  await team?.shareRequestLog(services.requestLog);
+  await team?.shareConfigReloads(services.configReload);
   app.decorate('services', services);
   app.decorate('generatedAdminKey', generatedKey);
 

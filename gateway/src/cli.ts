@@ -53,6 +53,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // SIGHUP reads the config file again (and, in team mode, every other instance does too).
+  process.on('SIGHUP', () => {
+    app.services.configReload.reload('SIGHUP').then(
+      () => process.stdout.write('SIGHUP received: config file reloaded\n'),
+      (error: unknown) => process.stderr.write(`SIGHUP received: config file not reloaded, the running settings stay: ${(error as Error).message}\n`),
+    );
+  });
 
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();

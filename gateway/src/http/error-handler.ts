@@ -80,7 +80,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const internal = new GatewayError(500, 'internal_error', `The gateway failed to handle this request (request id ${request.id}); details are in its log.`);
       return reply.status(500).send(internal.toBody());
     }
-    if (mapped.status >= 500) request.log.warn({ code: mapped.code, msg: mapped.message }, 'request failed');
+    // A database or Redis outage is logged once and then in periodic reminders with a count, not once per refused request.
+    if (mapped.status >= 500 && !app.services?.outages.refusedRequest(mapped.code)) request.log.warn({ code: mapped.code, msg: mapped.message }, 'request failed');
     if (mapped.retryAfter !== undefined) reply.header('Retry-After', String(Math.max(1, Math.ceil(mapped.retryAfter))));
     return reply.status(mapped.status).send(mapped.toBody());
   });

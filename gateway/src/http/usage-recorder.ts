@@ -3,6 +3,17 @@ import { boundedJsonText } from '../core/json/bounded-json-text.js';
 import { CONSOLE_CLIENT, redactBody, redactHeaders } from '../core/request-log/request-log.js';
 import { elapsedMs } from './request-context.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Bills and logs a streamed answer whose frames are all written, before its last frame (`[DONE]`)
+     * leaves: resolves once its ledger entry is committed, so a client that read the end of a stream
+     * finds it billed even if the process dies right after.
+     */
+    recordStreamEnd(request: FastifyRequest, status: number): Promise<void>;
+  }
+}
+
 /** The status the request log shows for a client that closed the connection before the answer was complete (nginx's). */
 export const CLIENT_CLOSED_REQUEST = 499;
 
@@ -89,6 +100,8 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
     });
     return committed;
   };
+
+  app.decorate('recordStreamEnd', (request: FastifyRequest, status: number) => record(request, status) ?? Promise.resolve());
 
   app.addHook('onSend', (request, reply, payload, done) => {
     const complete = payload === null || payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload);

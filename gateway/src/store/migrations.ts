@@ -381,4 +381,16 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 16,
+    name: 'usage entry ids',
+    // Each ledger row written from now on carries the id the gateway gave it when the request was
+    // answered, so rows replayed from the local usage journal (after a crash during a database
+    // outage) or written again after a commit whose answer was lost are recognised, never billed twice.
+    // Older rows keep NULL (a unique index allows any number of NULLs on both databases).
+    sql: `
+      ALTER TABLE usage ADD COLUMN entry_id TEXT;
+      CREATE UNIQUE INDEX usage_entry_id ON usage (entry_id);
+    `,
+  },
 ];

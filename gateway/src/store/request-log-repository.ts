@@ -44,6 +44,12 @@ export class RequestLogRepository {
     return stored.map((row) => JSON.parse(row.entry) as RequestLogEntry);
   }
 
+  /** One entry by id (another instance's, with the bodies it kept). */
+  async get(id: string): Promise<RequestLogEntry | undefined> {
+    const row = await this.db.query.selectFrom('request_log').select('entry').where('id', '=', id).executeTakeFirst();
+    return row ? (JSON.parse(row.entry) as RequestLogEntry) : undefined;
+  }
+
   /** Drops entries older than `before` (ms) and all but the newest `keep`. */
   async prune(before: number, keep: number): Promise<void> {
     await this.db.query.deleteFrom('request_log').where('time', '<', before).execute();

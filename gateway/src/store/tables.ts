@@ -32,6 +32,8 @@ export interface Tables {
     prompt_tokens: number;
     completion_tokens: number;
     cost: number;
+    /** The ledger's id of the entry (migration 16; NULL on older rows): replays and retries skip rows already stored. */
+    entry_id: string | null;
   };
   files: { id: string; purpose: string; filename: string; mime_type: string; bytes: number; created_at: number; key_id: string | null };
   model_state: { id: string; metadata: string; archived: number; deleted: number; updated_at: number };

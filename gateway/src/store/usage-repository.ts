@@ -2,8 +2,8 @@ import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Database } from './database.js';
 import type { Tables } from './tables.js';
 
-/** A ledger entry as written: the row without its generated id. */
-export type UsageRecord = Omit<Selectable<Tables['usage']>, 'id'>;
+/** A ledger entry as written: the row without its generated id; `entry_id` is given by the ledger when absent. */
+export type UsageRecord = Omit<Selectable<Tables['usage']>, 'id' | 'entry_id'> & { entry_id?: string | null };
 
 export interface UsageTotals {
   requests: number;
@@ -93,6 +93,16 @@ export class UsageRepository {
       );
     }
     await this.db.atomically(statements);
+  }
+
+  /** Which of these entry ids the ledger already holds (a replay or a retry skips them). */
+  async storedEntryIds(entryIds: readonly string[]): Promise<Set<string>> {
+    const stored = new Set<string>();
+    for (let start = 0; start < entryIds.length; start += ROWS_PER_INSERT) {
+      const rows = await this.db.query.selectFrom('usage').select('entry_id').where('entry_id', 'in', entryIds.slice(start, start + ROWS_PER_INSERT)).execute();
+      for (const row of rows) if (row.entry_id) stored.add(row.entry_id);
+    }
+    return stored;
   }
 
   async totals(keyId?: string): Promise<UsageTotals> {

@@ -1,5 +1,8 @@
 import { sql } from 'kysely';
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { usageJournalAt } from '../../src/core/billing/usage-journal.js';
 import { UsageLedger } from '../../src/core/billing/usage-ledger.js';
 import { AccountRepository } from '../../src/store/account-repository.js';
 import { openDatabase, type Database } from '../../src/store/database.js';
@@ -17,7 +20,35 @@ beforeEach(async () => {
 
 const entry = (id: string) => ({ time: Date.now(), request_id: id, key_id: 'key_1', method: 'POST', route: '/v1/chat/completions', model: 'm', status: 200, latency_ms: 3, prompt_tokens: 1, completion_tokens: 2, cost: 0.5 });
 
+/** A repository whose next append commits and then reports a failure (the commit's answer lost on the way). */
+class LostCommitAnswer extends UsageRepository {
+  lose = true;
+  override async append(entries: Parameters<UsageRepository['append']>[0]): Promise<void> {
+    await super.append(entries);
+    if (this.lose) {
+      this.lose = false;
+      throw new Error('connection terminated unexpectedly');
+    }
+  }
+}
+
 describe('UsageLedger', () => {
+  it('writes an entry once when a commit happened but its answer was lost: the retry skips what is stored; the journal keeps it meanwhile and is emptied after', async () => {
+    const repository = new LostCommitAnswer(db);
+    const errors: unknown[] = [];
+    const journal = usageJournalAt(dir, 'gw/1');
+    const ledger = new UsageLedger(repository, (error) => errors.push(error), 20, journal);
+    await ledger.record(entry('req_lost'));
+    expect(errors).toHaveLength(1);
+    expect(journal.path).toBe(join(dir, 'usage-journal-gw_1.ndjson'));
+    expect(JSON.parse(readFileSync(journal.path, 'utf8')).request_id).toBe('req_lost');
+    await expect.poll(() => ledger.pendingCount).toBe(0);
+    await expect.poll(() => readFileSync(journal.path, 'utf8')).toBe('');
+    expect(await repository.totals()).toMatchObject({ requests: 1, cost: 0.5 });
+    expect((await new AccountRepository(db).get())?.balance).toBe(9.5);
+    await ledger.close();
+  });
+
   it('has the entry and its debit on disk once record() resolves (another connection sees them), one commit for a turn\'s entries', async () => {
     const ledger = new UsageLedger(new UsageRepository(db));
     const commits = [ledger.record(entry('req_1')), ledger.record(entry('req_0'))];

@@ -83,6 +83,43 @@ describe('kill -9 during concurrent chats', () => {
       db.close();
     }
   }, 120_000);
+
+  it('kill -9 the moment streamed answers end: every stream whose [DONE] reached the client is in the usage ledger after a restart', async () => {
+    const gateway = await start();
+    const answered: string[] = [];
+    let killed = false;
+    const one = async (i: number) => {
+      const id = `crash-stream-${i}`;
+      const response = await gateway.request('/v1/chat/completions', { method: 'POST', headers: { 'x-request-id': id }, json: { model: 'svc-large-3', stream: true, messages: [{ role: 'user', content: `stream ${i}` }] } });
+      if (response.status !== 200 || !response.body) return;
+      let text = '';
+      const decoder = new TextDecoder();
+      for await (const chunk of response.body) {
+        text += decoder.decode(chunk as Uint8Array, { stream: true });
+        if (!text.includes('data: [DONE]')) continue;
+        answered.push(id);
+        // No grace at all: the process dies in the same turn the client read the end of the answer.
+        if (answered.length >= 5 && !killed) {
+          killed = true;
+          gateway.child.kill('SIGKILL');
+        }
+        return;
+      }
+    };
+    await Promise.allSettled(Array.from({ length: 40 }, (_, i) => one(i)));
+    expect(killed).toBe(true);
+    expect(await gateway.exited).toBeNull();
+
+    const restarted = await start();
+    expect(await terminate(restarted)).toBe(0);
+    const db = new Libsql(join(dataDir, 'switchyard.db'), { readonly: true });
+    try {
+      const stored = new Set((db.prepare('SELECT request_id FROM usage WHERE status = 200').all() as { request_id: string }[]).map((row) => row.request_id));
+      expect(answered.filter((id) => !stored.has(id))).toEqual([]);
+    } finally {
+      db.close();
+    }
+  }, 120_000);
 });
 
 async function uploadBatch(gateway: SpawnedGateway, count: number): Promise<string> {

@@ -13,8 +13,9 @@ const DONE_ENDING: StreamEnding = { done: (writer) => writer.done(), fail: (writ
 
 /**
  * Starts a server-sent-event response through Fastify (so the usual hooks, the usage ledger and
- * the request log see it), runs `produce` to write frames, and ends with `[DONE]`, or with an
- * error frame and `[DONE]` when producing fails after the stream started.
+ * the request log see it), runs `produce` to write frames, records the request (its ledger entry
+ * committed) and ends with `[DONE]`, or with an error frame and `[DONE]` when producing fails after
+ * the stream started (recorded when the response ends).
  */
 export function sendEventStream(
   request: FastifyRequest,
@@ -29,6 +30,8 @@ export function sendEventStream(
   void (async () => {
     try {
       await produce(writer);
+      // The usage is committed before the last frame: a client that has read it finds the request billed.
+      await request.server.recordStreamEnd(request, reply.statusCode);
       await ending.done(writer);
     } catch (error) {
       if (writer.closed) return;

@@ -51,7 +51,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const entry = requestLog.get(request.params.id);
+      const entry = await requestLog.detail(request.params.id);
       if (!entry) throw new GatewayError(404, 'request_not_found', `No logged request with id ${request.params.id}: the log keeps the most recent requests only.`);
       return entry;
     },

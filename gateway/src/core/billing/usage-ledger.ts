@@ -1,4 +1,6 @@
 import type { UsageRecord, UsageRepository } from '../../store/usage-repository.js';
+import { newId } from '../ids/ids.js';
+import type { UsageJournal } from './usage-journal.js';
 
 /**
  * The usage ledger: every authenticated request, written to the database (the entries and the balance
@@ -8,6 +10,11 @@ import type { UsageRecord, UsageRepository } from '../../store/usage-repository.
  * mode with synchronous=NORMAL: a commit survives the process being killed; only a power loss can
  * take the last commits with it (PostgreSQL: a commit is durable). Spend per key and the total debited are counted in memory at once,
  * for the quota checks on every request.
+ *
+ * With a journal, a batch the database refuses (an outage) is appended to a local file and fsync'd
+ * before its answers leave; the file is replayed at the next start and emptied once the database has
+ * the entries. Every entry carries an `entry_id`: after a failed write (whose commit may still have
+ * happened) and on a replay, the entries the database already holds are skipped, so nothing is billed twice.
  */
 export class UsageLedger {
   /** Entries not yet written (a failed write puts its entries back here for the next commit). */
@@ -23,16 +30,35 @@ export class UsageLedger {
   /** After a failed write: the next try, even when no new entry comes to carry the pending ones. */
   private retry: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
+  /** A write failed: its commit may still have happened, so the next write skips entries already stored. */
+  private uncertain = false;
+  /** Ids of the entries in the journal that the database does not have yet. */
+  private readonly journaled = new Set<string>();
 
   constructor(
     private readonly usage: UsageRepository,
     /** Where a failed write is reported (the entries stay pending and are retried with the next one). */
     private readonly onWriteError: (error: unknown) => void = (error) => process.emitWarning(`Usage ledger: could not write usage records; they stay pending: ${String(error)}`),
     private readonly retryMs = 1000,
+    /** Keeps refused batches on local disk until the database takes them (absent: they wait in memory only). */
+    private readonly journal?: UsageJournal,
+    /** Called when a write succeeds after failed ones (the database is back). */
+    private readonly onWriteRecovered: () => void = () => undefined,
   ) {}
 
-  /** Reads what each key has spent so far; called once before the gateway serves. */
+  /**
+   * Writes what the journal kept from a previous process (skipping entries already stored), then reads
+   * what each key has spent so far; called once before the gateway serves. Rejects when the database
+   * refuses the replay (the journal is kept for the next start).
+   */
   async load(): Promise<void> {
+    const kept = (await this.journal?.read()) ?? [];
+    if (kept.length > 0) {
+      const stored = await this.usage.storedEntryIds(kept.flatMap((entry) => (entry.entry_id ? [entry.entry_id] : [])));
+      const missing = kept.filter((entry) => !entry.entry_id || !stored.has(entry.entry_id));
+      if (missing.length > 0) await this.usage.append(missing);
+      await this.journal?.clear();
+    }
     const stored = await this.usage.spentPerKey();
     for (const [keyId, spent] of this.spentByKey) stored.set(keyId, (stored.get(keyId) ?? 0) + spent);
     this.spentByKey = stored;
@@ -44,6 +70,7 @@ export class UsageLedger {
    * stay pending for the next commit.
    */
   record(entry: UsageRecord): Promise<void> {
+    entry.entry_id ??= newId('use_');
     if (entry.cost > 0) {
       this.recordedDebit += entry.cost;
       if (entry.key_id) this.spentByKey.set(entry.key_id, this.spentBy(entry.key_id) + entry.cost);
@@ -54,7 +81,11 @@ export class UsageLedger {
         this.commit = undefined;
         this.flush().then(resolve, (error: unknown) => {
           this.onWriteError(error);
-          resolve();
+          // The answers wait until the refused entries are on local disk (when there is a journal).
+          this.journalPending().then(resolve, (journalError: unknown) => {
+            this.onWriteError(journalError);
+            resolve();
+          });
         });
       }),
     );
@@ -84,14 +115,31 @@ export class UsageLedger {
     const batch = this.pending;
     this.pending = [];
     try {
+      // After a failed write the database may hold some of these already (its commit answer was lost).
+      const stored = this.uncertain ? await this.usage.storedEntryIds(batch.map((entry) => entry.entry_id ?? '')) : undefined;
       // One transaction: the entries and their debit are written together or not at all.
-      await this.usage.append(batch);
+      const missing = stored ? batch.filter((entry) => !stored.has(entry.entry_id ?? '')) : batch;
+      if (missing.length > 0) await this.usage.append(missing);
+      if (stored) this.onWriteRecovered();
+      this.uncertain = false;
     } catch (error) {
       this.pending = [...batch, ...this.pending];
+      this.uncertain = true;
       this.scheduleRetry();
       throw error;
     }
     this.writtenDebit += batch.reduce((sum, entry) => sum + entry.cost, 0);
+    if (this.journaled.size === 0) return;
+    for (const entry of batch) this.journaled.delete(entry.entry_id ?? '');
+    if (this.journaled.size === 0) await this.journal?.clear().catch((error: unknown) => this.onWriteError(error));
+  }
+
+  /** Appends the pending entries not yet in the journal to it (fsync'd). */
+  private async journalPending(): Promise<void> {
+    if (!this.journal) return;
+    const fresh = this.pending.filter((entry) => !this.journaled.has(entry.entry_id ?? ''));
+    for (const entry of fresh) this.journaled.add(entry.entry_id ?? '');
+    await this.journal.append(fresh);
   }
 
   /** Stops retrying in the background and makes a last attempt to write what is pending. */

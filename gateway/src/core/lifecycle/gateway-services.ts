@@ -6,6 +6,8 @@ import type { KeyService } from '../account/key-service.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
 import type { RateLimiter } from '../account/rate-limiter.js';
 import type { RequestLog } from '../request-log/request-log.js';
+import type { ConfigFileReload } from '../settings/config-file-reload.js';
+import type { OutageWarnings } from '../errors/outage-warnings.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { ProviderBreakers } from '../routing/provider-breakers.js';
 import type { StartupState } from './startup-state.js';
@@ -42,6 +44,10 @@ export interface GatewayServices {
   billing: BillingService;
   rateLimiter: RateLimiter;
   requestLog: RequestLog;
+  /** Reads the config file again (SIGHUP); team mode tells the other instances. */
+  configReload: ConfigFileReload;
+  /** Rate-limited log lines for a database or Redis that does not answer. */
+  outages: OutageWarnings;
   providers: ReadonlyMap<string, ProviderInstance>;
   models: ModelRegistry;
   runner: RouteRunner;

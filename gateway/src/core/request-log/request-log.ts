@@ -33,6 +33,7 @@ export function matchesFilter(entry: RequestLogEntry, filter: RequestLogFilter):
 export interface RequestLogStore {
   insertMany(entries: readonly RequestLogEntry[]): Promise<void>;
   recent(limit: number): Promise<RequestLogEntry[]>;
+  get(id: string): Promise<RequestLogEntry | undefined>;
   prune(before: number, keep: number): Promise<void>;
 }
 
@@ -42,6 +43,8 @@ export interface RequestLogPersistence {
   retentionDays: number | (() => number);
   /** Entries are written in batches this often (ms), off the request's path. */
   flushMs?: number;
+  /** Where a failed write is reported (its entries wait for the next flush); default a process warning. */
+  onWriteError?: (error: unknown) => void;
 }
 
 const PRUNE_EVERY_MS = 60_000;
@@ -60,6 +63,12 @@ export class RequestLog {
   private lastPrune = 0;
   /** Writes run one after another; the last one, for `flush` to wait on. */
   private writing: Promise<void> = Promise.resolve();
+  /** Team mode: where this instance's entries go for the other instances' feeds. */
+  private share: ((entry: RequestLogEntry) => void) | undefined;
+  /** Team mode: whether this instance prunes the shared store this time (one instance at a time). */
+  private pruneTurn: (() => Promise<boolean>) | undefined;
+  /** Entries other instances logged (summaries: their bodies are in the store). */
+  private readonly fromPeers = new WeakSet<RequestLogEntry>();
 
   constructor(
     private readonly capacity: number,
@@ -78,15 +87,40 @@ export class RequestLog {
 
   add(logged: RequestLogEntry): void {
     const entry = this.instanceId ? { ...logged, instance_id: this.instanceId } : logged;
-    this.entries.push(entry);
-    // Trimmed once it holds twice the capacity, not on every add: a splice moves every entry.
-    if (this.entries.length >= 2 * this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
-    for (const listener of this.listeners) listener(entry);
+    this.keep(entry);
+    this.share?.(entry);
     if (this.persistence) {
       this.pending.push(entry);
       this.timer ??= setTimeout(() => void this.flush(), this.persistence.flushMs ?? 250);
       this.timer.unref?.();
     }
+  }
+
+  /**
+   * Team mode: hands every entry this instance logs to `share` (for the other instances), and takes
+   * theirs through `addFromPeer`.
+   */
+  shareEntriesWith(share: (entry: RequestLogEntry) => void): void {
+    this.share = share;
+  }
+
+  /** Team mode: prune the shared store only when `turn` says this instance has the turn. */
+  pruneOnlyWhen(turn: () => Promise<boolean>): void {
+    this.pruneTurn = turn;
+  }
+
+  /** An entry another instance logged (and stored): kept for the list and sent to the live feed, neither stored nor shared again. */
+  addFromPeer(entry: RequestLogEntry): void {
+    this.fromPeers.add(entry);
+    this.keep(entry);
+  }
+
+  /** Keeps the entry for the list and hands it to the live feeds. */
+  private keep(entry: RequestLogEntry): void {
+    this.entries.push(entry);
+    // Trimmed once it holds twice the capacity, not on every add: a splice moves every entry.
+    if (this.entries.length >= 2 * this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    for (const listener of this.listeners) listener(entry);
   }
 
   /**
@@ -107,13 +141,19 @@ export class RequestLog {
         await store.insertMany(batch);
       } catch (error) {
         this.pending = [...batch, ...this.pending];
-        process.emitWarning(`Request log: could not store ${batch.length} entries; they are retried with the next ones: ${String(error)}`);
+        if (this.persistence?.onWriteError) this.persistence.onWriteError(error);
+        else process.emitWarning(`Request log: could not store ${batch.length} entries; they are retried with the next ones: ${String(error)}`);
         return;
       }
       const days = typeof retentionDays === 'function' ? retentionDays() : retentionDays;
-      if (prune) await store.prune(now - days * DAY_MS, this.capacity * 10).catch(() => undefined);
+      if (prune && (await this.hasPruneTurn())) await store.prune(now - days * DAY_MS, this.capacity * 10).catch(() => undefined);
     });
     return this.writing;
+  }
+
+  private async hasPruneTurn(): Promise<boolean> {
+    if (!this.pruneTurn) return true;
+    return this.pruneTurn().catch(() => false);
   }
 
   /** Newest first. */
@@ -123,6 +163,16 @@ export class RequestLog {
       if (matchesFilter(this.entries[i], filter)) out.push(this.entries[i]);
     }
     return out;
+  }
+
+  /**
+   * One entry for the detail view: another instance's is read from the shared store, with the bodies
+   * it kept (the summary when the store does not have it yet or does not answer).
+   */
+  async detail(id: string): Promise<RequestLogEntry | undefined> {
+    const entry = this.get(id);
+    if (!entry || !this.fromPeers.has(entry) || !this.persistence) return entry;
+    return (await this.persistence.store.get(id).catch(() => undefined)) ?? entry;
   }
 
   get(id: string): RequestLogEntry | undefined {

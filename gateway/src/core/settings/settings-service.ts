@@ -73,8 +73,10 @@ interface EffectiveProvider {
  * announces a change.
  */
 export class SettingsService {
-  private readonly fileProviders: ReadonlyMap<string, ProviderConfig>;
-  private readonly fileRoutes: ReadonlyMap<string, ModelConfig>;
+  private fileProviders: ReadonlyMap<string, ProviderConfig>;
+  private fileRoutes: ReadonlyMap<string, ModelConfig>;
+  /** The config file's server settings (the console's overrides lie over the editable ones). */
+  private fileServer: GatewayOptions['server'];
   private effectiveProviders = new Map<string, EffectiveProvider>();
   /** Config-file providers the console removed. */
   private removedProviders = new Set<string>();
@@ -90,7 +92,19 @@ export class SettingsService {
     for (const config of deps.options.providers) this.effectiveProviders.set(config.id, { config, source: 'config' });
     this.running = new RunningProviders(deps, deps.options.providers);
     for (const model of deps.options.models) this.routes.set(model.id, { ...model, source: 'config', in_config: true });
-    this.liveServer = liveServerSettings(deps.options.server, {});
+    this.fileServer = deps.options.server;
+    this.liveServer = liveServerSettings(this.fileServer, {});
+  }
+
+  /**
+   * The config file was read again (core/settings/config-file-reload.ts): its providers, routes and
+   * editable server settings become the base the console's stored changes lie over, applied at once.
+   */
+  async useConfigFile(file: Pick<GatewayOptions, 'providers' | 'models' | 'server'>): Promise<void> {
+    this.fileProviders = new Map(file.providers.map((config) => [config.id, config]));
+    this.fileRoutes = new Map(file.models.map((model) => [model.id, model]));
+    this.fileServer = file.server;
+    await this.reload();
   }
 
   /** Sends a note after every change this instance makes (team mode tells the other instances). */
@@ -104,7 +118,7 @@ export class SettingsService {
     this.applyProviders(stored.providers);
     this.applyRoutes(stored.routes);
     this.serverOverrides = stored.server;
-    this.liveServer = liveServerSettings(this.deps.options.server, stored.server);
+    this.liveServer = liveServerSettings(this.fileServer, stored.server);
   }
 
   // --- server settings ---

@@ -9,7 +9,12 @@ import type { CommittedSpend } from '../billing/spend-reservations.js';
 import type { BreakerTransition } from '../routing/circuit-breaker.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
 import type { ProviderBreakers } from '../routing/provider-breakers.js';
+import type { RequestLog } from '../request-log/request-log.js';
+import type { OutageWarnings } from '../errors/outage-warnings.js';
+import type { ConfigFileReload } from '../settings/config-file-reload.js';
 import type { SettingsService } from '../settings/settings-service.js';
+import { shareConfigReloads } from './shared-config-reloads.js';
+import { shareRequestLog } from './shared-request-log.js';
 
 export interface TeamModeSettings {
   redisUrl: string;
@@ -62,13 +67,15 @@ export class TeamMode {
     private readonly redis: RedisConnection,
     private readonly settings: TeamModeSettings,
     private readonly log: TeamLogger,
+    /** Lost Redis: one line per outage and periodic reminders, not a line per reconnect attempt. */
+    private readonly outages?: OutageWarnings,
   ) {
     this.rateLimiter = new RedisRateLimiter(redis);
     this.channel = `${redis.prefix}changes`;
   }
 
   /** Connects to Redis; throws a ConfigError naming the URL when it does not answer (the command line prints it without a stack). */
-  static async start(settings: TeamModeSettings, log: TeamLogger): Promise<TeamMode> {
+  static async start(settings: TeamModeSettings, log: TeamLogger, outages?: OutageWarnings): Promise<TeamMode> {
     let redis: RedisConnection;
     try {
       redis = await openRedis(settings.redisUrl, settings.prefix);
@@ -76,7 +83,7 @@ export class TeamMode {
       throw new ConfigError(`GATEWAY_REDIS_URL: ${(error as Error).message}`);
     }
     log.info({ prefix: settings.prefix, redis: redactedRedisUrl(settings.redisUrl) }, 'team mode: connected to Redis');
-    return new TeamMode(redis, settings, log);
+    return new TeamMode(redis, settings, log, outages);
   }
 
   /** The shared spend reservations, seeded from what the database says was spent. */
@@ -131,17 +138,38 @@ export class TeamMode {
           return batchRunner.abortLines(change.batchId);
       }
     });
-    this.redis.subscriber.on('close', () => this.closing || this.log.warn({}, 'team mode: lost Redis; limited and paid requests get 503 until it is back'));
+    this.redis.subscriber.on('close', () => this.closing || this.lostRedis());
     // Changes published while Redis was away were missed: forget everything cached.
     this.redis.onReconnect(() => {
-      this.log.info({}, 'team mode: Redis is back');
+      if (this.outages) this.outages.recovered('redis', 'team mode: Redis is back');
+      else this.log.info({}, 'team mode: Redis is back');
       keys.forgetCached();
       this.reread('the model state', () => models.reloadState());
       this.reread('the account', () => accounts.reload());
       reloadSettings();
     });
     await this.redis.subscriber.subscribe(this.channel);
-    await this.followOpenBreakers(breakers, providerIds);
+    // A slow answer here (a busy start) must not stop the start: the next transition is published anyway.
+    await this.followOpenBreakers(breakers, providerIds).catch((error: unknown) => this.log.warn({ err: error }, 'team mode: could not read the breakers open on other instances'));
+  }
+
+  /** Fans the console's request log in from every instance, and prunes it on one at a time (shared-request-log.ts). */
+  shareRequestLog(requestLog: RequestLog): Promise<void> {
+    return shareRequestLog(this.redis, requestLog, {
+      instanceId: this.settings.instanceId,
+      onPublishError: (error, dropped) => this.lostRedis('team mode: could not publish request log entries to the other instances', { err: error, dropped }),
+    });
+  }
+
+  /** Config-file reloads reach every instance (shared-config-reloads.ts). */
+  shareConfigReloads(reloads: ConfigFileReload): Promise<void> {
+    return shareConfigReloads(this.redis, reloads, { instanceId: this.settings.instanceId, warn: (object, message) => this.log.warn(object, message) });
+  }
+
+  /** Redis does not answer: one line per outage (then reminders) with OutageWarnings, else each time. */
+  private lostRedis(message = 'team mode: lost Redis; limited and paid requests get 503 until it is back', details: object = {}): void {
+    if (this.outages) this.outages.refused('redis', message, details, 0);
+    else this.log.warn(details, message);
   }
 
   /** Reads what another instance changed; a database that does not answer leaves the cached copy (logged). */

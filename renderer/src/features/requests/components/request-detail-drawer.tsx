@@ -65,6 +65,11 @@ export function RequestDetailDrawer({ entry, currency, onClose }: Props) {
           {entry.prompt_tokens ?? '—'} / {entry.completion_tokens ?? '—'}
         </Field>
         <Field label="Cost">{entry.cost !== null ? formatCost(entry.cost, currency) : '—'}</Field>
+        {entry.instance_id && (
+          <Field label="Instance">
+            <span className="mono">{entry.instance_id}</span>
+          </Field>
+        )}
       </dl>
       {headers.length > 0 && (
         <details open>
