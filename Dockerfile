@@ -23,4 +23,4 @@ RUN mkdir -p /var/lib/switchyard && chown node:node /var/lib/switchyard
 USER node
 EXPOSE 8080
 # node as PID 1 receives SIGTERM directly and drains (docs/team-mode.md, "Stopping an instance").
-CMD ["node", "dist/gateway/src/cli.js"]
+CMD ["node", "--max-semi-space-size=16", "dist/gateway/src/cli.js"]

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { firstLine } from './processes.js';
+import { firstLine, serveNodeFlags } from './processes.js';
 import { rssMiB } from './process-stats.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -16,7 +16,7 @@ const root = join(import.meta.dirname, '../..');
 export async function measureIdleMemory(idleMs = 5_000): Promise<{ readyMs: number; rssMiB: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-idle-'));
   const started = performance.now();
-  const gateway = spawn(process.execPath, [join(root, 'dist/gateway/src/cli.js')], {
+  const gateway = spawn(process.execPath, [...serveNodeFlags(), join(root, 'dist/gateway/src/cli.js')], {
     env: { ...process.env, GATEWAY_DATA_DIR: dataDir, GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'error' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

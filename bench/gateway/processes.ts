@@ -1,11 +1,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const ADMIN_KEY = 'sk-sy-bench-admin-0123456789abcdefghij';
 const root = join(import.meta.dirname, '../..');
+
+/**
+ * The V8 flags `npm run serve` starts Node with (package.json's serve script; the Dockerfile's CMD
+ * has the same): the headless gateway is measured as it runs. `--max-semi-space-size=16` keeps the
+ * young generation that start-up grows to 64 MiB (for 3 to 6 MiB live) at 32 MiB.
+ */
+export function serveNodeFlags(): string[] {
+  const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  return scripts.serve.split(/\s+/).filter((word) => word.startsWith('--'));
+}
 
 /** Resolves with the first match of `pattern` in the child's output; the output keeps being drained afterwards. */
 export function firstLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
@@ -35,9 +45,9 @@ export interface BenchProcesses {
 /**
  * The fast fake upstream and the built gateway (a priced model `bench-model` routed to it) as two
  * processes on port 0 with a fresh data folder. `gatewayScript` replaces the CLI (the soak uses one
- * that reports its memory over IPC); `extraEnv` adds to the gateway's environment (team mode's Redis).
+ * that reports its memory over IPC); `nodeArgs` are `npm run serve`'s V8 flags unless given; `extraEnv` adds to the gateway's environment (team mode's Redis).
  */
-export async function startBenchProcesses(gatewayScript = join(root, 'dist/gateway/src/cli.js'), nodeArgs: string[] = [], extraEnv: Record<string, string> = {}): Promise<BenchProcesses> {
+export async function startBenchProcesses(gatewayScript = join(root, 'dist/gateway/src/cli.js'), nodeArgs: string[] = serveNodeFlags(), extraEnv: Record<string, string> = {}): Promise<BenchProcesses> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
   const upstream = spawn(process.execPath, [join(import.meta.dirname, 'fast-upstream.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
   const upstreamPort = (await firstLine(upstream, /^(\d+)\n/))[1];

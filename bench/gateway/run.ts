@@ -102,7 +102,7 @@ const added = (results: Record<Via, Measured>, field: 'p50' | 'p99' | 'firstByte
 const beyondBare = (results: Record<Via, Measured>, field: 'p50' | 'p99' | 'firstByteP50') => added(results, field, 'gateway') - added(results, field, 'bare');
 
 async function overhead(mode: string, env: Record<string, string> = {}): Promise<Overhead> {
-  const processes = await startBenchProcesses(undefined, [], env);
+  const processes = await startBenchProcesses(undefined, undefined, env);
   try {
     const target = targets(processes, await processes.createKey());
     const plainLoad = await measureAll((t) => fullLoad(t, concurrency, seconds), (via) => target(via, false));

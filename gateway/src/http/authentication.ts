@@ -16,6 +16,20 @@ function apiKeyHeader(request: FastifyRequest): string | undefined {
   return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
 }
 
+/** Billable requests of a limited key whose rate verdict is still on its way (team mode): see `pendingAdmission`. */
+const pendingAdmissions = new WeakMap<FastifyRequest, Promise<void>>();
+
+/**
+ * The rate verdict (then the spending check) of a billable request that team mode did not wait for
+ * before reading the body: the spend reservation goes to Redis beside it, so the two round trips
+ * overlap. The verdict still comes first: spend-reservation.ts waits for it before the handler (and
+ * drops the hold when it refuses), and the error handler answers with its refusal over any error
+ * from reading or validating the body, as if it had been waited for here.
+ */
+export function pendingAdmission(request: FastifyRequest): Promise<void> | undefined {
+  return pendingAdmissions.get(request);
+}
+
 /**
  * Authentication (both key headers, SPEC.md section 5), then the per-key rate limit and the
  * account's and key's spending limits. Routes declare who may call them in `config.auth`.
@@ -53,7 +67,11 @@ export function registerAuthentication(app: FastifyInstance): void {
         spending();
       };
       const verdict = rateLimiter.take(key.id, limit);
-      return verdict instanceof Promise ? verdict.then(admit) : admit(verdict);
+      if (!(verdict instanceof Promise)) return admit(verdict);
+      const admission = verdict.then(admit);
+      if (!request.routeOptions.config?.billable) return admission;
+      admission.catch(() => undefined);
+      pendingAdmissions.set(request, admission);
     };
     const found = keys.authenticate(presented);
     const admitted = found instanceof Promise ? found.then(admitKey) : admitKey(found);

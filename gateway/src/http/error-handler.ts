@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/errors/gateway-error.js';
 import { isDatabaseUnavailable } from '../store/store-error.js';
+import { pendingAdmission } from './authentication.js';
 
 interface ValidationIssue {
   instancePath: string;
@@ -73,7 +74,12 @@ function fromFastifyError(error: FastifyError): GatewayError | undefined {
 
 /** The one error path: everything leaves as {object:"error", message, type, param, code}. */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
+  app.setErrorHandler(async (raised: FastifyError | GatewayError, request, reply) => {
+    // A rate verdict not waited for before the body was read (authentication.ts) answers first, as if it had been.
+    const error = await pendingAdmission(request)?.then(
+      () => raised,
+      (refusal: unknown) => refusal as FastifyError | GatewayError,
+    ) ?? raised;
     const mapped = error instanceof GatewayError ? error : fromFastifyError(error as FastifyError);
     if (!mapped) {
       request.log.error({ err: error }, 'unhandled error');

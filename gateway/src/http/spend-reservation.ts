@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RequestBilling } from '../core/billing/billing-service.js';
+import { pendingAdmission } from './authentication.js';
 
 const bills = new WeakMap<FastifyRequest, RequestBilling>();
 
@@ -18,7 +19,18 @@ export function registerSpendReservation(app: FastifyInstance): void {
   });
   app.addHook('preHandler', (request, _reply, done) => {
     if (!request.apiKey || !request.routeOptions.config?.billable) return done();
-    app.services.billing.reserve(request.billing, request.apiKey, request.body).then(() => done(), done);
+    const reserving = app.services.billing.reserve(request.billing, request.apiKey, request.body);
+    const admission = pendingAdmission(request);
+    if (!admission) return void reserving.then(() => done(), done);
+    // Team mode: the reservation went out while the rate verdict was on its way; the verdict decides first.
+    void Promise.allSettled([admission, reserving]).then(([admitted, reserved]) => {
+      if (admitted.status === 'rejected') {
+        app.services.billing.release(request.billing);
+        return done(admitted.reason as Error);
+      }
+      if (reserved.status === 'rejected') return done(reserved.reason as Error);
+      done();
+    });
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     const usage = request.billing.usage;

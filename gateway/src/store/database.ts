@@ -3,7 +3,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type CompiledQuery, type SqliteDatabase } from 'kysely';
 import Libsql from 'libsql';
-import pg from 'pg';
+import type { ClientConfig } from 'pg';
 import { applyMigrations } from './migrations.js';
 import { StoreError } from './store-error.js';
 import type { Tables } from './tables.js';
@@ -63,12 +63,13 @@ function openSqlite(dataDir: string): Database {
   file.pragma('busy_timeout = 5000');
   // libsql is better-sqlite3 compatible: prepare, and statements with `reader`, all, run and iterate.
   const query = new Kysely<Tables>({ dialect: new SqliteDialect({ database: file as unknown as SqliteDatabase }) });
+  const prepared = preparedStatements(file);
   return {
     query,
     dialect: 'sqlite',
     atomically: async (statements) => {
       file.transaction(() => {
-        for (const statement of statements) file.prepare(statement.sql).run(statement.parameters as unknown[]);
+        for (const statement of statements) prepared(statement.sql).run(statement.parameters as unknown[]);
       })();
     },
     ping: async () => {
@@ -82,12 +83,39 @@ function openSqlite(dataDir: string): Database {
   };
 }
 
-/** int8 (counts, BIGINT columns) and numeric (sums of BIGINT) come back as numbers: every value the store keeps fits in a double. */
-const NUMERIC_TYPES = new Set<number>([pg.types.builtins.INT8, pg.types.builtins.NUMERIC]);
-const typeParsers = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    NUMERIC_TYPES.has(oid) && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
-};
+/** Statements prepared this many at most are kept: the ledger's group commits repeat a few dozen SQL texts (one per batch size). */
+const PREPARED_CAPACITY = 128;
+
+/**
+ * Prepares each SQL text once: the ledger's group commit runs the same statements on every commit,
+ * and preparing them again each time was a large share of its cost. The oldest goes when full.
+ */
+function preparedStatements<S>(file: { prepare(sqlText: string): S }): (sqlText: string) => S {
+  const cache = new Map<string, S>();
+  return (sqlText) => {
+    let statement = cache.get(sqlText);
+    if (!statement) {
+      if (cache.size >= PREPARED_CAPACITY) cache.delete(cache.keys().next().value!);
+      cache.set(sqlText, (statement = file.prepare(sqlText)));
+    }
+    return statement;
+  };
+}
+
+/**
+ * int8 (counts, BIGINT columns) and numeric (sums of BIGINT) come back as numbers: every value the
+ * store keeps fits in a double. The driver is loaded only for PostgreSQL (team mode): a gateway on
+ * SQLite never holds it in memory.
+ */
+async function loadPg() {
+  const { default: pg } = await import('pg');
+  const numericTypes = new Set<number>([pg.types.builtins.INT8, pg.types.builtins.NUMERIC]);
+  const typeParsers = {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      numericTypes.has(oid) && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+  };
+  return { pg, typeParsers };
+}
 
 /** A database URL with its password hidden, for messages. */
 export function shownUrl(url: string): string {
@@ -95,7 +123,7 @@ export function shownUrl(url: string): string {
 }
 
 /** Connection settings for `url`; like libpq, a URL without a user name connects as the system user. */
-export function postgresConnection(url: string): pg.ClientConfig {
+export function postgresConnection(url: string): ClientConfig {
   const parsed = new URL(url);
   if (!parsed.username) parsed.username = process.env.PGUSER ?? userInfo().username;
   return { connectionString: parsed.toString() };
@@ -105,6 +133,7 @@ const CONNECT_TIMEOUT_MS = 3000;
 const QUERY_TIMEOUT_MS = 15_000;
 
 async function openPostgres(url: string, queryTimeoutMs: number | undefined): Promise<Database> {
+  const { pg, typeParsers } = await loadPg();
   // Short timeouts: while the server does not answer, a request fails fast with 503 instead of hanging.
   const pool = new pg.Pool({ ...postgresConnection(url), types: typeParsers, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, query_timeout: queryTimeoutMs, keepAlive: true });
   // An idle client that loses its server must not crash the process; the next query reports it.

@@ -86,19 +86,20 @@ export class SseWriter {
     await this.done();
   }
 
-  /** Not async: a frame the socket takes at once (nearly all) costs no promise of its own. */
-  private write(frame: string): Promise<boolean> {
-    try {
-      if (this.ended || this.closed) return SENT_NOTHING;
-      this.writeHead();
-      if (this.target.write(frame)) return this.closed ? SENT_NOTHING : SENT;
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
-    return this.drained();
+  /**
+   * Sends one frame whose JSON text the caller serialised, without a promise: false when the socket's
+   * buffer is full and the caller should wait for `drained()` before the next. After the end or once
+   * the client left, the frame is dropped (`closed` says so).
+   */
+  queueJsonText(json: string): boolean {
+    if (this.ended || this.closed) return true;
+    return this.writeFrame(`data: ${json}\n\n`);
   }
 
-  private async drained(): Promise<boolean> {
+  /** Resolves when the socket took what was buffered (or the client left); false if the client is gone. */
+  async drained(): Promise<boolean> {
+    if (this.closed) return false;
+    if (!this.target.writableNeedDrain) return true;
     await new Promise<void>((resolve) => {
       const settle = (): void => {
         this.target.off('drain', settle);
@@ -109,6 +110,22 @@ export class SseWriter {
       this.target.once('close', settle);
     });
     return !this.closed;
+  }
+
+  /** Not async: a frame the socket takes at once (nearly all) costs no promise of its own. */
+  private write(frame: string): Promise<boolean> {
+    try {
+      if (this.ended || this.closed) return SENT_NOTHING;
+      if (this.writeFrame(frame)) return this.closed ? SENT_NOTHING : SENT;
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return this.drained();
+  }
+
+  private writeFrame(frame: string): boolean {
+    this.writeHead();
+    return this.target.write(frame);
   }
 
   private end(): Promise<void> {

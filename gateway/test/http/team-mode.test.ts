@@ -78,6 +78,28 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
     expect(await json(refused)).toMatchObject({ type: 'rate_limit_error', code: 'rate_limit_exceeded' });
   });
 
+  it('answers a limited key 429 on a billable route before its body is read or its spend reserved, though the reservation goes out beside the verdict', async () => {
+    team = await startTeamOfGateways(1, { config: config() });
+    const [a] = team.instances;
+    const limited = await createKey(a, { rpm_limit: 1, spend_limit: 1 });
+    const ok = await chat(a, limited.key, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'one' }] });
+    expect(ok.status).toBe(200);
+    const refusals = [
+      await a.request('/v1/chat/completions', { method: 'POST', key: limited.key, headers: { 'content-type': 'application/json' }, body: '{"model": ' }),
+      await chat(a, limited.key, { model: 'by-output', messages: 'not a list' }),
+      await chat(a, limited.key, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'one' }] }),
+      await chat(a, limited.key, { model: 'by-output', max_tokens: 1_000_000, messages: [{ role: 'user', content: 'one' }] }),
+    ];
+    for (const refused of refusals) {
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await json(refused)).code).toBe('rate_limit_exceeded');
+    }
+    // The refused requests' holds are gone: a fresh key under the same account still fits in the balance.
+    const other = await createKey(a, { spend_limit: 1 });
+    expect((await chat(a, other.key, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'one' }] })).status).toBe(200);
+  });
+
   it('holds a key spend limit across instances: only the requests whose reservations fit get through', async () => {
     team = await startTeamOfGateways(2, { config: config() });
     const [a, b] = team.instances;

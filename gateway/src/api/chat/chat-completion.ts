@@ -10,7 +10,7 @@ import { sendEventStream } from '../_shared/event-stream.js';
 import { usageBody } from '../_shared/usage-body.js';
 import { samplingParams } from '../_shared/sampling-schema.js';
 import type { ChatBodyType } from './chat-schemas.js';
-import { wholeToolCalls } from './whole-tool-calls.js';
+import { WholeToolCalls } from './whole-tool-calls.js';
 
 type BodyMessage = NonNullable<ChatBodyType['messages']>[number];
 
@@ -63,27 +63,43 @@ export function chatCompletionAnswer(request: FastifyRequest, reply: FastifyRepl
   // The fields every chunk repeats are serialised once per stream; each chunk adds its choices (and usage).
   const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(served.id)},"choices":`;
   const chunk = (choices: unknown[], usage?: unknown) => `${head}${JSON.stringify(choices)}${usage === undefined ? '' : `,"usage":${JSON.stringify(usage)}`}}`;
+  // Most chunks carry only text: the same bytes as chunk([{ index, delta: { content }, finish_reason: null }]), built as text.
+  const textChunk = (index: number, content: string) => `${head}[{"index":${index},"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]}`;
   return sendEventStream(request, reply, served.provider.id, async (writer) => {
     const started = new Set<number>();
-    for await (const event of wholeToolCalls(outcome.events)) {
-      if (writer.closed) break;
+    let mustWait = false;
+    const send = (json: string): void => {
+      if (!writer.queueJsonText(json)) mustWait = true;
+    };
+    const toolCalls = new WholeToolCalls((event) => {
       if (event.type === 'usage') {
-        if (includeUsage) await writer.sendJsonText(chunk([], usageBody(event.usage)));
-        continue;
+        if (includeUsage) send(chunk([], usageBody(event.usage)));
+        return;
       }
       const firstOfChoice = !started.has(event.index);
       started.add(event.index);
       if (event.type === 'delta') {
+        if (!firstOfChoice && event.content !== undefined && !event.tool_calls) return send(textChunk(event.index, event.content));
         const delta = {
           ...(firstOfChoice ? { role: 'assistant' } : {}),
           ...(event.content !== undefined ? { content: event.content } : {}),
           ...(event.tool_calls ? { tool_calls: event.tool_calls } : {}),
         };
-        await writer.sendJsonText(chunk([{ index: event.index, delta, finish_reason: null }]));
+        send(chunk([{ index: event.index, delta, finish_reason: null }]));
       } else {
-        await writer.sendJsonText(chunk([{ index: event.index, delta: firstOfChoice ? { role: 'assistant', content: '' } : {}, finish_reason: event.finish_reason }]));
+        send(chunk([{ index: event.index, delta: firstOfChoice ? { role: 'assistant', content: '' } : {}, finish_reason: event.finish_reason }]));
+      }
+    });
+    // Frames are written as events come, with no promise per frame; the loop waits only when the socket is full.
+    for await (const event of outcome.events) {
+      if (writer.closed) break;
+      toolCalls.push(event);
+      if (mustWait) {
+        mustWait = false;
+        await writer.drained();
       }
     }
+    toolCalls.end();
   });
 }
 

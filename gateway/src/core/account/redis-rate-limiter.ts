@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisConnection } from '../../store/redis/redis-connection.js';
+import { RedisScript } from '../../store/redis/redis-script.js';
 import { teamStoreUnavailable } from '../team/team-store-unavailable.js';
 import type { RateLimiter, RateVerdict } from './rate-limiter.js';
 
@@ -10,7 +11,7 @@ const WINDOW_MS = 60_000;
  * the count are atomic across every instance. Redis's own clock (TIME) stamps the requests: the
  * instances' clocks may differ.
  */
-const SLIDING_WINDOW = `
+const SLIDING_WINDOW = new RedisScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[2])
@@ -22,7 +23,7 @@ end
 redis.call('ZADD', KEYS[1], now, ARGV[3])
 redis.call('PEXPIRE', KEYS[1], window)
 return -1
-`;
+`);
 
 /**
  * Team mode's requests-per-minute limits: exact across instances. While Redis is away, limited keys
@@ -35,7 +36,7 @@ export class RedisRateLimiter implements RateLimiter {
   async take(keyId: string, limitPerMinute: number): Promise<RateVerdict> {
     let waitMs: number;
     try {
-      waitMs = Number(await this.redis.commands.eval(SLIDING_WINDOW, 1, `${this.redis.prefix}rpm:${keyId}`, limitPerMinute, WINDOW_MS, randomUUID()));
+      waitMs = Number(await SLIDING_WINDOW.run(this.redis.commands, [`${this.redis.prefix}rpm:${keyId}`], [limitPerMinute, WINDOW_MS, randomUUID()]));
     } catch (error) {
       throw teamStoreUnavailable('the requests-per-minute limit', error);
     }

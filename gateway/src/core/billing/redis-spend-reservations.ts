@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisConnection } from '../../store/redis/redis-connection.js';
+import { RedisScript } from '../../store/redis/redis-script.js';
 import { teamStoreUnavailable } from '../team/team-store-unavailable.js';
 import type { CommittedSpend, Reservation, SpendLimit, SpendRefusal, SpendReservations } from './spend-reservations.js';
 
@@ -32,7 +33,7 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)) do drop(i
 `;
 
 /** ARGV: reservation id, key id, amount, key limit ('' for none), hold ttl ms. */
-const RESERVE = `${DROP_EXPIRED}
+const RESERVE = new RedisScript(`${DROP_EXPIRED}
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('EXISTS', KEYS[2]) == 0 then return {'sync'} end
 local amount = tonumber(ARGV[3])
 local account = redis.call('HMGET', KEYS[1], 'balance', 'limit', 'spent')
@@ -53,10 +54,10 @@ redis.call('HSET', KEYS[5], ARGV[1], ARGV[2])
 redis.call('HINCRBYFLOAT', KEYS[6], '*', amount)
 redis.call('HINCRBYFLOAT', KEYS[6], ARGV[2], amount)
 return {'held'}
-`;
+`);
 
 /** ARGV: reservation id, actual cost (0 for a release). The cost counts only once the counters exist: else the database has it. */
-const SETTLE = `${DROP_EXPIRED}
+const SETTLE = new RedisScript(`${DROP_EXPIRED}
 if redis.call('ZSCORE', KEYS[3], ARGV[1]) then drop(ARGV[1]) end
 local cost = tonumber(ARGV[2])
 if cost > 0 then
@@ -67,17 +68,17 @@ if cost > 0 then
   if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('INCRBYFLOAT', KEYS[2], cost) end
 end
 return 1
-`;
+`);
 
 /** ARGV: balance, account limit ('' for none), account spent, key spent, resync ms. Counters another instance set first stay. */
-const SYNC = `
+const SYNC = new RedisScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('HSET', KEYS[1], 'balance', ARGV[1], 'limit', ARGV[2], 'spent', ARGV[3])
   redis.call('PEXPIRE', KEYS[1], ARGV[5])
 end
 redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5], 'NX')
 return 1
-`;
+`);
 
 /**
  * Team mode's reservations: the holds of every instance and the money spent are counted in Redis, so
@@ -102,11 +103,11 @@ export class RedisSpendReservations implements SpendReservations {
     const keys = this.keys(keyId);
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
-        const outcome = (await this.redis.commands.eval(RESERVE, keys.length, ...keys, id, keyId, amount, keyLimit ?? '', HOLD_TTL_MS)) as string[];
+        const outcome = (await RESERVE.run(this.redis.commands, keys, [id, keyId, amount, keyLimit ?? '', HOLD_TTL_MS])) as string[];
         if (outcome[0] === 'held') return { id, keyId, amount };
         if (outcome[0] === 'refused') return { refused: outcome[1] as SpendLimit, available: Math.max(0, Number(outcome[2])) };
         const spent = await this.stored(keyId);
-        await this.redis.commands.eval(SYNC, 2, keys[0], keys[1], spent.balance, spent.accountLimit ?? '', spent.accountSpent, spent.keySpent, RESYNC_MS);
+        await SYNC.run(this.redis.commands, [keys[0], keys[1]], [spent.balance, spent.accountLimit ?? '', spent.accountSpent, spent.keySpent, RESYNC_MS]);
       }
     } catch (error) {
       throw teamStoreUnavailable('the spending limits', error);
@@ -116,7 +117,7 @@ export class RedisSpendReservations implements SpendReservations {
 
   async settle(reservation: Reservation, actualCost: number): Promise<void> {
     const keys = this.keys(reservation.keyId);
-    await this.redis.commands.eval(SETTLE, keys.length, ...keys, reservation.id, actualCost);
+    await SETTLE.run(this.redis.commands, keys, [reservation.id, actualCost]);
   }
 
   async release(reservation: Reservation): Promise<void> {

@@ -9,6 +9,7 @@ export const DEFAULT_TIMEOUTS = { connect: 10_000, first_byte: 60_000, idle: 60_
 /** JSON bodies can be big (embeddings of many inputs, base64 images); past this it is not an API answer. */
 const MAX_JSON_BYTES = 64 * 1024 * 1024;
 const MAX_ERROR_BYTES = 64 * 1024;
+const MAX_CACHED_TARGETS = 64;
 
 export type UpstreamBody = { json: unknown } | { form: FormData };
 
@@ -28,6 +29,8 @@ export interface UpstreamRequest {
 export class UpstreamClient {
   private readonly agent: Agent;
   private readonly baseUrl: string;
+  /** Origin and path of each request path below the base URL, parsed once (a provider uses a handful). */
+  private readonly targets = new Map<string, { origin: string; path: string }>();
   private readonly apiKey: string | undefined;
   readonly name: string;
 
@@ -86,18 +89,30 @@ export class UpstreamClient {
     } else {
       body = req.body.form;
     }
-    return this.exchange(`${this.baseUrl}${req.path}`, { method: 'POST', headers, body, signal: req.signal });
+    return this.exchange(this.target(req.path), { method: 'POST', headers, body, signal: req.signal });
+  }
+
+  /** What undici's `request(url)` parses the URL into, kept per path instead of parsed on every request. */
+  private target(path: string): { origin: string; path: string } {
+    let target = this.targets.get(path);
+    if (!target) {
+      const url = new URL(`${this.baseUrl}${path}`);
+      target = { origin: url.origin, path: `${url.pathname}${url.search}` };
+      if (this.targets.size >= MAX_CACHED_TARGETS) this.targets.clear();
+      this.targets.set(path, target);
+    }
+    return target;
   }
 
   /** One request; resolves with a 2xx response, otherwise throws the mapped error. */
   private async exchange(
-    url: string,
+    target: { origin: string; path: string },
     options: { method: 'POST'; headers: Record<string, string>; body?: string | FormData; signal: AbortSignal },
   ): Promise<Dispatcher.ResponseData> {
     if (options.signal.aborted) throw new ProviderError('aborted', 'The request was cancelled by the client.');
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(url, { ...options, dispatcher: this.agent });
+      response = await this.agent.request({ ...options, ...target });
     } catch (error) {
       throw this.failed(error, options.signal, 'headers');
     }

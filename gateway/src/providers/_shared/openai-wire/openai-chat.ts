@@ -24,7 +24,7 @@ export function createOpenAiChat(client: UpstreamClient, dialect: OpenAiDialect,
 
     async chatStream(request: ChatRequest): Promise<AsyncIterable<ChatStreamEvent>> {
       const body = await client.postStream({ path, body: { json: buildChatBody(request, dialect, true) }, signal: request.signal });
-      return reframeOpenAiStream<DeltaEvent>(body, { providerName: client.name, promptTokens: promptTokens(request), delta: chatDelta });
+      return reframeOpenAiStream<DeltaEvent>(body, { providerName: client.name, promptTokens: promptTokens(request), delta: chatDelta, contentDelta });
     },
   };
 }
@@ -83,6 +83,11 @@ function chatDelta(choice: JsonRecord, index: number): { event?: DeltaEvent; tex
   const carries = event.role !== undefined || event.content !== undefined || event.tool_calls !== undefined;
   const toolText = toolCalls.map((call) => `${call.function?.name ?? ''}${call.function?.arguments ?? ''}`).join('');
   return { event: carries ? event : undefined, text: content + toolText };
+}
+
+/** What chatDelta returns for a choice whose delta is only non-empty `content`. */
+function contentDelta(content: string, index: number): DeltaEvent {
+  return { type: 'delta', index, content };
 }
 
 function toolCallDelta(call: JsonRecord, position: number): ToolCallDelta {

@@ -16,6 +16,36 @@ export interface ReframeOptions<D> {
   promptTokens: number;
   /** The delta event of one choice in one chunk (if it carries anything), and the text it adds. */
   delta(choice: JsonRecord, index: number): { event?: D; text: string };
+  /**
+   * The delta event of a frame that carries nothing but text for one choice (most frames of a chat
+   * stream), read without parsing the whole frame; `delta` would return the same event for it.
+   */
+  contentDelta?(content: string, index: number): D;
+}
+
+const JSON_STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+/**
+ * A chat chunk with one choice whose delta is only `content`, no finish reason, no usage and no
+ * error: the fields OpenAI-style servers send around it (id, model, fingerprint, `logprobs: null`,
+ * `usage: null`) and nothing else. Anything else (role, tool calls, finish reasons, usage, errors,
+ * other fields, another order) takes the full parse.
+ */
+const CONTENT_ONLY_FRAME = new RegExp(
+  String.raw`^\{"id":${JSON_STRING},"object":"chat\.completion\.chunk","created":\d+,"model":${JSON_STRING}` +
+    String.raw`(?:,"service_tier":(?:${JSON_STRING}|null))?(?:,"system_fingerprint":(?:${JSON_STRING}|null))?` +
+    String.raw`,"choices":\[\{"index":(\d+),"delta":\{"content":(${JSON_STRING})\}(?:,"logprobs":null)?,"finish_reason":null\}\](?:,"usage":null)?\}$`,
+);
+
+/** The text and choice of a content-only chat frame (CONTENT_ONLY_FRAME), or undefined for any other frame. */
+export function contentOnlyFrame(data: string): { index: number; content: string } | undefined {
+  const match = CONTENT_ONLY_FRAME.exec(data);
+  if (!match) return undefined;
+  try {
+    return { index: Number(match[1]), content: JSON.parse(match[2]) as string };
+  } catch {
+    // An escape JSON does not allow: the full parse reports the frame.
+    return undefined;
+  }
 }
 
 /**
@@ -25,7 +55,7 @@ export interface ReframeOptions<D> {
  * a stream that ends before any choice finished is a ProviderError.
  */
 export async function* reframeOpenAiStream<D>(body: AsyncIterable<Uint8Array>, options: ReframeOptions<D>): AsyncGenerator<D | FinishEvent | UsageEvent> {
-  const { providerName } = options;
+  const { providerName, contentDelta } = options;
   let usage: TokenUsage | undefined;
   let completionText = '';
   let sawDone = false;
@@ -43,6 +73,14 @@ export async function* reframeOpenAiStream<D>(body: AsyncIterable<Uint8Array>, o
           continue;
         }
         if (data === '') continue;
+        const plain = contentDelta && contentOnlyFrame(data);
+        if (plain) {
+          // The same event and text the full parse below gives for this frame, without building the frame's objects.
+          if (plain.content === '') continue;
+          completionText += plain.content;
+          yield contentDelta(plain.content, plain.index);
+          continue;
+        }
         let chunk: unknown;
         try {
           chunk = JSON.parse(data);
