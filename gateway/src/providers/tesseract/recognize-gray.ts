@@ -17,6 +17,8 @@ export interface RecognizeOptions {
   preprocess: boolean;
   maxPixels: number;
   signal: AbortSignal;
+  /** Whether the machine has a core to spare right now (default: from the load average). */
+  idleCore?: () => boolean;
 }
 
 /** A reading at or above this confidence is kept; below it, the page is also read other ways. */
@@ -65,7 +67,7 @@ const STRAIGHT_BONUS = 0.03;
 const SPECULATE_BELOW_PIXELS = 1_000_000;
 
 /** Whether the machine has a core to spare (other processes count too: on a busy machine a second reading only slows the first). */
-const idleCore = (): boolean => loadavg()[0] <= availableParallelism() - 1;
+const hasIdleCore = (): boolean => loadavg()[0] <= availableParallelism() - 1;
 
 interface Speculation {
   reading: Promise<Reading | undefined>;
@@ -78,8 +80,15 @@ interface Speculation {
  * nothing else to do, and the process is killed as soon as its reading is not needed. Under load (no
  * idle worker, or a busy machine) nothing is started.
  */
-function speculateBlock(engine: OcrEngine, image: GrayImage, signal: AbortSignal, read: (signal: AbortSignal) => Promise<Reading>): Speculation | undefined {
-  if (engine.kind !== 'native' || image.width * image.height >= SPECULATE_BELOW_PIXELS || spareWorkers(engine) < 2 || !idleCore()) return undefined;
+function speculateBlock(
+  engine: OcrEngine,
+  image: GrayImage,
+  options: RecognizeOptions,
+  read: (signal: AbortSignal) => Promise<Reading>,
+): Speculation | undefined {
+  const small = image.width * image.height < SPECULATE_BELOW_PIXELS;
+  if (engine.kind !== 'native' || !small || spareWorkers(engine) < 2 || !(options.idleCore ?? hasIdleCore)()) return undefined;
+  const signal = options.signal;
   const controller = new AbortController();
   const cancel = (): void => controller.abort();
   signal.addEventListener('abort', cancel, { once: true });
@@ -105,7 +114,7 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
   };
   const asIs = identityTransform(image.width, image.height);
   const first = read(image, asIs, 'auto');
-  const asBlock = speculateBlock(engine, image, options.signal, (signal) => read(image, asIs, 'block', signal));
+  const asBlock = speculateBlock(engine, image, options, (signal) => read(image, asIs, 'block', signal));
   let best: Reading;
   try {
     best = await first;
