@@ -4,7 +4,8 @@
  * page). Accuracy per category (CER, WER, bag-of-words F1, box IoU, pages/s) on bench/ocr/pages.ts and
  * the real scans in bench/ocr/real, then throughput on A4 pages one and two at a time, then one A4 page's
  * latency through `POST /v1/ocr` on the built gateway (p50/p95, needs `npm run build:gateway`).
- *   npx tsx bench/ocr/run.ts [--quick] [--pages] [--no-wasm] [--accuracy-only] [--throughput-only] [--no-http]
+ * Pages/s per category is measured one page at a time and, unless --no-pairs, two at a time (the category's pages in pairs).
+ *   npx tsx bench/ocr/run.ts [--quick] [--pages] [--no-wasm] [--no-pairs] [--accuracy-only] [--throughput-only] [--no-http]
  *     [--only <category>[,<category>...]] [--dump <dir>]
  * --only keeps the named categories (or pages); --dump writes each engine's text per page beside the truth.
  */
@@ -131,17 +132,41 @@ async function accuracy(dir: string, engines: [string, Reader][]): Promise<void>
       console.log(`${pad(`${page.category}/${page.name}`, 44)} CER ${scores.map((s) => pad(pct(s.cer), 7)).join(' ')}  F1 ${scores.map((s) => s.f1.toFixed(3)).join(' ')}`);
     }
   }
+  // Two at a time: each category's pages in pairs, every engine timed on the same pair in turn.
+  const paired = new Map<string, number[]>();
+  if (!args.includes('--no-pairs')) {
+    for (const category of [...new Set(results.map((r) => r.page.category))]) {
+      const group = results.filter((r) => r.page.category === category).map((r) => r.page);
+      const seconds = engines.map(() => 0);
+      for (let at = 0; at < group.length; at += 2) {
+        const pair = group.slice(at, at + 2);
+        for (const [e, [, reader]] of engines.entries()) {
+          const start = performance.now();
+          await Promise.all(pair.map((p) => reader(p.image, `${p.name}-pair`)));
+          seconds[e] += (performance.now() - start) / 1000;
+        }
+      }
+      paired.set(category, seconds);
+    }
+  }
   const header = (label: string): string => `${pad(label, 11)}${names.map((n) => pad(n, 8)).join('')}`;
   console.log(
-    `${pad('category', 16)} ${pad('n', 3)} ${header('CER')} ${header('WER')} ${header('BoW F1')} ${header('box IoU')} ${header('pages/s')}`,
+    `${pad('category', 16)} ${pad('n', 3)} ${header('CER')} ${header('WER')} ${header('BoW F1')} ${header('box IoU')} ${header('pages/s')} ${header('2 at once')}`,
   );
   const row = (label: string, group: typeof results): void => {
     const cells = (pick: (s: Scores) => number | undefined, format: (v: number | undefined) => string): string =>
       pad('', 11) + engines.map((_, e) => pad(format(meanDefined(group.map((r) => pick(r.scores[e])))), 8)).join('');
     const rate = pad('', 11) + engines.map((_, e) => pad((group.length / group.reduce((sum, r) => sum + r.scores[e].seconds, 0)).toFixed(2), 8)).join('');
     const f = (v: number | undefined): string => (v === undefined ? '-' : v.toFixed(3));
+    const pairSeconds = [...new Set(group.map((r) => r.page.category))].map((c) => paired.get(c));
+    const twoAtOnce =
+      pad('', 11) +
+      engines
+        .map((_, e) => (pairSeconds.every((p) => p) ? (group.length / pairSeconds.reduce((sum, p) => sum + p![e], 0)).toFixed(2) : '-'))
+        .map((v) => pad(v, 8))
+        .join('');
     console.log(
-      `${pad(label, 16)} ${pad(String(group.length), 3)} ${cells((s) => s.cer, pct)} ${cells((s) => s.wer, pct)} ${cells((s) => s.f1, f)} ${cells((s) => s.iou, f)} ${rate}`,
+      `${pad(label, 16)} ${pad(String(group.length), 3)} ${cells((s) => s.cer, pct)} ${cells((s) => s.wer, pct)} ${cells((s) => s.f1, f)} ${cells((s) => s.iou, f)} ${rate} ${twoAtOnce}`,
     );
   };
   const categories = [...new Set(results.map((r) => r.page.category))];

@@ -1,3 +1,4 @@
+import { availableParallelism, loadavg } from 'node:os';
 import type { GrayImage } from '../../media/image/decode-image.js';
 import { makeBlock, makeLine, median } from '../../media/pdf/box-geometry.js';
 import { blocksText } from '../../media/pdf/layout-from-words.js';
@@ -10,12 +11,14 @@ import { pageConfidence } from './page-confidence.js';
 import { blocksToOriginal, identityTransform, type PageTransform } from './preprocess/page-transform.js';
 import { estimateNoise } from './preprocess/estimate-noise.js';
 import { NOISY, preprocessPage } from './preprocess/preprocess-page.js';
-import { cropRows, recognizeInBands } from './recognize-in-bands.js';
+import { cropRows, recognizeInBands, spareWorkers } from './recognize-in-bands.js';
 
 export interface RecognizeOptions {
   preprocess: boolean;
   maxPixels: number;
   signal: AbortSignal;
+  /** Whether the machine has a core to spare right now (default: from the load average). */
+  idleCore?: () => boolean;
 }
 
 /** A reading at or above this confidence is kept; below it, the page is also read other ways. */
@@ -58,6 +61,44 @@ const SKEWED = 0.5;
 const STRAIGHT_BONUS = 0.03;
 
 /**
+ * Below this many pixels a page may be read as one block of lines on a spare worker while its layout
+ * reading runs: a receipt or table whose columns that reading misreads is then read again at no wait.
+ */
+const SPECULATE_BELOW_PIXELS = 1_000_000;
+
+/** Whether the machine has a core to spare (other processes count too: on a busy machine a second reading only slows the first). */
+const hasIdleCore = (): boolean => loadavg()[0] <= availableParallelism() - 1;
+
+interface Speculation {
+  reading: Promise<Reading | undefined>;
+  cancel: () => void;
+}
+
+/**
+ * Starts reading a small page as one block on the native engine when two workers are idle (one for
+ * the layout reading) and the machine has a core to spare: one page at a time the second core has
+ * nothing else to do, and the process is killed as soon as its reading is not needed. Under load (no
+ * idle worker, or a busy machine) nothing is started.
+ */
+function speculateBlock(
+  engine: OcrEngine,
+  image: GrayImage,
+  options: RecognizeOptions,
+  read: (signal: AbortSignal) => Promise<Reading>,
+): Speculation | undefined {
+  const small = image.width * image.height < SPECULATE_BELOW_PIXELS;
+  if (engine.kind !== 'native' || !small || spareWorkers(engine) < 2 || !(options.idleCore ?? hasIdleCore)()) return undefined;
+  const signal = options.signal;
+  const controller = new AbortController();
+  const cancel = (): void => controller.abort();
+  signal.addEventListener('abort', cancel, { once: true });
+  const reading = read(controller.signal)
+    .catch(() => undefined)
+    .finally(() => signal.removeEventListener('abort', cancel));
+  return { reading, cancel };
+}
+
+/**
  * Recognises one page image; boxes are in `image`'s pixels. The page is read as it is with Tesseract's
  * own layout analysis (Tesseract binarises on its own), so clean pages are read once. When the words
  * show the page is skewed, or the reading is unsure (low confidence, measured grain, or a column
@@ -67,25 +108,40 @@ const STRAIGHT_BONUS = 0.03;
  * Blocks are ordered for reading on the (straightened) page, then mapped back.
  */
 export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: number, options: RecognizeOptions): Promise<OcrPage> {
-  const read = async (page: GrayImage, transform: PageTransform, layout: PageLayout): Promise<Reading> => {
-    const blocks = await recognizeInBands(engine, page, options.signal, layout);
+  const read = async (page: GrayImage, transform: PageTransform, layout: PageLayout, signal = options.signal): Promise<Reading> => {
+    const blocks = await recognizeInBands(engine, page, signal, layout);
     return { image: page, transform, blocks, confidence: pageConfidence(blocks) };
   };
-  let best = await read(image, identityTransform(image.width, image.height), 'auto');
+  const asIs = identityTransform(image.width, image.height);
+  const first = read(image, asIs, 'auto');
+  const asBlock = speculateBlock(engine, image, options, (signal) => read(image, asIs, 'block', signal));
+  let best: Reading;
+  try {
+    best = await first;
+  } catch (error) {
+    asBlock?.cancel();
+    throw error;
+  }
+  // A confident reading, or one of noise, is not read as a block: the spare worker is let go at once.
+  if (best.confidence >= CONFIDENT || best.confidence < LEGIBLE) asBlock?.cancel();
   // Where the words cannot tell (short lines), the pixels can: preprocessing measures the skew.
   const skew = lineSkew(best.blocks);
   // Grain the engine reads through with some confidence still costs words: such a page is read
-  // denoised as well, and the more confident reading kept.
+  // denoised as well, and the more confident reading kept. A page where the engine found no word is
+  // read again only when, cleaned, its marks are the size of text, not of grain.
   const unsure = best.confidence < CONFIDENT || estimateNoise(image) > NOISY;
   if (options.preprocess && (skew === undefined || Math.abs(skew) >= SKEWED || unsure)) {
-    const prepared = await preprocessPage(image, { maxPixels: options.maxPixels });
+    const textFound = best.blocks.length > 0;
+    const prepared = await preprocessPage(image, { maxPixels: options.maxPixels, textFound });
     const straightened = prepared.transform.rotation !== 0;
-    if (prepared.steps.length > 0 && (straightened || unsure)) {
+    if (!prepared.illegible && prepared.steps.length > 0 && (straightened || unsure)) {
       const reading = await read(prepared.image, prepared.transform, 'auto');
       if (reading.confidence + (straightened ? STRAIGHT_BONUS : 0) > best.confidence) best = reading;
     }
   }
   const stray = strayTallLines(best.blocks);
+  const readsAsBlock = stray.length === 0 && best.confidence >= LEGIBLE && best.confidence < CONFIDENT;
+  if (!readsAsBlock || best.image !== image) asBlock?.cancel();
   if (stray.length > 0) {
     // Only the rows the misread column runs through are read again, as one block of lines: the rest of
     // the page was read well, and reading it twice would double the time.
@@ -97,10 +153,11 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
     const blocks = [...mapWords(best.blocks, (w) => !inBand(w)), ...mapWords(band, () => true, top)];
     const reading: Reading = { image: best.image, transform: best.transform, blocks, confidence: pageConfidence(blocks) };
     if (reading.confidence > best.confidence || !hasStrayTallLines(reading.blocks)) best = reading;
-  } else if (best.confidence >= LEGIBLE && best.confidence < CONFIDENT) {
+  } else if (readsAsBlock) {
     // Reading as one block helps a page whose layout was misread, not one that is mostly noise (where
     // it is also very slow: every speck becomes a candidate character).
-    const reading = await read(best.image, best.transform, 'block');
+    const early = best.image === image ? await asBlock?.reading : undefined;
+    const reading = early ?? (await read(best.image, best.transform, 'block'));
     if (reading.confidence > best.confidence) best = reading;
   }
   const ordered = orderBlocks(dropDoubtfulWords(best.blocks), best.image);

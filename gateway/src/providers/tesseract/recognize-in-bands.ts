@@ -79,6 +79,12 @@ export function stitchBands(upper: OcrBlock[], lower: OcrBlock[], cut: number, g
   return out;
 }
 
+/** Workers idle right now with no page waiting for one: 0 under load. */
+export function spareWorkers(engine: OcrEngine): number {
+  const queue = engine.queues()[0];
+  return (queue?.waiting ?? 0) > 0 ? 0 : engine.workers - (queue?.running ?? 0);
+}
+
 /**
  * Recognises a page with the engine's own layout analysis, using two workers when two are free and the
  * page is large: the page is cut at a blank run of rows near its middle, both halves are read at once,
@@ -86,9 +92,7 @@ export function stitchBands(upper: OcrBlock[], lower: OcrBlock[], cut: number, g
  * under load (no second free worker) the page is read whole, as before.
  */
 export async function recognizeInBands(engine: OcrEngine, image: GrayImage, signal: AbortSignal, layout: PageLayout): Promise<OcrBlock[]> {
-  const queue = engine.queues()[0];
-  const free = engine.workers - (queue?.running ?? 0);
-  if (layout !== 'auto' || image.width * image.height < SPLIT_FROM_PIXELS || free < 2 || (queue?.waiting ?? 0) > 0) {
+  if (layout !== 'auto' || image.width * image.height < SPLIT_FROM_PIXELS || spareWorkers(engine) < 2) {
     return engine.recognize(image, signal, layout);
   }
   const found = findBlankCut(image);

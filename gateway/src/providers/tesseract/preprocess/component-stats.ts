@@ -7,10 +7,14 @@ export interface ComponentStats {
   speckRatio: number;
 }
 
-/** Connected-component statistics of a binary image (1 = ink), by two-pass labelling with union-find. */
+/**
+ * Connected-component statistics of a binary image (1 = ink), by two-pass labelling with union-find.
+ * Typed arrays throughout: a grainy page has hundreds of thousands of components.
+ */
 export function componentStats(binary: Uint8Array, width: number, height: number): ComponentStats {
   const labels = new Int32Array(binary.length);
-  const parent: number[] = [0];
+  let parent = new Int32Array(1024);
+  let next = 1;
   const find = (a: number): number => {
     while (parent[a] !== a) {
       parent[a] = parent[parent[a]];
@@ -27,54 +31,67 @@ export function componentStats(binary: Uint8Array, width: number, height: number
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       if (!binary[i]) continue;
-      const neighbours: number[] = [];
-      if (x > 0 && labels[i - 1]) neighbours.push(labels[i - 1]);
-      if (y > 0) {
-        if (labels[i - width]) neighbours.push(labels[i - width]);
-        if (x > 0 && labels[i - width - 1]) neighbours.push(labels[i - width - 1]);
-        if (x < width - 1 && labels[i - width + 1]) neighbours.push(labels[i - width + 1]);
-      }
-      if (neighbours.length === 0) {
-        const label = parent.length;
-        parent.push(label);
-        labels[i] = label;
+      // The labelled neighbours: left, up, up-left, up-right.
+      const left = x > 0 ? labels[i - 1] : 0;
+      const up = y > 0 ? labels[i - width] : 0;
+      const upLeft = y > 0 && x > 0 ? labels[i - width - 1] : 0;
+      const upRight = y > 0 && x < width - 1 ? labels[i - width + 1] : 0;
+      let label = 0;
+      for (const n of [left, up, upLeft, upRight]) if (n && (!label || n < label)) label = n;
+      if (!label) {
+        if (next === parent.length) {
+          const grown = new Int32Array(parent.length * 2);
+          grown.set(parent);
+          parent = grown;
+        }
+        parent[next] = next;
+        labels[i] = next++;
       } else {
-        const label = Math.min(...neighbours);
         labels[i] = label;
-        for (const n of neighbours) union(label, n);
+        if (left && left !== label) union(label, left);
+        if (up && up !== label) union(label, up);
+        if (upLeft && upLeft !== label) union(label, upLeft);
+        if (upRight && upRight !== label) union(label, upRight);
       }
     }
   }
-  const boxes = new Map<number, { minY: number; maxY: number; minX: number; maxX: number; area: number }>();
+  const minY = new Int32Array(next).fill(-1);
+  const maxY = new Int32Array(next);
+  const minX = new Int32Array(next);
+  const maxX = new Int32Array(next);
+  const area = new Int32Array(next);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const label = labels[y * width + x];
       if (!label) continue;
       const root = find(label);
-      const box = boxes.get(root);
-      if (box) {
-        if (y > box.maxY) box.maxY = y;
-        if (x < box.minX) box.minX = x;
-        if (x > box.maxX) box.maxX = x;
-        box.area++;
+      if (minY[root] < 0) {
+        minY[root] = maxY[root] = y;
+        minX[root] = maxX[root] = x;
       } else {
-        boxes.set(root, { minY: y, maxY: y, minX: x, maxX: x, area: 1 });
+        if (y > maxY[root]) maxY[root] = y;
+        if (x < minX[root]) minX[root] = x;
+        if (x > maxX[root]) maxX[root] = x;
       }
+      area[root]++;
     }
   }
   const heights: number[] = [];
   let specks = 0;
-  for (const box of boxes.values()) {
-    if (box.area <= 2) specks++;
-    const h = box.maxY - box.minY + 1;
-    const w = box.maxX - box.minX + 1;
+  let count = 0;
+  for (let root = 1; root < next; root++) {
+    if (!area[root]) continue;
+    count++;
+    if (area[root] <= 2) specks++;
+    const h = maxY[root] - minY[root] + 1;
+    const w = maxX[root] - minX[root] + 1;
     // Glyph-like: not a speck, not a rule or a picture.
-    if (box.area >= 4 && h >= 3 && w <= 4 * h && h <= height / 4) heights.push(h);
+    if (area[root] >= 4 && h >= 3 && w <= 4 * h && h <= height / 4) heights.push(h);
   }
   heights.sort((a, b) => a - b);
   return {
-    count: boxes.size,
+    count,
     medianGlyphHeight: heights.length ? heights[Math.floor(heights.length / 2)] : 0,
-    speckRatio: boxes.size ? specks / boxes.size : 0,
+    speckRatio: count ? specks / count : 0,
   };
 }

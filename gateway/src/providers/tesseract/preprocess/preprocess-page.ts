@@ -15,6 +15,11 @@ import { stretchContrast } from './stretch-contrast.js';
 export interface PreprocessOptions {
   /** Upper bound on the preprocessed image's pixels (upscaling stops there). */
   maxPixels: number;
+  /**
+   * Whether a first reading of the page found any word. When it found none, marks the size of grain are
+   * not taken for small text (see PreprocessedPage.illegible).
+   */
+  textFound?: boolean;
 }
 
 export interface PreprocessedPage {
@@ -22,6 +27,12 @@ export interface PreprocessedPage {
   transform: PageTransform;
   /** What was done, for logs and the benchmark. */
   steps: string[];
+  /**
+   * The first reading found no word and, cleaned, the page's marks are still grain-sized (below
+   * SMALL_GLYPH): nothing on it is text to read, so preprocessing stopped there. Enlarging such a page
+   * (up to 9 times the pixels) only hands the recogniser more specks to try as letters, for seconds.
+   */
+  illegible?: boolean;
 }
 
 // Tuned on the benchmark's degraded pages (bench/ocr/run.ts); each step runs only when its measure
@@ -103,6 +114,14 @@ export async function preprocessPage(original: GrayImage, options: PreprocessOpt
   image = stretchContrast(image);
 
   let binary = binarize(image.data, otsuThreshold(image.data));
+  if (options.textFound === false) {
+    // Measured before deskewing: on grain the skew is noise too, and turning the page costs time.
+    const glyph = componentStats(binary, image.width, image.height).medianGlyphHeight;
+    if (glyph < SMALL_GLYPH) {
+      steps.push(`illegible(glyph=${glyph})`);
+      return { image, transform, steps, illegible: true };
+    }
+  }
   const skew = estimateSkew(binary, image.width, image.height);
   if (Math.abs(skew) >= MIN_SKEW) {
     image = rotateGray(image, -skew);

@@ -1,0 +1,67 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { decodeGray } from '../../src/media/image/decode-image.js';
+import { createEngine } from '../../src/providers/tesseract/create-engine.js';
+import type { OcrEngine } from '../../src/providers/tesseract/ocr-engine.js';
+import { preprocessPage } from '../../src/providers/tesseract/preprocess/preprocess-page.js';
+import { recognizeGray } from '../../src/providers/tesseract/recognize-gray.js';
+import { parseTesseractOptions } from '../../src/providers/tesseract/tesseract-options.js';
+import { drawTextImage, makeDegradedPage, proseLines } from '../support/draw-text.js';
+
+// The native engine when the machine has the `tesseract` command (CI installs it), else tesseract.js.
+const options = { ...parseTesseractOptions({ type: 'tesseract' }), workers: 1 };
+const inner = createEngine(options);
+afterAll(() => inner.close());
+
+/** The engine, counting the pages it is asked to read. */
+function counting(): { engine: OcrEngine; calls: () => number } {
+  let calls = 0;
+  const engine: OcrEngine = {
+    get kind() {
+      return inner.kind;
+    },
+    workers: inner.workers,
+    recognize: (image, signal, layout) => {
+      calls++;
+      return inner.recognize(image, signal, layout);
+    },
+    warm: () => inner.warm(),
+    status: () => inner.status(),
+    queues: () => inner.queues(),
+    close: async () => undefined,
+  };
+  return { engine, calls: () => calls };
+}
+
+const gray = async (image: Promise<{ image: Buffer }>) => decodeGray((await image).image, { maxPixels: 40_000_000 });
+const grain = () => gray(drawTextImage([], { width: 900, height: 600, paper: 235, noise: 14, jpegQuality: 30, seed: 12 }));
+const faint = () => gray(drawTextImage(proseLines(18, 40, 40, 20), { width: 900, height: 700, ink: 165, paper: 185, noise: 40, jpegQuality: 10, seed: 21 }));
+
+describe('a page with nothing legible on it', () => {
+  it('stops preprocessing when no word was found and the cleaned marks are grain-sized (no upscaling of specks)', async () => {
+    for (const image of [await grain(), await faint()]) {
+      const prepared = await preprocessPage(image, { maxPixels: 40_000_000, textFound: false });
+      expect(prepared.illegible).toBe(true);
+      expect(prepared.steps.join(' ')).not.toMatch(/upscale|deskew/);
+      expect(prepared.image.width).toBe(image.width);
+    }
+  });
+
+  it('is read once and returns no text', async () => {
+    for (const image of [await grain(), await faint()]) {
+      const { engine, calls } = counting();
+      const page = await recognizeGray(engine, image, 0, { ...options, signal: new AbortController().signal });
+      expect(page.text).toBe('');
+      expect(calls()).toBe(1);
+    }
+  });
+
+  it('still reads again, cleaned, a low-contrast page where the first reading found no word', async () => {
+    const image = await gray(makeDegradedPage('low_contrast'));
+    const prepared = await preprocessPage(image, { maxPixels: 40_000_000, textFound: false });
+    expect(prepared.illegible).toBeUndefined();
+    const { engine, calls } = counting();
+    const page = await recognizeGray(engine, image, 0, { ...options, signal: new AbortController().signal });
+    expect(calls()).toBeGreaterThanOrEqual(2);
+    expect(page.text.split(/\s+/).length).toBeGreaterThan(30);
+  });
+});
