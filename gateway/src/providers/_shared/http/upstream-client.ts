@@ -1,4 +1,4 @@
-import { Agent, request, type Dispatcher, type FormData } from 'undici';
+import { Agent, type Dispatcher, type FormData } from 'undici';
 import { ProviderError } from '../provider-error.js';
 import type { EngineStatus, ProviderContext } from '../../contracts/provider-instance.js';
 import { providerErrorFromFailure, type ExchangePhase } from './provider-error-from-failure.js';
