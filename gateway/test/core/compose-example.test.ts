@@ -74,7 +74,10 @@ describe('the docker-compose.yml team-mode example', () => {
     expect(dockerfile).toMatch(/^FROM node:24-/m);
     expect(dockerfile).toMatch(/RUN npm ci/);
     expect(dockerfile).toMatch(/npm run build/);
-    expect(dockerfile).toContain('CMD ["node", "dist/gateway/src/cli.js"]');
+    // The image runs the CLI with the same V8 flags as `npm run serve` (the idle-memory setting).
+    const serveFlags = /^node ((?:--\S+ )*)scripts\/serve\.mjs$/.exec((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts.serve)?.[1].trim().split(' ').filter(Boolean);
+    expect(serveFlags).toBeDefined();
+    expect(dockerfile).toContain(`CMD ${JSON.stringify(['node', ...(serveFlags ?? []), 'dist/gateway/src/cli.js'])}`.replaceAll(',', ', '));
     expect(read('scripts/serve.mjs')).toContain("'dist/gateway/src/cli.js'");
   });
 });
