@@ -29,6 +29,12 @@ export const StatusResponse = Type.Object({
       state: EngineState,
       detail: Type.Optional(Type.String()),
       breaker: BreakerObject,
+      last_test: Type.Optional(
+        Type.Object(
+          { ok: Type.Boolean(), latency_ms: Type.Number() },
+          { description: 'The last test (Settings: POST /settings/providers/{id}/test) on this instance, if any; kept in memory. With the breaker, what tells an upstream\'s health' },
+        ),
+      ),
     }),
   ),
 });

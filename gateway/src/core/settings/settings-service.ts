@@ -165,6 +165,11 @@ export class SettingsService {
     return !!this.effectiveProviders.get(id)?.config.base_url;
   }
 
+  /** The last test of a provider on this instance, if any. */
+  lastCheck(id: string): ProviderCheck | undefined {
+    return this.lastChecks.get(id);
+  }
+
   providerTypes(): string[] {
     return [...this.deps.providerTypes];
   }

@@ -17,6 +17,8 @@ export interface ProviderStatus {
   state: EngineStatus['state'];
   detail?: string;
   breaker: BreakerSnapshot;
+  /** The last test of the provider on this instance, if any. */
+  last_test?: { ok: boolean; latency_ms: number };
 }
 
 export interface Readiness {
@@ -48,6 +50,8 @@ export class GatewayStatus {
       instanceId: string;
       /** Whether a provider is an upstream HTTP provider (its entry has a base URL). */
       isUpstream?: (providerId: string) => boolean;
+      /** The last test of a provider on this instance (Settings), if any. */
+      lastTest?: (providerId: string) => { ok: boolean; latency_ms: number } | undefined;
       /** Team mode's link to Redis, when in team mode. */
       team?: { readonly connected: boolean };
     },
@@ -75,7 +79,8 @@ export class GatewayStatus {
     return [...this.deps.providers.values()].map((provider) => {
       const { state, detail } = provider.status();
       const kind = this.deps.isUpstream?.(provider.id) ? 'upstream' : 'local';
-      return { id: provider.id, type: provider.type, kind, state, ...(detail ? { detail } : {}), breaker: this.deps.breakers.snapshot(provider.id) };
+      const test = this.deps.lastTest?.(provider.id);
+      return { id: provider.id, type: provider.type, kind, state, ...(detail ? { detail } : {}), breaker: this.deps.breakers.snapshot(provider.id), ...(test ? { last_test: { ok: test.ok, latency_ms: test.latency_ms } } : {}) };
     });
   }
 

@@ -28,9 +28,9 @@ function Breaker({ breaker }: { breaker: BreakerView | undefined }) {
   );
 }
 
-/** An upstream's own state is always "ready"; what counts is its breaker and its failures (as on Settings). */
+/** An upstream's own state is always "ready"; what counts is its breaker, its failures and the last test (as on Settings). */
 function ProviderState({ provider }: { provider: ProviderView }) {
-  const health = providerHealth({ ...provider, upstream: provider.kind === 'upstream' }, undefined);
+  const health = providerHealth({ ...provider, upstream: provider.kind === 'upstream' }, provider.last_test);
   const note = health.note ?? provider.detail;
   return (
     <div className="cell-stack">
