@@ -22,7 +22,6 @@ function Breaker({ breaker }: { breaker: BreakerView | undefined }) {
       <span className={`badge ${STATE_CLASS[breaker.state] ?? ''}`} data-testid="breaker-state">
         {breaker.state.replace('_', '-')}
       </span>
-      {(breaker.consecutive_failures ?? 0) > 0 && <span className="small muted">{breaker.consecutive_failures} failures in a row</span>}
       {typeof breaker.retry_after_seconds === 'number' && <span className="small muted">retry in {Math.ceil(breaker.retry_after_seconds)} s</span>}
     </div>
   );
