@@ -42,5 +42,5 @@ export function providerHealth(provider: ProviderHealthInput, check: ProviderTes
   if (breaker.consecutive_failures > 0) return { label: 'failing', tone: 'warn', note: `${breaker.consecutive_failures} failed request${breaker.consecutive_failures === 1 ? '' : 's'} in a row` };
   if (!provider.upstream) return { label: provider.state, tone: provider.state === 'ready' ? 'ok' : 'neutral' };
   if (check) return { label: 'ready', tone: 'ok', note: `tested · ${check.latency_ms} ms` };
-  return { label: 'not tested', tone: 'neutral', note: 'no failed request so far; Test (Settings) calls it once' };
+  return { label: 'not tested', tone: 'neutral', note: 'no failed request so far; a test calls it once' };
 }

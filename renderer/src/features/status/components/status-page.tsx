@@ -31,9 +31,11 @@ function Breaker({ breaker }: { breaker: BreakerView | undefined }) {
 function ProviderState({ provider }: { provider: ProviderView }) {
   const health = providerHealth({ ...provider, upstream: provider.kind === 'upstream' }, provider.last_test);
   const note = health.note ?? provider.detail;
+  // A local engine's own states keep their colours (loading: amber); an upstream's label is its health's.
+  const tone = provider.kind === 'local' && health.tone === 'neutral' ? (STATE_CLASS[provider.state] ?? '') : HEALTH_TONE_CLASS[health.tone];
   return (
     <div className="cell-stack">
-      <span className={`badge ${HEALTH_TONE_CLASS[health.tone] || (STATE_CLASS[provider.state] ?? '')}`} data-testid="provider-state">
+      <span className={`badge ${tone}`} data-testid="provider-state">
         {health.label}
       </span>
       {note && (
