@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newConsolePage, screenshot, signIn } from './support/browser.js';
+import { newConsolePage, screenshot, signIn, waitForFinalNav } from './support/browser.js';
 import { useConsoleSession } from './support/console-session.js';
 import { CHAT_MODEL } from './support/fake-stack.js';
 
@@ -70,6 +70,11 @@ describe('keys, account and models pages', () => {
       // signIn waited for the final nav (the role known): no placeholders left, and no Owner-only link was ever shown.
       expect(await nav.getByTestId('nav-placeholder').count()).toBe(0);
       expect(await memberPage.evaluate('window.__ownerLinksSeen')).toEqual([]);
+      // Nor on a reload, where the nav renders before the account answers.
+      await memberPage.reload();
+      await waitForFinalNav(memberPage);
+      expect(await memberPage.evaluate('window.__ownerLinksSeen')).toEqual([]);
+      expect(await nav.getByRole('link', { name: /Status/ }).count()).toBe(1);
       expect(await nav.getByRole('link', { name: /Keys/ }).count()).toBe(0);
       const names = (await nav.getByRole('link').allTextContents()).map((n) => n.replace(/^\W+/u, '').trim());
       expect(names).not.toContain('Request log');
