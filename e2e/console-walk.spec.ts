@@ -68,6 +68,22 @@ describe('walk through the recently changed pages', () => {
 
       await visit(page, /Status/, () => page.getByTestId('providers-table').getByRole('row', { name: 'fake' }).waitFor(), 'status');
       await visit(page, /Settings/, () => page.getByRole('row', { name: 'fake' }).getByTestId('provider-state').waitFor(), 'settings');
+
+      // While the key's account loads, Owner-only links are placeholders (held here until screenshotted).
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/account/me', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.reload();
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByTestId('nav-placeholder').first().waitFor();
+      expect(await nav.getByRole('link', { name: /Settings|Keys|Request log/ }).count()).toBe(0);
+      await page.screenshot({ path: `${SHOTS}/nav-loading.png` });
+      release();
+      await page.locator('nav[aria-label="Main"][aria-busy="false"]').getByRole('link', { name: /Settings/ }).waitFor();
+      await page.unroute('**/account/me');
     } finally {
       await page.setViewportSize({ width: 1280, height: 860 });
     }

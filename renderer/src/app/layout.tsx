@@ -32,7 +32,8 @@ export function Layout() {
             {group.items.map((item) =>
               item.placeholder ? (
                 <span key={item.path} className="nav-link nav-placeholder" aria-hidden="true" data-testid="nav-placeholder">
-                  <span className="nav-icon" />
+                  {/* A no-break space: the placeholder is as tall as a link, so nothing jumps when the role arrives. */}
+                  <span className="nav-icon">{'\u00a0'}</span>
                   <span className="nav-placeholder-bar" />
                 </span>
               ) : (
