@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newConsolePage, screenshot, signIn } from './support/browser.js';
+import { newConsolePage, screenshot, signIn, waitForFinalNav } from './support/browser.js';
 import { useConsoleSession } from './support/console-session.js';
 import { CHAT_MODEL } from './support/fake-stack.js';
 
@@ -54,13 +54,28 @@ describe('keys, account and models pages', () => {
     const created = (await (await session.api('/account/keys', session.stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ name: 'Reader', role: 'member' }) })).json()) as { key: string };
     const memberPage = await newConsolePage(session.browser);
     try {
+      // Records every Owner-only link the navigation ever shows, from the first render on.
+      await memberPage.addInitScript(`
+        window.__ownerLinksSeen = [];
+        new MutationObserver(() => {
+          for (const link of document.querySelectorAll('nav[aria-label="Main"] a[href$="/keys"], nav[aria-label="Main"] a[href$="/settings"], nav[aria-label="Main"] a[href$="/requests"]')) window.__ownerLinksSeen.push(link.getAttribute('href'));
+        }).observe(document, { childList: true, subtree: true });
+      `);
       await signIn(memberPage, session.stack.gateway.url, created.key, '/ui/keys');
       await memberPage.getByText('Owner role required').waitFor();
       expect(await memberPage.getByRole('button', { name: '+ Create key' }).count()).toBe(0);
       expect(await memberPage.title()).toBe('Keys · Switchyard');
       // The navigation offers a Member only the pages a Member key may use.
       const nav = memberPage.getByRole('navigation', { name: 'Main' });
-      await expect.poll(async () => nav.getByRole('link', { name: /Keys/ }).count()).toBe(0);
+      // signIn waited for the final nav (the role known): no placeholders left, and no Owner-only link was ever shown.
+      expect(await nav.getByTestId('nav-placeholder').count()).toBe(0);
+      expect(await memberPage.evaluate('window.__ownerLinksSeen')).toEqual([]);
+      // Nor on a reload, where the nav renders before the account answers.
+      await memberPage.reload();
+      await waitForFinalNav(memberPage);
+      expect(await memberPage.evaluate('window.__ownerLinksSeen')).toEqual([]);
+      expect(await nav.getByRole('link', { name: /Status/ }).count()).toBe(1);
+      expect(await nav.getByRole('link', { name: /Keys/ }).count()).toBe(0);
       const names = (await nav.getByRole('link').allTextContents()).map((n) => n.replace(/^\W+/u, '').trim());
       expect(names).not.toContain('Request log');
       expect(names).not.toContain('Settings');

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { screenshot } from './support/browser.js';
+import { screenshot, waitForFinalNav } from './support/browser.js';
 import { useConsoleSession } from './support/console-session.js';
 import { CHAT_MODEL, IMAGE_MODEL } from './support/fake-stack.js';
 import { layoutProblems, setTheme, VIEWPORTS } from './support/layout.js';
@@ -32,6 +32,38 @@ describe('Settings page and the playground extras', () => {
     expect(await result.textContent()).toContain('Connected');
     expect(await row.getByTestId('provider-state').textContent()).toBe('ready');
     expect(session.stack.upstream.requests.at(-1)?.path).toContain('/embeddings');
+
+    // The gateway keeps the last test: a reload still shows it.
+    await page.reload();
+    await waitForFinalNav(page);
+    await row.getByTestId('provider-check').waitFor();
+    expect(await row.getByTestId('provider-check').textContent()).toContain('Connected');
+    expect(await row.getByTestId('provider-state').textContent()).toBe('ready');
+  });
+
+  it('Status tells an upstream by its kind and shows its real health: tested, then failing, then ready again', async () => {
+    const { page, stack } = session;
+    const status = (await (await session.api('/status', stack.gateway.adminKey)).json()) as { providers: { id: string; kind: string; last_test?: { ok: boolean } }[] };
+    expect(status.providers.find((p) => p.id === 'fake')).toMatchObject({ kind: 'upstream', last_test: { ok: true } });
+    expect(status.providers.filter((p) => p.id !== 'fake').map((p) => p.kind)).not.toContain('upstream');
+
+    await page.getByRole('link', { name: /Status/ }).click();
+    const row = page.getByTestId('providers-table').getByRole('row', { name: 'fake' });
+    await row.getByTestId('provider-state').filter({ hasText: /^ready$/ }).waitFor();
+    expect(await row.textContent()).toContain('tested ·');
+
+    stack.upstream.setBehaviour({ failure: { type: 'status', status: 500, body: { error: { message: 'upstream down', type: 'server_error' } } }, times: 10 });
+    try {
+      expect((await session.api('/v1/chat/completions', stack.gateway.adminKey, { method: 'POST', body: chat(CHAT_MODEL) })).status).toBeGreaterThanOrEqual(500);
+    } finally {
+      stack.upstream.setBehaviour(null);
+    }
+    // /status is polled: wait for the state, no sleep.
+    await row.getByTestId('provider-state').filter({ hasText: /^failing$/ }).waitFor({ timeout: 15_000 });
+    await shot(page, 'status-upstream-failing');
+    expect((await session.api('/v1/chat/completions', stack.gateway.adminKey, { method: 'POST', body: chat(CHAT_MODEL) })).status).toBe(200);
+    await row.getByTestId('provider-state').filter({ hasText: /^ready$/ }).waitFor({ timeout: 15_000 });
+    await page.getByRole('link', { name: /Settings/ }).click();
   });
 
   it('adds a provider on the fake upstream with the keyboard only, tests it, shows a wrong URL\'s error, edits and removes it', async () => {

@@ -37,7 +37,12 @@ export async function signIn(page: Page, gatewayUrl: string, apiKey: string, pat
   await page.goto(`${gatewayUrl}${path}`);
   await page.getByLabel('API key').fill(apiKey);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  await waitForFinalNav(page);
+}
+
+/** The navigation once the key's role is known (until then it is aria-busy, with placeholders for Owner-only links). */
+export async function waitForFinalNav(page: Page): Promise<void> {
+  await page.locator('nav[aria-label="Main"][aria-busy="false"]').waitFor();
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -202,7 +202,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     metrics,
     runner,
     startup,
-    status: new GatewayStatus({ options, startup, models, providers, breakers, db, instanceId, team }),
+    status: new GatewayStatus({ options, startup, models, providers, breakers, db, instanceId, team, isUpstream: (id) => services.settings.isUpstream(id), lastTest: (id) => services.settings.lastCheck(id) }),
     files,
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, batchQueue, app.log),

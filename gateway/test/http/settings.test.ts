@@ -90,6 +90,11 @@ describe('Owner settings: model routes and provider tests', () => {
     expect(ok.status).toBe(200);
     expect(await json(ok)).toMatchObject({ ok: true, checked: 'request', model: 'svc-large-3-2512', capability: 'embeddings' });
     expect(upstream.requests.at(-1)?.path).toContain('/embeddings');
+    // The last test is kept (in memory) and returned with the provider, and on /status with its kind.
+    const listed = (await json(await gateway.request('/settings'))).providers.find((p: { id: string }) => p.id === 'upstream');
+    expect(listed.last_check).toMatchObject({ ok: true, capability: 'embeddings' });
+    const upstreamStatus = (await json(await gateway.request('/status'))).providers.find((p: { id: string }) => p.id === 'upstream');
+    expect(upstreamStatus).toMatchObject({ kind: 'upstream', last_test: { ok: true } });
 
     await upstream.close();
     upstream = await startFakeUpstream({ apiKey: 'sk-another-key' });

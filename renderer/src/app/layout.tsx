@@ -16,26 +16,35 @@ export function Layout() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <nav className="sidebar" aria-label="Main">
+      {/* aria-busy until the key's role is known: e2e waits for the final nav. */}
+      <nav className="sidebar" aria-label="Main" aria-busy={account.isPending}>
         <div className="brand">
           <span className="brand-mark" aria-hidden="true">
             S
           </span>
           Switchyard
         </div>
-        {navGroupsFor(account.data?.api_key.role).map((group) => (
+        {navGroupsFor(account.isPending ? 'loading' : account.data?.api_key.role).map((group) => (
           <div key={group.label} role="group" aria-label={group.label}>
             <div className="nav-group-label" aria-hidden="true">
               {group.label}
             </div>
-            {group.items.map((item) => (
-              <NavLink key={item.path} to={item.path} className="nav-link">
-                <span className="nav-icon" aria-hidden="true">
-                  {item.icon}
+            {group.items.map((item) =>
+              item.placeholder ? (
+                <span key={item.path} className="nav-link nav-placeholder" aria-hidden="true" data-testid="nav-placeholder">
+                  {/* A no-break space: the placeholder is as tall as a link, so nothing jumps when the role arrives. */}
+                  <span className="nav-icon">{'\u00a0'}</span>
+                  <span className="nav-placeholder-bar" />
                 </span>
-                {item.label}
-              </NavLink>
-            ))}
+              ) : (
+                <NavLink key={item.path} to={item.path} className="nav-link">
+                  <span className="nav-icon" aria-hidden="true">
+                    {item.icon}
+                  </span>
+                  {item.label}
+                </NavLink>
+              ),
+            )}
           </div>
         ))}
         <div role="group" aria-label="Reference">

@@ -44,8 +44,20 @@ export const NAV_GROUPS: NavGroup[] = [
   },
 ];
 
-/** The navigation a key of this role may use (unknown role: everything, until the account has loaded). */
-export function navGroupsFor(role: string | null | undefined): NavGroup[] {
+/** A nav entry: a link, or (role not known yet) a placeholder where an Owner-only link may come. */
+export type NavEntry = NavItem & { placeholder?: true };
+export interface NavEntryGroup {
+  label: string;
+  items: NavEntry[];
+}
+
+/**
+ * The navigation a key of this role may use. `'loading'` (the account has not answered yet): the
+ * Owner-only links are placeholders, so a Member never glimpses them and an Owner's nav does not
+ * jump. A role the gateway does not report (`null`, `undefined`): everything, as before roles.
+ */
+export function navGroupsFor(role: string | null | undefined | 'loading'): NavEntryGroup[] {
+  if (role === 'loading') return NAV_GROUPS.map((group) => ({ ...group, items: group.items.map((item) => (item.ownerOnly ? { ...item, placeholder: true as const } : item)) }));
   if (role !== 'member') return NAV_GROUPS;
   return NAV_GROUPS.map((group) => ({ ...group, items: group.items.filter((item) => !item.ownerOnly) })).filter((group) => group.items.length > 0);
 }

@@ -15,6 +15,15 @@ export const RouteSetting = Type.Object({
 const Source = Type.Union([Type.Literal('config'), Type.Literal('console')], { description: 'config: the config file (or its default); console: set in the console (stored in the database)' });
 const Timeouts = Type.Optional(ProviderTimeoutsSchema);
 
+export const ProviderCheck = Type.Object({
+  ok: Type.Boolean(),
+  checked: Type.Union([Type.Literal('request'), Type.Literal('engine_state')]),
+  model: Type.Optional(Type.String()),
+  capability: Type.Optional(Type.String()),
+  latency_ms: Type.Number(),
+  error: Type.Optional(Type.String()),
+});
+
 export const ProviderSetting = Type.Object({
   id: Type.String(),
   type: Type.String(),
@@ -29,6 +38,8 @@ export const ProviderSetting = Type.Object({
   detail: Type.Optional(Type.String()),
   breaker: BreakerObject,
   routes: Type.Array(Type.String()),
+  /** The last test (POST .../test) on this instance since it started or the provider last changed; kept in memory only. */
+  last_check: Type.Optional(ProviderCheck),
 });
 
 const ProviderFields = {
@@ -72,15 +83,6 @@ export const SettingsResponse = Type.Object({
   provider_types: Type.Array(Type.String(), { description: 'The provider kinds this gateway can run (the type of a new provider)' }),
   routes: Type.Array(RouteSetting),
   server: ServerSetting,
-});
-
-export const ProviderCheck = Type.Object({
-  ok: Type.Boolean(),
-  checked: Type.Union([Type.Literal('request'), Type.Literal('engine_state')]),
-  model: Type.Optional(Type.String()),
-  capability: Type.Optional(Type.String()),
-  latency_ms: Type.Number(),
-  error: Type.Optional(Type.String()),
 });
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });

@@ -8,6 +8,10 @@ export const BreakerObject = Type.Object({
   retry_after_seconds: Type.Union([Type.Integer(), Type.Null()], { description: 'While open: seconds until one trial request is let through' }),
 });
 
+export const ProviderKind = Type.Union([Type.Literal('local'), Type.Literal('upstream')], {
+  description: 'local: an engine in the gateway, whose state is its own; upstream: an HTTP provider (it has a base URL), which always reports ready: its health is the circuit breaker\'s',
+});
+
 export const StatusResponse = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('starting')]),
   response_ms: Type.Number(),
@@ -18,7 +22,20 @@ export const StatusResponse = Type.Object({
   checks: Type.Object({ asr: Type.Boolean(), ocr: Type.Boolean() }),
   engines: Type.Optional(Type.Record(Type.String(), Type.Object({ state: Type.String(), detail: Type.Optional(Type.String()) }))),
   providers: Type.Array(
-    Type.Object({ id: Type.String(), type: Type.String(), state: EngineState, detail: Type.Optional(Type.String()), breaker: BreakerObject }),
+    Type.Object({
+      id: Type.String(),
+      type: Type.String(),
+      kind: ProviderKind,
+      state: EngineState,
+      detail: Type.Optional(Type.String()),
+      breaker: BreakerObject,
+      last_test: Type.Optional(
+        Type.Object(
+          { ok: Type.Boolean(), latency_ms: Type.Number() },
+          { description: 'The last test (Settings: POST /settings/providers/{id}/test) on this instance, if any; kept in memory. With the breaker, what tells an upstream\'s health' },
+        ),
+      ),
+    }),
   ),
 });
 export type GatewayStatus = Static<typeof StatusResponse>;

@@ -32,6 +32,8 @@ export interface ProviderSetting {
   detail?: string;
   breaker: BreakerSnapshot;
   routes: string[];
+  /** The last test of this provider on this instance since it started or its entry last changed (kept in memory). */
+  last_check?: ProviderCheck;
 }
 
 export interface ServerSetting {
@@ -82,6 +84,8 @@ export class SettingsService {
   private removedProviders = new Set<string>();
   private readonly running: RunningProviders;
   private routes = new Map<string, RouteSetting>();
+  /** The last test per provider, in memory: a test does not touch the breaker, so nothing else records it. */
+  private readonly lastChecks = new Map<string, ProviderCheck>();
   private serverOverrides: ServerOverrides = {};
   private liveServer: LiveServerSettings;
   private announce: () => void = () => undefined;
@@ -156,6 +160,16 @@ export class SettingsService {
     return [...running, ...removed].sort((a, b) => a.id.localeCompare(b.id));
   }
 
+  /** An upstream HTTP provider (its entry has a base URL), as opposed to a local engine. */
+  isUpstream(id: string): boolean {
+    return !!this.effectiveProviders.get(id)?.config.base_url;
+  }
+
+  /** The last test of a provider on this instance, if any. */
+  lastCheck(id: string): ProviderCheck | undefined {
+    return this.lastChecks.get(id);
+  }
+
   providerTypes(): string[] {
     return [...this.deps.providerTypes];
   }
@@ -176,6 +190,7 @@ export class SettingsService {
   async editProvider(id: string, input: ProviderInput): Promise<ProviderSetting> {
     const current = this.effectiveProviders.get(id);
     if (!current) throw this.providerNotFound(id);
+    this.lastChecks.delete(id);
     return this.saveProvider(this.providerConfig(id, input, current.config));
   }
 
@@ -187,6 +202,7 @@ export class SettingsService {
     if (routes.length > 0) {
       throw new GatewayError(409, 'provider_in_use', `The provider "${id}" serves the routes ${routes.join(', ')}; delete them or move them to another provider first.`, { param: 'id' });
     }
+    this.lastChecks.delete(id);
     if (this.fileProviders.has(id)) await this.deps.store.markProviderDeleted(id);
     else await this.deps.store.clearProvider(id);
     await this.changed();
@@ -197,12 +213,19 @@ export class SettingsService {
     const original = this.fileProviders.get(id);
     if (!original) throw new GatewayError(404, 'provider_not_in_config', `The config file has no provider "${id}" to go back to.`, { param: 'id' });
     await this.deps.store.clearProvider(id);
+    this.lastChecks.delete(id);
     await this.changed();
     return this.providerSetting(original, 'config');
   }
 
   /** A real one-token call to the provider: on the given route, its first route that allows one, or its test model. */
   async testProvider(providerId: string, modelId?: string): Promise<ProviderCheck> {
+    const check = await this.check(providerId, modelId);
+    this.lastChecks.set(providerId, check);
+    return check;
+  }
+
+  private async check(providerId: string, modelId?: string): Promise<ProviderCheck> {
     const provider = this.running.get(providerId);
     if (!provider) throw new GatewayError(404, 'provider_not_found', `No provider "${providerId}". GET /settings lists them.`, { param: 'id' });
     const candidates = this.listRoutes().filter((route) => route.provider === providerId && (modelId === undefined || route.id === modelId));
@@ -346,6 +369,7 @@ export class SettingsService {
       ...(status.detail ? { detail: status.detail } : {}),
       breaker: this.deps.breakers.snapshot(config.id),
       routes: this.routesOf(config.id),
+      ...(!removed && this.lastChecks.has(config.id) ? { last_check: this.lastChecks.get(config.id) } : {}),
     };
   }
 

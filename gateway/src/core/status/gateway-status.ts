@@ -12,9 +12,13 @@ import type { StartupState } from '../lifecycle/startup-state.js';
 export interface ProviderStatus {
   id: string;
   type: string;
+  /** upstream: an HTTP provider (it has a base URL), whose health is its breaker's; local: an engine that knows its own state. */
+  kind: 'local' | 'upstream';
   state: EngineStatus['state'];
   detail?: string;
   breaker: BreakerSnapshot;
+  /** The last test of the provider on this instance, if any. */
+  last_test?: { ok: boolean; latency_ms: number };
 }
 
 export interface Readiness {
@@ -44,6 +48,10 @@ export class GatewayStatus {
       breakers: ProviderBreakers;
       db: Database;
       instanceId: string;
+      /** Whether a provider is an upstream HTTP provider (its entry has a base URL). */
+      isUpstream?: (providerId: string) => boolean;
+      /** The last test of a provider on this instance (Settings), if any. */
+      lastTest?: (providerId: string) => { ok: boolean; latency_ms: number } | undefined;
       /** Team mode's link to Redis, when in team mode. */
       team?: { readonly connected: boolean };
     },
@@ -70,7 +78,9 @@ export class GatewayStatus {
   providers(): ProviderStatus[] {
     return [...this.deps.providers.values()].map((provider) => {
       const { state, detail } = provider.status();
-      return { id: provider.id, type: provider.type, state, ...(detail ? { detail } : {}), breaker: this.deps.breakers.snapshot(provider.id) };
+      const kind = this.deps.isUpstream?.(provider.id) ? 'upstream' : 'local';
+      const test = this.deps.lastTest?.(provider.id);
+      return { id: provider.id, type: provider.type, kind, state, ...(detail ? { detail } : {}), breaker: this.deps.breakers.snapshot(provider.id), ...(test ? { last_test: { ok: test.ok, latency_ms: test.latency_ms } } : {}) };
     });
   }
 

@@ -54,7 +54,7 @@ export function BatchTable({ batches }: { batches: Batch[] }) {
           {batches.map((b) => (
             <tr key={b.id} aria-label={b.id}>
               <td className="mono">{b.id}</td>
-              <td className="mono">{b.endpoint}</td>
+              <td className="mono cell-nowrap">{b.endpoint}</td>
               <td>
                 <span className={`badge ${STATUS_CLASS[b.status]}`} data-testid="batch-status" title={b.errors.data.map((e) => `line ${e.line}: ${e.message}`).join('\n') || undefined}>
                   {b.status.replace('_', ' ')}

@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorNotice } from '../../../components/error-notice';
+import { HEALTH_TONE_CLASS, providerHealth } from '../../../lib/provider-health';
 import { useDeleteProvider, useResetProvider, useTestProvider, type ProviderCheck, type ProviderSetting } from '../api/settings-api';
-import { providerHealth } from '../provider-health';
 import { useProviderChecksStore } from '../stores/provider-checks-store';
 import { ProviderFormDialog } from './provider-form-dialog';
-
-const TONE_CLASS = { ok: 'badge-ok', warn: 'badge-warn', error: 'badge-error', neutral: '' } as const;
 
 type Open = { kind: 'add' } | { kind: 'edit'; provider: ProviderSetting } | { kind: 'delete'; provider: ProviderSetting } | null;
 
@@ -37,8 +35,9 @@ interface RowProps {
 function ProviderRow({ provider, onEdit, onDelete }: RowProps) {
   const test = useTestProvider();
   const reset = useResetProvider();
-  const check = useProviderChecksStore((s) => s.checks[provider.id]);
-  const health = providerHealth(provider, check);
+  // This session's test, else the gateway's record of the last one (it outlives a reload).
+  const check = useProviderChecksStore((s) => s.checks[provider.id]) ?? provider.last_check;
+  const health = providerHealth({ ...provider, upstream: !!provider.base_url }, check);
   return (
     <tr aria-label={provider.id}>
       <td className="mono cell-wrap">
@@ -53,7 +52,7 @@ function ProviderRow({ provider, onEdit, onDelete }: RowProps) {
         <div className="faint small">key {provider.has_api_key ? 'set' : 'not set'}</div>
       </td>
       <td className="provider-state-cell">
-        <span className={`badge ${TONE_CLASS[health.tone]}`} data-testid="provider-state">
+        <span className={`badge ${HEALTH_TONE_CLASS[health.tone]}`} data-testid="provider-state">
           {health.label}
         </span>
         {provider.breaker.state === 'half_open' && <span className="badge badge-warn table-badge">breaker half open</span>}

@@ -5,11 +5,12 @@ import { PageHeader } from '../../../components/page-header';
 import { gatewayUrl } from '../../../lib/gateway-client';
 import { useAccount } from '../../../lib/account-query';
 import { formatUptime } from '../../../lib/format';
+import { HEALTH_TONE_CLASS, providerHealth } from '../../../lib/provider-health';
 import { modelsQueryOptions } from '../../../lib/models-query';
 import { useEngineQueues } from '../api/get-engine-queues';
 import { useRecentTraffic } from '../api/get-recent-requests';
 import { useGatewayStatus } from '../api/get-status';
-import { minuteBuckets, providersOf, type BreakerView } from '../status-view';
+import { minuteBuckets, providersOf, type BreakerView, type ProviderView } from '../status-view';
 import { TrafficChart } from './traffic-chart';
 
 const STATE_CLASS: Record<string, string> = { ready: 'badge-ok', closed: 'badge-ok', loading: 'badge-warn', cold: '', half_open: 'badge-warn', open: 'badge-error', unavailable: 'badge-error' };
@@ -21,8 +22,27 @@ function Breaker({ breaker }: { breaker: BreakerView | undefined }) {
       <span className={`badge ${STATE_CLASS[breaker.state] ?? ''}`} data-testid="breaker-state">
         {breaker.state.replace('_', '-')}
       </span>
-      {(breaker.consecutive_failures ?? 0) > 0 && <span className="small muted">{breaker.consecutive_failures} failures in a row</span>}
       {typeof breaker.retry_after_seconds === 'number' && <span className="small muted">retry in {Math.ceil(breaker.retry_after_seconds)} s</span>}
+    </div>
+  );
+}
+
+/** An upstream's own state is always "ready"; what counts is its breaker, its failures and the last test (as on Settings). */
+function ProviderState({ provider }: { provider: ProviderView }) {
+  const health = providerHealth({ ...provider, upstream: provider.kind === 'upstream' }, provider.last_test);
+  const note = health.note ?? provider.detail;
+  // A local engine's own states keep their colours (loading: amber); an upstream's label is its health's.
+  const tone = provider.kind === 'local' && health.tone === 'neutral' ? (STATE_CLASS[provider.state] ?? '') : HEALTH_TONE_CLASS[health.tone];
+  return (
+    <div className="cell-stack">
+      <span className={`badge ${tone}`} data-testid="provider-state">
+        {health.label}
+      </span>
+      {note && (
+        <span className="small muted clamp-3" title={note}>
+          {note}
+        </span>
+      )}
     </div>
   );
 }
@@ -120,16 +140,12 @@ export function StatusPage() {
               {providers.map((p) => (
                 <tr key={p.id} aria-label={p.id}>
                   <td className="mono cell-nowrap">{p.id}</td>
-                  <td className="mono faint cell-nowrap">{p.type ?? '—'}</td>
+                  <td className="mono faint cell-nowrap">
+                    {p.type}
+                    <div className="small">{p.kind === 'upstream' ? 'upstream' : 'local engine'}</div>
+                  </td>
                   <td className="cell-wrap">
-                    <div className="cell-stack">
-                      <span className={`badge ${STATE_CLASS[p.state ?? ''] ?? ''}`}>{p.state ?? 'unknown'}</span>
-                      {p.detail && (
-                        <span className="small muted clamp-3" title={p.detail}>
-                          {p.detail}
-                        </span>
-                      )}
-                    </div>
+                    <ProviderState provider={p} />
                   </td>
                   <td>
                     <Breaker breaker={p.breaker} />

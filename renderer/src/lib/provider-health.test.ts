@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { providerHealth } from './provider-health';
 
 const closed = { state: 'closed' as const, consecutive_failures: 0, retry_after_seconds: null };
-const upstream = { state: 'ready', base_url: 'http://127.0.0.1:9/v1', breaker: closed, removed: false };
+const upstream = { state: 'ready', upstream: true, breaker: closed, removed: false };
 const failedCheck = { ok: false, checked: 'request' as const, model: 'm', capability: 'chat' as const, latency_ms: 3, error: 'connect ECONNREFUSED' };
 
 describe('providerHealth', () => {
@@ -17,8 +17,8 @@ describe('providerHealth', () => {
   });
 
   it('calls an upstream ready once a test passed, and keeps a local engine\'s own state', () => {
-    expect(providerHealth(upstream, { ...failedCheck, ok: true, error: undefined })).toMatchObject({ label: 'ready', tone: 'ok' });
-    expect(providerHealth({ state: 'cold', breaker: closed, removed: false }, undefined)).toMatchObject({ label: 'cold', tone: 'neutral' });
-    expect(providerHealth({ state: 'unavailable', detail: 'no model', breaker: closed, removed: false }, undefined)).toMatchObject({ label: 'unavailable', tone: 'error', note: 'no model' });
+    expect(providerHealth(upstream, { ok: true, latency_ms: 3 })).toMatchObject({ label: 'ready', tone: 'ok' });
+    expect(providerHealth({ state: 'cold', upstream: false, breaker: closed, removed: false }, undefined)).toMatchObject({ label: 'cold', tone: 'neutral' });
+    expect(providerHealth({ state: 'unavailable', detail: 'no model', upstream: false, breaker: closed, removed: false }, undefined)).toMatchObject({ label: 'unavailable', tone: 'error', note: 'no model' });
   });
 });
