@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { decodeGray } from '../../src/media/image/decode-image.js';
 import { createEngine } from '../../src/providers/tesseract/create-engine.js';
 import type { OcrEngine } from '../../src/providers/tesseract/ocr-engine.js';
-import { clearSkew } from '../../src/providers/tesseract/preprocess/clear-skew.js';
+import { lineProfile } from '../../src/providers/tesseract/preprocess/line-profile.js';
 import { recognizeGray } from '../../src/providers/tesseract/recognize-gray.js';
 import { parseTesseractOptions } from '../../src/providers/tesseract/tesseract-options.js';
 import { drawTextImage, makeDegradedPage } from '../support/draw-text.js';
@@ -32,6 +32,7 @@ function recording(): { engine: OcrEngine; sizes: string[] } {
   return { engine, sizes };
 }
 
+const clearSkew = (image: Parameters<typeof lineProfile>[0]) => lineProfile(image).clearSkew;
 const gray = async (image: Promise<{ image: Buffer }>) => decodeGray((await image).image, { maxPixels: 40_000_000 });
 
 describe('a page whose pixels show a clear skew', () => {

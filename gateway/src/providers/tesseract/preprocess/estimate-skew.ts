@@ -6,6 +6,11 @@ export interface SkewMeasure {
    * 1 when the angle is noise (grain, a photo), well above it when text lines come into line.
    */
   sharpness: number;
+  /**
+   * How uneven the profile is at `angle`: rows times its sum of squares over its sum squared. Ink spread
+   * evenly (grain) measures about 1; text lines with blank rows between them several times that.
+   */
+  lineContrast: number;
 }
 
 /**
@@ -23,7 +28,7 @@ export function measureSkew(binary: Uint8Array, width: number, height: number, m
   const ys: number[] = [];
   let inkCount = 0;
   for (let i = 0; i < binary.length; i++) inkCount += binary[i];
-  if (inkCount < 50) return { angle: 0, sharpness: 1 };
+  if (inkCount < 50) return { angle: 0, sharpness: 1, lineContrast: 1 };
   // Only the pixels that sit on top of a white pixel: enough signal, a fraction of the work.
   const budget = 60_000;
   const step = Math.max(1, Math.round(inkCount / budget));
@@ -66,5 +71,6 @@ export function measureSkew(binary: Uint8Array, width: number, height: number, m
   const fine = search(coarse - 0.5, coarse + 0.5, 0.1);
   const angle = search(fine - 0.1, fine + 0.1, 0.025);
   const level = score(0);
-  return { angle, sharpness: level > 0 ? score(angle) / level : 1 };
+  const best = score(angle);
+  return { angle, sharpness: level > 0 ? best / level : 1, lineContrast: (best * height) / xs.length ** 2 };
 }
