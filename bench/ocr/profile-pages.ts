@@ -13,6 +13,7 @@ import { createEngine } from '../../gateway/src/providers/tesseract/create-engin
 import type { OcrEngine } from '../../gateway/src/providers/tesseract/ocr-engine.js';
 import { pageConfidence } from '../../gateway/src/providers/tesseract/page-confidence.js';
 import { estimateNoise } from '../../gateway/src/providers/tesseract/preprocess/estimate-noise.js';
+import { lineProfile } from '../../gateway/src/providers/tesseract/preprocess/line-profile.js';
 import { preprocessPage } from '../../gateway/src/providers/tesseract/preprocess/preprocess-page.js';
 import { recognizeGray } from '../../gateway/src/providers/tesseract/recognize-gray.js';
 import { parseTesseractOptions } from '../../gateway/src/providers/tesseract/tesseract-options.js';
@@ -66,6 +67,8 @@ try {
     const t2 = performance.now();
     const prepared = await preprocessPage(image, { maxPixels: options.maxPixels, textFound: !calls[0]?.includes(' 0 words') });
     console.log(`  preprocess ${Math.round(performance.now() - t2)} ms (noise ${estimateNoise(image).toFixed(1)}): ${prepared.steps.join(', ')}`);
+    const profile = lineProfile(image);
+    console.log(`  pixels before reading: text lines ${profile.lines ? 'yes' : 'no'}, clear skew ${profile.clearSkew?.toFixed(2) ?? 'none'}`);
   }
 } finally {
   await inner.close();

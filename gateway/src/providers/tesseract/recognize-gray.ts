@@ -10,7 +10,8 @@ import { lineSkew } from './line-skew.js';
 import { pageConfidence } from './page-confidence.js';
 import { blocksToOriginal, identityTransform, type PageTransform } from './preprocess/page-transform.js';
 import { estimateNoise } from './preprocess/estimate-noise.js';
-import { NOISY, preprocessPage } from './preprocess/preprocess-page.js';
+import { lineProfile } from './preprocess/line-profile.js';
+import { cleanPage, grainSized, NOISY, preprocessPage, type CleanedPage } from './preprocess/preprocess-page.js';
 import { cropRows, recognizeInBands, spareWorkers } from './recognize-in-bands.js';
 
 export interface RecognizeOptions {
@@ -103,7 +104,8 @@ function speculateBlock(
  * own layout analysis (Tesseract binarises on its own), so clean pages are read once. When the words
  * show the page is skewed, or the reading is unsure (low confidence, measured grain, or a column
  * misread as vertical text), the page is preprocessed (deskewed, denoised, contrast, rules, upscaling: see preprocessPage)
- * and read again; rows whose layout was misread (a column of short items taken for vertical text) are
+ * and read again (a page whose pixels show a clear skew is straightened first and read only that way:
+ * see lineProfile); rows whose layout was misread (a column of short items taken for vertical text) are
  * read again as one block of lines, and an unsure page as a whole; the most confident reading is kept.
  * Blocks are ordered for reading on the (straightened) page, then mapped back.
  */
@@ -113,8 +115,24 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
     return { image: page, transform, blocks, confidence: pageConfidence(blocks) };
   };
   const asIs = identityTransform(image.width, image.height);
-  const first = read(image, asIs, 'auto');
-  const asBlock = speculateBlock(engine, image, options, (signal) => read(image, asIs, 'block', signal));
+  const profile = options.preprocess ? lineProfile(image) : undefined;
+  let cleaned: CleanedPage | undefined;
+  if (profile && !profile.lines) {
+    // No text lines in the raw pixels: grain, or text too faint to split. Cleaned, grain is still
+    // grain-sized marks, and such a page is not read at all (a reading would find nothing, slowly);
+    // faint text is read as usual, its cleaning kept for the preprocessing that follows.
+    cleaned = await cleanPage(image);
+    if (grainSized(cleaned)) return { index, width: image.width, height: image.height, text: '', blocks: [], source: 'ocr', confidence: 0 };
+  }
+  // A page whose pixels show a clear skew and that needs nothing else is straightened first and read
+  // once: read as it comes, its reading would only be compared with the straightened one, which wins.
+  // When preprocessing does more (rules erased, noise removed), the page is still read both ways: on a
+  // noisy, ruled invoice the reading as it came can be the better one.
+  const straightenedFirst = profile?.clearSkew !== undefined ? await preprocessPage(image, { maxPixels: options.maxPixels }, cleaned) : undefined;
+  const onlyTurned = straightenedFirst?.transform.rotation !== 0 && straightenedFirst?.steps.length === 1;
+  const prepared = onlyTurned ? straightenedFirst : undefined;
+  const first = prepared ? read(prepared.image, prepared.transform, 'auto') : read(image, asIs, 'auto');
+  const asBlock = prepared ? undefined : speculateBlock(engine, image, options, (signal) => read(image, asIs, 'block', signal));
   let best: Reading;
   try {
     best = await first;
@@ -130,12 +148,12 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
   // denoised as well, and the more confident reading kept. A page where the engine found no word is
   // read again only when, cleaned, its marks are the size of text, not of grain.
   const unsure = best.confidence < CONFIDENT || estimateNoise(image) > NOISY;
-  if (options.preprocess && (skew === undefined || Math.abs(skew) >= SKEWED || unsure)) {
+  if (options.preprocess && !prepared && (skew === undefined || Math.abs(skew) >= SKEWED || unsure)) {
     const textFound = best.blocks.length > 0;
-    const prepared = await preprocessPage(image, { maxPixels: options.maxPixels, textFound });
-    const straightened = prepared.transform.rotation !== 0;
-    if (!prepared.illegible && prepared.steps.length > 0 && (straightened || unsure)) {
-      const reading = await read(prepared.image, prepared.transform, 'auto');
+    const again = straightenedFirst && textFound ? straightenedFirst : await preprocessPage(image, { maxPixels: options.maxPixels, textFound }, cleaned);
+    const straightened = again.transform.rotation !== 0;
+    if (!again.illegible && again.steps.length > 0 && (straightened || unsure)) {
+      const reading = await read(again.image, again.transform, 'auto');
       if (reading.confidence + (straightened ? STRAIGHT_BONUS : 0) > best.confidence) best = reading;
     }
   }

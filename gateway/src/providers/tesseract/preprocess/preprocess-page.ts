@@ -81,17 +81,23 @@ function inkContrast(data: Uint8Array, threshold: number): number {
   return inkCount && paperCount ? paper / paperCount - ink / inkCount : 0;
 }
 
-/**
- * Prepares a page for recognition: evens out the background, removes noise, stretches low contrast,
- * deskews, erases table rules, enlarges small text and sharpens blurred text, and records the
- * geometry so boxes can be mapped back.
- */
-export async function preprocessPage(original: GrayImage, options: PreprocessOptions): Promise<PreprocessedPage> {
-  const steps: string[] = [];
-  const transform = identityTransform(original.width, original.height);
-  // Denoise before stretching the contrast: stretching first multiplies the noise along with the ink.
-  let image = normaliseBackground(original);
+/** A page with its background evened out, noise removed and contrast stretched: preprocessing's first stage. */
+export interface CleanedPage {
+  image: GrayImage;
+  /** `image` split at its Otsu threshold (1 = ink). */
+  binary: Uint8Array;
+  steps: string[];
+  /** Median glyph height (px) of the cleaned marks, measured on first use. */
+  glyph: () => number;
+}
 
+/**
+ * Evens out the background, removes noise and stretches low contrast. Denoising comes before
+ * stretching: stretching first multiplies the noise along with the ink.
+ */
+export async function cleanPage(original: GrayImage): Promise<CleanedPage> {
+  const steps: string[] = [];
+  let image = normaliseBackground(original);
   const noise = estimateNoise(image);
   if (noise > NOISY) {
     const threshold = otsuThreshold(image.data);
@@ -112,15 +118,33 @@ export async function preprocessPage(original: GrayImage, options: PreprocessOpt
     }
   }
   image = stretchContrast(image);
+  const binary = binarize(image.data, otsuThreshold(image.data));
+  let glyph: number | undefined;
+  const cleaned = image;
+  return { image, binary, steps, glyph: () => (glyph ??= componentStats(binary, cleaned.width, cleaned.height).medianGlyphHeight) };
+}
 
-  let binary = binarize(image.data, otsuThreshold(image.data));
-  if (options.textFound === false) {
+/**
+ * Whether the cleaned page's marks are grain-sized (below SMALL_GLYPH). Small text measures so too:
+ * only with other evidence (no word read, no text lines in the pixels) does this make a page illegible.
+ */
+export const grainSized = (cleaned: CleanedPage): boolean => cleaned.glyph() < SMALL_GLYPH;
+
+/**
+ * Prepares a page for recognition: evens out the background, removes noise, stretches low contrast,
+ * deskews, erases table rules, enlarges small text and sharpens blurred text, and records the
+ * geometry so boxes can be mapped back. `cleaned` is the page's first stage when it was already run.
+ */
+export async function preprocessPage(original: GrayImage, options: PreprocessOptions, cleaned?: CleanedPage): Promise<PreprocessedPage> {
+  const transform = identityTransform(original.width, original.height);
+  const first = cleaned ?? (await cleanPage(original));
+  const steps = [...first.steps];
+  let image = first.image;
+  let binary = first.binary;
+  if (options.textFound === false && grainSized(first)) {
     // Measured before deskewing: on grain the skew is noise too, and turning the page costs time.
-    const glyph = componentStats(binary, image.width, image.height).medianGlyphHeight;
-    if (glyph < SMALL_GLYPH) {
-      steps.push(`illegible(glyph=${glyph})`);
-      return { image, transform, steps, illegible: true };
-    }
+    steps.push(`illegible(glyph=${first.glyph()})`);
+    return { image, transform, steps, illegible: true };
   }
   const skew = estimateSkew(binary, image.width, image.height);
   if (Math.abs(skew) >= MIN_SKEW) {
