@@ -106,6 +106,24 @@ describe.each(bothDatabases())('repositories on $dialect', (kind) => {
     expect(await account.get()).toMatchObject({ balance: 50, spend_limit: 20, full_name: 'Renamed' });
   });
 
+  it('usage: appends of different sizes (cached statements, more than one INSERT) keep every row, add to the roll-up and refuse a stored entry_id', async () => {
+    const db = await fresh(kind);
+    const account = new AccountRepository(db);
+    const ledger = new UsageRepository(db);
+    await account.create({ full_name: 'Team', currency: 'EUR', balance: 1000, spend_limit: null, created_at: NOW });
+    const today = Date.now();
+    for (const [round, size] of [1, 3, 1, 701].entries()) {
+      await ledger.append(Array.from({ length: size }, (_, i) => usage({ time: today, request_id: `r${round}-${i}`, entry_id: `use_${round}_${i}_${kind.dialect}`, cost: 0.5 })));
+    }
+    await ledger.append([usage({ time: today, request_id: 'none', key_id: null, model: null, entry_id: undefined, cost: 0 })]);
+    expect(await ledger.totals()).toEqual({ requests: 707, prompt_tokens: 707 * 3, completion_tokens: 707 * 4, cost: 353 });
+    expect(await ledger.totals('key_a')).toMatchObject({ requests: 706 });
+    expect((await account.get())?.balance).toBeCloseTo(647);
+    expect(await ledger.storedEntryIds([`use_1_2_${kind.dialect}`, 'use_missing'])).toEqual(new Set([`use_1_2_${kind.dialect}`]));
+    await expect(ledger.append([usage({ time: today, entry_id: `use_2_0_${kind.dialect}`, cost: 1 })])).rejects.toThrow();
+    expect((await account.get())?.balance).toBeCloseTo(647);
+  });
+
   it('usage: a failed append writes neither the entries nor the debit', async () => {
     const db = await fresh(kind);
     const account = new AccountRepository(db);
