@@ -22,7 +22,8 @@ export async function openJobQueue(options: JobQueueOptions, onError: (error: Er
   const boss = new PgBoss({
     ...postgresConnection(options.url),
     schema: options.schema,
-    max: 4,
+    // Small: one connection polls while idle, a second lets a fetch and a completion overlap.
+    max: 2,
     application_name: 'switchyard-batches',
     superviseIntervalSeconds: options.superviseIntervalSeconds,
     monitorIntervalSeconds: options.superviseIntervalSeconds,

@@ -45,7 +45,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return {
         user: { full_name: accounts.record().full_name, role: key.role },
         api_key: { id: key.id, prefix: key.prefix, name: key.name, role: key.role, spend_limit: key.spend_limit, rpm_limit: key.rpm_limit },
-        balance: accounts.balance(key),
+        balance: await accounts.sharedBalance(key),
         usage: await usageFor(key.role === 'owner' ? undefined : key.id),
       };
     },

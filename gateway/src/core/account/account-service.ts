@@ -81,6 +81,16 @@ export class AccountService {
     return balance;
   }
 
+  /**
+   * The balance as every instance sees it: in team mode the shared counters (each instance's settled
+   * debits), so two instances answer the same right after requests on either; alone, `balance`.
+   */
+  async sharedBalance(key: ApiKeyRecord): Promise<Balance> {
+    const balance = this.balance(key);
+    const shared = await this.reservations.sharedBalance?.(key.id);
+    return shared === undefined ? balance : { ...balance, amount: round(shared) };
+  }
+
   async update(changes: { full_name?: string; balance?: number; spend_limit?: number | null }): Promise<AccountRecord> {
     await this.reload(() => this.accounts.update(changes));
     this.announce();

@@ -39,6 +39,10 @@ export interface BatchLineQueue {
   queueFinalise(batchId: string): Promise<void>;
   /** Queues lines; a line queued before for the same batch is not queued twice. */
   queueLines(lines: QueuedBatchLine[]): Promise<void>;
+  /** Team mode: `announce` tells the other instances that work was queued here (they then look at once). */
+  announceQueuedTo?(announce: () => void): void;
+  /** Work was queued (here or on another instance): look for it now instead of at the next idle poll. */
+  wake?(): void;
   /**
    * Takes no new work; work in flight finishes within `graceMs`, after which its signals abort
    * (an abandoned line runs again: at the next start, or on another instance).

@@ -54,6 +54,9 @@ const UNFINISHED: BatchStatus[] = ['validating', 'in_progress', 'finalizing', 'c
  * the database once (on (batch, custom_id)); when every line is stored (or the batch is cancelled or
  * expires) the stored results become the output and error files, in input order.
  */
+/** How often an instance with lines in flight re-reads their batches' status (a cancel missed over Redis). */
+const STATUS_CHECK_MS = 3000;
+
 export class BatchRunner {
   /** Aborts of the lines in flight on this instance, per batch (a cancel or expiry stops them). */
   private readonly inFlight = new Map<string, Set<AbortController>>();
@@ -63,6 +66,8 @@ export class BatchRunner {
   /** Aborted when stopping begins: rate-limit waits end and no further line starts. */
   private readonly stopRequested = new AbortController();
   private announceStop: (batchId: string) => void = () => undefined;
+  /** Re-reads the status of the batches with lines in flight here (the cancel's fallback when Redis is away). */
+  private statusCheck: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly batches: BatchesRepository,
@@ -80,6 +85,8 @@ export class BatchRunner {
    * the jobs exist, and picks up batches that were running before the queue existed.
    */
   async start(): Promise<void> {
+    this.statusCheck = setInterval(() => void this.abortLinesOfStoppedBatches(), STATUS_CHECK_MS);
+    this.statusCheck.unref();
     await this.queue.start({ startBatch: (id) => this.startBatch(id), finaliseBatch: (id) => this.finalise(id), runLine: (line, signal) => this.runLine(line, signal) });
     for (const batch of await this.batches.withStatus([...UNFINISHED, 'expired'])) {
       if (batch.status === 'validating' || batch.status === 'in_progress') await this.queue.queueBatch(batch.id);
@@ -92,6 +99,16 @@ export class BatchRunner {
     await this.queue.queueBatch(id);
   }
 
+  /** Team mode: `announce` tells the other instances that batch work was queued here, so they look for it at once. */
+  announceQueuedTo(announce: () => void): void {
+    this.queue.announceQueuedTo?.(announce);
+  }
+
+  /** Batch work was queued on another instance: look for it now rather than at the next idle poll. */
+  wakeQueue(): void {
+    this.queue.wake?.();
+  }
+
   /** Team mode: `announce` tells the other instances that a batch stopped (cancelled, expired), so they abort its lines in flight. */
   announceStopsTo(announce: (batchId: string) => void): void {
     this.announceStop = announce;
@@ -100,6 +117,21 @@ export class BatchRunner {
   /** Aborts this instance's lines in flight of a batch that stopped (their results are not stored, nor billed unless they reached the upstream). */
   abortLines(batchId: string): void {
     for (const controller of this.inFlight.get(batchId) ?? []) controller.abort();
+  }
+
+  /**
+   * The fallback of the `batch-stopped` message (which a Redis outage loses): one query for the
+   * batches still in_progress, and this instance's lines of any other batch are aborted. Nothing is
+   * read while no line is in flight here.
+   */
+  private async abortLinesOfStoppedBatches(): Promise<void> {
+    if (this.inFlight.size === 0) return;
+    try {
+      const running = new Set((await this.batches.withStatus(['in_progress'])).map((batch) => batch.id));
+      for (const batchId of this.inFlight.keys()) if (!running.has(batchId)) this.abortLines(batchId);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'batch runner: could not re-read the status of the batches in flight');
+    }
   }
 
   /**
@@ -133,6 +165,7 @@ export class BatchRunner {
    */
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
+    clearInterval(this.statusCheck);
     this.stopRequested.abort();
     await this.queue.stop(graceMs);
     for (const token of this.tokens.values()) this.keys.revokeInternalToken(token);

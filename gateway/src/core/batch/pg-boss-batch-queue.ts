@@ -16,8 +16,14 @@ const HEARTBEAT_SECONDS = 10;
 const RETRY_LIMIT = 10;
 /** Lines are queued this many at a time. */
 const INSERT_CHUNK = 500;
-/** An idle instance looks for lines this often; a busy one fetches as soon as a line ends. */
+/**
+ * An idle instance looks for lines after 1 s, then backs off (doubling) to this; a busy one fetches
+ * as soon as a line ends, and work queued anywhere wakes it at once (`wake`, over Redis in team mode).
+ */
 const IDLE_POLL_MS = 1000;
+const IDLE_POLL_MAX_MS = 8000;
+/** The worker of batch starts and finalises polls this often; `wake` makes it look at once. */
+const BATCH_POLL_SECONDS = 8;
 
 interface BatchStep {
   batchId: string;
@@ -55,7 +61,10 @@ export class PgBossBatchQueue implements BatchLineQueue {
   private loop: Promise<void> | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   /** Resolves the fetch loop's wait when a line ends or stopping begins. */
-  private wake: () => void = () => undefined;
+  private wakeLoop: () => void = () => undefined;
+  private idleMs = IDLE_POLL_MS;
+  private batchWorker: string | undefined;
+  private announceQueued: () => void = () => undefined;
 
   constructor(
     private readonly boss: PgBoss,
@@ -69,19 +78,37 @@ export class PgBossBatchQueue implements BatchLineQueue {
     const retries = { heartbeatSeconds: HEARTBEAT_SECONDS, retryLimit: RETRY_LIMIT, retryDelay: 1, deleteAfterSeconds: 3600 };
     await this.ensureQueue(BATCH_QUEUE, { expireInSeconds: 600, ...retries });
     await this.ensureQueue(LINE_QUEUE, { expireInSeconds, ...retries });
-    await this.boss.work<BatchStep>(BATCH_QUEUE, { pollingIntervalSeconds: IDLE_POLL_MS / 1000, batchSize: 1 }, async ([job]) =>
+    this.batchWorker = await this.boss.work<BatchStep>(BATCH_QUEUE, { pollingIntervalSeconds: BATCH_POLL_SECONDS, batchSize: 1 }, async ([job]) =>
       job!.data.step === 'finalise' ? handlers.finaliseBatch(job!.data.batchId) : handlers.startBatch(job!.data.batchId),
     );
     this.heartbeat = setInterval(() => this.touch(), (HEARTBEAT_SECONDS / 2) * 1000);
     this.loop = this.fetchLines(handlers);
   }
 
+  announceQueuedTo(announce: () => void): void {
+    this.announceQueued = announce;
+  }
+
+  wake(): void {
+    this.idleMs = IDLE_POLL_MS;
+    this.wakeLoop();
+    if (this.batchWorker) this.boss.notifyWorker(this.batchWorker);
+  }
+
+  /** Work was queued here: this instance and the others look at once. */
+  private queued(): void {
+    this.wake();
+    this.announceQueued();
+  }
+
   async queueBatch(batchId: string): Promise<void> {
     await this.boss.send(BATCH_QUEUE, { batchId, step: 'start' } satisfies BatchStep, { id: stableJobId(`start:${batchId}`) });
+    this.queued();
   }
 
   async queueFinalise(batchId: string): Promise<void> {
     await this.boss.send(BATCH_QUEUE, { batchId, step: 'finalise' } satisfies BatchStep, { id: stableJobId(`finalise:${batchId}`) });
+    this.queued();
   }
 
   async queueLines(lines: QueuedBatchLine[]): Promise<void> {
@@ -92,11 +119,12 @@ export class PgBossBatchQueue implements BatchLineQueue {
         chunk.map((line) => ({ id: stableJobId(`line:${line.batchId}:${line.line}`), data: line, group: { id: line.batchId } })),
       );
     }
+    this.queued();
   }
 
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
-    this.wake();
+    this.wakeLoop();
     const timer = setTimeout(() => this.abandon.abort(), graceMs);
     try {
       await this.loop;
@@ -122,14 +150,17 @@ export class PgBossBatchQueue implements BatchLineQueue {
         }
       }
       if (fetched && !this.stopping) {
+        this.idleMs = IDLE_POLL_MS;
         this.run(fetched, handlers);
         continue;
       }
       if (fetched) await this.boss.fail(LINE_QUEUE, fetched.id, { message: 'the instance is stopping' }).catch(() => undefined);
-      // Idle, or every slot taken: wait for a line to end (or the next look).
+      // Idle, or every slot taken: wait for a line to end, work to be queued, or the next look (backing off while idle).
+      const waitMs = this.idleMs;
+      if (this.active.size === 0) this.idleMs = Math.min(this.idleMs * 2, IDLE_POLL_MAX_MS);
       await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        void sleep(IDLE_POLL_MS, undefined, { ref: false }).then(() => resolve());
+        this.wakeLoop = resolve;
+        void sleep(waitMs, undefined, { ref: false }).then(() => resolve());
       });
     }
   }
@@ -152,7 +183,7 @@ export class PgBossBatchQueue implements BatchLineQueue {
         const left = this.perBatch.get(batchId)! - 1;
         if (left === 0) this.perBatch.delete(batchId);
         else this.perBatch.set(batchId, left);
-        this.wake();
+        this.wakeLoop();
       });
     this.active.set(job.id, settled);
   }

@@ -115,6 +115,26 @@ export class RedisSpendReservations implements SpendReservations {
     throw teamStoreUnavailable('the spending limits', new Error('the spend counters vanished three times in a row'));
   }
 
+  /**
+   * The balance every instance sees: the shared counter, which each settlement on any instance debits
+   * (seeded from the database when missing). Undefined while Redis does not answer, so the caller
+   * falls back to its own count (an account page stays readable during an outage).
+   */
+  async sharedBalance(keyId: string): Promise<number | undefined> {
+    const keys = this.keys(keyId);
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const balance = await this.redis.commands.hget(keys[0], 'balance');
+        if (balance !== null) return Number(balance);
+        const spent = await this.stored(keyId);
+        await SYNC.run(this.redis.commands, [keys[0], keys[1]], [spent.balance, spent.accountLimit ?? '', spent.accountSpent, spent.keySpent, RESYNC_MS]);
+      }
+    } catch {
+      return undefined;
+    }
+    return undefined;
+  }
+
   async settle(reservation: Reservation, actualCost: number): Promise<void> {
     const keys = this.keys(reservation.keyId);
     await SETTLE.run(this.redis.commands, keys, [reservation.id, actualCost]);

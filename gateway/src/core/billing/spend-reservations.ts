@@ -36,6 +36,11 @@ export interface SpendReservations {
   settle(reservation: Reservation, actualCost: number): Promise<void>;
   /** The request failed or was abandoned without a charge. */
   release(reservation: Reservation): Promise<void>;
+  /**
+   * The balance after every settled debit, as the shared counters hold it (team mode), or undefined
+   * when the reservations are this process's own and the caller's count is the whole truth.
+   */
+  sharedBalance?(keyId: string): Promise<number | undefined>;
 }
 
 /** Rounding slack, so five requests of 0.2 fit a limit of 1. */

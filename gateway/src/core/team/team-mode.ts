@@ -4,6 +4,7 @@ import type { AccountService } from '../account/account-service.js';
 import type { BatchRunner } from '../batch/batch-runner.js';
 import type { KeyService } from '../account/key-service.js';
 import { RedisRateLimiter } from '../account/redis-rate-limiter.js';
+import { retryAtStart } from '../../store/redis/retry-at-start.js';
 import { RedisSpendReservations } from '../billing/redis-spend-reservations.js';
 import type { CommittedSpend } from '../billing/spend-reservations.js';
 import type { BreakerTransition } from '../routing/circuit-breaker.js';
@@ -28,7 +29,8 @@ type Change = { from: string } & ChangeBody;
 type ChangeBody =
   | { topic: 'keys' | 'models' | 'account' | 'settings' }
   | { topic: 'breaker'; provider: string; transition: BreakerTransition }
-  | { topic: 'batch-stopped'; batchId: string };
+  | { topic: 'batch-stopped'; batchId: string }
+  | { topic: 'batch-queued' };
 
 /** The services whose local state team mode keeps in step across instances. */
 export interface SharedServices {
@@ -113,6 +115,7 @@ export class TeamMode {
       this.publish({ topic: 'breaker', provider, transition });
     });
     batchRunner.announceStopsTo((batchId) => this.publish({ topic: 'batch-stopped', batchId }));
+    batchRunner.announceQueuedTo(() => this.publish({ topic: 'batch-queued' }));
 
     this.redis.subscriber.on('message', (channel: string, text: string) => {
       if (channel !== this.channel) return;
@@ -136,6 +139,8 @@ export class TeamMode {
           return breakers.follow(change.provider, change.transition);
         case 'batch-stopped':
           return batchRunner.abortLines(change.batchId);
+        case 'batch-queued':
+          return batchRunner.wakeQueue();
       }
     });
     this.redis.subscriber.on('close', () => this.closing || this.lostRedis());
@@ -147,8 +152,13 @@ export class TeamMode {
       this.reread('the model state', () => models.reloadState());
       this.reread('the account', () => accounts.reload());
       reloadSettings();
+      batchRunner.wakeQueue();
     });
-    await this.redis.subscriber.subscribe(this.channel);
+    // Asked again with backoff when slow (a busy start); without this channel the caches would go stale.
+    await retryAtStart(
+      () => this.redis.subscriber.subscribe(this.channel),
+      (error, attempt) => this.log.warn({ err: error, attempt }, 'team mode: subscribing to the changes channel failed; trying again'),
+    );
     // A slow answer here (a busy start) must not stop the start: the next transition is published anyway.
     await this.followOpenBreakers(breakers, providerIds).catch((error: unknown) => this.log.warn({ err: error }, 'team mode: could not read the breakers open on other instances'));
   }

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { retryAtStart } from './retry-at-start.js';
 
 /** The Redis team mode shares: one connection for commands, one for pub/sub, and the key prefix of this deployment. */
 export interface RedisConnection {
@@ -34,11 +35,8 @@ function client(url: string): Redis {
   });
 }
 
-/**
- * Connects to Redis, or throws a message saying which URL did not answer and why. Once connected,
- * ioredis reconnects by itself after an outage and resubscribes the subscriber's channels.
- */
-export async function openRedis(url: string, prefix: string): Promise<RedisConnection> {
+/** One try at both connections, or the message saying which URL did not answer and why. */
+async function connect(url: string): Promise<{ commands: Redis; subscriber: Redis }> {
   const commands = client(url);
   const subscriber = client(url);
   // A lost connection is reported through the calls that fail; the emitter must not crash the process.
@@ -48,6 +46,7 @@ export async function openRedis(url: string, prefix: string): Promise<RedisConne
   try {
     await Promise.all([commands.connect(), subscriber.connect()]);
     await commands.ping();
+    return { commands, subscriber };
   } catch (error) {
     commands.disconnect();
     subscriber.disconnect();
@@ -55,6 +54,15 @@ export async function openRedis(url: string, prefix: string): Promise<RedisConne
     const why = (lastError ?? (error as Error)).message;
     throw new Error(`Redis at ${redactedRedisUrl(url)} did not answer (${why}). Start Redis, or leave GATEWAY_REDIS_URL unset to run a single gateway.`);
   }
+}
+
+/**
+ * Connects to Redis, or throws a message saying which URL did not answer and why. Once connected,
+ * ioredis reconnects by itself after an outage and resubscribes the subscriber's channels.
+ */
+export async function openRedis(url: string, prefix: string): Promise<RedisConnection> {
+  // A Redis slow to answer at start is asked again (retryAtStart); one that is absent still ends it.
+  const { commands, subscriber } = await retryAtStart(() => connect(url));
   const reconnectListeners: (() => void)[] = [];
   let lost = false;
   subscriber.on('close', () => (lost = true));
