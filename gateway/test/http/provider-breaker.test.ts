@@ -56,6 +56,7 @@ describe('circuit breaker per provider', () => {
     expect(status.providers.find((p: { id: string }) => p.id === 'upstream')).toEqual({
       id: 'upstream',
       type: 'openai',
+      kind: 'upstream',
       state: 'ready',
       breaker: { state: 'closed', consecutive_failures: 0, retry_after_seconds: null },
     });
