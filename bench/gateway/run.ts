@@ -8,6 +8,7 @@
  *
  *   npx tsx bench/gateway/run.ts [--seconds 5] [--rate 1000] [--concurrency 32] [--stream-concurrency 16]
  *     [--redis redis://127.0.0.1:6379] [--only solo,team,profile,memory,ledger] [--profile-out gateway.cpuprofile]
+ *     [--profile-load mixed|plain|streamed]
  *
  * `--only sizing` (not in the default run): team mode's sizing on PostgreSQL (--database, default
  * TEST_DATABASE_URL or postgres://127.0.0.1:5432/postgres) and Redis: requests per second per
@@ -32,6 +33,7 @@ const concurrency = Number(args.get('--concurrency') ?? 32);
 const streamConcurrency = Number(args.get('--stream-concurrency') ?? 16);
 const redisUrl = args.get('--redis') ?? process.env.GATEWAY_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const sections = new Set((args.get('--only') ?? 'solo,team,profile,memory,ledger').split(','));
+const profileLoad = args.get('--profile-load') ?? 'mixed';
 
 type Via = 'direct' | 'bare' | 'gateway';
 interface Measured {
@@ -145,7 +147,7 @@ function compareTeam(solo: Overhead, team: Overhead) {
   ]);
 }
 
-/** The gateway under closed-loop load, half plain and half streamed, with V8's sampling profiler on. */
+/** The gateway under closed-loop load (half plain and half streamed, or one of them), with V8's sampling profiler on. */
 async function profile() {
   const processes = await startBenchProcesses(join(import.meta.dirname, 'instrumented-gateway.mjs'));
   let recorded: CpuProfile;
@@ -156,7 +158,11 @@ async function profile() {
       return (await answer)[0];
     };
     const target = targets(processes, await processes.createKey());
-    const load = () => Promise.all([fullLoad(target('gateway', false).target, concurrency / 2, seconds), fullLoad(target('gateway', true).target, streamConcurrency / 2, seconds)]);
+    const load = () =>
+      Promise.all([
+        profileLoad === 'streamed' ? undefined : fullLoad(target('gateway', false).target, profileLoad === 'plain' ? concurrency : concurrency / 2, seconds),
+        profileLoad === 'plain' ? undefined : fullLoad(target('gateway', true).target, profileLoad === 'streamed' ? streamConcurrency : streamConcurrency / 2, seconds),
+      ]);
     await load();
     await ask('profile-start');
     await load();
@@ -167,7 +173,7 @@ async function profile() {
   const saveTo = args.get('--profile-out');
   if (saveTo) writeFileSync(saveTo, JSON.stringify(recorded));
   const { byPlace, byFunction } = summariseCpuProfile(recorded);
-  console.log(`\nWhere the gateway's CPU goes under load (V8 CPU profile, self time, share of busy time; ${seconds} s closed loop, plain and streamed, after a warm-up run)\n`);
+  console.log(`\nWhere the gateway's CPU goes under load (V8 CPU profile, self time, share of busy time; ${seconds} s closed loop, ${profileLoad === 'mixed' ? 'plain and streamed' : profileLoad}, after a warm-up run)\n`);
   table([['where', 'share'], ...byPlace.map((share) => [share.name, `${fmt(share.percent, 1)} %`])]);
   console.log('');
   table([['function', 'share'], ...byFunction.map((share) => [share.name, `${fmt(share.percent, 1)} %`])]);
