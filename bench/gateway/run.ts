@@ -8,7 +8,7 @@
  *
  *   npx tsx bench/gateway/run.ts [--seconds 5] [--rate 1000] [--concurrency 32] [--stream-concurrency 16]
  *     [--redis redis://127.0.0.1:6379] [--only solo,team,profile,memory,ledger] [--profile-out gateway.cpuprofile]
- *     [--profile-load mixed|plain|streamed]
+ *     [--profile-load mixed|plain|streamed] [--gateway path/to/dist/gateway/src/cli.js (another build, for A/B runs)]
  *
  * `--only sizing` (not in the default run): team mode's sizing on PostgreSQL (--database, default
  * TEST_DATABASE_URL or postgres://127.0.0.1:5432/postgres) and Redis: requests per second per
@@ -34,6 +34,7 @@ const streamConcurrency = Number(args.get('--stream-concurrency') ?? 16);
 const redisUrl = args.get('--redis') ?? process.env.GATEWAY_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const sections = new Set((args.get('--only') ?? 'solo,team,profile,memory,ledger').split(','));
 const profileLoad = args.get('--profile-load') ?? 'mixed';
+const gatewayScript = args.get('--gateway');
 
 type Via = 'direct' | 'bare' | 'gateway';
 interface Measured {
@@ -104,7 +105,7 @@ const added = (results: Record<Via, Measured>, field: 'p50' | 'p99' | 'firstByte
 const beyondBare = (results: Record<Via, Measured>, field: 'p50' | 'p99' | 'firstByteP50') => added(results, field, 'gateway') - added(results, field, 'bare');
 
 async function overhead(mode: string, env: Record<string, string> = {}): Promise<Overhead> {
-  const processes = await startBenchProcesses(undefined, undefined, env);
+  const processes = await startBenchProcesses(gatewayScript, undefined, env);
   try {
     const target = targets(processes, await processes.createKey());
     const plainLoad = await measureAll((t) => fullLoad(t, concurrency, seconds), (via) => target(via, false));

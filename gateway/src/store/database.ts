@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, sql, SqliteDialect, type CompiledQuery, type S
 import Libsql from 'libsql';
 import type { ClientConfig } from 'pg';
 import { applyMigrations } from './migrations.js';
+import { SqliteWriter } from './sqlite-writer.js';
 import { StoreError } from './store-error.js';
 import type { Tables } from './tables.js';
 
@@ -15,9 +16,9 @@ export interface Database {
   readonly query: Kysely<Tables>;
   readonly dialect: Dialect;
   /**
-   * Runs the statements in one transaction, all or none. On SQLite the transaction runs in one
-   * synchronous call: nothing else in the process runs in between, so two connections to one file in
-   * one process (several gateways in a test) never wait on each other's open transaction.
+   * Runs the statements in one transaction, all or none; resolves once it is committed. On SQLite the
+   * transaction runs on the writer thread (sqlite-writer.ts) in one synchronous call there, so the
+   * event loop never waits for the commit and never holds the write lock across an await.
    */
   atomically(statements: readonly CompiledQuery[]): Promise<void>;
   /** Throws when the database does not answer. */
@@ -56,49 +57,28 @@ async function migrated(db: Database, schemaVersion: number | undefined): Promis
 
 function openSqlite(dataDir: string): Database {
   mkdirSync(dataDir, { recursive: true });
-  const file = new Libsql(join(dataDir, 'switchyard.db'));
+  const path = join(dataDir, 'switchyard.db');
+  const file = new Libsql(path);
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   // libsql is better-sqlite3 compatible: prepare, and statements with `reader`, all, run and iterate.
   const query = new Kysely<Tables>({ dialect: new SqliteDialect({ database: file as unknown as SqliteDatabase }) });
-  const prepared = preparedStatements(file);
+  const writer = new SqliteWriter(path);
   return {
     query,
     dialect: 'sqlite',
-    atomically: async (statements) => {
-      file.transaction(() => {
-        for (const statement of statements) prepared(statement.sql).run(statement.parameters as unknown[]);
-      })();
-    },
+    atomically: (statements) => writer.run(statements),
     ping: async () => {
       await sql`SELECT 1`.execute(query);
     },
     close: async () => {
+      await writer.close();
       // Fold the WAL into the database file, so a stopped gateway leaves one file behind.
       await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(query).catch(() => undefined);
       await query.destroy();
     },
-  };
-}
-
-/** Statements prepared this many at most are kept: the ledger's group commits repeat a few dozen SQL texts (one per batch size). */
-const PREPARED_CAPACITY = 128;
-
-/**
- * Prepares each SQL text once: the ledger's group commit runs the same statements on every commit,
- * and preparing them again each time was a large share of its cost. The oldest goes when full.
- */
-function preparedStatements<S>(file: { prepare(sqlText: string): S }): (sqlText: string) => S {
-  const cache = new Map<string, S>();
-  return (sqlText) => {
-    let statement = cache.get(sqlText);
-    if (!statement) {
-      if (cache.size >= PREPARED_CAPACITY) cache.delete(cache.keys().next().value!);
-      cache.set(sqlText, (statement = file.prepare(sqlText)));
-    }
-    return statement;
   };
 }
 

@@ -1,4 +1,10 @@
 import type { Database } from './database.js';
+import { MultiRowInsert } from './multi-row-insert.js';
+import type { Tables } from './tables.js';
+
+/** Rows per INSERT: three values each, well under both databases' limits of bound parameters. */
+const ROWS_PER_INSERT = 500;
+const LOG_INSERT = new MultiRowInsert<Tables['request_log']>('request_log', ['id', 'time', 'entry'], ' ON CONFLICT ("id") DO UPDATE SET "time" = "excluded"."time", "entry" = "excluded"."entry"');
 
 /** One logged request, as the console's request log shows it. */
 export interface RequestLogEntry {
@@ -27,15 +33,15 @@ export interface RequestLogEntry {
 export class RequestLogRepository {
   constructor(private readonly db: Database) {}
 
+  /** Stores the entries in one transaction (on SQLite, on the writer thread: off the event loop). */
   async insertMany(entries: readonly RequestLogEntry[]): Promise<void> {
     // A client may reuse a request id (X-Request-Id): the last entry with an id wins, as one row.
     const latest = [...new Map(entries.map((entry) => [entry.id, entry])).values()];
     if (latest.length === 0) return;
-    await this.db.query
-      .insertInto('request_log')
-      .values(latest.map((entry) => ({ id: entry.id, time: entry.time, entry: JSON.stringify(entry) })))
-      .onConflict((conflict) => conflict.column('id').doUpdateSet((eb) => ({ time: eb.ref('excluded.time'), entry: eb.ref('excluded.entry') })))
-      .execute();
+    const rows = latest.map((entry) => ({ id: entry.id, time: entry.time, entry: JSON.stringify(entry) }));
+    const statements = [];
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) statements.push(LOG_INSERT.compile(this.db.dialect, rows.slice(start, start + ROWS_PER_INSERT)));
+    await this.db.atomically(statements);
   }
 
   /** Newest first. */

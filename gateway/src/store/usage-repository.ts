@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Database } from './database.js';
+import { MultiRowInsert, numberedFor } from './multi-row-insert.js';
 import type { Tables } from './tables.js';
 
 /** A ledger entry as written: the row without its generated id; `entry_id` is given by the ledger when absent. */
@@ -52,30 +53,18 @@ function rollUp(entries: readonly UsageRecord[]): Rollup[] {
   return [...groups.values()];
 }
 
-/** A multi-row INSERT: its columns in binding order and its SQL texts per batch size, built on first use. */
-interface InsertShape<Row> {
-  head: string;
-  columns: readonly (keyof Row)[];
-  tail: string;
-  texts: Map<string, string>;
-}
-
-/** SQL texts kept per INSERT shape (the group commit's batch sizes repeat). */
-const CACHED_TEXTS = 64;
-
 const USAGE_COLUMNS = ['time', 'request_id', 'key_id', 'method', 'route', 'model', 'status', 'latency_ms', 'prompt_tokens', 'completion_tokens', 'cost', 'entry_id'] as const satisfies readonly (keyof UsageRecord)[];
 /** The ledger's rows; a duplicate `entry_id` fails the transaction (unique index, migration 16): the ledger skips stored ids before writing. */
-const USAGE_INSERT: InsertShape<UsageRecord> = { head: `INSERT INTO "usage" (${USAGE_COLUMNS.map((column) => `"${column}"`).join(', ')})`, columns: USAGE_COLUMNS, tail: '', texts: new Map() };
+const USAGE_INSERT = new MultiRowInsert<UsageRecord>('usage', USAGE_COLUMNS);
 
 const ROLLUP_COLUMNS = ['day', 'key_id', 'model', 'requests', 'prompt_tokens', 'completion_tokens', 'cost'] as const satisfies readonly (keyof Rollup)[];
 const SUMMED = ['requests', 'prompt_tokens', 'completion_tokens', 'cost'] as const;
 /** The roll-up's rows, added to the day's row for the key and model when it exists. */
-const ROLLUP_INSERT: InsertShape<Rollup> = {
-  head: `INSERT INTO "usage_daily" (${ROLLUP_COLUMNS.map((column) => `"${column}"`).join(', ')})`,
-  columns: ROLLUP_COLUMNS,
-  tail: ` ON CONFLICT ("day", "key_id", "model") DO UPDATE SET ${SUMMED.map((column) => `"${column}" = "usage_daily"."${column}" + "excluded"."${column}"`).join(', ')}`,
-  texts: new Map(),
-};
+const ROLLUP_INSERT = new MultiRowInsert<Rollup>(
+  'usage_daily',
+  ROLLUP_COLUMNS,
+  ` ON CONFLICT ("day", "key_id", "model") DO UPDATE SET ${SUMMED.map((column) => `"${column}" = "usage_daily"."${column}" + "excluded"."${column}"`).join(', ')}`,
+);
 
 const DEBIT_SQL = 'UPDATE "account" SET "balance" = "balance" - ? WHERE "id" = 1';
 
@@ -91,36 +80,14 @@ export class UsageRepository {
     const debit = entries.reduce((sum, entry) => sum + entry.cost, 0);
     const statements: CompiledQuery[] = [];
     for (let start = 0; start < entries.length; start += ROWS_PER_INSERT) {
-      statements.push(this.insert(USAGE_INSERT, entries.slice(start, start + ROWS_PER_INSERT)));
+      statements.push(USAGE_INSERT.compile(this.db.dialect, entries.slice(start, start + ROWS_PER_INSERT)));
     }
     const rollup = rollUp(entries);
     for (let start = 0; start < rollup.length; start += ROWS_PER_INSERT) {
-      statements.push(this.insert(ROLLUP_INSERT, rollup.slice(start, start + ROWS_PER_INSERT)));
+      statements.push(ROLLUP_INSERT.compile(this.db.dialect, rollup.slice(start, start + ROWS_PER_INSERT)));
     }
-    if (debit > 0) statements.push(CompiledQuery.raw(this.placeholders(DEBIT_SQL), [debit]));
+    if (debit > 0) statements.push(CompiledQuery.raw(numberedFor(this.db.dialect, DEBIT_SQL), [debit]));
     await this.db.atomically(statements);
-  }
-
-  /** One multi-row INSERT of these rows: its SQL text is built once per batch size and dialect, the values bound in column order. */
-  private insert<Row extends object>(insert: InsertShape<Row>, rows: readonly Row[]): CompiledQuery {
-    const key = `${this.db.dialect}:${rows.length}`;
-    let text = insert.texts.get(key);
-    if (text === undefined) {
-      const tuple = `(${insert.columns.map(() => '?').join(', ')})`;
-      text = this.placeholders(`${insert.head} VALUES ${Array.from({ length: rows.length }, () => tuple).join(', ')}${insert.tail}`);
-      if (insert.texts.size >= CACHED_TEXTS) insert.texts.delete(insert.texts.keys().next().value!);
-      insert.texts.set(key, text);
-    }
-    const parameters: unknown[] = [];
-    for (const row of rows) for (const column of insert.columns) parameters.push(row[column] ?? null);
-    return CompiledQuery.raw(text, parameters);
-  }
-
-  /** `?` placeholders as the dialect numbers them (`$1`, `$2`… for PostgreSQL). */
-  private placeholders(text: string): string {
-    if (this.db.dialect !== 'postgres') return text;
-    let index = 0;
-    return text.replace(/\?/g, () => `$${++index}`);
   }
 
   /** Which of these entry ids the ledger already holds (a replay or a retry skips them). */

@@ -1,0 +1,69 @@
+/**
+ * A/B of two gateway builds on a busy machine: both run at the same time, each with its own fast fake
+ * upstream, under the same closed-loop load, so both see the same contention (one after the other, a
+ * shared 2-core machine moves by more than the change being measured). Prints, per round and as the
+ * median of the per-round ratios, requests per second and gateway CPU per request of B against A.
+ *
+ *   npx tsx bench/gateway/ab.ts --a /path/to/old/dist/gateway/src/cli.js [--b dist/gateway/src/cli.js]
+ *     [--rounds 5] [--seconds 2] [--concurrency 16] [--stream]
+ *
+ * An A/A run (the same build as A and B) shows this machine's noise: differences smaller than it are not findings.
+ */
+import { join } from 'node:path';
+import { fullLoad } from './load.js';
+import { cpuMicros } from './process-stats.js';
+import { chatBody, startBenchProcesses, type BenchProcesses } from './processes.js';
+
+const args = new Map(process.argv.slice(2).map((arg, i, all) => [arg, all[i + 1]]));
+const a = args.get('--a');
+if (!a) throw new Error('--a <path to the other build’s dist/gateway/src/cli.js> is required');
+const b = args.get('--b') ?? join(import.meta.dirname, '../../dist/gateway/src/cli.js');
+const rounds = Number(args.get('--rounds') ?? 5);
+const seconds = Number(args.get('--seconds') ?? 2);
+const concurrency = Number(args.get('--concurrency') ?? 16);
+const stream = process.argv.includes('--stream');
+
+interface Round {
+  rps: number;
+  cpuPerRequest: number;
+}
+
+async function loadBoth(sides: { processes: BenchProcesses; key: string }[]): Promise<Round[]> {
+  const before = sides.map((side) => cpuMicros(side.processes.gateway.pid!));
+  const results = await Promise.all(
+    sides.map((side) =>
+      fullLoad(
+        { origin: side.processes.gatewayUrl, path: '/v1/chat/completions', headers: { 'content-type': 'application/json', authorization: `Bearer ${side.key}` }, body: chatBody(stream) },
+        concurrency,
+        seconds,
+      ),
+    ),
+  );
+  return results.map((result, i) => ({ rps: result.requests / result.seconds, cpuPerRequest: (cpuMicros(sides[i].processes.gateway.pid!) - before[i]) / result.requests }));
+}
+
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+
+const sides = await Promise.all(
+  [a, b].map(async (script) => {
+    const processes = await startBenchProcesses(script);
+    return { processes, key: await processes.createKey() };
+  }),
+);
+try {
+  await loadBoth(sides);
+  const ratios = { rps: [] as number[], cpu: [] as number[] };
+  console.log(`A/B, ${stream ? 'streamed' : 'plain'} chat, closed loop ${concurrency} connections each, ${rounds} rounds of ${seconds} s, both at once\nA ${a}\nB ${b}\n`);
+  for (let round = 1; round <= rounds; round++) {
+    // Which side's load starts first alternates, so neither always has the head start.
+    const [first, second] = round % 2 ? [0, 1] : [1, 0];
+    const measured = await loadBoth([sides[first], sides[second]]);
+    const [resultA, resultB] = round % 2 ? measured : [measured[1], measured[0]];
+    ratios.rps.push(resultB.rps / resultA.rps);
+    ratios.cpu.push(resultB.cpuPerRequest / resultA.cpuPerRequest);
+    console.log(`round ${round}: A ${resultA.rps.toFixed(0)} req/s, ${resultA.cpuPerRequest.toFixed(0)} µs CPU/request; B ${resultB.rps.toFixed(0)} req/s, ${resultB.cpuPerRequest.toFixed(0)} µs CPU/request`);
+  }
+  console.log(`\nmedian B/A: req/s ${median(ratios.rps).toFixed(2)}, CPU per request ${median(ratios.cpu).toFixed(2)}`);
+} finally {
+  await Promise.all(sides.map((side) => side.processes.stop()));
+}

@@ -1,0 +1,131 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { CompiledQuery } from 'kysely';
+
+/** Statements prepared this many at most are kept: the ledger's group commits repeat a few dozen SQL texts (one per batch size). */
+export const PREPARED_CAPACITY = 128;
+
+/**
+ * The writer thread's whole program (plain JavaScript, run with `eval`, so it starts the same from the
+ * TypeScript sources and from the build): its own connection to the database file, each message one
+ * transaction, every SQL text prepared once.
+ */
+const WRITER_PROGRAM = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Libsql = require(workerData.libsql);
+const db = new Libsql(workerData.file);
+db.pragma('synchronous = NORMAL');
+db.pragma('foreign_keys = ON');
+db.pragma('busy_timeout = 5000');
+const prepared = new Map();
+function statement(text) {
+  let found = prepared.get(text);
+  if (!found) {
+    if (prepared.size >= workerData.capacity) prepared.delete(prepared.keys().next().value);
+    prepared.set(text, (found = db.prepare(text)));
+  }
+  return found;
+}
+const write = db.transaction((statements) => {
+  for (const [text, parameters] of statements) statement(text).run(parameters);
+});
+parentPort.on('message', ({ id, statements }) => {
+  if (id === 'close') {
+    db.close();
+    parentPort.postMessage({ id });
+    return;
+  }
+  try {
+    write(statements);
+    parentPort.postMessage({ id });
+  } catch (error) {
+    parentPort.postMessage({ id, error: { message: String((error && error.message) || error), code: error && error.code } });
+  }
+});
+`;
+
+interface Waiting {
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Runs SQLite transactions on a thread of their own, with a second connection to the same file (WAL:
+ * readers on the event loop's connection are never blocked by it). The usage ledger's group commit and
+ * the request log's batches are most of the gateway's writes under load; done on the event loop they
+ * took a fifth of its time (docs/performance.md). A transaction resolves once it is committed, so an
+ * answer that waits for its ledger entry still leaves only after the entry is in the database file.
+ * The thread starts with the first write: an idle gateway does not pay for it.
+ */
+export class SqliteWriter {
+  private worker: Worker | undefined;
+  private lastId = 0;
+  private readonly waiting = new Map<number, Waiting>();
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly file: string) {}
+
+  /** Runs the statements in one transaction on the writer thread: all or none. */
+  run(statements: readonly CompiledQuery[]): Promise<void> {
+    if (this.closing) return Promise.reject(new Error('The database is closed.'));
+    const worker = this.started();
+    const id = ++this.lastId;
+    return new Promise<void>((resolve, reject) => {
+      if (this.waiting.size === 0) worker.ref();
+      this.waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, statements: statements.map((statement) => [statement.sql, statement.parameters]) });
+    });
+  }
+
+  /** Lets the writes already sent finish, then closes the writer's connection and stops its thread. */
+  close(): Promise<void> {
+    this.closing ??= this.stop();
+    return this.closing;
+  }
+
+  private async stop(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    await new Promise<void>((resolve) => {
+      worker.ref();
+      this.waiting.set(0, { resolve, reject: () => resolve() });
+      worker.postMessage({ id: 'close' });
+    });
+    await worker.terminate();
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const require = createRequire(import.meta.url);
+    const worker = new Worker(WRITER_PROGRAM, {
+      eval: true,
+      workerData: { file: this.file, libsql: require.resolve('libsql'), capacity: PREPARED_CAPACITY },
+      // The writer holds a few statements and one batch at a time: a small heap is plenty.
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
+    });
+    worker.on('message', (message: { id: number | 'close'; error?: { message: string; code?: string } }) => this.answered(message));
+    worker.on('error', (error) => this.failAll(error));
+    worker.on('exit', (code) => this.failAll(new Error(`The database writer thread stopped (exit code ${code}).`)));
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private answered({ id, error }: { id: number | 'close'; error?: { message: string; code?: string } }): void {
+    const key = id === 'close' ? 0 : id;
+    const waiting = this.waiting.get(key);
+    this.waiting.delete(key);
+    if (this.waiting.size === 0) this.worker?.unref();
+    if (!waiting) return;
+    if (error) waiting.reject(Object.assign(new Error(error.message), { code: error.code }));
+    else waiting.resolve();
+  }
+
+  /** The thread is gone: every write still waiting fails (the ledger keeps its entries and retries). */
+  private failAll(error: Error): void {
+    this.worker = undefined;
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const each of waiting) each.reject(error);
+  }
+}
