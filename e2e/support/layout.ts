@@ -33,6 +33,13 @@ export async function layoutProblems(page: Page): Promise<string[]> {
       if (box.right > window.innerWidth + 1) problems.push(\`"\${name}" ends at \${Math.round(box.right)} px, past the \${window.innerWidth} px window\`);
       else if (clippedBy(button)) problems.push(\`"\${name}" is clipped by a scroll box\`);
     }
+    for (const label of document.querySelectorAll('.nav-group-label')) {
+      const text = label.textContent?.trim() ?? '?';
+      const style = getComputedStyle(label);
+      const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.6;
+      if (label.getBoundingClientRect().height > line * 1.5) problems.push(\`nav heading "\${text}" wraps onto a second line\`);
+      else if (label.scrollWidth > label.clientWidth + 1) problems.push(\`nav heading "\${text}" is wider than the sidebar\`);
+    }
     return problems;
   })()`) as Promise<string[]>;
 }
