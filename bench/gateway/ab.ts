@@ -5,12 +5,15 @@
  * median of the per-round ratios, requests per second and gateway CPU per request of B against A.
  *
  *   npx tsx bench/gateway/ab.ts --a /path/to/old/dist/gateway/src/cli.js [--b dist/gateway/src/cli.js]
- *     [--rounds 5] [--seconds 2] [--concurrency 16] [--stream]
+ *     [--rounds 5] [--seconds 2] [--concurrency 16] [--stream] [--rate N]
+ *
+ * With --rate, each side gets N requests per second (open loop) instead of the closed loop, and the
+ * rounds report latency: p50 (ms) and, streamed, the first byte's p50.
  *
  * An A/A run (the same build as A and B) shows this machine's noise: differences smaller than it are not findings.
  */
 import { join } from 'node:path';
-import { fullLoad } from './load.js';
+import { fixedRate, fullLoad, percentile, type LoadResult, type Target } from './load.js';
 import { cpuMicros } from './process-stats.js';
 import { chatBody, startBenchProcesses, type BenchProcesses } from './processes.js';
 
@@ -22,24 +25,29 @@ const rounds = Number(args.get('--rounds') ?? 5);
 const seconds = Number(args.get('--seconds') ?? 2);
 const concurrency = Number(args.get('--concurrency') ?? 16);
 const stream = process.argv.includes('--stream');
+const rate = args.has('--rate') ? Number(args.get('--rate')) : undefined;
 
 interface Round {
   rps: number;
   cpuPerRequest: number;
+  p50: number;
+  firstByteP50: number;
 }
+
+const run = (target: Target): Promise<LoadResult> => (rate === undefined ? fullLoad(target, concurrency, seconds) : fixedRate(target, rate, seconds));
+const p50 = (values: number[]) => percentile([...values].sort((x, y) => x - y), 50);
 
 async function loadBoth(sides: { processes: BenchProcesses; key: string }[]): Promise<Round[]> {
   const before = sides.map((side) => cpuMicros(side.processes.gateway.pid!));
   const results = await Promise.all(
-    sides.map((side) =>
-      fullLoad(
-        { origin: side.processes.gatewayUrl, path: '/v1/chat/completions', headers: { 'content-type': 'application/json', authorization: `Bearer ${side.key}` }, body: chatBody(stream) },
-        concurrency,
-        seconds,
-      ),
-    ),
+    sides.map((side) => run({ origin: side.processes.gatewayUrl, path: '/v1/chat/completions', headers: { 'content-type': 'application/json', authorization: `Bearer ${side.key}` }, body: chatBody(stream) })),
   );
-  return results.map((result, i) => ({ rps: result.requests / result.seconds, cpuPerRequest: (cpuMicros(sides[i].processes.gateway.pid!) - before[i]) / result.requests }));
+  return results.map((result, i) => ({
+    rps: result.requests / result.seconds,
+    cpuPerRequest: (cpuMicros(sides[i].processes.gateway.pid!) - before[i]) / result.requests,
+    p50: p50(result.latencies),
+    firstByteP50: p50(result.firstBytes),
+  }));
 }
 
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
@@ -52,8 +60,9 @@ const sides = await Promise.all(
 );
 try {
   await loadBoth(sides);
-  const ratios = { rps: [] as number[], cpu: [] as number[] };
-  console.log(`A/B, ${stream ? 'streamed' : 'plain'} chat, closed loop ${concurrency} connections each, ${rounds} rounds of ${seconds} s, both at once\nA ${a}\nB ${b}\n`);
+  const ratios = { rps: [] as number[], cpu: [] as number[], p50: [] as number[], firstByte: [] as number[] };
+  const load = rate === undefined ? `closed loop ${concurrency} connections each` : `${rate} requests per second each`;
+  console.log(`A/B, ${stream ? 'streamed' : 'plain'} chat, ${load}, ${rounds} rounds of ${seconds} s, both at once\nA ${a}\nB ${b}\n`);
   for (let round = 1; round <= rounds; round++) {
     // Which side's load starts first alternates, so neither always has the head start.
     const [first, second] = round % 2 ? [0, 1] : [1, 0];
@@ -61,9 +70,14 @@ try {
     const [resultA, resultB] = round % 2 ? measured : [measured[1], measured[0]];
     ratios.rps.push(resultB.rps / resultA.rps);
     ratios.cpu.push(resultB.cpuPerRequest / resultA.cpuPerRequest);
-    console.log(`round ${round}: A ${resultA.rps.toFixed(0)} req/s, ${resultA.cpuPerRequest.toFixed(0)} µs CPU/request; B ${resultB.rps.toFixed(0)} req/s, ${resultB.cpuPerRequest.toFixed(0)} µs CPU/request`);
+    ratios.p50.push(resultB.p50 - resultA.p50);
+    ratios.firstByte.push(resultB.firstByteP50 - resultA.firstByteP50);
+    const side = (result: Round) =>
+      `${result.rps.toFixed(0)} req/s, ${result.cpuPerRequest.toFixed(0)} µs CPU/request${rate === undefined ? '' : `, p50 ${result.p50.toFixed(2)} ms${stream ? `, first byte p50 ${result.firstByteP50.toFixed(2)} ms` : ''}`}`;
+    console.log(`round ${round}: A ${side(resultA)}; B ${side(resultB)}`);
   }
   console.log(`\nmedian B/A: req/s ${median(ratios.rps).toFixed(2)}, CPU per request ${median(ratios.cpu).toFixed(2)}`);
+  if (rate !== undefined) console.log(`median B - A: p50 ${median(ratios.p50).toFixed(3)} ms${stream ? `, first byte p50 ${median(ratios.firstByte).toFixed(3)} ms` : ''}`);
 } finally {
   await Promise.all(sides.map((side) => side.processes.stop()));
 }

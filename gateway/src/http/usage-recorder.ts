@@ -58,7 +58,7 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
   const recorded = new WeakSet<FastifyRequest>();
 
   /** Resolves once the ledger entry is committed (at once for requests without a key). */
-  const record = (request: FastifyRequest, status: number): Promise<void> | undefined => {
+  const record = (request: FastifyRequest, status: number, secrets?: string[]): Promise<void> | undefined => {
     if (recorded.has(request)) return;
     recorded.add(request);
     if (request.routeOptions.config?.unlogged) {
@@ -78,7 +78,6 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
       abandoned: status === CLIENT_CLOSED_REQUEST,
       fromConsole: client === CONSOLE_CLIENT,
     });
-    const secrets = knownSecrets(app, request);
     const requestBody = keepBodies() ? requestBodyText(request.body) : undefined;
     const responseBody = keepBodies() ? responseBodies.get(request) : undefined;
     requestLog.add({
@@ -94,7 +93,7 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
       completion_tokens: usage ? usage.completion_tokens : null,
       cost: usage ? usage.cost : null,
       client,
-      request_headers: redactHeaders(request.headers, secrets),
+      request_headers: redactHeaders(request.headers, (secrets ??= knownSecrets(app, request))),
       ...(requestBody !== undefined ? { request_body: redactBody(requestBody, 4096, secrets) } : {}),
       ...(responseBody !== undefined ? { response_body: responseBody } : {}),
     });
@@ -105,8 +104,9 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
 
   app.addHook('onSend', (request, reply, payload, done) => {
     const complete = payload === null || payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload);
-    if (keepBodies()) responseBodies.set(request, complete ? redactBody(payload?.toString() ?? '', 4096, knownSecrets(app, request)) : '[stream]');
-    const committed = complete ? record(request, reply.statusCode) : undefined;
+    const secrets = knownSecrets(app, request);
+    if (keepBodies()) responseBodies.set(request, complete ? redactBody(payload?.toString() ?? '', 4096, secrets) : '[stream]');
+    const committed = complete ? record(request, reply.statusCode, secrets) : undefined;
     if (committed) committed.then(() => done(null, payload), done);
     else done(null, payload);
   });

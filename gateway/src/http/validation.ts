@@ -38,16 +38,38 @@ export const MAX_BODY_DEPTH = 128;
 /** How much of an over-deep value's path a 422 names. */
 const NAMED_SEGMENTS = 4;
 
+/** An object or array met on the way down; its path is rebuilt from the parents only for the 422. */
+interface Level {
+  value: object;
+  depth: number;
+  key: string;
+  parent: Level | undefined;
+}
+
 /** The instance path of the first value nested deeper than `MAX_BODY_DEPTH` (iterative: the body may be 100 000 levels deep). */
 function overDeepPath(data: unknown): string | undefined {
-  const stack: { value: unknown; path: string[] }[] = [{ value: data, path: [] }];
+  if (data === null || typeof data !== 'object') return undefined;
+  const stack: Level[] = [{ value: data, depth: 0, key: '', parent: undefined }];
   while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
-    if (value === null || typeof value !== 'object') continue;
-    if (path.length >= MAX_BODY_DEPTH) return path.slice(0, NAMED_SEGMENTS).map((segment) => `/${segment}`).join('');
-    for (const [key, child] of Object.entries(value)) if (child !== null && typeof child === 'object') stack.push({ value: child, path: [...path, key] });
+    const level = stack.pop()!;
+    if (level.depth >= MAX_BODY_DEPTH) return pathOf(level);
+    const value = level.value as Record<string, unknown>;
+    for (const key in value) {
+      const child = value[key];
+      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: level.depth + 1, key, parent: level });
+    }
   }
   return undefined;
+}
+
+function pathOf(level: Level): string {
+  const keys: string[] = [];
+  for (let at: Level | undefined = level; at?.parent; at = at.parent) keys.push(at.key);
+  return keys
+    .reverse()
+    .slice(0, NAMED_SEGMENTS)
+    .map((segment) => `/${segment}`)
+    .join('');
 }
 
 /**
