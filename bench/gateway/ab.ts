@@ -8,7 +8,7 @@
  *     [--rounds 5] [--seconds 2] [--concurrency 16] [--stream] [--rate N]
  *
  * With --rate, each side gets N requests per second (open loop) instead of the closed loop, and the
- * rounds report latency: p50 (ms) and, streamed, the first byte's p50.
+ * rounds report latency: p50 and p99 (ms) and, streamed, the first byte's p50.
  *
  * An A/A run (the same build as A and B) shows this machine's noise: differences smaller than it are not findings.
  */
@@ -31,11 +31,12 @@ interface Round {
   rps: number;
   cpuPerRequest: number;
   p50: number;
+  p99: number;
   firstByteP50: number;
 }
 
 const run = (target: Target): Promise<LoadResult> => (rate === undefined ? fullLoad(target, concurrency, seconds) : fixedRate(target, rate, seconds));
-const p50 = (values: number[]) => percentile([...values].sort((x, y) => x - y), 50);
+const sortedCopy = (values: number[]) => [...values].sort((x, y) => x - y);
 
 async function loadBoth(sides: { processes: BenchProcesses; key: string }[]): Promise<Round[]> {
   const before = sides.map((side) => cpuMicros(side.processes.gateway.pid!));
@@ -45,8 +46,9 @@ async function loadBoth(sides: { processes: BenchProcesses; key: string }[]): Pr
   return results.map((result, i) => ({
     rps: result.requests / result.seconds,
     cpuPerRequest: (cpuMicros(sides[i].processes.gateway.pid!) - before[i]) / result.requests,
-    p50: p50(result.latencies),
-    firstByteP50: p50(result.firstBytes),
+    p50: percentile(sortedCopy(result.latencies), 50),
+    p99: percentile(sortedCopy(result.latencies), 99),
+    firstByteP50: percentile(sortedCopy(result.firstBytes), 50),
   }));
 }
 
@@ -60,7 +62,7 @@ const sides = await Promise.all(
 );
 try {
   await loadBoth(sides);
-  const ratios = { rps: [] as number[], cpu: [] as number[], p50: [] as number[], firstByte: [] as number[] };
+  const ratios = { rps: [] as number[], cpu: [] as number[], p50: [] as number[], p99: [] as number[], firstByte: [] as number[] };
   const load = rate === undefined ? `closed loop ${concurrency} connections each` : `${rate} requests per second each`;
   console.log(`A/B, ${stream ? 'streamed' : 'plain'} chat, ${load}, ${rounds} rounds of ${seconds} s, both at once\nA ${a}\nB ${b}\n`);
   for (let round = 1; round <= rounds; round++) {
@@ -71,13 +73,14 @@ try {
     ratios.rps.push(resultB.rps / resultA.rps);
     ratios.cpu.push(resultB.cpuPerRequest / resultA.cpuPerRequest);
     ratios.p50.push(resultB.p50 - resultA.p50);
+    ratios.p99.push(resultB.p99 - resultA.p99);
     ratios.firstByte.push(resultB.firstByteP50 - resultA.firstByteP50);
     const side = (result: Round) =>
-      `${result.rps.toFixed(0)} req/s, ${result.cpuPerRequest.toFixed(0)} µs CPU/request${rate === undefined ? '' : `, p50 ${result.p50.toFixed(2)} ms${stream ? `, first byte p50 ${result.firstByteP50.toFixed(2)} ms` : ''}`}`;
+      `${result.rps.toFixed(0)} req/s, ${result.cpuPerRequest.toFixed(0)} µs CPU/request${rate === undefined ? '' : `, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms${stream ? `, first byte p50 ${result.firstByteP50.toFixed(2)} ms` : ''}`}`;
     console.log(`round ${round}: A ${side(resultA)}; B ${side(resultB)}`);
   }
   console.log(`\nmedian B/A: req/s ${median(ratios.rps).toFixed(2)}, CPU per request ${median(ratios.cpu).toFixed(2)}`);
-  if (rate !== undefined) console.log(`median B - A: p50 ${median(ratios.p50).toFixed(3)} ms${stream ? `, first byte p50 ${median(ratios.firstByte).toFixed(3)} ms` : ''}`);
+  if (rate !== undefined) console.log(`median B - A: p50 ${median(ratios.p50).toFixed(3)} ms, p99 ${median(ratios.p99).toFixed(3)} ms${stream ? `, first byte p50 ${median(ratios.firstByte).toFixed(3)} ms` : ''}`);
 } finally {
   await Promise.all(sides.map((side) => side.processes.stop()));
 }

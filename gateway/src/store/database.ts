@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect, sql, SqliteDialect, type CompiledQuery, type S
 import Libsql from 'libsql';
 import type { ClientConfig } from 'pg';
 import { applyMigrations } from './migrations.js';
-import { SqliteWriter } from './sqlite-writer.js';
+import { PREPARED_CAPACITY, SqliteWriter } from './sqlite-writer.js';
 import { StoreError } from './store-error.js';
 import type { Tables } from './tables.js';
 
@@ -17,10 +17,17 @@ export interface Database {
   readonly dialect: Dialect;
   /**
    * Runs the statements in one transaction, all or none; resolves once it is committed. On SQLite the
-   * transaction runs on the writer thread (sqlite-writer.ts) in one synchronous call there, so the
-   * event loop never waits for the commit and never holds the write lock across an await.
+   * transaction runs in one synchronous call: nothing else in the process runs in between, so two
+   * connections to one file in one process (several gateways in a test) never wait on each other's
+   * open transaction. For the small commits answers wait for (the ledger's).
    */
   atomically(statements: readonly CompiledQuery[]): Promise<void>;
+  /**
+   * The same for large writes no answer waits for (the request log's batches): on SQLite the
+   * transaction runs on a writer thread (sqlite-writer.ts), so it never stalls the event loop for
+   * milliseconds; on PostgreSQL it is `atomically`.
+   */
+  atomicallyInBackground(statements: readonly CompiledQuery[]): Promise<void>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -65,11 +72,17 @@ function openSqlite(dataDir: string): Database {
   file.pragma('busy_timeout = 5000');
   // libsql is better-sqlite3 compatible: prepare, and statements with `reader`, all, run and iterate.
   const query = new Kysely<Tables>({ dialect: new SqliteDialect({ database: file as unknown as SqliteDatabase }) });
+  const prepared = preparedStatements(file);
   const writer = new SqliteWriter(path);
   return {
     query,
     dialect: 'sqlite',
-    atomically: (statements) => writer.run(statements),
+    atomically: async (statements) => {
+      file.transaction(() => {
+        for (const statement of statements) prepared(statement.sql).run(statement.parameters as unknown[]);
+      })();
+    },
+    atomicallyInBackground: (statements) => writer.run(statements),
     ping: async () => {
       await sql`SELECT 1`.execute(query);
     },
@@ -79,6 +92,22 @@ function openSqlite(dataDir: string): Database {
       await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(query).catch(() => undefined);
       await query.destroy();
     },
+  };
+}
+
+/**
+ * Prepares each SQL text once: the ledger's group commit runs the same statements on every commit,
+ * and preparing them again each time was a large share of its cost. The oldest goes when full.
+ */
+function preparedStatements<S>(file: { prepare(sqlText: string): S }): (sqlText: string) => S {
+  const cache = new Map<string, S>();
+  return (sqlText) => {
+    let statement = cache.get(sqlText);
+    if (!statement) {
+      if (cache.size >= PREPARED_CAPACITY) cache.delete(cache.keys().next().value!);
+      cache.set(sqlText, (statement = file.prepare(sqlText)));
+    }
+    return statement;
   };
 }
 
@@ -135,5 +164,5 @@ async function openPostgres(url: string, queryTimeoutMs: number | undefined): Pr
     query.transaction().execute(async (trx) => {
       for (const statement of statements) await trx.executeQuery(statement);
     });
-  return { query, dialect: 'postgres', atomically, ping, close: () => query.destroy() };
+  return { query, dialect: 'postgres', atomically, atomicallyInBackground: atomically, ping, close: () => query.destroy() };
 }

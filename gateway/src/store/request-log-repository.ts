@@ -33,7 +33,7 @@ export interface RequestLogEntry {
 export class RequestLogRepository {
   constructor(private readonly db: Database) {}
 
-  /** Stores the entries in one transaction (on SQLite, on the writer thread: off the event loop). */
+  /** Stores the entries in one transaction, off the event loop on SQLite (a batch of bodies takes milliseconds). */
   async insertMany(entries: readonly RequestLogEntry[]): Promise<void> {
     // A client may reuse a request id (X-Request-Id): the last entry with an id wins, as one row.
     const latest = [...new Map(entries.map((entry) => [entry.id, entry])).values()];
@@ -41,7 +41,7 @@ export class RequestLogRepository {
     const rows = latest.map((entry) => ({ id: entry.id, time: entry.time, entry: JSON.stringify(entry) }));
     const statements = [];
     for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) statements.push(LOG_INSERT.compile(this.db.dialect, rows.slice(start, start + ROWS_PER_INSERT)));
-    await this.db.atomically(statements);
+    await this.db.atomicallyInBackground(statements);
   }
 
   /** Newest first. */

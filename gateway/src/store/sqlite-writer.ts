@@ -51,10 +51,10 @@ interface Waiting {
 
 /**
  * Runs SQLite transactions on a thread of their own, with a second connection to the same file (WAL:
- * readers on the event loop's connection are never blocked by it). The usage ledger's group commit and
- * the request log's batches are most of the gateway's writes under load; done on the event loop they
- * took a fifth of its time (docs/performance.md). A transaction resolves once it is committed, so an
- * answer that waits for its ledger entry still leaves only after the entry is in the database file.
+ * readers on the event loop's connection are never blocked by it). For big writes nobody waits for:
+ * the request log's batch of bodies, every 250 ms, held the event loop for milliseconds, which every
+ * request in flight then waited out. The ledger's small commits stay on the event loop: measured both
+ * ways (docs/performance.md), the hop to this thread and back cost more than the commit itself.
  * The thread starts with the first write: an idle gateway does not pay for it.
  */
 export class SqliteWriter {
