@@ -93,6 +93,8 @@ export interface BuildExtras {
  * Engines start warming in the background; /status says `starting` until they are ready.
  * The bootstrap key generated at first start, if any, is in `app.generatedAdminKey`.
  */
+const NOT_SPACE = /\S/;
+
 export async function buildGateway(options: GatewayOptions, extras: BuildExtras = {}): Promise<FastifyInstance & { generatedAdminKey?: string }> {
   const instanceId = options.server.instanceId ?? generatedInstanceId();
   const app = Fastify({
@@ -117,7 +119,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   app.removeContentTypeParser(['text/plain', 'application/json']);
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    // A test for a non-space character stops at the first one; trim() copied every body.
+    if (typeof body !== 'string' || !NOT_SPACE.test(body)) return done(null, undefined);
     return parseJson(request, body as string, done);
   });
 
