@@ -5,14 +5,16 @@
  * median of the per-round ratios, requests per second and gateway CPU per request of B against A.
  *
  *   npx tsx bench/gateway/ab.ts --a /path/to/old/dist/gateway/src/cli.js [--b dist/gateway/src/cli.js]
- *     [--rounds 5] [--seconds 2] [--concurrency 16] [--stream] [--rate N]
+ *     [--rounds 5] [--seconds 2] [--concurrency 16] [--stream] [--rate N] [--team [redis://127.0.0.1:6379]]
  *
  * With --rate, each side gets N requests per second (open loop) instead of the closed loop, and the
  * rounds report latency: p50 and p99 (ms) and, streamed, the first byte's p50.
  *
+ * --team runs both in team mode on that Redis (each under a key prefix of its own, deleted afterwards).
  * An A/A run (the same build as A and B) shows this machine's noise: differences smaller than it are not findings.
  */
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { fixedRate, fullLoad, percentile, type LoadResult, type Target } from './load.js';
 import { cpuMicros } from './process-stats.js';
 import { chatBody, startBenchProcesses, type BenchProcesses } from './processes.js';
@@ -26,6 +28,7 @@ const seconds = Number(args.get('--seconds') ?? 2);
 const concurrency = Number(args.get('--concurrency') ?? 16);
 const stream = process.argv.includes('--stream');
 const rate = args.has('--rate') ? Number(args.get('--rate')) : undefined;
+const teamRedis = args.has('--team') ? (args.get('--team')?.startsWith('redis') ? args.get('--team')! : 'redis://127.0.0.1:6379') : undefined;
 
 interface Round {
   rps: number;
@@ -54,9 +57,10 @@ async function loadBoth(sides: { processes: BenchProcesses; key: string }[]): Pr
 
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
 
+const prefixes = [`switchyard-ab-a-${process.pid}:`, `switchyard-ab-b-${process.pid}:`];
 const sides = await Promise.all(
-  [a, b].map(async (script) => {
-    const processes = await startBenchProcesses(script);
+  [a, b].map(async (script, i) => {
+    const processes = await startBenchProcesses(script, undefined, teamRedis ? { GATEWAY_REDIS_URL: teamRedis, GATEWAY_REDIS_PREFIX: prefixes[i] } : {});
     return { processes, key: await processes.createKey() };
   }),
 );
@@ -64,7 +68,7 @@ try {
   await loadBoth(sides);
   const ratios = { rps: [] as number[], cpu: [] as number[], p50: [] as number[], p99: [] as number[], firstByte: [] as number[] };
   const load = rate === undefined ? `closed loop ${concurrency} connections each` : `${rate} requests per second each`;
-  console.log(`A/B, ${stream ? 'streamed' : 'plain'} chat, ${load}, ${rounds} rounds of ${seconds} s, both at once\nA ${a}\nB ${b}\n`);
+  console.log(`A/B, ${stream ? 'streamed' : 'plain'} chat${teamRedis ? ', team mode' : ''}, ${load}, ${rounds} rounds of ${seconds} s, both at once\nA ${a}\nB ${b}\n`);
   for (let round = 1; round <= rounds; round++) {
     // Which side's load starts first alternates, so neither always has the head start.
     const [first, second] = round % 2 ? [0, 1] : [1, 0];
@@ -83,4 +87,12 @@ try {
   if (rate !== undefined) console.log(`median B - A: p50 ${median(ratios.p50).toFixed(3)} ms, p99 ${median(ratios.p99).toFixed(3)} ms${stream ? `, first byte p50 ${median(ratios.firstByte).toFixed(3)} ms` : ''}`);
 } finally {
   await Promise.all(sides.map((side) => side.processes.stop()));
+  if (teamRedis) {
+    const redis = new Redis(teamRedis);
+    for (const prefix of prefixes) {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+    }
+    redis.disconnect();
+  }
 }

@@ -8,7 +8,7 @@
  *
  *   npx tsx bench/gateway/run.ts [--seconds 5] [--rate 1000] [--concurrency 32] [--stream-concurrency 16]
  *     [--redis redis://127.0.0.1:6379] [--only solo,team,profile,memory,ledger] [--profile-out gateway.cpuprofile]
- *     [--profile-load mixed|plain|streamed] [--gateway path/to/dist/gateway/src/cli.js (another build, for A/B runs)]
+ *     [--profile-load mixed|plain|streamed] [--profile-team (the profiled gateway in team mode)] [--gateway path/to/dist/gateway/src/cli.js (another build, for A/B runs)]
  *
  * `--only sizing` (not in the default run): team mode's sizing on PostgreSQL (--database, default
  * TEST_DATABASE_URL or postgres://127.0.0.1:5432/postgres) and Redis: requests per second per
@@ -150,7 +150,9 @@ function compareTeam(solo: Overhead, team: Overhead) {
 
 /** The gateway under closed-loop load (half plain and half streamed, or one of them), with V8's sampling profiler on. */
 async function profile() {
-  const processes = await startBenchProcesses(join(import.meta.dirname, 'instrumented-gateway.mjs'));
+  const prefix = `switchyard-bench-profile-${process.pid}:`;
+  const team: Record<string, string> = process.argv.includes('--profile-team') ? { GATEWAY_REDIS_URL: redisUrl, GATEWAY_REDIS_PREFIX: prefix } : {};
+  const processes = await startBenchProcesses(join(import.meta.dirname, 'instrumented-gateway.mjs'), undefined, team);
   let recorded: CpuProfile;
   try {
     const ask = async <T>(message: string): Promise<T> => {
@@ -170,11 +172,12 @@ async function profile() {
     recorded = await ask<CpuProfile>('profile-stop');
   } finally {
     await processes.stop();
+    if ('GATEWAY_REDIS_URL' in team) await dropRedisKeys(prefix);
   }
   const saveTo = args.get('--profile-out');
   if (saveTo) writeFileSync(saveTo, JSON.stringify(recorded));
   const { byPlace, byFunction } = summariseCpuProfile(recorded);
-  console.log(`\nWhere the gateway's CPU goes under load (V8 CPU profile, self time, share of busy time; ${seconds} s closed loop, ${profileLoad === 'mixed' ? 'plain and streamed' : profileLoad}, after a warm-up run)\n`);
+  console.log(`\nWhere the gateway's CPU goes under load (V8 CPU profile, self time, share of busy time; ${seconds} s closed loop, ${profileLoad === 'mixed' ? 'plain and streamed' : profileLoad}${'GATEWAY_REDIS_URL' in team ? ', team mode' : ''}, after a warm-up run)\n`);
   table([['where', 'share'], ...byPlace.map((share) => [share.name, `${fmt(share.percent, 1)} %`])]);
   console.log('');
   table([['function', 'share'], ...byFunction.map((share) => [share.name, `${fmt(share.percent, 1)} %`])]);
