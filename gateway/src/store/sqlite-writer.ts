@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
 
@@ -43,6 +44,14 @@ parentPort.on('message', ({ id, statements }) => {
   }
 });
 `;
+
+/**
+ * Where the thread loads libsql from. In the packaged app the module sits in app.asar.unpacked
+ * (build/electron-builder.yml), and a worker thread is not promised Electron's archive redirection.
+ */
+function libsqlPath(): string {
+  return createRequire(import.meta.url).resolve('libsql').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`);
+}
 
 interface Waiting {
   resolve: () => void;
@@ -96,10 +105,9 @@ export class SqliteWriter {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const require = createRequire(import.meta.url);
     const worker = new Worker(WRITER_PROGRAM, {
       eval: true,
-      workerData: { file: this.file, libsql: require.resolve('libsql'), capacity: PREPARED_CAPACITY },
+      workerData: { file: this.file, libsql: libsqlPath(), capacity: PREPARED_CAPACITY },
       // The writer holds a few statements and one batch at a time: a small heap is plenty.
       resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
     });
