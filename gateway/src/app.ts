@@ -118,10 +118,12 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   // send one with POST .../cancel and .../archive) counts as no body.
   app.removeContentTypeParser(['text/plain', 'application/json']);
   const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.decorateRequest('jsonText', null);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     // A test for a non-space character stops at the first one; trim() copied every body.
     if (typeof body !== 'string' || !NOT_SPACE.test(body)) return done(null, undefined);
-    return parseJson(request, body as string, done);
+    request.jsonText = body;
+    return parseJson(request, body, done);
   });
 
   // Team mode connects first: a Redis that does not answer stops the start before anything is opened.

@@ -18,6 +18,8 @@ declare module 'fastify' {
     apiKey: ApiKeyRecord | null;
     /** The request's bill: the meter its use case charges, settled by the usage recorder. */
     billing: RequestBilling;
+    /** A JSON body as the client sent it (the request log shows it instead of serialising the parsed body again). */
+    jsonText: string | null;
   }
   interface FastifyInstance {
     services: GatewayServices;

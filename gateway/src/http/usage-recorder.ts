@@ -42,9 +42,11 @@ function knownSecrets(app: FastifyInstance, request: FastifyRequest): string[] {
   return [options.adminKey, ...providerKeys, ...presented].filter((secret): secret is string => typeof secret === 'string' && secret.length > 0);
 }
 
-function requestBodyText(body: unknown): string | undefined {
+function requestBodyText(request: FastifyRequest): string | undefined {
+  const body = request.body;
   if (body === undefined || body === null) return undefined;
-  return typeof body === 'string' ? body : boundedJsonText(body, LOGGED_REQUEST_CHARS);
+  if (typeof body === 'string') return body;
+  return request.jsonText ?? boundedJsonText(body, LOGGED_REQUEST_CHARS);
 }
 
 /**
@@ -78,7 +80,7 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
       abandoned: status === CLIENT_CLOSED_REQUEST,
       fromConsole: client === CONSOLE_CLIENT,
     });
-    const requestBody = keepBodies() ? requestBodyText(request.body) : undefined;
+    const requestBody = keepBodies() ? requestBodyText(request) : undefined;
     const responseBody = keepBodies() ? responseBodies.get(request) : undefined;
     requestLog.add({
       id: request.id,
