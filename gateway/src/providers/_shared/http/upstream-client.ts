@@ -51,7 +51,7 @@ export class UpstreamClient {
   /** POSTs and returns the parsed JSON answer. */
   async postJson(req: UpstreamRequest): Promise<unknown> {
     const response = await this.send(req, 'application/json');
-    const text = (await this.readAll(response, req.signal, MAX_JSON_BYTES)).toString('utf8');
+    const text = await this.jsonText(response, req.signal);
     try {
       return JSON.parse(text);
     } catch (error) {
@@ -122,6 +122,20 @@ export class UpstreamClient {
       () => '',
     );
     throw providerErrorFromStatus(this.name, response.statusCode, response.headers, text);
+  }
+
+  /**
+   * The answer's text. With a declared length under the cap undici reads it whole (HTTP framing stops
+   * it there), without an async iteration per chunk; otherwise chunk by chunk, refused past the cap.
+   */
+  private async jsonText(response: Dispatcher.ResponseData, signal: AbortSignal): Promise<string> {
+    const declared = Number(response.headers['content-length']);
+    if (!(declared <= MAX_JSON_BYTES)) return (await this.readAll(response, signal, MAX_JSON_BYTES)).toString('utf8');
+    try {
+      return await response.body.text();
+    } catch (error) {
+      throw this.failed(error, signal, 'body');
+    }
   }
 
   private async readAll(response: Dispatcher.ResponseData, signal: AbortSignal, maxBytes: number, truncate = false): Promise<Buffer> {
