@@ -139,6 +139,37 @@ describe('Mistral-style page markdown', () => {
     expect(result.dimensions).toEqual({ dpi: 150, width: 1000, height: 1400 });
   });
 
+  it('links each figure where it sits to its own id and box when figures sit in two columns', () => {
+    // Figures come sorted top to bottom (the right column's first): the left column's lower figure is read first.
+    const left: BoxCoordinates = [100, 600, 450, 900];
+    const right: BoxCoordinates = [550, 300, 900, 500];
+    const extras = [{ dpi: 150, figures: [{ id: 'img-0.jpeg', bbox: right }, { id: 'img-1.jpeg', bbox: left }] }];
+    const columns = page([
+      block([line('Left top.', 100, 200)]),
+      block([line('Left bottom.', 100, 1000)]),
+      block([line('Right top.', 550, 200)]),
+      block([line('Right bottom.', 550, 1000)]),
+    ]);
+    const [result] = build([columns], {}, extras);
+    expect(result.markdown).toBe('Left top.\n\n![img-1.jpeg](img-1.jpeg)\n\nLeft bottom.\n\nRight top.\n\n![img-0.jpeg](img-0.jpeg)\n\nRight bottom.');
+    const images = result.blocks!.filter((b) => b.type === 'image');
+    expect(images.map((b) => [b.image_id, b.top_left_x, b.top_left_y])).toEqual([
+      ['img-1.jpeg', 100, 600],
+      ['img-0.jpeg', 550, 300],
+    ]);
+    expect(result.images.map((image) => [image.id, image.top_left_x])).toEqual([
+      ['img-0.jpeg', 550],
+      ['img-1.jpeg', 100],
+    ]);
+  });
+
+  it('keeps confident words of a line wrapped around a photo’s edge, inside its box, in the text', () => {
+    const extras = [{ dpi: 72, figures: [{ id: 'img-0.jpeg', bbox: [100, 350, 420, 800] as BoxCoordinates }] }];
+    const wrapped = page([block([line('Above the photo.', 100, 300)]), block([line('for fatherhood and the family.', 400, 500)]), block([line('Below it.', 100, 900)])]);
+    const [result] = build([wrapped], {}, extras);
+    expect(result.markdown).toBe('Above the photo.\n\n![img-0.jpeg](img-0.jpeg)\n\nfor fatherhood and the family.\n\nBelow it.');
+  });
+
   it('leaves words the engine read inside a figure out of the text: they belong to the picture', () => {
     const extras = [{ dpi: 72, figures: [{ id: 'img-0.jpeg', bbox: [100, 350, 700, 800] as BoxCoordinates }] }];
     const [result] = build([page([block([line('Above the photo.', 100, 300)]), block([line('ra PE oc', 300, 500, 12, 0.2)]), block([line('Below it.', 100, 900)])])], {}, extras);
@@ -218,6 +249,28 @@ describe('figure regions on a page image', () => {
     expect(y2).toBeLessThanOrEqual(712);
   });
 
+  it('finds a photo that runs into the dark margins of a scan, and not the margins themselves', () => {
+    const { image, fill } = canvas(800, 1000);
+    // The scanner's black margins: along the bottom and the right edge.
+    fill([0, 900, 800, 1000], () => 10);
+    fill([780, 0, 800, 1000], () => 10);
+    // A photo at the left edge that reaches down into the bottom margin.
+    fill([0, 500, 300, 900], (x, y) => 60 + ((x * 7 + y * 13) % 120));
+    const figures = findFigures(image, [], 60);
+    expect(figures).toHaveLength(1);
+    const [x1, y1, x2, y2] = figures[0];
+    expect(x1).toBe(0);
+    expect(y1).toBeGreaterThanOrEqual(490);
+    expect(x2).toBeGreaterThanOrEqual(300);
+    expect(x2).toBeLessThanOrEqual(312);
+    expect(y2).toBeLessThanOrEqual(912);
+    // Margins alone are no figure.
+    const margins = canvas(800, 1000);
+    margins.fill([0, 900, 800, 1000], () => 10);
+    margins.fill([780, 0, 800, 1000], () => 10);
+    expect(findFigures(margins.image, [], 60)).toEqual([]);
+  });
+
   it('ignores a thin rule, a small mark and a blank page', () => {
     const { image, fill } = canvas(800, 1000);
     fill([50, 500, 750, 503], () => 0);
@@ -226,3 +279,4 @@ describe('figure regions on a page image', () => {
     expect(findFigures(canvas(800, 1000).image, [], 60)).toEqual([]);
   });
 });
+
