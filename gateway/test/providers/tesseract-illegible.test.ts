@@ -68,7 +68,7 @@ describe('a page with nothing legible on it', () => {
 });
 
 describe('a page whose pixels show no text lines', () => {
-  it('is not read at all when, cleaned, its marks are grain-sized', async () => {
+  it('is not read at all when no glyph-shaped marks in a row stand out of its grain', async () => {
     for (const image of [await grain(), await faint()]) {
       expect(lineProfile(image).lines).toBe(false);
       const { engine, calls } = counting();
@@ -84,5 +84,31 @@ describe('a page whose pixels show no text lines', () => {
     const page = await recognizeGray(engine, await gray(makeDegradedPage('low_contrast')), 0, { ...options, signal: new AbortController().signal });
     expect(calls()).toBeGreaterThanOrEqual(1);
     expect(page.text).toMatch(/quick brown fox/i);
+  });
+});
+
+describe('a grainy page with only a few words on it', () => {
+  // Heavy grain (JPEG-smoothed, Gaussian, low contrast) around a stamp, a note, a signature line: the
+  // raw pixels show no text lines and the cleaned marks are grain-sized, yet a person reads every word.
+  const pages: { words: string[]; draw: () => ReturnType<typeof drawTextImage> }[] = [
+    { words: ['Invoice', 'paid', 'in', 'full'], draw: () => drawTextImage([{ text: 'Invoice paid in full', x: 80, y: 250, size: 20 }], { width: 900, height: 600, paper: 235, noise: 14, jpegQuality: 30, seed: 3 }) },
+    { words: ['Return', 'to', 'sender'], draw: () => drawTextImage([{ text: 'Return to sender', x: 300, y: 100, size: 16 }], { width: 900, height: 600, paper: 235, noise: 20, jpegQuality: 30, seed: 3 }) },
+    {
+      words: ['Approved', 'Chief', 'Engineer'],
+      draw: () => drawTextImage([{ text: 'Approved', x: 100, y: 80, size: 24 }, { text: 'Chief Engineer', x: 500, y: 480, size: 24 }], { width: 900, height: 600, paper: 230, noise: 30, seed: 12 }),
+    },
+    { words: ['CONFIDENTIAL'], draw: () => drawTextImage([{ text: 'CONFIDENTIAL', x: 300, y: 280, size: 28 }], { width: 900, height: 600, paper: 225, noise: 40, jpegQuality: 20, seed: 12 }) },
+  ];
+
+  it('still reads its words, once, and nothing else', async () => {
+    for (const { words, draw } of pages) {
+      const image = await gray(draw());
+      expect(lineProfile(image).lines).toBe(false);
+      const { engine, calls } = counting();
+      const page = await recognizeGray(engine, image, 0, { ...options, signal: new AbortController().signal });
+      expect(page.text.split(/\s+/).filter(Boolean), words.join(' ')).toEqual(words);
+      expect(page.confidence).toBeGreaterThan(0.8);
+      expect(calls()).toBe(1);
+    }
   });
 });

@@ -9,6 +9,7 @@ import type { OcrEngine, PageLayout } from './ocr-engine.js';
 import { lineSkew } from './line-skew.js';
 import { pageConfidence } from './page-confidence.js';
 import { blocksToOriginal, identityTransform, type PageTransform } from './preprocess/page-transform.js';
+import { distinctInk } from './preprocess/distinct-ink.js';
 import { estimateNoise } from './preprocess/estimate-noise.js';
 import { lineProfile } from './preprocess/line-profile.js';
 import { cleanPage, grainSized, NOISY, preprocessPage, type CleanedPage } from './preprocess/preprocess-page.js';
@@ -114,15 +115,34 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
     const blocks = await recognizeInBands(engine, page, signal, layout);
     return { image: page, transform, blocks, confidence: pageConfidence(blocks) };
   };
+  const finish = (best: Reading): OcrPage => {
+    const ordered = orderBlocks(dropDoubtfulWords(best.blocks), best.image);
+    const blocks = blocksToOriginal(best.transform, ordered);
+    return {
+      index,
+      width: image.width,
+      height: image.height,
+      text: blocksText(blocks),
+      blocks,
+      source: 'ocr',
+      // The whole reading's confidence: dropping doubtful words does not make the page any more legible.
+      confidence: Math.round(best.confidence * 1000) / 1000,
+    };
+  };
   const asIs = identityTransform(image.width, image.height);
   const profile = options.preprocess ? lineProfile(image) : undefined;
   let cleaned: CleanedPage | undefined;
   if (profile && !profile.lines) {
-    // No text lines in the raw pixels: grain, or text too faint to split. Cleaned, grain is still
-    // grain-sized marks, and such a page is not read at all (a reading would find nothing, slowly);
-    // faint text is read as usual, its cleaning kept for the preprocessing that follows.
+    // No text lines in the raw pixels: grain, text too faint to split, or a few words amid grain.
+    // A page with no glyph-shaped mark clearly darker than its grain is not read at all (a reading
+    // would find nothing, slowly), and not cleaned either.
+    const distinct = distinctInk(image);
+    if (!distinct.words) return finish({ image, transform: asIs, blocks: [], confidence: 0 });
+    // Cleaned, grain is still grain-sized marks: the few words that stand out of it are read on their
+    // own, on clean paper (read with the grain, Tesseract finds no text line at all). Faint text is read
+    // as usual, its cleaning kept for the preprocessing that follows.
     cleaned = await cleanPage(image);
-    if (grainSized(cleaned)) return { index, width: image.width, height: image.height, text: '', blocks: [], source: 'ocr', confidence: 0 };
+    if (grainSized(cleaned)) return finish(await read(distinct.image, asIs, 'auto'));
   }
   // A page whose pixels show a clear skew and that needs nothing else is straightened first and read
   // once: read as it comes, its reading would only be compared with the straightened one, which wins.
@@ -178,16 +198,5 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
     const reading = early ?? (await read(best.image, best.transform, 'block'));
     if (reading.confidence > best.confidence) best = reading;
   }
-  const ordered = orderBlocks(dropDoubtfulWords(best.blocks), best.image);
-  const blocks = blocksToOriginal(best.transform, ordered);
-  return {
-    index,
-    width: image.width,
-    height: image.height,
-    text: blocksText(blocks),
-    blocks,
-    source: 'ocr',
-    // The whole reading's confidence: dropping doubtful words does not make the page any more legible.
-    confidence: Math.round(best.confidence * 1000) / 1000,
-  };
+  return finish(best);
 }
