@@ -61,6 +61,13 @@ const LEGIBLE = 0.6;
 const SKEWED = 0.5;
 /** How much less confident a straightened reading may be and still win (its rows and columns are straight). */
 const STRAIGHT_BONUS = 0.03;
+/**
+ * The bonus holds from this turn (degrees) up: below it Tesseract's own line finding follows the slant
+ * and the reading as it came has straight rows too (eurotext, turned 0.78°: "über" read "iiber" as it
+ * came and "tiber" straightened, "o" read "0").
+ */
+const BONUS_FROM_DEGREES = 1;
+const straightBonus = (transform: PageTransform): number => (Math.abs(transform.rotation) >= BONUS_FROM_DEGREES ? STRAIGHT_BONUS : 0);
 
 /**
  * Below this many pixels a page may be read as one block of lines on a spare worker while its layout
@@ -171,8 +178,7 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
   if (best.confidence >= CONFIDENT || best.confidence < LEGIBLE) asBlock?.cancel();
   if (denoisedFirst && best.confidence < CONFIDENT) {
     const asItCame = await read(image, asIs, 'auto');
-    const straightened = denoisedFirst.transform.rotation !== 0;
-    if (asItCame.confidence > best.confidence + (straightened ? STRAIGHT_BONUS : 0)) best = asItCame;
+    if (asItCame.confidence > best.confidence + straightBonus(denoisedFirst.transform)) best = asItCame;
   }
   // Where the words cannot tell (short lines), the pixels can: preprocessing measures the skew.
   const skew = lineSkew(best.blocks);
@@ -186,7 +192,7 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
     const straightened = again.transform.rotation !== 0;
     if (!again.illegible && again.steps.length > 0 && (straightened || unsure)) {
       const reading = await read(again.image, again.transform, 'auto');
-      if (reading.confidence + (straightened ? STRAIGHT_BONUS : 0) > best.confidence) best = reading;
+      if (reading.confidence + straightBonus(again.transform) > best.confidence) best = reading;
     }
   }
   const stray = strayTallLines(best.blocks);
