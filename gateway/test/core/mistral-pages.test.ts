@@ -122,6 +122,14 @@ describe('Mistral-style page markdown', () => {
     expect(apart[1]).toMatchObject({ markdown: 'Body of page 2 with the actual content of the letter.', header: 'ACME Quarterly Letter', footer: 'Page 2 of 2' });
   });
 
+  it('keeps the first line of a column that starts in the top tenth in its paragraph, even when it is short of the body height', () => {
+    // A scan with a narrow margin: the column starts at y = 100 (the band ends at 140); its first line has no descenders.
+    const column = block([line('Guarendi’s book shows that tradi-', 100, 100, 16), line('tional values, rooted in the bedrock', 100, 126), line('of mutual trust, truth and love.', 100, 152), line('And in this setting, fathers bring', 100, 178)]);
+    const [result] = build([page([column, block([line('Another paragraph further down the page.', 100, 400)])])], { extractHeader: true });
+    expect(result.header).toBeNull();
+    expect(result.markdown.startsWith('Guarendi’s book shows that traditional values, rooted in the bedrock')).toBe(true);
+  });
+
   it('leaves a large line at the top of a single page in the content', () => {
     const [result] = build([page([block([line('Big Title At The Top', 100, 40, 40)]), block([line('Then some body text below it.', 100, 300)])])], { extractHeader: true });
     expect(result.header).toBeNull();
