@@ -122,6 +122,14 @@ describe('Mistral-style page markdown', () => {
     expect(apart[1]).toMatchObject({ markdown: 'Body of page 2 with the actual content of the letter.', header: 'ACME Quarterly Letter', footer: 'Page 2 of 2' });
   });
 
+  it('keeps the first line of a column that starts in the top tenth in its paragraph, even when it is short of the body height', () => {
+    // A scan with a narrow margin: the column starts at y = 100 (the band ends at 140); its first line has no descenders.
+    const column = block([line('Guarendi’s book shows that tradi-', 100, 100, 16), line('tional values, rooted in the bedrock', 100, 126), line('of mutual trust, truth and love.', 100, 152), line('And in this setting, fathers bring', 100, 178)]);
+    const [result] = build([page([column, block([line('Another paragraph further down the page.', 100, 400)])])], { extractHeader: true });
+    expect(result.header).toBeNull();
+    expect(result.markdown.startsWith('Guarendi’s book shows that traditional values, rooted in the bedrock')).toBe(true);
+  });
+
   it('leaves a large line at the top of a single page in the content', () => {
     const [result] = build([page([block([line('Big Title At The Top', 100, 40, 40)]), block([line('Then some body text below it.', 100, 300)])])], { extractHeader: true });
     expect(result.header).toBeNull();
@@ -137,6 +145,37 @@ describe('Mistral-style page markdown', () => {
     expect(result.blocks!.map((b) => b.type)).toEqual(['text', 'image', 'caption', 'text']);
     expect(result.blocks![1]).toMatchObject({ image_id: 'img-0.jpeg', content: '' });
     expect(result.dimensions).toEqual({ dpi: 150, width: 1000, height: 1400 });
+  });
+
+  it('links each figure where it sits to its own id and box when figures sit in two columns', () => {
+    // Figures come sorted top to bottom (the right column's first): the left column's lower figure is read first.
+    const left: BoxCoordinates = [100, 600, 450, 900];
+    const right: BoxCoordinates = [550, 300, 900, 500];
+    const extras = [{ dpi: 150, figures: [{ id: 'img-0.jpeg', bbox: right }, { id: 'img-1.jpeg', bbox: left }] }];
+    const columns = page([
+      block([line('Left top.', 100, 200)]),
+      block([line('Left bottom.', 100, 1000)]),
+      block([line('Right top.', 550, 200)]),
+      block([line('Right bottom.', 550, 1000)]),
+    ]);
+    const [result] = build([columns], {}, extras);
+    expect(result.markdown).toBe('Left top.\n\n![img-1.jpeg](img-1.jpeg)\n\nLeft bottom.\n\nRight top.\n\n![img-0.jpeg](img-0.jpeg)\n\nRight bottom.');
+    const images = result.blocks!.filter((b) => b.type === 'image');
+    expect(images.map((b) => [b.image_id, b.top_left_x, b.top_left_y])).toEqual([
+      ['img-1.jpeg', 100, 600],
+      ['img-0.jpeg', 550, 300],
+    ]);
+    expect(result.images.map((image) => [image.id, image.top_left_x])).toEqual([
+      ['img-0.jpeg', 550],
+      ['img-1.jpeg', 100],
+    ]);
+  });
+
+  it('keeps confident words of a line wrapped around a photo’s edge, inside its box, in the text', () => {
+    const extras = [{ dpi: 72, figures: [{ id: 'img-0.jpeg', bbox: [100, 350, 420, 800] as BoxCoordinates }] }];
+    const wrapped = page([block([line('Above the photo.', 100, 300)]), block([line('for fatherhood and the family.', 400, 500)]), block([line('Below it.', 100, 900)])]);
+    const [result] = build([wrapped], {}, extras);
+    expect(result.markdown).toBe('Above the photo.\n\n![img-0.jpeg](img-0.jpeg)\n\nfor fatherhood and the family.\n\nBelow it.');
   });
 
   it('leaves words the engine read inside a figure out of the text: they belong to the picture', () => {
@@ -218,6 +257,28 @@ describe('figure regions on a page image', () => {
     expect(y2).toBeLessThanOrEqual(712);
   });
 
+  it('finds a photo that runs into the dark margins of a scan, and not the margins themselves', () => {
+    const { image, fill } = canvas(800, 1000);
+    // The scanner's black margins: along the bottom and the right edge.
+    fill([0, 900, 800, 1000], () => 10);
+    fill([780, 0, 800, 1000], () => 10);
+    // A photo at the left edge that reaches down into the bottom margin.
+    fill([0, 500, 300, 900], (x, y) => 60 + ((x * 7 + y * 13) % 120));
+    const figures = findFigures(image, [], 60);
+    expect(figures).toHaveLength(1);
+    const [x1, y1, x2, y2] = figures[0];
+    expect(x1).toBe(0);
+    expect(y1).toBeGreaterThanOrEqual(490);
+    expect(x2).toBeGreaterThanOrEqual(300);
+    expect(x2).toBeLessThanOrEqual(312);
+    expect(y2).toBeLessThanOrEqual(912);
+    // Margins alone are no figure.
+    const margins = canvas(800, 1000);
+    margins.fill([0, 900, 800, 1000], () => 10);
+    margins.fill([780, 0, 800, 1000], () => 10);
+    expect(findFigures(margins.image, [], 60)).toEqual([]);
+  });
+
   it('ignores a thin rule, a small mark and a blank page', () => {
     const { image, fill } = canvas(800, 1000);
     fill([50, 500, 750, 503], () => 0);
@@ -226,3 +287,4 @@ describe('figure regions on a page image', () => {
     expect(findFigures(canvas(800, 1000).image, [], 60)).toEqual([]);
   });
 });
+

@@ -65,6 +65,23 @@ describe('Mistral-style pages on real scans', () => {
     }
   });
 
+  const photoAtEdge = findRealFile('8071_093.3B.tif');
+  it.skipIf(!photoAtEdge)('finds a photo that runs into the scan’s dark margin, links it once, and keeps the text wrapped around it', async () => {
+    const page = await readAsMistral(photoAtEdge!, {});
+    // One figure: the photo at the lower left, not the black margin below the page.
+    expect(page.images).toHaveLength(1);
+    const [image] = page.images;
+    expect(image.top_left_x).toBeLessThan(100);
+    expect(image.bottom_right_x).toBeLessThan(1100);
+    expect(image.bottom_right_y).toBeLessThan(2350);
+    expect(page.markdown.match(/!\[[^\]]*\]\([^)]*\)/g)).toEqual([`![${image.id}](${image.id})`]);
+    expect(page.blocks.filter((b: Json) => b.type === 'image').map((b: Json) => b.image_id)).toEqual([image.id]);
+    // The column beside the photo wraps around its edge: its words inside the photo's box are text.
+    const text = oneLine(page.markdown);
+    expect(text).toContain('never took a course in parenting. He was simply showing love for his daughter');
+    expect(text).toContain('a better formula for fatherhood.');
+  });
+
   it.skipIf(!magazine)('reads the magazine page column by column around the photo, its caption after the columns', async () => {
     const png = await sharp(readFileSync(magazine!)).png().toBuffer();
     const body = await json(await gateway.request('/v1/ocr', { method: 'POST', json: { image: png.toString('base64') } }));

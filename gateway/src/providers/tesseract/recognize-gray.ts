@@ -9,6 +9,7 @@ import type { OcrEngine, PageLayout } from './ocr-engine.js';
 import { lineSkew } from './line-skew.js';
 import { pageConfidence } from './page-confidence.js';
 import { blocksToOriginal, identityTransform, type PageTransform } from './preprocess/page-transform.js';
+import { distinctInk } from './preprocess/distinct-ink.js';
 import { estimateNoise } from './preprocess/estimate-noise.js';
 import { lineProfile } from './preprocess/line-profile.js';
 import { cleanPage, grainSized, NOISY, preprocessPage, type CleanedPage } from './preprocess/preprocess-page.js';
@@ -60,6 +61,13 @@ const LEGIBLE = 0.6;
 const SKEWED = 0.5;
 /** How much less confident a straightened reading may be and still win (its rows and columns are straight). */
 const STRAIGHT_BONUS = 0.03;
+/**
+ * The bonus holds from this turn (degrees) up: below it Tesseract's own line finding follows the slant
+ * and the reading as it came has straight rows too (eurotext, turned 0.78°: "über" read "iiber" as it
+ * came and "tiber" straightened, "o" read "0").
+ */
+const BONUS_FROM_DEGREES = 1;
+const straightBonus = (transform: PageTransform): number => (Math.abs(transform.rotation) >= BONUS_FROM_DEGREES ? STRAIGHT_BONUS : 0);
 
 /**
  * Below this many pixels a page may be read as one block of lines on a spare worker while its layout
@@ -114,23 +122,49 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
     const blocks = await recognizeInBands(engine, page, signal, layout);
     return { image: page, transform, blocks, confidence: pageConfidence(blocks) };
   };
+  const finish = (best: Reading): OcrPage => {
+    const ordered = orderBlocks(dropDoubtfulWords(best.blocks), best.image);
+    const blocks = blocksToOriginal(best.transform, ordered);
+    return {
+      index,
+      width: image.width,
+      height: image.height,
+      text: blocksText(blocks),
+      blocks,
+      source: 'ocr',
+      // The whole reading's confidence: dropping doubtful words does not make the page any more legible.
+      confidence: Math.round(best.confidence * 1000) / 1000,
+    };
+  };
   const asIs = identityTransform(image.width, image.height);
   const profile = options.preprocess ? lineProfile(image) : undefined;
   let cleaned: CleanedPage | undefined;
   if (profile && !profile.lines) {
-    // No text lines in the raw pixels: grain, or text too faint to split. Cleaned, grain is still
-    // grain-sized marks, and such a page is not read at all (a reading would find nothing, slowly);
-    // faint text is read as usual, its cleaning kept for the preprocessing that follows.
+    // No text lines in the raw pixels: grain, text too faint to split, or a few words amid grain.
+    // A page with no glyph-shaped mark clearly darker than its grain is not read at all (a reading
+    // would find nothing, slowly), and not cleaned either.
+    const distinct = distinctInk(image);
+    if (!distinct.words) return finish({ image, transform: asIs, blocks: [], confidence: 0 });
+    // Cleaned, grain is still grain-sized marks: the few words that stand out of it are read on their
+    // own, on clean paper (read with the grain, Tesseract finds no text line at all). Faint text is read
+    // as usual, its cleaning kept for the preprocessing that follows.
     cleaned = await cleanPage(image);
-    if (grainSized(cleaned)) return { index, width: image.width, height: image.height, text: '', blocks: [], source: 'ocr', confidence: 0 };
+    if (grainSized(cleaned)) return finish(await read(distinct.image, asIs, 'auto'));
   }
   // A page whose pixels show a clear skew and that needs nothing else is straightened first and read
   // once: read as it comes, its reading would only be compared with the straightened one, which wins.
-  // When preprocessing does more (rules erased, noise removed), the page is still read both ways: on a
-  // noisy, ruled invoice the reading as it came can be the better one.
-  const straightenedFirst = profile?.clearSkew !== undefined ? await preprocessPage(image, { maxPixels: options.maxPixels }, cleaned) : undefined;
-  const onlyTurned = straightenedFirst?.transform.rotation !== 0 && straightenedFirst?.steps.length === 1;
-  const prepared = onlyTurned ? straightenedFirst : undefined;
+  // When preprocessing does more (rules erased), the page is still read both ways: on a ruled invoice
+  // or table the reading as it came can be the better one. Likewise a page whose grain measures noisy
+  // and that needs nothing but denoising is read denoised first (read as it comes, grain costs words:
+  // the denoised reading won on every such benchmark page), and as it comes only when that reading is unsure.
+  const noisy = options.preprocess && estimateNoise(image) > NOISY;
+  if (noisy) cleaned ??= await cleanPage(image);
+  const preparedFirst = profile?.clearSkew !== undefined || noisy ? await preprocessPage(image, { maxPixels: options.maxPixels }, cleaned) : undefined;
+  const onlyTurned = preparedFirst?.transform.rotation !== 0 && preparedFirst?.steps.length === 1;
+  // Only cleaned (denoised): no step beyond cleanPage's, and it removed noise.
+  const onlyDenoised = noisy && cleaned && cleaned.steps.length > 0 && preparedFirst?.steps.length === cleaned.steps.length;
+  const denoisedFirst = onlyDenoised ? preparedFirst : undefined;
+  const prepared = onlyTurned ? preparedFirst : denoisedFirst;
   const first = prepared ? read(prepared.image, prepared.transform, 'auto') : read(image, asIs, 'auto');
   const asBlock = prepared ? undefined : speculateBlock(engine, image, options, (signal) => read(image, asIs, 'block', signal));
   let best: Reading;
@@ -142,19 +176,23 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
   }
   // A confident reading, or one of noise, is not read as a block: the spare worker is let go at once.
   if (best.confidence >= CONFIDENT || best.confidence < LEGIBLE) asBlock?.cancel();
+  if (denoisedFirst && best.confidence < CONFIDENT) {
+    const asItCame = await read(image, asIs, 'auto');
+    if (asItCame.confidence > best.confidence + straightBonus(denoisedFirst.transform)) best = asItCame;
+  }
   // Where the words cannot tell (short lines), the pixels can: preprocessing measures the skew.
   const skew = lineSkew(best.blocks);
   // Grain the engine reads through with some confidence still costs words: such a page is read
   // denoised as well, and the more confident reading kept. A page where the engine found no word is
   // read again only when, cleaned, its marks are the size of text, not of grain.
-  const unsure = best.confidence < CONFIDENT || estimateNoise(image) > NOISY;
+  const unsure = best.confidence < CONFIDENT || noisy;
   if (options.preprocess && !prepared && (skew === undefined || Math.abs(skew) >= SKEWED || unsure)) {
     const textFound = best.blocks.length > 0;
-    const again = straightenedFirst && textFound ? straightenedFirst : await preprocessPage(image, { maxPixels: options.maxPixels, textFound }, cleaned);
+    const again = preparedFirst && textFound ? preparedFirst : await preprocessPage(image, { maxPixels: options.maxPixels, textFound }, cleaned);
     const straightened = again.transform.rotation !== 0;
     if (!again.illegible && again.steps.length > 0 && (straightened || unsure)) {
       const reading = await read(again.image, again.transform, 'auto');
-      if (reading.confidence + (straightened ? STRAIGHT_BONUS : 0) > best.confidence) best = reading;
+      if (reading.confidence + straightBonus(again.transform) > best.confidence) best = reading;
     }
   }
   const stray = strayTallLines(best.blocks);
@@ -178,16 +216,5 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
     const reading = early ?? (await read(best.image, best.transform, 'block'));
     if (reading.confidence > best.confidence) best = reading;
   }
-  const ordered = orderBlocks(dropDoubtfulWords(best.blocks), best.image);
-  const blocks = blocksToOriginal(best.transform, ordered);
-  return {
-    index,
-    width: image.width,
-    height: image.height,
-    text: blocksText(blocks),
-    blocks,
-    source: 'ocr',
-    // The whole reading's confidence: dropping doubtful words does not make the page any more legible.
-    confidence: Math.round(best.confidence * 1000) / 1000,
-  };
+  return finish(best);
 }

@@ -34,6 +34,8 @@ interface Rendered {
   imageId?: string;
 }
 
+const sameBox = (a: BoxCoordinates, b: BoxCoordinates): boolean => a.every((value, at) => value === b[at]);
+
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
 
 /** Lines joined as running text: a word hyphenated across a line break is joined again. */
@@ -103,7 +105,6 @@ export function buildMistralPages(pages: OcrPage[], extras: PageExtras[], option
     const figureBoxes = figures.map((figure) => figure.bbox);
     const regions = withLayout ? classifyRegions(page, bands[position], figureBoxes, pictures ?? figureBoxes) : [];
     const tables: OcrTableObject[] = [];
-    let figureAt = 0;
     const rendered: Rendered[] = regions.map((region) => {
       const words = region.lines.flatMap((line) => line.words);
       const text = runningText(region.lines);
@@ -126,7 +127,9 @@ export function buildMistralPages(pages: OcrPage[], extras: PageExtras[], option
           return { type: region.type, markdown: `[${id}](${id})`, content, words, region, tableId: id };
         }
         case 'image': {
-          const id = figures[figureAt++].id;
+          // Figures come sorted top to bottom, image regions in reading order (a column's figure may be
+          // read before a higher one in the next column): each region is linked to the figure of its box.
+          const id = (figures.find((figure) => figure.bbox === region.bbox) ?? figures.find((figure) => sameBox(figure.bbox, region.bbox)))!.id;
           return { type: region.type, markdown: `![${id}](${id})`, content: '', words, region, imageId: id };
         }
         case 'header':

@@ -89,6 +89,9 @@ function insertByPosition(regions: PageRegion[], added: PageRegion): void {
   else regions.splice(at, 0, added);
 }
 
+/** A word read at least this confidently is text, not noise made of a picture. */
+const CONFIDENT_WORD = 0.9;
+
 /** Lines a caption may have; a longer block beside a figure is a paragraph. */
 const CAPTION_LINES = 8;
 /** How far (body line heights) a caption may sit from its figure, or from the caption line before it. */
@@ -138,9 +141,16 @@ function attachCaptions(regions: PageRegion[], body: number): PageRegion[] {
  */
 export function classifyRegions(page: OcrPage, bands: PageBands, figures: BoxCoordinates[], pictures: BoxCoordinates[] = figures): PageRegion[] {
   const allLines = page.blocks.flatMap((block) => block.lines);
-  // Words read inside a picture are part of it (often noise the engine made of a photo), returned as a figure or not.
-  const inFigure = (word: OcrWord) => pictures.some((picture) => within(word.bbox, picture));
-  const banded = new Set<OcrWord>([...[...bands.header, ...bands.footer].flatMap((line) => line.words), ...allLines.flatMap((line) => line.words.filter(inFigure))]);
+  // Words read inside a picture are part of it (often noise the engine made of a photo), returned as a
+  // figure or not; but a picture's box is a rectangle, and text wrapped around a photo's edge falls in
+  // it: a confident word on a line at least half outside the picture is the page’s text.
+  const inPicture = (word: OcrWord) => pictures.some((picture) => within(word.bbox, picture));
+  const pictureWords = (line: OcrLine) => {
+    const inside = line.words.filter(inPicture);
+    const halfOutside = inside.length * 2 <= line.words.length;
+    return inside.filter((word) => !halfOutside || word.confidence < CONFIDENT_WORD);
+  };
+  const banded = new Set<OcrWord>([...[...bands.header, ...bands.footer].flatMap((line) => line.words), ...allLines.flatMap(pictureWords)]);
   const body = bodyLineHeight(allLines.filter((line) => !line.words.some((word) => banded.has(word))));
   const tables = findTables(allLines.flatMap((line) => line.words).filter((word) => !banded.has(word)));
   const taken = new Set<OcrWord>([...banded, ...tables.flatMap((table) => table.lines.flatMap((line) => line.words))]);

@@ -40,11 +40,39 @@ function localPaper(means: Float32Array, columns: number, rows: number): Float32
   return paper;
 }
 
+/** An edge row or column of cells at least this full of picture is the dark margin a scanner leaves around the paper. */
+const BORDER_FILL = 0.6;
+
+/**
+ * Clears the scanner's dark margins: from each edge inward, rows (columns) of cells mostly picture. A
+ * margin is no figure, and a photo that touches one would otherwise grow into a region as wide as the
+ * page, too empty to count as a figure.
+ */
+function clearScanBorders(picture: Uint8Array, columns: number, rows: number): void {
+  const rowFill = (row: number) => picture.subarray(row * columns, (row + 1) * columns).reduce((sum, v) => sum + v, 0) / columns;
+  const columnFill = (column: number) => {
+    let sum = 0;
+    for (let row = 0; row < rows; row++) sum += picture[row * columns + column];
+    return sum / rows;
+  };
+  const clearRow = (row: number) => picture.fill(0, row * columns, (row + 1) * columns);
+  const clearColumn = (column: number) => {
+    for (let row = 0; row < rows; row++) picture[row * columns + column] = 0;
+  };
+  // A margin is a thin strip: at most a sixth of the page from its edge.
+  const rowReach = Math.ceil(rows / 6);
+  const columnReach = Math.ceil(columns / 6);
+  for (let row = 0; row < rowReach && rowFill(row) >= BORDER_FILL; row++) clearRow(row);
+  for (let row = rows - 1; row >= rows - rowReach && rowFill(row) >= BORDER_FILL; row--) clearRow(row);
+  for (let column = 0; column < columnReach && columnFill(column) >= BORDER_FILL; column++) clearColumn(column);
+  for (let column = columns - 1; column >= columns - columnReach && columnFill(column) >= BORDER_FILL; column--) clearColumn(column);
+}
+
 /**
  * Figure regions of a page image: large areas with ink that no recognised word covers (photos,
  * charts, drawings). The page is cut into small cells; a cell is picture when it is much darker than
  * the paper around it or textured beyond the page's own noise, and no word box (widened by half its height)
- * touches it. Touching picture cells make a figure; one smaller than `minSize` pixels either way,
+ * touches it; the dark margins of a scan are not picture. Touching picture cells make a figure; one smaller than `minSize` pixels either way,
  * or mostly empty, is dropped.
  */
 export function findFigures(image: GrayPixels, wordBoxes: BoxCoordinates[], minSize: number): BoxCoordinates[] {
@@ -77,6 +105,7 @@ export function findFigures(image: GrayPixels, wordBoxes: BoxCoordinates[], minS
   for (let at = 0; at < picture.length; at++) {
     picture[at] = paper[at] - means[at] > INK_CONTRAST || spreads[at] > Math.max(MIN_TEXTURE, 3 * noise) ? 1 : 0;
   }
+  clearScanBorders(picture, columns, rows);
   for (const box of wordBoxes) {
     const pad = (box[3] - box[1]) / 2;
     const fromColumn = Math.max(0, Math.floor((box[0] - pad) / cell));

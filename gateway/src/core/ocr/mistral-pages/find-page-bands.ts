@@ -17,9 +17,9 @@ const pageLines = (page: OcrPage): OcrLine[] => page.blocks.flatMap((block) => b
 const repeatKey = (line: OcrLine): string => line.text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
 
 /**
- * Running headers and footers by position: lines in the top or bottom tenth of a page, apart from the
- * page's other text, that repeat on another page (digits aside), are smaller than the body text, or are
- * a page number. A page whose every line sits in a band keeps them all as content.
+ * Running headers and footers by position: lines in the top or bottom tenth of a page that repeat on
+ * another page (digits aside), or that stand apart from the page's other text (their block stays in
+ * the band) and are smaller than the body text or a page number. A page whose every line sits in a band keeps them all as content.
  */
 export function findPageBands(pages: OcrPage[]): PageBands[] {
   const inTop = (page: OcrPage, line: OcrLine) => line.bbox[3] <= page.height * BAND;
@@ -34,8 +34,15 @@ export function findPageBands(pages: OcrPage[]): PageBands[] {
   return pages.map((page) => {
     const lines = pageLines(page);
     const body = bodyLineHeight(lines);
+    // A line whose block runs on past the band is the first (or last) line of a column, not apart from
+    // the page's text: a scan with a narrow margin starts its columns in the top tenth.
+    const inBlockPast = new Set<OcrLine>();
+    for (const block of page.blocks) {
+      if (block.lines.some((line) => !inTop(page, line))) block.lines.filter((line) => inTop(page, line)).forEach((line) => inBlockPast.add(line));
+      if (block.lines.some((line) => !inBottom(page, line))) block.lines.filter((line) => inBottom(page, line)).forEach((line) => inBlockPast.add(line));
+    }
     const isRunning = (line: OcrLine, repeats: Map<string, number>) =>
-      (repeats.get(repeatKey(line)) ?? 0) > 1 || boxHeight(line.bbox) <= body * SMALL || PAGE_NUMBER.test(line.text.trim());
+      (repeats.get(repeatKey(line)) ?? 0) > 1 || (!inBlockPast.has(line) && (boxHeight(line.bbox) <= body * SMALL || PAGE_NUMBER.test(line.text.trim())));
     const header = lines.filter((line) => inTop(page, line) && isRunning(line, seen.top));
     const footer = lines.filter((line) => inBottom(page, line) && isRunning(line, seen.bottom));
     if (header.length + footer.length === lines.length) return { header: [], footer: [] };
