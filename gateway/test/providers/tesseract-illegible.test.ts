@@ -29,6 +29,7 @@ function counting(): { engine: OcrEngine; calls: () => number } {
     warm: () => inner.warm(),
     status: () => inner.status(),
     queues: () => inner.queues(),
+    onPageWaiting: (listener) => inner.onPageWaiting(listener),
     close: async () => undefined,
   };
   return { engine, calls: () => calls };

@@ -27,6 +27,7 @@ function recording(): { engine: OcrEngine; sizes: string[] } {
     warm: () => inner.warm(),
     status: () => inner.status(),
     queues: () => inner.queues(),
+    onPageWaiting: (listener) => inner.onPageWaiting(listener),
     close: async () => undefined,
   };
   return { engine, sizes };

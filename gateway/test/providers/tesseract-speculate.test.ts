@@ -32,6 +32,7 @@ function recording(): { engine: OcrEngine; log: { layout: PageLayout; outcome: P
     warm: () => inner.warm(),
     status: () => inner.status(),
     queues: () => inner.queues(),
+    onPageWaiting: (listener) => inner.onPageWaiting(listener),
     close: async () => undefined,
   };
   return { engine, log };
@@ -79,5 +80,21 @@ describe('a small page read as one block on a spare core', () => {
     await run(engine, await receipt(), false);
     expect(log.map((l) => l.layout)).toEqual(['auto', 'block']);
     expect(await Promise.all(log.map((l) => l.outcome))).toEqual(['done', 'done']);
+  });
+
+  it('gives its worker up as soon as another page waits for one, and the receipt is still read as a block', async ({ skip }) => {
+    if (!native) skip();
+    const { engine, log } = recording();
+    const first = run(engine, await receipt(), true);
+    // Both workers busy (layout and block reading): a second page arrives and waits.
+    await expect.poll(() => log.length).toBe(2);
+    const other = await decodeGray((await drawTextImage(proseLines(8, 40, 40, 10), { width: 700, height: 300 })).image, { maxPixels: 40_000_000 });
+    const second = engine.recognize(other, new AbortController().signal, 'auto');
+    expect(await log[1].outcome).toBe('cancelled');
+    expect((await second).length).toBeGreaterThan(0);
+    const page = await first;
+    // The block reading the receipt needed is made after all, once a worker is free.
+    expect(log.slice(3).map((l) => l.layout)).toContain('block');
+    expect(page.text).toMatch(/Brown rice 1kg\s+3\.95/);
   });
 });

@@ -33,6 +33,8 @@ export function createEngine(options: TesseractOptions): OcrEngine {
     warm: async () => (await choose()).warm(),
     status: (): EngineStatus => chosen?.status() ?? (choosing ? { state: 'loading' } : { state: 'cold' }),
     queues: () => chosen?.queues() ?? [],
+    // Speculation only starts on a warm engine (spare workers), so the engine is chosen by then.
+    onPageWaiting: (listener) => chosen?.onPageWaiting(listener) ?? (() => undefined),
     close: async () => {
       closed = true;
       await chosen?.close();

@@ -56,6 +56,7 @@ export function createNativeEngine(options: NativeEngineOptions): OcrEngine {
     warm: () => pool.warm(),
     status: () => pool.status(),
     queues: () => pool.queues(),
+    onPageWaiting: (listener) => pool.onJobWaiting(listener),
     close: () => pool.close(),
   };
 }

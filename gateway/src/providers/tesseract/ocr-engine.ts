@@ -24,5 +24,7 @@ export interface OcrEngine {
   status(): EngineStatus;
   /** Pages waiting for and running on a worker, for /metrics. */
   queues(): QueueDepth[];
+  /** Calls `listener` each time a reading starts waiting for a worker; returns the unsubscribe. */
+  onPageWaiting(listener: () => void): () => void;
   close(): Promise<void>;
 }

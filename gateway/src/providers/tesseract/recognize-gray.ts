@@ -86,8 +86,8 @@ interface Speculation {
 /**
  * Starts reading a small page as one block on the native engine when two workers are idle (one for
  * the layout reading) and the machine has a core to spare: one page at a time the second core has
- * nothing else to do, and the process is killed as soon as its reading is not needed. Under load (no
- * idle worker, or a busy machine) nothing is started.
+ * nothing else to do, and the process is killed as soon as its reading is not needed, or as soon as
+ * another reading waits for a worker. Under load (no idle worker, or a busy machine) nothing is started.
  */
 function speculateBlock(
   engine: OcrEngine,
@@ -101,9 +101,14 @@ function speculateBlock(
   const controller = new AbortController();
   const cancel = (): void => controller.abort();
   signal.addEventListener('abort', cancel, { once: true });
+  // Speculation yields: once another reading waits for a worker (a second page arrived), it is stopped.
+  const stopWatching = engine.onPageWaiting(cancel);
   const reading = read(controller.signal)
     .catch(() => undefined)
-    .finally(() => signal.removeEventListener('abort', cancel));
+    .finally(() => {
+      signal.removeEventListener('abort', cancel);
+      stopWatching();
+    });
   return { reading, cancel };
 }
 

@@ -35,6 +35,7 @@ export function createWasmEngine(workers: number): OcrEngine {
     warm: () => pool.warm(),
     status: () => pool.status(),
     queues: () => pool.queues(),
+    onPageWaiting: (listener) => pool.onJobWaiting(listener),
     close: () => pool.close(),
   };
 }

@@ -21,6 +21,7 @@ export interface WorkerLifecycle<Worker> {
 export class WorkerPool<Worker> {
   private readonly idle: Worker[] = [];
   private readonly waiters: Waiter<Worker>[] = [];
+  private readonly waitingListeners = new Set<() => void>();
   private starting: Promise<void> | undefined;
   private failure: string | undefined;
   private closed = false;
@@ -40,6 +41,12 @@ export class WorkerPool<Worker> {
 
   queues(): QueueDepth[] {
     return [{ queue: 'ocr_workers', waiting: this.waiters.length, running: this.workers.length - this.idle.length }];
+  }
+
+  /** Calls `listener` each time a job starts waiting for a worker (all are busy); returns the unsubscribe. */
+  onJobWaiting(listener: () => void): () => void {
+    this.waitingListeners.add(listener);
+    return () => this.waitingListeners.delete(listener);
   }
 
   /** Starts every worker; resolves when all are ready. Safe to call repeatedly. */
@@ -91,6 +98,7 @@ export class WorkerPool<Worker> {
       };
       signal.addEventListener('abort', waiter.onAbort, { once: true });
       this.waiters.push(waiter);
+      for (const listener of [...this.waitingListeners]) listener();
     });
   }
 
