@@ -108,8 +108,10 @@ export class SqliteWriter {
     const worker = new Worker(WRITER_PROGRAM, {
       eval: true,
       workerData: { file: this.file, libsql: libsqlPath(), capacity: PREPARED_CAPACITY },
-      // The writer holds a few statements and one batch at a time: a small heap is plenty.
-      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
+      // Short-lived objects are few (a batch's strings go to the large-object space): a small young
+      // generation keeps the thread's memory down. The old generation is not capped: a batch of bodies
+      // can be tens of megabytes.
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
     });
     worker.on('message', (message: { id: number | 'close'; error?: { message: string; code?: string } }) => this.answered(message));
     worker.on('error', (error) => this.failAll(error));

@@ -45,4 +45,19 @@ describe('SQLite writes on the writer thread', () => {
       await reopened.close();
     }
   });
+
+  it('takes a request-log batch of tens of megabytes in one transaction', async () => {
+    const db = await openDatabase({ dataDir: useTempDir() });
+    try {
+      const log = new RequestLogRepository(db);
+      const body = 'y'.repeat(16 * 1024);
+      // 6,000 entries with two 16 KiB bodies: about 200 MB of text through the thread in one batch.
+      const entries = Array.from({ length: 6000 }, (_, i): RequestLogEntry => ({ id: `big_${i}`, time: 1_764_000_000_000 + i, method: 'POST', path: '/v1/chat/completions', status: 200, latency_ms: 1, key_prefix: null, model: 'm', prompt_tokens: 1, completion_tokens: 1, cost: 0, client: null, request_body: body, response_body: body }));
+      await log.insertMany(entries);
+      expect(await log.recent(1)).toMatchObject([{ id: 'big_5999', response_body: body }]);
+    } finally {
+      await db.close();
+    }
+  });
 });
+
