@@ -1,3 +1,5 @@
+import { labelComponents } from './label-components.js';
+
 export interface ComponentStats {
   /** Number of 8-connected ink components. */
   count: number;
@@ -7,54 +9,9 @@ export interface ComponentStats {
   speckRatio: number;
 }
 
-/**
- * Connected-component statistics of a binary image (1 = ink), by two-pass labelling with union-find.
- * Typed arrays throughout: a grainy page has hundreds of thousands of components.
- */
+/** Connected-component statistics of a binary image (1 = ink); typed arrays throughout. */
 export function componentStats(binary: Uint8Array, width: number, height: number): ComponentStats {
-  const labels = new Int32Array(binary.length);
-  let parent = new Int32Array(1024);
-  let next = 1;
-  const find = (a: number): number => {
-    while (parent[a] !== a) {
-      parent[a] = parent[parent[a]];
-      a = parent[a];
-    }
-    return a;
-  };
-  const union = (a: number, b: number): void => {
-    const ra = find(a);
-    const rb = find(b);
-    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
-  };
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      if (!binary[i]) continue;
-      // The labelled neighbours: left, up, up-left, up-right.
-      const left = x > 0 ? labels[i - 1] : 0;
-      const up = y > 0 ? labels[i - width] : 0;
-      const upLeft = y > 0 && x > 0 ? labels[i - width - 1] : 0;
-      const upRight = y > 0 && x < width - 1 ? labels[i - width + 1] : 0;
-      let label = 0;
-      for (const n of [left, up, upLeft, upRight]) if (n && (!label || n < label)) label = n;
-      if (!label) {
-        if (next === parent.length) {
-          const grown = new Int32Array(parent.length * 2);
-          grown.set(parent);
-          parent = grown;
-        }
-        parent[next] = next;
-        labels[i] = next++;
-      } else {
-        labels[i] = label;
-        if (left && left !== label) union(label, left);
-        if (up && up !== label) union(label, up);
-        if (upLeft && upLeft !== label) union(label, upLeft);
-        if (upRight && upRight !== label) union(label, upRight);
-      }
-    }
-  }
+  const { labels, count: next } = labelComponents(binary, width, height);
   const minY = new Int32Array(next).fill(-1);
   const maxY = new Int32Array(next);
   const minX = new Int32Array(next);
@@ -62,9 +19,8 @@ export function componentStats(binary: Uint8Array, width: number, height: number
   const area = new Int32Array(next);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const label = labels[y * width + x];
-      if (!label) continue;
-      const root = find(label);
+      const root = labels[y * width + x];
+      if (!root) continue;
       if (minY[root] < 0) {
         minY[root] = maxY[root] = y;
         minX[root] = maxX[root] = x;
