@@ -80,6 +80,7 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
       abandoned: status === CLIENT_CLOSED_REQUEST,
       fromConsole: client === CONSOLE_CLIENT,
     });
+    const logSecrets = secrets ?? knownSecrets(app, request);
     const requestBody = keepBodies() ? requestBodyText(request) : undefined;
     const responseBody = keepBodies() ? responseBodies.get(request) : undefined;
     requestLog.add({
@@ -95,8 +96,8 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
       completion_tokens: usage ? usage.completion_tokens : null,
       cost: usage ? usage.cost : null,
       client,
-      request_headers: redactHeaders(request.headers, (secrets ??= knownSecrets(app, request))),
-      ...(requestBody !== undefined ? { request_body: redactBody(requestBody, 4096, secrets) } : {}),
+      request_headers: redactHeaders(request.headers, logSecrets),
+      ...(requestBody !== undefined ? { request_body: redactBody(requestBody, 4096, logSecrets) } : {}),
       ...(responseBody !== undefined ? { response_body: responseBody } : {}),
     });
     return committed;
