@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
+import { json, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { startTcpRelay, type TcpRelay } from '../support/tcp-relay.js';
-import { dropRedisPrefix, TEST_REDIS_URL } from '../support/team-of-gateways.js';
+import { chatLine, createChatBatch } from '../support/chat-batch.js';
+import { dropRedisPrefix, teamInstanceEnv, TEST_REDIS_URL } from '../support/team-of-gateways.js';
 import { createTestDatabase } from '../support/test-databases.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
 
@@ -32,7 +33,7 @@ beforeAll(async () => {
   };
   const start = (id: string, upstream: FakeUpstream, redisUrl: string) =>
     startGateway({
-      env: { GATEWAY_DATABASE_URL: database.url, GATEWAY_REDIS_URL: redisUrl, GATEWAY_REDIS_PREFIX: prefix, GATEWAY_INSTANCE_ID: id, GATEWAY_FILES_DIR: filesDir },
+      env: teamInstanceEnv({ databaseUrl: database.url, prefix, filesDir, redisUrl }, id),
       config: { ...patient(upstream), server: { batch_concurrency: 4, batch_concurrency_per_batch: 4, batch_recovery_seconds: 1 } },
     });
   a = await start('gw-a', upstreamA, `redis://127.0.0.1:${relay.port}`);
@@ -46,23 +47,12 @@ afterAll(async () => {
   rmSync(filesDir, { recursive: true, force: true });
 });
 
-const chatLine = (id: string) => ({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model: 'svc-large-3', messages: [{ role: 'user', content: `line ${id}` }] } });
-
-async function createBatch(on: TestGateway, lines: unknown[]): Promise<Json> {
-  const form = new FormData();
-  form.set('purpose', 'batch');
-  form.set('file', new Blob([lines.map((line) => JSON.stringify(line)).join('\n')], { type: 'application/jsonl' }), 'input.jsonl');
-  const file = await json(await on.request('/v1/files', { method: 'POST', body: form }));
-  const created = await on.request('/v1/batches', { method: 'POST', json: { input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' } });
-  expect(created.status).toBe(200);
-  return json(created);
-}
 
 describe('batches in team mode while Redis is away from one instance', () => {
   it('a cancel through B reaches the lines in flight on A (cut from Redis) through the database within seconds', async () => {
     // Each line takes about 6 s upstream: longer than the 3 s status check, so only an abort ends it early.
     for (const upstream of [upstreamA, upstreamB]) upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 3000 }, path: '/v1/chat/completions' });
-    const batch = await createBatch(b, Array.from({ length: 16 }, (_, i) => chatLine(`line-${i}`)));
+    const batch = await createChatBatch(b, Array.from({ length: 16 }, (_, i) => chatLine(`line-${i}`)));
     const chats = () => upstreamA.requests.filter((request) => request.path === '/v1/chat/completions');
     await expect.poll(() => chats().length, { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
     await relay.cut();

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { postgresConnection } from '../../src/store/database.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
-import { dropRedisPrefix, TEST_REDIS_URL } from '../support/team-of-gateways.js';
+import { chatLine, createChatBatch } from '../support/chat-batch.js';
+import { dropRedisPrefix, teamInstanceEnv, TEST_REDIS_URL } from '../support/team-of-gateways.js';
 import { createTestDatabase } from '../support/test-databases.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
 
@@ -25,7 +26,7 @@ beforeAll(async () => {
   [upstreamA, upstreamB] = await Promise.all([startFakeUpstream({ apiKey: UPSTREAM_KEY }), startFakeUpstream({ apiKey: UPSTREAM_KEY })]);
   const start = (id: string, upstream: FakeUpstream) =>
     startGateway({
-      env: { GATEWAY_DATABASE_URL: database.url, GATEWAY_REDIS_URL: TEST_REDIS_URL, GATEWAY_REDIS_PREFIX: prefix, GATEWAY_INSTANCE_ID: id, GATEWAY_FILES_DIR: filesDir },
+      env: teamInstanceEnv({ databaseUrl: database.url, prefix, filesDir }, id),
       config: { ...upstreamConfig(upstream), server: { batch_concurrency: 4, batch_concurrency_per_batch: 2, batch_recovery_seconds: 1 } },
     });
   a = await start('gw-a', upstreamA);
@@ -55,18 +56,7 @@ async function query<T>(text: string, values: unknown[] = []): Promise<T[]> {
   }
 }
 
-const chatLine = (id: string) => ({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model: 'svc-large-3', messages: [{ role: 'user', content: `line ${id}` }] } });
 const ids = (count: number) => Array.from({ length: count }, (_, index) => `line-${index}`);
-
-async function createBatch(on: TestGateway, lines: unknown[]): Promise<Json> {
-  const form = new FormData();
-  form.set('purpose', 'batch');
-  form.set('file', new Blob([lines.map((line) => JSON.stringify(line)).join('\n')], { type: 'application/jsonl' }), 'input.jsonl');
-  const file = await json(await on.request('/v1/files', { method: 'POST', body: form }));
-  const created = await on.request('/v1/batches', { method: 'POST', json: { input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' } });
-  expect(created.status).toBe(200);
-  return json(created);
-}
 
 const batchOn = async (on: TestGateway, id: string): Promise<Json> => json(await on.request(`/v1/batches/${id}`));
 
@@ -84,7 +74,7 @@ describe('batches in team mode: lines are pg-boss jobs on the shared PostgreSQL'
     for (const upstream of [upstreamA, upstreamB]) upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 40 }, path: '/v1/chat/completions' });
     const expected = ids(40);
     const started = Date.now();
-    const batch = await createBatch(a, expected.map(chatLine));
+    const batch = await createChatBatch(a, expected.map((id) => chatLine(id)));
     await expect.poll(async () => (await batchOn(b, batch.id)).status, { timeout: 30_000, interval: 200 }).toBe('completed');
     console.log(`40 lines of 80 ms on two instances (2 per batch each): ${Date.now() - started} ms`);
     const done = await batchOn(b, batch.id);
@@ -105,7 +95,7 @@ describe('batches in team mode: lines are pg-boss jobs on the shared PostgreSQL'
     const since = Date.now();
     // Each line takes about 2 s upstream.
     for (const upstream of [upstreamA, upstreamB]) upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 1000 }, path: '/v1/chat/completions' });
-    const batch = await createBatch(a, ids(30).map(chatLine));
+    const batch = await createChatBatch(a, ids(30).map((id) => chatLine(id)));
     await expect.poll(() => upstreamA.requests.filter((request) => request.path === '/v1/chat/completions').length, { timeout: 10_000, interval: 50 }).toBeGreaterThan(0);
     const inFlightOnA = upstreamA.requests.filter((request) => request.path === '/v1/chat/completions');
     const cancelled = await b.request(`/v1/batches/${batch.id}/cancel`, { method: 'POST' });
@@ -131,7 +121,7 @@ describe('batches in team mode: lines are pg-boss jobs on the shared PostgreSQL'
   it('completion_window: past it the batch is expired, the remaining lines never run and are in the error file as batch_expired', async () => {
     for (const upstream of [upstreamA, upstreamB]) upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 150 }, path: '/v1/chat/completions' });
     const expected = ids(40);
-    const batch = await createBatch(a, expected.map(chatLine));
+    const batch = await createChatBatch(a, expected.map((id) => chatLine(id)));
     await expect.poll(async () => (await batchOn(a, batch.id)).request_counts.completed, { timeout: 20_000, interval: 100 }).toBeGreaterThanOrEqual(2);
     // The batch was created 25 hours ago as far as its 24h window is concerned.
     await query('UPDATE batches SET created_at = created_at - 90000 WHERE id = $1', [batch.id]);

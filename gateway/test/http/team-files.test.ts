@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { json, type Json, type TestGateway } from '../support/start-gateway.js';
-import { dropRedisPrefix, TEST_REDIS_URL } from '../support/team-of-gateways.js';
+import { dropRedisPrefix, teamInstanceEnv, TEST_REDIS_URL } from '../support/team-of-gateways.js';
 import { createTestDatabase } from '../support/test-databases.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
 import { useFakeUpstream, useGateway, useTempDir } from '../support/use-resources.js';
@@ -31,7 +31,7 @@ describe('files in team mode: one PostgreSQL, one Redis, one shared GATEWAY_FILE
     onTestFinished(() => dropRedisPrefix(TEST_REDIS_URL, prefix));
     const filesDir = useTempDir('switchyard-shared-files-');
     const upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
-    const env = (id: string) => ({ GATEWAY_DATABASE_URL: database.url, GATEWAY_REDIS_URL: TEST_REDIS_URL, GATEWAY_REDIS_PREFIX: prefix, GATEWAY_INSTANCE_ID: id, GATEWAY_FILES_DIR: filesDir });
+    const env = (id: string) => teamInstanceEnv({ databaseUrl: database.url, prefix, filesDir }, id);
     // Each instance its own data folder: only the files directory and the database are shared.
     const a = await useGateway({ env: env('gw-a'), config: upstreamConfig(upstream) });
     const b = await useGateway({ env: env('gw-b'), config: upstreamConfig(upstream) });

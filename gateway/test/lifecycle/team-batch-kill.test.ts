@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import type { FakeUpstream } from '../support/fake-upstream.js';
 import { spawnGateway, type SpawnedGateway } from '../support/spawn-gateway.js';
 import { json, type Json } from '../support/start-gateway.js';
-import { dropRedisPrefix, TEST_REDIS_URL } from '../support/team-of-gateways.js';
+import { chatLine, createChatBatch } from '../support/chat-batch.js';
+import { dropRedisPrefix, teamInstanceEnv, TEST_REDIS_URL } from '../support/team-of-gateways.js';
 import { createTestDatabase } from '../support/test-databases.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
 import { useFakeUpstream, useTempDir } from '../support/use-resources.js';
@@ -31,7 +32,7 @@ describe('kill -9 of an instance mid-batch (the built CLI on PostgreSQL and Redi
       const gateway = await spawnGateway(
         useTempDir('switchyard-batch-kill-'),
         { ...upstreamConfig(upstream), server: { batch_concurrency: CONCURRENCY, batch_concurrency_per_batch: CONCURRENCY, batch_recovery_seconds: 1 } },
-        { GATEWAY_DATABASE_URL: database.url, GATEWAY_REDIS_URL: TEST_REDIS_URL, GATEWAY_REDIS_PREFIX: prefix, GATEWAY_INSTANCE_ID: id, GATEWAY_FILES_DIR: filesDir },
+        teamInstanceEnv({ databaseUrl: database.url, prefix, filesDir }, id),
       );
       onTestFinished(() => {
         if (gateway.child.exitCode === null && gateway.child.signalCode === null) gateway.child.kill('SIGKILL');
@@ -46,12 +47,7 @@ describe('kill -9 of an instance mid-batch (the built CLI on PostgreSQL and Redi
     const b = await spawn('gw-b', upstreamB);
 
     const expected = Array.from({ length: LINES }, (_, index) => `line-${index}`);
-    const input = expected.map((id) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model: 'svc-large-3', messages: [{ role: 'user', content: id }] } }));
-    const form = new FormData();
-    form.set('purpose', 'batch');
-    form.set('file', new Blob([input.join('\n')], { type: 'application/jsonl' }), 'input.jsonl');
-    const file = await json(await a.request('/v1/files', { method: 'POST', body: form }));
-    const batch = await json(await a.request('/v1/batches', { method: 'POST', json: { input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' } }));
+    const batch = await createChatBatch(a, expected.map((id) => chatLine(id, id)));
     const read = async (): Promise<Json> => json(await b.request(`/v1/batches/${batch.id}`));
 
     // Mid-batch, with both instances busy: kill A.

@@ -8,6 +8,7 @@ import { recognizeGray } from '../../src/providers/tesseract/recognize-gray.js';
 import { parseTesseractOptions } from '../../src/providers/tesseract/tesseract-options.js';
 import { characterErrorRate } from '../../../bench/ocr/error-rates.js';
 import { drawTextImage, makeDegradedPage, makeVariantPage, proseLines } from '../support/draw-text.js';
+import { observedEngine } from '../support/observed-engine.js';
 
 // The native engine when the machine has the `tesseract` command (CI installs it), else tesseract.js.
 const options = { ...parseTesseractOptions({ type: 'tesseract' }), workers: 1 };
@@ -17,21 +18,10 @@ afterAll(() => inner.close());
 /** The engine, counting the pages it is asked to read. */
 function counting(): { engine: OcrEngine; calls: () => number } {
   let calls = 0;
-  const engine: OcrEngine = {
-    get kind() {
-      return inner.kind;
-    },
-    workers: inner.workers,
-    recognize: (image, signal, layout) => {
-      calls++;
-      return inner.recognize(image, signal, layout);
-    },
-    warm: () => inner.warm(),
-    status: () => inner.status(),
-    queues: () => inner.queues(),
-    onPageWaiting: (listener) => inner.onPageWaiting(listener),
-    close: async () => undefined,
-  };
+  const engine = observedEngine(inner, (image, signal, layout) => {
+    calls++;
+    return inner.recognize(image, signal, layout);
+  });
   return { engine, calls: () => calls };
 }
 

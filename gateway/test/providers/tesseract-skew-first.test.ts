@@ -6,6 +6,7 @@ import { lineProfile } from '../../src/providers/tesseract/preprocess/line-profi
 import { recognizeGray } from '../../src/providers/tesseract/recognize-gray.js';
 import { parseTesseractOptions } from '../../src/providers/tesseract/tesseract-options.js';
 import { drawTextImage, makeDegradedPage } from '../support/draw-text.js';
+import { observedEngine } from '../support/observed-engine.js';
 
 // The native engine when the machine has the `tesseract` command (CI installs it), else tesseract.js.
 const options = { ...parseTesseractOptions({ type: 'tesseract' }), workers: 1 };
@@ -15,21 +16,10 @@ afterAll(() => inner.close());
 /** The engine, recording the size of each page it is asked to read. */
 function recording(): { engine: OcrEngine; sizes: string[] } {
   const sizes: string[] = [];
-  const engine: OcrEngine = {
-    get kind() {
-      return inner.kind;
-    },
-    workers: inner.workers,
-    recognize: (image, signal, layout) => {
-      sizes.push(`${image.width}x${image.height}`);
-      return inner.recognize(image, signal, layout);
-    },
-    warm: () => inner.warm(),
-    status: () => inner.status(),
-    queues: () => inner.queues(),
-    onPageWaiting: (listener) => inner.onPageWaiting(listener),
-    close: async () => undefined,
-  };
+  const engine = observedEngine(inner, (image, signal, layout) => {
+    sizes.push(`${image.width}x${image.height}`);
+    return inner.recognize(image, signal, layout);
+  });
   return { engine, sizes };
 }
 

@@ -5,6 +5,7 @@ import type { OcrEngine, PageLayout } from '../../src/providers/tesseract/ocr-en
 import { recognizeGray } from '../../src/providers/tesseract/recognize-gray.js';
 import { parseTesseractOptions } from '../../src/providers/tesseract/tesseract-options.js';
 import { drawTextImage, proseLines, textWidth, type TextLineSpec } from '../support/draw-text.js';
+import { observedEngine } from '../support/observed-engine.js';
 
 // Speculation runs on the native engine only (its process can be killed): skipped without the command.
 const options = { ...parseTesseractOptions({ type: 'tesseract', engine: 'native' }), workers: 2 };
@@ -21,20 +22,11 @@ afterAll(() => inner.close());
 /** The engine, recording each reading it starts and whether it finished or was cancelled. */
 function recording(): { engine: OcrEngine; log: { layout: PageLayout; outcome: Promise<'done' | 'cancelled'> }[] } {
   const log: { layout: PageLayout; outcome: Promise<'done' | 'cancelled'> }[] = [];
-  const engine: OcrEngine = {
-    kind: 'native',
-    workers: inner.workers,
-    recognize: (image, signal, layout = 'auto') => {
-      const reading = inner.recognize(image, signal, layout);
-      log.push({ layout, outcome: reading.then(() => 'done' as const, () => 'cancelled' as const) });
-      return reading;
-    },
-    warm: () => inner.warm(),
-    status: () => inner.status(),
-    queues: () => inner.queues(),
-    onPageWaiting: (listener) => inner.onPageWaiting(listener),
-    close: async () => undefined,
-  };
+  const engine = observedEngine(inner, (image, signal, layout = 'auto') => {
+    const reading = inner.recognize(image, signal, layout);
+    log.push({ layout, outcome: reading.then(() => 'done' as const, () => 'cancelled' as const) });
+    return reading;
+  });
   return { engine, log };
 }
 

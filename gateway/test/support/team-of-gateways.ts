@@ -8,6 +8,11 @@ import { startGateway, type StartOptions, type TestGateway } from './start-gatew
 /** The real Redis the team-mode tests share (each test its own key prefix, removed afterwards). */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+/** The environment of instance `id` of a team on PostgreSQL and Redis that shares one files folder. */
+export function teamInstanceEnv(team: { databaseUrl: string; prefix: string; filesDir: string; redisUrl?: string }, id: string): Record<string, string> {
+  return { GATEWAY_DATABASE_URL: team.databaseUrl, GATEWAY_REDIS_URL: team.redisUrl ?? TEST_REDIS_URL, GATEWAY_REDIS_PREFIX: team.prefix, GATEWAY_INSTANCE_ID: id, GATEWAY_FILES_DIR: team.filesDir };
+}
+
 export interface TeamOfGateways {
   instances: TestGateway[];
   prefix: string;
