@@ -49,6 +49,21 @@ describe('UsageLedger', () => {
     await ledger.close();
   });
 
+  it('gives entries ids in the order of the milliseconds they were recorded in, so the unique entry_id index grows at its right edge', async () => {
+    const ledger = new UsageLedger(new UsageRepository(db));
+    const recorded = [];
+    for (let i = 0; i < 3; i++) {
+      const recordedEntry: Parameters<UsageLedger['record']>[0] = entry(`req_${i}`);
+      await ledger.record(recordedEntry);
+      recorded.push(recordedEntry.entry_id!);
+      const millis = Date.now();
+      while (Date.now() === millis) await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(recorded.every((id) => /^use_[0-9a-f]{12}[\w-]{16}$/.test(id))).toBe(true);
+    expect([...recorded].sort()).toEqual(recorded);
+    await ledger.close();
+  });
+
   it('has the entry and its debit on disk once record() resolves (another connection sees them), one commit for a turn\'s entries', async () => {
     const ledger = new UsageLedger(new UsageRepository(db));
     const commits = [ledger.record(entry('req_1')), ledger.record(entry('req_0'))];

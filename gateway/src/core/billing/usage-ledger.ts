@@ -1,5 +1,5 @@
 import type { UsageRecord, UsageRepository } from '../../store/usage-repository.js';
-import { newId } from '../ids/ids.js';
+import { newTimeOrderedId } from '../ids/ids.js';
 import type { UsageJournal } from './usage-journal.js';
 
 /**
@@ -70,7 +70,7 @@ export class UsageLedger {
    * stay pending for the next commit.
    */
   record(entry: UsageRecord): Promise<void> {
-    entry.entry_id ??= newId('use_');
+    entry.entry_id ??= newTimeOrderedId('use_');
     if (entry.cost > 0) {
       this.recordedDebit += entry.cost;
       if (entry.key_id) this.spentByKey.set(entry.key_id, this.spentBy(entry.key_id) + entry.cost);

@@ -19,6 +19,17 @@ export function newId(prefix: string): string {
   return prefix + randomPart(18);
 }
 
+let clockMillis = -1;
+let clockText = '';
+/** 12 hex digits of a millisecond clock value; the last one is kept (thousands of ids a second share it). */
+function clockPart(millis: number): string {
+  if (millis !== clockMillis) {
+    clockMillis = millis;
+    clockText = millis.toString(16).padStart(12, '0');
+  }
+  return clockText;
+}
+
 let lastMillis = 0;
 
 /**
@@ -29,5 +40,15 @@ let lastMillis = 0;
  */
 export function newOrderedId(prefix: string): string {
   lastMillis = Math.max(Date.now(), lastMillis + 1);
-  return prefix + lastMillis.toString(16).padStart(12, '0') + randomPart(12);
+  return prefix + clockPart(lastMillis) + randomPart(12);
+}
+
+/**
+ * Prefixed ids that sort by the millisecond they were made in, then 96 random bits (the usage ledger's
+ * `entry_id`s, thousands a second: no strictly increasing clock to run ahead of the time). A unique
+ * index over random ids writes a random page of its B-tree for every row; over these, every row of a
+ * commit lands on its rightmost page.
+ */
+export function newTimeOrderedId(prefix: string): string {
+  return prefix + clockPart(Date.now()) + randomPart(12);
 }
