@@ -46,9 +46,30 @@ interface Level {
   parent: Level | undefined;
 }
 
+/**
+ * Whether anything in `value` lies `MAX_BODY_DEPTH` levels down: a recursion that stops at that depth
+ * (so it cannot overflow) and allocates nothing, the check every body takes; finding the path is left
+ * to `overDeepPath`, for the bodies it refuses.
+ */
+function reachesMaxDepth(value: object, depth: number): boolean {
+  if (depth >= MAX_BODY_DEPTH) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const child: unknown = value[i];
+      if (child !== null && typeof child === 'object' && reachesMaxDepth(child, depth + 1)) return true;
+    }
+    return false;
+  }
+  for (const key in value) {
+    const child: unknown = (value as Record<string, unknown>)[key];
+    if (child !== null && typeof child === 'object' && reachesMaxDepth(child, depth + 1)) return true;
+  }
+  return false;
+}
+
 /** The instance path of the first value nested deeper than `MAX_BODY_DEPTH` (iterative: the body may be 100 000 levels deep). */
 function overDeepPath(data: unknown): string | undefined {
-  if (data === null || typeof data !== 'object') return undefined;
+  if (data === null || typeof data !== 'object' || !reachesMaxDepth(data, 0)) return undefined;
   const stack: Level[] = [{ value: data, depth: 0, key: '', parent: undefined }];
   while (stack.length > 0) {
     const level = stack.pop()!;

@@ -198,9 +198,19 @@ const REDACTED = '[redacted]';
 /** Field names whose values are secrets whatever they look like (compared lower-cased, without `-` and `_`). */
 const SECRET_FIELD_ENDINGS = ['apikey', 'key', 'token', 'secret', 'password', 'passwd', 'passphrase', 'authorization', 'credential', 'credentials', 'cookie'];
 
+/** Names already judged (header and field names repeat on every request); cleared when it grows past the bound. */
+const judgedNames = new Map<string, boolean>();
+const JUDGED_NAMES_BOUND = 4096;
+
 export function isSecretName(name: string): boolean {
-  const normalized = name.toLowerCase().replace(/[-_]/g, '');
-  return SECRET_FIELD_ENDINGS.some((ending) => normalized.endsWith(ending));
+  let secret = judgedNames.get(name);
+  if (secret === undefined) {
+    const normalized = name.toLowerCase().replace(/[-_]/g, '');
+    secret = SECRET_FIELD_ENDINGS.some((ending) => normalized.endsWith(ending));
+    if (judgedNames.size >= JUDGED_NAMES_BOUND) judgedNames.clear();
+    judgedNames.set(name, secret);
+  }
+  return secret;
 }
 
 // A JSON member `"name": "value"` (escapes allowed in both) or `"name": 123`; the value may be cut off by the size cap.
