@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { RedisSpendReservations } from '../../src/core/billing/redis-spend-reservations.js';
 import { LocalSpendReservations, type CommittedSpend, type Reservation } from '../../src/core/billing/spend-reservations.js';
+import { openRedis } from '../../src/store/redis/redis-connection.js';
+import { dropRedisPrefix, TEST_REDIS_URL } from '../support/team-of-gateways.js';
 
 function reservations(committed: Partial<CommittedSpend> = {}) {
   const state: CommittedSpend = { balance: 100, accountLimit: null, accountSpent: 0, keySpent: 0, ...committed };
@@ -38,5 +42,52 @@ describe('LocalSpendReservations', () => {
     expect('id' in (await reservations({ balance: 0.01 }).service.reserve({ keyId: 'a', keyLimit: null, amount: 0 }))).toBe(true);
     expect(await reservations({ balance: 0 }).service.reserve({ keyId: 'a', keyLimit: null, amount: 0 })).toMatchObject({ refused: 'balance' });
     expect(await reservations({ keySpent: 2 }).service.reserve({ keyId: 'a', keyLimit: 2, amount: 0 })).toMatchObject({ refused: 'key_limit' });
+  });
+});
+
+describe('RedisSpendReservations', () => {
+  it('settles the answers of one turn in one call: every hold goes, each key and the account are charged exactly their costs', async () => {
+    const prefix = `sy-test-${randomUUID()}:`;
+    const redis = await openRedis(TEST_REDIS_URL, prefix);
+    onTestFinished(async () => {
+      await redis.close();
+      await dropRedisPrefix(TEST_REDIS_URL, prefix);
+    });
+    const stored: CommittedSpend = { balance: 100, accountLimit: null, accountSpent: 0, keySpent: 1 };
+    const service = new RedisSpendReservations(redis, async () => stored);
+    const held: Reservation[] = [];
+    for (const keyId of ['a', 'b', 'c', 'a', 'b', 'a']) held.push((await service.reserve({ keyId, keyLimit: 10, amount: 0.5 })) as Reservation);
+    let scriptCalls = 0;
+    const evalsha = redis.commands.evalsha.bind(redis.commands);
+    redis.commands.evalsha = ((...args: Parameters<typeof evalsha>) => (scriptCalls++, evalsha(...args))) as typeof evalsha;
+    await Promise.all(held.map((reservation, i) => (i === 5 ? service.release(reservation) : service.settle(reservation, 0.1 * (i + 1)))));
+    expect(scriptCalls).toBe(1);
+    const read = (key: string) => redis.commands.get(`${prefix}spend:key:${key}`).then(Number);
+    expect(await read('a')).toBeCloseTo(1 + 0.1 + 0.4, 9);
+    expect(await read('b')).toBeCloseTo(1 + 0.2 + 0.5, 9);
+    expect(await read('c')).toBeCloseTo(1 + 0.3, 9);
+    expect(Number(await redis.commands.hget(`${prefix}spend:account`, 'balance'))).toBeCloseTo(100 - 1.5, 9);
+    expect(Number(await redis.commands.hget(`${prefix}spend:account`, 'spent'))).toBeCloseTo(1.5, 9);
+    expect(await redis.commands.zcard(`${prefix}spend:held`)).toBe(0);
+    expect(Number((await redis.commands.hget(`${prefix}spend:held:sum`, '*')) ?? 0)).toBeCloseTo(0, 9);
+    expect(await redis.commands.hlen(`${prefix}spend:held:sum`)).toBeLessThanOrEqual(1);
+  });
+  it('sends the settlements still queued before the connection closes (flush), so no hold lingers until it expires', async () => {
+    const prefix = `sy-test-${randomUUID()}:`;
+    onTestFinished(() => dropRedisPrefix(TEST_REDIS_URL, prefix));
+    const redis = await openRedis(TEST_REDIS_URL, prefix);
+    const service = new RedisSpendReservations(redis, async () => ({ balance: 10, accountLimit: null, accountSpent: 0, keySpent: 0 }));
+    const held = (await service.reserve({ keyId: 'a', keyLimit: null, amount: 1 })) as Reservation;
+    const settled = service.settle(held, 0.25);
+    await service.flush();
+    await redis.close();
+    await settled;
+    const other = await openRedis(TEST_REDIS_URL, prefix);
+    try {
+      expect(await other.commands.zcard(`${prefix}spend:held`)).toBe(0);
+      expect(Number(await other.commands.hget(`${prefix}spend:account`, 'balance'))).toBeCloseTo(9.75, 9);
+    } finally {
+      await other.close();
+    }
   });
 });

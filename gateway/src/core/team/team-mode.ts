@@ -194,6 +194,8 @@ export class TeamMode {
 
   async close(): Promise<void> {
     this.closing = true;
+    // The last answers' settlements wait for the end of their turn: sent now, or their holds would linger until they expire.
+    await this.reservations?.flush();
     await this.redis.close();
   }
 
