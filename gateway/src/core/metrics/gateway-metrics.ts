@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { FastHistogram } from './fast-histogram.js';
 import type { Capability } from '../../providers/contracts/capability.js';
 import type { ProviderInstance } from '../../providers/contracts/provider-instance.js';
 import type { BreakerState } from '../routing/circuit-breaker.js';
@@ -23,6 +24,9 @@ const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048
 const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 const BREAKER_STATES: BreakerState[] = ['closed', 'open', 'half_open'];
 
+const GEN_AI_LABEL_NAMES = ['gen_ai_operation_name', 'gen_ai_request_model', 'gen_ai_provider_name'] as const;
+type GenAiLabelName = (typeof GEN_AI_LABEL_NAMES)[number];
+
 export interface GenAiLabels {
   operation: string;
   model: string;
@@ -36,17 +40,17 @@ export interface GenAiLabels {
  */
 export class GatewayMetrics {
   readonly registry = new Registry();
-  private readonly httpDuration: Histogram;
+  private readonly httpDuration: FastHistogram<'http_request_method' | 'http_route' | 'http_response_status_code'>;
   private readonly errors: Counter;
-  private readonly serverDuration: Histogram;
-  private readonly timeToFirstToken: Histogram;
-  private readonly clientDuration: Histogram;
-  private readonly tokenUsage: Histogram;
+  private readonly serverDuration: FastHistogram<GenAiLabelName | 'error_type'>;
+  private readonly timeToFirstToken: FastHistogram<GenAiLabelName>;
+  private readonly clientDuration: FastHistogram<GenAiLabelName | 'error_type'>;
+  private readonly tokenUsage: FastHistogram<GenAiLabelName | 'gen_ai_token_type'>;
 
   constructor(providers: ReadonlyMap<string, ProviderInstance>, breakers: ProviderBreakers) {
     const registers = [this.registry];
-    const histogram = (name: string, help: string, labelNames: string[], buckets: number[]) => new Histogram({ name, help, labelNames, buckets, registers });
-    const genAi = ['gen_ai_operation_name', 'gen_ai_request_model', 'gen_ai_provider_name'];
+    const histogram = <Label extends string>(name: string, help: string, labelNames: readonly Label[], buckets: number[]) => new FastHistogram(name, help, labelNames, buckets, this.registry);
+    const genAi = GEN_AI_LABEL_NAMES;
     this.httpDuration = histogram(
       'http_server_request_duration_seconds',
       'Duration of HTTP server requests, by route template and status code.',
