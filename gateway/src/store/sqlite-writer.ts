@@ -5,6 +5,8 @@ import type { CompiledQuery } from 'kysely';
 
 /** Statements prepared this many at most are kept: the ledger's group commits repeat a few dozen SQL texts (one per batch size). */
 export const PREPARED_CAPACITY = 128;
+/** How often the writer thread copies the log's committed pages into the database file. */
+const CHECKPOINT_MS = 1000;
 
 /**
  * The writer thread's whole program (plain JavaScript, run with `eval`, so it starts the same from the
@@ -27,11 +29,20 @@ function statement(text) {
   }
   return found;
 }
+// Folds the log's committed pages into the database file off the event loop (see the class comment).
+const checkpoints = setInterval(() => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // Busy or closing: the next turn (or the event loop's own checkpoint) does it.
+  }
+}, workerData.checkpointMs);
 const write = db.transaction((statements) => {
   for (const [text, parameters] of statements) statement(text).run(parameters);
 });
 parentPort.on('message', ({ id, statements }) => {
   if (id === 'close') {
+    clearInterval(checkpoints);
     db.close();
     parentPort.postMessage({ id });
     return;
@@ -64,7 +75,14 @@ interface Waiting {
  * the request log's batch of bodies, every 250 ms, held the event loop for milliseconds, which every
  * request in flight then waited out. The ledger's small commits stay on the event loop: measured both
  * ways (docs/performance.md), the hop to this thread and back cost more than the commit itself.
- * The thread starts with the first write: an idle gateway does not pay for it.
+ *
+ * The thread also checkpoints the log every second (PASSIVE: it never blocks a commit): copying
+ * the pages and the fsyncs that go with it, 5 to 13 ms each time, had stalled every request in flight
+ * whenever a ledger commit crossed the event loop's autocheckpoint. That one stays, at a higher mark,
+ * as the backstop (database.ts): under commits without a pause a checkpoint here never quite catches
+ * up, the log cannot start over, and the event loop's own checkpoint, with little left to copy, lets it.
+ *
+ * The thread starts with the first write (`start`): an idle gateway does not pay for it.
  */
 export class SqliteWriter {
   private worker: Worker | undefined;
@@ -73,6 +91,11 @@ export class SqliteWriter {
   private closing: Promise<void> | undefined;
 
   constructor(private readonly file: string) {}
+
+  /** Starts the thread (and its checkpoints) if it is not running. */
+  start(): void {
+    if (!this.closing) this.started();
+  }
 
   /** Runs the statements in one transaction on the writer thread: all or none. */
   run(statements: readonly CompiledQuery[]): Promise<void> {
@@ -107,7 +130,7 @@ export class SqliteWriter {
     if (this.worker) return this.worker;
     const worker = new Worker(WRITER_PROGRAM, {
       eval: true,
-      workerData: { file: this.file, libsql: libsqlPath(), capacity: PREPARED_CAPACITY },
+      workerData: { file: this.file, libsql: libsqlPath(), capacity: PREPARED_CAPACITY, checkpointMs: CHECKPOINT_MS },
       // Short-lived objects are few (a batch's strings go to the large-object space): a small young
       // generation keeps the thread's memory down. The old generation is not capped: a batch of bodies
       // can be tens of megabytes.

@@ -1,8 +1,11 @@
+import { copyFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { CompiledQuery } from 'kysely';
+import Libsql from 'libsql';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/database.js';
 import { RequestLogRepository, type RequestLogEntry } from '../../src/store/request-log-repository.js';
-import { useTempDir } from '../support/use-resources.js';
+import { closeAfterTest, useTempDir } from '../support/use-resources.js';
 
 // SQLite's background transactions (the request log's batches) run on a writer thread with its own connection (store/sqlite-writer.ts).
 describe('SQLite writes on the writer thread', () => {
@@ -58,6 +61,38 @@ describe('SQLite writes on the writer thread', () => {
     } finally {
       await db.close();
     }
+  });
+
+  it("folds the event loop's commits into the database file within about a second, without waiting for the log to fill", async () => {
+    const dataDir = useTempDir();
+    const db = closeAfterTest(await openDatabase({ dataDir }));
+    // A few small commits on the event loop's connection: far below any autocheckpoint mark.
+    for (let i = 0; i < 5; i++) await db.atomically([insert(`k${i}`, `key ${i}`)]);
+    // The database file alone (the log left behind) holds only what a checkpoint copied into it.
+    const inFileAlone = () => {
+      const copy = join(useTempDir(), 'copy.db');
+      copyFileSync(join(dataDir, 'switchyard.db'), copy);
+      const file = new Libsql(copy);
+      try {
+        return (file.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE id LIKE 'k%'").get() as { n: number }).n;
+      } finally {
+        file.close();
+      }
+    };
+    await expect.poll(inFileAlone, { timeout: 5000, interval: 200 }).toBe(5);
+  });
+
+  it('keeps the log bounded under commits without a pause, which a checkpoint on another thread never catches up with', async () => {
+    const dataDir = useTempDir();
+    const db = closeAfterTest(await openDatabase({ dataDir }));
+    const pageFrame = 4096 + 24;
+    for (let i = 0; i < 4000; i++) await db.atomically([insert(`b${i}`, `key ${i}`)]);
+    const { n } = await db.query.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('id', 'like', 'b%').executeTakeFirstOrThrow();
+    expect(Number(n)).toBe(4000);
+    // The event loop's backstop checkpoint (10,000 pages) let the log start over: never much more than that.
+    const logBytes = statSync(join(dataDir, 'switchyard.db-wal')).size;
+    expect(logBytes).toBeLessThanOrEqual(10_500 * pageFrame);
+    expect(logBytes).toBeGreaterThan(0);
   });
 });
 
