@@ -25,8 +25,10 @@ export const CONSOLE_CSP = [
 ].join('; ');
 
 /**
- * The built console at /ui/ (unknown /ui/* paths get index.html, for client-side routes) and a
- * redirect from /. Without a build, /ui/ says how to make one.
+ * The built console at /ui/ (unknown /ui/* paths get index.html, for client-side routes), a
+ * redirect from /, and the console's icon at /favicon.ico too: browsers ask for it on their own,
+ * and without it every visit added an unauthenticated 401 to the request log. Without a build,
+ * /ui/ says how to make one.
  */
 export async function registerConsolePage(app: FastifyInstance, consoleDir: string | undefined): Promise<void> {
   markPublic(app, '/ui');
@@ -40,11 +42,14 @@ export async function registerConsolePage(app: FastifyInstance, consoleDir: stri
     app.get('/ui/*', { config, schema: { hide: true } }, async () => {
       throw new GatewayError(404, 'console_not_built', 'The console is not built: run `npm run build` (npm run serve does it for you).');
     });
+    app.get('/favicon.ico', { config, schema: { hide: true } }, async (_request, reply) => reply.code(204).send());
     return;
   }
   await app.register(fastifyStatic, { root: consoleDir, prefix: '/ui/', wildcard: false, index: ['index.html'], decorateReply: true });
   app.get('/ui/*', { config, schema: { hide: true } }, async (_request, reply) => reply.sendFile('index.html'));
   app.get('/ui', { config, schema: { hide: true } }, async (_request, reply) => reply.redirect('/ui/'));
+  // An SVG under the .ico name: browsers go by the Content-Type, which sendFile takes from the file.
+  app.get('/favicon.ico', { config, schema: { hide: true } }, async (_request, reply) => reply.sendFile('favicon.svg', { maxAge: '1d' }));
 }
 
 /** Routes that plugins register under `prefix` (static files, docs) need no key and stay out of the logs. */

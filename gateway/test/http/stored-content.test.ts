@@ -69,3 +69,14 @@ describe('Content-Security-Policy of the pages the gateway serves', () => {
     expect(policy.match(/script-src [^;]*/)?.[0]).not.toContain('unsafe-inline');
   });
 });
+
+describe('the icon browsers ask for on their own', () => {
+  it('/favicon.ico is the console icon, needs no key, and stays out of the request log', async () => {
+    const response = await gateway.request('/favicon.ico', { key: null });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(await response.text()).toContain('<svg');
+    const logged = (await json(await gateway.request('/console/requests?limit=500'))).data as { path: string }[];
+    expect(logged.map((entry) => entry.path)).not.toContain('/favicon.ico');
+  });
+});
