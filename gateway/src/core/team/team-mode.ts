@@ -196,6 +196,7 @@ export class TeamMode {
     this.closing = true;
     // The last answers' settlements wait for the end of their turn: sent now, or their holds would linger until they expire.
     await this.reservations?.flush();
+    await this.rateLimiter.close();
     await this.redis.close();
   }
 
