@@ -90,4 +90,57 @@ describe('RedisSpendReservations', () => {
       await other.close();
     }
   });
+
+  it('serves a busy key from leases: a few script calls for hundreds of requests, and the counters still exact', async () => {
+    const prefix = `sy-test-${randomUUID()}:`;
+    const redis = await openRedis(TEST_REDIS_URL, prefix);
+    onTestFinished(async () => {
+      await redis.close();
+      await dropRedisPrefix(TEST_REDIS_URL, prefix);
+    });
+    const service = new RedisSpendReservations(redis, async () => ({ balance: 1000, accountLimit: null, accountSpent: 0, keySpent: 0 }));
+    await service.reserve({ keyId: 'busy', keyLimit: null, amount: 0.01 }).then((held) => service.release(held as Reservation));
+    let scriptCalls = 0;
+    const evalsha = redis.commands.evalsha.bind(redis.commands);
+    redis.commands.evalsha = ((...args: Parameters<typeof evalsha>) => (scriptCalls++, evalsha(...args))) as typeof evalsha;
+    const settled: Promise<void>[] = [];
+    for (let i = 0; i < 400; i++) {
+      const held = await service.reserve({ keyId: 'busy', keyLimit: null, amount: 0.01 });
+      expect('id' in held).toBe(true);
+      settled.push(service.settle(held as Reservation, 0.005));
+    }
+    await service.flush();
+    await Promise.all(settled);
+    // Without leases: 400 reservations and the settlements' calls. With them: one lease per up to 64 requests.
+    expect(scriptCalls).toBeLessThan(60);
+    expect(Number(await redis.commands.hget(`${prefix}spend:account`, 'balance'))).toBeCloseTo(1000 - 2, 9);
+    expect(Number(await redis.commands.get(`${prefix}spend:key:busy`))).toBeCloseTo(2, 9);
+    expect(await redis.commands.zcard(`${prefix}spend:held`)).toBe(0);
+    expect(Number((await redis.commands.hget(`${prefix}spend:held:sum`, '*')) ?? 0)).toBeCloseTo(0, 9);
+  });
+
+  it('never lets instances with leases hold more than a key limit, and gives what leases have left back when they stop', async () => {
+    const prefix = `sy-test-${randomUUID()}:`;
+    const connections = await Promise.all([0, 1, 2].map(() => openRedis(TEST_REDIS_URL, prefix)));
+    onTestFinished(async () => {
+      await Promise.all(connections.map((redis) => redis.close()));
+      await dropRedisPrefix(TEST_REDIS_URL, prefix);
+    });
+    const stored = async (): Promise<CommittedSpend> => ({ balance: 10_000, accountLimit: null, accountSpent: 0, keySpent: 0 });
+    const [a, b, late] = connections.map((redis) => new RedisSpendReservations(redis, stored));
+    // A key limit of 100, requests of 1: two instances ask 80 times each, at once, and keep every hold.
+    const ask = async (service: RedisSpendReservations) => {
+      let held = 0;
+      for (let i = 0; i < 80; i++) if ('id' in (await service.reserve({ keyId: 'k', keyLimit: 100, amount: 1 }))) held++;
+      return held;
+    };
+    const [heldByA, heldByB] = await Promise.all([ask(a), ask(b)]);
+    expect(heldByA + heldByB).toBeLessThanOrEqual(100);
+    await Promise.all([a.flush(), b.flush()]);
+    // What the leases had beyond their requests is back: the rest of the limit fits, not a cent more.
+    const rest = 100 - heldByA - heldByB;
+    if (rest > 0) expect('id' in (await late.reserve({ keyId: 'k', keyLimit: 100, amount: rest }))).toBe(true);
+    expect(await late.reserve({ keyId: 'k', keyLimit: 100, amount: 0.5 })).toMatchObject({ refused: 'key_limit' });
+  });
 });
+

@@ -2,12 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { RedisConnection } from '../../store/redis/redis-connection.js';
 import { RedisScript } from '../../store/redis/redis-script.js';
 import { teamStoreUnavailable } from '../team/team-store-unavailable.js';
-import type { CommittedSpend, Reservation, SpendLimit, SpendRefusal, SpendReservations } from './spend-reservations.js';
+import { EPSILON, fits, type CommittedSpend, type Reservation, type SpendLimit, type SpendRefusal, type SpendReservations } from './spend-reservations.js';
 
 /** A hold whose instance died (no settle, no release) is dropped after this long. */
 const HOLD_TTL_MS = 15 * 60_000;
 /** The shared spend counters are read again from the database this often, so a missed update does not last. */
 const RESYNC_MS = 60_000;
+/** How long an instance may hand out parts of one lease; what is left then is given back. */
+export const SPEND_LEASE_MS = 1_000;
+/** A lease is granted only when it is at most this share of what is left under every limit. */
+const LEASE_SHARE = 0.02;
+/** The most requests' worth one lease asks for. */
+const MAX_LEASE_REQUESTS = 64;
+/** What a lease holds per free request (it needs something left, not an amount). */
+const FREE_REQUEST_FLOOR = 1e-6;
+
 
 /*
  * Keys (after the prefix): spend:account (hash: balance, limit, spent), spend:key:<id> (spent by the
@@ -32,7 +41,11 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)) do drop(id) end
 `;
 
-/** ARGV: reservation id, key id, amount, key limit ('' for none), hold ttl ms. */
+/**
+ * ARGV: reservation id, key id, amount, key limit ('' for none), hold ttl ms, amount wanted. Holds the
+ * amount wanted (a lease) when it is at most LEASE_SHARE of what is left under every limit, else the
+ * amount: near a limit every request is held on its own. Answers {'held', amount held}.
+ */
 const RESERVE = new RedisScript(`${DROP_EXPIRED}
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('EXISTS', KEYS[2]) == 0 then return {'sync'} end
 local amount = tonumber(ARGV[3])
@@ -48,23 +61,43 @@ for _, check in ipairs(checks) do
   if amount > 0 then fits = amount <= available + 1e-9 else fits = available > 1e-9 end
   if not fits then return {'refused', check[1], tostring(available)} end
 end
+local hold = amount
+local wanted = tonumber(ARGV[6])
+if wanted > amount then
+  local least = checks[1][2]
+  for _, check in ipairs(checks) do least = math.min(least, check[2]) end
+  if wanted <= least * ${LEASE_SHARE} then hold = wanted end
+end
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[5]), ARGV[1])
-redis.call('HSET', KEYS[4], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[4], ARGV[1], hold)
 redis.call('HSET', KEYS[5], ARGV[1], ARGV[2])
-redis.call('HINCRBYFLOAT', KEYS[6], '*', amount)
-redis.call('HINCRBYFLOAT', KEYS[6], ARGV[2], amount)
-return {'held'}
+redis.call('HINCRBYFLOAT', KEYS[6], '*', hold)
+redis.call('HINCRBYFLOAT', KEYS[6], ARGV[2], hold)
+return {'held', tostring(hold)}
 `);
 
 /**
  * Settles the requests of one turn of the event loop in one call. KEYS[2] and KEYS[7..] are the keys'
- * spend counters; ARGV: triples of reservation id, actual cost (0 for a release) and the index in KEYS
- * of its key's counter. A cost counts only where the counters exist: else the database has it.
+ * spend counters; ARGV: quadruples of hold id, actual cost (0 for a release), the index in KEYS of its
+ * key's counter, and the part of a lease it held ('' for a whole hold, which goes). A cost counts only
+ * where the counters exist: else the database has it.
  */
 const SETTLE = new RedisScript(`${DROP_EXPIRED}
 local accountKnown = redis.call('EXISTS', KEYS[1]) == 1
-for i = 1, #ARGV, 3 do
-  if redis.call('ZSCORE', KEYS[3], ARGV[i]) then drop(ARGV[i]) end
+for i = 1, #ARGV, 4 do
+  if redis.call('ZSCORE', KEYS[3], ARGV[i]) then
+    local held = tonumber(redis.call('HGET', KEYS[4], ARGV[i]) or '0')
+    local part = held
+    if ARGV[i + 3] ~= '' then part = math.min(held, tonumber(ARGV[i + 3])) end
+    if held - part <= 1e-9 then
+      drop(ARGV[i])
+    else
+      local key = redis.call('HGET', KEYS[5], ARGV[i])
+      redis.call('HINCRBYFLOAT', KEYS[4], ARGV[i], -part)
+      redis.call('HINCRBYFLOAT', KEYS[6], '*', -part)
+      if key then redis.call('HINCRBYFLOAT', KEYS[6], key, -part) end
+    end
+  end
   local cost = tonumber(ARGV[i + 1])
   if cost > 0 then
     if accountKnown then
@@ -78,8 +111,38 @@ end
 return 1
 `);
 
+/**
+ * How much the key's next lease asks for: as many requests' worth as last time, twice that when the
+ * key asks again within a lease's time, one request's worth after a pause.
+ */
+function leaseWanted(slots: LeaseState, askedAt: number, amount: number): number {
+  const gap = askedAt - slots.lastAskedAt;
+  if (gap < SPEND_LEASE_MS) slots.requests = Math.min(slots.requests * 2, MAX_LEASE_REQUESTS);
+  else if (gap > 5 * SPEND_LEASE_MS) slots.requests = 1;
+  slots.lastAskedAt = askedAt;
+  return slots.requests * Math.max(amount, FREE_REQUEST_FLOOR);
+}
+
 /** At most this many settlements share one script call. */
 const SETTLEMENTS_PER_CALL = 256;
+
+/** Money held in Redis for this instance's next requests of one key, handed out locally until `endsAt`. */
+interface SpendLease {
+  id: string;
+  keyId: string;
+  keyLimit: number | null;
+  free: number;
+  size: number;
+  endsAt: number;
+}
+
+/** A key's lease, the next one on its way, and how many requests' worth the next asks for. */
+interface LeaseState {
+  lease: SpendLease | undefined;
+  refill: Promise<unknown> | undefined;
+  requests: number;
+  lastAskedAt: number;
+}
 
 interface Settlement {
   reservation: Reservation;
@@ -103,10 +166,18 @@ return 1
  * a request on one instance sees what the others hold and have spent. The counters start from the
  * database (`stored`), are updated by each settlement, and are read from the database again every
  * minute and after the account changes. While Redis is away, paid requests get 503 (fail closed).
+ *
+ * A busy key does not make a round trip per request: the instance holds a lease (one hold of several
+ * requests' worth, asked for again while half of it is left) and hands out parts of it locally for
+ * `SPEND_LEASE_MS`; each part settles on its own, what is left goes back. A lease is granted only
+ * while it is at most 2 % of what is left under every limit, so near a limit each request is held on
+ * its own, as exactly as before, and other instances lose at most that much room, for at most a second.
  */
 export class RedisSpendReservations implements SpendReservations {
   /** Settlements of this turn, sent together at its end. */
   private settlements: Settlement[] = [];
+  /** Per key, the lease this instance hands out parts of. */
+  private readonly leases = new Map<string, LeaseState>();
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
@@ -120,13 +191,70 @@ export class RedisSpendReservations implements SpendReservations {
     return [`${p}account`, `${p}key:${keyId}`, `${p}held`, `${p}held:amount`, `${p}held:key`, `${p}held:sum`];
   }
 
-  async reserve({ keyId, keyLimit, amount }: { keyId: string; keyLimit: number | null; amount: number }): Promise<Reservation | SpendRefusal> {
+  async reserve(request: { keyId: string; keyLimit: number | null; amount: number }): Promise<Reservation | SpendRefusal> {
+    const part = this.partOfLease(request);
+    if (part) return part;
+    const slots = this.leaseState(request.keyId);
+    if (slots.refill) {
+      await slots.refill.catch(() => undefined);
+      return this.reserve(request);
+    }
+    const askedAt = performance.now();
+    const asked = this.hold(request, leaseWanted(slots, askedAt, request.amount), askedAt);
+    if (slots.requests > 1) {
+      slots.refill = asked;
+      void asked.catch(() => undefined).finally(() => {
+        if (slots.refill === asked) slots.refill = undefined;
+      });
+    }
+    return asked;
+  }
+
+  /** A part of the key's lease when it has room for this request (no round trip), else undefined. */
+  private partOfLease({ keyId, keyLimit, amount }: { keyId: string; keyLimit: number | null; amount: number }): Reservation | undefined {
+    const slots = this.leases.get(keyId);
+    const lease = slots?.lease;
+    if (!slots || !lease) return undefined;
+    if (!fits(lease.free, amount) || lease.keyLimit !== keyLimit || performance.now() >= lease.endsAt) {
+      // It could not serve this request: what is left goes back, and the next request asks for a new one.
+      slots.lease = undefined;
+      this.giveBack(lease);
+      return undefined;
+    }
+    lease.free -= amount;
+    if (lease.free < lease.size / 2 && !slots.refill) void this.reserveAhead(keyId, keyLimit, amount);
+    return { id: lease.id, keyId, amount, ofLease: true };
+  }
+
+  /** The next lease, asked for while the current one still has half its room. */
+  private async reserveAhead(keyId: string, keyLimit: number | null, amount: number): Promise<void> {
+    const slots = this.leaseState(keyId);
+    const askedAt = performance.now();
+    const asked = this.hold({ keyId, keyLimit, amount: 0 }, leaseWanted(slots, askedAt, amount), askedAt);
+    slots.refill = asked;
+    const outcome = await asked.catch(() => undefined);
+    if (slots.refill === asked) slots.refill = undefined;
+    // Too close to a limit for a lease: the empty hold it got instead goes at once.
+    if (outcome && 'id' in outcome && !outcome.ofLease) void this.release(outcome).catch(() => undefined);
+  }
+
+  /**
+   * Holds `wanted` for the key in Redis when it is small beside what is left (a lease, whose room
+   * beyond this request's amount serves the next ones), else just the amount.
+   */
+  private async hold({ keyId, keyLimit, amount }: { keyId: string; keyLimit: number | null; amount: number }, wanted: number, askedAt: number): Promise<Reservation | SpendRefusal> {
     const id = randomUUID();
     const keys = this.keys(keyId);
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
-        const outcome = (await RESERVE.run(this.redis.commands, keys, [id, keyId, amount, keyLimit ?? '', HOLD_TTL_MS])) as string[];
-        if (outcome[0] === 'held') return { id, keyId, amount };
+        const outcome = (await RESERVE.run(this.redis.commands, keys, [id, keyId, amount, keyLimit ?? '', HOLD_TTL_MS, Math.max(wanted, amount)])) as string[];
+        if (outcome[0] === 'held') {
+          const held = Number(outcome[1]);
+          if (held - amount <= EPSILON) return { id, keyId, amount };
+          // Ends SPEND_LEASE_MS after it was asked for; parts taken until then settle whenever their requests end.
+          this.keep({ id, keyId, keyLimit, free: held - amount, size: held, endsAt: askedAt + SPEND_LEASE_MS });
+          return { id, keyId, amount, ofLease: true };
+        }
         if (outcome[0] === 'refused') return { refused: outcome[1] as SpendLimit, available: Math.max(0, Number(outcome[2])) };
         const spent = await this.stored(keyId);
         await SYNC.run(this.redis.commands, [keys[0], keys[1]], [spent.balance, spent.accountLimit ?? '', spent.accountSpent, spent.keySpent, RESYNC_MS]);
@@ -135,6 +263,37 @@ export class RedisSpendReservations implements SpendReservations {
       throw teamStoreUnavailable('the spending limits', error);
     }
     throw teamStoreUnavailable('the spending limits', new Error('the spend counters vanished three times in a row'));
+  }
+
+  /** Makes `lease` the key's current one; a lease it replaces gives back what it has left. */
+  private keep(lease: SpendLease): void {
+    const slots = this.leaseState(lease.keyId);
+    if (slots.lease) this.giveBack(slots.lease);
+    slots.lease = lease;
+  }
+
+  private leaseState(keyId: string): LeaseState {
+    let slots = this.leases.get(keyId);
+    if (!slots) {
+      slots = { lease: undefined, refill: undefined, requests: 1, lastAskedAt: -Infinity };
+      this.leases.set(keyId, slots);
+    }
+    return slots;
+  }
+
+  /** What a lease still has goes back to every instance (queued with this turn's settlements). */
+  private giveBack(lease: SpendLease): void {
+    const unused = lease.free;
+    lease.free = 0;
+    if (unused > EPSILON) void this.settle({ id: lease.id, keyId: lease.keyId, amount: unused, ofLease: true }, 0).catch(() => undefined);
+  }
+
+  /** Every lease gives back what it has left: the account changed, or the instance is stopping. */
+  retireLeases(): void {
+    for (const slots of this.leases.values()) {
+      if (slots.lease) this.giveBack(slots.lease);
+      slots.lease = undefined;
+    }
   }
 
   /**
@@ -169,6 +328,7 @@ export class RedisSpendReservations implements SpendReservations {
 
   /** Sends the settlements still queued and waits for Redis to take them (before the connection closes). */
   async flush(): Promise<void> {
+    this.retireLeases();
     this.sendSettlements();
     await Promise.allSettled(this.inFlight);
   }
@@ -194,7 +354,7 @@ export class RedisSpendReservations implements SpendReservations {
         index = keys[1] === counter ? 2 : keys.length;
         counterIndex.set(reservation.keyId, index);
       }
-      args.push(reservation.id, cost, index);
+      args.push(reservation.id, cost, index, reservation.ofLease ? reservation.amount : '');
     }
     const sent = SETTLE.run(this.redis.commands, keys, args).then(
       () => batch.forEach(({ settled }) => settled()),
@@ -210,6 +370,7 @@ export class RedisSpendReservations implements SpendReservations {
 
   /** The account's balance or limit changed in the database: every instance reads the counters from it again. */
   async forgetCommitted(): Promise<void> {
+    this.retireLeases();
     await this.redis.commands.del(`${this.redis.prefix}spend:account`);
   }
 }

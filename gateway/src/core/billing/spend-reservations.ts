@@ -6,6 +6,8 @@ export interface Reservation {
   readonly id: string;
   readonly keyId: string;
   readonly amount: number;
+  /** Part of a larger hold, a lease (team mode): settling it takes its amount off that hold instead of dropping it. */
+  readonly ofLease?: true;
 }
 
 export interface SpendRefusal {
@@ -42,10 +44,10 @@ export interface SpendReservations {
 }
 
 /** Rounding slack, so five requests of 0.2 fit a limit of 1. */
-const EPSILON = 1e-9;
+export const EPSILON = 1e-9;
 
 /** A free request only needs something left; a priced one needs its whole estimate. */
-function fits(available: number, amount: number): boolean {
+export function fits(available: number, amount: number): boolean {
   return amount > 0 ? amount <= available + EPSILON : available > EPSILON;
 }
 

@@ -132,6 +132,8 @@ export class TeamMode {
         case 'models':
           return this.reread('the model state', () => models.reloadState());
         case 'account':
+          // The limits may be lower now: what this instance's leases hold goes back first.
+          this.reservations?.retireLeases();
           return this.reread('the account', () => accounts.reload());
         case 'settings':
           return reloadSettings();
