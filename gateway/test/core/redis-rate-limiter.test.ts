@@ -71,6 +71,9 @@ describe('RedisRateLimiter (team mode, real Redis)', () => {
     const verdicts = await Promise.all(Array.from({ length: 90 }, (_, i) => limiters[i % 2].take('small', 60)));
     expect(allowedCount(verdicts)).toBe(60);
     expect(scriptCalls()).toBe(90);
+    // Each counted from the moment it was checked: the window frees a minute later, not a lease's time after.
+    const refused = verdicts.find((verdict) => !verdict.allowed);
+    expect(refused).toEqual({ allowed: false, retryAfterSeconds: 60 });
   });
 
   it('retires a lease when the key limit changes, and counts the new limit against what was admitted', async () => {

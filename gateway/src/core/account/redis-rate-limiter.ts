@@ -154,7 +154,9 @@ export class RedisRateLimiter implements RateLimiter {
     slots.lastAskedAt = askedAt;
     const size = Math.min(slots.size, maxLease(limit));
     const id = randomUUID();
-    const asked = this.grant(keyId, limit, id, size).then((outcome): RateVerdict => {
+    // A single slot for the request asking is spent at once: it counts from now, not from a lease's end.
+    const leaseMs = size > 1 || !forRequest ? LEASE_MS : 0;
+    const asked = this.grant(keyId, limit, id, size, leaseMs).then((outcome): RateVerdict => {
       if (slots.refill === asked) slots.refill = undefined;
       if (outcome.granted === 0) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(outcome.waitMs / 1000)) };
       // Ends LEASE_MS after it was asked for, so before Redis's score for it: never used later than counted.
@@ -174,9 +176,9 @@ export class RedisRateLimiter implements RateLimiter {
     return asked;
   }
 
-  private async grant(keyId: string, limit: number, id: string, slots: number): Promise<{ granted: number; waitMs: number }> {
+  private async grant(keyId: string, limit: number, id: string, slots: number, leaseMs: number): Promise<{ granted: number; waitMs: number }> {
     try {
-      const [granted, waitMs] = (await GRANT.run(this.redis.commands, this.redisKeys(keyId), [limit, WINDOW_MS, id, slots, LEASE_MS])) as [number, number];
+      const [granted, waitMs] = (await GRANT.run(this.redis.commands, this.redisKeys(keyId), [limit, WINDOW_MS, id, slots, leaseMs])) as [number, number];
       return { granted: Number(granted), waitMs: Number(waitMs) };
     } catch (error) {
       throw teamStoreUnavailable('the requests-per-minute limit', error);
