@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisConnection } from '../../store/redis/redis-connection.js';
 import { RedisScript } from '../../store/redis/redis-script.js';
+import { nextLeaseSize, type LeaseSizing } from '../team/lease-size.js';
 import { teamStoreUnavailable } from '../team/team-store-unavailable.js';
 import type { RateLimiter, RateVerdict } from './rate-limiter.js';
 
 const WINDOW_MS = 60_000;
 /** How long an instance may spend the slots of one lease; they are counted as if all used at its end. */
 export const LEASE_MS = 1_000;
-/** A key not asked for this long starts again from single slots. */
-const IDLE_MS = 5 * LEASE_MS;
 /** A lease never takes more than this share of a key's limit, so other instances are not starved of it. */
 const LEASE_SHARE = 0.02;
 
@@ -75,12 +74,10 @@ interface Lease {
 }
 
 /** One key's local state: its lease, the one after it, the next one on its way, and how many slots to ask for. */
-interface KeySlots {
+interface KeySlots extends LeaseSizing {
   lease: Lease | undefined;
   next: Lease | undefined;
   refill: Promise<RateVerdict> | undefined;
-  size: number;
-  lastAskedAt: number;
 }
 
 /**
@@ -147,12 +144,7 @@ export class RedisRateLimiter implements RateLimiter {
   private refill(keyId: string, slots: KeySlots, limit: number, forRequest: boolean): Promise<RateVerdict> {
     if (slots.refill) return slots.refill.then((verdict) => (verdict.allowed ? this.take(keyId, limit) : verdict));
     const askedAt = this.now();
-    // Asked again within a lease's time: the traffic wants bigger leases. After a pause: single slots again.
-    const gap = askedAt - slots.lastAskedAt;
-    if (gap < LEASE_MS) slots.size = Math.min(slots.size * 2, maxLease(limit));
-    else if (gap > IDLE_MS) slots.size = 1;
-    slots.lastAskedAt = askedAt;
-    const size = Math.min(slots.size, maxLease(limit));
+    const size = nextLeaseSize(slots, askedAt, LEASE_MS, maxLease(limit));
     const id = randomUUID();
     // A single slot for the request asking is spent at once: it counts from now, not from a lease's end.
     const leaseMs = size > 1 || !forRequest ? LEASE_MS : 0;
