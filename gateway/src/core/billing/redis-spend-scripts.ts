@@ -1,6 +1,6 @@
 import { RedisScript } from '../../store/redis/redis-script.js';
 
-/** The Lua scripts of team mode's spend reservations (redis-spend-reservations.ts): every change to the shared counters and holds. */
+// The Lua scripts of team mode's spend reservations (redis-spend-reservations.ts): every change to the shared counters and holds.
 
 /** A lease is granted only when it is at most this share of what is left under every limit. */
 export const LEASE_SHARE = 0.02;
