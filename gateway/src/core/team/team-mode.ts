@@ -158,7 +158,7 @@ export class TeamMode {
     });
     // Asked again with backoff when slow (a busy start); without this channel the caches would go stale.
     await retryAtStart(
-      () => this.redis.subscriber.subscribe(this.channel),
+      () => this.redis.subscribe(this.channel),
       (error, attempt) => this.log.warn({ err: error, attempt }, 'team mode: subscribing to the changes channel failed; trying again'),
     );
     // A slow answer here (a busy start) must not stop the start: the next transition is published anyway.

@@ -7,6 +7,8 @@ export interface RedisConnection {
   readonly subscriber: Redis;
   /** Prepended to every key and channel, so several deployments (and test files) can share one Redis. */
   readonly prefix: string;
+  /** Subscribes the subscriber connection to `channel`, and again after every reconnect. */
+  subscribe(channel: string): Promise<void>;
   /** Called after the connection came back from an outage (pub/sub messages may have been missed). */
   onReconnect(listener: () => void): void;
   close(): Promise<void>;
@@ -26,6 +28,9 @@ export function redactedRedisUrl(url: string): string {
 function client(url: string, options: { autoPipelining?: boolean } = {}): Redis {
   return new Redis(url, {
     lazyConnect: true,
+    // openRedis subscribes again itself: ioredis's own SUBSCRIBE after a reconnect has no handler, so a
+    // connection closed while it is on its way (a quick stop after an outage) was an unhandled rejection.
+    autoResubscribe: false,
     // Commands issued in the same turn of the event loop (a request's rate check and spend hold, and
     // those of the other requests of that turn) leave in one socket write instead of one write each.
     enableAutoPipelining: options.autoPipelining ?? false,
@@ -61,23 +66,29 @@ async function connect(url: string): Promise<{ commands: Redis; subscriber: Redi
 
 /**
  * Connects to Redis, or throws a message saying which URL did not answer and why. Once connected,
- * ioredis reconnects by itself after an outage and resubscribes the subscriber's channels.
+ * ioredis reconnects by itself after an outage, and the subscriber's channels are subscribed again.
  */
 export async function openRedis(url: string, prefix: string): Promise<RedisConnection> {
   // A Redis slow to answer at start is asked again (retryAtStart); one that is absent still ends it.
   const { commands, subscriber } = await retryAtStart(() => connect(url));
   const reconnectListeners: (() => void)[] = [];
+  const channels = new Set<string>();
   let lost = false;
   subscriber.on('close', () => (lost = true));
   subscriber.on('ready', () => {
     if (!lost) return;
     lost = false;
+    if (channels.size > 0) subscriber.subscribe(...channels).catch(() => undefined);
     for (const listener of reconnectListeners) listener();
   });
   return {
     commands,
     subscriber,
     prefix,
+    async subscribe(channel) {
+      channels.add(channel);
+      await subscriber.subscribe(channel);
+    },
     onReconnect: (listener) => void reconnectListeners.push(listener),
     async close() {
       await Promise.allSettled([commands.quit(), subscriber.quit()]);
