@@ -1,26 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LEASE_MS, RedisRateLimiter } from '../../src/core/account/redis-rate-limiter.js';
 import type { RateVerdict } from '../../src/core/account/rate-limiter.js';
-import { openRedis, type RedisConnection } from '../../src/store/redis/redis-connection.js';
-import { dropRedisPrefix, TEST_REDIS_URL } from '../support/team-of-gateways.js';
+import { testRedisConnections } from '../support/test-redis.js';
 
 /** `count` instances' limiters on one Redis prefix, each with its own connection; every script call counted. */
-async function instances(count: number): Promise<{ limiters: RedisRateLimiter[]; connections: RedisConnection[]; scriptCalls: () => number }> {
-  const prefix = `sy-test-${randomUUID()}:`;
-  const connections: RedisConnection[] = [];
-  let calls = 0;
-  for (let i = 0; i < count; i++) {
-    const redis = await openRedis(TEST_REDIS_URL, prefix);
-    const evalsha = redis.commands.evalsha.bind(redis.commands);
-    redis.commands.evalsha = ((...args: Parameters<typeof evalsha>) => (calls++, evalsha(...args))) as typeof evalsha;
-    connections.push(redis);
-  }
-  onTestFinished(async () => {
-    await Promise.all(connections.map((redis) => redis.close()));
-    await dropRedisPrefix(TEST_REDIS_URL, prefix);
-  });
-  return { limiters: connections.map((redis) => new RedisRateLimiter(redis)), connections, scriptCalls: () => calls };
+async function instances(count: number) {
+  const { connections, scriptCalls } = await testRedisConnections(count);
+  return { limiters: connections.map((redis) => new RedisRateLimiter(redis)), connections, scriptCalls };
 }
 
 const allowedCount = (verdicts: RateVerdict[]) => verdicts.filter((verdict) => verdict.allowed).length;

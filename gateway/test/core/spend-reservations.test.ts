@@ -4,6 +4,7 @@ import { RedisSpendReservations } from '../../src/core/billing/redis-spend-reser
 import { LocalSpendReservations, type CommittedSpend, type Reservation } from '../../src/core/billing/spend-reservations.js';
 import { openRedis } from '../../src/store/redis/redis-connection.js';
 import { dropRedisPrefix, TEST_REDIS_URL } from '../support/team-of-gateways.js';
+import { testRedisConnections } from '../support/test-redis.js';
 
 function reservations(committed: Partial<CommittedSpend> = {}) {
   const state: CommittedSpend = { balance: 100, accountLimit: null, accountSpent: 0, keySpent: 0, ...committed };
@@ -47,21 +48,14 @@ describe('LocalSpendReservations', () => {
 
 describe('RedisSpendReservations', () => {
   it('settles the answers of one turn in one call: every hold goes, each key and the account are charged exactly their costs', async () => {
-    const prefix = `sy-test-${randomUUID()}:`;
-    const redis = await openRedis(TEST_REDIS_URL, prefix);
-    onTestFinished(async () => {
-      await redis.close();
-      await dropRedisPrefix(TEST_REDIS_URL, prefix);
-    });
+    const { connections: [redis], prefix, scriptCalls } = await testRedisConnections();
     const stored: CommittedSpend = { balance: 100, accountLimit: null, accountSpent: 0, keySpent: 1 };
     const service = new RedisSpendReservations(redis, async () => stored);
     const held: Reservation[] = [];
     for (const keyId of ['a', 'b', 'c', 'a', 'b', 'a']) held.push((await service.reserve({ keyId, keyLimit: 10, amount: 0.5 })) as Reservation);
-    let scriptCalls = 0;
-    const evalsha = redis.commands.evalsha.bind(redis.commands);
-    redis.commands.evalsha = ((...args: Parameters<typeof evalsha>) => (scriptCalls++, evalsha(...args))) as typeof evalsha;
+    const before = scriptCalls();
     await Promise.all(held.map((reservation, i) => (i === 5 ? service.release(reservation) : service.settle(reservation, 0.1 * (i + 1)))));
-    expect(scriptCalls).toBe(1);
+    expect(scriptCalls() - before).toBe(1);
     const read = (key: string) => redis.commands.get(`${prefix}spend:key:${key}`).then(Number);
     expect(await read('a')).toBeCloseTo(1 + 0.1 + 0.4, 9);
     expect(await read('b')).toBeCloseTo(1 + 0.2 + 0.5, 9);
@@ -92,17 +86,10 @@ describe('RedisSpendReservations', () => {
   });
 
   it('serves a busy key from leases: a few script calls for hundreds of requests, and the counters still exact', async () => {
-    const prefix = `sy-test-${randomUUID()}:`;
-    const redis = await openRedis(TEST_REDIS_URL, prefix);
-    onTestFinished(async () => {
-      await redis.close();
-      await dropRedisPrefix(TEST_REDIS_URL, prefix);
-    });
+    const { connections: [redis], prefix, scriptCalls } = await testRedisConnections();
     const service = new RedisSpendReservations(redis, async () => ({ balance: 1000, accountLimit: null, accountSpent: 0, keySpent: 0 }));
     await service.reserve({ keyId: 'busy', keyLimit: null, amount: 0.01 }).then((held) => service.release(held as Reservation));
-    let scriptCalls = 0;
-    const evalsha = redis.commands.evalsha.bind(redis.commands);
-    redis.commands.evalsha = ((...args: Parameters<typeof evalsha>) => (scriptCalls++, evalsha(...args))) as typeof evalsha;
+    const before = scriptCalls();
     const settled: Promise<void>[] = [];
     for (let i = 0; i < 400; i++) {
       const held = await service.reserve({ keyId: 'busy', keyLimit: null, amount: 0.01 });
@@ -112,7 +99,7 @@ describe('RedisSpendReservations', () => {
     await service.flush();
     await Promise.all(settled);
     // Without leases: 400 reservations and the settlements' calls. With them: one lease per up to 64 requests.
-    expect(scriptCalls).toBeLessThan(60);
+    expect(scriptCalls() - before).toBeLessThan(60);
     expect(Number(await redis.commands.hget(`${prefix}spend:account`, 'balance'))).toBeCloseTo(1000 - 2, 9);
     expect(Number(await redis.commands.get(`${prefix}spend:key:busy`))).toBeCloseTo(2, 9);
     expect(await redis.commands.zcard(`${prefix}spend:held`)).toBe(0);
@@ -120,12 +107,7 @@ describe('RedisSpendReservations', () => {
   });
 
   it('never lets instances with leases hold more than a key limit, and gives what leases have left back when they stop', async () => {
-    const prefix = `sy-test-${randomUUID()}:`;
-    const connections = await Promise.all([0, 1, 2].map(() => openRedis(TEST_REDIS_URL, prefix)));
-    onTestFinished(async () => {
-      await Promise.all(connections.map((redis) => redis.close()));
-      await dropRedisPrefix(TEST_REDIS_URL, prefix);
-    });
+    const { connections } = await testRedisConnections(3);
     const stored = async (): Promise<CommittedSpend> => ({ balance: 10_000, accountLimit: null, accountSpent: 0, keySpent: 0 });
     const [a, b, late] = connections.map((redis) => new RedisSpendReservations(redis, stored));
     // A key limit of 100, requests of 1: two instances ask 80 times each, at once, and keep every hold.
