@@ -124,5 +124,45 @@ describe('RedisSpendReservations', () => {
     if (rest > 0) expect('id' in (await late.reserve({ keyId: 'k', keyLimit: 100, amount: rest }))).toBe(true);
     expect(await late.reserve({ keyId: 'k', keyLimit: 100, amount: 0.5 })).toMatchObject({ refused: 'key_limit' });
   });
+
+  it('near a limit holds every request on its own, all at once, and exactly to the limit', async () => {
+    const { connections: [redis] } = await testRedisConnections();
+    const service = new RedisSpendReservations(redis, async () => ({ balance: 1000, accountLimit: null, accountSpent: 0, keySpent: 0 }));
+    let inFlight = 0;
+    let peak = 0;
+    const evalsha = redis.commands.evalsha.bind(redis.commands);
+    redis.commands.evalsha = (async (...args: Parameters<typeof evalsha>) => {
+      peak = Math.max(peak, ++inFlight);
+      try {
+        return await evalsha(...args);
+      } finally {
+        inFlight--;
+      }
+    }) as typeof evalsha;
+    // A key limit of 10 and requests of 0.5: a lease of even two requests would be a tenth of the room.
+    const outcomes = await Promise.all(Array.from({ length: 21 }, () => service.reserve({ keyId: 'near', keyLimit: 10, amount: 0.5 })));
+    expect(outcomes.filter((outcome) => 'id' in outcome)).toHaveLength(20);
+    expect(outcomes.filter((outcome) => 'refused' in outcome)).toEqual([{ refused: 'key_limit', available: 0 }]);
+    // Not one after another behind a lease that Redis would not grant.
+    expect(peak).toBeGreaterThanOrEqual(10);
+  });
+
+  it('does not keep a lease that was on its way when the leases were retired (the account changed)', async () => {
+    const { connections: [redis], prefix, scriptCalls } = await testRedisConnections();
+    const service = new RedisSpendReservations(redis, async () => ({ balance: 1000, accountLimit: null, accountSpent: 0, keySpent: 0 }));
+    const first = (await service.reserve({ keyId: 'k', keyLimit: null, amount: 1 })) as Reservation;
+    expect(first.ofLease).toBeUndefined();
+    // Asked again at once: this one asks for a lease of two requests' worth.
+    const second = service.reserve({ keyId: 'k', keyLimit: null, amount: 1 });
+    service.retireLeases();
+    expect(((await second) as Reservation).ofLease).toBe(true);
+    const before = scriptCalls();
+    const third = (await service.reserve({ keyId: 'k', keyLimit: null, amount: 1 })) as Reservation;
+    expect(scriptCalls()).toBeGreaterThan(before);
+    await service.flush();
+    // What is held once the leases are back is the three requests' amounts.
+    expect(third.amount).toBe(1);
+    expect(Number(await redis.commands.hget(`${prefix}spend:held:sum`, '*'))).toBeCloseTo(3, 9);
+  });
 });
 

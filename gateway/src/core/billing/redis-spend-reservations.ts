@@ -38,6 +38,8 @@ interface SpendLease {
 interface LeaseState extends LeaseSizing {
   lease: SpendLease | undefined;
   refill: Promise<unknown> | undefined;
+  /** Until then Redis declined leases for the key (too close to a limit): each request is held on its own, at once. */
+  declinedUntil: number;
 }
 
 interface Settlement {
@@ -64,6 +66,8 @@ export class RedisSpendReservations implements SpendReservations {
   private settlements: Settlement[] = [];
   /** Per key, the lease this instance hands out parts of. */
   private readonly leases = new Map<string, LeaseState>();
+  /** Counts the retirements of every lease: a lease granted before the last one is not kept. */
+  private leaseEpoch = 0;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
@@ -86,6 +90,7 @@ export class RedisSpendReservations implements SpendReservations {
       return this.reserve(request);
     }
     const askedAt = performance.now();
+    if (askedAt < slots.declinedUntil) return this.hold(request, request.amount, askedAt);
     const asked = this.hold(request, leaseWanted(slots, askedAt, request.amount), askedAt);
     if (slots.size > 1) {
       slots.refill = asked;
@@ -131,14 +136,21 @@ export class RedisSpendReservations implements SpendReservations {
   private async hold({ keyId, keyLimit, amount }: { keyId: string; keyLimit: number | null; amount: number }, wanted: number, askedAt: number): Promise<Reservation | SpendRefusal> {
     const id = randomUUID();
     const keys = this.keys(keyId);
+    const epoch = this.leaseEpoch;
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
         const outcome = (await RESERVE.run(this.redis.commands, keys, [id, keyId, amount, keyLimit ?? '', HOLD_TTL_MS, Math.max(wanted, amount)])) as string[];
         if (outcome[0] === 'held') {
           const held = Number(outcome[1]);
-          if (held - amount <= EPSILON) return { id, keyId, amount };
+          if (held - amount <= EPSILON) {
+            if (wanted - amount > EPSILON) this.leaseState(keyId).declinedUntil = askedAt + SPEND_LEASE_MS;
+            return { id, keyId, amount };
+          }
           // Ends SPEND_LEASE_MS after it was asked for; parts taken until then settle whenever their requests end.
-          this.keep({ id, keyId, keyLimit, free: held - amount, size: held, endsAt: askedAt + SPEND_LEASE_MS });
+          const lease: SpendLease = { id, keyId, keyLimit, free: held - amount, size: held, endsAt: askedAt + SPEND_LEASE_MS };
+          // Leases were retired while this one was on its way (the account changed): its room goes back at once.
+          if (epoch === this.leaseEpoch) this.keep(lease);
+          else this.giveBack(lease);
           return { id, keyId, amount, ofLease: true };
         }
         if (outcome[0] === 'refused') return { refused: outcome[1] as SpendLimit, available: Math.max(0, Number(outcome[2])) };
@@ -161,7 +173,7 @@ export class RedisSpendReservations implements SpendReservations {
   private leaseState(keyId: string): LeaseState {
     let slots = this.leases.get(keyId);
     if (!slots) {
-      slots = { lease: undefined, refill: undefined, size: 1, lastAskedAt: -Infinity };
+      slots = { lease: undefined, refill: undefined, size: 1, lastAskedAt: -Infinity, declinedUntil: -Infinity };
       this.leases.set(keyId, slots);
     }
     return slots;
@@ -176,6 +188,7 @@ export class RedisSpendReservations implements SpendReservations {
 
   /** Every lease gives back what it has left: the account changed, or the instance is stopping. */
   retireLeases(): void {
+    this.leaseEpoch++;
     for (const slots of this.leases.values()) {
       if (slots.lease) this.giveBack(slots.lease);
       slots.lease = undefined;
