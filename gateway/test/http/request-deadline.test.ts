@@ -63,13 +63,14 @@ describe('one overall deadline per request', () => {
   it("a model's own request_deadline_ms overrides the server's", async () => {
     upstream = await useFakeUpstream();
     backup = await useFakeUpstream();
-    gateway = await useGateway({ config: deadlineConfig(upstream, backup, 60_000, 700) });
+    // 0.5 s against the 0.9 s first-byte timeout: a margin a busy machine's late timers do not eat.
+    gateway = await useGateway({ config: deadlineConfig(upstream, backup, 60_000, 500) });
     upstream.setBehaviour({ failure: { type: 'hang_before_headers' } });
     backup.setBehaviour({ failure: { type: 'hang_before_headers' } });
     const started = Date.now();
     const response = await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() });
     expect(response.status).toBe(504);
-    expect((await json(response)).message).toContain('0.7 s');
+    expect((await json(response)).message).toContain('0.5 s');
     expect(Date.now() - started).toBeLessThan(2_500);
     expect(backup.requests).toHaveLength(0);
   });
@@ -77,9 +78,11 @@ describe('one overall deadline per request', () => {
   it('covers a non-streamed answer until it is complete, but not a stream that has started', async () => {
     upstream = await useFakeUpstream();
     backup = await useFakeUpstream();
-    gateway = await useGateway({ config: deadlineConfig(upstream, backup, 1_200) });
-    // JSON in two halves, 800 ms apart: the body would end after the deadline.
-    upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 800 } });
+    gateway = await useGateway({ config: deadlineConfig(upstream, backup, 1_000) });
+    // JSON in two halves, each after 600 ms: the body would end at 1.2 s, after the deadline. (The gaps
+    // stay 300 ms under the 0.9 s idle timeout: at 800 ms a late timer on a busy machine let that
+    // timeout fire first and the fallback answer 200.)
+    upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 600 } });
     const slowJson = await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() });
     expect(slowJson.status).toBe(504);
     expect((await json(slowJson)).code).toBe('request_deadline_exceeded');
