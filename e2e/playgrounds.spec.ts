@@ -10,6 +10,12 @@ async function readDownload(download: Download): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Opens a playground from the sidebar and waits for its own page: its code loads after the click, and until then the last page is still on screen. */
+async function openPageOn(page: Page, name: string): Promise<void> {
+  await page.getByRole('link', { name: new RegExp(name) }).click();
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+}
+
 describe('playgrounds against a fake upstream', () => {
   let stack: FakeStack;
   let browser: Browser;
@@ -32,7 +38,7 @@ describe('playgrounds against a fake upstream', () => {
   const assistant = () => page.getByRole('article', { name: 'Assistant' }).last();
 
   it('streams a chat answer with its statistics, and keeps the conversation after a reload', async () => {
-    await page.getByRole('link', { name: /Chat/ }).click();
+    await openPageOn(page, 'Chat');
     await page.getByRole('textbox', { name: 'Message' }).fill('alpha beta gamma delta');
     await page.keyboard.press('Enter');
     await assistant().getByText('alpha beta gamma delta').waitFor();
@@ -104,7 +110,7 @@ describe('playgrounds against a fake upstream', () => {
   });
 
   it('streams a text completion', async () => {
-    await page.getByRole('link', { name: /Completions/ }).click();
+    await openPageOn(page, 'Completions');
     await page.getByRole('textbox', { name: 'Prompt' }).fill('Roses are red');
     await page.getByRole('spinbutton', { name: 'Frequency penalty' }).fill('0.75');
     await page.getByRole('button', { name: 'Complete' }).click();
@@ -116,7 +122,7 @@ describe('playgrounds against a fake upstream', () => {
   });
 
   it('embeds texts and shows the similarity matrix', async () => {
-    await page.getByRole('link', { name: /Embeddings/ }).click();
+    await openPageOn(page, 'Embeddings');
     await page.getByRole('button', { name: 'Embed and compare' }).click();
     await page.getByRole('table', { name: 'Cosine similarity matrix' }).waitFor();
     const cells = page.getByTestId('similarity-cell');
@@ -136,7 +142,7 @@ describe('playgrounds against a fake upstream', () => {
   });
 
   it('generates an image and shows it in the gallery', async () => {
-    await page.getByRole('link', { name: /Images/ }).click();
+    await openPageOn(page, 'Images');
     await page.getByRole('textbox', { name: 'Prompt' }).fill('A lighthouse at dusk');
     await page.getByLabel('Size').selectOption('256x256');
     await page.getByRole('button', { name: 'Generate' }).click();
@@ -162,7 +168,7 @@ describe('playgrounds against a fake upstream', () => {
   });
 
   it('offers only the sizes the chosen image model accepts', async () => {
-    await page.getByRole('link', { name: /Images/ }).click();
+    await openPageOn(page, 'Images');
     const form = page.locator('form').filter({ has: page.getByLabel('Size') });
     await form.getByLabel('Model').selectOption('svc-draw-square');
     await expect.poll(async () => form.getByLabel('Size').locator('option').allTextContents()).toEqual(['512x512', '768x768']);
@@ -172,7 +178,7 @@ describe('playgrounds against a fake upstream', () => {
   });
 
   it('transcribes an uploaded audio file with segment timestamps', async () => {
-    await page.getByRole('link', { name: /Transcription/ }).click();
+    await openPageOn(page, 'Transcription');
     await page.locator('input[type="file"]').setInputFiles({ name: 'hello.wav', mimeType: 'audio/wav', buffer: makeWav(1) });
     await page.getByRole('button', { name: 'Transcribe' }).click();
     const transcript = page.getByTestId('transcript');
