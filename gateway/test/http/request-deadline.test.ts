@@ -81,8 +81,10 @@ describe('one overall deadline per request', () => {
     gateway = await useGateway({ config: deadlineConfig(upstream, backup, 1_000) });
     // JSON in two halves, each after 600 ms: the body would end at 1.2 s, after the deadline. (The gaps
     // stay 300 ms under the 0.9 s idle timeout: at 800 ms a late timer on a busy machine let that
-    // timeout fire first and the fallback answer 200.)
+    // timeout fire first and the fallback answer 200.) The fallback is as slow: when the fake's own
+    // timer is 300 ms late, the first-byte timeout hands the request to it, and it must not answer in time either.
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 600 } });
+    backup.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 600 } });
     const slowJson = await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() });
     expect(slowJson.status).toBe(504);
     expect((await json(slowJson)).code).toBe('request_deadline_exceeded');
