@@ -139,6 +139,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     undefined,
     usageJournalAt(options.dataDir, options.server.instanceId),
     () => outages.recovered('database', 'database is back: the usage kept during the outage is written'),
+    // On PostgreSQL, shared by the instances, an answer waits for its commit, so every instance's reads include it.
+    db.dialect === 'sqlite' ? 'journal' : 'commit',
   );
   await ledger.load();
   const keys = new KeyService(new KeysRepository(db));

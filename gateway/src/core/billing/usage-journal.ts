@@ -1,87 +1,149 @@
-import { mkdir, open, readFile, truncate } from 'node:fs/promises';
+import { closeSync, fsync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { UsageRecord } from '../../store/usage-repository.js';
 
+/** Past this size the file starts over once the database holds every entry in it. */
+const RESTART_BYTES = 1 << 20;
+
 /**
- * A local file (one JSON ledger entry per line, in GATEWAY_DATA_DIR) that keeps the usage of answered
- * requests the database did not take: appended and fsync'd once per batch before the answers leave,
- * read back at the next start, emptied once the database holds every entry in it. Each entry carries
- * its `entry_id`, so an entry both in the file and in the database (a crash between the commit and the
- * emptying) is written once.
+ * A local file (one JSON ledger entry per line, in GATEWAY_DATA_DIR) that holds the usage of answered
+ * requests before the database does: the ledger appends each turn's entries to it before their
+ * answers leave, then commits them to the database without the answers waiting. The append reaches
+ * the operating system's page cache (the durability of SQLite's synchronous=NORMAL): a process that
+ * is killed loses nothing, and while the database refuses writes the file is fsync'd too. At the next
+ * start the file (and those of gateways of this folder that died) is replayed; each entry carries its
+ * `entry_id`, so an entry both in a file and in the database is written once.
  */
 export class UsageJournal {
-  /** Appends and truncations run one after another. */
-  private queue: Promise<unknown> = Promise.resolve();
-  /** Whether the file may hold entries (known after the first read or append). */
-  private holdsEntries = true;
+  private fd: number | undefined;
+  /** Bytes appended since the file last started over. */
+  private bytes = 0;
+  /** Appended since the last fsync began. */
+  private unsynced = false;
+  /** The last fsync. */
+  private syncing: Promise<void> = Promise.resolve();
 
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    /** Other journals of this folder whose gateway is gone, to replay with this one's at the start. */
+    private readonly orphans: () => Promise<string[]> = async () => [],
+  ) {}
 
-  /** The entries a previous process left (a line cut by a crash mid-write is skipped: its batch was never acknowledged). */
-  async read(): Promise<UsageRecord[]> {
-    let text: string;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        this.holdsEntries = false;
-        return [];
-      }
-      throw error;
+  /**
+   * The entries this journal and the orphaned ones kept from processes before, claimed so no other
+   * gateway starting now replays them too; `replayed()` removes them once the database has them.
+   */
+  async takeOver(): Promise<{ entries: UsageRecord[]; replayed(): Promise<void> }> {
+    const claimed: string[] = [];
+    const stamp = Date.now();
+    for (const orphan of await this.orphans()) {
+      const claim = `${this.path}.${stamp}${claimed.length}.replay`;
+      // A rename is atomic: of two gateways starting at once, one claims the file.
+      if (await rename(orphan, claim).then(() => true, () => false)) claimed.push(claim);
     }
     const entries: UsageRecord[] = [];
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      try {
-        entries.push(JSON.parse(line) as UsageRecord);
-      } catch {
-        // The last line of a write the crash cut short.
-      }
+    for (const path of [...claimed, this.path]) entries.push(...(await readEntries(path)));
+    return {
+      entries,
+      replayed: async () => {
+        for (const path of claimed) await unlink(path);
+        this.startOver();
+      },
+    };
+  }
+
+  /** Appends the entries now (one write), so they survive the process; throws when the disk refuses. */
+  appendNow(entries: readonly UsageRecord[]): void {
+    let text = '';
+    for (const entry of entries) text += `${JSON.stringify(entry)}\n`;
+    this.fd ??= openAppending(this.path);
+    this.bytes += writeSync(this.fd, text);
+    this.unsynced = true;
+  }
+
+  /** Waits until what was appended is on the disk itself (a power loss keeps it too). */
+  sync(): Promise<void> {
+    const fd = this.fd;
+    if (fd === undefined || !this.unsynced) return this.syncing;
+    this.unsynced = false;
+    this.syncing = new Promise((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
+    return this.syncing;
+  }
+
+  /** The database holds every entry appended so far: a large file starts over. */
+  allCommitted(): void {
+    if (this.bytes > RESTART_BYTES) this.startOver();
+  }
+
+  /** Stops appending; with every entry committed, the file is removed. */
+  async close(allCommitted: boolean): Promise<void> {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    if (allCommitted) await unlink(this.path).catch(ignoreMissing);
+  }
+
+  /** Empties the file (the database holds every entry in it). */
+  startOver(): void {
+    if (this.fd === undefined) this.fd = openAppending(this.path);
+    ftruncateSync(this.fd, 0);
+    this.bytes = 0;
+  }
+}
+
+function openAppending(path: string): number {
+  mkdirSync(dirname(path), { recursive: true });
+  return openSync(path, 'a');
+}
+
+async function readEntries(path: string): Promise<UsageRecord[]> {
+  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '';
+    throw error;
+  });
+  const entries: UsageRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    try {
+      entries.push(JSON.parse(line) as UsageRecord);
+    } catch {
+      // The last line of a write the crash cut short: its answers never left.
     }
-    this.holdsEntries = entries.length > 0;
-    return entries;
   }
+  return entries;
+}
 
-  /** Appends the entries and waits for them to reach the disk (one fsync for the batch). */
-  append(entries: readonly UsageRecord[]): Promise<void> {
-    if (entries.length === 0) return this.queue.then(() => undefined);
-    return this.serially(async () => {
-      await mkdir(dirname(this.path), { recursive: true });
-      const file = await open(this.path, 'a');
-      try {
-        await file.write(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-        await file.sync();
-      } finally {
-        await file.close();
-      }
-      this.holdsEntries = true;
-    });
-  }
+function ignoreMissing(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'ENOENT') throw error;
+}
 
-  /** Empties the file once the database holds every entry in it. */
-  clear(): Promise<void> {
-    return this.serially(async () => {
-      if (!this.holdsEntries) return;
-      await truncate(this.path, 0).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
-      this.holdsEntries = false;
-    });
-  }
+const UNNAMED = /^usage-journal(?:\.(\d+))?\.ndjson(?:\.\d+\.replay)?$/;
 
-  private serially(step: () => Promise<void>): Promise<void> {
-    const run = this.queue.then(step);
-    this.queue = run.catch(() => undefined);
-    return run;
+/** Whether a process with this id runs (the journal of a gateway that died is replayed by the next). */
+function running(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
 /**
- * The journal of one gateway: `<data dir>/usage-journal.ndjson`, or `usage-journal-<instance id>.ndjson`
- * when the instance is named (GATEWAY_INSTANCE_ID), so instances that share a data folder keep one each
- * and find their own again after a restart.
+ * The journal of one gateway. A named instance (GATEWAY_INSTANCE_ID) keeps
+ * `usage-journal-<instance id>.ndjson` and finds it again after a restart. An unnamed one keeps
+ * `usage-journal.<process id>.ndjson`, so two started on one data folder never share a file, and at
+ * its start replays the files of unnamed gateways whose process is gone (and `usage-journal.ndjson`
+ * of versions before this one).
  */
 export function usageJournalAt(dataDir: string, namedInstance?: string): UsageJournal {
-  const suffix = namedInstance ? `-${namedInstance.replace(/[^A-Za-z0-9._-]/g, '_')}` : '';
-  return new UsageJournal(join(dataDir, `usage-journal${suffix}.ndjson`));
+  if (namedInstance) return new UsageJournal(join(dataDir, `usage-journal-${namedInstance.replace(/[^A-Za-z0-9._-]/g, '_')}.ndjson`));
+  return new UsageJournal(join(dataDir, `usage-journal.${process.pid}.ndjson`), async () => {
+    const names = await readdir(dataDir).catch(() => []);
+    return names.flatMap((name) => {
+      const match = UNNAMED.exec(name);
+      return match && !(match[1] && running(Number(match[1]))) ? [join(dataDir, name)] : [];
+    });
+  });
 }

@@ -3,18 +3,20 @@ import { newTimeOrderedId } from '../ids/ids.js';
 import type { UsageJournal } from './usage-journal.js';
 
 /**
- * The usage ledger: every authenticated request, written to the database (the entries and the balance
- * they charge, in one transaction) before its answer leaves the gateway, so a process that dies right
- * after answering has still billed the request. Entries recorded in the same turn of the event loop
- * share one commit (group commit: under load, one transaction for many answers). SQLite runs in WAL
- * mode with synchronous=NORMAL: a commit survives the process being killed; only a power loss can
- * take the last commits with it (PostgreSQL: a commit is durable). Spend per key and the total debited are counted in memory at once,
- * for the quota checks on every request.
+ * The usage ledger: every authenticated request, kept where a process that dies right after answering
+ * has still billed it. With a journal (the gateway's case), the entries recorded in one turn of the
+ * event loop are appended to it in one write before their answers leave, then committed to the
+ * database (the entries and the balance they charge, in one transaction) without the answers waiting:
+ * the journal reaches the operating system's page cache, as SQLite's commits do in WAL mode with
+ * synchronous=NORMAL, so a killed process loses nothing; only a power loss can take the last
+ * milliseconds with it. Without a journal the answers wait for the commit. Entries recorded in the
+ * same turn share one commit (group commit: under load, one transaction for many answers). Spend per
+ * key and the total debited are counted in memory at once, for the quota checks on every request.
  *
- * With a journal, a batch the database refuses (an outage) is appended to a local file and fsync'd
- * before its answers leave; the file is replayed at the next start and emptied once the database has
- * the entries. Every entry carries an `entry_id`: after a failed write (whose commit may still have
- * happened) and on a replay, the entries the database already holds are skipped, so nothing is billed twice.
+ * While the database refuses writes (an outage), the journal is also fsync'd before answers leave;
+ * it is replayed at the next start. Every entry carries an `entry_id`: after a failed write (whose
+ * commit may still have happened) and on a replay, the entries the database already holds are
+ * skipped, so nothing is billed twice.
  */
 export class UsageLedger {
   /** Entries not yet written (a failed write puts its entries back here for the next commit). */
@@ -23,8 +25,11 @@ export class UsageLedger {
   private writtenDebit = 0;
   /** Spent per key: read once at start (`load`), then counted in memory. */
   private spentByKey = new Map<string, number>();
-  /** The commit the entries recorded in this turn of the event loop wait for. */
+  /** What the answers of the entries recorded in this turn of the event loop wait for. */
   private commit: Promise<void> | undefined;
+  /** Entries recorded but not yet appended to the journal (journal first only). */
+  private unjournaled: UsageRecord[] = [];
+  private readonly journalFirst: boolean;
   /** Writes run one after another, so a batch is never written twice or out of order. */
   private writing: Promise<unknown> = Promise.resolve();
   /** After a failed write: the next try, even when no new entry comes to carry the pending ones. */
@@ -40,34 +45,42 @@ export class UsageLedger {
     /** Where a failed write is reported (the entries stay pending and are retried with the next one). */
     private readonly onWriteError: (error: unknown) => void = (error) => process.emitWarning(`Usage ledger: could not write usage records; they stay pending: ${String(error)}`),
     private readonly retryMs = 1000,
-    /** Keeps refused batches on local disk until the database takes them (absent: they wait in memory only). */
+    /** Keeps the entries on local disk until the database has them (absent: answers wait for the commit). */
     private readonly journal?: UsageJournal,
     /** Called when a write succeeds after failed ones (the database is back). */
     private readonly onWriteRecovered: () => void = () => undefined,
-  ) {}
+    /**
+     * Whether answers leave once their entries are in the journal ('journal'), or wait for the
+     * database's commit ('commit': the journal keeps only what the database refuses).
+     */
+    answerAfter: 'journal' | 'commit' = 'journal',
+  ) {
+    this.journalFirst = journal !== undefined && answerAfter === 'journal';
+  }
 
   /**
-   * Writes what the journal kept from a previous process (skipping entries already stored), then reads
+   * Writes what the journals of earlier processes kept (skipping entries already stored), then reads
    * what each key has spent so far; called once before the gateway serves. Rejects when the database
-   * refuses the replay (the journal is kept for the next start).
+   * refuses the replay (the journals are kept for the next start).
    */
   async load(): Promise<void> {
-    const kept = (await this.journal?.read()) ?? [];
-    if (kept.length > 0) {
-      const stored = await this.usage.storedEntryIds(kept.flatMap((entry) => (entry.entry_id ? [entry.entry_id] : [])));
-      const missing = kept.filter((entry) => !entry.entry_id || !stored.has(entry.entry_id));
+    const kept = await this.journal?.takeOver();
+    if (kept && kept.entries.length > 0) {
+      const stored = await this.usage.storedEntryIds(kept.entries.flatMap((entry) => (entry.entry_id ? [entry.entry_id] : [])));
+      const missing = kept.entries.filter((entry) => !entry.entry_id || !stored.has(entry.entry_id));
       if (missing.length > 0) await this.usage.append(missing);
-      await this.journal?.clear();
     }
+    await kept?.replayed();
     const stored = await this.usage.spentPerKey();
     for (const [keyId, spent] of this.spentByKey) stored.set(keyId, (stored.get(keyId) ?? 0) + spent);
     this.spentByKey = stored;
   }
 
   /**
-   * Counts the entry at once and resolves once it is committed with the others of this turn. A failed
-   * write never rejects (the answer must not wait on a broken disk): it is reported and the entries
-   * stay pending for the next commit.
+   * Counts the entry at once and resolves once it is in the journal with the others of this turn
+   * (without a journal, or when the disk refuses it: once they are committed). A failed write never
+   * rejects (the answer must not wait on a broken disk): it is reported and the entries stay pending
+   * for the next commit.
    */
   record(entry: UsageRecord): Promise<void> {
     entry.entry_id ??= newTimeOrderedId('use_');
@@ -76,20 +89,57 @@ export class UsageLedger {
       if (entry.key_id) this.spentByKey.set(entry.key_id, this.spentBy(entry.key_id) + entry.cost);
     }
     this.pending.push(entry);
+    if (this.journalFirst) this.unjournaled.push(entry);
     this.commit ??= new Promise<void>((resolve) =>
       setImmediate(() => {
         this.commit = undefined;
+        const reportAndResolve = (error: unknown) => {
+          this.onWriteError(error);
+          resolve();
+        };
+        if (this.journalFirst && this.journalNow()) {
+          // While the database refuses writes, the journal is all there is: it goes to the disk itself first.
+          if (this.uncertain) this.journal?.sync().then(resolve, reportAndResolve);
+          else resolve();
+          // The commit waits for the next turn: started now, it would run in between the answers' own steps.
+          setImmediate(() => this.flush().catch(this.onWriteError));
+          return;
+        }
         this.flush().then(resolve, (error: unknown) => {
           this.onWriteError(error);
-          // The answers wait until the refused entries are on local disk (when there is a journal).
-          this.journalPending().then(resolve, (journalError: unknown) => {
-            this.onWriteError(journalError);
-            resolve();
-          });
+          // The answers wait until the refused entries are on the local disk.
+          this.journalRefused().then(resolve, reportAndResolve);
         });
       }),
     );
     return this.commit;
+  }
+
+  /** Appends the entries recorded since the last append to the journal; false when the disk refuses. */
+  private journalNow(): boolean {
+    if (this.unjournaled.length === 0) return true;
+    const entries = this.unjournaled;
+    this.unjournaled = [];
+    return this.appendToJournal(entries);
+  }
+
+  /** Appends the pending entries not yet in the journal to it, then fsyncs it. */
+  private async journalRefused(): Promise<void> {
+    if (!this.journal) return;
+    if (!this.appendToJournal(this.pending.filter((entry) => !this.journaled.has(entry.entry_id ?? '')))) return;
+    await this.journal.sync();
+  }
+
+  private appendToJournal(entries: readonly UsageRecord[]): boolean {
+    if (!this.journal) return false;
+    try {
+      if (entries.length > 0) this.journal.appendNow(entries);
+    } catch (error) {
+      this.onWriteError(error);
+      return false;
+    }
+    for (const entry of entries) this.journaled.add(entry.entry_id ?? '');
+    return true;
   }
 
   /** Writes the pending entries; rejects when the database still refuses them. */
@@ -111,6 +161,8 @@ export class UsageLedger {
   }
 
   private async writePending(): Promise<void> {
+    // An entry reaches the journal before the database, so the journal can start over once the database has them all.
+    if (this.journalFirst) this.journalNow();
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
@@ -126,27 +178,32 @@ export class UsageLedger {
       this.pending = [...batch, ...this.pending];
       this.uncertain = true;
       this.scheduleRetry();
+      // Journal first, the answers of this batch have left: what the journal has of them goes to the disk itself now.
+      if (this.journalFirst) this.journal?.sync().catch(this.onWriteError);
       throw error;
     }
     this.writtenDebit += batch.reduce((sum, entry) => sum + entry.cost, 0);
     if (this.journaled.size === 0) return;
     for (const entry of batch) this.journaled.delete(entry.entry_id ?? '');
-    if (this.journaled.size === 0) await this.journal?.clear().catch((error: unknown) => this.onWriteError(error));
-  }
-
-  /** Appends the pending entries not yet in the journal to it (fsync'd). */
-  private async journalPending(): Promise<void> {
-    if (!this.journal) return;
-    const fresh = this.pending.filter((entry) => !this.journaled.has(entry.entry_id ?? ''));
-    for (const entry of fresh) this.journaled.add(entry.entry_id ?? '');
-    await this.journal.append(fresh);
+    if (this.journaled.size > 0) return;
+    try {
+      // Journal first, every turn appends to it: it starts over only once it is large.
+      if (this.journalFirst) this.journal?.allCommitted();
+      else this.journal?.startOver();
+    } catch (error) {
+      this.onWriteError(error);
+    }
   }
 
   /** Stops retrying in the background and makes a last attempt to write what is pending. */
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retry);
-    return this.flush();
+    try {
+      await this.flush();
+    } finally {
+      await this.journal?.close(this.pending.length === 0 && this.journaled.size === 0);
+    }
   }
 
   /** How many entries wait for the database (it refused or did not answer). */
