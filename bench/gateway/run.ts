@@ -8,7 +8,7 @@
  *
  *   npx tsx bench/gateway/run.ts [--seconds 5] [--rate 1000] [--concurrency 32] [--stream-concurrency 16]
  *     [--redis redis://127.0.0.1:6379] [--only solo,team,profile,memory,ledger] [--profile-out gateway.cpuprofile]
- *     [--profile-load mixed|plain|streamed] [--profile-team (the profiled gateway in team mode)] [--gateway path/to/dist/gateway/src/cli.js (another build, for A/B runs)]
+ *     [--profile-load mixed|plain|streamed] [--profile-rate N (open loop instead of closed)] [--profile-team (the profiled gateway in team mode)] [--gateway path/to/dist/gateway/src/cli.js (another build, for A/B runs)]
  *
  * `--only sizing` (not in the default run): team mode's sizing on PostgreSQL (--database, default
  * TEST_DATABASE_URL or postgres://127.0.0.1:5432/postgres) and Redis: requests per second per
@@ -34,6 +34,8 @@ const streamConcurrency = Number(args.get('--stream-concurrency') ?? 16);
 const redisUrl = args.get('--redis') ?? process.env.GATEWAY_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const sections = new Set((args.get('--only') ?? 'solo,team,profile,memory,ledger').split(','));
 const profileLoad = args.get('--profile-load') ?? 'mixed';
+/** Profile at this many requests per second (open loop, where latency is measured) instead of the closed loop. */
+const profileRate = args.has('--profile-rate') ? Number(args.get('--profile-rate')) : undefined;
 const gatewayScript = args.get('--gateway');
 
 type Via = 'direct' | 'bare' | 'gateway';
@@ -161,10 +163,11 @@ async function profile() {
       return (await answer)[0];
     };
     const target = targets(processes, await processes.createKey());
+    const half = profileLoad === 'mixed' ? 2 : 1;
     const load = () =>
       Promise.all([
-        profileLoad === 'streamed' ? undefined : fullLoad(target('gateway', false).target, profileLoad === 'plain' ? concurrency : concurrency / 2, seconds),
-        profileLoad === 'plain' ? undefined : fullLoad(target('gateway', true).target, profileLoad === 'streamed' ? streamConcurrency : streamConcurrency / 2, seconds),
+        profileLoad === 'streamed' ? undefined : profileRate ? fixedRate(target('gateway', false).target, profileRate / half, seconds) : fullLoad(target('gateway', false).target, concurrency / half, seconds),
+        profileLoad === 'plain' ? undefined : profileRate ? fixedRate(target('gateway', true).target, profileRate / half, seconds) : fullLoad(target('gateway', true).target, streamConcurrency / half, seconds),
       ]);
     await load();
     await ask('profile-start');
@@ -177,7 +180,7 @@ async function profile() {
   const saveTo = args.get('--profile-out');
   if (saveTo) writeFileSync(saveTo, JSON.stringify(recorded));
   const { byPlace, byFunction } = summariseCpuProfile(recorded);
-  console.log(`\nWhere the gateway's CPU goes under load (V8 CPU profile, self time, share of busy time; ${seconds} s closed loop, ${profileLoad === 'mixed' ? 'plain and streamed' : profileLoad}${'GATEWAY_REDIS_URL' in team ? ', team mode' : ''}, after a warm-up run)\n`);
+  console.log(`\nWhere the gateway's CPU goes under load (V8 CPU profile, self time, share of busy time; ${seconds} s ${profileRate ? `at ${profileRate} req/s` : 'closed loop'}, ${profileLoad === 'mixed' ? 'plain and streamed' : profileLoad}${'GATEWAY_REDIS_URL' in team ? ', team mode' : ''}, after a warm-up run)\n`);
   table([['where', 'share'], ...byPlace.map((share) => [share.name, `${fmt(share.percent, 1)} %`])]);
   console.log('');
   table([['function', 'share'], ...byFunction.map((share) => [share.name, `${fmt(share.percent, 1)} %`])]);
