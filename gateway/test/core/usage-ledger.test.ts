@@ -73,6 +73,21 @@ describe('UsageLedger', () => {
     expect(journalFiles()).toEqual([]);
   });
 
+  it('journal first, one commit gathers the entries of several turns', async () => {
+    const appends: number[] = [];
+    const counting = new (class extends UsageRepository {
+      override append(entries: Parameters<UsageRepository['append']>[0]): Promise<void> {
+        appends.push(entries.length);
+        return super.append(entries);
+      }
+    })(db);
+    const ledger = new UsageLedger(counting, undefined, 1000, usageJournalAt(dir));
+    for (let turn = 0; turn < 20; turn++) await ledger.record(entry(`req_${turn}`));
+    await expect.poll(() => appends.reduce((sum, n) => sum + n, 0)).toBe(20);
+    expect(appends.length).toBeLessThan(10);
+    await ledger.close();
+  });
+
   it('replays the journals of gateways of the folder that are gone (and of versions before) at the start, not those of one still running', async () => {
     const write = (name: string, ...ids: string[]) => writeFileSync(join(dir, name), ids.map((id) => `${JSON.stringify({ ...entry(id), entry_id: `use_${id}` })}\n`).join(''));
     write('usage-journal.ndjson', 'req_old');

@@ -18,6 +18,9 @@ import type { UsageJournal } from './usage-journal.js';
  * commit may still have happened) and on a replay, the entries the database already holds are
  * skipped, so nothing is billed twice.
  */
+/** How long, journal first, the entries wait for their commit (they are on disk meanwhile). */
+const COMMIT_DELAY_MS = 10;
+
 export class UsageLedger {
   /** Entries not yet written (a failed write puts its entries back here for the next commit). */
   private pending: UsageRecord[] = [];
@@ -30,6 +33,7 @@ export class UsageLedger {
   /** Entries recorded but not yet appended to the journal (journal first only). */
   private unjournaled: UsageRecord[] = [];
   private readonly journalFirst: boolean;
+  private commitTimer: ReturnType<typeof setTimeout> | undefined;
   /** Writes run one after another, so a batch is never written twice or out of order. */
   private writing: Promise<unknown> = Promise.resolve();
   /** After a failed write: the next try, even when no new entry comes to carry the pending ones. */
@@ -101,8 +105,7 @@ export class UsageLedger {
           // While the database refuses writes, the journal is all there is: it goes to the disk itself first.
           if (this.uncertain) this.journal?.sync().then(resolve, reportAndResolve);
           else resolve();
-          // The commit waits for the next turn: started now, it would run in between the answers' own steps.
-          setImmediate(() => this.flush().catch(this.onWriteError));
+          this.scheduleCommit();
           return;
         }
         this.flush().then(resolve, (error: unknown) => {
@@ -113,6 +116,17 @@ export class UsageLedger {
       }),
     );
     return this.commit;
+  }
+
+  /**
+   * Journal first, the commit gathers the entries of a few milliseconds: started at once, it would run
+   * in between the answers' own steps, and one commit per request costs more than the entries it writes.
+   */
+  private scheduleCommit(): void {
+    this.commitTimer ??= setTimeout(() => {
+      this.commitTimer = undefined;
+      this.flush().catch(this.onWriteError);
+    }, COMMIT_DELAY_MS);
   }
 
   /** Appends the entries recorded since the last append to the journal; false when the disk refuses. */
@@ -199,6 +213,8 @@ export class UsageLedger {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retry);
+    clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
     try {
       await this.flush();
     } finally {
