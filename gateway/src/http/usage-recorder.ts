@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { boundedJsonText } from '../core/json/bounded-json-text.js';
+import type { ChargedUsage } from '../core/billing/billing-service.js';
 import { CONSOLE_CLIENT, redactBody, redactHeaders } from '../core/request-log/request-log.js';
 import { elapsedMs } from './request-context.js';
 
@@ -17,7 +18,10 @@ declare module 'fastify' {
 /** The status the request log shows for a client that closed the connection before the answer was complete (nginx's). */
 export const CLIENT_CLOSED_REQUEST = 499;
 
-const responseBodies = new WeakMap<FastifyRequest, string>();
+/** The complete answer a request got (or `[stream]`), redacted into the request log once the answer has left. */
+const responseBodies = new WeakMap<FastifyRequest, string | Buffer>();
+
+const STREAM = '[stream]';
 
 /** More than the request log keeps of a body (4 KiB), so it still says the body was cut. */
 const LOGGED_REQUEST_CHARS = 8192;
@@ -51,26 +55,28 @@ function requestBodyText(request: FastifyRequest): string | undefined {
 
 /**
  * Bills each request once it is over (core/billing: the ledger entry and the reservation's
- * settlement) and writes the console's request log. A complete answer is
- * recorded as it is handed to the socket (onSend) and waits for its ledger entry's commit, so the entry
- * is on disk before the client can read the answer; a stream is recorded when it ends. A client that disconnects first (mid-stream, or while a long
- * answer is computed) is recorded when the connection closes, with status 499.
+ * settlement) and writes the console's request log. A complete answer is billed as it is handed to
+ * the socket (onSend) and waits for its ledger entry (usage-ledger.ts), so the entry is kept before the
+ * client can read the answer; its request-log entry (redacted headers and bodies) is built once the
+ * answer has left (onResponse), off its path. A stream is recorded when it ends. A client that
+ * disconnects first (mid-stream, or while a long answer is computed) is recorded when the connection
+ * closes, with status 499.
  */
 export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => boolean): void {
-  const recorded = new WeakSet<FastifyRequest>();
+  const billed = new WeakMap<FastifyRequest, { status: number; usage: ChargedUsage | null; latency: number }>();
+  const logged = new WeakSet<FastifyRequest>();
 
-  /** Resolves once the ledger entry is committed (at once for requests without a key). */
-  const record = (request: FastifyRequest, status: number, secrets?: string[]): Promise<void> | undefined => {
-    if (recorded.has(request)) return;
-    recorded.add(request);
+  /** Bills the request once; resolves once its ledger entry is kept (at once for requests without a key). */
+  const bill = (request: FastifyRequest, status: number): Promise<void> | undefined => {
+    if (billed.has(request)) return;
     if (request.routeOptions.config?.unlogged) {
+      billed.set(request, { status, usage: null, latency: 0 });
       app.services.billing.release(request.billing);
       return;
     }
-    const { billing, requestLog } = app.services;
+    const client = headerValue(request, 'x-switchyard-client');
     const latency = elapsedMs(request.startedAt);
-    const client = headerValue(request, 'x-switchyard-client')?.slice(0, 40) ?? null;
-    const { usage, committed } = billing.settle(request.billing, {
+    const { usage, committed } = app.services.billing.settle(request.billing, {
       id: request.id,
       key: request.apiKey,
       method: request.method,
@@ -80,10 +86,21 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
       abandoned: status === CLIENT_CLOSED_REQUEST,
       fromConsole: client === CONSOLE_CLIENT,
     });
-    const logSecrets = secrets ?? knownSecrets(app, request);
-    const requestBody = keepBodies() ? requestBodyText(request) : undefined;
-    const responseBody = keepBodies() ? responseBodies.get(request) : undefined;
-    requestLog.add({
+    billed.set(request, { status, usage, latency });
+    return committed;
+  };
+
+  /** Writes the request's log entry (once, after it was billed). */
+  const log = (request: FastifyRequest): void => {
+    const outcome = billed.get(request);
+    if (!outcome || logged.has(request) || request.routeOptions.config?.unlogged) return;
+    logged.add(request);
+    const { status, usage, latency } = outcome;
+    const secrets = knownSecrets(app, request);
+    const bodies = keepBodies();
+    const requestBody = bodies ? requestBodyText(request) : undefined;
+    const responseBody = bodies ? responseBodies.get(request) : undefined;
+    app.services.requestLog.add({
       id: request.id,
       time: Date.now(),
       method: request.method,
@@ -95,11 +112,16 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
       prompt_tokens: usage ? usage.prompt_tokens : null,
       completion_tokens: usage ? usage.completion_tokens : null,
       cost: usage ? usage.cost : null,
-      client,
-      request_headers: redactHeaders(request.headers, logSecrets),
-      ...(requestBody !== undefined ? { request_body: redactBody(requestBody, 4096, logSecrets) } : {}),
-      ...(responseBody !== undefined ? { response_body: responseBody } : {}),
+      client: headerValue(request, 'x-switchyard-client')?.slice(0, 40) ?? null,
+      request_headers: redactHeaders(request.headers, secrets),
+      ...(requestBody !== undefined ? { request_body: redactBody(requestBody, 4096, secrets) } : {}),
+      ...(responseBody !== undefined ? { response_body: responseBody === STREAM ? STREAM : redactBody(responseBody.toString(), 4096, secrets) } : {}),
     });
+  };
+
+  const record = (request: FastifyRequest, status: number): Promise<void> | undefined => {
+    const committed = bill(request, status);
+    log(request);
     return committed;
   };
 
@@ -107,9 +129,8 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
 
   app.addHook('onSend', (request, reply, payload, done) => {
     const complete = payload === null || payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload);
-    const secrets = knownSecrets(app, request);
-    if (keepBodies()) responseBodies.set(request, complete ? redactBody(payload?.toString() ?? '', 4096, secrets) : '[stream]');
-    const committed = complete ? record(request, reply.statusCode, secrets) : undefined;
+    if (keepBodies()) responseBodies.set(request, complete ? (payload ?? '') : STREAM);
+    const committed = complete ? bill(request, reply.statusCode) : undefined;
     if (committed) committed.then(() => done(null, payload), done);
     else done(null, payload);
   });
