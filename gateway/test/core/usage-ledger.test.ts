@@ -43,8 +43,8 @@ describe('UsageLedger', () => {
     await ledger.record(entry('req_lost'));
     expect(journal.path).toBe(join(dir, 'usage-journal-gw_1.ndjson'));
     expect(JSON.parse(readFileSync(journal.path, 'utf8')).request_id).toBe('req_lost');
-    await expect.poll(() => errors.length).toBe(1);
-    await expect.poll(() => ledger.pendingCount).toBe(0);
+    await expect.poll(() => errors.length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => ledger.pendingCount, { timeout: 10_000 }).toBe(0);
     expect(await repository.totals()).toMatchObject({ requests: 1, cost: 0.5 });
     expect((await new AccountRepository(db).get())?.balance).toBe(9.5);
     await ledger.close();
@@ -83,7 +83,7 @@ describe('UsageLedger', () => {
     })(db);
     const ledger = new UsageLedger(counting, undefined, 1000, usageJournalAt(dir));
     for (let turn = 0; turn < 20; turn++) await ledger.record(entry(`req_${turn}`));
-    await expect.poll(() => appends.reduce((sum, n) => sum + n, 0)).toBe(20);
+    await expect.poll(() => appends.reduce((sum, n) => sum + n, 0), { timeout: 10_000 }).toBe(20);
     expect(appends.length).toBeLessThan(10);
     await ledger.close();
   });
@@ -120,13 +120,13 @@ describe('UsageLedger', () => {
     const refuse = (statement: string) => sql.raw(statement).execute(db.query);
     await refuse("CREATE TRIGGER refuse BEFORE INSERT ON usage BEGIN SELECT RAISE(ABORT, 'disk full'); END");
     await ledger.record(entry('req_1'));
-    await expect.poll(() => syncs.mock.calls.length).toBeGreaterThan(0);
+    await expect.poll(() => syncs.mock.calls.length, { timeout: 10_000 }).toBeGreaterThan(0);
     const before = syncs.mock.calls.length;
     await ledger.record(entry('req_2'));
     expect(syncs.mock.calls.length).toBeGreaterThan(before);
     expect(readFileSync(journal.path, 'utf8').trim().split('\n').map((line) => JSON.parse(line).request_id)).toEqual(['req_1', 'req_2']);
     await refuse('DROP TRIGGER refuse');
-    await expect.poll(() => ledger.pendingCount).toBe(0);
+    await expect.poll(() => ledger.pendingCount, { timeout: 10_000 }).toBe(0);
     expect(await usage.totals()).toMatchObject({ requests: 2, cost: 1 });
     await ledger.close();
     expect(journalFiles()).toEqual([]);
@@ -144,7 +144,7 @@ describe('UsageLedger', () => {
     await ledger.record(entry('req_2'));
     expect(readFileSync(journal.path, 'utf8').trim().split('\n').map((line) => JSON.parse(line).request_id)).toEqual(['req_2']);
     await refuse('DROP TRIGGER refuse');
-    await expect.poll(() => ledger.pendingCount).toBe(0);
+    await expect.poll(() => ledger.pendingCount, { timeout: 10_000 }).toBe(0);
     expect(readFileSync(journal.path, 'utf8')).toBe('');
     expect(await usage.totals()).toMatchObject({ requests: 2, cost: 1 });
     await ledger.close();
@@ -214,10 +214,10 @@ describe('UsageLedger', () => {
     const refuse = (statement: string) => sql.raw(statement).execute(db.query);
     await refuse("CREATE TRIGGER refuse BEFORE INSERT ON usage BEGIN SELECT RAISE(ABORT, 'disk full'); END");
     await ledger.record(entry('req_1'));
-    await expect.poll(() => failures.length).toBeGreaterThan(1);
+    await expect.poll(() => failures.length, { timeout: 10_000 }).toBeGreaterThan(1);
     expect(ledger.pendingCount).toBe(1);
     await refuse('DROP TRIGGER refuse');
-    await expect.poll(() => ledger.pendingCount).toBe(0);
+    await expect.poll(() => ledger.pendingCount, { timeout: 10_000 }).toBe(0);
     expect(await usage.totals()).toMatchObject({ requests: 1, cost: 0.5 });
     expect((await new AccountRepository(db).get())?.balance).toBe(9.5);
   });

@@ -54,7 +54,8 @@ describe('the built-in embedding model', () => {
 describe('the built-in embedding model\'s memory', () => {
   let idle: TestGateway;
   beforeAll(async () => {
-    idle = await startGateway({ warm: true, config: { providers: [{ id: 'local-embed', type: 'onnx-embeddings', idle_unload_ms: 300 }] } });
+    // Idle long enough that the model is still loaded when /status is asked right after an answer on a busy machine.
+    idle = await startGateway({ warm: true, config: { providers: [{ id: 'local-embed', type: 'onnx-embeddings', idle_unload_ms: 1500 }] } });
   });
   afterAll(async () => {
     await idle.close();

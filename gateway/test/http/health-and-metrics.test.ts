@@ -39,7 +39,7 @@ describe('health probes', () => {
     expect(await json(starting)).toEqual({ status: 'starting', checks: { database: 'ok', engines: 'starting' }, warming_engines: ['local-ocr'] });
 
     engine.finish();
-    await expect.poll(async () => (await gateway!.request('/health/readiness', { key: null })).status).toBe(200);
+    await expect.poll(async () => (await gateway!.request('/health/readiness', { key: null })).status, { timeout: 10_000 }).toBe(200);
     expect(await json(await gateway.request('/health/readiness', { key: null }))).toEqual({ status: 'ready', checks: { database: 'ok', engines: 'ok' }, warming_engines: [] });
 
     await gateway.request('/v1/models');

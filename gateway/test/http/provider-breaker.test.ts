@@ -126,7 +126,10 @@ describe('circuit breaker per provider', () => {
 
   it('half-open lets exactly one trial request through; the others get 503 until it succeeds', async () => {
     upstream = await useFakeUpstream();
-    gateway = await useGateway({ config: configWithBreaker(upstream, { failure_threshold: 1, cooldown_ms: 200, max_cooldown_ms: 1_000 }) });
+    const config = configWithBreaker(upstream, { failure_threshold: 1, cooldown_ms: 200, max_cooldown_ms: 1_000 });
+    // The trial's halves come 1 s apart: an idle timeout far beyond that (not the usual 1.5 s), so a late timer cannot fail the trial.
+    config.providers[0].timeouts = { connect: 2000, first_byte: 1500, idle: 5000 };
+    gateway = await useGateway({ config });
     upstream.setBehaviour({ failure: { type: 'status', status: 500 } });
     expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(502);
     await halfOpen(gateway);

@@ -30,7 +30,7 @@ describe('GET /status', () => {
     expect((await json(ocrWhileWarming)).code).toBe('engine_warming_up');
 
     engine.finish();
-    await expect.poll(async () => (await gateway!.request('/status', { key: null })).status).toBe(200);
+    await expect.poll(async () => (await gateway!.request('/status', { key: null })).status, { timeout: 10_000 }).toBe(200);
     const body = await json(await gateway.request('/status', { key: null }));
     expect(body).toMatchObject({ status: 'ok', version: '0.1.0', checks: { ocr: true, asr: false } });
     expect(body.response_ms).toBeGreaterThanOrEqual(0);
@@ -182,7 +182,8 @@ describe('the command line: npm run serve', () => {
 
       upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 } });
       const inFlight = fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'slow', messages: [{ role: 'user', content: 'finish me please' }] }) });
-      await expect.poll(() => upstream.requests.length).toBeGreaterThan(0);
+      // The first request of a fresh process: a second is not much on a busy machine.
+      await expect.poll(() => upstream.requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
       run.child.kill('SIGTERM');
       const response = await inFlight;
       expect(response.status).toBe(200);

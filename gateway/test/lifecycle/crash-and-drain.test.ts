@@ -155,21 +155,24 @@ describe('batches across a stop', () => {
   const LINES = 8;
 
   it('SIGTERM lets the line in flight finish and records it: after a restart every line reached the upstream exactly once', async () => {
+    // Three rounds of lines (the per-batch concurrency at once), 0.6 s a round: the signal has two rounds
+    // (1.2 s), not one, to arrive before every line has started, however late a busy machine handles it.
+    const lines = 3 * DEFAULT_SERVER.batchConcurrencyPerBatch;
     const gateway = await start({ shutdown_grace_ms: 10_000 });
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 }, path: '/v1/chat/completions' });
-    const id = await uploadBatch(gateway, LINES);
+    const id = await uploadBatch(gateway, lines);
     await expect.poll(() => upstream.requests.length, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(3);
     expect(await terminate(gateway)).toBe(0);
     const stoppedAt = upstream.requests.length;
-    expect(stoppedAt).toBeLessThan(LINES);
+    expect(stoppedAt).toBeLessThan(lines);
     expect(upstream.requests.every((request) => !request.aborted)).toBe(true);
 
     upstream.setBehaviour(null);
     const restarted = await start();
     const { batch, customIds } = await finishedBatch(restarted, id);
-    expect(batch.request_counts).toEqual({ total: LINES, completed: LINES, failed: 0 });
-    expect(customIds.sort()).toEqual(Array.from({ length: LINES }, (_, i) => `line-${i}`).sort());
-    expect(upstreamCounts(LINES)).toEqual(Array.from({ length: LINES }, () => 1));
+    expect(batch.request_counts).toEqual({ total: lines, completed: lines, failed: 0 });
+    expect(customIds.sort()).toEqual(Array.from({ length: lines }, (_, i) => `line-${i}`).sort());
+    expect(upstreamCounts(lines)).toEqual(Array.from({ length: lines }, () => 1));
   }, 120_000);
 
   it('kill -9 loses no line and repeats at most the lines in flight', async () => {

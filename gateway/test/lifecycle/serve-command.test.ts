@@ -36,7 +36,7 @@ describe('npm run serve', () => {
           process.kill(-run.child.pid!, 'SIGINT'); // Ctrl+C in the terminal
           // npm itself ends by the signal; the gateway under it says it shut down cleanly.
           expect(await run.exited).toMatch(/^(exit 0|SIGINT)$/);
-          await expect.poll(run.output).toMatch(/SIGINT received/);
+          await expect.poll(run.output, { timeout: 10_000 }).toMatch(/SIGINT received/);
           expect(run.output()).not.toMatch(/ENOTDIR|Switchyard failed to start/);
         } finally {
           try {

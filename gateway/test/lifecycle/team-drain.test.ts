@@ -35,7 +35,8 @@ describe('graceful drain in team mode (the built CLI on PostgreSQL and Redis)', 
     const upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
     const gateway = await spawnGateway(
       useTempDir('switchyard-drain-'),
-      { ...upstreamConfig(upstream), server: { drain_delay_ms: 1000, shutdown_grace_ms: 20_000 } },
+      // The checks made while draining (readiness, a request still served) have 2 s; the streamed answer outlasts that anyway.
+      { ...upstreamConfig(upstream), server: { drain_delay_ms: 2000, shutdown_grace_ms: 20_000 } },
       { GATEWAY_DATABASE_URL: database.url, GATEWAY_REDIS_URL: TEST_REDIS_URL, GATEWAY_REDIS_PREFIX: prefix, GATEWAY_INSTANCE_ID: 'gw-drain' },
     );
     onTestFinished(() => {
@@ -66,7 +67,7 @@ describe('graceful drain in team mode (the built CLI on PostgreSQL and Redis)', 
     expect(plainAnswer.status).toBe(200);
     expect((await json(plainAnswer)).object).toBe('chat.completion');
     expect(await gateway.exited).toBe(0);
-    expect(gateway.output().stdout).toMatch(/SIGTERM received: not ready, still serving for 1000 ms/);
+    expect(gateway.output().stdout).toMatch(/SIGTERM received: not ready, still serving for 2000 ms/);
 
     const usage = await rows<{ request_id: string; status: number; completion_tokens: number }>('SELECT request_id, status, completion_tokens FROM usage WHERE request_id = ANY($1) ORDER BY request_id', [['drain-plain', 'drain-stream']]);
     expect(usage.map((row) => [row.request_id, Number(row.status)])).toEqual([

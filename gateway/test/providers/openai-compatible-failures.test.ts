@@ -10,7 +10,9 @@ import { chatReply } from '../support/fake-upstream-replies.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 
 const KEY = 'sk-provider-key';
-const TIMEOUTS = { connect: 2_000, first_byte: 300, idle: 300 };
+// Generous, so a busy machine's late timers never time out a request meant to succeed; the tests of
+// the timeouts themselves shorten the one they wait for.
+const TIMEOUTS = { connect: 2_000, first_byte: 10_000, idle: 10_000 };
 let upstream: FakeUpstream;
 let provider: ProviderInstance;
 
@@ -108,12 +110,16 @@ describe('connection failures and timeouts', () => {
 
   it('times out when the upstream never answers (first byte), with a retry hint', async () => {
     upstream.setBehaviour({ failure: { type: 'hang_before_headers' } });
+    await provider.close();
+    provider = makeProvider({ timeouts: { ...TIMEOUTS, first_byte: 300 } });
     const error = await failure(provider.capabilities.chat!.chat(request()));
     expect([error.kind, error.retryAfter]).toEqual(['timeout', 5]);
   });
 
   it('times out when a stream goes idle mid-way, after the first events arrived', async () => {
     upstream.setBehaviour({ failure: { type: 'hang_mid_stream', afterFrames: 2 } });
+    await provider.close();
+    provider = makeProvider({ timeouts: { ...TIMEOUTS, idle: 300 } });
     const seen: ChatStreamEvent[] = [];
     const error = await failure(drain(await provider.capabilities.chat!.chatStream(request()), seen));
     expect(error.kind).toBe('timeout');
@@ -129,7 +135,11 @@ describe('connection failures and timeouts', () => {
   });
 
   it('streams to the end through slow chunks that stay within the idle timeout', async () => {
-    upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 20 } });
+    // Eight parts 200 ms apart: 1.6 s in all, past the 1 s idle timeout, which each part restarts; each
+    // gap leaves a late timer 800 ms.
+    upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 200 } });
+    await provider.close();
+    provider = makeProvider({ timeouts: { ...TIMEOUTS, idle: 1_000 } });
     const seen: ChatStreamEvent[] = [];
     await drain(await provider.capabilities.chat!.chatStream(request()), seen);
     expect(seen.at(-1)).toEqual({ type: 'usage', usage: { prompt_tokens: 5, completion_tokens: 4 } });
