@@ -1,4 +1,4 @@
-import { closeSync, fsync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fsync, mkdirSync, openSync, truncateSync, writeSync } from 'node:fs';
 import { readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { UsageRecord } from '../../store/usage-repository.js';
@@ -85,8 +85,9 @@ export class UsageJournal {
 
   /** Empties the file (the database holds every entry in it). */
   startOver(): void {
-    if (this.fd === undefined) this.fd = openAppending(this.path);
-    ftruncateSync(this.fd, 0);
+    this.fd ??= openAppending(this.path);
+    // By path, not on the appending descriptor: Windows opens that one without the right to truncate.
+    truncateSync(this.path, 0);
     this.bytes = 0;
   }
 }
