@@ -2,15 +2,19 @@ import type { UsageRecord, UsageRepository } from '../../store/usage-repository.
 import { newTimeOrderedId } from '../ids/ids.js';
 import type { UsageJournal } from './usage-journal.js';
 
+/** How long, journal first, the entries wait for their commit (they are in the journal meanwhile). */
+const COMMIT_DELAY_MS = 10;
+
 /**
  * The usage ledger: every authenticated request, kept where a process that dies right after answering
- * has still billed it. With a journal (the gateway's case), the entries recorded in one turn of the
+ * has still billed it. Journal first (the gateway on SQLite), the entries recorded in one turn of the
  * event loop are appended to it in one write before their answers leave, then committed to the
  * database (the entries and the balance they charge, in one transaction) without the answers waiting:
  * the journal reaches the operating system's page cache, as SQLite's commits do in WAL mode with
  * synchronous=NORMAL, so a killed process loses nothing; only a power loss can take the last
- * milliseconds with it. Without a journal the answers wait for the commit. Entries recorded in the
- * same turn share one commit (group commit: under load, one transaction for many answers). Spend per
+ * milliseconds with it; one commit takes the entries of COMMIT_DELAY_MS. Otherwise (no journal, or on
+ * PostgreSQL, which every instance reads) the answers wait for the commit, and the entries recorded in
+ * the same turn share one (group commit); the journal then keeps only what the database refuses. Spend per
  * key and the total debited are counted in memory at once, for the quota checks on every request.
  *
  * While the database refuses writes (an outage), the journal is also fsync'd before answers leave;
@@ -18,9 +22,6 @@ import type { UsageJournal } from './usage-journal.js';
  * commit may still have happened) and on a replay, the entries the database already holds are
  * skipped, so nothing is billed twice.
  */
-/** How long, journal first, the entries wait for their commit (they are on disk meanwhile). */
-const COMMIT_DELAY_MS = 10;
-
 export class UsageLedger {
   /** Entries not yet written (a failed write puts its entries back here for the next commit). */
   private pending: UsageRecord[] = [];
