@@ -75,8 +75,12 @@ const DEBIT_SQL = 'UPDATE "account" SET "balance" = "balance" - ? WHERE "id" = 1
 export class UsageRepository {
   constructor(private readonly db: Database) {}
 
-  /** Appends the entries, adds them to the roll-up and debits the account by their cost, in one transaction: all or nothing. */
-  async append(entries: readonly UsageRecord[]): Promise<void> {
+  /**
+   * Appends the entries, adds them to the roll-up and debits the account by their cost, in one
+   * transaction: all or nothing. `inBackground`: on SQLite, on the writer thread (for a caller that
+   * does not wait on its answer's path, so the event loop neither runs nor waits for the commit).
+   */
+  async append(entries: readonly UsageRecord[], inBackground = false): Promise<void> {
     const debit = entries.reduce((sum, entry) => sum + entry.cost, 0);
     const statements: CompiledQuery[] = [];
     for (let start = 0; start < entries.length; start += ROWS_PER_INSERT) {
@@ -87,7 +91,7 @@ export class UsageRepository {
       statements.push(ROLLUP_INSERT.compile(this.db.dialect, rollup.slice(start, start + ROWS_PER_INSERT)));
     }
     if (debit > 0) statements.push(CompiledQuery.raw(numberedFor(this.db.dialect, DEBIT_SQL), [debit]));
-    await this.db.atomically(statements);
+    await (inBackground ? this.db.atomicallyInBackground(statements) : this.db.atomically(statements));
   }
 
   /** Which of these entry ids the ledger already holds (a replay or a retry skips them). */

@@ -73,18 +73,27 @@ describe('UsageLedger', () => {
     expect(journalFiles()).toEqual([]);
   });
 
-  it('journal first, one commit gathers the entries of several turns', async () => {
-    const appends: number[] = [];
+  it('journal first, one commit on the writer thread gathers the entries of several turns; another connection sees them', async () => {
+    const appends: { entries: number; inBackground: boolean }[] = [];
     const counting = new (class extends UsageRepository {
-      override append(entries: Parameters<UsageRepository['append']>[0]): Promise<void> {
-        appends.push(entries.length);
-        return super.append(entries);
+      override append(entries: Parameters<UsageRepository['append']>[0], inBackground = false): Promise<void> {
+        appends.push({ entries: entries.length, inBackground });
+        return super.append(entries, inBackground);
       }
     })(db);
     const ledger = new UsageLedger(counting, undefined, 1000, usageJournalAt(dir));
     for (let turn = 0; turn < 20; turn++) await ledger.record(entry(`req_${turn}`));
-    await expect.poll(() => appends.reduce((sum, n) => sum + n, 0), { timeout: 10_000 }).toBe(20);
+    await expect.poll(() => appends.reduce((sum, append) => sum + append.entries, 0), { timeout: 10_000 }).toBe(20);
     expect(appends.length).toBeLessThan(10);
+    expect(appends.every((append) => append.inBackground)).toBe(true);
+    await ledger.flush();
+    const other = await openDatabase({ dataDir: dir });
+    try {
+      expect(await new UsageRepository(other).totals()).toMatchObject({ requests: 20, cost: 10 });
+      expect((await new AccountRepository(other).get())?.balance).toBe(0);
+    } finally {
+      await other.close();
+    }
     await ledger.close();
   });
 

@@ -186,7 +186,8 @@ export class UsageLedger {
       const stored = this.uncertain ? await this.usage.storedEntryIds(batch.map((entry) => entry.entry_id ?? '')) : undefined;
       // One transaction: the entries and their debit are written together or not at all.
       const missing = stored ? batch.filter((entry) => !stored.has(entry.entry_id ?? '')) : batch;
-      if (missing.length > 0) await this.usage.append(missing);
+      // Journal first, nothing waits for the commit on its path: it runs on SQLite's writer thread.
+      if (missing.length > 0) await this.usage.append(missing, this.journalFirst);
       if (stored) this.onWriteRecovered();
       this.uncertain = false;
     } catch (error) {
