@@ -44,8 +44,10 @@ export async function shareRequestLog(redis: RedisConnection, requestLog: Reques
   });
   requestLog.pruneOnlyWhen(async () => (await redis.commands.set(`${redis.prefix}request-log:prune`, options.instanceId, 'PX', PRUNE_PERIOD_MS, 'NX')) === 'OK');
 
+  // This instance's own batches come back on the channel too: recognised by their first bytes, not parsed.
+  const ownBatch = `{"from":${JSON.stringify(options.instanceId)},`;
   redis.subscriber.on('message', (from: string, text: string) => {
-    if (from !== channel) return;
+    if (from !== channel || text.startsWith(ownBatch)) return;
     let message: { from: string; entries: RequestLogEntry[] };
     try {
       message = JSON.parse(text) as typeof message;
