@@ -20,6 +20,17 @@ beforeEach(async () => {
 
 const journalFiles = () => readdirSync(dir).filter((name) => name.startsWith('usage-journal')).sort();
 
+/** What a second connection to the database file reads: the ledger's totals and the account's balance. */
+async function seenByAnotherConnection(): Promise<{ requests: number; cost: number; balance: number | undefined }> {
+  const other = await openDatabase({ dataDir: dir });
+  try {
+    const totals = await new UsageRepository(other).totals();
+    return { requests: totals.requests, cost: totals.cost, balance: (await new AccountRepository(other).get())?.balance };
+  } finally {
+    await other.close();
+  }
+}
+
 const entry = (id: string) => ({ time: Date.now(), request_id: id, key_id: 'key_1', method: 'POST', route: '/v1/chat/completions', model: 'm', status: 200, latency_ms: 3, prompt_tokens: 1, completion_tokens: 2, cost: 0.5 });
 
 /** A repository whose next append commits and then reports a failure (the commit's answer lost on the way). */
@@ -87,13 +98,7 @@ describe('UsageLedger', () => {
     expect(appends.length).toBeLessThan(10);
     expect(appends.every((append) => append.inBackground)).toBe(true);
     await ledger.flush();
-    const other = await openDatabase({ dataDir: dir });
-    try {
-      expect(await new UsageRepository(other).totals()).toMatchObject({ requests: 20, cost: 10 });
-      expect((await new AccountRepository(other).get())?.balance).toBe(0);
-    } finally {
-      await other.close();
-    }
+    expect(await seenByAnotherConnection()).toMatchObject({ requests: 20, cost: 10, balance: 0 });
     await ledger.close();
   });
 
@@ -181,13 +186,7 @@ describe('UsageLedger', () => {
     expect(commits[0]).toBe(commits[1]);
     expect(ledger.spentBy('key_1')).toBe(1);
     await Promise.all(commits);
-    const other = await openDatabase({ dataDir: dir });
-    try {
-      expect(await new UsageRepository(other).totals()).toMatchObject({ requests: 2, cost: 1 });
-      expect((await new AccountRepository(other).get())?.balance).toBe(9);
-    } finally {
-      await other.close();
-    }
+    expect(await seenByAnotherConnection()).toMatchObject({ requests: 2, cost: 1, balance: 9 });
   });
 
   it('reads what each key spent before the start', async () => {
