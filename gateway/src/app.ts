@@ -6,7 +6,6 @@ import { loadGatewayOptions } from './config/load-options.js';
 import { AccountService } from './core/account/account-service.js';
 import { FileStore } from './core/files/file-store.js';
 import type { GatewayServices } from './core/lifecycle/gateway-services.js';
-import { newId } from './core/ids/ids.js';
 import { KeyService } from './core/account/key-service.js';
 import { ModelRegistry } from './core/routing/model-registry.js';
 import { SettingsService } from './core/settings/settings-service.js';
@@ -34,7 +33,7 @@ import { registerCompression } from './http/compression.js';
 import { registerCors } from './http/cors.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHostGuard } from './http/host-guard.js';
-import { clientRequestId, registerRequestContext } from './http/request-context.js';
+import { clientRequestId, newRequestId, registerRequestContext } from './http/request-context.js';
 import { registerUsageRecorder } from './http/usage-recorder.js';
 import { registerSpendReservation } from './http/spend-reservation.js';
 import { validationController } from './http/validation.js';
@@ -101,7 +100,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     logger: options.logLevel === 'silent' ? false : { level: options.logLevel, base: { pid: process.pid, hostname: hostname(), instance_id: instanceId } },
     bodyLimit: options.server.bodyLimitBytes,
     requestIdHeader: false,
-    genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? newId('req_'),
+    genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? newRequestId(),
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,

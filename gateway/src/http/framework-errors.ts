@@ -2,8 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../core/errors/gateway-error.js';
-import { newId } from '../core/ids/ids.js';
-import { finishCommonHeaders, SECURITY_HEADERS, startCommonHeaders } from './request-context.js';
+import { finishCommonHeaders, newRequestId, SECURITY_HEADERS, startCommonHeaders } from './request-context.js';
 
 /** What the router refuses before any hook runs, in the gateway's words. */
 function fromRouterError(error: FastifyError, path: string): GatewayError {
@@ -62,7 +61,7 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
     const headers: Record<string, string> = {
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': String(Buffer.byteLength(body)),
-      'X-Request-ID': newId('req_'),
+      'X-Request-ID': newRequestId(),
       ...SECURITY_HEADERS,
       'Cache-Control': 'no-store',
       Connection: 'close',

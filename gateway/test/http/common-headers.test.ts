@@ -45,6 +45,16 @@ describe('headers on every response', () => {
     expect(first.headers.get('x-request-id')).not.toBe(second.headers.get('x-request-id'));
   });
 
+  it('makes request ids that sort in the order the requests came (the request log is keyed by them)', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      ids.push((await gateway.request('/models')).headers.get('x-request-id')!);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    for (const id of ids) expect(id).toMatch(/^req_[0-9a-f]{12}[A-Za-z0-9_-]{16}$/);
+    expect([...ids].sort()).toEqual(ids);
+  });
+
   it('sends Cache-Control: no-store on /account/* and /transcript, not elsewhere', async () => {
     expect((await gateway.request('/account/me')).headers.get('cache-control')).toBe('no-store');
     expect((await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': 'nope' } })).headers.get('cache-control')).toBe('no-store');
