@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import type { Writable } from 'node:stream';
 
 /** The error frame sent when a stream fails after it has started (ARCHITECTURE.md, the path of one request). */
 export interface SseErrorFrame {
@@ -21,6 +20,21 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Where SseWriter's frames go: a response, any Writable, or a streamed body (CoalescedFrames).
+ * `write` says false when the reader is behind; 'drain' follows when it caught up, 'close' when it is gone.
+ */
+export interface FrameSink {
+  write(frame: string): boolean;
+  end(callback: () => void): unknown;
+  readonly writableNeedDrain: boolean;
+  readonly writableFinished: boolean;
+  readonly destroyed: boolean;
+  readonly closed: boolean;
+  once(event: 'drain' | 'close', listener: () => void): unknown;
+  off(event: 'drain' | 'close', listener: () => void): unknown;
+}
+
+/**
  * Writes `data: <json>\n\n` frames to a response, waiting for 'drain' when the socket's buffer is
  * full, and notices a client that goes away: `signal` aborts then, so the caller can cancel the
  * upstream request or the local generation.
@@ -34,7 +48,7 @@ export class SseWriter {
   private ended = false;
 
   constructor(
-    private readonly target: Writable | ServerResponse,
+    private readonly target: FrameSink | ServerResponse,
     private readonly headers: Record<string, string> = {},
   ) {
     this.signal = this.controller.signal;
@@ -150,6 +164,6 @@ export class SseWriter {
   }
 }
 
-function isServerResponse(target: Writable | ServerResponse): target is ServerResponse {
+function isServerResponse(target: FrameSink | ServerResponse): target is ServerResponse {
   return 'writeHead' in target && typeof target.writeHead === 'function';
 }
