@@ -106,6 +106,41 @@ describe('RedisSpendReservations', () => {
     expect(Number((await redis.commands.hget(`${prefix}spend:held:sum`, '*')) ?? 0)).toBeCloseTo(0, 9);
   });
 
+  it('gathers the settlements of lease parts over turns into one call; one of a request held on its own goes at the end of its turn', async () => {
+    const { connections: [redis], prefix, scriptCalls } = await testRedisConnections();
+    const service = new RedisSpendReservations(redis, async () => ({ balance: 1000, accountLimit: null, accountSpent: 0, keySpent: 0 }));
+    await service.reserve({ keyId: 'busy', keyLimit: null, amount: 0.01 }).then((held) => service.release(held as Reservation));
+    const parts: Reservation[] = [];
+    for (let i = 0; i < 10; i++) parts.push((await service.reserve({ keyId: 'busy', keyLimit: null, amount: 0.01 })) as Reservation);
+    expect(parts.every((part) => part.ofLease)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+    // Ten answers in ten turns of the event loop: one script call.
+    let before = scriptCalls();
+    const settled: Promise<void>[] = [];
+    for (const part of parts) {
+      settled.push(service.settle(part, 0.005));
+      await nextTurn();
+    }
+    await Promise.all(settled);
+    expect(scriptCalls() - before).toBe(1);
+
+    // A request held on its own takes the gathered parts with it at the end of its turn.
+    const alone = (await service.reserve({ keyId: 'other', keyLimit: null, amount: 0.01 })) as Reservation;
+    expect(alone.ofLease).toBeUndefined();
+    const part = (await service.reserve({ keyId: 'busy', keyLimit: null, amount: 0.01 })) as Reservation;
+    before = scriptCalls();
+    const partDone = service.settle(part, 0.005);
+    await nextTurn();
+    expect(scriptCalls() - before).toBe(0);
+    const aloneDone = service.settle(alone, 0.01);
+    await nextTurn();
+    expect(scriptCalls() - before).toBe(1);
+    await Promise.all([partDone, aloneDone]);
+    expect(Number(await redis.commands.hget(`${prefix}spend:account`, 'balance'))).toBeCloseTo(1000 - 11 * 0.005 - 0.01, 9);
+  });
+
   it('never lets instances with leases hold more than a key limit, and gives what leases have left back when they stop', async () => {
     const { connections } = await testRedisConnections(3);
     const stored = async (): Promise<CommittedSpend> => ({ balance: 10_000, accountLimit: null, accountSpent: 0, keySpent: 0 });
