@@ -3,6 +3,7 @@ import { GatewayError } from '../core/errors/gateway-error.js';
 import type { RateVerdict } from '../core/account/rate-limiter.js';
 import type { ApiKeyRecord } from '../store/keys-repository.js';
 import type { RouteAuth } from './fastify-augment.js';
+import { routeOf } from './request-context.js';
 
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -37,7 +38,7 @@ export function pendingAdmission(request: FastifyRequest): Promise<void> | undef
 export function registerAuthentication(app: FastifyInstance): void {
   // A callback hook: only a key with a requests-per-minute limit waits (for the rate limiter); the others pass in the same turn.
   app.addHook('onRequest', (request, reply, done) => {
-    const auth: RouteAuth = request.routeOptions.config?.auth ?? 'key';
+    const auth: RouteAuth = routeOf(request).config?.auth ?? 'key';
     if (auth === 'none' || request.method === 'OPTIONS') return done();
     const { keys, rateLimiter, accounts } = app.services;
 
@@ -55,7 +56,7 @@ export function registerAuthentication(app: FastifyInstance): void {
         throw new GatewayError(403, 'owner_role_required', 'This operation requires a key with the Owner role.');
       }
       const spending = (): void => {
-        if (request.routeOptions.config?.billable) accounts.assertCanSpend(key);
+        if (routeOf(request).config?.billable) accounts.assertCanSpend(key);
       };
       if (key.rpm_limit === null) return spending();
       const limit = key.rpm_limit;
@@ -69,7 +70,7 @@ export function registerAuthentication(app: FastifyInstance): void {
       const verdict = rateLimiter.take(key.id, limit);
       if (!(verdict instanceof Promise)) return admit(verdict);
       const admission = verdict.then(admit);
-      if (!request.routeOptions.config?.billable) return admission;
+      if (!routeOf(request).config?.billable) return admission;
       admission.catch(() => undefined);
       pendingAdmissions.set(request, admission);
     };

@@ -20,6 +20,8 @@ declare module 'fastify' {
     billing: RequestBilling;
     /** A JSON body as the client sent it (the request log shows it instead of serialising the parsed body again). */
     jsonText: string | null;
+    /** `routeOptions`, kept once read (request-context.ts `routeOf`). */
+    matchedRoute: FastifyRequest['routeOptions'] | null;
   }
   interface FastifyInstance {
     services: GatewayServices;

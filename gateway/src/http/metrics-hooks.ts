@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GenAiLabels } from '../core/metrics/gateway-metrics.js';
+import { routeOf } from './request-context.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -50,7 +51,7 @@ export function registerMetricsHooks(app: FastifyInstance): void {
   function observe(request: FastifyRequest, status: number): void {
     const now = process.hrtime.bigint();
     const seconds = Number(now - request.startedAt) / 1e9;
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = routeOf(request).url ?? 'unmatched';
     const errorType = status >= 400 ? (errorTypes.get(request) ?? String(status)) : undefined;
     metrics.httpRequest(request.method, route, status, seconds, errorType);
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RequestBilling } from '../core/billing/billing-service.js';
 import { pendingAdmission } from './authentication.js';
+import { routeOf } from './request-context.js';
 
 /** Where a request keeps its bill: a field every request has from its construction (a WeakMap lookup per access was measurable). */
 const BILL = Symbol('billing');
@@ -19,7 +20,7 @@ export function registerSpendReservation(app: FastifyInstance): void {
     },
   });
   app.addHook('preHandler', (request, _reply, done) => {
-    if (!request.apiKey || !request.routeOptions.config?.billable) return done();
+    if (!request.apiKey || !routeOf(request).config?.billable) return done();
     const reserving = app.services.billing.reserve(request.billing, request.apiKey, request.body);
     const admission = pendingAdmission(request);
     if (!admission) return void reserving.then(() => done(), done);

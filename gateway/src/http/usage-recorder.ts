@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { boundedJsonText } from '../core/json/bounded-json-text.js';
 import type { ChargedUsage } from '../core/billing/billing-service.js';
 import { CONSOLE_CLIENT, redactBody, redactHeaders } from '../core/request-log/request-log.js';
-import { elapsedMs } from './request-context.js';
+import { elapsedMs, routeOf } from './request-context.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,12 +38,21 @@ function requestedModel(body: unknown): string | null {
   return typeof model === 'string' && model ? model.slice(0, 200) : null;
 }
 
+const configuredSecrets = new WeakMap<readonly string[], string[]>();
+
 /** The secrets the log must never show: the admin key, provider keys and the key this request presented. */
 function knownSecrets(app: FastifyInstance, request: FastifyRequest): string[] {
   const { options, settings } = app.services;
-  const presented = [headerValue(request, 'x-api-key'), headerValue(request, 'authorization')?.replace(/^Bearer\s+/i, '')];
-  const providerKeys = [...options.providers.map((provider) => provider.api_key), ...settings.providerKeys()];
-  return [options.adminKey, ...providerKeys, ...presented].filter((secret): secret is string => typeof secret === 'string' && secret.length > 0);
+  // The configured ones are worked out again only when the providers in effect change.
+  const providerKeys = settings.providerKeys();
+  let configured = configuredSecrets.get(providerKeys);
+  if (!configured) {
+    configured = [options.adminKey, ...options.providers.map((provider) => provider.api_key), ...providerKeys].filter((secret): secret is string => typeof secret === 'string' && secret.length > 0);
+    configuredSecrets.set(providerKeys, configured);
+  }
+  const secrets = [...configured];
+  for (const presented of [headerValue(request, 'x-api-key'), headerValue(request, 'authorization')?.replace(/^Bearer\s+/i, '')]) if (presented) secrets.push(presented);
+  return secrets;
 }
 
 function requestBodyText(request: FastifyRequest): string | undefined {
@@ -69,7 +78,7 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
   /** Bills the request once; resolves once its ledger entry is kept (at once for requests without a key). */
   const bill = (request: FastifyRequest, status: number): Promise<void> | undefined => {
     if (billed.has(request)) return;
-    if (request.routeOptions.config?.unlogged) {
+    if (routeOf(request).config?.unlogged) {
       billed.set(request, { status, usage: null, latency: 0 });
       app.services.billing.release(request.billing);
       return;
@@ -80,7 +89,7 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
       id: request.id,
       key: request.apiKey,
       method: request.method,
-      route: request.routeOptions.url ?? request.url.split('?')[0],
+      route: routeOf(request).url ?? request.url.split('?')[0],
       status,
       latencyMs: latency,
       abandoned: status === CLIENT_CLOSED_REQUEST,
@@ -93,7 +102,7 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
   /** Writes the request's log entry (once, after it was billed). */
   const log = (request: FastifyRequest): void => {
     const outcome = billed.get(request);
-    if (!outcome || logged.has(request) || request.routeOptions.config?.unlogged) return;
+    if (!outcome || logged.has(request) || routeOf(request).config?.unlogged) return;
     logged.add(request);
     const { status, usage, latency } = outcome;
     const secrets = knownSecrets(app, request);

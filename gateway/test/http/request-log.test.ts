@@ -52,6 +52,18 @@ describe('the request log', () => {
     expect(log.data[1].request_body).toContain('my key is [redacted]');
   });
 
+  it('never stores the key of a provider added in the console after the log has been written', async () => {
+    upstream = await useFakeUpstream();
+    gateway = await useGateway({ config: { ...upstreamConfig(upstream), server: { request_log_bodies: true } } });
+    const said = (text: string) => gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'svc-large-3', messages: [{ role: 'user', content: text }] } });
+    await said('before');
+    expect((await gateway.request('/settings/providers', { method: 'POST', json: { id: 'added', type: 'openai', base_url: upstream.url, api_key: 'sk-added-in-console-42' } })).status).toBe(200);
+    await said('the new key is sk-added-in-console-42');
+    const text = JSON.stringify(await json(await gateway.request('/console/requests?limit=10')));
+    expect(text).toContain('the new key is [redacted]');
+    expect(text).not.toContain('sk-added-in-console-42');
+  });
+
   it('names the requested model on failed rows, opens one entry by id and filters', async () => {
     gateway = await useGateway();
     const failed = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] } });

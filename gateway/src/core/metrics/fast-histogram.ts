@@ -25,7 +25,9 @@ interface ExportedValue {
 export class FastHistogram<Label extends string> {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  private readonly series = new Map<string, Series>();
+  private readonly series: Series[] = [];
+  /** Label values, one Map level per label name, down to the series: found without building a key string per call. */
+  private readonly index = new Map<string, unknown>();
 
   constructor(
     readonly name: string,
@@ -40,13 +42,7 @@ export class FastHistogram<Label extends string> {
   /** Counts `value` under these labels; a value that is not a finite number is not counted. */
   observe(labels: Readonly<Record<Label, string | number>>, value: number): void {
     if (!Number.isFinite(value)) return;
-    let key = '';
-    for (const name of this.labelNames) key += `${labels[name]}\u0000`;
-    let series = this.series.get(key);
-    if (!series) {
-      series = { labels: { ...labels }, counts: new Float64Array(this.upperBounds.length), sum: 0, count: 0 };
-      this.series.set(key, series);
-    }
+    const series = this.seriesOf(labels);
     const bounds = this.upperBounds;
     let bucket = 0;
     while (bucket < bounds.length && value > bounds[bucket]) bucket++;
@@ -55,11 +51,33 @@ export class FastHistogram<Label extends string> {
     series.count++;
   }
 
+  private seriesOf(labels: Readonly<Record<Label, string | number>>): Series {
+    const names = this.labelNames;
+    let level = this.index;
+    for (let i = 0; i < names.length - 1; i++) {
+      const text = String(labels[names[i]]);
+      let next = level.get(text) as Map<string, unknown> | undefined;
+      if (!next) {
+        next = new Map();
+        level.set(text, next);
+      }
+      level = next;
+    }
+    const last = String(labels[names[names.length - 1]]);
+    let series = level.get(last) as Series | undefined;
+    if (!series) {
+      series = { labels: { ...labels }, counts: new Float64Array(this.upperBounds.length), sum: 0, count: 0 };
+      level.set(last, series);
+      this.series.push(series);
+    }
+    return series;
+  }
+
   /** What prom-client's registry formats: the values of every series, as its histograms give them. */
   async get(): Promise<{ name: string; help: string; type: 'histogram'; aggregator: 'sum'; values: ExportedValue[] }> {
     const values: ExportedValue[] = [];
     const bucketName = `${this.name}_bucket`;
-    for (const { labels, counts, sum, count } of this.series.values()) {
+    for (const { labels, counts, sum, count } of this.series) {
       let cumulative = 0;
       this.upperBounds.forEach((bound, i) => {
         cumulative += counts[i];
@@ -73,6 +91,7 @@ export class FastHistogram<Label extends string> {
   }
 
   reset(): void {
-    this.series.clear();
+    this.series.length = 0;
+    this.index.clear();
   }
 }

@@ -80,6 +80,7 @@ export class SettingsService {
   /** The config file's server settings (the console's overrides lie over the editable ones). */
   private fileServer: GatewayOptions['server'];
   private effectiveProviders = new Map<string, EffectiveProvider>();
+  private providerKeysOf: { providers: ReadonlyMap<string, EffectiveProvider> | undefined; keys: readonly string[] } = { providers: undefined, keys: [] };
   /** Config-file providers the console removed. */
   private removedProviders = new Set<string>();
   private readonly running: RunningProviders;
@@ -175,8 +176,13 @@ export class SettingsService {
   }
 
   /** The provider keys, for redaction in the request log. */
-  providerKeys(): string[] {
-    return [...this.effectiveProviders.values()].map(({ config }) => config.api_key).filter((key): key is string => !!key);
+  /** The API keys of the providers in effect; the same array until they change (the request log reads it per request). */
+  providerKeys(): readonly string[] {
+    if (this.providerKeysOf.providers !== this.effectiveProviders) {
+      const keys = [...this.effectiveProviders.values()].map(({ config }) => config.api_key).filter((key): key is string => !!key);
+      this.providerKeysOf = { providers: this.effectiveProviders, keys };
+    }
+    return this.providerKeysOf.keys;
   }
 
   async addProvider(id: string, input: ProviderInput): Promise<ProviderSetting> {
