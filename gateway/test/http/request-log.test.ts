@@ -54,7 +54,7 @@ describe('the request log', () => {
 
   it('never stores the key of a provider added in the console after the log has been written', async () => {
     upstream = await useFakeUpstream();
-    gateway = await useGateway({ config: { ...upstreamConfig(upstream), server: { request_log_bodies: true } } });
+    const gateway = await useGateway({ config: { ...upstreamConfig(upstream), server: { request_log_bodies: true } } });
     const said = (text: string) => gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'svc-large-3', messages: [{ role: 'user', content: text }] } });
     await said('before');
     expect((await gateway.request('/settings/providers', { method: 'POST', json: { id: 'added', type: 'openai', base_url: upstream.url, api_key: 'sk-added-in-console-42' } })).status).toBe(200);
