@@ -90,6 +90,8 @@ async function measureAll(run: (target: Target) => Promise<LoadResult>, target: 
 }
 
 const fmt = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+/** A difference with its sign: +0.12 or -0.69. */
+const signed = (value: number) => `${value < 0 ? '' : '+'}${fmt(value)}`;
 
 function table(rows: string[][]) {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
@@ -122,10 +124,10 @@ async function overhead(mode: string, env: Record<string, string> = {}): Promise
       ['', 'direct', 'bare proxy', 'Switchyard', 'Switchyard / bare', 'target'],
       [`plain, closed loop ${concurrency} conns (req/s)`, fmt(plainLoad.direct.rps, 0), fmt(plainLoad.bare.rps, 0), fmt(plainLoad.gateway.rps, 0), `${fmt(plainLoad.gateway.rps / plainLoad.bare.rps)}×`, '≥ 0.70×'],
       [`streamed (20 chunks), closed loop ${streamConcurrency} conns (req/s)`, fmt(streamLoad.direct.rps, 0), fmt(streamLoad.bare.rps, 0), fmt(streamLoad.gateway.rps, 0), `${fmt(streamLoad.gateway.rps / streamLoad.bare.rps)}×`, '≥ 0.60×'],
-      [`plain, ${rate} req/s: added p50 (ms)`, '', fmt(added(plainRate, 'p50', 'bare')), fmt(added(plainRate, 'p50', 'gateway')), `+${fmt(beyondBare(plainRate, 'p50'))} ms`, '≤ +0.10 ms'],
-      [`plain, ${rate} req/s: added p99 (ms)`, '', fmt(added(plainRate, 'p99', 'bare')), fmt(added(plainRate, 'p99', 'gateway')), `+${fmt(beyondBare(plainRate, 'p99'))} ms`, ''],
-      [`streamed, ${rate} req/s: added first byte p50 (ms)`, '', fmt(added(streamRate, 'firstByteP50', 'bare')), fmt(added(streamRate, 'firstByteP50', 'gateway')), `+${fmt(beyondBare(streamRate, 'firstByteP50'))} ms`, '≤ +0.50 ms'],
-      [`streamed, ${rate} req/s: added p50 to the last chunk (ms)`, '', fmt(added(streamRate, 'p50', 'bare')), fmt(added(streamRate, 'p50', 'gateway')), `+${fmt(beyondBare(streamRate, 'p50'))} ms`, ''],
+      [`plain, ${rate} req/s: added p50 (ms)`, '', fmt(added(plainRate, 'p50', 'bare')), fmt(added(plainRate, 'p50', 'gateway')), `${signed(beyondBare(plainRate, 'p50'))} ms`, '≤ +0.10 ms'],
+      [`plain, ${rate} req/s: added p99 (ms)`, '', fmt(added(plainRate, 'p99', 'bare')), fmt(added(plainRate, 'p99', 'gateway')), `${signed(beyondBare(plainRate, 'p99'))} ms`, ''],
+      [`streamed, ${rate} req/s: added first byte p50 (ms)`, '', fmt(added(streamRate, 'firstByteP50', 'bare')), fmt(added(streamRate, 'firstByteP50', 'gateway')), `${signed(beyondBare(streamRate, 'firstByteP50'))} ms`, '≤ +0.50 ms'],
+      [`streamed, ${rate} req/s: added p50 to the last chunk (ms)`, '', fmt(added(streamRate, 'p50', 'bare')), fmt(added(streamRate, 'p50', 'gateway')), `${signed(beyondBare(streamRate, 'p50'))} ms`, ''],
       ['CPU per request, plain closed loop (µs)', '', fmt(plainLoad.bare.cpuPerRequest, 0), fmt(plainLoad.gateway.cpuPerRequest, 0), `${fmt(plainLoad.gateway.cpuPerRequest / plainLoad.bare.cpuPerRequest)}×`, ''],
       ['CPU per request, streamed closed loop (µs)', '', fmt(streamLoad.bare.cpuPerRequest, 0), fmt(streamLoad.gateway.cpuPerRequest, 0), `${fmt(streamLoad.gateway.cpuPerRequest / streamLoad.bare.cpuPerRequest)}×`, ''],
       [`CPU per request, plain ${rate} req/s (µs)`, '', fmt(plainRate.bare.cpuPerRequest, 0), fmt(plainRate.gateway.cpuPerRequest, 0), `${fmt(plainRate.gateway.cpuPerRequest / plainRate.bare.cpuPerRequest)}×`, ''],
@@ -142,9 +144,9 @@ function compareTeam(solo: Overhead, team: Overhead) {
   console.log(`\nTeam mode (Redis at ${redisUrl}) beside solo, beyond the bare proxy\n`);
   table([
     ['', 'solo', 'team (Redis)'],
-    [`plain, ${rate} req/s: added p50 beyond bare (ms)`, `+${fmt(beyondBare(solo.plainRate, 'p50'))}`, `+${fmt(beyondBare(team.plainRate, 'p50'))}`],
-    [`plain, ${rate} req/s: added p99 beyond bare (ms)`, `+${fmt(beyondBare(solo.plainRate, 'p99'))}`, `+${fmt(beyondBare(team.plainRate, 'p99'))}`],
-    [`streamed, ${rate} req/s: added first byte p50 beyond bare (ms)`, `+${fmt(beyondBare(solo.streamRate, 'firstByteP50'))}`, `+${fmt(beyondBare(team.streamRate, 'firstByteP50'))}`],
+    [`plain, ${rate} req/s: added p50 beyond bare (ms)`, `${signed(beyondBare(solo.plainRate, 'p50'))}`, `${signed(beyondBare(team.plainRate, 'p50'))}`],
+    [`plain, ${rate} req/s: added p99 beyond bare (ms)`, `${signed(beyondBare(solo.plainRate, 'p99'))}`, `${signed(beyondBare(team.plainRate, 'p99'))}`],
+    [`streamed, ${rate} req/s: added first byte p50 beyond bare (ms)`, `${signed(beyondBare(solo.streamRate, 'firstByteP50'))}`, `${signed(beyondBare(team.streamRate, 'firstByteP50'))}`],
     ['plain, closed loop: Switchyard / bare', `${fmt(solo.plainLoad.gateway.rps / solo.plainLoad.bare.rps)}×`, `${fmt(team.plainLoad.gateway.rps / team.plainLoad.bare.rps)}×`],
     ['CPU per request, plain closed loop (µs)', fmt(solo.plainLoad.gateway.cpuPerRequest, 0), fmt(team.plainLoad.gateway.cpuPerRequest, 0)],
   ]);
