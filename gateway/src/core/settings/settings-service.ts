@@ -175,8 +175,7 @@ export class SettingsService {
     return [...this.deps.providerTypes];
   }
 
-  /** The provider keys, for redaction in the request log. */
-  /** The API keys of the providers in effect; the same array until they change (the request log reads it per request). */
+  /** The API keys of the providers in effect, for redaction in the request log: the same array until they change. */
   providerKeys(): readonly string[] {
     if (this.providerKeysOf.providers !== this.effectiveProviders) {
       const keys = [...this.effectiveProviders.values()].map(({ config }) => config.api_key).filter((key): key is string => !!key);
