@@ -23,7 +23,7 @@ import { measureIdleMemory } from './idle-memory.js';
 import { measureLedgerCost } from './ledger-cost.js';
 import { measureSizing } from './sizing.js';
 import { fixedRate, fullLoad, percentile, type LoadResult, type Target } from './load.js';
-import { cpuMicros } from './process-stats.js';
+import { cpuMicros, THREAD_GROUPS, threadCpuMicros, type ThreadGroup } from './process-stats.js';
 import { ADMIN_KEY, chatBody, startBenchProcesses, type BenchProcesses } from './processes.js';
 
 const args = new Map(process.argv.slice(2).map((arg, i, all) => [arg, all[i + 1]]));
@@ -47,6 +47,8 @@ interface Measured {
   errors: number;
   /** CPU of the proxy in between (none for direct), per answered request, in microseconds. */
   cpuPerRequest: number;
+  /** The same by kind of thread (process-stats.ts `threadCpuMicros`). */
+  cpuByThread: Record<ThreadGroup, number>;
 }
 
 function targets(processes: BenchProcesses, key: string) {
@@ -67,8 +69,12 @@ async function measure(run: (target: Target) => Promise<LoadResult>, target: Tar
   // Each scenario runs once unmeasured first, so connections, JIT and caches are warm: steady state is measured.
   await run(target);
   const cpuBefore = pid ? cpuMicros(pid) : 0;
+  const threadsBefore = pid ? threadCpuMicros(pid) : undefined;
   const result = await run(target);
   const cpu = pid ? cpuMicros(pid) - cpuBefore : 0;
+  const threadsAfter = pid ? threadCpuMicros(pid) : undefined;
+  const perRequest = (micros: number) => (result.requests ? micros / result.requests : NaN);
+  const cpuByThread = Object.fromEntries(THREAD_GROUPS.map((group) => [group, threadsBefore && threadsAfter ? perRequest(threadsAfter[group] - threadsBefore[group]) : NaN])) as Record<ThreadGroup, number>;
   const sorted = [...result.latencies].sort((a, b) => a - b);
   const firstBytes = [...result.firstBytes].sort((a, b) => a - b);
   return {
@@ -77,7 +83,8 @@ async function measure(run: (target: Target) => Promise<LoadResult>, target: Tar
     p99: percentile(sorted, 99),
     firstByteP50: percentile(firstBytes, 50),
     errors: result.errors,
-    cpuPerRequest: result.requests ? cpu / result.requests : NaN,
+    cpuPerRequest: perRequest(cpu),
+    cpuByThread,
   };
 }
 
@@ -133,6 +140,9 @@ async function overhead(mode: string, env: Record<string, string> = {}): Promise
       [`CPU per request, plain ${rate} req/s (µs)`, '', fmt(plainRate.bare.cpuPerRequest, 0), fmt(plainRate.gateway.cpuPerRequest, 0), `${fmt(plainRate.gateway.cpuPerRequest / plainRate.bare.cpuPerRequest)}×`, ''],
       [`CPU per request, streamed ${rate} req/s (µs)`, '', fmt(streamRate.bare.cpuPerRequest, 0), fmt(streamRate.gateway.cpuPerRequest, 0), `${fmt(streamRate.gateway.cpuPerRequest / streamRate.bare.cpuPerRequest)}×`, ''],
     ]);
+    const byThread = (measured: Measured) => THREAD_GROUPS.map((group) => `${group} ${fmt(measured.cpuByThread[group], 0)}`).join(', ');
+    console.log(`\nSwitchyard's CPU per request by thread (µs), plain closed loop: ${byThread(plainLoad.gateway)}`);
+    console.log(`Switchyard's CPU per request by thread (µs), streamed closed loop: ${byThread(streamLoad.gateway)}`);
     return { plainLoad, plainRate, streamLoad, streamRate };
   } finally {
     await processes.stop();
