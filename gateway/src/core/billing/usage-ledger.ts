@@ -25,6 +25,8 @@ const COMMIT_DELAY_MS = 10;
 export class UsageLedger {
   /** Entries not yet written (a failed write puts its entries back here for the next commit). */
   private pending: UsageRecord[] = [];
+  /** Entries of the write under way (taken from `pending`, not committed yet). */
+  private inFlight = 0;
   private recordedDebit = 0;
   private writtenDebit = 0;
   /** Spent per key: read once at start (`load`), then counted in memory. */
@@ -181,6 +183,7 @@ export class UsageLedger {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
+    this.inFlight = batch.length;
     try {
       // After a failed write the database may hold some of these already (its commit answer was lost).
       const stored = this.uncertain ? await this.usage.storedEntryIds(batch.map((entry) => entry.entry_id ?? '')) : undefined;
@@ -191,6 +194,7 @@ export class UsageLedger {
       if (stored) this.onWriteRecovered();
       this.uncertain = false;
     } catch (error) {
+      this.inFlight = 0;
       this.pending = [...batch, ...this.pending];
       this.uncertain = true;
       this.scheduleRetry();
@@ -198,6 +202,7 @@ export class UsageLedger {
       if (this.journalFirst) this.journal?.sync().catch(this.onWriteError);
       throw error;
     }
+    this.inFlight = 0;
     this.writtenDebit += batch.reduce((sum, entry) => sum + entry.cost, 0);
     if (this.journaled.size === 0) return;
     for (const entry of batch) this.journaled.delete(entry.entry_id ?? '');
@@ -224,9 +229,9 @@ export class UsageLedger {
     }
   }
 
-  /** How many entries wait for the database (it refused or did not answer). */
+  /** How many entries the database does not have yet: waiting for their commit, or refused and to be tried again. */
   get pendingCount(): number {
-    return this.pending.length;
+    return this.pending.length + this.inFlight;
   }
 
   private scheduleRetry(): void {
