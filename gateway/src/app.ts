@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import multipart from '@fastify/multipart';
 import type { GatewayOptions } from './config/gateway-options.js';
 import { loadGatewayOptions } from './config/load-options.js';
 import { AccountService } from './core/account/account-service.js';
@@ -255,9 +254,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   registerMetricsHooks(app);
   registerSpendReservation(app);
   await registerCompression(app, options.server.compressionThresholdBytes);
-  await app.register(multipart, { limits: { fileSize: options.server.bodyLimitBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
   await registerOpenApi(app, options.version);
-  await app.register(apiRoutes);
+  await app.register(apiRoutes, { uploadLimitBytes: options.server.bodyLimitBytes });
   await registerConsolePage(app, options.consoleDir);
 
   app.addHook('onReady', async () => {

@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import { accountRoutes } from './account/account-routes.js';
 import { agentRoutes } from './agents/agent-routes.js';
@@ -27,8 +28,25 @@ import { classifierRoutes } from './classifiers/classifier-routes.js';
 import { platformRoutes } from './agents/platform-routes.js';
 import { settingsRoutes } from './settings/settings-routes.js';
 
+export interface ApiRoutesOptions {
+  /** The largest file a multipart upload may carry (the body limit). */
+  uploadLimitBytes: number;
+}
+
+/**
+ * The routes that take multipart uploads, in a context of their own with the multipart parser: its
+ * hooks (an async onRequest and onResponse, for temporary files) run for these requests only, not for
+ * every chat. Elsewhere a multipart body is answered with 415.
+ */
+const uploadRoutes: FastifyPluginAsync<ApiRoutesOptions> = async (app, { uploadLimitBytes }) => {
+  await app.register(multipart, { limits: { fileSize: uploadLimitBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
+  await app.register(fileRoutes);
+  await app.register(ocrRoutes);
+  await app.register(transcriptRoutes);
+};
+
 /** Every resource's routes. */
-export const apiRoutes: FastifyPluginAsync = async (app) => {
+export const apiRoutes: FastifyPluginAsync<ApiRoutesOptions> = async (app, options) => {
   await app.register(statusRoutes);
   await app.register(healthRoutes);
   await app.register(metricsRoutes);
@@ -44,12 +62,10 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(classifierRoutes);
   await app.register(platformRoutes);
   await app.register(embeddingRoutes);
-  await app.register(fileRoutes);
+  await app.register(uploadRoutes, options);
   await app.register(libraryRoutes);
-  await app.register(ocrRoutes);
   await app.register(imageGenerationRoutes);
   await app.register(imageAnalysisRoutes);
-  await app.register(transcriptRoutes);
   await app.register(speechRoutes);
   await app.register(batchRoutes);
   await app.register(mistralBatchJobsRoutes);

@@ -1,5 +1,5 @@
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { GatewayError } from '../core/errors/gateway-error.js';
 
 /**
@@ -24,6 +24,11 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+const consolePolicy: onRequestHookHandler = (_request, reply, done) => {
+  reply.header('Content-Security-Policy', CONSOLE_CSP);
+  done();
+};
+
 /**
  * The built console at /ui/ (unknown /ui/* paths get index.html, for client-side routes), a
  * redirect from /, and the console's icon at /favicon.ico too: browsers ask for it on their own,
@@ -32,9 +37,9 @@ export const CONSOLE_CSP = [
  */
 export async function registerConsolePage(app: FastifyInstance, consoleDir: string | undefined): Promise<void> {
   markPublic(app, '/ui');
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.url === '/ui' || request.url.startsWith('/ui/') || request.url.startsWith('/ui?')) reply.header('Content-Security-Policy', CONSOLE_CSP);
-    done();
+  // On the console's own routes only: a hook for every request would run on every API call too.
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/ui' || route.url.startsWith('/ui/')) route.onRequest = [...[route.onRequest ?? []].flat(), consolePolicy];
   });
   const config = { auth: 'none' as const, unlogged: true };
   app.get('/', { config, schema: { hide: true } }, async (_request, reply) => reply.redirect('/ui/'));
