@@ -10,7 +10,8 @@
  * With --rate, each side gets N requests per second (open loop) instead of the closed loop, and the
  * rounds report latency: p50 and p99 (ms) and, streamed, the first byte's p50.
  *
- * --team runs both in team mode on that Redis (each under a key prefix of its own, deleted afterwards).
+ * --team runs both in team mode on that Redis (each under a key prefix of its own, deleted afterwards);
+ * --team-b only B, so that one build solo (A) and in team mode (B) show what team mode costs.
  * An A/A run (the same build as A and B) shows this machine's noise: differences smaller than it are not findings.
  */
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import { Redis } from 'ioredis';
 import { fixedRate, fullLoad, percentile, type LoadResult, type Target } from './load.js';
 import { cpuMicros } from './process-stats.js';
 import { chatBody, startBenchProcesses, type BenchProcesses } from './processes.js';
+import { warmUp } from './warm-up.js';
 
 const args = new Map(process.argv.slice(2).map((arg, i, all) => [arg, all[i + 1]]));
 const a = args.get('--a');
@@ -28,7 +30,9 @@ const seconds = Number(args.get('--seconds') ?? 2);
 const concurrency = Number(args.get('--concurrency') ?? 16);
 const stream = process.argv.includes('--stream');
 const rate = args.has('--rate') ? Number(args.get('--rate')) : undefined;
-const teamRedis = args.has('--team') ? (args.get('--team')?.startsWith('redis') ? args.get('--team')! : 'redis://127.0.0.1:6379') : undefined;
+const teamFlag = args.has('--team-b') ? '--team-b' : '--team';
+const teamRedis = args.has(teamFlag) ? (args.get(teamFlag)?.startsWith('redis') ? args.get(teamFlag)! : 'redis://127.0.0.1:6379') : undefined;
+const teamSides = teamFlag === '--team-b' ? [1] : [0, 1];
 
 interface Round {
   rps: number;
@@ -60,15 +64,21 @@ const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floo
 const prefixes = [`switchyard-ab-a-${process.pid}:`, `switchyard-ab-b-${process.pid}:`];
 const sides = await Promise.all(
   [a, b].map(async (script, i) => {
-    const processes = await startBenchProcesses(script, undefined, teamRedis ? { GATEWAY_REDIS_URL: teamRedis, GATEWAY_REDIS_PREFIX: prefixes[i] } : {});
+    const processes = await startBenchProcesses(script, undefined, teamRedis && teamSides.includes(i) ? { GATEWAY_REDIS_URL: teamRedis, GATEWAY_REDIS_PREFIX: prefixes[i] } : {});
     return { processes, key: await processes.createKey() };
   }),
 );
 try {
+  const warm = await warmUp(
+    sides.map((side) => ({ origin: side.processes.gatewayUrl, path: '/v1/chat/completions', headers: { 'content-type': 'application/json', authorization: `Bearer ${side.key}` }, body: chatBody(stream) })),
+    sides.map((side) => side.processes.gateway.pid!),
+    2 * concurrency,
+  );
+  console.log(`${warm.settled ? 'compiled' : 'still compiling'} after ${warm.seconds} s of warm-up load`);
   await loadBoth(sides);
   const ratios = { rps: [] as number[], cpu: [] as number[], p50: [] as number[], p99: [] as number[], firstByte: [] as number[] };
   const load = rate === undefined ? `closed loop ${concurrency} connections each` : `${rate} requests per second each`;
-  console.log(`A/B, ${stream ? 'streamed' : 'plain'} chat${teamRedis ? ', team mode' : ''}, ${load}, ${rounds} rounds of ${seconds} s, both at once\nA ${a}\nB ${b}\n`);
+  console.log(`A/B, ${stream ? 'streamed' : 'plain'} chat${teamRedis ? (teamSides.length === 1 ? ', B in team mode' : ', team mode') : ''}, ${load}, ${rounds} rounds of ${seconds} s, both at once\nA ${a}\nB ${b}\n`);
   for (let round = 1; round <= rounds; round++) {
     // Which side's load starts first alternates, so neither always has the head start.
     const [first, second] = round % 2 ? [0, 1] : [1, 0];

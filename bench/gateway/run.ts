@@ -25,6 +25,7 @@ import { measureSizing } from './sizing.js';
 import { fixedRate, fullLoad, percentile, type LoadResult, type Target } from './load.js';
 import { cpuMicros, THREAD_GROUPS, threadCpuMicros, type ThreadGroup } from './process-stats.js';
 import { ADMIN_KEY, chatBody, startBenchProcesses, type BenchProcesses } from './processes.js';
+import { warmUp, type WarmUp } from './warm-up.js';
 
 const args = new Map(process.argv.slice(2).map((arg, i, all) => [arg, all[i + 1]]));
 const seconds = Number(args.get('--seconds') ?? 5);
@@ -96,6 +97,9 @@ async function measureAll(run: (target: Target) => Promise<LoadResult>, target: 
   return results;
 }
 
+/** How the processes were brought to steady state, for the headings. */
+const warmedUp = (warm: WarmUp) => (warm.settled ? `compiled after ${warm.seconds} s of warm-up load` : `still compiling after ${warm.seconds} s of warm-up load: figures include it`);
+
 const fmt = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 /** A difference with its sign: +0.12 or -0.69. */
 const signed = (value: number) => `${value < 0 ? '' : '+'}${fmt(value)}`;
@@ -119,6 +123,11 @@ async function overhead(mode: string, env: Record<string, string> = {}): Promise
   const processes = await startBenchProcesses(gatewayScript, undefined, env);
   try {
     const target = targets(processes, await processes.createKey());
+    const warm = await warmUp(
+      (['gateway', 'bare'] as const).flatMap((via) => [target(via, false).target, target(via, true).target]),
+      [processes.gateway.pid!, processes.bareProxy.pid!],
+      concurrency,
+    );
     const plainLoad = await measureAll((t) => fullLoad(t, concurrency, seconds), (via) => target(via, false));
     const plainRate = await measureAll((t) => fixedRate(t, rate, seconds), (via) => target(via, false));
     const streamLoad = await measureAll((t) => fullLoad(t, streamConcurrency, seconds), (via) => target(via, true));
@@ -126,7 +135,7 @@ async function overhead(mode: string, env: Record<string, string> = {}): Promise
     const usage = (await (await fetch(`${processes.gatewayUrl}/account/usage`, { headers: { 'x-api-key': ADMIN_KEY } })).json()) as { usage: { total_requests: number } };
 
     const errors = [plainLoad, plainRate, streamLoad, streamRate].reduce((sum, r) => sum + r.direct.errors + r.bare.errors + r.gateway.errors, 0);
-    console.log(`\nGateway overhead beside a bare Node proxy, ${mode} (${seconds} s per run, after a warm-up run; ${usage.usage.total_requests} requests in the usage ledger; ${errors} errors)\n`);
+    console.log(`\nGateway overhead beside a bare Node proxy, ${mode} (${seconds} s per run; ${warmedUp(warm)}, then a warm-up run per scenario; ${usage.usage.total_requests} requests in the usage ledger; ${errors} errors)\n`);
     table([
       ['', 'direct', 'bare proxy', 'Switchyard', 'Switchyard / bare', 'target'],
       [`plain, closed loop ${concurrency} conns (req/s)`, fmt(plainLoad.direct.rps, 0), fmt(plainLoad.bare.rps, 0), fmt(plainLoad.gateway.rps, 0), `${fmt(plainLoad.gateway.rps / plainLoad.bare.rps)}×`, '≥ 0.70×'],
@@ -168,6 +177,7 @@ async function profile() {
   const team: Record<string, string> = process.argv.includes('--profile-team') ? { GATEWAY_REDIS_URL: redisUrl, GATEWAY_REDIS_PREFIX: prefix } : {};
   const processes = await startBenchProcesses(join(import.meta.dirname, 'instrumented-gateway.mjs'), undefined, team);
   let recorded: CpuProfile;
+  let warmNote = '';
   try {
     const ask = async <T>(message: string): Promise<T> => {
       const answer = once(processes.gateway, 'message') as Promise<[T]>;
@@ -181,6 +191,8 @@ async function profile() {
         profileLoad === 'streamed' ? undefined : profileRate ? fixedRate(target('gateway', false).target, profileRate / half, seconds) : fullLoad(target('gateway', false).target, concurrency / half, seconds),
         profileLoad === 'plain' ? undefined : profileRate ? fixedRate(target('gateway', true).target, profileRate / half, seconds) : fullLoad(target('gateway', true).target, streamConcurrency / half, seconds),
       ]);
+    const warm = await warmUp([target('gateway', false).target, target('gateway', true).target], [processes.gateway.pid!], concurrency);
+    warmNote = warmedUp(warm);
     await load();
     await ask('profile-start');
     await load();
@@ -192,7 +204,7 @@ async function profile() {
   const saveTo = args.get('--profile-out');
   if (saveTo) writeFileSync(saveTo, JSON.stringify(recorded));
   const { byPlace, byFunction } = summariseCpuProfile(recorded);
-  console.log(`\nWhere the gateway's CPU goes under load (V8 CPU profile, self time, share of busy time; ${seconds} s ${profileRate ? `at ${profileRate} req/s` : 'closed loop'}, ${profileLoad === 'mixed' ? 'plain and streamed' : profileLoad}${'GATEWAY_REDIS_URL' in team ? ', team mode' : ''}, after a warm-up run)\n`);
+  console.log(`\nWhere the gateway's CPU goes under load (V8 CPU profile, self time, share of busy time; ${seconds} s ${profileRate ? `at ${profileRate} req/s` : 'closed loop'}, ${profileLoad === 'mixed' ? 'plain and streamed' : profileLoad}${'GATEWAY_REDIS_URL' in team ? ', team mode' : ''}; ${warmNote}, then a warm-up run)\n`);
   table([['where', 'share'], ...byPlace.map((share) => [share.name, `${fmt(share.percent, 1)} %`])]);
   console.log('');
   table([['function', 'share'], ...byFunction.map((share) => [share.name, `${fmt(share.percent, 1)} %`])]);
