@@ -38,6 +38,18 @@ describe('content-only chat frames', () => {
     expect(contentOnlyFrame(frames[1])).toEqual({ index: 0, content: 'Hé "quoted" \\ \n \u2028 😀' });
   });
 
+  it('reads any text exactly: quotes, backslashes (also last), control characters, surrogates', () => {
+    const alphabet = ['a', ' ', '"', '\\', '\n', '\t', '\u0000', '\u001f', 'é', '\u2028', '😀', '\ud800', '/', '}', ']', ','];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 2000; i++) {
+      const content = Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]).join('');
+      const data = frame({ choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+      expect(contentOnlyFrame(data), JSON.stringify(content)).toEqual({ index: 0, content });
+    }
+    expect(contentOnlyFrame(frame({ model: 'm\\"', choices: [{ index: 2, delta: { content: '\\' }, finish_reason: null }] }))).toEqual({ index: 2, content: '\\' });
+  });
+
   it('leaves every other frame to the full parse', () => {
     expect(contentOnlyFrame(frame({ choices: [{ index: 0, delta: { role: 'assistant', content: 'x' }, finish_reason: null }] }))).toBeUndefined();
     expect(contentOnlyFrame(frame({ choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }] }))).toBeUndefined();
