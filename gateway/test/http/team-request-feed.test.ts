@@ -60,8 +60,10 @@ describe("team mode: the console's live request feed fanned in from every instan
     }
     // Bodies stay on the instance that served the request (and in the shared store); the summary goes out.
     expect(seen(feedA)['feed-on-a'].request_body).toContain('hello feed-on-a');
+    expect(seen(feedA)['feed-on-a'].request_headers).toMatchObject({ authorization: '[redacted]' });
     expect(seen(feedA)['feed-on-b'].request_body).toBeUndefined();
     expect(seen(feedB)['feed-on-a'].request_body).toBeUndefined();
+    expect(seen(feedB)['feed-on-a'].request_headers).toBeUndefined();
     expect(seen(feedB)['feed-on-a'].cost).toBe(seen(feedA)['feed-on-a'].cost);
 
     // The list (which the console merges with the feed) has both, on both instances.
@@ -70,8 +72,9 @@ describe("team mode: the console's live request feed fanned in from every instan
       expect(listed).toEqual(expect.arrayContaining(['feed-on-a@instance-a', 'feed-on-b@instance-b']));
     }
 
-    // The detail view of another instance's request reads it from the shared store, bodies included.
+    // The detail view of another instance's request reads it from the shared store, headers and bodies included.
     await expect.poll(async () => (await json(await b.request('/console/requests/feed-on-a'))).request_body, { timeout: 2000 }).toContain('hello feed-on-a');
+    expect((await json(await b.request('/console/requests/feed-on-a'))).request_headers).toMatchObject({ authorization: '[redacted]', 'content-type': 'application/json' });
 
     // Owner scoping holds as alone: the feed and the list are the Owner's; a Member gets 403 on every instance.
     const member = await json(await a.request('/account/keys', { method: 'POST', json: { name: 'member', role: 'member' } }));

@@ -17,7 +17,7 @@ interface SharedRequestLogOptions {
 
 /**
  * Team mode's request log: every instance publishes the summaries of the requests it logs (what the
- * live feed sends, without bodies) on `<prefix>requests`, in small batches, and adds the other
+ * live feed sends, without headers and bodies) on `<prefix>requests`, in small batches, and adds the other
  * instances' to its own list and live feed, so a console connected to any instance sees them all,
  * each stamped with its `instance_id`. Each instance still stores only its own entries; pruning the
  * shared store is taken in turns through a Redis key that lives one period (SET NX PX), so one
@@ -60,9 +60,13 @@ export async function shareRequestLog(redis: RedisConnection, requestLog: Reques
   await subscribeChannel(redis, channel, (error) => options.onPublishError(error, 0));
 }
 
-/** What the live feed shows of another instance's request: everything but the bodies. */
+/**
+ * What the list and the live feed show of another instance's request: everything but the headers and
+ * bodies, which the detail view reads from the shared store. The headers were most of a summary's
+ * bytes, and every instance publishes a summary of every request it serves.
+ */
 function summary(entry: RequestLogEntry): RequestLogEntry {
-  if (entry.request_body === undefined && entry.response_body === undefined) return entry;
-  const { request_body: _request, response_body: _response, ...rest } = entry;
+  if (entry.request_headers === undefined && entry.request_body === undefined && entry.response_body === undefined) return entry;
+  const { request_headers: _headers, request_body: _request, response_body: _response, ...rest } = entry;
   return rest;
 }

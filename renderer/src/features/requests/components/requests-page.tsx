@@ -7,6 +7,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useAccount } from '../../../lib/account-query';
 import { downloadFile } from '../../../lib/download';
 import { formatCost } from '../../../lib/format';
+import { useRequestDetail } from '../api/get-request';
 import { useRequests } from '../api/list-requests';
 import { useRequestStream, type LiveState } from '../api/stream-requests';
 import { EMPTY_FILTER, matchesRequestFilter, requestsToCsv, type RequestFilter } from '../request-view';
@@ -33,7 +34,9 @@ export function RequestsPage() {
   const all = requests.data?.data ?? [];
   const rows = all.filter((r) => matchesRequestFilter(r, filter));
   const hiddenConsole = filter.showConsole ? 0 : all.filter((r) => r.client === CONSOLE_CLIENT).length;
-  const opened = openId ? all.find((r) => r.id === openId) : undefined;
+  const detail = useRequestDetail(openId);
+  // The list's entry at once; the whole one (another instance's headers and bodies) once it is read.
+  const opened = openId ? (detail.data ?? all.find((r) => r.id === openId)) : undefined;
   const set = (patch: Partial<RequestFilter>) => setFilter({ ...filter, ...patch });
   const filtered = filter.keyPrefix || filter.model || filter.status || filter.path;
 
