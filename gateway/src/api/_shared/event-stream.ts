@@ -26,6 +26,10 @@ export function sendEventStream(
 ): FastifyReply {
   const body = new CoalescedFrames(reply.raw.socket, () => (request.firstFrameAt = process.hrtime.bigint()));
   const writer = new SseWriter(body);
+  // Fastify destroys a body it pipes when the response closes. One it never pipes (an onSend hook
+  // failed, and an error answer went out instead) is destroyed here, so the producer stops rather
+  // than wait for a reader that never comes, holding its upstream request open.
+  reply.raw.once('close', () => body.destroy());
   reply.headers(SSE_HEADERS);
   void (async () => {
     try {
