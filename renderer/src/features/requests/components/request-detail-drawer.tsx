@@ -2,6 +2,7 @@ import { CONSOLE_CLIENT, PLAYGROUND_CLIENT } from '../../../lib/console-client';
 import { Link, useNavigate } from 'react-router-dom';
 import { CopyButton } from '../../../components/copy-button';
 import { Dialog } from '../../../components/dialog';
+import { Loading } from '../../../components/loading';
 import { formatCost } from '../../../lib/format';
 import { gatewayUrl } from '../../../lib/gateway-client';
 import type { RequestLogEntry } from '../../../../../gateway/src/api/console/console-schemas';
@@ -9,6 +10,8 @@ import { playgroundFor, prettyBody, requestToCurl } from '../request-view';
 
 interface Props {
   entry: RequestLogEntry;
+  /** The whole entry is still being read (another instance's request comes without headers and bodies). */
+  loading?: boolean;
   currency: string | undefined;
   onClose(): void;
 }
@@ -23,7 +26,7 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 }
 
 /** One logged request: timing, tokens, cost, headers and bodies (secrets already redacted by the gateway). */
-export function RequestDetailDrawer({ entry, currency, onClose }: Props) {
+export function RequestDetailDrawer({ entry, loading = false, currency, onClose }: Props) {
   const navigate = useNavigate();
   const origin = gatewayUrl('') || window.location.origin;
   const playground = playgroundFor(entry.path);
@@ -90,6 +93,8 @@ export function RequestDetailDrawer({ entry, currency, onClose }: Props) {
         <h3 className="card-title">Request body</h3>
         {entry.request_body !== undefined ? (
           <pre className="code-block" data-testid="request-body">{prettyBody(entry.request_body)}</pre>
+        ) : loading ? (
+          <Loading label="Reading the request from the log…" />
         ) : (
           <p className="muted small">
             Bodies are not kept. An Owner can turn on request-log bodies in <Link to="/settings">Settings</Link>.
@@ -98,7 +103,7 @@ export function RequestDetailDrawer({ entry, currency, onClose }: Props) {
         <h3 className="card-title">Response body</h3>
         {entry.response_body !== undefined ? (
           <pre className="code-block" data-testid="response-body">{prettyBody(entry.response_body)}</pre>
-        ) : (
+        ) : loading ? null : (
           <p className="muted small">Not kept.</p>
         )}
       </section>

@@ -133,7 +133,7 @@ export function RequestsPage() {
           </table>
         )}
       </section>
-      {opened && <RequestDetailDrawer entry={opened} currency={currency} onClose={() => setOpenId(null)} />}
+      {opened && <RequestDetailDrawer entry={opened} loading={detail.isPending} currency={currency} onClose={() => setOpenId(null)} />}
     </div>
   );
 }
