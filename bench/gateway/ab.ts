@@ -60,6 +60,12 @@ async function loadBoth(sides: { processes: BenchProcesses; key: string }[]): Pr
 }
 
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+/** The median and, in brackets, the middle half of the rounds (their spread: how far one round says little). */
+const summary = (values: number[], digits: number) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))].toFixed(digits);
+  return `${median(values).toFixed(digits)} [${at(0.25)} to ${at(0.75)}]`;
+};
 
 const prefixes = [`switchyard-ab-a-${process.pid}:`, `switchyard-ab-b-${process.pid}:`];
 const sides = await Promise.all(
@@ -93,8 +99,8 @@ try {
       `${result.rps.toFixed(0)} req/s, ${result.cpuPerRequest.toFixed(0)} µs CPU/request${rate === undefined ? '' : `, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms${stream ? `, first byte p50 ${result.firstByteP50.toFixed(2)} ms` : ''}`}`;
     console.log(`round ${round}: A ${side(resultA)}; B ${side(resultB)}`);
   }
-  console.log(`\nmedian B/A: req/s ${median(ratios.rps).toFixed(2)}, CPU per request ${median(ratios.cpu).toFixed(2)}`);
-  if (rate !== undefined) console.log(`median B - A: p50 ${median(ratios.p50).toFixed(3)} ms, p99 ${median(ratios.p99).toFixed(3)} ms${stream ? `, first byte p50 ${median(ratios.firstByte).toFixed(3)} ms` : ''}`);
+  console.log(`\nmedian B/A [middle half of the rounds]: req/s ${summary(ratios.rps, 2)}, CPU per request ${summary(ratios.cpu, 2)}`);
+  if (rate !== undefined) console.log(`median B - A: p50 ${summary(ratios.p50, 3)} ms, p99 ${summary(ratios.p99, 3)} ms${stream ? `, first byte p50 ${summary(ratios.firstByte, 3)} ms` : ''}`);
 } finally {
   await Promise.all(sides.map((side) => side.processes.stop()));
   if (teamRedis) {
