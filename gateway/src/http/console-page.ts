@@ -36,11 +36,8 @@ const consolePolicy: onRequestHookHandler = (_request, reply, done) => {
  * /ui/ says how to make one.
  */
 export async function registerConsolePage(app: FastifyInstance, consoleDir: string | undefined): Promise<void> {
-  markPublic(app, '/ui');
-  // On the console's own routes only: a hook for every request would run on every API call too.
-  app.addHook('onRoute', (route) => {
-    if (route.url === '/ui' || route.url.startsWith('/ui/')) route.onRequest = [...[route.onRequest ?? []].flat(), consolePolicy];
-  });
+  // The policy as a hook of the console's own routes: a global hook would run on every API call too.
+  markPublic(app, '/ui', consolePolicy);
   const config = { auth: 'none' as const, unlogged: true };
   app.get('/', { config, schema: { hide: true } }, async (_request, reply) => reply.redirect('/ui/'));
   if (!consoleDir) {
@@ -57,9 +54,14 @@ export async function registerConsolePage(app: FastifyInstance, consoleDir: stri
   app.get('/favicon.ico', { config, schema: { hide: true } }, async (_request, reply) => reply.sendFile('favicon.svg', { maxAge: '1d' }));
 }
 
-/** Routes that plugins register under `prefix` (static files, docs) need no key and stay out of the logs. */
-export function markPublic(app: FastifyInstance, prefix: string): void {
+/**
+ * Routes that plugins register under `prefix` (static files, docs) need no key and stay out of the
+ * logs; `onRequest`, if given, is added to those routes' own hooks.
+ */
+export function markPublic(app: FastifyInstance, prefix: string, onRequest?: onRequestHookHandler): void {
   app.addHook('onRoute', (route) => {
-    if (route.url === prefix || route.url.startsWith(`${prefix}/`)) route.config = { ...route.config, auth: 'none', unlogged: true };
+    if (route.url !== prefix && !route.url.startsWith(`${prefix}/`)) return;
+    route.config = { ...route.config, auth: 'none', unlogged: true };
+    if (onRequest) route.onRequest = [...[route.onRequest ?? []].flat(), onRequest];
   });
 }
