@@ -214,14 +214,18 @@ export function isSecretName(name: string): boolean {
 }
 
 // A JSON member `"name": "value"` (escapes allowed in both) or `"name": 123`; the value may be cut off by the size cap.
-const JSON_MEMBER = /"((?:[^"\\]|\\.){1,64})"(\s*:\s*)("(?:[^"\\]|\\.)*(?:"|$)|-?\d[\d.eE+-]*)/g;
-const PATTERNS: [RegExp, string][] = [
-  [/\b(Bearer|Basic)\s+[^\s"',;]+/gi, `$1 ${REDACTED}`],
-  [/sk-[A-Za-z0-9_-]{8,}/g, `sk-…${REDACTED}`],
-  // form and query encodings: api_key=…, token=…
-  [/\b([A-Za-z_-]*(?:api[_-]?key|token|secret|password))=[^&\s"]+/gi, `$1=${REDACTED}`],
-];
+// Strings are read as runs between escapes (`[^"\\]*(?:\\.[^"\\]*)*`), not an alternation tried per character.
+const JSON_MEMBER = /"([^"\\]*(?:\\.[^"\\]*)*)"(\s*:\s*)("[^"\\]*(?:\\.[^"\\]*)*(?:"|$)|-?\d[\d.eE+-]*)/g;
+/** Longer member names are not judged (nor redacted by name). */
+const MAX_NAME_LENGTH = 64;
 const MAY_MATCH_A_PATTERN = /\s|=|sk-/;
+/** Each pattern with what a text must hold for it to match at all: most texts skip most patterns. */
+const PATTERNS: [guard: RegExp, pattern: RegExp, replacement: string][] = [
+  [/bearer|basic/i, /\b(Bearer|Basic)\s+[^\s"',;]+/gi, `$1 ${REDACTED}`],
+  [/sk-/, /sk-[A-Za-z0-9_-]{8,}/g, `sk-…${REDACTED}`],
+  // form and query encodings: api_key=…, token=…
+  [/=/, /\b([A-Za-z_-]*(?:api[_-]?key|token|secret|password))=[^&\s"]+/gi, `$1=${REDACTED}`],
+];
 
 /**
  * Removes secrets from text bound for the request log: every value of a key-ish JSON field (api_key, key, token,
@@ -234,12 +238,27 @@ export function redactSecrets(text: string, knownSecrets: readonly string[] = []
     if (secret.length >= 6 && out.includes(secret)) out = out.replaceAll(secret, REDACTED);
   }
   // Only JSON text has members to look at.
-  if (out.includes('"')) out = out.replace(JSON_MEMBER, (member, name: string, colon: string, _value: string) =>
-    isSecretName(name) ? `"${name}"${colon}"${REDACTED}"` : member,
-  );
+  if (out.includes('"')) out = redactSecretMembers(out);
   // Every pattern needs whitespace (after Bearer/Basic), `sk-` or `=`: most header values have none.
-  if (MAY_MATCH_A_PATTERN.test(out)) for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
+  if (MAY_MATCH_A_PATTERN.test(out)) for (const [guard, pattern, replacement] of PATTERNS) if (guard.test(out)) out = out.replace(pattern, replacement);
   return out;
+}
+
+/**
+ * Every key-ish member's value replaced. Read with `exec` and copied only when a member is replaced:
+ * `replace` with a function built a new string on every text, most of which have no such member.
+ */
+function redactSecretMembers(text: string): string {
+  let out = '';
+  let copied = 0;
+  JSON_MEMBER.lastIndex = 0;
+  for (let member = JSON_MEMBER.exec(text); member; member = JSON_MEMBER.exec(text)) {
+    const name = member[1];
+    if (name.length === 0 || name.length > MAX_NAME_LENGTH || !isSecretName(name)) continue;
+    out += `${text.slice(copied, member.index)}"${name}"${member[2]}"${REDACTED}"`;
+    copied = JSON_MEMBER.lastIndex;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** A body for the request log: secrets redacted, cut to `maxBytes`. */
