@@ -1,4 +1,5 @@
-import { createServer } from 'node:net';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/providers/_shared/provider-error.js';
 import { parseRetryAfter } from '../../src/providers/_shared/http/retry-after.js';
@@ -191,6 +192,122 @@ describe('cancellation', () => {
     }
     await upstream.requests[0].settled;
     expect(upstream.requests[0].aborted).toBe(true);
+  });
+});
+
+describe('a whole JSON answer (not streamed)', () => {
+  const answerText = (answer: unknown) => (answer as { choices: { message: { content: string } }[] }).choices[0].message.content;
+
+  it('is read whole when it arrives in parts', async () => {
+    upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 20 } });
+    const answer = await provider.capabilities.chat!.chat(request());
+    expect(answer.choices[0].message.content).toBe('one two three four');
+  });
+
+  it('times out when the upstream stalls mid-body, saying so', async () => {
+    upstream.setBehaviour({ failure: { type: 'hang_mid_stream' } });
+    await provider.close();
+    provider = makeProvider({ timeouts: { ...TIMEOUTS, idle: 300 } });
+    const error = await failure(provider.capabilities.chat!.chat(request()));
+    expect([error.kind, error.retryAfter, error.message]).toEqual(['timeout', 5, 'Upstream provider "up" stopped sending data mid-response.']);
+  });
+
+  it('reports a connection cut mid-body as a failure', async () => {
+    upstream.setBehaviour({ failure: { type: 'cut_mid_stream' } });
+    const error = await failure(provider.capabilities.chat!.chat(request()));
+    expect(['connection', 'upstream']).toContain(error.kind);
+  });
+
+  it('an abort after the headers, mid-body, cancels the upstream request', async () => {
+    upstream.setBehaviour({ failure: { type: 'hang_mid_stream' } });
+    await provider.close();
+    provider = makeProvider({ timeouts: { idle: 60_000, first_byte: 60_000 } });
+    const controller = new AbortController();
+    const pending = provider.capabilities.chat!.chat(request(controller.signal));
+    while (upstream.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    expect((await failure(pending)).kind).toBe('aborted');
+    await upstream.requests[0].settled;
+    expect(upstream.requests[0].aborted).toBe(true);
+  });
+
+  describe('from a raw upstream', () => {
+    let raw: { url: string; close: () => Promise<void> };
+    let handle: (req: IncomingMessage, res: ServerResponse) => void;
+
+    beforeEach(async () => {
+      const server = createHttpServer((req, res) => {
+        req.resume();
+        req.on('end', () => handle(req, res));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      raw = {
+        url: `http://127.0.0.1:${port}/v1`,
+        close: () =>
+          new Promise((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      };
+      await provider.close();
+      provider = makeProvider({ base_url: raw.url });
+    });
+    afterEach(() => raw.close());
+
+    const okBody = JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] });
+
+    it('reads an answer that starts with a byte order mark, with or without a length', async () => {
+      handle = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`\uFEFF${okBody}`);
+      };
+      expect(answerText(await provider.capabilities.chat!.chat(request()))).toBe('hi');
+      handle = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+        res.write('\uFEFF');
+        res.end(okBody);
+      };
+      expect(answerText(await provider.capabilities.chat!.chat(request()))).toBe('hi');
+    });
+
+    it('maps an error answer with a huge body from its start, and the next request still works', async () => {
+      handle = (_req, res) => {
+        res.writeHead(502, { 'content-type': 'text/plain' });
+        res.write('bad gateway upstream of upstream ');
+        // 4 MiB: far past what is read of an error answer; the socket closes under it.
+        res.end('x'.repeat(4 * 1024 * 1024));
+      };
+      const error = await failure(provider.capabilities.chat!.chat(request()));
+      expect([error.kind, error.upstreamStatus]).toEqual(['upstream', 502]);
+      expect(error.message).toContain('(HTTP 502): bad gateway upstream of upstream x');
+      expect(error.message.length).toBeLessThan(2_000);
+      handle = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(okBody);
+      };
+      expect(answerText(await provider.capabilities.chat!.chat(request()))).toBe('hi');
+    });
+
+    it('refuses an answer past 64 MiB instead of holding it', async () => {
+      handle = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(1024 * 1024, 0x20);
+        let sent = 0;
+        const more = (): void => {
+          while (sent < 70 && !res.destroyed) {
+            sent++;
+            if (!res.write(chunk)) return void res.once('drain', more);
+          }
+          res.end();
+        };
+        res.on('close', () => (sent = 70));
+        more();
+      };
+      const error = await failure(provider.capabilities.chat!.chat(request()));
+      expect([error.kind, error.message]).toEqual(['upstream', 'Upstream provider "up" sent more than 67108864 bytes.']);
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher, type FormData } from 'undici';
+import { dispatchBuffered, type BufferedAnswer, type BufferedAnswerFailure, type BufferedAnswerLimits } from './buffered-answer.js';
 import { ProviderError } from '../provider-error.js';
 import type { EngineStatus, ProviderContext } from '../../contracts/provider-instance.js';
 import { providerErrorFromFailure, type ExchangePhase } from './provider-error-from-failure.js';
@@ -10,6 +11,7 @@ export const DEFAULT_TIMEOUTS = { connect: 10_000, first_byte: 60_000, idle: 60_
 const MAX_JSON_BYTES = 64 * 1024 * 1024;
 const MAX_ERROR_BYTES = 64 * 1024;
 const MAX_CACHED_TARGETS = 64;
+const BYTE_ORDER_MARK = 0xfeff;
 
 export type UpstreamBody = { json: unknown } | { form: FormData };
 
@@ -33,6 +35,7 @@ export class UpstreamClient {
   private readonly targets = new Map<string, { origin: string; path: string }>();
   private readonly apiKey: string | undefined;
   readonly name: string;
+  private readonly limits: BufferedAnswerLimits;
 
   constructor(context: Pick<ProviderContext, 'id' | 'options'>) {
     const { base_url: baseUrl, api_key: apiKey, timeouts = {} } = context.options;
@@ -40,6 +43,11 @@ export class UpstreamClient {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.apiKey = apiKey || undefined;
     this.name = `Upstream provider "${context.id}"`;
+    this.limits = {
+      okBytes: MAX_JSON_BYTES,
+      errorBytes: MAX_ERROR_BYTES,
+      tooLarge: (status) => new ProviderError('upstream', `${this.name} sent more than ${MAX_JSON_BYTES} bytes.`, { upstreamStatus: status }),
+    };
     this.agent = new Agent({
       connect: { timeout: timeouts.connect ?? DEFAULT_TIMEOUTS.connect },
       headersTimeout: timeouts.first_byte ?? DEFAULT_TIMEOUTS.first_byte,
@@ -48,21 +56,40 @@ export class UpstreamClient {
     });
   }
 
-  /** POSTs and returns the parsed JSON answer. */
+  /** POSTs and returns the parsed JSON answer, gathered whole by a dispatch handler (no body stream). */
   async postJson(req: UpstreamRequest): Promise<unknown> {
-    const response = await this.send(req, 'application/json');
-    const text = await this.jsonText(response, req.signal);
+    refuseIfAborted(req.signal);
+    let answer: BufferedAnswer;
     try {
-      return JSON.parse(text);
+      const options = { method: 'POST' as const, ...this.request(req, 'application/json'), ...this.target(req.path) };
+      answer = await dispatchBuffered(this.agent, options, req.signal, this.limits);
+    } catch (caught) {
+      const { error, phase } = caught as BufferedAnswerFailure;
+      throw this.failed(error, req.signal, phase);
+    }
+    if (answer.statusCode < 200 || answer.statusCode >= 300) {
+      throw providerErrorFromStatus(this.name, answer.statusCode, answer.headers, answer.body.toString('utf8'));
+    }
+    const text = answer.body.toString('utf8');
+    try {
+      return JSON.parse(text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text);
     } catch (error) {
-      throw new ProviderError('upstream', `${this.name} sent a response that is not JSON.`, { upstreamStatus: response.statusCode, cause: error });
+      throw new ProviderError('upstream', `${this.name} sent a response that is not JSON.`, { upstreamStatus: answer.statusCode, cause: error });
     }
   }
 
   /** POSTs and returns the response body as it arrives; failures while reading are ProviderErrors too. */
   async postStream(req: UpstreamRequest): Promise<AsyncIterable<Uint8Array>> {
-    const response = await this.send(req, 'text/event-stream');
-    return this.guardBody(response.body, req.signal);
+    refuseIfAborted(req.signal);
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await this.agent.request({ method: 'POST', ...this.request(req, 'text/event-stream'), ...this.target(req.path), signal: req.signal });
+    } catch (error) {
+      throw this.failed(error, req.signal, 'headers');
+    }
+    if (response.statusCode >= 200 && response.statusCode < 300) return this.guardBody(response.body, req.signal);
+    const text = await this.errorText(response, req.signal).catch(() => '');
+    throw providerErrorFromStatus(this.name, response.statusCode, response.headers, text);
   }
 
   /** The scheme, host and port of the base URL: where this provider's own files live. */
@@ -79,17 +106,14 @@ export class UpstreamClient {
     return this.agent.close();
   }
 
-  private send(req: UpstreamRequest, accept: string): Promise<Dispatcher.ResponseData> {
+  private request(req: UpstreamRequest, accept: string): { headers: Record<string, string>; body: string | FormData } {
     const headers: Record<string, string> = { accept, 'user-agent': 'switchyard' };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-    let body: string | FormData;
     if ('json' in req.body) {
       headers['content-type'] = 'application/json';
-      body = JSON.stringify(req.body.json);
-    } else {
-      body = req.body.form;
+      return { headers, body: JSON.stringify(req.body.json) };
     }
-    return this.exchange(this.target(req.path), { method: 'POST', headers, body, signal: req.signal });
+    return { headers, body: req.body.form };
   }
 
   /** What undici's `request(url)` parses the URL into, kept per path instead of parsed on every request. */
@@ -104,56 +128,17 @@ export class UpstreamClient {
     return target;
   }
 
-  /** One request; resolves with a 2xx response, otherwise throws the mapped error. */
-  private async exchange(
-    target: { origin: string; path: string },
-    options: { method: 'POST'; headers: Record<string, string>; body?: string | FormData; signal: AbortSignal },
-  ): Promise<Dispatcher.ResponseData> {
-    if (options.signal.aborted) throw new ProviderError('aborted', 'The request was cancelled by the client.');
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await this.agent.request({ ...options, ...target });
-    } catch (error) {
-      throw this.failed(error, options.signal, 'headers');
-    }
-    if (response.statusCode >= 200 && response.statusCode < 300) return response;
-    const text = await this.readAll(response, options.signal, MAX_ERROR_BYTES, true).then(
-      (bytes) => bytes.toString('utf8'),
-      () => '',
-    );
-    throw providerErrorFromStatus(this.name, response.statusCode, response.headers, text);
-  }
-
-  /**
-   * The answer's text. With a declared length under the cap undici reads it whole (HTTP framing stops
-   * it there), without an async iteration per chunk; otherwise chunk by chunk, refused past the cap.
-   */
-  private async jsonText(response: Dispatcher.ResponseData, signal: AbortSignal): Promise<string> {
-    const declared = Number(response.headers['content-length']);
-    if (!(declared <= MAX_JSON_BYTES)) return (await this.readAll(response, signal, MAX_JSON_BYTES)).toString('utf8');
-    try {
-      return await response.body.text();
-    } catch (error) {
-      throw this.failed(error, signal, 'body');
-    }
-  }
-
-  private async readAll(response: Dispatcher.ResponseData, signal: AbortSignal, maxBytes: number, truncate = false): Promise<Buffer> {
+  /** The start of an error answer's body: it says what went wrong; the rest is not read. */
+  private async errorText(response: Dispatcher.ResponseData, signal: AbortSignal): Promise<string> {
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of this.guardBody(response.body, signal)) {
-      const room = maxBytes - size;
-      if (chunk.byteLength > room) {
-        if (truncate) {
-          chunks.push(Buffer.from(chunk.subarray(0, room)));
-          break;
-        }
-        throw new ProviderError('upstream', `${this.name} sent more than ${maxBytes} bytes.`, { upstreamStatus: response.statusCode });
-      }
-      chunks.push(Buffer.from(chunk));
-      size += chunk.byteLength;
+      const room = MAX_ERROR_BYTES - size;
+      chunks.push(Buffer.from(chunk.subarray(0, room)));
+      size += Math.min(chunk.byteLength, room);
+      if (size >= MAX_ERROR_BYTES) break;
     }
-    return Buffer.concat(chunks);
+    return Buffer.concat(chunks).toString('utf8');
   }
 
   /** Leaving the loop early (a consumer's `break`, an error) destroys the body, which closes the upstream connection. */
@@ -170,4 +155,8 @@ export class UpstreamClient {
   private failed(error: unknown, signal: AbortSignal, phase: ExchangePhase): ProviderError {
     return providerErrorFromFailure(this.name, error, signal, phase);
   }
+}
+
+function refuseIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new ProviderError('aborted', 'The request was cancelled by the client.');
 }
