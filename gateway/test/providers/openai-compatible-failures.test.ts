@@ -63,6 +63,8 @@ describe('upstream status mapping', () => {
     upstream.setBehaviour({ failure: { type: 'status', status: 429, headers: { 'retry-after': '7' } } });
     const error = await failure(provider.capabilities.chat!.chat(request()));
     expect([error.kind, error.retryAfter]).toEqual(['rate_limited', 7]);
+    const refusedStream = await failure(provider.capabilities.chat!.chatStream(request()));
+    expect([refusedStream.kind, refusedStream.retryAfter, refusedStream.upstreamStatus]).toEqual(['rate_limited', 7, 429]);
   });
 
   it('maps a refused provider key (401) to upstream_auth', async () => {
@@ -196,8 +198,6 @@ describe('cancellation', () => {
 });
 
 describe('a whole JSON answer (not streamed)', () => {
-  const answerText = (answer: unknown) => (answer as { choices: { message: { content: string } }[] }).choices[0].message.content;
-
   it('is read whole when it arrives in parts', async () => {
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 20 } });
     const answer = await provider.capabilities.chat!.chat(request());
@@ -231,83 +231,119 @@ describe('a whole JSON answer (not streamed)', () => {
     await upstream.requests[0].settled;
     expect(upstream.requests[0].aborted).toBe(true);
   });
+});
 
-  describe('from a raw upstream', () => {
-    let raw: { url: string; close: () => Promise<void> };
-    let handle: (req: IncomingMessage, res: ServerResponse) => void;
+describe('answers from a raw upstream', () => {
+  const answerText = (answer: unknown) => (answer as { choices: { message: { content: string } }[] }).choices[0].message.content;
 
-    beforeEach(async () => {
-      const server = createHttpServer((req, res) => {
-        req.resume();
-        req.on('end', () => handle(req, res));
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const { port } = server.address() as AddressInfo;
-      raw = {
-        url: `http://127.0.0.1:${port}/v1`,
-        close: () =>
-          new Promise((resolve) => {
-            server.close(() => resolve());
-            server.closeAllConnections();
-          }),
-      };
-      await provider.close();
-      provider = makeProvider({ base_url: raw.url });
+  let raw: { url: string; close: () => Promise<void> };
+  let handle: (req: IncomingMessage, res: ServerResponse) => void;
+
+  beforeEach(async () => {
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => handle(req, res));
     });
-    afterEach(() => raw.close());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    raw = {
+      url: `http://127.0.0.1:${port}/v1`,
+      close: () =>
+        new Promise((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    };
+    await provider.close();
+    provider = makeProvider({ base_url: raw.url });
+  });
+  afterEach(() => raw.close());
 
-    const okBody = JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] });
+  const okBody = JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] });
 
-    it('reads an answer that starts with a byte order mark, with or without a length', async () => {
-      handle = (_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(`\uFEFF${okBody}`);
-      };
-      expect(answerText(await provider.capabilities.chat!.chat(request()))).toBe('hi');
-      handle = (_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
-        res.write('\uFEFF');
-        res.end(okBody);
-      };
-      expect(answerText(await provider.capabilities.chat!.chat(request()))).toBe('hi');
-    });
+  it('reads an answer that starts with a byte order mark, with or without a length', async () => {
+    handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`\uFEFF${okBody}`);
+    };
+    expect(answerText(await provider.capabilities.chat!.chat(request()))).toBe('hi');
+    handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+      res.write('\uFEFF');
+      res.end(okBody);
+    };
+    expect(answerText(await provider.capabilities.chat!.chat(request()))).toBe('hi');
+  });
 
-    it('maps an error answer with a huge body from its start, and the next request still works', async () => {
-      handle = (_req, res) => {
-        res.writeHead(502, { 'content-type': 'text/plain' });
-        res.write('bad gateway upstream of upstream ');
-        // 4 MiB: far past what is read of an error answer; the socket closes under it.
-        res.end('x'.repeat(4 * 1024 * 1024));
-      };
-      const error = await failure(provider.capabilities.chat!.chat(request()));
+  it('maps an error answer with a huge body from its start, and the next request still works', async () => {
+    handle = (_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.write('bad gateway upstream of upstream ');
+      // 4 MiB: far past what is read of an error answer; the socket closes under it.
+      res.end('x'.repeat(4 * 1024 * 1024));
+    };
+    for (const refused of [provider.capabilities.chat!.chat(request()), provider.capabilities.chat!.chatStream(request())]) {
+      const error = await failure(refused);
       expect([error.kind, error.upstreamStatus]).toEqual(['upstream', 502]);
       expect(error.message).toContain('(HTTP 502): bad gateway upstream of upstream x');
       expect(error.message.length).toBeLessThan(2_000);
-      handle = (_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(okBody);
-      };
-      expect(answerText(await provider.capabilities.chat!.chat(request()))).toBe('hi');
-    });
+    }
+    handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(okBody);
+    };
+    expect(answerText(await provider.capabilities.chat!.chat(request()))).toBe('hi');
+  });
 
-    it('refuses an answer past 64 MiB instead of holding it', async () => {
-      handle = (_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        const chunk = Buffer.alloc(1024 * 1024, 0x20);
-        let sent = 0;
-        const more = (): void => {
-          while (sent < 70 && !res.destroyed) {
-            sent++;
-            if (!res.write(chunk)) return void res.once('drain', more);
-          }
-          res.end();
-        };
-        res.on('close', () => (sent = 70));
-        more();
+  it('a stream read slowly holds the upstream back instead of buffering it, and then delivers all of it', async () => {
+    const content = 'x'.repeat(1_000);
+    const frame = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content } }] })}\n\n`;
+    const frames = 24_000; // about 26 MB: far more than loopback's socket buffers hold
+    let sent = 0;
+    handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let i = 0;
+      const more = (): void => {
+        while (i < frames && !res.destroyed) {
+          i++;
+          sent += frame.length;
+          if (!res.write(frame)) return void res.once('drain', more);
+        }
+        res.end('data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
       };
-      const error = await failure(provider.capabilities.chat!.chat(request()));
-      expect([error.kind, error.message]).toEqual(['upstream', 'Upstream provider "up" sent more than 67108864 bytes.']);
-    });
+      more();
+    };
+    const stream = await provider.capabilities.chat!.chatStream(request());
+    const iterator = stream[Symbol.asyncIterator]();
+    const seen: ChatStreamEvent[] = [(await iterator.next()).value as ChatStreamEvent];
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const sentWhilePaused = sent;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sent).toBe(sentWhilePaused);
+    expect(sent).toBeLessThan((frames * frame.length) / 2);
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) seen.push(next.value);
+    const text = seen.map((event) => (event.type === 'delta' ? (event.content ?? '') : '')).join('');
+    expect(text.length).toBe(frames * content.length);
+    expect(seen).toContainEqual({ type: 'finish', index: 0, finish_reason: 'stop' });
+  });
+
+  it('refuses an answer past 64 MiB instead of holding it', async () => {
+    handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      let sent = 0;
+      const more = (): void => {
+        while (sent < 70 && !res.destroyed) {
+          sent++;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      res.on('close', () => (sent = 70));
+      more();
+    };
+    const error = await failure(provider.capabilities.chat!.chat(request()));
+    expect([error.kind, error.message]).toEqual(['upstream', 'Upstream provider "up" sent more than 67108864 bytes.']);
   });
 });
 
