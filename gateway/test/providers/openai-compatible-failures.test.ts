@@ -275,6 +275,23 @@ describe('answers from a raw upstream', () => {
     expect(answerText(await provider.capabilities.chat!.chat(request()))).toBe('hi');
   });
 
+  it('reads the answer after an informational one (103 Early Hints), whole or streamed', async () => {
+    handle = (_req, res) => {
+      res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(okBody);
+    };
+    expect(answerText(await provider.capabilities.chat!.chat(request()))).toBe('hi');
+    handle = (_req, res) => {
+      res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
+    };
+    const seen: ChatStreamEvent[] = [];
+    await drain(await provider.capabilities.chat!.chatStream(request()), seen);
+    expect(seen).toContainEqual({ type: 'delta', index: 0, content: 'hi' });
+  });
+
   it('maps an error answer with a huge body from its start, and the next request still works', async () => {
     handle = (_req, res) => {
       res.writeHead(502, { 'content-type': 'text/plain' });

@@ -56,6 +56,8 @@ export abstract class AnswerHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: ResponseHeaders): void {
+    // An informational answer (103 Early Hints) comes before the real one.
+    if (statusCode < 200) return;
     this.statusCode = statusCode;
     this.headers = headers;
     if (statusCode >= 200 && statusCode < 300) this.started();
