@@ -68,7 +68,8 @@ describe('local llama.cpp through the gateway', () => {
 
   it('constrains output to a JSON schema', async () => {
     const schema = { type: 'object', properties: { verdict: { type: 'string', enum: ['yes', 'no'] }, sure: { type: 'boolean' } }, required: ['verdict', 'sure'], additionalProperties: false };
-    const body = await json(await post('/v1/chat/completions', { model: 'tiny-chat', messages: [{ role: 'user', content: 'Answer' }], max_tokens: 200, response_format: { type: 'json_schema', json_schema: { name: 'answer', schema } } }));
+    const body = await json(await post('/v1/chat/completions', { model: 'tiny-chat', messages: [{ role: 'user', content: 'Answer' }], max_tokens: 200, temperature: 0, response_format: { type: 'json_schema', json_schema: { name: 'answer', schema } } }));
+    expect(body.choices[0].finish_reason).toBe('stop');
     const parsed = JSON.parse(body.choices[0].message.content);
     expect(['yes', 'no']).toContain(parsed.verdict);
     expect(typeof parsed.sure).toBe('boolean');
@@ -82,6 +83,7 @@ describe('local llama.cpp through the gateway', () => {
       tools: [{ type: 'function', function: { name: 'get_weather', description: 'Current weather', parameters } }],
       tool_choice: 'required',
       max_tokens: 100,
+      temperature: 0,
     });
     expect(response.status).toBe(200);
     const body = await json(response);
