@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 // and the browser end-to-end specs (Playwright driving Debian's Chromium).
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one on CI's 2-core machine, where most test
+    // files wait on sockets, child processes and timers rather than compute.
+    maxWorkers: 2,
     projects: [
       {
         test: {
