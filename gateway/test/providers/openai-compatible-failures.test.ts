@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProviderError } from '../../src/providers/_shared/provider-error.js';
 import { parseRetryAfter } from '../../src/providers/_shared/http/retry-after.js';
 import { createOpenAiCompatibleProvider } from '../../src/providers/openai-compatible/create-openai-compatible-provider.js';
@@ -361,6 +361,18 @@ describe('answers from a raw upstream', () => {
     };
     const error = await failure(provider.capabilities.chat!.chat(request()));
     expect([error.kind, error.message]).toEqual(['upstream', 'Upstream provider "up" sent more than 67108864 bytes.']);
+  });
+
+  it('refuses an answer that declares more than 64 MiB before reading it', async () => {
+    let aborted = false;
+    handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(100 * 1024 * 1024) });
+      res.write('{"id": "');
+      res.on('close', () => (aborted = !res.writableFinished));
+    };
+    const error = await failure(provider.capabilities.chat!.chat(request()));
+    expect([error.kind, error.message]).toEqual(['upstream', 'Upstream provider "up" sent more than 67108864 bytes.']);
+    await vi.waitFor(() => expect(aborted).toBe(true));
   });
 });
 

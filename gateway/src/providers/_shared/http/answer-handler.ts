@@ -44,7 +44,7 @@ export abstract class AnswerHandler implements Dispatcher.DispatchHandler {
   };
 
   /** The answer is 2xx and its headers are here. */
-  protected abstract started(): void;
+  protected abstract started(controller: Dispatcher.DispatchController): void;
   protected abstract data(controller: Dispatcher.DispatchController, chunk: Buffer): void;
   protected abstract ended(): void;
   /** The exchange failed or was refused: `error` is what the caller gets. */
@@ -55,12 +55,12 @@ export abstract class AnswerHandler implements Dispatcher.DispatchHandler {
     if (this.signal.aborted) controller.abort(this.signal.reason);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: ResponseHeaders): void {
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: ResponseHeaders): void {
     // An informational answer (103 Early Hints) comes before the real one.
     if (statusCode < 200) return;
     this.statusCode = statusCode;
     this.headers = headers;
-    if (statusCode >= 200 && statusCode < 300) this.started();
+    if (statusCode >= 200 && statusCode < 300) this.started(controller);
     else this.errorChunks = [];
   }
 

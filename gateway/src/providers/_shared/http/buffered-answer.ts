@@ -26,17 +26,15 @@ class BufferedAnswer extends AnswerHandler {
     super(signal, rules);
   }
 
-  protected started(): void {}
+  protected started(controller: Dispatcher.DispatchController): void {
+    // An answer that declares more than the cap is refused before any of it is read.
+    if (Number(this.headers['content-length']) > this.rules.maxBytes) this.refuseTooLarge(controller);
+  }
 
   protected data(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.size += chunk.byteLength;
-    if (this.size <= this.rules.maxBytes) {
-      this.chunks.push(chunk);
-      return;
-    }
-    const error = this.rules.tooLarge(this.statusCode);
-    this.failedWith(error);
-    controller.abort(error);
+    if (this.size <= this.rules.maxBytes) this.chunks.push(chunk);
+    else this.refuseTooLarge(controller);
   }
 
   protected ended(): void {
@@ -46,5 +44,11 @@ class BufferedAnswer extends AnswerHandler {
 
   protected failedWith(error: Error): void {
     if (this.settle()) this.reject(error);
+  }
+
+  private refuseTooLarge(controller: Dispatcher.DispatchController): void {
+    const error = this.rules.tooLarge(this.statusCode);
+    this.failedWith(error);
+    controller.abort(error);
   }
 }
