@@ -60,7 +60,7 @@ export abstract class AnswerHandler implements Dispatcher.DispatchHandler {
     if (statusCode < 200) return;
     this.statusCode = statusCode;
     this.headers = headers;
-    if (statusCode >= 200 && statusCode < 300) this.started(controller);
+    if (statusCode < 300) this.started(controller);
     else this.errorChunks = [];
   }
 
@@ -98,7 +98,9 @@ export abstract class AnswerHandler implements Dispatcher.DispatchHandler {
     return true;
   }
 
+  /** Once: the abort that cuts an error answer short comes back as a response error. */
   private refuse(): void {
+    if (!this.listening) return;
     const chunks = this.errorChunks!;
     const text = Buffer.concat(chunks).toString('utf8');
     this.errorChunks = [];
