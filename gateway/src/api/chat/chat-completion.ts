@@ -7,6 +7,7 @@ import type { ChatRequest } from '../../providers/contracts/chat.js';
 import type { ChatMessage, ContentPart, ToolCall } from '../../wire/chat-message-schemas.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream } from '../_shared/event-stream.js';
+import { batchesOf } from '../../streaming/event-batches.js';
 import { usageBody } from '../_shared/usage-body.js';
 import { samplingParams } from '../_shared/sampling-schema.js';
 import type { ChatBodyType } from './chat-schemas.js';
@@ -91,9 +92,9 @@ export function chatCompletionAnswer(request: FastifyRequest, reply: FastifyRepl
       }
     });
     // Frames are written as events come, with no promise per frame; the loop waits only when the socket is full.
-    for await (const event of outcome.events) {
+    for await (const batch of batchesOf(outcome.events)) {
       if (writer.closed) break;
-      toolCalls.push(event);
+      for (const event of batch) toolCalls.push(event);
       if (mustWait) {
         mustWait = false;
         await writer.drained();

@@ -3,6 +3,7 @@ import type { ChatRequest, ChatResult, ChatStreamEvent } from '../../providers/c
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
+import { batchedEvents, batchesOf, type BatchedEvents } from '../../streaming/event-batches.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 
 /** One chat turn as the client asked for it, apart from the model. */
@@ -51,10 +52,17 @@ export class ChatService {
   }
 }
 
-async function* metered(events: AsyncIterable<ChatStreamEvent>, route: ModelRoute, estimate: StreamUsageEstimate, meter: UsageMeter): AsyncGenerator<ChatStreamEvent> {
-  for await (const event of events) {
-    if (event.type === 'usage') meter.charge(route, event.usage);
-    else if (event.type === 'delta') estimate.add(event.content);
-    yield event;
+/** The events as they pass, charged: the final usage, or the estimate grown by the text that went by. */
+function metered(events: AsyncIterable<ChatStreamEvent>, route: ModelRoute, estimate: StreamUsageEstimate, meter: UsageMeter): BatchedEvents<ChatStreamEvent> {
+  return batchedEvents(meteredBatches(batchesOf(events), route, estimate, meter));
+}
+
+async function* meteredBatches(batches: AsyncIterable<readonly ChatStreamEvent[]>, route: ModelRoute, estimate: StreamUsageEstimate, meter: UsageMeter): AsyncGenerator<readonly ChatStreamEvent[]> {
+  for await (const batch of batches) {
+    for (const event of batch) {
+      if (event.type === 'usage') meter.charge(route, event.usage);
+      else if (event.type === 'delta') estimate.add(event.content);
+    }
+    yield batch;
   }
 }

@@ -2,6 +2,7 @@ import { ProviderError } from '../provider-error.js';
 import { expectArray, isRecord, malformedResponse, optionalNumber, type JsonRecord } from '../http/wire-guards.js';
 import { readUpstreamErrorDetails } from '../http/upstream-error-details.js';
 import { readSseEventBatches } from '../../../streaming/sse-reader.js';
+import { batchedEvents, type BatchedEvents } from '../../../streaming/event-batches.js';
 import type { FinishReason, TokenUsage } from '../../contracts/sampling.js';
 import { approximateTokens } from '../approximate-tokens.js';
 import { toFinishReason } from './finish-reason.js';
@@ -54,9 +55,14 @@ export function contentOnlyFrame(data: string): { index: number; content: string
  * Re-frames an upstream OpenAI-style SSE body (`chat.completion.chunk` or `text_completion`
  * frames, `[DONE]` last) into our stream events: deltas, one finish per choice, then usage once
  * (the upstream's, or an approximate count). An upstream error frame, a frame that is not JSON, or
- * a stream that ends before any choice finished is a ProviderError.
+ * a stream that ends before any choice finished is a ProviderError, thrown after the events before it.
+ * The events come in the batches of the upstream's chunks (streaming/event-batches.ts).
  */
-export async function* reframeOpenAiStream<D>(body: AsyncIterable<Uint8Array>, options: ReframeOptions<D>): AsyncGenerator<D | FinishEvent | UsageEvent> {
+export function reframeOpenAiStream<D>(body: AsyncIterable<Uint8Array>, options: ReframeOptions<D>): BatchedEvents<D | FinishEvent | UsageEvent> {
+  return batchedEvents(reframeBatches(body, options));
+}
+
+async function* reframeBatches<D>(body: AsyncIterable<Uint8Array>, options: ReframeOptions<D>): AsyncGenerator<Array<D | FinishEvent | UsageEvent>> {
   const { providerName, contentDelta } = options;
   let usage: TokenUsage | undefined;
   let completionText = '';
@@ -65,48 +71,54 @@ export async function* reframeOpenAiStream<D>(body: AsyncIterable<Uint8Array>, o
 
   try {
     for await (const batch of readSseEventBatches(body)) {
-      for (const event of batch) {
-        const data = event.data.trim();
-        if (sawDone) continue;
-        if (data === '[DONE]') {
-          // Read on to the end of the body instead of leaving the loop: leaving destroys the body and
-          // with it the keep-alive connection, and a new connection per stream halves the throughput.
-          sawDone = true;
-          continue;
-        }
-        if (data === '') continue;
-        const plain = contentDelta && contentOnlyFrame(data);
-        if (plain) {
-          // The same event and text the full parse below gives for this frame, without building the frame's objects.
-          if (plain.content === '') continue;
-          completionText += plain.content;
-          yield contentDelta(plain.content, plain.index);
-          continue;
-        }
-        let chunk: unknown;
-        try {
-          chunk = JSON.parse(data);
-        } catch {
-          throw malformedResponse(providerName, 'a stream frame is not JSON');
-        }
-        if (!isRecord(chunk)) throw malformedResponse(providerName, 'a stream frame is not an object');
-        if ((chunk.error !== undefined && chunk.error !== null) || chunk.object === 'error') {
-          const message = readUpstreamErrorDetails(data).message ?? 'unknown error';
-          throw new ProviderError('upstream', `${providerName} failed mid-stream: ${message}`);
-        }
-        usage = readTokenUsage(chunk.usage) ?? usage;
-        const choices = chunk.choices === undefined || chunk.choices === null ? [] : expectArray(chunk.choices, providerName, 'choices');
-        for (const [position, choice] of choices.entries()) {
-          if (!isRecord(choice)) throw malformedResponse(providerName, 'a choice is not an object');
-          const index = optionalNumber(choice.index) ?? position;
-          const { event: delta, text } = options.delta(choice, index);
-          completionText += text;
-          if (delta !== undefined) yield delta;
-          if (typeof choice.finish_reason === 'string' && !finished.has(index)) {
-            finished.add(index);
-            yield { type: 'finish', index, finish_reason: toFinishReason(choice.finish_reason) };
+      const events: Array<D | FinishEvent | UsageEvent> = [];
+      try {
+        for (const event of batch) {
+          const data = event.data.trim();
+          if (sawDone) continue;
+          if (data === '[DONE]') {
+            // Read on to the end of the body instead of leaving the loop: leaving destroys the body and
+            // with it the keep-alive connection, and a new connection per stream halves the throughput.
+            sawDone = true;
+            continue;
+          }
+          if (data === '') continue;
+          const plain = contentDelta && contentOnlyFrame(data);
+          if (plain) {
+            // The same event and text the full parse below gives for this frame, without building the frame's objects.
+            if (plain.content === '') continue;
+            completionText += plain.content;
+            events.push(contentDelta(plain.content, plain.index));
+            continue;
+          }
+          let chunk: unknown;
+          try {
+            chunk = JSON.parse(data);
+          } catch {
+            throw malformedResponse(providerName, 'a stream frame is not JSON');
+          }
+          if (!isRecord(chunk)) throw malformedResponse(providerName, 'a stream frame is not an object');
+          if ((chunk.error !== undefined && chunk.error !== null) || chunk.object === 'error') {
+            const message = readUpstreamErrorDetails(data).message ?? 'unknown error';
+            throw new ProviderError('upstream', `${providerName} failed mid-stream: ${message}`);
+          }
+          usage = readTokenUsage(chunk.usage) ?? usage;
+          const choices = chunk.choices === undefined || chunk.choices === null ? [] : expectArray(chunk.choices, providerName, 'choices');
+          for (const [position, choice] of choices.entries()) {
+            if (!isRecord(choice)) throw malformedResponse(providerName, 'a choice is not an object');
+            const index = optionalNumber(choice.index) ?? position;
+            const { event: delta, text } = options.delta(choice, index);
+            completionText += text;
+            if (delta !== undefined) events.push(delta);
+            if (typeof choice.finish_reason === 'string' && !finished.has(index)) {
+              finished.add(index);
+              events.push({ type: 'finish', index, finish_reason: toFinishReason(choice.finish_reason) });
+            }
           }
         }
+      } finally {
+        // The events before a failing frame are read before the failure.
+        if (events.length > 0) yield events;
       }
     }
   } catch (error) {
@@ -117,5 +129,5 @@ export async function* reframeOpenAiStream<D>(body: AsyncIterable<Uint8Array>, o
   if (!sawDone && finished.size === 0) {
     throw new ProviderError('upstream', `${providerName} ended the stream before it finished.`, { code: 'upstream_stream_truncated' });
   }
-  yield { type: 'usage', usage: usage ?? { prompt_tokens: options.promptTokens, completion_tokens: approximateTokens(completionText) } };
+  yield [{ type: 'usage', usage: usage ?? { prompt_tokens: options.promptTokens, completion_tokens: approximateTokens(completionText) } }];
 }
