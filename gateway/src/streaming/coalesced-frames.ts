@@ -19,6 +19,8 @@ export class CoalescedFrames extends Readable implements FrameSink {
   private scheduled = false;
   private behind = false;
   private ending = false;
+  /** The producer is done: what is queued waits for `end`, to leave with the stream's last frame. */
+  private holding = false;
 
   constructor(
     private readonly socket: Socket | null,
@@ -40,10 +42,19 @@ export class CoalescedFrames extends Readable implements FrameSink {
       this.scheduled = true;
       setImmediate(() => {
         this.scheduled = false;
-        this.pushPending();
+        if (!this.holding) this.pushPending();
       });
     }
     return !this.behind;
+  }
+
+  /**
+   * The producer wrote its last frame but the end follows a little later (the stream's usage is
+   * recorded in between): the frames queued in this turn leave with the end, in the same socket write,
+   * instead of one write now and another for the end. Frames of earlier turns have left already.
+   */
+  holdForEnd(): void {
+    this.holding = true;
   }
 
   /** Pushes what is queued and ends the body; `callback` runs once the reader has taken all of it. */

@@ -41,4 +41,26 @@ describe('a streamed body (CoalescedFrames) written by SseWriter', () => {
     expect(numbers).toEqual([...Array.from({ length: accepted + 1 }, (_, n) => n), accepted + 1, accepted + 2, accepted + 3]);
     expect(chunks.join('').endsWith('data: [DONE]\n\n')).toBe(true);
   });
+
+  it('sends the frames of the last turn with the end in one chunk once the producer is done', async () => {
+    const body = new CoalescedFrames(null);
+    const writer = new SseWriter(body);
+    const chunks: string[] = [];
+    body.on('data', (chunk: Buffer | string) => chunks.push(String(chunk)));
+
+    writer.queueJsonText('1');
+    await tick();
+    await tick();
+    expect(chunks).toEqual(['data: 1\n\n']);
+
+    // The last upstream chunk: its frames, then the producer is done and the stream's usage is recorded over a turn or two.
+    writer.queueJsonText('2');
+    writer.queueJsonText('3');
+    body.holdForEnd();
+    await tick();
+    await tick();
+    expect(chunks).toHaveLength(1);
+    await writer.done();
+    expect(chunks).toEqual(['data: 1\n\n', 'data: 2\n\ndata: 3\n\ndata: [DONE]\n\n']);
+  });
 });

@@ -34,6 +34,7 @@ export function sendEventStream(
   void (async () => {
     try {
       await produce(writer);
+      body.holdForEnd();
       // The usage is committed before the last frame: a client that has read it finds the request billed.
       await request.server.recordStreamEnd(request, reply.statusCode);
       await ending.done(writer);
