@@ -62,60 +62,15 @@ export function reframeOpenAiStream<D>(body: AsyncIterable<Uint8Array>, options:
   return batchedEvents(reframeBatches(body, options));
 }
 
-async function* reframeBatches<D>(body: AsyncIterable<Uint8Array>, options: ReframeOptions<D>): AsyncGenerator<Array<D | FinishEvent | UsageEvent>> {
-  const { providerName, contentDelta } = options;
-  let usage: TokenUsage | undefined;
-  let completionText = '';
-  let sawDone = false;
-  const finished = new Set<number>();
+type ReframedEvent<D> = D | FinishEvent | UsageEvent;
 
+async function* reframeBatches<D>(body: AsyncIterable<Uint8Array>, options: ReframeOptions<D>): AsyncGenerator<Array<ReframedEvent<D>>> {
+  const frames = new FrameReader(options);
   try {
     for await (const batch of readSseEventBatches(body)) {
-      const events: Array<D | FinishEvent | UsageEvent> = [];
+      const events: Array<ReframedEvent<D>> = [];
       try {
-        for (const event of batch) {
-          const data = event.data.trim();
-          if (sawDone) continue;
-          if (data === '[DONE]') {
-            // Read on to the end of the body instead of leaving the loop: leaving destroys the body and
-            // with it the keep-alive connection, and a new connection per stream halves the throughput.
-            sawDone = true;
-            continue;
-          }
-          if (data === '') continue;
-          const plain = contentDelta && contentOnlyFrame(data);
-          if (plain) {
-            // The same event and text the full parse below gives for this frame, without building the frame's objects.
-            if (plain.content === '') continue;
-            completionText += plain.content;
-            events.push(contentDelta(plain.content, plain.index));
-            continue;
-          }
-          let chunk: unknown;
-          try {
-            chunk = JSON.parse(data);
-          } catch {
-            throw malformedResponse(providerName, 'a stream frame is not JSON');
-          }
-          if (!isRecord(chunk)) throw malformedResponse(providerName, 'a stream frame is not an object');
-          if ((chunk.error !== undefined && chunk.error !== null) || chunk.object === 'error') {
-            const message = readUpstreamErrorDetails(data).message ?? 'unknown error';
-            throw new ProviderError('upstream', `${providerName} failed mid-stream: ${message}`);
-          }
-          usage = readTokenUsage(chunk.usage) ?? usage;
-          const choices = chunk.choices === undefined || chunk.choices === null ? [] : expectArray(chunk.choices, providerName, 'choices');
-          for (const [position, choice] of choices.entries()) {
-            if (!isRecord(choice)) throw malformedResponse(providerName, 'a choice is not an object');
-            const index = optionalNumber(choice.index) ?? position;
-            const { event: delta, text } = options.delta(choice, index);
-            completionText += text;
-            if (delta !== undefined) events.push(delta);
-            if (typeof choice.finish_reason === 'string' && !finished.has(index)) {
-              finished.add(index);
-              events.push({ type: 'finish', index, finish_reason: toFinishReason(choice.finish_reason) });
-            }
-          }
-        }
+        for (const event of batch) frames.read(event.data.trim(), events);
       } finally {
         // The events before a failing frame are read before the failure.
         if (events.length > 0) yield events;
@@ -123,11 +78,70 @@ async function* reframeBatches<D>(body: AsyncIterable<Uint8Array>, options: Refr
     }
   } catch (error) {
     // Everything was received; a connection that fails after [DONE] loses nothing.
-    if (!sawDone) throw error;
+    if (!frames.sawDone) throw error;
+  }
+  yield [frames.usage()];
+}
+
+/** The state of one re-framed stream: what it has seen so far, and the events each frame adds. */
+class FrameReader<D> {
+  sawDone = false;
+  private reportedUsage: TokenUsage | undefined;
+  private completionText = '';
+  private readonly finished = new Set<number>();
+
+  constructor(private readonly options: ReframeOptions<D>) {}
+
+  /** Adds the events of one frame's data to `events`; throws on an error frame or one that is not a chunk. */
+  read(data: string, events: Array<ReframedEvent<D>>): void {
+    const { providerName, contentDelta } = this.options;
+    if (this.sawDone || data === '') return;
+    if (data === '[DONE]') {
+      // Read on to the end of the body instead of leaving the loop: leaving destroys the body and
+      // with it the keep-alive connection, and a new connection per stream halves the throughput.
+      this.sawDone = true;
+      return;
+    }
+    const plain = contentDelta && contentOnlyFrame(data);
+    if (plain) {
+      // The same event and text the full parse below gives for this frame, without building the frame's objects.
+      if (plain.content === '') return;
+      this.completionText += plain.content;
+      events.push(contentDelta(plain.content, plain.index));
+      return;
+    }
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      throw malformedResponse(providerName, 'a stream frame is not JSON');
+    }
+    if (!isRecord(chunk)) throw malformedResponse(providerName, 'a stream frame is not an object');
+    if ((chunk.error !== undefined && chunk.error !== null) || chunk.object === 'error') {
+      const message = readUpstreamErrorDetails(data).message ?? 'unknown error';
+      throw new ProviderError('upstream', `${providerName} failed mid-stream: ${message}`);
+    }
+    this.reportedUsage = readTokenUsage(chunk.usage) ?? this.reportedUsage;
+    const choices = chunk.choices === undefined || chunk.choices === null ? [] : expectArray(chunk.choices, providerName, 'choices');
+    for (const [position, choice] of choices.entries()) {
+      if (!isRecord(choice)) throw malformedResponse(providerName, 'a choice is not an object');
+      const index = optionalNumber(choice.index) ?? position;
+      const { event: delta, text } = this.options.delta(choice, index);
+      this.completionText += text;
+      if (delta !== undefined) events.push(delta);
+      if (typeof choice.finish_reason === 'string' && !this.finished.has(index)) {
+        this.finished.add(index);
+        events.push({ type: 'finish', index, finish_reason: toFinishReason(choice.finish_reason) });
+      }
+    }
   }
 
-  if (!sawDone && finished.size === 0) {
-    throw new ProviderError('upstream', `${providerName} ended the stream before it finished.`, { code: 'upstream_stream_truncated' });
+  /** The last event: the upstream's usage, or an approximate count; a stream cut before any choice finished is a failure. */
+  usage(): UsageEvent {
+    const { providerName, promptTokens } = this.options;
+    if (!this.sawDone && this.finished.size === 0) {
+      throw new ProviderError('upstream', `${providerName} ended the stream before it finished.`, { code: 'upstream_stream_truncated' });
+    }
+    return { type: 'usage', usage: this.reportedUsage ?? { prompt_tokens: promptTokens, completion_tokens: approximateTokens(this.completionText) } };
   }
-  yield [{ type: 'usage', usage: usage ?? { prompt_tokens: options.promptTokens, completion_tokens: approximateTokens(completionText) } }];
 }
