@@ -37,6 +37,9 @@ export interface BenchProcesses {
   /** The bare proxy (bare-proxy.mjs) in front of the same upstream: the floor to compare with. */
   bareProxyUrl: string;
   bareProxy: ChildProcess;
+  /** A minimal Fastify proxy (fastify-proxy.mjs) in front of the same upstream: the framework's floor. */
+  fastifyProxyUrl: string;
+  fastifyProxy: ChildProcess;
   /** A key with a rate limit no benchmark reaches. */
   createKey(): Promise<string>;
   stop(): Promise<void>;
@@ -53,6 +56,8 @@ export async function startBenchProcesses(gatewayScript = join(root, 'dist/gatew
   const upstreamPort = (await firstLine(upstream, /^(\d+)\n/))[1];
   const bareProxy = spawn(process.execPath, [join(import.meta.dirname, 'bare-proxy.mjs'), upstreamPort], { stdio: ['ignore', 'pipe', 'inherit'] });
   const bareProxyUrl = `http://127.0.0.1:${(await firstLine(bareProxy, /^(\d+)\n/))[1]}`;
+  const fastifyProxy = spawn(process.execPath, [join(import.meta.dirname, 'fastify-proxy.mjs'), upstreamPort], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const fastifyProxyUrl = `http://127.0.0.1:${(await firstLine(fastifyProxy, /^(\d+)\n/))[1]}`;
   const config = join(dataDir, 'config.yaml');
   writeFileSync(config, `server:\n  warm_engines: false\nproviders:\n  - id: up\n    type: openai\n    base_url: http://127.0.0.1:${upstreamPort}/v1\nmodels:\n  - id: bench-model\n    provider: up\n    upstream_model: bench\n    capabilities: [chat]\n    pricing: { input_per_million: 1, output_per_million: 2 }\n`);
   const gateway = spawn(process.execPath, [...nodeArgs, gatewayScript], {
@@ -66,12 +71,14 @@ export async function startBenchProcesses(gatewayScript = join(root, 'dist/gatew
     gateway,
     bareProxyUrl,
     bareProxy,
+    fastifyProxyUrl,
+    fastifyProxy,
     async createKey() {
       const created = await fetch(`${gatewayUrl}/account/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', rpm_limit: 10_000_000 }) });
       return ((await created.json()) as { key: string }).key;
     },
     async stop() {
-      const children = [gateway, bareProxy, upstream];
+      const children = [gateway, bareProxy, fastifyProxy, upstream];
       for (const child of children) child.kill('SIGTERM');
       await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,7 +1,9 @@
 /**
  * Gateway overhead, side by side in one run: the same chat request sent straight to a fast upstream
- * (direct), through a bare Node proxy that only pipes bytes (bare-proxy.mjs: the floor), and through
- * Switchyard (auth, a per-key rate limit, the usage ledger, the request log and metrics all on).
+ * (direct), through a bare Node proxy that only pipes bytes (bare-proxy.mjs: the floor), through a
+ * minimal Fastify proxy that parses and re-serialises the JSON (fastify-proxy.mjs: the framework's
+ * floor), and through Switchyard (auth, a per-key rate limit, the usage ledger, the request log and
+ * metrics all on).
  * Prints throughput, added latency, time to first byte and CPU per request with the ratios to the
  * bare proxy, the same with team mode's Redis on (GATEWAY_REDIS_URL, a key prefix of its own), then
  * a CPU profile of the gateway under load, its idle memory and the ledger's cost.
@@ -39,7 +41,7 @@ const profileLoad = args.get('--profile-load') ?? 'mixed';
 const profileRate = args.has('--profile-rate') ? Number(args.get('--profile-rate')) : undefined;
 const gatewayScript = args.get('--gateway');
 
-type Via = 'direct' | 'bare' | 'gateway';
+type Via = 'direct' | 'bare' | 'fastify' | 'gateway';
 interface Measured {
   rps: number;
   p50: number;
@@ -53,8 +55,8 @@ interface Measured {
 }
 
 function targets(processes: BenchProcesses, key: string) {
-  const origin: Record<Via, string> = { direct: `http://127.0.0.1:${processes.upstreamPort}`, bare: processes.bareProxyUrl, gateway: processes.gatewayUrl };
-  const pid: Record<Via, number | undefined> = { direct: undefined, bare: processes.bareProxy.pid, gateway: processes.gateway.pid };
+  const origin: Record<Via, string> = { direct: `http://127.0.0.1:${processes.upstreamPort}`, bare: processes.bareProxyUrl, fastify: processes.fastifyProxyUrl, gateway: processes.gatewayUrl };
+  const pid: Record<Via, number | undefined> = { direct: undefined, bare: processes.bareProxy.pid, fastify: processes.fastifyProxy.pid, gateway: processes.gateway.pid };
   return (via: Via, stream: boolean) => ({
     pid: pid[via],
     target: {
@@ -89,7 +91,7 @@ async function measure(run: (target: Target) => Promise<LoadResult>, target: Tar
   };
 }
 
-const VIAS: Via[] = ['direct', 'bare', 'gateway'];
+const VIAS: Via[] = ['direct', 'bare', 'fastify', 'gateway'];
 
 async function measureAll(run: (target: Target) => Promise<LoadResult>, target: (via: Via) => { target: Target; pid?: number }) {
   const results = {} as Record<Via, Measured>;
@@ -124,8 +126,8 @@ async function overhead(mode: string, env: Record<string, string> = {}): Promise
   try {
     const target = targets(processes, await processes.createKey());
     const warm = await warmUp(
-      (['gateway', 'bare'] as const).flatMap((via) => [target(via, false).target, target(via, true).target]),
-      [processes.gateway.pid!, processes.bareProxy.pid!],
+      (['gateway', 'bare', 'fastify'] as const).flatMap((via) => [target(via, false).target, target(via, true).target]),
+      [processes.gateway.pid!, processes.bareProxy.pid!, processes.fastifyProxy.pid!],
       concurrency,
     );
     const plainLoad = await measureAll((t) => fullLoad(t, concurrency, seconds), (via) => target(via, false));
@@ -134,20 +136,23 @@ async function overhead(mode: string, env: Record<string, string> = {}): Promise
     const streamRate = await measureAll((t) => fixedRate(t, rate, seconds), (via) => target(via, true));
     const usage = (await (await fetch(`${processes.gatewayUrl}/account/usage`, { headers: { 'x-api-key': ADMIN_KEY } })).json()) as { usage: { total_requests: number } };
 
-    const errors = [plainLoad, plainRate, streamLoad, streamRate].reduce((sum, r) => sum + r.direct.errors + r.bare.errors + r.gateway.errors, 0);
+    const errors = [plainLoad, plainRate, streamLoad, streamRate].reduce((sum, r) => sum + VIAS.reduce((viaSum, via) => viaSum + r[via].errors, 0), 0);
     console.log(`\nGateway overhead beside a bare Node proxy, ${mode} (${seconds} s per run; ${warmedUp(warm)}, then a warm-up run per scenario; ${usage.usage.total_requests} requests in the usage ledger; ${errors} errors)\n`);
+    const cpu = (results: Record<Via, Measured>) => [fmt(results.bare.cpuPerRequest, 0), fmt(results.fastify.cpuPerRequest, 0), fmt(results.gateway.cpuPerRequest, 0), `${fmt(results.gateway.cpuPerRequest / results.bare.cpuPerRequest)}×`];
+    const latency = (results: Record<Via, Measured>, field: 'p50' | 'p99' | 'firstByteP50') => [fmt(added(results, field, 'bare')), fmt(added(results, field, 'fastify')), fmt(added(results, field, 'gateway')), `${signed(beyondBare(results, field))} ms`];
+    const throughput = (results: Record<Via, Measured>) => [fmt(results.direct.rps, 0), fmt(results.bare.rps, 0), fmt(results.fastify.rps, 0), fmt(results.gateway.rps, 0), `${fmt(results.gateway.rps / results.bare.rps)}×`];
     table([
-      ['', 'direct', 'bare proxy', 'Switchyard', 'Switchyard / bare', 'target'],
-      [`plain, closed loop ${concurrency} conns (req/s)`, fmt(plainLoad.direct.rps, 0), fmt(plainLoad.bare.rps, 0), fmt(plainLoad.gateway.rps, 0), `${fmt(plainLoad.gateway.rps / plainLoad.bare.rps)}×`, '≥ 0.70×'],
-      [`streamed (20 chunks), closed loop ${streamConcurrency} conns (req/s)`, fmt(streamLoad.direct.rps, 0), fmt(streamLoad.bare.rps, 0), fmt(streamLoad.gateway.rps, 0), `${fmt(streamLoad.gateway.rps / streamLoad.bare.rps)}×`, '≥ 0.60×'],
-      [`plain, ${rate} req/s: added p50 (ms)`, '', fmt(added(plainRate, 'p50', 'bare')), fmt(added(plainRate, 'p50', 'gateway')), `${signed(beyondBare(plainRate, 'p50'))} ms`, '≤ +0.10 ms'],
-      [`plain, ${rate} req/s: added p99 (ms)`, '', fmt(added(plainRate, 'p99', 'bare')), fmt(added(plainRate, 'p99', 'gateway')), `${signed(beyondBare(plainRate, 'p99'))} ms`, ''],
-      [`streamed, ${rate} req/s: added first byte p50 (ms)`, '', fmt(added(streamRate, 'firstByteP50', 'bare')), fmt(added(streamRate, 'firstByteP50', 'gateway')), `${signed(beyondBare(streamRate, 'firstByteP50'))} ms`, '≤ +0.50 ms'],
-      [`streamed, ${rate} req/s: added p50 to the last chunk (ms)`, '', fmt(added(streamRate, 'p50', 'bare')), fmt(added(streamRate, 'p50', 'gateway')), `${signed(beyondBare(streamRate, 'p50'))} ms`, ''],
-      ['CPU per request, plain closed loop (µs)', '', fmt(plainLoad.bare.cpuPerRequest, 0), fmt(plainLoad.gateway.cpuPerRequest, 0), `${fmt(plainLoad.gateway.cpuPerRequest / plainLoad.bare.cpuPerRequest)}×`, ''],
-      ['CPU per request, streamed closed loop (µs)', '', fmt(streamLoad.bare.cpuPerRequest, 0), fmt(streamLoad.gateway.cpuPerRequest, 0), `${fmt(streamLoad.gateway.cpuPerRequest / streamLoad.bare.cpuPerRequest)}×`, ''],
-      [`CPU per request, plain ${rate} req/s (µs)`, '', fmt(plainRate.bare.cpuPerRequest, 0), fmt(plainRate.gateway.cpuPerRequest, 0), `${fmt(plainRate.gateway.cpuPerRequest / plainRate.bare.cpuPerRequest)}×`, ''],
-      [`CPU per request, streamed ${rate} req/s (µs)`, '', fmt(streamRate.bare.cpuPerRequest, 0), fmt(streamRate.gateway.cpuPerRequest, 0), `${fmt(streamRate.gateway.cpuPerRequest / streamRate.bare.cpuPerRequest)}×`, ''],
+      ['', 'direct', 'bare proxy', 'Fastify proxy', 'Switchyard', 'Switchyard / bare', 'target'],
+      [`plain, closed loop ${concurrency} conns (req/s)`, ...throughput(plainLoad), '≥ 0.70×'],
+      [`streamed (20 chunks), closed loop ${streamConcurrency} conns (req/s)`, ...throughput(streamLoad), '≥ 0.60×'],
+      [`plain, ${rate} req/s: added p50 (ms)`, '', ...latency(plainRate, 'p50'), '≤ +0.10 ms'],
+      [`plain, ${rate} req/s: added p99 (ms)`, '', ...latency(plainRate, 'p99'), ''],
+      [`streamed, ${rate} req/s: added first byte p50 (ms)`, '', ...latency(streamRate, 'firstByteP50'), '≤ +0.50 ms'],
+      [`streamed, ${rate} req/s: added p50 to the last chunk (ms)`, '', ...latency(streamRate, 'p50'), ''],
+      ['CPU per request, plain closed loop (µs)', '', ...cpu(plainLoad), ''],
+      ['CPU per request, streamed closed loop (µs)', '', ...cpu(streamLoad), ''],
+      [`CPU per request, plain ${rate} req/s (µs)`, '', ...cpu(plainRate), ''],
+      [`CPU per request, streamed ${rate} req/s (µs)`, '', ...cpu(streamRate), ''],
     ]);
     const byThread = (measured: Measured) => THREAD_GROUPS.map((group) => `${group} ${fmt(measured.cpuByThread[group], 0)}`).join(', ');
     console.log(`\nSwitchyard's CPU per request by thread (µs), plain closed loop: ${byThread(plainLoad.gateway)}`);
