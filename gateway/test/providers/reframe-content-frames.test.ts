@@ -58,5 +58,8 @@ describe('content-only chat frames', () => {
     expect(contentOnlyFrame(frame({ error: { message: 'boom' }, choices: [{ index: 0, delta: { content: 'x' }, finish_reason: null }] }))).toBeUndefined();
     // An escape JSON does not allow: the full parse reports the frame as malformed.
     expect(contentOnlyFrame('{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"\\q"},"finish_reason":null}]}')).toBeUndefined();
+    // A raw control character, which JSON does not allow inside a string, whether or not the text has an escape.
+    expect(contentOnlyFrame('{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"a\u0001b"},"finish_reason":null}]}')).toBeUndefined();
+    expect(contentOnlyFrame('{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"a\tb"},"finish_reason":null}]}')).toBeUndefined();
   });
 });
