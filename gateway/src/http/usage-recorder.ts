@@ -18,8 +18,22 @@ declare module 'fastify' {
 /** The status the request log shows for a client that closed the connection before the answer was complete (nginx's). */
 export const CLIENT_CLOSED_REQUEST = 499;
 
+/** What the recorder keeps of a request between its hooks: how it was billed, and whether it is logged. */
+interface Recorded {
+  status: number;
+  usage: ChargedUsage | null;
+  latency: number;
+  logged: boolean;
+}
+
+/**
+ * Per-request state in fields every request has from its construction: WeakMaps keyed by the request
+ * cost a hashed lookup per access and ephemeron work in every garbage collection.
+ */
+const RECORDED = Symbol('recorded');
 /** The complete answer a request got (or `[stream]`), redacted into the request log once the answer has left. */
-const responseBodies = new WeakMap<FastifyRequest, string | Buffer>();
+const RESPONSE_BODY = Symbol('responseBody');
+type Recordable = FastifyRequest & { [RECORDED]: Recorded | null; [RESPONSE_BODY]: string | Buffer | null };
 
 const STREAM = '[stream]';
 
@@ -72,14 +86,14 @@ function requestBodyText(request: FastifyRequest): string | undefined {
  * closes, with status 499.
  */
 export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => boolean): void {
-  const billed = new WeakMap<FastifyRequest, { status: number; usage: ChargedUsage | null; latency: number }>();
-  const logged = new WeakSet<FastifyRequest>();
+  app.decorateRequest(RECORDED, null);
+  app.decorateRequest(RESPONSE_BODY, null);
 
   /** Bills the request once; resolves once its ledger entry is kept (at once for requests without a key). */
-  const bill = (request: FastifyRequest, status: number): Promise<void> | undefined => {
-    if (billed.has(request)) return;
+  const bill = (request: Recordable, status: number): Promise<void> | undefined => {
+    if (request[RECORDED]) return;
     if (routeOf(request).config?.unlogged) {
-      billed.set(request, { status, usage: null, latency: 0 });
+      request[RECORDED] = { status, usage: null, latency: 0, logged: true };
       app.services.billing.release(request.billing);
       return;
     }
@@ -95,20 +109,20 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
       abandoned: status === CLIENT_CLOSED_REQUEST,
       fromConsole: client === CONSOLE_CLIENT,
     });
-    billed.set(request, { status, usage, latency });
+    request[RECORDED] = { status, usage, latency, logged: false };
     return committed;
   };
 
   /** Writes the request's log entry (once, after it was billed). */
-  const log = (request: FastifyRequest): void => {
-    const outcome = billed.get(request);
-    if (!outcome || logged.has(request) || routeOf(request).config?.unlogged) return;
-    logged.add(request);
+  const log = (request: Recordable): void => {
+    const outcome = request[RECORDED];
+    if (!outcome || outcome.logged) return;
+    outcome.logged = true;
     const { status, usage, latency } = outcome;
     const secrets = knownSecrets(app, request);
     const bodies = keepBodies();
     const requestBody = bodies ? requestBodyText(request) : undefined;
-    const responseBody = bodies ? responseBodies.get(request) : undefined;
+    const responseBody = bodies ? (request[RESPONSE_BODY] ?? undefined) : undefined;
     app.services.requestLog.add({
       id: request.id,
       time: Date.now(),
@@ -129,8 +143,8 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
   };
 
   const record = (request: FastifyRequest, status: number): Promise<void> | undefined => {
-    const committed = bill(request, status);
-    log(request);
+    const committed = bill(request as Recordable, status);
+    log(request as Recordable);
     return committed;
   };
 
@@ -138,8 +152,8 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
 
   app.addHook('onSend', (request, reply, payload, done) => {
     const complete = payload === null || payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload);
-    if (keepBodies()) responseBodies.set(request, complete ? (payload ?? '') : STREAM);
-    const committed = complete ? bill(request, reply.statusCode) : undefined;
+    if (keepBodies()) (request as Recordable)[RESPONSE_BODY] = complete ? (payload ?? '') : STREAM;
+    const committed = complete ? bill(request as Recordable, reply.statusCode) : undefined;
     if (committed) committed.then(() => done(null, payload), done);
     else done(null, payload);
   });

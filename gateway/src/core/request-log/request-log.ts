@@ -85,8 +85,9 @@ export class RequestLog {
     if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
   }
 
-  add(logged: RequestLogEntry): void {
-    const entry = this.instanceId ? { ...logged, instance_id: this.instanceId } : logged;
+  /** Keeps `entry`, which is the log's from then on: it is stamped with the instance in place, not copied. */
+  add(entry: RequestLogEntry): void {
+    if (this.instanceId) entry.instance_id = this.instanceId;
     this.keep(entry);
     this.share?.(entry);
     if (this.persistence) {
