@@ -18,12 +18,13 @@ declare module 'fastify' {
 /** The status the request log shows for a client that closed the connection before the answer was complete (nginx's). */
 export const CLIENT_CLOSED_REQUEST = 499;
 
-/** What the recorder keeps of a request between its hooks: how it was billed, and whether it is logged. */
+/** What the recorder keeps of a request between its hooks: how it was billed, and whether its log is done. */
 interface Recorded {
   status: number;
   usage: ChargedUsage | null;
   latency: number;
-  logged: boolean;
+  /** Its log entry is written, or it has none to write (a route kept out of the log). */
+  logDone: boolean;
 }
 
 /**
@@ -93,7 +94,7 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
   const bill = (request: Recordable, status: number): Promise<void> | undefined => {
     if (request[RECORDED]) return;
     if (routeOf(request).config?.unlogged) {
-      request[RECORDED] = { status, usage: null, latency: 0, logged: true };
+      request[RECORDED] = { status, usage: null, latency: 0, logDone: true };
       app.services.billing.release(request.billing);
       return;
     }
@@ -109,15 +110,15 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
       abandoned: status === CLIENT_CLOSED_REQUEST,
       fromConsole: client === CONSOLE_CLIENT,
     });
-    request[RECORDED] = { status, usage, latency, logged: false };
+    request[RECORDED] = { status, usage, latency, logDone: false };
     return committed;
   };
 
   /** Writes the request's log entry (once, after it was billed). */
   const log = (request: Recordable): void => {
     const outcome = request[RECORDED];
-    if (!outcome || outcome.logged) return;
-    outcome.logged = true;
+    if (!outcome || outcome.logDone) return;
+    outcome.logDone = true;
     const { status, usage, latency } = outcome;
     const secrets = knownSecrets(app, request);
     const bodies = keepBodies();

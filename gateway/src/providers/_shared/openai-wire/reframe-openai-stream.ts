@@ -47,11 +47,12 @@ const NEEDS_PARSE = /[\\\x00-\x1f]/;
 export function contentOnlyFrame(data: string): { index: number; content: string } | undefined {
   const match = CONTENT_ONLY_FRAME.exec(data);
   if (!match) return undefined;
+  const index = Number(match[1]);
   const literal = match[2];
   // Most tokens have neither: their text is what lies between the quotes (JSON.parse costs several times the slice).
-  if (!NEEDS_PARSE.test(literal)) return { index: Number(match[1]), content: literal.slice(1, -1) };
+  if (!NEEDS_PARSE.test(literal)) return { index, content: literal.slice(1, -1) };
   try {
-    return { index: Number(match[1]), content: JSON.parse(literal) as string };
+    return { index, content: JSON.parse(literal) as string };
   } catch {
     // An escape JSON does not allow: the full parse reports the frame.
     return undefined;
