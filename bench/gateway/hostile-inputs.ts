@@ -64,12 +64,17 @@ function bigBmp(width: number, height: number): Buffer {
   return Buffer.concat([header, Buffer.alloc(pixelBytes)]);
 }
 
+/** A small white PNG as a data URL: an OCR request that costs next to nothing. */
+export async function smallPngDataUrl(): Promise<string> {
+  return dataUrl('image/png', await sharp({ create: { width: 64, height: 32, channels: 3, background: { r: 255, g: 255, b: 255 } } }).png().toBuffer());
+}
+
 /** Every attack once, built ahead (building the PDFs takes a few seconds). */
 export async function hostileRequests(): Promise<HostileRequest[]> {
   const redosName = `${'a'.repeat(28)}!`;
   const bigSchema = { type: 'object', properties: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`field_${i}`, { type: 'string' }])) };
   const textOps = Buffer.from(`BT /F1 1 Tf ${'(a) Tj '.repeat(200_000)}ET`);
-  const smallPng = dataUrl('image/png', await sharp({ create: { width: 64, height: 32, channels: 3, background: { r: 255, g: 255, b: 255 } } }).png().toBuffer());
+  const smallPng = await smallPngDataUrl();
   const png16 = await sharp(Buffer.alloc(4000 * 4000 * 2, 0x7f), { raw: { width: 4000, height: 4000, channels: 1, premultiplied: false } })
     .toColourspace('grey16')
     .png({ compressionLevel: 9 })

@@ -7,7 +7,7 @@
  *   npx tsx bench/gateway/hostile.ts [--seconds 20] [--rate 50] [--gateway path/to/dist/gateway/src/cli.js]
  */
 import { Pool } from 'undici';
-import { hostileRequests, type HostileRequest } from './hostile-inputs.js';
+import { hostileRequests, smallPngDataUrl, type HostileRequest } from './hostile-inputs.js';
 import { fixedRate, percentile, type LoadResult, type Target } from './load.js';
 import { rssMiB } from './process-stats.js';
 import { chatBody, serveNodeFlags, startBenchProcesses } from './processes.js';
@@ -58,6 +58,18 @@ async function unauthenticatedFlood(origin: string, stop: Promise<void>): Promis
   return sent;
 }
 
+/** Waits until the OCR engine answers (it warms on first use; until then OCR answers 503). */
+async function warmOcr(origin: string, key: string): Promise<void> {
+  const body = JSON.stringify({ model: 'svc-ocr-3-2512', image: await smallPngDataUrl() });
+  for (let attempt = 0; attempt < 120; attempt++) {
+    const answer = await fetch(`${origin}/v1/ocr`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body });
+    await answer.arrayBuffer();
+    if (answer.status !== 503) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error('the OCR engine did not warm up within a minute');
+}
+
 function summary(label: string, result: LoadResult): string[] {
   const sorted = [...result.latencies].sort((a, b) => a - b);
   const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -78,6 +90,7 @@ async function main() {
     const attacker = await processes.createKey();
     const target: Target = { origin: processes.gatewayUrl, path: '/v1/chat/completions', headers: { 'content-type': 'application/json', authorization: `Bearer ${ordinary}` }, body: chatBody(false) };
     await fixedRate(target, rate, 2); // warm-up
+    await warmOcr(processes.gatewayUrl, ordinary);
     const pid = processes.gateway.pid!;
     let peakRss = rssMiB(pid);
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMiB(pid))), 100);
