@@ -9,6 +9,7 @@ import { KeyService } from './core/account/key-service.js';
 import { ModelRegistry } from './core/routing/model-registry.js';
 import { SettingsService } from './core/settings/settings-service.js';
 import { SettingsStore } from './core/settings/settings-store.js';
+import { makePrivateFolder } from './store/private-folder.js';
 import { SettingsRepository } from './store/settings-repository.js';
 import { createProvider, createProviders, type ProviderPoolContext } from './core/routing/provider-pool.js';
 import { LocalRateLimiter } from './core/account/rate-limiter.js';
@@ -127,6 +128,10 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   // Team mode connects first: a Redis that does not answer stops the start before anything is opened.
   const outages = new OutageWarnings(app.log);
   const team = options.team?.redisUrl ? await TeamMode.start({ redisUrl: options.team.redisUrl, prefix: options.team.redisPrefix, instanceId }, app.log, outages) : undefined;
+  // The database, uploads, journals, keys and models are the user's alone, also in a folder an
+  // earlier version made with looser modes.
+  await makePrivateFolder(options.dataDir);
+  await makePrivateFolder(options.filesDir);
   const db = await openDatabase({ dataDir: options.dataDir, url: options.team?.databaseUrl });
   const ledger = new UsageLedger(
     new UsageRepository(db),
