@@ -81,7 +81,7 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to the
     expectPrivate(modesUnder(dataDir), new Set(['.', 'files']));
   });
 
-  it('tightens an existing data folder with looser modes at start, leaving what symbolic links point to alone', async () => {
+  it("tightens an existing data folder with looser modes at start, and the gateway's entries in it, leaving the rest and what symbolic links point to alone", async () => {
     const upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
     const parent = useTempDir();
     const dataDir = join(parent, 'data');
@@ -93,12 +93,28 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to the
     const outside = join(parent, 'shared.gguf');
     writeFileSync(outside, 'a model shared with others', { mode: 0o644 });
     symlinkSync(outside, join(dataDir, 'models', 'shared.gguf'));
+    writeFileSync(join(dataDir, 'notes.txt'), 'the user keeps this here', { mode: 0o644 });
     for (const folder of [dataDir, join(dataDir, 'files')]) chmodSync(folder, 0o755);
 
     const gateway = await useGateway({ dataDir, config: upstreamConfig(upstream) });
     await uploadAndChat((path, init) => gateway.request(path, init));
 
-    expectPrivate(modesUnder(dataDir), new Set(['.', 'files', 'models', 'models/speech']));
+    const { 'notes.txt': notes, 'config.yaml': config, ...gateways } = modesUnder(dataDir);
+    expectPrivate(gateways, new Set(['.', 'files', 'models', 'models/speech']));
+    expect(Object.keys(gateways)).toEqual(expect.arrayContaining(['switchyard.db', 'secret.key', 'files/file-old', 'models/speech/tokens.txt']));
+    // Not the gateway's: behind the folder's 0700 now, but their modes are the user's business.
+    expect([notes.toString(8), config.toString(8)]).toEqual(['644', '666']);
     expect(statSync(outside).mode & 0o777).toBe(0o644);
+  });
+
+  it('leaves a folder shared with others (the sticky bit, like /tmp) as it is', async () => {
+    const dataDir = join(useTempDir(), 'shared');
+    mkdirSync(dataDir);
+    chmodSync(dataDir, 0o1777);
+    writeFileSync(join(dataDir, 'someone-else.txt'), 'not the gateway\'s', { mode: 0o644 });
+    const gateway = await useGateway({ dataDir });
+    expect((await gateway.request('/v1/models')).status).toBe(200);
+    expect(statSync(dataDir).mode & 0o7777).toBe(0o1777);
+    expect(statSync(join(dataDir, 'someone-else.txt')).mode & 0o777).toBe(0o644);
   });
 });
