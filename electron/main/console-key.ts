@@ -29,6 +29,8 @@ async function encryptionUnavailable({ safeStorage, platform }: ConsoleKeyStorag
   return null;
 }
 
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 async function readIfPresent(file: string): Promise<Buffer | null> {
   return readFile(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
@@ -86,18 +88,25 @@ export async function readOrCreateConsoleKey(dir: string, storage: ConsoleKeySto
       const { result, shouldReEncrypt } = await storage.safeStorage.decryptStringAsync(encrypted);
       if (KEY_PATTERN.test(result)) {
         key = result;
-        if (shouldReEncrypt) await seal(key);
+        // Still readable as it is: a failed re-encryption is tried again at the next launch.
+        if (shouldReEncrypt) await seal(key).catch((error: unknown) => storage.log(`${encryptedFile} could not be encrypted again: ${reason(error)}`));
       } else {
         storage.log(`${encryptedFile} holds no console key; it is replaced`);
       }
     } catch (error) {
-      storage.log(`${encryptedFile} could not be decrypted (${error instanceof Error ? error.message : String(error)}); it is replaced`);
+      storage.log(`${encryptedFile} could not be decrypted (${reason(error)}); it is replaced`);
     }
   }
   if (key === null) {
     const plain = await readPlainKey(plainFile);
     key = plain ?? generateConsoleKey();
-    await seal(key);
+    try {
+      await seal(key);
+    } catch (error) {
+      storage.log(`the console key is kept unencrypted in ${plainFile}, readable by this user only: encrypting it failed (${reason(error)})`);
+      if (plain === null) await writePrivate(plainFile, `${key}\n`);
+      return key;
+    }
     if (plain !== null) storage.log(`the console key moved from ${plainFile} into ${encryptedFile}, encrypted with the operating system's key store`);
   }
   // No clear-text copy stays next to the encrypted one.

@@ -122,6 +122,18 @@ describe('console key encrypted with safeStorage', () => {
     expect(await readOrCreateConsoleKey(dir, storage)).toBe(key);
   });
 
+  it('keeps the key unencrypted in a 0600 file, saying why, when encrypting fails although offered', async () => {
+    safeStorage.failEncryption = true;
+    const key = await readOrCreateConsoleKey(dir, storage);
+    expect((await readFile(path.join(dir, CONSOLE_KEY_FILE), 'utf8')).trim()).toBe(key);
+    if (ownerOnly) expect((await stat(path.join(dir, CONSOLE_KEY_FILE))).mode & 0o777).toBe(0o600);
+    expect(storage.logged).toEqual([expect.stringContaining('encrypting it failed')]);
+    // Once encryption works again, that key moves into the encrypted file.
+    safeStorage.failEncryption = false;
+    expect(await readOrCreateConsoleKey(dir, storage)).toBe(key);
+    expect(existsSync(path.join(dir, CONSOLE_KEY_FILE))).toBe(false);
+  });
+
   it('encrypts the key again when the key store asks for it (its key was rotated)', async () => {
     const key = await readOrCreateConsoleKey(dir, storage);
     const before = await readFile(path.join(dir, ENCRYPTED_CONSOLE_KEY_FILE));

@@ -11,6 +11,8 @@ export class FakeSafeStorage implements SafeStorageLike {
   /** What the next decryption reports, as Electron does after the store rotated its key. */
   shouldReEncrypt = false;
   encryptions = 0;
+  /** Encryption throws although it is reported available (a locked keychain, say). */
+  failEncryption = false;
   private readonly key = randomBytes(32);
 
   async isAsyncEncryptionAvailable(): Promise<boolean> {
@@ -18,6 +20,7 @@ export class FakeSafeStorage implements SafeStorageLike {
   }
 
   async encryptStringAsync(plainText: string): Promise<Buffer> {
+    if (this.failEncryption) throw new Error('Error while encrypting the text provided to safeStorage.encryptString.');
     this.encryptions++;
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
