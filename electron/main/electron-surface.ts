@@ -75,6 +75,18 @@ export interface WindowLike {
 
 export type WindowFactory = (options: WindowOptions) => WindowLike;
 
+/**
+ * Electron's safeStorage: strings encrypted with a key the operating system keeps for this user
+ * (Keychain on macOS, DPAPI on Windows, a secret service such as GNOME Keyring or KWallet on Linux).
+ */
+export interface SafeStorageLike {
+  isAsyncEncryptionAvailable(): Promise<boolean>;
+  encryptStringAsync(plainText: string): Promise<Buffer>;
+  decryptStringAsync(encrypted: Buffer): Promise<{ shouldReEncrypt: boolean; result: string }>;
+  /** Linux only: which secret store encrypts; `basic_text` is a fixed password, no protection. */
+  getSelectedStorageBackend(): string;
+}
+
 export interface ShellLike {
   openExternal(url: string): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { BrowserWindow, Menu, app, dialog, ipcMain, shell } from 'electron';
+import { BrowserWindow, Menu, app, dialog, ipcMain, safeStorage, shell } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { buildAppMenu } from './build-app-menu.js';
 import { runDesktopApp } from './run-desktop-app.js';
@@ -10,6 +10,7 @@ void runDesktopApp({
   app,
   newWindow: (options) => new BrowserWindow(options),
   shell,
+  safeStorage,
   ipcMain,
   startGateway: startInProcessGateway,
   setMenu: ({ gatewayUrl, dataDir }) => {

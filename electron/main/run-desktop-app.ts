@@ -1,7 +1,7 @@
 import { newConsoleSessionToken } from './console-auth.js';
 import { readOrCreateConsoleKey } from './console-key.js';
 import { createMainWindow } from './create-main-window.js';
-import type { AppLike, ShellLike, WindowFactory, WindowLike } from './electron-surface.js';
+import type { AppLike, SafeStorageLike, ShellLike, WindowFactory, WindowLike } from './electron-surface.js';
 import type { GatewayStarter, RunningGateway } from './gateway-starter.js';
 import { createIpcHandlers } from './ipc/create-ipc-handlers.js';
 import type { IpcMainLike } from './ipc/register-ipc-handlers.js';
@@ -14,6 +14,8 @@ export interface DesktopAppDependencies {
   app: AppLike;
   newWindow: WindowFactory;
   shell: ShellLike;
+  /** Encrypts the console key at rest (see readOrCreateConsoleKey). */
+  safeStorage: SafeStorageLike;
   ipcMain: IpcMainLike;
   startGateway: GatewayStarter;
   /** Installs the application menu once the gateway URL and data folder are known. */
@@ -104,7 +106,7 @@ export async function runDesktopApp(deps: DesktopAppDependencies): Promise<void>
   try {
     const userData = deps.app.getPath('userData');
     const dataDir = deps.env.GATEWAY_DATA_DIR?.trim() || userData;
-    adminKey = await readOrCreateConsoleKey(userData);
+    adminKey = await readOrCreateConsoleKey(userData, { safeStorage: deps.safeStorage, platform: deps.platform, log: deps.log });
     gateway = await deps.startGateway({ env: deps.env, dataDir, adminKey, host: '127.0.0.1', port: desktopGatewayPort(deps.env) });
     deps.log(`gateway listening on ${gateway.url}`);
     const handlers = createIpcHandlers({

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,6 +9,7 @@ import type { IpcInvokeEventLike, IpcMainLike } from '../main/ipc/register-ipc-h
 import type { DesktopAppDependencies } from '../main/run-desktop-app.js';
 import { runDesktopApp } from '../main/run-desktop-app.js';
 import { useTempDir } from '../../gateway/test/support/use-resources.js';
+import { FakeSafeStorage, unavailableSafeStorage } from './support/fake-safe-storage.js';
 
 type EmitterListener = Parameters<EventEmitter['on']>[1];
 
@@ -112,7 +114,7 @@ class FakeWindow extends EventEmitter implements WindowLike {
   }
 }
 
-function setup(userData: string, options: { env?: NodeJS.ProcessEnv; platform?: NodeJS.Platform; startFails?: Error } = {}) {
+function setup(userData: string, options: { env?: NodeJS.ProcessEnv; platform?: NodeJS.Platform; startFails?: Error; safeStorage?: FakeSafeStorage } = {}) {
   const app = new FakeApp(userData);
   const windows: FakeWindow[] = [];
   const starts: GatewayStartInput[] = [];
@@ -127,6 +129,7 @@ function setup(userData: string, options: { env?: NodeJS.ProcessEnv; platform?: 
       return window;
     },
     shell: { openExternal: vi.fn(async (_url: string) => undefined) },
+    safeStorage: options.safeStorage ?? unavailableSafeStorage(),
     ipcMain,
     startGateway: vi.fn(async (input: GatewayStartInput) => {
       starts.push(input);
@@ -163,6 +166,17 @@ describe('desktop app lifecycle', () => {
     expect(token).toMatch(/^sk-sy-console-session-/);
     expect(token).not.toContain(key);
     expect(await ipc.get('switchyard:get-gateway-url')?.(fromConsole)).toBe('http://127.0.0.1:43210');
+  });
+
+  it('keeps the console key encrypted with safeStorage where the operating system offers it, and starts the gateway with it', async () => {
+    const safeStorage = new FakeSafeStorage();
+    const { deps, starts } = setup(userData, { safeStorage });
+    await runDesktopApp(deps);
+
+    const key = (await safeStorage.decryptStringAsync(await readFile(path.join(userData, 'console-key.enc')))).result;
+    expect(key).toMatch(/^sk-sy-[A-Za-z0-9_-]{32}$/);
+    expect(starts).toEqual([{ env: {}, dataDir: userData, adminKey: key, host: '127.0.0.1', port: 0 }]);
+    expect(existsSync(path.join(userData, 'console-key'))).toBe(false);
   });
 
   it('the page holds only a session token: the window swaps it for the Owner key on requests to the gateway, nowhere else', async () => {

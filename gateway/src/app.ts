@@ -9,6 +9,7 @@ import { KeyService } from './core/account/key-service.js';
 import { ModelRegistry } from './core/routing/model-registry.js';
 import { SettingsService } from './core/settings/settings-service.js';
 import { SettingsStore } from './core/settings/settings-store.js';
+import { makePrivateFolder } from './store/private-folder.js';
 import { SettingsRepository } from './store/settings-repository.js';
 import { createProvider, createProviders, type ProviderPoolContext } from './core/routing/provider-pool.js';
 import { LocalRateLimiter } from './core/account/rate-limiter.js';
@@ -87,6 +88,13 @@ export interface BuildExtras {
 }
 
 /**
+ * What the gateway writes at the top of its data folder: the database with SQLite's side files,
+ * secret.key, the usage journals (and their claims), the files and models folders. Anything else
+ * there (the desktop app's Electron profile, the user's own files) is not its to change.
+ */
+const DATA_FOLDER_ENTRIES = /^(switchyard\.db(-wal|-shm|-journal)?|secret\.key|usage-journal[-.].*|files|models)$/;
+
+/**
  * The gateway as a Fastify instance, never listening: cli.ts and the Electron main call listen.
  * Engines start warming in the background; /status says `starting` until they are ready.
  * The bootstrap key generated at first start, if any, is in `app.generatedAdminKey`.
@@ -127,6 +135,13 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   // Team mode connects first: a Redis that does not answer stops the start before anything is opened.
   const outages = new OutageWarnings(app.log);
   const team = options.team?.redisUrl ? await TeamMode.start({ redisUrl: options.team.redisUrl, prefix: options.team.redisPrefix, instanceId }, app.log, outages) : undefined;
+  // The database, uploads, journals, keys and models are the user's alone, also in a folder an
+  // earlier version made with looser modes.
+  for (const [folder, ownEntries] of [[options.dataDir, DATA_FOLDER_ENTRIES], [options.filesDir, /^/]] as const) {
+    if ((await makePrivateFolder(folder, (name) => ownEntries.test(name))) === 'shared') {
+      app.log.warn(`${folder} is shared with other users (the sticky bit, or another owner): its modes are left as they are. Give the gateway a folder of its own (GATEWAY_DATA_DIR, GATEWAY_FILES_DIR).`);
+    }
+  }
   const db = await openDatabase({ dataDir: options.dataDir, url: options.team?.databaseUrl });
   const ledger = new UsageLedger(
     new UsageRepository(db),

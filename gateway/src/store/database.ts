@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, sql, SqliteDialect, type CompiledQuery, type S
 import Libsql from 'libsql';
 import type { ClientConfig } from 'pg';
 import { applyMigrations } from './migrations.js';
+import { ensurePrivateFile, PRIVATE_FOLDER_MODE } from './private-folder.js';
 import { PREPARED_CAPACITY, SqliteWriter } from './sqlite-writer.js';
 import { StoreError } from './store-error.js';
 import type { Tables } from './tables.js';
@@ -66,8 +67,9 @@ async function migrated(db: Database, schemaVersion: number | undefined): Promis
 const BACKSTOP_CHECKPOINT_PAGES = 10_000;
 
 function openSqlite(dataDir: string): Database {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   const path = join(dataDir, 'switchyard.db');
+  ensurePrivateFile(path);
   const file = new Libsql(path);
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');

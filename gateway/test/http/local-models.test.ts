@@ -86,6 +86,11 @@ describe('the download manager against the hub API', () => {
     expect(done).toMatchObject({ bytes_done: tiny.length, bytes_total: tiny.length, eta_seconds: 0, model: MODEL });
     expect(readFileSync(join(gateway.dataDir, 'models', FILE)).equals(tiny)).toBe(true);
     expect(partials(gateway)).toEqual([]);
+    // Private to the user, like everything in the data folder (Windows has no such modes).
+    if (process.platform !== 'win32') {
+      expect((statSync(join(gateway.dataDir, 'models', FILE)).mode & 0o777).toString(8)).toBe('600');
+      expect((statSync(join(gateway.dataDir, 'models')).mode & 0o777).toString(8)).toBe('700');
+    }
     // The token-less file host got the bytes; the resolve URL only redirected.
     expect(hub.transfers.length).toBeGreaterThan(0);
 

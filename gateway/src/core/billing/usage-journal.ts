@@ -1,6 +1,7 @@
 import { closeSync, fsync, mkdirSync, openSync, truncateSync, writeSync } from 'node:fs';
 import { readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../../store/private-folder.js';
 import type { UsageRecord } from '../../store/usage-repository.js';
 
 /** Past this size the file starts over once the database holds every entry in it. */
@@ -93,8 +94,8 @@ export class UsageJournal {
 }
 
 function openAppending(path: string): number {
-  mkdirSync(dirname(path), { recursive: true });
-  return openSync(path, 'a');
+  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_FOLDER_MODE });
+  return openSync(path, 'a', PRIVATE_FILE_MODE);
 }
 
 async function readEntries(path: string): Promise<UsageRecord[]> {

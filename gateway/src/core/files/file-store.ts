@@ -6,6 +6,7 @@ import type { FileRecord, FilesRepository } from '../../store/files-repository.j
 
 export type { FileRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../../store/private-folder.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newOrderedId } from '../ids/ids.js';
 
@@ -19,7 +20,7 @@ export class FileStore {
     private readonly files: FilesRepository,
     private readonly folder: string,
   ) {
-    mkdirSync(this.folder, { recursive: true });
+    mkdirSync(this.folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   }
 
   async save(content: Buffer, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
@@ -36,7 +37,7 @@ export class FileStore {
     // instance that lists the record never reads half a file; the record is inserted only after.
     const path = join(this.folder, record.id);
     const partial = `${path}.partial-${randomBytes(4).toString('hex')}`;
-    await writeFile(partial, content);
+    await writeFile(partial, content, { mode: PRIVATE_FILE_MODE });
     await rename(partial, path).catch(async (error: unknown) => {
       await rm(partial, { force: true });
       throw error;

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ModelDownloadRecord, ModelDownloadsRepository } from '../../store/model-downloads-repository.js';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../../store/private-folder.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newId } from '../ids/ids.js';
 import type { HubClient } from './hub-client.js';
@@ -238,7 +239,7 @@ export class DownloadManager {
   }
 
   private async checkDiskSpace(needed: number): Promise<void> {
-    await mkdir(this.settings.modelsDir, { recursive: true });
+    await mkdir(this.settings.modelsDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
     const disk = await statfs(this.settings.modelsDir);
     const free = disk.bavail * disk.bsize;
     if (needed + this.settings.diskReserveBytes > free) {
@@ -320,7 +321,7 @@ export class DownloadManager {
         }
       }
       const destination = join(this.settings.modelsDir, job.record.target);
-      await mkdir(dirname(destination), { recursive: true });
+      await mkdir(dirname(destination), { recursive: true, mode: PRIVATE_FOLDER_MODE });
       await rename(partial, destination);
       await this.installer.install(job.record.target);
       this.update(job, { status: 'completed', error: null });
@@ -336,7 +337,7 @@ export class DownloadManager {
   private async transfer(job: Job, signal: AbortSignal): Promise<void> {
     const { record } = job;
     const partial = this.partialPath(record.id);
-    await mkdir(dirname(partial), { recursive: true });
+    await mkdir(dirname(partial), { recursive: true, mode: PRIVATE_FOLDER_MODE });
     let failures = 0;
     for (;;) {
       let progressed = false;
@@ -359,7 +360,7 @@ export class DownloadManager {
         job.sample = { time: Date.now(), bytes: start };
         job.record.bytes_done = start;
         // Every byte received reaches the disk, even when the transfer stops: the next Range starts after it.
-        const out = createWriteStream(partial, { flags: start === 0 ? 'w' : 'a' });
+        const out = createWriteStream(partial, { flags: start === 0 ? 'w' : 'a', mode: PRIVATE_FILE_MODE });
         try {
           for await (const chunk of response.body as AsyncIterable<Buffer>) {
             job.record.bytes_done += chunk.length;

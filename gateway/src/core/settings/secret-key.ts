@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../../config/config-error.js';
+import { PRIVATE_FOLDER_MODE } from '../../store/private-folder.js';
 
 export const SECRET_KEY_FILE = 'secret.key';
 
@@ -33,7 +34,7 @@ export async function loadSecretKey(dataDir: string, fromEnv: string | undefined
     return { key, source: 'GATEWAY_SECRET_KEY' };
   }
   const path = join(dataDir, SECRET_KEY_FILE);
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   try {
     await writeFile(path, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   } catch (error) {

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import { ProviderError } from '../../providers/_shared/provider-error.js';
 import { decodeBmp } from './decode-bmp.js';
 import { sniffMediaType } from '../sniff-media-type.js';
@@ -54,14 +54,14 @@ function corruptImage(mimeType: string, cause: unknown): ProviderError {
 }
 
 /** A sharp pipeline over any supported image; BMP goes through our own decoder. Orientation from EXIF is applied. */
-async function openImage(bytes: Buffer, options: DecodeImageOptions): Promise<sharp.Sharp> {
+async function openImage(bytes: Buffer, options: DecodeImageOptions): Promise<Sharp> {
   const mimeType = assertImageBytes(bytes);
   if (mimeType === 'image/bmp') {
     const bmp = decodeBmp(bytes);
     assertPixelLimit(bmp.width, bmp.height, options.maxPixels);
     return sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: 4 } });
   }
-  let metadata: sharp.Metadata;
+  let metadata: Metadata;
   try {
     metadata = await sharp(bytes, { failOn: 'error', limitInputPixels: false }).metadata();
   } catch (error) {
