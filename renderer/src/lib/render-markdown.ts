@@ -1,5 +1,6 @@
 import { Marked } from 'marked';
 import hljs from 'highlight.js/lib/common';
+import { safeHtml } from './safe-html';
 
 const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -8,7 +9,8 @@ const safeHref = (href: string): string | null => (/^(https?:|mailto:|#|\/)/i.te
 
 /**
  * Markdown to HTML for model output. Raw HTML in the text is shown as text, never injected, and
- * links keep only safe schemes. An unfinished code fence mid-stream still renders as a code block.
+ * links keep only safe schemes; the result is sanitised with DOMPurify all the same. An unfinished
+ * code fence mid-stream still renders as a code block.
  */
 const marked = new Marked({
   gfm: true,
@@ -31,7 +33,7 @@ const marked = new Marked({
 });
 
 export function renderMarkdown(source: string): string {
-  return marked.parse(source, { async: false });
+  return safeHtml(marked.parse(source, { async: false }));
 }
 
 export { escapeHtml };
