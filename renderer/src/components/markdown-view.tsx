@@ -13,6 +13,6 @@ export function MarkdownView({ source }: { source: string }) {
       setTimeout(() => (button.textContent = 'Copy'), 1500);
     });
   };
-  // renderMarkdown escapes raw HTML and unsafe links, so the output is safe to inject.
+  // renderMarkdown escapes raw HTML and unsafe links and sanitises its output with DOMPurify.
   return <div className="markdown" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -1,4 +1,5 @@
 import { CONSOLE_CLIENT } from '../../lib/console-client';
+import { toCsv } from '../../lib/csv';
 import type { RequestLogEntry } from '../../../../gateway/src/api/console/console-schemas';
 
 export interface RequestFilter {
@@ -24,20 +25,16 @@ export function matchesRequestFilter(entry: RequestLogEntry, filter: RequestFilt
   return true;
 }
 
-const csvCell = (value: unknown): string => {
-  const text = value === null || value === undefined ? '' : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
+const CSV_COLUMNS = ['id', 'time', 'method', 'path', 'status', 'model', 'key_prefix', 'client', 'latency_ms', 'prompt_tokens', 'completion_tokens', 'cost'] as const satisfies readonly (keyof RequestLogEntry)[];
 
-const CSV_COLUMNS: (keyof RequestLogEntry)[] = ['id', 'time', 'method', 'path', 'status', 'model', 'key_prefix', 'client', 'latency_ms', 'prompt_tokens', 'completion_tokens', 'cost'];
-
-/** The rows as CSV (RFC 4180), time as ISO 8601. */
+/** The rows as CSV (RFC 4180, formulas defused), time as ISO 8601. */
 export function requestsToCsv(entries: readonly RequestLogEntry[]): string {
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const entry of entries) {
-    lines.push(CSV_COLUMNS.map((column) => csvCell(column === 'time' ? new Date(entry.time).toISOString() : entry[column])).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
+  const cell = (entry: RequestLogEntry, column: (typeof CSV_COLUMNS)[number]) => {
+    if (column === 'time') return new Date(entry.time).toISOString();
+    const value = entry[column];
+    return typeof value === 'string' || typeof value === 'number' ? value : null;
+  };
+  return toCsv([CSV_COLUMNS, ...entries.map((entry) => CSV_COLUMNS.map((column) => cell(entry, column)))]);
 }
 
 const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
