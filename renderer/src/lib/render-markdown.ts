@@ -8,6 +8,12 @@ const escapeHtml = (text: string): string =>
 const safeHref = (href: string): string | null => (/^(https?:|mailto:|#|\/)/i.test(href) ? href : null);
 
 /**
+ * Guessing a block's language tries every grammar: 0.2 s for 5,000 characters, 2.6 s for 50,000,
+ * and again at every streamed token. Longer blocks without a language are shown unhighlighted.
+ */
+const AUTO_HIGHLIGHT_MAX_CHARS = 2_000;
+
+/**
  * Markdown to HTML for model output. Raw HTML in the text is shown as text, never injected, and
  * links keep only safe schemes; the result is sanitised with DOMPurify all the same. An unfinished
  * code fence mid-stream still renders as a code block.
@@ -21,7 +27,9 @@ const marked = new Marked({
       const language = lang && hljs.getLanguage(lang) ? lang : undefined;
       const highlighted = language
         ? hljs.highlight(text, { language, ignoreIllegals: true }).value
-        : hljs.highlightAuto(text).value;
+        : text.length <= AUTO_HIGHLIGHT_MAX_CHARS
+          ? hljs.highlightAuto(text).value
+          : escapeHtml(text);
       return `<pre class="code-with-copy"><button type="button" class="btn btn-sm code-copy" data-copy-code aria-label="Copy code">Copy</button><code class="hljs${language ? ` language-${escapeHtml(language)}` : ''}">${highlighted}</code></pre>`;
     },
     link: ({ href, text }) => {
