@@ -1,10 +1,20 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { screenshot } from './support/browser.js';
+import { cspViolations, screenshot } from './support/browser.js';
 import { useConsoleSession } from './support/console-session.js';
 import { layoutProblems, VIEWPORTS } from './support/layout.js';
 
 /** A name with no space to break at, as long as the gateway takes. */
 const LONG_NAME = `ci-${'pipeline_'.repeat(13)}end`;
+
+/** Starts recording the page's long tasks (main-thread work over 50 ms); `longestTask` reads the longest. */
+async function recordLongTasks(page: Page): Promise<void> {
+  await page.evaluate(`(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  })()`);
+}
+const longestTask = (page: Page) => page.evaluate('Math.max(0, ...window.__longTasks)') as Promise<number>;
 
 describe('long values and huge texts', () => {
   const session = useConsoleSession({ signInPath: '/ui/keys', failurePrefix: 'failed-long' });
@@ -68,5 +78,22 @@ describe('long values and huge texts', () => {
     await screenshot(page, 'chat-huge-message-1440');
     await page.setViewportSize(VIEWPORTS[1]);
     await screenshot(page, 'chat-huge-message-1024');
+  });
+
+  it('formats a long answer in the markdown worker, under the page policy, without a long task', async () => {
+    const page = session.page;
+    await page.setViewportSize(VIEWPORTS[0]);
+    await page.goto(`${session.stack.gateway.url}/ui/chat`);
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    // 19,000 characters of emphasis delimiters: half a second of markdown parsing, under the plain-text limit.
+    const message = `**start** ${'a_'.repeat(9_500)}`;
+    await page.getByRole('textbox', { name: 'Message' }).fill(message);
+    await recordLongTasks(page);
+    await page.keyboard.press('Enter');
+    const answer = page.getByRole('article', { name: 'Assistant' }).last();
+    await answer.locator('.markdown strong').waitFor({ timeout: 30_000 });
+    expect(await answer.locator('.markdown strong').first().textContent()).toBe('start');
+    expect(await longestTask(page)).toBeLessThan(250);
+    expect(cspViolations(page)).toEqual([]);
   });
 });

@@ -1,17 +1,14 @@
-import { useDeferredValue, useMemo, type MouseEvent } from 'react';
-import { renderMarkdown } from '../lib/render-markdown';
+import type { MouseEvent } from 'react';
+import { useMarkdownHtml } from '../lib/use-markdown-html';
 import { LongText } from './long-text';
 
-/**
- * Above this, text is shown as plain text: markdown parsing and code highlighting grow faster than
- * the text (a 200,000-character answer held the page for seconds at each streamed token).
- */
-export const MARKDOWN_MAX_CHARS = 20_000;
+const PLAIN_NOTE = {
+  too_long: (n: number) => `${n.toLocaleString('en-US')} characters: shown as plain text, without formatting.`,
+  failed: () => 'Formatting this text took too long: shown as plain text.',
+} as const;
 
 export function MarkdownView({ source }: { source: string }) {
-  // While an answer streams, React may skip to the latest text instead of rendering every token.
-  const deferred = useDeferredValue(source);
-  const html = useMemo(() => (deferred.length > MARKDOWN_MAX_CHARS ? null : renderMarkdown(deferred)), [deferred]);
+  const shown = useMarkdownHtml(source);
   // Code blocks carry a Copy button (in the rendered HTML); one listener serves them all.
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
     const button = (event.target as HTMLElement).closest<HTMLButtonElement>('[data-copy-code]');
@@ -22,16 +19,18 @@ export function MarkdownView({ source }: { source: string }) {
       setTimeout(() => (button.textContent = 'Copy'), 1500);
     });
   };
-  if (html === null) {
+  if (shown.kind === 'plain') {
+    // While the worker formats it, the text shows as it is.
+    if (shown.reason === 'formatting') return <LongText text={shown.text} className="markdown message-text" />;
     return (
       <div className="stack">
         <p className="small muted" role="note">
-          {deferred.length.toLocaleString('en-US')} characters: shown as plain text, without formatting.
+          {PLAIN_NOTE[shown.reason](shown.text.length)}
         </p>
-        <LongText text={deferred} />
+        <LongText text={shown.text} />
       </div>
     );
   }
-  // renderMarkdown escapes raw HTML and unsafe links and sanitises its output with DOMPurify.
-  return <div className="markdown" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
+  // The HTML is formatted with raw HTML escaped and sanitised with DOMPurify (see renderMarkdown).
+  return <div className="markdown" onClick={onClick} dangerouslySetInnerHTML={{ __html: shown.html }} />;
 }
