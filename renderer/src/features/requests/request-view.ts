@@ -39,13 +39,22 @@ export function requestsToCsv(entries: readonly RequestLogEntry[]): string {
 
 const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
+/** Linux refuses one command-line argument over 128 KiB; a body near that goes through a here-document. */
+const MAX_ARGUMENT_BODY = 100_000;
+const BODY_END = 'SWITCHYARD_REQUEST_BODY';
+
 /** The logged request as a cURL command; the key is left as a variable since the log never holds it. */
 export function requestToCurl(entry: RequestLogEntry, origin: string): string {
   const lines = [`curl -X ${entry.method} ${shellQuote(origin + entry.path)}`, `  -H "Authorization: Bearer $SWITCHYARD_API_KEY"`];
   const contentType = entry.request_headers?.['content-type'];
   if (entry.request_body !== undefined && entry.request_body !== '') {
     if (contentType) lines.push(`  -H ${shellQuote(`Content-Type: ${contentType}`)}`);
-    lines.push(`  -d ${shellQuote(entry.request_body)}`);
+    if (entry.request_body.length <= MAX_ARGUMENT_BODY || entry.request_body.split('\n').includes(BODY_END)) {
+      lines.push(`  -d ${shellQuote(entry.request_body)}`);
+    } else {
+      // Longer than one command-line argument may be: the body goes on standard input, word for word.
+      return `${[...lines, `  --data-binary @- <<'${BODY_END}'`].join(' \\\n')}\n${entry.request_body}\n${BODY_END}`;
+    }
   }
   return lines.join(' \\\n');
 }
