@@ -82,6 +82,8 @@ describe('OCR inspector', () => {
     const curl = (await dialog.getByTestId('code-snippet').textContent()) ?? '';
     expect(curl).toContain("base64 < 'invoice.png'");
     expect(await dialog.textContent()).toContain('invoice.png');
+    // The page behind the dialog is inert: no focus, no clicks, nothing for a screen reader.
+    expect(await page.evaluate(`document.getElementById('root').inert`)).toBe(true);
     const dir = mkdtempSync(join(tmpdir(), 'ocr-curl-'));
     try {
       writeFileSync(join(dir, 'invoice.png'), drawn.image);
@@ -95,6 +97,7 @@ describe('OCR inspector', () => {
     }
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(`document.getElementById('root').inert`)).toBe(false);
   });
 
   it('selecting a box highlights its word in the text, and the reverse', async () => {
