@@ -34,6 +34,17 @@ describe('the console and the docs under their Content-Security-Policy', () => {
     expect(cspViolations(session.page)).toEqual([]);
   });
 
+  it('carries the same policy in the page itself (a meta), less frame-ancestors, which only a header can set', async () => {
+    const response = await fetch(`${session.stack.gateway.url}/ui/`);
+    const header = response.headers.get('content-security-policy') ?? '';
+    const html = await response.text();
+    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
+    const directives = (policy: string) => policy.split(';').map((d) => d.trim()).filter(Boolean).sort();
+    expect(directives(meta)).toEqual(directives(header).filter((d) => !d.startsWith('frame-ancestors')));
+    // Before the first script, so it governs every one.
+    expect(html.indexOf('Content-Security-Policy')).toBeLessThan(html.indexOf('<script'));
+  });
+
   it('an inline script injected into the console is refused by the policy', async () => {
     await session.page.goto(`${session.stack.gateway.url}/ui/chat`);
     await session.page.getByRole('navigation', { name: 'Main' }).waitFor();

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { boxIou, drawTextImage, type DrawnImage } from '../gateway/test/support/draw-text.js';
@@ -72,19 +76,65 @@ describe('OCR inspector', () => {
     await page.getByRole('button', { name: 'Fit to width' }).click();
   });
 
+  it('"View code" shows a cURL command that runs as shown, reading the uploaded file from disk', async () => {
+    await page.getByRole('button', { name: /View code/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'View code' });
+    const curl = (await dialog.getByTestId('code-snippet').textContent()) ?? '';
+    expect(curl).toContain("base64 < 'invoice.png'");
+    expect(await dialog.textContent()).toContain('invoice.png');
+    // The page behind the dialog is inert: no focus, no clicks, nothing for a screen reader.
+    expect(await page.evaluate(`document.getElementById('root').inert`)).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'ocr-curl-'));
+    try {
+      writeFileSync(join(dir, 'invoice.png'), drawn.image);
+      const answer = execFileSync('bash', ['-c', curl], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: process.env.PATH ?? '', SWITCHYARD_API_KEY: gateway.adminKey }, timeout: 60_000 });
+      const result = JSON.parse(answer.toString()) as { text?: string; bboxes?: unknown[] };
+      expect(result, answer.toString().slice(0, 300)).toHaveProperty('text');
+      expect(result.text).toContain('4471');
+      expect(result.bboxes?.length).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(`document.getElementById('root').inert`)).toBe(false);
+  });
+
   it('selecting a box highlights its word in the text, and the reverse', async () => {
     const box = page.locator('[data-testid="ocr-box"][data-text="4471"]').first();
     await box.click();
-    const token = page.getByTestId('ocr-text-panel').getByRole('button', { name: '4471', exact: true });
-    expect(await token.getAttribute('aria-pressed')).toBe('true');
+    const token = page.getByTestId('ocr-text-panel').getByText('4471', { exact: true });
+    expect(await token.getAttribute('data-selected')).toBe('true');
 
-    await page.getByTestId('ocr-text-panel').getByRole('button', { name: 'transfer', exact: true }).click();
+    await page.getByTestId('ocr-text-panel').getByText('transfer', { exact: true }).click();
     expect(await page.locator('[data-testid="ocr-box"][data-text="transfer"]').first().getAttribute('data-selected')).toBe('true');
     expect(await box.getAttribute('data-selected')).toBeNull();
 
     await box.hover();
     expect(await page.getByRole('tooltip').textContent()).toMatch(/4471\s*\d+(\.\d)? %/);
     await screenshot(page, 'ocr-selected');
+  });
+
+  it('the recognised text can be selected with the mouse and copied as text', async () => {
+    const panel = page.getByTestId('ocr-text-panel');
+    const from = await panel.getByText('INVOICE', { exact: true }).boundingBox();
+    const to = await panel.getByText('transfer', { exact: true }).boundingBox();
+    if (!from || !to) throw new Error('The text panel shows no words.');
+    await page.mouse.move(from.x + 1, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(to.x + to.width - 1, to.y + to.height / 2, { steps: 8 });
+    await page.mouse.up();
+    const selected = String(await page.evaluate('window.getSelection().toString()'));
+    expect(selected.replace(/\s+/g, ' ').trim()).toBe('INVOICE 4471 Total due 1250 EUR Paid by transfer');
+    expect(selected).toContain('\n');
+    // The drag selected text, not a word: the selection on the page is unchanged.
+    expect(await page.locator('[data-testid="ocr-box"][data-text="transfer"]').first().getAttribute('data-selected')).toBe('true');
+
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.keyboard.press('Control+C');
+    expect(String(await page.evaluate('navigator.clipboard.readText()')).replace(/\s+/g, ' ').trim()).toBe('INVOICE 4471 Total due 1250 EUR Paid by transfer');
+    await screenshot(page, 'ocr-text-selected');
+    await page.evaluate('window.getSelection().removeAllRanges()');
   });
 
   it('search marks the matching boxes, and the threshold dims the unsure ones', async () => {
@@ -139,6 +189,8 @@ describe('OCR inspector', () => {
 
     await page.locator('input[type="file"]').first().setInputFiles({ name: 'letter.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from('PK\u0003\u0004') });
     expect(await page.getByTestId('ocr-file-problem').textContent()).toContain('not an image or a PDF');
+    // A new attempt: the last error card goes, only the new one is shown.
+    expect(await page.getByRole('alert').filter({ hasText: 'Schema extraction failed' }).count()).toBe(0);
     expect(await page.getByTestId('ocr-box').count()).toBe(boxes);
     expect(await page.getByText('Preparing the page…').count()).toBe(0);
 

@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { BrowserRouter } from 'react-router-dom';
+import { MarkdownRendererProvider } from '../lib/markdown-renderer';
 import { createQueryClient } from '../lib/query-client';
 import { useThemeStore } from '../lib/theme-store';
 import { AppRoutes } from './app-routes';
@@ -14,11 +15,13 @@ export function App() {
   }, [theme]);
   return (
     <QueryClientProvider client={queryClient}>
-      <BrowserRouter basename="/ui">
-        <SessionGate>
-          <AppRoutes />
-        </SessionGate>
-      </BrowserRouter>
+      <MarkdownRendererProvider>
+        <BrowserRouter basename="/ui">
+          <SessionGate>
+            <AppRoutes />
+          </SessionGate>
+        </BrowserRouter>
+      </MarkdownRendererProvider>
     </QueryClientProvider>
   );
 }

@@ -28,6 +28,53 @@ describe('Dialog', () => {
     fireEvent.keyDown(document, { key: 'Tab' });
     expect(document.activeElement).toBe(close);
   });
+
+  it('makes the page behind it inert while open, and gives it back with focus on close', () => {
+    function Page({ open }: { open: boolean }) {
+      return (
+        <>
+          <button type="button">Open</button>
+          {open && (
+            <Dialog title="Ask" onClose={() => {}}>
+              <button type="button">OK</button>
+            </Dialog>
+          )}
+        </>
+      );
+    }
+    const { container, rerender } = render(<Page open={false} />);
+    const opener = screen.getByRole('button', { name: 'Open' });
+    opener.focus();
+    rerender(<Page open />);
+    const dialog = screen.getByRole('dialog', { name: 'Ask' });
+    expect(container.closest('[inert]')).toBe(container);
+    expect(dialog.closest('[inert]')).toBeNull();
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    rerender(<Page open={false} />);
+    expect(container.hasAttribute('inert')).toBe(false);
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it('a dialog opened from a dialog leaves the first inert until it closes', () => {
+    const outerWith = (inner: boolean) => (
+      <Dialog title="Outer" onClose={() => {}}>
+        {inner ? (
+          <Dialog title="Inner" onClose={() => {}}>
+            <p>inner</p>
+          </Dialog>
+        ) : (
+          <p>no inner</p>
+        )}
+      </Dialog>
+    );
+    const { rerender } = render(outerWith(false));
+    rerender(outerWith(true));
+    const outer = screen.getByRole('dialog', { name: 'Outer' });
+    expect(outer.closest('[inert]')).not.toBeNull();
+    expect(screen.getByRole('dialog', { name: 'Inner' }).closest('[inert]')).toBeNull();
+    rerender(outerWith(false));
+    expect(screen.getByRole('dialog', { name: 'Outer' }).closest('[inert]')).toBeNull();
+  });
 });
 
 describe('ErrorNotice', () => {

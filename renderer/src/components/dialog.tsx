@@ -1,4 +1,5 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 
 interface Props {
   title: string;
@@ -32,14 +33,34 @@ function trapTab(event: KeyboardEvent, container: HTMLElement) {
   }
 }
 
-/** A modal dialog: focus moves in on open and stays inside (Tab cycles), Escape and the backdrop close it. */
+/**
+ * Makes everything on the page but `keep` inert (no focus, no clicks, hidden from assistive
+ * technology) and returns how to undo it; elements already inert (an open dialog under a nested
+ * one) are left as they are.
+ */
+function inertOthers(keep: HTMLElement): () => void {
+  const others = [...document.body.children].filter((el) => el !== keep && !el.hasAttribute('inert'));
+  for (const el of others) el.setAttribute('inert', '');
+  return () => {
+    for (const el of others) el.removeAttribute('inert');
+  };
+}
+
+/**
+ * A modal dialog, rendered at the end of <body>: the page behind it is inert while it is open,
+ * focus moves in on open and stays inside (Tab cycles), Escape and the backdrop close it, and focus
+ * returns to where it was on close.
+ */
 export function Dialog({ title, onClose, children, wide, drawer }: Props) {
+  const backdrop = useRef<HTMLDivElement>(null);
   const ref = useRef<HTMLDivElement>(null);
   // The latest onClose without re-running the effect (which would pull focus back) on every render.
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
-  useEffect(() => {
+  // A layout effect: the page must be inert before the browser paints or takes the next key.
+  useLayoutEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
+    const restore = backdrop.current ? inertOthers(backdrop.current) : () => {};
     // A field with autoFocus already took focus; otherwise the dialog itself takes it.
     if (!ref.current?.contains(document.activeElement)) ref.current?.focus();
     const onKey = (event: KeyboardEvent) => {
@@ -49,11 +70,12 @@ export function Dialog({ title, onClose, children, wide, drawer }: Props) {
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
+      restore();
       previous?.focus();
     };
   }, []);
-  return (
-    <div className={`dialog-backdrop${drawer ? ' dialog-backdrop-drawer' : ''}`} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+  return createPortal(
+    <div ref={backdrop} className={`dialog-backdrop${drawer ? ' dialog-backdrop-drawer' : ''}`} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={ref}
         className={`dialog${drawer ? ' dialog-drawer' : ''}`}
@@ -71,6 +93,7 @@ export function Dialog({ title, onClose, children, wide, drawer }: Props) {
         </div>
         {children}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

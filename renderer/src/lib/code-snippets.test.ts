@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildCodeSnippets, shortenDataUrls, toPythonLiteral } from './code-snippets';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildCodeSnippets, toPythonLiteral } from './code-snippets';
 
 const chat = {
   baseUrl: 'http://127.0.0.1:8080',
@@ -85,16 +89,49 @@ describe('endpoints outside the OpenAI API (OCR, vision)', () => {
   });
 });
 
-describe('shortenDataUrls', () => {
-  it('cuts long data: URLs anywhere in the body and says so; leaves the rest alone', () => {
-    const long = `data:application/pdf;base64,${'A'.repeat(5000)}`;
-    const { value, shortened } = shortenDataUrls({ image: long, messages: [{ content: [{ url: long }] }], model: 'm' });
-    expect(shortened).toBe(true);
-    const v = value as { image: string; messages: { content: { url: string }[] }[]; model: string };
-    expect(v.image.length).toBeLessThan(100);
-    expect(v.image).toContain('more characters');
-    expect(v.messages[0].content[0].url).toBe(v.image);
-    expect(v.model).toBe('m');
-    expect(shortenDataUrls({ image: 'https://example.com/a.png' })).toEqual({ value: { image: 'https://example.com/a.png' }, shortened: false });
+describe('uploaded files', () => {
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452'.repeat(40), 'hex');
+  const dataUrl = `data:image/png;base64,${png.toString('base64')}`;
+  const request = {
+    baseUrl: 'http://127.0.0.1:8080',
+    path: '/v1/ocr' as const,
+    body: { model: 'svc-ocr-3-2512', image: dataUrl, schema: { $schema: 'x', description: "it's `a` $HOME \\ test" } },
+    fileNames: ["scan 1's.png"],
+  };
+  const snippets = buildCodeSnippets(request);
+
+  it('cURL reads the file from disk and, run in a shell, sends the whole request body', () => {
+    expect(snippets.curl).not.toContain(dataUrl.slice(30, 80));
+    const dir = mkdtempSync(join(tmpdir(), 'snippet-'));
+    try {
+      writeFileSync(join(dir, "scan 1's.png"), png);
+      // A stand-in for curl that keeps what it was given on standard input.
+      const sent = execFileSync('bash', ['-c', `curl() { cat > sent.json; }\n${snippets.curl}`], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: '/nowhere' } });
+      expect(sent.toString()).toBe('');
+      expect(JSON.parse(readFileSync(join(dir, 'sent.json'), 'utf8'))).toEqual(request.body);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('Python and JavaScript read the same file and name it in the body', () => {
+    expect(snippets.files).toEqual([{ name: "scan 1's.png", mime: 'image/png' }]);
+    expect(snippets.python).toMatch(/^import base64\nimport os\nimport requests\n\ndef data_url\(path, mime\):/);
+    expect(snippets.python).toContain(`"image": data_url("scan 1's.png", "image/png"),`);
+    expect(snippets.javascript.startsWith("import { readFileSync } from 'node:fs';\n\nconst dataUrl = (path, mime) =>")).toBe(true);
+    expect(snippets.javascript).toContain(`"image": dataUrl("scan 1's.png", "image/png")`);
+    for (const code of [snippets.python, snippets.javascript]) expect(code).not.toContain('base64,iVBOR');
+  });
+
+  it('names files it was given no name for by their type, and keeps short data: URLs inline', () => {
+    const chat = buildCodeSnippets({
+      baseUrl: 'http://h',
+      path: '/v1/chat/completions',
+      body: { model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: dataUrl } }, { type: 'image_url', image_url: { url: dataUrl } }] }], tiny: 'data:image/png;base64,AA==' },
+    });
+    expect(chat.files.map((f) => f.name)).toEqual(['image.png', 'image-2.png']);
+    expect(chat.javascript).toContain('"url": dataUrl("image-2.png", "image/png")');
+    expect(chat.javascript.split('\n').slice(0, 4)).toEqual(["import { readFileSync } from 'node:fs';", "import OpenAI from 'openai';", '', "const dataUrl = (path, mime) => `data:${mime};base64,${readFileSync(path).toString('base64')}`;"]);
+    expect(chat.curl).toContain('"tiny": "data:image/png;base64,AA=="');
   });
 });

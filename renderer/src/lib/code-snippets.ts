@@ -4,6 +4,8 @@ export interface SnippetRequest {
   baseUrl: string;
   path: SdkPath | PlainPath;
   body: Record<string, unknown>;
+  /** Names for the files uploaded as data: URLs, in the order they appear in the body. */
+  fileNames?: readonly string[];
 }
 
 /** Endpoints the openai SDK has a method for. */
@@ -39,14 +41,20 @@ const SDK_METHODS: Record<SdkPath, { python: string; javascript: string; params:
 
 const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
-export function toCurl({ baseUrl, path, body }: SnippetRequest): string {
-  const lines = [
-    `curl${body.stream ? ' -N' : ''} ${baseUrl}${path}`,
-    `  -H "Authorization: Bearer $SWITCHYARD_API_KEY"`,
-    `  -H "Content-Type: application/json"`,
-    `  -d ${shellQuote(JSON.stringify(body, null, 2))}`,
-  ];
-  return lines.join(' \\\n');
+/** The body as an unquoted here-document's text: its `\\`, `$` and backquotes stay literal. */
+const hereDocText = (text: string): string => text.replace(/[\\$`]/g, (c) => `\\${c}`);
+
+export function toCurl({ baseUrl, path, body }: SnippetRequest, files: readonly FileRef[] = []): string {
+  const head = [`curl${body.stream ? ' -N' : ''} ${baseUrl}${path}`, `  -H "Authorization: Bearer $SWITCHYARD_API_KEY"`, `  -H "Content-Type: application/json"`];
+  const json = JSON.stringify(body, null, 2);
+  if (files.length === 0) return [...head, `  -d ${shellQuote(json)}`].join(' \\\n');
+  // A file's base64 can be far longer than one command-line argument may be, so the body goes on
+  // standard input, with each file read and encoded by the shell.
+  const text = files.reduce(
+    (t, file) => t.replace(JSON.stringify(file.token), () => `"data:${file.mime};base64,$(base64 < ${shellQuote(file.name)} | tr -d '\\n')"`),
+    hereDocText(json),
+  );
+  return `${[...head, '  --data-binary @- <<JSON'].join(' \\\n')}\n${text}\nJSON`;
 }
 
 /** A JSON value as a Python literal; JSON string escapes are valid Python escapes. */
@@ -156,26 +164,73 @@ export function toJavaScript(request: SnippetRequest): string {
   ].join('\n');
 }
 
-const DATA_URL_KEEP = 48;
+/** An uploaded file in the body: the place-holder it left there, and the file the snippet reads instead. */
+interface FileRef {
+  token: string;
+  mime: string;
+  name: string;
+}
 
-/**
- * The body with every long data: URL (an uploaded page, image or PDF) cut to its head, so the
- * dialog stays readable; `shortened` says whether anything was cut.
- */
-export function shortenDataUrls(value: unknown): { value: unknown; shortened: boolean } {
-  let shortened = false;
+const BASE64_DATA_URL = /^data:([\w.+-]+\/[\w.+-]+);base64,/;
+/** Shorter data: URLs stay inline: they fit on a command line and read fine. */
+const INLINE_DATA_URL_MAX = 96;
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/tiff': 'tiff',
+  'image/bmp': 'bmp',
+  'image/gif': 'gif',
+  'application/pdf': 'pdf',
+};
+
+const defaultFileName = (mime: string, index: number): string =>
+  `${mime.startsWith('image/') ? 'image' : mime === 'application/pdf' ? 'document' : 'file'}${index > 0 ? `-${index + 1}` : ''}.${EXTENSIONS[mime] ?? 'bin'}`;
+
+/** The body with every long base64 data: URL (an uploaded page, image or PDF) replaced by a place-holder, and the files they stand for. */
+function extractFiles(body: Record<string, unknown>, names: readonly string[] = []): { body: Record<string, unknown>; files: FileRef[] } {
+  const files: FileRef[] = [];
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string' && v.startsWith('data:') && v.length > DATA_URL_KEEP * 2) {
-      shortened = true;
-      return `${v.slice(0, DATA_URL_KEEP)}…(${v.length - DATA_URL_KEEP} more characters)`;
+    const mime = typeof v === 'string' && v.length > INLINE_DATA_URL_MAX ? BASE64_DATA_URL.exec(v)?.[1] : undefined;
+    if (mime) {
+      const token = `@@switchyard-file-${files.length}@@`;
+      files.push({ token, mime, name: names[files.length] ?? defaultFileName(mime, files.length) });
+      return token;
     }
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
-  return { value: walk(value), shortened };
+  return { body: walk(body) as Record<string, unknown>, files };
 }
 
-export function buildCodeSnippets(request: SnippetRequest): CodeSnippets {
-  return { curl: toCurl(request), python: toPython(request), javascript: toJavaScript(request) };
+const PYTHON_READER = ['def data_url(path, mime):', '    with open(path, "rb") as f:', '        return f"data:{mime};base64," + base64.b64encode(f.read()).decode()', ''];
+const JAVASCRIPT_READER = ["const dataUrl = (path, mime) => `data:${mime};base64,${readFileSync(path).toString('base64')}`;", ''];
+
+/** A Python or JavaScript snippet that reads `files` from disk where the body had them inline. */
+function readingFiles(snippet: string, files: readonly FileRef[], language: 'python' | 'javascript'): string {
+  if (files.length === 0) return snippet;
+  const reader = language === 'python' ? 'data_url' : 'dataUrl';
+  const text = files.reduce((t, file) => t.replace(JSON.stringify(file.token), () => `${reader}(${JSON.stringify(file.name)}, ${JSON.stringify(file.mime)})`), snippet);
+  const lines = text.split('\n');
+  // After the imports (the first blank line), or at the top when there are none.
+  const afterImports = lines[0].startsWith('import') ? lines.indexOf('') + 1 : 0;
+  lines.splice(afterImports, 0, ...(language === 'python' ? PYTHON_READER : JAVASCRIPT_READER));
+  lines.unshift(...(language === 'python' ? ['import base64'] : ["import { readFileSync } from 'node:fs';", ...(afterImports === 0 ? [''] : [])]));
+  return lines.join('\n');
+}
+
+/**
+ * The request as cURL, Python and JavaScript; uploaded files are read from disk by name (the
+ * `fileNames` given, else image.png, document.pdf, …), so each snippet runs as it is shown.
+ */
+export function buildCodeSnippets(request: SnippetRequest): CodeSnippets & { files: { name: string; mime: string }[] } {
+  const { body, files } = extractFiles(request.body, request.fileNames);
+  const withPlaceholders = { ...request, body };
+  return {
+    curl: toCurl(withPlaceholders, files),
+    python: readingFiles(toPython(withPlaceholders), files, 'python'),
+    javascript: readingFiles(toJavaScript(withPlaceholders), files, 'javascript'),
+    files: files.map(({ name, mime }) => ({ name, mime })),
+  };
 }

@@ -1,37 +1,5 @@
-import { Marked } from 'marked';
-import hljs from 'highlight.js/lib/common';
+import { markdownToHtml } from './markdown-to-html';
+import { safeHtml } from './safe-html';
 
-const escapeHtml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-const safeHref = (href: string): string | null => (/^(https?:|mailto:|#|\/)/i.test(href) ? href : null);
-
-/**
- * Markdown to HTML for model output. Raw HTML in the text is shown as text, never injected, and
- * links keep only safe schemes. An unfinished code fence mid-stream still renders as a code block.
- */
-const marked = new Marked({
-  gfm: true,
-  breaks: true,
-  renderer: {
-    html: ({ text }) => escapeHtml(text),
-    code: ({ text, lang }) => {
-      const language = lang && hljs.getLanguage(lang) ? lang : undefined;
-      const highlighted = language
-        ? hljs.highlight(text, { language, ignoreIllegals: true }).value
-        : hljs.highlightAuto(text).value;
-      return `<pre class="code-with-copy"><button type="button" class="btn btn-sm code-copy" data-copy-code aria-label="Copy code">Copy</button><code class="hljs${language ? ` language-${escapeHtml(language)}` : ''}">${highlighted}</code></pre>`;
-    },
-    link: ({ href, text }) => {
-      const target = safeHref(href);
-      return target ? `<a href="${escapeHtml(target)}" target="_blank" rel="noreferrer">${escapeHtml(text)}</a>` : escapeHtml(text);
-    },
-    image: ({ text }) => escapeHtml(text),
-  },
-});
-
-export function renderMarkdown(source: string): string {
-  return marked.parse(source, { async: false });
-}
-
-export { escapeHtml };
+/** Model output as HTML that is safe to inject: formatted, then sanitised with DOMPurify. */
+export const renderMarkdown = (source: string): string => safeHtml(markdownToHtml(source));

@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { isAbortError, type StreamStats } from './collect-text-stream';
 import { errorMessage } from './gateway-error';
+import { useRefreshModelStates } from './models-query';
 
 export interface TextStreamOutcome {
   text: string;
@@ -19,6 +20,7 @@ export function useTextStream() {
   const controller = useRef<AbortController | null>(null);
   const [text, setText] = useState('');
   const [running, setRunning] = useState(false);
+  const refreshModels = useRefreshModelStates();
 
   const run = useCallback(async (start: TextStreamStart): Promise<TextStreamOutcome> => {
     controller.current?.abort();
@@ -44,8 +46,9 @@ export function useTextStream() {
     } finally {
       if (controller.current === abort) controller.current = null;
       setRunning(false);
+      void refreshModels();
     }
-  }, []);
+  }, [refreshModels]);
 
   const stop = useCallback(() => controller.current?.abort(), []);
 

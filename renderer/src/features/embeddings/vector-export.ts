@@ -1,3 +1,5 @@
+import { toCsv } from '../../lib/csv';
+
 /** One embedded text and its vector, in input order. */
 export interface EmbeddedText {
   text: string;
@@ -7,11 +9,9 @@ export interface EmbeddedText {
 export const vectorsToJson = (rows: readonly EmbeddedText[], model: string): string =>
   JSON.stringify({ model, data: rows.map((row, index) => ({ index, text: row.text, embedding: row.embedding })) }, null, 2);
 
-const csvCell = (text: string) => (/[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
-
-/** One row per text: the text, then one column per dimension (d0, d1, …). */
+/** One row per text: the text (formulas defused), then one column per dimension (d0, d1, …). */
 export function vectorsToCsv(rows: readonly EmbeddedText[]): string {
   const dimensions = rows[0]?.embedding.length ?? 0;
-  const header = ['text', ...Array.from({ length: dimensions }, (_, i) => `d${i}`)].join(',');
-  return [header, ...rows.map((row) => [csvCell(row.text), ...row.embedding.map(String)].join(','))].join('\n') + '\n';
+  const header = ['text', ...Array.from({ length: dimensions }, (_, i) => `d${i}`)];
+  return toCsv([header, ...rows.map((row) => [row.text, ...row.embedding])], '\n');
 }

@@ -1,4 +1,5 @@
 import { CONSOLE_CLIENT } from '../../lib/console-client';
+import { toCsv } from '../../lib/csv';
 import type { RequestLogEntry } from '../../../../gateway/src/api/console/console-schemas';
 
 export interface RequestFilter {
@@ -24,23 +25,23 @@ export function matchesRequestFilter(entry: RequestLogEntry, filter: RequestFilt
   return true;
 }
 
-const csvCell = (value: unknown): string => {
-  const text = value === null || value === undefined ? '' : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
+const CSV_COLUMNS = ['id', 'time', 'method', 'path', 'status', 'model', 'key_prefix', 'client', 'latency_ms', 'prompt_tokens', 'completion_tokens', 'cost'] as const satisfies readonly (keyof RequestLogEntry)[];
 
-const CSV_COLUMNS: (keyof RequestLogEntry)[] = ['id', 'time', 'method', 'path', 'status', 'model', 'key_prefix', 'client', 'latency_ms', 'prompt_tokens', 'completion_tokens', 'cost'];
-
-/** The rows as CSV (RFC 4180), time as ISO 8601. */
+/** The rows as CSV (RFC 4180, formulas defused), time as ISO 8601. */
 export function requestsToCsv(entries: readonly RequestLogEntry[]): string {
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const entry of entries) {
-    lines.push(CSV_COLUMNS.map((column) => csvCell(column === 'time' ? new Date(entry.time).toISOString() : entry[column])).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
+  const cell = (entry: RequestLogEntry, column: (typeof CSV_COLUMNS)[number]) => {
+    if (column === 'time') return new Date(entry.time).toISOString();
+    const value = entry[column];
+    return typeof value === 'string' || typeof value === 'number' ? value : null;
+  };
+  return toCsv([CSV_COLUMNS, ...entries.map((entry) => CSV_COLUMNS.map((column) => cell(entry, column)))]);
 }
 
 const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** Linux refuses one command-line argument over 128 KiB; a body near that goes through a here-document. */
+const MAX_ARGUMENT_BODY = 100_000;
+const BODY_END = 'SWITCHYARD_REQUEST_BODY';
 
 /** The logged request as a cURL command; the key is left as a variable since the log never holds it. */
 export function requestToCurl(entry: RequestLogEntry, origin: string): string {
@@ -48,7 +49,12 @@ export function requestToCurl(entry: RequestLogEntry, origin: string): string {
   const contentType = entry.request_headers?.['content-type'];
   if (entry.request_body !== undefined && entry.request_body !== '') {
     if (contentType) lines.push(`  -H ${shellQuote(`Content-Type: ${contentType}`)}`);
-    lines.push(`  -d ${shellQuote(entry.request_body)}`);
+    if (entry.request_body.length <= MAX_ARGUMENT_BODY || entry.request_body.split('\n').includes(BODY_END)) {
+      lines.push(`  -d ${shellQuote(entry.request_body)}`);
+    } else {
+      // Longer than one command-line argument may be: the body goes on standard input, word for word.
+      return `${[...lines, `  --data-binary @- <<'${BODY_END}'`].join(' \\\n')}\n${entry.request_body}\n${BODY_END}`;
+    }
   }
   return lines.join(' \\\n');
 }

@@ -6,6 +6,7 @@ import { isActive } from '../local-model-wire';
 import { DownloadProgress } from './download-progress';
 import { useInstallWatch } from './use-install-watch';
 import './local-models.css';
+import { CellText } from '../../cell-text';
 
 /** The Models page's local part: the model files on disk (from their metadata) and the downloads. Owners only. */
 export function LocalModelsSection() {
@@ -40,8 +41,8 @@ export function LocalModelsSection() {
             <tbody>
               {files.data.data.map((file) => (
                 <tr key={file.name} aria-label={file.name}>
-                  <td className="mono">{file.name}</td>
-                  <td className="mono">{file.model}</td>
+                  <td className="mono"><CellText text={file.name} /></td>
+                  <td className="mono"><CellText text={file.model} className="cell-text-narrow" /></td>
                   <td>{formatSize(file.size_bytes)}</td>
                   <td>{file.quantization ?? '—'}</td>
                   <td>{file.context_length?.toLocaleString() ?? '—'}</td>

@@ -10,6 +10,7 @@ import { useUsage } from '../api/get-usage';
 import { fillUsageDays } from '../usage-days';
 import { BalanceForm } from './balance-form';
 import { UsageBarChart } from './usage-bar-chart';
+import { CellText } from '../../../components/cell-text';
 
 type Metric = 'requests' | 'total_tokens' | 'cost';
 const METRICS: readonly { id: Metric; label: string }[] = [
@@ -109,7 +110,7 @@ function UsageDetails({ usage }: { usage: AccountUsage }) {
             <tbody>
               {usage.by_model.map((row) => (
                 <tr key={row.key}>
-                  <td className="mono">{row.key}</td>
+                  <td className="mono"><CellText text={row.key} /></td>
                   <td className="num">{row.requests.toLocaleString()}</td>
                   <td className="num">{row.prompt_tokens.toLocaleString()}</td>
                   <td className="num">{row.completion_tokens.toLocaleString()}</td>

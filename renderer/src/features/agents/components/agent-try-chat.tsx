@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { LongText } from '../../../components/long-text';
 import { MarkdownView } from '../../../components/markdown-view';
 import type { Agent } from '../agent-types';
 import { useAgentStream, type AgentMessage } from '../api/stream-agent-completion';
@@ -36,7 +37,7 @@ export function AgentTryChat({ agent }: { agent: Agent }) {
         {messages.map((m, i) => (
           <article key={i} className={`message message-${m.role}`} aria-label={m.role === 'user' ? 'You' : 'Agent'}>
             <div className="message-role">{m.role === 'user' ? 'You' : agent.name}</div>
-            {m.role === 'user' ? <div className="message-text">{m.content}</div> : <MarkdownView source={m.content} />}
+            {m.role === 'user' ? <LongText text={m.content} /> : <MarkdownView source={m.content} />}
           </article>
         ))}
         {stream.running && (

@@ -4,6 +4,7 @@ import { Loading } from '../../../components/loading';
 import { downloadFile } from '../../../lib/download';
 import { useFileText } from '../api/get-file-text';
 import { parseResultLines, resultText } from '../batch-result-lines';
+import { CellText } from '../../../components/cell-text';
 
 interface Props {
   batchId: string;
@@ -36,7 +37,7 @@ export function BatchOutputDialog({ batchId, fileId, kind, onClose }: Props) {
               <tbody>
                 {lines.map((line) => (
                   <tr key={line.id}>
-                    <td className="mono">{line.custom_id}</td>
+                    <td className="mono"><CellText text={line.custom_id} className="cell-text-narrow" /></td>
                     <td>
                       <span className={`badge ${line.error || (line.response?.status_code ?? 500) >= 400 ? 'badge-error' : 'badge-ok'}`}>
                         {line.response?.status_code ?? 'error'}

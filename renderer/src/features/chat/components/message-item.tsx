@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LongText } from '../../../components/long-text';
 import { MarkdownView } from '../../../components/markdown-view';
 import { StreamStatsView } from '../../../components/stream-stats-view';
 import type { ChatMessage } from '../chat-types';
@@ -65,7 +66,7 @@ export function MessageItem({ message, liveText, busy, canRegenerate, currency, 
               </span>
             ) : null
           ) : (
-            <div className="message-text">{text}</div>
+            <LongText text={text} />
           )}
           {message.error && (
             <div className="notice notice-error small" role="alert">

@@ -3,6 +3,7 @@ import type { ChatCompletion } from '../../../../../gateway/src/api/chat/chat-sc
 import { useMutation } from '@tanstack/react-query';
 import type { Citation } from '../../../../../gateway/src/wire/citation-schema';
 import { postJson } from '../../../lib/gateway-client';
+import { useRefreshModelStates } from '../../../lib/models-query';
 
 export interface DocumentQuestion {
   model: string;
@@ -16,4 +17,7 @@ export type DocumentAnswer = Static<typeof ChatCompletion> & { citations?: Citat
 
 export const askDocument = (question: DocumentQuestion): Promise<DocumentAnswer> => postJson('/v1/chat/completions', question);
 
-export const useAskDocument = () => useMutation({ mutationFn: askDocument });
+export function useAskDocument() {
+  const refreshModels = useRefreshModelStates();
+  return useMutation({ mutationFn: askDocument, onSettled: refreshModels });
+}

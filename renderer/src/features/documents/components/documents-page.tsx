@@ -80,7 +80,7 @@ function DocumentQna({ models }: { models: GatewayModel[] }) {
           </button>
         </div>
       </form>
-      {showCode && <CodeDialog request={{ path: '/v1/chat/completions', body: { model, document, question } }} onClose={() => setShowCode(false)} />}
+      {showCode && <CodeDialog request={{ path: '/v1/chat/completions', body: { model, document, question }, fileNames: file ? [file.name] : [] }} onClose={() => setShowCode(false)} />}
       {ask.isError && <ErrorNotice error={ask.error} title="The question could not be answered" />}
       {answer ? (
         <div className="two-col">

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { postJson } from '../../../lib/gateway-client';
+import { useRefreshModelStates } from '../../../lib/models-query';
 import type { EmbeddingList, EmbeddingsRequest as EmbeddingsBody } from '../../../../../gateway/src/api/embeddings/embedding-schemas';
 
 /** The console always names the model and sends a list of inputs. */
@@ -11,4 +12,7 @@ export type EmbeddingsResponse = Omit<EmbeddingList, 'data'> & { data: (Embeddin
 export const createEmbeddings = (request: EmbeddingsRequest): Promise<EmbeddingsResponse> =>
   postJson('/v1/embeddings', request);
 
-export const useCreateEmbeddings = () => useMutation({ mutationFn: createEmbeddings });
+export function useCreateEmbeddings() {
+  const refreshModels = useRefreshModelStates();
+  return useMutation({ mutationFn: createEmbeddings, onSettled: refreshModels });
+}

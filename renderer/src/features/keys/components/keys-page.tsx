@@ -13,6 +13,7 @@ import { useKeys } from '../api/list-keys';
 import { useRevokeKey } from '../api/revoke-key';
 import { KeyFormDialog } from './key-form-dialog';
 import { NewKeyDialog } from './new-key-dialog';
+import { CellText } from '../../../components/cell-text';
 
 type Open = { kind: 'create' } | { kind: 'edit'; key: PublicKey } | { kind: 'revoke'; key: PublicKey } | { kind: 'created'; key: CreatedKey } | null;
 
@@ -64,8 +65,8 @@ export function KeysPage() {
               <tbody>
                 {keys.data.data.map((k) => (
                   <tr key={k.id} className={k.revoked ? 'row-muted' : undefined} aria-label={k.name}>
-                    <td className="cell-wrap">
-                      {k.name}
+                    <td>
+                      <CellText text={k.name} />
                       {k.id === currentKeyId && <span className="badge badge-accent table-badge">this key</span>}
                     </td>
                     <td><span className={`badge${k.role === 'owner' ? ' badge-accent' : ''}`}>{k.role}</span></td>

@@ -10,6 +10,7 @@ import { modelsQueryOptions } from '../../../lib/models-query';
 import { FineTuneActions } from './fine-tune-actions';
 import { ModelState } from './model-state';
 import { LocalModelsSection } from '../../../components/local-models/components/local-models-section';
+import { CellText } from '../../../components/cell-text';
 
 function Pricing({ pricing, currency }: { pricing: GatewayModel['pricing']; currency: string }) {
   if (!pricing) return <span className="faint">—</span>;
@@ -80,16 +81,14 @@ export function ModelsPage() {
               {rows.map((m) => (
                 <tr key={m.id} aria-label={m.id} className={m.archived ? 'row-muted' : undefined}>
                   <td>
-                    <div className="mono">{m.id}</div>
+                    <CellText text={m.id} className="mono" />
                     {m.aliases.length > 0 && <div className="small faint">aka {m.aliases.join(', ')}</div>}
                     {m.fine_tuned && (
                       <div className="row chip-row">
                         <span className="badge badge-accent">fine-tuned</span>
                         {m.archived && <span className="badge badge-warn">archived</span>}
                         {Object.entries(m.metadata).map(([k, v]) => (
-                          <span key={k} className="small faint">
-                            {k}: {v}
-                          </span>
+                          <CellText key={k} text={`${k}: ${v}`} className="small faint" />
                         ))}
                       </div>
                     )}
@@ -103,7 +102,7 @@ export function ModelsPage() {
                       ))}
                     </div>
                   </td>
-                  <td className="mono">{m.provider}</td>
+                  <td className="mono"><CellText text={m.provider} className="cell-text-narrow" /></td>
                   <td>
                     <ModelState model={m} unknown={outdated} />
                   </td>

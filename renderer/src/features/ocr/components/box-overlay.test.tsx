@@ -74,15 +74,49 @@ describe('page and text panel selection', () => {
       </>,
     );
     expect(geometry(rectsByText().Invoice)).toEqual([40, 30, 120, 30]);
-    fireEvent.click(screen.getByRole('button', { name: 'Invoice' }));
+    fireEvent.click(screen.getByText('Invoice'));
     expect(rectsByText().Invoice.hasAttribute('data-selected')).toBe(true);
 
     fireEvent.click(rectsByText()['1250.00']);
-    expect(screen.getByRole('button', { name: '1250.00' }).getAttribute('aria-pressed')).toBe('true');
-    expect(screen.getByRole('button', { name: 'Invoice' }).getAttribute('aria-pressed')).toBe('false');
+    expect(screen.getByText('1250.00').hasAttribute('data-selected')).toBe(true);
+    expect(screen.getByText('Invoice').hasAttribute('data-selected')).toBe(false);
 
     act(() => useOcrViewStore.getState().setZoom(2));
     expect(geometry(screen.getAllByTestId('ocr-box')[2])).toEqual([600, 800, 240, 56]);
+  });
+
+  it('shows the words as selectable text, not buttons: a drag selects text without selecting a word', () => {
+    render(<OcrTextPanel boxes={indexed} granularity="word" />);
+    const panel = screen.getByTestId('ocr-text-panel');
+    expect(screen.queryAllByRole('button')).toHaveLength(0);
+    const range = document.createRange();
+    range.setStart(screen.getByText('Invoice').firstChild!, 2);
+    range.setEnd(screen.getByText('1250.00').firstChild!, 4);
+    window.getSelection()!.removeAllRanges();
+    window.getSelection()!.addRange(range);
+    expect(window.getSelection()!.toString()).toBe('voiceTotal 1250');
+    // The click that ends the drag is not a word click.
+    fireEvent.click(screen.getByText('1250.00'));
+    expect(useOcrViewStore.getState().selected).toBeNull();
+    window.getSelection()!.removeAllRanges();
+    fireEvent.click(screen.getByText('1250.00'));
+    expect(useOcrViewStore.getState().selected).toBe(2);
+    expect(panel.tabIndex).toBe(0);
+  });
+
+  it('arrow keys move the word selection, Escape clears it', () => {
+    render(<OcrTextPanel boxes={indexed} granularity="word" />);
+    const panel = screen.getByRole('group', { name: /Recognised text/ });
+    fireEvent.keyDown(panel, { key: 'ArrowRight' });
+    expect(useOcrViewStore.getState().selected).toBe(0);
+    fireEvent.keyDown(panel, { key: 'ArrowRight' });
+    fireEvent.keyDown(panel, { key: 'ArrowRight' });
+    fireEvent.keyDown(panel, { key: 'ArrowRight' });
+    expect(screen.getByText('1250.00').hasAttribute('data-selected')).toBe(true);
+    fireEvent.keyDown(panel, { key: 'ArrowLeft' });
+    expect(useOcrViewStore.getState().selected).toBe(1);
+    fireEvent.keyDown(panel, { key: 'Escape' });
+    expect(useOcrViewStore.getState().selected).toBeNull();
   });
 
   it('puts words of a lower line on a new line of the text panel', () => {

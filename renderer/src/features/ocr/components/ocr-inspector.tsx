@@ -77,6 +77,8 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
 
   const load = async (file: File) => {
     const problem = ocrFileProblem(file);
+    // A new attempt: the last one's error card goes, whether this file is taken or refused.
+    ocr.reset();
     setFileProblem(problem);
     if (problem) return;
     const dataUrl = await readFileAsDataUrl(file);
@@ -87,7 +89,6 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
     setSchema(null);
     setLastGood(null);
     setImageBroken(false);
-    ocr.reset();
     view.resetForNewDocument();
     if (!isPdf) {
       const img = new Image();
@@ -224,7 +225,7 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
         </div>
       )}
       {showCode && doc && (
-        <CodeDialog request={{ path: '/v1/ocr', body: { ...buildRequest(doc, view.granularity, schema) } }} onClose={() => setShowCode(false)} />
+        <CodeDialog request={{ path: '/v1/ocr', body: { ...buildRequest(doc, view.granularity, schema) }, fileNames: [doc.name] }} onClose={() => setShowCode(false)} />
       )}
     </div>
   );

@@ -7,6 +7,7 @@ import { formatCost } from '../../../lib/format';
 import { gatewayUrl } from '../../../lib/gateway-client';
 import type { RequestLogEntry } from '../../../../../gateway/src/api/console/console-schemas';
 import { playgroundFor, prettyBody, requestToCurl } from '../request-view';
+import { LongText } from '../../../components/long-text';
 
 interface Props {
   entry: RequestLogEntry;
@@ -92,7 +93,7 @@ export function RequestDetailDrawer({ entry, loading = false, currency, onClose 
       <section className="stack">
         <h3 className="card-title">Request body</h3>
         {entry.request_body !== undefined ? (
-          <pre className="code-block" data-testid="request-body">{prettyBody(entry.request_body)}</pre>
+          <LongText as="pre" className="code-block" testId="request-body" text={prettyBody(entry.request_body)} />
         ) : loading ? (
           <Loading label="Reading the request from the log…" />
         ) : (
@@ -102,7 +103,7 @@ export function RequestDetailDrawer({ entry, loading = false, currency, onClose 
         )}
         <h3 className="card-title">Response body</h3>
         {entry.response_body !== undefined ? (
-          <pre className="code-block" data-testid="response-body">{prettyBody(entry.response_body)}</pre>
+          <LongText as="pre" className="code-block" testId="response-body" text={prettyBody(entry.response_body)} />
         ) : loading ? null : (
           <p className="muted small">Not kept.</p>
         )}

@@ -12,6 +12,7 @@ import { useRequests } from '../api/list-requests';
 import { useRequestStream, type LiveState } from '../api/stream-requests';
 import { EMPTY_FILTER, matchesRequestFilter, requestsToCsv, type RequestFilter } from '../request-view';
 import { RequestDetailDrawer } from './request-detail-drawer';
+import { CellText } from '../../../components/cell-text';
 
 const statusClass = (status: number) => (status >= 500 ? 'badge-error' : status >= 400 ? 'badge-warn' : 'badge-ok');
 
@@ -120,7 +121,7 @@ export function RequestsPage() {
                   <td><span className={`badge ${statusClass(r.status)}`}>{r.status}</span></td>
                   <td>
                     <div className="cell-stack">
-                      <span className="mono">{r.model ?? '—'}</span>
+                      <CellText text={r.model ?? '—'} className="mono cell-text-narrow" />
                       <span className="mono faint small">{r.key_prefix ?? 'no key'}</span>
                     </div>
                   </td>

@@ -5,6 +5,7 @@ import { HEALTH_TONE_CLASS, providerHealth } from '../../../lib/provider-health'
 import { useDeleteProvider, useResetProvider, useTestProvider, type ProviderCheck, type ProviderSetting } from '../api/settings-api';
 import { useProviderChecksStore } from '../stores/provider-checks-store';
 import { ProviderFormDialog } from './provider-form-dialog';
+import { fileSourceLabel } from '../file-source-label';
 
 type Open = { kind: 'add' } | { kind: 'edit'; provider: ProviderSetting } | { kind: 'delete'; provider: ProviderSetting } | null;
 
@@ -20,19 +21,20 @@ function CheckResult({ check }: { check: ProviderCheck }) {
   );
 }
 
-function sourceLabel(provider: ProviderSetting): string {
+function sourceLabel(provider: ProviderSetting, configPath: string | null): string {
   if (provider.removed) return 'removed here';
-  if (provider.source === 'config') return 'config file';
+  if (provider.source === 'config') return fileSourceLabel(configPath);
   return provider.in_config ? 'edited here' : 'added here';
 }
 
 interface RowProps {
   provider: ProviderSetting;
+  configPath: string | null;
   onEdit(): void;
   onDelete(): void;
 }
 
-function ProviderRow({ provider, onEdit, onDelete }: RowProps) {
+function ProviderRow({ provider, configPath, onEdit, onDelete }: RowProps) {
   const test = useTestProvider();
   const reset = useResetProvider();
   // This session's test, else the gateway's record of the last one (it outlives a reload).
@@ -43,7 +45,7 @@ function ProviderRow({ provider, onEdit, onDelete }: RowProps) {
       <td className="mono cell-wrap">
         {provider.id}
         <div>
-          <span className={`badge source-badge${provider.source === 'console' ? ' badge-accent' : ''}`}>{sourceLabel(provider)}</span>
+          <span className={`badge source-badge${provider.source === 'console' ? ' badge-accent' : ''}`}>{sourceLabel(provider, configPath)}</span>
         </div>
       </td>
       <td className="cell-nowrap">{provider.type}</td>
@@ -97,7 +99,7 @@ function ProviderRow({ provider, onEdit, onDelete }: RowProps) {
 }
 
 /** The providers: add, edit, test, remove (a config-file provider is hidden and can be restored). */
-export function ProvidersSection({ providers, types }: { providers: ProviderSetting[]; types: string[] }) {
+export function ProvidersSection({ providers, types, configPath }: { providers: ProviderSetting[]; types: string[]; configPath: string | null }) {
   const [open, setOpen] = useState<Open>(null);
   const remove = useDeleteProvider();
   const close = () => {
@@ -127,7 +129,7 @@ export function ProvidersSection({ providers, types }: { providers: ProviderSett
         </thead>
         <tbody>
           {providers.map((provider) => (
-            <ProviderRow key={provider.id} provider={provider} onEdit={() => setOpen({ kind: 'edit', provider })} onDelete={() => setOpen({ kind: 'delete', provider })} />
+            <ProviderRow key={provider.id} provider={provider} configPath={configPath} onEdit={() => setOpen({ kind: 'edit', provider })} onDelete={() => setOpen({ kind: 'delete', provider })} />
           ))}
         </tbody>
       </table>

@@ -2,6 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { CopyButton } from '../../../components/copy-button';
 import { ErrorNotice } from '../../../components/error-notice';
 import { useChangeServer, type ServerSetting, type ServerSettingsChange } from '../api/settings-api';
+import { fileSourceLabel } from '../file-source-label';
 
 const splitList = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((value, index) => value === b[index]);
@@ -13,7 +14,7 @@ function SourceBadge({ server, field, onReset, pending }: { server: ServerSettin
   return (
     <span className="server-source">
       <span className={`badge${fromConsole ? ' badge-accent' : ''}`} data-testid={`source-${field}`}>
-        {fromConsole ? 'set here' : 'config file'}
+        {fromConsole ? 'set here' : fileSourceLabel(server.config_path)}
       </span>
       {fromConsole && (
         <button type="button" className="btn btn-sm btn-ghost" disabled={pending} onClick={() => onReset(field)} aria-label={`Use the config file's ${field.replaceAll('_', ' ')}`}>

@@ -30,7 +30,7 @@ const SETTINGS = {
 const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 let calls: { url: string; method: string; body?: unknown }[] = [];
 
-function stubGateway(role: 'owner' | 'member') {
+function stubGateway(role: 'owner' | 'member', settings: unknown = SETTINGS) {
   calls = [];
   vi.stubGlobal(
     'fetch',
@@ -38,7 +38,7 @@ function stubGateway(role: 'owner' | 'member') {
       const method = init?.method ?? 'GET';
       calls.push({ url, method, body: init?.body ? JSON.parse(String(init.body)) : undefined });
       if (url === '/account/me') return jsonResponse({ api_key: { id: 'k', prefix: 'sk-sy-ab', role }, balance: { amount: 1, currency: 'USD' } });
-      if (url === '/settings') return role === 'owner' ? jsonResponse(SETTINGS) : jsonResponse({ object: 'error', message: 'Owner only', type: 'permission_error', code: 'forbidden' }, 403);
+      if (url === '/settings') return role === 'owner' ? jsonResponse(settings) : jsonResponse({ object: 'error', message: 'Owner only', type: 'permission_error', code: 'forbidden' }, 403);
       if (url === '/settings/providers/up/test') return jsonResponse({ ok: false, checked: 'request', model: 'm1', capability: 'chat', latency_ms: 12, error: 'The upstream refused the provider key (401).' });
       if (url === '/settings/providers/up' && method === 'PUT') return jsonResponse({ ...SETTINGS.providers[0], source: 'console' });
       if (url === '/settings/server' && method === 'PATCH') return jsonResponse({ ...SETTINGS.server, cors_origins: ['https://app.example'], sources: { ...SETTINGS.server.sources, cors_origins: 'console' } });
@@ -135,6 +135,16 @@ describe('Settings page', () => {
     fireEvent.click(within(server).getByRole('button', { name: 'Save server settings' }));
     await vi.waitFor(() => expect(calls.find((c) => c.method === 'PATCH')).toEqual({ url: '/settings/server', method: 'PATCH', body: { cors_origins: ['https://app.example'] } }));
     await within(server).findByText('Saved · applied without a restart');
+  });
+
+  it('badges what comes from no config file as built-in, not "config file"', async () => {
+    stubGateway('owner', { ...SETTINGS, server: { ...SETTINGS.server, config_path: null } });
+    renderPage();
+    const provider = await screen.findByRole('row', { name: 'up' });
+    expect(provider.textContent).toContain('built-in');
+    expect(screen.getByRole('row', { name: 'm1' }).textContent).toContain('built-in');
+    const server = screen.getByRole('region', { name: 'Server' });
+    expect(within(server).getByTestId('source-cors_origins').textContent).toBe('built-in');
   });
 
   it('tells a Member the page is for Owners', async () => {

@@ -8,6 +8,7 @@ import { useAccount } from '../../../lib/account-query';
 import { useDeleteRoute, useResetRoute, useSettings, type RouteSetting, type Settings } from '../api/settings-api';
 import { ProvidersSection } from './providers-section';
 import { RouteFormDialog } from './route-form-dialog';
+import { fileSourceLabel } from '../file-source-label';
 import { ServerSection } from './server-section';
 
 type Open = { kind: 'add' } | { kind: 'edit'; route: RouteSetting } | { kind: 'delete'; route: RouteSetting } | null;
@@ -22,7 +23,7 @@ function SettingsContent({ settings }: { settings: Settings }) {
   };
   return (
     <>
-      <ProvidersSection providers={settings.providers} types={settings.provider_types} />
+      <ProvidersSection providers={settings.providers} types={settings.provider_types} configPath={settings.server.config_path} />
       <section className="card table-card" aria-label="Model routes">
         <div className="card-title table-card-pad">
           Model routes
@@ -54,7 +55,7 @@ function SettingsContent({ settings }: { settings: Settings }) {
                 </td>
                 <td className="cell-wrap">{route.capabilities.join(', ')}</td>
                 <td>
-                  <span className={`badge${route.source === 'console' ? ' badge-accent' : ''}`}>{route.source === 'console' ? (route.in_config ? 'edited here' : 'added here') : 'config file'}</span>
+                  <span className={`badge${route.source === 'console' ? ' badge-accent' : ''}`}>{route.source === 'console' ? (route.in_config ? 'edited here' : 'added here') : fileSourceLabel(settings.server.config_path)}</span>
                 </td>
                 <td>
                   <div className="table-actions">

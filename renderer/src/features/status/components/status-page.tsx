@@ -12,6 +12,7 @@ import { useRecentTraffic } from '../api/get-recent-requests';
 import { useGatewayStatus } from '../api/get-status';
 import { minuteBuckets, providersOf, type BreakerView, type ProviderView } from '../status-view';
 import { TrafficChart } from './traffic-chart';
+import { CellText } from '../../../components/cell-text';
 
 const STATE_CLASS: Record<string, string> = { ready: 'badge-ok', closed: 'badge-ok', loading: 'badge-warn', cold: '', half_open: 'badge-warn', open: 'badge-error', unavailable: 'badge-error' };
 
@@ -68,7 +69,7 @@ function EngineQueues() {
           <tbody>
             {queues.data.map((q) => (
               <tr key={`${q.provider}/${q.queue}`} aria-label={`${q.provider} ${q.queue}`}>
-                <td className="mono">{q.provider}</td>
+                <td className="mono"><CellText text={q.provider} className="cell-text-narrow" /></td>
                 <td className="mono">{q.queue}</td>
                 <td className="num">{q.waiting}</td>
                 <td className="num">{q.running}</td>
@@ -139,7 +140,7 @@ export function StatusPage() {
             <tbody>
               {providers.map((p) => (
                 <tr key={p.id} aria-label={p.id}>
-                  <td className="mono cell-nowrap">{p.id}</td>
+                  <td className="mono cell-nowrap"><CellText text={p.id} className="cell-text-narrow" /></td>
                   <td className="mono faint cell-nowrap">
                     {p.type}
                     <div className="small">{p.kind === 'upstream' ? 'upstream' : 'local engine'}</div>
