@@ -64,6 +64,8 @@ export const ServerConfigSchema = Type.Object(
     request_timeout_ms: Type.Optional(Type.Integer({ minimum: 0 })),
     /** How long an idle keep-alive connection stays open, in milliseconds. */
     keep_alive_timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** A bearer token a scraper may send to read /metrics instead of an Owner key (GATEWAY_METRICS_TOKEN overrides it); at least 16 characters. */
+    metrics_token: Type.Optional(Type.String({ minLength: 16, maxLength: 512 })),
     /** Batch lines this instance runs at once, all batches together (default 8). */
     batch_concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     /** Lines of one batch this instance runs at once (default 4). */

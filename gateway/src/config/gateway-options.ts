@@ -22,6 +22,8 @@ export interface ServerSettings {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /** GATEWAY_METRICS_TOKEN, else server.metrics_token: a bearer token that reads /metrics besides an Owner key. */
+  metricsToken?: string;
   /** Batch lines this instance runs at once, all batches together. */
   batchConcurrency: number;
   /** Lines of one batch this instance runs at once. */
