@@ -29,6 +29,7 @@ import { OutageWarnings } from './core/errors/outage-warnings.js';
 import { BillingService } from './core/billing/billing-service.js';
 import { registerAuthentication } from './http/authentication.js';
 import { registerCompression } from './http/compression.js';
+import { registerRequestDecompression } from './http/request-decompression.js';
 import { registerCors } from './http/cors.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHostGuard } from './http/host-guard.js';
@@ -257,6 +258,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   registerMetricsHooks(app);
   registerSpendReservation(app);
   await registerCompression(app, options.server.compressionThresholdBytes);
+  registerRequestDecompression(app, options.server.inflatedBodyLimitBytes);
   await registerOpenApi(app, options.version);
   await app.register(apiRoutes, { uploadLimitBytes: options.server.bodyLimitBytes });
   await registerConsolePage(app, options.consoleDir);

@@ -34,6 +34,8 @@ export const ServerConfigSchema = Type.Object(
   {
     /** Largest request body, in megabytes. */
     body_limit_mb: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1024 })),
+    /** Largest size a compressed request body (Content-Encoding) may inflate to, in megabytes (default 4). */
+    inflated_body_limit_mb: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1024 })),
     /** Host names accepted besides the loopback names (DNS-rebinding guard). */
     allowed_hosts: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
     /** Origins allowed to call the gateway from a browser (CORS); none by default. */

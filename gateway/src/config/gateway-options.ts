@@ -4,6 +4,8 @@ import type { UrlFetchAllowEntry } from './url-fetch-allow.js';
 
 export interface ServerSettings {
   bodyLimitBytes: number;
+  /** A compressed request body is refused with 413 once it inflates past this many bytes. */
+  inflatedBodyLimitBytes: number;
   allowedHosts: string[];
   corsOrigins: string[];
   compressionThresholdBytes: number;
