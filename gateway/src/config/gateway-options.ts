@@ -6,6 +6,8 @@ export interface ServerSettings {
   bodyLimitBytes: number;
   /** A compressed request body is refused with 413 once it inflates past this many bytes. */
   inflatedBodyLimitBytes: number;
+  /** A multipart upload that sends nothing for this long is answered 408 and its connection closed. */
+  uploadIdleTimeoutMs: number;
   allowedHosts: string[];
   corsOrigins: string[];
   compressionThresholdBytes: number;

@@ -39,8 +39,17 @@ function describe(issue: ValidationIssue, field: string): string {
   }
 }
 
-/** Fastify's own errors and a database out of reach, mapped to the gateway's codes; `bodyLimitBytes` is the route's. */
-function fromFastifyError(error: FastifyError, bodyLimitBytes: number): GatewayError | undefined {
+/** A client's own socket failing as it leaves: ECONNRESET here is the client's, not the database's. */
+const CLIENT_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+/**
+ * Fastify's own errors and a database out of reach, mapped to the gateway's codes; `bodyLimitBytes` is
+ * the route's; `clientLeft` says the client closed the connection before its request had arrived.
+ */
+function fromFastifyError(error: FastifyError, bodyLimitBytes: number, clientLeft: boolean): GatewayError | undefined {
+  if (clientLeft && CLIENT_SOCKET_CODES.has(error.code)) {
+    return new GatewayError(400, 'client_closed_request', 'The connection closed before the request was complete.');
+  }
   if (isDatabaseUnavailable(error)) {
     return new GatewayError(503, 'database_unavailable', "The gateway's database does not answer; try again shortly (usage already recorded is kept and written when it is back).", { retryAfter: 5 });
   }
@@ -81,7 +90,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       () => raised,
       (refusal: unknown) => refusal as FastifyError | GatewayError,
     ) ?? raised;
-    const mapped = error instanceof GatewayError ? error : fromFastifyError(error as FastifyError, request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0);
+    const mapped = error instanceof GatewayError ? error : fromFastifyError(error as FastifyError, request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0, request.raw.destroyed && !request.raw.complete);
     if (!mapped) {
       request.log.error({ err: error }, 'unhandled error');
       const internal = new GatewayError(500, 'internal_error', `The gateway failed to handle this request (request id ${request.id}); details are in its log.`);
