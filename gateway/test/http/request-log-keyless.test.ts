@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { KEYLESS_ENTRIES } from '../../src/core/request-log/request-log.js';
+import { KEYLESS_ENTRIES, RequestLog, type RequestLogEntry } from '../../src/core/request-log/request-log.js';
 import { json } from '../support/start-gateway.js';
 import { useGateway } from '../support/use-resources.js';
 
@@ -40,6 +40,18 @@ describe('the request log is the Owner\'s', () => {
     const metrics = await (await gateway.request('/metrics')).text();
     const refused = (code: string) => Number(new RegExp(`switchyard_errors_total\\{error_type="${code}",http_response_status_code="401"\\} (\\d+)`).exec(metrics)?.[1]);
     expect(refused('missing_api_key') + refused('invalid_api_key')).toBe(5600);
+  });
+
+  it('sends no keyless entry to the live feed, whose readers keep a bounded list of their own', () => {
+    const log = new RequestLog(10);
+    const fed: string[] = [];
+    log.subscribe((entry) => fed.push(entry.id));
+    const entry = (id: string, keyPrefix: string | null): RequestLogEntry => ({ id, time: Date.now(), method: 'GET', path: '/v1/models', status: keyPrefix ? 200 : 401, latency_ms: 1, key_prefix: keyPrefix, model: null, prompt_tokens: null, completion_tokens: null, cost: null, client: null });
+    log.add(entry('kept', 'sk-sy-abcd…'));
+    for (let i = 0; i < 50; i++) log.addKeyless(entry(`anonymous-${i}`, null));
+    expect(fed).toEqual(['kept']);
+    expect(log.recent(200).map((e) => e.id)).toContain('kept');
+    expect(log.get('anonymous-49')?.status).toBe(401);
   });
 
   it('keeps the entries of keys across a restart: refused requests are not stored', async () => {

@@ -106,14 +106,14 @@ export class RequestLog {
 
   /**
    * A request that presented no valid key (refused 401, or a public route): kept in a small ring of its
-   * own for the live list and feed, neither stored nor shared, so any number of them evicts no entry of
-   * a key. /metrics counts them (switchyard_errors_total by code).
+   * own for the list, neither stored, shared nor sent to the live feed (whose readers keep a bounded
+   * list of their own), so any number of them evicts no entry of a key. /metrics counts them
+   * (switchyard_errors_total by code).
    */
   addKeyless(entry: RequestLogEntry): void {
     if (this.instanceId) entry.instance_id = this.instanceId;
     this.keyless.push(entry);
     if (this.keyless.length >= 2 * KEYLESS_ENTRIES) this.keyless.splice(0, this.keyless.length - KEYLESS_ENTRIES);
-    for (const listener of this.listeners) listener(entry);
   }
 
   /**
