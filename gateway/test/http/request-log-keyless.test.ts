@@ -1,8 +1,30 @@
-import { Agent } from 'undici';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { KEYLESS_ENTRIES, RequestLog, type RequestLogEntry } from '../../src/core/request-log/request-log.js';
 import { json } from '../support/start-gateway.js';
 import { useGateway } from '../support/use-resources.js';
+
+/** Sends `count` requests without a valid key on one connection, pipelined, and returns their statuses. */
+function refusedOnOneConnection(url: string, count: number, lane: number): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    let text = '';
+    socket.on('error', reject);
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
+      if (statuses.length === count) {
+        socket.destroy();
+        resolve(statuses);
+      }
+    });
+    const requests = Array.from({ length: count }, (_, i) => {
+      const key = (lane + i) % 2 ? `Authorization: Bearer sk-sy-wrong-${lane}-${i}\r\n` : '';
+      return `GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n${key}\r\n`;
+    });
+    socket.write(requests.join(''));
+  });
+}
 
 describe('the request log is the Owner\'s', () => {
   it('a flood of requests without a valid key evicts no entry of a key; they are counted on /metrics and only the newest are listed', async () => {
@@ -10,22 +32,10 @@ describe('the request log is the Owner\'s', () => {
     const real: string[] = [];
     for (let i = 0; i < 3; i++) real.push((await gateway.request('/v1/models')).headers.get('x-request-id')!);
 
-    // 5,600 refused requests (more than the log holds, 500 by default and 5,000 in the measured setup), 16 at a time over kept-alive connections.
-    const dispatcher = new Agent({ connections: 16 });
-    let sent = 0;
-    await Promise.all(
-      Array.from({ length: 16 }, async (_, lane) => {
-        for (let i = lane; i < 5600; i += 16) {
-          const headers: Record<string, string> = i % 2 ? { authorization: `Bearer sk-sy-wrong-${i}` } : {};
-          const answer = await fetch(`${gateway.url}/v1/models`, { headers, dispatcher } as RequestInit);
-          expect(answer.status).toBe(401);
-          await answer.arrayBuffer();
-          sent++;
-        }
-      }),
-    );
-    await dispatcher.close();
-    expect(sent).toBe(5600);
+    // 5,600 refused requests (more than the log holds, 500 by default and 5,000 in the measured setup),
+    // pipelined on 8 connections: raw bytes cost the test far less than 5,600 fetches.
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, lane) => refusedOnOneConnection(gateway.url, 700, lane)));
+    expect(answers.flat().filter((status) => status === 401)).toHaveLength(5600);
 
     const log = await json(await gateway.request('/console/requests?limit=500'));
     const ids = log.data.map((entry: { id: string }) => entry.id);
