@@ -111,4 +111,14 @@ describe('stalled and aborted uploads', () => {
     expect(body.message).toContain('2 MB');
     expect(partialFiles(gateway)).toEqual([]);
   });
+
+  it('text fields past 2 MB together are refused with 413 (each is held in memory until the file)', async () => {
+    const gateway = await useGateway();
+    const form = new FormData();
+    for (let i = 0; i < 3; i++) form.append(`field${i}`, 'f'.repeat(900_000));
+    form.append('file', new Blob(['content']), 'small.txt');
+    const answer = await gateway.request('/v1/files', { method: 'POST', body: form });
+    expect(answer.status).toBe(413);
+    expect(await json(answer)).toMatchObject({ code: 'fields_too_large', param: 'field2' });
+  });
 });

@@ -3,6 +3,12 @@ import type { Multipart } from '@fastify/multipart';
 import type { ReceivedFile } from '../../core/files/file-store.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 
+/**
+ * The text fields of one upload together (each is at most 1 MB, index.ts): the parser holds them in
+ * memory, so a connection that stalls after many of them holds no more than this.
+ */
+export const MAX_FIELD_BYTES = 2 * 2 ** 20;
+
 export interface UploadedFile extends ReceivedFile {
   filename: string;
   mimeType: string;
@@ -30,6 +36,7 @@ export async function readMultipart(request: FastifyRequest, reply: FastifyReply
   const stalled = new AbortController();
   const stall = idleWatch(request, options.server.uploadIdleTimeoutMs, stalled);
   const parts = request.parts()[Symbol.asyncIterator]();
+  let fieldBytes = 0;
   try {
     for (let next = await stall.race(parts.next()); !next.done; next = await stall.race(parts.next())) {
       const part: Multipart = next.value;
@@ -43,7 +50,10 @@ export async function readMultipart(request: FastifyRequest, reply: FastifyReply
         reply.raw.once('close', () => void received.discard());
         upload.file = Object.assign(received, { filename: part.filename || 'upload', mimeType: part.mimetype, field: part.fieldname });
       } else {
-        upload.fields[part.fieldname] = String(part.value);
+        const value = String(part.value);
+        fieldBytes += value.length + part.fieldname.length;
+        if (fieldBytes > MAX_FIELD_BYTES) throw new GatewayError(413, 'fields_too_large', `The text fields of the upload are larger than ${MAX_FIELD_BYTES / 2 ** 20} MB together; send large content as the file.`, { param: part.fieldname });
+        upload.fields[part.fieldname] = value;
       }
     }
   } catch (error) {
