@@ -30,6 +30,7 @@ import { BillingService } from './core/billing/billing-service.js';
 import { registerAuthentication } from './http/authentication.js';
 import { registerCompression } from './http/compression.js';
 import { registerRequestDecompression } from './http/request-decompression.js';
+import { registerBodyIdleTimeout } from './http/stalled-bodies.js';
 import { registerCors } from './http/cors.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHostGuard } from './http/host-guard.js';
@@ -258,6 +259,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   registerMetricsHooks(app);
   registerSpendReservation(app);
   await registerCompression(app, options.server.compressionThresholdBytes);
+  registerBodyIdleTimeout(app, options.server.bodyIdleTimeoutMs);
   registerRequestDecompression(app, options.server.inflatedBodyLimitBytes);
   await registerOpenApi(app, options.version);
   await app.register(apiRoutes, { uploadLimitBytes: options.server.bodyLimitBytes });

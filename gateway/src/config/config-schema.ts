@@ -36,8 +36,8 @@ export const ServerConfigSchema = Type.Object(
     body_limit_mb: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1024 })),
     /** Largest size a compressed request body (Content-Encoding) may inflate to, in megabytes (default 4). */
     inflated_body_limit_mb: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1024 })),
-    /** A multipart upload that sends nothing for this long, in milliseconds, is answered 408 and its connection closed (default 30000). */
-    upload_idle_timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 3_600_000 })),
+    /** A multipart upload, or another request body over 1 MB, that sends nothing for this long, in milliseconds, is answered 408 and its connection closed (default 30000). */
+    body_idle_timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 3_600_000 })),
     /** Host names accepted besides the loopback names (DNS-rebinding guard). */
     allowed_hosts: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
     /** Origins allowed to call the gateway from a browser (CORS); none by default. */

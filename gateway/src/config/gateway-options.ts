@@ -6,8 +6,8 @@ export interface ServerSettings {
   bodyLimitBytes: number;
   /** A compressed request body is refused with 413 once it inflates past this many bytes. */
   inflatedBodyLimitBytes: number;
-  /** A multipart upload that sends nothing for this long is answered 408 and its connection closed. */
-  uploadIdleTimeoutMs: number;
+  /** A multipart upload, or another request body over 1 MB, that sends nothing for this long is answered 408 and its connection closed. */
+  bodyIdleTimeoutMs: number;
   allowedHosts: string[];
   corsOrigins: string[];
   compressionThresholdBytes: number;

@@ -144,7 +144,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
     server: {
       bodyLimitBytes: server.body_limit_mb !== undefined ? Math.round(server.body_limit_mb * 1024 * 1024) : DEFAULT_SERVER.bodyLimitBytes,
       inflatedBodyLimitBytes: server.inflated_body_limit_mb !== undefined ? Math.round(server.inflated_body_limit_mb * 1024 * 1024) : DEFAULT_SERVER.inflatedBodyLimitBytes,
-      uploadIdleTimeoutMs: server.upload_idle_timeout_ms ?? DEFAULT_SERVER.uploadIdleTimeoutMs,
+      bodyIdleTimeoutMs: server.body_idle_timeout_ms ?? DEFAULT_SERVER.bodyIdleTimeoutMs,
       allowedHosts: server.allowed_hosts ?? DEFAULT_SERVER.allowedHosts,
       corsOrigins: server.cors_origins ?? DEFAULT_SERVER.corsOrigins,
       compressionThresholdBytes: server.compression_threshold_bytes ?? DEFAULT_SERVER.compressionThresholdBytes,

@@ -46,7 +46,7 @@ function partialFiles(gateway: TestGateway): string[] {
 describe('stalled and aborted uploads', () => {
   // First in its file: the probe reports the growth of the process's peak RSS.
   it('20 uploads that stop after 10 MB each are answered 408 after the idle timeout, hold no memory and leave no file behind', async () => {
-    const gateway = await useGateway({ config: { server: { upload_idle_timeout_ms: 1000, headers_timeout_ms: 5000, request_timeout_ms: 20_000 } } });
+    const gateway = await useGateway({ config: { server: { body_idle_timeout_ms: 1000, headers_timeout_ms: 5000, request_timeout_ms: 20_000 } } });
     const attacker = await createMemberKey(gateway, 'attacker');
     const probe = startLatencyProbe(gateway, await createMemberKey(gateway));
     const uploads = Array.from({ length: 20 }, () => stallAfter(gateway, attacker, 10));
@@ -81,7 +81,7 @@ describe('stalled and aborted uploads', () => {
   });
 
   it('an upload whose client leaves mid-file is cleaned up and logs no "database unavailable"', async () => {
-    const gateway = await useGateway({ config: { server: { upload_idle_timeout_ms: 10_000 } } });
+    const gateway = await useGateway({ config: { server: { body_idle_timeout_ms: 10_000 } } });
     const key = await createMemberKey(gateway);
     const { outages } = gateway.app.services;
     const refusedRequest = vi.spyOn(outages, 'refusedRequest');

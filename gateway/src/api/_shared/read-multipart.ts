@@ -23,7 +23,7 @@ export interface MultipartUpload {
 /**
  * Reads a multipart/form-data body: its text fields, and at most one file, streamed to a temporary
  * file as it arrives (never held whole in memory) and removed once the answer has left unless the
- * route kept it. An upload that sends nothing for server.upload_idle_timeout_ms is answered 408; an
+ * route kept it. An upload that sends nothing for server.body_idle_timeout_ms is answered 408; an
  * answer sent before the body has arrived (a refusal, a stall) closes the connection, so the rest of
  * the body is neither read nor waited for.
  */
@@ -34,7 +34,7 @@ export async function readMultipart(request: FastifyRequest, reply: FastifyReply
   const { files, options } = request.server.services;
   const upload: MultipartUpload = { fields: {} };
   const stalled = new AbortController();
-  const stall = idleWatch(request, options.server.uploadIdleTimeoutMs, stalled);
+  const stall = idleWatch(request, options.server.bodyIdleTimeoutMs, stalled);
   const parts = request.parts()[Symbol.asyncIterator]();
   let fieldBytes = 0;
   try {
@@ -76,7 +76,7 @@ interface IdleWatch {
 
 /** Fires (and aborts `stalled`) when the request's body sends no byte for `idleMs`; every byte that arrives starts the wait again. */
 function idleWatch(request: FastifyRequest, idleMs: number, stalled: AbortController): IdleWatch {
-  const error = new GatewayError(408, 'upload_stalled', `The upload sent nothing for ${Math.round(idleMs / 100) / 10} s (server.upload_idle_timeout_ms); the connection is closed. Send the file again.`);
+  const error = new GatewayError(408, 'upload_stalled', `The upload sent nothing for ${Math.round(idleMs / 100) / 10} s (server.body_idle_timeout_ms); the connection is closed. Send the file again.`);
   let fire: () => void = () => undefined;
   const fired = new Promise<never>((_resolve, reject) => {
     fire = () => reject(error);
