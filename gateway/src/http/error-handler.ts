@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/errors/gateway-error.js';
 import { isDatabaseUnavailable } from '../store/store-error.js';
 import { pendingAdmission } from './authentication.js';
-import { megabytes } from './request-decompression.js';
+import { megabytes } from '../core/errors/megabytes.js';
 
 interface ValidationIssue {
   instancePath: string;

@@ -2,6 +2,7 @@ import { Transform, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createZstdDecompress } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/errors/gateway-error.js';
+import { megabytes } from '../core/errors/megabytes.js';
 
 /** The request encodings the gateway inflates (what @fastify/compress accepted before). */
 const DECODERS: Readonly<Record<string, () => Transform>> = {
@@ -11,11 +12,6 @@ const DECODERS: Readonly<Record<string, () => Transform>> = {
   br: () => createBrotliDecompress(),
   zstd: () => createZstdDecompress(),
 };
-
-/** Megabytes with at most one decimal, for messages. */
-export function megabytes(bytes: number): string {
-  return `${Math.round((bytes / 2 ** 20) * 10) / 10} MB`;
-}
 
 /** What Fastify's body reader looks for on a preParsing stream: the bytes that arrived, to check Content-Length against. */
 type InflatedBody = Transform & { receivedEncodedLength: number };

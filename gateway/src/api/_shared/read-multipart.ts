@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import type { ReceivedFile } from '../../core/files/file-store.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
+import { megabytes } from '../../core/errors/megabytes.js';
 
 /**
  * The text fields of one upload together (each is at most 1 MB, index.ts): the parser holds them in
@@ -52,7 +53,7 @@ export async function readMultipart(request: FastifyRequest, reply: FastifyReply
       } else {
         const value = String(part.value);
         fieldBytes += value.length + part.fieldname.length;
-        if (fieldBytes > MAX_FIELD_BYTES) throw new GatewayError(413, 'fields_too_large', `The text fields of the upload are larger than ${MAX_FIELD_BYTES / 2 ** 20} MB together; send large content as the file.`, { param: part.fieldname });
+        if (fieldBytes > MAX_FIELD_BYTES) throw new GatewayError(413, 'fields_too_large', `The text fields of the upload are larger than ${megabytes(MAX_FIELD_BYTES)} together; send large content as the file.`, { param: part.fieldname });
         upload.fields[part.fieldname] = value;
       }
     }

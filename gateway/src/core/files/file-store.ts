@@ -9,6 +9,7 @@ import type { FileRecord, FilesRepository } from '../../store/files-repository.j
 export type { FileRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { megabytes } from '../errors/megabytes.js';
 import { newOrderedId } from '../ids/ids.js';
 
 /**
@@ -47,7 +48,7 @@ export class FileStore {
       transform(chunk: Buffer, _encoding, callback) {
         bytes += chunk.length;
         if (bytes <= options.maxBytes) return callback(null, chunk);
-        callback(new GatewayError(413, 'file_too_large', `The uploaded file is larger than the ${Math.round((options.maxBytes / 2 ** 20) * 10) / 10} MB the gateway accepts (server.body_limit_mb in the config file).`, { param: 'file' }));
+        callback(new GatewayError(413, 'file_too_large', `The uploaded file is larger than the ${megabytes(options.maxBytes)} the gateway accepts (server.body_limit_mb in the config file).`, { param: 'file' }));
       },
     });
     try {
