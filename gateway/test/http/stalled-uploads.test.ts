@@ -80,7 +80,7 @@ describe('stalled and aborted uploads', () => {
     expect(partialFiles(gateway)).toEqual([]);
   });
 
-  it('an upload whose client leaves mid-file is cleaned up and logs no "database unavailable"', async () => {
+  it('an upload or a JSON body whose client leaves half-way is cleaned up and logs no "database unavailable"', async () => {
     const gateway = await useGateway({ config: { server: { body_idle_timeout_ms: 10_000 } } });
     const key = await createMemberKey(gateway);
     const { outages } = gateway.app.services;
@@ -93,6 +93,13 @@ describe('stalled and aborted uploads', () => {
       upload.socket.destroy();
       await upload.answer;
     }
+    // A JSON body whose client leaves half-way fails on the same ECONNRESET.
+    const socket = connect(Number(new URL(gateway.url).port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"model":"svc-large-3","messages":[`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
     await expect.poll(() => partialFiles(gateway), { timeout: 2000 }).toEqual([]);
     // Give the error path its turn, then check nothing took the client's ECONNRESET for the database's.
     await new Promise((resolve) => setTimeout(resolve, 200));
