@@ -27,8 +27,10 @@ export function registerBodyIdleTimeout(app: FastifyInstance, idleMs: number): v
       reply.header('Connection', 'close');
       watch.destroy(stalled);
     }, idleMs);
-    watch.on('close', () => clearTimeout(timer));
-    watch.on('end', () => clearTimeout(timer));
+    // Whichever comes first: the body read to its end, the watch destroyed, or the answer gone (a refusal before the end).
+    const stop = () => clearTimeout(timer);
+    watch.once('end', stop).once('close', stop);
+    reply.raw.once('close', stop);
     payload.on('error', (error) => watch.destroy(error));
     payload.pipe(watch);
     done(null, watch);
