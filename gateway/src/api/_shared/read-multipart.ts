@@ -34,9 +34,10 @@ export async function readMultipart(request: FastifyRequest, reply: FastifyReply
   }
   const { files, options } = request.server.services;
   const upload: MultipartUpload = { fields: {} };
+  // The parser pipes the body first; the watch's 'data' listener then only sees what flows to it.
+  const parts = request.parts()[Symbol.asyncIterator]();
   const stalled = new AbortController();
   const stall = idleWatch(request, options.server.bodyIdleTimeoutMs, stalled);
-  const parts = request.parts()[Symbol.asyncIterator]();
   let fieldBytes = 0;
   try {
     for (let next = await stall.race(parts.next()); !next.done; next = await stall.race(parts.next())) {
