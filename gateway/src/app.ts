@@ -30,6 +30,8 @@ import { OutageWarnings } from './core/errors/outage-warnings.js';
 import { BillingService } from './core/billing/billing-service.js';
 import { registerAuthentication } from './http/authentication.js';
 import { registerCompression } from './http/compression.js';
+import { registerRequestDecompression } from './http/request-decompression.js';
+import { registerBodyIdleTimeout } from './http/stalled-bodies.js';
 import { registerCors } from './http/cors.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerHostGuard } from './http/host-guard.js';
@@ -37,7 +39,7 @@ import { clientRequestId, newRequestId, registerRequestContext } from './http/re
 import { registerUsageRecorder } from './http/usage-recorder.js';
 import { registerSpendReservation } from './http/spend-reservation.js';
 import { validationController } from './http/validation.js';
-import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
+import { answerUnservedRequests, clientErrorHandler, frameworkErrorHandler, registerRequestFraming } from './http/framework-errors.js';
 import './http/fastify-augment.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerConsolePage } from './http/console-page.js';
@@ -114,11 +116,13 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     requestTimeout: options.server.requestTimeoutMs,
     keepAliveTimeout: options.server.keepAliveTimeoutMs,
     // Node checks the headers and request timeouts on this interval, so it bounds how late a slow client is cut off.
-    http: { headersTimeout: options.server.headersTimeoutMs, connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(options.server.headersTimeoutMs / 4))) },
+    // No Host on HTTP/1.1 is answered by registerRequestFraming in the error shape, not by Node's bare 400.
+    http: { requireHostHeader: false, headersTimeout: options.server.headersTimeoutMs, connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(options.server.headersTimeoutMs / 4))) },
     routerOptions: { maxParamLength: 500 },
     forceCloseConnections: 'idle',
     schemaController: validationController(),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  answerUnservedRequests(app.server);
 
   // Every body is JSON or multipart; anything else is answered with 415. An empty JSON body (SDKs
   // send one with POST .../cancel and .../archive) counts as no body.
@@ -260,6 +264,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   app.decorate('generatedAdminKey', generatedKey);
 
   registerRequestContext(app);
+  registerRequestFraming(app);
   registerErrorHandler(app);
   const live = () => services.settings.live();
   registerHostGuard(app, options.host, () => live().allowedHosts);
@@ -269,6 +274,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   registerMetricsHooks(app);
   registerSpendReservation(app);
   await registerCompression(app, options.server.compressionThresholdBytes);
+  registerBodyIdleTimeout(app, options.server.bodyIdleTimeoutMs);
+  registerRequestDecompression(app, options.server.inflatedBodyLimitBytes);
   await registerOpenApi(app, options.version);
   await app.register(apiRoutes, { uploadLimitBytes: options.server.bodyLimitBytes });
   await registerConsolePage(app, options.consoleDir);

@@ -34,6 +34,10 @@ export const ServerConfigSchema = Type.Object(
   {
     /** Largest request body, in megabytes. */
     body_limit_mb: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1024 })),
+    /** Largest size a compressed request body (Content-Encoding) may inflate to, in megabytes (default 4). */
+    inflated_body_limit_mb: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1024 })),
+    /** A multipart upload, or another request body over 1 MB, that sends nothing for this long, in milliseconds, is answered 408 and its connection closed (default 30000). */
+    body_idle_timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 3_600_000 })),
     /** Host names accepted besides the loopback names (DNS-rebinding guard). */
     allowed_hosts: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
     /** Origins allowed to call the gateway from a browser (CORS); none by default. */
@@ -64,6 +68,8 @@ export const ServerConfigSchema = Type.Object(
     request_timeout_ms: Type.Optional(Type.Integer({ minimum: 0 })),
     /** How long an idle keep-alive connection stays open, in milliseconds. */
     keep_alive_timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** A bearer token a scraper may send to read /metrics instead of an Owner key (GATEWAY_METRICS_TOKEN overrides it); at least 16 characters. */
+    metrics_token: Type.Optional(Type.String({ minLength: 16, maxLength: 512 })),
     /** Batch lines this instance runs at once, all batches together (default 8). */
     batch_concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     /** Lines of one batch this instance runs at once (default 4). */

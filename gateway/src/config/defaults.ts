@@ -10,6 +10,9 @@ export const TEAM_DRAIN_DELAY_MS = 5_000;
 
 export const DEFAULT_SERVER: ServerSettings = {
   bodyLimitBytes: 50 * 1024 * 1024,
+  // A JSON body of 4 MB is about a million tokens of text: past any context window, far below the body limit.
+  inflatedBodyLimitBytes: 4 * 1024 * 1024,
+  bodyIdleTimeoutMs: 30_000,
   allowedHosts: [],
   corsOrigins: [],
   compressionThresholdBytes: 1024,

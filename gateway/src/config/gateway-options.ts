@@ -4,6 +4,10 @@ import type { UrlFetchAllowEntry } from './url-fetch-allow.js';
 
 export interface ServerSettings {
   bodyLimitBytes: number;
+  /** A compressed request body is refused with 413 once it inflates past this many bytes. */
+  inflatedBodyLimitBytes: number;
+  /** A multipart upload, or another request body over 1 MB, that sends nothing for this long is answered 408 and its connection closed. */
+  bodyIdleTimeoutMs: number;
   allowedHosts: string[];
   corsOrigins: string[];
   compressionThresholdBytes: number;
@@ -22,6 +26,8 @@ export interface ServerSettings {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /** GATEWAY_METRICS_TOKEN, else server.metrics_token: a bearer token that reads /metrics besides an Owner key. */
+  metricsToken?: string;
   /** Batch lines this instance runs at once, all batches together. */
   batchConcurrency: number;
   /** Lines of one batch this instance runs at once. */

@@ -107,6 +107,14 @@ function connectionTimeouts(server: NonNullable<ConfigFile['server']>) {
   return { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs: server.keep_alive_timeout_ms ?? DEFAULT_SERVER.keepAliveTimeoutMs };
 }
 
+/** GATEWAY_METRICS_TOKEN over server.metrics_token; a short token is refused like the config file's. */
+function metricsToken(env: NodeJS.ProcessEnv, fromFile: string | undefined): string | undefined {
+  const fromEnv = env.GATEWAY_METRICS_TOKEN?.trim();
+  if (fromEnv === undefined || fromEnv === '') return fromFile;
+  if (fromEnv.length < 16) throw new ConfigError('GATEWAY_METRICS_TOKEN: must be at least 16 characters (a scraper sends it as a bearer token)');
+  return fromEnv;
+}
+
 export async function loadGatewayOptions(input: LoadOptionsInput): Promise<GatewayOptions> {
   const { env, overrides = {} } = input;
   const configPath = overrides.configPath ?? env.GATEWAY_CONFIG;
@@ -135,6 +143,8 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
     secretKey: env.GATEWAY_SECRET_KEY || undefined,
     server: {
       bodyLimitBytes: server.body_limit_mb !== undefined ? Math.round(server.body_limit_mb * 1024 * 1024) : DEFAULT_SERVER.bodyLimitBytes,
+      inflatedBodyLimitBytes: server.inflated_body_limit_mb !== undefined ? Math.round(server.inflated_body_limit_mb * 1024 * 1024) : DEFAULT_SERVER.inflatedBodyLimitBytes,
+      bodyIdleTimeoutMs: server.body_idle_timeout_ms ?? DEFAULT_SERVER.bodyIdleTimeoutMs,
       allowedHosts: server.allowed_hosts ?? DEFAULT_SERVER.allowedHosts,
       corsOrigins: server.cors_origins ?? DEFAULT_SERVER.corsOrigins,
       compressionThresholdBytes: server.compression_threshold_bytes ?? DEFAULT_SERVER.compressionThresholdBytes,
@@ -148,6 +158,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       instanceId: instanceIdFrom(env) ?? server.instance_id,
       urlFetchAllow: server.url_fetch_allow ? parseUrlFetchAllow(server.url_fetch_allow) : DEFAULT_SERVER.urlFetchAllow,
       ...connectionTimeouts(server),
+      metricsToken: metricsToken(env, server.metrics_token),
       batchConcurrency: server.batch_concurrency ?? DEFAULT_SERVER.batchConcurrency,
       batchConcurrencyPerBatch: server.batch_concurrency_per_batch ?? DEFAULT_SERVER.batchConcurrencyPerBatch,
       batchRecoverySeconds: server.batch_recovery_seconds ?? DEFAULT_SERVER.batchRecoverySeconds,

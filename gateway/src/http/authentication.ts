@@ -1,3 +1,4 @@
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../core/errors/gateway-error.js';
 import type { RateVerdict } from '../core/account/rate-limiter.js';
@@ -36,6 +37,7 @@ export function pendingAdmission(request: FastifyRequest): Promise<void> | undef
  * account's and key's spending limits. Routes declare who may call them in `config.auth`.
  */
 export function registerAuthentication(app: FastifyInstance): void {
+  const isMetricsToken = metricsTokenCheck(app.services.options.server.metricsToken);
   // A callback hook: only a key with a requests-per-minute limit waits (for the rate limiter); the others pass in the same turn.
   app.addHook('onRequest', (request, reply, done) => {
     const auth: RouteAuth = routeOf(request).config?.auth ?? 'key';
@@ -48,12 +50,14 @@ export function registerAuthentication(app: FastifyInstance): void {
       const how = auth === 'x-api-key' ? 'the X-API-Key header (this endpoint requires it)' : 'Authorization: Bearer <key> or X-API-Key: <key>';
       throw new GatewayError(401, 'missing_api_key', `No API key: send it in ${how}.`);
     }
+    if (auth === 'owner-or-metrics-token' && isMetricsToken(presented)) return done();
     const admitKey = (key: ApiKeyRecord | undefined): void | Promise<void> => {
       if (!key) throw new GatewayError(401, 'invalid_api_key', 'The API key is unknown or revoked. Create one in the console or with POST /account/keys.');
       request.apiKey = key;
 
-      if (auth === 'owner' && key.role !== 'owner') {
-        throw new GatewayError(403, 'owner_role_required', 'This operation requires a key with the Owner role.');
+      if ((auth === 'owner' || auth === 'owner-or-metrics-token') && key.role !== 'owner') {
+        const or = auth === 'owner' ? '' : ' or the metrics token (server.metrics_token, GATEWAY_METRICS_TOKEN)';
+        throw new GatewayError(403, 'owner_role_required', `This operation requires a key with the Owner role${or}.`);
       }
       const spending = (): void => {
         if (routeOf(request).config?.billable) accounts.assertCanSpend(key);
@@ -79,4 +83,11 @@ export function registerAuthentication(app: FastifyInstance): void {
     if (admitted instanceof Promise) admitted.then(() => done(), done);
     else done();
   });
+}
+
+/** Whether a presented bearer token is the metrics token, compared in constant time (by digest, so lengths never differ). */
+function metricsTokenCheck(token: string | undefined): (presented: string) => boolean {
+  if (!token) return () => false;
+  const expected = hash('sha256', token, 'buffer');
+  return (presented) => timingSafeEqual(hash('sha256', presented, 'buffer'), expected);
 }

@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 export async function registerCompression(app: FastifyInstance, thresholdBytes: number): Promise<void> {
   await app.register(compress, {
     global: true,
+    // Request bodies are inflated by request-decompression.ts, which caps what they inflate to.
+    globalDecompression: false,
     threshold: thresholdBytes,
     encodings: ['gzip'],
     customTypes: /^(application\/(json|javascript|x-ndjson|jsonl)|text\/(html|plain|css|javascript|markdown|csv|vtt)|image\/svg\+xml)/,

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/errors/gateway-error.js';
 import { isDatabaseUnavailable } from '../store/store-error.js';
 import { pendingAdmission } from './authentication.js';
+import { megabytes } from '../core/errors/megabytes.js';
 
 interface ValidationIssue {
   instancePath: string;
@@ -38,8 +39,17 @@ function describe(issue: ValidationIssue, field: string): string {
   }
 }
 
-/** Fastify's own errors and a database out of reach, mapped to the gateway's codes. */
-function fromFastifyError(error: FastifyError): GatewayError | undefined {
+/** A client's own socket failing as it leaves: ECONNRESET here is the client's, not the database's. */
+const CLIENT_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+/**
+ * Fastify's own errors and a database out of reach, mapped to the gateway's codes; `bodyLimitBytes` is
+ * the route's; `clientLeft` says the client closed the connection before its request had arrived.
+ */
+function fromFastifyError(error: FastifyError, bodyLimitBytes: number, clientLeft: boolean): GatewayError | undefined {
+  if (clientLeft && CLIENT_SOCKET_CODES.has(error.code)) {
+    return new GatewayError(400, 'client_closed_request', 'The connection closed before the request was complete.');
+  }
   if (isDatabaseUnavailable(error)) {
     return new GatewayError(503, 'database_unavailable', "The gateway's database does not answer; try again shortly (usage already recorded is kept and written when it is back).", { retryAfter: 5 });
   }
@@ -57,7 +67,7 @@ function fromFastifyError(error: FastifyError): GatewayError | undefined {
       return new GatewayError(415, 'unsupported_media_type', `${error.message}. Send Content-Type: application/json (or multipart/form-data where the endpoint accepts uploads).`);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
-      return new GatewayError(413, 'body_too_large', 'The request body is larger than the gateway accepts (server.body_limit_mb in the config file).');
+      return new GatewayError(413, 'body_too_large', `The request body is larger than the ${megabytes(bodyLimitBytes)} the gateway accepts (server.body_limit_mb in the config file).`);
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return new GatewayError(415, 'unsupported_media_type', 'Expected a multipart/form-data body; let your HTTP client set the Content-Type with its boundary.');
     case 'FST_FILES_LIMIT':
@@ -80,7 +90,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       () => raised,
       (refusal: unknown) => refusal as FastifyError | GatewayError,
     ) ?? raised;
-    const mapped = error instanceof GatewayError ? error : fromFastifyError(error as FastifyError);
+    const mapped = error instanceof GatewayError ? error : fromFastifyError(error as FastifyError, request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0, request.raw.destroyed && !request.raw.complete);
     if (!mapped) {
       request.log.error({ err: error }, 'unhandled error');
       const internal = new GatewayError(500, 'internal_error', `The gateway failed to handle this request (request id ${request.id}); details are in its log.`);

@@ -2,8 +2,11 @@ import type { ApiKeyRecord } from '../store/keys-repository.js';
 import type { GatewayServices } from '../core/lifecycle/gateway-services.js';
 import type { RequestBilling } from '../core/billing/billing-service.js';
 
-/** Who may call a route: nobody needs a key, any key, a key sent as X-API-Key, or an Owner key. */
-export type RouteAuth = 'none' | 'key' | 'x-api-key' | 'owner';
+/**
+ * Who may call a route: nobody needs a key, any key, a key sent as X-API-Key, an Owner key, or an
+ * Owner key or the configured metrics token (server.metrics_token, GATEWAY_METRICS_TOKEN).
+ */
+export type RouteAuth = 'none' | 'key' | 'x-api-key' | 'owner' | 'owner-or-metrics-token';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { boundedJsonText } from '../core/json/bounded-json-text.js';
 import type { ChargedUsage } from '../core/billing/billing-service.js';
-import { CONSOLE_CLIENT, redactBody, redactHeaders } from '../core/request-log/request-log.js';
+import { CONSOLE_CLIENT, redactBody, redactHeaders, type RequestLogEntry } from '../core/request-log/request-log.js';
 import { elapsedMs, routeOf } from './request-context.js';
 
 declare module 'fastify' {
@@ -124,7 +124,7 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
     const bodies = keepBodies();
     const requestBody = bodies ? requestBodyText(request) : undefined;
     const responseBody = bodies ? (request[RESPONSE_BODY] ?? undefined) : undefined;
-    app.services.requestLog.add({
+    const entry: RequestLogEntry = {
       id: request.id,
       time: Date.now(),
       method: request.method,
@@ -140,7 +140,10 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
       request_headers: redactHeaders(request.headers, secrets),
       ...(requestBody !== undefined ? { request_body: redactBody(requestBody, 4096, secrets) } : {}),
       ...(responseBody !== undefined ? { response_body: responseBody === STREAM ? STREAM : redactBody(responseBody.toString(), 4096, secrets) } : {}),
-    });
+    };
+    // The log is the Owner's: requests without a valid key go apart and cannot evict the entries of keys.
+    if (request.apiKey) app.services.requestLog.add(entry);
+    else app.services.requestLog.addKeyless(entry);
   };
 
   const record = (request: FastifyRequest, status: number): Promise<void> | undefined => {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { KeyService, MAX_CACHED_LOOKUPS } from '../../src/core/account/key-service.js';
+import { KeyService, MAX_CACHED_MISSES } from '../../src/core/account/key-service.js';
 import { openDatabase, type Database } from '../../src/store/database.js';
 import { KeysRepository } from '../../src/store/keys-repository.js';
 import { useTempDir } from '../support/use-resources.js';
@@ -13,12 +13,29 @@ beforeEach(async () => {
 });
 
 describe('KeyService', () => {
-  it('keeps a bounded cache however many wrong keys are tried, and still knows the real ones', async () => {
-    const keys = new KeyService(new KeysRepository(db));
-    const { key } = await keys.create({ name: 'ci', role: 'member' });
-    expect((await keys.authenticate(key))?.name).toBe('ci');
-    for (let i = 0; i < MAX_CACHED_LOOKUPS + 500; i++) expect(await keys.authenticate(`sk-sy-wrong-${i}`)).toBeUndefined();
-    expect(keys.cachedLookups).toBeLessThanOrEqual(MAX_CACHED_LOOKUPS);
-    expect((await keys.authenticate(key))?.name).toBe('ci');
+  it('keeps a bounded cache however many wrong keys are tried, and still knows the real ones without a query', async () => {
+    const repository = new KeysRepository(db);
+    const keys = new KeyService(repository);
+    const created = await Promise.all(['ci', 'console', 'owner'].map((name) => keys.create({ name, role: 'member' })));
+    for (const { key, record } of created) expect((await keys.authenticate(key))?.name).toBe(record.name);
+
+    let queries = 0;
+    const findByHash = repository.findByHash.bind(repository);
+    repository.findByHash = (hash) => {
+      queries++;
+      return findByHash(hash);
+    };
+    for (let i = 0; i < MAX_CACHED_MISSES + 500; i++) expect(await keys.authenticate(`sk-sy-wrong-${i}`)).toBeUndefined();
+    expect(queries).toBe(MAX_CACHED_MISSES + 500);
+    expect(keys.cachedLookups).toEqual({ known: 3, unknown: MAX_CACHED_MISSES });
+
+    // Every real key still answers from memory, in the same turn (no promise, no query).
+    queries = 0;
+    for (const { key, record } of created) expect((keys.authenticate(key) as { name?: string } | undefined)?.name).toBe(record.name);
+    expect(queries).toBe(0);
+    // A wrong key tried again costs no query either, and one sent many times at once costs one.
+    expect(keys.authenticate(`sk-sy-wrong-${MAX_CACHED_MISSES + 499}`)).toBeUndefined();
+    await Promise.all(Array.from({ length: 50 }, () => keys.authenticate('sk-sy-wrong-burst')));
+    expect(queries).toBe(1);
   });
 });

@@ -18,7 +18,7 @@ let gateway: TestGateway | undefined;
 let upstream: FakeUpstream | undefined;
 
 async function scrape(target: TestGateway) {
-  const response = await target.request('/metrics', { key: null });
+  const response = await target.request('/metrics');
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
   return parsePrometheusText(await response.text());
@@ -159,6 +159,35 @@ describe('GET /metrics', () => {
       gateway = undefined;
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('needs an Owner key or the metrics token also on loopback; the health probes stay public', async () => {
+    const token = 'scraper-token-0123456789';
+    gateway = await useGateway({ config: { server: { metrics_token: token } } });
+    const anonymous = await gateway.request('/metrics', { key: null });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(await json(anonymous)).toMatchObject({ object: 'error', code: 'missing_api_key' });
+    expect((await json(await gateway.request('/metrics', { key: 'not-the-token-nor-a-key' }))).code).toBe('invalid_api_key');
+    const member = await json(await gateway.request('/account/keys', { method: 'POST', json: { name: 'member', role: 'member' } }));
+    const refused = await gateway.request('/metrics', { key: member.key });
+    expect(refused.status).toBe(403);
+    expect((await json(refused)).message).toContain('metrics token');
+    for (const key of [ADMIN_KEY, token]) {
+      const answer = await gateway.request('/metrics', { key });
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toContain('# TYPE http_server_request_duration_seconds histogram');
+    }
+    // The token opens /metrics only.
+    expect((await gateway.request('/v1/models', { key: token })).status).toBe(401);
+    for (const path of ['/health/liveness', '/health/readiness']) expect((await gateway.request(path, { key: null })).status).toBe(200);
+  });
+
+  it('takes the metrics token from GATEWAY_METRICS_TOKEN over the config file, and refuses a short one', async () => {
+    gateway = await useGateway({ env: { GATEWAY_METRICS_TOKEN: 'from-the-environment-42' }, config: { server: { metrics_token: 'from-the-config-file-42' } } });
+    expect((await gateway.request('/metrics', { key: 'from-the-environment-42' })).status).toBe(200);
+    expect((await gateway.request('/metrics', { key: 'from-the-config-file-42' })).status).toBe(401);
+    await expect(loadGatewayOptions({ env: { GATEWAY_METRICS_TOKEN: 'short' } })).rejects.toThrow(/GATEWAY_METRICS_TOKEN: must be at least 16 characters/);
   });
 
   it('needs an Owner key when the gateway is bound to a non-loopback address', async () => {

@@ -24,6 +24,18 @@ describe('redaction for the request log', () => {
     expect(redactBody('?api_key=zzz&x=1')).toBe('?api_key=[redacted]&x=1');
   });
 
+  it('reads member names, known secrets and patterns in decoded form, whatever JSON escapes spell them', () => {
+    const body = '{"x\\u002dapi\\u002dkey":"dash-escaped","\\u0074oken":"t-escaped","pass\\u0077ord":"w-escaped","api\\u005Fkey":"underscore-escaped","note":"sk\\u002dproj\\u002dabcdefghijkl and Bearer\\u0020opaque-credential","said":"correct\\u002dhorse-battery-staple-42","path":"a\\/b"}';
+    // Still JSON: the escapes only spell characters.
+    expect(JSON.parse(body)['x-api-key']).toBe('dash-escaped');
+    const out = redactBody(body, 4096, [FREE_FORM_ADMIN_KEY]);
+    for (const secret of ['dash-escaped', 't-escaped', 'w-escaped', 'underscore-escaped', 'abcdefghijkl', 'opaque-credential', 'battery-staple']) expect(out).not.toContain(secret);
+    expect(JSON.parse(out)).toMatchObject({ 'x-api-key': '[redacted]', token: '[redacted]', password: '[redacted]', api_key: '[redacted]', path: 'a/b' });
+    // An escaped backslash followed by "u002d" is text, not an escape, and stays as it was.
+    expect(redactBody('{"note":"C:\\\\u002dkey"}')).toBe('{"note":"C:\\\\u002dkey"}');
+    expect(redactBody('{"quote":"\\u0022","tab":"\\u0009"}')).toBe('{"quote":"\\u0022","tab":"\\u0009"}');
+  });
+
   it('redacts a secret cut off by the size cap', () => {
     const body = `{"pad":"${'a'.repeat(4000)}","password":"${'p'.repeat(500)}"}`;
     expect(redactBody(body, 4096)).not.toMatch(/p{20}/);

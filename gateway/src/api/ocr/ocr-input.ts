@@ -1,5 +1,5 @@
 import type { OwnerScope } from '../../core/account/resource-owner.js';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { booleanField, readMultipart } from '../_shared/read-multipart.js';
 import type { MistralOcrInput } from '../../core/ocr/process-mistral-ocr.js';
@@ -92,8 +92,8 @@ function parsePages(value: string | undefined): number[] | undefined {
 }
 
 /** Multipart fields: file, model, return_bboxes, structured_output, schema (JSON text), granularity, pages. */
-export async function fromMultipart(request: FastifyRequest): Promise<OcrRequest> {
-  const { fields, file } = await readMultipart(request);
+export async function fromMultipart(request: FastifyRequest, reply: FastifyReply): Promise<OcrRequest> {
+  const { fields, file } = await readMultipart(request, reply);
   if (!file) throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' is required in a multipart OCR request.", { param: 'file' });
   let schema: Record<string, unknown> | undefined;
   if (fields.schema) {
@@ -114,7 +114,7 @@ export async function fromMultipart(request: FastifyRequest): Promise<OcrRequest
   }
   return {
     model: fields.model || undefined,
-    source: file.content,
+    source: await file.read(),
     returnBboxes: booleanField(fields, 'return_bboxes') ?? true,
     structuredOutput: booleanField(fields, 'structured_output') ?? false,
     schema,

@@ -30,7 +30,7 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   async function route(request: FastifyRequest<{ Body: OcrBodyType }>, reply: FastifyReply) {
-    if (request.isMultipart()) return handle(request, reply, await fromMultipart(request));
+    if (request.isMultipart()) return handle(request, reply, await fromMultipart(request, reply));
     if (!isMistralForm(request.body)) return handle(request, reply, fromJson(request.body));
     return ocr.readAsMistral(fromMistralJson(request.body, ownerScope(request.apiKey)), request.billing, clientAbortSignal(reply), (message) => request.log.info(message));
   }

@@ -31,13 +31,13 @@ export const transcriptRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
   for (const path of ['/transcript', '/v1/audio/transcriptions']) {
     app.post(path, { config: { billable: true }, schema: path === '/transcript' ? schema : { ...schema, hide: true } }, async (request, reply) => {
-      const upload = await readMultipart(request);
+      const upload = await readMultipart(request, reply);
       const { fields } = upload;
       const format = (fields.response_format ?? 'json') as TranscriptFormat;
       if (!FORMATS.includes(format)) throw new GatewayError(422, 'invalid_value', `Invalid request: 'response_format' must be one of ${FORMATS.join(', ')}.`, { param: 'response_format' });
       const temperature = numberField(fields, 'temperature', { min: 0, max: 1 });
       const { result, route: served, declaredSeconds: duration } = await app.services.transcription.transcribe(
-        { model: fields.model || undefined, file: await audioSource(upload.file, fields, { files: app.services.files, owner: ownerScope(request.apiKey), addresses: app.services.urlFetchPolicy }), language: fields.language || undefined, prompt: fields.prompt || undefined, temperature },
+        { model: fields.model || undefined, file: await audioSource(upload.file && { content: await upload.file.read(), filename: upload.file.filename }, fields, { files: app.services.files, owner: ownerScope(request.apiKey), addresses: app.services.urlFetchPolicy }), language: fields.language || undefined, prompt: fields.prompt || undefined, temperature },
         request.billing,
         clientAbortSignal(reply),
       );

@@ -4,8 +4,10 @@ import { GatewayError } from '../errors/gateway-error.js';
 import { newId } from '../ids/ids.js';
 
 export const KEY_PREFIX = 'sk-sy-';
-/** Lookups (known and unknown keys) kept in memory; the oldest goes first. */
-export const MAX_CACHED_LOOKUPS = 10_000;
+/** Keys found in the database kept in memory (the Owner makes keys, so this bound is rarely reached); the oldest goes first. */
+export const MAX_CACHED_KEYS = 10_000;
+/** Presented keys the database does not know, remembered apart; the oldest goes first, and never a known key. */
+export const MAX_CACHED_MISSES = 10_000;
 const SHOWN_CHARACTERS = 10;
 
 export interface PublicKey {
@@ -55,7 +57,14 @@ export function toPublicKey(record: ApiKeyRecord): PublicKey {
  * through an in-memory cache that every change invalidates, so a revoked key stops at once.
  */
 export class KeyService {
-  private readonly cache = new Map<string, ApiKeyRecord | null>();
+  /**
+   * Lookups by hash, in two caches: anyone can present any number of wrong keys, so unknown keys are
+   * remembered apart and can only push out other unknown keys, never a key that works.
+   */
+  private readonly known = new Map<string, ApiKeyRecord>();
+  private readonly unknown = new Set<string>();
+  /** Lookups on their way to the database, so one key sent many times at once costs one query. */
+  private readonly pending = new Map<string, Promise<ApiKeyRecord | null>>();
   /** Counts changes, so a lookup that raced with one is not cached. */
   private generation = 0;
   private readonly lastTouched = new Map<string, number>();
@@ -126,20 +135,35 @@ export class KeyService {
     const internalFor = this.internalTokens.get(presented);
     if (internalFor) return this.keys.findById(internalFor).then((record) => (record && record.revoked_at === null ? record : undefined));
     const hash = hashKey(presented);
-    const cached = this.cache.get(hash);
-    return cached === undefined ? this.lookUp(hash) : this.accepted(cached, hash);
+    const cached = this.known.get(hash);
+    if (cached) return this.accepted(cached, hash);
+    if (this.unknown.has(hash)) return undefined;
+    return this.lookUp(hash).then((record) => this.accepted(record, hash));
   }
 
-  private async lookUp(hash: string): Promise<ApiKeyRecord | undefined> {
+  private lookUp(hash: string): Promise<ApiKeyRecord | null> {
+    let lookup = this.pending.get(hash);
+    if (!lookup) {
+      lookup = this.query(hash).finally(() => this.pending.delete(hash));
+      this.pending.set(hash, lookup);
+    }
+    return lookup;
+  }
+
+  private async query(hash: string): Promise<ApiKeyRecord | null> {
     const generation = this.generation;
     const record = (await this.keys.findByHash(hash)) ?? null;
     // A change while the query ran may have made this answer stale: use it, but do not cache it.
-    if (generation !== this.generation) return this.accepted(record, hash);
-    // Unknown keys are cached too (a client retrying a bad key costs no query), so the cache is
-    // bounded: otherwise every distinct wrong key sent to the gateway would stay in memory.
-    if (this.cache.size >= MAX_CACHED_LOOKUPS) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(hash, record);
-    return this.accepted(record, hash);
+    if (generation !== this.generation) return record;
+    if (record) {
+      if (this.known.size >= MAX_CACHED_KEYS) this.known.delete(this.known.keys().next().value!);
+      this.known.set(hash, record);
+    } else {
+      // An unknown key is remembered too (a client retrying a bad key costs no query), in its own bounded set.
+      if (this.unknown.size >= MAX_CACHED_MISSES) this.unknown.delete(this.unknown.values().next().value!);
+      this.unknown.add(hash);
+    }
+    return record;
   }
 
   private accepted(record: ApiKeyRecord | null, hash: string): ApiKeyRecord | undefined {
@@ -156,18 +180,18 @@ export class KeyService {
   /** Another instance changed a key: the next lookups read the database again. */
   forgetCached(): void {
     this.generation++;
-    this.cache.clear();
+    this.known.clear();
+    this.unknown.clear();
   }
 
   private changed(): void {
-    this.generation++;
-    this.cache.clear();
+    this.forgetCached();
     this.announce();
   }
 
-  /** How many key lookups are cached (bounded by MAX_CACHED_LOOKUPS). */
-  get cachedLookups(): number {
-    return this.cache.size;
+  /** How many lookups are cached: keys found (at most MAX_CACHED_KEYS) and unknown keys (at most MAX_CACHED_MISSES). */
+  get cachedLookups(): { known: number; unknown: number } {
+    return { known: this.known.size, unknown: this.unknown.size };
   }
 
   list(): Promise<ApiKeyRecord[]> {
@@ -212,3 +236,4 @@ export class KeyService {
     void this.keys.touch(record.id, now).catch(() => undefined);
   }
 }
+

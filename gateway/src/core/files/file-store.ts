@@ -1,13 +1,16 @@
-import { mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FileRecord, FilesRepository } from '../../store/files-repository.js';
 
 export type { FileRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../../store/private-folder.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { megabytes } from '../errors/megabytes.js';
 import { newOrderedId } from '../ids/ids.js';
 
 /**
@@ -15,6 +18,16 @@ import { newOrderedId } from '../ids/ids.js';
  * `<dataDir>/files`), records in the database. In team mode every instance shares `filesDir`
  * (docs/team-mode.md says why a directory rather than the database).
  */
+/** An upload written to a temporary file as it arrived: kept with `saveReceived`, read whole with `read`, removed with `discard`. */
+export interface ReceivedFile {
+  /** The id it is kept under. */
+  readonly id: string;
+  readonly path: string;
+  readonly bytes: number;
+  read(): Promise<Buffer>;
+  discard(): Promise<void>;
+}
+
 export class FileStore {
   constructor(
     private readonly files: FilesRepository,
@@ -23,16 +36,53 @@ export class FileStore {
     mkdirSync(this.folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   }
 
-  async save(content: Buffer, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
-    const record: FileRecord = {
-      id: newOrderedId('file-'),
+  /**
+   * Streams an upload to a temporary file, never holding it in memory, and fails with 413 (stating
+   * the limit) once it passes `maxBytes`; the file is removed when it fails or `signal` aborts. It is
+   * written beside the files under a temporary name (as `save` does), so keeping it is a rename.
+   */
+  async receive(source: Readable, options: { maxBytes: number; signal?: AbortSignal }): Promise<ReceivedFile> {
+    const id = newOrderedId('file-');
+    const path = `${join(this.folder, id)}.partial-${randomBytes(4).toString('hex')}`;
+    let bytes = 0;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        bytes += chunk.length;
+        if (bytes <= options.maxBytes) return callback(null, chunk);
+        callback(new GatewayError(413, 'file_too_large', `The uploaded file is larger than the ${megabytes(options.maxBytes)} the gateway accepts (server.body_limit_mb in the config file).`, { param: 'file' }));
+      },
+    });
+    try {
+      await pipeline(source, counted, createWriteStream(path, { mode: 0o600 }), { signal: options.signal });
+    } catch (error) {
+      await rm(path, { force: true });
+      throw error;
+    }
+    return { id, path, bytes, read: () => readFile(path), discard: () => rm(path, { force: true }) };
+  }
+
+  /** Keeps a received upload as a file (moved into place, then its record inserted). */
+  async saveReceived(received: ReceivedFile, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
+    const record = this.newRecord(received.bytes, details, received.id);
+    await rename(received.path, join(this.folder, record.id));
+    await this.files.insert(record);
+    return record;
+  }
+
+  private newRecord(bytes: number, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }, id = newOrderedId('file-')): FileRecord {
+    return {
+      id,
       purpose: details.purpose,
       filename: details.filename,
       mime_type: details.mimeType,
-      bytes: content.length,
+      bytes,
       created_at: Math.floor(Date.now() / 1000),
       key_id: details.keyId,
     };
+  }
+
+  async save(content: Buffer, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
+    const record = this.newRecord(content.length, details);
     // Written under a temporary name and renamed (atomic within one directory, also on NFS), so an
     // instance that lists the record never reads half a file; the record is inserted only after.
     const path = join(this.folder, record.id);

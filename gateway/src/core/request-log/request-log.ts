@@ -49,6 +49,8 @@ export interface RequestLogPersistence {
 
 const PRUNE_EVERY_MS = 60_000;
 const DAY_MS = 86_400_000;
+/** Requests without an authenticated key kept for the live list (newest only; never stored or shared). */
+export const KEYLESS_ENTRIES = 100;
 
 /**
  * The last N requests, for the console's live request log; subscribers get each new entry. With a store,
@@ -57,6 +59,11 @@ const DAY_MS = 86_400_000;
  */
 export class RequestLog {
   private readonly entries: RequestLogEntry[] = [];
+  /**
+   * Requests that presented no valid key, apart: anyone can send them at any rate, so they must never
+   * push the Owner's entries out of the log (or out of the store, which a restart reads back).
+   */
+  private readonly keyless: RequestLogEntry[] = [];
   private readonly listeners = new Set<Listener>();
   private pending: RequestLogEntry[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -95,6 +102,18 @@ export class RequestLog {
       this.timer ??= setTimeout(() => void this.flush(), this.persistence.flushMs ?? 250);
       this.timer.unref?.();
     }
+  }
+
+  /**
+   * A request that presented no valid key (refused 401, or a public route): kept in a small ring of its
+   * own for the list, neither stored, shared nor sent to the live feed (whose readers keep a bounded
+   * list of their own), so any number of them evicts no entry of a key. /metrics counts them
+   * (switchyard_errors_total by code).
+   */
+  addKeyless(entry: RequestLogEntry): void {
+    if (this.instanceId) entry.instance_id = this.instanceId;
+    this.keyless.push(entry);
+    if (this.keyless.length >= 2 * KEYLESS_ENTRIES) this.keyless.splice(0, this.keyless.length - KEYLESS_ENTRIES);
   }
 
   /**
@@ -157,11 +176,16 @@ export class RequestLog {
     return this.pruneTurn().catch(() => false);
   }
 
-  /** Newest first. */
+  /** Newest first: the entries of keys and the keyless ones merged by time. */
   recent(limit: number, filter: RequestLogFilter = {}): RequestLogEntry[] {
     const out: RequestLogEntry[] = [];
-    for (let i = this.entries.length - 1; i >= this.oldest && out.length < limit; i--) {
-      if (matchesFilter(this.entries[i], filter)) out.push(this.entries[i]);
+    const oldestKeyless = Math.max(0, this.keyless.length - KEYLESS_ENTRIES);
+    let i = this.entries.length - 1;
+    let k = this.keyless.length - 1;
+    while (out.length < limit && (i >= this.oldest || k >= oldestKeyless)) {
+      const fromKeyless = k >= oldestKeyless && (i < this.oldest || this.keyless[k].time > this.entries[i].time);
+      const entry = fromKeyless ? this.keyless[k--] : this.entries[i--];
+      if (matchesFilter(entry, filter)) out.push(entry);
     }
     return out;
   }
@@ -179,6 +203,9 @@ export class RequestLog {
   get(id: string): RequestLogEntry | undefined {
     for (let i = this.oldest; i < this.entries.length; i++) {
       if (this.entries[i].id === id) return this.entries[i];
+    }
+    for (let k = Math.max(0, this.keyless.length - KEYLESS_ENTRIES); k < this.keyless.length; k++) {
+      if (this.keyless[k].id === id) return this.keyless[k];
     }
     return undefined;
   }
@@ -234,7 +261,8 @@ const PATTERNS: [guard: RegExp, pattern: RegExp, replacement: string][] = [
  * (the gateway's admin key, provider keys, the key the request itself presented) wherever it appears.
  */
 export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
-  let out = text;
+  // Matched in decoded form: `"x\u002dapi\u002dkey"` names the same member as `"x-api-key"`.
+  let out = MAY_HOLD_ESCAPES.test(text) ? unescapePrintable(text) : text;
   for (const secret of knownSecrets) {
     if (secret.length >= 6 && out.includes(secret)) out = out.replaceAll(secret, REDACTED);
   }
@@ -243,6 +271,24 @@ export function redactSecrets(text: string, knownSecrets: readonly string[] = []
   // Every pattern needs whitespace (after Bearer/Basic), `sk-` or `=`: most header values have none.
   if (MAY_MATCH_A_PATTERN.test(out)) for (const [guard, pattern, replacement] of PATTERNS) if (guard.test(out)) out = out.replace(pattern, replacement);
   return out;
+}
+
+const MAY_HOLD_ESCAPES = /\\[u/]/;
+/** A JSON escape: a backslash pair is read as one, so `\\u002d` (an escaped backslash, then text) stays. */
+const JSON_ESCAPE = /\\(\\|\/|u[0-9a-fA-F]{4})/g;
+
+/**
+ * JSON text with every escape of a printable ASCII character (`\u002d`, `\/`) written as the character
+ * itself: the same JSON value, in the one spelling the names, patterns and known secrets are matched in.
+ * Quotes, backslashes and control or non-ASCII characters keep their escapes.
+ */
+function unescapePrintable(text: string): string {
+  return text.replace(JSON_ESCAPE, (escape, body: string) => {
+    if (body === '/') return '/';
+    if (body.length !== 5) return escape;
+    const code = parseInt(body.slice(1), 16);
+    return code >= 0x20 && code <= 0x7e && code !== 0x22 && code !== 0x5c ? String.fromCharCode(code) : escape;
+  });
 }
 
 /**
