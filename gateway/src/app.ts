@@ -71,6 +71,7 @@ import { CompletionService } from './core/completions/completion-service.js';
 import { FimService } from './core/fim/fim-service.js';
 import { EmbeddingService } from './core/embeddings/embedding-service.js';
 import { OcrService } from './core/ocr/ocr-service.js';
+import { OcrAdmission } from './core/ocr/ocr-admission.js';
 import { DocumentService } from './core/documents/document-service.js';
 import { ImageAnalysisService } from './core/vision/image-analysis-service.js';
 import { ImageGenerationService } from './core/images/image-generation-service.js';
@@ -172,7 +173,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const metrics = new GatewayMetrics(providers, breakers);
   const runner = new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
   /** What the use cases that load client documents need. */
-  const useCaseDeps = { models, runner, files, options, urlFetchPolicy };
+  const ocrAdmission = new OcrAdmission({ concurrency: options.server.ocrConcurrency, perKey: Math.min(options.server.ocrConcurrencyPerKey, options.server.ocrConcurrency) });
+  const useCaseDeps = { models, runner, files, options, urlFetchPolicy, ocrAdmission };
   const accounts = new AccountService(new AccountRepository(db), ledger, options.account, Date.now, team && (() => team.spendReservations(storedSpend(new AccountRepository(db), new UsageRepository(db)))));
   await accounts.load();
   const services: GatewayServices = {

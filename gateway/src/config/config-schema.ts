@@ -70,6 +70,10 @@ export const ServerConfigSchema = Type.Object(
     batch_concurrency_per_batch: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     /** PostgreSQL: how often each instance looks for batch lines of an instance that died, in seconds (default 10). */
     batch_recovery_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
+    /** OCR jobs (documents) each local OCR engine takes at once, all keys together; more wait their key's turn (default 4). */
+    ocr_concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    /** OCR jobs of one key a local OCR engine takes at once (default 2). */
+    ocr_concurrency_per_key: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   },
   { additionalProperties: false },
 );

@@ -31,6 +31,11 @@ export const DEFAULT_SERVER: ServerSettings = {
   batchConcurrency: 8,
   batchConcurrencyPerBatch: 4,
   batchRecoverySeconds: 10,
+  // A local engine has up to 4 workers and reads a document's pages in parallel: 4 documents at
+  // once keep it busy, and 2 of one key let another key's first document in at once (behind at
+  // most two documents' pages in flight) while one key alone can still keep 2 going.
+  ocrConcurrency: 4,
+  ocrConcurrencyPerKey: 2,
 };
 
 /**

@@ -28,6 +28,10 @@ export interface ServerSettings {
   batchConcurrencyPerBatch: number;
   /** PostgreSQL: how often each instance looks for batch lines whose instance died, in seconds. */
   batchRecoverySeconds: number;
+  /** OCR jobs a local OCR engine (and page rendering) takes at once, all keys together; the rest wait in turns by key. */
+  ocrConcurrency: number;
+  /** OCR jobs of one key a local OCR engine takes at once. */
+  ocrConcurrencyPerKey: number;
 }
 
 export interface AccountSettings {

@@ -151,6 +151,8 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       batchConcurrency: server.batch_concurrency ?? DEFAULT_SERVER.batchConcurrency,
       batchConcurrencyPerBatch: server.batch_concurrency_per_batch ?? DEFAULT_SERVER.batchConcurrencyPerBatch,
       batchRecoverySeconds: server.batch_recovery_seconds ?? DEFAULT_SERVER.batchRecoverySeconds,
+      ocrConcurrency: server.ocr_concurrency ?? DEFAULT_SERVER.ocrConcurrency,
+      ocrConcurrencyPerKey: server.ocr_concurrency_per_key ?? DEFAULT_SERVER.ocrConcurrencyPerKey,
     },
     team,
     account: {
