@@ -72,6 +72,7 @@ import { FimService } from './core/fim/fim-service.js';
 import { EmbeddingService } from './core/embeddings/embedding-service.js';
 import { OcrService } from './core/ocr/ocr-service.js';
 import { OcrAdmission } from './core/ocr/ocr-admission.js';
+import { StorageQuotas } from './core/account/storage-quotas.js';
 import { DocumentService } from './core/documents/document-service.js';
 import { ImageAnalysisService } from './core/vision/image-analysis-service.js';
 import { ImageGenerationService } from './core/images/image-generation-service.js';
@@ -163,9 +164,13 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const breakers = new ProviderBreakers(options.providers);
   const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db), (providerId) => breakers.for(providerId).state);
   await models.reloadState();
-  const files = new FileStore(new FilesRepository(db), options.filesDir);
   const batches = new BatchesRepository(db);
-  const agents = new AgentsService(new AgentsRepository(db), models);
+  const agentsRepository = new AgentsRepository(db);
+  const conversationsRepository = new ConversationsRepository(db);
+  const filesRepository = new FilesRepository(db);
+  const quotas = new StorageQuotas(options.quotas, { files: filesRepository, agents: agentsRepository, conversations: conversationsRepository, batches });
+  const files = new FileStore(filesRepository, options.filesDir, quotas);
+  const agents = new AgentsService(agentsRepository, models, quotas);
   const runBatchRequest = inProcessBatchExecutor((request) => app.inject(request));
   // After the migrations: pg-boss creates its own schema on PostgreSQL.
   const batchQueue = await openBatchQueue(options.server, options.team?.databaseUrl, app.log);
@@ -214,8 +219,9 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, batchQueue, app.log),
     agents,
-    conversations: new ConversationsService(new ConversationsRepository(db), agents, models),
+    conversations: new ConversationsService(conversationsRepository, agents, models, quotas),
     urlFetchPolicy,
+    quotas,
     localModels: new LocalModels({ dataDir: options.dataDir, hub: options.hub }, models, new ModelDownloadsRepository(db), app.log),
     chat: new ChatService(models, runner),
     completions: new CompletionService(models, runner),

@@ -90,10 +90,30 @@ export const AccountConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** What one key may keep stored; see DEFAULT_QUOTAS for the defaults and why. */
+export const QuotasConfigSchema = Type.Object(
+  {
+    /** Files one key may keep (uploads and generated files together). */
+    files_per_key: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Megabytes of files one key may keep. */
+    file_storage_mb_per_key: Type.Optional(Type.Number({ minimum: 0 })),
+    agents_per_key: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Kilobytes of one agent version's configuration (name, description, instructions, tools, completion_args as JSON). */
+    agent_max_kb: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    /** Kilobytes of one agent as stored, every version together. */
+    agent_all_versions_max_kb: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    conversations_per_key: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Batches of one key not yet ended (validating, in progress, finalizing, cancelling); ended batches do not count, as they cannot be deleted. */
+    unfinished_batches_per_key: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+
 export const ConfigFileSchema = Type.Object(
   {
     server: Type.Optional(ServerConfigSchema),
     account: Type.Optional(AccountConfigSchema),
+    quotas: Type.Optional(QuotasConfigSchema),
     providers: Type.Optional(Type.Array(ProviderConfigSchema)),
     models: Type.Optional(Type.Array(ModelConfigSchema)),
   },

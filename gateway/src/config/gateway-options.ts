@@ -34,6 +34,19 @@ export interface ServerSettings {
   ocrConcurrencyPerKey: number;
 }
 
+/** What one key may keep stored (the config file's `quotas:`). */
+export interface StorageQuotaSettings {
+  filesPerKey: number;
+  fileBytesPerKey: number;
+  agentsPerKey: number;
+  /** Bytes of one agent version's configuration as JSON. */
+  agentMaxBytes: number;
+  /** Bytes of one agent's configurations as JSON, every version together. */
+  agentAllVersionsMaxBytes: number;
+  conversationsPerKey: number;
+  unfinishedBatchesPerKey: number;
+}
+
 export interface AccountSettings {
   fullName: string;
   currency: string;
@@ -61,6 +74,7 @@ export interface GatewayOptions {
   /** Team mode (several instances sharing Redis); absent or without `redisUrl`, the gateway runs alone. */
   team?: TeamSettings;
   account: AccountSettings;
+  quotas: StorageQuotaSettings;
   providers: ProviderConfig[];
   models: ModelConfig[];
   /** The model hub the download manager talks to (HF_ENDPOINT, HF_TOKEN). */

@@ -101,6 +101,17 @@ export class BatchesRepository {
     return new Set(rows.map((row) => row.custom_id));
   }
 
+  /** How many batches of `keyId` have one of `statuses`. */
+  async countBy(keyId: string, statuses: BatchStatus[]): Promise<number> {
+    const row = await this.db.query
+      .selectFrom('batches')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('key_id', '=', keyId)
+      .where('status', 'in', statuses)
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
   async lineCount(batchId: string): Promise<number> {
     const row = await this.db.query.selectFrom('batch_lines').select((eb) => eb.fn.countAll<number>().as('count')).where('batch_id', '=', batchId).executeTakeFirst();
     return Number(row?.count ?? 0);

@@ -6,6 +6,7 @@ import type { FileRecord, FilesRepository } from '../../store/files-repository.j
 
 export type { FileRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
+import type { StorageQuotas } from '../account/storage-quotas.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newOrderedId } from '../ids/ids.js';
 
@@ -18,8 +19,20 @@ export class FileStore {
   constructor(
     private readonly files: FilesRepository,
     private readonly folder: string,
+    private readonly quotas: Pick<StorageQuotas, 'checkFile'>,
   ) {
     mkdirSync(this.folder, { recursive: true });
+  }
+
+  /** Refuses an upload of about `bytes` that would pass the key's file quotas (403 count, 413 bytes): before its body is read, from its Content-Length. */
+  checkUploadQuota(keyId: string | null, bytes: number): Promise<void> {
+    return this.quotas.checkFile(keyId, bytes);
+  }
+
+  /** A client's upload: saved unless it would pass the key's file quotas. Files the gateway makes (batch output, images) are saved as they are. */
+  async saveUpload(content: Buffer, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
+    await this.quotas.checkFile(details.keyId, content.length);
+    return this.save(content, details);
   }
 
   async save(content: Buffer, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
