@@ -58,8 +58,9 @@ const MIB = 1024 * 1024;
  * What one key may keep: generous for one developer or service, small enough that a dozen keys
  * cannot fill an ordinary disk or make the database slow to back up. Files: 1,000 and 1 GiB (about
  * 20 uploads at the 50 MB body limit, or a thousand typical documents). Agents: 1,000 of at most
- * 64 KiB a version (a long system prompt is a few KiB) and 256 KiB with every version (so at most
- * 250 MiB a key; a typical agent of 2 KiB keeps 128 versions). Conversations:
+ * 128 KiB a version (room for the 100,000 characters of instructions the API accepts; a long system
+ * prompt is a few KiB) and 256 KiB with every version (at most 250 MiB a key; a typical agent of
+ * 2 KiB keeps 128 versions). Conversations:
  * 10,000 (their entries are text). Batches: 100 not yet ended at once (ended ones cannot be
  * deleted, so they do not count; each may hold 50,000 lines).
  */
@@ -67,7 +68,7 @@ export const DEFAULT_QUOTAS: StorageQuotaSettings = {
   filesPerKey: 1000,
   fileBytesPerKey: 1024 * MIB,
   agentsPerKey: 1000,
-  agentMaxBytes: 64 * 1024,
+  agentMaxBytes: 128 * 1024,
   agentAllVersionsMaxBytes: 256 * 1024,
   conversationsPerKey: 10_000,
   unfinishedBatchesPerKey: 100,
