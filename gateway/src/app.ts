@@ -169,7 +169,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const conversationsRepository = new ConversationsRepository(db);
   const filesRepository = new FilesRepository(db);
   const quotas = new StorageQuotas(options.quotas, { files: filesRepository, agents: agentsRepository, conversations: conversationsRepository, batches });
-  const files = new FileStore(filesRepository, options.filesDir, quotas);
+  const files = new FileStore(filesRepository, options.filesDir, quotas, options.server.uploadConcurrencyPerKey);
   const agents = new AgentsService(agentsRepository, models, quotas);
   const runBatchRequest = inProcessBatchExecutor((request) => app.inject(request));
   // After the migrations: pg-boss creates its own schema on PostgreSQL.

@@ -74,6 +74,8 @@ export const ServerConfigSchema = Type.Object(
     ocr_concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     /** OCR jobs of one key a local OCR engine takes at once (default 2). */
     ocr_concurrency_per_key: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    /** File uploads (POST /v1/files) one key may send at once; more are refused with 429 (default 4). */
+    upload_concurrency_per_key: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   },
   { additionalProperties: false },
 );

@@ -36,6 +36,9 @@ export const DEFAULT_SERVER: ServerSettings = {
   // most two documents' pages in flight) while one key alone can still keep 2 going.
   ocrConcurrency: 4,
   ocrConcurrencyPerKey: 2,
+  // A client uploads a few files in parallel at most; more from one key are slow or stalled uploads
+  // holding connections and buffers.
+  uploadConcurrencyPerKey: 4,
 };
 
 /**

@@ -32,6 +32,8 @@ export interface ServerSettings {
   ocrConcurrency: number;
   /** OCR jobs of one key a local OCR engine takes at once. */
   ocrConcurrencyPerKey: number;
+  /** File uploads one key may send at once. */
+  uploadConcurrencyPerKey: number;
 }
 
 /** What one key may keep stored (the config file's `quotas:`). */

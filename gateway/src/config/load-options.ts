@@ -154,6 +154,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       batchRecoverySeconds: server.batch_recovery_seconds ?? DEFAULT_SERVER.batchRecoverySeconds,
       ocrConcurrency: server.ocr_concurrency ?? DEFAULT_SERVER.ocrConcurrency,
       ocrConcurrencyPerKey: server.ocr_concurrency_per_key ?? DEFAULT_SERVER.ocrConcurrencyPerKey,
+      uploadConcurrencyPerKey: server.upload_concurrency_per_key ?? DEFAULT_SERVER.uploadConcurrencyPerKey,
     },
     team,
     account: {

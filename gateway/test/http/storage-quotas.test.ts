@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { chatLine, createChatBatch } from '../support/chat-batch.js';
 import { createMemberKey } from '../support/latency-probe.js';
@@ -121,5 +122,32 @@ describe('list pages', () => {
     for (let n = 0; n < 5; n++) ids.unshift((await json(await agent({ request: (path, init) => gateway.request(path, init) }))).id);
     const second = await json(await gateway.request('/v1/agents?page=1&page_size=2'));
     expect(second.map((item: { id: string }) => item.id)).toEqual(ids.slice(2, 4));
+  });
+});
+
+describe('uploads per key', () => {
+  it("a key's fifth upload at once is 429 too_many_uploads while four stall; another key's upload passes; the key may upload again once they end", async () => {
+    const gateway = await useGateway();
+    const memberKey = await createMemberKey(gateway, 'member');
+    const member = as(gateway, memberKey);
+    const other = as(gateway, await createMemberKey(gateway, 'other'));
+    const stalled = Array.from({ length: 4 }, () => {
+      const boundary = 'stalled-upload';
+      const request = httpRequest(`${gateway.url}/v1/files`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${memberKey}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(10_000_000) },
+      });
+      request.on('error', () => undefined);
+      request.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n${'x'.repeat(1000)}`);
+      return request;
+    });
+    await expect.poll(async () => (await upload(member, 10)).status, { timeout: 5000 }).toBe(429);
+    const refused = await upload(member, 10);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await json(refused)).toMatchObject({ object: 'error', code: 'too_many_uploads', type: 'rate_limit_error' });
+    expect((await upload(other, 10)).status).toBe(200);
+
+    for (const request of stalled) request.destroy();
+    await expect.poll(async () => (await upload(member, 10)).status, { timeout: 5000 }).toBe(200);
   });
 });

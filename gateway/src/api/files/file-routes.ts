@@ -21,14 +21,20 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { files } = app.services;
 
   app.post('/v1/files', { schema: { tags: ['files'], summary: 'Upload a file (multipart: file, purpose)', consumes: ['multipart/form-data'], response: { 200: FileObject, ...errorResponses } } }, async (request) => {
-    await files.checkUploadQuota(request.apiKey?.id ?? null, Number(request.headers['content-length'] ?? 0) || 0);
-    const upload = await readMultipart(request);
-    if (!upload.file) throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' is required.", { param: 'file' });
-    const purpose = upload.fields.purpose ?? 'user_data';
-    if (!PURPOSES.includes(purpose)) throw new GatewayError(422, 'invalid_value', `Invalid request: 'purpose' must be one of ${PURPOSES.join(', ')}.`, { param: 'purpose' });
-    if (upload.file.content.length === 0) throw new GatewayError(422, 'empty_file', 'The uploaded file is empty.', { param: 'file' });
-    const record = await files.saveUpload(upload.file.content, { purpose, filename: upload.file.filename, mimeType: MEDIA_TYPE.test(upload.file.mimeType) ? upload.file.mimeType : 'application/octet-stream', keyId: request.apiKey?.id ?? null });
-    return toPublicFile(record);
+    const keyId = request.apiKey?.id ?? null;
+    await files.checkUploadQuota(keyId, Number(request.headers['content-length'] ?? 0) || 0);
+    const release = files.beginUpload(keyId);
+    try {
+      const upload = await readMultipart(request);
+      if (!upload.file) throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' is required.", { param: 'file' });
+      const purpose = upload.fields.purpose ?? 'user_data';
+      if (!PURPOSES.includes(purpose)) throw new GatewayError(422, 'invalid_value', `Invalid request: 'purpose' must be one of ${PURPOSES.join(', ')}.`, { param: 'purpose' });
+      if (upload.file.content.length === 0) throw new GatewayError(422, 'empty_file', 'The uploaded file is empty.', { param: 'file' });
+      const record = await files.saveUpload(upload.file.content, { purpose, filename: upload.file.filename, mimeType: MEDIA_TYPE.test(upload.file.mimeType) ? upload.file.mimeType : 'application/octet-stream', keyId });
+      return toPublicFile(record);
+    } finally {
+      release();
+    }
   });
 
   app.get(

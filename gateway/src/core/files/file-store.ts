@@ -8,6 +8,7 @@ export type { FileRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { StorageQuotas } from '../account/storage-quotas.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { PerKeyLimit } from '../scheduling/per-key-limit.js';
 import { newOrderedId } from '../ids/ids.js';
 
 /**
@@ -16,12 +17,31 @@ import { newOrderedId } from '../ids/ids.js';
  * (docs/team-mode.md says why a directory rather than the database).
  */
 export class FileStore {
+  private readonly uploads: PerKeyLimit;
+
   constructor(
     private readonly files: FilesRepository,
     private readonly folder: string,
     private readonly quotas: Pick<StorageQuotas, 'checkFile'>,
+    private readonly uploadsPerKey: number,
   ) {
     mkdirSync(this.folder, { recursive: true });
+    this.uploads = new PerKeyLimit(uploadsPerKey);
+  }
+
+  /**
+   * Starts receiving an upload of `keyId`; 429 when the key has `uploadsPerKey` uploads in flight
+   * already, so one key's many slow uploads cannot hold every connection and buffer. Call the
+   * returned function when the upload ends, whichever way.
+   */
+  beginUpload(keyId: string | null): () => void {
+    const release = this.uploads.tryAcquire(keyId ?? '');
+    if (!release) {
+      throw new GatewayError(429, 'too_many_uploads', `This key has ${this.uploadsPerKey} uploads in progress, the most one key may send at once (server.upload_concurrency_per_key in the config file). Wait for one to finish, then retry.`, {
+        retryAfter: 1,
+      });
+    }
+    return release;
   }
 
   /** Refuses an upload of about `bytes` that would pass the key's file quotas (403 count, 413 bytes): before its body is read, from its Content-Length. */
