@@ -111,7 +111,7 @@ describe('list pages', () => {
     expect(new Set([...page.data, ...rest.data].map((item: { id: string }) => item.id))).toEqual(created);
   });
 
-  it('page sizes: Mistral-style page_size past 100 is a 422 naming it; pages by number read the right agents', async () => {
+  it('page sizes: Mistral-style page_size past 100 is a 422 naming it; pages by number read the right agents and batch jobs, with the real total', async () => {
     const upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
     const gateway = await useGateway({ config: upstreamConfig(upstream) });
     const big = await gateway.request('/v1/agents?page_size=1000');
@@ -122,6 +122,11 @@ describe('list pages', () => {
     for (let n = 0; n < 5; n++) ids.unshift((await json(await agent({ request: (path, init) => gateway.request(path, init) }))).id);
     const second = await json(await gateway.request('/v1/agents?page=1&page_size=2'));
     expect(second.map((item: { id: string }) => item.id)).toEqual(ids.slice(2, 4));
+
+    const batches = [];
+    for (let n = 0; n < 3; n++) batches.unshift((await createChatBatch(gateway, [chatLine(`line-${n}`)])).id);
+    const jobs = await json(await gateway.request('/v1/batch/jobs?page=1&page_size=2'));
+    expect({ ids: jobs.data.map((job: { id: string }) => job.id), total: jobs.total }).toEqual({ ids: batches.slice(2), total: 3 });
   });
 });
 

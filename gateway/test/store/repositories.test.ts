@@ -263,6 +263,8 @@ describe.each(bothDatabases())('repositories on $dialect', (kind) => {
     await batches.insert(batch('b4', 'in_progress', 'key_b'));
     expect(await batches.countBy('key_a', ['validating', 'in_progress', 'finalizing', 'cancelling'])).toBe(2);
     expect(await batches.countBy('key_a', ['completed'])).toBe(1);
+    expect([await batches.countIn({ keyId: 'key_a', seesAll: false }), await batches.countIn({ keyId: 'key_z', seesAll: false }), await batches.countIn()]).toEqual([3, 0, 4]);
+    expect((await batches.list(2, undefined, { keyId: 'key_a', seesAll: false }, 1)).map((record) => record.id)).toEqual(['b2', 'b1']);
   });
 
   it('model state and downloads: upserts keep one row per id with the newest values', async () => {
