@@ -105,6 +105,8 @@ export const QuotasConfigSchema = Type.Object(
     /** Kilobytes of one agent as stored, every version together. */
     agent_all_versions_max_kb: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
     conversations_per_key: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Megabytes of one stored conversation's entries (JSON); a turn that would pass it is refused before it runs. */
+    conversation_max_mb: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
     /** Batches of one key not yet ended (validating, in progress, finalizing, cancelling); ended batches do not count, as they cannot be deleted. */
     unfinished_batches_per_key: Type.Optional(Type.Integer({ minimum: 0 })),
   },

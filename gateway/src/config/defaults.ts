@@ -64,7 +64,7 @@ const MIB = 1024 * 1024;
  * 128 KiB a version (room for the 100,000 characters of instructions the API accepts; a long system
  * prompt is a few KiB) and 256 KiB with every version (at most 250 MiB a key; a typical agent of
  * 2 KiB keeps 128 versions). Conversations:
- * 10,000 (their entries are text). Batches: 100 not yet ended at once (ended ones cannot be
+ * 10,000, each at most 16 MiB of entries (hundreds of long turns, or a few with images). Batches: 100 not yet ended at once (ended ones cannot be
  * deleted, so they do not count; each may hold 50,000 lines).
  */
 export const DEFAULT_QUOTAS: StorageQuotaSettings = {
@@ -74,6 +74,7 @@ export const DEFAULT_QUOTAS: StorageQuotaSettings = {
   agentMaxBytes: 128 * 1024,
   agentAllVersionsMaxBytes: 256 * 1024,
   conversationsPerKey: 10_000,
+  conversationMaxBytes: 16 * MIB,
   unfinishedBatchesPerKey: 100,
 };
 

@@ -46,6 +46,8 @@ export interface StorageQuotaSettings {
   /** Bytes of one agent's configurations as JSON, every version together. */
   agentAllVersionsMaxBytes: number;
   conversationsPerKey: number;
+  /** Bytes of one stored conversation's entries as JSON. */
+  conversationMaxBytes: number;
   unfinishedBatchesPerKey: number;
 }
 

@@ -170,6 +170,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       agentMaxBytes: quotas.agent_max_kb !== undefined ? Math.round(quotas.agent_max_kb * 1024) : DEFAULT_QUOTAS.agentMaxBytes,
       agentAllVersionsMaxBytes: quotas.agent_all_versions_max_kb !== undefined ? Math.round(quotas.agent_all_versions_max_kb * 1024) : DEFAULT_QUOTAS.agentAllVersionsMaxBytes,
       conversationsPerKey: quotas.conversations_per_key ?? DEFAULT_QUOTAS.conversationsPerKey,
+      conversationMaxBytes: quotas.conversation_max_mb !== undefined ? Math.round(quotas.conversation_max_mb * 1024 * 1024) : DEFAULT_QUOTAS.conversationMaxBytes,
       unfinishedBatchesPerKey: quotas.unfinished_batches_per_key ?? DEFAULT_QUOTAS.unfinishedBatchesPerKey,
     },
     providers,

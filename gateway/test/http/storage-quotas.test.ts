@@ -74,6 +74,20 @@ describe('storage quotas per key', () => {
     expect((await start({ store: false })).status).toBe(200);
   });
 
+  it("conversations: a turn that would take a stored conversation's entries past conversation_max_mb is 413 before it runs; with store: false it runs", async () => {
+    const upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
+    const gateway = await useGateway({ config: { ...upstreamConfig(upstream), quotas: { conversation_max_mb: 0.01 } } });
+    const member = as(gateway, await createMemberKey(gateway, 'member'));
+    const words = 'word '.repeat(800);
+    const started = await member.request('/v1/conversations', { method: 'POST', json: { model: 'svc-large-3', inputs: words } });
+    expect(started.status).toBe(200);
+    const { conversation_id: id } = await json(started);
+    const asked = upstream.requests.length;
+    await expectRefusal(await member.request(`/v1/conversations/${id}`, { method: 'POST', json: { inputs: words } }), 413, 'conversation_too_large', 'conversation_max_mb');
+    expect(upstream.requests.length).toBe(asked);
+    expect((await member.request(`/v1/conversations/${id}`, { method: 'POST', json: { inputs: words, store: false } })).status).toBe(200);
+  });
+
   it('batches: one more than unfinished_batches_per_key is 403 while the others run; it passes once they end', async () => {
     const upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 } });

@@ -24,7 +24,7 @@ function tooMany(what: string, limit: number, setting: string, instead: string):
 
 /**
  * What one key may keep stored: files (count and bytes), agents (count, and the size of each),
- * conversations and batches not yet ended, counted from the database before each new one is stored.
+ * conversations (count, and the size of each) and batches not yet ended, counted from the database before each new one is stored.
  * Keyless requests (none reach these routes) are not limited. Two requests at the same moment may
  * both pass the count, so a key can go over by the requests it has in flight.
  */
@@ -80,6 +80,19 @@ export class StorageQuotas {
     if (keyId === null) return;
     if ((await this.stored.conversations.countBy(keyId)) >= this.limits.conversationsPerKey) {
       throw tooMany('conversations', this.limits.conversationsPerKey, 'conversations_per_key', 'Delete conversations it no longer needs (DELETE /v1/conversations/{conversation_id}), start this one with store: false');
+    }
+  }
+
+  /** A stored conversation's entries before a turn runs (its history and new inputs): 413 past the limit. */
+  checkConversationSize(entries: unknown): void {
+    const bytes = Buffer.byteLength(JSON.stringify(entries));
+    if (bytes > this.limits.conversationMaxBytes) {
+      throw new GatewayError(
+        413,
+        'conversation_too_large',
+        `The conversation's entries would be ${size(bytes)} with this turn; a stored conversation may hold at most ${size(this.limits.conversationMaxBytes)} (quotas.conversation_max_mb in the config file). Start a new conversation (or restart this one from an earlier entry), send the turn with store: false, or raise quotas.conversation_max_mb.`,
+        { param: 'inputs' },
+      );
     }
   }
 

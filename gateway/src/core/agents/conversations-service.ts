@@ -62,7 +62,7 @@ export class ConversationsService {
     private readonly conversations: ConversationsRepository,
     private readonly agents: AgentsService,
     private readonly models: Pick<ModelRegistry, 'resolve'>,
-    private readonly quotas: Pick<StorageQuotas, 'checkNewConversation'>,
+    private readonly quotas: Pick<StorageQuotas, 'checkNewConversation' | 'checkConversationSize'>,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -131,6 +131,7 @@ export class ConversationsService {
   private pending(conversation: ConversationRecord, history: ConversationEntry[], request: TurnOptions, keep: (entries: ConversationEntry[]) => Promise<void>, agentArgs: Record<string, unknown> = {}): PendingTurn {
     const startedAt = this.now();
     const entries = [...history, ...inputEntries(request.inputs, startedAt)];
+    if (request.store !== false) this.quotas.checkConversationSize(entries);
     return new PendingTurn(conversation, entries, { ...agentArgs, ...request.completion_args }, startedAt, request.store === false ? async () => undefined : keep, this.now);
   }
 }
