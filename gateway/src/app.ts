@@ -74,6 +74,8 @@ import { CompletionService } from './core/completions/completion-service.js';
 import { FimService } from './core/fim/fim-service.js';
 import { EmbeddingService } from './core/embeddings/embedding-service.js';
 import { OcrService } from './core/ocr/ocr-service.js';
+import { OcrAdmission } from './core/ocr/ocr-admission.js';
+import { StorageQuotas } from './core/account/storage-quotas.js';
 import { DocumentService } from './core/documents/document-service.js';
 import { ImageAnalysisService } from './core/vision/image-analysis-service.js';
 import { ImageGenerationService } from './core/images/image-generation-service.js';
@@ -181,9 +183,13 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const breakers = new ProviderBreakers(options.providers);
   const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db), (providerId) => breakers.for(providerId).state);
   await models.reloadState();
-  const files = new FileStore(new FilesRepository(db), options.filesDir);
   const batches = new BatchesRepository(db);
-  const agents = new AgentsService(new AgentsRepository(db), models);
+  const agentsRepository = new AgentsRepository(db);
+  const conversationsRepository = new ConversationsRepository(db);
+  const filesRepository = new FilesRepository(db);
+  const quotas = new StorageQuotas(options.quotas, { files: filesRepository, agents: agentsRepository, conversations: conversationsRepository, batches });
+  const files = new FileStore(filesRepository, options.filesDir, quotas, options.server.uploadConcurrencyPerKey);
+  const agents = new AgentsService(agentsRepository, models, quotas);
   const runBatchRequest = inProcessBatchExecutor((request) => app.inject(request));
   // After the migrations: pg-boss creates its own schema on PostgreSQL.
   const batchQueue = await openBatchQueue(options.server, options.team?.databaseUrl, app.log);
@@ -191,7 +197,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const metrics = new GatewayMetrics(providers, breakers);
   const runner = new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
   /** What the use cases that load client documents need. */
-  const useCaseDeps = { models, runner, files, options, urlFetchPolicy };
+  const ocrAdmission = new OcrAdmission({ concurrency: options.server.ocrConcurrency, perKey: Math.min(options.server.ocrConcurrencyPerKey, options.server.ocrConcurrency) });
+  const useCaseDeps = { models, runner, files, options, urlFetchPolicy, ocrAdmission };
   const accounts = new AccountService(new AccountRepository(db), ledger, options.account, Date.now, team && (() => team.spendReservations(storedSpend(new AccountRepository(db), new UsageRepository(db)))));
   await accounts.load();
   const services: GatewayServices = {
@@ -231,8 +238,9 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, batchQueue, app.log),
     agents,
-    conversations: new ConversationsService(new ConversationsRepository(db), agents, models),
+    conversations: new ConversationsService(conversationsRepository, agents, models, quotas),
     urlFetchPolicy,
+    quotas,
     localModels: new LocalModels({ dataDir: options.dataDir, hub: options.hub }, models, new ModelDownloadsRepository(db), app.log),
     chat: new ChatService(models, runner),
     completions: new CompletionService(models, runner),

@@ -76,6 +76,12 @@ export const ServerConfigSchema = Type.Object(
     batch_concurrency_per_batch: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     /** PostgreSQL: how often each instance looks for batch lines of an instance that died, in seconds (default 10). */
     batch_recovery_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
+    /** OCR jobs (documents) each local OCR engine takes at once, all keys together; more wait their key's turn (default 4). */
+    ocr_concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    /** OCR jobs of one key a local OCR engine takes at once (default 2). */
+    ocr_concurrency_per_key: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    /** File uploads (POST /v1/files) one key may send at once; more are refused with 429 (default 4). */
+    upload_concurrency_per_key: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   },
   { additionalProperties: false },
 );
@@ -92,10 +98,32 @@ export const AccountConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** What one key may keep stored; see DEFAULT_QUOTAS for the defaults and why. */
+export const QuotasConfigSchema = Type.Object(
+  {
+    /** Files one key may keep (uploads and generated files together). */
+    files_per_key: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Megabytes of files one key may keep. */
+    file_storage_mb_per_key: Type.Optional(Type.Number({ minimum: 0 })),
+    agents_per_key: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Kilobytes of one agent version's configuration (name, description, instructions, tools, completion_args as JSON). */
+    agent_max_kb: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    /** Kilobytes of one agent as stored, every version together. */
+    agent_all_versions_max_kb: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    conversations_per_key: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Megabytes of one stored conversation's entries (JSON); a turn that would pass it is refused before it runs. */
+    conversation_max_mb: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    /** Batches of one key not yet ended (validating, in progress, finalizing, cancelling); ended batches do not count, as they cannot be deleted. */
+    unfinished_batches_per_key: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+
 export const ConfigFileSchema = Type.Object(
   {
     server: Type.Optional(ServerConfigSchema),
     account: Type.Optional(AccountConfigSchema),
+    quotas: Type.Optional(QuotasConfigSchema),
     providers: Type.Optional(Type.Array(ProviderConfigSchema)),
     models: Type.Optional(Type.Array(ModelConfigSchema)),
   },

@@ -1,5 +1,5 @@
 import type { ModelConfig, ProviderConfig } from './config-schema.js';
-import type { AccountSettings, ServerSettings } from './gateway-options.js';
+import type { AccountSettings, ServerSettings, StorageQuotaSettings } from './gateway-options.js';
 import { DEFAULT_CHAT_MODEL, DEFAULT_OCR_MODEL, DEFAULT_VISION_MODEL, DEFAULT_TRANSCRIPTION_MODEL } from '../wire/default-models.js';
 
 /**
@@ -34,6 +34,14 @@ export const DEFAULT_SERVER: ServerSettings = {
   batchConcurrency: 8,
   batchConcurrencyPerBatch: 4,
   batchRecoverySeconds: 10,
+  // A local engine has up to 4 workers and reads a document's pages in parallel: 4 documents at
+  // once keep it busy, and 2 of one key let another key's first document in at once (behind at
+  // most two documents' pages in flight) while one key alone can still keep 2 going.
+  ocrConcurrency: 4,
+  ocrConcurrencyPerKey: 2,
+  // A client uploads a few files in parallel at most; more from one key are slow or stalled uploads
+  // holding connections and buffers.
+  uploadConcurrencyPerKey: 4,
 };
 
 /**
@@ -48,6 +56,29 @@ export const DEFAULT_ACCOUNT: AccountSettings = {
   currency: 'USD',
   initialBalance: 100,
   defaultCompletionTokens: 1024,
+};
+
+const MIB = 1024 * 1024;
+
+/**
+ * What one key may keep: generous for one developer or service, small enough that a dozen keys
+ * cannot fill an ordinary disk or make the database slow to back up. Files: 1,000 and 1 GiB (about
+ * 20 uploads at the 50 MB body limit, or a thousand typical documents). Agents: 1,000 of at most
+ * 128 KiB a version (room for the 100,000 characters of instructions the API accepts; a long system
+ * prompt is a few KiB) and 256 KiB with every version (at most 250 MiB a key; a typical agent of
+ * 2 KiB keeps 128 versions). Conversations:
+ * 10,000, each at most 16 MiB of entries (hundreds of long turns, or a few with images). Batches: 100 not yet ended at once (ended ones cannot be
+ * deleted, so they do not count; each may hold 50,000 lines).
+ */
+export const DEFAULT_QUOTAS: StorageQuotaSettings = {
+  filesPerKey: 1000,
+  fileBytesPerKey: 1024 * MIB,
+  agentsPerKey: 1000,
+  agentMaxBytes: 128 * 1024,
+  agentAllVersionsMaxBytes: 256 * 1024,
+  conversationsPerKey: 10_000,
+  conversationMaxBytes: 16 * MIB,
+  unfinishedBatchesPerKey: 100,
 };
 
 export const DEFAULT_EMBEDDING_MODEL = 'svc-embed-local';

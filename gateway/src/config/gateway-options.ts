@@ -34,6 +34,27 @@ export interface ServerSettings {
   batchConcurrencyPerBatch: number;
   /** PostgreSQL: how often each instance looks for batch lines whose instance died, in seconds. */
   batchRecoverySeconds: number;
+  /** OCR jobs a local OCR engine (and page rendering) takes at once, all keys together; the rest wait in turns by key. */
+  ocrConcurrency: number;
+  /** OCR jobs of one key a local OCR engine takes at once. */
+  ocrConcurrencyPerKey: number;
+  /** File uploads one key may send at once. */
+  uploadConcurrencyPerKey: number;
+}
+
+/** What one key may keep stored (the config file's `quotas:`). */
+export interface StorageQuotaSettings {
+  filesPerKey: number;
+  fileBytesPerKey: number;
+  agentsPerKey: number;
+  /** Bytes of one agent version's configuration as JSON. */
+  agentMaxBytes: number;
+  /** Bytes of one agent's configurations as JSON, every version together. */
+  agentAllVersionsMaxBytes: number;
+  conversationsPerKey: number;
+  /** Bytes of one stored conversation's entries as JSON. */
+  conversationMaxBytes: number;
+  unfinishedBatchesPerKey: number;
 }
 
 export interface AccountSettings {
@@ -63,6 +84,7 @@ export interface GatewayOptions {
   /** Team mode (several instances sharing Redis); absent or without `redisUrl`, the gateway runs alone. */
   team?: TeamSettings;
   account: AccountSettings;
+  quotas: StorageQuotaSettings;
   providers: ProviderConfig[];
   models: ModelConfig[];
   /** The model hub the download manager talks to (HF_ENDPOINT, HF_TOKEN). */

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from './config-error.js';
 import type { ConfigFile, ModelConfig, ProviderConfig } from './config-schema.js';
 import { readConfigFile } from './read-config-file.js';
-import { BUILT_IN_MODELS, BUILT_IN_PROVIDERS, DEFAULT_ACCOUNT, DEFAULT_SERVER, localLanguageModelRoutes, TEAM_DRAIN_DELAY_MS } from './defaults.js';
+import { BUILT_IN_MODELS, BUILT_IN_PROVIDERS, DEFAULT_ACCOUNT, DEFAULT_QUOTAS, DEFAULT_SERVER, localLanguageModelRoutes, TEAM_DRAIN_DELAY_MS } from './defaults.js';
 import type { GatewayOptions } from './gateway-options.js';
 import { parseUrlFetchAllow } from './url-fetch-allow.js';
 import { loadTeamSettings } from './team-settings.js';
@@ -124,6 +124,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
   const server = file.server ?? {};
   const team = loadTeamSettings(env);
   const account = file.account ?? {};
+  const quotas = file.quotas ?? {};
 
   const providers = mergeById(BUILT_IN_PROVIDERS, file.providers ?? []);
   const models = mergeById([...localLanguageModelRoutes(ggufNamesIn(join(dataDir, 'models'))), ...BUILT_IN_MODELS], file.models ?? []);
@@ -162,6 +163,9 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       batchConcurrency: server.batch_concurrency ?? DEFAULT_SERVER.batchConcurrency,
       batchConcurrencyPerBatch: server.batch_concurrency_per_batch ?? DEFAULT_SERVER.batchConcurrencyPerBatch,
       batchRecoverySeconds: server.batch_recovery_seconds ?? DEFAULT_SERVER.batchRecoverySeconds,
+      ocrConcurrency: server.ocr_concurrency ?? DEFAULT_SERVER.ocrConcurrency,
+      ocrConcurrencyPerKey: server.ocr_concurrency_per_key ?? DEFAULT_SERVER.ocrConcurrencyPerKey,
+      uploadConcurrencyPerKey: server.upload_concurrency_per_key ?? DEFAULT_SERVER.uploadConcurrencyPerKey,
     },
     team,
     account: {
@@ -169,6 +173,16 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       currency: account.currency ?? DEFAULT_ACCOUNT.currency,
       initialBalance: account.initial_balance ?? DEFAULT_ACCOUNT.initialBalance,
       defaultCompletionTokens: account.default_completion_tokens ?? DEFAULT_ACCOUNT.defaultCompletionTokens,
+    },
+    quotas: {
+      filesPerKey: quotas.files_per_key ?? DEFAULT_QUOTAS.filesPerKey,
+      fileBytesPerKey: quotas.file_storage_mb_per_key !== undefined ? Math.round(quotas.file_storage_mb_per_key * 1024 * 1024) : DEFAULT_QUOTAS.fileBytesPerKey,
+      agentsPerKey: quotas.agents_per_key ?? DEFAULT_QUOTAS.agentsPerKey,
+      agentMaxBytes: quotas.agent_max_kb !== undefined ? Math.round(quotas.agent_max_kb * 1024) : DEFAULT_QUOTAS.agentMaxBytes,
+      agentAllVersionsMaxBytes: quotas.agent_all_versions_max_kb !== undefined ? Math.round(quotas.agent_all_versions_max_kb * 1024) : DEFAULT_QUOTAS.agentAllVersionsMaxBytes,
+      conversationsPerKey: quotas.conversations_per_key ?? DEFAULT_QUOTAS.conversationsPerKey,
+      conversationMaxBytes: quotas.conversation_max_mb !== undefined ? Math.round(quotas.conversation_max_mb * 1024 * 1024) : DEFAULT_QUOTAS.conversationMaxBytes,
+      unfinishedBatchesPerKey: quotas.unfinished_batches_per_key ?? DEFAULT_QUOTAS.unfinishedBatchesPerKey,
     },
     providers,
     models,

@@ -62,10 +62,10 @@ export class AgentsRepository {
     return stored && inScope(stored.key_id, scope) ? fromStored(stored) : undefined;
   }
 
-  /** Newest first, paged by `after` (an id), only agents inside `scope`. */
-  async list(limit: number, after?: string, scope?: OwnerScope): Promise<AgentRecord[]> {
+  /** Newest first, paged by `after` (an id) or past the first `offset`, only agents inside `scope`. */
+  async list(limit: number, after?: string, scope?: OwnerScope, offset = 0): Promise<AgentRecord[]> {
     const from = after ? await this.get(after) : undefined;
-    return (await newestFirst(this.db, 'agents', limit, from, [ownerCondition(scope)])).map(fromStored);
+    return (await newestFirst(this.db, 'agents', limit, from, [ownerCondition(scope)], offset)).map(fromStored);
   }
 
   /** Stores the agent's new current version (configuration, version, updated_at, history). */
@@ -101,6 +101,12 @@ export class AgentsRepository {
   async deleteAlias(agentId: string, alias: string): Promise<boolean> {
     const result = await this.db.query.deleteFrom('agent_aliases').where('agent_id', '=', agentId).where('alias', '=', alias).executeTakeFirst();
     return result.numDeletedRows > 0n;
+  }
+
+  /** How many agents `keyId` keeps. */
+  async countBy(keyId: string): Promise<number> {
+    const row = await this.db.query.selectFrom('agents').select((eb) => eb.fn.countAll<number>().as('count')).where('key_id', '=', keyId).executeTakeFirst();
+    return Number(row?.count ?? 0);
   }
 
   async delete(id: string): Promise<boolean> {

@@ -49,10 +49,18 @@ export class BatchesRepository {
     return stored && inScope(stored.key_id, scope) ? fromStored(stored) : undefined;
   }
 
-  /** Newest first, paged by `after` (an id), only batches inside `scope`. */
-  async list(limit: number, after?: string, scope?: OwnerScope): Promise<BatchRecord[]> {
+  /** Newest first, paged by `after` (an id) or past the first `offset`, only batches inside `scope`. */
+  async list(limit: number, after?: string, scope?: OwnerScope, offset = 0): Promise<BatchRecord[]> {
     const from = after ? await this.get(after) : undefined;
-    return (await newestFirst(this.db, 'batches', limit, from, [ownerCondition(scope)])).map(fromStored);
+    return (await newestFirst(this.db, 'batches', limit, from, [ownerCondition(scope)], offset)).map(fromStored);
+  }
+
+  /** How many batches `scope` sees. */
+  async countIn(scope?: OwnerScope): Promise<number> {
+    const condition = ownerCondition(scope);
+    let query = this.db.query.selectFrom('batches').select((eb) => eb.fn.countAll<number>().as('count'));
+    if (condition) query = query.where(condition);
+    return Number((await query.executeTakeFirst())?.count ?? 0);
   }
 
   async withStatus(statuses: BatchStatus[]): Promise<BatchRecord[]> {
@@ -99,6 +107,17 @@ export class BatchesRepository {
   async storedLineIds(batchId: string): Promise<Set<string>> {
     const rows = await this.db.query.selectFrom('batch_lines').select('custom_id').where('batch_id', '=', batchId).execute();
     return new Set(rows.map((row) => row.custom_id));
+  }
+
+  /** How many batches of `keyId` have one of `statuses`. */
+  async countBy(keyId: string, statuses: BatchStatus[]): Promise<number> {
+    const row = await this.db.query
+      .selectFrom('batches')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('key_id', '=', keyId)
+      .where('status', 'in', statuses)
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
   }
 
   async lineCount(batchId: string): Promise<number> {

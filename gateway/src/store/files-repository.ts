@@ -26,6 +26,16 @@ export class FilesRepository {
     return newestFirst(this.db, 'files', options.limit, after, [purpose, ownerCondition(options.scope)]);
   }
 
+  /** How many files `keyId` keeps, and their bytes together. */
+  async storedBy(keyId: string): Promise<{ count: number; bytes: number }> {
+    const row = await this.db.query
+      .selectFrom('files')
+      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.coalesce(eb.fn.sum<number>('bytes'), sql<number>`0`).as('bytes')])
+      .where('key_id', '=', keyId)
+      .executeTakeFirst();
+    return { count: Number(row?.count ?? 0), bytes: Number(row?.bytes ?? 0) };
+  }
+
   async delete(id: string): Promise<void> {
     await this.db.query.deleteFrom('files').where('id', '=', id).execute();
   }

@@ -5,8 +5,8 @@ import type { Row } from './tables.js';
 type Listed = 'files' | 'batches' | 'agents' | 'conversations';
 
 /**
- * One page of a table's rows, newest first (created_at, then id), after the row `after` when given:
- * the listing order every `GET` list endpoint uses.
+ * One page of a table's rows, newest first (created_at, then id), after the row `after` when given
+ * and past the first `offset` rows (pages by number): the listing order every `GET` list endpoint uses.
  */
 export async function newestFirst<T extends Listed>(
   db: Database,
@@ -14,11 +14,13 @@ export async function newestFirst<T extends Listed>(
   limit: number,
   after?: { created_at: number; id: string },
   where: (RawBuilder<SqlBool> | undefined)[] = [],
+  offset = 0,
 ): Promise<Row<T>[]> {
   const conditions = where.filter((condition) => condition !== undefined);
   if (after) conditions.push(sql<SqlBool>`(created_at < ${after.created_at} OR (created_at = ${after.created_at} AND id < ${after.id}))`);
   let query = db.query.selectFrom(table as Listed).selectAll();
   for (const condition of conditions) query = query.where(condition);
   // The four tables share the columns used here; the rows are the table's own.
-  return (await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()) as Row<T>[];
+  const page = query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit);
+  return (await (offset > 0 ? page.offset(offset) : page).execute()) as Row<T>[];
 }

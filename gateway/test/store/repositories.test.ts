@@ -226,6 +226,47 @@ describe.each(bothDatabases())('repositories on $dialect', (kind) => {
     expect(await conversations.delete('c2')).toBe(true);
   });
 
+  it("quotas' counts: a key's files (count and bytes), agents, conversations and batches by status; pages by offset", async () => {
+    const db = await fresh(kind);
+    const files = new FilesRepository(db);
+    const file = (id: string, bytes: number, key_id: string | null): FileRecord => ({ id, purpose: 'batch', filename: id, mime_type: 'application/jsonl', bytes, created_at: 1, key_id });
+    await files.insert(file('f1', 3_000_000_000, 'key_a'));
+    await files.insert(file('f2', 5, 'key_a'));
+    await files.insert(file('f3', 7, 'key_b'));
+    await files.insert(file('f4', 9, null));
+    expect(await files.storedBy('key_a')).toEqual({ count: 2, bytes: 3_000_000_005 });
+    expect(await files.storedBy('key_z')).toEqual({ count: 0, bytes: 0 });
+
+    const agents = new AgentsRepository(db);
+    const agent = (id: string, created_at: number, key_id: string): AgentRecord => ({ id, name: id, model: 'm', instructions: null, description: null, tools: [], completion_args: {}, created_at, updated_at: created_at, version: 0, history: [], key_id, active_version: null });
+    for (const [id, at, owner] of [['ag_1', 1, 'key_a'], ['ag_2', 2, 'key_a'], ['ag_3', 3, 'key_a'], ['ag_4', 4, 'key_b']] as const) await agents.insert(agent(id, at, owner));
+    expect([await agents.countBy('key_a'), await agents.countBy('key_b'), await agents.countBy('key_z')]).toEqual([3, 1, 0]);
+    expect((await agents.list(2, undefined, undefined, 1)).map((record) => record.id)).toEqual(['ag_3', 'ag_2']);
+    expect((await agents.list(2, undefined, { keyId: 'key_a', seesAll: false }, 2)).map((record) => record.id)).toEqual(['ag_1']);
+
+    const conversations = new ConversationsRepository(db);
+    const conversation = { id: 'c1', key_id: 'key_a', agent_id: null, agent_version: null, model: 'm', instructions: null, tools: [], name: null, description: null, metadata: null, entries: [], created_at: 1, updated_at: 1 };
+    await conversations.insert(conversation);
+    await conversations.insert({ ...conversation, id: 'c2', created_at: 2 });
+    await conversations.insert({ ...conversation, id: 'c3', key_id: 'key_b', created_at: 3 });
+    expect([await conversations.countBy('key_a'), await conversations.countBy('key_b')]).toEqual([2, 1]);
+    expect((await conversations.list(5, 1)).map((record) => record.id)).toEqual(['c2', 'c1']);
+
+    const batches = new BatchesRepository(db);
+    const batch = (id: string, status: BatchRecord['status'], key_id: string): BatchRecord => ({
+      id, status, endpoint: '/v1/chat/completions', input_file_id: 'f1', output_file_id: null, error_file_id: null, completion_window: '24h',
+      metadata: {}, created_at: 1, in_progress_at: null, completed_at: null, cancelled_at: null, failed_at: null, total: 0, completed: 0, failed: 0, key_id, errors: [],
+    });
+    await batches.insert(batch('b1', 'in_progress', 'key_a'));
+    await batches.insert(batch('b2', 'validating', 'key_a'));
+    await batches.insert(batch('b3', 'completed', 'key_a'));
+    await batches.insert(batch('b4', 'in_progress', 'key_b'));
+    expect(await batches.countBy('key_a', ['validating', 'in_progress', 'finalizing', 'cancelling'])).toBe(2);
+    expect(await batches.countBy('key_a', ['completed'])).toBe(1);
+    expect([await batches.countIn({ keyId: 'key_a', seesAll: false }), await batches.countIn({ keyId: 'key_z', seesAll: false }), await batches.countIn()]).toEqual([3, 0, 4]);
+    expect((await batches.list(2, undefined, { keyId: 'key_a', seesAll: false }, 1)).map((record) => record.id)).toEqual(['b2', 'b1']);
+  });
+
   it('model state and downloads: upserts keep one row per id with the newest values', async () => {
     const db = await fresh(kind);
     const state = new ModelStateRepository(db);

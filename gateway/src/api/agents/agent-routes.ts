@@ -75,7 +75,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
           after: Type.Optional(Type.String()),
           page: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
-          page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+          page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
         }, { additionalProperties: true }),
         response: { 200: Type.Union([Type.Object({ object: Type.Literal('list'), data: Type.Array(AgentObject), has_more: Type.Boolean() }), Type.Array(AgentObject)]), ...errorResponses },
       },
@@ -85,7 +85,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { page, page_size: pageSize } = request.query;
       if (page !== undefined || pageSize !== undefined) {
         const size = pageSize ?? 20;
-        return (await agents.list((page ?? 0) * size + size, undefined, scope)).slice((page ?? 0) * size).map(toAgentObject);
+        return (await agents.list(size, undefined, scope, (page ?? 0) * size)).map(toAgentObject);
       }
       const limit = request.query.limit ?? 20;
       return pageOf(await agents.list(limit + 1, request.query.after, scope), limit, toAgentObject);

@@ -142,7 +142,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         operationId: 'listConversations',
         summary: 'List conversations, newest first',
-        querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })), page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })) }, { additionalProperties: true }),
+        querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })), page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })) }, { additionalProperties: true }),
         response: { 200: Type.Array(Conversation), ...errorResponses },
       },
     },

@@ -69,9 +69,9 @@ export const mistralBatchJobsRoutes: FastifyPluginAsyncTypebox = async (app) => 
     async (request) => {
       const page = request.query.page ?? 0;
       const size = request.query.page_size ?? 100;
-      const all = await batches.list((page + 1) * size + 1, undefined, ownerScope(request.apiKey));
-      const data = all.slice(page * size, (page + 1) * size).map(toMistralBatchJob);
-      return { object: 'list' as const, data, total: all.length };
+      const scope = ownerScope(request.apiKey);
+      const [rows, total] = await Promise.all([batches.list(size, undefined, scope, page * size), batches.countIn(scope)]);
+      return { object: 'list' as const, data: rows.map(toMistralBatchJob), total };
     },
   );
 

@@ -33,7 +33,7 @@ function documentAndQuestion(body: ChatBodyType): DocumentQuestion {
 
 /** Document question answering on an OCR (documents) model, answered like a chat completion with the citations beside it. */
 export async function documentQuestion(request: FastifyRequest, reply: FastifyReply, body: ChatBodyType, route: ModelRoute) {
-  const { answer, route: served } = await request.server.services.documents.answer(route, documentAndQuestion(body), request.billing, clientAbortSignal(reply));
+  const { answer, route: served } = await request.server.services.documents.answer(route, documentAndQuestion(body), request.apiKey?.id ?? null, request.billing, clientAbortSignal(reply));
   const id = newId('chatcmpl-');
   const created = Math.floor(Date.now() / 1000);
   const extras = { citations: answer.citations, document_text: answer.documentText, answer_method: answer.method };

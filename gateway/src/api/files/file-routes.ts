@@ -21,13 +21,20 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { files } = app.services;
 
   app.post('/v1/files', { schema: { tags: ['files'], summary: 'Upload a file (multipart: file, purpose)', consumes: ['multipart/form-data'], response: { 200: FileObject, ...errorResponses } } }, async (request, reply) => {
-    const upload = await readMultipart(request, reply);
-    if (!upload.file) throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' is required.", { param: 'file' });
-    const purpose = upload.fields.purpose ?? 'user_data';
-    if (!PURPOSES.includes(purpose)) throw new GatewayError(422, 'invalid_value', `Invalid request: 'purpose' must be one of ${PURPOSES.join(', ')}.`, { param: 'purpose' });
-    if (upload.file.bytes === 0) throw new GatewayError(422, 'empty_file', 'The uploaded file is empty.', { param: 'file' });
-    const record = await files.saveReceived(upload.file, { purpose, filename: upload.file.filename, mimeType: MEDIA_TYPE.test(upload.file.mimeType) ? upload.file.mimeType : 'application/octet-stream', keyId: request.apiKey?.id ?? null });
-    return toPublicFile(record);
+    const keyId = request.apiKey?.id ?? null;
+    await files.checkUploadQuota(keyId, Number(request.headers['content-length'] ?? 0) || 0);
+    const release = files.beginUpload(keyId);
+    try {
+      const upload = await readMultipart(request, reply);
+      if (!upload.file) throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' is required.", { param: 'file' });
+      const purpose = upload.fields.purpose ?? 'user_data';
+      if (!PURPOSES.includes(purpose)) throw new GatewayError(422, 'invalid_value', `Invalid request: 'purpose' must be one of ${PURPOSES.join(', ')}.`, { param: 'purpose' });
+      if (upload.file.bytes === 0) throw new GatewayError(422, 'empty_file', 'The uploaded file is empty.', { param: 'file' });
+      const record = await files.saveUpload(upload.file, { purpose, filename: upload.file.filename, mimeType: MEDIA_TYPE.test(upload.file.mimeType) ? upload.file.mimeType : 'application/octet-stream', keyId });
+      return toPublicFile(record);
+    } finally {
+      release();
+    }
   });
 
   app.get(

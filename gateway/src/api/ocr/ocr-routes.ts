@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newId } from '../../core/ids/ids.js';
-import type { OcrRequest } from '../../core/ocr/ocr-service.js';
+import type { OcrCall, OcrRequest } from '../../core/ocr/ocr-service.js';
 import { ownerScope } from '../../core/account/resource-owner.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { fromJson, fromMistralJson, fromMultipart, isMistralForm } from './ocr-input.js';
 import { OcrBody, OcrResultSchema, RenderPageBody, RenderedPage, type OcrBodyType } from './ocr-schemas.js';
+
+function ocrCall(request: FastifyRequest, reply: FastifyReply): OcrCall {
+  return { keyId: request.apiKey?.id ?? null, meter: request.billing, signal: clientAbortSignal(reply), log: (message) => request.log.info(message) };
+}
 
 /**
  * POST /v1/ocr: text (with word, line or block boxes) or schema-shaped data from an image or PDF,
@@ -16,7 +20,7 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { ocr } = app.services;
 
   async function handle(request: FastifyRequest, reply: FastifyReply, input: OcrRequest) {
-    const read = await ocr.read(input, request.billing, clientAbortSignal(reply), (message) => request.log.info(message));
+    const read = await ocr.read(input, ocrCall(request, reply));
     const pages = read.result.pages.map((page) => ({ index: page.index, width: page.width, height: page.height, text: page.text, source: page.source }));
     return {
       id: newId('ocr-'),
@@ -32,7 +36,7 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function route(request: FastifyRequest<{ Body: OcrBodyType }>, reply: FastifyReply) {
     if (request.isMultipart()) return handle(request, reply, await fromMultipart(request, reply));
     if (!isMistralForm(request.body)) return handle(request, reply, fromJson(request.body));
-    return ocr.readAsMistral(fromMistralJson(request.body, ownerScope(request.apiKey)), request.billing, clientAbortSignal(reply), (message) => request.log.info(message));
+    return ocr.readAsMistral(fromMistralJson(request.body, ownerScope(request.apiKey)), ocrCall(request, reply));
   }
 
   app.post(
@@ -68,8 +72,8 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RenderedPage, ...errorResponses },
       },
     },
-    async (request) => {
-      const rendered = await ocr.renderPage(request.body.image, request.body.page ?? 0, request.body.width);
+    async (request, reply) => {
+      const rendered = await ocr.renderPage(request.body.image, request.body.page ?? 0, request.body.width, request.apiKey?.id ?? null, clientAbortSignal(reply));
       return { page: rendered.page, page_count: rendered.pageCount, width: rendered.width, height: rendered.height, image: `data:image/png;base64,${rendered.png.toString('base64')}` };
     },
   );

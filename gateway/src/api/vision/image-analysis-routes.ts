@@ -11,7 +11,7 @@ export const imageAnalysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { billable: true }, schema: { tags: ['vision'], summary: 'Analyse an image with a prompt', body: AnalyzeBody, response: { 200: Analysis, ...errorResponses } } },
     async (request, reply) => {
       const body = request.body;
-      const result = await app.services.imageAnalysis.analyse(body.model, body.image, body.prompt, request.billing, clientAbortSignal(reply));
+      const result = await app.services.imageAnalysis.analyse(body.model, body.image, body.prompt, request.apiKey?.id ?? null, request.billing, clientAbortSignal(reply));
       return {
         id: newId('vis-'),
         object: 'vision.analysis' as const,

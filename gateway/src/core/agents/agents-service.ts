@@ -3,6 +3,7 @@ import type { AgentAlias, AgentConfiguration, AgentRecord, AgentsRepository } fr
 export type { AgentAlias, AgentRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
+import type { StorageQuotas } from '../account/storage-quotas.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newOrderedId } from '../ids/ids.js';
 import { functionToolsOnly } from './agent-tools.js';
@@ -32,9 +33,11 @@ export class AgentsService {
   constructor(
     private readonly agents: AgentsRepository,
     private readonly models: Pick<ModelRegistry, 'resolve'>,
+    private readonly quotas: Pick<StorageQuotas, 'checkNewAgent' | 'checkAgentSize'>,
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** A new agent of `owner`'s key: 403 at the key's agent count, 413 past an agent's size (quotas). */
   async create(fields: NewAgent, owner: OwnerScope): Promise<AgentRecord> {
     this.models.resolve(fields.model, 'chat');
     const created = seconds(this.now());
@@ -53,13 +56,15 @@ export class AgentsService {
       key_id: owner.keyId,
       active_version: null,
     };
+    this.quotas.checkAgentSize(configurationOf(agent), [configurationOf(agent)]);
+    await this.quotas.checkNewAgent(owner.keyId);
     await this.agents.insert(agent);
     return agent;
   }
 
-  /** Each agent as its active version. */
-  async list(limit: number, after: string | undefined, scope: OwnerScope): Promise<AgentRecord[]> {
-    return (await this.agents.list(limit, after, scope)).map((agent) => this.viewAt(agent, agent.active_version ?? agent.version));
+  /** Each agent as its active version, paged by `after` or past the first `offset`. */
+  async list(limit: number, after: string | undefined, scope: OwnerScope, offset = 0): Promise<AgentRecord[]> {
+    return (await this.agents.list(limit, after, scope, offset)).map((agent) => this.viewAt(agent, agent.active_version ?? agent.version));
   }
 
   /** The agent as stored (its newest version); 404 when it does not exist or is outside `scope`. */
@@ -87,6 +92,7 @@ export class AgentsService {
       history: [...agent.history, { ...configurationOf(agent), updated_at: agent.updated_at ?? agent.created_at }],
       active_version: null,
     };
+    this.quotas.checkAgentSize(configurationOf(next), [...next.history, configurationOf(next)]);
     await this.agents.replace(next);
     return next;
   }

@@ -6,6 +6,7 @@ import type { ConversationEntry, ConversationRecord, ConversationsRepository } f
 export type { ConversationRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
+import type { StorageQuotas } from '../account/storage-quotas.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newOrderedId } from '../ids/ids.js';
 import { functionToolsOnly } from './agent-tools.js';
@@ -61,11 +62,13 @@ export class ConversationsService {
     private readonly conversations: ConversationsRepository,
     private readonly agents: AgentsService,
     private readonly models: Pick<ModelRegistry, 'resolve'>,
+    private readonly quotas: Pick<StorageQuotas, 'checkNewConversation' | 'checkConversationSize'>,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** A new conversation with a model or an agent; its first turn runs when the returned turn is run or streamed. */
   async start(request: StartConversation, owner: OwnerScope): Promise<PendingTurn> {
+    if (request.store !== false) await this.quotas.checkNewConversation(owner.keyId);
     const created = seconds(this.now());
     const base = { id: newOrderedId('conv_'), key_id: owner.keyId, name: request.name ?? null, description: request.description ?? null, metadata: request.metadata ?? null, entries: [], created_at: created, updated_at: created };
     let conversation: ConversationRecord;
@@ -92,6 +95,7 @@ export class ConversationsService {
     const original = await this.get(id, owner);
     const at = original.entries.findIndex((entry) => entry.id === request.from_entry_id);
     if (at < 0) throw new GatewayError(404, 'entry_not_found', `Conversation "${id}" has no entry "${request.from_entry_id}".`, { param: 'from_entry_id' });
+    if (request.store !== false) await this.quotas.checkNewConversation(owner.keyId);
     const created = seconds(this.now());
     const conversation: ConversationRecord = { ...original, id: newOrderedId('conv_'), key_id: owner.keyId, metadata: request.metadata ?? original.metadata, created_at: created, updated_at: created };
     return this.pending(conversation, original.entries.slice(0, at + 1), request, (entries) => this.conversations.insert({ ...conversation, entries }), await this.agentArgs(original, owner));
@@ -127,6 +131,7 @@ export class ConversationsService {
   private pending(conversation: ConversationRecord, history: ConversationEntry[], request: TurnOptions, keep: (entries: ConversationEntry[]) => Promise<void>, agentArgs: Record<string, unknown> = {}): PendingTurn {
     const startedAt = this.now();
     const entries = [...history, ...inputEntries(request.inputs, startedAt)];
+    if (request.store !== false) this.quotas.checkConversationSize(entries);
     return new PendingTurn(conversation, entries, { ...agentArgs, ...request.completion_args }, startedAt, request.store === false ? async () => undefined : keep, this.now);
   }
 }

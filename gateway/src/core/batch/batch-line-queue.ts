@@ -1,6 +1,8 @@
 /** One request of a batch, as queued: enough to run it without reading the input file again. */
 export interface QueuedBatchLine {
   batchId: string;
+  /** The key that created the batch: lines are taken in turns by key, then by batch. Absent on lines queued by an older version. */
+  keyId?: string | null;
   /** The line's place in the input file (0-based). */
   line: number;
   customId: string;

@@ -196,7 +196,7 @@ export class BatchRunner {
       if (batch.status === 'validating') await this.batches.transition(id, ['validating'], 'in_progress', { in_progress_at: seconds(this.now()), total: requests.length });
       if (this.now() > this.deadline(batch)) return await this.expire(id);
       const stored = await this.batches.storedLineIds(id);
-      const lines = requests.map((request, line) => ({ batchId: id, line, customId: request.custom_id, body: request.body })).filter((line) => !stored.has(line.customId));
+      const lines = requests.map((request, line) => ({ batchId: id, keyId: batch.key_id, line, customId: request.custom_id, body: request.body })).filter((line) => !stored.has(line.customId));
       if (lines.length === 0) return await this.finishIfDone(id);
       await this.queue.queueLines(lines);
     } catch (error) {

@@ -6,12 +6,14 @@ import type { FileStore } from '../files/file-store.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newOrderedId } from '../ids/ids.js';
 import { BATCH_ENDPOINTS, isBatchEndpoint } from '../../wire/batch-endpoints.js';
+import type { StorageQuotas } from '../account/storage-quotas.js';
 import type { BatchRunner } from './batch-runner.js';
 
 export interface BatchJobServices {
   files: FileStore;
   batches: BatchesRepository;
   batchRunner: BatchRunner;
+  quotas: Pick<StorageQuotas, 'checkNewBatch'>;
 }
 
 export interface NewBatchJob {
@@ -36,6 +38,7 @@ export function batchEndpoint(given: string): string {
 export async function createBatchJob(services: BatchJobServices, job: NewBatchJob): Promise<BatchRecord> {
   const endpoint = batchEndpoint(job.endpoint);
   const input = await services.files.get(job.inputFileId, job.owner);
+  await services.quotas.checkNewBatch(job.owner.keyId);
   const record: BatchRecord = {
     id: newOrderedId('batch_'),
     status: 'validating',

@@ -4,16 +4,28 @@ interface QueueLogger {
   warn(object: Record<string, unknown>, message: string): void;
 }
 
+interface WaitingBatch {
+  key: string;
+  lines: QueuedBatchLine[];
+  /** When a line of the batch last started (see `turn`). */
+  turn: number;
+}
+
 /**
- * The queue of a gateway alone (SQLite): lines wait in memory, oldest batch first, at most
- * `concurrency.lines` in flight and `concurrency.perBatch` of one batch. Nothing outlives the process:
- * the runner queues unfinished batches again at start (their stored lines are skipped).
+ * The queue of a gateway alone (SQLite): lines wait in memory, at most `concurrency.lines` in flight
+ * and `concurrency.perBatch` of one batch, taken in turns: a free slot goes to the key whose line
+ * started longest ago, and among its batches to the one served longest ago, so one key's big batches
+ * delay another key's batch by one line, not by their length. Nothing outlives the process: the
+ * runner queues unfinished batches again at start (their stored lines are skipped).
  */
 export class InProcessBatchQueue implements BatchLineQueue {
   readonly durable = false;
   private handlers: BatchQueueHandlers | undefined;
   /** Waiting lines per batch, in the order the batches were queued. */
-  private readonly waiting = new Map<string, QueuedBatchLine[]>();
+  private readonly waiting = new Map<string, WaitingBatch>();
+  /** When each key with waiting lines last had a line started; a key or batch that starts waiting ranks just before those served since. */
+  private readonly keyTurns = new Map<string, number>();
+  private turns = 0;
   private readonly inFlightPerBatch = new Map<string, number>();
   /** `batch:line` of every line waiting or in flight, so a line is never queued twice. */
   private readonly known = new Set<string>();
@@ -46,9 +58,13 @@ export class InProcessBatchQueue implements BatchLineQueue {
       const key = `${line.batchId}:${line.line}`;
       if (this.known.has(key)) continue;
       this.known.add(key);
-      const queue = this.waiting.get(line.batchId) ?? [];
-      queue.push(line);
-      this.waiting.set(line.batchId, queue);
+      const batch = this.waiting.get(line.batchId);
+      if (batch) batch.lines.push(line);
+      else {
+        const owner = line.keyId ?? '';
+        this.waiting.set(line.batchId, { key: owner, lines: [line], turn: this.turns - 0.5 });
+        if (!this.keyTurns.has(owner)) this.keyTurns.set(owner, this.turns - 0.5);
+      }
     }
     this.pump();
   }
@@ -56,6 +72,7 @@ export class InProcessBatchQueue implements BatchLineQueue {
   async stop(graceMs: number): Promise<void> {
     this.stopped = true;
     this.waiting.clear();
+    this.keyTurns.clear();
     const timer = setTimeout(() => this.abandon.abort(), graceMs);
     try {
       while (this.running.size > 0) await Promise.allSettled([...this.running]);
@@ -91,14 +108,27 @@ export class InProcessBatchQueue implements BatchLineQueue {
     }
   }
 
-  /** The first waiting line of the oldest batch that has room. */
+  /** The next line of the batch with room whose key, then whose batch, had a line started longest ago. */
   private next(): QueuedBatchLine | undefined {
-    for (const [batchId, lines] of this.waiting) {
+    let chosen: [string, WaitingBatch] | undefined;
+    for (const candidate of this.waiting) {
+      const [batchId, batch] = candidate;
       if ((this.inFlightPerBatch.get(batchId) ?? 0) >= this.concurrency.perBatch) continue;
-      const line = lines.shift();
-      if (lines.length === 0) this.waiting.delete(batchId);
-      if (line) return line;
+      if (!chosen) chosen = candidate;
+      else {
+        const [keyTurn, chosenKeyTurn] = [this.keyTurns.get(batch.key)!, this.keyTurns.get(chosen[1].key)!];
+        if (keyTurn < chosenKeyTurn || (keyTurn === chosenKeyTurn && batch.turn < chosen[1].turn)) chosen = candidate;
+      }
     }
-    return undefined;
+    if (!chosen) return undefined;
+    const [batchId, batch] = chosen;
+    const line = batch.lines.shift()!;
+    batch.turn = ++this.turns;
+    this.keyTurns.set(batch.key, this.turns);
+    if (batch.lines.length === 0) {
+      this.waiting.delete(batchId);
+      if (![...this.waiting.values()].some((other) => other.key === batch.key)) this.keyTurns.delete(batch.key);
+    }
+    return line;
   }
 }

@@ -46,17 +46,25 @@ export function stableJobId(name: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** The key a line is counted under: its batch's key, or the batch itself for a line queued before lines named their key. */
+const keyOf = (line: QueuedBatchLine) => (line.keyId === undefined ? `batch:${line.batchId}` : (line.keyId ?? ''));
+
 /**
  * Team mode's queue (PostgreSQL): batch starts and lines are pg-boss jobs, so every instance on the
  * database takes lines, each at most `concurrency.lines` at once and `concurrency.perBatch` of one
- * batch (a batch at its limit is left out of the fetch). A line's job completes when its result is
- * stored; a line whose instance dies is retried elsewhere once its heartbeat lapses.
+ * batch (a batch at its limit is left out of the fetch). Keys take turns: a free slot goes first to
+ * a line of a key with no line in flight here, then of the keys with the fewest (`fetchFairly`), so
+ * one key's big batches delay another key's batch by one line. A line's job completes when its
+ * result is stored; a line whose instance dies is retried elsewhere once its heartbeat lapses.
  */
 export class PgBossBatchQueue implements BatchLineQueue {
   readonly durable = true;
   private readonly abandon = new AbortController();
   private readonly active = new Map<string, Promise<void>>();
   private readonly perBatch = new Map<string, number>();
+  /** Lines in flight here per key, and the key of each batch with lines in flight here. */
+  private readonly perKey = new Map<string, number>();
+  private readonly batchKeys = new Map<string, string>();
   private stopping = false;
   private loop: Promise<void> | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
@@ -138,13 +146,12 @@ export class PgBossBatchQueue implements BatchLineQueue {
 
   /** Keeps up to `concurrency.lines` lines in flight, fetching one as soon as a slot frees up. */
   private async fetchLines(handlers: BatchQueueHandlers): Promise<void> {
-    const { lines, perBatch } = this.settings.concurrency;
+    const { lines } = this.settings.concurrency;
     while (!this.stopping) {
       let fetched: Job<QueuedBatchLine> | undefined;
       if (this.active.size < lines) {
-        const full = [...this.perBatch].filter(([, count]) => count >= perBatch).map(([batchId]) => batchId);
         try {
-          [fetched] = await this.boss.fetch<QueuedBatchLine>(LINE_QUEUE, { batchSize: 1, ignoreGroups: full.length > 0 ? full : null });
+          fetched = await this.fetchFairly();
         } catch (error) {
           this.logger.warn({ err: error }, 'batch queue: could not fetch lines');
         }
@@ -165,9 +172,30 @@ export class PgBossBatchQueue implements BatchLineQueue {
     }
   }
 
+  /**
+   * One line, taken in turns by key: first leaving out the batches of every key with lines in flight
+   * here, then of the keys with more than the fewest, and so on; last, only the batches at their
+   * limit. A key's batch that has no line here yet is not known to be its key's, so it may get one
+   * line before its key's turn.
+   */
+  private async fetchFairly(): Promise<Job<QueuedBatchLine> | undefined> {
+    const full = [...this.perBatch].filter(([, count]) => count >= this.settings.concurrency.perBatch).map(([batchId]) => batchId);
+    const levels = [...new Set(this.perKey.values())].sort((a, b) => a - b);
+    for (const level of [...levels, Infinity]) {
+      const ignored = new Set(full);
+      for (const [batchId, key] of this.batchKeys) if (this.perKey.get(key)! >= level) ignored.add(batchId);
+      const [fetched] = await this.boss.fetch<QueuedBatchLine>(LINE_QUEUE, { batchSize: 1, ignoreGroups: ignored.size > 0 ? [...ignored] : null });
+      if (fetched) return fetched;
+    }
+    return undefined;
+  }
+
   private run(job: Job<QueuedBatchLine>, handlers: BatchQueueHandlers): void {
     const batchId = job.data.batchId;
+    const key = keyOf(job.data);
     this.perBatch.set(batchId, (this.perBatch.get(batchId) ?? 0) + 1);
+    this.perKey.set(key, (this.perKey.get(key) ?? 0) + 1);
+    this.batchKeys.set(batchId, key);
     const settled = handlers
       .runLine(job.data, this.abandon.signal)
       .then(
@@ -181,8 +209,13 @@ export class PgBossBatchQueue implements BatchLineQueue {
       .finally(() => {
         this.active.delete(job.id);
         const left = this.perBatch.get(batchId)! - 1;
-        if (left === 0) this.perBatch.delete(batchId);
-        else this.perBatch.set(batchId, left);
+        if (left === 0) {
+          this.perBatch.delete(batchId);
+          this.batchKeys.delete(batchId);
+        } else this.perBatch.set(batchId, left);
+        const keyLeft = this.perKey.get(key)! - 1;
+        if (keyLeft === 0) this.perKey.delete(key);
+        else this.perKey.set(key, keyLeft);
         this.wakeLoop();
       });
     this.active.set(job.id, settled);

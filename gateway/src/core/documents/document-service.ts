@@ -14,8 +14,9 @@ export interface DocumentQuestion {
 export class DocumentService {
   constructor(private readonly services: RecogniseServices & { models: ModelRegistry }) {}
 
-  async answer(route: ModelRoute, { document, question }: DocumentQuestion, meter: UsageMeter, signal: AbortSignal): Promise<{ answer: DocumentAnswer; route: ModelRoute }> {
-    const { result, route: served } = await recogniseDocument(this.services, route, document, undefined, signal, 'document');
+  /** `keyId`: the calling key, whose turn the local OCR engine waits for. */
+  async answer(route: ModelRoute, { document, question }: DocumentQuestion, keyId: string | null, meter: UsageMeter, signal: AbortSignal): Promise<{ answer: DocumentAnswer; route: ModelRoute }> {
+    const { result, route: served } = await recogniseDocument(this.services, route, { source: document, param: 'document', keyId }, signal);
     const answer = await answerQuestion(this.services, result, question, signal);
     meter.charge(served, answer.usage);
     return { answer, route: served };

@@ -8,9 +8,11 @@ import type { FileRecord, FilesRepository } from '../../store/files-repository.j
 
 export type { FileRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
+import type { StorageQuotas } from '../account/storage-quotas.js';
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../../store/private-folder.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { megabytes } from '../errors/megabytes.js';
+import { PerKeyLimit } from '../scheduling/per-key-limit.js';
 import { newOrderedId } from '../ids/ids.js';
 
 /**
@@ -29,11 +31,42 @@ export interface ReceivedFile {
 }
 
 export class FileStore {
+  private readonly uploads: PerKeyLimit;
+
   constructor(
     private readonly files: FilesRepository,
     private readonly folder: string,
+    private readonly quotas: Pick<StorageQuotas, 'checkFile'>,
+    private readonly uploadsPerKey: number,
   ) {
     mkdirSync(this.folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    this.uploads = new PerKeyLimit(uploadsPerKey);
+  }
+
+  /**
+   * Starts receiving an upload of `keyId`; 429 when the key has `uploadsPerKey` uploads in flight
+   * already, so one key's many slow uploads cannot hold every connection and buffer. Call the
+   * returned function when the upload ends, whichever way.
+   */
+  beginUpload(keyId: string | null): () => void {
+    const release = this.uploads.tryAcquire(keyId ?? '');
+    if (!release) {
+      throw new GatewayError(429, 'too_many_uploads', `This key has ${this.uploadsPerKey} uploads in progress, the most one key may send at once (server.upload_concurrency_per_key in the config file). Wait for one to finish, then retry.`, {
+        retryAfter: 1,
+      });
+    }
+    return release;
+  }
+
+  /** Refuses an upload of about `bytes` that would pass the key's file quotas (403 count, 413 bytes): before its body is read, from its Content-Length. */
+  checkUploadQuota(keyId: string | null, bytes: number): Promise<void> {
+    return this.quotas.checkFile(keyId, bytes);
+  }
+
+  /** A client's upload, received (see `receive`): kept unless it would pass the key's file quotas. Files the gateway makes (batch output, images) are saved as they are. */
+  async saveUpload(received: ReceivedFile, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
+    await this.quotas.checkFile(details.keyId, received.bytes);
+    return this.saveReceived(received, details);
   }
 
   /**

@@ -21,6 +21,7 @@ import type { BatchesRepository } from '../../store/batches-repository.js';
 import type { AgentsService } from '../agents/agents-service.js';
 import type { ConversationsService } from '../agents/conversations-service.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
+import type { StorageQuotas } from '../account/storage-quotas.js';
 import type { LocalModels } from '../local-models/local-models.js';
 import type { ResponsesService } from '../responses/responses-service.js';
 import type { ChatService } from '../chat/chat-service.js';
@@ -62,6 +63,8 @@ export interface GatewayServices {
   conversations: ConversationsService;
   /** Where client-given URLs may be fetched from (SSRF guard). */
   urlFetchPolicy: AddressPolicy;
+  /** What one key may keep stored (files, agents, conversations, batches). */
+  quotas: StorageQuotas;
   localModels: LocalModels;
   /** The use cases, one service each: a route parses, calls one of these, and shapes the answer. */
   chat: ChatService;

@@ -13,6 +13,7 @@ import { fillSchemaStrictly } from './fill-schema-strictly.js';
 import { layoutAsStructuredData } from './layout-as-structured-data.js';
 import type { MistralOcrResponse } from '../../wire/mistral-ocr-response-schema.js';
 import { processMistralOcr, type MistralOcrInput } from './process-mistral-ocr.js';
+import type { OcrAdmission } from './ocr-admission.js';
 import { recogniseDocument } from './recognise-document.js';
 import { renderDocumentPage, type RenderedPage } from './render-document-page.js';
 import { selectBoxes, type BoxGranularity, type SelectedBox } from './select-boxes.js';
@@ -45,21 +46,28 @@ export interface OcrServices {
   files: FileStore;
   options: { server: { bodyLimitBytes: number } };
   urlFetchPolicy: AddressPolicy;
+  ocrAdmission: OcrAdmission;
 }
 
-type Log = (message: string) => void;
+/** One OCR call: who asks (the local engine takes keys in turns), its meter, its abort and its log. */
+export interface OcrCall {
+  keyId: string | null;
+  meter: UsageMeter;
+  signal: AbortSignal;
+  log: (message: string) => void;
+}
 
 /** OCR of an image or PDF: text and boxes or schema-shaped data (SPEC's form), Mistral's pages, or one page as a picture. */
 export class OcrService {
   constructor(private readonly services: OcrServices) {}
 
-  async read(request: OcrRequest, meter: UsageMeter, signal: AbortSignal, log: Log): Promise<OcrOutcome> {
+  async read(request: OcrRequest, { keyId, meter, signal, log }: OcrCall): Promise<OcrOutcome> {
     if (request.schema && !request.structuredOutput) {
       throw new GatewayError(422, 'invalid_value', "Invalid request: 'structured_output' must be true when a 'schema' is given.", { param: 'structured_output' });
     }
     const validate = request.schema ? compileClientSchema(request.schema, 'schema') : undefined;
     const route = this.services.models.resolve(request.model ?? DEFAULT_OCR_MODEL, 'ocr');
-    const { result, route: served } = await recogniseDocument(this.services, route, request.source, request.pages, signal);
+    const { result, route: served } = await recogniseDocument(this.services, route, { source: request.source, pages: request.pages, param: 'image', keyId }, signal);
     meter.charge(served, { prompt_tokens: 0, completion_tokens: 0 });
     const outcome: OcrOutcome = {
       route: served,
@@ -76,17 +84,17 @@ export class OcrService {
   }
 
   /** Mistral's form: its pages (markdown, figures, tables, ...), and the annotations it asks for. */
-  async readAsMistral(input: MistralOcrInput, meter: UsageMeter, signal: AbortSignal, log: Log): Promise<MistralOcrResponse> {
-    const { response, route } = await processMistralOcr(this.services, input, signal, log);
+  async readAsMistral(input: MistralOcrInput, { keyId, meter, signal, log }: OcrCall): Promise<MistralOcrResponse> {
+    const { response, route } = await processMistralOcr(this.services, input, { keyId, signal, log });
     meter.charge(route, { prompt_tokens: 0, completion_tokens: 0 });
     return response;
   }
 
-  /** A page of a document as a PNG (a PDF page at `width` pixels, as OCR reported it), for drawing boxes over it. */
-  async renderPage(source: string, page: number, width: number | undefined): Promise<RenderedPage> {
+  /** A page of a document as a PNG (a PDF page at `width` pixels, as OCR reported it), for drawing boxes over it; rendered in the key's turn. */
+  async renderPage(source: string, page: number, width: number | undefined, keyId: string | null, signal: AbortSignal): Promise<RenderedPage> {
     const document = await loadDocument(source, documentSourceLimits(this.services), { param: 'image', accept: 'documents' });
     try {
-      return await renderDocumentPage(document, page, width);
+      return await this.services.ocrAdmission.rendering(keyId, signal, () => renderDocumentPage(document, page, width));
     } catch (error) {
       throw toGatewayError(error, 'renderer');
     }

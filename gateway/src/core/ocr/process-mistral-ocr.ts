@@ -15,6 +15,7 @@ import { fillSchemaStrictly } from './fill-schema-strictly.js';
 import { buildMistralPages, type MistralPageOptions, type PageExtras } from './mistral-pages/build-mistral-pages.js';
 import { findFigures } from './mistral-pages/find-figures.js';
 import type { MistralOcrResponse } from '../../wire/mistral-ocr-response-schema.js';
+import type { OcrAdmission } from './ocr-admission.js';
 import { recogniseDocument } from './recognise-document.js';
 import { renderDocumentPage } from './render-document-page.js';
 
@@ -39,6 +40,7 @@ interface Services {
   files: FileStore;
   options: { server: { bodyLimitBytes: number } };
   urlFetchPolicy: AddressPolicy;
+  ocrAdmission: OcrAdmission;
 }
 
 interface PageImage {
@@ -116,15 +118,14 @@ async function annotateImage(services: Services, route: ModelRoute, schema: Reco
 export async function processMistralOcr(
   services: Services,
   input: MistralOcrInput,
-  signal: AbortSignal,
-  log: (message: string) => void,
+  { keyId, signal, log }: { keyId: string | null; signal: AbortSignal; log: (message: string) => void },
 ): Promise<{ response: MistralOcrResponse; route: ModelRoute }> {
   const documentCheck = input.documentAnnotation ? compileClientSchema(input.documentAnnotation.schema, 'document_annotation_format') : undefined;
   const bboxCheck = input.bboxAnnotation ? compileClientSchema(input.bboxAnnotation.schema, 'bbox_annotation_format') : undefined;
   const annotator = input.bboxAnnotation ? visionRoute(services.models) : undefined;
   const route = services.models.resolve(input.model ?? DEFAULT_OCR_MODEL, 'ocr');
   const source = 'url' in input.document ? input.document.url : (await services.files.content(input.document.fileId, input.document.owner)).content;
-  const { result, route: served, document } = await recogniseDocument(services, route, source, input.pages, signal, 'document');
+  const { result, route: served, document } = await recogniseDocument(services, route, { source, pages: input.pages, param: 'document', keyId }, signal);
 
   let figuresLeft = input.imageLimit ?? Infinity;
   const cropping = input.includeImageBase64 || annotator !== undefined;
@@ -137,7 +138,7 @@ export async function processMistralOcr(
       continue;
     }
     try {
-      const image = await pageImage(document, page, input.imageMinSize, cropping);
+      const image = await services.ocrAdmission.rendering(keyId, signal, () => pageImage(document, page, input.imageMinSize, cropping));
       image.figures = image.pictures.slice(0, Math.max(0, figuresLeft));
       figuresLeft -= image.figures.length;
       images.push(image);

@@ -3,6 +3,7 @@ import { documentSourceLimits, loadDocument, type LoadedDocument } from '../file
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import type { ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner } from '../routing/route-runner.js';
+import type { OcrAdmission } from './ocr-admission.js';
 
 export interface RecognisedDocument {
   result: OcrResult;
@@ -12,22 +13,26 @@ export interface RecognisedDocument {
 
 export interface RecogniseServices {
   runner: RouteRunner;
+  ocrAdmission: OcrAdmission;
   options: { server: { bodyLimitBytes: number } };
   urlFetchPolicy: AddressPolicy;
 }
 
-/** Loads a document (data URL, base64, URL or bytes), checks it is an image or PDF, and runs OCR on the route. */
-export async function recogniseDocument(
-  services: RecogniseServices,
-  route: ModelRoute,
-  source: string | Buffer,
-  pages: number[] | undefined,
-  signal: AbortSignal,
-  param = 'image',
-): Promise<RecognisedDocument> {
-  const document = await loadDocument(source, documentSourceLimits(services), { param, accept: 'documents' });
-  const { value, route: served } = await services.runner.invoke(route, 'ocr', signal, (ocr, model, attemptSignal) =>
-    ocr.ocr({ model, document: document.bytes, mimeType: document.mediaType, pages, signal: attemptSignal }),
+/** What to read, for whom. */
+export interface RecogniseRequest {
+  source: string | Buffer;
+  pages?: number[];
+  /** The request field the document came in, for errors. */
+  param: string;
+  /** The calling key: a local engine takes jobs in turns by key. */
+  keyId: string | null;
+}
+
+/** Loads a document (data URL, base64, URL or bytes), checks it is an image or PDF, and runs OCR on the route in the key's turn. */
+export async function recogniseDocument(services: RecogniseServices, route: ModelRoute, request: RecogniseRequest, signal: AbortSignal): Promise<RecognisedDocument> {
+  const document = await loadDocument(request.source, documentSourceLimits(services), { param: request.param, accept: 'documents' });
+  const { value, route: served } = await services.runner.invoke(route, 'ocr', signal, (ocr, model, attemptSignal, candidate) =>
+    services.ocrAdmission.engine(candidate, request.keyId, attemptSignal, () => ocr.ocr({ model, document: document.bytes, mimeType: document.mediaType, pages: request.pages, signal: attemptSignal })),
   );
   return { result: value, route: served, document };
 }

@@ -48,18 +48,18 @@ export class RouteRunner {
   }
 
   /**
-   * Runs `call` with the `capability` of each candidate's provider, its upstream model name and the
-   * attempt's signal. A candidate whose provider lacks the capability is a 400. `routeCapability`
+   * Runs `call` with the `capability` of each candidate's provider, its upstream model name, the
+   * attempt's signal and the candidate route. A candidate whose provider lacks the capability is a 400. `routeCapability`
    * is what the route serves (for fallbacks and metrics) when it differs: a vision route read by OCR.
    */
   invoke<K extends ProviderCapability, T>(
     first: ModelRoute,
     capability: K,
     signal: AbortSignal,
-    call: (provider: ProviderOf<K>, model: string, signal: AbortSignal) => Promise<T>,
+    call: (provider: ProviderOf<K>, model: string, signal: AbortSignal, route: ModelRoute) => Promise<T>,
     routeCapability: Capability = capability as Capability,
   ): Promise<{ value: T; route: ModelRoute }> {
-    return this.run(first, routeCapability, signal, (candidate, attemptSignal) => call(providerFor(candidate, capability), candidate.upstreamModel, attemptSignal));
+    return this.run(first, routeCapability, signal, (candidate, attemptSignal) => call(providerFor(candidate, capability), candidate.upstreamModel, attemptSignal, candidate));
   }
 
   async run<T>(

@@ -1,4 +1,5 @@
 import { DEFAULT_VISION_MODEL } from '../../wire/default-models.js';
+import type { OcrProvider } from '../../providers/contracts/ocr.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { toGatewayError } from '../errors/provider-error-mapping.js';
 import { documentSourceLimits, loadDocument, type LoadedDocument } from '../files/document-source.js';
@@ -6,6 +7,7 @@ import { askChat, helperChatRoute } from '../routing/chat-route.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
+import type { OcrAdmission } from '../ocr/ocr-admission.js';
 import { describeFacts, imageFacts, type ImageFacts } from './image-facts.js';
 
 export interface ImageAnalysis {
@@ -23,6 +25,7 @@ export interface ImageAnalysisServices {
   runner: RouteRunner;
   options: { server: { bodyLimitBytes: number } };
   urlFetchPolicy: AddressPolicy;
+  ocrAdmission: OcrAdmission;
 }
 
 const NO_USAGE = { prompt_tokens: 0, completion_tokens: 0 };
@@ -35,11 +38,12 @@ const NO_USAGE = { prompt_tokens: 0, completion_tokens: 0 };
 export class ImageAnalysisService {
   constructor(private readonly services: ImageAnalysisServices) {}
 
-  async analyse(model: string | undefined, image: string, prompt: string, meter: UsageMeter, signal: AbortSignal): Promise<ImageAnalysis> {
+  /** `keyId`: the calling key, whose turn the local OCR engine waits for. */
+  async analyse(model: string | undefined, image: string, prompt: string, keyId: string | null, meter: UsageMeter, signal: AbortSignal): Promise<ImageAnalysis> {
     const route = this.services.models.resolve(model ?? DEFAULT_VISION_MODEL, 'vision');
     const loaded = await loadDocument(image, documentSourceLimits(this.services), { param: 'image', accept: 'images' });
     if (route.provider.capabilities.chat) return this.seen(route, loaded, prompt, meter, signal);
-    const facts = await this.measured(route, loaded, signal);
+    const facts = await this.measured(route, loaded, keyId, signal);
     const described = describeFacts(facts, prompt);
     const chat = helperChatRoute(this.services.models);
     if (!chat) {
@@ -68,10 +72,12 @@ export class ImageAnalysisService {
   }
 
   /** What the local engines measure: size, format, colours, and the text an OCR route reads. */
-  private async measured(route: ModelRoute, image: LoadedDocument, signal: AbortSignal): Promise<ImageFacts> {
+  private async measured(route: ModelRoute, image: LoadedDocument, keyId: string | null, signal: AbortSignal): Promise<ImageFacts> {
     try {
+      const read = (engine: OcrProvider, model: string, attemptSignal: AbortSignal, candidate: ModelRoute) =>
+        this.services.ocrAdmission.engine(candidate, keyId, attemptSignal, () => engine.ocr({ model, document: image.bytes, mimeType: image.mediaType, signal: attemptSignal }));
       const ocr = route.provider.capabilities.ocr
-        ? (await this.services.runner.invoke(route, 'ocr', signal, (engine, model, attemptSignal) => engine.ocr({ model, document: image.bytes, mimeType: image.mediaType, signal: attemptSignal }), 'vision')).value
+        ? (await this.services.runner.invoke(route, 'ocr', signal, read, 'vision')).value
         : undefined;
       return await imageFacts(image.bytes, image.mediaType, ocr);
     } catch (error) {
