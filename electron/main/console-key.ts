@@ -29,9 +29,15 @@ export async function readOrCreateConsoleKey(dir: string): Promise<string> {
     await chmod(file, 0o600);
     return existing;
   }
-  await mkdir(dir, { recursive: true });
   const key = generateConsoleKey();
+  await writeConsoleKey(dir, key);
+  return key;
+}
+
+/** Keeps `key` as the console's Owner key in `<dir>/console-key` (mode 0600), replacing the old one. */
+export async function writeConsoleKey(dir: string, key: string): Promise<void> {
+  const file = path.join(dir, CONSOLE_KEY_FILE);
+  await mkdir(dir, { recursive: true });
   await writeFile(file, `${key}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
-  return key;
 }

@@ -1,5 +1,5 @@
 import { newConsoleSessionToken } from './console-auth.js';
-import { readOrCreateConsoleKey } from './console-key.js';
+import { readOrCreateConsoleKey, writeConsoleKey } from './console-key.js';
 import { createMainWindow } from './create-main-window.js';
 import type { AppLike, ShellLike, WindowFactory, WindowLike } from './electron-surface.js';
 import type { GatewayStarter, RunningGateway } from './gateway-starter.js';
@@ -106,6 +106,11 @@ export async function runDesktopApp(deps: DesktopAppDependencies): Promise<void>
     const dataDir = deps.env.GATEWAY_DATA_DIR?.trim() || userData;
     adminKey = await readOrCreateConsoleKey(userData);
     gateway = await deps.startGateway({ env: deps.env, dataDir, adminKey, host: '127.0.0.1', port: desktopGatewayPort(deps.env) });
+    if (gateway.consoleKey !== adminKey) {
+      deps.log('the console key was revoked in the data folder: using a new Owner key');
+      adminKey = gateway.consoleKey;
+      await writeConsoleKey(userData, adminKey);
+    }
     deps.log(`gateway listening on ${gateway.url}`);
     const handlers = createIpcHandlers({
       apiKey: sessionToken,

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { logRecordFields } from './core/lifecycle/log-record-fields.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { GatewayOptions } from './config/gateway-options.js';
 import { loadGatewayOptions } from './config/load-options.js';
@@ -89,14 +90,14 @@ export interface BuildExtras {
 /**
  * The gateway as a Fastify instance, never listening: cli.ts and the Electron main call listen.
  * Engines start warming in the background; /status says `starting` until they are ready.
- * The bootstrap key generated at first start, if any, is in `app.generatedAdminKey`.
+ * No Owner key is generated here: the caller asks `services.keys.ownerAccess` once it listens.
  */
 const NOT_SPACE = /\S/;
 
-export async function buildGateway(options: GatewayOptions, extras: BuildExtras = {}): Promise<FastifyInstance & { generatedAdminKey?: string }> {
+export async function buildGateway(options: GatewayOptions, extras: BuildExtras = {}): Promise<FastifyInstance> {
   const instanceId = options.server.instanceId ?? generatedInstanceId();
   const app = Fastify({
-    logger: options.logLevel === 'silent' ? false : { level: options.logLevel, base: { pid: process.pid, hostname: hostname(), instance_id: instanceId } },
+    logger: options.logLevel === 'silent' ? false : { level: options.logLevel, base: { pid: process.pid, hostname: hostname(), instance_id: instanceId }, formatters: { log: logRecordFields } },
     bodyLimit: options.server.bodyLimitBytes,
     requestIdHeader: false,
     genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? newRequestId(),
@@ -142,7 +143,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   );
   await ledger.load();
   const keys = new KeyService(new KeysRepository(db));
-  const { generatedKey } = await keys.ensureBootstrapKey(options.adminKey);
+  await keys.ensureAdminKey(options.adminKey);
   const providerFactories = { ...PROVIDER_FACTORIES, ...extras.providerFactories };
   const urlFetchPolicy = new AddressPolicy(options.server.urlFetchAllow);
   const secretKey = await loadSecretKey(options.dataDir, options.secretKey);
@@ -242,7 +243,6 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   await team?.shareRequestLog(services.requestLog);
   await team?.shareConfigReloads(services.configReload);
   app.decorate('services', services);
-  app.decorate('generatedAdminKey', generatedKey);
 
   registerRequestContext(app);
   registerErrorHandler(app);
@@ -281,5 +281,5 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     await db.close();
     await team?.close();
   });
-  return app as unknown as FastifyInstance & { generatedAdminKey?: string };
+  return app;
 }
