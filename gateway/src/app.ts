@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { logRecordFields } from './core/lifecycle/log-record-fields.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { GatewayOptions } from './config/gateway-options.js';
 import { loadGatewayOptions } from './config/load-options.js';
@@ -17,8 +16,10 @@ import { TeamMode } from './core/team/team-mode.js';
 import { storedSpend } from './core/billing/stored-spend.js';
 import { RequestLog } from './core/request-log/request-log.js';
 import { RouteRunner } from './core/routing/route-runner.js';
+import { RouteHealth } from './core/routing/route-health.js';
 import { ProviderBreakers } from './core/routing/provider-breakers.js';
 import { StartupState } from './core/lifecycle/startup-state.js';
+import { logRecordFields } from './core/lifecycle/log-record-fields.js';
 import { GatewayStatus, generatedInstanceId } from './core/status/gateway-status.js';
 import { GatewayMetrics } from './core/metrics/gateway-metrics.js';
 import { registerMetricsHooks } from './http/metrics-hooks.js';
@@ -161,7 +162,9 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   };
   const providers = createProviders(options.providers, providerFactories, providerContext);
   const breakers = new ProviderBreakers(options.providers);
-  const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db), (providerId) => breakers.for(providerId).state);
+  // Settings is built below; the health asks it only once requests arrive.
+  const health = new RouteHealth({ breaker: (id) => breakers.snapshot(id), answered: (id) => breakers.for(id).answered, isUpstream: (id) => services.settings.isUpstream(id), lastTest: (id) => services.settings.lastCheck(id) });
+  const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db), (providerId) => breakers.for(providerId).state, health);
   await models.reloadState();
   const files = new FileStore(new FilesRepository(db), options.filesDir);
   const batches = new BatchesRepository(db);
@@ -208,7 +211,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     metrics,
     runner,
     startup,
-    status: new GatewayStatus({ options, startup, models, providers, breakers, db, instanceId, team, isUpstream: (id) => services.settings.isUpstream(id), lastTest: (id) => services.settings.lastCheck(id) }),
+    status: new GatewayStatus({ options, startup, models, providers, breakers, db, instanceId, team, health, isUpstream: (id) => services.settings.isUpstream(id), lastTest: (id) => services.settings.lastCheck(id) }),
     files,
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, batchQueue, app.log),
@@ -232,6 +235,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
       models,
       providers,
       breakers,
+      health,
       providerTypes: Object.keys(providerFactories),
       createProvider: (config) => createProvider(config, providerFactories, providerContext),
       reportProviderError: (providerId, error) => app.log.error({ provider: providerId, err: error }, 'provider settings could not be applied'),
