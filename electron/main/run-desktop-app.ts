@@ -19,6 +19,8 @@ export interface DesktopAppDependencies {
   /** Installs the application menu once the gateway URL and data folder are known. */
   setMenu(context: { gatewayUrl: string; dataDir: string }): void;
   showError(title: string, message: string): void;
+  /** The system's open-file dialog for a .gguf model (the console's "use a file on this computer"). */
+  pickModelFile(): Promise<string | null>;
   preloadPath: string;
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
@@ -117,6 +119,7 @@ export async function runDesktopApp(deps: DesktopAppDependencies): Promise<void>
       gatewayUrl: gateway.url,
       appVersion: app.getVersion(),
       openExternal: (url) => deps.shell.openExternal(url),
+      pickModelFile: () => deps.pickModelFile(),
     });
     unregisterIpc = registerIpcHandlers(deps.ipcMain, handlers, gateway.url);
     deps.setMenu({ gatewayUrl: gateway.url, dataDir });

@@ -136,6 +136,7 @@ function setup(userData: string, options: { env?: NodeJS.ProcessEnv; platform?: 
     }),
     setMenu: vi.fn(),
     showError: vi.fn(),
+    pickModelFile: vi.fn(async (): Promise<string | null> => null),
     preloadPath: '/app/dist/electron/preload/preload.cjs',
     env: options.env ?? {},
     platform: options.platform ?? 'linux',
