@@ -58,4 +58,25 @@ describe('models page', () => {
     await screen.findByText(reason);
     expect(screen.getAllByTestId('model-state').map((e) => e.textContent)).toEqual(['unreachable']);
   });
+
+  it('offers the catalog and a file on this computer to an Owner on the Models page too', async () => {
+    useSessionStore.setState({ apiKey: 'k', baseUrl: '', source: 'web' });
+    const catalog = { object: 'list', data: [{ id: 'tiny', name: 'Tiny chat (Q4)', repo: 'acme/tiny-GGUF', file: 'tiny.gguf', files: ['tiny.gguf'], revision: 'main', size_bytes: 1024, licence: 'MIT', ram_bytes: 2048, capabilities: ['chat'], model: 'tiny', description: 'A tiny one.' }] };
+    const answers: Record<string, unknown> = {
+      '/models': { object: 'list', data: [] },
+      '/account/me': { object: 'account', api_key: { role: 'owner' }, balance: { currency: 'USD' } },
+      '/v1/local-models/catalog': catalog,
+      '/v1/local-models/downloads': { object: 'list', data: [] },
+      '/v1/local-models/files': { object: 'list', data: [] },
+    };
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => (url in answers ? new Response(JSON.stringify(answers[url]), { status: 200, headers: { 'content-type': 'application/json' } }) : new Response('{}', { status: 404 }))));
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <ModelsPage />
+      </QueryClientProvider>,
+    );
+    await screen.findByRole('heading', { name: 'Models to download' });
+    expect(screen.getByText('Tiny chat (Q4)')).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Use a model file on this computer' })).toBeTruthy();
+  });
 });
