@@ -199,6 +199,6 @@ describe('conversation rename', () => {
     renderPage();
     const note = await screen.findByTestId('no-chat-model');
     expect(note.textContent).toMatch(/^No chat model yet: download one or use a \.gguf file on this computer/);
-    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).disabled).toBe(true);
+    expect((screen.getByRole('textbox', { name: 'Chat input (no chat model yet)' }) as HTMLTextAreaElement).disabled).toBe(true);
   });
 });

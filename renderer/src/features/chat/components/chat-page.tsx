@@ -12,7 +12,7 @@ import { ExportConversationDialog, RenameConversationDialog } from './conversati
 function NoModelComposer() {
   return (
     <section className="card stack" aria-label="Message box">
-      <textarea className="textarea" aria-label="Message" rows={3} disabled placeholder="Send a message" />
+      <textarea className="textarea" aria-label="Chat input (no chat model yet)" rows={3} disabled placeholder="Send a message" />
       <span className="small muted" role="note" data-testid="no-chat-model">
         No chat model yet: download one or use a .gguf file on this computer (above), or add an upstream provider in Settings; the message box works as soon as one is served.
       </span>
