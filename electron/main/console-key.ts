@@ -113,3 +113,27 @@ export async function readOrCreateConsoleKey(dir: string, storage: ConsoleKeySto
   await rm(plainFile, { force: true });
   return key;
 }
+
+/**
+ * Keeps `key` as the console's Owner key in `<dir>`, replacing the one there (the gateway made a new
+ * one because the old one was revoked): encrypted where safeStorage can, else in clear text with mode
+ * 0600, the reason logged. No other copy of the old key stays behind.
+ */
+export async function writeConsoleKey(dir: string, key: string, storage: ConsoleKeyStorage): Promise<void> {
+  const plainFile = path.join(dir, CONSOLE_KEY_FILE);
+  const encryptedFile = path.join(dir, ENCRYPTED_CONSOLE_KEY_FILE);
+  const unavailable = await encryptionUnavailable(storage);
+  if (unavailable === null) {
+    try {
+      await writePrivate(encryptedFile, await storage.safeStorage.encryptStringAsync(key));
+      await rm(plainFile, { force: true });
+      return;
+    } catch (error) {
+      storage.log(`the console key is kept unencrypted in ${plainFile}, readable by this user only: encrypting it failed (${reason(error)})`);
+    }
+  } else {
+    storage.log(`the console key is kept unencrypted in ${plainFile}, readable by this user only: ${unavailable}`);
+  }
+  await writePrivate(plainFile, `${key}\n`);
+  await rm(encryptedFile, { force: true });
+}

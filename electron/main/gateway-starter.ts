@@ -2,6 +2,11 @@
 export interface RunningGateway {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:51234`. */
   url: string;
+  /**
+   * The Owner key the console uses: the one it was started with, or a new one when that key was
+   * revoked in the data folder (the desktop app never locks its own user out).
+   */
+  consoleKey: string;
   close(): Promise<void>;
 }
 

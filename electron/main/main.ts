@@ -23,6 +23,12 @@ void runDesktopApp({
     Menu.setApplicationMenu(Menu.buildFromTemplate(template));
   },
   showError: (title, message) => dialog.showErrorBox(title, message),
+  pickModelFile: async () => {
+    const window = BrowserWindow.getFocusedWindow();
+    const options = { title: 'Use a model file on this computer', properties: ['openFile' as const], filters: [{ name: 'GGUF models', extensions: ['gguf'] }] };
+    const chosen = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+    return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
+  },
   preloadPath: fileURLToPath(new URL('../preload/preload.cjs', import.meta.url)),
   env: process.env,
   platform: process.platform,

@@ -1,5 +1,5 @@
 import { newConsoleSessionToken } from './console-auth.js';
-import { readOrCreateConsoleKey } from './console-key.js';
+import { readOrCreateConsoleKey, writeConsoleKey } from './console-key.js';
 import { createMainWindow } from './create-main-window.js';
 import type { AppLike, SafeStorageLike, ShellLike, WindowFactory, WindowLike } from './electron-surface.js';
 import type { GatewayStarter, RunningGateway } from './gateway-starter.js';
@@ -21,6 +21,8 @@ export interface DesktopAppDependencies {
   /** Installs the application menu once the gateway URL and data folder are known. */
   setMenu(context: { gatewayUrl: string; dataDir: string }): void;
   showError(title: string, message: string): void;
+  /** The system's open-file dialog for a .gguf model (the console's "use a file on this computer"). */
+  pickModelFile(): Promise<string | null>;
   preloadPath: string;
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
@@ -106,14 +108,21 @@ export async function runDesktopApp(deps: DesktopAppDependencies): Promise<void>
   try {
     const userData = deps.app.getPath('userData');
     const dataDir = deps.env.GATEWAY_DATA_DIR?.trim() || userData;
-    adminKey = await readOrCreateConsoleKey(userData, { safeStorage: deps.safeStorage, platform: deps.platform, log: deps.log });
+    const keyStorage = { safeStorage: deps.safeStorage, platform: deps.platform, log: deps.log };
+    adminKey = await readOrCreateConsoleKey(userData, keyStorage);
     gateway = await deps.startGateway({ env: deps.env, dataDir, adminKey, host: '127.0.0.1', port: desktopGatewayPort(deps.env) });
+    if (gateway.consoleKey !== adminKey) {
+      deps.log('the console key was revoked in the data folder: using a new Owner key');
+      adminKey = gateway.consoleKey;
+      await writeConsoleKey(userData, adminKey, keyStorage);
+    }
     deps.log(`gateway listening on ${gateway.url}`);
     const handlers = createIpcHandlers({
       apiKey: sessionToken,
       gatewayUrl: gateway.url,
       appVersion: app.getVersion(),
       openExternal: (url) => deps.shell.openExternal(url),
+      pickModelFile: () => deps.pickModelFile(),
     });
     unregisterIpc = registerIpcHandlers(deps.ipcMain, handlers, gateway.url);
     deps.setMenu({ gatewayUrl: gateway.url, dataDir });

@@ -17,6 +17,7 @@ const bridge: SwitchyardBridge = {
   getGatewayUrl: () => invoke('switchyard:get-gateway-url'),
   getAppVersion: () => invoke('switchyard:get-app-version'),
   openExternal: (url: string) => invoke('switchyard:open-external', url),
+  pickModelFile: () => invoke('switchyard:pick-model-file'),
 };
 
 electron.contextBridge.exposeInMainWorld('switchyard', bridge);

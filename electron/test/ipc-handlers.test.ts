@@ -29,17 +29,18 @@ function fakeIpcMain() {
 
 function setup() {
   const openExternal = vi.fn(async (_url: string) => undefined);
-  const handlers = createIpcHandlers({ apiKey: 'sk-sy-abc', gatewayUrl, appVersion: '1.2.3', openExternal });
+  const pickModelFile = vi.fn(async (): Promise<string | null> => '/home/me/models/tiny.gguf');
+  const handlers = createIpcHandlers({ apiKey: 'sk-sy-abc', gatewayUrl, appVersion: '1.2.3', openExternal, pickModelFile });
   const fake = fakeIpcMain();
   const unregister = registerIpcHandlers(fake.ipcMain, handlers, gatewayUrl);
-  return { ...fake, openExternal, unregister };
+  return { ...fake, openExternal, pickModelFile, unregister };
 }
 
 describe('IPC handlers', () => {
   it('registers a handler for every channel of the contract', () => {
     const { listeners } = setup();
     expect([...listeners.keys()].sort()).toEqual([...IPC_CHANNELS].sort());
-    expect(IPC_CHANNELS).toHaveLength(4);
+    expect(IPC_CHANNELS).toHaveLength(5);
   });
 
   it('answers with the key, the gateway URL and the version', async () => {
@@ -47,6 +48,15 @@ describe('IPC handlers', () => {
     expect(await invoke('switchyard:get-api-key')).toBe('sk-sy-abc');
     expect(await invoke('switchyard:get-gateway-url')).toBe(gatewayUrl);
     expect(await invoke('switchyard:get-app-version')).toBe('1.2.3');
+  });
+
+  it('answers the model file dialog with the chosen path, or null when cancelled, and takes no arguments', async () => {
+    const { invoke, pickModelFile } = setup();
+    expect(await invoke('switchyard:pick-model-file')).toBe('/home/me/models/tiny.gguf');
+    pickModelFile.mockResolvedValueOnce(null);
+    expect(await invoke('switchyard:pick-model-file')).toBeNull();
+    await expect(invoke('switchyard:pick-model-file', '/etc/passwd')).rejects.toThrow(/no arguments/);
+    expect(pickModelFile).toHaveBeenCalledTimes(2);
   });
 
   it('opens http(s) links in the system browser and refuses other schemes or bad arguments', async () => {

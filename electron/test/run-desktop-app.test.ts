@@ -114,11 +114,11 @@ class FakeWindow extends EventEmitter implements WindowLike {
   }
 }
 
-function setup(userData: string, options: { env?: NodeJS.ProcessEnv; platform?: NodeJS.Platform; startFails?: Error; safeStorage?: FakeSafeStorage } = {}) {
+function setup(userData: string, options: { env?: NodeJS.ProcessEnv; platform?: NodeJS.Platform; startFails?: Error; safeStorage?: FakeSafeStorage; revokedKeyReplacedBy?: string } = {}) {
   const app = new FakeApp(userData);
   const windows: FakeWindow[] = [];
   const starts: GatewayStartInput[] = [];
-  const gateway = { url: 'http://127.0.0.1:43210', closed: 0, close: async () => void gateway.closed++ } satisfies RunningGateway & { closed: number };
+  const gateway = { url: 'http://127.0.0.1:43210', consoleKey: '', closed: 0, close: async () => void gateway.closed++ } satisfies RunningGateway & { closed: number };
   const ipc = new Map<string, (event: IpcInvokeEventLike, ...args: unknown[]) => Promise<unknown>>();
   const ipcMain: IpcMainLike = { handle: (channel, listener) => void ipc.set(channel, listener), removeHandler: (channel) => void ipc.delete(channel) };
   const deps = {
@@ -134,10 +134,12 @@ function setup(userData: string, options: { env?: NodeJS.ProcessEnv; platform?: 
     startGateway: vi.fn(async (input: GatewayStartInput) => {
       starts.push(input);
       if (options.startFails) throw options.startFails;
+      gateway.consoleKey = options.revokedKeyReplacedBy ?? input.adminKey;
       return gateway;
     }),
     setMenu: vi.fn(),
     showError: vi.fn(),
+    pickModelFile: vi.fn(async (): Promise<string | null> => null),
     preloadPath: '/app/dist/electron/preload/preload.cjs',
     env: options.env ?? {},
     platform: options.platform ?? 'linux',
@@ -237,6 +239,18 @@ describe('desktop app lifecycle', () => {
     const second = setup(userData);
     await runDesktopApp(second.deps);
     expect(second.starts[0].adminKey).toBe(first.starts[0].adminKey);
+  });
+
+  it('keeps the new Owner key the gateway made when the console key was revoked, so the user is never locked out', async () => {
+    const replacement = 'sk-sy-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
+    const { deps, windows, ipc } = setup(userData, { revokedKeyReplacedBy: replacement });
+    await runDesktopApp(deps);
+    expect((await readFile(path.join(userData, 'console-key'), 'utf8')).trim()).toBe(replacement);
+    const token = String(await ipc.get('switchyard:get-api-key')?.({ senderFrame: { url: 'http://127.0.0.1:43210/ui/', parent: null } }));
+    expect(windows[0].sendHeaders('http://127.0.0.1:43210/v1/models', { Authorization: `Bearer ${token}` })).toEqual({ Authorization: `Bearer ${replacement}` });
+    const again = setup(userData);
+    await runDesktopApp(again.deps);
+    expect(again.starts[0].adminKey).toBe(replacement);
   });
 
   it('honours GATEWAY_PORT and GATEWAY_DATA_DIR', async () => {

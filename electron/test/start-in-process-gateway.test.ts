@@ -33,4 +33,21 @@ describe('in-process gateway starter', () => {
     gateway = undefined;
     await expect(fetch(`${url}/status`)).rejects.toThrow();
   });
+
+  it('makes a new Owner key when the console key was revoked, so the desktop user is never locked out', async () => {
+    const adminKey = 'sk-sy-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    const env = { GATEWAY_LOG_LEVEL: 'silent' };
+    gateway = await startInProcessGateway({ env, dataDir, adminKey, host: '127.0.0.1', port: 0 });
+    expect(gateway.consoleKey).toBe(adminKey);
+    const headers = { authorization: `Bearer ${adminKey}` };
+    const other = (await (await fetch(`${gateway.url}/account/keys`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'second owner', role: 'owner' }) })).json()) as { key: string };
+    const keys = (await (await fetch(`${gateway.url}/account/keys`, { headers })).json()) as { data: { id: string; name: string }[] };
+    const consoleKeyId = keys.data.find((key) => key.name === 'Admin (GATEWAY_ADMIN_KEY)')!.id;
+    expect((await fetch(`${gateway.url}/account/keys/${consoleKeyId}`, { method: 'DELETE', headers: { authorization: `Bearer ${other.key}` } })).status).toBe(200);
+    await gateway.close();
+
+    gateway = await startInProcessGateway({ env, dataDir, adminKey, host: '127.0.0.1', port: 0 });
+    expect(gateway.consoleKey).not.toBe(adminKey);
+    expect((await fetch(`${gateway.url}/account/me`, { headers: { authorization: `Bearer ${gateway.consoleKey}` } })).status).toBe(200);
+  });
 });

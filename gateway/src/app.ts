@@ -17,8 +17,10 @@ import { TeamMode } from './core/team/team-mode.js';
 import { storedSpend } from './core/billing/stored-spend.js';
 import { RequestLog } from './core/request-log/request-log.js';
 import { RouteRunner } from './core/routing/route-runner.js';
+import { RouteHealth } from './core/routing/route-health.js';
 import { ProviderBreakers } from './core/routing/provider-breakers.js';
 import { StartupState } from './core/lifecycle/startup-state.js';
+import { logRecordFields } from './core/lifecycle/log-record-fields.js';
 import { GatewayStatus, generatedInstanceId } from './core/status/gateway-status.js';
 import { GatewayMetrics } from './core/metrics/gateway-metrics.js';
 import { registerMetricsHooks } from './http/metrics-hooks.js';
@@ -101,14 +103,14 @@ const DATA_FOLDER_ENTRIES = /^(switchyard\.db(-wal|-shm|-journal)?|secret\.key|u
 /**
  * The gateway as a Fastify instance, never listening: cli.ts and the Electron main call listen.
  * Engines start warming in the background; /status says `starting` until they are ready.
- * The bootstrap key generated at first start, if any, is in `app.generatedAdminKey`.
+ * No Owner key is generated here: the caller asks `services.keys.ownerAccess` once it listens.
  */
 const NOT_SPACE = /\S/;
 
-export async function buildGateway(options: GatewayOptions, extras: BuildExtras = {}): Promise<FastifyInstance & { generatedAdminKey?: string }> {
+export async function buildGateway(options: GatewayOptions, extras: BuildExtras = {}): Promise<FastifyInstance> {
   const instanceId = options.server.instanceId ?? generatedInstanceId();
   const app = Fastify({
-    logger: options.logLevel === 'silent' ? false : { level: options.logLevel, base: { pid: process.pid, hostname: hostname(), instance_id: instanceId } },
+    logger: options.logLevel === 'silent' ? false : { level: options.logLevel, base: { pid: process.pid, hostname: hostname(), instance_id: instanceId }, formatters: { log: logRecordFields } },
     bodyLimit: options.server.bodyLimitBytes,
     requestIdHeader: false,
     genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? newRequestId(),
@@ -163,7 +165,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   );
   await ledger.load();
   const keys = new KeyService(new KeysRepository(db));
-  const { generatedKey } = await keys.ensureBootstrapKey(options.adminKey);
+  await keys.ensureAdminKey(options.adminKey);
   const providerFactories = { ...PROVIDER_FACTORIES, ...extras.providerFactories };
   const urlFetchPolicy = new AddressPolicy(options.server.urlFetchAllow);
   const secretKey = await loadSecretKey(options.dataDir, options.secretKey);
@@ -181,7 +183,9 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   };
   const providers = createProviders(options.providers, providerFactories, providerContext);
   const breakers = new ProviderBreakers(options.providers);
-  const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db), (providerId) => breakers.for(providerId).state);
+  // Settings is built below; the health asks it only once requests arrive.
+  const health = new RouteHealth({ breaker: (id) => breakers.snapshot(id), answered: (id) => breakers.for(id).answered, isUpstream: (id) => services.settings.isUpstream(id), lastTest: (id) => services.settings.lastCheck(id) });
+  const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db), (providerId) => breakers.for(providerId).state, health);
   await models.reloadState();
   const batches = new BatchesRepository(db);
   const agentsRepository = new AgentsRepository(db);
@@ -233,7 +237,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     metrics,
     runner,
     startup,
-    status: new GatewayStatus({ options, startup, models, providers, breakers, db, instanceId, team, isUpstream: (id) => services.settings.isUpstream(id), lastTest: (id) => services.settings.lastCheck(id) }),
+    status: new GatewayStatus({ options, startup, models, providers, breakers, db, instanceId, team, health, isUpstream: (id) => services.settings.isUpstream(id), lastTest: (id) => services.settings.lastCheck(id) }),
     files,
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, batchQueue, app.log),
@@ -258,6 +262,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
       models,
       providers,
       breakers,
+      health,
       providerTypes: Object.keys(providerFactories),
       createProvider: (config) => createProvider(config, providerFactories, providerContext),
       reportProviderError: (providerId, error) => app.log.error({ provider: providerId, err: error }, 'provider settings could not be applied'),
@@ -269,7 +274,6 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   await team?.shareRequestLog(services.requestLog);
   await team?.shareConfigReloads(services.configReload);
   app.decorate('services', services);
-  app.decorate('generatedAdminKey', generatedKey);
 
   registerRequestContext(app);
   registerRequestFraming(app);
@@ -311,5 +315,5 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     await db.close();
     await team?.close();
   });
-  return app as unknown as FastifyInstance & { generatedAdminKey?: string };
+  return app;
 }

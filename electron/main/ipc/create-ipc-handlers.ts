@@ -7,6 +7,8 @@ export interface IpcHandlerDependencies {
   appVersion: string;
   /** Opens a URL in the system browser (Electron's `shell.openExternal`). */
   openExternal(url: string): Promise<void>;
+  /** Shows the system's open-file dialog for a .gguf model; the chosen path or null. */
+  pickModelFile(): Promise<string | null>;
 }
 
 /** The main process's answer to every channel. */
@@ -19,6 +21,7 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
       if (!isWebUrl(url)) throw new Error(`only http and https links open in the browser, not ${JSON.stringify(url)}`);
       await deps.openExternal(url);
     },
+    'switchyard:pick-model-file': () => deps.pickModelFile(),
   };
 }
 
@@ -36,4 +39,5 @@ export const IPC_ARGUMENT_PARSERS: IpcArgumentParsers = {
     if (args.length !== 1 || typeof url !== 'string') throw new Error('openExternal takes one URL string');
     return [url];
   },
+  'switchyard:pick-model-file': noArguments,
 };

@@ -8,6 +8,8 @@ export interface IpcContract {
   'switchyard:get-gateway-url': { args: []; result: string };
   'switchyard:get-app-version': { args: []; result: string };
   'switchyard:open-external': { args: [url: string]; result: void };
+  /** The system file dialog for a .gguf file; the chosen path, or null when cancelled. */
+  'switchyard:pick-model-file': { args: []; result: string | null };
 }
 
 export type IpcChannel = keyof IpcContract;
@@ -18,6 +20,7 @@ export const IPC_CHANNELS = [
   'switchyard:get-gateway-url',
   'switchyard:get-app-version',
   'switchyard:open-external',
+  'switchyard:pick-model-file',
 ] as const satisfies readonly IpcChannel[];
 
 export type IpcHandler<C extends IpcChannel> = (...args: IpcContract[C]['args']) => Promise<IpcContract[C]['result']>;
@@ -33,4 +36,5 @@ export interface SwitchyardBridge {
   getGatewayUrl(): Promise<string>;
   getAppVersion(): Promise<string>;
   openExternal(url: string): Promise<void>;
+  pickModelFile(): Promise<string | null>;
 }

@@ -59,6 +59,7 @@ describe('circuit breaker per provider', () => {
       kind: 'upstream',
       state: 'ready',
       breaker: { state: 'closed', consecutive_failures: 0, retry_after_seconds: null },
+      health: { state: 'ready', reason: 'its last request succeeded' },
     });
   });
 

@@ -31,6 +31,8 @@ describe('npm run serve', () => {
         try {
           await expect.poll(run.output, { timeout: 45_000, message: `${attempt} start` }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
           const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(run.output())![1];
+          // Never silent while it builds or starts: each step says what it is doing first.
+          expect(run.output()).toMatch(/Starting the gateway\.\.\.\n[^]*listening on/);
           const models = await fetch(`${url}/models`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
           expect(models.status).toBe(200);
           process.kill(-run.child.pid!, 'SIGINT'); // Ctrl+C in the terminal

@@ -295,7 +295,8 @@ describe('sherpa-onnx provider', () => {
     const status = speech.status();
     expect(status.state).toBe('unavailable');
     expect(status.detail).toContain(speechDir());
-    expect(status.detail).toMatch(/download a sherpa-onnx offline model/i);
+    expect(status.detail).toMatch(/download one from the catalog .* or unpack a sherpa-onnx model into/i);
+    expect(status.detail).not.toContain('\n');
 
     const error = expectProviderError(await rejection(speech.capabilities.transcription!.transcribe(request(shortWav()))), 'unavailable');
     expect(error.message).toContain(speechDir());

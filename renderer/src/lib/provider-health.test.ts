@@ -1,24 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { providerHealth } from './provider-health';
+import { canServe, healthView } from './provider-health';
 
-const closed = { state: 'closed' as const, consecutive_failures: 0, retry_after_seconds: null };
-const upstream = { state: 'ready', upstream: true, breaker: closed, removed: false };
-const failedCheck = { ok: false, checked: 'request' as const, model: 'm', capability: 'chat' as const, latency_ms: 3, error: 'connect ECONNREFUSED' };
-
-describe('providerHealth', () => {
+// The verdict itself is the gateway's (gateway/test/core/route-health.test.ts); the console only words it.
+describe('healthView', () => {
   it('calls an upstream nobody has reached "not tested", not "ready"', () => {
-    expect(providerHealth(upstream, undefined)).toMatchObject({ label: 'not tested', tone: 'neutral' });
+    expect(healthView({ state: 'not_tested', reason: 'no request has reached it yet' })).toMatchObject({ label: 'not tested', tone: 'neutral' });
   });
 
-  it('shows a failed test, failing requests and an open breaker as what they are', () => {
-    expect(providerHealth(upstream, failedCheck)).toMatchObject({ label: 'unreachable', tone: 'error' });
-    expect(providerHealth({ ...upstream, breaker: { ...closed, consecutive_failures: 2 } }, undefined)).toMatchObject({ label: 'failing', tone: 'warn', note: '2 failed requests in a row' });
-    expect(providerHealth({ ...upstream, breaker: { state: 'open', consecutive_failures: 5, retry_after_seconds: 7 } }, undefined)).toMatchObject({ label: 'unreachable', note: 'circuit breaker open · next try in 7 s' });
+  it('shows a failed test, failing requests and an open breaker as what they are, with the gateway\'s reason', () => {
+    expect(healthView({ state: 'unreachable', reason: 'the last test failed: connect ECONNREFUSED' })).toEqual({ label: 'unreachable', tone: 'error', note: 'the last test failed: connect ECONNREFUSED' });
+    expect(healthView({ state: 'failing', reason: '2 failed requests in a row' })).toMatchObject({ label: 'failing', tone: 'warn', note: '2 failed requests in a row' });
+    expect(healthView({ state: 'unavailable', reason: 'no model' })).toMatchObject({ label: 'unavailable', tone: 'error', note: 'no model' });
+    expect(healthView({ state: 'ready' }, true)).toMatchObject({ label: 'removed', tone: 'error' });
   });
 
-  it('calls an upstream ready once a test passed, and keeps a local engine\'s own state', () => {
-    expect(providerHealth(upstream, { ok: true, latency_ms: 3 })).toMatchObject({ label: 'ready', tone: 'ok' });
-    expect(providerHealth({ state: 'cold', upstream: false, breaker: closed, removed: false }, undefined)).toMatchObject({ label: 'cold', tone: 'neutral' });
-    expect(providerHealth({ state: 'unavailable', detail: 'no model', upstream: false, breaker: closed, removed: false }, undefined)).toMatchObject({ label: 'unavailable', tone: 'error', note: 'no model' });
+  it('says which states can take a request', () => {
+    expect(['ready', 'cold', 'loading', 'not_tested', 'failing'].every((state) => canServe({ state: state as 'ready' }))).toBe(true);
+    expect(['unreachable', 'unavailable', 'no_route'].some((state) => canServe({ state: state as 'ready' }))).toBe(false);
   });
 });

@@ -1,22 +1,4 @@
-import type { GatewayStatus } from './gateway-types';
-
-type Breaker = GatewayStatus['providers'][number]['breaker'];
-
-/** What providerHealth reads of a provider: Settings' and Status' provider entries both fit. */
-export interface ProviderHealthInput {
-  state: string;
-  detail?: string;
-  /** An upstream HTTP provider (it has a base URL; /status says kind: 'upstream'). */
-  upstream: boolean;
-  breaker: Breaker;
-  removed?: boolean;
-}
-
-/** The part of a provider test's result that its health depends on. */
-export interface ProviderTestResult {
-  ok: boolean;
-  latency_ms: number;
-}
+import type { Health, HealthState } from './gateway-types';
 
 export interface ProviderHealth {
   label: string;
@@ -27,20 +9,38 @@ export interface ProviderHealth {
 
 export const HEALTH_TONE_CLASS = { ok: 'badge-ok', warn: 'badge-warn', error: 'badge-error', neutral: '' } as const;
 
+const LABEL: Record<HealthState, string> = {
+  ready: 'ready',
+  not_tested: 'not tested',
+  failing: 'failing',
+  unreachable: 'unreachable',
+  unavailable: 'unavailable',
+  cold: 'cold',
+  loading: 'loading',
+  no_route: 'no route',
+};
+
+const TONE: Record<HealthState, ProviderHealth['tone']> = {
+  ready: 'ok',
+  not_tested: 'neutral',
+  failing: 'warn',
+  unreachable: 'error',
+  unavailable: 'error',
+  cold: 'neutral',
+  loading: 'warn',
+  no_route: 'warn',
+};
+
 /**
- * What the console says about a provider (Settings and Status). A local engine knows its own state.
- * An upstream always reports "ready" to the gateway, whose verdict on its health is the circuit
- * breaker's, across requests: until a request or a test has reached it, it is "not tested", not
- * "ready" (a wrong URL looked ready until Test was pressed).
+ * What the console says about a provider or a route: the gateway's one verdict (`health` on
+ * /status, /settings and /v1/models), so Models, Status, Settings and Transcription never disagree.
  */
-export function providerHealth(provider: ProviderHealthInput, check: ProviderTestResult | undefined): ProviderHealth {
-  if (provider.removed) return { label: 'removed', tone: 'error', note: provider.detail };
-  const { breaker } = provider;
-  if (breaker.state === 'open') return { label: 'unreachable', tone: 'error', note: `circuit breaker open${typeof breaker.retry_after_seconds === 'number' ? ` · next try in ${breaker.retry_after_seconds} s` : ''}` };
-  if (provider.state === 'unavailable') return { label: 'unavailable', tone: 'error', note: provider.detail };
-  if (check && !check.ok) return { label: 'unreachable', tone: 'error', note: 'the last test failed' };
-  if (breaker.consecutive_failures > 0) return { label: 'failing', tone: 'warn', note: `${breaker.consecutive_failures} failed request${breaker.consecutive_failures === 1 ? '' : 's'} in a row` };
-  if (!provider.upstream) return { label: provider.state, tone: provider.state === 'ready' ? 'ok' : 'neutral' };
-  if (check) return { label: 'ready', tone: 'ok', note: `tested · ${check.latency_ms} ms` };
-  return { label: 'not tested', tone: 'neutral', note: 'no failed request so far; a test calls it once' };
+export function healthView(health: Health, removed = false): ProviderHealth {
+  if (removed) return { label: 'removed', tone: 'error', note: health.reason };
+  return { label: LABEL[health.state], tone: TONE[health.state], ...(health.reason ? { note: health.reason } : {}) };
+}
+
+/** Whether a route in this health can take a request now (cold and loading ones load on first use). */
+export function canServe(health: Health): boolean {
+  return health.state !== 'unreachable' && health.state !== 'unavailable' && health.state !== 'no_route';
 }

@@ -2,6 +2,8 @@
 export interface SwitchyardBridge {
   getApiKey(): Promise<string>;
   getGatewayUrl(): Promise<string>;
+  /** The system file dialog for a .gguf model: the chosen path, or null when cancelled. */
+  pickModelFile?(): Promise<string | null>;
 }
 
 declare global {

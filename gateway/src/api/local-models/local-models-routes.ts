@@ -99,6 +99,20 @@ export const localModelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     data: await files.list(),
   }));
 
+  app.post(
+    '/v1/local-models/files',
+    {
+      config: owner,
+      schema: {
+        tags,
+        summary: 'Use a GGUF file already on this computer (Owner): linked into the models folder where it lies and routed at once',
+        body: Type.Object({ path: Type.String({ minLength: 1, maxLength: 4096, description: 'Absolute path of a .gguf file the gateway process can read' }) }),
+        response: { 201: LocalModelFile, ...errorResponses },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await localModels.linkFile(request.body.path)),
+  );
+
   app.delete(
     '/v1/local-models/files/:name',
     { config: owner, schema: { tags, summary: 'Delete a model file (or speech model folder) and its routes', params: Type.Object({ name: Type.String({ minLength: 1, description: 'The file name, or a speech model folder such as `speech/<repo>`; URL-encode the slash (`speech%2F<repo>`).' }) }), response: { 200: Type.Object({ name: Type.String(), object: Type.Literal('local_model.file'), deleted: Type.Boolean() }), ...errorResponses } } },

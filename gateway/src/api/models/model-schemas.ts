@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CAPABILITIES } from '../../providers/contracts/capability.js';
+import { HealthSchema } from '../../wire/health-schema.js';
 
 export const ModelObject = Type.Object(
   {
@@ -11,8 +12,9 @@ export const ModelObject = Type.Object(
     aliases: Type.Array(Type.String()),
     archived: Type.Boolean(),
     provider: Type.String(),
-    state: Type.Union([Type.Literal('cold'), Type.Literal('loading'), Type.Literal('ready'), Type.Literal('unavailable')], { description: 'cold | loading | ready | unavailable' }),
+    state: Type.Union([Type.Literal('cold'), Type.Literal('loading'), Type.Literal('ready'), Type.Literal('unavailable')], { description: 'cold | loading | ready | unavailable: the engine\'s state, unavailable too when `health` says the route cannot serve (an unreachable upstream)' }),
     state_detail: Type.Optional(Type.String()),
+    health: HealthSchema,
     breaker_state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')], { description: "The provider's circuit breaker: open means requests to it are refused until the cool-down ends" }),
     fine_tuned: Type.Boolean(),
     metadata: Type.Record(Type.String(), Type.String()),

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ModelConfigSchema } from '../../wire/model-route-schema.js';
+import { HealthSchema } from '../../wire/health-schema.js';
 import { ProviderTimeoutsSchema } from '../../wire/provider-schema.js';
 import { BreakerObject } from '../status/status-schemas.js';
 
@@ -37,6 +38,7 @@ export const ProviderSetting = Type.Object({
   state: Type.String(),
   detail: Type.Optional(Type.String()),
   breaker: BreakerObject,
+  health: HealthSchema,
   routes: Type.Array(Type.String()),
   /** The last test (POST .../test) on this instance since it started or the provider last changed; kept in memory only. */
   last_check: Type.Optional(ProviderCheck),

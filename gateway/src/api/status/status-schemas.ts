@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { HealthSchema } from '../../wire/health-schema.js';
 
 export const EngineState = Type.Union([Type.Literal('cold'), Type.Literal('loading'), Type.Literal('ready'), Type.Literal('unavailable')]);
 
@@ -20,6 +21,10 @@ export const StatusResponse = Type.Object({
   team: Type.Optional(Type.Object({ redis: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]) }, { description: 'Team mode only: whether the shared Redis answers (while it does not, rate-limited and paid requests get 503).' })),
   uptime_seconds: Type.Number(),
   checks: Type.Object({ asr: Type.Boolean(), ocr: Type.Boolean() }),
+  capabilities: Type.Object(
+    { ocr: HealthSchema, transcription: HealthSchema },
+    { description: 'Whether a route can serve each capability now, and why not: the health of the first route that can (no_route when none is configured)' },
+  ),
   engines: Type.Optional(Type.Record(Type.String(), Type.Object({ state: Type.String(), detail: Type.Optional(Type.String()) }))),
   providers: Type.Array(
     Type.Object({
@@ -29,6 +34,7 @@ export const StatusResponse = Type.Object({
       state: EngineState,
       detail: Type.Optional(Type.String()),
       breaker: BreakerObject,
+      health: HealthSchema,
       last_test: Type.Optional(
         Type.Object(
           { ok: Type.Boolean(), latency_ms: Type.Number() },

@@ -23,6 +23,9 @@ export interface PublicKey {
   rpm_limit: number | null;
 }
 
+/** What `KeyService.ownerAccess` found: how the person starting the gateway gets in as an Owner. */
+export type OwnerAccess = { kind: 'admin-key' } | { kind: 'admin-key-revoked' } | { kind: 'generated'; key: string } | { kind: 'existing-owners' };
+
 export function hashKey(key: string): string {
   // One-shot hash: no Hash object per request (0.5 -> 0.2 µs).
   return hash('sha256', key, 'hex');
@@ -102,18 +105,28 @@ export class KeyService {
   }
 
   /**
-   * Makes sure an Owner key exists: the configured admin key (added if absent), or at first start a
-   * generated one, returned so the caller can print it once.
+   * Adds the configured admin key (GATEWAY_ADMIN_KEY, the desktop app's console key) when absent.
+   * A generated key is made only by `ownerAccess`, once the gateway listens, so a start that fails
+   * never leaves an Owner key nobody has seen.
    */
-  async ensureBootstrapKey(adminKey: string | undefined): Promise<{ generatedKey?: string }> {
+  async ensureAdminKey(adminKey: string | undefined): Promise<void> {
+    if (!adminKey || (await this.keys.findByHash(hashKey(adminKey)))) return;
+    // Instances starting together on a fresh database race to add it: one row, whoever comes first.
+    if (await this.keys.insertIfAbsent(this.newRecord({ name: 'Admin (GATEWAY_ADMIN_KEY)', role: 'owner' }, adminKey))) this.changed();
+  }
+
+  /**
+   * How the person starting the gateway gets in as an Owner: the configured key (unless revoked),
+   * a key generated now when the database has no Owner key (the caller prints it), or the Owner
+   * keys the database already holds.
+   */
+  async ownerAccess(adminKey: string | undefined): Promise<OwnerAccess> {
     if (adminKey) {
-      if (await this.keys.findByHash(hashKey(adminKey))) return {};
-      // Instances starting together on a fresh database race to add it: one row, whoever comes first.
-      if (await this.keys.insertIfAbsent(this.newRecord({ name: 'Admin (GATEWAY_ADMIN_KEY)', role: 'owner' }, adminKey))) this.changed();
-      return {};
+      const record = await this.keys.findByHash(hashKey(adminKey));
+      return record && record.revoked_at === null ? { kind: 'admin-key' } : { kind: 'admin-key-revoked' };
     }
-    if ((await this.keys.countOwners()) > 0) return {};
-    return { generatedKey: (await this.create({ name: 'Bootstrap owner', role: 'owner' })).key };
+    if ((await this.keys.countOwners()) > 0) return { kind: 'existing-owners' };
+    return { kind: 'generated', key: (await this.create({ name: 'Bootstrap owner', role: 'owner' })).key };
   }
 
   /** A token that authenticates as `keyId` until revoked (with the key's own role, limits and revocation). */

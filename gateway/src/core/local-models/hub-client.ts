@@ -29,6 +29,38 @@ export interface HubRangeResponse {
 
 const MAX_REDIRECTS = 5;
 
+const HUB_RETRY_AFTER_SECONDS = 30;
+const TLS_CODE = /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
+
+/** The innermost error's code: undici wraps the socket's error in `cause`. */
+function failureCode(error: unknown): string | undefined {
+  let current = error as { code?: unknown; cause?: unknown } | undefined;
+  let code: string | undefined;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (typeof current.code === 'string') code = current.code;
+    current = current.cause as typeof current;
+  }
+  return code;
+}
+
+/**
+ * What went wrong on the way to the hub, in words (a DNS failure, a refused connection, TLS, a
+ * timeout), with what to do; Retry-After says 30 s, since trying again in a second fixes none of them.
+ */
+export function hubUnreachable(endpoint: string, error: unknown): GatewayError {
+  const code = failureCode(error);
+  const host = new URL(endpoint).host;
+  const offline = 'Without the hub, use a .gguf file already on this computer (Models → Use a file on this computer).';
+  let what: string;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') what = `The model hub's address ${host} could not be resolved (DNS failure, ${code}): this computer may be offline, or HF_ENDPOINT is wrong.`;
+  else if (code === 'ECONNREFUSED') what = `The model hub at ${endpoint} refused the connection (ECONNREFUSED): nothing listens there; check HF_ENDPOINT.`;
+  else if (code && TLS_CODE.test(code)) what = `The TLS connection to the model hub at ${host} failed (${code}): its certificate is not trusted here (a proxy that intercepts TLS?).`;
+  else if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'ETIMEDOUT') what = `The model hub at ${host} did not answer in time (${code}): the network is slow or blocks it.`;
+  else if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') what = `The connection to the model hub at ${host} was cut (${code}).`;
+  else what = `Cannot reach the model hub at ${endpoint} (${error instanceof Error ? error.message : String(error)}); check the network or HF_ENDPOINT.`;
+  return new GatewayError(502, 'hub_unreachable', `${what} ${offline}`, { retryAfter: HUB_RETRY_AFTER_SECONDS });
+}
+
 const isRedirect = (status: number): boolean => status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 
 function header(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
@@ -68,7 +100,7 @@ export class HubClient {
       return await request(url, { method, headers: this.headersFor(url, extra), signal, headersTimeout: 30_000, bodyTimeout: 60_000 });
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw new GatewayError(502, 'hub_unreachable', `Cannot reach the model hub at ${this.endpoint} (${(error as Error).message}). Check the network or HF_ENDPOINT.`);
+      throw hubUnreachable(this.endpoint, error);
     }
   }
 
@@ -83,13 +115,16 @@ export class HubClient {
 
   private refusal(status: number, what: string, headers: Dispatcher.ResponseData['headers']): GatewayError {
     const hubCode = header(headers, 'x-error-code');
+    if (status === 401 && hubCode !== 'GatedRepo') {
+      return new GatewayError(403, 'hub_access_denied', `The hub asks for a token for ${what} (401${hubCode ? `, ${hubCode}` : ''}): ${this.token ? 'HF_TOKEN was refused; set it to a valid token' : 'the repository is private or gated; set HF_TOKEN to a token that may read it'}.`, { param: 'repo' });
+    }
     if (status === 401 || status === 403 || hubCode === 'GatedRepo') {
       return new GatewayError(403, 'hub_access_denied', `The hub refused ${what} (${status}${hubCode ? `, ${hubCode}` : ''}). For a gated or private repository, accept its terms on the hub and set HF_TOKEN to a token that may read it.`, { param: 'repo' });
     }
     if (status === 404) {
       return new GatewayError(404, 'hub_not_found', `The hub has no ${what} (${hubCode ?? '404'}). Check the repository, file name and revision.`, { param: 'file' });
     }
-    return new GatewayError(502, 'hub_error', `The hub answered ${status} for ${what}.`);
+    return new GatewayError(502, 'hub_error', `The hub answered ${status} for ${what}${status >= 500 ? ': the hub is having trouble; try again later' : ''}.`);
   }
 
   async search(query: string, limit: number): Promise<HubSearchResult[]> {

@@ -1,5 +1,5 @@
-import { readdir, rm, stat } from 'node:fs/promises';
-import { basename, join, posix } from 'node:path';
+import { mkdir, open, readdir, rm, stat, symlink } from 'node:fs/promises';
+import { basename, isAbsolute, join, posix } from 'node:path';
 import { LOCAL_LLM_PROVIDER, defaultChatRoute, localGgufRoute } from '../../config/defaults.js';
 import { DEFAULT_CHAT_MODEL, DEFAULT_TRANSCRIPTION_MODEL } from '../../wire/default-models.js';
 import { discoverSpeechModels, listGgufModels, readGgufSummary, type GgufSummary } from '../../providers/index.js';
@@ -19,6 +19,20 @@ async function folderSize(dir: string): Promise<number> {
   const entries = await readdir(dir, { withFileTypes: true });
   const sizes = await Promise.all(entries.filter((entry) => entry.isFile()).map(async (entry) => (await stat(join(dir, entry.name))).size));
   return sizes.reduce((sum, size) => sum + size, 0);
+}
+
+/** Refuses a file that does not start with GGUF's magic bytes before any parser sees it. */
+async function assertGgufMagic(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    if (bytesRead < 4 || head.toString('latin1') !== 'GGUF') {
+      throw new GatewayError(422, 'invalid_gguf', `${basename(path)} is not a GGUF model file (it does not start with "GGUF").`, { param: 'path' });
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
@@ -68,6 +82,34 @@ export class LocalModelFiles implements ModelInstaller {
       const summary = await readGgufSummary(file.path).catch(() => undefined);
       if (summary) this.route(file.name, summary);
     }
+  }
+
+  /**
+   * Serves a GGUF file already on this computer (`path`, which the gateway process can read) without
+   * copying it: a link to it in the models folder, routed at once. Deleting the model removes the
+   * link, never the file.
+   */
+  async link(path: string): Promise<LocalModelFile> {
+    if (!isAbsolute(path)) throw new GatewayError(422, 'invalid_path', `"${path}" is not an absolute path; give the full path of a .gguf file the gateway can read.`, { param: 'path' });
+    const name = basename(path);
+    if (!name.toLowerCase().endsWith('.gguf')) throw new GatewayError(422, 'unsupported_model_file', `${name} is not a .gguf file; the local engine loads GGUF models.`, { param: 'path' });
+    if (/^mmproj/i.test(name)) throw new GatewayError(422, 'unsupported_model_file', `${name} is a vision projector, not a model; choose the model's main .gguf file.`, { param: 'path' });
+    const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+      throw new GatewayError(422, 'file_not_readable', `The gateway cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.code === 'EACCES' ? 'permission denied' : error.message}.`, { param: 'path' });
+    });
+    if (!info.isFile()) throw new GatewayError(422, 'file_not_readable', `${path} is not a file.`, { param: 'path' });
+    await assertGgufMagic(path);
+    const summary = await readGgufSummary(path).catch((error: Error) => {
+      throw new GatewayError(422, 'invalid_gguf', `${name} starts like a GGUF file but could not be read: ${error.message}`, { param: 'path' });
+    });
+    const target = join(this.modelsDir, name);
+    if (await stat(target).then(() => true, () => false)) {
+      throw new GatewayError(409, 'model_file_exists', `The models folder already has a model named ${name}; delete it first or rename the file.`, { param: 'path' });
+    }
+    await mkdir(this.modelsDir, { recursive: true });
+    await symlink(path, target);
+    this.route(this.modelIdFor(name), summary);
+    return (await this.list()).find((file) => file.name === name)!;
   }
 
   private route(name: string, summary: GgufSummary): void {

@@ -44,6 +44,11 @@ export class LocalModels {
     );
   }
 
+  /** Serves a GGUF file already on this computer, where it lies (see LocalModelFiles.link). */
+  linkFile(path: string): Promise<LocalModelFile> {
+    return this.files.link(path);
+  }
+
   /** Deletes a local model file with its routes; its finished download is marked so, and may be started again. */
   async deleteFile(name: string): Promise<LocalModelFile> {
     const file = await this.files.delete(name);

@@ -104,7 +104,7 @@ export const MODEL_CATALOG: readonly CatalogEntry[] = [
     ram_bytes: 256 * MB,
     capabilities: ['transcription'],
     model: DEFAULT_TRANSCRIPTION_MODEL,
-    description: 'English speech to text;',
+    description: 'English speech to text, the smallest and fastest.',
   },
   {
     id: 'whisper-base.en',

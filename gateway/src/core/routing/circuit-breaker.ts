@@ -40,6 +40,7 @@ export type Admission = { admitted: true; permit: BreakerPermit } | { admitted: 
  */
 export class CircuitBreaker {
   private consecutiveFailures = 0;
+  private hasAnswered = false;
   private isOpen = false;
   private openUntil = 0;
   private cooldownMs: number;
@@ -68,6 +69,11 @@ export class CircuitBreaker {
     this.isOpen = true;
     this.openUntil = this.now() + transition.remainingMs;
     this.cooldownMs = transition.cooldownMs;
+  }
+
+  /** Whether a request through this breaker has succeeded on this instance (an upstream that answered is not "not tested"). */
+  get answered(): boolean {
+    return this.hasAnswered;
   }
 
   get state(): BreakerState {
@@ -112,6 +118,7 @@ export class CircuitBreaker {
   }
 
   private onSuccess(): void {
+    this.hasAnswered = true;
     const wasOpen = this.isOpen;
     if (wasOpen) this.generation++;
     this.isOpen = false;

@@ -3,7 +3,9 @@ import type { Capability } from '../../providers/contracts/capability.js';
 import type { EngineStatus, ProviderInstance } from '../../providers/contracts/provider-instance.js';
 import type { ModelStateRecord, ModelStateRepository } from '../../store/model-state-repository.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import type { Health } from '../../wire/health-schema.js';
 import type { BreakerState } from './circuit-breaker.js';
+import { cannotServe, RouteHealth } from './route-health.js';
 import { DEFAULT_IMAGE_SIZES, DEFAULT_MAX_IMAGES } from '../images/image-generation-defaults.js';
 
 export interface ModelRoute {
@@ -32,8 +34,11 @@ export interface ModelInfo {
   aliases: string[];
   archived: boolean;
   provider: string;
+  /** The engine's state, `unavailable` too when the route's health says it cannot serve (an unreachable upstream). */
   state: EngineStatus['state'];
   state_detail?: string;
+  /** The route's health, the same verdict /status and Settings give its provider. */
+  health: Health;
   breaker_state: BreakerState;
   fine_tuned: boolean;
   metadata: Record<string, string>;
@@ -60,6 +65,7 @@ export class ModelRegistry {
     private readonly providers: ReadonlyMap<string, ProviderInstance>,
     private readonly state: ModelStateRepository,
     private readonly breakerState: (providerId: string) => BreakerState = () => 'closed',
+    private readonly health: RouteHealth = RouteHealth.enginesOnly(),
   ) {
     for (const model of models) this.add(model);
   }
@@ -154,6 +160,8 @@ export class ModelRegistry {
   info(route: ModelRoute): ModelInfo {
     const stored = this.stateOf(route.id);
     const status = route.provider.modelStatus?.(route.upstreamModel) ?? route.provider.status();
+    const health = this.health.route(route);
+    const refused = cannotServe(health) && status.state !== 'unavailable';
     return {
       id: route.id,
       object: 'model',
@@ -163,8 +171,9 @@ export class ModelRegistry {
       aliases: route.aliases,
       archived: stored?.archived ?? false,
       provider: route.provider.id,
-      state: status.state,
-      ...(status.detail ? { state_detail: status.detail } : {}),
+      state: refused ? 'unavailable' : status.state,
+      ...(refused && health.reason ? { state_detail: health.reason } : status.detail ? { state_detail: status.detail } : {}),
+      health,
       breaker_state: this.breakerState(route.provider.id),
       fine_tuned: route.fineTuned,
       metadata: stored?.metadata ?? {},

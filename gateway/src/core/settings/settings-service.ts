@@ -3,6 +3,8 @@ import type { GatewayOptions } from '../../config/gateway-options.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { BreakerSnapshot } from '../routing/circuit-breaker.js';
 import type { ProviderBreakers } from '../routing/provider-breakers.js';
+import type { RouteHealth } from '../routing/route-health.js';
+import type { Health } from '../../wire/health-schema.js';
 import { CHECKABLE, checkProvider, type ProviderCheck } from './provider-check.js';
 import { applyChange, liveServerSettings, settingSources, type LiveServerSettings, type ServerSettingsChange, type SettingSource } from './server-settings.js';
 import { RunningProviders, type RunningProvidersDeps } from './running-providers.js';
@@ -31,6 +33,8 @@ export interface ProviderSetting {
   state: string;
   detail?: string;
   breaker: BreakerSnapshot;
+  /** The same verdict /status and /v1/models give (a removed provider: unavailable). */
+  health: Health;
   routes: string[];
   /** The last test of this provider on this instance since it started or its entry last changed (kept in memory). */
   last_check?: ProviderCheck;
@@ -59,6 +63,8 @@ interface Deps extends RunningProvidersDeps {
   options: GatewayOptions;
   store: SettingsStore;
   breakers: ProviderBreakers;
+  /** The one source of a provider's health (shared with /status and /v1/models). */
+  health: RouteHealth;
   providerTypes: readonly string[];
 }
 
@@ -373,6 +379,7 @@ export class SettingsService {
       state: status.state,
       ...(status.detail ? { detail: status.detail } : {}),
       breaker: this.deps.breakers.snapshot(config.id),
+      health: instance ? this.deps.health.provider(instance) : { state: 'unavailable', reason: status.detail },
       routes: this.routesOf(config.id),
       ...(!removed && this.lastChecks.has(config.id) ? { last_check: this.lastChecks.get(config.id) } : {}),
     };

@@ -8,6 +8,8 @@ import type { ModelRegistry } from '../routing/model-registry.js';
 import type { BreakerSnapshot } from '../routing/circuit-breaker.js';
 import type { ProviderBreakers } from '../routing/provider-breakers.js';
 import type { StartupState } from '../lifecycle/startup-state.js';
+import type { Health } from '../../wire/health-schema.js';
+import { cannotServe, RouteHealth } from '../routing/route-health.js';
 
 export interface ProviderStatus {
   id: string;
@@ -17,6 +19,8 @@ export interface ProviderStatus {
   state: EngineStatus['state'];
   detail?: string;
   breaker: BreakerSnapshot;
+  /** The one verdict on its health (the same Settings and /v1/models give). */
+  health: Health;
   /** The last test of the provider on this instance, if any. */
   last_test?: { ok: boolean; latency_ms: number };
 }
@@ -38,6 +42,7 @@ export function generatedInstanceId(): string {
 /** What /status, /health and /metrics report: the gateway's own state, its engines and their breakers. */
 export class GatewayStatus {
   readonly instanceId: string;
+  private readonly health: RouteHealth;
 
   constructor(
     private readonly deps: {
@@ -46,6 +51,7 @@ export class GatewayStatus {
       models: ModelRegistry;
       providers: ReadonlyMap<string, ProviderInstance>;
       breakers: ProviderBreakers;
+      health: RouteHealth;
       db: Database;
       instanceId: string;
       /** Whether a provider is an upstream HTTP provider (its entry has a base URL). */
@@ -57,19 +63,23 @@ export class GatewayStatus {
     },
   ) {
     this.instanceId = deps.instanceId;
+    this.health = deps.health;
   }
 
   report() {
     const { startup, options } = this.deps;
     const status = startup.status;
     const providers = this.providers();
+    const ocr = this.capabilityHealth('ocr');
+    const transcription = this.capabilityHealth('transcription');
     return {
       status,
       version: options.version,
       instance_id: this.instanceId,
       ...(this.deps.team ? { team: { redis: this.redisCheck()! } } : {}),
       uptime_seconds: Math.round(startup.uptimeSeconds * 1000) / 1000,
-      checks: { asr: this.canServe('transcription'), ocr: this.canServe('ocr') && status === 'ok' },
+      checks: { asr: !cannotServe(transcription), ocr: !cannotServe(ocr) && status === 'ok' },
+      capabilities: { ocr, transcription },
       engines: Object.fromEntries(providers.map(({ id, state, detail }) => [id, detail ? { state, detail } : { state }])),
       providers,
     };
@@ -80,7 +90,7 @@ export class GatewayStatus {
       const { state, detail } = provider.status();
       const kind = this.deps.isUpstream?.(provider.id) ? 'upstream' : 'local';
       const test = this.deps.lastTest?.(provider.id);
-      return { id: provider.id, type: provider.type, kind, state, ...(detail ? { detail } : {}), breaker: this.deps.breakers.snapshot(provider.id), ...(test ? { last_test: { ok: test.ok, latency_ms: test.latency_ms } } : {}) };
+      return { id: provider.id, type: provider.type, kind, state, ...(detail ? { detail } : {}), breaker: this.deps.breakers.snapshot(provider.id), health: this.health.provider(provider), ...(test ? { last_test: { ok: test.ok, latency_ms: test.latency_ms } } : {}) };
     });
   }
 
@@ -98,10 +108,8 @@ export class GatewayStatus {
     return this.deps.team.connected ? 'ok' : 'unreachable';
   }
 
-  private canServe(capability: Capability): boolean {
-    return this.deps.models
-      .withCapability(capability)
-      .some((route) => (route.provider.modelStatus?.(route.upstreamModel) ?? route.provider.status()).state !== 'unavailable' && route.provider.status().state !== 'unavailable');
+  capabilityHealth(capability: Capability): Health {
+    return this.health.capability(capability, this.deps.models.withCapability(capability));
   }
 
   /** A database that does not answer within 2 s counts as unreachable (a PostgreSQL server gone away would otherwise hold the probe). */

@@ -44,7 +44,11 @@ export const createSherpaOnnxProvider: ProviderFactory = (context) => {
       if (closed) return { state: 'unavailable', detail: SHUT_DOWN };
       const models = catalog.models;
       if (!models) return { state: 'cold' };
-      if (models.length === 0) return { state: 'unavailable', detail: catalog.noModelDetail };
+      if (models.length === 0) {
+        // Look again in the background: a model downloaded or unpacked since shows on the next status, no request needed.
+        void catalog.discover();
+        return { state: 'unavailable', detail: catalog.noModelDetail };
+      }
       const states = models.map((model) => modelStatus(model.name));
       for (const wanted of ['ready', 'loading', 'cold'] as const) {
         if (states.some((s) => s.state === wanted)) return { state: wanted };

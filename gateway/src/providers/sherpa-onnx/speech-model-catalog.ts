@@ -17,16 +17,9 @@ export class SpeechModelCatalog {
     private readonly logger: ProviderLogger,
   ) {}
 
-  /** Why no model can be used: the folder could not be read, or it holds none. */
+  /** Why no model can be used, in one line: the folder could not be read, or it holds none. */
   get noModelDetail(): string {
-    const dir = this.options.modelDir;
-    return (
-      this.discoveryError ??
-      `no speech model found in ${dir}. Download a sherpa-onnx offline model ` +
-        '(for example sherpa-onnx-whisper-tiny.en from https://github.com/k2-fsa/sherpa-onnx/releases/tag/asr-models), ' +
-        `unpack it into ${dir}/<name>/ (an encoder/decoder/tokens Whisper export, a transducer, ` +
-        'or a paraformer/SenseVoice model.onnx with tokens.txt) and send the request again'
-    );
+    return this.discoveryError ?? `no speech model installed: download one from the catalog (Models or Transcription page, POST /v1/local-models/downloads) or unpack a sherpa-onnx model into ${this.options.modelDir}/<name>/`;
   }
 
   discover(): Promise<SpeechModel[]> {

@@ -8,7 +8,7 @@ const entry = (time: number, status: number, latency: number, client: string | n
 
 describe('status page data', () => {
   it('reads the providers with their breaker, or none while the gateway starts', () => {
-    const providers = [{ id: 'up', type: 'openai', kind: 'upstream' as const, state: 'ready' as const, breaker: { state: 'open' as const, consecutive_failures: 3, retry_after_seconds: 12 } }];
+    const providers = [{ id: 'up', type: 'openai', kind: 'upstream' as const, state: 'ready' as const, breaker: { state: 'open' as const, consecutive_failures: 3, retry_after_seconds: 12 }, health: { state: 'unreachable' as const } }];
     expect(providersOf({ providers })).toEqual(providers);
     expect(providersOf(undefined)).toEqual([]);
   });

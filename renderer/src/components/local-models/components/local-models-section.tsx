@@ -23,7 +23,7 @@ export function LocalModelsSection() {
         <span className="small faint">In the data folder's models/ directory; each is served as the model named here.</span>
       </div>
       {files.data.data.length === 0 ? (
-        <div className="table-card-pad small faint">No local model files yet: the Chat and Completions pages offer models to download.</div>
+        <div className="table-card-pad small faint">No local model files yet: download one below, or use a .gguf file already on this computer.</div>
       ) : (
         <div className="local-table-wrap">
           <table className="table" data-testid="local-files-table">

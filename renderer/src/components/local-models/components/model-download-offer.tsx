@@ -14,17 +14,17 @@ function latestFor(entry: CatalogEntry, downloads: readonly ModelDownload[]): Mo
 }
 
 /**
- * The first-run offer shown where a page has no model: the catalog's models for `capability`, each
- * with a Download button, then its progress; the page starts working when the download completes.
- * Shown to Owners only (the download manager is theirs); others see nothing.
+ * The first-run offer shown where a page has no model: the catalog's models for `capability` (the
+ * whole catalog on the Models page), each with a Download button, then its progress; the page starts
+ * working when the download completes. Shown to Owners only (the download manager is theirs).
  */
-export function ModelDownloadOffer({ capability }: { capability: Capability }) {
+export function ModelDownloadOffer({ capability }: { capability?: Capability }) {
   const catalog = useCatalog();
   const downloads = useDownloads();
   const start = useStartDownload();
   useInstallWatch(downloads.data?.data);
   if (catalog.isError || !catalog.data) return null;
-  const entries = catalog.data.data.filter((entry) => (entry.capabilities as readonly string[]).includes(capability));
+  const entries = capability ? catalog.data.data.filter((entry) => (entry.capabilities as readonly string[]).includes(capability)) : catalog.data.data;
   if (entries.length === 0) return null;
   const download = (entry: CatalogEntry) => {
     for (const file of entry.files) start.mutate({ repo: entry.repo, file, revision: entry.revision });
@@ -32,8 +32,8 @@ export function ModelDownloadOffer({ capability }: { capability: Capability }) {
   return (
     <section className="card stack local-offer" aria-label="Download a local model">
       <div>
-        <h2 className="card-title">Download a model to run on this computer</h2>
-        <span className="small faint">Small models from Hugging Face that run on a laptop CPU. The page starts working as soon as the download completes.</span>
+        <h2 className="card-title">{capability ? 'Download a model to run on this computer' : 'Models to download'}</h2>
+        <span className="small faint">Small models from Hugging Face that run on a laptop CPU, checked against the hub's SHA-256. Each is served as soon as its download completes.</span>
       </div>
       {start.isError && <ErrorNotice error={start.error} title="The download could not start" />}
       <ul className="local-catalog">

@@ -193,4 +193,12 @@ describe('conversation rename', () => {
     await sendMessage('What is the total?');
     expect(useConversationsStore.getState().conversations[0].title).toBe('What is the total?');
   });
+
+  it('without any chat model: the message box is there, disabled, with one line saying why and what to do', async () => {
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => (url === '/models' ? new Response(JSON.stringify({ object: 'list', data: [] }), { status: 200, headers: { 'content-type': 'application/json' } }) : new Response('{}', { status: 404 }))));
+    renderPage();
+    const note = await screen.findByTestId('no-chat-model');
+    expect(note.textContent).toMatch(/^No chat model yet: download one or use a \.gguf file on this computer/);
+    expect((screen.getByRole('textbox', { name: 'Chat input (no chat model yet)' }) as HTMLTextAreaElement).disabled).toBe(true);
+  });
 });

@@ -8,6 +8,18 @@ import { useConversationsStore } from '../stores/conversations-store';
 import { ChatPlayground } from './chat-playground';
 import { ExportConversationDialog, RenameConversationDialog } from './conversation-dialogs';
 
+/** The message box before any chat model exists: visible, disabled, with one line saying why and what to do. */
+function NoModelComposer() {
+  return (
+    <section className="card stack" aria-label="Message box">
+      <textarea className="textarea" aria-label="Chat input (no chat model yet)" rows={3} disabled placeholder="Send a message" />
+      <span className="small muted" role="note" data-testid="no-chat-model">
+        No chat model yet: download one or use a .gguf file on this computer (above), or add an upstream provider in Settings; the message box works as soon as one is served.
+      </span>
+    </section>
+  );
+}
+
 export function ChatPage() {
   const { conversations, activeId, create, select, remove, add, rename } = useConversationsStore();
   const location = useLocation();
@@ -76,7 +88,9 @@ export function ChatPage() {
           </p>
         </ConfirmDialog>
       )}
-      <ModelGate capability="chat">{(models) => active && <ChatPlayground key={active.id} models={models} conversation={active} />}</ModelGate>
+      <ModelGate capability="chat" whenEmpty={<NoModelComposer />}>
+        {(models) => active && <ChatPlayground key={active.id} models={models} conversation={active} />}
+      </ModelGate>
     </div>
   );
 }

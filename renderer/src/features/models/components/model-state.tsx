@@ -1,13 +1,16 @@
 import type { GatewayModel } from '../../../lib/gateway-types';
+import { healthView } from '../../../lib/provider-health';
 
 /**
- * A coloured dot and the state's name, with the engine's own explanation (install steps, why it is
- * unavailable) under it; `unknown` when the list is an old copy from a gateway that no longer answers.
+ * A coloured dot and the route's health (the gateway's one verdict, as on Status and Settings),
+ * with why under it (install steps, why it is unreachable); `unknown` when the list is an old copy
+ * from a gateway that no longer answers.
  */
 export function ModelState({ model, unknown = false }: { model: GatewayModel; unknown?: boolean }) {
+  const view = healthView(model.health);
   if (unknown) {
     return (
-      <span className="model-state model-state-unknown" title={`Last known: ${model.state}`} data-testid="model-state">
+      <span className="model-state model-state-unknown" title={`Last known: ${view.label}`} data-testid="model-state">
         <span className="dot" aria-hidden="true" />
         unknown
       </span>
@@ -15,11 +18,15 @@ export function ModelState({ model, unknown = false }: { model: GatewayModel; un
   }
   return (
     <div className="cell-stack">
-      <span className={`model-state model-state-${model.state}`} data-testid="model-state">
+      <span className={`model-state model-state-${model.health.state}`} data-testid="model-state">
         <span className="dot" aria-hidden="true" />
-        {model.state}
+        {view.label}
       </span>
-      {model.state_detail && model.state !== 'ready' && <span className="small muted model-state-detail">{model.state_detail}</span>}
+      {view.note && model.health.state !== 'ready' && (
+        <span className="small muted model-state-detail clamp-3" title={view.note}>
+          {view.note}
+        </span>
+      )}
     </div>
   );
 }

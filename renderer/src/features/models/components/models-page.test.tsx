@@ -8,8 +8,8 @@ import { ModelsPage } from './models-page';
 const MODELS = {
   object: 'list',
   data: [
-    { id: 'svc-small', object: 'model', created: 0, owned_by: 'me', capabilities: ['chat'], aliases: [], archived: false, provider: 'local', state: 'cold', fine_tuned: false, metadata: {} },
-    { id: 'svc-transcribe', object: 'model', created: 0, owned_by: 'me', capabilities: ['transcription'], aliases: [], archived: false, provider: 'asr', state: 'unavailable', state_detail: 'No speech model installed: put a sherpa-onnx model in models/asr.', fine_tuned: false, metadata: {} },
+    { id: 'svc-small', object: 'model', created: 0, owned_by: 'me', capabilities: ['chat'], aliases: [], archived: false, provider: 'local', state: 'cold', health: { state: 'cold' }, fine_tuned: false, metadata: {} },
+    { id: 'svc-transcribe', object: 'model', created: 0, owned_by: 'me', capabilities: ['transcription'], aliases: [], archived: false, provider: 'asr', state: 'unavailable', state_detail: 'No speech model installed: put a sherpa-onnx model in models/asr.', health: { state: 'unavailable', reason: 'No speech model installed: put a sherpa-onnx model in models/asr.' }, fine_tuned: false, metadata: {} },
   ],
 };
 
@@ -40,5 +40,43 @@ describe('models page', () => {
     await client.refetchQueries({ queryKey: modelsQueryOptions().queryKey });
     await screen.findByTestId('models-outdated');
     await waitFor(() => expect(screen.getAllByTestId('model-state').map((e) => e.textContent)).toEqual(['unknown', 'unknown']));
+  });
+
+  it('a route on an upstream that refuses connections reads unreachable with the gateway\'s reason (as on Status and Settings), not ready', async () => {
+    useSessionStore.setState({ apiKey: 'k', baseUrl: '', source: 'web' });
+    const reason = 'the last test failed: connect ECONNREFUSED 127.0.0.1:9';
+    const models = {
+      object: 'list',
+      data: [{ id: 'refused-model', object: 'model', created: 0, owned_by: 'me', capabilities: ['chat'], aliases: [], archived: false, provider: 'refused', state: 'unavailable', state_detail: reason, health: { state: 'unreachable', reason }, fine_tuned: false, metadata: {} }],
+    };
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => (url === '/models' ? new Response(JSON.stringify(models), { status: 200, headers: { 'content-type': 'application/json' } }) : new Response('{}', { status: 404 }))));
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <ModelsPage />
+      </QueryClientProvider>,
+    );
+    await screen.findByText(reason);
+    expect(screen.getAllByTestId('model-state').map((e) => e.textContent)).toEqual(['unreachable']);
+  });
+
+  it('offers the catalog and a file on this computer to an Owner on the Models page too', async () => {
+    useSessionStore.setState({ apiKey: 'k', baseUrl: '', source: 'web' });
+    const catalog = { object: 'list', data: [{ id: 'tiny', name: 'Tiny chat (Q4)', repo: 'acme/tiny-GGUF', file: 'tiny.gguf', files: ['tiny.gguf'], revision: 'main', size_bytes: 1024, licence: 'MIT', ram_bytes: 2048, capabilities: ['chat'], model: 'tiny', description: 'A tiny one.' }] };
+    const answers: Record<string, unknown> = {
+      '/models': { object: 'list', data: [] },
+      '/account/me': { object: 'account', api_key: { role: 'owner' }, balance: { currency: 'USD' } },
+      '/v1/local-models/catalog': catalog,
+      '/v1/local-models/downloads': { object: 'list', data: [] },
+      '/v1/local-models/files': { object: 'list', data: [] },
+    };
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => (url in answers ? new Response(JSON.stringify(answers[url]), { status: 200, headers: { 'content-type': 'application/json' } }) : new Response('{}', { status: 404 }))));
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <ModelsPage />
+      </QueryClientProvider>,
+    );
+    await screen.findByRole('heading', { name: 'Models to download' });
+    expect(screen.getByText('Tiny chat (Q4)')).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Use a model file on this computer' })).toBeTruthy();
   });
 });

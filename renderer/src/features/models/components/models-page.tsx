@@ -11,6 +11,8 @@ import { FineTuneActions } from './fine-tune-actions';
 import { ModelState } from './model-state';
 import { LocalModelsSection } from '../../../components/local-models/components/local-models-section';
 import { CellText } from '../../../components/cell-text';
+import { ModelDownloadOffer } from '../../../components/local-models/components/model-download-offer';
+import { UseLocalFile } from '../../../components/local-models/components/use-local-file';
 
 function Pricing({ pricing, currency }: { pricing: GatewayModel['pricing']; currency: string }) {
   if (!pricing) return <span className="faint">—</span>;
@@ -116,7 +118,13 @@ export function ModelsPage() {
           </table>
         )}
       </section>
-      {isOwner && <LocalModelsSection />}
+      {isOwner && (
+        <>
+          <LocalModelsSection />
+          <UseLocalFile />
+          <ModelDownloadOffer />
+        </>
+      )}
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { createQueryClient } from '../../../lib/query-client';
 import { useSessionStore } from '../../../lib/session-store';
 import { OcrInspector } from './ocr-inspector';
 
-const MODELS = [{ id: 'svc-ocr-3-2512', object: 'model', created: 0, owned_by: 'switchyard-local', capabilities: ['ocr'], aliases: [], archived: false, provider: 'local-ocr', state: 'ready', breaker_state: 'closed', fine_tuned: false, metadata: {} }] as GatewayModel[];
+const MODELS = [{ id: 'svc-ocr-3-2512', object: 'model', created: 0, owned_by: 'switchyard-local', capabilities: ['ocr'], aliases: [], archived: false, provider: 'local-ocr', state: 'ready', health: { state: 'ready', reason: 'the OCR engine is ready' }, breaker_state: 'closed', fine_tuned: false, metadata: {} }] as GatewayModel[];
 const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 beforeEach(() => {

@@ -53,7 +53,15 @@ export function useResetRoute() {
 /** A test's result is kept per provider (stores/provider-checks-store), so the state column can show it. */
 export function useTestProvider() {
   const record = useProviderChecksStore((s) => s.record);
-  return useMutation({ mutationFn: (id: string) => getJson<ProviderCheck>(`${path('providers', id)}/test`, { method: 'POST' }), onSuccess: (check, id) => record(id, check) });
+  const invalidate = useInvalidateRoutes();
+  // A test changes the provider's health on every page: read it again.
+  return useMutation({
+    mutationFn: (id: string) => getJson<ProviderCheck>(`${path('providers', id)}/test`, { method: 'POST' }),
+    onSuccess: async (check, id) => {
+      record(id, check);
+      await invalidate();
+    },
+  });
 }
 
 export function useAddProvider() {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorNotice } from '../../../components/error-notice';
-import { HEALTH_TONE_CLASS, providerHealth } from '../../../lib/provider-health';
+import { HEALTH_TONE_CLASS, healthView } from '../../../lib/provider-health';
 import { useDeleteProvider, useResetProvider, useTestProvider, type ProviderCheck, type ProviderSetting } from '../api/settings-api';
 import { useProviderChecksStore } from '../stores/provider-checks-store';
 import { ProviderFormDialog } from './provider-form-dialog';
@@ -39,7 +39,7 @@ function ProviderRow({ provider, configPath, onEdit, onDelete }: RowProps) {
   const reset = useResetProvider();
   // This session's test, else the gateway's record of the last one (it outlives a reload).
   const check = useProviderChecksStore((s) => s.checks[provider.id]) ?? provider.last_check;
-  const health = providerHealth({ ...provider, upstream: !!provider.base_url }, check);
+  const health = healthView(provider.health, provider.removed);
   return (
     <tr aria-label={provider.id}>
       <td className="mono cell-wrap">

@@ -8,8 +8,8 @@ import { SettingsPage } from './settings-page';
 
 const SETTINGS = {
   providers: [
-    { id: 'up', type: 'openai', base_url: 'https://api.example.com/v1', has_api_key: true, source: 'config', in_config: true, removed: false, state: 'ready', breaker: { state: 'closed', consecutive_failures: 0, retry_after_seconds: null }, routes: ['m1'] },
-    { id: 'gone', type: 'mistral', has_api_key: false, source: 'console', in_config: true, removed: true, state: 'removed', detail: 'Removed in the console; the config file still defines it.', breaker: { state: 'closed', consecutive_failures: 0, retry_after_seconds: null }, routes: [] },
+    { id: 'up', type: 'openai', base_url: 'https://api.example.com/v1', has_api_key: true, source: 'config', in_config: true, removed: false, state: 'ready', breaker: { state: 'closed', consecutive_failures: 0, retry_after_seconds: null }, health: { state: 'not_tested', reason: 'no request has reached it yet' }, routes: ['m1'] },
+    { id: 'gone', type: 'mistral', has_api_key: false, source: 'console', in_config: true, removed: true, state: 'removed', detail: 'Removed in the console; the config file still defines it.', breaker: { state: 'closed', consecutive_failures: 0, retry_after_seconds: null }, health: { state: 'unavailable', reason: 'Removed in the console; the config file still defines it.' }, routes: [] },
   ],
   provider_types: ['openai', 'openai-compatible', 'mistral'],
   routes: [

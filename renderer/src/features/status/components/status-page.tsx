@@ -5,7 +5,8 @@ import { PageHeader } from '../../../components/page-header';
 import { gatewayUrl } from '../../../lib/gateway-client';
 import { useAccount } from '../../../lib/account-query';
 import { formatUptime } from '../../../lib/format';
-import { HEALTH_TONE_CLASS, providerHealth } from '../../../lib/provider-health';
+import type { Health } from '../../../lib/gateway-types';
+import { canServe, HEALTH_TONE_CLASS, healthView } from '../../../lib/provider-health';
 import { modelsQueryOptions } from '../../../lib/models-query';
 import { useEngineQueues } from '../api/get-engine-queues';
 import { useRecentTraffic } from '../api/get-recent-requests';
@@ -28,15 +29,13 @@ function Breaker({ breaker }: { breaker: BreakerView | undefined }) {
   );
 }
 
-/** An upstream's own state is always "ready"; what counts is its breaker, its failures and the last test (as on Settings). */
+/** The gateway's one verdict on the provider (the same Settings and Models show). */
 function ProviderState({ provider }: { provider: ProviderView }) {
-  const health = providerHealth({ ...provider, upstream: provider.kind === 'upstream' }, provider.last_test);
+  const health = healthView(provider.health);
   const note = health.note ?? provider.detail;
-  // A local engine's own states keep their colours (loading: amber); an upstream's label is its health's.
-  const tone = provider.kind === 'local' && health.tone === 'neutral' ? (STATE_CLASS[provider.state] ?? '') : HEALTH_TONE_CLASS[health.tone];
   return (
     <div className="cell-stack">
-      <span className={`badge ${tone}`} data-testid="provider-state">
+      <span className={`badge ${HEALTH_TONE_CLASS[health.tone]}`} data-testid="provider-state">
         {health.label}
       </span>
       {note && (
@@ -45,6 +44,16 @@ function ProviderState({ provider }: { provider: ProviderView }) {
         </span>
       )}
     </div>
+  );
+}
+
+/** A capability's health as one badge; why it cannot serve is on hover and under the badges. */
+function CapabilityBadge({ name, health }: { name: string; health: Health }) {
+  const view = healthView(health);
+  return (
+    <span className={`badge ${canServe(health) ? 'badge-ok' : HEALTH_TONE_CLASS[view.tone]}`} title={view.note} data-testid={`capability-${name.toLowerCase()}`}>
+      {name} {canServe(health) ? 'served' : view.label}
+    </span>
   );
 }
 
@@ -90,7 +99,7 @@ export function StatusPage() {
   const traffic = useRecentTraffic(isOwner);
   const s = status.data;
   const providers = providersOf(status.data);
-  const loaded = (models.data?.data ?? []).filter((m) => m.state === 'ready' || m.state === 'loading');
+  const loaded = (models.data?.data ?? []).filter((m) => m.health.state === 'ready' || m.health.state === 'loading');
 
   return (
     <div className="page">
@@ -117,8 +126,8 @@ export function StatusPage() {
             <div className="card-title">Capabilities</div>
             {/* checks.* say whether a route (local or upstream) can serve the capability now. */}
             <div className="row" data-testid="capability-checks" title="Whether a route (local or upstream) can serve each capability now">
-              <span className={`badge ${s?.checks.ocr ? 'badge-ok' : 'badge-warn'}`}>OCR {s?.checks.ocr ? 'ready' : 'not ready'}</span>
-              <span className={`badge ${s?.checks.asr ? 'badge-ok' : 'badge-warn'}`}>Transcription {s?.checks.asr ? 'served' : 'no route'}</span>
+              {s && <CapabilityBadge name="OCR" health={s.capabilities.ocr} />}
+              {s && <CapabilityBadge name="Transcription" health={s.capabilities.transcription} />}
             </div>
           </div>
         </section>
@@ -165,7 +174,7 @@ export function StatusPage() {
           <div className="row chip-row">
             {loaded.map((m) => (
               <span key={m.id} className="chip mono" title={m.provider}>
-                {m.id} · {m.state}
+                {m.id} · {healthView(m.health).label}
               </span>
             ))}
           </div>

@@ -2,12 +2,14 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorNotice } from '../../../components/error-notice';
 import { FileDrop } from '../../../components/file-drop';
+import { ModelDownloadOffer } from '../../../components/local-models/components/model-download-offer';
 import { ModelGate } from '../../../components/model-gate';
 import { ModelPicker, resolveModel } from '../../../components/model-picker';
 import { PageHeader } from '../../../components/page-header';
 import { downloadFile } from '../../../lib/download';
 import { formatSeconds } from '../../../lib/format';
 import type { GatewayModel } from '../../../lib/gateway-types';
+import { canServe } from '../../../lib/provider-health';
 import { useTranscribe } from '../api/transcribe';
 import { toSrt, toVtt } from '../subtitles';
 import { canRecord, useRecorder } from './use-recorder';
@@ -25,6 +27,9 @@ function Transcriber({ models }: { models: GatewayModel[] }) {
   const transcribe = useTranscribe();
   const recorder = useRecorder();
   const model = resolveModel(models, modelChoice);
+  const chosen = models.find((m) => m.id === model);
+  // Why the chosen model cannot transcribe, in one line (the gateway's health reason), or null when it can.
+  const blocked = chosen && !canServe(chosen.health) ? (chosen.health.reason ?? `${chosen.id} is ${chosen.health.state}`) : null;
 
   useEffect(() => {
     if (!audio) return setAudioUrl(null);
@@ -35,7 +40,7 @@ function Transcriber({ models }: { models: GatewayModel[] }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (audio) transcribe.mutate({ file: audio.blob, filename: audio.name, model, language: language.trim() || undefined });
+    if (audio && !blocked) transcribe.mutate({ file: audio.blob, filename: audio.name, model, language: language.trim() || undefined });
   };
   const toggleRecording = async () => {
     if (!recorder.recording) return recorder.start();
@@ -65,10 +70,15 @@ function Transcriber({ models }: { models: GatewayModel[] }) {
             <span>Language</span>
             <input className="input" placeholder="auto" value={language} onChange={(e) => setLanguage(e.target.value)} />
           </label>
-          <button type="submit" className="btn btn-primary" disabled={!audio || transcribe.isPending || recorder.recording}>
+          <button type="submit" className="btn btn-primary" disabled={!audio || !!blocked || transcribe.isPending || recorder.recording} title={blocked ?? undefined}>
             {transcribe.isPending ? 'Transcribing…' : 'Transcribe'}
           </button>
         </div>
+        {blocked && (
+          <span className="small transcription-blocked" role="note" data-testid="transcription-blocked" title={blocked}>
+            Cannot transcribe yet: {blocked}
+          </span>
+        )}
       </form>
       <section className="card stack" aria-label="Transcript">
         <div className="card-title">
@@ -123,7 +133,14 @@ export function TranscriptionPage() {
   return (
     <div className="page">
       <PageHeader title="Transcription" description="Speech to text with segment timestamps." />
-      <ModelGate capability="transcription">{(models) => <Transcriber models={models} />}</ModelGate>
+      <ModelGate capability="transcription">
+        {(models) => (
+          <>
+            {!models.some((m) => canServe(m.health)) && <ModelDownloadOffer capability="transcription" />}
+            <Transcriber models={models} />
+          </>
+        )}
+      </ModelGate>
     </div>
   );
 }
