@@ -51,7 +51,7 @@ describe('batches', () => {
     expect(list.data[0].id).toBe(batch.id);
   });
 
-  it('cancels only an in_progress batch: cancelling while its line in flight is stopped, then cancelled with cancelled_at; 409 after', async () => {
+  it("cancels only an in_progress batch: SPEC's path answers cancelled with cancelled_at once its line in flight is stopped; 409 after", async () => {
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
     const fileId = await upload(Array.from({ length: 6 }, (_, i) => chatLine(`r${i}`, `question ${i}`)));
     const batch = await json(await createBatch({ input_file_id: fileId, endpoint: '/v1/chat/completions' }));
@@ -59,10 +59,24 @@ describe('batches', () => {
     const cancelled = await gateway.request(`/v1/batch/${batch.id}/cancel`, { method: 'POST' });
     expect(cancelled.status).toBe(200);
     const body = await json(cancelled);
-    expect(body).toMatchObject({ id: batch.id, object: 'batch', status: 'cancelling', cancelled_at: null });
+    expect(body).toMatchObject({ id: batch.id, object: 'batch', status: 'cancelled', cancelled_at: expect.any(Number) });
+    expect(body.cancelled_at).toBeGreaterThanOrEqual(body.created_at);
+    expect(body.request_counts.completed).toBeLessThan(6);
     const again = await gateway.request(`/v1/batch/${batch.id}/cancel`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(again.status).toBe(409);
     expect(await json(again)).toMatchObject({ type: 'conflict_error', code: 'batch_not_cancellable' });
+    const settled = await json(await gateway.request(`/v1/batch/${batch.id}`));
+    expect(settled).toMatchObject({ status: 'cancelled', cancelled_at: body.cancelled_at });
+  });
+
+  it("OpenAI's path answers cancelling while the line in flight is stopped, then the batch is cancelled with cancelled_at", async () => {
+    upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
+    const fileId = await upload(Array.from({ length: 6 }, (_, i) => chatLine(`r${i}`, `question ${i}`)));
+    const batch = await json(await createBatch({ input_file_id: fileId, endpoint: '/v1/chat/completions' }));
+    await expect.poll(() => batchStatus(batch.id), { timeout: 10_000 }).toBe('in_progress');
+    const cancelled = await gateway.request(`/v1/batches/${batch.id}/cancel`, { method: 'POST' });
+    expect(cancelled.status).toBe(200);
+    expect(await json(cancelled)).toMatchObject({ id: batch.id, object: 'batch', status: 'cancelling', cancelled_at: null });
     await expect.poll(() => batchStatus(batch.id), { timeout: 10_000 }).toBe('cancelled');
     const settled = await json(await gateway.request(`/v1/batch/${batch.id}`));
     expect(settled.cancelled_at).toBeTypeOf('number');
