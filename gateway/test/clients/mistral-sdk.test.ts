@@ -160,6 +160,23 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
     await expect(deleteBase).rejects.toThrow(/is a base model; only fine-tuned models/);
   });
 
+  it('chat.stream: every chunk carries delta.content (the first with the role, the last with finish_reason), text and tool calls alike', async () => {
+    const text = await collect(await client().chat.stream({ model: 'svc-large-3', messages: [{ role: 'user', content: 'un deux trois' }] }));
+    const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { input: { type: 'string' } } } } }];
+    const called = await collect(await client().chat.stream({ model: 'svc-large-3', messages: [{ role: 'user', content: 'get_weather in Lyon' }], tools }));
+    for (const events of [text, called]) {
+      const choices = events.map((event) => event.data.choices[0]).filter((choice) => choice !== undefined);
+      for (const choice of choices) expect(choice.delta.content).toBeTypeOf('string');
+      expect(choices[0]!.delta.role).toBe('assistant');
+      expect(choices.slice(0, -1).every((choice) => choice.finishReason === null)).toBe(true);
+      expect(choices.at(-1)!.delta.content).toBe('');
+    }
+    expect(text.map((event) => event.data.choices[0]?.delta.content ?? '').join('')).toBe('un deux trois');
+    const call = called.flatMap((event) => event.data.choices[0]?.delta.toolCalls ?? []);
+    expect(call).toMatchObject([{ function: { name: 'get_weather', arguments: JSON.stringify({ input: 'get_weather in Lyon' }) } }]);
+    expect(called.at(-1)!.data.choices[0]!.finishReason).toBe('tool_calls');
+  });
+
   it('fim.complete: prompt and suffix to a backend with FIM; a 400 naming the models that can elsewhere', async () => {
     const answer = await client().fim.complete({ model: 'codestral-model', prompt: 'def add(a, b):', suffix: 'return c' });
     expect(answer.choices?.at(0)?.message?.content).toBe('def add(a, b):');
