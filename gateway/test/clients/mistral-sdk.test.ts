@@ -177,15 +177,26 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
     expect(called.at(-1)!.data.choices[0]!.finishReason).toBe('tool_calls');
   });
 
-  it('fim.complete: prompt and suffix to a backend with FIM; a 400 naming the models that can elsewhere', async () => {
+  it("fim.complete: prompt and suffix to Mistral's FIM endpoint, and to an OpenAI-compatible upstream's /v1/completions; refused only when the upstream refuses", async () => {
     const answer = await client().fim.complete({ model: 'codestral-model', prompt: 'def add(a, b):', suffix: 'return c' });
     expect(answer.choices?.at(0)?.message?.content).toBe('def add(a, b):');
     const sent = stack.upstream.requests.at(-1);
     expect(sent?.path).toBe('/v1/fim/completions');
     expect(sent?.body).toMatchObject({ model: 'codestral-upstream', prompt: 'def add(a, b):', suffix: 'return c' });
+
+    const viaCompletions = await client().fim.complete({ model: 'svc-large-3', prompt: 'x = ', suffix: ';' });
+    expect(viaCompletions.choices?.at(0)?.message?.content).toMatch(/^x =/);
+    expect(stack.upstream.requests.at(-1)).toMatchObject({ path: '/v1/completions', body: { model: 'my-model', prompt: 'x = ', suffix: ';' } });
+    const streamed = await collect(await client().fim.stream({ model: 'svc-large-3', prompt: 'y = ', suffix: ';' }));
+    expect(streamed.map((event) => event.data.choices[0]?.delta.content ?? '').join('')).toMatch(/^y =/);
+    expect(stack.upstream.requests.at(-1)?.body).toMatchObject({ suffix: ';', stream: true });
+
+    const refusal = { error: { message: 'suffix is not supported for this model', type: 'invalid_request_error', param: 'suffix', code: null } };
+    stack.upstream.setBehaviour({ failure: { type: 'status', status: 400, body: refusal }, path: '/v1/completions', times: 1 });
     const refused = client().fim.complete({ model: 'svc-large-3', prompt: 'x = ', suffix: ';' });
-    await expect(refused).rejects.toMatchObject({ statusCode: 400 });
-    await expect(refused).rejects.toThrow(/codestral-model/);
+    // The upstream's own refusal, naming the field, in the gateway's error shape.
+    await expect(refused).rejects.toMatchObject({ statusCode: 422 });
+    await expect(refused).rejects.toThrow(/suffix is not supported/);
   });
 
   it('audio.transcriptions.complete carries language and usage', async () => {

@@ -31,7 +31,7 @@ export class CompletionService {
   ) {}
 
   async complete(model: string | undefined, prompts: string[], sampling: Sampling, stream: boolean, meter: UsageMeter, signal: AbortSignal): Promise<CompletionOutcome> {
-    const route = this.models.resolve(model ?? DEFAULT_CHAT_MODEL, 'completions');
+    const route = this.models.resolveOrDefault(model, 'completions', DEFAULT_CHAT_MODEL);
     const perPrompt = sampling.n ?? 1;
     if (!stream) {
       let usage = NO_USAGE;

@@ -36,7 +36,7 @@ export class ImageAnalysisService {
   constructor(private readonly services: ImageAnalysisServices) {}
 
   async analyse(model: string | undefined, image: string, prompt: string, meter: UsageMeter, signal: AbortSignal): Promise<ImageAnalysis> {
-    const route = this.services.models.resolve(model ?? DEFAULT_VISION_MODEL, 'vision');
+    const route = this.services.models.resolveOrDefault(model, 'vision', DEFAULT_VISION_MODEL);
     const loaded = await loadDocument(image, documentSourceLimits(this.services), { param: 'image', accept: 'images' });
     if (route.provider.capabilities.chat) return this.seen(route, loaded, prompt, meter, signal);
     const facts = await this.measured(route, loaded, signal);
