@@ -123,6 +123,15 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
     expect(await spec.json()).toMatchObject({ id: job.id, status: 'completed', request_counts: { total: 2 } });
   });
 
+  it('batch jobs: a job-level model no route serves is a 422 naming model at creation; a broken JSONL upload is a 422 naming the line', async () => {
+    const unknown = client().batch.jobs.create({ endpoint: '/v1/chat/completions', model: 'mistral-tiny-1999', requests: [{ customId: 'one', body: { messages: [{ role: 'user', content: 'x' }] } }] });
+    await expect(unknown).rejects.toMatchObject({ statusCode: 422, body: expect.stringContaining('"param":"model"') });
+    await expect(unknown).rejects.toThrow(/mistral-tiny-1999.{0,4} is not served by this gateway/);
+    const broken = client().files.upload({ file: { fileName: 'jobs.jsonl', content: new TextEncoder().encode('{"custom_id": "one", "body": {}}\n{"body": {}}\n') }, purpose: 'batch' });
+    await expect(broken).rejects.toMatchObject({ statusCode: 422 });
+    await expect(broken).rejects.toThrow(/Line 2 of the batch file has no 'custom_id'/);
+  });
+
   it('batch jobs: inline requests, and cancelling a running job', async () => {
     stack.upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
     try {

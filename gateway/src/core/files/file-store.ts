@@ -8,6 +8,7 @@ export type { FileRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newOrderedId } from '../ids/ids.js';
+import { checkBatchFile } from '../batch/batch-file-check.js';
 
 /**
  * Uploaded and generated files: bytes under `<filesDir>/<id>` (GATEWAY_FILES_DIR, default
@@ -22,7 +23,9 @@ export class FileStore {
     mkdirSync(this.folder, { recursive: true });
   }
 
+  /** Stores a file; one with purpose `batch` must be a valid batch input file (422 naming its first bad line). */
   async save(content: Buffer, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
+    if (details.purpose === 'batch') await checkBatchFile(content);
     const record: FileRecord = {
       id: newOrderedId('file-'),
       purpose: details.purpose,
