@@ -7,6 +7,7 @@ import type { BatchRecord } from '../../core/batch/create-batch-job.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
 import { BatchObject } from './batch-schemas.js';
+import { Metadata } from '../../wire/text-limits.js';
 
 export function toBatchObject(batch: BatchRecord) {
   return {
@@ -52,7 +53,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
               input_file_id: Type.String({ minLength: 1 }),
               endpoint: Type.String({ minLength: 1 }),
               completion_window: Type.Optional(Type.String({ pattern: '^[0-9]+(h|d)$', default: '24h' })),
-              metadata: Type.Optional(Type.Record(Type.String(), Type.String())),
+              metadata: Type.Optional(Metadata()),
             },
             { additionalProperties: true },
           ),

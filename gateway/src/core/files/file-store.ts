@@ -9,6 +9,7 @@ import type { OwnerScope } from '../../store/owner-scope.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newOrderedId } from '../ids/ids.js';
 import { checkBatchFile } from '../batch/batch-file-check.js';
+import { TEXT_LIMITS } from '../../wire/text-limits.js';
 
 /**
  * Uploaded and generated files: bytes under `<filesDir>/<id>` (GATEWAY_FILES_DIR, default
@@ -23,8 +24,9 @@ export class FileStore {
     mkdirSync(this.folder, { recursive: true });
   }
 
-  /** Stores a file; one with purpose `batch` must be a valid batch input file (422 naming its first bad line). */
+  /** Stores a file; its name is at most 255 characters, and one with purpose `batch` must be a valid batch input file (422 naming its first bad line). */
   async save(content: Buffer, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
+    if (details.filename.length > TEXT_LIMITS.filename) throw new GatewayError(422, 'invalid_value', `Invalid request: the file's name is longer than ${TEXT_LIMITS.filename} characters.`, { param: 'file' });
     if (details.purpose === 'batch') await checkBatchFile(content);
     const record: FileRecord = {
       id: newOrderedId('file-'),
