@@ -206,6 +206,14 @@ describe('completions and embeddings', () => {
     expect(many.usage.prompt_tokens).toBeGreaterThanOrEqual(2);
   });
 
+  it("passes OpenAI's completions suffix to the upstream, plain and streamed, instead of dropping it", async () => {
+    const plain = await gateway.request('/v1/completions', { method: 'POST', json: { prompt: 'def f(', suffix: '  return x' } });
+    expect(plain.status).toBe(200);
+    expect(upstream.requests.at(-1)).toMatchObject({ path: '/v1/completions', body: { prompt: 'def f(', suffix: '  return x' } });
+    await readSse(await gateway.request('/v1/completions', { method: 'POST', json: { prompt: 'def g(', suffix: 'pass', stream: true } }));
+    expect(upstream.requests.at(-1)?.body).toMatchObject({ prompt: 'def g(', suffix: 'pass', stream: true });
+  });
+
   it('streams completions as text_completion chunks ending with [DONE]', async () => {
     const response = await gateway.request('/v1/completions', { method: 'POST', json: { prompt: 'red green blue', stream: true } });
     const frames = await readSse(response);
