@@ -83,16 +83,15 @@ describe('batches and agents against a fake upstream', () => {
     await screenshot(page, 'batches-cancelled');
   });
 
-  it('says why a batch failed, from the line the gateway refused', async () => {
+  it('says why a JSONL file cannot make a batch, naming the line the gateway refused at upload', async () => {
     await page.getByRole('link', { name: /Batches/ }).click();
     const good = JSON.stringify({ custom_id: 'ok', method: 'POST', url: '/v1/chat/completions', body: { model: CHAT_MODEL, messages: [{ role: 'user', content: 'hi' }] } });
     await page.getByRole('tab', { name: 'Upload JSONL' }).click();
     await page.locator('form[aria-label="New batch"] input[type="file"]').setInputFiles({ name: 'broken.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(`${good}\n{not json\n`) });
     await page.getByRole('button', { name: 'Create batch' }).click();
-    await batchRow().getByTestId('batch-status').filter({ hasText: 'failed' }).waitFor({ timeout: 30_000 });
-    expect(await batchRow().getByTestId('batch-problem').textContent()).toBe('line 2: not valid JSON');
-    // No empty "0 / 0 · 0%" progress for a batch that never ran.
-    expect(await batchRow().getByRole('progressbar').count()).toBe(0);
+    const refusal = page.getByRole('form', { name: 'New batch' }).getByRole('alert');
+    await refusal.getByText(/Line 2 of the batch file is not valid JSON/).waitFor({ timeout: 30_000 });
+    expect(await refusal.textContent()).toContain('invalid_batch_file');
     await screenshot(page, 'batches-failed');
   });
 

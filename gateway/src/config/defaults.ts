@@ -1,6 +1,8 @@
 import type { ModelConfig, ProviderConfig } from './config-schema.js';
 import type { AccountSettings, ServerSettings, StorageQuotaSettings } from './gateway-options.js';
-import { DEFAULT_CHAT_MODEL, DEFAULT_OCR_MODEL, DEFAULT_VISION_MODEL, DEFAULT_TRANSCRIPTION_MODEL } from '../wire/default-models.js';
+import { DEFAULT_CHAT_MODEL, DEFAULT_EMBEDDING_MODEL, DEFAULT_OCR_MODEL, DEFAULT_VISION_MODEL, DEFAULT_TRANSCRIPTION_MODEL } from '../wire/default-models.js';
+
+export { DEFAULT_EMBEDDING_MODEL };
 
 /**
  * In team mode a stopping instance stays up but not ready this long, so a balancer polling
@@ -80,8 +82,6 @@ export const DEFAULT_QUOTAS: StorageQuotaSettings = {
   conversationMaxBytes: 16 * MIB,
   unfinishedBatchesPerKey: 100,
 };
-
-export const DEFAULT_EMBEDDING_MODEL = 'svc-embed-local';
 
 /** The built-in provider that serves GGUF files from the data folder's models/ directory. */
 export const LOCAL_LLM_PROVIDER = 'local-llm';

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { NameText } from './text-limits.js';
 import { CAPABILITIES } from '../providers/contracts/capability.js';
 
 /** A model route as the config file's `models` list and the Settings API write it. */
@@ -19,14 +20,14 @@ export type Pricing = Static<typeof PricingSchema>;
 
 export const ModelConfigSchema = Type.Object(
   {
-    id: Type.String({ minLength: 1 }),
-    aliases: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-    provider: Type.String({ minLength: 1 }),
-    upstream_model: Type.Optional(Type.String({ minLength: 1 })),
+    id: NameText(),
+    aliases: Type.Optional(Type.Array(NameText(), { maxItems: 64 })),
+    provider: NameText(),
+    upstream_model: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
     capabilities: Type.Array(Capability, { minItems: 1 }),
     pricing: Type.Optional(PricingSchema),
     /** Model ids tried in order when this route fails before its first byte. */
-    fallbacks: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    fallbacks: Type.Optional(Type.Array(NameText(), { maxItems: 16 })),
     /** Retries of this route (connection errors, 429, 5xx before the first byte). */
     max_retries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
     /** Overall deadline of a request on this model (retries, backoff and fallbacks included); overrides server.request_deadline_ms. */
@@ -34,7 +35,7 @@ export const ModelConfigSchema = Type.Object(
     /** Image generation: allowed `<w>x<h>` sizes and the largest `n`. */
     image_sizes: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]+x[0-9]+$' }))),
     max_images: Type.Optional(Type.Integer({ minimum: 1, maximum: 16 })),
-    owned_by: Type.Optional(Type.String()),
+    owned_by: Type.Optional(NameText()),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Metadata } from './text-limits.js';
 
 /**
  * The OpenAI Responses API's wire shapes, the ones this gateway reads and writes: core translates
@@ -88,7 +89,7 @@ export const ResponsesBody = Type.Object(
     previous_response_id: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
     store: Type.Optional(Nullable(Type.Boolean({ description: 'Default true: the response can be retrieved and continued with previous_response_id.' }))),
     stream: Type.Optional(Nullable(Type.Boolean())),
-    metadata: Type.Optional(Nullable(Type.Record(Type.String(), Type.String()))),
+    metadata: Type.Optional(Nullable(Metadata())),
     user: Type.Optional(Nullable(Type.String())),
   },
   { additionalProperties: true },

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 /** A function the model may call. */
 export const ToolDefinition = Type.Object({
   type: Type.Literal('function'),
-  function: Type.Object({ name: Type.String({ minLength: 1 }), description: Type.Optional(Type.String()), parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())), strict: Type.Optional(Type.Boolean()) }),
+  function: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64, description: 'Up to 64 characters, as OpenAI and Mistral accept' }), description: Type.Optional(Type.String()), parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())), strict: Type.Optional(Type.Boolean()) }),
 });
 export type ToolDefinition = Static<typeof ToolDefinition>;
 

@@ -123,6 +123,15 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
     expect(await spec.json()).toMatchObject({ id: job.id, status: 'completed', request_counts: { total: 2 } });
   });
 
+  it('batch jobs: a job-level model no route serves is a 422 naming model at creation; a broken JSONL upload is a 422 naming the line', async () => {
+    const unknown = client().batch.jobs.create({ endpoint: '/v1/chat/completions', model: 'mistral-tiny-1999', requests: [{ customId: 'one', body: { messages: [{ role: 'user', content: 'x' }] } }] });
+    await expect(unknown).rejects.toMatchObject({ statusCode: 422, body: expect.stringContaining('"param":"model"') });
+    await expect(unknown).rejects.toThrow(/mistral-tiny-1999.{0,4} is not served by this gateway/);
+    const broken = client().files.upload({ file: { fileName: 'jobs.jsonl', content: new TextEncoder().encode('{"custom_id": "one", "body": {}}\n{"body": {}}\n') }, purpose: 'batch' });
+    await expect(broken).rejects.toMatchObject({ statusCode: 422 });
+    await expect(broken).rejects.toThrow(/Line 2 of the batch file has no 'custom_id'/);
+  });
+
   it('batch jobs: inline requests, and cancelling a running job', async () => {
     stack.upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
     try {
@@ -160,15 +169,43 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
     await expect(deleteBase).rejects.toThrow(/is a base model; only fine-tuned models/);
   });
 
-  it('fim.complete: prompt and suffix to a backend with FIM; a 400 naming the models that can elsewhere', async () => {
+  it('chat.stream: every chunk carries delta.content (the first with the role, the last with finish_reason), text and tool calls alike', async () => {
+    const text = await collect(await client().chat.stream({ model: 'svc-large-3', messages: [{ role: 'user', content: 'un deux trois' }] }));
+    const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { input: { type: 'string' } } } } }];
+    const called = await collect(await client().chat.stream({ model: 'svc-large-3', messages: [{ role: 'user', content: 'get_weather in Lyon' }], tools }));
+    for (const events of [text, called]) {
+      const choices = events.map((event) => event.data.choices[0]).filter((choice) => choice !== undefined);
+      for (const choice of choices) expect(choice.delta.content).toBeTypeOf('string');
+      expect(choices[0]!.delta.role).toBe('assistant');
+      expect(choices.slice(0, -1).every((choice) => choice.finishReason === null)).toBe(true);
+      expect(choices.at(-1)!.delta.content).toBe('');
+    }
+    expect(text.map((event) => event.data.choices[0]?.delta.content ?? '').join('')).toBe('un deux trois');
+    const call = called.flatMap((event) => event.data.choices[0]?.delta.toolCalls ?? []);
+    expect(call).toMatchObject([{ function: { name: 'get_weather', arguments: JSON.stringify({ input: 'get_weather in Lyon' }) } }]);
+    expect(called.at(-1)!.data.choices[0]!.finishReason).toBe('tool_calls');
+  });
+
+  it("fim.complete: prompt and suffix to Mistral's FIM endpoint, and to an OpenAI-compatible upstream's /v1/completions; refused only when the upstream refuses", async () => {
     const answer = await client().fim.complete({ model: 'codestral-model', prompt: 'def add(a, b):', suffix: 'return c' });
     expect(answer.choices?.at(0)?.message?.content).toBe('def add(a, b):');
     const sent = stack.upstream.requests.at(-1);
     expect(sent?.path).toBe('/v1/fim/completions');
     expect(sent?.body).toMatchObject({ model: 'codestral-upstream', prompt: 'def add(a, b):', suffix: 'return c' });
+
+    const viaCompletions = await client().fim.complete({ model: 'svc-large-3', prompt: 'x = ', suffix: ';' });
+    expect(viaCompletions.choices?.at(0)?.message?.content).toMatch(/^x =/);
+    expect(stack.upstream.requests.at(-1)).toMatchObject({ path: '/v1/completions', body: { model: 'my-model', prompt: 'x = ', suffix: ';' } });
+    const streamed = await collect(await client().fim.stream({ model: 'svc-large-3', prompt: 'y = ', suffix: ';' }));
+    expect(streamed.map((event) => event.data.choices[0]?.delta.content ?? '').join('')).toMatch(/^y =/);
+    expect(stack.upstream.requests.at(-1)?.body).toMatchObject({ suffix: ';', stream: true });
+
+    const refusal = { error: { message: 'suffix is not supported for this model', type: 'invalid_request_error', param: 'suffix', code: null } };
+    stack.upstream.setBehaviour({ failure: { type: 'status', status: 400, body: refusal }, path: '/v1/completions', times: 1 });
     const refused = client().fim.complete({ model: 'svc-large-3', prompt: 'x = ', suffix: ';' });
-    await expect(refused).rejects.toMatchObject({ statusCode: 400 });
-    await expect(refused).rejects.toThrow(/codestral-model/);
+    // The upstream's own refusal, naming the field, in the gateway's error shape.
+    await expect(refused).rejects.toMatchObject({ statusCode: 422 });
+    await expect(refused).rejects.toThrow(/suffix is not supported/);
   });
 
   it('audio.transcriptions.complete carries language and usage', async () => {

@@ -46,11 +46,11 @@ describe('the official openai SDK, every other resource the gateway serves', () 
   });
 
   it('files: create, list, retrieve, content, delete', async () => {
-    const file = await client().files.create({ file: await toFile(Buffer.from('{"custom_id":"a"}\n'), 'input.jsonl'), purpose: 'batch' });
-    expect(file).toMatchObject({ object: 'file', filename: 'input.jsonl', purpose: 'batch', bytes: 18 });
+    const file = await client().files.create({ file: await toFile(Buffer.from('{"custom_id":"a","body":{}}\n'), 'input.jsonl'), purpose: 'batch' });
+    expect(file).toMatchObject({ object: 'file', filename: 'input.jsonl', purpose: 'batch', bytes: 28 });
     expect((await client().files.list()).data.map((entry) => entry.id)).toContain(file.id);
     expect(await client().files.retrieve(file.id)).toMatchObject({ id: file.id });
-    expect(await (await client().files.content(file.id)).text()).toBe('{"custom_id":"a"}\n');
+    expect(await (await client().files.content(file.id)).text()).toBe('{"custom_id":"a","body":{}}\n');
     expect(await client().files.delete(file.id)).toMatchObject({ id: file.id, deleted: true });
     await expect(client().files.retrieve(file.id)).rejects.toMatchObject({ status: 404 });
   });

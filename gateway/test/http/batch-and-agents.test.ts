@@ -28,7 +28,8 @@ const batchStatus = async (id: string) => (await json(await gateway.request(`/v1
 
 describe('batches', () => {
   it('runs every request and writes an output file; counts and usage follow', async () => {
-    const fileId = await upload([chatLine('a', 'first question'), chatLine('b', 'second question'), { custom_id: 'c', body: { model: 'nope', messages: [{ role: 'user', content: 'x' }] } }]);
+    // Line c names a served model but an invalid request: it fails when it runs, the others answer.
+    const fileId = await upload([chatLine('a', 'first question'), chatLine('b', 'second question'), { custom_id: 'c', body: { model: 'svc-large-3', messages: [{ role: 'user', content: 'x' }], temperature: 7 } }]);
     const created = await createBatch({ input_file_id: fileId, endpoint: '/v1/chat/completions', metadata: { team: 'search' } });
     expect(created.status).toBe(200);
     const batch = await json(created);
@@ -43,7 +44,7 @@ describe('batches', () => {
     expect(output.map((line) => line.custom_id)).toEqual(['a', 'b']);
     expect(output[0].response).toMatchObject({ status_code: 200, body: { object: 'chat.completion', choices: [{ message: { content: 'first question' } }] } });
     const errors = (await (await gateway.request(`/v1/files/${done.error_file_id}/content`)).text()).trim().split('\n').map((line) => JSON.parse(line) as Json);
-    expect(errors[0]).toMatchObject({ custom_id: 'c', response: { status_code: 404 }, error: { code: 'model_not_found' } });
+    expect(errors[0]).toMatchObject({ custom_id: 'c', response: { status_code: 422, body: { param: 'temperature' } } });
 
     const usage = await json(await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': 'sk-sy-test-admin-key-0123456789abcdef' } }));
     expect(usage.usage.by_model.find((entry: Json) => entry.key === 'svc-large-3-2512').requests).toBe(2);
@@ -51,7 +52,7 @@ describe('batches', () => {
     expect(list.data[0].id).toBe(batch.id);
   });
 
-  it('cancels only an in_progress batch: cancelling while its line in flight is stopped, then cancelled with cancelled_at; 409 after', async () => {
+  it("cancels only an in_progress batch: SPEC's path answers cancelled with cancelled_at once its line in flight is stopped; 409 after", async () => {
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
     const fileId = await upload(Array.from({ length: 6 }, (_, i) => chatLine(`r${i}`, `question ${i}`)));
     const batch = await json(await createBatch({ input_file_id: fileId, endpoint: '/v1/chat/completions' }));
@@ -59,22 +60,68 @@ describe('batches', () => {
     const cancelled = await gateway.request(`/v1/batch/${batch.id}/cancel`, { method: 'POST' });
     expect(cancelled.status).toBe(200);
     const body = await json(cancelled);
-    expect(body).toMatchObject({ id: batch.id, object: 'batch', status: 'cancelling', cancelled_at: null });
+    expect(body).toMatchObject({ id: batch.id, object: 'batch', status: 'cancelled', cancelled_at: expect.any(Number) });
+    expect(body.cancelled_at).toBeGreaterThanOrEqual(body.created_at);
+    expect(body.request_counts.completed).toBeLessThan(6);
     const again = await gateway.request(`/v1/batch/${batch.id}/cancel`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(again.status).toBe(409);
     expect(await json(again)).toMatchObject({ type: 'conflict_error', code: 'batch_not_cancellable' });
+    const settled = await json(await gateway.request(`/v1/batch/${batch.id}`));
+    expect(settled).toMatchObject({ status: 'cancelled', cancelled_at: body.cancelled_at });
+  });
+
+  it("OpenAI's path answers cancelling while the line in flight is stopped, then the batch is cancelled with cancelled_at", async () => {
+    upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
+    const fileId = await upload(Array.from({ length: 6 }, (_, i) => chatLine(`r${i}`, `question ${i}`)));
+    const batch = await json(await createBatch({ input_file_id: fileId, endpoint: '/v1/chat/completions' }));
+    await expect.poll(() => batchStatus(batch.id), { timeout: 10_000 }).toBe('in_progress');
+    const cancelled = await gateway.request(`/v1/batches/${batch.id}/cancel`, { method: 'POST' });
+    expect(cancelled.status).toBe(200);
+    expect(await json(cancelled)).toMatchObject({ id: batch.id, object: 'batch', status: 'cancelling', cancelled_at: null });
     await expect.poll(() => batchStatus(batch.id), { timeout: 10_000 }).toBe('cancelled');
     const settled = await json(await gateway.request(`/v1/batch/${batch.id}`));
     expect(settled.cancelled_at).toBeTypeOf('number');
     expect(settled.request_counts.completed).toBeLessThan(6);
   });
 
-  it('fails validation with the line numbers of a broken input file, and rejects bad requests', async () => {
-    const fileId = await upload('{"custom_id":"a","body":{"messages":[]}}\nnot json\n{"custom_id":"a","body":{}}');
-    const batch = await json(await createBatch({ input_file_id: fileId, endpoint: '/v1/chat/completions' }));
-    await expect.poll(() => batchStatus(batch.id), { timeout: 10_000 }).toBe('failed');
-    const failed = await json(await gateway.request(`/v1/batch/${batch.id}`));
-    expect(failed.errors.data).toEqual([{ line: 2, message: 'not valid JSON' }, { line: 3, message: "'custom_id' a is used twice" }]);
+  it('refuses a broken batch file at upload, naming the first bad line and why', async () => {
+    const cases: [string, RegExp][] = [
+      ['{"custom_id":"a","body":{"messages":[]}}\nnot json\n{"custom_id":"b","body":{}}', /^Line 2 of the batch file is not valid JSON/],
+      ['{"custom_id":"a","body":{}}\n{"custom_id":"a","body":{}}', /^Line 2 of the batch file repeats the 'custom_id' "a"/],
+      ['{"custom_id":"a","body":{}}\n\n{"body":{}}', /^Line 3 of the batch file has no 'custom_id'/],
+      ['{"custom_id":"a","method":"GET","url":"/v1/chat/completions","body":{}}', /^Line 1 of the batch file has a 'method' other than POST/],
+      ['{"custom_id":"a","url":"/v1/shutdown","body":{}}', /^Line 1 of the batch file has a 'url' that is not one of/],
+      ['{"custom_id":"a","url":"/v1/chat/completions","body":{}}\n{"custom_id":"b","url":"/v1/embeddings","body":{}}', /^Line 2 of the batch file has the 'url' \/v1\/embeddings, but line 1 has \/v1\/chat\/completions/],
+      ['{"custom_id":"a","body":"hello"}', /^Line 1 of the batch file has no 'body' object/],
+      ['[1, 2]', /^Line 1 of the batch file is not a JSON object/],
+      ['\n\n', /holds no requests/],
+    ];
+    for (const [text, message] of cases) {
+      const form = new FormData();
+      form.set('purpose', 'batch');
+      form.set('file', new Blob([text], { type: 'application/jsonl' }), 'input.jsonl');
+      const response = await gateway.request('/v1/files', { method: 'POST', body: form });
+      expect(response.status, text).toBe(422);
+      expect(await json(response)).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'invalid_batch_file', param: 'file', message: expect.stringMatching(message) });
+    }
+    // Nothing was stored.
+    expect((await json(await gateway.request('/v1/files'))).data).toEqual([]);
+  });
+
+  it('checks the model and endpoint at creation: a model no route serves is a 422 naming the line, not a failed line later', async () => {
+    const fileId = await upload([chatLine('a', 'fine'), { custom_id: 'b', body: { model: 'nope', messages: [{ role: 'user', content: 'x' }] } }]);
+    const unknown = await createBatch({ input_file_id: fileId, endpoint: '/v1/chat/completions' });
+    expect(unknown.status).toBe(422);
+    expect(await json(unknown)).toMatchObject({ object: 'error', code: 'model_not_found', param: 'input_file_id', message: expect.stringMatching(/^Line 2 of the input file: The model "nope" is not served by this gateway\. Models that serve chat here: svc-large-3-2512/) });
+    // The lines are for chat; the batch says embeddings.
+    const mismatch = await createBatch({ input_file_id: await upload([{ ...chatLine('a', 'x'), url: '/v1/chat/completions' }]), endpoint: '/v1/embeddings' });
+    expect(mismatch.status).toBe(422);
+    expect((await json(mismatch)).param).toBe('endpoint');
+    // No route generates images here.
+    const unserved = await createBatch({ input_file_id: await upload([{ custom_id: 'a', body: { prompt: 'a cat' } }]), endpoint: '/v1/vision/generate' });
+    expect(unserved.status).toBe(422);
+    expect(await json(unserved)).toMatchObject({ code: 'capability_not_served', param: 'endpoint' });
+    expect((await json(await gateway.request('/v1/batch'))).data).toEqual([]);
 
     expect((await json(await createBatch({ input_file_id: 'file-missing', endpoint: '/v1/chat/completions' }))).code).toBe('file_not_found');
     expect((await json(await createBatch({ input_file_id: fileId, endpoint: '/v1/shutdown' }))).param).toBe('endpoint');
@@ -88,7 +135,7 @@ describe('batches', () => {
     const batches: string[] = [];
     for (const fileId of files.slice(0, 3)) batches.push((await json(await createBatch({ input_file_id: fileId, endpoint: '/v1/chat/completions' }))).id);
 
-    const listedFiles = (await json(await gateway.request('/v1/files'))).data.map((file: Json) => file.id);
+    const listedFiles = (await json(await gateway.request('/v1/files?purpose=batch'))).data.map((file: Json) => file.id);
     expect(listedFiles).toEqual([...files].reverse());
     const firstPage = await json(await gateway.request('/v1/batch?limit=2'));
     const secondPage = await json(await gateway.request(`/v1/batch?limit=2&after=${firstPage.data.at(-1).id}`));

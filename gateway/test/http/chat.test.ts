@@ -103,6 +103,26 @@ describe('streaming', () => {
     expect(chunks.at(-1).usage).toMatchObject({ prompt_tokens: expect.any(Number), completion_tokens: 3 });
   });
 
+  it('every chunk carries delta.content, the first (role) and the last (finish_reason) included, as Mistral sends them', async () => {
+    const frames = await readSse(await chat({ messages: [{ role: 'user', content: 'alpha beta gamma' }], stream: true }));
+    const chunks = (frames.slice(0, -1) as Json[]).filter((chunk) => chunk.choices.length > 0);
+    expect(chunks.length).toBeGreaterThanOrEqual(3);
+    for (const chunk of chunks) expect(chunk.choices[0].delta.content).toBeTypeOf('string');
+    expect(chunks[0].choices[0].delta.role).toBe('assistant');
+    expect(chunks.at(-1).choices[0]).toEqual({ index: 0, delta: { content: '' }, finish_reason: 'stop' });
+  });
+
+  it('a streamed tool call: every chunk carries delta.content (empty beside the whole call), finish_reason null until tool_calls', async () => {
+    const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { input: { type: 'string' } } } } }];
+    const frames = await readSse(await chat({ messages: [{ role: 'user', content: 'call lookup please' }], tools, stream: true }));
+    const chunks = (frames.slice(0, -1) as Json[]).filter((chunk) => chunk.choices.length > 0);
+    for (const chunk of chunks) expect(chunk.choices[0].delta.content).toBeTypeOf('string');
+    expect(chunks.slice(0, -1).every((chunk) => chunk.choices[0].finish_reason === null)).toBe(true);
+    expect(chunks.at(-1).choices[0].finish_reason).toBe('tool_calls');
+    const call = chunks.find((chunk) => chunk.choices[0].delta.tool_calls)!.choices[0].delta;
+    expect(call).toMatchObject({ content: '', tool_calls: [{ index: 0, type: 'function', function: { name: 'lookup', arguments: JSON.stringify({ input: 'call lookup please' }) } }] });
+  });
+
   it('sends an error frame before [DONE] when the upstream fails mid-stream, never a silent close', async () => {
     upstream.setBehaviour({ failure: { type: 'cut_mid_stream', afterFrames: 2 }, path: '/v1/chat/completions' });
     const response = await chat({ messages: [{ role: 'user', content: 'a b c d e f' }], stream: true });
@@ -184,6 +204,14 @@ describe('completions and embeddings', () => {
     const many = await json(await gateway.request('/v1/completions', { method: 'POST', json: { prompt: ['first', 'second'] } }));
     expect(many.choices.map((choice: Json) => choice.index)).toEqual([0, 1]);
     expect(many.usage.prompt_tokens).toBeGreaterThanOrEqual(2);
+  });
+
+  it("passes OpenAI's completions suffix to the upstream, plain and streamed, instead of dropping it", async () => {
+    const plain = await gateway.request('/v1/completions', { method: 'POST', json: { prompt: 'def f(', suffix: '  return x' } });
+    expect(plain.status).toBe(200);
+    expect(upstream.requests.at(-1)).toMatchObject({ path: '/v1/completions', body: { prompt: 'def f(', suffix: '  return x' } });
+    await readSse(await gateway.request('/v1/completions', { method: 'POST', json: { prompt: 'def g(', suffix: 'pass', stream: true } }));
+    expect(upstream.requests.at(-1)?.body).toMatchObject({ prompt: 'def g(', suffix: 'pass', stream: true });
   });
 
   it('streams completions as text_completion chunks ending with [DONE]', async () => {

@@ -191,6 +191,8 @@ describe('document question answering and image analysis', () => {
     expect(frames.at(-1)).toBe('[DONE]');
     expect((frames[0] as Json).choices[0].delta.content).toContain('five business days');
     expect((frames[1] as Json).citations[0].page).toBe(1);
+    // The last chunk carries delta.content too (SPEC: every chunk carries a text fragment).
+    expect((frames[1] as Json).choices[0]).toEqual({ index: 0, delta: { content: '' }, finish_reason: 'stop' });
   });
 
   it('analyses an image locally: size, format, colours and its text', async () => {

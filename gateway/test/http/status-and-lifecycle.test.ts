@@ -44,7 +44,7 @@ describe('GET /models and the OpenAPI document', () => {
     const body = await json(await gateway.request('/models'));
     expect(body.object).toBe('list');
     const ocr = body.data.find((model: { id: string }) => model.id === 'svc-ocr-3-2512');
-    expect(ocr).toMatchObject({ object: 'model', owned_by: 'switchyard-local', capabilities: ['ocr', 'documents'], aliases: ['svc-ocr-3', 'svc-ocr-latest'], archived: false, created: expect.any(Number) });
+    expect(ocr).toMatchObject({ object: 'model', owned_by: 'switchyard-local', capabilities: ['ocr', 'documents'], aliases: ['svc-ocr-3', 'svc-ocr-latest', 'mistral-ocr-latest', 'mistral-ocr-2512', 'mistral-ocr-2505', 'mistral-ocr-2503'], archived: false, created: expect.any(Number) });
   });
 
   it('serves /openapi.json from the route schemas and a docs page', async () => {

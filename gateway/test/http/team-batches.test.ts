@@ -118,6 +118,17 @@ describe('batches in team mode: lines are pg-boss jobs on the shared PostgreSQL'
     await expect.poll(async () => Number((await query<{ n: string }>('SELECT count(*) AS n FROM usage WHERE cost > 0 AND time >= $1', [since]))[0]!.n), { timeout: 5000 }).toBe(done.request_counts.completed);
   });
 
+  it("SPEC's cancel (POST /v1/batch/{id}/cancel) through B answers cancelled with cancelled_at, as on one instance", async () => {
+    for (const upstream of [upstreamA, upstreamB]) upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
+    const batch = await createChatBatch(a, ids(12).map((id) => chatLine(id)));
+    await expect.poll(async () => (await batchOn(b, batch.id)).status, { timeout: 10_000, interval: 50 }).toBe('in_progress');
+    const cancelled = await b.request(`/v1/batch/${batch.id}/cancel`, { method: 'POST' });
+    expect(cancelled.status).toBe(200);
+    const body = await json(cancelled);
+    expect(body).toMatchObject({ id: batch.id, object: 'batch', status: 'cancelled', cancelled_at: expect.any(Number) });
+    expect(await batchOn(a, batch.id)).toMatchObject({ status: 'cancelled', cancelled_at: body.cancelled_at });
+  });
+
   it('completion_window: past it the batch is expired, the remaining lines never run and are in the error file as batch_expired', async () => {
     for (const upstream of [upstreamA, upstreamB]) upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 150 }, path: '/v1/chat/completions' });
     const expected = ids(40);

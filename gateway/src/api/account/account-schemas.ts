@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { NameText } from '../../wire/text-limits.js';
 
 const Totals = Type.Object({ requests: Type.Integer(), prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer(), cost: Type.Number() });
 /** One row of `by_model` (key = model id) or `by_day` (key = YYYY-MM-DD). */
@@ -45,12 +46,12 @@ export const AccountSnapshot = Type.Object({
 });
 export type AccountSnapshot = Static<typeof AccountSnapshot>;
 
-export const BalanceChanges = Type.Object({ amount: Type.Optional(Type.Number()), limit: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])), full_name: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false });
+export const BalanceChanges = Type.Object({ amount: Type.Optional(Type.Number()), limit: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])), full_name: Type.Optional(NameText()) }, { additionalProperties: false });
 export type BalanceChanges = Static<typeof BalanceChanges>;
 
 export const NewKey = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: NameText(),
     role: Type.Optional(KeyRole),
     spend_limit: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
     rpm_limit: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
@@ -65,7 +66,7 @@ export type CreatedKey = Static<typeof CreatedKey>;
 
 export const KeyChanges = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(NameText()),
     spend_limit: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
     rpm_limit: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
   },

@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DescriptionText, NameText, TEXT_LIMITS } from '../../wire/text-limits.js';
 import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { ownerScope } from '../../core/account/resource-owner.js';
@@ -11,10 +12,10 @@ import { AgentObject } from './agent-schemas.js';
 import { AgentToolInput as AgentTool } from '../../wire/agent-tool-schemas.js';
 
 const AgentFields = {
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  model: Type.String({ minLength: 1 }),
-  instructions: Type.Optional(Type.Union([Type.String({ maxLength: 100_000 }), Type.Null()])),
-  description: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+  name: NameText(),
+  model: NameText(),
+  instructions: Type.Optional(Type.Union([Type.String({ maxLength: TEXT_LIMITS.instructions }), Type.Null()])),
+  description: Type.Optional(Type.Union([DescriptionText(), Type.Null()])),
   tools: Type.Optional(Type.Array(AgentTool, { maxItems: 128 })),
   completion_args: Type.Optional(Type.Union([CompletionArgs, Type.Null()])),
 };

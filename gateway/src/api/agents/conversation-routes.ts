@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DescriptionText, MetadataOf, MetadataValue, NameText, TEXT_LIMITS } from '../../wire/text-limits.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ownerScope } from '../../core/account/resource-owner.js';
 import type { ConversationChat, ConversationRecord, PendingTurn, RunConversationChat, StreamConversationChat } from '../../core/agents/conversations-service.js';
@@ -21,22 +22,25 @@ const Turn = {
   store: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   completion_args: Type.Optional(Type.Union([CompletionArgs, Type.Null()])),
 };
+/** Mistral's conversation metadata: values of any plain JSON type, within the metadata limits. */
+const ConversationMetadata = MetadataOf(Type.Union([MetadataValue(), Type.Number(), Type.Boolean(), Type.Null()]));
+
 const StartBody = Type.Object(
   {
     ...Turn,
     model: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
     agent_id: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
     agent_version: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.String(), Type.Null()])),
-    instructions: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    instructions: Type.Optional(Type.Union([Type.String({ maxLength: TEXT_LIMITS.instructions }), Type.Null()])),
     tools: Type.Optional(Type.Union([Type.Array(AgentTool, { maxItems: 128 }), Type.Null()])),
-    name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+    name: Type.Optional(Type.Union([NameText({ minLength: 0 }), Type.Null()])),
+    description: Type.Optional(Type.Union([DescriptionText(), Type.Null()])),
+    metadata: Type.Optional(Type.Union([ConversationMetadata, Type.Null()])),
   },
   { additionalProperties: true },
 );
 const AppendBody = Type.Object(Turn, { additionalProperties: true });
-const RestartBody = Type.Object({ ...Turn, from_entry_id: Type.String({ minLength: 1 }), metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])) }, { additionalProperties: true });
+const RestartBody = Type.Object({ ...Turn, from_entry_id: Type.String({ minLength: 1 }), metadata: Type.Optional(Type.Union([ConversationMetadata, Type.Null()])) }, { additionalProperties: true });
 
 const Entry = Type.Record(Type.String(), Type.Unknown(), { description: 'A conversation entry: {object: "entry", type, id, created_at, …}' });
 const Usage = Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() });

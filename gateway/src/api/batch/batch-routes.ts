@@ -2,10 +2,12 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { ownerScope } from '../../core/account/resource-owner.js';
 import { createBatchJob } from '../../core/batch/create-batch-job.js';
 import { windowSeconds } from '../../core/batch/batch-runner.js';
+import { cancelBatchToEnd } from '../../core/batch/cancel-batch-to-end.js';
 import type { BatchRecord } from '../../core/batch/create-batch-job.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
 import { BatchObject } from './batch-schemas.js';
+import { Metadata } from '../../wire/text-limits.js';
 
 export function toBatchObject(batch: BatchRecord) {
   return {
@@ -35,7 +37,9 @@ const BatchPath = Type.Object({ batch_id: Type.String({ minLength: 1, maxLength:
 export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { batchRunner, batches } = app.services;
   for (const base of ['/v1/batch', '/v1/batches']) {
-    const hide = base !== '/v1/batch';
+    // OpenAI's path is left out of the OpenAPI document, and its cancel answers `cancelling` as OpenAI's does.
+    const openAiPath = base === '/v1/batches';
+    const hide = openAiPath;
     app.post(
       base,
       {
@@ -49,7 +53,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
               input_file_id: Type.String({ minLength: 1 }),
               endpoint: Type.String({ minLength: 1 }),
               completion_window: Type.Optional(Type.String({ pattern: '^[0-9]+(h|d)$', default: '24h' })),
-              metadata: Type.Optional(Type.Record(Type.String(), Type.String())),
+              metadata: Type.Optional(Metadata()),
             },
             { additionalProperties: true },
           ),
@@ -92,8 +96,21 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
     app.post(
       `${base}/:batch_id/cancel`,
-      { schema: { hide, tags: ['batch'], summary: 'Cancel a batch that is in_progress: cancelling while its line in flight is stopped and the results written, then cancelled (409 when not in_progress)', params: BatchPath, response: { 200: BatchObject, ...errorResponses } } },
-      async (request) => toBatchObject(await batchRunner.cancel(request.params.batch_id, ownerScope(request.apiKey))),
+      {
+        schema: {
+          hide,
+          tags: ['batch'],
+          summary: openAiPath
+            ? 'Cancel a batch that is in_progress (OpenAI): answers cancelling while its lines in flight are stopped and the results written, then it is cancelled (409 when not in_progress)'
+            : 'Cancel a batch that is in_progress: answers cancelled with cancelled_at once its lines in flight are stopped and the results written (409 when not in_progress)',
+          params: BatchPath,
+          response: { 200: BatchObject, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const scope = ownerScope(request.apiKey);
+        return toBatchObject(openAiPath ? await batchRunner.cancel(request.params.batch_id, scope) : await cancelBatchToEnd(batchRunner, request.params.batch_id, scope));
+      },
     );
   }
 };

@@ -2,6 +2,7 @@ import { ownerScope } from '../../core/account/resource-owner.js';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createMistralBatchJob, refuseBatchJobDelete, toMistralBatchJob } from '../../core/batch/mistral-batch-jobs.js';
 import { errorResponses } from '../_shared/common-schemas.js';
+import { Metadata } from '../../wire/text-limits.js';
 
 const BatchJob = Type.Object({
   id: Type.String(),
@@ -44,7 +45,7 @@ export const mistralBatchJobsRoutes: FastifyPluginAsyncTypebox = async (app) => 
             endpoint: Type.String({ minLength: 1 }),
             model: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
             agent_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-            metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()])),
+            metadata: Type.Optional(Type.Union([Metadata(), Type.Null()])),
             timeout_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 168 })),
           },
           { additionalProperties: true },

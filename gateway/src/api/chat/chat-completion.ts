@@ -81,14 +81,15 @@ export function chatCompletionAnswer(request: FastifyRequest, reply: FastifyRepl
       started.add(event.index);
       if (event.type === 'delta') {
         if (!firstOfChoice && event.content !== undefined && !event.tool_calls) return send(textChunk(event.index, event.content));
+        // Every delta carries content, '' where it has no text (the role, tool calls), as Mistral's API sends them.
         const delta = {
           ...(firstOfChoice ? { role: 'assistant' } : {}),
-          ...(event.content !== undefined ? { content: event.content } : {}),
+          content: event.content ?? '',
           ...(event.tool_calls ? { tool_calls: event.tool_calls } : {}),
         };
         send(chunk([{ index: event.index, delta, finish_reason: null }]));
       } else {
-        send(chunk([{ index: event.index, delta: firstOfChoice ? { role: 'assistant', content: '' } : {}, finish_reason: event.finish_reason }]));
+        send(chunk([{ index: event.index, delta: firstOfChoice ? { role: 'assistant', content: '' } : { content: '' }, finish_reason: event.finish_reason }]));
       }
     });
     // Frames are written as events come, with no promise per frame; the loop waits only when the socket is full.

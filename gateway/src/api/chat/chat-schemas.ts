@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { TEXT_LIMITS } from '../../wire/text-limits.js';
 import { ChatRole, ImageUrl, TextPart } from '../../wire/chat-message-schemas.js';
 import { ResponseFormat } from '../../wire/response-format-schema.js';
 import { NamedToolChoice, ToolChoiceMode, ToolDefinition } from '../../wire/tool-schemas.js';
@@ -28,7 +29,7 @@ export const Message = Type.Object(
   {
     role: ChatRole,
     content: Type.Optional(Type.Union([Type.String(), Type.Array(ContentPartInput), Type.Null()])),
-    name: Type.Optional(Type.String()),
+    name: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.name })),
     tool_calls: Type.Optional(Type.Union([Type.Array(ToolCallInput), Type.Null()])),
     tool_call_id: Type.Optional(Type.String()),
     prefix: Type.Optional(Type.Boolean()),

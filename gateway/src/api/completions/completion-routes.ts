@@ -15,7 +15,8 @@ export const completionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const body = request.body;
       const prompts = Array.isArray(body.prompt) ? body.prompt : [body.prompt];
-      const outcome = await app.services.completions.complete(body.model, prompts, samplingParams(body), body.stream === true, request.billing, clientAbortSignal(reply));
+      const sampling = { ...samplingParams(body), ...(body.suffix ? { suffix: body.suffix } : {}) };
+      const outcome = await app.services.completions.complete(body.model, prompts, sampling, body.stream === true, request.billing, clientAbortSignal(reply));
       const id = newId('cmpl-');
       const created = Math.floor(Date.now() / 1000);
       const served = outcome.route;

@@ -42,7 +42,7 @@ export async function documentQuestion(request: FastifyRequest, reply: FastifyRe
     const chunk = (choices: unknown[], more: Record<string, unknown> = {}) => ({ id, object: 'chat.completion.chunk', created, model: served.id, choices, ...more });
     return sendEventStream(request, reply, served.provider.id, async (writer) => {
       await writer.send(chunk([{ index: 0, delta: { role: 'assistant', content: answer.answer }, finish_reason: null }]));
-      await writer.send(chunk([{ index: 0, delta: {}, finish_reason: 'stop' }], extras));
+      await writer.send(chunk([{ index: 0, delta: { content: '' }, finish_reason: 'stop' }], extras));
       if (body.stream_options?.include_usage) await writer.send(chunk([], { usage: usageBody(answer.usage) }));
     });
   }

@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DescriptionText, NameText } from '../../wire/text-limits.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { ArchiveResponse } from './model-schemas.js';
 
@@ -58,7 +59,7 @@ export const mistralFineTuningRoutes: FastifyPluginAsyncTypebox = async (app) =>
         operationId: 'updateFineTunedModel',
         summary: 'Update a fine-tuned model (Mistral path)',
         params: ModelIdPath,
-        body: Type.Object({ name: Type.Optional(Type.Union([Type.String(), Type.Null()])), description: Type.Optional(Type.Union([Type.String(), Type.Null()])) }),
+        body: Type.Object({ name: Type.Optional(Type.Union([NameText({ minLength: 0 }), Type.Null()])), description: Type.Optional(Type.Union([DescriptionText(), Type.Null()])) }),
         response: { 200: FineTunedModel, ...errorResponses },
       },
     },

@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { errorResponses } from '../_shared/common-schemas.js';
 import { modelCardSchema, toModelCard } from './model-card.js';
 import { ArchiveResponse, ModelObject } from './model-schemas.js';
+import { DescriptionText, MetadataOf, MetadataValue, NameText } from '../../wire/text-limits.js';
 
 const ModelCard = modelCardSchema(ModelObject);
 const ModelPath = Type.Object({ model: Type.String({ minLength: 1 }) });
@@ -31,9 +32,9 @@ export const modelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Update a fine-tuned model',
         params: ModelPath,
         body: Type.Object({
-          metadata: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()]), { description: 'Merged into the stored metadata; a null value removes that key.' })),
-          name: Type.Optional(Type.String()),
-          description: Type.Optional(Type.String()),
+          metadata: Type.Optional(MetadataOf(Type.Union([MetadataValue(), Type.Null()]), 'Merged into the stored metadata; a null value removes that key.')),
+          name: Type.Optional(NameText({ minLength: 0 })),
+          description: Type.Optional(DescriptionText()),
         }),
         response: { 200: ModelObject, ...errorResponses },
       },

@@ -33,7 +33,7 @@ export class TranscriptionService {
   ) {}
 
   async transcribe(input: TranscriptionInput, meter: UsageMeter, signal: AbortSignal): Promise<Transcript> {
-    const route = this.models.resolve(input.model || DEFAULT_TRANSCRIPTION_MODEL, 'transcription');
+    const route = this.models.resolveOrDefault(input.model, 'transcription', DEFAULT_TRANSCRIPTION_MODEL);
     if (!input.file) throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' (the audio) is required.", { param: 'file' });
     const { content: audio, filename } = input.file;
     if (audio.length === 0) throw new GatewayError(422, 'empty_audio', 'The audio file is empty.', { param: 'file' });

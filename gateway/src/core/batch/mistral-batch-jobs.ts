@@ -1,7 +1,7 @@
 import type { BatchRecord, BatchStatus } from '../../store/batches-repository.js';
 import type { OwnerScope } from '../../store/owner-scope.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { createBatchJob, batchEndpoint, type BatchJobServices } from './create-batch-job.js';
+import { createBatchJob, batchEndpoint, checkBatchModel, type BatchJobServices } from './create-batch-job.js';
 
 /** Mistral's batch job statuses, from the engine's (OpenAI-style) ones. */
 const MISTRAL_STATUS: Record<BatchStatus, string> = {
@@ -56,6 +56,7 @@ export function toMistralBatchJob(batch: BatchRecord) {
 export async function createMistralBatchJob(services: BatchJobServices, job: MistralJobRequest, owner: OwnerScope): Promise<BatchRecord> {
   if (job.agent_id) throw new GatewayError(422, 'unsupported_parameter', 'Batch jobs on agents are not supported here; give a model and chat requests instead.', { param: 'agent_id' });
   const endpoint = batchEndpoint(job.endpoint);
+  if (job.model) checkBatchModel(services.models, endpoint, job.model, 'model');
   const inputFiles = job.input_files ?? [];
   const inline = job.requests ?? [];
   if (inputFiles.length === 0 && inline.length === 0) throw new GatewayError(422, 'invalid_value', "Invalid request: give 'input_files' or inline 'requests'.", { param: 'input_files' });

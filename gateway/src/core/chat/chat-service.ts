@@ -30,11 +30,16 @@ export class ChatService {
    * part sent to a chat model is read by the default documents model; the chat model writes the answer.
    */
   target(request: { model?: string; asksAboutDocument: boolean; hasDocumentPart: boolean }): ChatTarget {
-    const name = request.model ?? (request.asksAboutDocument ? DEFAULT_OCR_MODEL : DEFAULT_CHAT_MODEL);
-    const found = this.models.find(name);
+    if (!request.model) {
+      return request.asksAboutDocument
+        ? { useCase: 'documents', route: this.models.resolveOrDefault(undefined, 'documents', DEFAULT_OCR_MODEL) }
+        : { useCase: 'chat', route: this.models.resolveOrDefault(undefined, 'chat', DEFAULT_CHAT_MODEL) };
+    }
+    const name = request.model;
+    const found = this.models.find(name, request.asksAboutDocument ? 'documents' : 'chat');
     if (request.asksAboutDocument || (found.capabilities.has('documents') && !found.capabilities.has('chat'))) {
-      const documentsModel = request.hasDocumentPart && !found.capabilities.has('documents') ? DEFAULT_OCR_MODEL : name;
-      return { useCase: 'documents', route: this.models.resolve(documentsModel, 'documents') };
+      const route = request.hasDocumentPart && !found.capabilities.has('documents') ? this.models.resolveOrDefault(undefined, 'documents', DEFAULT_OCR_MODEL) : this.models.resolve(name, 'documents');
+      return { useCase: 'documents', route };
     }
     return { useCase: 'chat', route: this.models.resolve(name, 'chat') };
   }

@@ -1,6 +1,6 @@
 import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
 import type { CompletionRequest, CompletionResult, CompletionStreamEvent } from '../../providers/contracts/completions.js';
-import type { SamplingParams, TokenUsage } from '../../providers/contracts/sampling.js';
+import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
@@ -13,8 +13,8 @@ export type CompletionOutcome =
   | { kind: 'json'; route: ModelRoute; choices: CompletionResult['choices']; usage: TokenUsage }
   | { kind: 'stream'; route: ModelRoute; events: AsyncIterable<CompletionPiece> };
 
-/** Sampling as the client asked for it, apart from the model. */
-export type Sampling = Omit<SamplingParams, 'model' | 'signal'>;
+/** Sampling as the client asked for it, apart from the model; `suffix` (OpenAI's insert mode) goes to the backend, which refuses it if it cannot fill a gap. */
+export type Sampling = Omit<CompletionRequest, 'model' | 'signal' | 'prompt'>;
 
 const NO_USAGE: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
 const addUsage = (total: TokenUsage, more: TokenUsage): TokenUsage => ({ prompt_tokens: total.prompt_tokens + more.prompt_tokens, completion_tokens: total.completion_tokens + more.completion_tokens });
@@ -31,7 +31,7 @@ export class CompletionService {
   ) {}
 
   async complete(model: string | undefined, prompts: string[], sampling: Sampling, stream: boolean, meter: UsageMeter, signal: AbortSignal): Promise<CompletionOutcome> {
-    const route = this.models.resolve(model ?? DEFAULT_CHAT_MODEL, 'completions');
+    const route = this.models.resolveOrDefault(model, 'completions', DEFAULT_CHAT_MODEL);
     const perPrompt = sampling.n ?? 1;
     if (!stream) {
       let usage = NO_USAGE;

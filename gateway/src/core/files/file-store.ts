@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,6 +14,8 @@ import { GatewayError } from '../errors/gateway-error.js';
 import { megabytes } from '../errors/megabytes.js';
 import { PerKeyLimit } from '../scheduling/per-key-limit.js';
 import { newOrderedId } from '../ids/ids.js';
+import { checkBatchFile } from '../batch/batch-file-check.js';
+import { TEXT_LIMITS } from '../../wire/text-limits.js';
 
 /**
  * Uploaded and generated files: bytes under `<filesDir>/<id>` (GATEWAY_FILES_DIR, default
@@ -28,6 +30,12 @@ export interface ReceivedFile {
   readonly bytes: number;
   read(): Promise<Buffer>;
   discard(): Promise<void>;
+}
+
+/** A file's name is at most 255 characters, and one with purpose `batch` must be a valid batch input file (422 naming its first bad line). */
+async function checkNewFile(details: { purpose: string; filename: string }, content: Buffer | AsyncIterable<Uint8Array>): Promise<void> {
+  if (details.filename.length > TEXT_LIMITS.filename) throw new GatewayError(422, 'invalid_value', `Invalid request: the file's name is longer than ${TEXT_LIMITS.filename} characters.`, { param: 'file' });
+  if (details.purpose === 'batch') await checkBatchFile(content);
 }
 
 export class FileStore {
@@ -65,6 +73,7 @@ export class FileStore {
 
   /** A client's upload, received (see `receive`): kept unless it would pass the key's file quotas. Files the gateway makes (batch output, images) are saved as they are. */
   async saveUpload(received: ReceivedFile, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
+    await checkNewFile(details, createReadStream(received.path));
     await this.quotas.checkFile(details.keyId, received.bytes);
     return this.saveReceived(received, details);
   }
@@ -115,6 +124,7 @@ export class FileStore {
   }
 
   async save(content: Buffer, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
+    await checkNewFile(details, content);
     const record = this.newRecord(content.length, details);
     // Written under a temporary name and renamed (atomic within one directory, also on NFS), so an
     // instance that lists the record never reads half a file; the record is inserted only after.

@@ -26,14 +26,14 @@ function fimRefusal(models: ModelRegistry, reason: string): GatewayError {
   return new GatewayError(
     400,
     FIM_NOT_SUPPORTED,
-    `${reason} ${able.length > 0 ? `Models whose backend can (llama.cpp ones only with a GGUF that has FIM tokens): ${able.join(', ')}.` : 'No configured model can: route a Codestral-type model on a provider of type mistral, or a FIM-trained GGUF on llamacpp, with capabilities [completions].'}`,
+    `${reason} ${able.length > 0 ? `Models whose backend can (llama.cpp ones only with a GGUF that has FIM tokens): ${able.join(', ')}.` : 'No configured model can: route a Codestral-type model on a provider of type mistral or openai (a server whose /v1/completions takes suffix: vLLM, llama.cpp, Ollama), or a FIM-trained GGUF on llamacpp, with capabilities [completions].'}`,
     { param: 'model' },
   );
 }
 
 /**
  * Mistral's fill-in-the-middle on a completions route: a backend that fills gaps (Mistral's FIM
- * endpoint, llama.cpp infill) gets prompt and suffix; without a suffix any completions route will
+ * endpoint, llama.cpp infill, an OpenAI-compatible /completions with `suffix`) gets prompt and suffix; without a suffix any completions route will
  * do; a suffix on a route that cannot fill a gap, or on a local model without FIM tokens, is a 400
  * naming the models that can.
  */

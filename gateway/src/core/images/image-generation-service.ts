@@ -32,7 +32,7 @@ export class ImageGenerationService {
   ) {}
 
   async generate(request: ImageGenerationRequest, meter: UsageMeter, signal: AbortSignal): Promise<GeneratedImages> {
-    const route = this.models.resolve(request.model ?? DEFAULT_VISION_MODEL, 'image_generation');
+    const route = this.models.resolveOrDefault(request.model, 'image_generation', DEFAULT_VISION_MODEL);
     const size = request.size ?? '1024x1024';
     const sizes = route.imageSizes ?? DEFAULT_IMAGE_SIZES;
     if (!sizes.includes(size)) throw new GatewayError(422, 'invalid_size', `Invalid request: 'size' ${size} is not offered by ${route.id}; use one of ${sizes.join(', ')}.`, { param: 'size' });

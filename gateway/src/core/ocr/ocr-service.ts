@@ -66,7 +66,7 @@ export class OcrService {
       throw new GatewayError(422, 'invalid_value', "Invalid request: 'structured_output' must be true when a 'schema' is given.", { param: 'structured_output' });
     }
     const validate = request.schema ? compileClientSchema(request.schema, 'schema') : undefined;
-    const route = this.services.models.resolve(request.model ?? DEFAULT_OCR_MODEL, 'ocr');
+    const route = this.services.models.resolveOrDefault(request.model, 'ocr', DEFAULT_OCR_MODEL);
     const { result, route: served } = await recogniseDocument(this.services, route, { source: request.source, pages: request.pages, param: 'image', keyId }, signal);
     meter.charge(served, { prompt_tokens: 0, completion_tokens: 0 });
     const outcome: OcrOutcome = {

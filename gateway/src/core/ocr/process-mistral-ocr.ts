@@ -123,7 +123,7 @@ export async function processMistralOcr(
   const documentCheck = input.documentAnnotation ? compileClientSchema(input.documentAnnotation.schema, 'document_annotation_format') : undefined;
   const bboxCheck = input.bboxAnnotation ? compileClientSchema(input.bboxAnnotation.schema, 'bbox_annotation_format') : undefined;
   const annotator = input.bboxAnnotation ? visionRoute(services.models) : undefined;
-  const route = services.models.resolve(input.model ?? DEFAULT_OCR_MODEL, 'ocr');
+  const route = services.models.resolveOrDefault(input.model, 'ocr', DEFAULT_OCR_MODEL);
   const source = 'url' in input.document ? input.document.url : (await services.files.content(input.document.fileId, input.document.owner)).content;
   const { result, route: served, document } = await recogniseDocument(services, route, { source, pages: input.pages, param: 'document', keyId }, signal);
 

@@ -51,7 +51,7 @@ export class ResponsesService {
   ) {}
 
   async create(body: ResponsesBodyType, caller: ResponsesCaller, signal: AbortSignal, meter: UsageMeter): Promise<ResponsesOutcome> {
-    const route = this.models.resolve(body.model ?? DEFAULT_CHAT_MODEL, 'chat');
+    const route = this.models.resolveOrDefault(body.model, 'chat', DEFAULT_CHAT_MODEL);
     const previous = body.previous_response_id ? await this.store.get(body.previous_response_id) : undefined;
     const previousVisible = previous && this.mayRead(previous, caller) ? previous : undefined;
     const inputItems = inputItemsOf(body.input);

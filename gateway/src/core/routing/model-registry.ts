@@ -7,6 +7,10 @@ import type { Health } from '../../wire/health-schema.js';
 import type { BreakerState } from './circuit-breaker.js';
 import { cannotServe, RouteHealth } from './route-health.js';
 import { DEFAULT_IMAGE_SIZES, DEFAULT_MAX_IMAGES } from '../images/image-generation-defaults.js';
+import { CLIENT_MODEL_NAMES } from '../../wire/default-models.js';
+
+/** Each of the names other clients send (CLIENT_MODEL_NAMES) and the model id it leads to. */
+const CLIENT_NAME_TARGETS: ReadonlyMap<string, string> = new Map(Object.entries(CLIENT_MODEL_NAMES).flatMap(([id, names]) => names.map((name) => [name, id] as const)));
 
 export interface ModelRoute {
   id: string;
@@ -49,6 +53,15 @@ export interface ModelInfo {
 }
 
 const HOW_TO_ADD = 'Add a route under `models:` in the config file (GATEWAY_CONFIG) with a provider that serves it, or put a .gguf file in the data folder\'s models/ directory for local language models.';
+/** The capabilities a local GGUF file serves, so a missing model of these can be downloaded or dropped in. */
+const LANGUAGE_MODEL_CAPABILITIES: ReadonlySet<Capability> = new Set(['chat', 'completions', 'embeddings']);
+
+/** How to get a model that serves `capability`: the console's catalog and a .gguf file for language models, a config route for every capability. */
+function howToAdd(capability: Capability): string {
+  if (!LANGUAGE_MODEL_CAPABILITIES.has(capability)) return `Add a route with capabilities [${capability}] under \`models:\` in the config file (GATEWAY_CONFIG) with a provider that serves it.`;
+  const download = capability === 'chat' ? 'Download one from the console (the model catalog on the Chat or Models page), put' : 'Put';
+  return `${download} a .gguf file in the data folder's models/ directory, or add a route with capabilities [${capability}] under \`models:\` in the config file (GATEWAY_CONFIG).`;
+}
 
 /** Model ids and aliases to routes; the one place that knows which provider serves which model. */
 export class ModelRegistry {
@@ -125,26 +138,56 @@ export class ModelRegistry {
     return this.states.get(id);
   }
 
-  /** The route for a model id or alias, ignoring archive state (for management operations). */
-  find(name: string): ModelRoute {
-    const route = this.byName.get(name);
+  /**
+   * The route for a model id or alias, ignoring archive state (for management operations). The 404
+   * for a name no route has names the models that serve `capability`, when the caller knows it.
+   */
+  find(name: string, capability?: Capability): ModelRoute {
+    const route = this.routeNamed(name);
     if (!route || this.stateOf(route.id)?.deleted) {
       const shown = name.length > 200 ? `${name.slice(0, 200)}…` : name;
-      throw new GatewayError(404, 'model_not_found', `The model "${shown}" is not served by this gateway. ${HOW_TO_ADD} GET /models lists the models it serves.`, { param: 'model' });
+      throw new GatewayError(404, 'model_not_found', `The model "${shown}" is not served by this gateway. ${capability ? this.servedBy(capability) : `${HOW_TO_ADD} GET /models lists the models it serves.`}`, { param: 'model' });
     }
     return route;
   }
 
+  /** The route a name leads to: a route's id or alias, else the model a client's name stands for (CLIENT_MODEL_NAMES). */
+  private routeNamed(name: string): ModelRoute | undefined {
+    const route = this.byName.get(name);
+    if (route) return route;
+    const target = CLIENT_NAME_TARGETS.get(name);
+    return target === undefined ? undefined : this.byName.get(target);
+  }
+
+  /** The sentence of an error that says which models serve `capability`, or how to get one. */
+  private servedBy(capability: Capability): string {
+    const able = this.withCapability(capability).map((route) => route.id);
+    const names = able.length > 8 ? `${able.slice(0, 8).join(', ')} and ${able.length - 8} more (GET /models lists them)` : able.join(', ');
+    return able.length > 0 ? `Models that serve ${capability} here: ${names}.${capability === 'chat' ? ` ${howToAdd(capability)}` : ''}` : `No model serves ${capability} here. ${howToAdd(capability)}`;
+  }
+
+  /**
+   * The route of a request that may name no model: the named one (`resolve`); else `preferred` (the
+   * SPEC's default) when it serves the capability, else the first route that does, so a request
+   * without `model` goes to a model that can answer it (embeddings to the built-in embedding model
+   * when no language model is installed).
+   */
+  resolveOrDefault(name: string | undefined, capability: Capability, preferred: string): ModelRoute {
+    if (name !== undefined && name !== '') return this.resolve(name, capability);
+    const wanted = this.routeNamed(preferred);
+    const able = this.withCapability(capability);
+    // Nothing serves it: the preferred model's own error (not there: 404 naming how to get one; there without the capability: 400).
+    return (wanted && able.includes(wanted) ? wanted : able[0]) ?? this.resolve(preferred, capability);
+  }
+
   /** The route to run a request on: it must exist, not be archived, and have the capability. */
   resolve(name: string, capability: Capability): ModelRoute {
-    const route = this.find(name);
+    const route = this.find(name, capability);
     if (this.stateOf(route.id)?.archived) {
       throw new GatewayError(404, 'model_archived', `The model "${name}" is archived. Unarchive it with DELETE /v1/models/${route.id}/archive to use it again.`, { param: 'model' });
     }
     if (!route.capabilities.has(capability)) {
-      const others = this.withCapability(capability).map((candidate) => candidate.id);
-      const hint = others.length > 0 ? `Models that do: ${others.join(', ')}.` : `No configured model does. ${HOW_TO_ADD}`;
-      throw new GatewayError(400, 'capability_not_supported', `The model "${name}" does not support ${capability}. ${hint}`, { param: 'model' });
+      throw new GatewayError(400, 'capability_not_supported', `The model "${name}" does not support ${capability}. ${this.servedBy(capability)}`, { param: 'model' });
     }
     return route;
   }
@@ -168,7 +211,8 @@ export class ModelRegistry {
       created: this.created,
       owned_by: route.ownedBy,
       capabilities: [...route.capabilities],
-      aliases: route.aliases,
+      // The names that lead here: an alias another route took first is left out, clients' names (CLIENT_MODEL_NAMES) are in.
+      aliases: [...route.aliases, ...(CLIENT_MODEL_NAMES[route.id] ?? [])].filter((alias) => this.routeNamed(alias) === route),
       archived: stored?.archived ?? false,
       provider: route.provider.id,
       state: refused ? 'unavailable' : status.state,

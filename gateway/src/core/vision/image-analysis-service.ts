@@ -40,7 +40,7 @@ export class ImageAnalysisService {
 
   /** `keyId`: the calling key, whose turn the local OCR engine waits for. */
   async analyse(model: string | undefined, image: string, prompt: string, keyId: string | null, meter: UsageMeter, signal: AbortSignal): Promise<ImageAnalysis> {
-    const route = this.services.models.resolve(model ?? DEFAULT_VISION_MODEL, 'vision');
+    const route = this.services.models.resolveOrDefault(model, 'vision', DEFAULT_VISION_MODEL);
     const loaded = await loadDocument(image, documentSourceLimits(this.services), { param: 'image', accept: 'images' });
     if (route.provider.capabilities.chat) return this.seen(route, loaded, prompt, meter, signal);
     const facts = await this.measured(route, loaded, keyId, signal);

@@ -10,9 +10,10 @@ import { buildCompletionBody } from '../_shared/openai-wire/request-builders.js'
 
 type DeltaEvent = Extract<CompletionStreamEvent, { type: 'delta' }>;
 
-/** Text completion over `POST <base>/completions`, plain and streamed. */
+/** Text completion over `POST <base>/completions`, plain and streamed; a FIM request's `suffix` goes with it (the upstream refuses it if it must). */
 export function createOpenAiCompletions(client: UpstreamClient, dialect: OpenAiDialect): CompletionProvider {
   return {
+    fillInTheMiddle: true,
     async complete(request: CompletionRequest): Promise<CompletionResult> {
       const answer = await client.postJson({ path: '/completions', body: { json: buildCompletionBody(request, dialect, false) }, signal: request.signal });
       const record = expectRecord(answer, client.name, 'the answer');
