@@ -1,4 +1,5 @@
 import type { AgentAlias, AgentConfiguration, AgentRecord, AgentsRepository } from '../../store/agents-repository.js';
+import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
 
 export type { AgentAlias, AgentRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
@@ -9,7 +10,8 @@ import { functionToolsOnly } from './agent-tools.js';
 
 export interface NewAgent {
   name: string;
-  model: string;
+  /** Absent: the default chat model, or the first chat route when that is not served. */
+  model?: string;
   instructions?: string | null;
   description?: string | null;
   tools?: { type: string }[];
@@ -31,17 +33,18 @@ export type VersionRef = number | string | null | undefined;
 export class AgentsService {
   constructor(
     private readonly agents: AgentsRepository,
-    private readonly models: Pick<ModelRegistry, 'resolve'>,
+    private readonly models: Pick<ModelRegistry, 'resolve' | 'resolveOrDefault'>,
     private readonly now: () => number = Date.now,
   ) {}
 
   async create(fields: NewAgent, owner: OwnerScope): Promise<AgentRecord> {
-    this.models.resolve(fields.model, 'chat');
+    const model = fields.model ?? this.models.resolveOrDefault(undefined, 'chat', DEFAULT_CHAT_MODEL).id;
+    if (fields.model) this.models.resolve(fields.model, 'chat');
     const created = seconds(this.now());
     const agent: AgentRecord = {
       id: newOrderedId('ag_'),
       name: fields.name,
-      model: fields.model,
+      model,
       instructions: fields.instructions ?? null,
       description: fields.description ?? null,
       tools: functionToolsOnly(fields.tools ?? []),
