@@ -2,6 +2,8 @@ import { Mistral } from '@mistralai/mistralai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawTextImage } from '../support/draw-text.js';
+import { startFakeUpstream } from '../support/fake-upstream.js';
+import { UPSTREAM_KEY } from '../support/upstream-config.js';
 import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
 
 /** The gateway as a new user gets it (no config, no model files), called with the model names Mistral's and OpenAI's docs use. */
@@ -63,5 +65,22 @@ describe("model names other tools send, on the local engines", () => {
     const withoutModel = await json(await gateway.request('/v1/chat/completions', { method: 'POST', json: { messages: [{ role: 'user', content: 'hi' }] } }));
     expect(withoutModel).toMatchObject({ code: 'model_not_found', message: expect.stringMatching(/No model serves chat here\. Download one from the console/) });
     await expect(openai().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toThrow(/Download one from the console/);
+  });
+});
+
+describe('defaults follow what is served', () => {
+  it('an agent created without a model takes a chat model that is served, not a default that is not there', async () => {
+    const upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
+    const only = await startGateway({ config: { providers: [{ id: 'up', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY }], models: [{ id: 'team-chat', provider: 'up', upstream_model: 'm', capabilities: ['chat'] }] } });
+    try {
+      const created = await only.request('/v1/agents', { method: 'POST', json: { name: 'helper' } });
+      expect(created.status).toBe(200);
+      expect(await json(created)).toMatchObject({ object: 'agent', model: 'team-chat' });
+      const answered = await only.request('/v1/chat/completions', { method: 'POST', json: { messages: [{ role: 'user', content: 'no model named' }] } });
+      expect(await json(answered)).toMatchObject({ object: 'chat.completion', model: 'team-chat' });
+    } finally {
+      await only.close();
+      await upstream.close();
+    }
   });
 });

@@ -1,6 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DescriptionText, NameText, TEXT_LIMITS } from '../../wire/text-limits.js';
-import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { ownerScope } from '../../core/account/resource-owner.js';
 import type { AgentAlias, AgentRecord } from '../../core/agents/agents-service.js';
@@ -63,7 +62,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: AgentObject, ...errorResponses },
       },
     },
-    async (request) => toAgentObject(await agents.create({ ...request.body, model: request.body.model ?? DEFAULT_CHAT_MODEL }, ownerScope(request.apiKey))),
+    async (request) => toAgentObject(await agents.create(request.body, ownerScope(request.apiKey))),
   );
 
   app.get(

@@ -1,4 +1,5 @@
 import type { AgentAlias, AgentConfiguration, AgentRecord, AgentsRepository } from '../../store/agents-repository.js';
+import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
 
 export type { AgentAlias, AgentRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
@@ -10,7 +11,8 @@ import { functionToolsOnly } from './agent-tools.js';
 
 export interface NewAgent {
   name: string;
-  model: string;
+  /** Absent: the default chat model, or the first chat route when that is not served. */
+  model?: string;
   instructions?: string | null;
   description?: string | null;
   tools?: { type: string }[];
@@ -32,19 +34,20 @@ export type VersionRef = number | string | null | undefined;
 export class AgentsService {
   constructor(
     private readonly agents: AgentsRepository,
-    private readonly models: Pick<ModelRegistry, 'resolve'>,
+    private readonly models: Pick<ModelRegistry, 'resolve' | 'resolveOrDefault'>,
     private readonly quotas: Pick<StorageQuotas, 'checkNewAgent' | 'checkAgentSize'>,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** A new agent of `owner`'s key: 403 at the key's agent count, 413 past an agent's size (quotas). */
   async create(fields: NewAgent, owner: OwnerScope): Promise<AgentRecord> {
-    this.models.resolve(fields.model, 'chat');
+    const model = fields.model ?? this.models.resolveOrDefault(undefined, 'chat', DEFAULT_CHAT_MODEL).id;
+    if (fields.model) this.models.resolve(fields.model, 'chat');
     const created = seconds(this.now());
     const agent: AgentRecord = {
       id: newOrderedId('ag_'),
       name: fields.name,
-      model: fields.model,
+      model,
       instructions: fields.instructions ?? null,
       description: fields.description ?? null,
       tools: functionToolsOnly(fields.tools ?? []),
