@@ -70,6 +70,12 @@ export const ServerConfigSchema = Type.Object(
     batch_concurrency_per_batch: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     /** PostgreSQL: how often each instance looks for batch lines of an instance that died, in seconds (default 10). */
     batch_recovery_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
+    /** Threads that decode documents and images (PDF pages, image pixels) off the event loop (default: 2, or 1 on one core). */
+    media_workers: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+    /** Longest one decoding job (one PDF page, one image) may run before it is stopped with 504, in milliseconds (default 60000). */
+    media_job_timeout_ms: Type.Optional(Type.Integer({ minimum: 100 })),
+    /** JavaScript heap of one decoding thread, in MiB; a job that needs more is stopped with 413 (default 512). */
+    media_job_memory_mb: Type.Optional(Type.Integer({ minimum: 32, maximum: 16_384 })),
   },
   { additionalProperties: false },
 );

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { ModelConfig, ProviderConfig } from './config-schema.js';
 import type { AccountSettings, ServerSettings } from './gateway-options.js';
 import { DEFAULT_CHAT_MODEL, DEFAULT_OCR_MODEL, DEFAULT_VISION_MODEL, DEFAULT_TRANSCRIPTION_MODEL } from '../wire/default-models.js';
@@ -31,6 +32,11 @@ export const DEFAULT_SERVER: ServerSettings = {
   batchConcurrency: 8,
   batchConcurrencyPerBatch: 4,
   batchRecoverySeconds: 10,
+  // Two decoding threads leave a small machine's event loop a core; a page is rendered in well under
+  // a second, so a minute is far past any honest document, and 512 MiB of heap reads any page of one.
+  mediaWorkers: Math.min(2, availableParallelism()),
+  mediaJobTimeoutMs: 60_000,
+  mediaJobMemoryMb: 512,
 };
 
 /**

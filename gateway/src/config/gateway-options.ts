@@ -28,6 +28,10 @@ export interface ServerSettings {
   batchConcurrencyPerBatch: number;
   /** PostgreSQL: how often each instance looks for batch lines whose instance died, in seconds. */
   batchRecoverySeconds: number;
+  /** Threads decoding documents and images, each job's time budget and each thread's heap (MiB). */
+  mediaWorkers: number;
+  mediaJobTimeoutMs: number;
+  mediaJobMemoryMb: number;
 }
 
 export interface AccountSettings {

@@ -151,6 +151,9 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       batchConcurrency: server.batch_concurrency ?? DEFAULT_SERVER.batchConcurrency,
       batchConcurrencyPerBatch: server.batch_concurrency_per_batch ?? DEFAULT_SERVER.batchConcurrencyPerBatch,
       batchRecoverySeconds: server.batch_recovery_seconds ?? DEFAULT_SERVER.batchRecoverySeconds,
+      mediaWorkers: server.media_workers ?? DEFAULT_SERVER.mediaWorkers,
+      mediaJobTimeoutMs: server.media_job_timeout_ms ?? DEFAULT_SERVER.mediaJobTimeoutMs,
+      mediaJobMemoryMb: server.media_job_memory_mb ?? DEFAULT_SERVER.mediaJobMemoryMb,
     },
     team,
     account: {

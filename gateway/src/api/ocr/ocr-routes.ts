@@ -68,8 +68,8 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RenderedPage, ...errorResponses },
       },
     },
-    async (request) => {
-      const rendered = await ocr.renderPage(request.body.image, request.body.page ?? 0, request.body.width);
+    async (request, reply) => {
+      const rendered = await ocr.renderPage(request.body.image, request.body.page ?? 0, request.body.width, clientAbortSignal(reply));
       return { page: rendered.page, page_count: rendered.pageCount, width: rendered.width, height: rendered.height, image: `data:image/png;base64,${rendered.png.toString('base64')}` };
     },
   );

@@ -16,6 +16,7 @@ import { processMistralOcr, type MistralOcrInput } from './process-mistral-ocr.j
 import { recogniseDocument } from './recognise-document.js';
 import { renderDocumentPage, type RenderedPage } from './render-document-page.js';
 import { selectBoxes, type BoxGranularity, type SelectedBox } from './select-boxes.js';
+import type { MediaDecoder } from '../../media/media-decoder.js';
 
 /** One OCR request in SPEC's form, whether it came as JSON or as a multipart upload. */
 export interface OcrRequest {
@@ -45,6 +46,7 @@ export interface OcrServices {
   files: FileStore;
   options: { server: { bodyLimitBytes: number } };
   urlFetchPolicy: AddressPolicy;
+  media: MediaDecoder;
 }
 
 type Log = (message: string) => void;
@@ -83,10 +85,10 @@ export class OcrService {
   }
 
   /** A page of a document as a PNG (a PDF page at `width` pixels, as OCR reported it), for drawing boxes over it. */
-  async renderPage(source: string, page: number, width: number | undefined): Promise<RenderedPage> {
+  async renderPage(source: string, page: number, width: number | undefined, signal: AbortSignal): Promise<RenderedPage> {
     const document = await loadDocument(source, documentSourceLimits(this.services), { param: 'image', accept: 'documents' });
     try {
-      return await renderDocumentPage(document, page, width);
+      return await renderDocumentPage(this.services.media, document, page, width, signal);
     } catch (error) {
       throw toGatewayError(error, 'renderer');
     }

@@ -17,6 +17,7 @@ import { findFigures } from './mistral-pages/find-figures.js';
 import type { MistralOcrResponse } from '../../wire/mistral-ocr-response-schema.js';
 import { recogniseDocument } from './recognise-document.js';
 import { renderDocumentPage } from './render-document-page.js';
+import type { MediaDecoder } from '../../media/media-decoder.js';
 
 /** Mistral's OCR request, read from the wire: where the document is, and what to make of it. */
 export interface MistralOcrInput extends MistralPageOptions {
@@ -39,6 +40,7 @@ interface Services {
   files: FileStore;
   options: { server: { bodyLimitBytes: number } };
   urlFetchPolicy: AddressPolicy;
+  media: MediaDecoder;
 }
 
 interface PageImage {
@@ -54,8 +56,8 @@ interface PageImage {
 const DEFAULT_FIGURE_SIDE = 0.08;
 
 /** The page as its OCR saw it (rendered at the width OCR reported), and the figure regions found on it. */
-async function pageImage(document: LoadedDocument, page: OcrPage, minSize: number | null, keepPng: boolean): Promise<PageImage> {
-  const rendered = await renderDocumentPage(document, page.index, page.width);
+async function pageImage(media: MediaDecoder, document: LoadedDocument, page: OcrPage, minSize: number | null, keepPng: boolean, signal: AbortSignal): Promise<PageImage> {
+  const rendered = await renderDocumentPage(media, document, page.index, page.width, signal);
   const { data, info } = await sharp(rendered.png).greyscale().raw().toBuffer({ resolveWithObject: true });
   const words = page.blocks.flatMap((block) => block.lines.flatMap((line) => line.words.map((word) => word.bbox)));
   const side = minSize ?? Math.round(Math.min(info.width, info.height) * DEFAULT_FIGURE_SIDE);
@@ -137,7 +139,7 @@ export async function processMistralOcr(
       continue;
     }
     try {
-      const image = await pageImage(document, page, input.imageMinSize, cropping);
+      const image = await pageImage(services.media, document, page, input.imageMinSize, cropping, signal);
       image.figures = image.pictures.slice(0, Math.max(0, figuresLeft));
       figuresLeft -= image.figures.length;
       images.push(image);

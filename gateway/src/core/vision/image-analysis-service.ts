@@ -7,6 +7,7 @@ import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import { describeFacts, imageFacts, type ImageFacts } from './image-facts.js';
+import type { MediaDecoder } from '../../media/media-decoder.js';
 
 export interface ImageAnalysis {
   /** The route that answered. */
@@ -23,6 +24,7 @@ export interface ImageAnalysisServices {
   runner: RouteRunner;
   options: { server: { bodyLimitBytes: number } };
   urlFetchPolicy: AddressPolicy;
+  media: MediaDecoder;
 }
 
 const NO_USAGE = { prompt_tokens: 0, completion_tokens: 0 };
@@ -73,7 +75,7 @@ export class ImageAnalysisService {
       const ocr = route.provider.capabilities.ocr
         ? (await this.services.runner.invoke(route, 'ocr', signal, (engine, model, attemptSignal) => engine.ocr({ model, document: image.bytes, mimeType: image.mediaType, signal: attemptSignal }), 'vision')).value
         : undefined;
-      return await imageFacts(image.bytes, image.mediaType, ocr);
+      return await imageFacts(this.services.media, image.bytes, image.mediaType, ocr, signal);
     } catch (error) {
       throw toGatewayError(error, route.provider.id);
     }
