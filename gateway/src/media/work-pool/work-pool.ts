@@ -41,7 +41,7 @@ export class WorkPool {
       minThreads: 0,
       maxThreads: options.threads,
       idleTimeout: IDLE_MS,
-      resourceLimits: { maxOldGenerationSizeMb: options.jobMemoryMb, maxYoungGenerationSizeMb: Math.min(32, Math.max(4, options.jobMemoryMb / 16)) },
+      resourceLimits: { maxOldGenerationSizeMb: options.jobMemoryMb, maxYoungGenerationSizeMb: 16 },
       execArgv: threadExecArgv(import.meta.url),
     });
   }
