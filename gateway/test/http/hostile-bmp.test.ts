@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { oneBitBmp } from '../support/hostile-documents.js';
 import { createMemberKey } from '../support/latency-probe.js';
 import { dataUrl, underProbe } from '../support/under-probe.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
@@ -15,30 +16,6 @@ beforeAll(async () => {
   member = await createMemberKey(gateway);
 });
 afterAll(() => gateway.close());
-
-/** A 1-bit bottom-up BMP of `side` × `side` white pixels. */
-function oneBitBmp(side: number): Buffer {
-  const stride = Math.ceil(side / 32) * 4;
-  const pixelOffset = 14 + 40 + 8;
-  const bmp = Buffer.alloc(pixelOffset + stride * side, 0xff);
-  bmp.write('BM', 0, 'latin1');
-  bmp.writeUInt32LE(bmp.length, 2);
-  bmp.writeUInt32LE(0, 6);
-  bmp.writeUInt32LE(pixelOffset, 10);
-  bmp.writeUInt32LE(40, 14);
-  bmp.writeInt32LE(side, 18);
-  bmp.writeInt32LE(side, 22);
-  bmp.writeUInt16LE(1, 26);
-  bmp.writeUInt16LE(1, 28);
-  bmp.writeUInt32LE(0, 30);
-  bmp.writeUInt32LE(stride * side, 34);
-  bmp.fill(0, 38, 54);
-  bmp.writeUInt32LE(2, 46);
-  // Palette: black, white.
-  bmp.writeUInt32LE(0x00000000, 54);
-  bmp.writeUInt32LE(0x00ffffff, 58);
-  return bmp;
-}
 
 const upload = (bmp: Buffer) => gateway.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(bmp, 'image/bmp') } });
 

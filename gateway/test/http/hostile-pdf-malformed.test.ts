@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMemberKey } from '../support/latency-probe.js';
-import { buildPdf } from '../support/hostile-pdf.js';
+import { buildPdf } from '../support/hostile-documents.js';
 import { dataUrl, underProbe } from '../support/under-probe.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
 

@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMemberKey } from '../support/latency-probe.js';
-import { onePagePdf } from '../support/hostile-pdf.js';
+import { onePagePdf } from '../support/hostile-documents.js';
 import { dataUrl, underProbe } from '../support/under-probe.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
 

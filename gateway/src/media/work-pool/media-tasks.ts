@@ -1,4 +1,5 @@
 import { decodeGray, decodeToPng, grayToPng, type GrayImage } from '../image/decode-image.js';
+import { sharedGray } from '../image/shared-gray.js';
 import { checkPdfStreams, type PdfStreamLimits } from '../pdf/check-pdf-streams.js';
 import { openPdf, type PDFDocumentProxy } from '../pdf/open-pdf.js';
 import { readTextLayer } from '../pdf/read-text-layer.js';
@@ -10,7 +11,7 @@ import { workTask } from './work-task.js';
 // The tasks MediaDecoder runs on the work pool's threads (see WorkPool); each returns a WorkOutcome.
 
 /**
- * Pixels in memory of their own, so they can be moved to the event loop's thread: a Buffer may sit in
+ * Bytes in memory of their own, so they can be moved to the event loop's thread: a Buffer may sit in
  * Node's shared pool or in memory a native library owns, which cannot be moved.
  */
 const movable = (view: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(view);
@@ -48,9 +49,7 @@ export interface PdfPageJob extends PdfJob {
 
 export type PdfPageContent = { width: number; height: number; words: OcrWord[] } | { width: number; height: number; image: GrayImage };
 
-const pixelsOf = (content: PdfPageContent): ArrayBuffer[] => ('image' in content ? [content.image.data.buffer as ArrayBuffer] : []);
-
-/** A page's text layer at `dpi`, or, when it has none (a scan), the page rendered in gray. */
+/** A page's text layer at `dpi`, or, when it has none (a scan), the page rendered in gray (in shared memory, see sharedGray). */
 export const pdfPageContent = workTask(
   (job: PdfPageJob): Promise<PdfPageContent> =>
     withPdf(job, async (pdf) => {
@@ -59,9 +58,8 @@ export const pdfPageContent = workTask(
       const layer = await readTextLayer(page, job.dpi);
       if (layer.words.length > 0) return layer;
       const image = await renderPdfPage(page, job.dpi, job.maxPixels);
-      return { width: image.width, height: image.height, image: { ...image, data: movable(image.data) } };
+      return { width: image.width, height: image.height, image: sharedGray(image) };
     }),
-  pixelsOf,
 );
 
 export interface PdfRenderJob extends PdfJob {
@@ -109,13 +107,9 @@ export interface ImageJob {
   maxPixels: number;
 }
 
-/** An image decoded to 8-bit gray. */
+/** An image decoded to 8-bit gray, in shared memory (see sharedGray). */
 export const imageToGray = workTask(
-  async (job: ImageJob): Promise<GrayImage> => {
-    const image = await decodeGray(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), { maxPixels: job.maxPixels });
-    return { ...image, data: movable(image.data) };
-  },
-  (image) => [image.data.buffer as ArrayBuffer],
+  async (job: ImageJob): Promise<GrayImage> => sharedGray(await decodeGray(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), { maxPixels: job.maxPixels })),
 );
 
 export interface DecodedPng {

@@ -6,6 +6,7 @@ import { selectPages } from '../../media/pdf/select-pages.js';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { OcrPage, OcrRequest, OcrResult } from '../contracts/ocr.js';
 import type { OcrEngine } from './ocr-engine.js';
+import { pooledPagePixels } from './pooled-page-pixels.js';
 import { recognizeGray } from './recognize-gray.js';
 import type { TesseractOptions } from './tesseract-options.js';
 
@@ -54,7 +55,7 @@ async function ocrPdf(media: MediaDecoder, engine: OcrEngine, options: Tesseract
     }
     // No text layer: a scanned page.
     throwIfAborted(signal);
-    return recognizeGray(engine, content.image, index, { ...options, signal });
+    return recognizeGray(engine, content.image, index, { ...options, signal, pixels: pooledPagePixels(media.pool, signal) });
   };
   // Reading a page happens outside the recognition workers, so one page more than there are workers keeps them busy.
   return { pages: await mapConcurrent(pages, engine.workers + 1, recognise, stop) };
@@ -68,7 +69,7 @@ export async function ocrDocument(media: MediaDecoder, engine: OcrEngine, option
   assertImageBytes(request.document);
   selectPages(1, request.pages, options.maxPages);
   const image = await media.imageToGray(request.document, options.maxPixels, request.signal);
-  const page = await recognizeGray(engine, image, 0, { ...options, signal: request.signal });
+  const page = await recognizeGray(engine, image, 0, { ...options, signal: request.signal, pixels: pooledPagePixels(media.pool, request.signal) });
   throwIfAborted(request.signal);
   return { pages: [page] };
 }
