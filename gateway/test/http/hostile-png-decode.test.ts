@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { white16BitPng } from '../support/hostile-documents.js';
 import { createMemberKey } from '../support/latency-probe.js';
-import { dataUrl, underProbe } from '../support/under-probe.js';
+import { dataUrl, OTHER_KEY_WORST_MS, underProbe } from '../support/under-probe.js';
 import { startGateway, type TestGateway } from '../support/start-gateway.js';
 
 // Issue 31, finding 8: images were decoded and measured on the event loop: 8 OCRs of a 6300 × 6300
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => gateway.close());
 
-it('reads 4 large 16-bit PNGs at once while another key is served within a second', async () => {
+it('reads 4 large 16-bit PNGs at once while another key is served', async () => {
   const png = white16BitPng(3000);
   expect(png.length).toBeLessThan(100_000);
   const { status, body, report } = await underProbe(gateway, member, async () => {
@@ -30,6 +30,6 @@ it('reads 4 large 16-bit PNGs at once while another key is served within a secon
   });
   expect(status).toBe(200);
   expect(body.pages).toMatchObject([{ index: 0, width: 3000, height: 3000, text: '' }]);
-  expect(report.worstMs).toBeLessThan(1000);
+  expect(report.worstMs).toBeLessThan(OTHER_KEY_WORST_MS);
   expect(report.peakRssGrowthMiB).toBeLessThan(450);
 });

@@ -2,6 +2,7 @@ import type { ProviderFactory, ProviderInstance } from '../contracts/provider-in
 import { ocrDocument } from './ocr-document.js';
 import { parseTesseractOptions } from './tesseract-options.js';
 import { createEngine } from './create-engine.js';
+import { pooledPagePixels } from './pooled-page-pixels.js';
 import { MediaDecoder } from '../../media/media-decoder.js';
 import { defaultWorkPoolOptions, WorkPool } from '../../media/work-pool/work-pool.js';
 
@@ -12,9 +13,9 @@ import { defaultWorkPoolOptions, WorkPool } from '../../media/work-pool/work-poo
  */
 export const createTesseractProvider: ProviderFactory = (context): ProviderInstance => {
   const options = parseTesseractOptions(context.options);
-  const engine = createEngine(options);
-  const ownMedia = context.media ? undefined : new MediaDecoder(new WorkPool(defaultWorkPoolOptions()));
-  const media = context.media ?? ownMedia!;
+  // Outside a gateway (unit tests, the OCR benchmark) the provider decodes on threads of its own.
+  const media = context.media ?? new MediaDecoder(new WorkPool(defaultWorkPoolOptions()));
+  const engine = createEngine(options, (image, signal) => pooledPagePixels(media.pool, signal).png(image));
   return {
     id: context.id,
     type: context.options.type,
@@ -27,7 +28,7 @@ export const createTesseractProvider: ProviderFactory = (context): ProviderInsta
     queues: () => engine.queues(),
     close: async () => {
       await engine.close();
-      await ownMedia?.pool.close();
+      if (media !== context.media) await media.pool.close();
     },
   };
 };

@@ -22,3 +22,10 @@ export const preprocess = workTask(
   async ({ image, options, cleaned }: { image: GrayImage; options: PreprocessOptions; cleaned?: CleanedPixels }): Promise<PreprocessedPage> =>
     sharedPrepared(await inThreadPixels.preprocess(image, options, cleaned)),
 );
+
+export const blankCut = workTask(({ image }: { image: GrayImage }) => inThreadPixels.blankCut(image));
+
+export const png = workTask(
+  async ({ image }: { image: GrayImage }): Promise<Uint8Array> => new Uint8Array(await inThreadPixels.png(image)),
+  (encoded) => [encoded.buffer as ArrayBuffer],
+);

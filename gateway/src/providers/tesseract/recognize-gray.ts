@@ -122,8 +122,9 @@ function speculateBlock(
  * Blocks are ordered for reading on the (straightened) page, then mapped back.
  */
 export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: number, options: RecognizeOptions): Promise<OcrPage> {
+  const pixels = options.pixels ?? inThreadPixels;
   const read = async (page: GrayImage, transform: PageTransform, layout: PageLayout, signal = options.signal): Promise<Reading> => {
-    const blocks = await recognizeInBands(engine, page, signal, layout);
+    const blocks = await recognizeInBands(engine, page, signal, layout, (whole) => pixels.blankCut(whole));
     return { image: page, transform, blocks, confidence: pageConfidence(blocks) };
   };
   const finish = (best: Reading): OcrPage => {
@@ -141,7 +142,6 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
     };
   };
   const asIs = identityTransform(image.width, image.height);
-  const pixels = options.pixels ?? inThreadPixels;
   const survey = await pixels.survey(image, { preprocess: options.preprocess, maxPixels: options.maxPixels });
   if (survey.kind === 'blank') return finish({ image, transform: asIs, blocks: [], confidence: 0 });
   // Cleaned, grain is still grain-sized marks: the few words that stand out of it are read on their

@@ -1,7 +1,9 @@
 import type { GrayImage } from '../../media/image/decode-image.js';
+import { encodeGrayPng } from './encode-gray-png.js';
 import { distinctInk } from './preprocess/distinct-ink.js';
 import { estimateNoise } from './preprocess/estimate-noise.js';
 import { lineProfile } from './preprocess/line-profile.js';
+import { findBlankCut } from './recognize-in-bands.js';
 import { cleanedPage, cleanPage, grainSized, NOISY, preprocessPage, type CleanedPage, type CleanedPixels, type PreprocessedPage, type PreprocessOptions } from './preprocess/preprocess-page.js';
 
 /** What a page's pixels say before its first reading (see recognizeGray). */
@@ -45,10 +47,16 @@ export async function surveyPage(image: GrayImage, options: { preprocess: boolea
 export interface PagePixels {
   survey(image: GrayImage, options: { preprocess: boolean; maxPixels: number }): Promise<PageSurvey>;
   preprocess(image: GrayImage, options: PreprocessOptions, cleaned?: CleanedPixels): Promise<PreprocessedPage>;
+  /** Where a large page may be cut in two for two workers (see findBlankCut). */
+  blankCut(image: GrayImage): Promise<{ cut: number; gap: number } | undefined>;
+  /** The page as the PNG tesseract.js reads (see encodeGrayPng). */
+  png(image: GrayImage): Promise<Uint8Array>;
 }
 
 /** The pixel work in this thread. */
 export const inThreadPixels: PagePixels = {
   survey: surveyPage,
   preprocess: (image, options, cleaned) => preprocessPage(image, options, cleaned && cleanedPage(cleaned)),
+  blankCut: async (image) => findBlankCut(image),
+  png: async (image) => encodeGrayPng(image),
 };
