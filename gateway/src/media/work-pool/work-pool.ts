@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
-import type { TransferListItem } from 'node:worker_threads';
+import { MessageChannel, type TransferListItem } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ProviderError } from '../../providers/_shared/provider-error.js';
 import { threadExecArgv } from './task-module.js';
-import { unwrapOutcome, type WorkOutcome } from './work-task.js';
+import { unwrapOutcome, type WorkEnvelope, type WorkOutcome } from './work-task.js';
 
 export interface WorkPoolOptions {
   /** Threads decoding at once; more jobs wait in line. */
@@ -50,11 +50,23 @@ export class WorkPool {
   async run<P, R>(payload: P, job: WorkJob): Promise<R> {
     job.signal.throwIfAborted();
     const budget = new AbortController();
-    const timer = setTimeout(() => budget.abort(), this.options.jobTimeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    // The budget counts from the moment a thread takes the job: waiting in line is not the document's doing.
+    const started = new MessageChannel();
+    started.port1.once('message', () => {
+      timer = setTimeout(() => budget.abort(), this.options.jobTimeoutMs);
+    });
+    started.port1.unref();
     const stop = (): void => budget.abort();
     job.signal.addEventListener('abort', stop, { once: true });
     try {
-      const outcome = (await this.pool.run(payload, { filename: job.module, name: job.name, signal: budget.signal, transferList: job.transferList })) as WorkOutcome<R>;
+      const envelope: WorkEnvelope<P> = { payload, started: started.port2 };
+      const outcome = (await this.pool.run(envelope, {
+        filename: job.module,
+        name: job.name,
+        signal: budget.signal,
+        transferList: [started.port2, ...(job.transferList ?? [])],
+      })) as WorkOutcome<R>;
       return unwrapOutcome(outcome);
     } catch (error) {
       if (error instanceof ProviderError) throw error;
@@ -73,6 +85,7 @@ export class WorkPool {
       throw error;
     } finally {
       clearTimeout(timer);
+      started.port1.close();
       job.signal.removeEventListener('abort', stop);
     }
   }

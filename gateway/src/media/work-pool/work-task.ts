@@ -1,5 +1,12 @@
+import type { MessageChannel } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { ProviderError, type ProviderErrorKind } from '../../providers/_shared/provider-error.js';
+
+/** A job as a thread receives it: its payload, and the port that says it has started. */
+export interface WorkEnvelope<P> {
+  payload: P;
+  started: MessageChannel['port2'];
+}
 
 /** What a job sends back across the thread boundary: a class does not survive it, so a failure travels as its fields. */
 export type WorkOutcome<R> = { value: R } | { failure: { kind: ProviderErrorKind; message: string; code?: string; param?: string } };
@@ -10,8 +17,11 @@ export type WorkOutcome<R> = { value: R } | { failure: { kind: ProviderErrorKind
  * decoder on a truncated stream), so it answers 422; a stack overflow means the input nests or repeats
  * beyond what can be read, so 413.
  */
-export function workTask<P, R>(run: (payload: P) => Promise<R> | R, transfer?: (value: R) => ArrayBuffer[]): (payload: P) => Promise<WorkOutcome<R>> {
-  return async (payload) => {
+export function workTask<P, R>(run: (payload: P) => Promise<R> | R, transfer?: (value: R) => ArrayBuffer[]): (job: WorkEnvelope<P>) => Promise<WorkOutcome<R>> {
+  return async ({ payload, started }) => {
+    // The job's time budget starts now, not while it waited in line for a thread.
+    started.postMessage(0);
+    started.close();
     try {
       const value = await run(payload);
       const outcome: WorkOutcome<R> = { value };
