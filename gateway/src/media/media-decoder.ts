@@ -7,9 +7,9 @@ import type { WorkPool } from './work-pool/work-pool.js';
 export type { DecodedPng, PdfPageContent, RenderedPdfPage } from './work-pool/media-tasks.js';
 
 /** Most bytes one PDF stream (a page's content, a form, a font) may inflate to. */
-export const PDF_MAX_STREAM_BYTES = 64 * 2 ** 20;
+const PDF_MAX_STREAM_BYTES = 64 * 2 ** 20;
 /** Most operators in one PDF content stream: a dense page of text draws with a few thousand. */
-export const PDF_MAX_OPERATORS = 150_000;
+const PDF_MAX_OPERATORS = 150_000;
 
 const MEDIA_TASKS = taskModule(import.meta.url, 'work-pool/media-tasks');
 

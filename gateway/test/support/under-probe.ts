@@ -13,7 +13,6 @@ export async function underProbe(gateway: TestGateway, member: string, attack: (
   const response = await attack();
   const body = await json(response);
   const report = await probe.stop();
-  if (process.env.PROBE_LOG) console.log("PROBE", response.status, body.code, Math.round(report.worstMs), Math.round(report.peakRssGrowthMiB));
   return { status: response.status, body, report };
 }
 
