@@ -63,11 +63,14 @@ export function countOperators(data: Uint8Array, cap: number): number {
 const named = (dictionary: string, key: string): string | undefined => new RegExp(`/${key}\\s*/(\\w+)`).exec(dictionary)?.[1];
 const integer = (dictionary: string, key: string): number => Number(new RegExp(`/${key}\\s+(\\d{1,12})\\b`).exec(dictionary)?.[1] ?? 0);
 
-/** A stream whose bytes are PDF operators: a page's contents or a form (not an image, font, ICC profile or object stream). */
+/**
+ * A stream whose bytes are PDF operators: a page's contents, a form, a pattern or a glyph (not an
+ * image, font, ICC profile, object stream, or the binary data of a mesh shading or a function).
+ */
 function holdsOperators(dictionary: string): boolean {
   const subtype = named(dictionary, 'Subtype');
   const type = named(dictionary, 'Type');
-  return (subtype === undefined || subtype === 'Form') && (type === undefined || type === 'XObject') && !/\/Length[123]\b|\/N\s+\d/.test(dictionary);
+  return (subtype === undefined || subtype === 'Form') && (type === undefined || type === 'XObject' || type === 'Pattern') && !/\/Length[123]\b|\/N\s+\d|\/ShadingType|\/FunctionType/.test(dictionary);
 }
 
 /** Only a stream with no filter or FlateDecode alone is measured; other filters are left to the reader's own limits. */
