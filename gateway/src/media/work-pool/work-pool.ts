@@ -25,6 +25,8 @@ export interface WorkJob {
   transferList?: TransferListItem[];
 }
 
+const cancelled = (): ProviderError => new ProviderError('aborted', 'The request was cancelled.', { code: 'aborted' });
+
 /** Idle threads are stopped after this long, so a gateway that read one PDF does not keep its memory. */
 const IDLE_MS = 30_000;
 
@@ -48,7 +50,7 @@ export class WorkPool {
 
   /** Runs a task on a thread; a ProviderError it throws is thrown here as it was. */
   async run<P, R>(payload: P, job: WorkJob): Promise<R> {
-    job.signal.throwIfAborted();
+    if (job.signal.aborted) throw cancelled();
     const budget = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     // The budget counts from the moment a thread takes the job: waiting in line is not the document's doing.
@@ -70,7 +72,7 @@ export class WorkPool {
       return unwrapOutcome(outcome);
     } catch (error) {
       if (error instanceof ProviderError) throw error;
-      if (job.signal.aborted) throw new ProviderError('aborted', 'The request was cancelled.', { code: 'aborted' });
+      if (job.signal.aborted) throw cancelled();
       if (budget.signal.aborted) {
         throw new ProviderError('deadline', `Reading the document took longer than its ${this.options.jobTimeoutMs} ms budget (server.media_job_timeout_ms) and was stopped. Send a simpler or smaller document.`, {
           code: 'document_too_slow',

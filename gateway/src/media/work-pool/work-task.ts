@@ -26,7 +26,7 @@ export function workTask<P, R>(run: (payload: P) => Promise<R> | R, transfer?: (
       const value = await run(payload);
       const outcome: WorkOutcome<R> = { value };
       if (!transfer) return outcome;
-      // Moved, not copied: a page's pixels are tens of megabytes.
+      // Moved, not copied: a rendered page's PNG is megabytes.
       return move({ [transferableSymbol]: transfer(value), [valueSymbol]: outcome }) as unknown as WorkOutcome<R>;
     } catch (error) {
       if (error instanceof ProviderError) return { failure: { kind: error.kind, message: error.message, code: error.code, param: error.param } };
