@@ -83,6 +83,8 @@ import { ImageAnalysisService } from './core/vision/image-analysis-service.js';
 import { ImageGenerationService } from './core/images/image-generation-service.js';
 import { TranscriptionService } from './core/audio/transcription-service.js';
 import { ResponsesRepository } from './store/responses-repository.js';
+import { MediaDecoder } from './media/media-decoder.js';
+import { WorkPool } from './media/work-pool/work-pool.js';
 
 export type Gateway = FastifyInstance;
 
@@ -172,8 +174,10 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   if (options.team?.databaseUrl && !options.secretKey) {
     app.log.warn({ secretKey: secretKey.source }, 'GATEWAY_DATABASE_URL without GATEWAY_SECRET_KEY: providers\' API keys are encrypted with this data folder\'s secret.key, which other instances (and this one, if the folder is lost) cannot read. Give every instance the same GATEWAY_SECRET_KEY.');
   }
+  const media = new MediaDecoder(new WorkPool({ threads: options.server.mediaWorkers, jobTimeoutMs: options.server.mediaJobTimeoutMs, jobMemoryMb: options.server.mediaJobMemoryMb }));
   const providerContext: ProviderPoolContext = {
     dataDir: options.dataDir,
+    media,
     fetchUpstreamFile: upstreamFileFetcher(urlFetchPolicy),
     source: options.configPath ?? 'built-in defaults',
     logger: (providerId) => {
@@ -202,7 +206,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const runner = new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
   /** What the use cases that load client documents need. */
   const ocrAdmission = new OcrAdmission({ concurrency: options.server.ocrConcurrency, perKey: Math.min(options.server.ocrConcurrencyPerKey, options.server.ocrConcurrency) });
-  const useCaseDeps = { models, runner, files, options, urlFetchPolicy, ocrAdmission };
+  const useCaseDeps = { models, runner, files, options, urlFetchPolicy, ocrAdmission, media };
   const accounts = new AccountService(new AccountRepository(db), ledger, options.account, Date.now, team && (() => team.spendReservations(storedSpend(new AccountRepository(db), new UsageRepository(db)))));
   await accounts.load();
   const services: GatewayServices = {
@@ -310,6 +314,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   });
   app.addHook('onClose', async () => {
     await Promise.allSettled([...providers.values()].map((provider) => provider.close()));
+    await media.pool.close();
     await ledger.close().catch((error: unknown) => app.log.error({ err: error }, 'usage records could not be written at close'));
     await services.requestLog.flush();
     await db.close();

@@ -82,6 +82,12 @@ export const ServerConfigSchema = Type.Object(
     ocr_concurrency_per_key: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     /** File uploads (POST /v1/files) one key may send at once; more are refused with 429 (default 4). */
     upload_concurrency_per_key: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    /** Threads that decode documents and images (PDF pages, image pixels) off the event loop (default: 2, or 1 on one core). */
+    media_workers: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+    /** Longest one decoding job (one PDF page, one image) may run before it is stopped with 504, in milliseconds (default 60000). */
+    media_job_timeout_ms: Type.Optional(Type.Integer({ minimum: 100 })),
+    /** JavaScript heap of one decoding thread, in MiB; a job that needs more is stopped with 413 (default 512). */
+    media_job_memory_mb: Type.Optional(Type.Integer({ minimum: 32, maximum: 16_384 })),
   },
   { additionalProperties: false },
 );

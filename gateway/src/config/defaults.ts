@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { ModelConfig, ProviderConfig } from './config-schema.js';
 import type { AccountSettings, ServerSettings, StorageQuotaSettings } from './gateway-options.js';
 import { DEFAULT_CHAT_MODEL, DEFAULT_EMBEDDING_MODEL, DEFAULT_OCR_MODEL, DEFAULT_VISION_MODEL, DEFAULT_TRANSCRIPTION_MODEL } from '../wire/default-models.js';
@@ -44,6 +45,11 @@ export const DEFAULT_SERVER: ServerSettings = {
   // A client uploads a few files in parallel at most; more from one key are slow or stalled uploads
   // holding connections and buffers.
   uploadConcurrencyPerKey: 4,
+  // Two decoding threads leave a small machine's event loop a core; a page is rendered in well under
+  // a second, so a minute is far past any honest document, and 512 MiB of heap reads any page of one.
+  mediaWorkers: Math.min(2, availableParallelism()),
+  mediaJobTimeoutMs: 60_000,
+  mediaJobMemoryMb: 512,
 };
 
 /**

@@ -40,6 +40,10 @@ export interface ServerSettings {
   ocrConcurrencyPerKey: number;
   /** File uploads one key may send at once. */
   uploadConcurrencyPerKey: number;
+  /** Threads decoding documents and images, each job's time budget and each thread's heap (MiB). */
+  mediaWorkers: number;
+  mediaJobTimeoutMs: number;
+  mediaJobMemoryMb: number;
 }
 
 /** What one key may keep stored (the config file's `quotas:`). */

@@ -166,6 +166,9 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       ocrConcurrency: server.ocr_concurrency ?? DEFAULT_SERVER.ocrConcurrency,
       ocrConcurrencyPerKey: server.ocr_concurrency_per_key ?? DEFAULT_SERVER.ocrConcurrencyPerKey,
       uploadConcurrencyPerKey: server.upload_concurrency_per_key ?? DEFAULT_SERVER.uploadConcurrencyPerKey,
+      mediaWorkers: server.media_workers ?? DEFAULT_SERVER.mediaWorkers,
+      mediaJobTimeoutMs: server.media_job_timeout_ms ?? DEFAULT_SERVER.mediaJobTimeoutMs,
+      mediaJobMemoryMb: server.media_job_memory_mb ?? DEFAULT_SERVER.mediaJobMemoryMb,
     },
     team,
     account: {

@@ -25,6 +25,8 @@ export function toGatewayError(error: unknown, providerId: string): GatewayError
       return new GatewayError(422, error.code ?? 'invalid_input', error.message, details);
     case 'too_large':
       return new GatewayError(413, error.code ?? 'input_too_large', error.message, details);
+    case 'deadline':
+      return new GatewayError(504, error.code ?? 'work_timeout', error.message, { ...details, type: 'server_error' });
     case 'upstream_auth':
       return new GatewayError(502, error.code ?? 'upstream_auth_failed', `The provider "${providerId}" refused the gateway's credentials (providers[].api_key in the config file): ${error.message}`, details);
     case 'aborted':

@@ -17,6 +17,7 @@ import type { OcrAdmission } from './ocr-admission.js';
 import { recogniseDocument } from './recognise-document.js';
 import { renderDocumentPage, type RenderedPage } from './render-document-page.js';
 import { selectBoxes, type BoxGranularity, type SelectedBox } from './select-boxes.js';
+import type { MediaDecoder } from '../../media/media-decoder.js';
 
 /** One OCR request in SPEC's form, whether it came as JSON or as a multipart upload. */
 export interface OcrRequest {
@@ -47,6 +48,7 @@ export interface OcrServices {
   options: { server: { bodyLimitBytes: number } };
   urlFetchPolicy: AddressPolicy;
   ocrAdmission: OcrAdmission;
+  media: MediaDecoder;
 }
 
 /** One OCR call: who asks (the local engine takes keys in turns), its meter, its abort and its log. */
@@ -94,7 +96,7 @@ export class OcrService {
   async renderPage(source: string, page: number, width: number | undefined, keyId: string | null, signal: AbortSignal): Promise<RenderedPage> {
     const document = await loadDocument(source, documentSourceLimits(this.services), { param: 'image', accept: 'documents' });
     try {
-      return await this.services.ocrAdmission.rendering(keyId, signal, () => renderDocumentPage(document, page, width));
+      return await this.services.ocrAdmission.rendering(keyId, signal, () => renderDocumentPage(this.services.media, document, page, width, signal));
     } catch (error) {
       throw toGatewayError(error, 'renderer');
     }

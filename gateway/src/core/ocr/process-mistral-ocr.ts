@@ -13,11 +13,13 @@ import { toGatewayError } from '../errors/provider-error-mapping.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import { fillSchemaStrictly } from './fill-schema-strictly.js';
 import { buildMistralPages, type MistralPageOptions, type PageExtras } from './mistral-pages/build-mistral-pages.js';
-import { findFigures } from './mistral-pages/find-figures.js';
+import type { FigureJob } from './mistral-pages/figure-tasks.js';
+import { taskModule } from '../../media/work-pool/task-module.js';
 import type { MistralOcrResponse } from '../../wire/mistral-ocr-response-schema.js';
 import type { OcrAdmission } from './ocr-admission.js';
 import { recogniseDocument } from './recognise-document.js';
 import { renderDocumentPage } from './render-document-page.js';
+import type { MediaDecoder } from '../../media/media-decoder.js';
 
 /** Mistral's OCR request, read from the wire: where the document is, and what to make of it. */
 export interface MistralOcrInput extends MistralPageOptions {
@@ -41,6 +43,7 @@ interface Services {
   options: { server: { bodyLimitBytes: number } };
   urlFetchPolicy: AddressPolicy;
   ocrAdmission: OcrAdmission;
+  media: MediaDecoder;
 }
 
 interface PageImage {
@@ -53,15 +56,13 @@ interface PageImage {
   figures: BoxCoordinates[];
 }
 
-const DEFAULT_FIGURE_SIDE = 0.08;
+const FIGURE_TASKS = taskModule(import.meta.url, 'mistral-pages/figure-tasks');
 
-/** The page as its OCR saw it (rendered at the width OCR reported), and the figure regions found on it. */
-async function pageImage(document: LoadedDocument, page: OcrPage, minSize: number | null, keepPng: boolean): Promise<PageImage> {
-  const rendered = await renderDocumentPage(document, page.index, page.width);
-  const { data, info } = await sharp(rendered.png).greyscale().raw().toBuffer({ resolveWithObject: true });
+/** The page as its OCR saw it (rendered at the width OCR reported), and the figure regions found on it, both on the work pool. */
+async function pageImage(media: MediaDecoder, document: LoadedDocument, page: OcrPage, minSize: number | null, keepPng: boolean, signal: AbortSignal): Promise<PageImage> {
+  const rendered = await renderDocumentPage(media, document, page.index, page.width, signal);
   const words = page.blocks.flatMap((block) => block.lines.flatMap((line) => line.words.map((word) => word.bbox)));
-  const side = minSize ?? Math.round(Math.min(info.width, info.height) * DEFAULT_FIGURE_SIDE);
-  const pictures = findFigures({ width: info.width, height: info.height, data }, words, Math.max(8, side));
+  const pictures = await media.pool.run<FigureJob, BoxCoordinates[]>({ png: rendered.png, words, minSize }, { module: FIGURE_TASKS, name: 'figuresOnPage', signal });
   return { png: keepPng ? rendered.png : undefined, dpi: rendered.dpi, pictures, figures: pictures };
 }
 
@@ -138,7 +139,7 @@ export async function processMistralOcr(
       continue;
     }
     try {
-      const image = await services.ocrAdmission.rendering(keyId, signal, () => pageImage(document, page, input.imageMinSize, cropping));
+      const image = await services.ocrAdmission.rendering(keyId, signal, () => pageImage(services.media, document, page, input.imageMinSize, cropping, signal));
       image.figures = image.pictures.slice(0, Math.max(0, figuresLeft));
       figuresLeft -= image.figures.length;
       images.push(image);

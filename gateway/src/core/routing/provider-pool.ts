@@ -1,5 +1,6 @@
 import type { ProviderConfig } from '../../config/config-schema.js';
 import { ConfigError } from '../../config/config-error.js';
+import type { MediaDecoder } from '../../media/media-decoder.js';
 import type { ProviderFactory, ProviderInstance, ProviderLogger, UpstreamFileFetcher } from '../../providers/contracts/provider-instance.js';
 
 export interface ProviderPoolContext {
@@ -8,6 +9,8 @@ export interface ProviderPoolContext {
   source: string;
   /** Files upstreams answer with as URLs go through the gateway's URL policy (core/url-fetch). */
   fetchUpstreamFile: UpstreamFileFetcher;
+  /** The gateway's decoding threads (documents, images). */
+  media: MediaDecoder;
 }
 
 /** Instantiates every configured provider through the factories of providers/index.ts. */
@@ -30,5 +33,5 @@ export function createProviders(configs: ProviderConfig[], factories: Readonly<R
 export function createProvider(config: ProviderConfig, factories: Readonly<Record<string, ProviderFactory>>, context: ProviderPoolContext): ProviderInstance {
   const factory = factories[config.type];
   if (!factory) throw new Error(`unknown provider type "${config.type}" (known: ${Object.keys(factories).join(', ')})`);
-  return factory({ id: config.id, options: config, dataDir: context.dataDir, logger: context.logger(config.id), fetchUpstreamFile: context.fetchUpstreamFile });
+  return factory({ id: config.id, options: config, dataDir: context.dataDir, logger: context.logger(config.id), fetchUpstreamFile: context.fetchUpstreamFile, media: context.media });
 }

@@ -9,6 +9,7 @@ import type { RouteRunner } from '../routing/route-runner.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import type { OcrAdmission } from '../ocr/ocr-admission.js';
 import { describeFacts, imageFacts, type ImageFacts } from './image-facts.js';
+import type { MediaDecoder } from '../../media/media-decoder.js';
 
 export interface ImageAnalysis {
   /** The route that answered. */
@@ -26,6 +27,7 @@ export interface ImageAnalysisServices {
   options: { server: { bodyLimitBytes: number } };
   urlFetchPolicy: AddressPolicy;
   ocrAdmission: OcrAdmission;
+  media: MediaDecoder;
 }
 
 const NO_USAGE = { prompt_tokens: 0, completion_tokens: 0 };
@@ -79,7 +81,7 @@ export class ImageAnalysisService {
       const ocr = route.provider.capabilities.ocr
         ? (await this.services.runner.invoke(route, 'ocr', signal, read, 'vision')).value
         : undefined;
-      return await imageFacts(image.bytes, image.mediaType, ocr);
+      return await imageFacts(this.services.media, image.bytes, image.mediaType, ocr, signal);
     } catch (error) {
       throw toGatewayError(error, route.provider.id);
     }

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { decodeToPng } from '../../media/image/decode-image.js';
+import type { MediaDecoder } from '../../media/media-decoder.js';
 import type { OcrResult } from '../../providers/contracts/ocr.js';
 
 export interface DominantColour {
@@ -64,16 +64,15 @@ export async function dominantColours(png: Buffer, count = 5): Promise<DominantC
 }
 
 /** What the local engines can see in an image: size, format, dominant colours, and its recognised text with positions. */
-export async function imageFacts(bytes: Buffer, mimeType: string, ocr: OcrResult | undefined): Promise<ImageFacts> {
-  const png = await decodeToPng(bytes, { maxPixels: 60_000_000 });
-  const metadata = await sharp(png).metadata();
+export async function imageFacts(media: MediaDecoder, bytes: Buffer, mimeType: string, ocr: OcrResult | undefined, signal: AbortSignal): Promise<ImageFacts> {
+  const decoded = await media.imageToPng(bytes, 60_000_000, signal);
   const page = ocr?.pages[0];
   const words = (page?.blocks ?? []).flatMap((block) => block.lines.flatMap((line) => line.words)).map((word) => ({ text: word.text, bbox: word.bbox, confidence: word.confidence }));
   return {
-    width: metadata.width ?? 0,
-    height: metadata.height ?? 0,
+    width: decoded.width,
+    height: decoded.height,
     format: mimeType.replace('image/', '').toUpperCase(),
-    colours: await dominantColours(png),
+    colours: await dominantColours(Buffer.from(decoded.png.buffer, decoded.png.byteOffset, decoded.png.byteLength)),
     text: page?.text.trim() ?? '',
     words,
   };

@@ -57,8 +57,7 @@ function corruptImage(mimeType: string, cause: unknown): ProviderError {
 async function openImage(bytes: Buffer, options: DecodeImageOptions): Promise<Sharp> {
   const mimeType = assertImageBytes(bytes);
   if (mimeType === 'image/bmp') {
-    const bmp = decodeBmp(bytes);
-    assertPixelLimit(bmp.width, bmp.height, options.maxPixels);
+    const bmp = decodeBmp(bytes, (width, height) => assertPixelLimit(width, height, options.maxPixels));
     return sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: 4 } });
   }
   let metadata: Metadata;
@@ -89,11 +88,13 @@ export async function decodeGray(bytes: Buffer, options: DecodeImageOptions = {}
   }
 }
 
-/** Decodes any supported image (first frame/page) to a PNG, for engines that read only PNG. */
-export async function decodeToPng(bytes: Buffer, options: DecodeImageOptions = {}): Promise<Buffer> {
+/** Decodes any supported image (first frame/page) to a PNG (for engines that read only PNG), with its size and the density it names. */
+export async function decodeToPng(bytes: Buffer, options: DecodeImageOptions = {}): Promise<{ png: Buffer; width: number; height: number; density?: number }> {
   const image = await openImage(bytes, options);
   try {
-    return await image.png().toBuffer();
+    const { data, info } = await image.png().toBuffer({ resolveWithObject: true });
+    const density = sniffMediaType(bytes) === 'image/bmp' ? undefined : (await sharp(bytes).metadata().catch(() => undefined))?.density;
+    return { png: data, width: info.width, height: info.height, density };
   } catch (error) {
     throw corruptImage(sniffMediaType(bytes) ?? 'image', error);
   }

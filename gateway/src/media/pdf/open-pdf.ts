@@ -19,9 +19,10 @@ function errorName(error: unknown): string {
 
 /**
  * Opens a PDF with pdfjs configured for Node: in-process (the "fake" worker imports the worker module
- * from disk), no eval, no fetches, local fonts. The caller must `destroy()` the document.
+ * from disk), no eval, no fetches, local fonts, no image over `maxImagePixels` decoded (pdf.js leaves
+ * it out). The caller must `destroy()` the document.
  */
-export async function openPdf(bytes: Buffer): Promise<PDFDocumentProxy> {
+export async function openPdf(bytes: Uint8Array, maxImagePixels: number): Promise<PDFDocumentProxy> {
   if (bytes.length === 0) {
     throw new ProviderError('invalid_input', 'The document is empty (0 bytes).', { code: 'empty_document' });
   }
@@ -35,6 +36,8 @@ export async function openPdf(bytes: Buffer): Promise<PDFDocumentProxy> {
     disableFontFace: true,
     useSystemFonts: false,
     stopAtErrors: false,
+    maxImageSize: maxImagePixels,
+    isOffscreenCanvasSupported: false,
     verbosity: 0,
   });
   try {

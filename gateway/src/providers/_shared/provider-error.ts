@@ -19,6 +19,8 @@ export type ProviderErrorKind =
   | 'invalid_input'
   /** The input exceeds a limit (pages, pixels, bytes, duration); 413. */
   | 'too_large'
+  /** Local work on the input ran out of its time budget; 504, not retried (the same input would again). */
+  | 'deadline'
   /** The provider's own key was refused; 502 (our client's key is fine). */
   | 'upstream_auth'
   /** The request was aborted by the client. */

@@ -1,3 +1,4 @@
+import type { MediaDecoder } from '../../media/media-decoder.js';
 import type { ChatProvider } from './chat.js';
 import type { CompletionProvider } from './completions.js';
 import type { EmbeddingProvider } from './embeddings.js';
@@ -74,6 +75,8 @@ export interface ProviderContext {
   logger: ProviderLogger;
   /** How files an upstream names by URL are fetched; without it such answers are refused. */
   fetchUpstreamFile?: UpstreamFileFetcher;
+  /** The gateway's decoding threads for documents and images; a provider without it starts its own. */
+  media?: MediaDecoder;
 }
 
 export interface ProviderOptions {

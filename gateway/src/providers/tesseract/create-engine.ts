@@ -2,23 +2,23 @@ import type { EngineStatus } from '../contracts/provider-instance.js';
 import { createNativeEngine, probeNativeTesseract } from './native-engine.js';
 import type { EngineKind, OcrEngine } from './ocr-engine.js';
 import type { TesseractOptions } from './tesseract-options.js';
-import { createWasmEngine } from './wasm-engine.js';
+import { createWasmEngine, type PngEncoder } from './wasm-engine.js';
 
 /**
  * The engine the options ask for: `native` (the machine's `tesseract` command), `wasm` (tesseract.js),
  * or `auto`: native when the command is installed with the English model, else wasm. The choice is
- * made once, when the engine first warms or recognises.
+ * made once, when the engine first warms or recognises. `encodePng` encodes pages for tesseract.js.
  */
-export function createEngine(options: TesseractOptions): OcrEngine {
+export function createEngine(options: TesseractOptions, encodePng?: PngEncoder): OcrEngine {
   const native = (): OcrEngine => createNativeEngine({ workers: options.workers, command: options.nativeCommand, timeoutMs: options.pageTimeoutMs });
   if (options.engine === 'native') return native();
-  if (options.engine === 'wasm') return createWasmEngine(options.workers);
+  if (options.engine === 'wasm') return createWasmEngine(options.workers, encodePng);
   let chosen: OcrEngine | undefined;
   let choosing: Promise<OcrEngine> | undefined;
   let closed = false;
   const choose = (): Promise<OcrEngine> => {
     choosing ??= probeNativeTesseract(options.nativeCommand).then((version) => {
-      chosen = version ? native() : createWasmEngine(options.workers);
+      chosen = version ? native() : createWasmEngine(options.workers, encodePng);
       if (closed) void chosen.close();
       return chosen;
     });

@@ -2,6 +2,9 @@ import type { ProviderFactory, ProviderInstance } from '../contracts/provider-in
 import { ocrDocument } from './ocr-document.js';
 import { parseTesseractOptions } from './tesseract-options.js';
 import { createEngine } from './create-engine.js';
+import { pooledPagePixels } from './pooled-page-pixels.js';
+import { MediaDecoder } from '../../media/media-decoder.js';
+import { defaultWorkPoolOptions, WorkPool } from '../../media/work-pool/work-pool.js';
 
 /**
  * The offline OCR engine: Tesseract (the machine's `tesseract` command when it has one, else tesseract.js
@@ -10,17 +13,22 @@ import { createEngine } from './create-engine.js';
  */
 export const createTesseractProvider: ProviderFactory = (context): ProviderInstance => {
   const options = parseTesseractOptions(context.options);
-  const engine = createEngine(options);
+  // Outside a gateway (unit tests, the OCR benchmark) the provider decodes on threads of its own.
+  const media = context.media ?? new MediaDecoder(new WorkPool(defaultWorkPoolOptions()));
+  const engine = createEngine(options, (image, signal) => pooledPagePixels(media.pool, signal).png(image));
   return {
     id: context.id,
     type: context.options.type,
-    capabilities: { ocr: { ocr: (request) => ocrDocument(engine, options, request) } },
+    capabilities: { ocr: { ocr: (request) => ocrDocument(media, engine, options, request) } },
     warm: async () => {
       await engine.warm();
       context.logger.info(`OCR engine: ${options.workers} ${engine.kind === 'native' ? 'native tesseract' : 'tesseract.js'} worker(s) ready`);
     },
     status: () => engine.status(),
     queues: () => engine.queues(),
-    close: () => engine.close(),
+    close: async () => {
+      await engine.close();
+      if (media !== context.media) await media.pool.close();
+    },
   };
 };

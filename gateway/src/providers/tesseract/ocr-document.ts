@@ -1,68 +1,75 @@
-import { decodeGray } from '../../media/image/decode-image.js';
+import { assertImageBytes } from '../../media/image/decode-image.js';
+import type { MediaDecoder } from '../../media/media-decoder.js';
 import { sniffMediaType } from '../../media/sniff-media-type.js';
-import { openPdf } from '../../media/pdf/open-pdf.js';
 import { blocksText, layoutFromWords } from '../../media/pdf/layout-from-words.js';
-import { readTextLayer } from '../../media/pdf/read-text-layer.js';
-import { pdfPageSize, renderPdfPage } from '../../media/pdf/render-pdf-page.js';
 import { selectPages } from '../../media/pdf/select-pages.js';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { OcrPage, OcrRequest, OcrResult } from '../contracts/ocr.js';
 import type { OcrEngine } from './ocr-engine.js';
+import { pooledPagePixels } from './pooled-page-pixels.js';
 import { recognizeGray } from './recognize-gray.js';
 import type { TesseractOptions } from './tesseract-options.js';
-
 
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new ProviderError('aborted', 'The OCR request was cancelled.', { code: 'aborted' });
 }
 
-/** Runs `task` over `items` with at most `concurrency` in flight, keeping the input order. */
-async function mapConcurrent<T, R>(items: T[], concurrency: number, task: (item: T) => Promise<R>): Promise<R[]> {
+/**
+ * Runs `task` over `items` with at most `concurrency` in flight, keeping the input order. The first
+ * failure aborts `stop` (the other items' work), and is thrown once every item in flight has settled.
+ */
+async function mapConcurrent<T, R>(items: T[], concurrency: number, task: (item: T) => Promise<R>, stop: AbortController): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
+  let failure: { error: unknown } | undefined;
   const lanes = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length) {
+    while (next < items.length && !failure) {
       const at = next++;
-      results[at] = await task(items[at]);
+      try {
+        results[at] = await task(items[at]);
+      } catch (error) {
+        if (!failure) {
+          failure = { error };
+          stop.abort();
+        }
+      }
     }
   });
   await Promise.all(lanes);
+  if (failure) throw failure.error;
   return results;
 }
 
-async function ocrPdf(engine: OcrEngine, options: TesseractOptions, request: OcrRequest): Promise<OcrResult> {
-  const doc = await openPdf(request.document);
-  try {
-    const pages = selectPages(doc.numPages, request.pages, options.maxPages);
-    const recognise = async (index: number): Promise<OcrPage> => {
-      throwIfAborted(request.signal);
-      const page = await doc.getPage(index + 1);
-      pdfPageSize(page, options.renderDpi, options.maxPixels);
-      const layer = await readTextLayer(page, options.renderDpi);
-      if (layer.words.length > 0) {
-        const blocks = layoutFromWords(layer.words, layer);
-        return { index, width: layer.width, height: layer.height, text: blocksText(blocks), blocks, source: 'text_layer', confidence: 1 };
-      }
-      // No text layer: a scanned page.
-      const image = await renderPdfPage(page, options.renderDpi, options.maxPixels);
-      throwIfAborted(request.signal);
-      return recognizeGray(engine, image, index, { ...options, signal: request.signal });
-    };
-    // Rendering happens outside the workers, so one page more than there are workers keeps them busy.
-    return { pages: await mapConcurrent(pages, engine.workers + 1, recognise) };
-  } finally {
-    await doc.destroy();
-  }
+async function ocrPdf(media: MediaDecoder, engine: OcrEngine, options: TesseractOptions, request: OcrRequest): Promise<OcrResult> {
+  const pdf = await media.openPdf(request.document, options.maxPixels, request.signal);
+  const pages = selectPages(pdf.pageCount, request.pages, options.maxPages);
+  // One page failing stops the others' work (their reading threads and recognitions) before the request answers.
+  const stop = new AbortController();
+  const signal = AbortSignal.any([request.signal, stop.signal]);
+  const recognise = async (index: number): Promise<OcrPage> => {
+    throwIfAborted(signal);
+    const content = await media.pdfPage(pdf, index, options.renderDpi, options.maxPixels, signal);
+    if ('words' in content) {
+      const blocks = layoutFromWords(content.words, content);
+      return { index, width: content.width, height: content.height, text: blocksText(blocks), blocks, source: 'text_layer', confidence: 1 };
+    }
+    // No text layer: a scanned page.
+    throwIfAborted(signal);
+    return recognizeGray(engine, content.image, index, { ...options, signal, pixels: pooledPagePixels(media.pool, signal) });
+  };
+  // Reading a page happens outside the recognition workers, so one page more than there are workers keeps them busy.
+  return { pages: await mapConcurrent(pages, engine.workers + 1, recognise, stop) };
 }
 
 /** The `ocr` capability: images are recognised; PDF pages use their text layer or, when it is empty, are rendered and recognised. */
-export async function ocrDocument(engine: OcrEngine, options: TesseractOptions, request: OcrRequest): Promise<OcrResult> {
+export async function ocrDocument(media: MediaDecoder, engine: OcrEngine, options: TesseractOptions, request: OcrRequest): Promise<OcrResult> {
   throwIfAborted(request.signal);
   const mimeType = request.document.length > 0 ? sniffMediaType(request.document) : null;
-  if (mimeType === 'application/pdf') return ocrPdf(engine, options, request);
-  const image = await decodeGray(request.document, { maxPixels: options.maxPixels });
+  if (mimeType === 'application/pdf') return ocrPdf(media, engine, options, request);
+  assertImageBytes(request.document);
   selectPages(1, request.pages, options.maxPages);
-  const page = await recognizeGray(engine, image, 0, { ...options, signal: request.signal });
+  const image = await media.imageToGray(request.document, options.maxPixels, request.signal);
+  const page = await recognizeGray(engine, image, 0, { ...options, signal: request.signal, pixels: pooledPagePixels(media.pool, request.signal) });
   throwIfAborted(request.signal);
   return { pages: [page] };
 }

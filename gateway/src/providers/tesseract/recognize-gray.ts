@@ -9,10 +9,7 @@ import type { OcrEngine, PageLayout } from './ocr-engine.js';
 import { lineSkew } from './line-skew.js';
 import { pageConfidence } from './page-confidence.js';
 import { blocksToOriginal, identityTransform, type PageTransform } from './preprocess/page-transform.js';
-import { distinctInk } from './preprocess/distinct-ink.js';
-import { estimateNoise } from './preprocess/estimate-noise.js';
-import { lineProfile } from './preprocess/line-profile.js';
-import { cleanPage, grainSized, NOISY, preprocessPage, type CleanedPage } from './preprocess/preprocess-page.js';
+import { inThreadPixels, type PagePixels } from './survey-page.js';
 import { cropRows, recognizeInBands, spareWorkers } from './recognize-in-bands.js';
 
 export interface RecognizeOptions {
@@ -21,6 +18,8 @@ export interface RecognizeOptions {
   signal: AbortSignal;
   /** Whether the machine has a core to spare right now (default: from the load average). */
   idleCore?: () => boolean;
+  /** Where the page's pixel work runs (default: this thread). */
+  pixels?: PagePixels;
 }
 
 /** A reading at or above this confidence is kept; below it, the page is also read other ways. */
@@ -123,8 +122,9 @@ function speculateBlock(
  * Blocks are ordered for reading on the (straightened) page, then mapped back.
  */
 export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: number, options: RecognizeOptions): Promise<OcrPage> {
+  const pixels = options.pixels ?? inThreadPixels;
   const read = async (page: GrayImage, transform: PageTransform, layout: PageLayout, signal = options.signal): Promise<Reading> => {
-    const blocks = await recognizeInBands(engine, page, signal, layout);
+    const blocks = await recognizeInBands(engine, page, signal, layout, (whole) => pixels.blankCut(whole));
     return { image: page, transform, blocks, confidence: pageConfidence(blocks) };
   };
   const finish = (best: Reading): OcrPage => {
@@ -142,29 +142,18 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
     };
   };
   const asIs = identityTransform(image.width, image.height);
-  const profile = options.preprocess ? lineProfile(image) : undefined;
-  let cleaned: CleanedPage | undefined;
-  if (profile && !profile.lines) {
-    // No text lines in the raw pixels: grain, text too faint to split, or a few words amid grain.
-    // A page with no glyph-shaped mark clearly darker than its grain is not read at all (a reading
-    // would find nothing, slowly), and not cleaned either.
-    const distinct = distinctInk(image);
-    if (!distinct.words) return finish({ image, transform: asIs, blocks: [], confidence: 0 });
-    // Cleaned, grain is still grain-sized marks: the few words that stand out of it are read on their
-    // own, on clean paper (read with the grain, Tesseract finds no text line at all). Faint text is read
-    // as usual, its cleaning kept for the preprocessing that follows.
-    cleaned = await cleanPage(image);
-    if (grainSized(cleaned)) return finish(await read(distinct.image, asIs, 'auto'));
-  }
+  const survey = await pixels.survey(image, { preprocess: options.preprocess, maxPixels: options.maxPixels });
+  if (survey.kind === 'blank') return finish({ image, transform: asIs, blocks: [], confidence: 0 });
+  // Cleaned, grain is still grain-sized marks: the few words that stand out of it are read on their
+  // own, on clean paper (read with the grain, Tesseract finds no text line at all).
+  if (survey.kind === 'distinct') return finish(await read(survey.image, asIs, 'auto'));
   // A page whose pixels show a clear skew and that needs nothing else is straightened first and read
   // once: read as it comes, its reading would only be compared with the straightened one, which wins.
   // When preprocessing does more (rules erased), the page is still read both ways: on a ruled invoice
   // or table the reading as it came can be the better one. Likewise a page whose grain measures noisy
   // and that needs nothing but denoising is read denoised first (read as it comes, grain costs words:
   // the denoised reading won on every such benchmark page), and as it comes only when that reading is unsure.
-  const noisy = options.preprocess && estimateNoise(image) > NOISY;
-  if (noisy) cleaned ??= await cleanPage(image);
-  const preparedFirst = profile?.clearSkew !== undefined || noisy ? await preprocessPage(image, { maxPixels: options.maxPixels }, cleaned) : undefined;
+  const { noisy, cleaned, preparedFirst } = survey;
   const onlyTurned = preparedFirst?.transform.rotation !== 0 && preparedFirst?.steps.length === 1;
   // Only cleaned (denoised): no step beyond cleanPage's, and it removed noise.
   const onlyDenoised = noisy && cleaned && cleaned.steps.length > 0 && preparedFirst?.steps.length === cleaned.steps.length;
@@ -193,7 +182,7 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
   const unsure = best.confidence < CONFIDENT || noisy;
   if (options.preprocess && !prepared && (skew === undefined || Math.abs(skew) >= SKEWED || unsure)) {
     const textFound = best.blocks.length > 0;
-    const again = preparedFirst && textFound ? preparedFirst : await preprocessPage(image, { maxPixels: options.maxPixels, textFound }, cleaned);
+    const again = preparedFirst && textFound ? preparedFirst : await pixels.preprocess(image, { maxPixels: options.maxPixels, textFound }, cleaned);
     const straightened = again.transform.rotation !== 0;
     if (!again.illegible && again.steps.length > 0 && (straightened || unsure)) {
       const reading = await read(again.image, again.transform, 'auto');

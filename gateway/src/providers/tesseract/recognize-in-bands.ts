@@ -89,13 +89,19 @@ export function spareWorkers(engine: OcrEngine): number {
  * Recognises a page with the engine's own layout analysis, using two workers when two are free and the
  * page is large: the page is cut at a blank run of rows near its middle, both halves are read at once,
  * and blocks the cut ran through are joined again. One page at a time then takes about half as long;
- * under load (no second free worker) the page is read whole, as before.
+ * under load (no second free worker) the page is read whole, as before. `blankCut` finds the cut (see findBlankCut).
  */
-export async function recognizeInBands(engine: OcrEngine, image: GrayImage, signal: AbortSignal, layout: PageLayout): Promise<OcrBlock[]> {
+export async function recognizeInBands(
+  engine: OcrEngine,
+  image: GrayImage,
+  signal: AbortSignal,
+  layout: PageLayout,
+  blankCut: (image: GrayImage) => Promise<{ cut: number; gap: number } | undefined> = async (page) => findBlankCut(page),
+): Promise<OcrBlock[]> {
   if (layout !== 'auto' || image.width * image.height < SPLIT_FROM_PIXELS || spareWorkers(engine) < 2) {
     return engine.recognize(image, signal, layout);
   }
-  const found = findBlankCut(image);
+  const found = await blankCut(image);
   if (!found) return engine.recognize(image, signal, layout);
   const [upper, lower] = await Promise.all([
     engine.recognize(cropRows(image, 0, found.cut), signal, layout),

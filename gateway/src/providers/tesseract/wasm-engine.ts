@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import type { GrayImage } from '../../media/image/decode-image.js';
 import { encodeGrayPng } from './encode-gray-png.js';
 import { PSM_FOR_LAYOUT, type OcrEngine } from './ocr-engine.js';
 import { toOcrBlocks } from './to-ocr-blocks.js';
@@ -18,14 +19,18 @@ async function startWorker(): Promise<Worker> {
   return worker;
 }
 
+/** Encodes a page as the PNG tesseract.js reads (by default here, with encodeGrayPng). */
+export type PngEncoder = (image: GrayImage, signal: AbortSignal) => Promise<Uint8Array>;
+
 /** tesseract.js (WebAssembly): the portable engine, used where the machine has no `tesseract` command. */
-export function createWasmEngine(workers: number): OcrEngine {
+export function createWasmEngine(workers: number, encode: PngEncoder = async (image) => encodeGrayPng(image)): OcrEngine {
   const pool = new WorkerPool<Worker>(workers, { start: startWorker, stop: (w) => w.terminate() });
   return {
     kind: 'wasm',
     workers,
     recognize: async (image, signal, layout = 'auto') => {
-      const png = encodeGrayPng(image);
+      const encoded = await encode(image, signal);
+      const png = Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength);
       const result = await pool.run(signal, async (worker) => {
         await worker.setParameters({ tessedit_pageseg_mode: PSM_FOR_LAYOUT[layout] as PSM });
         return worker.recognize(png, {}, { blocks: true, text: false });

@@ -81,14 +81,23 @@ function inkContrast(data: Uint8Array, threshold: number): number {
   return inkCount && paperCount ? paper / paperCount - ink / inkCount : 0;
 }
 
-/** A page with its background evened out, noise removed and contrast stretched: preprocessing's first stage. */
-export interface CleanedPage {
+/** A page with its background evened out, noise removed and contrast stretched: preprocessing's first stage, as pixels. */
+export interface CleanedPixels {
   image: GrayImage;
   /** `image` split at its Otsu threshold (1 = ink). */
   binary: Uint8Array;
   steps: string[];
+}
+
+export interface CleanedPage extends CleanedPixels {
   /** Median glyph height (px) of the cleaned marks, measured on first use. */
   glyph: () => number;
+}
+
+/** A cleaned page that measures its glyphs on first use (pixels travel between threads, a measure on demand cannot). */
+export function cleanedPage(pixels: CleanedPixels): CleanedPage {
+  let glyph: number | undefined;
+  return { ...pixels, glyph: () => (glyph ??= componentStats(pixels.binary, pixels.image.width, pixels.image.height).medianGlyphHeight) };
 }
 
 /**
@@ -118,10 +127,7 @@ export async function cleanPage(original: GrayImage): Promise<CleanedPage> {
     }
   }
   image = stretchContrast(image);
-  const binary = binarize(image.data, otsuThreshold(image.data));
-  let glyph: number | undefined;
-  const cleaned = image;
-  return { image, binary, steps, glyph: () => (glyph ??= componentStats(binary, cleaned.width, cleaned.height).medianGlyphHeight) };
+  return cleanedPage({ image, binary: binarize(image.data, otsuThreshold(image.data)), steps });
 }
 
 /**

@@ -1,0 +1,130 @@
+import { decodeGray, decodeToPng, grayToPng, type GrayImage } from '../image/decode-image.js';
+import { sharedGray } from '../image/shared-gray.js';
+import { checkPdfStreams, type PdfStreamLimits } from '../pdf/check-pdf-streams.js';
+import { openPdf, type PDFDocumentProxy } from '../pdf/open-pdf.js';
+import { readTextLayer } from '../pdf/read-text-layer.js';
+import { pdfPageSize, renderPdfPage } from '../pdf/render-pdf-page.js';
+import type { OcrWord } from '../../providers/contracts/ocr.js';
+import { ProviderError } from '../../providers/_shared/provider-error.js';
+import { workTask } from './work-task.js';
+
+// The tasks MediaDecoder runs on the work pool's threads (see WorkPool); each returns a WorkOutcome.
+
+/**
+ * Bytes in memory of their own, so they can be moved to the event loop's thread: a Buffer may sit in
+ * Node's shared pool or in memory a native library owns, which cannot be moved.
+ */
+const movable = (view: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(view);
+
+/** A PDF's bytes: shared between the jobs of one request rather than copied to each. */
+export type PdfBytes = Uint8Array<SharedArrayBuffer> | Uint8Array;
+
+export interface PdfJob {
+  pdf: PdfBytes;
+  limits: PdfStreamLimits;
+}
+
+async function withPdf<R>(job: PdfJob, read: (pdf: PDFDocumentProxy) => Promise<R>): Promise<R> {
+  // pdf.js detaches the buffer it is given, and a shared one cannot be: it reads a copy.
+  const pdf = await openPdf(new Uint8Array(job.pdf), job.limits.maxImagePixels);
+  try {
+    return await read(pdf);
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+/** Checks the whole document's streams against the limits, then opens it: its page count. */
+export const pdfPageCount = workTask(async (job: PdfJob): Promise<number> => {
+  checkPdfStreams(job.pdf, job.limits);
+  return withPdf(job, async (pdf) => pdf.numPages);
+});
+
+export interface PdfPageJob extends PdfJob {
+  /** 0-based. */
+  page: number;
+  dpi: number;
+  maxPixels: number;
+}
+
+export type PdfPageContent = { width: number; height: number; words: OcrWord[] } | { width: number; height: number; image: GrayImage };
+
+/** A page's text layer at `dpi`, or, when it has none (a scan), the page rendered in gray (in shared memory, see sharedGray). */
+export const pdfPageContent = workTask(
+  (job: PdfPageJob): Promise<PdfPageContent> =>
+    withPdf(job, async (pdf) => {
+      const page = await pdf.getPage(job.page + 1);
+      pdfPageSize(page, job.dpi, job.maxPixels);
+      const layer = await readTextLayer(page, job.dpi);
+      if (layer.words.length > 0) return layer;
+      const image = await renderPdfPage(page, job.dpi, job.maxPixels);
+      return { width: image.width, height: image.height, image: sharedGray(image) };
+    }),
+);
+
+export interface PdfRenderJob extends PdfJob {
+  page: number;
+  /** Width to render at (the DPI follows); absent: `defaultDpi`. */
+  width?: number;
+  defaultDpi: number;
+  maxPixels: number;
+}
+
+export interface RenderedPdfPage {
+  pageCount: number;
+  width: number;
+  height: number;
+  dpi: number;
+  png: Uint8Array;
+}
+
+/** The DPI that renders a page `pointsWide` points wide at `width` pixels: OCR renders at whole DPIs, so prefer the whole one. */
+function dpiForWidth(pointsWide: number, width: number): number {
+  const exact = (width * 72) / pointsWide;
+  const whole = Math.round(exact);
+  return Math.ceil((pointsWide * whole) / 72) === width ? whole : exact;
+}
+
+/** One page as a gray PNG, at a width (the one OCR gave it, so boxes line up) or the default DPI. */
+export const renderPdfPageToPng = workTask(
+  (job: PdfRenderJob): Promise<RenderedPdfPage> => {
+    checkPdfStreams(job.pdf, job.limits);
+    return withPdf(job, async (pdf) => {
+      if (job.page >= pdf.numPages) {
+        throw new ProviderError('invalid_request', `The PDF has ${pdf.numPages} page(s); page ${job.page} does not exist (pages are 0-based).`, { code: 'page_out_of_range', param: 'page' });
+      }
+      const page = await pdf.getPage(job.page + 1);
+      const dpi = job.width ? dpiForWidth(page.getViewport({ scale: 1 }).width, job.width) : job.defaultDpi;
+      const gray = await renderPdfPage(page, dpi, job.maxPixels);
+      return { pageCount: pdf.numPages, width: gray.width, height: gray.height, dpi: Math.round(dpi), png: movable(await grayToPng(gray)) };
+    });
+  },
+  (rendered) => [rendered.png.buffer as ArrayBuffer],
+);
+
+export interface ImageJob {
+  bytes: Uint8Array;
+  maxPixels: number;
+}
+
+/** An image decoded to 8-bit gray, in shared memory (see sharedGray). */
+export const imageToGray = workTask(
+  async (job: ImageJob): Promise<GrayImage> => sharedGray(await decodeGray(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), { maxPixels: job.maxPixels })),
+);
+
+export interface DecodedPng {
+  png: Uint8Array;
+  width: number;
+  height: number;
+  /** Pixels per inch the image names, if any. */
+  density?: number;
+}
+
+/** An image decoded (orientation applied) and encoded again as PNG, with its size and density. */
+export const imageToPng = workTask(
+  async (job: ImageJob): Promise<DecodedPng> => {
+    const decoded = await decodeToPng(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), { maxPixels: job.maxPixels });
+    return { ...decoded, png: movable(decoded.png) };
+  },
+  (decoded) => [decoded.png.buffer as ArrayBuffer],
+);
