@@ -46,7 +46,8 @@ function partialFiles(gateway: TestGateway): string[] {
 describe('stalled and aborted uploads', () => {
   // First in its file: the probe reports the growth of the process's peak RSS.
   it('20 uploads that stop after 10 MB each are answered 408 after the idle timeout, hold no memory and leave no file behind', async () => {
-    const gateway = await useGateway({ config: { server: { body_idle_timeout_ms: 1000, headers_timeout_ms: 5000, request_timeout_ms: 20_000 } } });
+    // All 20 from one key: its per-key upload limit (4 by default) is raised so every one reaches the body reader.
+    const gateway = await useGateway({ config: { server: { body_idle_timeout_ms: 1000, headers_timeout_ms: 5000, request_timeout_ms: 20_000, upload_concurrency_per_key: 20 } } });
     const attacker = await createMemberKey(gateway, 'attacker');
     const probe = startLatencyProbe(gateway, await createMemberKey(gateway));
     const uploads = Array.from({ length: 20 }, () => stallAfter(gateway, attacker, 10));
