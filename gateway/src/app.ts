@@ -76,6 +76,7 @@ import { ImageAnalysisService } from './core/vision/image-analysis-service.js';
 import { ImageGenerationService } from './core/images/image-generation-service.js';
 import { TranscriptionService } from './core/audio/transcription-service.js';
 import { ResponsesRepository } from './store/responses-repository.js';
+import { ClientSchemaChecker } from './core/json/client-schema-checker.js';
 
 export type Gateway = FastifyInstance;
 
@@ -172,7 +173,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const metrics = new GatewayMetrics(providers, breakers);
   const runner = new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
   /** What the use cases that load client documents need. */
-  const useCaseDeps = { models, runner, files, options, urlFetchPolicy };
+  const schemas = new ClientSchemaChecker(options.server.clientSchemas);
+  const useCaseDeps = { models, runner, files, options, urlFetchPolicy, schemas };
   const accounts = new AccountService(new AccountRepository(db), ledger, options.account, Date.now, team && (() => team.spendReservations(storedSpend(new AccountRepository(db), new UsageRepository(db)))));
   await accounts.load();
   const services: GatewayServices = {
@@ -276,6 +278,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   });
   app.addHook('onClose', async () => {
     await Promise.allSettled([...providers.values()].map((provider) => provider.close()));
+    await schemas.close();
     await ledger.close().catch((error: unknown) => app.log.error({ err: error }, 'usage records could not be written at close'));
     await services.requestLog.flush();
     await db.close();

@@ -28,6 +28,11 @@ export interface ServerSettings {
   batchConcurrencyPerBatch: number;
   /** PostgreSQL: how often each instance looks for batch lines whose instance died, in seconds. */
   batchRecoverySeconds: number;
+  /**
+   * Clients' JSON schemas (OCR, Mistral's annotation formats): JSON text length, nesting and number
+   * of values, checked before compiling; and how long one compilation or check may run on its thread.
+   */
+  clientSchemas: { maxBytes: number; maxDepth: number; maxNodes: number; jobTimeoutMs: number };
 }
 
 export interface AccountSettings {

@@ -151,6 +151,12 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       batchConcurrency: server.batch_concurrency ?? DEFAULT_SERVER.batchConcurrency,
       batchConcurrencyPerBatch: server.batch_concurrency_per_batch ?? DEFAULT_SERVER.batchConcurrencyPerBatch,
       batchRecoverySeconds: server.batch_recovery_seconds ?? DEFAULT_SERVER.batchRecoverySeconds,
+      clientSchemas: {
+        maxBytes: server.schema_max_kb !== undefined ? server.schema_max_kb * 1024 : DEFAULT_SERVER.clientSchemas.maxBytes,
+        maxDepth: server.schema_max_depth ?? DEFAULT_SERVER.clientSchemas.maxDepth,
+        maxNodes: server.schema_max_nodes ?? DEFAULT_SERVER.clientSchemas.maxNodes,
+        jobTimeoutMs: server.schema_job_timeout_ms ?? DEFAULT_SERVER.clientSchemas.jobTimeoutMs,
+      },
     },
     team,
     account: {
