@@ -217,7 +217,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     conversations: new ConversationsService(new ConversationsRepository(db), agents, models),
     urlFetchPolicy,
     localModels: new LocalModels({ dataDir: options.dataDir, hub: options.hub }, models, new ModelDownloadsRepository(db), app.log),
-    chat: new ChatService(models, runner),
+    chat: new ChatService(models, runner, options.server.clientSchemas),
     completions: new CompletionService(models, runner),
     fim: new FimService(models, runner),
     embeddings: new EmbeddingService(models, runner),
@@ -226,7 +226,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     imageAnalysis: new ImageAnalysisService(useCaseDeps),
     imageGeneration: new ImageGenerationService(models, runner, files),
     transcription: new TranscriptionService(models, runner),
-    responses: new ResponsesService(models, runner, new ResponsesRepository(db)),
+    responses: new ResponsesService(models, runner, new ResponsesRepository(db), options.server.clientSchemas),
     settings: new SettingsService({
       options,
       store: new SettingsStore(new SettingsRepository(db), { box: new SecretBox(secretKey.key), source: secretKey.source }),

@@ -29,8 +29,9 @@ export interface ServerSettings {
   /** PostgreSQL: how often each instance looks for batch lines whose instance died, in seconds. */
   batchRecoverySeconds: number;
   /**
-   * Clients' JSON schemas (OCR, Mistral's annotation formats): JSON text length, nesting and number
-   * of values, checked before compiling; and how long one compilation or check may run on its thread.
+   * Clients' JSON schemas (OCR, Mistral's annotation formats, chat response formats and tool parameters):
+   * JSON text length, nesting and number of values, checked before use; and how long one compilation or
+   * check of an OCR schema may run on its thread.
    */
   clientSchemas: { maxBytes: number; maxDepth: number; maxNodes: number; jobTimeoutMs: number };
 }

@@ -2,7 +2,8 @@ import { expect, it } from 'vitest';
 import { drawTextImage } from '../support/draw-text.js';
 import { createMemberKey, startLatencyProbe, type ProbeReport } from '../support/latency-probe.js';
 import { json, type Json, type TestGateway } from '../support/start-gateway.js';
-import { useGateway } from '../support/use-resources.js';
+import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
+import { useFakeUpstream, useGateway } from '../support/use-resources.js';
 
 // Issue 31, findings 1 and 2: client strings and client JSON schemas that froze every request.
 // 1. "A" + 150,000 spaces + "!" as an image: the base64 check backtracked quadratically (16.4 s).
@@ -142,4 +143,29 @@ it('refuses a schema of 10,000 properties with 422 naming the limit, before comp
     expect(outcome.report.worstMs, param).toBeLessThan(WORST_PROBE_MS);
     expect(outcome.elapsedMs, param).toBeLessThan(2000);
   }
+});
+
+it('applies the same limits to chat response_format schemas and tool parameters (the local engine makes a grammar of them), before any provider sees them', async () => {
+  const upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
+  const gateway = await useGateway({ config: upstreamConfig(upstream) });
+  const properties: Record<string, unknown> = {};
+  for (let i = 0; i < 10_000; i++) properties[`field_${i}`] = { type: 'string' };
+  const huge = { type: 'object', properties };
+  const small = { type: 'object', properties: { city: { type: 'string', pattern: '^[A-Z]' } }, required: ['city'] };
+  const messages = [{ role: 'user', content: 'Hello' }];
+  const tool = (parameters: Record<string, unknown>) => ({ type: 'function', function: { name: 'lookup', parameters } });
+  const refusals: [string, Record<string, unknown>, string][] = [
+    ['/v1/chat/completions', { messages, response_format: { type: 'json_schema', json_schema: { name: 'x', schema: huge } } }, 'response_format'],
+    ['/v1/chat/completions', { messages, tools: [tool(small), tool(huge)] }, 'tools[1]'],
+    ['/v1/responses', { input: 'Hello', text: { format: { type: 'json_schema', name: 'x', schema: huge } } }, 'text.format'],
+  ];
+  for (const [path, body, param] of refusals) {
+    const response = await gateway.request(path, { method: 'POST', json: body });
+    expect(response.status, param).toBe(422);
+    expect(await json(response), param).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'schema_too_large', param });
+  }
+  expect(upstream.requests).toHaveLength(0);
+  const served = await gateway.request('/v1/chat/completions', { method: 'POST', json: { messages, tools: [tool(small)], response_format: { type: 'json_schema', json_schema: { name: 'x', schema: small } } } });
+  expect(served.status).toBe(200);
+  expect(upstream.requests).toHaveLength(1);
 });
