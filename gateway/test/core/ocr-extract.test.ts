@@ -106,3 +106,25 @@ describe('OCR helpers on a recognised invoice', () => {
     expect(Math.abs(found.bbox[3] - drawn.bbox[3])).toBeLessThan(6);
   });
 });
+
+describe('schema extraction on a long document', () => {
+  /** One page of `count` lines that read as a "total amount" label, most with a value that is not a number. */
+  function labelledLines(count: number): OcrResult {
+    const lines = Array.from({ length: count }, (_, i) => ({
+      text: i % 7 === 0 ? `Total amount due ${i}` : 'Total amount due soon',
+      bbox: [10, i * 12, 300, i * 12 + 10] as [number, number, number, number],
+      words: [],
+      confidence: 1,
+    }));
+    return { pages: [{ index: 0, width: 1000, height: count * 12, text: '', blocks: [{ text: '', bbox: [0, 0, 1000, count * 12], lines, confidence: 1 }], confidence: 1 }] } as unknown as OcrResult;
+  }
+
+  it('looks for each field in 2,000 lines without a neighbour search per field and line (was 4.9 s for 10 fields)', () => {
+    const properties = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`total_amount_${i}`, { type: 'number' }]));
+    const started = performance.now();
+    const { data } = extractBySchema({ type: 'object', properties }, labelledLines(2000));
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect(data.total_amount_0).toBe(0);
+    expect(Object.keys(data)).toHaveLength(10);
+  });
+});
