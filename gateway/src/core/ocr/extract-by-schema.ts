@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BoxCoordinates, OcrResult } from '../../providers/contracts/ocr.js';
 import { coerceValue, schemaType, type PropertySchema } from './coerce-value.js';
 import { extractTableRows } from './extract-table-rows.js';
@@ -28,7 +29,16 @@ interface Lines {
   all: DocLine[];
   splits: Map<DocLine, Split[]>;
   neighbourValues(line: DocLine): string[];
+  /** Called after each line a field was looked for in: now and then waits a turn of the event loop. */
+  pace(): Promise<void> | undefined;
 }
+
+/**
+ * Lines looked at between two turns of the event loop: the work grows with fields × lines, both the
+ * client's (a schema of 1,000 fields over 2,000 lines takes seconds), so other requests are served
+ * in between and a request that is cancelled stops.
+ */
+const LINES_PER_TURN = 2_000;
 
 const MIN_SCORE = 0.5;
 
@@ -60,7 +70,7 @@ function splits(text: string): Split[] {
  * field, a neighbour search over every line of the page made extraction quadratic in the lines for each
  * field (2,000 lines and 10 fields: 4.9 s on the event loop).
  */
-function indexLines(all: DocLine[]): Lines {
+function indexLines(all: DocLine[], signal: AbortSignal): Lines {
   const byPage = new Map<number, DocLine[]>();
   for (const line of all) {
     const page = byPage.get(line.page);
@@ -68,6 +78,7 @@ function indexLines(all: DocLine[]): Lines {
     else byPage.set(line.page, [line]);
   }
   const neighbours = new Map<DocLine, string[]>();
+  let sinceTurn = 0;
   return {
     all,
     splits: new Map(all.map((line) => [line, splits(line.text)])),
@@ -76,13 +87,20 @@ function indexLines(all: DocLine[]): Lines {
       if (!found) neighbours.set(line, (found = findNeighbourValues(line, byPage.get(line.page) ?? [])));
       return found;
     },
+    pace() {
+      if (++sinceTurn < LINES_PER_TURN) return undefined;
+      sinceTurn = 0;
+      return nextTurn().then(() => signal.throwIfAborted());
+    },
   };
 }
 
 /** The best-labelled value for one field among the lines, coerced to its schema, or undefined. */
-function findValue(field: FieldLabel, schema: PropertySchema, name: string, lines: Lines): unknown {
+async function findValue(field: FieldLabel, schema: PropertySchema, name: string, lines: Lines): Promise<unknown> {
   let best: { score: number; value: unknown } | undefined;
   for (const line of lines.all) {
+    const turn = lines.pace();
+    if (turn) await turn;
     for (const split of lines.splits.get(line) ?? []) {
       let score = labelTokensScore(split.label, field);
       if (score < MIN_SCORE || (best && score + 0.1 <= best.score)) continue;
@@ -101,14 +119,14 @@ function findValue(field: FieldLabel, schema: PropertySchema, name: string, line
   return best?.value;
 }
 
-function extractObject(
+async function extractObject(
   schema: PropertySchema,
   result: OcrResult,
   lines: Lines,
   context: FieldLabel | undefined,
   path: string,
   missing: string[],
-): Record<string, unknown> {
+): Promise<Record<string, unknown>> {
   const data: Record<string, unknown> = {};
   const required = new Set(schema.required ?? []);
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
@@ -120,16 +138,16 @@ function extractObject(
     const type = schemaType(property);
     let value: unknown;
     if (type === 'object') {
-      value = extractObject(property, result, lines, field, `${path}${name}.`, missing);
+      value = await extractObject(property, result, lines, field, `${path}${name}.`, missing);
     } else if (type === 'array') {
       value = property.items && schemaType(property.items) === 'object' ? extractTableRows(result.pages, property.items) : null;
       if (value === null && property.items) {
-        const single = findValue(field, property.items, name, lines);
+        const single = await findValue(field, property.items, name, lines);
         value = single === undefined ? null : [single];
       }
     } else {
-      value = findValue(field, property, name, lines);
-      if (value === undefined && property.description) value = findValue(fieldLabel(property.description), property, name, lines);
+      value = await findValue(field, property, name, lines);
+      if (value === undefined && property.description) value = await findValue(fieldLabel(property.description), property, name, lines);
     }
     data[name] = value ?? null;
     if (required.has(name) && (value === undefined || value === null)) missing.push(`${path}${name}`);
@@ -144,11 +162,11 @@ function extractObject(
  * property's type. Arrays of objects are read from tables whose header names the item's properties.
  * What is not found is null; required properties that are null are listed in `missingRequired`.
  */
-export function extractBySchema(schema: Record<string, unknown>, result: OcrResult): SchemaExtraction {
+export async function extractBySchema(schema: Record<string, unknown>, result: OcrResult, signal: AbortSignal): Promise<SchemaExtraction> {
   const lines: DocLine[] = result.pages.flatMap((page) =>
     page.blocks.flatMap((block) => block.lines.map((line) => ({ text: line.text, bbox: line.bbox, page: page.index }))),
   );
   const missingRequired: string[] = [];
-  const data = extractObject(schema as PropertySchema, result, indexLines(lines), undefined, '', missingRequired);
+  const data = await extractObject(schema as PropertySchema, result, indexLines(lines, signal), undefined, '', missingRequired);
   return { data, missingRequired };
 }

@@ -51,6 +51,6 @@ export async function fillSchema(
       log(`language model could not fill the schema (${(error as Error).message}); using the extractor`);
     }
   }
-  const extracted = extractBySchema(schema, result);
+  const extracted = await extractBySchema(schema, result, signal);
   return { data: extracted.data, method: 'extractor', missingRequired: extracted.missingRequired };
 }
