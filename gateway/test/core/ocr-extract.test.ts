@@ -154,4 +154,32 @@ describe('schema extraction on a long document', () => {
     setTimeout(() => controller.abort(new Error('client left')), 50);
     await expect(cancelled).rejects.toThrow('client left');
   });
+
+  it('lets other work run while it looks for a table header in long rows', async () => {
+    const rows = Array.from({ length: 40 }, (_, r) => ({
+      text: '',
+      bbox: [0, r * 20, 10_000, r * 20 + 10],
+      words: Array.from({ length: 1000 }, (_, i) => ({ text: `word${i}`, bbox: [i * 10, r * 20, i * 10 + 8, r * 20 + 10], confidence: 1 })),
+      confidence: 1,
+    }));
+    const result = { pages: [{ index: 0, width: 10_000, height: 800, text: '', blocks: [{ text: '', bbox: [0, 0, 10_000, 800], lines: rows, confidence: 1 }], confidence: 1 }] } as unknown as OcrResult;
+    const items = { type: 'object', properties: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`column_${i}`, { type: 'string' }])) };
+    let worstLagMs = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      worstLagMs = Math.max(worstLagMs, now - last);
+      last = now;
+    }, 5);
+    const started = performance.now();
+    try {
+      const { data } = await extractBySchema({ type: 'object', properties: { rows: { type: 'array', items } } }, result, new AbortController().signal);
+      worstLagMs = Math.max(worstLagMs, performance.now() - last);
+      expect(data).toEqual({ rows: null });
+    } finally {
+      clearInterval(timer);
+    }
+    expect(performance.now() - started).toBeGreaterThan(3 * worstLagMs);
+    expect(worstLagMs).toBeLessThan(250);
+  });
 });

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BoxCoordinates, OcrResult } from '../../providers/contracts/ocr.js';
 import { coerceValue, schemaType, type PropertySchema } from './coerce-value.js';
-import { extractTableRows } from './extract-table-rows.js';
+import { extractTableRows, type Pace } from './extract-table-rows.js';
 import { GENERIC_TOKENS, labelTokens } from './label-tokens.js';
 import { fieldLabel, labelTokensScore, type FieldLabel } from './match-label.js';
 
@@ -29,16 +29,15 @@ interface Lines {
   all: DocLine[];
   splits: Map<DocLine, Split[]>;
   neighbourValues(line: DocLine): string[];
-  /** Called after each line a field was looked for in: now and then waits a turn of the event loop. */
-  pace(): Promise<void> | undefined;
+  pace: Pace;
 }
 
 /**
- * Lines looked at between two turns of the event loop: the work grows with fields × lines, both the
+ * Label comparisons between two turns of the event loop: the work grows with fields × lines, both the
  * client's (a schema of 1,000 fields over 2,000 lines takes seconds), so other requests are served
  * in between and a request that is cancelled stops.
  */
-const LINES_PER_TURN = 2_000;
+const COMPARISONS_PER_TURN = 10_000;
 
 const MIN_SCORE = 0.5;
 
@@ -79,19 +78,26 @@ function indexLines(all: DocLine[], signal: AbortSignal): Lines {
   }
   const neighbours = new Map<DocLine, string[]>();
   let sinceTurn = 0;
+  const pace: Pace = (comparisons) => {
+    sinceTurn += comparisons;
+    if (sinceTurn < COMPARISONS_PER_TURN) return undefined;
+    sinceTurn = 0;
+    return nextTurn().then(() => signal.throwIfAborted());
+  };
   return {
     all,
     splits: new Map(all.map((line) => [line, splits(line.text)])),
     neighbourValues(line) {
       let found = neighbours.get(line);
-      if (!found) neighbours.set(line, (found = findNeighbourValues(line, byPage.get(line.page) ?? [])));
+      if (!found) {
+        const pageLines = byPage.get(line.page) ?? [];
+        neighbours.set(line, (found = findNeighbourValues(line, pageLines)));
+        // A line's look at another costs about a quarter of a label comparison.
+        sinceTurn += pageLines.length / 4;
+      }
       return found;
     },
-    pace() {
-      if (++sinceTurn < LINES_PER_TURN) return undefined;
-      sinceTurn = 0;
-      return nextTurn().then(() => signal.throwIfAborted());
-    },
+    pace,
   };
 }
 
@@ -99,9 +105,10 @@ function indexLines(all: DocLine[], signal: AbortSignal): Lines {
 async function findValue(field: FieldLabel, schema: PropertySchema, name: string, lines: Lines): Promise<unknown> {
   let best: { score: number; value: unknown } | undefined;
   for (const line of lines.all) {
-    const turn = lines.pace();
+    const lineSplits = lines.splits.get(line) ?? [];
+    const turn = lines.pace(lineSplits.length);
     if (turn) await turn;
-    for (const split of lines.splits.get(line) ?? []) {
+    for (const split of lineSplits) {
       let score = labelTokensScore(split.label, field);
       if (score < MIN_SCORE || (best && score + 0.1 <= best.score)) continue;
       let value = coerceValue(split.value, schema, name);
@@ -140,7 +147,7 @@ async function extractObject(
     if (type === 'object') {
       value = await extractObject(property, result, lines, field, `${path}${name}.`, missing);
     } else if (type === 'array') {
-      value = property.items && schemaType(property.items) === 'object' ? extractTableRows(result.pages, property.items) : null;
+      value = property.items && schemaType(property.items) === 'object' ? await extractTableRows(result.pages, property.items, lines.pace) : null;
       if (value === null && property.items) {
         const single = await findValue(field, property.items, name, lines);
         value = single === undefined ? null : [single];

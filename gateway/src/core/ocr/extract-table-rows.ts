@@ -19,6 +19,9 @@ function pageRows(page: OcrPage): OcrWord[][] {
   return rows.map((row) => row.sort((a, b) => a.bbox[0] - b.bbox[0]));
 }
 
+/** Told how many label comparisons were just made; now and then answers a promise of the event loop's next turn, to await. */
+export type Pace = (comparisons: number) => Promise<void> | undefined;
+
 interface Column {
   name: string;
   x1: number;
@@ -60,11 +63,14 @@ const SUBTOTAL = fieldLabel('subtotal');
  * then reads the rows below it cell by cell (a word belongs to the column whose span holds its centre;
  * spans split halfway between headers) until a totals row, a row with fewer than two cells, or a gap.
  */
-export function extractTableRows(pages: OcrPage[], items: PropertySchema): Record<string, unknown>[] | null {
+export async function extractTableRows(pages: OcrPage[], items: PropertySchema, pace: Pace): Promise<Record<string, unknown>[] | null> {
   const properties = items.properties ?? {};
+  const propertyCount = Object.keys(properties).length;
   for (const page of pages) {
     const rows = pageRows(page);
     for (let h = 0; h < rows.length; h++) {
+      const turn = pace(rows[h].length * 3 * propertyCount);
+      if (turn) await turn;
       const columns = headerColumns(rows[h], properties);
       if (columns.length < 2) continue;
       const bounds = columns.map((c, i) => [
