@@ -24,26 +24,41 @@ export function documentSourceLimits(services: { options: { server: { bodyLimitB
   return { maxBytes: services.options.server.bodyLimitBytes, timeoutMs: 15_000, addresses: services.urlFetchPolicy };
 }
 
-const HEX_DIGIT = /^[0-9a-f]$/i;
+/** The value of a hex digit's character code, or -1. */
+function hexValue(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  const lower = code | 0x20;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
 
 /**
  * The bytes of a data URL's percent-encoded (not base64) payload: each %XX is one byte (RFC 2397), not
- * UTF-8; the rest is UTF-8. One pass into one buffer: the payload may be tens of megabytes.
+ * UTF-8; the rest is UTF-8. One pass into one buffer, ASCII written as it is read: the payload may be
+ * tens of megabytes (splitting 16 MB into pieces took 8 s and 880 MB).
  */
 function percentDecoded(payload: string, param: string): Buffer {
   const bytes = Buffer.allocUnsafe(Buffer.byteLength(payload, 'utf8'));
   let length = 0;
-  let from = 0;
-  for (let at = payload.indexOf('%'); at !== -1; at = payload.indexOf('%', from)) {
-    const hex = payload.slice(at + 1, at + 3);
-    if (hex.length < 2 || !HEX_DIGIT.test(hex[0]) || !HEX_DIGIT.test(hex[1])) {
-      throw new GatewayError(422, 'invalid_data_url', "The data URL holds a '%' that is not followed by two hex digits; percent-encode it, or encode the bytes as base64 (data:<type>;base64,...).", { param });
+  for (let at = 0; at < payload.length; at++) {
+    const code = payload.charCodeAt(at);
+    if (code === 37) {
+      const high = hexValue(payload.charCodeAt(at + 1));
+      const low = hexValue(payload.charCodeAt(at + 2));
+      if (high < 0 || low < 0) {
+        throw new GatewayError(422, 'invalid_data_url', "The data URL holds a '%' that is not followed by two hex digits; percent-encode it, or encode the bytes as base64 (data:<type>;base64,...).", { param });
+      }
+      bytes[length++] = (high << 4) | low;
+      at += 2;
+    } else if (code < 0x80) {
+      bytes[length++] = code;
+    } else {
+      // A run of other characters, encoded together so a surrogate pair stays whole.
+      let end = at + 1;
+      while (end < payload.length && payload.charCodeAt(end) >= 0x80) end++;
+      length += bytes.write(payload.slice(at, end), length, 'utf8');
+      at = end - 1;
     }
-    length += bytes.write(payload.slice(from, at), length, 'utf8');
-    bytes[length++] = parseInt(hex, 16);
-    from = at + 3;
   }
-  length += bytes.write(payload.slice(from), length, 'utf8');
   return bytes.subarray(0, length);
 }
 
