@@ -169,3 +169,23 @@ it('applies the same limits to chat response_format schemas and tool parameters 
   expect(served.status).toBe(200);
   expect(upstream.requests).toHaveLength(1);
 });
+
+it('takes the schema limits from the config file (server.schema_max_kb, schema_max_depth, schema_max_nodes)', async () => {
+  const upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
+  const gateway = await useGateway({ config: { ...upstreamConfig(upstream), server: { schema_max_kb: 1, schema_max_depth: 4, schema_max_nodes: 50 } } });
+  const chat = (schema: Record<string, unknown>) =>
+    gateway.request('/v1/chat/completions', { method: 'POST', json: { messages: [{ role: 'user', content: 'Hi' }], response_format: { type: 'json_schema', json_schema: { name: 'x', schema } } } });
+  const cases: [Record<string, unknown>, string][] = [
+    [{ type: 'string', description: 'x'.repeat(2000) }, 'larger than 1 KiB of JSON'],
+    [{ type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'string' } } } } }, 'nested more than 4 levels deep'],
+    [{ enum: Array.from({ length: 60 }, (_, i) => i) }, 'more than 50 values'],
+  ];
+  for (const [schema, problem] of cases) {
+    const response = await chat(schema);
+    expect(response.status, problem).toBe(422);
+    const body = await json(response);
+    expect(body, problem).toMatchObject({ code: 'schema_too_large', param: 'response_format' });
+    expect(body.message, problem).toContain(problem);
+  }
+  expect((await chat({ type: 'object', properties: { a: { type: 'string' } } })).status).toBe(200);
+});
