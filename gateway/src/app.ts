@@ -85,6 +85,7 @@ import { TranscriptionService } from './core/audio/transcription-service.js';
 import { ResponsesRepository } from './store/responses-repository.js';
 import { MediaDecoder } from './media/media-decoder.js';
 import { WorkPool } from './media/work-pool/work-pool.js';
+import { ClientSchemaChecker } from './core/json/client-schema-checker.js';
 
 export type Gateway = FastifyInstance;
 
@@ -206,7 +207,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const runner = new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
   /** What the use cases that load client documents need. */
   const ocrAdmission = new OcrAdmission({ concurrency: options.server.ocrConcurrency, perKey: Math.min(options.server.ocrConcurrencyPerKey, options.server.ocrConcurrency) });
-  const useCaseDeps = { models, runner, files, options, urlFetchPolicy, ocrAdmission, media };
+  const schemas = new ClientSchemaChecker(options.server.clientSchemas);
+  const useCaseDeps = { models, runner, files, options, urlFetchPolicy, ocrAdmission, media, schemas };
   const accounts = new AccountService(new AccountRepository(db), ledger, options.account, Date.now, team && (() => team.spendReservations(storedSpend(new AccountRepository(db), new UsageRepository(db)))));
   await accounts.load();
   const services: GatewayServices = {
@@ -250,7 +252,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     urlFetchPolicy,
     quotas,
     localModels: new LocalModels({ dataDir: options.dataDir, hub: options.hub }, models, new ModelDownloadsRepository(db), app.log),
-    chat: new ChatService(models, runner),
+    chat: new ChatService(models, runner, options.server.clientSchemas),
     completions: new CompletionService(models, runner),
     fim: new FimService(models, runner),
     embeddings: new EmbeddingService(models, runner),
@@ -259,7 +261,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     imageAnalysis: new ImageAnalysisService(useCaseDeps),
     imageGeneration: new ImageGenerationService(models, runner, files),
     transcription: new TranscriptionService(models, runner),
-    responses: new ResponsesService(models, runner, new ResponsesRepository(db)),
+    responses: new ResponsesService(models, runner, new ResponsesRepository(db), options.server.clientSchemas),
     settings: new SettingsService({
       options,
       store: new SettingsStore(new SettingsRepository(db), { box: new SecretBox(secretKey.key), source: secretKey.source }),
@@ -315,6 +317,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   app.addHook('onClose', async () => {
     await Promise.allSettled([...providers.values()].map((provider) => provider.close()));
     await media.pool.close();
+    await schemas.close();
     await ledger.close().catch((error: unknown) => app.log.error({ err: error }, 'usage records could not be written at close'));
     await services.requestLog.flush();
     await db.close();

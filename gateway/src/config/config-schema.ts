@@ -88,6 +88,14 @@ export const ServerConfigSchema = Type.Object(
     media_job_timeout_ms: Type.Optional(Type.Integer({ minimum: 100 })),
     /** JavaScript heap of one decoding thread, in MiB; a job that needs more is stopped with 413 (default 512). */
     media_job_memory_mb: Type.Optional(Type.Integer({ minimum: 32, maximum: 16_384 })),
+    /** Largest JSON schema a client may send (OCR's schema, Mistral's annotation formats, chat response_format and tool parameters), in KiB of JSON text (default 256). */
+    schema_max_kb: Type.Optional(Type.Integer({ minimum: 1, maximum: 65_536 })),
+    /** Deepest nesting of objects and arrays in such a schema (default 32). */
+    schema_max_depth: Type.Optional(Type.Integer({ minimum: 2, maximum: 100 })),
+    /** Most values (objects, arrays, strings, numbers...) in such a schema (default 10000). */
+    schema_max_nodes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    /** Longest compiling an OCR or annotation schema, or checking data against it, may run on its thread before it is stopped with 422, in milliseconds (default 10000). */
+    schema_job_timeout_ms: Type.Optional(Type.Integer({ minimum: 100 })),
   },
   { additionalProperties: false },
 );

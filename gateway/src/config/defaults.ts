@@ -50,6 +50,9 @@ export const DEFAULT_SERVER: ServerSettings = {
   mediaWorkers: Math.min(2, availableParallelism()),
   mediaJobTimeoutMs: 60_000,
   mediaJobMemoryMb: 512,
+  // Ten times the largest real extraction schemas seen (a few hundred properties); Ajv compiles
+  // 10,000 values in about a second on one core, and 32 levels are 15 of nested properties.
+  clientSchemas: { maxBytes: 256 * 1024, maxDepth: 32, maxNodes: 10_000, jobTimeoutMs: 10_000 },
 };
 
 /**

@@ -44,6 +44,12 @@ export interface ServerSettings {
   mediaWorkers: number;
   mediaJobTimeoutMs: number;
   mediaJobMemoryMb: number;
+  /**
+   * Clients' JSON schemas (OCR, Mistral's annotation formats, chat response formats and tool parameters):
+   * JSON text length, nesting and number of values, checked before use; and how long one compilation or
+   * check of an OCR schema may run on its thread.
+   */
+  clientSchemas: { maxBytes: number; maxDepth: number; maxNodes: number; jobTimeoutMs: number };
 }
 
 /** What one key may keep stored (the config file's `quotas:`). */

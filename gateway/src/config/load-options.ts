@@ -169,6 +169,12 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       mediaWorkers: server.media_workers ?? DEFAULT_SERVER.mediaWorkers,
       mediaJobTimeoutMs: server.media_job_timeout_ms ?? DEFAULT_SERVER.mediaJobTimeoutMs,
       mediaJobMemoryMb: server.media_job_memory_mb ?? DEFAULT_SERVER.mediaJobMemoryMb,
+      clientSchemas: {
+        maxBytes: server.schema_max_kb !== undefined ? server.schema_max_kb * 1024 : DEFAULT_SERVER.clientSchemas.maxBytes,
+        maxDepth: server.schema_max_depth ?? DEFAULT_SERVER.clientSchemas.maxDepth,
+        maxNodes: server.schema_max_nodes ?? DEFAULT_SERVER.clientSchemas.maxNodes,
+        jobTimeoutMs: server.schema_job_timeout_ms ?? DEFAULT_SERVER.clientSchemas.jobTimeoutMs,
+      },
     },
     team,
     account: {

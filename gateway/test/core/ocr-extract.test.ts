@@ -52,7 +52,7 @@ describe('OCR helpers on a recognised invoice', () => {
   });
   afterAll(() => provider.close());
 
-  it('fills a schema from labels, nested objects and the line-item table', () => {
+  it('fills a schema from labels, nested objects and the line-item table', async () => {
     const schema = {
       type: 'object',
       required: ['invoice_number', 'total', 'purchase_order'],
@@ -71,7 +71,7 @@ describe('OCR helpers on a recognised invoice', () => {
         },
       },
     };
-    const { data, missingRequired } = extractBySchema(schema, result);
+    const { data, missingRequired } = await extractBySchema(schema, result, new AbortController().signal);
     const { fields } = invoice;
     expect(data).toEqual({
       invoice_number: fields.invoice_number,
@@ -104,5 +104,82 @@ describe('OCR helpers on a recognised invoice', () => {
     expect(found.page).toBe(0);
     expect(Math.abs(found.bbox[0] - drawn.bbox[0])).toBeLessThan(6);
     expect(Math.abs(found.bbox[3] - drawn.bbox[3])).toBeLessThan(6);
+  });
+});
+
+describe('schema extraction on a long document', () => {
+  /** One page of `count` lines that read as a "total amount" label, most with a value that is not a number. */
+  function labelledLines(count: number): OcrResult {
+    const lines = Array.from({ length: count }, (_, i) => ({
+      text: i % 7 === 0 ? `Total amount due ${i}` : 'Total amount due soon',
+      bbox: [10, i * 12, 300, i * 12 + 10] as [number, number, number, number],
+      words: [],
+      confidence: 1,
+    }));
+    return { pages: [{ index: 0, width: 1000, height: count * 12, text: '', blocks: [{ text: '', bbox: [0, 0, 1000, count * 12], lines, confidence: 1 }], confidence: 1 }] } as unknown as OcrResult;
+  }
+
+  const fields = (count: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: count }, (_, i) => [`total_amount_${i}`, { type: 'number' }])) });
+
+  it('looks for each field in 2,000 lines without a neighbour search per field and line (was 4.9 s for 10 fields)', async () => {
+    const started = performance.now();
+    const { data } = await extractBySchema(fields(10), labelledLines(2000), new AbortController().signal);
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect(data.total_amount_0).toBe(0);
+    expect(Object.keys(data)).toHaveLength(10);
+  });
+
+  it('lets other work run while it looks for many fields in many lines, and stops when the request is cancelled', async () => {
+    const lines = labelledLines(2000);
+    let worstLagMs = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      worstLagMs = Math.max(worstLagMs, now - last);
+      last = now;
+    }, 5);
+    const started = performance.now();
+    try {
+      await extractBySchema(fields(200), lines, new AbortController().signal);
+      // The gap since the last timer counts too: a blocked loop runs none at all.
+      worstLagMs = Math.max(worstLagMs, performance.now() - last);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(performance.now() - started).toBeGreaterThan(3 * worstLagMs);
+    expect(worstLagMs).toBeLessThan(250);
+
+    const controller = new AbortController();
+    const cancelled = extractBySchema(fields(1000), lines, controller.signal);
+    setTimeout(() => controller.abort(new Error('client left')), 50);
+    await expect(cancelled).rejects.toThrow('client left');
+  });
+
+  it('lets other work run while it looks for a table header in long rows', async () => {
+    const rows = Array.from({ length: 40 }, (_, r) => ({
+      text: '',
+      bbox: [0, r * 20, 10_000, r * 20 + 10],
+      words: Array.from({ length: 1000 }, (_, i) => ({ text: `word${i}`, bbox: [i * 10, r * 20, i * 10 + 8, r * 20 + 10], confidence: 1 })),
+      confidence: 1,
+    }));
+    const result = { pages: [{ index: 0, width: 10_000, height: 800, text: '', blocks: [{ text: '', bbox: [0, 0, 10_000, 800], lines: rows, confidence: 1 }], confidence: 1 }] } as unknown as OcrResult;
+    const items = { type: 'object', properties: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`column_${i}`, { type: 'string' }])) };
+    let worstLagMs = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      worstLagMs = Math.max(worstLagMs, now - last);
+      last = now;
+    }, 5);
+    const started = performance.now();
+    try {
+      const { data } = await extractBySchema({ type: 'object', properties: { rows: { type: 'array', items } } }, result, new AbortController().signal);
+      worstLagMs = Math.max(worstLagMs, performance.now() - last);
+      expect(data).toEqual({ rows: null });
+    } finally {
+      clearInterval(timer);
+    }
+    expect(performance.now() - started).toBeGreaterThan(3 * worstLagMs);
+    expect(worstLagMs).toBeLessThan(250);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileClientSchema } from '../../src/core/json/json-schema-check.js';
+import { compileClientSchemaHere, firstProblem } from '../../src/core/json/client-schema-thread.js';
 import { toChatHistory } from '../../src/providers/llamacpp/to-chat-history.js';
 import { ANY_JSON_VALUE, toGrammarJsonSchema } from '../../src/providers/llamacpp/to-grammar-json-schema.js';
 import type { ChatChoice, ChatProvider, ChatRequest, ChatStreamEvent } from '../../src/providers/contracts/chat.js';
@@ -74,7 +74,8 @@ function expectValidCall(choice: ChatChoice, allowed: string[]): { name: string;
   expect(allowed).toContain(call.function.name);
   const args: unknown = JSON.parse(call.function.arguments);
   const parameters = TOOLS.find((entry) => entry.function.name === call.function.name)!.function.parameters ?? NO_ARGUMENTS;
-  expect(compileClientSchema(parameters, 'parameters')(args), call.function.arguments).toBeUndefined();
+  const validate = compileClientSchemaHere(parameters);
+  expect(validate(args) ? undefined : firstProblem(validate), call.function.arguments).toBeUndefined();
   return { name: call.function.name, args };
 }
 

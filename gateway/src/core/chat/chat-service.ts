@@ -5,6 +5,8 @@ import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import { batchedEvents, batchesOf, type BatchedEvents } from '../../streaming/event-batches.js';
 import type { RouteRunner } from '../routing/route-runner.js';
+import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
+import { checkTurnSchemas } from '../json/check-turn-schemas.js';
 
 /** One chat turn as the client asked for it, apart from the model. */
 export type ChatTurn = Omit<ChatRequest, 'model' | 'signal'>;
@@ -22,6 +24,7 @@ export class ChatService {
   constructor(
     private readonly models: ModelRegistry,
     private readonly runner: RouteRunner,
+    private readonly schemaLimits: ClientSchemaSizeLimits,
   ) {}
 
   /**
@@ -45,6 +48,7 @@ export class ChatService {
   }
 
   async complete(route: ModelRoute, turn: ChatTurn, stream: boolean, meter: UsageMeter, signal: AbortSignal): Promise<ChatOutcome> {
+    checkTurnSchemas(turn, this.schemaLimits);
     if (!stream) {
       const { value, route: served } = await this.runner.invoke(route, 'chat', signal, (chat, model, attemptSignal) => chat.chat({ ...turn, model, signal: attemptSignal }));
       meter.charge(served, value.usage);

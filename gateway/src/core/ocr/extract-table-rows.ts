@@ -1,6 +1,7 @@
 import type { OcrPage, OcrWord } from '../../providers/contracts/ocr.js';
 import { coerceValue, type PropertySchema } from './coerce-value.js';
-import { fieldLabel, labelScore } from './match-label.js';
+import { labelTokens } from './label-tokens.js';
+import { fieldLabel, labelScore, labelTokensScore } from './match-label.js';
 
 const centreY = (w: OcrWord): number => (w.bbox[1] + w.bbox[3]) / 2;
 const centreX = (w: OcrWord): number => (w.bbox[0] + w.bbox[2]) / 2;
@@ -18,27 +19,35 @@ function pageRows(page: OcrPage): OcrWord[][] {
   return rows.map((row) => row.sort((a, b) => a.bbox[0] - b.bbox[0]));
 }
 
+/** Told how many label comparisons were just made; now and then answers a promise of the event loop's next turn, to await. */
+export type Pace = (comparisons: number) => Promise<void> | undefined;
+
 interface Column {
   name: string;
   x1: number;
   x2: number;
 }
 
-/** Columns of a header row: for each item property, the run of 1–3 adjacent header words that best names it. */
+/** The highest or lowest edge of a row's words (`pick`: Math.max or Math.min), without spreading a row of any length into arguments. */
+const rowEdge = (row: OcrWord[], edge: (word: OcrWord) => number, pick: (a: number, b: number) => number): number => row.map(edge).reduce(pick);
+
+/**
+ * Columns of a header row: for each item property, the run of 1–3 adjacent header words that best names
+ * it. The runs' tokens are worked out once per row (a word's tokens joined are its run's), not once per property.
+ */
 function headerColumns(row: OcrWord[], properties: Record<string, PropertySchema>): Column[] {
   const columns: Column[] = [];
+  const wordTokens = row.map((word) => labelTokens(word.text));
+  const runs = row.flatMap((_, i) => [1, 2, 3].filter((n) => i + n <= row.length).map((n) => ({ i, n, tokens: wordTokens.slice(i, i + n).flat() })));
   for (const name of Object.keys(properties)) {
     const field = fieldLabel(name);
     let best: Column | undefined;
     let bestScore = 0.5;
-    for (let i = 0; i < row.length; i++) {
-      for (let n = 1; n <= 3 && i + n <= row.length; n++) {
-        const words = row.slice(i, i + n);
-        const score = labelScore(words.map((w) => w.text).join(' '), field);
-        if (score > bestScore) {
-          bestScore = score;
-          best = { name, x1: words[0].bbox[0], x2: words[n - 1].bbox[2] };
-        }
+    for (const { i, n, tokens } of runs) {
+      const score = labelTokensScore(tokens, field);
+      if (score > bestScore) {
+        bestScore = score;
+        best = { name, x1: row[i].bbox[0], x2: row[i + n - 1].bbox[2] };
       }
     }
     if (best && !columns.some((c) => c.x1 === best.x1)) columns.push(best);
@@ -54,11 +63,14 @@ const SUBTOTAL = fieldLabel('subtotal');
  * then reads the rows below it cell by cell (a word belongs to the column whose span holds its centre;
  * spans split halfway between headers) until a totals row, a row with fewer than two cells, or a gap.
  */
-export function extractTableRows(pages: OcrPage[], items: PropertySchema): Record<string, unknown>[] | null {
+export async function extractTableRows(pages: OcrPage[], items: PropertySchema, pace: Pace): Promise<Record<string, unknown>[] | null> {
   const properties = items.properties ?? {};
+  const propertyCount = Object.keys(properties).length;
   for (const page of pages) {
     const rows = pageRows(page);
     for (let h = 0; h < rows.length; h++) {
+      const turn = pace(rows[h].length * 3 * propertyCount);
+      if (turn) await turn;
       const columns = headerColumns(rows[h], properties);
       if (columns.length < 2) continue;
       const bounds = columns.map((c, i) => [
@@ -66,10 +78,10 @@ export function extractTableRows(pages: OcrPage[], items: PropertySchema): Recor
         i === columns.length - 1 ? Infinity : (c.x2 + columns[i + 1].x1) / 2,
       ]);
       const out: Record<string, unknown>[] = [];
-      let previousBottom = Math.max(...rows[h].map((w) => w.bbox[3]));
-      const rowHeight = Math.max(...rows[h].map((w) => w.bbox[3] - w.bbox[1]));
+      let previousBottom = rowEdge(rows[h], (w) => w.bbox[3], Math.max);
+      const rowHeight = rowEdge(rows[h], (w) => w.bbox[3] - w.bbox[1], Math.max);
       for (const row of rows.slice(h + 1)) {
-        const top = Math.min(...row.map((w) => w.bbox[1]));
+        const top = rowEdge(row, (w) => w.bbox[1], Math.min);
         if (top - previousBottom > 3 * rowHeight) break;
         const first = row[0].text;
         if (labelScore(first, STOP) >= 0.8 || labelScore(first, SUBTOTAL) >= 0.8) break;
@@ -87,7 +99,7 @@ export function extractTableRows(pages: OcrPage[], items: PropertySchema): Recor
           item[name] = text === undefined ? null : (coerceValue(text, properties[name], name) ?? null);
         }
         out.push(item);
-        previousBottom = Math.max(...row.map((w) => w.bbox[3]));
+        previousBottom = rowEdge(row, (w) => w.bbox[3], Math.max);
       }
       if (out.length > 0) return out;
     }

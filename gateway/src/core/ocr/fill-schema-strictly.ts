@@ -1,6 +1,6 @@
 import type { OcrResult } from '../../providers/contracts/ocr.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { SchemaValidator } from '../json/json-schema-check.js';
+import type { SchemaValidator } from '../json/client-schema-checker.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import { fillSchema, type FilledSchema } from './fill-schema.js';
@@ -17,7 +17,7 @@ export async function fillSchemaStrictly(
   if (filled.missingRequired.length > 0) {
     throw new GatewayError(422, 'required_fields_not_found', `The document has no value for the required field(s) ${filled.missingRequired.join(', ')}.`, { param: request.param });
   }
-  const problem = request.validate(filled.data);
+  const problem = await request.validate(filled.data);
   if (problem) throw new GatewayError(422, 'schema_not_satisfied', `The recognised data does not satisfy the schema: ${problem}.`, { param: request.param });
   return filled;
 }

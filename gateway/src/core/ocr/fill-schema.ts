@@ -1,6 +1,6 @@
 import type { OcrResult } from '../../providers/contracts/ocr.js';
 import { askChat, helperChatRoute } from '../routing/chat-route.js';
-import type { SchemaValidator } from '../json/json-schema-check.js';
+import type { SchemaValidator } from '../json/client-schema-checker.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import { extractBySchema } from './extract-by-schema.js';
@@ -43,7 +43,7 @@ export async function fillSchema(
         { signal, responseFormat: { type: 'json_schema', json_schema: { name: 'document_data', schema } } },
       );
       const data = JSON.parse(answer.text) as Record<string, unknown>;
-      const problem = validate(data);
+      const problem = await validate(data);
       if (!problem) return { data, method: 'language_model', missingRequired: [] };
       log(`language model answer did not match the schema (${problem}); using the extractor`);
     } catch (error) {
@@ -51,6 +51,6 @@ export async function fillSchema(
       log(`language model could not fill the schema (${(error as Error).message}); using the extractor`);
     }
   }
-  const extracted = extractBySchema(schema, result);
+  const extracted = await extractBySchema(schema, result, signal);
   return { data: extracted.data, method: 'extractor', missingRequired: extracted.missingRequired };
 }

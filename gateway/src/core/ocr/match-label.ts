@@ -18,7 +18,11 @@ export function fieldLabel(name: string): FieldLabel {
  * unless all of the name matches.
  */
 export function labelScore(text: string, field: FieldLabel): number {
-  const label = labelTokens(text);
+  return labelTokensScore(labelTokens(text), field);
+}
+
+/** labelScore of a label already split into tokens (labelTokens). */
+export function labelTokensScore(label: readonly string[], field: FieldLabel): number {
   if (label.length === 0 || field.groups.length === 0) return 0;
   const used = new Set<number>();
   let total = 0;

@@ -5,7 +5,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import { toGatewayError } from '../errors/provider-error-mapping.js';
 import { documentSourceLimits, loadDocument } from '../files/document-source.js';
 import type { FileStore } from '../files/file-store.js';
-import { compileClientSchema } from '../json/json-schema-check.js';
+import type { ClientSchemaChecker } from '../json/client-schema-checker.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
@@ -49,6 +49,7 @@ export interface OcrServices {
   urlFetchPolicy: AddressPolicy;
   ocrAdmission: OcrAdmission;
   media: MediaDecoder;
+  schemas: ClientSchemaChecker;
 }
 
 /** One OCR call: who asks (the local engine takes keys in turns), its meter, its abort and its log. */
@@ -67,7 +68,7 @@ export class OcrService {
     if (request.schema && !request.structuredOutput) {
       throw new GatewayError(422, 'invalid_value', "Invalid request: 'structured_output' must be true when a 'schema' is given.", { param: 'structured_output' });
     }
-    const validate = request.schema ? compileClientSchema(request.schema, 'schema') : undefined;
+    const validate = request.schema ? await this.services.schemas.compile(request.schema, 'schema', signal) : undefined;
     const route = this.services.models.resolveOrDefault(request.model, 'ocr', DEFAULT_OCR_MODEL);
     const { result, route: served } = await recogniseDocument(this.services, route, { source: request.source, pages: request.pages, param: 'image', keyId }, signal);
     meter.charge(served, { prompt_tokens: 0, completion_tokens: 0 });

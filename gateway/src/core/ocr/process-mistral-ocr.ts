@@ -7,7 +7,7 @@ import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import type { FileStore } from '../files/file-store.js';
 import type { LoadedDocument } from '../files/document-source.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { compileClientSchema, type SchemaValidator } from '../json/json-schema-check.js';
+import type { ClientSchemaChecker, SchemaValidator } from '../json/client-schema-checker.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import { toGatewayError } from '../errors/provider-error-mapping.js';
 import type { RouteRunner } from '../routing/route-runner.js';
@@ -44,6 +44,7 @@ interface Services {
   urlFetchPolicy: AddressPolicy;
   ocrAdmission: OcrAdmission;
   media: MediaDecoder;
+  schemas: ClientSchemaChecker;
 }
 
 interface PageImage {
@@ -101,7 +102,7 @@ async function annotateImage(services: Services, route: ModelRoute, schema: Reco
       { signal, responseFormat: { type: 'json_schema', json_schema: { name: 'image_annotation', schema } } },
     );
     const data: unknown = JSON.parse(answer.text);
-    const problem = validate(data);
+    const problem = await validate(data);
     if (!problem) return JSON.stringify(data);
     log(`image annotation did not match the schema (${problem})`);
   } catch (error) {
@@ -121,8 +122,8 @@ export async function processMistralOcr(
   input: MistralOcrInput,
   { keyId, signal, log }: { keyId: string | null; signal: AbortSignal; log: (message: string) => void },
 ): Promise<{ response: MistralOcrResponse; route: ModelRoute }> {
-  const documentCheck = input.documentAnnotation ? compileClientSchema(input.documentAnnotation.schema, 'document_annotation_format') : undefined;
-  const bboxCheck = input.bboxAnnotation ? compileClientSchema(input.bboxAnnotation.schema, 'bbox_annotation_format') : undefined;
+  const documentCheck = input.documentAnnotation ? await services.schemas.compile(input.documentAnnotation.schema, 'document_annotation_format', signal) : undefined;
+  const bboxCheck = input.bboxAnnotation ? await services.schemas.compile(input.bboxAnnotation.schema, 'bbox_annotation_format', signal) : undefined;
   const annotator = input.bboxAnnotation ? visionRoute(services.models) : undefined;
   const route = services.models.resolveOrDefault(input.model, 'ocr', DEFAULT_OCR_MODEL);
   const source = 'url' in input.document ? input.document.url : (await services.files.content(input.document.fileId, input.document.owner)).content;

@@ -11,6 +11,8 @@ import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import { chatStreamToResponseEvents, choiceToOutput, finishResponse, responseSkeleton, type ResponseStreamEvent } from './chat-to-response.js';
 import type { ResponseObjectType, ResponsesBodyType, StoredInputItemType } from '../../wire/responses-schemas.js';
+import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
+import { checkTurnSchemas } from '../json/check-turn-schemas.js';
 import { inputItemsOf, itemsToMessages, toChatToolChoice, toChatTools, toResponseFormat } from './responses-to-chat.js';
 
 /** Who asks: stored responses belong to the key that created them; an Owner key sees all. */
@@ -48,6 +50,7 @@ export class ResponsesService {
     private readonly models: ModelRegistry,
     private readonly runner: RouteRunner,
     private readonly store: ResponsesRepository,
+    private readonly schemaLimits: ClientSchemaSizeLimits,
   ) {}
 
   async create(body: ResponsesBodyType, caller: ResponsesCaller, signal: AbortSignal, meter: UsageMeter): Promise<ResponsesOutcome> {
@@ -74,6 +77,7 @@ export class ResponsesService {
       response_format: toResponseFormat(body.text?.format),
       signal,
     };
+    checkTurnSchemas(chatRequest, this.schemaLimits, { format: 'text.format', tools: 'tools' });
     const missingPrevious = (): GatewayError =>
       new GatewayError(404, 'response_not_found', `No stored response with id "${body.previous_response_id}" (responses created with store: false are not kept).`, { param: 'previous_response_id' });
 
