@@ -32,7 +32,8 @@ function expectPrivate(modes: Record<string, number>, folders: Set<string>): voi
 async function uploadAndChat(request: (path: string, init?: RequestInit) => Promise<Response>): Promise<void> {
   const form = new FormData();
   form.set('purpose', 'batch');
-  form.set('file', new Blob(['{"custom_id":"a"}\n'], { type: 'application/jsonl' }), 'input.jsonl');
+  const line = { custom_id: 'a', method: 'POST', url: '/v1/chat/completions', body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] } };
+  form.set('file', new Blob([`${JSON.stringify(line)}\n`], { type: 'application/jsonl' }), 'input.jsonl');
   const uploaded = await request('/v1/files', { method: 'POST', body: form });
   expect(uploaded.status).toBe(200);
   const chat = await request('/v1/chat/completions', {

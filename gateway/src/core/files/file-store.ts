@@ -33,9 +33,9 @@ export interface ReceivedFile {
 }
 
 /** A file's name is at most 255 characters, and one with purpose `batch` must be a valid batch input file (422 naming its first bad line). */
-async function checkNewFile(details: { purpose: string; filename: string }, content: Buffer | AsyncIterable<Uint8Array>): Promise<void> {
+async function checkNewFile(details: { purpose: string; filename: string }, content: () => Buffer | AsyncIterable<Uint8Array>): Promise<void> {
   if (details.filename.length > TEXT_LIMITS.filename) throw new GatewayError(422, 'invalid_value', `Invalid request: the file's name is longer than ${TEXT_LIMITS.filename} characters.`, { param: 'file' });
-  if (details.purpose === 'batch') await checkBatchFile(content);
+  if (details.purpose === 'batch') await checkBatchFile(content());
 }
 
 export class FileStore {
@@ -73,7 +73,7 @@ export class FileStore {
 
   /** A client's upload, received (see `receive`): kept unless it would pass the key's file quotas. Files the gateway makes (batch output, images) are saved as they are. */
   async saveUpload(received: ReceivedFile, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
-    await checkNewFile(details, createReadStream(received.path));
+    await checkNewFile(details, () => createReadStream(received.path));
     await this.quotas.checkFile(details.keyId, received.bytes);
     return this.saveReceived(received, details);
   }
@@ -124,7 +124,7 @@ export class FileStore {
   }
 
   async save(content: Buffer, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
-    await checkNewFile(details, content);
+    await checkNewFile(details, () => content);
     const record = this.newRecord(content.length, details);
     // Written under a temporary name and renamed (atomic within one directory, also on NFS), so an
     // instance that lists the record never reads half a file; the record is inserted only after.
