@@ -31,7 +31,8 @@ export function registerBodyIdleTimeout(app: FastifyInstance, idleMs: number): v
     const stop = () => clearTimeout(timer);
     watch.once('end', stop).once('close', stop);
     reply.raw.once('close', stop);
-    payload.on('error', (error) => watch.destroy(error));
+    // Once the answer has left nobody reads the watch: a client that then resets must not throw.
+    payload.on('error', (error) => watch.destroy(reply.sent ? undefined : error));
     payload.pipe(watch);
     done(null, watch);
   });
