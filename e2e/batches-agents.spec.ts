@@ -95,6 +95,30 @@ describe('batches and agents against a fake upstream', () => {
     await screenshot(page, 'batches-failed');
   });
 
+  it('shows a completed batch whose every line failed as a failure, with the reason one click away', async () => {
+    stack.upstream.setBehaviour({ failure: { type: 'status', status: 400, body: { error: { message: 'This model cannot take these parameters today.', type: 'invalid_request_error', code: 'bad_parameters' } } }, path: '/v1/chat/completions' });
+    const jsonl = ['first', 'second']
+      .map((word) => JSON.stringify({ custom_id: `doomed-${word}`, method: 'POST', url: '/v1/chat/completions', body: { model: CHAT_MODEL, messages: [{ role: 'user', content: word }] } }))
+      .join('\n');
+    await page.getByRole('tab', { name: 'Upload JSONL' }).click();
+    await page.locator('form[aria-label="New batch"] input[type="file"]').setInputFiles({ name: 'doomed.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(jsonl) });
+    await page.getByText('doomed.jsonl · 2 lines').waitFor();
+    await page.getByRole('button', { name: 'Create batch' }).click();
+
+    const status = batchRow().getByTestId('batch-status');
+    await status.filter({ hasText: 'completed, all 2 lines failed' }).waitFor({ timeout: 30_000 });
+    expect(await status.getAttribute('class')).toContain('badge-error');
+    expect(await batchRow().getByTestId('batch-failed-lines').textContent()).toContain('Every line failed.');
+    await screenshot(page, 'batches-all-failed');
+    await batchRow().getByRole('button', { name: /^Why lines of .* failed$/ }).click();
+    const reasons = page.getByTestId('batch-failure-reasons');
+    await reasons.waitFor();
+    expect(await reasons.textContent()).toContain('2 × ');
+    expect(await reasons.textContent()).toContain('This model cannot take these parameters today.');
+    await screenshot(page, 'batches-all-failed-why');
+    await page.keyboard.press('Escape');
+  });
+
   it('creates an agent, talks to it, edits and deletes it', async () => {
     await page.getByRole('link', { name: /Agents/ }).click();
     const form = page.getByRole('form', { name: 'New agent' });
