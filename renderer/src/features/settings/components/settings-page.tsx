@@ -10,6 +10,7 @@ import { ProvidersSection } from './providers-section';
 import { RouteFormDialog } from './route-form-dialog';
 import { entrySourceLabel } from '../file-source-label';
 import { ServerSection } from './server-section';
+import { AliasList } from '../../../components/alias-list';
 
 type Open = { kind: 'add' } | { kind: 'edit'; route: RouteSetting } | { kind: 'delete'; route: RouteSetting } | null;
 
@@ -47,7 +48,7 @@ function SettingsContent({ settings }: { settings: Settings }) {
               <tr key={route.id} aria-label={route.id}>
                 <td className="mono cell-wrap">
                   {route.id}
-                  {route.aliases?.length ? <div className="faint small">{route.aliases.join(', ')}</div> : null}
+                  <AliasList aliases={route.aliases ?? []} />
                 </td>
                 <td className="mono cell-wrap">
                   {route.provider}
