@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newConsolePage, screenshot, signIn } from './support/browser.js';
 import { CHAT_MODEL, startFakeStack, type FakeStack } from './support/fake-stack.js';
+import { layoutProblems, VIEWPORTS } from './support/layout.js';
 
 describe('batches and agents against a fake upstream', () => {
   let stack: FakeStack;
@@ -109,7 +110,12 @@ describe('batches and agents against a fake upstream', () => {
     await status.filter({ hasText: 'completed, all 2 lines failed' }).waitFor({ timeout: 30_000 });
     expect(await status.getAttribute('class')).toContain('badge-error');
     expect(await batchRow().getByTestId('batch-failed-lines').textContent()).toContain('Every line failed.');
-    await screenshot(page, 'batches-all-failed');
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      expect(await layoutProblems(page), `batches at ${viewport.width} px`).toEqual([]);
+      await screenshot(page, `batches-all-failed-${viewport.width}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 860 });
     await batchRow().getByRole('button', { name: /^Why lines of .* failed$/ }).click();
     const reasons = page.getByTestId('batch-failure-reasons');
     await reasons.waitFor();
