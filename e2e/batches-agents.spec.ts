@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newConsolePage, screenshot, signIn } from './support/browser.js';
 import { CHAT_MODEL, startFakeStack, type FakeStack } from './support/fake-stack.js';
+import { layoutProblems, VIEWPORTS } from './support/layout.js';
 
 describe('batches and agents against a fake upstream', () => {
   let stack: FakeStack;
@@ -93,6 +94,35 @@ describe('batches and agents against a fake upstream', () => {
     await refusal.getByText(/Line 2 of the batch file is not valid JSON/).waitFor({ timeout: 30_000 });
     expect(await refusal.textContent()).toContain('invalid_batch_file');
     await screenshot(page, 'batches-failed');
+  });
+
+  it('shows a completed batch whose every line failed as a failure, with the reason one click away', async () => {
+    stack.upstream.setBehaviour({ failure: { type: 'status', status: 400, body: { error: { message: 'This model cannot take these parameters today.', type: 'invalid_request_error', code: 'bad_parameters' } } }, path: '/v1/chat/completions' });
+    const jsonl = ['first', 'second']
+      .map((word) => JSON.stringify({ custom_id: `doomed-${word}`, method: 'POST', url: '/v1/chat/completions', body: { model: CHAT_MODEL, messages: [{ role: 'user', content: word }] } }))
+      .join('\n');
+    await page.getByRole('tab', { name: 'Upload JSONL' }).click();
+    await page.locator('form[aria-label="New batch"] input[type="file"]').setInputFiles({ name: 'doomed.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(jsonl) });
+    await page.getByText('doomed.jsonl · 2 lines').waitFor();
+    await page.getByRole('button', { name: 'Create batch' }).click();
+
+    const status = batchRow().getByTestId('batch-status');
+    await status.filter({ hasText: 'completed, all 2 lines failed' }).waitFor({ timeout: 30_000 });
+    expect(await status.getAttribute('class')).toContain('badge-error');
+    expect(await batchRow().getByTestId('batch-failed-lines').textContent()).toContain('Every line failed.');
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      expect(await layoutProblems(page), `batches at ${viewport.width} px`).toEqual([]);
+      await screenshot(page, `batches-all-failed-${viewport.width}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await batchRow().getByRole('button', { name: /^Why lines of .* failed$/ }).click();
+    const reasons = page.getByTestId('batch-failure-reasons');
+    await reasons.waitFor();
+    expect(await reasons.textContent()).toContain('2 × ');
+    expect(await reasons.textContent()).toContain('This model cannot take these parameters today.');
+    await screenshot(page, 'batches-all-failed-why');
+    await page.keyboard.press('Escape');
   });
 
   it('creates an agent, talks to it, edits and deletes it', async () => {

@@ -58,6 +58,13 @@ describe('console shell', () => {
       await heading.waitFor();
       expect((await heading.textContent())?.length).toBeGreaterThan(0);
     }
+    // /metrics needs the Owner key: the console reads it with the key it signed in with.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Metrics/ }).click();
+    const metrics = page.getByTestId('metrics-text');
+    await metrics.waitFor();
+    expect(await metrics.textContent()).toContain('# TYPE ');
+    await screenshot(page, 'metrics');
+
     await page.getByRole('link', { name: /Request log/ }).click();
     // Only the console has called this gateway: its own calls are hidden until asked for.
     await page.getByText('No requests yet').waitFor();

@@ -15,7 +15,9 @@ describe('request log, layout and sessions', () => {
       body: JSON.stringify({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'Hello from the log' }], password: FREE_FORM_SECRET }),
     });
     expect(chat.status).toBe(200);
-    expect((await session.api('/v1/chat/completions', session.stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ model: 'no-such-model', messages: [] }) })).status).toBeGreaterThanOrEqual(400);
+    const failed = await session.api('/v1/chat/completions', session.stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ model: 'no-such-model', messages: [] }) });
+    expect(failed.status).toBeGreaterThanOrEqual(400);
+    const failure = (await failed.json()) as { code: string; message: string };
 
     const log = session.page.getByTestId('request-log');
     const chatRow = log.getByRole('row', { name: /POST \/v1\/chat\/completions 200/ });
@@ -26,9 +28,22 @@ describe('request log, layout and sessions', () => {
     await log.getByText('/account/me').first().waitFor();
     await session.page.getByLabel(/Show the console's own requests/).uncheck();
 
-    // A failed request names the model it asked for.
+    // A failed request names the model it asked for, and says why it failed under its status, the whole reason in the drawer.
     await session.page.getByLabel('Filter by status').selectOption('4xx');
     expect(await log.textContent()).toContain('no-such-model');
+    const failedRow = log.getByRole('row', { name: new RegExp(`POST /v1/chat/completions ${failed.status}`) });
+    expect(await failedRow.locator('.text-danger').getAttribute('title')).toBe(`${failure.code}: ${failure.message}`);
+    await session.page.setViewportSize({ width: 1440, height: 900 });
+    await screenshot(session.page, 'request-log-failure-1440');
+    await failedRow.click();
+    const failedDrawer = session.page.getByRole('dialog', { name: 'POST /v1/chat/completions' });
+    expect(await failedDrawer.getByTestId('request-failure').textContent()).toBe(`${failure.code}: ${failure.message}`);
+    await screenshot(session.page, 'request-log-failure-drawer-1440');
+    await session.page.keyboard.press('Escape');
+    await failedDrawer.waitFor({ state: 'detached' });
+    await session.page.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(session.page, 'request-log-failure-1024');
+    await session.page.setViewportSize({ width: 1280, height: 860 });
     await session.page.getByLabel('Filter by status').selectOption('');
 
     await chatRow.focus();
@@ -57,7 +72,7 @@ describe('request log, layout and sessions', () => {
     const csv = await (await download).createReadStream();
     let text = '';
     for await (const chunk of csv) text += chunk.toString();
-    expect(text.split('\r\n')[0]).toBe('id,time,method,path,status,model,key_prefix,client,latency_ms,prompt_tokens,completion_tokens,cost');
+    expect(text.split('\r\n')[0]).toBe('id,time,method,path,status,model,key_prefix,client,latency_ms,prompt_tokens,completion_tokens,cost,error_code,error_message');
     expect(text).toContain('/v1/chat/completions');
     expect(text).not.toContain('/account/me');
 
@@ -95,7 +110,7 @@ describe('request log, layout and sessions', () => {
           await session.page.waitForLoadState('networkidle').catch(() => undefined);
           await session.page.locator('main table, main .empty-state, main [role="alert"], main svg').first().waitFor();
           expect(await layoutProblems(session.page), `${path} at ${viewport.width} px ${theme}`).toEqual([]);
-          if (viewport.width === 1024) await screenshot(session.page, `layout-${path}-${viewport.width}-${theme}`);
+          await screenshot(session.page, `layout-${path}-${viewport.width}-${theme}`);
         }
       });
     }

@@ -179,6 +179,9 @@ describe('Settings page and the playground extras', () => {
     await row.waitFor({ state: 'detached' });
     expect((await session.api('/v1/chat/completions', key, { method: 'POST', body: chat('console-route') })).status).toBe(404);
     expect(await page.getByRole('row', { name: CHAT_MODEL }).textContent()).toContain('config file');
+    // The gateway's own engines are not the config file's, though one is present.
+    expect(await page.getByRole('row', { name: 'local-ocr' }).textContent()).toContain('built-in');
+    expect(await page.getByRole('row', { name: 'local-ocr' }).textContent()).not.toContain('config file');
   });
 
   it('fits at 1440 and 1024 px, light and dark, with every action reachable', async () => {

@@ -2,6 +2,11 @@ import type { ModelConfig, ProviderConfig } from './config-schema.js';
 import type { TeamSettings } from './team-settings.js';
 import type { UrlFetchAllowEntry } from './url-fetch-allow.js';
 
+export interface BuiltInIds {
+  providers: readonly string[];
+  models: readonly string[];
+}
+
 export interface ServerSettings {
   bodyLimitBytes: number;
   /** A compressed request body is refused with 413 once it inflates past this many bytes. */
@@ -97,6 +102,8 @@ export interface GatewayOptions {
   quotas: StorageQuotaSettings;
   providers: ProviderConfig[];
   models: ModelConfig[];
+  /** The ids among `providers` and `models` that are the gateway's own (its local engines, the GGUF files in the models folder), not the config file's. */
+  builtIn?: BuiltInIds;
   /** The model hub the download manager talks to (HF_ENDPOINT, HF_TOKEN). */
   hub: { endpoint: string; token?: string };
   /** Folder of the built console (served at /ui/), when it exists. */

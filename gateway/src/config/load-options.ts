@@ -73,6 +73,12 @@ function mergeById<T extends { id: string }>(builtIn: T[], fromFile: T[]): T[] {
   return [...fromFile, ...builtIn.filter((entry) => !ids.has(entry.id))];
 }
 
+/** The ids of the built-in entries the config file does not redefine. */
+function notRedefined(builtIn: readonly { id: string }[], fromFile: readonly { id: string }[]): string[] {
+  const ids = new Set(fromFile.map((entry) => entry.id));
+  return builtIn.filter((entry) => !ids.has(entry.id)).map((entry) => entry.id);
+}
+
 function checkReferences(providers: ProviderConfig[], models: ModelConfig[], source: string): void {
   const providerIds = new Set<string>();
   providers.forEach((provider, index) => {
@@ -126,8 +132,9 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
   const account = file.account ?? {};
   const quotas = file.quotas ?? {};
 
+  const builtInModels = [...localLanguageModelRoutes(ggufNamesIn(join(dataDir, 'models'))), ...BUILT_IN_MODELS];
   const providers = mergeById(BUILT_IN_PROVIDERS, file.providers ?? []);
-  const models = mergeById([...localLanguageModelRoutes(ggufNamesIn(join(dataDir, 'models'))), ...BUILT_IN_MODELS], file.models ?? []);
+  const models = mergeById(builtInModels, file.models ?? []);
   checkReferences(providers, models, configPath ?? 'built-in defaults');
 
   const consoleDir = join(packageRoot, 'dist', 'renderer');
@@ -195,6 +202,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
     },
     providers,
     models,
+    builtIn: { providers: notRedefined(BUILT_IN_PROVIDERS, file.providers ?? []), models: notRedefined(builtInModels, file.models ?? []) },
     hub: { endpoint: env.HF_ENDPOINT || 'https://huggingface.co', token: env.HF_TOKEN || undefined },
     consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : undefined,
     version: packageVersion(),

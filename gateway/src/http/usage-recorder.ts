@@ -12,6 +12,8 @@ declare module 'fastify' {
      * finds it billed even if the process dies right after.
      */
     recordStreamEnd(request: FastifyRequest, status: number): Promise<void>;
+    /** A stream that failed after it started (its status already 200): its error frame's code and message, for the request log. */
+    recordStreamFailure(request: FastifyRequest, failure: { code: string; message: string }): void;
   }
 }
 
@@ -34,12 +36,43 @@ interface Recorded {
 const RECORDED = Symbol('recorded');
 /** The complete answer a request got (or `[stream]`), redacted into the request log once the answer has left. */
 const RESPONSE_BODY = Symbol('responseBody');
-type Recordable = FastifyRequest & { [RECORDED]: Recorded | null; [RESPONSE_BODY]: string | Buffer | null };
+/** The code and message of a failed answer (its error body, or a stream's error frame). */
+const FAILURE = Symbol('failure');
+interface Failure {
+  code: string | null;
+  message: string | null;
+}
+type Recordable = FastifyRequest & { [RECORDED]: Recorded | null; [RESPONSE_BODY]: string | Buffer | null; [FAILURE]: Failure | null };
 
 const STREAM = '[stream]';
 
 /** More than the request log keeps of a body (4 KiB), so it still says the body was cut. */
 const LOGGED_REQUEST_CHARS = 8192;
+
+/** Error bodies are the gateway's own few hundred bytes; a larger one is not read for its code and message. */
+const MAX_ERROR_BODY_CHARS = 65_536;
+/** What the request log keeps of an error message. */
+export const MAX_LOGGED_ERROR_MESSAGE_CHARS = 1000;
+
+/**
+ * The code and message of an error answer, from the documented error shape (`{object:"error", message, code}`)
+ * or OpenAI's `{error:{message, code}}`; nothing when the body is neither.
+ */
+function failureOf(payload: string | Buffer): Failure | null {
+  if (payload.length === 0 || payload.length > MAX_ERROR_BODY_CHARS) return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(payload.toString());
+  } catch {
+    return null;
+  }
+  if (!body || typeof body !== 'object') return null;
+  const nested = (body as { error?: unknown }).error;
+  const error = (nested && typeof nested === 'object' ? nested : body) as { code?: unknown; message?: unknown };
+  const code = typeof error.code === 'string' && error.code ? error.code.slice(0, 100) : null;
+  const message = typeof error.message === 'string' && error.message ? error.message : null;
+  return code || message ? { code, message } : null;
+}
 
 function headerValue(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -89,6 +122,7 @@ function requestBodyText(request: FastifyRequest): string | undefined {
 export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => boolean): void {
   app.decorateRequest(RECORDED, null);
   app.decorateRequest(RESPONSE_BODY, null);
+  app.decorateRequest(FAILURE, null);
 
   /** Bills the request once; resolves once its ledger entry is kept (at once for requests without a key). */
   const bill = (request: Recordable, status: number): Promise<void> | undefined => {
@@ -124,6 +158,7 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
     const bodies = keepBodies();
     const requestBody = bodies ? requestBodyText(request) : undefined;
     const responseBody = bodies ? (request[RESPONSE_BODY] ?? undefined) : undefined;
+    const failure = request[FAILURE];
     const entry: RequestLogEntry = {
       id: request.id,
       time: Date.now(),
@@ -140,6 +175,9 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
       request_headers: redactHeaders(request.headers, secrets),
       ...(requestBody !== undefined ? { request_body: redactBody(requestBody, 4096, secrets) } : {}),
       ...(responseBody !== undefined ? { response_body: responseBody === STREAM ? STREAM : redactBody(responseBody.toString(), 4096, secrets) } : {}),
+      // Kept whether or not bodies are: the gateway's own words on why the request failed (an upstream's may quote secrets).
+      ...(failure?.code ? { error_code: failure.code } : {}),
+      ...(failure?.message ? { error_message: redactBody(failure.message, MAX_LOGGED_ERROR_MESSAGE_CHARS, secrets) } : {}),
     };
     // The log is the Owner's: requests without a valid key go apart and cannot evict the entries of keys.
     if (request.apiKey) app.services.requestLog.add(entry);
@@ -153,10 +191,14 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
   };
 
   app.decorate('recordStreamEnd', (request: FastifyRequest, status: number) => record(request, status) ?? Promise.resolve());
+  app.decorate('recordStreamFailure', (request: FastifyRequest, failure: { code: string; message: string }) => {
+    (request as Recordable)[FAILURE] = failure;
+  });
 
   app.addHook('onSend', (request, reply, payload, done) => {
     const complete = payload === null || payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload);
     if (keepBodies()) (request as Recordable)[RESPONSE_BODY] = complete ? (payload ?? '') : STREAM;
+    if (complete && payload && reply.statusCode >= 400) (request as Recordable)[FAILURE] = failureOf(payload);
     const committed = complete ? bill(request as Recordable, reply.statusCode) : undefined;
     if (committed) committed.then(() => done(null, payload), done);
     else done(null, payload);

@@ -23,6 +23,9 @@ export interface RequestLogEntry {
   client: string | null;
   /** Request headers, credentials redacted. */
   request_headers?: Record<string, string>;
+  /** A failed request's error code and message (its error body, or a stream's error frame), kept whether or not bodies are. */
+  error_code?: string;
+  error_message?: string;
   request_body?: string;
   response_body?: string;
   /** The gateway instance that served it (team mode runs several). */

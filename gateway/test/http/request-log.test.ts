@@ -143,3 +143,50 @@ describe('the request log across restarts', () => {
     }
   });
 });
+
+describe('failed requests in the request log', () => {
+  it('keeps the error code and message of every failure, bodies off, in the list and the detail', async () => {
+    upstream = await useFakeUpstream();
+    gateway = await useGateway({ config: upstreamConfig(upstream) });
+    const chat = (extra: Record<string, unknown> = {}) => gateway!.request('/v1/chat/completions', { method: 'POST', json: { model: 'svc-large-3', messages: [{ role: 'user', content: 'hello there friend' }], ...extra } });
+
+    const invalid = await chat({ temperature: 9 });
+    expect(invalid.status).toBe(422);
+    const invalidBody = await json(invalid);
+    upstream.setBehaviour({ failure: { type: 'status', status: 500 }, times: 5 });
+    const badGateway = await chat();
+    expect(badGateway.status).toBe(502);
+    const badGatewayBody = await json(badGateway);
+    upstream.setBehaviour({ failure: { type: 'cut_mid_stream', afterFrames: 2 }, times: 5 });
+    const stream = await chat({ stream: true });
+    expect(stream.status).toBe(200);
+    const frames = await stream.text();
+    expect(frames).toContain('"error"');
+    upstream.setBehaviour(null);
+    const ok = await chat();
+    expect(ok.status).toBe(200);
+
+    const log = await json(await gateway.request('/console/requests?limit=10'));
+    const byId = (response: Response) => log.data.find((entry: { id: string }) => entry.id === response.headers.get('x-request-id'));
+    expect(byId(invalid)).toMatchObject({ status: 422, error_code: invalidBody.code, error_message: invalidBody.message });
+    expect(byId(invalid).error_message).toContain('temperature');
+    expect(byId(badGateway)).toMatchObject({ status: 502, error_code: badGatewayBody.code, error_message: badGatewayBody.message });
+    expect(byId(stream)).toMatchObject({ status: 200, error_code: expect.any(String), error_message: expect.any(String) });
+    expect(byId(ok)).not.toHaveProperty('error_code');
+    expect(byId(ok)).not.toHaveProperty('error_message');
+    // Bodies are off: the failure is told all the same, and nothing else of the body is kept.
+    expect(byId(invalid)).not.toHaveProperty('response_body');
+
+    const detail = await json(await gateway.request(`/console/requests/${badGateway.headers.get('x-request-id')}`));
+    expect(detail).toMatchObject({ error_code: badGatewayBody.code, error_message: badGatewayBody.message });
+  });
+
+  it('redacts the secrets an error message quotes', async () => {
+    gateway = await useGateway();
+    const failed = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: `sk-${'a'.repeat(30)}`, messages: [{ role: 'user', content: 'hi' }] } });
+    expect(failed.status).toBe(404);
+    const entry = await json(await gateway.request(`/console/requests/${failed.headers.get('x-request-id')}`));
+    expect(entry.error_code).toBe('model_not_found');
+    expect(entry.error_message).not.toContain('a'.repeat(30));
+  });
+});

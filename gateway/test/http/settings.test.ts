@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { loadGatewayOptions } from '../../src/config/load-options.js';
+import { useTempDir } from '../support/use-resources.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { json, startGateway, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
@@ -26,6 +31,36 @@ describe('Owner settings: model routes and provider tests', () => {
     expect(body.providers.find((p: { id: string }) => p.id === 'upstream')).toMatchObject({ type: 'openai', has_api_key: true, routes: ['svc-large-3-2512'], breaker: { state: 'closed' } });
     expect(body.routes.find((r: { id: string }) => r.id === 'svc-large-3-2512')).toMatchObject({ source: 'config', in_config: true, upstream_model: 'my-model' });
     expect(body.server).toMatchObject({ data_dir: gateway.dataDir, request_log_bodies: expect.any(Boolean) });
+  });
+
+  it("marks the gateway's own engines and their routes built_in, not config, when a config file is present; a console edit and a reset go back to built_in", async () => {
+    upstream = await startFakeUpstream();
+    gateway = await startGateway({ config: upstreamConfig(upstream) });
+    const body = await json(await gateway.request('/settings'));
+    const sourceOf = (list: { id: string; source: string }[]) => Object.fromEntries(list.map((entry) => [entry.id, entry.source]));
+    expect(sourceOf(body.providers)).toMatchObject({ upstream: 'config', 'local-ocr': 'built_in', 'local-llm': 'built_in', 'local-speech': 'built_in', 'local-embed': 'built_in' });
+    const routes = sourceOf(body.routes);
+    // The config file redefines the chat model's id; the OCR, vision, speech and embedding routes are the built-in ones.
+    expect(routes['svc-large-3-2512']).toBe('config');
+    const builtInRoutes = body.routes.filter((route: { provider: string }) => route.provider.startsWith('local-'));
+    expect(builtInRoutes.length).toBeGreaterThanOrEqual(4);
+    for (const route of builtInRoutes) expect(route.source).toBe('built_in');
+
+    const ocrRoute = builtInRoutes.find((route: { capabilities: string[] }) => route.capabilities.includes('ocr'));
+    const { id, source: _source, in_config: _inConfig, ...fields } = ocrRoute;
+    expect(await json(await gateway.request(`/settings/routes/${id}`, { method: 'PUT', json: { ...fields, aliases: ['my-ocr'] } }))).toMatchObject({ source: 'console', in_config: true });
+    expect(await json(await gateway.request(`/settings/routes/${id}/reset`, { method: 'POST' }))).toMatchObject({ source: 'built_in' });
+  });
+
+  it('counts a GGUF file in the models folder among the built-ins, and an id the config file redefines among its own', async () => {
+    const dataDir = useTempDir();
+    mkdirSync(join(dataDir, 'models'));
+    writeFileSync(join(dataDir, 'models', 'tiny.gguf'), '');
+    const configPath = join(dataDir, 'config.yaml');
+    writeFileSync(configPath, stringify({ providers: [{ id: 'local-speech', type: 'sherpa-onnx' }] }));
+    const options = await loadGatewayOptions({ env: {}, overrides: { dataDir, configPath } });
+    expect(options.builtIn?.providers).toEqual(['local-ocr', 'local-llm', 'local-embed']);
+    expect(options.builtIn?.models).toEqual(expect.arrayContaining(['tiny', 'svc-large-3-2512']));
   });
 
   it('a route added in the console serves requests at once and survives a restart; deleting it stops it', async () => {

@@ -66,6 +66,14 @@ describe("team mode: the console's live request feed fanned in from every instan
     expect(seen(feedB)['feed-on-a'].request_headers).toBeUndefined();
     expect(seen(feedB)['feed-on-a'].cost).toBe(seen(feedA)['feed-on-a'].cost);
 
+    // A failure's code and message travel with the summary: the other instance's console can tell why.
+    upstream.setBehaviour({ failure: { type: 'status', status: 500 }, times: 5 });
+    const failed = await chat(a, 'feed-failed-on-a');
+    upstream.setBehaviour(null);
+    expect(failed.status).toBe(502);
+    const failure = await json(failed);
+    await expect.poll(() => feedB.entries.find((entry) => entry.id === 'feed-failed-on-a'), { timeout: 2000 }).toMatchObject({ status: 502, error_code: failure.code, error_message: failure.message });
+
     // The list (which the console merges with the feed) has both, on both instances.
     for (const on of [a, b]) {
       const listed = (await json(await on.request('/console/requests?path=/v1/chat'))).data.map((entry: Json) => `${entry.id}@${entry.instance_id}`);

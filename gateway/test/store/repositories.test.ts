@@ -300,6 +300,10 @@ describe.each(bothDatabases())('repositories on $dialect', (kind) => {
     expect((await log.recent(10)).map((stored) => [stored.id, stored.time])).toEqual([['c', NOW + 3], ['b', NOW + 2], ['a', NOW], ['d', NOW - DAY]]);
     await log.prune(NOW - 1, 2);
     expect((await log.recent(10)).map((stored) => stored.id)).toEqual(['c', 'b']);
+    const failed: RequestLogEntry = { ...entry('e', NOW + 4), status: 502, error_code: 'upstream_error', error_message: 'The upstream answered 500.' };
+    await log.insertMany([failed]);
+    expect(await log.get('e')).toEqual(failed);
+    expect((await log.recent(1))[0]).toMatchObject({ error_code: 'upstream_error', error_message: 'The upstream answered 500.' });
 
     const settings = new SettingsRepository(db);
     await settings.saveRoute({ id: 'r1', provider: 'p', capabilities: ['chat'] });

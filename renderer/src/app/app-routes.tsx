@@ -36,6 +36,7 @@ const PAGES: Record<string, ComponentType> = {
   account: lazyPage(() => import('../features/account/components/account-page'), 'AccountPage'),
   status: lazyPage(() => import('../features/status/components/status-page'), 'StatusPage'),
   settings: lazyPage(() => import('../features/settings/components/settings-page'), 'SettingsPage'),
+  metrics: lazyPage(() => import('../features/status/components/metrics-page'), 'MetricsPage'),
 };
 
 export function AppRoutes() {

@@ -57,12 +57,15 @@ export function Layout() {
             </span>
             API reference
           </a>
-          <a className="nav-link" href={gatewayUrl('/metrics')} target="_blank" rel="noreferrer" title="Prometheus text format; needs an Owner key unless the gateway listens on loopback">
-            <span className="nav-icon" aria-hidden="true">
-              ↗
-            </span>
-            Metrics
-          </a>
+          {/* /metrics needs an Owner key (or the metrics token): read here with the console's key, not opened as a bare link. */}
+          {!account.isPending && account.data?.api_key.role !== 'member' && (
+            <NavLink to="/metrics" className="nav-link">
+              <span className="nav-icon" aria-hidden="true">
+                ≋
+              </span>
+              Metrics
+            </NavLink>
+          )}
         </div>
       </nav>
       <header className="header">

@@ -42,6 +42,7 @@ export function sendEventStream(
       if (writer.closed) return;
       const mapped = toGatewayError(error, providerId);
       request.log.warn({ code: mapped.code, msg: mapped.message }, 'stream failed after it started');
+      request.server.recordStreamFailure(request, { code: mapped.code, message: mapped.message });
       await ending.fail(writer, { message: mapped.message, type: mapped.type, code: mapped.code, param: mapped.param });
     }
   })();

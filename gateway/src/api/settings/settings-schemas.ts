@@ -9,8 +9,10 @@ export const RouteBody = Type.Object(routeFields, { additionalProperties: false 
 
 export const RouteSetting = Type.Object({
   ...ModelConfigSchema.properties,
-  source: Type.Union([Type.Literal('config'), Type.Literal('console')], { description: 'config: as in the config file; console: added or edited in the console (stored in the database)' }),
-  in_config: Type.Boolean({ description: 'The config file defines a route with this id (POST .../reset brings it back)' }),
+  source: Type.Union([Type.Literal('config'), Type.Literal('console'), Type.Literal('built_in')], {
+    description: "config: as in the config file; console: added or edited in the console (stored in the database); built_in: the gateway's own (a local engine's route, a GGUF file in the models folder)",
+  }),
+  in_config: Type.Boolean({ description: 'The config file, or the built-in defaults, define a route with this id (POST .../reset brings it back)' }),
 });
 
 const Source = Type.Union([Type.Literal('config'), Type.Literal('console')], { description: 'config: the config file (or its default); console: set in the console (stored in the database)' });
@@ -32,8 +34,10 @@ export const ProviderSetting = Type.Object({
   has_api_key: Type.Boolean({ description: 'Whether the provider has a key; the key itself is never returned' }),
   timeouts: Timeouts,
   test_model: Type.Optional(Type.String({ description: 'Upstream model a test calls when the provider has no route' })),
-  source: Source,
-  in_config: Type.Boolean({ description: 'The config file defines a provider with this id (POST .../reset brings it back)' }),
+  source: Type.Union([Type.Literal('config'), Type.Literal('console'), Type.Literal('built_in')], {
+    description: "config: as in the config file; console: added or edited in the console (stored in the database); built_in: one of the gateway's local engines (local-ocr, local-llm, local-speech, local-embed)",
+  }),
+  in_config: Type.Boolean({ description: 'The config file, or the built-in defaults, define a provider with this id (POST .../reset brings it back)' }),
   removed: Type.Boolean({ description: 'A config-file provider removed in the console: not running until it is reset' }),
   state: Type.String(),
   detail: Type.Optional(Type.String()),

@@ -1,6 +1,6 @@
 import type { GatewayOptions } from '../../config/gateway-options.js';
 
-export type ConfigFileContent = Pick<GatewayOptions, 'providers' | 'models' | 'server'>;
+export type ConfigFileContent = Pick<GatewayOptions, 'providers' | 'models' | 'server' | 'builtIn'>;
 
 interface ReloadLogger {
   info(object: object, message: string): void;

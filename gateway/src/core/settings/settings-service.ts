@@ -10,10 +10,11 @@ import { applyChange, liveServerSettings, settingSources, type LiveServerSetting
 import { RunningProviders, type RunningProvidersDeps } from './running-providers.js';
 import { RESERVED_ID_PREFIX, type ServerOverrides, type SettingsStore } from './settings-store.js';
 
-export type { SettingSource as RouteSource } from './server-settings.js';
+/** Where a provider or route comes from: the config file, the console, or the gateway's own built-in engines. */
+export type EntrySource = SettingSource | 'built_in';
 
 export interface RouteSetting extends ModelConfig {
-  source: SettingSource;
+  source: EntrySource;
   /** The config file defines this id: deleting the console's version brings the file's back only after "reset". */
   in_config: boolean;
 }
@@ -26,7 +27,7 @@ export interface ProviderSetting {
   has_api_key: boolean;
   timeouts?: ProviderConfig['timeouts'];
   test_model?: string;
-  source: SettingSource;
+  source: EntrySource;
   in_config: boolean;
   /** A config-file provider removed in the console: not running, restored by POST .../reset. */
   removed: boolean;
@@ -70,7 +71,11 @@ interface Deps extends RunningProvidersDeps {
 
 interface EffectiveProvider {
   config: ProviderConfig;
-  source: SettingSource;
+  source: EntrySource;
+}
+
+function builtInSets(ids: GatewayOptions['builtIn']): { providers: ReadonlySet<string>; models: ReadonlySet<string> } {
+  return { providers: new Set(ids?.providers), models: new Set(ids?.models) };
 }
 
 /**
@@ -83,6 +88,8 @@ interface EffectiveProvider {
 export class SettingsService {
   private fileProviders: ReadonlyMap<string, ProviderConfig>;
   private fileRoutes: ReadonlyMap<string, ModelConfig>;
+  /** Which of the file's providers and routes are the gateway's own built-ins (not written in the config file). */
+  private builtIn: { providers: ReadonlySet<string>; models: ReadonlySet<string> };
   /** The config file's server settings (the console's overrides lie over the editable ones). */
   private fileServer: GatewayOptions['server'];
   private effectiveProviders = new Map<string, EffectiveProvider>();
@@ -100,9 +107,10 @@ export class SettingsService {
   constructor(private readonly deps: Deps) {
     this.fileProviders = new Map(deps.options.providers.map((config) => [config.id, config]));
     this.fileRoutes = new Map(deps.options.models.map((model) => [model.id, model]));
-    for (const config of deps.options.providers) this.effectiveProviders.set(config.id, { config, source: 'config' });
+    this.builtIn = builtInSets(deps.options.builtIn);
+    for (const config of deps.options.providers) this.effectiveProviders.set(config.id, { config, source: this.providerSource(config.id) });
     this.running = new RunningProviders(deps, deps.options.providers);
-    for (const model of deps.options.models) this.routes.set(model.id, { ...model, source: 'config', in_config: true });
+    for (const model of deps.options.models) this.routes.set(model.id, { ...model, source: this.routeSource(model.id), in_config: true });
     this.fileServer = deps.options.server;
     this.liveServer = liveServerSettings(this.fileServer, {});
   }
@@ -111,9 +119,10 @@ export class SettingsService {
    * The config file was read again (core/settings/config-file-reload.ts): its providers, routes and
    * editable server settings become the base the console's stored changes lie over, applied at once.
    */
-  async useConfigFile(file: Pick<GatewayOptions, 'providers' | 'models' | 'server'>): Promise<void> {
+  async useConfigFile(file: Pick<GatewayOptions, 'providers' | 'models' | 'server' | 'builtIn'>): Promise<void> {
     this.fileProviders = new Map(file.providers.map((config) => [config.id, config]));
     this.fileRoutes = new Map(file.models.map((model) => [model.id, model]));
+    this.builtIn = builtInSets(file.builtIn);
     this.fileServer = file.server;
     await this.reload();
   }
@@ -226,7 +235,7 @@ export class SettingsService {
     await this.deps.store.clearProvider(id);
     this.lastChecks.delete(id);
     await this.changed();
-    return this.providerSetting(original, 'config');
+    return this.providerSetting(original, this.providerSource(id));
   }
 
   /** A real one-token call to the provider: on the given route, its first route that allows one, or its test model. */
@@ -290,7 +299,7 @@ export class SettingsService {
     if (!this.fileRoutes.has(id)) throw new GatewayError(404, 'route_not_in_config', `The config file has no route "${id}" to go back to.`, { param: 'id' });
     await this.deps.store.clearRoute(id);
     await this.changed();
-    return this.routes.get(id) ?? { ...this.fileRoutes.get(id)!, source: 'config', in_config: true };
+    return this.routes.get(id) ?? { ...this.fileRoutes.get(id)!, source: this.routeSource(id), in_config: true };
   }
 
   // --- applying ---
@@ -303,7 +312,7 @@ export class SettingsService {
   private applyProviders(stored: ReadonlyMap<string, ProviderConfig | null>): void {
     const desired = new Map<string, EffectiveProvider>();
     const removed = new Set<string>();
-    for (const [id, config] of this.fileProviders) desired.set(id, { config, source: 'config' });
+    for (const [id, config] of this.fileProviders) desired.set(id, { config, source: this.providerSource(id) });
     for (const [id, config] of stored) {
       if (config) desired.set(id, { config, source: 'console' });
       else if (this.fileProviders.has(id)) {
@@ -318,7 +327,7 @@ export class SettingsService {
 
   private applyRoutes(overrides: Awaited<ReturnType<SettingsStore['read']>>['routes']): void {
     const next = new Map<string, RouteSetting>();
-    for (const model of this.fileRoutes.values()) next.set(model.id, { ...model, source: 'config', in_config: true });
+    for (const model of this.fileRoutes.values()) next.set(model.id, { ...model, source: this.routeSource(model.id), in_config: true });
     for (const override of overrides) {
       if (override.deleted) next.delete(override.id);
       else next.set(override.id, { ...override.route, source: 'console', in_config: this.fileRoutes.has(override.id) });
@@ -363,7 +372,17 @@ export class SettingsService {
     return this.providerSetting(config, 'console');
   }
 
-  private providerSetting(config: ProviderConfig, source: SettingSource, removed = false): ProviderSetting {
+  /** Where a provider the console has not changed comes from. */
+  private providerSource(id: string): EntrySource {
+    return this.builtIn.providers.has(id) ? 'built_in' : 'config';
+  }
+
+  /** Where a route the console has not changed comes from. */
+  private routeSource(id: string): EntrySource {
+    return this.builtIn.models.has(id) ? 'built_in' : 'config';
+  }
+
+  private providerSetting(config: ProviderConfig, source: EntrySource, removed = false): ProviderSetting {
     const instance = removed ? undefined : this.running.get(config.id);
     const status = instance?.status() ?? { state: removed ? 'removed' : 'unavailable', detail: removed ? 'Removed in the console; the config file still defines it.' : 'Could not start.' };
     return {

@@ -62,7 +62,8 @@ export async function shareRequestLog(redis: RedisConnection, requestLog: Reques
 
 /**
  * What the list and the live feed show of another instance's request: everything but the headers and
- * bodies, which the detail view reads from the shared store. The headers were most of a summary's
+ * bodies, which the detail view reads from the shared store (a failure's `error_code` and
+ * `error_message` stay: the list tells why a request failed). The headers were most of a summary's
  * bytes, and every instance publishes a summary of every request it serves.
  */
 function summary(entry: RequestLogEntry): RequestLogEntry {

@@ -25,3 +25,13 @@ export function resultText(line: BatchResultLine): string {
   if (body?.data?.[0]?.embedding) return `embedding of ${body.data[0].embedding.length} dimensions`;
   return body?.message ?? JSON.stringify(body ?? null);
 }
+
+/** Why lines failed: each distinct reason with how many lines gave it, the most frequent first. */
+export function failureReasons(lines: readonly BatchResultLine[], limit = 3): { reason: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const line of lines) {
+    const reason = resultText(line);
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count).slice(0, limit);
+}

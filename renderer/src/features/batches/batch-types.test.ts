@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchProblem, isSettling, type Batch } from './batch-types';
+import { batchLook, batchProblem, isSettling, type Batch } from './batch-types';
 
 const batch = (patch: Partial<Batch>): Batch => ({
   id: 'batch_1', object: 'batch', status: 'completed', endpoint: '/v1/chat/completions', input_file_id: 'file-1', output_file_id: null, error_file_id: null,
@@ -12,6 +12,15 @@ describe('batches in the console', () => {
     expect(batchProblem(batch({ status: 'failed', errors: { object: 'list', data: [{ line: 2, message: 'url must be /v1/chat/completions' }, { line: 3, message: 'x' }] } }))).toBe('line 2: url must be /v1/chat/completions (and 1 more)');
     expect(batchProblem(batch({ status: 'failed' }))).toMatch(/failed before any line ran/);
     expect(batchProblem(batch({ status: 'completed' }))).toBeNull();
+  });
+
+  it('reads a completed batch with failed lines as a failure or a warning, with the count', () => {
+    const counts = (total: number, failed: number) => ({ request_counts: { total, completed: total - failed, failed } });
+    expect(batchLook(batch({ ...counts(2, 2) }))).toEqual({ label: 'completed, all 2 lines failed', tone: 'error' });
+    expect(batchLook(batch({ ...counts(1, 1) }))).toEqual({ label: 'completed, all 1 line failed', tone: 'error' });
+    expect(batchLook(batch({ ...counts(5, 2) }))).toEqual({ label: 'completed with 2 failed', tone: 'warn' });
+    expect(batchLook(batch({ ...counts(5, 0) }))).toEqual({ label: 'completed', tone: 'ok' });
+    expect(batchLook(batch({ status: 'in_progress', ...counts(5, 2) }))).toEqual({ label: 'in progress', tone: 'active' });
   });
 
   it('keeps watching a cancelled batch until its finished results are written', () => {

@@ -25,6 +25,32 @@ export function batchProblem(batch: Batch): string | null {
   return `${where}${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`;
 }
 
+export type BatchTone = 'ok' | 'warn' | 'error' | 'active' | 'neutral';
+
+const STATUS_TONE: Record<BatchStatus, BatchTone> = {
+  validating: 'warn',
+  in_progress: 'active',
+  finalizing: 'active',
+  completed: 'ok',
+  failed: 'error',
+  expired: 'error',
+  cancelling: 'warn',
+  cancelled: 'neutral',
+};
+
+/**
+ * How a batch's status reads and looks. `completed` only says the batch ran to its end: one whose
+ * every line failed reads as a failure, one with some failed lines as a warning, each with the count.
+ */
+export function batchLook(batch: Batch): { label: string; tone: BatchTone } {
+  const { total, failed } = batch.request_counts;
+  if (batch.status === 'completed' && failed > 0) {
+    if (failed >= total) return { label: `completed, all ${failed} ${failed === 1 ? 'line' : 'lines'} failed`, tone: 'error' };
+    return { label: `completed with ${failed} failed`, tone: 'warn' };
+  }
+  return { label: batch.status.replace('_', ' '), tone: STATUS_TONE[batch.status] };
+}
+
 /** The model capability each endpoint the gateway's batches accept needs; tsc fails here when the gateway's list (wire/batch-endpoints.ts) changes. */
 export const ENDPOINT_CAPABILITY = {
   '/v1/chat/completions': 'chat',

@@ -13,9 +13,11 @@ const entry: RequestLogEntry = {
 
 describe('requestsToCsv', () => {
   it('writes one row per request with formulas in client-supplied values defused', () => {
-    const [header, row] = requestsToCsv([entry]).split('\r\n');
-    expect(header).toBe('id,time,method,path,status,model,key_prefix,client,latency_ms,prompt_tokens,completion_tokens,cost');
-    expect(row).toBe(`req_1,2026-11-28T12:00:00.000Z,POST,/v1/chat/completions,200,"'=cmd|"" /C calc""!A0",sk-sy-ab,'@evil,12,3,4,0.5`);
+    const failed = { ...entry, id: 'req_2', status: 404, error_code: 'model_not_found', error_message: '=HYPERLINK("x") is not a model' };
+    const [header, row, failedRow] = requestsToCsv([entry, failed]).split('\r\n');
+    expect(header).toBe('id,time,method,path,status,model,key_prefix,client,latency_ms,prompt_tokens,completion_tokens,cost,error_code,error_message');
+    expect(row).toBe(`req_1,2026-11-28T12:00:00.000Z,POST,/v1/chat/completions,200,"'=cmd|"" /C calc""!A0",sk-sy-ab,'@evil,12,3,4,0.5,,`);
+    expect(failedRow).toBe(`req_2,2026-11-28T12:00:00.000Z,POST,/v1/chat/completions,404,"'=cmd|"" /C calc""!A0",sk-sy-ab,'@evil,12,3,4,0.5,model_not_found,"'=HYPERLINK(""x"") is not a model"`);
   });
 });
 

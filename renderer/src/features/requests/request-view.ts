@@ -25,7 +25,12 @@ export function matchesRequestFilter(entry: RequestLogEntry, filter: RequestFilt
   return true;
 }
 
-const CSV_COLUMNS = ['id', 'time', 'method', 'path', 'status', 'model', 'key_prefix', 'client', 'latency_ms', 'prompt_tokens', 'completion_tokens', 'cost'] as const satisfies readonly (keyof RequestLogEntry)[];
+/** A failed request's reason in one line: its error code, then the gateway's message. */
+export function failureText(entry: RequestLogEntry): string {
+  return [entry.error_code, entry.error_message].filter(Boolean).join(': ');
+}
+
+const CSV_COLUMNS = ['id', 'time', 'method', 'path', 'status', 'model', 'key_prefix', 'client', 'latency_ms', 'prompt_tokens', 'completion_tokens', 'cost', 'error_code', 'error_message'] as const satisfies readonly (keyof RequestLogEntry)[];
 
 /** The rows as CSV (RFC 4180, formulas defused), time as ISO 8601. */
 export function requestsToCsv(entries: readonly RequestLogEntry[]): string {

@@ -3,7 +3,7 @@ import { ErrorNotice } from '../../../components/error-notice';
 import { Loading } from '../../../components/loading';
 import { downloadFile } from '../../../lib/download';
 import { useFileText } from '../api/get-file-text';
-import { parseResultLines, resultText } from '../batch-result-lines';
+import { failureReasons, parseResultLines, resultText } from '../batch-result-lines';
 import { CellText } from '../../../components/cell-text';
 
 interface Props {
@@ -25,6 +25,19 @@ export function BatchOutputDialog({ batchId, fileId, kind, onClose }: Props) {
         <ErrorNotice error={file.error} title="The result file could not be loaded" onRetry={() => file.refetch()} />
       ) : (
         <>
+          {kind === 'errors' && lines.length > 0 && (
+            <div className="notice notice-error request-failure" data-testid="batch-failure-reasons">
+              <div className="notice-title">Why {lines.length === 1 ? 'the line' : `the ${lines.length} lines`} failed</div>
+              <ul className="plain-list">
+                {failureReasons(lines).map(({ reason, count }) => (
+                  <li key={reason}>
+                    {count > 1 && <strong>{count} × </strong>}
+                    {reason}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
           <div className="table-scroll">
             <table className="table" data-testid="batch-output">
               <thead>

@@ -2,19 +2,10 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { formatUnixTime } from '../../../lib/format';
 import { useCancelBatch } from '../api/cancel-batch';
-import { batchProblem, type Batch, type BatchStatus } from '../batch-types';
+import { batchLook, batchProblem, type Batch, type BatchTone } from '../batch-types';
 import { BatchOutputDialog } from './batch-output-dialog';
 
-const STATUS_CLASS: Record<BatchStatus, string> = {
-  validating: 'badge-warn',
-  in_progress: 'badge-accent',
-  finalizing: 'badge-accent',
-  completed: 'badge-ok',
-  failed: 'badge-error',
-  expired: 'badge-error',
-  cancelling: 'badge-warn',
-  cancelled: '',
-};
+const TONE_CLASS: Record<BatchTone, string> = { ok: 'badge-ok', warn: 'badge-warn', error: 'badge-error', active: 'badge-accent', neutral: '' };
 
 function Progress({ batch }: { batch: Batch }) {
   const { total, completed, failed } = batch.request_counts;
@@ -51,13 +42,16 @@ export function BatchTable({ batches }: { batches: Batch[] }) {
           </tr>
         </thead>
         <tbody>
-          {batches.map((b) => (
+          {batches.map((b) => {
+            const look = batchLook(b);
+            const failed = b.request_counts.failed;
+            return (
             <tr key={b.id} aria-label={b.id}>
               <td className="mono">{b.id}</td>
               <td className="mono cell-nowrap">{b.endpoint}</td>
               <td>
-                <span className={`badge ${STATUS_CLASS[b.status]}`} data-testid="batch-status" title={b.errors.data.map((e) => `line ${e.line}: ${e.message}`).join('\n') || undefined}>
-                  {b.status.replace('_', ' ')}
+                <span className={`badge badge-wrap ${TONE_CLASS[look.tone]}`} data-testid="batch-status" title={b.errors.data.map((e) => `line ${e.line}: ${e.message}`).join('\n') || undefined}>
+                  {look.label}
                 </span>
               </td>
               <td className="cell-wrap">
@@ -65,6 +59,14 @@ export function BatchTable({ batches }: { batches: Batch[] }) {
                 {batchProblem(b) && (
                   <div className={`small ${b.status === 'failed' ? 'text-danger' : 'muted'}`} data-testid="batch-problem">
                     {batchProblem(b)}
+                  </div>
+                )}
+                {failed > 0 && b.error_file_id && (
+                  <div className={`small row batch-failed-lines ${look.tone === 'error' ? 'text-danger' : 'text-warning'}`} data-testid="batch-failed-lines">
+                    {failed === b.request_counts.total ? `Every line failed.` : `${failed} of ${b.request_counts.total} lines failed.`}
+                    <button type="button" className="btn btn-sm" onClick={() => setViewing({ batch: b, kind: 'errors' })} aria-label={`Why lines of ${b.id} failed`}>
+                      See why
+                    </button>
                   </div>
                 )}
                 {b.status === 'cancelled' && !b.output_file_id && !b.error_file_id && <div className="small muted">Cancelled; results finished before the cancel appear here.</div>}
@@ -90,7 +92,8 @@ export function BatchTable({ batches }: { batches: Batch[] }) {
                 </div>
               </td>
             </tr>
-          ))}
+            );
+          })}
         </tbody>
       </table>
       {cancelling && (

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { modelsQueryOptions } from '../../../lib/models-query';
 import { useSessionStore } from '../../../lib/session-store';
@@ -78,5 +78,34 @@ describe('models page', () => {
     await screen.findByRole('heading', { name: 'Models to download' });
     expect(screen.getByText('Tiny chat (Q4)')).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Use a model file on this computer' })).toBeTruthy();
+  });
+
+  it('shows the first two aliases of a long list with "+N more", all of them on hover and on click', async () => {
+    useSessionStore.setState({ apiKey: 'k', baseUrl: '', source: 'web' });
+    const aliases = ['svc-large-3', 'svc-large-latest', 'mistral-large-latest', 'mistral-small-latest', 'mistral-medium-latest', 'open-mistral-nemo', 'gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-3.5-turbo', 'codestral-latest', 'ministral-8b-latest'];
+    const models = {
+      object: 'list',
+      data: [
+        { ...MODELS.data[0], id: 'svc-large-3-2512', aliases },
+        { ...MODELS.data[0], id: 'svc-embed', aliases: ['one', 'two'] },
+      ],
+    };
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => (url === '/models' ? new Response(JSON.stringify(models), { status: 200, headers: { 'content-type': 'application/json' } }) : new Response('{}', { status: 404 }))));
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <ModelsPage />
+      </QueryClientProvider>,
+    );
+    const row = await screen.findByRole('row', { name: 'svc-large-3-2512' });
+    const list = within(row).getByTestId('alias-list');
+    expect(list.getAttribute('title')).toBe(aliases.join(', '));
+    expect(list.textContent).toBe('aka svc-large-3, svc-large-latest+11 more');
+    fireEvent.click(within(list).getByRole('button', { name: '+11 more' }));
+    expect(list.textContent).toBe(`aka ${aliases.join(', ')}show fewer`);
+    expect(within(list).getByRole('button', { name: 'show fewer' }).getAttribute('aria-expanded')).toBe('true');
+    // Two aliases fit: no button.
+    const short = within(screen.getByRole('row', { name: 'svc-embed' })).getByTestId('alias-list');
+    expect(short.textContent).toBe('aka one, two');
+    expect(within(short).queryByRole('button')).toBeNull();
   });
 });

@@ -13,6 +13,7 @@ import { LocalModelsSection } from '../../../components/local-models/components/
 import { CellText } from '../../../components/cell-text';
 import { ModelDownloadOffer } from '../../../components/local-models/components/model-download-offer';
 import { UseLocalFile } from '../../../components/local-models/components/use-local-file';
+import { AliasList } from '../../../components/alias-list';
 
 function Pricing({ pricing, currency }: { pricing: GatewayModel['pricing']; currency: string }) {
   if (!pricing) return <span className="faint">—</span>;
@@ -84,7 +85,7 @@ export function ModelsPage() {
                 <tr key={m.id} aria-label={m.id} className={m.archived ? 'row-muted' : undefined}>
                   <td>
                     <CellText text={m.id} className="mono" />
-                    {m.aliases.length > 0 && <div className="small faint">aka {m.aliases.join(', ')}</div>}
+                    <AliasList aliases={m.aliases} prefix="aka " />
                     {m.fine_tuned && (
                       <div className="row chip-row">
                         <span className="badge badge-accent">fine-tuned</span>

@@ -53,6 +53,17 @@ export function RequestDetailDrawer({ entry, loading = false, currency, onClose 
           </button>
         )}
       </div>
+      {(entry.error_code || entry.error_message) && (
+        <div className="notice notice-error request-failure" data-testid="request-failure">
+          {/* One block: the notice lays its children out as lines. */}
+          <span>
+            {entry.status < 400 && <strong>The stream failed after it started. </strong>}
+            {entry.error_code && <span className="mono">{entry.error_code}</span>}
+            {entry.error_code && entry.error_message && ': '}
+            {entry.error_message}
+          </span>
+        </div>
+      )}
       <dl className="detail-grid">
         <Field label="Request id">
           <span className="mono">{entry.id}</span> <CopyButton text={entry.id} label="Copy" />

@@ -10,7 +10,7 @@ import { formatCost } from '../../../lib/format';
 import { useRequestDetail } from '../api/get-request';
 import { useRequests } from '../api/list-requests';
 import { useRequestStream, type LiveState } from '../api/stream-requests';
-import { EMPTY_FILTER, matchesRequestFilter, requestsToCsv, type RequestFilter } from '../request-view';
+import { EMPTY_FILTER, failureText, matchesRequestFilter, requestsToCsv, type RequestFilter } from '../request-view';
 import { RequestDetailDrawer } from './request-detail-drawer';
 import { CellText } from '../../../components/cell-text';
 
@@ -43,7 +43,7 @@ export function RequestsPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Request log" description="Every request the gateway served, newest first, as it happens. Open a row for its headers, bodies and cost.">
+      <PageHeader title="Request log" description="Every request the gateway served, newest first, as it happens; a failed one says why under its status. Open a row for its headers, bodies and cost.">
         <LiveBadge live={live} />
         <button type="button" className="btn" onClick={() => setFollowing(!following)} aria-pressed={!following}>
           {following ? '❚❚ Pause' : '▶ Follow'}
@@ -118,7 +118,12 @@ export function RequestsPage() {
                     {r.client === CONSOLE_CLIENT && <span className="badge table-badge">console</span>}
                     {r.client === PLAYGROUND_CLIENT && <span className="badge table-badge">playground</span>}
                   </td>
-                  <td><span className={`badge ${statusClass(r.status)}`}>{r.status}</span></td>
+                  <td>
+                    <div className="cell-stack">
+                      <span><span className={`badge ${statusClass(r.status)}`}>{r.status}</span></span>
+                      {(r.error_code || r.error_message) && <CellText text={failureText(r)} className="text-danger small cell-text-narrow" />}
+                    </div>
+                  </td>
                   <td>
                     <div className="cell-stack">
                       <CellText text={r.model ?? '—'} className="mono cell-text-narrow" />

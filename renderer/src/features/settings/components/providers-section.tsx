@@ -5,7 +5,7 @@ import { HEALTH_TONE_CLASS, healthView } from '../../../lib/provider-health';
 import { useDeleteProvider, useResetProvider, useTestProvider, type ProviderCheck, type ProviderSetting } from '../api/settings-api';
 import { useProviderChecksStore } from '../stores/provider-checks-store';
 import { ProviderFormDialog } from './provider-form-dialog';
-import { fileSourceLabel } from '../file-source-label';
+import { entrySourceLabel } from '../file-source-label';
 
 type Open = { kind: 'add' } | { kind: 'edit'; provider: ProviderSetting } | { kind: 'delete'; provider: ProviderSetting } | null;
 
@@ -19,12 +19,6 @@ function CheckResult({ check }: { check: ProviderCheck }) {
       {check.error && <span className="cell-wrap">{check.error}</span>}
     </div>
   );
-}
-
-function sourceLabel(provider: ProviderSetting, configPath: string | null): string {
-  if (provider.removed) return 'removed here';
-  if (provider.source === 'config') return fileSourceLabel(configPath);
-  return provider.in_config ? 'edited here' : 'added here';
 }
 
 interface RowProps {
@@ -45,7 +39,7 @@ function ProviderRow({ provider, configPath, onEdit, onDelete }: RowProps) {
       <td className="mono cell-wrap">
         {provider.id}
         <div>
-          <span className={`badge source-badge${provider.source === 'console' ? ' badge-accent' : ''}`}>{sourceLabel(provider, configPath)}</span>
+          <span className={`badge source-badge${provider.source === 'console' ? ' badge-accent' : ''}`}>{entrySourceLabel(provider, configPath)}</span>
         </div>
       </td>
       <td className="cell-nowrap">{provider.type}</td>

@@ -147,6 +147,19 @@ describe('Settings page', () => {
     expect(within(server).getByTestId('source-cors_origins').textContent).toBe('built-in');
   });
 
+  it('badges the built-in engines and their routes built-in while a config file defines the rest', async () => {
+    const builtIn = { ...SETTINGS.providers[0], id: 'local-ocr', type: 'tesseract', base_url: undefined, has_api_key: false, source: 'built_in', routes: ['svc-ocr-3-2512'] };
+    const builtInRoute = { id: 'svc-ocr-3-2512', provider: 'local-ocr', capabilities: ['ocr'], source: 'built_in', in_config: true };
+    stubGateway('owner', { ...SETTINGS, providers: [...SETTINGS.providers, builtIn], routes: [...SETTINGS.routes, builtInRoute] });
+    renderPage();
+    const badge = (row: string) => within(screen.getByRole('row', { name: row })).getAllByText(/built-in|config file|here/)[0].textContent;
+    await screen.findByRole('row', { name: 'local-ocr' });
+    expect(badge('local-ocr')).toBe('built-in');
+    expect(badge('svc-ocr-3-2512')).toBe('built-in');
+    expect(badge('up')).toBe('config file');
+    expect(badge('m1')).toBe('config file');
+  });
+
   it('tells a Member the page is for Owners', async () => {
     stubGateway('member');
     renderPage();

@@ -8,8 +8,9 @@ import { useAccount } from '../../../lib/account-query';
 import { useDeleteRoute, useResetRoute, useSettings, type RouteSetting, type Settings } from '../api/settings-api';
 import { ProvidersSection } from './providers-section';
 import { RouteFormDialog } from './route-form-dialog';
-import { fileSourceLabel } from '../file-source-label';
+import { entrySourceLabel } from '../file-source-label';
 import { ServerSection } from './server-section';
+import { AliasList } from '../../../components/alias-list';
 
 type Open = { kind: 'add' } | { kind: 'edit'; route: RouteSetting } | { kind: 'delete'; route: RouteSetting } | null;
 
@@ -47,7 +48,7 @@ function SettingsContent({ settings }: { settings: Settings }) {
               <tr key={route.id} aria-label={route.id}>
                 <td className="mono cell-wrap">
                   {route.id}
-                  {route.aliases?.length ? <div className="faint small">{route.aliases.join(', ')}</div> : null}
+                  <AliasList aliases={route.aliases ?? []} />
                 </td>
                 <td className="mono cell-wrap">
                   {route.provider}
@@ -55,7 +56,7 @@ function SettingsContent({ settings }: { settings: Settings }) {
                 </td>
                 <td className="cell-wrap">{route.capabilities.join(', ')}</td>
                 <td>
-                  <span className={`badge${route.source === 'console' ? ' badge-accent' : ''}`}>{route.source === 'console' ? (route.in_config ? 'edited here' : 'added here') : fileSourceLabel(settings.server.config_path)}</span>
+                  <span className={`badge${route.source === 'console' ? ' badge-accent' : ''}`}>{entrySourceLabel(route, settings.server.config_path)}</span>
                 </td>
                 <td>
                   <div className="table-actions">

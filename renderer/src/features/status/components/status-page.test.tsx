@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '../../../lib/session-store';
 import { StatusPage } from './status-page';
@@ -39,7 +40,11 @@ function stubGateway() {
 
 function renderPage(page: React.ReactNode) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(<QueryClientProvider client={client}>{page}</QueryClientProvider>);
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>{page}</MemoryRouter>
+    </QueryClientProvider>,
+  );
 }
 
 afterEach(() => {
@@ -61,5 +66,30 @@ describe('one health on every page', () => {
     expect(transcription.textContent).toBe('Transcription unavailable');
     expect(transcription.getAttribute('title')).toBe(NO_SPEECH_MODEL.reason);
     expect(screen.getByTestId('capability-ocr').textContent).toBe('OCR served');
+  });
+});
+
+describe('the link to the metrics', () => {
+  it("opens the console's Metrics page for an Owner (a bare link to /metrics would be refused without the key), and is not offered to a Member", async () => {
+    for (const role of ['owner', 'member']) {
+      useSessionStore.setState({ apiKey: 'k', baseUrl: '', source: 'web' });
+      const answers: Record<string, unknown> = { ...ANSWERS, '/account/me': { object: 'account', api_key: { role, prefix: 'sk-sy-ab' }, balance: { currency: 'USD' } } };
+      vi.stubGlobal('fetch', vi.fn(async (url: string) => {
+        const path = url.split('?')[0];
+        if (path in answers) return new Response(JSON.stringify(answers[path]), { status: 200, headers: { 'content-type': 'application/json' } });
+        return new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } });
+      }));
+      renderPage(<StatusPage />);
+      await screen.findByRole('row', { name: 'refused' });
+      if (role === 'owner') {
+        const link = await screen.findByRole('link', { name: 'Prometheus metrics' });
+        expect(link.getAttribute('href')).toBe('/metrics');
+        expect(link.getAttribute('target')).toBeNull();
+      } else {
+        await screen.findByText(/only Owners can read/);
+        expect(screen.queryByRole('link', { name: /Prometheus metrics/ })).toBeNull();
+      }
+      cleanup();
+    }
   });
 });

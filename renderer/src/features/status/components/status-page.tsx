@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
 import { ErrorNotice } from '../../../components/error-notice';
 import { Loading } from '../../../components/loading';
 import { PageHeader } from '../../../components/page-header';
-import { gatewayUrl } from '../../../lib/gateway-client';
 import { useAccount } from '../../../lib/account-query';
 import { formatUptime } from '../../../lib/format';
 import type { Health } from '../../../lib/gateway-types';
@@ -184,9 +184,11 @@ export function StatusPage() {
       <section className="card" aria-label="Traffic">
         <div className="card-title">
           Latency and errors
-          <a className="small card-title-link" href={gatewayUrl('/metrics')} target="_blank" rel="noreferrer">
-            Prometheus metrics ↗
-          </a>
+          {isOwner && (
+            <Link className="small card-title-link" to="/metrics">
+              Prometheus metrics
+            </Link>
+          )}
         </div>
         {!isOwner ? (
           <p className="muted small">The traffic chart is drawn from the request log, which only Owners can read.</p>
