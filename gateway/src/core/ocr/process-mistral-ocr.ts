@@ -11,6 +11,7 @@ import { compileClientSchema, type SchemaValidator } from '../json/json-schema-c
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import { toGatewayError } from '../errors/provider-error-mapping.js';
 import type { RouteRunner } from '../routing/route-runner.js';
+import type { ChatUse } from './fill-schema.js';
 import { fillSchemaStrictly } from './fill-schema-strictly.js';
 import { buildMistralPages, type MistralPageOptions, type PageExtras } from './mistral-pages/build-mistral-pages.js';
 import { findFigures } from './mistral-pages/find-figures.js';
@@ -118,6 +119,7 @@ export async function processMistralOcr(
   input: MistralOcrInput,
   signal: AbortSignal,
   log: (message: string) => void,
+  bill: (chat: ChatUse) => void,
 ): Promise<{ response: MistralOcrResponse; route: ModelRoute }> {
   const documentCheck = input.documentAnnotation ? compileClientSchema(input.documentAnnotation.schema, 'document_annotation_format') : undefined;
   const bboxCheck = input.bboxAnnotation ? compileClientSchema(input.bboxAnnotation.schema, 'bbox_annotation_format') : undefined;
@@ -171,8 +173,11 @@ export async function processMistralOcr(
       result,
       signal,
       log,
+      bill,
     );
     response.document_annotation = JSON.stringify(filled.data);
+    response.document_annotation_method = filled.method;
+    response.document_annotation_missing = filled.missing;
   }
   return { response, route: served };
 }
