@@ -73,6 +73,8 @@ export interface FieldAccuracy {
   type: string;
   field: string;
   right: number;
+  /** Filled with a value that is not the document's (null is not counted here). */
+  wrong: number;
   total: number;
 }
 
@@ -92,10 +94,13 @@ export async function measureStructuredFields(provider: ProviderInstance, option
     const wrong: string[] = [];
     for (const [field, expected] of Object.entries(document.fields)) {
       const key = `${document.type}/${field}`;
-      const entry = tally.get(key) ?? { type: document.type, field, right: 0, total: 0 };
+      const entry = tally.get(key) ?? { type: document.type, field, right: 0, wrong: 0, total: 0 };
       entry.total++;
       if (matches(field, expected, data[field])) entry.right++;
-      else wrong.push(`${field}: ${JSON.stringify(data[field])} (want ${JSON.stringify(expected)})`);
+      else {
+        if (data[field] !== null && data[field] !== undefined) entry.wrong++;
+        wrong.push(`${field}: ${JSON.stringify(data[field])} (want ${JSON.stringify(expected)})`);
+      }
       tally.set(key, entry);
     }
     if (options.perPage) console.log(`${document.file.padEnd(36)} ${wrong.length ? wrong.join('; ') : 'all right'}`);
@@ -106,13 +111,14 @@ export async function measureStructuredFields(provider: ProviderInstance, option
   const rows = [...tally.values()];
   if (rows.length === 0) return rows;
   console.log(`\nStructured OCR field accuracy, rule-based extractor, ${found} documents (values hand-checked; a field the document lacks is right when null).\n`);
-  console.log(`${'type'.padEnd(10)} ${'field'.padEnd(16)} right`);
+  console.log(`${'type'.padEnd(10)} ${'field'.padEnd(16)} ${'right'.padEnd(14)} wrong value (not null)`);
   for (const type of [...new Set(rows.map((r) => r.type))]) {
     const ofType = rows.filter((r) => r.type === type);
-    for (const row of ofType) console.log(`${type.padEnd(10)} ${row.field.padEnd(16)} ${row.right}/${row.total} (${((100 * row.right) / row.total).toFixed(0)} %)`);
-    const right = ofType.reduce((sum, r) => sum + r.right, 0);
-    const total = ofType.reduce((sum, r) => sum + r.total, 0);
-    console.log(`${type.padEnd(10)} ${'all fields'.padEnd(16)} ${right}/${total} (${((100 * right) / total).toFixed(0)} %)`);
+    const line = (field: string, right: number, wrong: number, total: number) =>
+      console.log(`${type.padEnd(10)} ${field.padEnd(16)} ${`${right}/${total} (${((100 * right) / total).toFixed(0)} %)`.padEnd(14)} ${wrong}`);
+    for (const row of ofType) line(row.field, row.right, row.wrong, row.total);
+    const sum = (pick: (row: FieldAccuracy) => number) => ofType.reduce((total, row) => total + pick(row), 0);
+    line('all fields', sum((r) => r.right), sum((r) => r.wrong), sum((r) => r.total));
   }
   return rows;
 }
