@@ -1,7 +1,11 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawTextImage, type DrawnImage } from '../support/draw-text.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
+import { writeTinyLlamaGguf } from '../support/tiny-gguf.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
 
 /** Structured OCR that is right or says it could not fill a field, offline and with a chat model routed (issue 32 item 2, issue 33 item 2). */
@@ -138,5 +142,36 @@ describe('with a chat model routed', () => {
     expect(body).toMatchObject({ structured_method: 'extractor', structured_data: { total: 42.5, date: null } });
     expect(body.structured_note).toMatch(/rule-based extractor.*svc-large-3-2512/i);
     upstream.setBehaviour(null);
+  });
+});
+
+describe('with a local GGUF chat model routed', () => {
+  let gateway: TestGateway;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'switchyard-ocr-llm-'));
+    mkdirSync(join(dataDir, 'models'));
+    await writeTinyLlamaGguf(join(dataDir, 'models', 'tiny-chat.gguf'), { seed: 3 });
+    gateway = await startGateway({ dataDir, warm: true, config: { providers: [{ id: 'local-llm', type: 'llamacpp', threads: 1 }] } });
+    await ready(gateway);
+  });
+  afterAll(async () => {
+    await gateway.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('fills the schema with grammar-constrained JSON from the local model, labelled and with its real token counts', async () => {
+    // Random weights: only the shape is testable. Nothing is required, so each field may also be null.
+    const schema = { type: 'object', properties: { currency: { enum: ['EUR', 'USD'] }, paid: { type: 'boolean' } }, additionalProperties: false };
+    const response = await gateway.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(invoice.image), structured_output: true, schema } });
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body).toMatchObject({ structured_method: 'language_model', structured_model: 'svc-large-3-2512' });
+    expect([null, 'EUR', 'USD']).toContain(body.structured_data.currency);
+    expect([null, true, false]).toContain(body.structured_data.paid);
+    expect(Object.keys(body.structured_data).sort()).toEqual(['currency', 'paid']);
+    expect(body.usage.prompt_tokens).toBeGreaterThan(100);
+    expect(body.usage.completion_tokens).toBeGreaterThan(0);
   });
 });

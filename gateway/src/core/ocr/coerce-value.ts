@@ -1,4 +1,11 @@
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+/** Month names by how they start, in English, German, French and Dutch (`juin` before `jun`, `mär` and `maa` are March). */
+const MONTH_PREFIXES: [string, number][] = [
+  ['janv', 1], ['jan', 1], ['feb', 2], ['fév', 2], ['fev', 2], ['mär', 3], ['maa', 3], ['mars', 3], ['mar', 3], ['avr', 4], ['apr', 4],
+  ['may', 5], ['mai', 5], ['mei', 5], ['juin', 6], ['juil', 7], ['jun', 6], ['jul', 7], ['aug', 8], ['aoû', 8], ['aou', 8],
+  ['sep', 9], ['oct', 10], ['okt', 10], ['nov', 11], ['dec', 12], ['déc', 12], ['dez', 12],
+];
+
+const monthOf = (word: string): number | undefined => MONTH_PREFIXES.find(([prefix]) => word.toLowerCase().startsWith(prefix))?.[1];
 
 
 /** A written amount: `1,234.50`, `1.234,50`, `1 234,50` (thousands in groups of three) or `42.50`, `12`. */
@@ -22,7 +29,9 @@ function amountValue(digits: string): number {
 }
 
 /** The amounts written in a text (dates and times aside), each with whether it has cents or a currency sign. */
-export function amountsIn(text: string): { value: number; money: boolean }[] {
+export function amountsIn(written: string): { value: number; money: boolean }[] {
+  // OCR often reads "134,39" as "134, 39".
+  const text = written.replace(/(\d[,.]) (\d{2})(?!\d)/g, '$1$2');
   const blocked = [...text.matchAll(NOT_AMOUNT)].map((m) => [m.index, m.index + m[0].length]);
   const out: { value: number; money: boolean }[] = [];
   for (const match of text.matchAll(AMOUNT)) {
@@ -38,12 +47,19 @@ export function amountsIn(text: string): { value: number; money: boolean }[] {
 
 /**
  * A number from text such as `$1,234.50`, `1.234,50 €`, `(12.00)` or `-3`: the first amount with cents
- * or a currency sign, else the first number, never the digits of a date or a time; null when there is none.
+ * or a currency sign, else the first number (the last of a row of amounts alone), never the digits of
+ * a date or a time; null when there is none.
  */
 export function parseNumber(text: string): number | null {
   const amounts = amountsIn(text);
-  return (amounts.find((a) => a.money) ?? amounts[0])?.value ?? null;
+  const money = amounts.filter((a) => a.money);
+  // A row of amounts ("24.99 5.00 29.99": net, tax, gross) totals in its last column.
+  const first = /\d/.exec(text)?.index ?? 0;
+  if (money.length > 1 && AMOUNTS_ONLY.test(text.slice(first))) return money[money.length - 1].value;
+  return (money[0] ?? amounts[0])?.value ?? null;
 }
+
+const AMOUNTS_ONLY = /^[\s\d.,'()$€£¥₹*-]*(?:\b(?:eur|usd|gbp|chf|inr)\b[\s\d.,'()$€£¥₹*-]*)*$/i;
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
@@ -56,7 +72,8 @@ function isoDate(year: number, month: number, day: number): string | null {
 export function parseDate(text: string): string | null {
   const iso = /(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/.exec(text);
   if (iso) return isoDate(Number(iso[1]), Number(iso[2]), Number(iso[3]));
-  const numeric = /(?<!\d)(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})(?!\d)/.exec(text);
+  // OCR may read "04.04.2020" as "04.04. 2020".
+  const numeric = /(?<!\d)(\d{1,2})([-/.]) ?(\d{1,2})\2 ?(\d{4}|\d{2})(?!\d)/.exec(text);
   if (numeric) {
     let [month, day] = [Number(numeric[1]), Number(numeric[3])];
     // Slashes are month first (US) unless that is impossible; dots and dashes are day first.
@@ -64,11 +81,14 @@ export function parseDate(text: string): string | null {
     const year = numeric[4].length === 2 ? 2000 + Number(numeric[4]) : Number(numeric[4]);
     return isoDate(year, month, day);
   }
-  const monthName = MONTHS.join('|');
-  const dayMonth = new RegExp(`(\\d{1,2})(?:st|nd|rd|th)?\\.?\\s+(${monthName})[a-zä]*\\.?,?\\s+(\\d{4})`, 'i').exec(text);
-  if (dayMonth) return isoDate(Number(dayMonth[3]), MONTHS.indexOf(dayMonth[2].toLowerCase()) + 1, Number(dayMonth[1]));
-  const monthDay = new RegExp(`(${monthName})[a-z]*\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})`, 'i').exec(text);
-  if (monthDay) return isoDate(Number(monthDay[3]), MONTHS.indexOf(monthDay[1].toLowerCase()) + 1, Number(monthDay[2]));
+  for (const match of text.matchAll(/(?<!\d)(\d{1,2})(?:st|nd|rd|th|er)?\.?\s+(\p{L}{3,})\.?,?\s+(\d{4})(?!\d)/gu)) {
+    const month = monthOf(match[2]);
+    if (month) return isoDate(Number(match[3]), month, Number(match[1]));
+  }
+  for (const match of text.matchAll(/(\p{L}{3,})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*,?\s+(\d{4})(?!\d)/gu)) {
+    const month = monthOf(match[1]);
+    if (month) return isoDate(Number(match[3]), month, Number(match[2]));
+  }
   return null;
 }
 
@@ -115,7 +135,7 @@ export function coerceValue(text: string, schema: PropertySchema, name = ''): un
     default: {
       if (schema.format === 'date' || schema.format === 'date-time' || /(^|_|\b)date$/i.test(name)) return parseDate(trimmed) ?? undefined;
       // An identifier (invoice number, order id) is the first word with a digit in it, never a sentence.
-      if (IDENTIFIER.test(name)) return trimmed.split(/\s+/).find((word) => /\d/.test(word))?.replace(/[.,;]$/, '');
+      if (IDENTIFIER.test(name)) return trimmed.split(/\s+/).find((word) => /\d/.test(word))?.replace(/^(n[°º]|no\.|nr\.|#)/i, '').replace(/[.,;]$/, '');
       return trimmed;
     }
   }

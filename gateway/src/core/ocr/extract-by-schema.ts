@@ -165,7 +165,7 @@ function extractObject(
         value = described.value;
         labelled ||= described.labelled;
       }
-      if (value === undefined && !labelled) value = unlabelledValue(name, property, lines);
+      if (value === undefined) value = unlabelledValue(name, property, lines);
     }
     data[name] = value ?? null;
     if (value === undefined || value === null) {

@@ -1,7 +1,7 @@
 /** Words that name the same field on documents; a property-name token matches any of its group. */
 /** Words that name the same field on documents (English, German, French, Dutch); a property-name token matches any of its group. */
 const SYNONYMS: string[][] = [
-  ['total', 'due', 'balance', 'grand', 'sum', 'amount', 'payable', 'summe', 'zahlen', 'zu', 'gesamt', 'endbetrag', 'totaal', 'ttc', 'te', 'betalen'],
+  ['total', 'due', 'grand', 'sum', 'amount', 'payable', 'summe', 'zahlen', 'zu', 'gesamt', 'endbetrag', 'totaal', 'ttc', 'te', 'betalen'],
   ['amount', 'total', 'sum', 'price', 'cost', 'value', 'due', 'betrag', 'montant', 'bedrag'],
   ['number', 'no', 'num', 'nr', '#', 'id', 'ref', 'reference', 'n°', 'nº', 'nummer', 'numéro', 'numero'],
   ['date', 'dated', 'issued', 'on', 'datum'],
