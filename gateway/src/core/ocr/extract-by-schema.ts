@@ -89,6 +89,10 @@ function findValue(field: FieldLabel, schema: PropertySchema, name: string, line
   return { value: best?.value, labelled };
 }
 
+const VENDOR_WORDS = new Set(['vendor', 'merchant', 'seller', 'supplier', 'issuer', 'store', 'shop', 'company']);
+/** A company name ending in its legal form; the name is at most five words before it. */
+const LEGAL_NAME = /((?:[\p{L}\p{N}&.'-]+ ){1,5}(?:GmbH(?: & Co\.? KG)?|AG|KG|B\.V\.|N\.V\.|Ltd\.?|Limited|Inc\.?|LLC|S\.A\.S?|SARL|S\.r\.l\.|Pvt\.? Ltd\.?|plc))(?![\p{L}])/u;
+
 const CURRENCIES: [RegExp, string][] = [
   [/€|\beur(o|os)?\b/i, 'EUR'],
   [/\busd\b|us\$|\$/i, 'USD'],
@@ -109,9 +113,10 @@ function documentCurrency(lines: DocLine[]): string | undefined {
 }
 
 /**
- * Without a label, two fields still have a place on every invoice or receipt: its date is the first
- * date written on it, its currency the one it uses. (A vendor is not guessed from the letterhead: on
- * the benchmark's documents the first line was the customer, a street or a logo misread as often as not.)
+ * Without a label, a few fields still have a place on every invoice or receipt: its date is the first
+ * date written on it, its currency the one it uses, its vendor the first company named with its legal
+ * form. (A vendor is not guessed from the letterhead: on the benchmark's documents the first line was
+ * the customer, a street or a logo misread as often as not.)
  */
 function unlabelledValue(name: string, schema: PropertySchema, lines: DocLine[]): unknown {
   const type = schemaType(schema);
@@ -124,6 +129,13 @@ function unlabelledValue(name: string, schema: PropertySchema, lines: DocLine[])
   }
   if (type === 'string' && tokens.includes('currency')) {
     return documentCurrency(lines);
+  }
+  if (type === 'string' && tokens.some((t) => VENDOR_WORDS.has(t))) {
+    // The company that issued it: the first name with a legal form ("Hornbach Baumarkt AG", "Coolblue B.V.").
+    for (const line of lines) {
+      const company = LEGAL_NAME.exec(line.text);
+      if (company) return company[1].trim();
+    }
   }
   return undefined;
 }
