@@ -61,6 +61,18 @@ describe('value coercion', () => {
     expect(coerceValue('INV/2023/03/0008', { type: 'string' }, 'invoice_number')).toBe('INV/2023/03/0008');
   });
 
+  it('reads a hostile line (50,000 spaces, letters or digits) in linear time', () => {
+    const start = performance.now();
+    for (const text of [`${' '.repeat(50_000)}x`, 'a'.repeat(50_000), `${'1 '.repeat(25_000)}-`, `${'ab '.repeat(17_000)}GmbX`]) {
+      parseNumber(text);
+      parseDate(text);
+      extractBySchema({ type: 'object', properties: { vendor: { type: 'string' }, total: { type: 'number' }, invoice_number: { type: 'string' } } }, {
+        pages: [{ index: 0, width: 10, height: 10, text, source: 'text_layer', blocks: [{ text, bbox: [0, 0, 10, 10], confidence: 1, lines: [{ text, bbox: [0, 0, 10, 10], confidence: 1, words: [] }] }] }],
+      } as OcrResult);
+    }
+    expect(performance.now() - start).toBeLessThan(2000);
+  });
+
   it('coerces to the schema type and refuses text that is not of it', () => {
     expect(coerceValue('12.6', { type: 'integer' })).toBe(13);
     expect(coerceValue('Yes', { type: 'boolean' })).toBe(true);

@@ -9,7 +9,9 @@ const monthOf = (word: string): number | undefined => MONTH_PREFIXES.find(([pref
 
 
 /** A written amount: `1,234.50`, `1.234,50`, `1 234,50` (thousands in groups of three) or `42.50`, `12`. */
-const AMOUNT = /(\(?-?)\s*([$€£¥₹])?\s*(\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,3})?(?!\d))/g;
+const AMOUNT = /\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,3})?(?!\d)/g;
+/** What may stand just before an amount: a minus or an opening parenthesis, a currency sign (read on a few characters, so a long run of spaces costs nothing). */
+const AMOUNT_PREFIX = /(\(?-?) ?([$€£¥₹])? ?$/;
 /** Dates and times, whose digits are never an amount: `2026-11`, `02.03.2020`, `14:52`. */
 const NOT_AMOUNT = /\d{4}-\d{1,2}(?:-\d{1,2})?|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}:\d{2}(?::\d{2})?/g;
 
@@ -34,13 +36,17 @@ export function amountsIn(written: string): { value: number; money: boolean }[] 
   const text = written.replace(/(\d[,.]) (\d{2})(?!\d)/g, '$1$2');
   const blocked = [...text.matchAll(NOT_AMOUNT)].map((m) => [m.index, m.index + m[0].length]);
   const out: { value: number; money: boolean }[] = [];
+  let next = 0;
   for (const match of text.matchAll(AMOUNT)) {
-    const at = match.index + match[0].indexOf(match[3]);
-    if (blocked.some(([from, to]) => at < to && at + match[3].length > from)) continue;
-    const value = amountValue(match[3]);
+    const [at, end] = [match.index, match.index + match[0].length];
+    // Both lists run left to right, so one pass over the blocked spans serves every amount.
+    while (next < blocked.length && blocked[next][1] <= at) next++;
+    if (next < blocked.length && blocked[next][0] < end) continue;
+    const value = amountValue(match[0]);
     if (!Number.isFinite(value)) continue;
-    const negative = match[1].includes('-') || match[1].includes('(');
-    out.push({ value: negative ? -value : value, money: match[2] !== undefined || /[.,]\d{2}$/.test(match[3]) });
+    const prefix = AMOUNT_PREFIX.exec(text.slice(Math.max(0, at - 4), at)) ?? ['', '', undefined];
+    const negative = prefix[1].includes('-') || prefix[1].includes('(');
+    out.push({ value: negative ? -value : value, money: prefix[2] !== undefined || /[.,]\d{2}$/.test(match[0]) });
   }
   return out;
 }
@@ -81,11 +87,11 @@ export function parseDate(text: string): string | null {
     const year = numeric[4].length === 2 ? 2000 + Number(numeric[4]) : Number(numeric[4]);
     return isoDate(year, month, day);
   }
-  for (const match of text.matchAll(/(?<!\d)(\d{1,2})(?:st|nd|rd|th|er)?\.?\s+(\p{L}{3,})\.?,?\s+(\d{4})(?!\d)/gu)) {
+  for (const match of text.matchAll(/(?<!\d)(\d{1,2})(?:st|nd|rd|th|er)?\.?\s{1,3}(\p{L}{3,9})\.?,?\s{1,3}(\d{4})(?!\d)/gu)) {
     const month = monthOf(match[2]);
     if (month) return isoDate(Number(match[3]), month, Number(match[1]));
   }
-  for (const match of text.matchAll(/(\p{L}{3,})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*,?\s+(\d{4})(?!\d)/gu)) {
+  for (const match of text.matchAll(/(?<!\p{L})(\p{L}{3,9})\.?\s{1,3}(\d{1,2})(?:st|nd|rd|th)?\s{0,2},?\s{1,3}(\d{4})(?!\d)/gu)) {
     const month = monthOf(match[1]);
     if (month) return isoDate(Number(match[3]), month, Number(match[2]));
   }

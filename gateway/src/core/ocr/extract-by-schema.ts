@@ -91,7 +91,7 @@ function findValue(field: FieldLabel, schema: PropertySchema, name: string, line
 
 const VENDOR_WORDS = new Set(['vendor', 'merchant', 'seller', 'supplier', 'issuer', 'store', 'shop', 'company']);
 /** A company name ending in its legal form; the name is at most five words before it. */
-const LEGAL_NAME = /((?:[\p{L}\p{N}&.'-]+ ){1,5}(?:GmbH(?: & Co\.? KG)?|AG|KG|B\.V\.|N\.V\.|Ltd\.?|Limited|Inc\.?|LLC|S\.A\.S?|SARL|S\.r\.l\.|Pvt\.? Ltd\.?|plc))(?![\p{L}])/u;
+const LEGAL_NAME = /(?<![\p{L}\p{N}&.'-])((?:[\p{L}\p{N}&.'-]{1,40} ){1,5}(?:GmbH(?: & Co\.? KG)?|AG|KG|B\.V\.|N\.V\.|Ltd\.?|Limited|Inc\.?|LLC|S\.A\.S?|SARL|S\.r\.l\.|Pvt\.? Ltd\.?|plc))(?![\p{L}])/u;
 
 const CURRENCIES: [RegExp, string][] = [
   [/€|\beur(o|os)?\b/i, 'EUR'],

@@ -32,7 +32,7 @@ export function labelTokens(text: string): string[] {
     .replace(/[_\-./:()]/g, ' ')
     .replace(/#/g, ' # ')
     // German and Dutch compounds: "Rechnungsnummer", "Factuurdatum", "Gesamtbetrag".
-    .replace(/(\p{L}{3,}?)(nummer|datum|betrag)\b/giu, '$1 $2')
+    .replace(/(?<!\p{L})(\p{L}{3,20}?)(nummer|datum|betrag)\b/giu, '$1 $2')
     .toLowerCase()
     .split(/\s+/)
     .filter(Boolean);
