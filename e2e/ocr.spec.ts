@@ -162,6 +162,18 @@ describe('OCR inspector', () => {
     await page.getByTestId('ocr-box').nth(3).waitFor({ timeout: 60_000 });
   });
 
+  it("extracts with the page's own default schema, each null field shown with its reason", async () => {
+    await page.getByRole('tab', { name: 'Structured' }).click();
+    await page.getByRole('button', { name: 'Extract structured data' }).click();
+    const structured = page.getByTestId('ocr-structured');
+    await structured.waitFor({ timeout: 60_000 });
+    const data = JSON.parse((await structured.textContent()) ?? '{}') as Record<string, unknown>;
+    expect(data).toMatchObject({ total: 1250, currency: 'EUR', date: null });
+    expect(await page.getByTestId('ocr-structured-missing').textContent()).toMatch(/date is null: .+/);
+    expect(await page.getByText('Filled by the rule-based extractor', { exact: false }).count()).toBe(1);
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
   it('extracts structured data with a schema and shows it beside the page', async () => {
     await page.getByRole('tab', { name: 'Structured' }).click();
     await page.getByLabel('JSON schema of the data to extract').fill(

@@ -2,7 +2,8 @@
  * OCR benchmark: the gateway's engines (native `tesseract` through the gateway, tesseract.js) beside
  * Debian's `tesseract` command on the same pages, under the same load (runs are interleaved page by
  * page). Accuracy per category (CER, WER, bag-of-words F1, box IoU, pages/s) on bench/ocr/pages.ts and
- * the real scans in bench/ocr/real, then throughput on A4 pages one and two at a time, then one A4 page's
+ * the real scans in bench/ocr/real, structured OCR's field accuracy on public invoices and receipts
+ * (bench/ocr/structured-fields.ts; --no-structured leaves it out), then throughput on A4 pages one and two at a time, then one A4 page's
  * latency through `POST /v1/ocr` on the built gateway (p50/p95, needs `npm run build:gateway`).
  * Pages/s per category is measured one page at a time and, unless --no-pairs, two at a time (the category's pages in pairs).
  *   npx tsx bench/ocr/run.ts [--quick] [--pages] [--no-wasm] [--no-pairs] [--accuracy-only] [--throughput-only] [--no-http]
@@ -26,6 +27,7 @@ import { bagOfWordsF1, characterErrorRate, wordErrorRate } from './error-rates.j
 import { measureA4Latency, printA4Latency } from './http-latency.js';
 import { benchPages, type BenchPage } from './pages.js';
 import { realPages } from './real-pages.js';
+import { measureStructuredFields } from './structured-fields.js';
 
 const exec = promisify(execFile);
 const args = process.argv.slice(2);
@@ -232,6 +234,7 @@ try {
     if (native) engines.push(['native', gatewayReader(keep(gatewayEngine('native')))], ['command', commandReader(dir)]);
     if (!args.includes('--no-wasm')) engines.push(['wasm', gatewayReader(keep(gatewayEngine('wasm')))]);
     await accuracy(dir, engines);
+    if (!args.includes('--no-structured')) await measureStructuredFields(keep(gatewayEngine(native ? 'native' : 'wasm')), { perPage: args.includes('--pages') });
   }
   if (!args.includes('--accuracy-only')) await throughput(dir, native);
   if (native && !args.includes('--accuracy-only') && !args.includes('--no-http')) printA4Latency(await measureA4Latency(quick ? 6 : 20));

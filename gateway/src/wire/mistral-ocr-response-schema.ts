@@ -66,10 +66,15 @@ export const OcrPageObjectSchema = Type.Object({
   confidence_scores: Type.Optional(Nullable(OcrPageConfidenceSchema)),
 });
 
+/** A field a schema fill left null, and why (dotted path for nested fields). */
+export const MissingFieldSchema = Type.Object({ field: Type.String(), reason: Type.String() });
+
 export const MistralOcrResponseSchema = Type.Object({
   pages: Type.Array(OcrPageObjectSchema),
   model: Type.String(),
   document_annotation: Type.Optional(Nullable(Type.String({ description: 'JSON text shaped by document_annotation_format.' }))),
+  document_annotation_method: Type.Optional(Type.Union([Type.Literal('language_model'), Type.Literal('extractor')], { description: 'Not in Mistral\'s API: who filled document_annotation.' })),
+  document_annotation_missing: Type.Optional(Type.Array(MissingFieldSchema, { description: 'Not in Mistral\'s API: the fields left null in document_annotation, and why.' })),
   usage_info: Type.Object({ pages_processed: Type.Integer(), doc_size_bytes: Nullable(Type.Integer()) }),
 });
 

@@ -27,6 +27,54 @@ describe('value coercion', () => {
     expect(parseDate('15th Mar 2024')).toBe('2024-03-15');
   });
 
+  it('never reads an amount from a date or a time, and prefers the amount with cents', () => {
+    expect(parseNumber('Invoice 2026-11 total 42.50 EUR')).toBe(42.5);
+    expect(parseNumber('09:48 02.03.2020 24,23')).toBe(24.23);
+    expect(parseNumber('[3] EUR 152,00')).toBe(152);
+    expect(parseNumber('49.99 19')).toBe(49.99);
+    expect(parseNumber('1 234,50')).toBe(1234.5);
+    expect(parseNumber('2026-11')).toBeNull();
+    expect(parseNumber('134, 39')).toBe(134.39);
+    expect(parseNumber('24.99 5.00 29.99')).toBe(29.99);
+    expect(parseNumber('42.50 EUR (incl. 7.00 VAT)')).toBe(42.5);
+  });
+
+  it('reads dotted and dashed dates day first, two-digit years as 20xx, and refuses impossible ones', () => {
+    expect(parseDate('09:48 02.03.2020')).toBe('2020-03-02');
+    expect(parseDate('Datum 07.04.20')).toBe('2020-04-07');
+    expect(parseDate('20-10-2015')).toBe('2015-10-20');
+    expect(parseDate('3/2/2020')).toBe('2020-03-02');
+    expect(parseDate('19 april 2014')).toBe('2014-04-19');
+    expect(parseDate('Datum: 04.04. 2020')).toBe('2020-04-04');
+    expect(parseDate('Rechnungsdatum 7. Mai 2014')).toBe('2014-05-07');
+    expect(parseDate('Factuurdatum: 29 maart 2014')).toBe('2014-03-29');
+    expect(parseDate('Facture n°562044387 du 02 Juillet 2015')).toBe('2015-07-02');
+    expect(parseDate('August 3 , 2014')).toBe('2014-08-03');
+    expect(parseDate('2026-11')).toBeNull();
+    expect(parseDate('31.13.2020')).toBeNull();
+  });
+
+  it('takes a date-named field only when it holds a date, and an identifier only when it has a digit', () => {
+    expect(coerceValue('Net 30 days', { type: 'string' }, 'due_date')).toBeUndefined();
+    expect(coerceValue('at the time of check-out.', { type: 'string' }, 'invoice_number')).toBeUndefined();
+    expect(coerceValue('n°562044387 du 02 Juillet 2015', { type: 'string' }, 'invoice_number')).toBe('562044387');
+    expect(coerceValue('INV/2023/03/0008', { type: 'string' }, 'invoice_number')).toBe('INV/2023/03/0008');
+  });
+
+  it('reads a hostile line (50,000 spaces, letters or digits) in linear time', async () => {
+    const start = performance.now();
+    for (const text of [`${' '.repeat(50_000)}x`, 'a'.repeat(50_000), `${'1 '.repeat(25_000)}-`, `${'ab '.repeat(17_000)}GmbX`]) {
+      parseNumber(text);
+      parseDate(text);
+      await extractBySchema(
+        { type: 'object', properties: { vendor: { type: 'string' }, total: { type: 'number' }, invoice_number: { type: 'string' } } },
+        { pages: [{ index: 0, width: 10, height: 10, text, source: 'text_layer', blocks: [{ text, bbox: [0, 0, 10, 10], confidence: 1, lines: [{ text, bbox: [0, 0, 10, 10], confidence: 1, words: [] }] }] }] } as OcrResult,
+        new AbortController().signal,
+      );
+    }
+    expect(performance.now() - start).toBeLessThan(2000);
+  });
+
   it('coerces to the schema type and refuses text that is not of it', () => {
     expect(coerceValue('12.6', { type: 'integer' })).toBe(13);
     expect(coerceValue('Yes', { type: 'boolean' })).toBe(true);

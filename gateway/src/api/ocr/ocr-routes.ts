@@ -30,6 +30,14 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
       pages,
       ...(read.boxes ?? {}),
       ...(read.structured ? { structured_data: read.structured.data, structured_method: read.structured.method } : {}),
+      ...(read.fill
+        ? {
+            ...(read.fill.model ? { structured_model: read.fill.model } : {}),
+            structured_note: read.fill.note,
+            structured_missing: read.fill.missing,
+            usage: { ...read.fill.usage, total_tokens: read.fill.usage.prompt_tokens + read.fill.usage.completion_tokens },
+          }
+        : {}),
     };
   }
 

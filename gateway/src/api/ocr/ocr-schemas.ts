@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { MistralOcrResponseSchema } from '../../wire/mistral-ocr-response-schema.js';
+import { MissingFieldSchema, MistralOcrResponseSchema } from '../../wire/mistral-ocr-response-schema.js';
 
 export const Granularity = Type.Union([Type.Literal('word'), Type.Literal('line'), Type.Literal('block')], { default: 'word' });
 
@@ -81,6 +81,12 @@ export const SpecOcrResultSchema = Type.Object(
     ),
     granularity: Type.Optional(Type.String()),
     structured_method: Type.Optional(Type.String({ description: 'language_model | extractor | layout' })),
+    structured_model: Type.Optional(Type.String({ description: 'The chat model that filled structured_data (structured_method language_model).' })),
+    structured_note: Type.Optional(Type.String({ description: 'Who filled structured_data; for the rule-based extractor, why no language model did.' })),
+    structured_missing: Type.Optional(Type.Array(MissingFieldSchema, { description: 'The schema fields left null in structured_data, and why.' })),
+    usage: Type.Optional(
+      Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() }, { description: "The chat model's tokens for a schema fill (billed); zero for the extractor." }),
+    ),
   },
   { additionalProperties: false },
 );

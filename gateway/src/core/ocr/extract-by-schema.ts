@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BoxCoordinates, OcrResult } from '../../providers/contracts/ocr.js';
-import { coerceValue, schemaType, type PropertySchema } from './coerce-value.js';
+import { amountsIn, coerceValue, parseDate, schemaType, type PropertySchema } from './coerce-value.js';
 import { extractTableRows, type Pace } from './extract-table-rows.js';
 import { GENERIC_TOKENS, labelTokens } from './label-tokens.js';
 import { fieldLabel, labelTokensScore, type FieldLabel } from './match-label.js';
@@ -11,10 +11,18 @@ interface DocLine {
   page: number;
 }
 
+/** A field left null, and why. */
+export interface MissingField {
+  field: string;
+  reason: string;
+}
+
 export interface SchemaExtraction {
   data: Record<string, unknown>;
   /** Dotted paths of required properties that were not found. */
   missingRequired: string[];
+  /** Every field left null (dotted path) with the reason. */
+  missing: MissingField[];
 }
 
 /** A candidate (label, value) reading of a line, its label already in tokens. */
@@ -101,9 +109,17 @@ function indexLines(all: DocLine[], signal: AbortSignal): Lines {
   };
 }
 
-/** The best-labelled value for one field among the lines, coerced to its schema, or undefined. */
-async function findValue(field: FieldLabel, schema: PropertySchema, name: string, lines: Lines): Promise<unknown> {
+interface Found {
+  value: unknown;
+  /** Whether any line read as the field's label, found value or not. */
+  labelled: boolean;
+}
+
+/** The best-labelled value for one field among the lines, coerced to its schema (undefined when none is). */
+async function findValue(field: FieldLabel, schema: PropertySchema, name: string, lines: Lines): Promise<Found> {
   let best: { score: number; value: unknown } | undefined;
+  let labelled = false;
+  const numeric = schemaType(schema) === 'number' || schemaType(schema) === 'integer';
   for (const line of lines.all) {
     const lineSplits = lines.splits.get(line) ?? [];
     const turn = lines.pace(lineSplits.length);
@@ -111,9 +127,12 @@ async function findValue(field: FieldLabel, schema: PropertySchema, name: string
     for (const split of lineSplits) {
       let score = labelTokensScore(split.label, field);
       if (score < MIN_SCORE || (best && score + 0.1 <= best.score)) continue;
+      labelled = true;
       let value = coerceValue(split.value, schema, name);
       if (value !== undefined) {
         score += split.colon ? 0.1 : 0.05;
+        // "Summe 0,47 6,69 7,16" is a row of a tax table; "Summe EUR 7,16" is the total.
+        if (numeric && amountsIn(split.value).length > 1) score -= 0.15;
       } else {
         for (const text of lines.neighbourValues(line)) {
           value = coerceValue(text, schema, name);
@@ -123,7 +142,58 @@ async function findValue(field: FieldLabel, schema: PropertySchema, name: string
       if (value !== undefined && (!best || score > best.score)) best = { score, value };
     }
   }
-  return best?.value;
+  return { value: best?.value, labelled };
+}
+
+const VENDOR_WORDS = new Set(['vendor', 'merchant', 'seller', 'supplier', 'issuer', 'store', 'shop', 'company']);
+/** A company name ending in its legal form; the name is at most five words before it. */
+const LEGAL_NAME = /(?<![\p{L}\p{N}&.'-])((?:[\p{L}\p{N}&.'-]{1,40} ){1,5}(?:GmbH(?: & Co\.? KG)?|AG|KG|B\.V\.|N\.V\.|Ltd\.?|Limited|Inc\.?|LLC|S\.A\.S?|SARL|S\.r\.l\.|Pvt\.? Ltd\.?|plc))(?![\p{L}])/u;
+
+const CURRENCIES: [RegExp, string][] = [
+  [/€|\beur(o|os)?\b/i, 'EUR'],
+  [/\busd\b|us\$|\$/i, 'USD'],
+  [/£|\bgbp\b/i, 'GBP'],
+  [/₹|\binr\b|\brs\.?\s?\d/i, 'INR'],
+  [/\bchf\b/i, 'CHF'],
+  [/¥|\bjpy\b/i, 'JPY'],
+];
+
+/** The currency the document is written in (ISO 4217): the code or sign it uses most. */
+function documentCurrency(lines: DocLine[]): string | undefined {
+  let best: { code: string; count: number } | undefined;
+  for (const [pattern, code] of CURRENCIES) {
+    const count = lines.filter((line) => pattern.test(line.text)).length;
+    if (count > 0 && (!best || count > best.count)) best = { code, count };
+  }
+  return best?.code;
+}
+
+/**
+ * Without a label, a few fields still have a place on every invoice or receipt: its date is the first
+ * date written on it, its currency the one it uses, its vendor the first company named with its legal
+ * form. (A vendor is not guessed from the letterhead: on the benchmark's documents the first line was
+ * the customer, a street or a logo misread as often as not.)
+ */
+function unlabelledValue(name: string, schema: PropertySchema, lines: DocLine[]): unknown {
+  const type = schemaType(schema);
+  const tokens = fieldLabel(name).tokens;
+  if (type === 'string' && (schema.format === 'date' || tokens.at(-1) === 'date') && tokens.length <= 2) {
+    for (const line of lines) {
+      const date = parseDate(line.text);
+      if (date) return date;
+    }
+  }
+  if (type === 'string' && tokens.includes('currency')) {
+    return documentCurrency(lines);
+  }
+  if (type === 'string' && tokens.some((t) => VENDOR_WORDS.has(t))) {
+    // The company that issued it: the first name with a legal form ("Hornbach Baumarkt AG", "Coolblue B.V.").
+    for (const line of lines) {
+      const company = LEGAL_NAME.exec(line.text);
+      if (company) return company[1].trim();
+    }
+  }
+  return undefined;
 }
 
 async function extractObject(
@@ -133,6 +203,7 @@ async function extractObject(
   context: FieldLabel | undefined,
   path: string,
   missing: string[],
+  reasons: MissingField[],
 ): Promise<Record<string, unknown>> {
   const data: Record<string, unknown> = {};
   const required = new Set(schema.required ?? []);
@@ -144,20 +215,37 @@ async function extractObject(
     }
     const type = schemaType(property);
     let value: unknown;
+    let labelled = false;
     if (type === 'object') {
-      value = await extractObject(property, result, lines, field, `${path}${name}.`, missing);
+      value = await extractObject(property, result, lines, field, `${path}${name}.`, missing, reasons);
     } else if (type === 'array') {
       value = property.items && schemaType(property.items) === 'object' ? await extractTableRows(result.pages, property.items, lines.pace) : null;
       if (value === null && property.items) {
         const single = await findValue(field, property.items, name, lines);
-        value = single === undefined ? null : [single];
+        labelled = single.labelled;
+        value = single.value === undefined ? null : [single.value];
       }
     } else {
-      value = await findValue(field, property, name, lines);
-      if (value === undefined && property.description) value = await findValue(fieldLabel(property.description), property, name, lines);
+      const found = await findValue(field, property, name, lines);
+      ({ value, labelled } = found);
+      if (value === undefined && property.description) {
+        const described = await findValue(fieldLabel(property.description), property, name, lines);
+        value = described.value;
+        labelled ||= described.labelled;
+      }
+      if (value === undefined) value = unlabelledValue(name, property, lines.all);
     }
     data[name] = value ?? null;
-    if (required.has(name) && (value === undefined || value === null)) missing.push(`${path}${name}`);
+    if (value === undefined || value === null) {
+      const words = field.tokens.join(' ');
+      reasons.push({
+        field: `${path}${name}`,
+        reason: labelled
+          ? `a line is labelled "${words}", but no ${type === 'string' ? 'text' : type} value of the schema's kind is beside or below it`
+          : `no line of the document is labelled "${words}"${property.description ? ` or "${property.description}"` : ''}, and no ${words} was found without a label`,
+      });
+      if (required.has(name)) missing.push(`${path}${name}`);
+    }
   }
   return data;
 }
@@ -167,13 +255,15 @@ async function extractObject(
  * into words, matched with synonyms such as total/amount due, number/no./#) is looked for as a label
  * in the lines (`Label: value`, or the value to its right or below), and the value is coerced to the
  * property's type. Arrays of objects are read from tables whose header names the item's properties.
- * What is not found is null; required properties that are null are listed in `missingRequired`.
+ * A date or a currency with no label is the first date written on the document, the currency it uses. What is not found is null, listed in `missing` with the
+ * reason; required properties that are null are also listed in `missingRequired`.
  */
 export async function extractBySchema(schema: Record<string, unknown>, result: OcrResult, signal: AbortSignal): Promise<SchemaExtraction> {
   const lines: DocLine[] = result.pages.flatMap((page) =>
     page.blocks.flatMap((block) => block.lines.map((line) => ({ text: line.text, bbox: line.bbox, page: page.index }))),
   );
   const missingRequired: string[] = [];
-  const data = await extractObject(schema as PropertySchema, result, indexLines(lines, signal), undefined, '', missingRequired);
-  return { data, missingRequired };
+  const missing: MissingField[] = [];
+  const data = await extractObject(schema as PropertySchema, result, indexLines(lines, signal), undefined, '', missingRequired, missing);
+  return { data, missingRequired, missing };
 }

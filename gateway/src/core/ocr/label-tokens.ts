@@ -1,21 +1,26 @@
 /** Words that name the same field on documents; a property-name token matches any of its group. */
+/** Words that name the same field on documents (English, German, French, Dutch); a property-name token matches any of its group. */
 const SYNONYMS: string[][] = [
-  ['total', 'due', 'balance', 'grand', 'sum', 'amount', 'payable'],
-  ['amount', 'total', 'sum', 'price', 'cost', 'value', 'due'],
-  ['number', 'no', 'num', 'nr', '#', 'id', 'ref', 'reference'],
-  ['date', 'dated', 'issued', 'on'],
-  ['invoice', 'inv', 'bill', 'receipt'],
-  ['vendor', 'seller', 'supplier', 'merchant', 'from', 'company', 'issuer'],
-  ['customer', 'client', 'buyer', 'bill', 'to', 'sold', 'recipient'],
-  ['quantity', 'qty', 'units', 'count'],
-  ['description', 'item', 'product', 'service', 'details'],
+  ['total', 'due', 'grand', 'sum', 'amount', 'payable', 'summe', 'zahlen', 'zu', 'gesamt', 'endbetrag', 'totaal', 'ttc', 'te', 'betalen'],
+  ['amount', 'total', 'sum', 'price', 'cost', 'value', 'due', 'betrag', 'montant', 'bedrag'],
+  ['number', 'no', 'num', 'nr', '#', 'id', 'ref', 'reference', 'n°', 'nº', 'nummer', 'numéro', 'numero'],
+  ['date', 'dated', 'issued', 'on', 'datum'],
+  ['invoice', 'inv', 'bill', 'receipt', 'rechnung', 'rechnungs', 'facture', 'factuur', 'beleg', 'bon', 'quittung'],
+  ['vendor', 'seller', 'supplier', 'merchant', 'from', 'company', 'issuer', 'verkäufer', 'lieferant', 'händler'],
+  ['customer', 'client', 'buyer', 'bill', 'to', 'sold', 'recipient', 'kunde', 'klant'],
+  ['quantity', 'qty', 'units', 'count', 'menge', 'anzahl', 'aantal'],
+  ['description', 'item', 'product', 'service', 'details', 'artikel', 'bezeichnung', 'désignation'],
   ['unit', 'each', 'rate'],
-  ['price', 'rate', 'cost'],
-  ['tax', 'vat', 'gst'],
-  ['subtotal', 'sub'],
+  ['price', 'rate', 'cost', 'preis', 'prix', 'prijs'],
+  ['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'btw'],
+  ['subtotal', 'sub', 'zwischensumme', 'subtotaal', 'netto'],
   ['email', 'e-mail', 'mail'],
-  ['phone', 'tel', 'telephone', 'mobile'],
+  ['phone', 'tel', 'telephone', 'mobile', 'telefon'],
+  ['currency', 'währung', 'devise', 'valuta'],
 ];
+
+/** Currency names and signs beside a label ("Total EUR", "Zu zahlen Euro"): not words that make a label someone else's. */
+export const CURRENCY_TOKENS = new Set(['eur', 'euro', 'usd', 'gbp', 'inr', 'chf', 'rs', '$', '€', '£', '₹']);
 
 /** Tokens too generic to identify a field on their own. */
 export const GENERIC_TOKENS = new Set(['name', 'number', 'date', 'amount', 'id', 'address', 'value', 'type', 'code']);
@@ -26,6 +31,8 @@ export function labelTokens(text: string): string[] {
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/[_\-./:()]/g, ' ')
     .replace(/#/g, ' # ')
+    // German and Dutch compounds: "Rechnungsnummer", "Factuurdatum", "Gesamtbetrag".
+    .replace(/(?<!\p{L})(\p{L}{3,20}?)(nummer|datum|betrag)\b/giu, '$1 $2')
     .toLowerCase()
     .split(/\s+/)
     .filter(Boolean);

@@ -1,5 +1,6 @@
 import { DEFAULT_OCR_MODEL } from '../../wire/default-models.js';
 import type { OcrResult } from '../../providers/contracts/ocr.js';
+import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { toGatewayError } from '../errors/provider-error-mapping.js';
@@ -9,6 +10,8 @@ import type { ClientSchemaChecker } from '../json/client-schema-checker.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
+import type { MissingField } from './extract-by-schema.js';
+import type { ChatUse, FilledSchema } from './fill-schema.js';
 import { fillSchemaStrictly } from './fill-schema-strictly.js';
 import { layoutAsStructuredData } from './layout-as-structured-data.js';
 import type { MistralOcrResponse } from '../../wire/mistral-ocr-response-schema.js';
@@ -39,6 +42,8 @@ export interface OcrOutcome {
   boxes?: { bboxes: SelectedBox[]; granularity: BoxGranularity };
   /** Schema-shaped data (`schema`), or the layout as data (`structured_output` alone). */
   structured?: { data: Record<string, unknown>; method: 'language_model' | 'extractor' | 'layout' };
+  /** How a schema was filled: the fields left null with their reasons, who filled it, and the chat model's tokens. */
+  fill?: { missing: MissingField[]; note: string; model?: string; usage: TokenUsage };
 }
 
 export interface OcrServices {
@@ -60,6 +65,12 @@ export interface OcrCall {
   log: (message: string) => void;
 }
 
+const NO_TOKENS: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
+
+function fillReport(filled: FilledSchema): NonNullable<OcrOutcome['fill']> {
+  return { missing: filled.missing, note: filled.note, model: filled.method === 'language_model' ? filled.chat?.route.id : undefined, usage: filled.chat?.usage ?? NO_TOKENS };
+}
+
 /** OCR of an image or PDF: text and boxes or schema-shaped data (SPEC's form), Mistral's pages, or one page as a picture. */
 export class OcrService {
   constructor(private readonly services: OcrServices) {}
@@ -71,7 +82,7 @@ export class OcrService {
     const validate = request.schema ? await this.services.schemas.compile(request.schema, 'schema', signal) : undefined;
     const route = this.services.models.resolveOrDefault(request.model, 'ocr', DEFAULT_OCR_MODEL);
     const { result, route: served } = await recogniseDocument(this.services, route, { source: request.source, pages: request.pages, param: 'image', keyId }, signal);
-    meter.charge(served, { prompt_tokens: 0, completion_tokens: 0 });
+    meter.charge(served, NO_TOKENS);
     const outcome: OcrOutcome = {
       route: served,
       result,
@@ -79,8 +90,8 @@ export class OcrService {
       ...(request.returnBboxes ? { boxes: { bboxes: selectBoxes(result, request.granularity), granularity: request.granularity } } : {}),
     };
     if (request.schema && validate) {
-      const filled = await fillSchemaStrictly(this.services, { schema: request.schema, validate, param: 'schema' }, result, signal, log);
-      return { ...outcome, structured: { data: filled.data, method: filled.method } };
+      const filled = await fillSchemaStrictly(this.services, { schema: request.schema, validate, param: 'schema' }, result, signal, log, (chat: ChatUse) => meter.charge(chat.route, chat.usage));
+      return { ...outcome, structured: { data: filled.data, method: filled.method }, fill: fillReport(filled) };
     }
     if (request.structuredOutput) return { ...outcome, structured: { data: layoutAsStructuredData(result), method: 'layout' } };
     return outcome;
@@ -88,8 +99,14 @@ export class OcrService {
 
   /** Mistral's form: its pages (markdown, figures, tables, ...), and the annotations it asks for. */
   async readAsMistral(input: MistralOcrInput, { keyId, meter, signal, log }: OcrCall): Promise<MistralOcrResponse> {
-    const { response, route } = await processMistralOcr(this.services, input, { keyId, signal, log });
-    meter.charge(route, { prompt_tokens: 0, completion_tokens: 0 });
+    let billed = false;
+    const bill = (chat: ChatUse) => {
+      billed = true;
+      meter.charge(chat.route, chat.usage);
+    };
+    const { response, route } = await processMistralOcr(this.services, input, { keyId, signal, log }, bill);
+    // A document annotation filled by a chat model is billed for that model's tokens.
+    if (!billed) meter.charge(route, NO_TOKENS);
     return response;
   }
 

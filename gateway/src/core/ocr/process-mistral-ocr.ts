@@ -11,6 +11,7 @@ import type { ClientSchemaChecker, SchemaValidator } from '../json/client-schema
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import { toGatewayError } from '../errors/provider-error-mapping.js';
 import type { RouteRunner } from '../routing/route-runner.js';
+import type { ChatUse } from './fill-schema.js';
 import { fillSchemaStrictly } from './fill-schema-strictly.js';
 import { buildMistralPages, type MistralPageOptions, type PageExtras } from './mistral-pages/build-mistral-pages.js';
 import type { FigureJob } from './mistral-pages/figure-tasks.js';
@@ -121,6 +122,7 @@ export async function processMistralOcr(
   services: Services,
   input: MistralOcrInput,
   { keyId, signal, log }: { keyId: string | null; signal: AbortSignal; log: (message: string) => void },
+  bill: (chat: ChatUse) => void,
 ): Promise<{ response: MistralOcrResponse; route: ModelRoute }> {
   const documentCheck = input.documentAnnotation ? await services.schemas.compile(input.documentAnnotation.schema, 'document_annotation_format', signal) : undefined;
   const bboxCheck = input.bboxAnnotation ? await services.schemas.compile(input.bboxAnnotation.schema, 'bbox_annotation_format', signal) : undefined;
@@ -174,8 +176,11 @@ export async function processMistralOcr(
       result,
       signal,
       log,
+      bill,
     );
     response.document_annotation = JSON.stringify(filled.data);
+    response.document_annotation_method = filled.method;
+    response.document_annotation_missing = filled.missing;
   }
   return { response, route: served };
 }

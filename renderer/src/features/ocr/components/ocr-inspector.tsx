@@ -195,9 +195,21 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
                   }}
                 />
                 {result?.structured_data ? (
-                  <pre className="code-block" data-testid="ocr-structured">
-                    {JSON.stringify(result.structured_data, null, 2)}
-                  </pre>
+                  <>
+                    <pre className="code-block" data-testid="ocr-structured">
+                      {JSON.stringify(result.structured_data, null, 2)}
+                    </pre>
+                    {result.structured_note && <p className="muted small">{result.structured_note}</p>}
+                    {result.structured_missing && result.structured_missing.length > 0 && (
+                      <ul className="small muted" data-testid="ocr-structured-missing">
+                        {result.structured_missing.map((entry) => (
+                          <li key={entry.field}>
+                            <code>{entry.field}</code> is null: {entry.reason}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </>
                 ) : (
                   <p className="muted small">The data extracted by the schema appears here, next to the page.</p>
                 )}

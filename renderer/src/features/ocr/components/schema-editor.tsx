@@ -1,11 +1,13 @@
 import { useState } from 'react';
 
+/** An invoice or receipt's usual fields; a field the document lacks comes back null with the reason. */
 export const EXAMPLE_SCHEMA = `{
   "type": "object",
   "properties": {
-    "title": { "type": "string" },
-    "date": { "type": "string" },
-    "total": { "type": "number" }
+    "invoice_number": { "type": "string" },
+    "date": { "type": "string", "format": "date" },
+    "total": { "type": "number", "description": "The total amount due" },
+    "currency": { "type": "string", "description": "ISO 4217 code" }
   }
 }`;
 
