@@ -82,10 +82,12 @@ it('still reads base64 with line breaks and padding (data URL and bare) and perc
   }
 });
 
+// The property is found by its description on the drawn page ("Invoice number 42"), so the answer holds
+// it and its name is checked against the pattern (a field left null is left out of the check).
 const REDOS_SCHEMA = (as: number) => ({
   type: 'object',
   propertyNames: { pattern: '^(a+)+$' },
-  properties: { [`${'a'.repeat(as)}!`]: { type: 'string' } },
+  properties: { [`${'a'.repeat(as)}!`]: { type: 'string', description: 'invoice number' } },
 });
 
 it('checks a property name against ^(a+)+$ in linear time: OCR structured_output answers 422 while another key is served (finding 2)', async () => {
