@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { oneBitBmp } from '../support/hostile-documents.js';
-import { createMemberKey } from '../support/latency-probe.js';
-import { dataUrl, OTHER_KEY_WORST_MS, underProbe } from '../support/under-probe.js';
-import { startGateway, type TestGateway } from '../support/start-gateway.js';
+import { dataUrl, OTHER_KEY_WORST_MS, probedGatewayForFile, underProbe } from '../support/under-probe.js';
+import type { TestGateway } from '../support/start-gateway.js';
 
 // Issue 31, finding 6: a BMP was decoded before its pixel check: a 1-bit 16000 × 16000 BMP reached
 // 1.24 GB before its 413, and three at once froze everyone 24 s. Here a 1-bit 8000 × 8000 BMP
@@ -10,12 +9,7 @@ import { startGateway, type TestGateway } from '../support/start-gateway.js';
 
 let gateway: TestGateway;
 let member: string;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-  member = await createMemberKey(gateway);
-});
-afterAll(() => gateway.close());
+probedGatewayForFile((started) => void ({ gateway, member } = started));
 
 const upload = (bmp: Buffer) => gateway.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(bmp, 'image/bmp') } });
 

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createMemberKey } from '../support/latency-probe.js';
+import { expect, it } from 'vitest';
 import { deflateBomb, onePagePdf } from '../support/hostile-documents.js';
-import { dataUrl, OTHER_KEY_WORST_MS, underProbe } from '../support/under-probe.js';
-import { startGateway, type TestGateway } from '../support/start-gateway.js';
+import { dataUrl, OTHER_KEY_WORST_MS, probedGatewayForFile, underProbe } from '../support/under-probe.js';
+import type { TestGateway } from '../support/start-gateway.js';
 
 // Issue 31, finding 4: an image inside a PDF bypassed max_pixels: a 390 KB PDF showing a 20000 × 20000
 // image on a small page took the gateway to 4.85 GB with 28-36 s stalls, on /v1/ocr and /v1/ocr/render.
@@ -11,12 +10,7 @@ import { startGateway, type TestGateway } from '../support/start-gateway.js';
 
 let gateway: TestGateway;
 let member: string;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-  member = await createMemberKey(gateway);
-});
-afterAll(() => gateway.close());
+probedGatewayForFile((started) => void ({ gateway, member } = started));
 
 const side = 12_000;
 const pdf = onePagePdf(

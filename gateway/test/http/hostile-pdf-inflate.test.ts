@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createMemberKey } from '../support/latency-probe.js';
+import { expect, it } from 'vitest';
 import { deflateBomb, onePagePdf } from '../support/hostile-documents.js';
-import { dataUrl, OTHER_KEY_WORST_MS, underProbe } from '../support/under-probe.js';
-import { startGateway, type TestGateway } from '../support/start-gateway.js';
+import { dataUrl, OTHER_KEY_WORST_MS, probedGatewayForFile, underProbe } from '../support/under-probe.js';
+import type { TestGateway } from '../support/start-gateway.js';
 
 // Issue 31, finding 3: one page whose content stream inflates from 1 MB to 1 GiB held the gateway 78 s
 // and took it from 180 MB to 2.5 GB. Here 192 MiB from 200 KB (before: 200 after 19 s, +530 MiB):
@@ -10,12 +9,7 @@ import { startGateway, type TestGateway } from '../support/start-gateway.js';
 
 let gateway: TestGateway;
 let member: string;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-  member = await createMemberKey(gateway);
-});
-afterAll(() => gateway.close());
+probedGatewayForFile((started) => void ({ gateway, member } = started));
 
 it('refuses a PDF decompression bomb with 413 naming the limit, while another key is served and memory stays flat', async () => {
   const pdf = onePagePdf({ dictionary: '/Filter /FlateDecode', data: deflateBomb(192) });

@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createMemberKey } from '../support/latency-probe.js';
+import { expect, it } from 'vitest';
 import { buildPdf } from '../support/hostile-documents.js';
-import { dataUrl, OTHER_KEY_WORST_MS, underProbe } from '../support/under-probe.js';
-import { startGateway, type TestGateway } from '../support/start-gateway.js';
+import { dataUrl, OTHER_KEY_WORST_MS, probedGatewayForFile, underProbe } from '../support/under-probe.js';
+import type { TestGateway } from '../support/start-gateway.js';
 
 // Issue 31, finding 13: a malformed PDF answered 502 "provider failed", as if the engine had broken,
 // instead of 422 saying the document cannot be read.
 
 let gateway: TestGateway;
 let member: string;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-  member = await createMemberKey(gateway);
-});
-afterAll(() => gateway.close());
+probedGatewayForFile((started) => void ({ gateway, member } = started));
 
 it('answers a PDF whose page is not a page with 422 invalid_document, on /v1/ocr and /v1/ocr/render', async () => {
   // The page tree counts one page, but its kid is a number.

@@ -1,21 +1,15 @@
 import { deflateSync } from 'node:zlib';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createMemberKey } from '../support/latency-probe.js';
+import { expect, it } from 'vitest';
 import { onePagePdf } from '../support/hostile-documents.js';
-import { dataUrl, OTHER_KEY_WORST_MS, underProbe } from '../support/under-probe.js';
-import { startGateway, type TestGateway } from '../support/start-gateway.js';
+import { dataUrl, OTHER_KEY_WORST_MS, probedGatewayForFile, underProbe } from '../support/under-probe.js';
+import type { TestGateway } from '../support/start-gateway.js';
 
 // Issue 31, finding 5: 200,000 text-show operators (25 KB) froze everyone 23 s, then answered 502
 // "Maximum call stack size exceeded". Operators are counted before pdf.js reads the page.
 
 let gateway: TestGateway;
 let member: string;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-  member = await createMemberKey(gateway);
-});
-afterAll(() => gateway.close());
+probedGatewayForFile((started) => void ({ gateway, member } = started));
 
 it('refuses a page of 200,000 text-show operators with 413 naming the limit, while another key is served', async () => {
   const content = Buffer.from(`BT /F1 12 Tf 72 700 Td ${'(a) Tj '.repeat(200_000)}ET`, 'latin1');

@@ -1,12 +1,11 @@
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { drawTextImage, proseLines } from '../support/draw-text.js';
-import { createMemberKey } from '../support/latency-probe.js';
 import { buildPdf } from '../support/hostile-documents.js';
 import { parsePrometheusText, sampleValue } from '../support/prometheus-text.js';
-import { dataUrl, OTHER_KEY_WORST_MS, underProbe } from '../support/under-probe.js';
-import { startGateway, type TestGateway } from '../support/start-gateway.js';
+import { dataUrl, OTHER_KEY_WORST_MS, probedGatewayForFile, underProbe } from '../support/under-probe.js';
+import type { TestGateway } from '../support/start-gateway.js';
 
 // Issue 31, finding 15: when one page of a PDF failed, the pages already running kept reading (and
 // recognising) while the document was destroyed under them, and the request answered 502 at once.
@@ -14,13 +13,10 @@ import { startGateway, type TestGateway } from '../support/start-gateway.js';
 
 let gateway: TestGateway;
 let member: string;
-
+probedGatewayForFile((started) => void ({ gateway, member } = started), { warm: true });
 beforeAll(async () => {
-  gateway = await startGateway({ warm: true });
-  member = await createMemberKey(gateway);
   while ((await gateway.request('/status', { key: null })).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
 });
-afterAll(() => gateway.close());
 
 /** A scanned page's image: prose drawn at 200 DPI (the engine's render resolution), as a gray image XObject. */
 async function scannedPage(): Promise<{ dictionary: string; data: Buffer }> {

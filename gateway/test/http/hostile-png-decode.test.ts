@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { white16BitPng } from '../support/hostile-documents.js';
-import { createMemberKey } from '../support/latency-probe.js';
-import { dataUrl, OTHER_KEY_WORST_MS, underProbe } from '../support/under-probe.js';
-import { startGateway, type TestGateway } from '../support/start-gateway.js';
+import { dataUrl, OTHER_KEY_WORST_MS, probedGatewayForFile, underProbe } from '../support/under-probe.js';
+import type { TestGateway } from '../support/start-gateway.js';
 
 // Issue 31, finding 8: images were decoded and measured on the event loop: 8 OCRs of a 6300 × 6300
 // 16-bit PNG (under the pixel limit) stalled everyone 21.9 s. Here 4 of 3000 × 3000: decoding and
@@ -10,12 +9,7 @@ import { startGateway, type TestGateway } from '../support/start-gateway.js';
 
 let gateway: TestGateway;
 let member: string;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-  member = await createMemberKey(gateway);
-});
-afterAll(() => gateway.close());
+probedGatewayForFile((started) => void ({ gateway, member } = started));
 
 it('reads 4 large 16-bit PNGs at once while another key is served', async () => {
   const png = white16BitPng(3000);

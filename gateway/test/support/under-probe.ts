@@ -1,5 +1,6 @@
-import { startLatencyProbe, type ProbeReport } from './latency-probe.js';
-import { json, type Json, type TestGateway } from './start-gateway.js';
+import { afterAll, beforeAll } from 'vitest';
+import { createMemberKey, startLatencyProbe, type ProbeReport } from './latency-probe.js';
+import { json, startGateway, type Json, type StartOptions, type TestGateway } from './start-gateway.js';
 
 /**
  * The slowest answer another key may see while an attack runs (ms). A frozen event loop showed
@@ -18,3 +19,13 @@ export async function underProbe(gateway: TestGateway, member: string, attack: (
 
 /** A document as the data URL /v1/ocr, /v1/ocr/render and /v1/vision/analyze take. */
 export const dataUrl = (bytes: Buffer, type: string): string => `data:${type};base64,${bytes.toString('base64')}`;
+
+/** Starts a gateway and a Member key of its own before a file's tests (handed to `use`) and closes the gateway after them. */
+export function probedGatewayForFile(use: (started: { gateway: TestGateway; member: string }) => void, options: StartOptions = {}): void {
+  let gateway: TestGateway | undefined;
+  beforeAll(async () => {
+    gateway = await startGateway(options);
+    use({ gateway, member: await createMemberKey(gateway) });
+  });
+  afterAll(() => gateway?.close());
+}
