@@ -29,9 +29,23 @@ const zones = [
     except: ['./contracts'],
     message: 'The api calls core services; it names no provider (provider types come from providers/contracts).',
   },
-  { id: 'api-store', target: `${src}/api`, from: `${src}/store`, message: 'The api reaches the database only through core.' },
-  { id: 'api-config', target: [`${src}/api`, `${src}/http`], from: `${src}/config`, message: 'Options are read by app, cli and core; routes get them from core.' },
-  { target: `${src}/core`, from: [`${src}/api`, `${src}/http`], message: 'Core holds domain logic with no HTTP in it.' },
+  {
+    id: 'api-store',
+    target: `${src}/api`,
+    from: `${src}/store`,
+    message: 'The api reaches the database only through core.',
+  },
+  {
+    id: 'api-config',
+    target: [`${src}/api`, `${src}/http`],
+    from: `${src}/config`,
+    message: 'Options are read by app, cli and core; routes get them from core.',
+  },
+  {
+    target: `${src}/core`,
+    from: [`${src}/api`, `${src}/http`],
+    message: 'Core holds domain logic with no HTTP in it.',
+  },
   {
     target: `${src}/core`,
     from: `${src}/providers`,
@@ -40,8 +54,17 @@ const zones = [
   },
   {
     target: `${src}/providers`,
-    from: [`${src}/api`, `${src}/core`, `${src}/http`, `${src}/store`, `${src}/config`, `${src}/app.ts`, `${src}/cli.ts`],
-    message: 'Providers are adapters: they import only providers/_shared, providers/contracts, their own folder, media/, streaming/ and wire/ (options come through ProviderContext).',
+    from: [
+      `${src}/api`,
+      `${src}/core`,
+      `${src}/http`,
+      `${src}/store`,
+      `${src}/config`,
+      `${src}/app.ts`,
+      `${src}/cli.ts`,
+    ],
+    message:
+      'Providers are adapters: they import only providers/_shared, providers/contracts, their own folder, media/, streaming/ and wire/ (options come through ProviderContext).',
   },
   ...providerFolders.map((name) => ({
     target: `${src}/providers/${name}`,
@@ -57,12 +80,30 @@ const zones = [
   },
   {
     target: `${src}/store`,
-    from: [`${src}/api`, `${src}/core`, `${src}/http`, `${src}/providers`, `${src}/config`, `${src}/media`, `${src}/streaming`, `${src}/app.ts`, `${src}/cli.ts`],
+    from: [
+      `${src}/api`,
+      `${src}/core`,
+      `${src}/http`,
+      `${src}/providers`,
+      `${src}/config`,
+      `${src}/media`,
+      `${src}/streaming`,
+      `${src}/app.ts`,
+      `${src}/cli.ts`,
+    ],
     message: 'The store knows only the database (store/ and wire/).',
   },
   {
     target: [`${src}/media`, `${src}/streaming`, `${src}/wire`],
-    from: [`${src}/api`, `${src}/core`, `${src}/http`, `${src}/store`, `${src}/config`, `${src}/app.ts`, `${src}/cli.ts`],
+    from: [
+      `${src}/api`,
+      `${src}/core`,
+      `${src}/http`,
+      `${src}/store`,
+      `${src}/config`,
+      `${src}/app.ts`,
+      `${src}/cli.ts`,
+    ],
     message: 'media/, streaming/ and wire/ are leaf rooms: they import no gateway layer.',
   },
   {
@@ -88,7 +129,8 @@ const zones = [
     target: `renderer/src/features/${name}`,
     from: 'renderer/src/features',
     except: [`./${name}`],
-    message: 'A feature never imports another feature: shared things live in renderer/src/components or renderer/src/lib.',
+    message:
+      'A feature never imports another feature: shared things live in renderer/src/components or renderer/src/lib.',
   })),
   {
     target: ['renderer/src/components', 'renderer/src/lib'],
@@ -162,7 +204,13 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       ...restrict(
         [{ name: 'electron', message: 'The renderer talks to Electron only through the preload API.' }],
-        [{ group: ['**/gateway/**'], allowTypeImports: true, message: 'The renderer imports only types from the gateway.' }],
+        [
+          {
+            group: ['**/gateway/**'],
+            allowTypeImports: true,
+            message: 'The renderer imports only types from the gateway.',
+          },
+        ],
       ),
     },
   },

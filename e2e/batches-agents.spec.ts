@@ -17,7 +17,8 @@ describe('batches and agents against a fake upstream', () => {
   });
   afterEach(async (context) => {
     stack.upstream.setBehaviour(null);
-    if (context.task.result?.state === 'fail') await screenshot(page, `failed-${context.task.name.split(' ').slice(0, 3).join('-')}`);
+    if (context.task.result?.state === 'fail')
+      await screenshot(page, `failed-${context.task.name.split(' ').slice(0, 3).join('-')}`);
   });
   afterAll(async () => {
     await browser?.close();
@@ -40,7 +41,9 @@ describe('batches and agents against a fake upstream', () => {
 
     await batchRow().getByTestId('batch-status').filter({ hasText: 'completed' }).waitFor({ timeout: 30_000 });
     expect(await batchRow().textContent()).toContain('3 / 3');
-    await batchRow().getByRole('button', { name: /^Output of/ }).click();
+    await batchRow()
+      .getByRole('button', { name: /^Output of/ })
+      .click();
     const output = page.getByTestId('batch-output');
     await output.waitFor();
     const text = (await output.textContent()) ?? '';
@@ -56,39 +59,68 @@ describe('batches and agents against a fake upstream', () => {
   it('uploads a JSONL file and cancels the batch while it runs', async () => {
     stack.upstream.setBehaviour({ failure: { type: 'hang_before_headers' }, path: '/v1/chat/completions' });
     const jsonl = ['one', 'two']
-      .map((word) => JSON.stringify({ custom_id: word, method: 'POST', url: '/v1/chat/completions', body: { model: CHAT_MODEL, messages: [{ role: 'user', content: word }] } }))
+      .map((word) =>
+        JSON.stringify({
+          custom_id: word,
+          method: 'POST',
+          url: '/v1/chat/completions',
+          body: { model: CHAT_MODEL, messages: [{ role: 'user', content: word }] },
+        }),
+      )
       .join('\n');
     await page.getByRole('tab', { name: 'Upload JSONL' }).click();
-    await page.locator('form[aria-label="New batch"] input[type="file"]').setInputFiles({ name: 'words.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(jsonl) });
+    await page
+      .locator('form[aria-label="New batch"] input[type="file"]')
+      .setInputFiles({ name: 'words.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(jsonl) });
     await page.getByText('words.jsonl · 2 lines').waitFor();
     await page.getByRole('button', { name: 'Create batch' }).click();
 
     await batchRow().getByTestId('batch-status').filter({ hasText: 'in progress' }).waitFor({ timeout: 30_000 });
     const id = (await batchRow().locator('td').first().textContent()) ?? '';
     expect(await batchRow().getByRole('progressbar').getAttribute('aria-valuemax')).toBe('2');
-    await batchRow().getByRole('button', { name: `Cancel ${id}` }).click();
+    await batchRow()
+      .getByRole('button', { name: `Cancel ${id}` })
+      .click();
     // Cancelling asks first; Escape keeps the batch running, the keyboard alone can confirm.
     const confirm = page.getByRole('dialog', { name: `Cancel ${id}?` });
     await confirm.waitFor();
     await page.keyboard.press('Escape');
     await confirm.waitFor({ state: 'detached' });
     expect(await batchRow().getByTestId('batch-status').textContent()).toContain('in progress');
-    await batchRow().getByRole('button', { name: `Cancel ${id}` }).click();
+    await batchRow()
+      .getByRole('button', { name: `Cancel ${id}` })
+      .click();
     await confirm.getByRole('button', { name: 'Cancel batch' }).focus();
     await page.keyboard.press('Enter');
     await batchRow().getByTestId('batch-status').filter({ hasText: 'cancelled' }).waitFor();
-    expect(await batchRow().getByRole('button', { name: `Cancel ${id}` }).count()).toBe(0);
+    expect(
+      await batchRow()
+        .getByRole('button', { name: `Cancel ${id}` })
+        .count(),
+    ).toBe(0);
 
-    const again = await fetch(`${stack.gateway.url}/v1/batch/${id}/cancel`, { method: 'POST', headers: { Authorization: `Bearer ${stack.gateway.adminKey}` } });
+    const again = await fetch(`${stack.gateway.url}/v1/batch/${id}/cancel`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${stack.gateway.adminKey}` },
+    });
     expect(again.status).toBe(409);
     await screenshot(page, 'batches-cancelled');
   });
 
   it('says why a JSONL file cannot make a batch, naming the line the gateway refused at upload', async () => {
     await page.getByRole('link', { name: /Batches/ }).click();
-    const good = JSON.stringify({ custom_id: 'ok', method: 'POST', url: '/v1/chat/completions', body: { model: CHAT_MODEL, messages: [{ role: 'user', content: 'hi' }] } });
+    const good = JSON.stringify({
+      custom_id: 'ok',
+      method: 'POST',
+      url: '/v1/chat/completions',
+      body: { model: CHAT_MODEL, messages: [{ role: 'user', content: 'hi' }] },
+    });
     await page.getByRole('tab', { name: 'Upload JSONL' }).click();
-    await page.locator('form[aria-label="New batch"] input[type="file"]').setInputFiles({ name: 'broken.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(`${good}\n{not json\n`) });
+    await page.locator('form[aria-label="New batch"] input[type="file"]').setInputFiles({
+      name: 'broken.jsonl',
+      mimeType: 'application/jsonl',
+      buffer: Buffer.from(`${good}\n{not json\n`),
+    });
     await page.getByRole('button', { name: 'Create batch' }).click();
     const refusal = page.getByRole('form', { name: 'New batch' }).getByRole('alert');
     await refusal.getByText(/Line 2 of the batch file is not valid JSON/).waitFor({ timeout: 30_000 });
@@ -97,12 +129,34 @@ describe('batches and agents against a fake upstream', () => {
   });
 
   it('shows a completed batch whose every line failed as a failure, with the reason one click away', async () => {
-    stack.upstream.setBehaviour({ failure: { type: 'status', status: 400, body: { error: { message: 'This model cannot take these parameters today.', type: 'invalid_request_error', code: 'bad_parameters' } } }, path: '/v1/chat/completions' });
+    stack.upstream.setBehaviour({
+      failure: {
+        type: 'status',
+        status: 400,
+        body: {
+          error: {
+            message: 'This model cannot take these parameters today.',
+            type: 'invalid_request_error',
+            code: 'bad_parameters',
+          },
+        },
+      },
+      path: '/v1/chat/completions',
+    });
     const jsonl = ['first', 'second']
-      .map((word) => JSON.stringify({ custom_id: `doomed-${word}`, method: 'POST', url: '/v1/chat/completions', body: { model: CHAT_MODEL, messages: [{ role: 'user', content: word }] } }))
+      .map((word) =>
+        JSON.stringify({
+          custom_id: `doomed-${word}`,
+          method: 'POST',
+          url: '/v1/chat/completions',
+          body: { model: CHAT_MODEL, messages: [{ role: 'user', content: word }] },
+        }),
+      )
       .join('\n');
     await page.getByRole('tab', { name: 'Upload JSONL' }).click();
-    await page.locator('form[aria-label="New batch"] input[type="file"]').setInputFiles({ name: 'doomed.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(jsonl) });
+    await page
+      .locator('form[aria-label="New batch"] input[type="file"]')
+      .setInputFiles({ name: 'doomed.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(jsonl) });
     await page.getByText('doomed.jsonl · 2 lines').waitFor();
     await page.getByRole('button', { name: 'Create batch' }).click();
 
@@ -116,7 +170,9 @@ describe('batches and agents against a fake upstream', () => {
       await screenshot(page, `batches-all-failed-${viewport.width}`);
     }
     await page.setViewportSize({ width: 1280, height: 860 });
-    await batchRow().getByRole('button', { name: /^Why lines of .* failed$/ }).click();
+    await batchRow()
+      .getByRole('button', { name: /^Why lines of .* failed$/ })
+      .click();
     const reasons = page.getByTestId('batch-failure-reasons');
     await reasons.waitFor();
     expect(await reasons.textContent()).toContain('2 × ');
@@ -141,7 +197,12 @@ describe('batches and agents against a fake upstream', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByRole('article', { name: 'Agent' }).getByText('storm warning tonight').waitFor();
     const sent = stack.upstream.requests.slice(before).find((r) => r.path.endsWith('/chat/completions'));
-    expect(sent?.body).toMatchObject({ messages: [{ role: 'system', content: 'Answer in the voice of a lighthouse keeper.' }, { role: 'user', content: 'storm warning tonight' }] });
+    expect(sent?.body).toMatchObject({
+      messages: [
+        { role: 'system', content: 'Answer in the voice of a lighthouse keeper.' },
+        { role: 'user', content: 'storm warning tonight' },
+      ],
+    });
     await screenshot(page, 'agents-try');
 
     await details.getByRole('button', { name: 'Edit' }).click();
@@ -150,9 +211,14 @@ describe('batches and agents against a fake upstream', () => {
     await page.getByRole('region', { name: 'Agents' }).getByText('Keeper bot').waitFor();
 
     await page.getByRole('region', { name: 'Agent details' }).getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog', { name: 'Delete Keeper bot?' }).getByRole('button', { name: 'Delete agent' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete Keeper bot?' })
+      .getByRole('button', { name: 'Delete agent' })
+      .click();
     await page.getByText('No agents yet').waitFor();
-    const list = (await (await fetch(`${stack.gateway.url}/v1/agents`, { headers: { Authorization: `Bearer ${stack.gateway.adminKey}` } })).json()) as { data: unknown[] };
+    const list = (await (
+      await fetch(`${stack.gateway.url}/v1/agents`, { headers: { Authorization: `Bearer ${stack.gateway.adminKey}` } })
+    ).json()) as { data: unknown[] };
     expect(list.data).toHaveLength(0);
   });
 });

@@ -50,7 +50,16 @@ describe('console shell', () => {
     const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
     const names = await links.allTextContents();
     expect(names.map((n) => n.replace(/^\W+/u, '').trim())).toEqual(
-      expect.arrayContaining(['Chat', 'Completions', 'Embeddings', 'OCR', 'Documents', 'Images', 'Transcription', 'Request log']),
+      expect.arrayContaining([
+        'Chat',
+        'Completions',
+        'Embeddings',
+        'OCR',
+        'Documents',
+        'Images',
+        'Transcription',
+        'Request log',
+      ]),
     );
     for (let i = 0; i < names.length; i++) {
       await links.nth(i).click();
@@ -59,7 +68,10 @@ describe('console shell', () => {
       expect((await heading.textContent())?.length).toBeGreaterThan(0);
     }
     // /metrics needs the Owner key: the console reads it with the key it signed in with.
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Metrics/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /Metrics/ })
+      .click();
     const metrics = page.getByTestId('metrics-text');
     await metrics.waitFor();
     expect(await metrics.textContent()).toContain('# TYPE ');

@@ -46,10 +46,29 @@ describe('walk through the recently changed pages', () => {
         await page.getByLabel(`Prompt ${i + 1}`).fill(prompt);
       }
       await page.getByRole('button', { name: 'Create batch' }).click();
-      await visit(page, /Batches/, () => page.getByTestId('batches-table').getByTestId('batch-status').filter({ hasText: 'completed' }).first().waitFor({ timeout: 30_000 }), 'batches');
+      await visit(
+        page,
+        /Batches/,
+        () =>
+          page
+            .getByTestId('batches-table')
+            .getByTestId('batch-status')
+            .filter({ hasText: 'completed' })
+            .first()
+            .waitFor({ timeout: 30_000 }),
+        'batches',
+      );
 
-      await visit(page, /Request log/, () => page.getByTestId('request-log').getByText('playground').first().waitFor(), 'requests');
-      const chatRow = page.getByTestId('request-log').getByRole('row', { name: /POST \/v1\/chat\/completions 200/ }).first();
+      await visit(
+        page,
+        /Request log/,
+        () => page.getByTestId('request-log').getByText('playground').first().waitFor(),
+        'requests',
+      );
+      const chatRow = page
+        .getByTestId('request-log')
+        .getByRole('row', { name: /POST \/v1\/chat\/completions 200/ })
+        .first();
       const drawer = page.getByRole('dialog', { name: 'POST /v1/chat/completions' });
       // The drawer is modal: the theme is switched with it closed.
       for (const theme of ['light', 'dark'] as const) {
@@ -66,8 +85,18 @@ describe('walk through the recently changed pages', () => {
         await drawer.waitFor({ state: 'hidden' });
       }
 
-      await visit(page, /Status/, () => page.getByTestId('providers-table').getByRole('row', { name: 'fake' }).waitFor(), 'status');
-      await visit(page, /Settings/, () => page.getByRole('row', { name: 'fake' }).getByTestId('provider-state').waitFor(), 'settings');
+      await visit(
+        page,
+        /Status/,
+        () => page.getByTestId('providers-table').getByRole('row', { name: 'fake' }).waitFor(),
+        'status',
+      );
+      await visit(
+        page,
+        /Settings/,
+        () => page.getByRole('row', { name: 'fake' }).getByTestId('provider-state').waitFor(),
+        'settings',
+      );
 
       // While the key's account loads, Owner-only links are placeholders (held here until screenshotted).
       let release: () => void = () => undefined;
@@ -82,7 +111,10 @@ describe('walk through the recently changed pages', () => {
       expect(await nav.getByRole('link', { name: /Settings|Keys|Request log/ }).count()).toBe(0);
       await page.screenshot({ path: `${SHOTS}/nav-loading.png` });
       release();
-      await page.locator('nav[aria-label="Main"][aria-busy="false"]').getByRole('link', { name: /Settings/ }).waitFor();
+      await page
+        .locator('nav[aria-label="Main"][aria-busy="false"]')
+        .getByRole('link', { name: /Settings/ })
+        .waitFor();
       await page.unroute('**/account/me');
     } finally {
       await page.setViewportSize({ width: 1280, height: 860 });

@@ -27,10 +27,16 @@ describe('the console and the docs under their Content-Security-Policy', () => {
     await session.page.getByLabel('Size').selectOption('256x256');
     await session.page.getByRole('button', { name: 'Generate' }).click();
     // Polled from outside the page: the console's CSP (no eval) refuses waitForFunction's predicate.
-    await expect.poll(() => session.page.evaluate(`(() => {
+    await expect
+      .poll(
+        () =>
+          session.page.evaluate(`(() => {
       const img = document.querySelector('[data-testid="generated-image"] img');
       return !!img && img.complete && img.naturalWidth > 0;
-    })()`), { timeout: 30_000 }).toBe(true);
+    })()`),
+        { timeout: 30_000 },
+      )
+      .toBe(true);
     expect(cspViolations(session.page)).toEqual([]);
   });
 
@@ -39,7 +45,12 @@ describe('the console and the docs under their Content-Security-Policy', () => {
     const header = response.headers.get('content-security-policy') ?? '';
     const html = await response.text();
     const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
-    const directives = (policy: string) => policy.split(';').map((d) => d.trim()).filter(Boolean).sort();
+    const directives = (policy: string) =>
+      policy
+        .split(';')
+        .map((d) => d.trim())
+        .filter(Boolean)
+        .sort();
     expect(directives(meta)).toEqual(directives(header).filter((d) => !d.startsWith('frame-ancestors')));
     // Before the first script, so it governs every one.
     expect(html.indexOf('Content-Security-Policy')).toBeLessThan(html.indexOf('<script'));

@@ -24,7 +24,10 @@ describe.skipIf(!gatewayIsBuilt())('first run: download a model from the console
     await writeTinyLlamaGguf(join(scratch, 'tiny.gguf'), { seed: 11 });
     hub = await startFakeHub();
     hub.addRepo(REPO, { [FILE]: readFileSync(join(scratch, 'tiny.gguf')) });
-    gateway = await startGateway({ providers: [{ id: 'local-llm', type: 'llamacpp', threads: 1 }] }, { HF_ENDPOINT: hub.url });
+    gateway = await startGateway(
+      { providers: [{ id: 'local-llm', type: 'llamacpp', threads: 1 }] },
+      { HF_ENDPOINT: hub.url },
+    );
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -58,7 +61,11 @@ describe.skipIf(!gatewayIsBuilt())('first run: download a model from the console
       expect(hub.transfers.slice(before).map((transfer) => transfer.range)).toEqual([undefined, `bytes=${HOLD}-`]);
       await chatBox.fill('Hello there');
       await page.keyboard.press('Enter');
-      await page.getByRole('article', { name: 'Assistant' }).last().getByLabel('Answer statistics').waitFor({ timeout: 60_000 });
+      await page
+        .getByRole('article', { name: 'Assistant' })
+        .last()
+        .getByLabel('Answer statistics')
+        .waitFor({ timeout: 60_000 });
       await screenshot(page, `local-models-chat-${width}`);
 
       await page.getByRole('link', { name: /Models/ }).click();

@@ -20,7 +20,10 @@ describe('long values and huge texts', () => {
   const session = useConsoleSession({ signInPath: '/ui/keys', failurePrefix: 'failed-long' });
 
   it('a long unbroken key name is cut in the Keys table, whole on hover, and every action stays on screen', async () => {
-    const created = await session.api('/account/keys', session.stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ name: LONG_NAME, role: 'member' }) });
+    const created = await session.api('/account/keys', session.stack.gateway.adminKey, {
+      method: 'POST',
+      body: JSON.stringify({ name: LONG_NAME, role: 'member' }),
+    });
     expect(created.status).toBe(201);
     const page = session.page;
     for (const viewport of VIEWPORTS) {
@@ -39,7 +42,10 @@ describe('long values and huge texts', () => {
   });
 
   it('a long model name in the request log stays in its column', async () => {
-    await session.api('/v1/chat/completions', session.stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ model: LONG_NAME, messages: [{ role: 'user', content: 'hi' }] }) });
+    await session.api('/v1/chat/completions', session.stack.gateway.adminKey, {
+      method: 'POST',
+      body: JSON.stringify({ model: LONG_NAME, messages: [{ role: 'user', content: 'hi' }] }),
+    });
     const page = session.page;
     for (const viewport of VIEWPORTS) {
       await page.setViewportSize(viewport);
@@ -73,7 +79,13 @@ describe('long values and huge texts', () => {
     expect(Date.now() - roundTrip).toBeLessThan(500);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(await answer.getByRole('button', { name: 'Show all 200,000 characters' }).count()).toBe(1);
-    expect(await page.getByRole('article', { name: 'You' }).last().getByRole('button', { name: 'Show all 200,000 characters' }).count()).toBe(1);
+    expect(
+      await page
+        .getByRole('article', { name: 'You' })
+        .last()
+        .getByRole('button', { name: 'Show all 200,000 characters' })
+        .count(),
+    ).toBe(1);
     expect(await layoutProblems(page)).toEqual([]);
     await screenshot(page, 'chat-huge-message-1440');
     await page.setViewportSize(VIEWPORTS[1]);

@@ -6,7 +6,10 @@ import { CHAT_MODEL } from './support/fake-stack.js';
 const FINE_TUNED = 'ft:svc-large-3-2512:acme:7e77';
 
 describe('keys, account and models pages', () => {
-  const session = useConsoleSession({ models: [{ id: FINE_TUNED, provider: 'fake', upstream_model: 'fake-chat-ft', capabilities: ['chat'] }], signInPath: '/ui/keys' });
+  const session = useConsoleSession({
+    models: [{ id: FINE_TUNED, provider: 'fake', upstream_model: 'fake-chat-ft', capabilities: ['chat'] }],
+    signInPath: '/ui/keys',
+  });
 
   it('creates a key, shows it once, and a revoked key is refused', async () => {
     await session.page.getByRole('link', { name: /Keys/ }).click();
@@ -31,7 +34,10 @@ describe('keys, account and models pages', () => {
     expect(await session.page.getByRole('table').textContent()).not.toContain(key);
 
     await row.getByRole('button', { name: 'Revoke CI pipeline' }).click();
-    await session.page.getByRole('dialog', { name: 'Revoke CI pipeline?' }).getByRole('button', { name: 'Revoke key' }).click();
+    await session.page
+      .getByRole('dialog', { name: 'Revoke CI pipeline?' })
+      .getByRole('button', { name: 'Revoke key' })
+      .click();
     await row.getByText('revoked').waitFor();
     expect((await session.api('/v1/models', key)).status).toBe(401);
     await screenshot(session.page, 'keys-revoked');
@@ -51,7 +57,12 @@ describe('keys, account and models pages', () => {
   });
 
   it('tells a Member that keys need the Owner role', async () => {
-    const created = (await (await session.api('/account/keys', session.stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ name: 'Reader', role: 'member' }) })).json()) as { key: string };
+    const created = (await (
+      await session.api('/account/keys', session.stack.gateway.adminKey, {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Reader', role: 'member' }),
+      })
+    ).json()) as { key: string };
     const memberPage = await newConsolePage(session.browser);
     try {
       // Records every Owner-only link the navigation ever shows, from the first render on.
@@ -88,7 +99,10 @@ describe('keys, account and models pages', () => {
 
   it('shows the requests made in the usage table and chart', async () => {
     for (let i = 0; i < 3; i++) {
-      const answer = await session.api('/v1/chat/completions', session.stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ model: CHAT_MODEL, messages: [{ role: 'user', content: `hello ${i}` }] }) });
+      const answer = await session.api('/v1/chat/completions', session.stack.gateway.adminKey, {
+        method: 'POST',
+        body: JSON.stringify({ model: CHAT_MODEL, messages: [{ role: 'user', content: `hello ${i}` }] }),
+      });
       expect(answer.status).toBe(200);
     }
     await session.page.getByRole('link', { name: /Account/ }).click();
@@ -97,7 +111,9 @@ describe('keys, account and models pages', () => {
     const row = table.getByRole('row').filter({ hasText: CHAT_MODEL });
     expect(await row.getByRole('cell').nth(1).textContent()).toBe('3');
     const today = new Date().toISOString().slice(0, 10);
-    expect(Number(await session.page.locator(`[data-testid="usage-bar"][data-day="${today}"]`).getAttribute('data-value'))).toBeGreaterThanOrEqual(3);
+    expect(
+      Number(await session.page.locator(`[data-testid="usage-bar"][data-day="${today}"]`).getAttribute('data-value')),
+    ).toBeGreaterThanOrEqual(3);
     await screenshot(session.page, 'account');
   });
 
@@ -108,7 +124,9 @@ describe('keys, account and models pages', () => {
     await session.page.getByRole('button', { name: 'Save' }).click();
     await session.page.getByTestId('balance-amount').filter({ hasText: '42.5' }).waitFor();
     await session.page.getByText(/Spending limit 10\.0/).waitFor();
-    const me = (await (await session.api('/account/me', session.stack.gateway.adminKey)).json()) as { balance: { amount: number; limit?: number } };
+    const me = (await (await session.api('/account/me', session.stack.gateway.adminKey)).json()) as {
+      balance: { amount: number; limit?: number };
+    };
     expect(me.balance).toMatchObject({ amount: 42.5, limit: 10 });
   });
 
@@ -117,14 +135,18 @@ describe('keys, account and models pages', () => {
     const row = session.page.getByRole('row', { name: FINE_TUNED });
     await row.getByRole('button', { name: `Archive ${FINE_TUNED}`, exact: true }).click();
     await row.getByText('archived', { exact: true }).waitFor();
-    const archived = (await (await session.api(`/v1/models/${encodeURIComponent(FINE_TUNED)}`, session.stack.gateway.adminKey)).json()) as { archived: boolean };
+    const archived = (await (
+      await session.api(`/v1/models/${encodeURIComponent(FINE_TUNED)}`, session.stack.gateway.adminKey)
+    ).json()) as { archived: boolean };
     expect(archived.archived).toBe(true);
     await screenshot(session.page, 'models-archived');
 
     await row.getByRole('button', { name: `Unarchive ${FINE_TUNED}`, exact: true }).click();
     await row.getByRole('button', { name: `Archive ${FINE_TUNED}`, exact: true }).waitFor();
     expect(await row.getByText('archived', { exact: true }).count()).toBe(0);
-    const restored = (await (await session.api(`/v1/models/${encodeURIComponent(FINE_TUNED)}`, session.stack.gateway.adminKey)).json()) as { archived: boolean };
+    const restored = (await (
+      await session.api(`/v1/models/${encodeURIComponent(FINE_TUNED)}`, session.stack.gateway.adminKey)
+    ).json()) as { archived: boolean };
     expect(restored.archived).toBe(false);
 
     await session.page.getByLabel('Capability').selectOption('ocr');
@@ -138,11 +160,22 @@ describe('keys, account and models pages', () => {
   it('fits a 1024 px window without a page-wide horizontal scroll', async () => {
     await session.page.setViewportSize({ width: 1024, height: 768 });
     try {
-      for (const [link, name] of [[/Keys/, 'keys-1024'], [/Account/, 'account-1024'], [/Models/, 'models-1024'], [/Batches/, 'batches-1024'], [/Agents/, 'agents-1024']] as const) {
+      for (const [link, name] of [
+        [/Keys/, 'keys-1024'],
+        [/Account/, 'account-1024'],
+        [/Models/, 'models-1024'],
+        [/Batches/, 'batches-1024'],
+        [/Agents/, 'agents-1024'],
+      ] as const) {
         await session.page.getByRole('link', { name: link }).click();
         await session.page.locator('.page h1').waitFor();
         await session.page.locator('.card').first().waitFor();
-        expect(await session.page.evaluate(`(() => { const m = document.querySelector('.main'); return m.scrollWidth - m.clientWidth; })()`), name).toBeLessThanOrEqual(0);
+        expect(
+          await session.page.evaluate(
+            `(() => { const m = document.querySelector('.main'); return m.scrollWidth - m.clientWidth; })()`,
+          ),
+          name,
+        ).toBeLessThanOrEqual(0);
         await screenshot(session.page, name);
       }
     } finally {

@@ -21,7 +21,12 @@ async function boxesInImagePixels(page: Page, pageWidth: number): Promise<{ text
     if (!r) continue;
     shown.push({
       text: (await rect.getAttribute('data-text')) ?? '',
-      bbox: [(r.x - frame.x) / scale, (r.y - frame.y) / scale, (r.x + r.width - frame.x) / scale, (r.y + r.height - frame.y) / scale],
+      bbox: [
+        (r.x - frame.x) / scale,
+        (r.y - frame.y) / scale,
+        (r.x + r.width - frame.x) / scale,
+        (r.y + r.height - frame.y) / scale,
+      ],
     });
   }
   return shown;
@@ -57,7 +62,8 @@ describe('OCR inspector', () => {
     await signIn(page, gateway.url, gateway.adminKey, '/ui/ocr');
   });
   afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await screenshot(page, `failed-ocr-${context.task.name.split(' ').slice(0, 3).join('-')}`);
+    if (context.task.result?.state === 'fail')
+      await screenshot(page, `failed-ocr-${context.task.name.split(' ').slice(0, 3).join('-')}`);
   });
   afterAll(async () => {
     await browser?.close();
@@ -65,7 +71,9 @@ describe('OCR inspector', () => {
   });
 
   it('draws every recognised word where it is on the page, at fit and when zoomed', async () => {
-    await page.locator('input[type="file"]').setInputFiles({ name: 'invoice.png', mimeType: drawn.mimeType, buffer: drawn.image });
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'invoice.png', mimeType: drawn.mimeType, buffer: drawn.image });
     await page.getByTestId('ocr-box').first().waitFor({ timeout: 60_000 });
     expectBoxesOverWords(drawn, await boxesInImagePixels(page, drawn.width));
     await screenshot(page, 'ocr-fit');
@@ -87,7 +95,12 @@ describe('OCR inspector', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ocr-curl-'));
     try {
       writeFileSync(join(dir, 'invoice.png'), drawn.image);
-      const answer = execFileSync('bash', ['-c', curl], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: process.env.PATH ?? '', SWITCHYARD_API_KEY: gateway.adminKey }, timeout: 60_000 });
+      const answer = execFileSync('bash', ['-c', curl], {
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'ignore'],
+        env: { PATH: process.env.PATH ?? '', SWITCHYARD_API_KEY: gateway.adminKey },
+        timeout: 60_000,
+      });
       const result = JSON.parse(answer.toString()) as { text?: string; bboxes?: unknown[] };
       expect(result, answer.toString().slice(0, 300)).toHaveProperty('text');
       expect(result.text).toContain('4471');
@@ -107,7 +120,9 @@ describe('OCR inspector', () => {
     expect(await token.getAttribute('data-selected')).toBe('true');
 
     await page.getByTestId('ocr-text-panel').getByText('transfer', { exact: true }).click();
-    expect(await page.locator('[data-testid="ocr-box"][data-text="transfer"]').first().getAttribute('data-selected')).toBe('true');
+    expect(
+      await page.locator('[data-testid="ocr-box"][data-text="transfer"]').first().getAttribute('data-selected'),
+    ).toBe('true');
     expect(await box.getAttribute('data-selected')).toBeNull();
 
     await box.hover();
@@ -128,11 +143,17 @@ describe('OCR inspector', () => {
     expect(selected.replace(/\s+/g, ' ').trim()).toBe('INVOICE 4471 Total due 1250 EUR Paid by transfer');
     expect(selected).toContain('\n');
     // The drag selected text, not a word: the selection on the page is unchanged.
-    expect(await page.locator('[data-testid="ocr-box"][data-text="transfer"]').first().getAttribute('data-selected')).toBe('true');
+    expect(
+      await page.locator('[data-testid="ocr-box"][data-text="transfer"]').first().getAttribute('data-selected'),
+    ).toBe('true');
 
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.keyboard.press('Control+C');
-    expect(String(await page.evaluate('navigator.clipboard.readText()')).replace(/\s+/g, ' ').trim()).toBe('INVOICE 4471 Total due 1250 EUR Paid by transfer');
+    expect(
+      String(await page.evaluate('navigator.clipboard.readText()'))
+        .replace(/\s+/g, ' ')
+        .trim(),
+    ).toBe('INVOICE 4471 Total due 1250 EUR Paid by transfer');
     await screenshot(page, 'ocr-text-selected');
     await page.evaluate('window.getSelection().removeAllRanges()');
   });
@@ -144,7 +165,9 @@ describe('OCR inspector', () => {
     expect(await matches.first().getAttribute('data-text')).toBe('Total');
     await page.getByLabel('Search in the text').fill('');
 
-    const confidences = await Promise.all((await page.getByTestId('ocr-box').all()).map(async (r) => Number(await r.getAttribute('data-confidence'))));
+    const confidences = await Promise.all(
+      (await page.getByTestId('ocr-box').all()).map(async (r) => Number(await r.getAttribute('data-confidence'))),
+    );
     await page.getByLabel('Confidence threshold').fill('1');
     const dimmed = await page.locator('[data-testid="ocr-box"][data-dimmed="true"]').count();
     expect(dimmed).toBe(confidences.filter((c) => c < 1).length);
@@ -154,7 +177,11 @@ describe('OCR inspector', () => {
 
   it('line granularity draws one box per line', async () => {
     await page.getByRole('button', { name: 'Lines' }).click();
-    await expect.poll(() => page.evaluate(`document.querySelectorAll('[data-testid="ocr-box"]').length === 3`), { timeout: 60_000 }).toBe(true);
+    await expect
+      .poll(() => page.evaluate(`document.querySelectorAll('[data-testid="ocr-box"]').length === 3`), {
+        timeout: 60_000,
+      })
+      .toBe(true);
     const lines = await Promise.all((await page.getByTestId('ocr-box').all()).map((r) => r.getAttribute('data-text')));
     expect(lines.join('\n')).toContain('Total due 1250 EUR');
     await screenshot(page, 'ocr-lines');
@@ -176,9 +203,15 @@ describe('OCR inspector', () => {
 
   it('extracts structured data with a schema and shows it beside the page', async () => {
     await page.getByRole('tab', { name: 'Structured' }).click();
-    await page.getByLabel('JSON schema of the data to extract').fill(
-      JSON.stringify({ type: 'object', properties: { invoice_number: { type: 'string' }, total: { type: 'number' } } }, null, 2),
-    );
+    await page
+      .getByLabel('JSON schema of the data to extract')
+      .fill(
+        JSON.stringify(
+          { type: 'object', properties: { invoice_number: { type: 'string' }, total: { type: 'number' } } },
+          null,
+          2,
+        ),
+      );
     await page.getByRole('button', { name: 'Extract structured data' }).click();
     const structured = page.getByTestId('ocr-structured');
     await structured.waitFor({ timeout: 60_000 });
@@ -199,7 +232,14 @@ describe('OCR inspector', () => {
     expect(await page.getByTestId('ocr-box').count()).toBe(boxes);
     await screenshot(page, 'ocr-schema-refused');
 
-    await page.locator('input[type="file"]').first().setInputFiles({ name: 'letter.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from('PK\u0003\u0004') });
+    await page
+      .locator('input[type="file"]')
+      .first()
+      .setInputFiles({
+        name: 'letter.docx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        buffer: Buffer.from('PK\u0003\u0004'),
+      });
     expect(await page.getByTestId('ocr-file-problem').textContent()).toContain('not an image or a PDF');
     // A new attempt: the last error card goes, only the new one is shown.
     expect(await page.getByRole('alert').filter({ hasText: 'Schema extraction failed' }).count()).toBe(0);
@@ -207,8 +247,13 @@ describe('OCR inspector', () => {
     expect(await page.getByText('Preparing the page…').count()).toBe(0);
 
     // Too large for OCR: refused in the browser with the limit, nothing uploaded, the result kept.
-    await page.locator('input[type="file"]').first().setInputFiles({ name: 'scan.png', mimeType: 'image/png', buffer: Buffer.alloc(37 * 1024 * 1024) });
-    expect(await page.getByTestId('ocr-file-problem').textContent()).toContain('the largest file OCR accepts here is 36 MB');
+    await page
+      .locator('input[type="file"]')
+      .first()
+      .setInputFiles({ name: 'scan.png', mimeType: 'image/png', buffer: Buffer.alloc(37 * 1024 * 1024) });
+    expect(await page.getByTestId('ocr-file-problem').textContent()).toContain(
+      'the largest file OCR accepts here is 36 MB',
+    );
     expect(await page.getByTestId('ocr-box').count()).toBe(boxes);
     expect(await page.getByText('Preparing the page…').count()).toBe(0);
   });

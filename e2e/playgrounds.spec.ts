@@ -22,13 +22,22 @@ describe('playgrounds against a fake upstream', () => {
   let page: Page;
 
   beforeAll(async () => {
-    stack = await startFakeStack([{ id: 'svc-draw-square', provider: 'fake', upstream_model: 'fake-image', capabilities: ['image_generation'], image_sizes: ['512x512', '768x768'] }]);
+    stack = await startFakeStack([
+      {
+        id: 'svc-draw-square',
+        provider: 'fake',
+        upstream_model: 'fake-image',
+        capabilities: ['image_generation'],
+        image_sizes: ['512x512', '768x768'],
+      },
+    ]);
     browser = await launchChromium();
     page = await newConsolePage(browser);
     await signIn(page, stack.gateway.url, stack.gateway.adminKey);
   });
   afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await screenshot(page, `failed-${context.task.name.split(' ').slice(0, 3).join('-')}`);
+    if (context.task.result?.state === 'fail')
+      await screenshot(page, `failed-${context.task.name.split(' ').slice(0, 3).join('-')}`);
   });
   afterAll(async () => {
     await browser?.close();
@@ -58,7 +67,9 @@ describe('playgrounds against a fake upstream', () => {
     stack.upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
     try {
       const before = stack.upstream.requests.length;
-      await page.getByRole('textbox', { name: 'Message' }).fill('one two three four five six seven eight nine ten eleven twelve');
+      await page
+        .getByRole('textbox', { name: 'Message' })
+        .fill('one two three four five six seven eight nine ten eleven twelve');
       await page.keyboard.press('Enter');
       await assistant().getByText(/one/).waitFor();
       await page.getByRole('button', { name: /Stop/ }).click();
@@ -87,7 +98,10 @@ describe('playgrounds against a fake upstream', () => {
     const blocks = assistant().locator('pre.code-with-copy');
     expect(await blocks.count()).toBe(2);
     for (const block of await blocks.all()) {
-      const [pre, button] = [await block.boundingBox(), await block.getByRole('button', { name: 'Copy code' }).boundingBox()];
+      const [pre, button] = [
+        await block.boundingBox(),
+        await block.getByRole('button', { name: 'Copy code' }).boundingBox(),
+      ];
       // The button lies wholly inside its block (an overflow:auto box, which clipped it on short blocks).
       expect(button!.y + button!.height).toBeLessThanOrEqual(pre!.y + pre!.height);
       expect(button!.x + button!.width).toBeLessThanOrEqual(pre!.x + pre!.width);
@@ -115,7 +129,9 @@ describe('playgrounds against a fake upstream', () => {
     await page.getByRole('spinbutton', { name: 'Frequency penalty' }).fill('0.75');
     await page.getByRole('button', { name: 'Complete' }).click();
     await page.getByTestId('completion-text').filter({ hasText: /\S/ }).waitFor();
-    const sent = stack.upstream.requests.findLast((r) => r.path.endsWith('/completions') && !r.path.endsWith('/chat/completions'));
+    const sent = stack.upstream.requests.findLast(
+      (r) => r.path.endsWith('/completions') && !r.path.endsWith('/chat/completions'),
+    );
     expect(sent?.body).toMatchObject({ prompt: 'Roses are red', frequency_penalty: 0.75 });
     await page.getByLabel('Answer statistics').waitFor();
     await screenshot(page, 'completions');
@@ -128,12 +144,25 @@ describe('playgrounds against a fake upstream', () => {
     const cells = page.getByTestId('similarity-cell');
     expect(await cells.count()).toBe(9);
     for (let i = 0; i < 3; i++) {
-      expect(Number(await page.locator(`[data-testid="similarity-cell"][data-row="${i}"][data-col="${i}"]`).getAttribute('data-value'))).toBeCloseTo(1, 3);
+      expect(
+        Number(
+          await page
+            .locator(`[data-testid="similarity-cell"][data-row="${i}"][data-col="${i}"]`)
+            .getAttribute('data-value'),
+        ),
+      ).toBeCloseTo(1, 3);
     }
-    const a = await page.locator('[data-testid="similarity-cell"][data-row="0"][data-col="2"]').getAttribute('data-value');
-    const b = await page.locator('[data-testid="similarity-cell"][data-row="2"][data-col="0"]').getAttribute('data-value');
+    const a = await page
+      .locator('[data-testid="similarity-cell"][data-row="0"][data-col="2"]')
+      .getAttribute('data-value');
+    const b = await page
+      .locator('[data-testid="similarity-cell"][data-row="2"][data-col="0"]')
+      .getAttribute('data-value');
     expect(a).toBe(b);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('embeddings.csv');
     const csv = await readDownload(download);
     expect(csv.split('\n')[0]).toMatch(/^text,d0,d1,/);
@@ -149,15 +178,28 @@ describe('playgrounds against a fake upstream', () => {
     const image = page.getByTestId('generated-image').locator('img').first();
     await image.waitFor();
     // Polled from outside the page: the console's CSP (no eval) refuses waitForFunction's predicate.
-    await expect.poll(() => page.evaluate(`(() => {
+    await expect
+      .poll(
+        () =>
+          page.evaluate(`(() => {
       const img = document.querySelector('[data-testid="generated-image"] img');
       return !!img && img.complete && img.naturalWidth > 0;
-    })()`), { timeout: 30_000 }).toBe(true);
+    })()`),
+        { timeout: 30_000 },
+      )
+      .toBe(true);
     expect(await page.evaluate(`document.querySelector('[data-testid="generated-image"] img').naturalWidth`)).toBe(256);
     await screenshot(page, 'images-generated');
 
     // A refused generation shows the gateway's error and keeps the images already made.
-    stack.upstream.setBehaviour({ failure: { type: 'status', status: 400, body: { error: { message: 'prompt refused by the fake provider', type: 'invalid_request_error' } } }, times: 1 });
+    stack.upstream.setBehaviour({
+      failure: {
+        type: 'status',
+        status: 400,
+        body: { error: { message: 'prompt refused by the fake provider', type: 'invalid_request_error' } },
+      },
+      times: 1,
+    });
     try {
       await page.getByRole('button', { name: 'Generate', exact: true }).click();
       await page.getByRole('alert').filter({ hasText: 'prompt refused by the fake provider' }).waitFor();
@@ -171,21 +213,30 @@ describe('playgrounds against a fake upstream', () => {
     await openPageOn(page, 'Images');
     const form = page.locator('form').filter({ has: page.getByLabel('Size') });
     await form.getByLabel('Model').selectOption('svc-draw-square');
-    await expect.poll(async () => form.getByLabel('Size').locator('option').allTextContents()).toEqual(['512x512', '768x768']);
+    await expect
+      .poll(async () => form.getByLabel('Size').locator('option').allTextContents())
+      .toEqual(['512x512', '768x768']);
     expect(await form.getByLabel('Size').inputValue()).toBe('512x512');
     await form.getByLabel('Model').selectOption(IMAGE_MODEL);
-    await expect.poll(async () => (await form.getByLabel('Size').locator('option').allTextContents()).length).toBeGreaterThan(2);
+    await expect
+      .poll(async () => (await form.getByLabel('Size').locator('option').allTextContents()).length)
+      .toBeGreaterThan(2);
   });
 
   it('transcribes an uploaded audio file with segment timestamps', async () => {
     await openPageOn(page, 'Transcription');
-    await page.locator('input[type="file"]').setInputFiles({ name: 'hello.wav', mimeType: 'audio/wav', buffer: makeWav(1) });
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'hello.wav', mimeType: 'audio/wav', buffer: makeWav(1) });
     await page.getByRole('button', { name: 'Transcribe' }).click();
     const transcript = page.getByTestId('transcript');
     await transcript.waitFor();
     expect(await transcript.textContent()).toContain('hello.wav');
     expect(await transcript.textContent()).toContain('00:00.00');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export SRT' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export SRT' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('hello.srt');
     expect(await readDownload(download)).toMatch(/^1\n00:00:00,000 --> 00:00:\d\d,\d{3}\n/);
     await screenshot(page, 'transcription');

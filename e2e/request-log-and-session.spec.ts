@@ -12,10 +12,17 @@ describe('request log, layout and sessions', () => {
   it("opens a logged request in a drawer by keyboard, with secrets redacted, and keeps the console's own calls out of view", async () => {
     const chat = await session.api('/v1/chat/completions', session.stack.gateway.adminKey, {
       method: 'POST',
-      body: JSON.stringify({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'Hello from the log' }], password: FREE_FORM_SECRET }),
+      body: JSON.stringify({
+        model: CHAT_MODEL,
+        messages: [{ role: 'user', content: 'Hello from the log' }],
+        password: FREE_FORM_SECRET,
+      }),
     });
     expect(chat.status).toBe(200);
-    const failed = await session.api('/v1/chat/completions', session.stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ model: 'no-such-model', messages: [] }) });
+    const failed = await session.api('/v1/chat/completions', session.stack.gateway.adminKey, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'no-such-model', messages: [] }),
+    });
     expect(failed.status).toBeGreaterThanOrEqual(400);
     const failure = (await failed.json()) as { code: string; message: string };
 
@@ -65,14 +72,18 @@ describe('request log, layout and sessions', () => {
     }
     await session.page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
-    expect(await session.page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toMatch(/POST \/v1\/chat\/completions/);
+    expect(await session.page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toMatch(
+      /POST \/v1\/chat\/completions/,
+    );
 
     const download = session.page.waitForEvent('download');
     await session.page.getByRole('button', { name: 'Export CSV' }).click();
     const csv = await (await download).createReadStream();
     let text = '';
     for await (const chunk of csv) text += chunk.toString();
-    expect(text.split('\r\n')[0]).toBe('id,time,method,path,status,model,key_prefix,client,latency_ms,prompt_tokens,completion_tokens,cost,error_code,error_message');
+    expect(text.split('\r\n')[0]).toBe(
+      'id,time,method,path,status,model,key_prefix,client,latency_ms,prompt_tokens,completion_tokens,cost,error_code,error_message',
+    );
     expect(text).toContain('/v1/chat/completions');
     expect(text).not.toContain('/account/me');
 
@@ -82,7 +93,7 @@ describe('request log, layout and sessions', () => {
     await session.page.getByRole('article', { name: 'You' }).getByText('Hello from the log').waitFor();
   });
 
-  it('lists what the user sent from a playground, tagged playground, while the console\'s own reads stay hidden', async () => {
+  it("lists what the user sent from a playground, tagged playground, while the console's own reads stay hidden", async () => {
     const { page } = session;
     await page.getByRole('button', { name: '+ New chat' }).click();
     await page.getByPlaceholder(/Send a message/).fill('Sent from the playground');
@@ -90,7 +101,10 @@ describe('request log, layout and sessions', () => {
     await page.getByRole('link', { name: /Request log/ }).click();
     expect(await page.getByLabel(/Show the console's own requests/).isChecked()).toBe(false);
     // It used to be hidden with the console's polling: a new user's first chat was not in the log.
-    const row = page.getByTestId('request-log').getByRole('row', { name: /POST \/v1\/chat\/completions 200/ }).filter({ hasText: 'playground' });
+    const row = page
+      .getByTestId('request-log')
+      .getByRole('row', { name: /POST \/v1\/chat\/completions 200/ })
+      .filter({ hasText: 'playground' });
     await row.first().waitFor();
     await row.first().click();
     const drawer = page.getByRole('dialog', { name: 'POST /v1/chat/completions' });
@@ -106,7 +120,9 @@ describe('request log, layout and sessions', () => {
         await session.page.setViewportSize(viewport);
         await setTheme(session.page, theme);
         for (const path of ['requests', 'keys', 'models', 'batches', 'account', 'status']) {
-          await session.page.getByRole('link', { name: new RegExp(`^\\W*${path === 'requests' ? 'Request log' : path}$`, 'i') }).click();
+          await session.page
+            .getByRole('link', { name: new RegExp(`^\\W*${path === 'requests' ? 'Request log' : path}$`, 'i') })
+            .click();
           await session.page.waitForLoadState('networkidle').catch(() => undefined);
           await session.page.locator('main table, main .empty-state, main [role="alert"], main svg').first().waitFor();
           expect(await layoutProblems(session.page), `${path} at ${viewport.width} px ${theme}`).toEqual([]);
@@ -127,7 +143,12 @@ describe('request log, layout and sessions', () => {
 
   it('warns before revoking the key you are signed in with, then says why you were signed out', async () => {
     await session.page.setViewportSize({ width: 1280, height: 860 });
-    const created = await (await session.api('/account/keys', session.stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ name: 'Temporary owner', role: 'owner' }) })).json() as { key: string };
+    const created = (await (
+      await session.api('/account/keys', session.stack.gateway.adminKey, {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Temporary owner', role: 'owner' }),
+      })
+    ).json()) as { key: string };
     const other = await newConsolePage(session.browser);
     try {
       await signIn(other, session.stack.gateway.url, created.key, '/ui/keys');
@@ -145,14 +166,21 @@ describe('request log, layout and sessions', () => {
   });
 
   it('explains a sign-out caused by a key revoked elsewhere, and shows no chat of the previous key', async () => {
-    const created = await (await session.api('/account/keys', session.stack.gateway.adminKey, { method: 'POST', body: JSON.stringify({ name: 'Short lived' }) })).json() as { id: string; key: string };
+    const created = (await (
+      await session.api('/account/keys', session.stack.gateway.adminKey, {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Short lived' }),
+      })
+    ).json()) as { id: string; key: string };
     const other = await newConsolePage(session.browser);
     try {
       await signIn(other, session.stack.gateway.url, created.key, '/ui/chat');
       await other.getByRole('textbox', { name: 'Message' }).fill('A private question');
       await other.keyboard.press('Enter');
       await other.getByRole('article', { name: 'Assistant' }).waitFor();
-      expect((await session.api(`/account/keys/${created.id}`, session.stack.gateway.adminKey, { method: 'DELETE' })).status).toBe(200);
+      expect(
+        (await session.api(`/account/keys/${created.id}`, session.stack.gateway.adminKey, { method: 'DELETE' })).status,
+      ).toBe(200);
       // The next call the console makes (here: after a reload) meets the revoked key.
       await other.reload();
       await other.getByTestId('sign-out-reason').waitFor();

@@ -16,7 +16,10 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** Whether keyboard focus is inside the open dialog. */
-const focusInDialog = (page: Page) => page.evaluate(`Boolean(document.activeElement && document.activeElement.closest('[role="dialog"]'))`) as Promise<boolean>;
+const focusInDialog = (page: Page) =>
+  page.evaluate(
+    `Boolean(document.activeElement && document.activeElement.closest('[role="dialog"]'))`,
+  ) as Promise<boolean>;
 
 describe('Settings page and the playground extras', () => {
   const session = useConsoleSession({ signInPath: '/ui/settings', failurePrefix: 'settings' });
@@ -43,38 +46,65 @@ describe('Settings page and the playground extras', () => {
 
   it('Status tells an upstream by its kind and shows its real health: tested, then failing, then ready again', async () => {
     const { page, stack } = session;
-    const status = (await (await session.api('/status', stack.gateway.adminKey)).json()) as { providers: { id: string; kind: string; last_test?: { ok: boolean } }[] };
+    const status = (await (await session.api('/status', stack.gateway.adminKey)).json()) as {
+      providers: { id: string; kind: string; last_test?: { ok: boolean } }[];
+    };
     expect(status.providers.find((p) => p.id === 'fake')).toMatchObject({ kind: 'upstream', last_test: { ok: true } });
     expect(status.providers.filter((p) => p.id !== 'fake').map((p) => p.kind)).not.toContain('upstream');
 
     await page.getByRole('link', { name: /Status/ }).click();
     const row = page.getByTestId('providers-table').getByRole('row', { name: 'fake' });
-    await row.getByTestId('provider-state').filter({ hasText: /^ready$/ }).waitFor();
+    await row
+      .getByTestId('provider-state')
+      .filter({ hasText: /^ready$/ })
+      .waitFor();
     expect(await row.textContent()).toContain('tested ·');
 
-    stack.upstream.setBehaviour({ failure: { type: 'status', status: 500, body: { error: { message: 'upstream down', type: 'server_error' } } }, times: 10 });
+    stack.upstream.setBehaviour({
+      failure: { type: 'status', status: 500, body: { error: { message: 'upstream down', type: 'server_error' } } },
+      times: 10,
+    });
     try {
-      expect((await session.api('/v1/chat/completions', stack.gateway.adminKey, { method: 'POST', body: chat(CHAT_MODEL) })).status).toBeGreaterThanOrEqual(500);
+      expect(
+        (await session.api('/v1/chat/completions', stack.gateway.adminKey, { method: 'POST', body: chat(CHAT_MODEL) }))
+          .status,
+      ).toBeGreaterThanOrEqual(500);
     } finally {
       stack.upstream.setBehaviour(null);
     }
     // /status is polled: wait for the state, no sleep.
-    await row.getByTestId('provider-state').filter({ hasText: /^failing$/ }).waitFor({ timeout: 15_000 });
+    await row
+      .getByTestId('provider-state')
+      .filter({ hasText: /^failing$/ })
+      .waitFor({ timeout: 15_000 });
     await shot(page, 'status-upstream-failing');
-    expect((await session.api('/v1/chat/completions', stack.gateway.adminKey, { method: 'POST', body: chat(CHAT_MODEL) })).status).toBe(200);
-    await row.getByTestId('provider-state').filter({ hasText: /^ready$/ }).waitFor({ timeout: 15_000 });
+    expect(
+      (await session.api('/v1/chat/completions', stack.gateway.adminKey, { method: 'POST', body: chat(CHAT_MODEL) }))
+        .status,
+    ).toBe(200);
+    await row
+      .getByTestId('provider-state')
+      .filter({ hasText: /^ready$/ })
+      .waitFor({ timeout: 15_000 });
     await page.getByRole('link', { name: /Settings/ }).click();
   });
 
-  it('adds a provider on the fake upstream with the keyboard only, tests it, shows a wrong URL\'s error, edits and removes it', async () => {
+  it("adds a provider on the fake upstream with the keyboard only, tests it, shows a wrong URL's error, edits and removes it", async () => {
     const { page, stack } = session;
-    const settings = async () => (await session.api('/settings', stack.gateway.adminKey)).json() as Promise<{ providers: { id: string; has_api_key: boolean; base_url?: string }[] }>;
+    const settings = async () =>
+      (await session.api('/settings', stack.gateway.adminKey)).json() as Promise<{
+        providers: { id: string; has_api_key: boolean; base_url?: string }[];
+      }>;
 
     await page.getByRole('button', { name: '+ Add provider' }).focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Add a provider' });
     await dialog.waitFor();
-    expect(await page.evaluate(`document.activeElement && document.activeElement.closest('label') && document.activeElement.closest('label').textContent`)).toContain('Provider id');
+    expect(
+      await page.evaluate(
+        `document.activeElement && document.activeElement.closest('label') && document.activeElement.closest('label').textContent`,
+      ),
+    ).toContain('Provider id');
     await page.keyboard.type('e2e-upstream');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
@@ -99,12 +129,21 @@ describe('Settings page and the playground extras', () => {
     await row.getByTestId('provider-state').getByText('ready', { exact: true }).waitFor();
     expect(await row.textContent()).toContain('key set');
     expect(await row.textContent()).not.toContain('sk-upstream');
-    expect((await settings()).providers.find((p) => p.id === 'e2e-upstream')).toMatchObject({ has_api_key: true, base_url: stack.upstream.url });
+    expect((await settings()).providers.find((p) => p.id === 'e2e-upstream')).toMatchObject({
+      has_api_key: true,
+      base_url: stack.upstream.url,
+    });
 
     await row.getByRole('button', { name: 'Test e2e-upstream' }).focus();
     await page.keyboard.press('Enter');
-    await row.getByTestId('provider-check').getByText(/Connected/).waitFor();
-    expect(stack.upstream.requests.at(-1)).toMatchObject({ path: '/v1/chat/completions', body: { model: 'fake-chat' } });
+    await row
+      .getByTestId('provider-check')
+      .getByText(/Connected/)
+      .waitFor();
+    expect(stack.upstream.requests.at(-1)).toMatchObject({
+      path: '/v1/chat/completions',
+      body: { model: 'fake-chat' },
+    });
 
     await row.getByRole('button', { name: 'Edit e2e-upstream' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit provider e2e-upstream' });
@@ -112,7 +151,10 @@ describe('Settings page and the playground extras', () => {
     await edit.getByLabel('Base URL').fill('http://127.0.0.1:9/v1');
     await edit.getByRole('button', { name: 'Save provider' }).click();
     await edit.waitFor({ state: 'detached' });
-    expect((await settings()).providers.find((p) => p.id === 'e2e-upstream')).toMatchObject({ has_api_key: true, base_url: 'http://127.0.0.1:9/v1' });
+    expect((await settings()).providers.find((p) => p.id === 'e2e-upstream')).toMatchObject({
+      has_api_key: true,
+      base_url: 'http://127.0.0.1:9/v1',
+    });
     // A wrong URL shows as unreachable without pressing Test (it used to say "ready").
     await row.getByTestId('provider-state').getByText('unreachable').waitFor();
     await shot(page, 'settings-provider-unreachable');
@@ -140,7 +182,10 @@ describe('Settings page and the playground extras', () => {
   it('changes CORS origins without a restart, says the value is set here, and shows the data folder', async () => {
     const { page, stack } = session;
     const origin = 'https://app.example';
-    const allowed = async () => (await session.api('/models', stack.gateway.adminKey, { headers: { Origin: origin } })).headers.get('access-control-allow-origin');
+    const allowed = async () =>
+      (await session.api('/models', stack.gateway.adminKey, { headers: { Origin: origin } })).headers.get(
+        'access-control-allow-origin',
+      );
     expect(await allowed()).toBeNull();
     const server = page.getByRole('region', { name: 'Server' });
     expect(await server.getByTestId('data-dir').textContent()).toBe(stack.gateway.dataDir);
@@ -161,7 +206,9 @@ describe('Settings page and the playground extras', () => {
   it('adds a route from the console that serves requests at once, then deletes it after a confirmation', async () => {
     const { page } = session;
     const key = session.stack.gateway.adminKey;
-    expect((await session.api('/v1/chat/completions', key, { method: 'POST', body: chat('console-route') })).status).toBe(404);
+    expect(
+      (await session.api('/v1/chat/completions', key, { method: 'POST', body: chat('console-route') })).status,
+    ).toBe(404);
 
     await page.getByRole('button', { name: '+ Add route' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a model route' });
@@ -175,9 +222,14 @@ describe('Settings page and the playground extras', () => {
     expect((await session.api('/v1/chat/completions', key, { method: 'POST', body: chat('cr') })).status).toBe(200);
 
     await row.getByRole('button', { name: 'Delete console-route' }).click();
-    await page.getByRole('dialog', { name: 'Delete route console-route?' }).getByRole('button', { name: 'Delete route' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete route console-route?' })
+      .getByRole('button', { name: 'Delete route' })
+      .click();
     await row.waitFor({ state: 'detached' });
-    expect((await session.api('/v1/chat/completions', key, { method: 'POST', body: chat('console-route') })).status).toBe(404);
+    expect(
+      (await session.api('/v1/chat/completions', key, { method: 'POST', body: chat('console-route') })).status,
+    ).toBe(404);
     expect(await page.getByRole('row', { name: CHAT_MODEL }).textContent()).toContain('config file');
     // The gateway's own engines are not the config file's, though one is present.
     expect(await page.getByRole('row', { name: 'local-ocr' }).textContent()).toContain('built-in');
@@ -201,7 +253,8 @@ describe('Settings page and the playground extras', () => {
         const dialog = page.getByRole('dialog', { name: 'Add a provider' });
         await dialog.waitFor();
         expect(await layoutProblems(page)).toEqual([]);
-        for (const name of ['Cancel', 'Add provider']) expect(await dialog.getByRole('button', { name, exact: true }).isVisible()).toBe(true);
+        for (const name of ['Cancel', 'Add provider'])
+          expect(await dialog.getByRole('button', { name, exact: true }).isVisible()).toBe(true);
         await shot(page, `settings-dialog-${viewport.width}-${theme}`);
         await page.keyboard.press('Escape');
         await dialog.waitFor({ state: 'detached' });
@@ -228,7 +281,10 @@ describe('Settings page and the playground extras', () => {
 
   it('Account draws the usage chart with a tooltip on hover', async () => {
     const { page } = session;
-    await session.api('/v1/chat/completions', session.stack.gateway.adminKey, { method: 'POST', body: chat(CHAT_MODEL) });
+    await session.api('/v1/chat/completions', session.stack.gateway.adminKey, {
+      method: 'POST',
+      body: chat(CHAT_MODEL),
+    });
     await page.getByRole('link', { name: /Account/ }).click();
     const chart = page.getByTestId('usage-chart');
     await chart.locator('canvas').waitFor();
@@ -243,7 +299,10 @@ describe('Settings page and the playground extras', () => {
   it('a request logged without its body points to Settings, where capturing bodies is turned on', async () => {
     const { page } = session;
     const logged = async () => {
-      const response = await session.api('/v1/chat/completions', session.stack.gateway.adminKey, { method: 'POST', body: chat(CHAT_MODEL) });
+      const response = await session.api('/v1/chat/completions', session.stack.gateway.adminKey, {
+        method: 'POST',
+        body: chat(CHAT_MODEL),
+      });
       expect(response.status).toBe(200);
       return response.headers.get('x-request-id') ?? '';
     };
@@ -252,7 +311,11 @@ describe('Settings page and the playground extras', () => {
       const drawer = page.getByRole('dialog', { name: 'POST /v1/chat/completions' });
       // The live log may not have polled the new request yet: open the newest row until it is this one.
       for (let attempt = 0; attempt < 20; attempt++) {
-        await page.getByTestId('request-log').getByRole('row', { name: /POST \/v1\/chat\/completions 200/ }).first().click();
+        await page
+          .getByTestId('request-log')
+          .getByRole('row', { name: /POST \/v1\/chat\/completions 200/ })
+          .first()
+          .click();
         await drawer.waitFor();
         if ((await drawer.textContent())?.includes(id)) return drawer;
         if (attempt === 19) break;
@@ -276,7 +339,10 @@ describe('Settings page and the playground extras', () => {
 
   it('Status shows the engine queues and draws the traffic chart axes in the theme colours, at a readable size', async () => {
     const { page } = session;
-    await session.api('/v1/chat/completions', session.stack.gateway.adminKey, { method: 'POST', body: chat(CHAT_MODEL) });
+    await session.api('/v1/chat/completions', session.stack.gateway.adminKey, {
+      method: 'POST',
+      body: chat(CHAT_MODEL),
+    });
     for (const theme of ['dark', 'light'] as const) {
       await setTheme(page, theme);
       await page.getByRole('link', { name: /Status/ }).click();
@@ -289,7 +355,9 @@ describe('Settings page and the playground extras', () => {
       expect(style.fill).not.toBe('rgb(0, 0, 0)');
       expect(style.size).toBeLessThan(18);
       // The OCR workers' queue, read from /metrics.
-      const ocrQueue = page.getByRole('region', { name: 'Engine queues' }).getByRole('row', { name: 'local-ocr ocr_workers' });
+      const ocrQueue = page
+        .getByRole('region', { name: 'Engine queues' })
+        .getByRole('row', { name: 'local-ocr ocr_workers' });
       await ocrQueue.waitFor();
       expect((await ocrQueue.locator('td').allTextContents()).slice(2).every((n) => /^\d+$/.test(n))).toBe(true);
       expect(await layoutProblems(page)).toEqual([]);
@@ -331,7 +399,7 @@ describe('Settings page and the playground extras', () => {
     }
   });
 
-  it('loads a page\'s code on its first visit only, not every page\'s at sign-in', async () => {
+  it("loads a page's code on its first visit only, not every page's at sign-in", async () => {
     const { page, stack } = session;
     const scripts: string[] = [];
     const onRequest = (request: { url(): string; resourceType(): string }) => {

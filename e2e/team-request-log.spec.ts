@@ -32,7 +32,14 @@ describe('request log of a team of gateways', () => {
     };
     // One after the other: the first creates the database.
     for (const id of ['instance-a', 'instance-b']) {
-      instances.push(await startGateway(config, { GATEWAY_DATA_DIR: shared, GATEWAY_REDIS_URL: TEST_REDIS_URL, GATEWAY_REDIS_PREFIX: prefix, GATEWAY_INSTANCE_ID: id }));
+      instances.push(
+        await startGateway(config, {
+          GATEWAY_DATA_DIR: shared,
+          GATEWAY_REDIS_URL: TEST_REDIS_URL,
+          GATEWAY_REDIS_PREFIX: prefix,
+          GATEWAY_INSTANCE_ID: id,
+        }),
+      );
     }
     browser = await launchChromium();
     page = await newConsolePage(browser);
@@ -51,7 +58,11 @@ describe('request log of a team of gateways', () => {
     const [a] = instances;
     const chat = await fetch(`${a.url}/v1/chat/completions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${a.adminKey}`, 'content-type': 'application/json', 'x-request-id': 'served-by-a' },
+      headers: {
+        authorization: `Bearer ${a.adminKey}`,
+        'content-type': 'application/json',
+        'x-request-id': 'served-by-a',
+      },
       body: JSON.stringify({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'Hello from instance A' }] }),
     });
     expect(chat.status).toBe(200);

@@ -11,7 +11,9 @@ const required = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).en
 const [have, need] = [process.versions.node, required].map((version) => version.split('.').map(Number));
 const older = need.findIndex((part, index) => (have[index] ?? 0) !== part);
 if (older !== -1 && (have[older] ?? 0) < need[older]) {
-  process.stderr.write(`Switchyard needs Node ${required} or newer; this is Node ${process.versions.node}. Install a newer Node (for example from the npm registry: npm install node@22) and run it again.\n`);
+  process.stderr.write(
+    `Switchyard needs Node ${required} or newer; this is Node ${process.versions.node}. Install a newer Node (for example from the npm registry: npm install node@22) and run it again.\n`,
+  );
   process.exit(1);
 }
 
@@ -43,7 +45,10 @@ function run(script, what) {
 
 const gatewayStale = stale('dist/gateway/src/cli.js', 'gateway/src');
 const consoleStale = stale('dist/renderer/index.html', 'renderer/src', 'renderer/index.html');
-if (gatewayStale || consoleStale) process.stdout.write('Building Switchyard before its first start (or after a change); this takes about half a minute.\n');
+if (gatewayStale || consoleStale)
+  process.stdout.write(
+    'Building Switchyard before its first start (or after a change); this takes about half a minute.\n',
+  );
 if (gatewayStale) run('build:gateway', 'Compiling the gateway (TypeScript -> dist/gateway)...');
 if (consoleStale) run('build:renderer', 'Bundling the web console (Vite -> dist/renderer)...');
 process.stdout.write('Starting the gateway...\n');

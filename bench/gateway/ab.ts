@@ -31,7 +31,11 @@ const concurrency = Number(args.get('--concurrency') ?? 16);
 const stream = process.argv.includes('--stream');
 const rate = args.has('--rate') ? Number(args.get('--rate')) : undefined;
 const teamFlag = args.has('--team-b') ? '--team-b' : '--team';
-const teamRedis = args.has(teamFlag) ? (args.get(teamFlag)?.startsWith('redis') ? args.get(teamFlag)! : 'redis://127.0.0.1:6379') : undefined;
+const teamRedis = args.has(teamFlag)
+  ? args.get(teamFlag)?.startsWith('redis')
+    ? args.get(teamFlag)!
+    : 'redis://127.0.0.1:6379'
+  : undefined;
 const teamSides = teamFlag === '--team-b' ? [1] : [0, 1];
 
 interface Round {
@@ -42,13 +46,21 @@ interface Round {
   firstByteP50: number;
 }
 
-const run = (target: Target): Promise<LoadResult> => (rate === undefined ? fullLoad(target, concurrency, seconds) : fixedRate(target, rate, seconds));
+const run = (target: Target): Promise<LoadResult> =>
+  rate === undefined ? fullLoad(target, concurrency, seconds) : fixedRate(target, rate, seconds);
 const sortedCopy = (values: number[]) => [...values].sort((x, y) => x - y);
 
 async function loadBoth(sides: { processes: BenchProcesses; key: string }[]): Promise<Round[]> {
   const before = sides.map((side) => cpuMicros(side.processes.gateway.pid!));
   const results = await Promise.all(
-    sides.map((side) => run({ origin: side.processes.gatewayUrl, path: '/v1/chat/completions', headers: { 'content-type': 'application/json', authorization: `Bearer ${side.key}` }, body: chatBody(stream) })),
+    sides.map((side) =>
+      run({
+        origin: side.processes.gatewayUrl,
+        path: '/v1/chat/completions',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${side.key}` },
+        body: chatBody(stream),
+      }),
+    ),
   );
   return results.map((result, i) => ({
     rps: result.requests / result.seconds,
@@ -70,21 +82,38 @@ const summary = (values: number[], digits: number) => {
 const prefixes = [`switchyard-ab-a-${process.pid}:`, `switchyard-ab-b-${process.pid}:`];
 const sides = await Promise.all(
   [a, b].map(async (script, i) => {
-    const processes = await startBenchProcesses(script, undefined, teamRedis && teamSides.includes(i) ? { GATEWAY_REDIS_URL: teamRedis, GATEWAY_REDIS_PREFIX: prefixes[i] } : {});
+    const processes = await startBenchProcesses(
+      script,
+      undefined,
+      teamRedis && teamSides.includes(i) ? { GATEWAY_REDIS_URL: teamRedis, GATEWAY_REDIS_PREFIX: prefixes[i] } : {},
+    );
     return { processes, key: await processes.createKey() };
   }),
 );
 try {
   const warm = await warmUp(
-    sides.map((side) => ({ origin: side.processes.gatewayUrl, path: '/v1/chat/completions', headers: { 'content-type': 'application/json', authorization: `Bearer ${side.key}` }, body: chatBody(stream) })),
+    sides.map((side) => ({
+      origin: side.processes.gatewayUrl,
+      path: '/v1/chat/completions',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${side.key}` },
+      body: chatBody(stream),
+    })),
     sides.map((side) => side.processes.gateway.pid!),
     2 * concurrency,
   );
   console.log(`${warm.settled ? 'compiled' : 'still compiling'} after ${warm.seconds} s of warm-up load`);
   await loadBoth(sides);
-  const ratios = { rps: [] as number[], cpu: [] as number[], p50: [] as number[], p99: [] as number[], firstByte: [] as number[] };
+  const ratios = {
+    rps: [] as number[],
+    cpu: [] as number[],
+    p50: [] as number[],
+    p99: [] as number[],
+    firstByte: [] as number[],
+  };
   const load = rate === undefined ? `closed loop ${concurrency} connections each` : `${rate} requests per second each`;
-  console.log(`A/B, ${stream ? 'streamed' : 'plain'} chat${teamRedis ? (teamSides.length === 1 ? ', B in team mode' : ', team mode') : ''}, ${load}, ${rounds} rounds of ${seconds} s, both at once\nA ${a}\nB ${b}\n`);
+  console.log(
+    `A/B, ${stream ? 'streamed' : 'plain'} chat${teamRedis ? (teamSides.length === 1 ? ', B in team mode' : ', team mode') : ''}, ${load}, ${rounds} rounds of ${seconds} s, both at once\nA ${a}\nB ${b}\n`,
+  );
   for (let round = 1; round <= rounds; round++) {
     // Which side's load starts first alternates, so neither always has the head start.
     const [first, second] = round % 2 ? [0, 1] : [1, 0];
@@ -99,8 +128,13 @@ try {
       `${result.rps.toFixed(0)} req/s, ${result.cpuPerRequest.toFixed(0)} µs CPU/request${rate === undefined ? '' : `, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms${stream ? `, first byte p50 ${result.firstByteP50.toFixed(2)} ms` : ''}`}`;
     console.log(`round ${round}: A ${side(resultA)}; B ${side(resultB)}`);
   }
-  console.log(`\nmedian B/A [middle half of the rounds]: req/s ${summary(ratios.rps, 2)}, CPU per request ${summary(ratios.cpu, 2)}`);
-  if (rate !== undefined) console.log(`median B - A: p50 ${summary(ratios.p50, 3)} ms, p99 ${summary(ratios.p99, 3)} ms${stream ? `, first byte p50 ${summary(ratios.firstByte, 3)} ms` : ''}`);
+  console.log(
+    `\nmedian B/A [middle half of the rounds]: req/s ${summary(ratios.rps, 2)}, CPU per request ${summary(ratios.cpu, 2)}`,
+  );
+  if (rate !== undefined)
+    console.log(
+      `median B - A: p50 ${summary(ratios.p50, 3)} ms, p99 ${summary(ratios.p99, 3)} ms${stream ? `, first byte p50 ${summary(ratios.firstByte, 3)} ms` : ''}`,
+    );
 } finally {
   await Promise.all(sides.map((side) => side.processes.stop()));
   if (teamRedis) {

@@ -7,7 +7,12 @@ const upstream = new Pool(`http://127.0.0.1:${process.argv[2]}`, { connections: 
 
 const server = createServer((request, response) => {
   upstream.stream(
-    { method: request.method, path: request.url, headers: { 'content-type': request.headers['content-type'] ?? 'application/json' }, body: request },
+    {
+      method: request.method,
+      path: request.url,
+      headers: { 'content-type': request.headers['content-type'] ?? 'application/json' },
+      body: request,
+    },
     ({ statusCode, headers }) => {
       response.writeHead(statusCode, { 'content-type': headers['content-type'] });
       return response;

@@ -21,7 +21,12 @@ function placeOf(url: string, functionName: string): string {
   if (pkg) return pkg[1];
   const room = /dist\/gateway\/src\/([^/]+)\/(?:([^/]+)\/)?/.exec(url);
   if (room) return `gateway ${room[1]}${room[2] ? `/${room[2]}` : ''}`;
-  if (url.startsWith('node:')) return url.replace(/^node:internal\//, 'node:').split('/').slice(0, 2).join('/');
+  if (url.startsWith('node:'))
+    return url
+      .replace(/^node:internal\//, 'node:')
+      .split('/')
+      .slice(0, 2)
+      .join('/');
   return `(${functionName || 'native'})`;
 }
 
@@ -29,7 +34,10 @@ function placeOf(url: string, functionName: string): string {
  * Self time of a V8 CPU profile grouped by where the code lives and by function, as shares of the
  * busy time (idle time left out).
  */
-export function summariseCpuProfile(profile: CpuProfile, top = 12): { byPlace: ProfileShare[]; byFunction: ProfileShare[] } {
+export function summariseCpuProfile(
+  profile: CpuProfile,
+  top = 12,
+): { byPlace: ProfileShare[]; byFunction: ProfileShare[] } {
   const hits = new Map<number, number>();
   for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
   const byPlace = new Map<string, number>();

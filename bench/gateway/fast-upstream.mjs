@@ -3,14 +3,23 @@
 import { createServer } from 'node:http';
 
 const completion = JSON.stringify({
-  id: 'chatcmpl-bench', object: 'chat.completion', created: 1, model: 'bench',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'Hello from the benchmark upstream.' }, finish_reason: 'stop' }],
+  id: 'chatcmpl-bench',
+  object: 'chat.completion',
+  created: 1,
+  model: 'bench',
+  choices: [
+    { index: 0, message: { role: 'assistant', content: 'Hello from the benchmark upstream.' }, finish_reason: 'stop' },
+  ],
   usage: { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 },
 });
-const chunk = (content, finish) => `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1, model: 'bench', choices: [{ index: 0, delta: content === null ? {} : { content }, finish_reason: finish }] })}\n\n`;
+const chunk = (content, finish) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1, model: 'bench', choices: [{ index: 0, delta: content === null ? {} : { content }, finish_reason: finish }] })}\n\n`;
 const usage = `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1, model: 'bench', choices: [], usage: { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 } })}\n\n`;
 // 20 content chunks, like a short answer streamed token by token.
-const words = 'Hello from the benchmark upstream, which streams twenty small chunks of text so that we can measure the gateway .'.split(' ').map((word, i) => (i === 0 ? word : ` ${word}`));
+const words =
+  'Hello from the benchmark upstream, which streams twenty small chunks of text so that we can measure the gateway .'
+    .split(' ')
+    .map((word, i) => (i === 0 ? word : ` ${word}`));
 const stream = words.map((word) => chunk(word, null)).join('') + chunk(null, 'stop') + usage + 'data: [DONE]\n\n';
 
 const server = createServer((request, response) => {

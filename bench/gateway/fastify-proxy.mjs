@@ -10,11 +10,23 @@ const upstream = new Pool(`http://127.0.0.1:${process.argv[2]}`, { connections: 
 const app = Fastify({ logger: false, keepAliveTimeout: 60_000 });
 
 app.post('/v1/chat/completions', async (request, reply) => {
-  const answer = await upstream.request({ method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request.body) });
+  const answer = await upstream.request({
+    method: 'POST',
+    path: '/v1/chat/completions',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(request.body),
+  });
   reply.code(answer.statusCode).header('content-type', answer.headers['content-type']);
   if (request.body.stream === true) return reply.send(answer.body);
   const completion = await answer.body.json();
-  return { id: completion.id, object: completion.object, created: completion.created, model: completion.model, choices: completion.choices, usage: completion.usage };
+  return {
+    id: completion.id,
+    object: completion.object,
+    created: completion.created,
+    model: completion.model,
+    choices: completion.choices,
+    usage: completion.usage,
+  };
 });
 
 await app.listen({ host: '127.0.0.1', port: 0 });

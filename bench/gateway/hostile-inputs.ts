@@ -26,7 +26,8 @@ function jsonRequest(name: string, path: string, body: unknown, gzip = false): H
   };
 }
 
-const dataUrl = (mediaType: string, bytes: Uint8Array) => `data:${mediaType};base64,${Buffer.from(bytes).toString('base64')}`;
+const dataUrl = (mediaType: string, bytes: Uint8Array) =>
+  `data:${mediaType};base64,${Buffer.from(bytes).toString('base64')}`;
 
 /** A one-page PDF whose page draws `content` (raw operators, deflated), with `resources` added to the page. */
 async function pdfWithContent(content: Buffer, image?: { width: number; height: number }): Promise<Uint8Array> {
@@ -38,7 +39,18 @@ async function pdfWithContent(content: Buffer, image?: { width: number; height: 
   const contentRef = pdf.context.register(stream);
   if (image) {
     const pixels = deflateSync(Buffer.alloc(image.width * image.height));
-    const xobject = PDFRawStream.of(pdf.context.obj({ Type: 'XObject', Subtype: 'Image', Width: image.width, Height: image.height, ColorSpace: 'DeviceGray', BitsPerComponent: 8, Filter: 'FlateDecode' }), pixels);
+    const xobject = PDFRawStream.of(
+      pdf.context.obj({
+        Type: 'XObject',
+        Subtype: 'Image',
+        Width: image.width,
+        Height: image.height,
+        ColorSpace: 'DeviceGray',
+        BitsPerComponent: 8,
+        Filter: 'FlateDecode',
+      }),
+      pixels,
+    );
     const imageRef = pdf.context.register(xobject);
     page.node.setXObject(PDFName.of('Im0'), imageRef);
   }
@@ -66,16 +78,26 @@ function bigBmp(width: number, height: number): Buffer {
 
 /** A small white PNG as a data URL: an OCR request that costs next to nothing. */
 export async function smallPngDataUrl(): Promise<string> {
-  return dataUrl('image/png', await sharp({ create: { width: 64, height: 32, channels: 3, background: { r: 255, g: 255, b: 255 } } }).png().toBuffer());
+  return dataUrl(
+    'image/png',
+    await sharp({ create: { width: 64, height: 32, channels: 3, background: { r: 255, g: 255, b: 255 } } })
+      .png()
+      .toBuffer(),
+  );
 }
 
 /** Every attack once, built ahead (building the PDFs takes a few seconds). */
 export async function hostileRequests(): Promise<HostileRequest[]> {
   const redosName = `${'a'.repeat(28)}!`;
-  const bigSchema = { type: 'object', properties: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`field_${i}`, { type: 'string' }])) };
+  const bigSchema = {
+    type: 'object',
+    properties: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`field_${i}`, { type: 'string' }])),
+  };
   const textOps = Buffer.from(`BT /F1 1 Tf ${'(a) Tj '.repeat(200_000)}ET`);
   const smallPng = await smallPngDataUrl();
-  const png16 = await sharp(Buffer.alloc(4000 * 4000 * 2, 0x7f), { raw: { width: 4000, height: 4000, channels: 1, premultiplied: false } })
+  const png16 = await sharp(Buffer.alloc(4000 * 4000 * 2, 0x7f), {
+    raw: { width: 4000, height: 4000, channels: 1, premultiplied: false },
+  })
     .toColourspace('grey16')
     .png({ compressionLevel: 9 })
     .toBuffer();
@@ -85,14 +107,45 @@ export async function hostileRequests(): Promise<HostileRequest[]> {
       model: OCR_MODEL,
       image: smallPng,
       structured_output: true,
-      schema: { type: 'object', propertyNames: { pattern: '^(a+)+$' }, properties: { [redosName]: { type: 'string' } } },
+      schema: {
+        type: 'object',
+        propertyNames: { pattern: '^(a+)+$' },
+        properties: { [redosName]: { type: 'string' } },
+      },
     }),
-    jsonRequest('schema of 50,000 properties', '/v1/ocr', { model: OCR_MODEL, image: smallPng, structured_output: true, schema: bigSchema }),
-    jsonRequest('PDF stream inflating to 256 MiB', '/v1/ocr', { model: OCR_MODEL, image: dataUrl('application/pdf', await pdfWithContent(Buffer.alloc(256 * 2 ** 20, 0x20))) }),
-    jsonRequest('PDF showing a 20000 x 20000 image', '/v1/ocr', { model: OCR_MODEL, image: dataUrl('application/pdf', await pdfWithContent(Buffer.from('q 200 0 0 200 0 0 cm /Im0 Do Q'), { width: 20_000, height: 20_000 })) }),
-    jsonRequest('PDF with 200,000 text operations', '/v1/ocr', { model: OCR_MODEL, image: dataUrl('application/pdf', await pdfWithContent(textOps)) }),
-    jsonRequest('1-bit BMP of 16000 x 16000', '/v1/ocr', { model: OCR_MODEL, image: dataUrl('image/bmp', bigBmp(16_000, 16_000)) }, true),
+    jsonRequest('schema of 50,000 properties', '/v1/ocr', {
+      model: OCR_MODEL,
+      image: smallPng,
+      structured_output: true,
+      schema: bigSchema,
+    }),
+    jsonRequest('PDF stream inflating to 256 MiB', '/v1/ocr', {
+      model: OCR_MODEL,
+      image: dataUrl('application/pdf', await pdfWithContent(Buffer.alloc(256 * 2 ** 20, 0x20))),
+    }),
+    jsonRequest('PDF showing a 20000 x 20000 image', '/v1/ocr', {
+      model: OCR_MODEL,
+      image: dataUrl(
+        'application/pdf',
+        await pdfWithContent(Buffer.from('q 200 0 0 200 0 0 cm /Im0 Do Q'), { width: 20_000, height: 20_000 }),
+      ),
+    }),
+    jsonRequest('PDF with 200,000 text operations', '/v1/ocr', {
+      model: OCR_MODEL,
+      image: dataUrl('application/pdf', await pdfWithContent(textOps)),
+    }),
+    jsonRequest(
+      '1-bit BMP of 16000 x 16000',
+      '/v1/ocr',
+      { model: OCR_MODEL, image: dataUrl('image/bmp', bigBmp(16_000, 16_000)) },
+      true,
+    ),
     jsonRequest('16-bit PNG of 4000 x 4000', '/v1/ocr', { model: OCR_MODEL, image: dataUrl('image/png', png16) }),
-    jsonRequest('chat gzipped, 45 MB inflated', '/v1/chat/completions', { model: 'bench-model', messages: [{ role: 'user', content: ' '.repeat(45 * 2 ** 20) }] }, true),
+    jsonRequest(
+      'chat gzipped, 45 MB inflated',
+      '/v1/chat/completions',
+      { model: 'bench-model', messages: [{ role: 'user', content: ' '.repeat(45 * 2 ** 20) }] },
+      true,
+    ),
   ];
 }

@@ -30,12 +30,21 @@ interface AttackOutcome {
 async function sendAttack(origin: string, key: string, attack: HostileRequest): Promise<AttackOutcome> {
   const started = performance.now();
   try {
-    const answer = await fetch(origin + attack.path, { method: 'POST', headers: { ...attack.headers, authorization: `Bearer ${key}` }, body: attack.body, signal: AbortSignal.timeout(ATTACK_TIMEOUT_MS) });
+    const answer = await fetch(origin + attack.path, {
+      method: 'POST',
+      headers: { ...attack.headers, authorization: `Bearer ${key}` },
+      body: attack.body,
+      signal: AbortSignal.timeout(ATTACK_TIMEOUT_MS),
+    });
     const text = await answer.text();
     const code = answer.ok ? '' : ` ${(/"code":"([^"]+)"/.exec(text) ?? [])[1] ?? ''}`;
     return { name: attack.name, status: `${answer.status}${code}`, ms: performance.now() - started };
   } catch (error) {
-    return { name: attack.name, status: (error as Error).name === 'TimeoutError' ? 'no answer in 60 s' : (error as Error).message, ms: performance.now() - started };
+    return {
+      name: attack.name,
+      status: (error as Error).name === 'TimeoutError' ? 'no answer in 60 s' : (error as Error).message,
+      ms: performance.now() - started,
+    };
   }
 }
 
@@ -62,7 +71,11 @@ async function unauthenticatedFlood(origin: string, stop: Promise<void>): Promis
 async function warmOcr(origin: string, key: string): Promise<void> {
   const body = JSON.stringify({ model: 'svc-ocr-3-2512', image: await smallPngDataUrl() });
   for (let attempt = 0; attempt < 120; attempt++) {
-    const answer = await fetch(`${origin}/v1/ocr`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body });
+    const answer = await fetch(`${origin}/v1/ocr`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body,
+    });
     await answer.arrayBuffer();
     if (answer.status !== 503) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -73,7 +86,14 @@ async function warmOcr(origin: string, key: string): Promise<void> {
 function summary(label: string, result: LoadResult): string[] {
   const sorted = [...result.latencies].sort((a, b) => a - b);
   const ms = (value: number) => `${value.toFixed(1)} ms`;
-  return [label, `${result.requests}`, `${result.errors}`, ms(percentile(sorted, 50)), ms(percentile(sorted, 99)), ms(sorted.at(-1) ?? NaN)];
+  return [
+    label,
+    `${result.requests}`,
+    `${result.errors}`,
+    ms(percentile(sorted, 50)),
+    ms(percentile(sorted, 99)),
+    ms(sorted.at(-1) ?? NaN),
+  ];
 }
 
 function table(rows: string[][]) {
@@ -88,7 +108,12 @@ async function main() {
   try {
     const ordinary = await processes.createKey();
     const attacker = await processes.createKey();
-    const target: Target = { origin: processes.gatewayUrl, path: '/v1/chat/completions', headers: { 'content-type': 'application/json', authorization: `Bearer ${ordinary}` }, body: chatBody(false) };
+    const target: Target = {
+      origin: processes.gatewayUrl,
+      path: '/v1/chat/completions',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ordinary}` },
+      body: chatBody(false),
+    };
     await fixedRate(target, rate, 2); // warm-up
     await warmOcr(processes.gatewayUrl, ordinary);
     const pid = processes.gateway.pid!;
@@ -105,7 +130,10 @@ async function main() {
     const lanes = [attacks, [...attacks].reverse()].map(async (order) => {
       for (let round = 0; ; round++) {
         for (const attack of order) {
-          const outcome = await Promise.race([sendAttack(processes.gatewayUrl, attacker, attack), attacksStopped.then(() => undefined)]);
+          const outcome = await Promise.race([
+            sendAttack(processes.gatewayUrl, attacker, attack),
+            attacksStopped.then(() => undefined),
+          ]);
           if (!outcome) return;
           if (round === 0) outcomes.push(outcome);
         }
@@ -117,7 +145,8 @@ async function main() {
     const runs: LoadResult[] = [];
     const started = performance.now();
     const elapsed = () => (performance.now() - started) / 1000;
-    while (elapsed() < MAX_HOSTILE_S && (elapsed() < seconds || lanesThroughOnce < lanes.length)) runs.push(await fixedRate(target, rate, 5));
+    while (elapsed() < MAX_HOSTILE_S && (elapsed() < seconds || lanesThroughOnce < lanes.length))
+      runs.push(await fixedRate(target, rate, 5));
     stopAttacks();
     const [flooded] = await Promise.all([flood, ...lanes]);
     clearInterval(sampler);
@@ -129,11 +158,24 @@ async function main() {
       firstBytes: runs.flatMap((run) => run.firstBytes),
     };
 
-    console.log(`\nHostile load: ${rate} chats/s from one key for ${seconds} s quiet, then for ${hostile.seconds.toFixed(0)} s while a second key sends the attacks below (two at a time) and a client without a key floods /v1/models (${flooded} requests)\n`);
-    table([['run', 'requests', 'errors', 'p50', 'p99', 'max'], summary('quiet', quiet), summary('under attack', hostile)]);
-    console.log(`\nEach attack's first answer (${outcomes.length} of ${attacks.length * 2} sent before the load ended):\n`);
-    table([['attack', 'answer', 'time'], ...outcomes.map((outcome) => [outcome.name, String(outcome.status), `${(outcome.ms / 1000).toFixed(2)} s`])]);
-    console.log(`\nGateway resident memory: ${quietRss.toFixed(0)} MiB before the load, ${peakRss.toFixed(0)} MiB at its peak, ${rssMiB(pid).toFixed(0)} MiB at the end`);
+    console.log(
+      `\nHostile load: ${rate} chats/s from one key for ${seconds} s quiet, then for ${hostile.seconds.toFixed(0)} s while a second key sends the attacks below (two at a time) and a client without a key floods /v1/models (${flooded} requests)\n`,
+    );
+    table([
+      ['run', 'requests', 'errors', 'p50', 'p99', 'max'],
+      summary('quiet', quiet),
+      summary('under attack', hostile),
+    ]);
+    console.log(
+      `\nEach attack's first answer (${outcomes.length} of ${attacks.length * 2} sent before the load ended):\n`,
+    );
+    table([
+      ['attack', 'answer', 'time'],
+      ...outcomes.map((outcome) => [outcome.name, String(outcome.status), `${(outcome.ms / 1000).toFixed(2)} s`]),
+    ]);
+    console.log(
+      `\nGateway resident memory: ${quietRss.toFixed(0)} MiB before the load, ${peakRss.toFixed(0)} MiB at its peak, ${rssMiB(pid).toFixed(0)} MiB at the end`,
+    );
   } finally {
     await processes.stop();
   }

@@ -22,16 +22,46 @@ type Feature = (typeof FEATURES)[number];
 
 /** Where each feature is registered in the build, and what replaces that line when it is left out. */
 const EDITS: Record<Feature, { file: string; find: string; replace: string }> = {
-  host: { file: 'app.js', find: '    registerHostGuard(app,', replace: "    if (!LEFT_OUT.has('host')) registerHostGuard(app," },
-  cors: { file: 'app.js', find: '    await registerCors(app,', replace: "    if (!LEFT_OUT.has('cors')) await registerCors(app," },
+  host: {
+    file: 'app.js',
+    find: '    registerHostGuard(app,',
+    replace: "    if (!LEFT_OUT.has('host')) registerHostGuard(app,",
+  },
+  cors: {
+    file: 'app.js',
+    find: '    await registerCors(app,',
+    replace: "    if (!LEFT_OUT.has('cors')) await registerCors(app,",
+  },
   // The usage recorder also provides what a stream calls at its end.
-  usage: { file: 'app.js', find: '    registerUsageRecorder(app,', replace: "    if (LEFT_OUT.has('usage')) app.decorate('recordStreamEnd', async () => {}); else registerUsageRecorder(app," },
+  usage: {
+    file: 'app.js',
+    find: '    registerUsageRecorder(app,',
+    replace:
+      "    if (LEFT_OUT.has('usage')) app.decorate('recordStreamEnd', async () => {}); else registerUsageRecorder(app,",
+  },
   // The bill stays (the use cases charge it); its hooks go.
-  spend: { file: 'http/spend-reservation.js', find: "    app.addHook('preHandler',", replace: "    if (LEFT_OUT.has('spend')) return;\n    app.addHook('preHandler'," },
-  metrics: { file: 'app.js', find: '    registerMetricsHooks(app);', replace: "    if (LEFT_OUT.has('metrics')) app.decorateRequest('firstFrameAt', null); else registerMetricsHooks(app);" },
-  compress: { file: 'app.js', find: '    await registerCompression(app,', replace: "    if (!LEFT_OUT.has('compress')) await registerCompression(app," },
+  spend: {
+    file: 'http/spend-reservation.js',
+    find: "    app.addHook('preHandler',",
+    replace: "    if (LEFT_OUT.has('spend')) return;\n    app.addHook('preHandler',",
+  },
+  metrics: {
+    file: 'app.js',
+    find: '    registerMetricsHooks(app);',
+    replace:
+      "    if (LEFT_OUT.has('metrics')) app.decorateRequest('firstFrameAt', null); else registerMetricsHooks(app);",
+  },
+  compress: {
+    file: 'app.js',
+    find: '    await registerCompression(app,',
+    replace: "    if (!LEFT_OUT.has('compress')) await registerCompression(app,",
+  },
   // The request's fields stay (others read them); the id, security and timing headers go.
-  headers: { file: 'http/request-context.js', find: "    app.addHook('onRequest',", replace: "    if (LEFT_OUT.has('headers')) return;\n    app.addHook('onRequest'," },
+  headers: {
+    file: 'http/request-context.js',
+    find: "    app.addHook('onRequest',",
+    replace: "    if (LEFT_OUT.has('headers')) return;\n    app.addHook('onRequest',",
+  },
 };
 
 const LEFT_OUT_LINE = "const LEFT_OUT = new Set((process.env.KNOCKOUT ?? '').split(','));\n";
@@ -40,9 +70,12 @@ const root = join(import.meta.dirname, '../..');
 const argv = process.argv.slice(2);
 const at = argv.indexOf('--leave-out');
 const leaveOut = (at >= 0 ? argv[at + 1] : FEATURES.join(',')).split(',').filter(Boolean);
-for (const feature of leaveOut) if (!(FEATURES as readonly string[]).includes(feature)) throw new Error(`unknown feature "${feature}"; the features are ${FEATURES.join(', ')}`);
+for (const feature of leaveOut)
+  if (!(FEATURES as readonly string[]).includes(feature))
+    throw new Error(`unknown feature "${feature}"; the features are ${FEATURES.join(', ')}`);
 // Billing settles the spend reservation: without the recorder every hold would stay and the key would soon be refused (402).
-if (leaveOut.includes('usage') && !leaveOut.includes('spend')) throw new Error('leaving out usage needs leaving out spend too (nothing would settle the reservations)');
+if (leaveOut.includes('usage') && !leaveOut.includes('spend'))
+  throw new Error('leaving out usage needs leaving out spend too (nothing would settle the reservations)');
 const keep = argv.includes('--keep');
 const abArgs = (at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 2)] : argv).filter((arg) => arg !== '--keep');
 
@@ -54,7 +87,10 @@ const source = join(copy, 'dist/gateway/src');
 const edited = new Map<string, string>();
 for (const { file, find, replace } of Object.values(EDITS)) {
   const text = edited.get(file) ?? LEFT_OUT_LINE + readFileSync(join(source, file), 'utf8');
-  if (text.split(find).length !== 2) throw new Error(`${file} no longer has exactly one "${find.trim()}": update bench/gateway/knockout.ts to the build`);
+  if (text.split(find).length !== 2)
+    throw new Error(
+      `${file} no longer has exactly one "${find.trim()}": update bench/gateway/knockout.ts to the build`,
+    );
   edited.set(file, text.replace(find, replace));
 }
 for (const [file, text] of edited) writeFileSync(join(source, file), text);

@@ -20,13 +20,31 @@ export interface LedgerCost {
   bufferedMicros: number;
 }
 
-const entry = (i: number): UsageRecord => ({ time: Date.now(), request_id: `req_${i}`, key_id: 'key_bench', method: 'POST', route: '/v1/chat/completions', model: 'bench-model', status: 200, latency_ms: 1.2, prompt_tokens: 12, completion_tokens: 6, cost: 0.000024 });
+const entry = (i: number): UsageRecord => ({
+  time: Date.now(),
+  request_id: `req_${i}`,
+  key_id: 'key_bench',
+  method: 'POST',
+  route: '/v1/chat/completions',
+  model: 'bench-model',
+  status: 200,
+  latency_ms: 1.2,
+  prompt_tokens: 12,
+  completion_tokens: 6,
+  cost: 0.000024,
+});
 
 async function withDatabase<T>(work: (usage: UsageRepository) => T | Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-ledger-bench-'));
   const db = await openDatabase({ dataDir: dir });
   try {
-    await new AccountRepository(db).create({ full_name: 'bench', currency: 'USD', balance: 1e9, spend_limit: null, created_at: 0 });
+    await new AccountRepository(db).create({
+      full_name: 'bench',
+      currency: 'USD',
+      balance: 1e9,
+      spend_limit: null,
+      created_at: 0,
+    });
     return await work(new UsageRepository(db));
   } finally {
     await db.close();
@@ -39,7 +57,9 @@ const durable = (entries: number, together: number) =>
     const ledger = new UsageLedger(usage);
     const started = performance.now();
     for (let first = 0; first < entries; first += together) {
-      await Promise.all(Array.from({ length: Math.min(together, entries - first) }, (_, i) => ledger.record(entry(first + i))));
+      await Promise.all(
+        Array.from({ length: Math.min(together, entries - first) }, (_, i) => ledger.record(entry(first + i))),
+      );
     }
     return ((performance.now() - started) * 1000) / entries;
   });

@@ -24,7 +24,12 @@ interface Timing {
 
 async function once(pool: Pool, target: Target): Promise<Timing> {
   const started = process.hrtime.bigint();
-  const response = await pool.request({ method: 'POST', path: target.path, headers: target.headers, body: target.body });
+  const response = await pool.request({
+    method: 'POST',
+    path: target.path,
+    headers: target.headers,
+    body: target.body,
+  });
   const firstByte = Number(process.hrtime.bigint() - started) / 1e6;
   await response.body.text();
   if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}`);

@@ -8,7 +8,10 @@ function readStat(path: string): { name: string; micros: number } {
   const stat = readFileSync(path, 'utf8');
   // Fields after the command name (which may hold spaces) start at field 3; utime and stime are 14 and 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), micros: ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1e6 };
+  return {
+    name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+    micros: ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1e6,
+  };
 }
 
 /** CPU time (user + system) a process has used so far, in microseconds, from /proc. */
@@ -33,7 +36,14 @@ export function threadCpuMicros(pid: number): Record<ThreadGroup, number> {
     } catch {
       continue; // the thread ended in between
     }
-    const group: ThreadGroup = tid === String(pid) ? 'event loop' : thread.name === 'WorkerThread' ? 'worker threads' : /^(V8|DelayedTask)/.test(thread.name) ? 'V8 helpers' : 'other';
+    const group: ThreadGroup =
+      tid === String(pid)
+        ? 'event loop'
+        : thread.name === 'WorkerThread'
+          ? 'worker threads'
+          : /^(V8|DelayedTask)/.test(thread.name)
+            ? 'V8 helpers'
+            : 'other';
     groups[group] += thread.micros;
   }
   return groups;

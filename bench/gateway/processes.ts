@@ -13,7 +13,8 @@ const root = join(import.meta.dirname, '../..');
  * young generation that start-up grows to 64 MiB (for 3 to 6 MiB live) at 32 MiB.
  */
 export function serveNodeFlags(): string[] {
-  const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
   return scripts.serve.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
@@ -50,18 +51,39 @@ export interface BenchProcesses {
  * processes on port 0 with a fresh data folder. `gatewayScript` replaces the CLI (the soak uses one
  * that reports its memory over IPC); `nodeArgs` are `npm run serve`'s V8 flags unless given; `extraEnv` adds to the gateway's environment (team mode's Redis).
  */
-export async function startBenchProcesses(gatewayScript = join(root, 'dist/gateway/src/cli.js'), nodeArgs: string[] = serveNodeFlags(), extraEnv: Record<string, string> = {}): Promise<BenchProcesses> {
+export async function startBenchProcesses(
+  gatewayScript = join(root, 'dist/gateway/src/cli.js'),
+  nodeArgs: string[] = serveNodeFlags(),
+  extraEnv: Record<string, string> = {},
+): Promise<BenchProcesses> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
-  const upstream = spawn(process.execPath, [join(import.meta.dirname, 'fast-upstream.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const upstream = spawn(process.execPath, [join(import.meta.dirname, 'fast-upstream.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const upstreamPort = (await firstLine(upstream, /^(\d+)\n/))[1];
-  const bareProxy = spawn(process.execPath, [join(import.meta.dirname, 'bare-proxy.mjs'), upstreamPort], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const bareProxy = spawn(process.execPath, [join(import.meta.dirname, 'bare-proxy.mjs'), upstreamPort], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const bareProxyUrl = `http://127.0.0.1:${(await firstLine(bareProxy, /^(\d+)\n/))[1]}`;
-  const fastifyProxy = spawn(process.execPath, [join(import.meta.dirname, 'fastify-proxy.mjs'), upstreamPort], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const fastifyProxy = spawn(process.execPath, [join(import.meta.dirname, 'fastify-proxy.mjs'), upstreamPort], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const fastifyProxyUrl = `http://127.0.0.1:${(await firstLine(fastifyProxy, /^(\d+)\n/))[1]}`;
   const config = join(dataDir, 'config.yaml');
-  writeFileSync(config, `server:\n  warm_engines: false\nproviders:\n  - id: up\n    type: openai\n    base_url: http://127.0.0.1:${upstreamPort}/v1\nmodels:\n  - id: bench-model\n    provider: up\n    upstream_model: bench\n    capabilities: [chat]\n    pricing: { input_per_million: 1, output_per_million: 2 }\n`);
+  writeFileSync(
+    config,
+    `server:\n  warm_engines: false\nproviders:\n  - id: up\n    type: openai\n    base_url: http://127.0.0.1:${upstreamPort}/v1\nmodels:\n  - id: bench-model\n    provider: up\n    upstream_model: bench\n    capabilities: [chat]\n    pricing: { input_per_million: 1, output_per_million: 2 }\n`,
+  );
   const gateway = spawn(process.execPath, [...nodeArgs, gatewayScript], {
-    env: { ...process.env, GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: config, GATEWAY_PORT: '0', GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_LOG_LEVEL: 'error', ...extraEnv },
+    env: {
+      ...process.env,
+      GATEWAY_DATA_DIR: dataDir,
+      GATEWAY_CONFIG: config,
+      GATEWAY_PORT: '0',
+      GATEWAY_ADMIN_KEY: ADMIN_KEY,
+      GATEWAY_LOG_LEVEL: 'error',
+      ...extraEnv,
+    },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const gatewayUrl = (await firstLine(gateway, /listening on (http:\/\/[\d.]+:\d+)/))[1];
@@ -74,7 +96,11 @@ export async function startBenchProcesses(gatewayScript = join(root, 'dist/gatew
     fastifyProxyUrl,
     fastifyProxy,
     async createKey() {
-      const created = await fetch(`${gatewayUrl}/account/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', rpm_limit: 10_000_000 }) });
+      const created = await fetch(`${gatewayUrl}/account/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'bench', rpm_limit: 10_000_000 }),
+      });
       return ((await created.json()) as { key: string }).key;
     },
     async stop() {
@@ -88,5 +114,10 @@ export async function startBenchProcesses(gatewayScript = join(root, 'dist/gatew
 
 /** The chat body the benchmarks send, plain or streamed (with the usage chunk). */
 export function chatBody(stream: boolean): string {
-  return JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Say hello.' }], stream, ...(stream ? { stream_options: { include_usage: true } } : {}) });
+  return JSON.stringify({
+    model: 'bench-model',
+    messages: [{ role: 'user', content: 'Say hello.' }],
+    stream,
+    ...(stream ? { stream_options: { include_usage: true } } : {}),
+  });
 }

@@ -55,8 +55,18 @@ interface Measured {
 }
 
 function targets(processes: BenchProcesses, key: string) {
-  const origin: Record<Via, string> = { direct: `http://127.0.0.1:${processes.upstreamPort}`, bare: processes.bareProxyUrl, fastify: processes.fastifyProxyUrl, gateway: processes.gatewayUrl };
-  const pid: Record<Via, number | undefined> = { direct: undefined, bare: processes.bareProxy.pid, fastify: processes.fastifyProxy.pid, gateway: processes.gateway.pid };
+  const origin: Record<Via, string> = {
+    direct: `http://127.0.0.1:${processes.upstreamPort}`,
+    bare: processes.bareProxyUrl,
+    fastify: processes.fastifyProxyUrl,
+    gateway: processes.gatewayUrl,
+  };
+  const pid: Record<Via, number | undefined> = {
+    direct: undefined,
+    bare: processes.bareProxy.pid,
+    fastify: processes.fastifyProxy.pid,
+    gateway: processes.gateway.pid,
+  };
   return (via: Via, stream: boolean) => ({
     pid: pid[via],
     target: {
@@ -68,7 +78,11 @@ function targets(processes: BenchProcesses, key: string) {
   });
 }
 
-async function measure(run: (target: Target) => Promise<LoadResult>, target: Target, pid: number | undefined): Promise<Measured> {
+async function measure(
+  run: (target: Target) => Promise<LoadResult>,
+  target: Target,
+  pid: number | undefined,
+): Promise<Measured> {
   // Each scenario runs once unmeasured first, so connections, JIT and caches are warm: steady state is measured.
   await run(target);
   const cpuBefore = pid ? cpuMicros(pid) : 0;
@@ -77,7 +91,12 @@ async function measure(run: (target: Target) => Promise<LoadResult>, target: Tar
   const cpu = pid ? cpuMicros(pid) - cpuBefore : 0;
   const threadsAfter = pid ? threadCpuMicros(pid) : undefined;
   const perRequest = (micros: number) => (result.requests ? micros / result.requests : NaN);
-  const cpuByThread = Object.fromEntries(THREAD_GROUPS.map((group) => [group, threadsBefore && threadsAfter ? perRequest(threadsAfter[group] - threadsBefore[group]) : NaN])) as Record<ThreadGroup, number>;
+  const cpuByThread = Object.fromEntries(
+    THREAD_GROUPS.map((group) => [
+      group,
+      threadsBefore && threadsAfter ? perRequest(threadsAfter[group] - threadsBefore[group]) : NaN,
+    ]),
+  ) as Record<ThreadGroup, number>;
   const sorted = [...result.latencies].sort((a, b) => a - b);
   const firstBytes = [...result.firstBytes].sort((a, b) => a - b);
   return {
@@ -93,14 +112,20 @@ async function measure(run: (target: Target) => Promise<LoadResult>, target: Tar
 
 const VIAS: Via[] = ['direct', 'bare', 'fastify', 'gateway'];
 
-async function measureAll(run: (target: Target) => Promise<LoadResult>, target: (via: Via) => { target: Target; pid?: number }) {
+async function measureAll(
+  run: (target: Target) => Promise<LoadResult>,
+  target: (via: Via) => { target: Target; pid?: number },
+) {
   const results = {} as Record<Via, Measured>;
   for (const via of VIAS) results[via] = await measure(run, target(via).target, target(via).pid);
   return results;
 }
 
 /** How the processes were brought to steady state, for the headings. */
-const warmedUp = (warm: WarmUp) => (warm.settled ? `compiled after ${warm.seconds} s of warm-up load` : `still compiling after ${warm.seconds} s of warm-up load: figures include it`);
+const warmedUp = (warm: WarmUp) =>
+  warm.settled
+    ? `compiled after ${warm.seconds} s of warm-up load`
+    : `still compiling after ${warm.seconds} s of warm-up load: figures include it`;
 
 const fmt = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 /** A difference with its sign: +0.12 or -0.69. */
@@ -108,7 +133,12 @@ const signed = (value: number) => `${value < 0 ? '' : '+'}${fmt(value)}`;
 
 function table(rows: string[][]) {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  for (const row of rows) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('   '));
+  for (const row of rows)
+    console.log(
+      row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column])))
+        .join('   '),
+    );
 }
 
 interface Overhead {
@@ -118,8 +148,10 @@ interface Overhead {
   streamRate: Record<Via, Measured>;
 }
 
-const added = (results: Record<Via, Measured>, field: 'p50' | 'p99' | 'firstByteP50', via: Via) => results[via][field] - results.direct[field];
-const beyondBare = (results: Record<Via, Measured>, field: 'p50' | 'p99' | 'firstByteP50') => added(results, field, 'gateway') - added(results, field, 'bare');
+const added = (results: Record<Via, Measured>, field: 'p50' | 'p99' | 'firstByteP50', via: Via) =>
+  results[via][field] - results.direct[field];
+const beyondBare = (results: Record<Via, Measured>, field: 'p50' | 'p99' | 'firstByteP50') =>
+  added(results, field, 'gateway') - added(results, field, 'bare');
 
 async function overhead(mode: string, env: Record<string, string> = {}): Promise<Overhead> {
   const processes = await startBenchProcesses(gatewayScript, undefined, env);
@@ -130,17 +162,52 @@ async function overhead(mode: string, env: Record<string, string> = {}): Promise
       [processes.gateway.pid!, processes.bareProxy.pid!, processes.fastifyProxy.pid!],
       concurrency,
     );
-    const plainLoad = await measureAll((t) => fullLoad(t, concurrency, seconds), (via) => target(via, false));
-    const plainRate = await measureAll((t) => fixedRate(t, rate, seconds), (via) => target(via, false));
-    const streamLoad = await measureAll((t) => fullLoad(t, streamConcurrency, seconds), (via) => target(via, true));
-    const streamRate = await measureAll((t) => fixedRate(t, rate, seconds), (via) => target(via, true));
-    const usage = (await (await fetch(`${processes.gatewayUrl}/account/usage`, { headers: { 'x-api-key': ADMIN_KEY } })).json()) as { usage: { total_requests: number } };
+    const plainLoad = await measureAll(
+      (t) => fullLoad(t, concurrency, seconds),
+      (via) => target(via, false),
+    );
+    const plainRate = await measureAll(
+      (t) => fixedRate(t, rate, seconds),
+      (via) => target(via, false),
+    );
+    const streamLoad = await measureAll(
+      (t) => fullLoad(t, streamConcurrency, seconds),
+      (via) => target(via, true),
+    );
+    const streamRate = await measureAll(
+      (t) => fixedRate(t, rate, seconds),
+      (via) => target(via, true),
+    );
+    const usage = (await (
+      await fetch(`${processes.gatewayUrl}/account/usage`, { headers: { 'x-api-key': ADMIN_KEY } })
+    ).json()) as { usage: { total_requests: number } };
 
-    const errors = [plainLoad, plainRate, streamLoad, streamRate].reduce((sum, r) => sum + VIAS.reduce((viaSum, via) => viaSum + r[via].errors, 0), 0);
-    console.log(`\nGateway overhead beside a bare Node proxy, ${mode} (${seconds} s per run; ${warmedUp(warm)}, then a warm-up run per scenario; ${usage.usage.total_requests} requests in the usage ledger; ${errors} errors)\n`);
-    const cpu = (results: Record<Via, Measured>) => [fmt(results.bare.cpuPerRequest, 0), fmt(results.fastify.cpuPerRequest, 0), fmt(results.gateway.cpuPerRequest, 0), `${fmt(results.gateway.cpuPerRequest / results.bare.cpuPerRequest)}×`];
-    const latency = (results: Record<Via, Measured>, field: 'p50' | 'p99' | 'firstByteP50') => [fmt(added(results, field, 'bare')), fmt(added(results, field, 'fastify')), fmt(added(results, field, 'gateway')), `${signed(beyondBare(results, field))} ms`];
-    const throughput = (results: Record<Via, Measured>) => [fmt(results.direct.rps, 0), fmt(results.bare.rps, 0), fmt(results.fastify.rps, 0), fmt(results.gateway.rps, 0), `${fmt(results.gateway.rps / results.bare.rps)}×`];
+    const errors = [plainLoad, plainRate, streamLoad, streamRate].reduce(
+      (sum, r) => sum + VIAS.reduce((viaSum, via) => viaSum + r[via].errors, 0),
+      0,
+    );
+    console.log(
+      `\nGateway overhead beside a bare Node proxy, ${mode} (${seconds} s per run; ${warmedUp(warm)}, then a warm-up run per scenario; ${usage.usage.total_requests} requests in the usage ledger; ${errors} errors)\n`,
+    );
+    const cpu = (results: Record<Via, Measured>) => [
+      fmt(results.bare.cpuPerRequest, 0),
+      fmt(results.fastify.cpuPerRequest, 0),
+      fmt(results.gateway.cpuPerRequest, 0),
+      `${fmt(results.gateway.cpuPerRequest / results.bare.cpuPerRequest)}×`,
+    ];
+    const latency = (results: Record<Via, Measured>, field: 'p50' | 'p99' | 'firstByteP50') => [
+      fmt(added(results, field, 'bare')),
+      fmt(added(results, field, 'fastify')),
+      fmt(added(results, field, 'gateway')),
+      `${signed(beyondBare(results, field))} ms`,
+    ];
+    const throughput = (results: Record<Via, Measured>) => [
+      fmt(results.direct.rps, 0),
+      fmt(results.bare.rps, 0),
+      fmt(results.fastify.rps, 0),
+      fmt(results.gateway.rps, 0),
+      `${fmt(results.gateway.rps / results.bare.rps)}×`,
+    ];
     table([
       ['', 'direct', 'bare proxy', 'Fastify proxy', 'Switchyard', 'Switchyard / bare', 'target'],
       [`plain, closed loop ${concurrency} conns (req/s)`, ...throughput(plainLoad), '≥ 0.70×'],
@@ -154,7 +221,8 @@ async function overhead(mode: string, env: Record<string, string> = {}): Promise
       [`CPU per request, plain ${rate} req/s (µs)`, '', ...cpu(plainRate), ''],
       [`CPU per request, streamed ${rate} req/s (µs)`, '', ...cpu(streamRate), ''],
     ]);
-    const byThread = (measured: Measured) => THREAD_GROUPS.map((group) => `${group} ${fmt(measured.cpuByThread[group], 0)}`).join(', ');
+    const byThread = (measured: Measured) =>
+      THREAD_GROUPS.map((group) => `${group} ${fmt(measured.cpuByThread[group], 0)}`).join(', ');
     console.log(`\nSwitchyard's CPU per request by thread (µs), plain closed loop: ${byThread(plainLoad.gateway)}`);
     console.log(`Switchyard's CPU per request by thread (µs), streamed closed loop: ${byThread(streamLoad.gateway)}`);
     return { plainLoad, plainRate, streamLoad, streamRate };
@@ -168,18 +236,40 @@ function compareTeam(solo: Overhead, team: Overhead) {
   console.log(`\nTeam mode (Redis at ${redisUrl}) beside solo, beyond the bare proxy\n`);
   table([
     ['', 'solo', 'team (Redis)'],
-    [`plain, ${rate} req/s: added p50 beyond bare (ms)`, `${signed(beyondBare(solo.plainRate, 'p50'))}`, `${signed(beyondBare(team.plainRate, 'p50'))}`],
-    [`plain, ${rate} req/s: added p99 beyond bare (ms)`, `${signed(beyondBare(solo.plainRate, 'p99'))}`, `${signed(beyondBare(team.plainRate, 'p99'))}`],
-    [`streamed, ${rate} req/s: added first byte p50 beyond bare (ms)`, `${signed(beyondBare(solo.streamRate, 'firstByteP50'))}`, `${signed(beyondBare(team.streamRate, 'firstByteP50'))}`],
-    ['plain, closed loop: Switchyard / bare', `${fmt(solo.plainLoad.gateway.rps / solo.plainLoad.bare.rps)}×`, `${fmt(team.plainLoad.gateway.rps / team.plainLoad.bare.rps)}×`],
-    ['CPU per request, plain closed loop (µs)', fmt(solo.plainLoad.gateway.cpuPerRequest, 0), fmt(team.plainLoad.gateway.cpuPerRequest, 0)],
+    [
+      `plain, ${rate} req/s: added p50 beyond bare (ms)`,
+      `${signed(beyondBare(solo.plainRate, 'p50'))}`,
+      `${signed(beyondBare(team.plainRate, 'p50'))}`,
+    ],
+    [
+      `plain, ${rate} req/s: added p99 beyond bare (ms)`,
+      `${signed(beyondBare(solo.plainRate, 'p99'))}`,
+      `${signed(beyondBare(team.plainRate, 'p99'))}`,
+    ],
+    [
+      `streamed, ${rate} req/s: added first byte p50 beyond bare (ms)`,
+      `${signed(beyondBare(solo.streamRate, 'firstByteP50'))}`,
+      `${signed(beyondBare(team.streamRate, 'firstByteP50'))}`,
+    ],
+    [
+      'plain, closed loop: Switchyard / bare',
+      `${fmt(solo.plainLoad.gateway.rps / solo.plainLoad.bare.rps)}×`,
+      `${fmt(team.plainLoad.gateway.rps / team.plainLoad.bare.rps)}×`,
+    ],
+    [
+      'CPU per request, plain closed loop (µs)',
+      fmt(solo.plainLoad.gateway.cpuPerRequest, 0),
+      fmt(team.plainLoad.gateway.cpuPerRequest, 0),
+    ],
   ]);
 }
 
 /** The gateway under closed-loop load (half plain and half streamed, or one of them), with V8's sampling profiler on. */
 async function profile() {
   const prefix = `switchyard-bench-profile-${process.pid}:`;
-  const team: Record<string, string> = process.argv.includes('--profile-team') ? { GATEWAY_REDIS_URL: redisUrl, GATEWAY_REDIS_PREFIX: prefix } : {};
+  const team: Record<string, string> = process.argv.includes('--profile-team')
+    ? { GATEWAY_REDIS_URL: redisUrl, GATEWAY_REDIS_PREFIX: prefix }
+    : {};
   const processes = await startBenchProcesses(join(import.meta.dirname, 'instrumented-gateway.mjs'), undefined, team);
   let recorded: CpuProfile;
   let warmNote = '';
@@ -193,10 +283,22 @@ async function profile() {
     const half = profileLoad === 'mixed' ? 2 : 1;
     const load = () =>
       Promise.all([
-        profileLoad === 'streamed' ? undefined : profileRate ? fixedRate(target('gateway', false).target, profileRate / half, seconds) : fullLoad(target('gateway', false).target, concurrency / half, seconds),
-        profileLoad === 'plain' ? undefined : profileRate ? fixedRate(target('gateway', true).target, profileRate / half, seconds) : fullLoad(target('gateway', true).target, streamConcurrency / half, seconds),
+        profileLoad === 'streamed'
+          ? undefined
+          : profileRate
+            ? fixedRate(target('gateway', false).target, profileRate / half, seconds)
+            : fullLoad(target('gateway', false).target, concurrency / half, seconds),
+        profileLoad === 'plain'
+          ? undefined
+          : profileRate
+            ? fixedRate(target('gateway', true).target, profileRate / half, seconds)
+            : fullLoad(target('gateway', true).target, streamConcurrency / half, seconds),
       ]);
-    const warm = await warmUp([target('gateway', false).target, target('gateway', true).target], [processes.gateway.pid!], concurrency);
+    const warm = await warmUp(
+      [target('gateway', false).target, target('gateway', true).target],
+      [processes.gateway.pid!],
+      concurrency,
+    );
     warmNote = warmedUp(warm);
     await load();
     await ask('profile-start');
@@ -209,7 +311,9 @@ async function profile() {
   const saveTo = args.get('--profile-out');
   if (saveTo) writeFileSync(saveTo, JSON.stringify(recorded));
   const { byPlace, byFunction } = summariseCpuProfile(recorded);
-  console.log(`\nWhere the gateway's CPU goes under load (V8 CPU profile, self time, share of busy time; ${seconds} s ${profileRate ? `at ${profileRate} req/s` : 'closed loop'}, ${profileLoad === 'mixed' ? 'plain and streamed' : profileLoad}${'GATEWAY_REDIS_URL' in team ? ', team mode' : ''}; ${warmNote}, then a warm-up run)\n`);
+  console.log(
+    `\nWhere the gateway's CPU goes under load (V8 CPU profile, self time, share of busy time; ${seconds} s ${profileRate ? `at ${profileRate} req/s` : 'closed loop'}, ${profileLoad === 'mixed' ? 'plain and streamed' : profileLoad}${'GATEWAY_REDIS_URL' in team ? ', team mode' : ''}; ${warmNote}, then a warm-up run)\n`,
+  );
   table([['where', 'share'], ...byPlace.map((share) => [share.name, `${fmt(share.percent, 1)} %`])]);
   console.log('');
   table([['function', 'share'], ...byFunction.map((share) => [share.name, `${fmt(share.percent, 1)} %`])]);
@@ -217,7 +321,12 @@ async function profile() {
 
 /** Whether a Redis answers at `redisUrl`: without one the team scenario is skipped, not failed. */
 async function redisAnswers(): Promise<boolean> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
@@ -245,33 +354,53 @@ async function sizing() {
   const requests = 1000;
   const figures = await measureSizing({ databaseUrl, redisUrl, seconds, concurrency, requests });
   const per = (value: number) => fmt(value, 0);
-  console.log(`\nTeam mode sizing: one instance on PostgreSQL and Redis (${figures.redis}), plain chat on the fast fake upstream; ${figures.errors} errors`);
-  console.log(`  closed loop, ${concurrency} connections, ${seconds} s: ${fmt(figures.rps, 0)} req/s per instance, ${fmt(figures.cpuPerRequestMicros, 0)} µs of gateway CPU per request`);
-  console.log(`  per ${figures.counted} requests (${concurrency} at a time): PostgreSQL ${per(figures.database.transactions)} transactions committed, ${per(figures.database.inserted)} rows inserted, ${per(figures.database.updated)} updated, ${per(figures.database.returned)} read`);
-  const commands = Object.entries(figures.redisCommands.byCommand).sort((a, b) => b[1] - a[1]).map(([command, calls]) => `${command} ${calls}`).join(', ');
+  console.log(
+    `\nTeam mode sizing: one instance on PostgreSQL and Redis (${figures.redis}), plain chat on the fast fake upstream; ${figures.errors} errors`,
+  );
+  console.log(
+    `  closed loop, ${concurrency} connections, ${seconds} s: ${fmt(figures.rps, 0)} req/s per instance, ${fmt(figures.cpuPerRequestMicros, 0)} µs of gateway CPU per request`,
+  );
+  console.log(
+    `  per ${figures.counted} requests (${concurrency} at a time): PostgreSQL ${per(figures.database.transactions)} transactions committed, ${per(figures.database.inserted)} rows inserted, ${per(figures.database.updated)} updated, ${per(figures.database.returned)} read`,
+  );
+  const commands = Object.entries(figures.redisCommands.byCommand)
+    .sort((a, b) => b[1] - a[1])
+    .map(([command, calls]) => `${command} ${calls}`)
+    .join(', ');
   console.log(`  per ${figures.counted} requests: Redis ${figures.redisCommands.total} commands (${commands})`);
-  console.log(`  idle, ${figures.idle.seconds} s without requests: ${figures.idle.transactions} transactions, ${figures.idle.redisCommands} Redis commands`);
+  console.log(
+    `  idle, ${figures.idle.seconds} s without requests: ${figures.idle.transactions} transactions, ${figures.idle.redisCommands} Redis commands`,
+  );
 }
 
 async function main() {
   if (sections.has('sizing')) await sizing();
   const solo = sections.has('solo') ? await overhead('solo') : undefined;
-  if (sections.has('team') && !(await redisAnswers())) console.log(`\nTeam mode skipped: no Redis answers at ${redisUrl} (--redis <url> or GATEWAY_REDIS_URL).`);
+  if (sections.has('team') && !(await redisAnswers()))
+    console.log(`\nTeam mode skipped: no Redis answers at ${redisUrl} (--redis <url> or GATEWAY_REDIS_URL).`);
   else if (sections.has('team')) {
     const prefix = `switchyard-bench-${process.pid}:`;
-    const team = await overhead('team mode', { GATEWAY_REDIS_URL: redisUrl, GATEWAY_REDIS_PREFIX: prefix }).finally(() => dropRedisKeys(prefix));
+    const team = await overhead('team mode', { GATEWAY_REDIS_URL: redisUrl, GATEWAY_REDIS_PREFIX: prefix }).finally(
+      () => dropRedisKeys(prefix),
+    );
     if (solo) compareTeam(solo, team);
   }
   if (sections.has('profile')) await profile();
   if (sections.has('memory')) {
     const idle = await measureIdleMemory();
-    console.log(`\nIdle memory of the headless gateway, default configuration, engines warm: ${fmt(idle.rssMiB, 0)} MiB resident (target < 200 MiB; ready after ${fmt(idle.readyMs / 1000, 1)} s)`);
+    console.log(
+      `\nIdle memory of the headless gateway, default configuration, engines warm: ${fmt(idle.rssMiB, 0)} MiB resident (target < 200 MiB; ready after ${fmt(idle.readyMs / 1000, 1)} s)`,
+    );
   }
   if (!sections.has('ledger')) return;
   const ledger = await measureLedgerCost();
   const micros = (value: number) => `${value.toFixed(1)} µs`;
-  console.log(`\nUsage ledger, cost per entry written before its answer (${ledger.entries} entries, WAL, synchronous=NORMAL):`);
-  console.log(`  one answer at a time ${micros(ledger.oneAtATimeMicros)}, 32 answers sharing a commit ${micros(ledger.groupOf32Micros)}; buffered 200 to a transaction (not durable) ${micros(ledger.bufferedMicros)}`);
+  console.log(
+    `\nUsage ledger, cost per entry written before its answer (${ledger.entries} entries, WAL, synchronous=NORMAL):`,
+  );
+  console.log(
+    `  one answer at a time ${micros(ledger.oneAtATimeMicros)}, 32 answers sharing a commit ${micros(ledger.groupOf32Micros)}; buffered 200 to a transaction (not durable) ${micros(ledger.bufferedMicros)}`,
+  );
 }
 
 await main();

@@ -57,7 +57,11 @@ async function freePort(): Promise<number> {
 
 async function privateRedis(): Promise<{ url: string; child: ChildProcess } | undefined> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   const failed = once(child, 'error').then(() => undefined);
   const url = `redis://127.0.0.1:${port}`;
   const ready = (async () => {
@@ -82,8 +86,18 @@ async function privateRedis(): Promise<{ url: string; child: ChildProcess } | un
 
 async function databaseCounters(admin: pg.Client, name: string) {
   await admin.query('SELECT pg_stat_clear_snapshot()');
-  const row = (await admin.query('SELECT xact_commit, tup_inserted, tup_updated, tup_returned FROM pg_stat_database WHERE datname = $1', [name])).rows[0] as Record<string, string>;
-  return { transactions: Number(row.xact_commit), inserted: Number(row.tup_inserted), updated: Number(row.tup_updated), returned: Number(row.tup_returned) };
+  const row = (
+    await admin.query(
+      'SELECT xact_commit, tup_inserted, tup_updated, tup_returned FROM pg_stat_database WHERE datname = $1',
+      [name],
+    )
+  ).rows[0] as Record<string, string>;
+  return {
+    transactions: Number(row.xact_commit),
+    inserted: Number(row.tup_inserted),
+    updated: Number(row.tup_updated),
+    returned: Number(row.tup_returned),
+  };
 }
 
 async function redisCounters(redis: Redis): Promise<Record<string, number>> {
@@ -115,10 +129,20 @@ export async function measureSizing(options: SizingOptions): Promise<Sizing> {
   url.pathname = `/${name}`;
   const redis = new Redis(redisUrl);
   try {
-    const processes = await startBenchProcesses(undefined, [], { GATEWAY_DATABASE_URL: url.toString(), GATEWAY_REDIS_URL: redisUrl, GATEWAY_REDIS_PREFIX: prefix, GATEWAY_INSTANCE_ID: 'sizing-1' });
+    const processes = await startBenchProcesses(undefined, [], {
+      GATEWAY_DATABASE_URL: url.toString(),
+      GATEWAY_REDIS_URL: redisUrl,
+      GATEWAY_REDIS_PREFIX: prefix,
+      GATEWAY_INSTANCE_ID: 'sizing-1',
+    });
     try {
       const key = await processes.createKey();
-      const target: Target = { origin: processes.gatewayUrl, path: '/v1/chat/completions', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: chatBody(false) };
+      const target: Target = {
+        origin: processes.gatewayUrl,
+        path: '/v1/chat/completions',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: chatBody(false),
+      };
       // Warm-up, then the closed loop.
       await fullLoad(target, options.concurrency, Math.min(2, options.seconds));
       const cpuBefore = cpuMicros(processes.gateway.pid!);
@@ -154,7 +178,11 @@ export async function measureSizing(options: SizingOptions): Promise<Sizing> {
           returned: dbAfter.returned - dbBefore.returned,
         },
         redisCommands: { total: Object.values(byCommand).reduce((sum, calls) => sum + calls, 0), byCommand },
-        idle: { transactions: idleDb.transactions - idleDbBefore.transactions, redisCommands: idleCommands, seconds: idleSeconds },
+        idle: {
+          transactions: idleDb.transactions - idleDbBefore.transactions,
+          redisCommands: idleCommands,
+          seconds: idleSeconds,
+        },
       };
     } finally {
       await processes.stop();

@@ -37,11 +37,21 @@ async function main() {
     const started = performance.now();
     let outcome: string;
     try {
-      const response = await pool.request({ method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: chatBody(stream) });
+      const response = await pool.request({
+        method: 'POST',
+        path: '/v1/chat/completions',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: chatBody(stream),
+      });
       const text = await response.body.text();
       outcome = String(response.statusCode);
       // A stream that ends without [DONE] (or with an error frame) is an error even with status 200.
-      if (response.statusCode === 200 && stream && (!text.trimEnd().endsWith('data: [DONE]') || text.includes('"object":"error"'))) outcome = '200, stream broken';
+      if (
+        response.statusCode === 200 &&
+        stream &&
+        (!text.trimEnd().endsWith('data: [DONE]') || text.includes('"object":"error"'))
+      )
+        outcome = '200, stream broken';
       if (counted && outcome === '200') {
         answered++;
         (stream ? latencies.streamed : latencies.plain).push(performance.now() - started);
@@ -81,21 +91,37 @@ async function main() {
     await sampling;
     const end = await memory();
     samples.push(end);
-    const usage = (await (await fetch(`${processes.gatewayUrl}/account/usage`, { headers: { 'x-api-key': ADMIN_KEY } })).json()) as { usage: { total_requests: number } };
+    const usage = (await (
+      await fetch(`${processes.gatewayUrl}/account/usage`, { headers: { 'x-api-key': ADMIN_KEY } })
+    ).json()) as { usage: { total_requests: number } };
 
     const sent = Math.round(rate * seconds);
-    console.log(`\nSoak: ${sent} chat requests at ${rate}/s for ${seconds} s (${elapsed.toFixed(1)} s), half streamed, after a ${WARM_UP_SECONDS} s warm-up`);
-    console.log(`  answered 200: ${answered} (${(answered / elapsed).toFixed(0)}/s); usage ledger holds ${usage.usage.total_requests} entries (warm-up and key set-up included)`);
+    console.log(
+      `\nSoak: ${sent} chat requests at ${rate}/s for ${seconds} s (${elapsed.toFixed(1)} s), half streamed, after a ${WARM_UP_SECONDS} s warm-up`,
+    );
+    console.log(
+      `  answered 200: ${answered} (${(answered / elapsed).toFixed(0)}/s); usage ledger holds ${usage.usage.total_requests} entries (warm-up and key set-up included)`,
+    );
     const errors = [...byStatus].filter(([status]) => status !== '200');
-    console.log(`  errors by status: ${errors.length === 0 ? 'none' : errors.map(([status, count]) => `${status}: ${count}`).join(', ')}`);
+    console.log(
+      `  errors by status: ${errors.length === 0 ? 'none' : errors.map(([status, count]) => `${status}: ${count}`).join(', ')}`,
+    );
     for (const [name, values] of Object.entries(latencies)) {
       const sorted = values.sort((a, b) => a - b);
-      console.log(`  ${name.padEnd(8)} p50 ${percentile(sorted, 50).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(2)} ms`);
+      console.log(
+        `  ${name.padEnd(8)} p50 ${percentile(sorted, 50).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(2)} ms`,
+      );
     }
     const peak = (field: 'rss' | 'heapUsed') => Math.max(...samples.map((sample) => sample[field]));
-    console.log(`  gateway RSS  ${mb(start.rss)} MB -> ${mb(end.rss)} MB (peak ${mb(peak('rss'))} MB, growth ${mb(end.rss - start.rss)} MB)`);
-    console.log(`  gateway heap ${mb(start.heapUsed)} MB -> ${mb(end.heapUsed)} MB after GC (peak sampled ${mb(peak('heapUsed'))} MB, growth ${mb(end.heapUsed - start.heapUsed)} MB)`);
-    console.log(`  samples (RSS MB, every ${SAMPLE_EVERY_MS / 1000} s): ${samples.map((sample) => mb(sample.rss)).join(' ')}`);
+    console.log(
+      `  gateway RSS  ${mb(start.rss)} MB -> ${mb(end.rss)} MB (peak ${mb(peak('rss'))} MB, growth ${mb(end.rss - start.rss)} MB)`,
+    );
+    console.log(
+      `  gateway heap ${mb(start.heapUsed)} MB -> ${mb(end.heapUsed)} MB after GC (peak sampled ${mb(peak('heapUsed'))} MB, growth ${mb(end.heapUsed - start.heapUsed)} MB)`,
+    );
+    console.log(
+      `  samples (RSS MB, every ${SAMPLE_EVERY_MS / 1000} s): ${samples.map((sample) => mb(sample.rss)).join(' ')}`,
+    );
   } finally {
     await pool.close();
     await processes.stop();

@@ -28,7 +28,9 @@ export async function warmUp(targets: Target[], pids: number[], concurrency: num
     const answered = results.every((result) => result.requests > result.errors);
     const settled = pids.every((pid, i) => {
       const after = threadCpuMicros(pid);
-      return after['V8 helpers'] - before[i]['V8 helpers'] <= SETTLED_SHARE * (after['event loop'] - before[i]['event loop']);
+      return (
+        after['V8 helpers'] - before[i]['V8 helpers'] <= SETTLED_SHARE * (after['event loop'] - before[i]['event loop'])
+      );
     });
     if (answered && settled && round >= 2) return { rounds: round, seconds: round * ROUND_SECONDS, settled: true };
   }

@@ -15,11 +15,41 @@ export const PARAGRAPHS = [
 ];
 
 export const NAMES = [
-  'Anderson, Paul', 'Baker, Maria', 'Chen, Wei', 'Dubois, Claire', 'Evans, Tom', 'Fischer, Anna', 'Garcia, Luis',
-  'Hughes, Emma', 'Ito, Kenji', 'Jensen, Lars', 'Kowalski, Piotr', 'Lopez, Sofia', 'Murphy, Sean', 'Novak, Eva',
+  'Anderson, Paul',
+  'Baker, Maria',
+  'Chen, Wei',
+  'Dubois, Claire',
+  'Evans, Tom',
+  'Fischer, Anna',
+  'Garcia, Luis',
+  'Hughes, Emma',
+  'Ito, Kenji',
+  'Jensen, Lars',
+  'Kowalski, Piotr',
+  'Lopez, Sofia',
+  'Murphy, Sean',
+  'Novak, Eva',
 ];
-export const STREETS = ['Mill Road', 'Church Lane', 'High Street', 'Station Road', 'Park Avenue', 'Green Close', 'Bridge Street'];
+export const STREETS = [
+  'Mill Road',
+  'Church Lane',
+  'High Street',
+  'Station Road',
+  'Park Avenue',
+  'Green Close',
+  'Bridge Street',
+];
 export const ITEMS = [
-  'Whole milk 1L', 'Sourdough loaf', 'Free range eggs', 'Cheddar cheese', 'Green apples', 'Coffee beans', 'Olive oil',
-  'Tomato passata', 'Brown rice 1kg', 'Dark chocolate', 'Orange juice', 'Butter 250g',
+  'Whole milk 1L',
+  'Sourdough loaf',
+  'Free range eggs',
+  'Cheddar cheese',
+  'Green apples',
+  'Coffee beans',
+  'Olive oil',
+  'Tomato passata',
+  'Brown rice 1kg',
+  'Dark chocolate',
+  'Orange juice',
+  'Butter 250g',
 ];

@@ -33,7 +33,9 @@ export interface LatencyFigures {
 /** CPU milliseconds a process and its reaped children have used (Linux /proc; 0 elsewhere). */
 function cpuMs(pid: number | 'self'): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
     // utime, stime, cutime, cstime are fields 14-17 of stat, 12-15 after the name; clock ticks of 10 ms.
     return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) * 10;
   } catch {
@@ -41,17 +43,34 @@ function cpuMs(pid: number | 'self'): number {
   }
 }
 
-const ms = (values: number[], p: number): string => `${Math.round(percentile([...values].sort((a, b) => a - b), p))} ms`;
+const ms = (values: number[], p: number): string =>
+  `${Math.round(
+    percentile(
+      [...values].sort((a, b) => a - b),
+      p,
+    ),
+  )} ms`;
 
 /** Times `runs` requests (after one warm-up each), gateway and command alternating so both see the same load. */
 export async function measureA4Latency(runs: number): Promise<LatencyFigures> {
   const dir = await mkdtemp(path.join(tmpdir(), 'switchyard-ocr-latency-'));
   const config = path.join(dir, 'config.yaml');
   await writeFile(config, process.env.OCR_LATENCY_CONFIG ?? 'server:\n  warm_engines: true\n');
-  const gateway = spawn(process.execPath, [...(process.env.OCR_LATENCY_NODE_ARGS?.split(' ') ?? []), path.join(root, 'dist/gateway/src/cli.js')], {
-    env: { ...process.env, GATEWAY_DATA_DIR: dir, GATEWAY_CONFIG: config, GATEWAY_PORT: '0', GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const gateway = spawn(
+    process.execPath,
+    [...(process.env.OCR_LATENCY_NODE_ARGS?.split(' ') ?? []), path.join(root, 'dist/gateway/src/cli.js')],
+    {
+      env: {
+        ...process.env,
+        GATEWAY_DATA_DIR: dir,
+        GATEWAY_CONFIG: config,
+        GATEWAY_PORT: '0',
+        GATEWAY_ADMIN_KEY: ADMIN_KEY,
+        GATEWAY_LOG_LEVEL: 'error',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   try {
     const url = (await firstLine(gateway, /listening on (http:\/\/[\d.]+:\d+)/))[1];
     const page = await a4Page(7);
@@ -59,24 +78,40 @@ export async function measureA4Latency(runs: number): Promise<LatencyFigures> {
     await writeFile(file, page.image);
     const body = JSON.stringify({ model: 'svc-ocr-3-2512', image: page.image.toString('base64') });
     const post = (): Promise<Response> =>
-      fetch(`${url}/v1/ocr`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' }, body });
+      fetch(`${url}/v1/ocr`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+        body,
+      });
     // The engine warms in the background; wait for it rather than time its start.
-    for (let tries = 0; (await post()).status === 503 && tries < 120; tries++) await new Promise((resolve) => setTimeout(resolve, 500));
+    for (let tries = 0; (await post()).status === 503 && tries < 120; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 500));
     const viaGateway = async (): Promise<number> => {
       const start = performance.now();
       const response = await post();
       const result = (await response.json()) as { text?: string };
-      if (response.status !== 200 || !result.text?.includes('river')) throw new Error(`/v1/ocr answered ${response.status}: ${JSON.stringify(result).slice(0, 300)}`);
+      if (response.status !== 200 || !result.text?.includes('river'))
+        throw new Error(`/v1/ocr answered ${response.status}: ${JSON.stringify(result).slice(0, 300)}`);
       return performance.now() - start;
     };
     const viaCommand = async (threads?: string): Promise<number> => {
       const start = performance.now();
-      await exec('tesseract', [file, 'stdout', 'tsv'], { maxBuffer: 64 << 20, env: threads ? { ...process.env, OMP_THREAD_LIMIT: threads } : process.env });
+      await exec('tesseract', [file, 'stdout', 'tsv'], {
+        maxBuffer: 64 << 20,
+        env: threads ? { ...process.env, OMP_THREAD_LIMIT: threads } : process.env,
+      });
       return performance.now() - start;
     };
     await viaGateway();
     await viaCommand();
-    const figures: LatencyFigures = { gateway: [], command: [], commandOneThread: [], gatewayCpu: [], commandCpu: [], commandOneThreadCpu: [] };
+    const figures: LatencyFigures = {
+      gateway: [],
+      command: [],
+      commandOneThread: [],
+      gatewayCpu: [],
+      commandCpu: [],
+      commandOneThreadCpu: [],
+    };
     for (let i = 0; i < runs; i++) {
       let cpu = cpuMs(gateway.pid!);
       figures.gateway.push(await viaGateway());
@@ -97,11 +132,20 @@ export async function measureA4Latency(runs: number): Promise<LatencyFigures> {
 }
 
 export function printA4Latency(figures: LatencyFigures): void {
-  console.log(`\nOne 200-DPI A4 page (1654×2339 PNG), ${figures.gateway.length} requests one after another, warm, load average ${loadavg()[0].toFixed(1)}:`);
+  console.log(
+    `\nOne 200-DPI A4 page (1654×2339 PNG), ${figures.gateway.length} requests one after another, warm, load average ${loadavg()[0].toFixed(1)}:`,
+  );
   console.log('wall p50 / p95, and CPU p50 (every process the request ran; the load does not inflate it)');
-  console.log(`  POST /v1/ocr (HTTP, end to end)   ${ms(figures.gateway, 50)} / ${ms(figures.gateway, 95)}, CPU ${ms(figures.gatewayCpu, 50)}`);
-  console.log(`  tesseract command (same PNG, tsv) ${ms(figures.command, 50)} / ${ms(figures.command, 95)}, CPU ${ms(figures.commandCpu, 50)}`);
-  console.log(`  the command, OMP_THREAD_LIMIT=1    ${ms(figures.commandOneThread, 50)} / ${ms(figures.commandOneThread, 95)}, CPU ${ms(figures.commandOneThreadCpu, 50)}`);
+  console.log(
+    `  POST /v1/ocr (HTTP, end to end)   ${ms(figures.gateway, 50)} / ${ms(figures.gateway, 95)}, CPU ${ms(figures.gatewayCpu, 50)}`,
+  );
+  console.log(
+    `  tesseract command (same PNG, tsv) ${ms(figures.command, 50)} / ${ms(figures.command, 95)}, CPU ${ms(figures.commandCpu, 50)}`,
+  );
+  console.log(
+    `  the command, OMP_THREAD_LIMIT=1    ${ms(figures.commandOneThread, 50)} / ${ms(figures.commandOneThread, 95)}, CPU ${ms(figures.commandOneThreadCpu, 50)}`,
+  );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) printA4Latency(await measureA4Latency(Number(process.argv[2] ?? 10)));
+if (import.meta.url === `file://${process.argv[1]}`)
+  printA4Latency(await measureA4Latency(Number(process.argv[2] ?? 10)));

@@ -96,9 +96,24 @@ function article(spec: ArticleSpec): Promise<DrawnImage> {
   const margin = Math.round(width * 0.08);
   const lines: TextLineSpec[] = [];
   const small = Math.max(11, Math.round(spec.size * 0.8));
-  lines.push({ text: `The Valley Courier  Issue ${spec.seed + 40}  Spring edition`, x: margin, y: margin, size: small });
+  lines.push({
+    text: `The Valley Courier  Issue ${spec.seed + 40}  Spring edition`,
+    x: margin,
+    y: margin,
+    size: small,
+  });
   const titleSize = Math.round(spec.size * 2);
-  lines.push({ text: ['Flood plans tested by spring storms', 'Library reopens after repairs', 'What young oaks learn from old ones'][spec.seed % 3], x: margin, y: margin + small + titleSize * 1.6, size: titleSize, bold: true });
+  lines.push({
+    text: [
+      'Flood plans tested by spring storms',
+      'Library reopens after repairs',
+      'What young oaks learn from old ones',
+    ][spec.seed % 3],
+    x: margin,
+    y: margin + small + titleSize * 1.6,
+    size: titleSize,
+    bold: true,
+  });
   const top = Math.round(margin + small + titleSize * 2.4);
   const bottom = height - margin - small * 3;
   const photos: BoxCoordinates[] = [];
@@ -108,12 +123,35 @@ function article(spec: ArticleSpec): Promise<DrawnImage> {
     const columnWidth = (width - 2 * margin - gutter * (spec.columns - 1)) / spec.columns;
     const photoBottom = top + Math.round(columnWidth * 0.7);
     photos.push([margin, top, Math.round(margin + columnWidth), photoBottom]);
-    const caption = wrap('Above: volunteers fill sand bags near the old mill bridge during the March storms.', small, columnWidth, font);
-    caption.forEach((text, i) => lines.push({ text, x: margin, y: photoBottom + small * 1.6 + i * small * 1.4, size: small }));
+    const caption = wrap(
+      'Above: volunteers fill sand bags near the old mill bridge during the March storms.',
+      small,
+      columnWidth,
+      font,
+    );
+    caption.forEach((text, i) =>
+      lines.push({ text, x: margin, y: photoBottom + small * 1.6 + i * small * 1.4, size: small }),
+    );
     columnTops = [Math.round(photoBottom + small * 1.6 + caption.length * small * 1.4 + spec.size), top];
   }
-  lines.push(...flowColumns(rotate(PARAGRAPHS, spec.seed * 2), { x: margin, top, bottom, width: width - 2 * margin, columns: spec.columns, size: spec.size, font, columnTops }));
-  lines.push({ text: `Page ${spec.seed + 3}`, x: Math.round(width / 2 - textWidth(`Page ${spec.seed + 3}`, small, font) / 2), y: height - margin, size: small });
+  lines.push(
+    ...flowColumns(rotate(PARAGRAPHS, spec.seed * 2), {
+      x: margin,
+      top,
+      bottom,
+      width: width - 2 * margin,
+      columns: spec.columns,
+      size: spec.size,
+      font,
+      columnTops,
+    }),
+  );
+  lines.push({
+    text: `Page ${spec.seed + 3}`,
+    x: Math.round(width / 2 - textWidth(`Page ${spec.seed + 3}`, small, font) / 2),
+    y: height - margin,
+    size: small,
+  });
   return drawTextImage(lines, { width, height, font, photos, ...spec.degradation });
 }
 
@@ -123,7 +161,17 @@ function bookPage(seed: number, degradation: Degradation = {}): Promise<DrawnIma
   const height = 1300;
   const size = 19;
   const lines: TextLineSpec[] = [{ text: 'CHAPTER THREE: THE HARBOUR', x: 90, y: 80, size: 13 }];
-  lines.push(...flowColumns(rotate(PARAGRAPHS, seed + 5), { x: 90, top: 120, bottom: height - 140, width: width - 180, columns: 1, size, font: 'serif' }));
+  lines.push(
+    ...flowColumns(rotate(PARAGRAPHS, seed + 5), {
+      x: 90,
+      top: 120,
+      bottom: height - 140,
+      width: width - 180,
+      columns: 1,
+      size,
+      font: 'serif',
+    }),
+  );
   lines.push({ text: String(seed + 57), x: width / 2 - 10, y: height - 70, size: 13 });
   return drawTextImage(lines, { width, height, font: 'serif', ...degradation });
 }
@@ -144,11 +192,17 @@ function receipt(seed: number, degradation: Degradation = {}): Promise<DrawnImag
   for (const [i, item] of rotate(ITEMS, seed).slice(0, 9).entries()) {
     const price = ((i * 37 + seed * 11) % 900) / 100 + 0.99;
     total += price;
-    lines.push({ text: item, x: 40, y, size }, { text: price.toFixed(2), x: right - textWidth(price.toFixed(2), size, 'mono'), y, size });
+    lines.push(
+      { text: item, x: 40, y, size },
+      { text: price.toFixed(2), x: right - textWidth(price.toFixed(2), size, 'mono'), y, size },
+    );
     y += size * 1.6;
   }
   y += size;
-  lines.push({ text: 'TOTAL', x: 40, y, size, bold: true }, { text: total.toFixed(2), x: right - textWidth(total.toFixed(2), size, 'mono', true), y, size, bold: true });
+  lines.push(
+    { text: 'TOTAL', x: 40, y, size, bold: true },
+    { text: total.toFixed(2), x: right - textWidth(total.toFixed(2), size, 'mono', true), y, size, bold: true },
+  );
   lines.push({ text: 'Thank you for shopping with us', x: 95, y: y + 70, size });
   return drawTextImage(lines, { width, height: Math.round(y + 120), font: 'mono', ...degradation });
 }
@@ -181,7 +235,12 @@ function table(seed: number, ruled: boolean, degradation: Degradation = {}): Pro
   const xs = [50, 330, 520, 720];
   const rows: string[][] = [['Region', 'Orders', 'Revenue', 'Change']];
   for (let i = 0; i < 9; i++) {
-    rows.push([STREETS[(i + seed) % STREETS.length].split(' ')[0], String(120 + ((i * 53 + seed * 17) % 900)), `$${(1000 + ((i * 977 + seed * 131) % 9000)).toLocaleString('en-US')}`, `${((i * 7 + seed) % 19) - 6}.${(i + seed) % 10}%`]);
+    rows.push([
+      STREETS[(i + seed) % STREETS.length].split(' ')[0],
+      String(120 + ((i * 53 + seed * 17) % 900)),
+      `$${(1000 + ((i * 977 + seed * 131) % 9000)).toLocaleString('en-US')}`,
+      `${((i * 7 + seed) % 19) - 6}.${(i + seed) % 10}%`,
+    ]);
   }
   const lines: TextLineSpec[] = [{ text: 'Quarterly orders by region', x: 50, y: 50, size: 24, bold: true }];
   const rules: BoxCoordinates[] = [];
@@ -199,7 +258,11 @@ function listing(seed: number, degradation: Degradation = {}): Promise<DrawnImag
   const lines: TextLineSpec[] = [{ text: 'Residents directory', x: 50, y: 50, size: 24, bold: true }];
   rotate(NAMES, seed).forEach((name, i) => {
     const y = 110 + i * 36;
-    lines.push({ text: name, x: 50, y, size }, { text: `${3 + i * 2} ${STREETS[(i + seed) % STREETS.length]}`, x: 330, y, size }, { text: `555-01${String(10 + i * 3 + seed).padStart(2, '0')}`, x: 650, y, size });
+    lines.push(
+      { text: name, x: 50, y, size },
+      { text: `${3 + i * 2} ${STREETS[(i + seed) % STREETS.length]}`, x: 330, y, size },
+      { text: `555-01${String(10 + i * 3 + seed).padStart(2, '0')}`, x: 650, y, size },
+    );
   });
   return drawTextImage(lines, { width: 860, height: 110 + NAMES.length * 36 + 20, ...degradation });
 }
@@ -219,13 +282,25 @@ export async function benchPages(quick = false): Promise<BenchPage[]> {
   await add('table', 'table_ruled', table(0, true));
   await add('listing', 'listing', listing(0));
   await add('small_font', 'two_columns_13px', article({ columns: 2, size: 13, seed: 3, width: 1000, height: 1100 }));
-  await add('noisy', 'two_columns_noise', article({ columns: 2, size: 20, seed: 4, degradation: { noise: 35, saltPepper: 0.01, seed: 4 } }));
+  await add(
+    'noisy',
+    'two_columns_noise',
+    article({ columns: 2, size: 20, seed: 4, degradation: { noise: 35, saltPepper: 0.01, seed: 4 } }),
+  );
   await add('blurred', 'two_columns_blur', article({ columns: 2, size: 20, seed: 5, degradation: { blur: 1.3 } }));
   await add('jpeg', 'receipt_jpeg_q15', receipt(1, { jpegQuality: 15 }));
   await add('skewed', 'two_columns_skew_1_5', article({ columns: 2, size: 20, seed: 6, degradation: { rotate: 1.5 } }));
   await add('low_contrast', 'book_low_contrast', bookPage(1, { ink: 140, paper: 195, noise: 10, seed: 3 }));
-  await add('unreadable', 'blank_grain', drawTextImage([], { width: 900, height: 600, paper: 235, noise: 14, jpegQuality: 30, seed: 12 }));
-  await add('unreadable', 'faint_noisy_jpeg', bookPage(2, { ink: 165, paper: 185, noise: 40, jpegQuality: 10, seed: 21 }));
+  await add(
+    'unreadable',
+    'blank_grain',
+    drawTextImage([], { width: 900, height: 600, paper: 235, noise: 14, jpegQuality: 30, seed: 12 }),
+  );
+  await add(
+    'unreadable',
+    'faint_noisy_jpeg',
+    bookPage(2, { ink: 165, paper: 185, noise: 40, jpegQuality: 10, seed: 21 }),
+  );
   if (!quick) {
     await add('multi_column', 'two_columns_sans_b', article({ columns: 2, size: 22, seed: 7, font: 'sans' }));
     await add('magazine', 'photo_three_columns', article({ columns: 3, size: 17, seed: 8, photo: true }));
@@ -237,15 +312,27 @@ export async function benchPages(quick = false): Promise<BenchPage[]> {
     await add('small_font', 'book_page_11px', article({ columns: 1, size: 11, seed: 9, width: 800, height: 900 }));
     await add('noisy', 'table_noise', table(2, true, { noise: 30, seed: 8 }));
     await add('blurred', 'form_blur', form(2, { blur: 1.5 }));
-    await add('jpeg', 'three_columns_jpeg_q20', article({ columns: 3, size: 18, seed: 10, font: 'sans', degradation: { jpegQuality: 20 } }));
+    await add(
+      'jpeg',
+      'three_columns_jpeg_q20',
+      article({ columns: 3, size: 18, seed: 10, font: 'sans', degradation: { jpegQuality: 20 } }),
+    );
     await add('skewed', 'listing_skew_neg2', listing(5, { rotate: -2 }));
-    await add('low_contrast', 'two_columns_uneven_light', article({ columns: 2, size: 20, seed: 11, degradation: { unevenLight: 150, ink: 40 } }));
+    await add(
+      'low_contrast',
+      'two_columns_uneven_light',
+      article({ columns: 2, size: 20, seed: 11, degradation: { unevenLight: 150, ink: 40 } }),
+    );
     for (const name of Object.keys(DEGRADATIONS)) await add('legacy_prose', name, makeDegradedPage(name));
     for (const name of Object.keys(DEGRADATION_VARIANTS)) await add('legacy_prose', name, makeVariantPage(name));
     await add('legacy_invoice', 'invoice_table', makeInvoiceImage());
     await add('legacy_invoice', 'invoice_rotated_noisy', makeInvoiceImage({ rotate: 1.5, noise: 25, jpegQuality: 30 }));
     await add('legacy_invoice', 'invoice2_table', makeSecondInvoiceImage());
-    await add('legacy_invoice', 'invoice2_rotated_noisy', makeSecondInvoiceImage({ rotate: -2, noise: 22, jpegQuality: 35, seed: 9 }));
+    await add(
+      'legacy_invoice',
+      'invoice2_rotated_noisy',
+      makeSecondInvoiceImage({ rotate: -2, noise: 22, jpegQuality: 35, seed: 9 }),
+    );
   }
   return pages;
 }

@@ -47,7 +47,9 @@ const engine: OcrEngine = {
 const dir = await mkdtemp(path.join(tmpdir(), 'switchyard-ocr-profile-'));
 try {
   await inner.warm();
-  const pages = [...(await benchPages()), ...(await realPages())].filter((p) => wanted.has(p.category) || wanted.has(p.name));
+  const pages = [...(await benchPages()), ...(await realPages())].filter(
+    (p) => wanted.has(p.category) || wanted.has(p.name),
+  );
   for (const page of pages) {
     calls.length = 0;
     const start = performance.now();
@@ -65,10 +67,17 @@ try {
     );
     for (const call of calls) console.log(`  ${call}`);
     const t2 = performance.now();
-    const prepared = await preprocessPage(image, { maxPixels: options.maxPixels, textFound: !calls[0]?.includes(' 0 words') });
-    console.log(`  preprocess ${Math.round(performance.now() - t2)} ms (noise ${estimateNoise(image).toFixed(1)}): ${prepared.steps.join(', ')}`);
+    const prepared = await preprocessPage(image, {
+      maxPixels: options.maxPixels,
+      textFound: !calls[0]?.includes(' 0 words'),
+    });
+    console.log(
+      `  preprocess ${Math.round(performance.now() - t2)} ms (noise ${estimateNoise(image).toFixed(1)}): ${prepared.steps.join(', ')}`,
+    );
     const profile = lineProfile(image);
-    console.log(`  pixels before reading: text lines ${profile.lines ? 'yes' : 'no'}, clear skew ${profile.clearSkew?.toFixed(2) ?? 'none'}`);
+    console.log(
+      `  pixels before reading: text lines ${profile.lines ? 'yes' : 'no'}, clear skew ${profile.clearSkew?.toFixed(2) ?? 'none'}`,
+    );
   }
 } finally {
   await inner.close();

@@ -26,9 +26,11 @@ export const REAL_PAGES: RealPage[] = [
 ];
 
 export function realPageFolders(): string[] {
-  return [process.env.SWITCHYARD_OCR_REAL_DIR, path.join(here, '../../../shared/ocr-real'), path.join(here, 'real')].filter(
-    (dir): dir is string => dir !== undefined && dir !== '',
-  );
+  return [
+    process.env.SWITCHYARD_OCR_REAL_DIR,
+    path.join(here, '../../../shared/ocr-real'),
+    path.join(here, 'real'),
+  ].filter((dir): dir is string => dir !== undefined && dir !== '');
 }
 
 /** The file's path in the first folder that has it. */
@@ -54,11 +56,20 @@ export async function realPages(): Promise<BenchPage[]> {
       continue;
     }
     // As PNG, so the command and the gateway read the same bytes.
-    const png = await sharp(await readFile(image)).png().toBuffer({ resolveWithObject: true });
+    const png = await sharp(await readFile(image))
+      .png()
+      .toBuffer({ resolveWithObject: true });
     pages.push({
       category: page.category,
       name: page.image,
-      image: { image: png.data, mimeType: 'image/png', width: png.info.width, height: png.info.height, words: [], text: cleanTruth(await readFile(truth, 'utf8')) },
+      image: {
+        image: png.data,
+        mimeType: 'image/png',
+        width: png.info.width,
+        height: png.info.height,
+        words: [],
+        text: cleanTruth(await readFile(truth, 'utf8')),
+      },
     });
   }
   return pages;

@@ -52,13 +52,23 @@ const WORKERS = Math.min(4, availableParallelism());
 
 function gatewayEngine(engine: 'native' | 'wasm', workers = WORKERS): ProviderInstance {
   const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
-  return createTesseractProvider({ id: `bench-${engine}`, options: { type: 'tesseract', engine, workers }, dataDir: tmpdir(), logger });
+  return createTesseractProvider({
+    id: `bench-${engine}`,
+    options: { type: 'tesseract', engine, workers },
+    dataDir: tmpdir(),
+    logger,
+  });
 }
 
 function gatewayReader(provider: ProviderInstance): Reader {
   return async (page) => {
     const start = performance.now();
-    const result = await provider.capabilities.ocr!.ocr({ model: 'bench', document: page.image, mimeType: page.mimeType, signal: new AbortController().signal });
+    const result = await provider.capabilities.ocr!.ocr({
+      model: 'bench',
+      document: page.image,
+      mimeType: page.mimeType,
+      signal: new AbortController().signal,
+    });
     const seconds = (performance.now() - start) / 1000;
     const words = result.pages.flatMap((p) => p.blocks.flatMap((b) => b.lines.flatMap((l) => l.words)));
     return { text: result.pages.map((p) => p.text).join('\n'), words, seconds };
@@ -83,7 +93,12 @@ const bare = (text: string): string => text.replace(/[^\p{L}\p{N}@$-]/gu, '').to
 /** Mean IoU of each drawn word with the recognised word of the same text that overlaps it most, over the words found. */
 function meanBoxIou(truth: DrawnWord[], words: OcrWord[]): number | undefined {
   const ious = truth
-    .map((t) => Math.max(0, ...words.filter((w) => bare(w.text) === bare(t.text) && bare(t.text) !== '').map((w) => boxIou(t.bbox, w.bbox))))
+    .map((t) =>
+      Math.max(
+        0,
+        ...words.filter((w) => bare(w.text) === bare(t.text) && bare(t.text) !== '').map((w) => boxIou(t.bbox, w.bbox)),
+      ),
+    )
     .filter((iou) => iou > 0);
   return ious.length ? ious.reduce((a, b) => a + b, 0) / ious.length : undefined;
 }
@@ -107,7 +122,8 @@ function score(page: DrawnImage, reading: Reading): Scores {
 }
 
 const pct = (n: number | undefined): string => (n === undefined ? '-' : `${(n * 100).toFixed(1)}%`);
-const pad = (value: string, width: number): string => (value.length >= width ? value : value + ' '.repeat(width - value.length));
+const pad = (value: string, width: number): string =>
+  value.length >= width ? value : value + ' '.repeat(width - value.length);
 const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 const meanDefined = (values: (number | undefined)[]): number | undefined => {
   const defined = values.filter((v): v is number => v !== undefined);
@@ -115,10 +131,14 @@ const meanDefined = (values: (number | undefined)[]): number | undefined => {
 };
 
 async function accuracy(dir: string, engines: [string, Reader][]): Promise<void> {
-  const pages = [...(await benchPages(quick)), ...(await realPages())].filter((p) => !only || only.includes(p.category) || only.includes(p.name));
+  const pages = [...(await benchPages(quick)), ...(await realPages())].filter(
+    (p) => !only || only.includes(p.category) || only.includes(p.name),
+  );
   if (dumpDir) await mkdir(dumpDir, { recursive: true });
   const names = engines.map(([name]) => name);
-  console.log(`\nAccuracy on ${pages.length} pages, one page at a time, engines interleaved page by page (lower CER/WER is better).`);
+  console.log(
+    `\nAccuracy on ${pages.length} pages, one page at a time, engines interleaved page by page (lower CER/WER is better).`,
+  );
   console.log(`Engines: ${names.join(' | ')}\n`);
   const results: { page: BenchPage; scores: Scores[] }[] = [];
   for (const page of pages) {
@@ -131,7 +151,9 @@ async function accuracy(dir: string, engines: [string, Reader][]): Promise<void>
     if (dumpDir) await writeFile(path.join(dumpDir, `${page.name}.truth.txt`), page.image.text);
     results.push({ page, scores });
     if (args.includes('--pages')) {
-      console.log(`${pad(`${page.category}/${page.name}`, 44)} CER ${scores.map((s) => pad(pct(s.cer), 7)).join(' ')}  F1 ${scores.map((s) => s.f1.toFixed(3)).join(' ')}`);
+      console.log(
+        `${pad(`${page.category}/${page.name}`, 44)} CER ${scores.map((s) => pad(pct(s.cer), 7)).join(' ')}  F1 ${scores.map((s) => s.f1.toFixed(3)).join(' ')}`,
+      );
     }
   }
   // Two at a time: each category's pages in pairs, every engine timed on the same pair in turn.
@@ -158,13 +180,21 @@ async function accuracy(dir: string, engines: [string, Reader][]): Promise<void>
   const row = (label: string, group: typeof results): void => {
     const cells = (pick: (s: Scores) => number | undefined, format: (v: number | undefined) => string): string =>
       pad('', 11) + engines.map((_, e) => pad(format(meanDefined(group.map((r) => pick(r.scores[e])))), 8)).join('');
-    const rate = pad('', 11) + engines.map((_, e) => pad((group.length / group.reduce((sum, r) => sum + r.scores[e].seconds, 0)).toFixed(2), 8)).join('');
+    const rate =
+      pad('', 11) +
+      engines
+        .map((_, e) => pad((group.length / group.reduce((sum, r) => sum + r.scores[e].seconds, 0)).toFixed(2), 8))
+        .join('');
     const f = (v: number | undefined): string => (v === undefined ? '-' : v.toFixed(3));
     const pairSeconds = [...new Set(group.map((r) => r.page.category))].map((c) => paired.get(c));
     const twoAtOnce =
       pad('', 11) +
       engines
-        .map((_, e) => (pairSeconds.every((p) => p) ? (group.length / pairSeconds.reduce((sum, p) => sum + p![e], 0)).toFixed(2) : '-'))
+        .map((_, e) =>
+          pairSeconds.every((p) => p)
+            ? (group.length / pairSeconds.reduce((sum, p) => sum + p![e], 0)).toFixed(2)
+            : '-',
+        )
         .map((v) => pad(v, 8))
         .join('');
     console.log(
@@ -172,24 +202,39 @@ async function accuracy(dir: string, engines: [string, Reader][]): Promise<void>
     );
   };
   const categories = [...new Set(results.map((r) => r.page.category))];
-  for (const category of categories) row(category, results.filter((r) => r.page.category === category));
+  for (const category of categories)
+    row(
+      category,
+      results.filter((r) => r.page.category === category),
+    );
   row('ALL', results);
-  row('ALL readable', results.filter((r) => r.page.category !== 'unreadable'));
+  row(
+    'ALL readable',
+    results.filter((r) => r.page.category !== 'unreadable'),
+  );
   const unreadable = results.filter((r) => r.page.category === 'unreadable');
   if (unreadable.length) {
     console.log('\nUnreadable pages, characters returned (truth length in brackets):');
-    for (const r of unreadable) console.log(`  ${pad(r.page.name, 20)} [${r.page.image.text.length}] ${r.scores.map((s, e) => `${names[e]} ${Math.round(s.cer * Math.max(1, r.page.image.text.length))} edits`).join(', ')}`);
+    for (const r of unreadable)
+      console.log(
+        `  ${pad(r.page.name, 20)} [${r.page.image.text.length}] ${r.scores.map((s, e) => `${names[e]} ${Math.round(s.cer * Math.max(1, r.page.image.text.length))} edits`).join(', ')}`,
+      );
   }
 }
 
 async function throughput(dir: string, native: boolean): Promise<void> {
   const pages = await Promise.all(Array.from({ length: quick ? 4 : 8 }, (_, i) => a4Page(i * 100)));
-  console.log(`\nThroughput: ${pages.length} A4 pages at 200 DPI (1654×2339), warm, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)} (shared machine).`);
-  console.log(`Each gateway engine (${WORKERS} workers) is timed in turn with the command, batch by batch, so both see the same load.\n`);
+  console.log(
+    `\nThroughput: ${pages.length} A4 pages at 200 DPI (1654×2339), warm, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)} (shared machine).`,
+  );
+  console.log(
+    `Each gateway engine (${WORKERS} workers) is timed in turn with the command, batch by batch, so both see the same load.\n`,
+  );
   const lanes: [string, () => Reader, Reader][] = [];
   const command = commandReader(dir);
   if (native) lanes.push(['gateway native', () => gatewayReader(keep(gatewayEngine('native'))), command]);
-  if (!args.includes('--no-wasm')) lanes.push(['gateway wasm', () => gatewayReader(keep(gatewayEngine('wasm'))), command]);
+  if (!args.includes('--no-wasm'))
+    lanes.push(['gateway wasm', () => gatewayReader(keep(gatewayEngine('wasm'))), command]);
   const rows: string[] = [];
   for (const [label, makeReader, other] of lanes) {
     for (const concurrency of [1, 2]) {
@@ -208,8 +253,12 @@ async function throughput(dir: string, native: boolean): Promise<void> {
           theirs += (performance.now() - start) / 1000;
         }
       }
-      const ratio = native ? ` (command ${(pages.length / theirs).toFixed(2)} pages/s, ratio ${(theirs / ours).toFixed(2)}x)` : '';
-      rows.push(`${pad(`${label}, ${concurrency} at a time`, 34)} ${(pages.length / ours).toFixed(2)} pages/s, ${(ours / pages.length).toFixed(2)} s/page${ratio}`);
+      const ratio = native
+        ? ` (command ${(pages.length / theirs).toFixed(2)} pages/s, ratio ${(theirs / ours).toFixed(2)}x)`
+        : '';
+      rows.push(
+        `${pad(`${label}, ${concurrency} at a time`, 34)} ${(pages.length / ours).toFixed(2)} pages/s, ${(ours / pages.length).toFixed(2)} s/page${ratio}`,
+      );
     }
   }
   for (const row of rows) console.log(row);
@@ -228,16 +277,23 @@ console.log(
 const dir = await mkdtemp(path.join(tmpdir(), 'switchyard-ocr-bench-'));
 try {
   const native = (await probeNativeTesseract('tesseract')) !== undefined;
-  if (!native) console.log('No `tesseract` command on this machine (apt-get install tesseract-ocr): measuring tesseract.js alone.');
+  if (!native)
+    console.log(
+      'No `tesseract` command on this machine (apt-get install tesseract-ocr): measuring tesseract.js alone.',
+    );
   if (!args.includes('--throughput-only')) {
     const engines: [string, Reader][] = [];
     if (native) engines.push(['native', gatewayReader(keep(gatewayEngine('native')))], ['command', commandReader(dir)]);
     if (!args.includes('--no-wasm')) engines.push(['wasm', gatewayReader(keep(gatewayEngine('wasm')))]);
     await accuracy(dir, engines);
-    if (!args.includes('--no-structured')) await measureStructuredFields(keep(gatewayEngine(native ? 'native' : 'wasm')), { perPage: args.includes('--pages') });
+    if (!args.includes('--no-structured'))
+      await measureStructuredFields(keep(gatewayEngine(native ? 'native' : 'wasm')), {
+        perPage: args.includes('--pages'),
+      });
   }
   if (!args.includes('--accuracy-only')) await throughput(dir, native);
-  if (native && !args.includes('--accuracy-only') && !args.includes('--no-http')) printA4Latency(await measureA4Latency(quick ? 6 : 20));
+  if (native && !args.includes('--accuracy-only') && !args.includes('--no-http'))
+    printA4Latency(await measureA4Latency(quick ? 6 : 20));
 } finally {
   await Promise.all(opened.map((p) => p.close()));
   await rm(dir, { recursive: true, force: true });

@@ -37,9 +37,11 @@ export const STRUCTURED_SCHEMA = {
 };
 
 export function structuredFolders(): string[] {
-  return [process.env.SWITCHYARD_OCR_STRUCTURED_DIR, path.join(here, '../../../shared/ocr-structured'), path.join(here, 'structured')].filter(
-    (dir): dir is string => dir !== undefined && dir !== '',
-  );
+  return [
+    process.env.SWITCHYARD_OCR_STRUCTURED_DIR,
+    path.join(here, '../../../shared/ocr-structured'),
+    path.join(here, 'structured'),
+  ].filter((dir): dir is string => dir !== undefined && dir !== '');
 }
 
 const letters = (value: string): string => value.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
@@ -54,7 +56,12 @@ function matches(field: string, expected: string | number | null, actual: unknow
   return want === got;
 }
 
-const MIME: Record<string, string> = { '.pdf': 'application/pdf', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png' };
+const MIME: Record<string, string> = {
+  '.pdf': 'application/pdf',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+};
 
 async function recognise(provider: ProviderInstance, file: string, cache: string | undefined): Promise<OcrResult> {
   const cached = cache && path.join(cache, `${path.basename(file)}.json`);
@@ -79,7 +86,10 @@ export interface FieldAccuracy {
 }
 
 /** Field accuracy per document type of the rule-based extractor over the documents found; prints a table. */
-export async function measureStructuredFields(provider: ProviderInstance, options: { cache?: string; perPage?: boolean } = {}): Promise<FieldAccuracy[]> {
+export async function measureStructuredFields(
+  provider: ProviderInstance,
+  options: { cache?: string; perPage?: boolean } = {},
+): Promise<FieldAccuracy[]> {
   const documents = JSON.parse(await readFile(path.join(here, 'structured/documents.json'), 'utf8')) as Document[];
   if (options.cache) await mkdir(options.cache, { recursive: true });
   const tally = new Map<string, FieldAccuracy>();
@@ -90,7 +100,11 @@ export async function measureStructuredFields(provider: ProviderInstance, option
       .find((candidate) => existsSync(candidate));
     if (!file) continue;
     found++;
-    const { data } = await extractBySchema(STRUCTURED_SCHEMA, await recognise(provider, file, options.cache), new AbortController().signal);
+    const { data } = await extractBySchema(
+      STRUCTURED_SCHEMA,
+      await recognise(provider, file, options.cache),
+      new AbortController().signal,
+    );
     const wrong: string[] = [];
     for (const [field, expected] of Object.entries(document.fields)) {
       const key = `${document.type}/${field}`;
@@ -106,33 +120,53 @@ export async function measureStructuredFields(provider: ProviderInstance, option
     if (options.perPage) console.log(`${document.file.padEnd(36)} ${wrong.length ? wrong.join('; ') : 'all right'}`);
   }
   if (found < documents.length) {
-    console.log(`(structured OCR: ${documents.length - found} of ${documents.length} documents not found in ${structuredFolders().join(', ')}; see bench/ocr/structured/SOURCES.md)`);
+    console.log(
+      `(structured OCR: ${documents.length - found} of ${documents.length} documents not found in ${structuredFolders().join(', ')}; see bench/ocr/structured/SOURCES.md)`,
+    );
   }
   const rows = [...tally.values()];
   if (rows.length === 0) return rows;
-  console.log(`\nStructured OCR field accuracy, rule-based extractor, ${found} documents (values hand-checked; a field the document lacks is right when null).\n`);
+  console.log(
+    `\nStructured OCR field accuracy, rule-based extractor, ${found} documents (values hand-checked; a field the document lacks is right when null).\n`,
+  );
   console.log(`${'type'.padEnd(10)} ${'field'.padEnd(16)} ${'right'.padEnd(14)} wrong value (not null)`);
   for (const type of [...new Set(rows.map((r) => r.type))]) {
     const ofType = rows.filter((r) => r.type === type);
     const line = (field: string, right: number, wrong: number, total: number) =>
-      console.log(`${type.padEnd(10)} ${field.padEnd(16)} ${`${right}/${total} (${((100 * right) / total).toFixed(0)} %)`.padEnd(14)} ${wrong}`);
+      console.log(
+        `${type.padEnd(10)} ${field.padEnd(16)} ${`${right}/${total} (${((100 * right) / total).toFixed(0)} %)`.padEnd(14)} ${wrong}`,
+      );
     for (const row of ofType) line(row.field, row.right, row.wrong, row.total);
     const sum = (pick: (row: FieldAccuracy) => number) => ofType.reduce((total, row) => total + pick(row), 0);
-    line('all fields', sum((r) => r.right), sum((r) => r.wrong), sum((r) => r.total));
+    line(
+      'all fields',
+      sum((r) => r.right),
+      sum((r) => r.wrong),
+      sum((r) => r.total),
+    );
   }
   return rows;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { createTesseractProvider } = await import('../../gateway/src/providers/tesseract/create-tesseract-provider.js');
+  const { createTesseractProvider } =
+    await import('../../gateway/src/providers/tesseract/create-tesseract-provider.js');
   const { probeNativeTesseract } = await import('../../gateway/src/providers/tesseract/native-engine.js');
   const args = process.argv.slice(2);
   const at = args.indexOf('--cache');
   const engine = (await probeNativeTesseract('tesseract')) ? 'native' : 'wasm';
   const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
-  const provider = createTesseractProvider({ id: 'bench-structured', options: { type: 'tesseract', engine, workers: 2 }, dataDir: tmpdir(), logger });
+  const provider = createTesseractProvider({
+    id: 'bench-structured',
+    options: { type: 'tesseract', engine, workers: 2 },
+    dataDir: tmpdir(),
+    logger,
+  });
   try {
-    await measureStructuredFields(provider, { cache: at >= 0 ? args[at + 1] : undefined, perPage: args.includes('--pages') });
+    await measureStructuredFields(provider, {
+      cache: at >= 0 ? args[at + 1] : undefined,
+      perPage: args.includes('--pages'),
+    });
   } finally {
     await provider.close();
   }

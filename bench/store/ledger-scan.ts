@@ -14,7 +14,9 @@ const totals = (eb: ExpressionBuilder<Tables, 'usage'>) => [
 ];
 
 const utcDay = (db: Database) =>
-  db.dialect === 'postgres' ? sql<string>`to_char(to_timestamp(${sql.ref('time')} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')` : sql<string>`strftime('%Y-%m-%d', ${sql.ref('time')} / 1000, 'unixepoch')`;
+  db.dialect === 'postgres'
+    ? sql<string>`to_char(to_timestamp(${sql.ref('time')} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
+    : sql<string>`strftime('%Y-%m-%d', ${sql.ref('time')} / 1000, 'unixepoch')`;
 
 export class LedgerScan {
   constructor(private readonly db: Database) {}
@@ -26,27 +28,45 @@ export class LedgerScan {
   }
 
   byModel(keyId?: string) {
-    let query = this.db.query.selectFrom('usage').select((eb) => [eb.ref('model').as('key'), ...totals(eb)]).where('model', 'is not', null);
+    let query = this.db.query
+      .selectFrom('usage')
+      .select((eb) => [eb.ref('model').as('key'), ...totals(eb)])
+      .where('model', 'is not', null);
     if (keyId) query = query.where('key_id', '=', keyId);
     return query.groupBy('model').orderBy('requests', 'desc').execute();
   }
 
   byDay(keyId?: string, days = 30) {
     const day = utcDay(this.db);
-    let query = this.db.query.selectFrom('usage').select((eb) => [day.as('key'), ...totals(eb)]).where('time', '>=', Date.now() - days * 86_400_000);
+    let query = this.db.query
+      .selectFrom('usage')
+      .select((eb) => [day.as('key'), ...totals(eb)])
+      .where('time', '>=', Date.now() - days * 86_400_000);
     if (keyId) query = query.where('key_id', '=', keyId);
     return query.groupBy(day).orderBy(day).execute();
   }
 
   spentPerKey() {
-    return this.db.query.selectFrom('usage').select((eb) => ['key_id', eb.fn.sum<number>('cost').as('cost')]).where('key_id', 'is not', null).groupBy('key_id').execute();
+    return this.db.query
+      .selectFrom('usage')
+      .select((eb) => ['key_id', eb.fn.sum<number>('cost').as('cost')])
+      .where('key_id', 'is not', null)
+      .groupBy('key_id')
+      .execute();
   }
 
   spentByKey(keyId: string) {
-    return this.db.query.selectFrom('usage').select((eb) => eb.fn.sum<number>('cost').as('cost')).where('key_id', '=', keyId).executeTakeFirst();
+    return this.db.query
+      .selectFrom('usage')
+      .select((eb) => eb.fn.sum<number>('cost').as('cost'))
+      .where('key_id', '=', keyId)
+      .executeTakeFirst();
   }
 
   spentTotal() {
-    return this.db.query.selectFrom('usage').select((eb) => eb.fn.sum<number>('cost').as('cost')).executeTakeFirst();
+    return this.db.query
+      .selectFrom('usage')
+      .select((eb) => eb.fn.sum<number>('cost').as('cost'))
+      .executeTakeFirst();
   }
 }

@@ -19,7 +19,9 @@ import { LedgerScan } from './ledger-scan.js';
 import { RequestLogRepository, type RequestLogEntry } from '../../gateway/src/store/request-log-repository.js';
 import { UsageRepository } from '../../gateway/src/store/usage-repository.js';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '1000000' }, 'log-rows': { type: 'string', default: '100000' } } });
+const { values } = parseArgs({
+  options: { rows: { type: 'string', default: '1000000' }, 'log-rows': { type: 'string', default: '100000' } },
+});
 const ROWS = Number(values.rows);
 const LOG_ROWS = Number(values['log-rows']);
 const BEFORE = 9;
@@ -28,13 +30,25 @@ const DAY = 86_400_000;
 const NOW = Date.now();
 const KEYS = Array.from({ length: 50 }, (_, i) => `key_${i}`);
 const MODELS = Array.from({ length: 12 }, (_, i) => `model-${i}`);
-const COLUMNS = ['time', 'request_id', 'key_id', 'method', 'route', 'model', 'status', 'latency_ms', 'prompt_tokens', 'completion_tokens', 'cost'] as const;
+const COLUMNS = [
+  'time',
+  'request_id',
+  'key_id',
+  'method',
+  'route',
+  'model',
+  'status',
+  'latency_ms',
+  'prompt_tokens',
+  'completion_tokens',
+  'cost',
+] as const;
 const PG_TYPES = ['bigint', 'text', 'text', 'text', 'text', 'text', 'bigint', 'float8', 'bigint', 'bigint', 'float8'];
 
 /** A deterministic pseudo-random sequence, so both databases hold the same rows. */
 function random(seed: number): () => number {
   let state = seed;
-  return () => ((state = (state * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+  return () => (state = (state * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
 }
 
 function usageRow(i: number, next: () => number): unknown[] {
@@ -43,19 +57,48 @@ function usageRow(i: number, next: () => number): unknown[] {
   const model = next() < 0.02 ? null : MODELS[Math.floor(next() ** 2 * MODELS.length)];
   const prompt = Math.floor(next() * 2000);
   const completion = Math.floor(next() * 800);
-  return [NOW - Math.floor(next() * 90 * DAY), `req_${i}`, next() < 0.03 ? null : key, 'POST', '/v1/chat/completions', model, next() < 0.97 ? 200 : 429, next() * 900, prompt, completion, (prompt + 3 * completion) * 1e-6];
+  return [
+    NOW - Math.floor(next() * 90 * DAY),
+    `req_${i}`,
+    next() < 0.03 ? null : key,
+    'POST',
+    '/v1/chat/completions',
+    model,
+    next() < 0.97 ? 200 : 429,
+    next() * 900,
+    prompt,
+    completion,
+    (prompt + 3 * completion) * 1e-6,
+  ];
 }
 
 function logEntry(i: number, next: () => number): RequestLogEntry {
   const body = 'x'.repeat(300 + Math.floor(next() * 1200));
-  return { id: `req_log_${i}`, time: NOW - Math.floor(next() * 7 * DAY), method: 'POST', path: '/v1/chat/completions', status: 200, latency_ms: 120, key_prefix: 'sk-sy-abc…', model: 'model-1', prompt_tokens: 10, completion_tokens: 20, cost: 0.0001, client: null, request_headers: { 'content-type': 'application/json' }, request_body: body, response_body: body };
+  return {
+    id: `req_log_${i}`,
+    time: NOW - Math.floor(next() * 7 * DAY),
+    method: 'POST',
+    path: '/v1/chat/completions',
+    status: 200,
+    latency_ms: 120,
+    key_prefix: 'sk-sy-abc…',
+    model: 'model-1',
+    prompt_tokens: 10,
+    completion_tokens: 20,
+    cost: 0.0001,
+    client: null,
+    request_headers: { 'content-type': 'application/json' },
+    request_body: body,
+    response_body: body,
+  };
 }
 
 /** Multi-row INSERTs in one transaction per batch: SQLite takes 500 rows a statement, PostgreSQL 20,000 as arrays. */
 async function fillUsage(db: Database): Promise<void> {
   const next = random(42);
   const batch = db.dialect === 'postgres' ? 20_000 : 500;
-  const sqliteText = (rows: number) => `INSERT INTO usage (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ')}`;
+  const sqliteText = (rows: number) =>
+    `INSERT INTO usage (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ')}`;
   const pgText = `INSERT INTO usage (${COLUMNS.join(', ')}) SELECT * FROM unnest(${PG_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})`;
   for (let start = 0; start < ROWS; start += batch * 20) {
     const statements: CompiledQuery[] = [];
@@ -63,7 +106,10 @@ async function fillUsage(db: Database): Promise<void> {
       const rows = Array.from({ length: Math.min(batch, ROWS - from) }, (_, i) => usageRow(from + i, next));
       statements.push(
         db.dialect === 'postgres'
-          ? CompiledQuery.raw(pgText, COLUMNS.map((_, column) => rows.map((row) => row[column])))
+          ? CompiledQuery.raw(
+              pgText,
+              COLUMNS.map((_, column) => rows.map((row) => row[column])),
+            )
           : CompiledQuery.raw(sqliteText(rows.length), rows.flat()),
       );
     }
@@ -139,7 +185,14 @@ async function run(db: Database): Promise<Stages> {
   const indexSeconds = await timed(() => applyMigrations(db, INDEXES));
   const indexed = await measure(db, new LedgerScan(db));
   const rollupSeconds = await timed(() => applyMigrations(db));
-  return { fillSeconds, indexSeconds, rollupSeconds, scan, indexed, rollup: await measure(db, new UsageRepository(db)) };
+  return {
+    fillSeconds,
+    indexSeconds,
+    rollupSeconds,
+    scan,
+    indexed,
+    rollup: await measure(db, new UsageRepository(db)),
+  };
 }
 
 async function admin(url: string, statement: string): Promise<void> {
@@ -181,11 +234,19 @@ async function onPostgres() {
 const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(0));
 const sqlite = await onSqlite();
 const postgres = await onPostgres();
-console.log(`\nStore at scale: ${ROWS.toLocaleString('en')} usage rows, ${LOG_ROWS.toLocaleString('en')} request-log rows; ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`);
+console.log(
+  `\nStore at scale: ${ROWS.toLocaleString('en')} usage rows, ${LOG_ROWS.toLocaleString('en')} request-log rows; ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`,
+);
 const seconds = (value: number) => `${value.toFixed(1)} s`;
-console.log(`Fill: SQLite ${seconds(sqlite.fillSeconds)}, PostgreSQL ${seconds(postgres.fillSeconds)}; migrations 10-12 (indexes): ${seconds(sqlite.indexSeconds)}, ${seconds(postgres.indexSeconds)}; migration 13 (roll-up): ${seconds(sqlite.rollupSeconds)}, ${seconds(postgres.rollupSeconds)}\n`);
-console.log('| query (median of 5, ms) | SQLite rows | SQLite indexes | SQLite roll-up | PostgreSQL rows | PostgreSQL indexes | PostgreSQL roll-up |');
+console.log(
+  `Fill: SQLite ${seconds(sqlite.fillSeconds)}, PostgreSQL ${seconds(postgres.fillSeconds)}; migrations 10-12 (indexes): ${seconds(sqlite.indexSeconds)}, ${seconds(postgres.indexSeconds)}; migration 13 (roll-up): ${seconds(sqlite.rollupSeconds)}, ${seconds(postgres.rollupSeconds)}\n`,
+);
+console.log(
+  '| query (median of 5, ms) | SQLite rows | SQLite indexes | SQLite roll-up | PostgreSQL rows | PostgreSQL indexes | PostgreSQL roll-up |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|');
 for (const name of Object.keys(sqlite.scan)) {
-  console.log(`| ${name} | ${[sqlite.scan, sqlite.indexed, sqlite.rollup, postgres.scan, postgres.indexed, postgres.rollup].map((stage) => ms(stage[name])).join(' | ')} |`);
+  console.log(
+    `| ${name} | ${[sqlite.scan, sqlite.indexed, sqlite.rollup, postgres.scan, postgres.indexed, postgres.rollup].map((stage) => ms(stage[name])).join(' | ')} |`,
+  );
 }

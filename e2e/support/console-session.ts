@@ -25,16 +25,24 @@ export interface ConsoleSessionSetup {
 export function useConsoleSession(setup: ConsoleSessionSetup = {}): ConsoleSession {
   const session = {
     api: (path: string, key: string, init: RequestInit = {}) =>
-      fetch(`${session.stack.gateway.url}${path}`, { ...init, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...init.headers } }),
+      fetch(`${session.stack.gateway.url}${path}`, {
+        ...init,
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...init.headers },
+      }),
   } as ConsoleSession;
   beforeAll(async () => {
     session.stack = await startFakeStack(setup.models ?? [], setup.config ?? {});
     session.browser = await launchChromium();
     session.page = await newConsolePage(session.browser);
-    if (setup.signInPath !== false) await signIn(session.page, session.stack.gateway.url, session.stack.gateway.adminKey, setup.signInPath);
+    if (setup.signInPath !== false)
+      await signIn(session.page, session.stack.gateway.url, session.stack.gateway.adminKey, setup.signInPath);
   });
   afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await screenshot(session.page, `${setup.failurePrefix ?? 'failed'}-${context.task.name.split(' ').slice(0, 3).join('-')}`);
+    if (context.task.result?.state === 'fail')
+      await screenshot(
+        session.page,
+        `${setup.failurePrefix ?? 'failed'}-${context.task.name.split(' ').slice(0, 3).join('-')}`,
+      );
   });
   afterAll(async () => {
     await session.browser?.close();

@@ -15,14 +15,27 @@ export const TRANSCRIBE_MODEL = 'svc-transcribe-1-2507';
  * The gateway in front of the fake OpenAI-compatible upstream for chat, completions, embeddings,
  * images and transcription (plus `extraModels` routed to it); OCR stays on the built-in local engine.
  */
-export async function startFakeStack(extraModels: Record<string, unknown>[] = [], extraConfig: Record<string, unknown> = {}): Promise<FakeStack> {
+export async function startFakeStack(
+  extraModels: Record<string, unknown>[] = [],
+  extraConfig: Record<string, unknown> = {},
+): Promise<FakeStack> {
   const upstream = await startFakeUpstream({ apiKey: 'sk-upstream', images: 'b64_json' });
   try {
     const gateway = await startGateway({
       providers: [{ id: 'fake', type: 'openai', base_url: upstream.url, api_key: 'sk-upstream' }],
       models: [
-        { id: CHAT_MODEL, provider: 'fake', upstream_model: 'fake-chat', capabilities: ['chat', 'completions', 'embeddings'] },
-        { id: IMAGE_MODEL, provider: 'fake', upstream_model: 'fake-image', capabilities: ['image_generation', 'vision'] },
+        {
+          id: CHAT_MODEL,
+          provider: 'fake',
+          upstream_model: 'fake-chat',
+          capabilities: ['chat', 'completions', 'embeddings'],
+        },
+        {
+          id: IMAGE_MODEL,
+          provider: 'fake',
+          upstream_model: 'fake-image',
+          capabilities: ['image_generation', 'vision'],
+        },
         { id: TRANSCRIBE_MODEL, provider: 'fake', upstream_model: 'fake-whisper', capabilities: ['transcription'] },
         ...extraModels,
       ],

@@ -59,7 +59,10 @@ async function waitForStatus(url: string, child: ChildProcess, output: () => str
   throw new Error(`The gateway did not answer /status with 200 within ${timeoutMs} ms:\n${output()}`);
 }
 
-export async function startGateway(config: GatewayConfig = {}, env: Record<string, string> = {}): Promise<RunningGateway> {
+export async function startGateway(
+  config: GatewayConfig = {},
+  env: Record<string, string> = {},
+): Promise<RunningGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'switchyard-e2e-'));
   const configPath = join(dataDir, 'config.json');
   await writeFile(configPath, JSON.stringify(config, null, 2));

@@ -8,12 +8,25 @@ export interface AppMenuActions {
 }
 
 /** The application menu: standard edit/view/window roles plus shortcuts to the data folder and API docs. */
-export function buildAppMenu({ isMac, appName, openDataFolder, openApiDocs }: AppMenuActions): MenuItemConstructorOptions[] {
+export function buildAppMenu({
+  isMac,
+  appName,
+  openDataFolder,
+  openApiDocs,
+}: AppMenuActions): MenuItemConstructorOptions[] {
   const macAppMenu: MenuItemConstructorOptions[] = isMac
     ? [
         {
           label: appName,
-          submenu: [{ role: 'about' }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }],
+          submenu: [
+            { role: 'about' },
+            { type: 'separator' },
+            { role: 'hide' },
+            { role: 'hideOthers' },
+            { role: 'unhide' },
+            { type: 'separator' },
+            { role: 'quit' },
+          ],
         },
       ]
     : [];
@@ -21,7 +34,11 @@ export function buildAppMenu({ isMac, appName, openDataFolder, openApiDocs }: Ap
     ...macAppMenu,
     {
       label: 'File',
-      submenu: [{ label: 'Open Data Folder', click: openDataFolder }, { type: 'separator' }, isMac ? { role: 'close' } : { role: 'quit' }],
+      submenu: [
+        { label: 'Open Data Folder', click: openDataFolder },
+        { type: 'separator' },
+        isMac ? { role: 'close' } : { role: 'quit' },
+      ],
     },
     { role: 'editMenu' },
     {

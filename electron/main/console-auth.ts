@@ -30,7 +30,11 @@ function sameOrigin(url: string, gatewayUrl: string): boolean {
  * The request headers with the session token replaced by the key, or undefined to leave them as
  * they are (another origin, or no token). Header names are matched case-insensitively.
  */
-export function withConsoleKey(url: string, headers: Record<string, string | string[]>, auth: ConsoleAuth): Record<string, string | string[]> | undefined {
+export function withConsoleKey(
+  url: string,
+  headers: Record<string, string | string[]>,
+  auth: ConsoleAuth,
+): Record<string, string | string[]> | undefined {
   if (!sameOrigin(url, auth.gatewayUrl)) return undefined;
   let changed = false;
   const next: Record<string, string | string[]> = {};

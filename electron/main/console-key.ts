@@ -22,7 +22,8 @@ export function generateConsoleKey(): string {
 
 /** Why safeStorage cannot protect the key on this machine, or null when it can. */
 async function encryptionUnavailable({ safeStorage, platform }: ConsoleKeyStorage): Promise<string | null> {
-  if (!(await safeStorage.isAsyncEncryptionAvailable())) return 'the operating system offers no encryption to this app (no keychain or secret service)';
+  if (!(await safeStorage.isAsyncEncryptionAvailable()))
+    return 'the operating system offers no encryption to this app (no keychain or secret service)';
   if (platform === 'linux' && safeStorage.getSelectedStorageBackend() === 'basic_text') {
     return 'no secret service (GNOME Keyring, KWallet) answers, and Electron would encrypt with a fixed password';
   }
@@ -89,7 +90,10 @@ export async function readOrCreateConsoleKey(dir: string, storage: ConsoleKeySto
       if (KEY_PATTERN.test(result)) {
         key = result;
         // Still readable as it is: a failed re-encryption is tried again at the next launch.
-        if (shouldReEncrypt) await seal(key).catch((error: unknown) => storage.log(`${encryptedFile} could not be encrypted again: ${reason(error)}`));
+        if (shouldReEncrypt)
+          await seal(key).catch((error: unknown) =>
+            storage.log(`${encryptedFile} could not be encrypted again: ${reason(error)}`),
+          );
       } else {
         storage.log(`${encryptedFile} holds no console key; it is replaced`);
       }
@@ -103,11 +107,16 @@ export async function readOrCreateConsoleKey(dir: string, storage: ConsoleKeySto
     try {
       await seal(key);
     } catch (error) {
-      storage.log(`the console key is kept unencrypted in ${plainFile}, readable by this user only: encrypting it failed (${reason(error)})`);
+      storage.log(
+        `the console key is kept unencrypted in ${plainFile}, readable by this user only: encrypting it failed (${reason(error)})`,
+      );
       if (plain === null) await writePrivate(plainFile, `${key}\n`);
       return key;
     }
-    if (plain !== null) storage.log(`the console key moved from ${plainFile} into ${encryptedFile}, encrypted with the operating system's key store`);
+    if (plain !== null)
+      storage.log(
+        `the console key moved from ${plainFile} into ${encryptedFile}, encrypted with the operating system's key store`,
+      );
   }
   // No clear-text copy stays next to the encrypted one.
   await rm(plainFile, { force: true });
@@ -129,7 +138,9 @@ export async function writeConsoleKey(dir: string, key: string, storage: Console
       await rm(plainFile, { force: true });
       return;
     } catch (error) {
-      storage.log(`the console key is kept unencrypted in ${plainFile}, readable by this user only: encrypting it failed (${reason(error)})`);
+      storage.log(
+        `the console key is kept unencrypted in ${plainFile}, readable by this user only: encrypting it failed (${reason(error)})`,
+      );
     }
   } else {
     storage.log(`the console key is kept unencrypted in ${plainFile}, readable by this user only: ${unavailable}`);

@@ -14,7 +14,14 @@ export interface MainWindowInput {
 }
 
 /** The console window: locked down (house rule 7), loading `<gatewayUrl>/ui/`. */
-export function createMainWindow({ newWindow, shell, preloadPath, gatewayUrl, consoleAuth, onError }: MainWindowInput): WindowLike {
+export function createMainWindow({
+  newWindow,
+  shell,
+  preloadPath,
+  gatewayUrl,
+  consoleAuth,
+  onError,
+}: MainWindowInput): WindowLike {
   const window = newWindow({
     width: 1280,
     height: 820,
@@ -34,7 +41,9 @@ export function createMainWindow({ newWindow, shell, preloadPath, gatewayUrl, co
   });
 
   const openOutside = (url: string) => {
-    shell.openExternal(url).catch((error: Error) => onError?.(`could not open ${url} in the browser: ${error.message}`));
+    shell
+      .openExternal(url)
+      .catch((error: Error) => onError?.(`could not open ${url} in the browser: ${error.message}`));
   };
 
   window.webContents.on('will-navigate', (event, url) => {
@@ -71,6 +80,8 @@ export function createMainWindow({ newWindow, shell, preloadPath, gatewayUrl, co
   );
 
   window.once('ready-to-show', () => window.show());
-  void window.loadURL(`${gatewayUrl}/ui/`).catch((error: Error) => onError?.(`could not load the console: ${error.message}`));
+  void window
+    .loadURL(`${gatewayUrl}/ui/`)
+    .catch((error: Error) => onError?.(`could not load the console: ${error.message}`));
   return window;
 }

@@ -25,14 +25,31 @@ export interface NavigationEventLike extends PreventableEvent {
 export interface WebRequestLike {
   onBeforeSendHeaders(
     filter: { urls: string[] },
-    listener: (details: { url: string; requestHeaders: Record<string, string | string[]> }, callback: (response: { requestHeaders?: Record<string, string | string[]>; cancel?: boolean }) => void) => void,
+    listener: (
+      details: { url: string; requestHeaders: Record<string, string | string[]> },
+      callback: (response: { requestHeaders?: Record<string, string | string[]>; cancel?: boolean }) => void,
+    ) => void,
   ): void;
 }
 
 export interface SessionLike {
   webRequest: WebRequestLike;
-  setPermissionRequestHandler(handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void, details: PermissionDetails) => void): void;
-  setPermissionCheckHandler(handler: (webContents: unknown, permission: string, requestingOrigin: string, details: PermissionDetails) => boolean): void;
+  setPermissionRequestHandler(
+    handler: (
+      webContents: unknown,
+      permission: string,
+      callback: (granted: boolean) => void,
+      details: PermissionDetails,
+    ) => void,
+  ): void;
+  setPermissionCheckHandler(
+    handler: (
+      webContents: unknown,
+      permission: string,
+      requestingOrigin: string,
+      details: PermissionDetails,
+    ) => boolean,
+  ): void;
 }
 
 export interface WebContentsLike {

@@ -25,7 +25,11 @@ void runDesktopApp({
   showError: (title, message) => dialog.showErrorBox(title, message),
   pickModelFile: async () => {
     const window = BrowserWindow.getFocusedWindow();
-    const options = { title: 'Use a model file on this computer', properties: ['openFile' as const], filters: [{ name: 'GGUF models', extensions: ['gguf'] }] };
+    const options = {
+      title: 'Use a model file on this computer',
+      properties: ['openFile' as const],
+      filters: [{ name: 'GGUF models', extensions: ['gguf'] }],
+    };
     const chosen = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
     return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
   },

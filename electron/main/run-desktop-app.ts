@@ -70,7 +70,14 @@ export async function runDesktopApp(deps: DesktopAppDependencies): Promise<void>
   const sessionToken = newConsoleSessionToken();
   let adminKey = '';
   const openWindow = (running: RunningGateway) => {
-    window = createMainWindow({ newWindow: deps.newWindow, shell: deps.shell, preloadPath: deps.preloadPath, gatewayUrl: running.url, consoleAuth: { sessionToken, apiKey: adminKey }, onError: deps.log });
+    window = createMainWindow({
+      newWindow: deps.newWindow,
+      shell: deps.shell,
+      preloadPath: deps.preloadPath,
+      gatewayUrl: running.url,
+      consoleAuth: { sessionToken, apiKey: adminKey },
+      onError: deps.log,
+    });
     const opened = window;
     opened.on('closed', () => {
       if (window === opened) window = undefined;
@@ -110,7 +117,13 @@ export async function runDesktopApp(deps: DesktopAppDependencies): Promise<void>
     const dataDir = deps.env.GATEWAY_DATA_DIR?.trim() || userData;
     const keyStorage = { safeStorage: deps.safeStorage, platform: deps.platform, log: deps.log };
     adminKey = await readOrCreateConsoleKey(userData, keyStorage);
-    gateway = await deps.startGateway({ env: deps.env, dataDir, adminKey, host: '127.0.0.1', port: desktopGatewayPort(deps.env) });
+    gateway = await deps.startGateway({
+      env: deps.env,
+      dataDir,
+      adminKey,
+      host: '127.0.0.1',
+      port: desktopGatewayPort(deps.env),
+    });
     if (gateway.consoleKey !== adminKey) {
       deps.log('the console key was revoked in the data folder: using a new Owner key');
       adminKey = gateway.consoleKey;
@@ -130,7 +143,10 @@ export async function runDesktopApp(deps: DesktopAppDependencies): Promise<void>
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     deps.log(`start-up failed: ${message}`);
-    deps.showError('Switchyard could not start', `${message}\n\nThe same console also runs headless with \`npm run serve\`.`);
+    deps.showError(
+      'Switchyard could not start',
+      `${message}\n\nThe same console also runs headless with \`npm run serve\`.`,
+    );
     await gateway?.close().catch(() => undefined);
     gateway = undefined;
     app.exit(1);

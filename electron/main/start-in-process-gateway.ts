@@ -15,7 +15,10 @@ export const startInProcessGateway: GatewayStarter = async ({ env, dataDir, admi
   }
   const { keys } = app.services;
   const access = await keys.ownerAccess(adminKey);
-  const consoleKey = access.kind === 'admin-key-revoked' ? (await keys.create({ name: 'Desktop console', role: 'owner' })).key : adminKey;
+  const consoleKey =
+    access.kind === 'admin-key-revoked'
+      ? (await keys.create({ name: 'Desktop console', role: 'owner' })).key
+      : adminKey;
   const address = app.server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return { url: `http://${urlHost}:${address.port}`, consoleKey, close: () => app.close() };

@@ -39,10 +39,16 @@ export function decideNavigation(url: string, gatewayUrl: string): NavigationDec
  * Permissions the console may have: the microphone (for the transcription page) and clipboard writes
  * (copy buttons), and only for pages of the gateway's origin. Camera, screen, location and the rest: never.
  */
-export function decidePermission(permission: string, requestingUrl: string | undefined, mediaTypes: string[] | undefined, gatewayUrl: string): boolean {
+export function decidePermission(
+  permission: string,
+  requestingUrl: string | undefined,
+  mediaTypes: string[] | undefined,
+  gatewayUrl: string,
+): boolean {
   const requester = requestingUrl ? parse(requestingUrl) : null;
   const gateway = parse(gatewayUrl);
   if (!requester || !gateway || requester.origin !== gateway.origin) return false;
-  if (permission === 'media') return (mediaTypes ?? []).length > 0 && (mediaTypes ?? []).every((type) => type === 'audio');
+  if (permission === 'media')
+    return (mediaTypes ?? []).length > 0 && (mediaTypes ?? []).every((type) => type === 'audio');
   return permission === 'clipboard-sanitized-write';
 }

@@ -19,7 +19,12 @@ describe('application menu', () => {
   });
 
   it('puts the app menu first on macOS', () => {
-    const menu = buildAppMenu({ isMac: true, appName: 'Switchyard', openDataFolder: () => undefined, openApiDocs: () => undefined });
+    const menu = buildAppMenu({
+      isMac: true,
+      appName: 'Switchyard',
+      openDataFolder: () => undefined,
+      openApiDocs: () => undefined,
+    });
     expect(menu[0].label).toBe('Switchyard');
     expect(flatten([menu[0]]).some((item) => item.role === 'quit')).toBe(true);
   });

@@ -4,12 +4,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useTempDir } from '../../gateway/test/support/use-resources.js';
-import { CONSOLE_KEY_FILE, ENCRYPTED_CONSOLE_KEY_FILE, readOrCreateConsoleKey, type ConsoleKeyStorage } from '../main/console-key.js';
+import {
+  CONSOLE_KEY_FILE,
+  ENCRYPTED_CONSOLE_KEY_FILE,
+  readOrCreateConsoleKey,
+  type ConsoleKeyStorage,
+} from '../main/console-key.js';
 import { FakeSafeStorage, unavailableSafeStorage } from './support/fake-safe-storage.js';
 
 const ownerOnly = process.platform !== 'win32';
 
-function storageWith(safeStorage: FakeSafeStorage, platform: NodeJS.Platform = 'linux'): ConsoleKeyStorage & { logged: string[] } {
+function storageWith(
+  safeStorage: FakeSafeStorage,
+  platform: NodeJS.Platform = 'linux',
+): ConsoleKeyStorage & { logged: string[] } {
   const logged: string[] = [];
   return { safeStorage, platform, logged, log: (message) => void logged.push(message) };
 }
@@ -99,7 +107,9 @@ describe('console key encrypted with safeStorage', () => {
   it('also on macOS and Windows, which have no storage backend to ask about', async () => {
     safeStorage.backend = 'unknown';
     const key = await readOrCreateConsoleKey(dir, storageWith(safeStorage, 'darwin'));
-    expect((await safeStorage.decryptStringAsync(await readFile(path.join(dir, ENCRYPTED_CONSOLE_KEY_FILE)))).result).toBe(key);
+    expect(
+      (await safeStorage.decryptStringAsync(await readFile(path.join(dir, ENCRYPTED_CONSOLE_KEY_FILE)))).result,
+    ).toBe(key);
   });
 
   it('moves a clear-text key from an earlier version into the encrypted file and removes the clear text', async () => {
@@ -108,7 +118,9 @@ describe('console key encrypted with safeStorage', () => {
 
     expect(await readOrCreateConsoleKey(dir, storage)).toBe(earlier);
     expect(existsSync(path.join(dir, CONSOLE_KEY_FILE))).toBe(false);
-    expect((await safeStorage.decryptStringAsync(await readFile(path.join(dir, ENCRYPTED_CONSOLE_KEY_FILE)))).result).toBe(earlier);
+    expect(
+      (await safeStorage.decryptStringAsync(await readFile(path.join(dir, ENCRYPTED_CONSOLE_KEY_FILE)))).result,
+    ).toBe(earlier);
     expect(storage.logged).toEqual([expect.stringContaining('moved')]);
     expect(await readOrCreateConsoleKey(dir, storage)).toBe(earlier);
   });

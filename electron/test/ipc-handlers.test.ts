@@ -18,7 +18,8 @@ function fakeIpcMain() {
     },
     removeHandler: (channel) => listeners.delete(channel),
   };
-  const invokeFrom = (url: string) =>
+  const invokeFrom =
+    (url: string) =>
     <C extends IpcChannel>(channel: C, ...args: unknown[]): Promise<IpcContract[C]['result']> => {
       const listener = listeners.get(channel);
       if (!listener) throw new Error(`no handler for ${channel}`);
@@ -30,7 +31,13 @@ function fakeIpcMain() {
 function setup() {
   const openExternal = vi.fn(async (_url: string) => undefined);
   const pickModelFile = vi.fn(async (): Promise<string | null> => '/home/me/models/tiny.gguf');
-  const handlers = createIpcHandlers({ apiKey: 'sk-sy-abc', gatewayUrl, appVersion: '1.2.3', openExternal, pickModelFile });
+  const handlers = createIpcHandlers({
+    apiKey: 'sk-sy-abc',
+    gatewayUrl,
+    appVersion: '1.2.3',
+    openExternal,
+    pickModelFile,
+  });
   const fake = fakeIpcMain();
   const unregister = registerIpcHandlers(fake.ipcMain, handlers, gatewayUrl);
   return { ...fake, openExternal, pickModelFile, unregister };
@@ -71,8 +78,12 @@ describe('IPC handlers', () => {
 
   it('does not give the key to pages that are not the console', async () => {
     const { invokeFrom } = setup();
-    await expect(invokeFrom('https://evil.example/')('switchyard:get-api-key')).rejects.toThrow(/did not come from the console/);
-    await expect(invokeFrom(`${gatewayUrl}/docs`)('switchyard:get-api-key')).rejects.toThrow(/did not come from the console/);
+    await expect(invokeFrom('https://evil.example/')('switchyard:get-api-key')).rejects.toThrow(
+      /did not come from the console/,
+    );
+    await expect(invokeFrom(`${gatewayUrl}/docs`)('switchyard:get-api-key')).rejects.toThrow(
+      /did not come from the console/,
+    );
   });
 
   it('removes every handler when asked', () => {

@@ -34,7 +34,9 @@ async function runPreloadInSandbox() {
     if (name === 'electron') return electron;
     throw new Error(`a sandboxed preload cannot require ${name}`);
   };
-  const wrapper = new Script(`(function (require, process, Buffer, global, setImmediate, clearImmediate, exports, module) {\n${compiled}\n})`);
+  const wrapper = new Script(
+    `(function (require, process, Buffer, global, setImmediate, clearImmediate, exports, module) {\n${compiled}\n})`,
+  );
   const run = wrapper.runInContext(createContext({})) as (...args: unknown[]) => void;
   const module = { exports: {} };
   run(sandboxRequire, {}, undefined, {}, undefined, undefined, module.exports, module);
@@ -52,7 +54,13 @@ describe('preload', () => {
     const { exposed } = await runPreloadInSandbox();
     expect([...exposed.keys()]).toEqual(['switchyard']);
     const bridge = exposed.get('switchyard') as Record<string, unknown>;
-    expect(Object.keys(bridge).sort()).toEqual(['getApiKey', 'getAppVersion', 'getGatewayUrl', 'openExternal', 'pickModelFile']);
+    expect(Object.keys(bridge).sort()).toEqual([
+      'getApiKey',
+      'getAppVersion',
+      'getGatewayUrl',
+      'openExternal',
+      'pickModelFile',
+    ]);
     for (const value of Object.values(bridge)) expect(typeof value).toBe('function');
   });
 

@@ -3,7 +3,15 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AppLike, PermissionDetails, PreventableEvent, WebRequestLike, WindowLike, WindowOpenResponse, WindowOptions } from '../main/electron-surface.js';
+import type {
+  AppLike,
+  PermissionDetails,
+  PreventableEvent,
+  WebRequestLike,
+  WindowLike,
+  WindowOpenResponse,
+  WindowOptions,
+} from '../main/electron-surface.js';
 import type { GatewayStartInput, RunningGateway } from '../main/gateway-starter.js';
 import type { IpcInvokeEventLike, IpcMainLike } from '../main/ipc/register-ipc-handlers.js';
 import type { DesktopAppDependencies } from '../main/run-desktop-app.js';
@@ -52,12 +60,23 @@ class FakeWindow extends EventEmitter implements WindowLike {
   destroyed = false;
   readonly contents = new EventEmitter();
   openHandler: ((details: { url: string }) => WindowOpenResponse) | undefined;
-  permissionRequest: ((contents: unknown, permission: string, callback: (granted: boolean) => void, details: PermissionDetails) => void) | undefined;
-  beforeSendHeaders: { filter: { urls: string[] }; listener: Parameters<WebRequestLike['onBeforeSendHeaders']>[1] } | undefined;
+  permissionRequest:
+    | ((
+        contents: unknown,
+        permission: string,
+        callback: (granted: boolean) => void,
+        details: PermissionDetails,
+      ) => void)
+    | undefined;
+  beforeSendHeaders:
+    { filter: { urls: string[] }; listener: Parameters<WebRequestLike['onBeforeSendHeaders']>[1] } | undefined;
   readonly webContents = {
     session: {
       webRequest: {
-        onBeforeSendHeaders: (filter: { urls: string[] }, listener: Parameters<WebRequestLike['onBeforeSendHeaders']>[1]) => {
+        onBeforeSendHeaders: (
+          filter: { urls: string[] },
+          listener: Parameters<WebRequestLike['onBeforeSendHeaders']>[1],
+        ) => {
           this.beforeSendHeaders = { filter, listener };
         },
       },
@@ -114,13 +133,30 @@ class FakeWindow extends EventEmitter implements WindowLike {
   }
 }
 
-function setup(userData: string, options: { env?: NodeJS.ProcessEnv; platform?: NodeJS.Platform; startFails?: Error; safeStorage?: FakeSafeStorage; revokedKeyReplacedBy?: string } = {}) {
+function setup(
+  userData: string,
+  options: {
+    env?: NodeJS.ProcessEnv;
+    platform?: NodeJS.Platform;
+    startFails?: Error;
+    safeStorage?: FakeSafeStorage;
+    revokedKeyReplacedBy?: string;
+  } = {},
+) {
   const app = new FakeApp(userData);
   const windows: FakeWindow[] = [];
   const starts: GatewayStartInput[] = [];
-  const gateway = { url: 'http://127.0.0.1:43210', consoleKey: '', closed: 0, close: async () => void gateway.closed++ } satisfies RunningGateway & { closed: number };
+  const gateway = {
+    url: 'http://127.0.0.1:43210',
+    consoleKey: '',
+    closed: 0,
+    close: async () => void gateway.closed++,
+  } satisfies RunningGateway & { closed: number };
   const ipc = new Map<string, (event: IpcInvokeEventLike, ...args: unknown[]) => Promise<unknown>>();
-  const ipcMain: IpcMainLike = { handle: (channel, listener) => void ipc.set(channel, listener), removeHandler: (channel) => void ipc.delete(channel) };
+  const ipcMain: IpcMainLike = {
+    handle: (channel, listener) => void ipc.set(channel, listener),
+    removeHandler: (channel) => void ipc.delete(channel),
+  };
   const deps = {
     app,
     newWindow: (windowOptions: WindowOptions) => {
@@ -185,30 +221,55 @@ describe('desktop app lifecycle', () => {
     const { deps, windows, ipc } = setup(userData);
     await runDesktopApp(deps);
     const key = (await readFile(path.join(userData, 'console-key'), 'utf8')).trim();
-    const token = String(await ipc.get('switchyard:get-api-key')?.({ senderFrame: { url: 'http://127.0.0.1:43210/ui/keys', parent: null } }));
+    const token = String(
+      await ipc.get('switchyard:get-api-key')?.({
+        senderFrame: { url: 'http://127.0.0.1:43210/ui/keys', parent: null },
+      }),
+    );
     const window = windows[0];
     expect(window.beforeSendHeaders?.filter).toEqual({ urls: ['http://127.0.0.1:43210/*'] });
 
-    expect(window.sendHeaders('http://127.0.0.1:43210/v1/models', { Accept: 'application/json', Authorization: `Bearer ${token}` })).toEqual({ Accept: 'application/json', Authorization: `Bearer ${key}` });
-    expect(window.sendHeaders('http://127.0.0.1:43210/account/me', { 'x-api-key': token })).toEqual({ 'x-api-key': key });
+    expect(
+      window.sendHeaders('http://127.0.0.1:43210/v1/models', {
+        Accept: 'application/json',
+        Authorization: `Bearer ${token}`,
+      }),
+    ).toEqual({ Accept: 'application/json', Authorization: `Bearer ${key}` });
+    expect(window.sendHeaders('http://127.0.0.1:43210/account/me', { 'x-api-key': token })).toEqual({
+      'x-api-key': key,
+    });
     // Another origin, another port, or a key the page typed itself: left alone.
-    expect(window.sendHeaders('https://example.com/v1/models', { Authorization: `Bearer ${token}` })).toEqual({ Authorization: `Bearer ${token}` });
-    expect(window.sendHeaders('http://127.0.0.1:9999/v1/models', { Authorization: `Bearer ${token}` })).toEqual({ Authorization: `Bearer ${token}` });
-    expect(window.sendHeaders('http://127.0.0.1:43210/v1/models', { Authorization: 'Bearer sk-sy-typed' })).toEqual({ Authorization: 'Bearer sk-sy-typed' });
+    expect(window.sendHeaders('https://example.com/v1/models', { Authorization: `Bearer ${token}` })).toEqual({
+      Authorization: `Bearer ${token}`,
+    });
+    expect(window.sendHeaders('http://127.0.0.1:9999/v1/models', { Authorization: `Bearer ${token}` })).toEqual({
+      Authorization: `Bearer ${token}`,
+    });
+    expect(window.sendHeaders('http://127.0.0.1:43210/v1/models', { Authorization: 'Bearer sk-sy-typed' })).toEqual({
+      Authorization: 'Bearer sk-sy-typed',
+    });
     expect(window.sendHeaders('http://127.0.0.1:43210/ui/', {})).toEqual({});
 
     // A new launch hands out a new token; the key stays.
     const again = setup(userData);
     await runDesktopApp(again.deps);
-    expect(await again.ipc.get('switchyard:get-api-key')?.({ senderFrame: { url: 'http://127.0.0.1:43210/ui/', parent: null } })).not.toBe(token);
+    expect(
+      await again.ipc.get('switchyard:get-api-key')?.({
+        senderFrame: { url: 'http://127.0.0.1:43210/ui/', parent: null },
+      }),
+    ).not.toBe(token);
   });
 
   it('answers the bridge only to the console main frame, not to frames inside it', async () => {
     const { deps, ipc } = setup(userData);
     await runDesktopApp(deps);
     const getKey = ipc.get('switchyard:get-api-key')!;
-    await expect(getKey({ senderFrame: { url: 'http://127.0.0.1:43210/ui/', parent: {} } })).rejects.toThrow(/did not come from the console/);
-    await expect(getKey({ senderFrame: { url: 'http://127.0.0.1:43210/v1/files/file-x/content', parent: null } })).rejects.toThrow(/did not come from the console/);
+    await expect(getKey({ senderFrame: { url: 'http://127.0.0.1:43210/ui/', parent: {} } })).rejects.toThrow(
+      /did not come from the console/,
+    );
+    await expect(
+      getKey({ senderFrame: { url: 'http://127.0.0.1:43210/v1/files/file-x/content', parent: null } }),
+    ).rejects.toThrow(/did not come from the console/);
     await expect(getKey({ senderFrame: null })).rejects.toThrow(/did not come from the console/);
   });
 
@@ -222,7 +283,10 @@ describe('desktop app lifecycle', () => {
     expect(window.frameEvent('will-redirect', 'https://example.com/landing', true)).toBe(false);
     expect(window.frameEvent('will-redirect', 'https://example.com/in-a-frame', false)).toBe(false);
     // Like will-navigate: web pages that are not the console open in the system browser (main frame only).
-    expect(deps.shell.openExternal.mock.calls).toEqual([['http://127.0.0.1:43210/v1/files/file-x/content'], ['https://example.com/landing']]);
+    expect(deps.shell.openExternal.mock.calls).toEqual([
+      ['http://127.0.0.1:43210/v1/files/file-x/content'],
+      ['https://example.com/landing'],
+    ]);
 
     expect(window.frameEvent('will-frame-navigate', 'http://127.0.0.1:43210/ui/ocr', false)).toBe(true);
     expect(window.frameEvent('will-frame-navigate', 'https://example.com/', false)).toBe(false);
@@ -246,8 +310,12 @@ describe('desktop app lifecycle', () => {
     const { deps, windows, ipc } = setup(userData, { revokedKeyReplacedBy: replacement });
     await runDesktopApp(deps);
     expect((await readFile(path.join(userData, 'console-key'), 'utf8')).trim()).toBe(replacement);
-    const token = String(await ipc.get('switchyard:get-api-key')?.({ senderFrame: { url: 'http://127.0.0.1:43210/ui/', parent: null } }));
-    expect(windows[0].sendHeaders('http://127.0.0.1:43210/v1/models', { Authorization: `Bearer ${token}` })).toEqual({ Authorization: `Bearer ${replacement}` });
+    const token = String(
+      await ipc.get('switchyard:get-api-key')?.({ senderFrame: { url: 'http://127.0.0.1:43210/ui/', parent: null } }),
+    );
+    expect(windows[0].sendHeaders('http://127.0.0.1:43210/v1/models', { Authorization: `Bearer ${token}` })).toEqual({
+      Authorization: `Bearer ${replacement}`,
+    });
     const again = setup(userData);
     await runDesktopApp(again.deps);
     expect(again.starts[0].adminKey).toBe(replacement);
@@ -292,7 +360,9 @@ describe('desktop app lifecycle', () => {
     const { deps, windows } = setup(userData);
     await runDesktopApp(deps);
     const decide = (url: string, permission: string, mediaTypes?: string[]) =>
-      new Promise<boolean>((resolve) => windows[0].permissionRequest?.({}, permission, resolve, { requestingUrl: url, mediaTypes }));
+      new Promise<boolean>((resolve) =>
+        windows[0].permissionRequest?.({}, permission, resolve, { requestingUrl: url, mediaTypes }),
+      );
     expect(await decide('http://127.0.0.1:43210/ui/transcription', 'media', ['audio'])).toBe(true);
     expect(await decide('http://127.0.0.1:43210/ui/transcription', 'media', ['video'])).toBe(false);
     expect(await decide('https://example.com/', 'media', ['audio'])).toBe(false);
@@ -343,9 +413,14 @@ describe('desktop app lifecycle', () => {
   });
 
   it('shows the gateway error and exits with status 1 when the gateway cannot start', async () => {
-    const { app, deps, windows } = setup(userData, { startFails: new Error('config.yaml: providers[0].type: unknown provider type "nope"') });
+    const { app, deps, windows } = setup(userData, {
+      startFails: new Error('config.yaml: providers[0].type: unknown provider type "nope"'),
+    });
     await runDesktopApp(deps);
-    expect(deps.showError).toHaveBeenCalledWith('Switchyard could not start', expect.stringContaining('providers[0].type'));
+    expect(deps.showError).toHaveBeenCalledWith(
+      'Switchyard could not start',
+      expect.stringContaining('providers[0].type'),
+    );
     expect(deps.showError.mock.calls[0][1]).toContain('npm run serve');
     expect(app.exitCode).toBe(1);
     expect(windows).toHaveLength(0);

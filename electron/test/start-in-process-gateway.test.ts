@@ -19,7 +19,13 @@ describe('in-process gateway starter', () => {
 
   it('listens on a free localhost port, accepts the console key, and stops on close', async () => {
     const adminKey = 'sk-sy-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-    gateway = await startInProcessGateway({ env: { GATEWAY_LOG_LEVEL: 'silent' }, dataDir, adminKey, host: '127.0.0.1', port: 0 });
+    gateway = await startInProcessGateway({
+      env: { GATEWAY_LOG_LEVEL: 'silent' },
+      dataDir,
+      adminKey,
+      host: '127.0.0.1',
+      port: 0,
+    });
     expect(gateway.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(gateway.url).not.toMatch(/:0$/);
 
@@ -40,14 +46,31 @@ describe('in-process gateway starter', () => {
     gateway = await startInProcessGateway({ env, dataDir, adminKey, host: '127.0.0.1', port: 0 });
     expect(gateway.consoleKey).toBe(adminKey);
     const headers = { authorization: `Bearer ${adminKey}` };
-    const other = (await (await fetch(`${gateway.url}/account/keys`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'second owner', role: 'owner' }) })).json()) as { key: string };
-    const keys = (await (await fetch(`${gateway.url}/account/keys`, { headers })).json()) as { data: { id: string; name: string }[] };
+    const other = (await (
+      await fetch(`${gateway.url}/account/keys`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'second owner', role: 'owner' }),
+      })
+    ).json()) as { key: string };
+    const keys = (await (await fetch(`${gateway.url}/account/keys`, { headers })).json()) as {
+      data: { id: string; name: string }[];
+    };
     const consoleKeyId = keys.data.find((key) => key.name === 'Admin (GATEWAY_ADMIN_KEY)')!.id;
-    expect((await fetch(`${gateway.url}/account/keys/${consoleKeyId}`, { method: 'DELETE', headers: { authorization: `Bearer ${other.key}` } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${gateway.url}/account/keys/${consoleKeyId}`, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${other.key}` },
+        })
+      ).status,
+    ).toBe(200);
     await gateway.close();
 
     gateway = await startInProcessGateway({ env, dataDir, adminKey, host: '127.0.0.1', port: 0 });
     expect(gateway.consoleKey).not.toBe(adminKey);
-    expect((await fetch(`${gateway.url}/account/me`, { headers: { authorization: `Bearer ${gateway.consoleKey}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${gateway.url}/account/me`, { headers: { authorization: `Bearer ${gateway.consoleKey}` } })).status,
+    ).toBe(200);
   });
 });

@@ -19,7 +19,15 @@ describe('URL policy', () => {
   });
 
   it('refuses everything that is not http(s)', () => {
-    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,<b>x</b>', 'mailto:a@b.c', 'smb://host/share', 'not a url', '']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'data:text/html,<b>x</b>',
+      'mailto:a@b.c',
+      'smb://host/share',
+      'not a url',
+      '',
+    ]) {
       expect(decideNavigation(url, gateway), url).toBe('deny');
     }
   });
@@ -32,7 +40,9 @@ describe('URL policy', () => {
 
   it('grants the console the microphone and clipboard writes, and nothing else or to anyone else', () => {
     expect(decidePermission('media', 'http://127.0.0.1:51234/ui/transcription', ['audio'], gateway)).toBe(true);
-    expect(decidePermission('clipboard-sanitized-write', 'http://127.0.0.1:51234/ui/keys', undefined, gateway)).toBe(true);
+    expect(decidePermission('clipboard-sanitized-write', 'http://127.0.0.1:51234/ui/keys', undefined, gateway)).toBe(
+      true,
+    );
     expect(decidePermission('media', 'http://127.0.0.1:51234/ui/', ['audio', 'video'], gateway)).toBe(false);
     expect(decidePermission('media', 'http://127.0.0.1:51234/ui/', [], gateway)).toBe(false);
     expect(decidePermission('geolocation', 'http://127.0.0.1:51234/ui/', undefined, gateway)).toBe(false);

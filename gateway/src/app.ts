@@ -41,7 +41,12 @@ import { clientRequestId, newRequestId, registerRequestContext } from './http/re
 import { registerUsageRecorder } from './http/usage-recorder.js';
 import { registerSpendReservation } from './http/spend-reservation.js';
 import { validationController } from './http/validation.js';
-import { answerUnservedRequests, clientErrorHandler, frameworkErrorHandler, registerRequestFraming } from './http/framework-errors.js';
+import {
+  answerUnservedRequests,
+  clientErrorHandler,
+  frameworkErrorHandler,
+  registerRequestFraming,
+} from './http/framework-errors.js';
 import './http/fastify-augment.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerConsolePage } from './http/console-page.js';
@@ -113,7 +118,14 @@ const NOT_SPACE = /\S/;
 export async function buildGateway(options: GatewayOptions, extras: BuildExtras = {}): Promise<FastifyInstance> {
   const instanceId = options.server.instanceId ?? generatedInstanceId();
   const app = Fastify({
-    logger: options.logLevel === 'silent' ? false : { level: options.logLevel, base: { pid: process.pid, hostname: hostname(), instance_id: instanceId }, formatters: { log: logRecordFields } },
+    logger:
+      options.logLevel === 'silent'
+        ? false
+        : {
+            level: options.logLevel,
+            base: { pid: process.pid, hostname: hostname(), instance_id: instanceId },
+            formatters: { log: logRecordFields },
+          },
     bodyLimit: options.server.bodyLimitBytes,
     requestIdHeader: false,
     genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? newRequestId(),
@@ -124,7 +136,11 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     keepAliveTimeout: options.server.keepAliveTimeoutMs,
     // Node checks the headers and request timeouts on this interval, so it bounds how late a slow client is cut off.
     // No Host on HTTP/1.1 is answered by registerRequestFraming in the error shape, not by Node's bare 400.
-    http: { requireHostHeader: false, headersTimeout: options.server.headersTimeoutMs, connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(options.server.headersTimeoutMs / 4))) },
+    http: {
+      requireHostHeader: false,
+      headersTimeout: options.server.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(options.server.headersTimeoutMs / 4))),
+    },
     routerOptions: { maxParamLength: 500 },
     forceCloseConnections: 'idle',
     schemaController: validationController(),
@@ -145,19 +161,31 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
 
   // Team mode connects first: a Redis that does not answer stops the start before anything is opened.
   const outages = new OutageWarnings(app.log);
-  const team = options.team?.redisUrl ? await TeamMode.start({ redisUrl: options.team.redisUrl, prefix: options.team.redisPrefix, instanceId }, app.log, outages) : undefined;
+  const team = options.team?.redisUrl
+    ? await TeamMode.start(
+        { redisUrl: options.team.redisUrl, prefix: options.team.redisPrefix, instanceId },
+        app.log,
+        outages,
+      )
+    : undefined;
   // The database, uploads, journals, keys and models are the user's alone, also in a folder an
   // earlier version made with looser modes.
-  for (const [folder, ownEntries] of [[options.dataDir, DATA_FOLDER_ENTRIES], [options.filesDir, /^/]] as const) {
+  for (const [folder, ownEntries] of [
+    [options.dataDir, DATA_FOLDER_ENTRIES],
+    [options.filesDir, /^/],
+  ] as const) {
     if ((await makePrivateFolder(folder, (name) => ownEntries.test(name))) === 'shared') {
-      app.log.warn(`${folder} is shared with other users (the sticky bit, or another owner): its modes are left as they are. Give the gateway a folder of its own (GATEWAY_DATA_DIR, GATEWAY_FILES_DIR).`);
+      app.log.warn(
+        `${folder} is shared with other users (the sticky bit, or another owner): its modes are left as they are. Give the gateway a folder of its own (GATEWAY_DATA_DIR, GATEWAY_FILES_DIR).`,
+      );
     }
   }
   const db = await openDatabase({ dataDir: options.dataDir, url: options.team?.databaseUrl });
   const ledger = new UsageLedger(
     new UsageRepository(db),
     databaseWriteErrorReporter(app.log, outages, {
-      duringOutage: 'usage ledger: the database does not answer; the usage of answered requests is kept in the local journal and written when it is back',
+      duringOutage:
+        'usage ledger: the database does not answer; the usage of answered requests is kept in the local journal and written when it is back',
       otherwise: 'usage ledger: could not write usage records; they stay pending and are retried',
     }),
     undefined,
@@ -173,9 +201,18 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const urlFetchPolicy = new AddressPolicy(options.server.urlFetchAllow);
   const secretKey = await loadSecretKey(options.dataDir, options.secretKey);
   if (options.team?.databaseUrl && !options.secretKey) {
-    app.log.warn({ secretKey: secretKey.source }, 'GATEWAY_DATABASE_URL without GATEWAY_SECRET_KEY: providers\' API keys are encrypted with this data folder\'s secret.key, which other instances (and this one, if the folder is lost) cannot read. Give every instance the same GATEWAY_SECRET_KEY.');
+    app.log.warn(
+      { secretKey: secretKey.source },
+      "GATEWAY_DATABASE_URL without GATEWAY_SECRET_KEY: providers' API keys are encrypted with this data folder's secret.key, which other instances (and this one, if the folder is lost) cannot read. Give every instance the same GATEWAY_SECRET_KEY.",
+    );
   }
-  const media = new MediaDecoder(new WorkPool({ threads: options.server.mediaWorkers, jobTimeoutMs: options.server.mediaJobTimeoutMs, jobMemoryMb: options.server.mediaJobMemoryMb }));
+  const media = new MediaDecoder(
+    new WorkPool({
+      threads: options.server.mediaWorkers,
+      jobTimeoutMs: options.server.mediaJobTimeoutMs,
+      jobMemoryMb: options.server.mediaJobMemoryMb,
+    }),
+  );
   const providerContext: ProviderPoolContext = {
     dataDir: options.dataDir,
     media,
@@ -183,20 +220,40 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     source: options.configPath ?? 'built-in defaults',
     logger: (providerId) => {
       const child = app.log.child({ provider: providerId });
-      return { info: (message) => child.info(message), warn: (message) => child.warn(message), error: (message) => child.error(message) };
+      return {
+        info: (message) => child.info(message),
+        warn: (message) => child.warn(message),
+        error: (message) => child.error(message),
+      };
     },
   };
   const providers = createProviders(options.providers, providerFactories, providerContext);
   const breakers = new ProviderBreakers(options.providers);
   // Settings is built below; the health asks it only once requests arrive.
-  const health = new RouteHealth({ breaker: (id) => breakers.snapshot(id), answered: (id) => breakers.for(id).answered, isUpstream: (id) => services.settings.isUpstream(id), lastTest: (id) => services.settings.lastCheck(id) });
-  const models = new ModelRegistry(options.models, providers, new ModelStateRepository(db), (providerId) => breakers.for(providerId).state, health);
+  const health = new RouteHealth({
+    breaker: (id) => breakers.snapshot(id),
+    answered: (id) => breakers.for(id).answered,
+    isUpstream: (id) => services.settings.isUpstream(id),
+    lastTest: (id) => services.settings.lastCheck(id),
+  });
+  const models = new ModelRegistry(
+    options.models,
+    providers,
+    new ModelStateRepository(db),
+    (providerId) => breakers.for(providerId).state,
+    health,
+  );
   await models.reloadState();
   const batches = new BatchesRepository(db);
   const agentsRepository = new AgentsRepository(db);
   const conversationsRepository = new ConversationsRepository(db);
   const filesRepository = new FilesRepository(db);
-  const quotas = new StorageQuotas(options.quotas, { files: filesRepository, agents: agentsRepository, conversations: conversationsRepository, batches });
+  const quotas = new StorageQuotas(options.quotas, {
+    files: filesRepository,
+    agents: agentsRepository,
+    conversations: conversationsRepository,
+    batches,
+  });
   const files = new FileStore(filesRepository, options.filesDir, quotas, options.server.uploadConcurrencyPerKey);
   const agents = new AgentsService(agentsRepository, models, quotas);
   const runBatchRequest = inProcessBatchExecutor((request) => app.inject(request));
@@ -206,10 +263,19 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const metrics = new GatewayMetrics(providers, breakers);
   const runner = new RouteRunner(models, app.log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
   /** What the use cases that load client documents need. */
-  const ocrAdmission = new OcrAdmission({ concurrency: options.server.ocrConcurrency, perKey: Math.min(options.server.ocrConcurrencyPerKey, options.server.ocrConcurrency) });
+  const ocrAdmission = new OcrAdmission({
+    concurrency: options.server.ocrConcurrency,
+    perKey: Math.min(options.server.ocrConcurrencyPerKey, options.server.ocrConcurrency),
+  });
   const schemas = new ClientSchemaChecker(options.server.clientSchemas);
   const useCaseDeps = { models, runner, files, options, urlFetchPolicy, ocrAdmission, media, schemas };
-  const accounts = new AccountService(new AccountRepository(db), ledger, options.account, Date.now, team && (() => team.spendReservations(storedSpend(new AccountRepository(db), new UsageRepository(db)))));
+  const accounts = new AccountService(
+    new AccountRepository(db),
+    ledger,
+    options.account,
+    Date.now,
+    team && (() => team.spendReservations(storedSpend(new AccountRepository(db), new UsageRepository(db)))),
+  );
   await accounts.load();
   const services: GatewayServices = {
     options,
@@ -217,11 +283,18 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     keys,
     ledger,
     accounts,
-    billing: new BillingService(accounts, ledger, models, options.account.defaultCompletionTokens, (error) => app.log.error({ err: error }, 'could not settle a spend reservation')),
+    billing: new BillingService(accounts, ledger, models, options.account.defaultCompletionTokens, (error) =>
+      app.log.error({ err: error }, 'could not settle a spend reservation'),
+    ),
     rateLimiter: team?.rateLimiter ?? new LocalRateLimiter(),
     outages,
     configReload: new ConfigFileReload(
-      extras.reloadOptions ?? (() => loadGatewayOptions({ env: process.env, overrides: { configPath: options.configPath, dataDir: options.dataDir } })),
+      extras.reloadOptions ??
+        (() =>
+          loadGatewayOptions({
+            env: process.env,
+            overrides: { configPath: options.configPath, dataDir: options.dataDir },
+          })),
       (file) => services.settings.useConfigFile(file),
       app.log,
     ),
@@ -231,7 +304,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
         store: new RequestLogRepository(db),
         retentionDays: () => services.settings.live().requestLogRetentionDays,
         onWriteError: databaseWriteErrorReporter(app.log, outages, {
-          duringOutage: 'request log: the database does not answer; entries wait in memory and are written when it is back',
+          duringOutage:
+            'request log: the database does not answer; entries wait in memory and are written when it is back',
           otherwise: 'request log: could not store entries; they are retried with the next ones',
         }),
       },
@@ -243,7 +317,19 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     metrics,
     runner,
     startup,
-    status: new GatewayStatus({ options, startup, models, providers, breakers, db, instanceId, team, health, isUpstream: (id) => services.settings.isUpstream(id), lastTest: (id) => services.settings.lastCheck(id) }),
+    status: new GatewayStatus({
+      options,
+      startup,
+      models,
+      providers,
+      breakers,
+      db,
+      instanceId,
+      team,
+      health,
+      isUpstream: (id) => services.settings.isUpstream(id),
+      lastTest: (id) => services.settings.lastCheck(id),
+    }),
     files,
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, batchQueue, app.log),
@@ -251,7 +337,12 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     conversations: new ConversationsService(conversationsRepository, agents, models, quotas),
     urlFetchPolicy,
     quotas,
-    localModels: new LocalModels({ dataDir: options.dataDir, hub: options.hub }, models, new ModelDownloadsRepository(db), app.log),
+    localModels: new LocalModels(
+      { dataDir: options.dataDir, hub: options.hub },
+      models,
+      new ModelDownloadsRepository(db),
+      app.log,
+    ),
     chat: new ChatService(models, runner, options.server.clientSchemas),
     completions: new CompletionService(models, runner),
     fim: new FimService(models, runner),
@@ -264,14 +355,18 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     responses: new ResponsesService(models, runner, new ResponsesRepository(db), options.server.clientSchemas),
     settings: new SettingsService({
       options,
-      store: new SettingsStore(new SettingsRepository(db), { box: new SecretBox(secretKey.key), source: secretKey.source }),
+      store: new SettingsStore(new SettingsRepository(db), {
+        box: new SecretBox(secretKey.key),
+        source: secretKey.source,
+      }),
       models,
       providers,
       breakers,
       health,
       providerTypes: Object.keys(providerFactories),
       createProvider: (config) => createProvider(config, providerFactories, providerContext),
-      reportProviderError: (providerId, error) => app.log.error({ provider: providerId, err: error }, 'provider settings could not be applied'),
+      reportProviderError: (providerId, error) =>
+        app.log.error({ provider: providerId, err: error }, 'provider settings could not be applied'),
     }),
   };
   await services.requestLog.load();
@@ -299,8 +394,12 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   await registerConsolePage(app, options.consoleDir);
 
   app.addHook('onReady', async () => {
-    await services.batchRunner.start().catch((error: unknown) => app.log.error({ err: error }, 'the batch runner could not start'));
-    await services.localModels.start().catch((error: unknown) => app.log.error({ err: error }, 'local models failed to start'));
+    await services.batchRunner
+      .start()
+      .catch((error: unknown) => app.log.error({ err: error }, 'the batch runner could not start'));
+    await services.localModels
+      .start()
+      .catch((error: unknown) => app.log.error({ err: error }, 'local models failed to start'));
     if (!options.server.warmEngines) return;
     const routed = new Set(models.all().map((route) => route.provider));
     // A stop while engines warm (Ctrl+C reaches the engines' child processes too) is not an engine failure.
@@ -318,7 +417,9 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     await Promise.allSettled([...providers.values()].map((provider) => provider.close()));
     await media.pool.close();
     await schemas.close();
-    await ledger.close().catch((error: unknown) => app.log.error({ err: error }, 'usage records could not be written at close'));
+    await ledger
+      .close()
+      .catch((error: unknown) => app.log.error({ err: error }, 'usage records could not be written at close'));
     await services.requestLog.flush();
     await db.close();
     await team?.close();

@@ -33,7 +33,10 @@ function ownerAccessLine(access: OwnerAccess | { kind: 'reset'; key: string }): 
  */
 async function main(args: string[]): Promise<void> {
   const unknown = args.filter((arg) => arg !== RESET_OWNER_KEY);
-  if (unknown.length > 0) throw new UsageError(`unknown option ${unknown[0]}; the only option is ${RESET_OWNER_KEY} (create and print a new Owner key)`);
+  if (unknown.length > 0)
+    throw new UsageError(
+      `unknown option ${unknown[0]}; the only option is ${RESET_OWNER_KEY} (create and print a new Owner key)`,
+    );
   // A closed pipe (the reader of our output went away) must not turn a clean shutdown into a crash.
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
@@ -54,14 +57,18 @@ async function main(args: string[]): Promise<void> {
     stopping = true;
     app.services.startup.beginDrain();
     const { drainDelayMs } = options.server;
-    process.stdout.write(`${signal} received: ${drainDelayMs > 0 ? `not ready, still serving for ${drainDelayMs} ms, then ` : ''}finishing in-flight requests\n`);
+    process.stdout.write(
+      `${signal} received: ${drainDelayMs > 0 ? `not ready, still serving for ${drainDelayMs} ms, then ` : ''}finishing in-flight requests\n`,
+    );
     drainTimer = setTimeout(() => close(), drainDelayMs);
   };
   const close = () => {
     clearTimeout(drainTimer);
     drainTimer = undefined;
     const forced = setTimeout(() => {
-      process.stderr.write(`In-flight requests did not finish within ${options.server.shutdownGraceMs} ms; closing them.\n`);
+      process.stderr.write(
+        `In-flight requests did not finish within ${options.server.shutdownGraceMs} ms; closing them.\n`,
+      );
       app.server.closeAllConnections();
     }, options.server.shutdownGraceMs);
     forced.unref();
@@ -79,7 +86,10 @@ async function main(args: string[]): Promise<void> {
   process.on('SIGHUP', () => {
     app.services.configReload.reload('SIGHUP').then(
       () => process.stdout.write('SIGHUP received: config file reloaded\n'),
-      (error: unknown) => process.stderr.write(`SIGHUP received: config file not reloaded, the running settings stay: ${(error as Error).message}\n`),
+      (error: unknown) =>
+        process.stderr.write(
+          `SIGHUP received: config file not reloaded, the running settings stay: ${(error as Error).message}\n`,
+        ),
     );
   });
 
@@ -87,10 +97,14 @@ async function main(args: string[]): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  process.stdout.write(`Switchyard gateway listening on http://${host}:${port} (console: http://${host}:${port}/ui/, data: ${options.dataDir})\n`);
+  process.stdout.write(
+    `Switchyard gateway listening on http://${host}:${port} (console: http://${host}:${port}/ui/, data: ${options.dataDir})\n`,
+  );
   const { keys } = app.services;
   const line = ownerAccessLine(
-    args.includes(RESET_OWNER_KEY) ? { kind: 'reset', key: (await keys.create({ name: `Owner (${RESET_OWNER_KEY})`, role: 'owner' })).key } : await keys.ownerAccess(options.adminKey),
+    args.includes(RESET_OWNER_KEY)
+      ? { kind: 'reset', key: (await keys.create({ name: `Owner (${RESET_OWNER_KEY})`, role: 'owner' })).key }
+      : await keys.ownerAccess(options.adminKey),
   );
   if (line) process.stdout.write(`${line}\n`);
 }
@@ -106,7 +120,9 @@ function reportStartFailure(error: unknown): never {
   } else if (error instanceof StoreError) {
     process.stderr.write(`Database error: ${error.message}\n`);
   } else if (failure.code === 'EADDRINUSE') {
-    process.stderr.write(`Switchyard could not start: ${failure.address ?? 'the address'}:${failure.port ?? ''} is already in use (another Switchyard, or another program). Stop it, or choose another port with GATEWAY_PORT.\n`);
+    process.stderr.write(
+      `Switchyard could not start: ${failure.address ?? 'the address'}:${failure.port ?? ''} is already in use (another Switchyard, or another program). Stop it, or choose another port with GATEWAY_PORT.\n`,
+    );
   } else {
     process.stderr.write(`Switchyard failed to start: ${(error as Error).stack ?? String(error)}\n`);
   }

@@ -15,7 +15,11 @@ export interface IpcMainLike {
   removeHandler(channel: string): void;
 }
 
-function invoke<C extends IpcChannel>(handlers: IpcHandlers, channel: C, args: unknown[]): Promise<IpcContract[C]['result']> {
+function invoke<C extends IpcChannel>(
+  handlers: IpcHandlers,
+  channel: C,
+  args: unknown[],
+): Promise<IpcContract[C]['result']> {
   const handler = handlers[channel] as (...parsed: IpcContract[C]['args']) => Promise<IpcContract[C]['result']>;
   return handler(...IPC_ARGUMENT_PARSERS[channel](args));
 }
@@ -29,7 +33,8 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, handlers: IpcHandlers,
     ipcMain.handle(channel, async (event, ...args) => {
       const sender = event.senderFrame?.url ?? '';
       const isSubframe = event.senderFrame?.parent !== undefined && event.senderFrame.parent !== null;
-      if (!isConsoleUrl(sender, gatewayUrl) || isSubframe) throw new Error(`${channel} refused: the request did not come from the console`);
+      if (!isConsoleUrl(sender, gatewayUrl) || isSubframe)
+        throw new Error(`${channel} refused: the request did not come from the console`);
       return invoke(handlers, channel, args);
     });
   }

@@ -39,7 +39,9 @@ export interface ApiRoutesOptions {
  * every chat. Elsewhere a multipart body is answered with 415.
  */
 const uploadRoutes: FastifyPluginAsync<ApiRoutesOptions> = async (app, { uploadLimitBytes }) => {
-  await app.register(multipart, { limits: { fileSize: uploadLimitBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
+  await app.register(multipart, {
+    limits: { fileSize: uploadLimitBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 },
+  });
   await app.register(fileRoutes);
   await app.register(ocrRoutes);
   await app.register(transcriptRoutes);

@@ -29,7 +29,6 @@ export const ProviderConfigSchema = Type.Object(
 );
 export type ProviderConfig = Static<typeof ProviderConfigSchema>;
 
-
 export const ServerConfigSchema = Type.Object(
   {
     /** Largest request body, in megabytes. */

@@ -1,7 +1,13 @@
 import { availableParallelism } from 'node:os';
 import type { ModelConfig, ProviderConfig } from './config-schema.js';
 import type { AccountSettings, ServerSettings, StorageQuotaSettings } from './gateway-options.js';
-import { DEFAULT_CHAT_MODEL, DEFAULT_EMBEDDING_MODEL, DEFAULT_OCR_MODEL, DEFAULT_VISION_MODEL, DEFAULT_TRANSCRIPTION_MODEL } from '../wire/default-models.js';
+import {
+  DEFAULT_CHAT_MODEL,
+  DEFAULT_EMBEDDING_MODEL,
+  DEFAULT_OCR_MODEL,
+  DEFAULT_VISION_MODEL,
+  DEFAULT_TRANSCRIPTION_MODEL,
+} from '../wire/default-models.js';
 
 export { DEFAULT_EMBEDDING_MODEL };
 
@@ -135,7 +141,10 @@ export const BUILT_IN_MODELS: ModelConfig[] = [
 ];
 
 /** The route of one local GGUF file, named after the file. */
-export function localGgufRoute(name: string, capabilities: ModelConfig['capabilities'] = ['chat', 'completions', 'embeddings']): ModelConfig {
+export function localGgufRoute(
+  name: string,
+  capabilities: ModelConfig['capabilities'] = ['chat', 'completions', 'embeddings'],
+): ModelConfig {
   return { id: name, provider: LOCAL_LLM_PROVIDER, upstream_model: name, capabilities, owned_by: 'switchyard-local' };
 }
 

@@ -5,7 +5,15 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from './config-error.js';
 import type { ConfigFile, ModelConfig, ProviderConfig } from './config-schema.js';
 import { readConfigFile } from './read-config-file.js';
-import { BUILT_IN_MODELS, BUILT_IN_PROVIDERS, DEFAULT_ACCOUNT, DEFAULT_QUOTAS, DEFAULT_SERVER, localLanguageModelRoutes, TEAM_DRAIN_DELAY_MS } from './defaults.js';
+import {
+  BUILT_IN_MODELS,
+  BUILT_IN_PROVIDERS,
+  DEFAULT_ACCOUNT,
+  DEFAULT_QUOTAS,
+  DEFAULT_SERVER,
+  localLanguageModelRoutes,
+  TEAM_DRAIN_DELAY_MS,
+} from './defaults.js';
 import type { GatewayOptions } from './gateway-options.js';
 import { parseUrlFetchAllow } from './url-fetch-allow.js';
 import { loadTeamSettings } from './team-settings.js';
@@ -82,16 +90,22 @@ function notRedefined(builtIn: readonly { id: string }[], fromFile: readonly { i
 function checkReferences(providers: ProviderConfig[], models: ModelConfig[], source: string): void {
   const providerIds = new Set<string>();
   providers.forEach((provider, index) => {
-    if (providerIds.has(provider.id)) throw new ConfigError(`${source}: providers[${index}].id: duplicate provider id "${provider.id}"`);
+    if (providerIds.has(provider.id))
+      throw new ConfigError(`${source}: providers[${index}].id: duplicate provider id "${provider.id}"`);
     providerIds.add(provider.id);
   });
   const names = new Map<string, number>();
   models.forEach((model, index) => {
     if (!providerIds.has(model.provider)) {
-      throw new ConfigError(`${source}: models[${index}].provider: no provider with id "${model.provider}" (known: ${[...providerIds].join(', ')})`);
+      throw new ConfigError(
+        `${source}: models[${index}].provider: no provider with id "${model.provider}" (known: ${[...providerIds].join(', ')})`,
+      );
     }
     for (const name of [model.id, ...(model.aliases ?? [])]) {
-      if (names.has(name)) throw new ConfigError(`${source}: models[${index}]: the id or alias "${name}" is already used by models[${names.get(name)}]`);
+      if (names.has(name))
+        throw new ConfigError(
+          `${source}: models[${index}]: the id or alias "${name}" is already used by models[${names.get(name)}]`,
+        );
       names.set(name, index);
     }
   });
@@ -108,16 +122,25 @@ function connectionTimeouts(server: NonNullable<ConfigFile['server']>) {
   const headersTimeoutMs = server.headers_timeout_ms ?? DEFAULT_SERVER.headersTimeoutMs;
   const requestTimeoutMs = server.request_timeout_ms ?? DEFAULT_SERVER.requestTimeoutMs;
   if (requestTimeoutMs > 0 && headersTimeoutMs > requestTimeoutMs) {
-    throw new ConfigError(`server.headers_timeout_ms (${headersTimeoutMs}) must not be longer than server.request_timeout_ms (${requestTimeoutMs})`);
+    throw new ConfigError(
+      `server.headers_timeout_ms (${headersTimeoutMs}) must not be longer than server.request_timeout_ms (${requestTimeoutMs})`,
+    );
   }
-  return { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs: server.keep_alive_timeout_ms ?? DEFAULT_SERVER.keepAliveTimeoutMs };
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: server.keep_alive_timeout_ms ?? DEFAULT_SERVER.keepAliveTimeoutMs,
+  };
 }
 
 /** GATEWAY_METRICS_TOKEN over server.metrics_token; a short token is refused like the config file's. */
 function metricsToken(env: NodeJS.ProcessEnv, fromFile: string | undefined): string | undefined {
   const fromEnv = env.GATEWAY_METRICS_TOKEN?.trim();
   if (fromEnv === undefined || fromEnv === '') return fromFile;
-  if (fromEnv.length < 16) throw new ConfigError('GATEWAY_METRICS_TOKEN: must be at least 16 characters (a scraper sends it as a bearer token)');
+  if (fromEnv.length < 16)
+    throw new ConfigError(
+      'GATEWAY_METRICS_TOKEN: must be at least 16 characters (a scraper sends it as a bearer token)',
+    );
   return fromEnv;
 }
 
@@ -150,8 +173,14 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
     adminKey: overrides.adminKey ?? (env.GATEWAY_ADMIN_KEY || undefined),
     secretKey: env.GATEWAY_SECRET_KEY || undefined,
     server: {
-      bodyLimitBytes: server.body_limit_mb !== undefined ? Math.round(server.body_limit_mb * 1024 * 1024) : DEFAULT_SERVER.bodyLimitBytes,
-      inflatedBodyLimitBytes: server.inflated_body_limit_mb !== undefined ? Math.round(server.inflated_body_limit_mb * 1024 * 1024) : DEFAULT_SERVER.inflatedBodyLimitBytes,
+      bodyLimitBytes:
+        server.body_limit_mb !== undefined
+          ? Math.round(server.body_limit_mb * 1024 * 1024)
+          : DEFAULT_SERVER.bodyLimitBytes,
+      inflatedBodyLimitBytes:
+        server.inflated_body_limit_mb !== undefined
+          ? Math.round(server.inflated_body_limit_mb * 1024 * 1024)
+          : DEFAULT_SERVER.inflatedBodyLimitBytes,
       bodyIdleTimeoutMs: server.body_idle_timeout_ms ?? DEFAULT_SERVER.bodyIdleTimeoutMs,
       allowedHosts: server.allowed_hosts ?? DEFAULT_SERVER.allowedHosts,
       corsOrigins: server.cors_origins ?? DEFAULT_SERVER.corsOrigins,
@@ -177,7 +206,8 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       mediaJobTimeoutMs: server.media_job_timeout_ms ?? DEFAULT_SERVER.mediaJobTimeoutMs,
       mediaJobMemoryMb: server.media_job_memory_mb ?? DEFAULT_SERVER.mediaJobMemoryMb,
       clientSchemas: {
-        maxBytes: server.schema_max_kb !== undefined ? server.schema_max_kb * 1024 : DEFAULT_SERVER.clientSchemas.maxBytes,
+        maxBytes:
+          server.schema_max_kb !== undefined ? server.schema_max_kb * 1024 : DEFAULT_SERVER.clientSchemas.maxBytes,
         maxDepth: server.schema_max_depth ?? DEFAULT_SERVER.clientSchemas.maxDepth,
         maxNodes: server.schema_max_nodes ?? DEFAULT_SERVER.clientSchemas.maxNodes,
         jobTimeoutMs: server.schema_job_timeout_ms ?? DEFAULT_SERVER.clientSchemas.jobTimeoutMs,
@@ -192,17 +222,30 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
     },
     quotas: {
       filesPerKey: quotas.files_per_key ?? DEFAULT_QUOTAS.filesPerKey,
-      fileBytesPerKey: quotas.file_storage_mb_per_key !== undefined ? Math.round(quotas.file_storage_mb_per_key * 1024 * 1024) : DEFAULT_QUOTAS.fileBytesPerKey,
+      fileBytesPerKey:
+        quotas.file_storage_mb_per_key !== undefined
+          ? Math.round(quotas.file_storage_mb_per_key * 1024 * 1024)
+          : DEFAULT_QUOTAS.fileBytesPerKey,
       agentsPerKey: quotas.agents_per_key ?? DEFAULT_QUOTAS.agentsPerKey,
-      agentMaxBytes: quotas.agent_max_kb !== undefined ? Math.round(quotas.agent_max_kb * 1024) : DEFAULT_QUOTAS.agentMaxBytes,
-      agentAllVersionsMaxBytes: quotas.agent_all_versions_max_kb !== undefined ? Math.round(quotas.agent_all_versions_max_kb * 1024) : DEFAULT_QUOTAS.agentAllVersionsMaxBytes,
+      agentMaxBytes:
+        quotas.agent_max_kb !== undefined ? Math.round(quotas.agent_max_kb * 1024) : DEFAULT_QUOTAS.agentMaxBytes,
+      agentAllVersionsMaxBytes:
+        quotas.agent_all_versions_max_kb !== undefined
+          ? Math.round(quotas.agent_all_versions_max_kb * 1024)
+          : DEFAULT_QUOTAS.agentAllVersionsMaxBytes,
       conversationsPerKey: quotas.conversations_per_key ?? DEFAULT_QUOTAS.conversationsPerKey,
-      conversationMaxBytes: quotas.conversation_max_mb !== undefined ? Math.round(quotas.conversation_max_mb * 1024 * 1024) : DEFAULT_QUOTAS.conversationMaxBytes,
+      conversationMaxBytes:
+        quotas.conversation_max_mb !== undefined
+          ? Math.round(quotas.conversation_max_mb * 1024 * 1024)
+          : DEFAULT_QUOTAS.conversationMaxBytes,
       unfinishedBatchesPerKey: quotas.unfinished_batches_per_key ?? DEFAULT_QUOTAS.unfinishedBatchesPerKey,
     },
     providers,
     models,
-    builtIn: { providers: notRedefined(BUILT_IN_PROVIDERS, file.providers ?? []), models: notRedefined(builtInModels, file.models ?? []) },
+    builtIn: {
+      providers: notRedefined(BUILT_IN_PROVIDERS, file.providers ?? []),
+      models: notRedefined(builtInModels, file.models ?? []),
+    },
     hub: { endpoint: env.HF_ENDPOINT || 'https://huggingface.co', token: env.HF_TOKEN || undefined },
     consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : undefined,
     version: packageVersion(),

@@ -2,7 +2,10 @@
 export const REQUIRED_NODE = '22.12';
 
 function parts(version: string): number[] {
-  return version.replace(/^v/, '').split('.').map((part) => Number.parseInt(part, 10) || 0);
+  return version
+    .replace(/^v/, '')
+    .split('.')
+    .map((part) => Number.parseInt(part, 10) || 0);
 }
 
 /**

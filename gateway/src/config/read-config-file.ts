@@ -17,7 +17,10 @@ export function expandEnvironment(value: unknown, env: NodeJS.ProcessEnv, file: 
   if (Array.isArray(value)) return value.map((item, index) => expandEnvironment(item, env, file, `${path}[${index}]`));
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, expandEnvironment(item, env, file, path ? `${path}.${key}` : key)]),
+      Object.entries(value).map(([key, item]) => [
+        key,
+        expandEnvironment(item, env, file, path ? `${path}.${key}` : key),
+      ]),
     );
   }
   return value;
@@ -27,7 +30,9 @@ function parseDocument(text: string, file: string): unknown {
   try {
     return file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new ConfigError(`${file}: not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
+    throw new ConfigError(
+      `${file}: not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -45,9 +50,10 @@ export function validateConfig(document: unknown, file: string): ConfigFile {
   const firstError = Value.Errors(ConfigFileSchema, root).First();
   if (firstError) {
     const field = jsonPointerToPath(firstError.path) || '(root)';
-    const detail = firstError.schema && 'additionalProperties' in firstError.schema && firstError.message.includes('additional')
-      ? `${firstError.message} (unknown key)`
-      : firstError.message;
+    const detail =
+      firstError.schema && 'additionalProperties' in firstError.schema && firstError.message.includes('additional')
+        ? `${firstError.message} (unknown key)`
+        : firstError.message;
     throw new ConfigError(`${file}: ${field}: ${detail}`);
   }
   return root as ConfigFile;
@@ -58,7 +64,9 @@ export async function readConfigFile(file: string, env: NodeJS.ProcessEnv): Prom
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`${file}: cannot read the config file (GATEWAY_CONFIG): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ConfigError(
+      `${file}: cannot read the config file (GATEWAY_CONFIG): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   return validateConfig(expandEnvironment(parseDocument(text, file), env, file), file);
 }

@@ -15,9 +15,14 @@ function checkUrl(name: string, value: string, schemes: string[]): void {
   try {
     scheme = new URL(value).protocol.slice(0, -1);
   } catch {
-    throw new ConfigError(`${name}: "${value.replace(/\/\/[^@/]*@/, '//***@')}" is not a URL (expected ${schemes[0]}://host:port)`);
+    throw new ConfigError(
+      `${name}: "${value.replace(/\/\/[^@/]*@/, '//***@')}" is not a URL (expected ${schemes[0]}://host:port)`,
+    );
   }
-  if (!schemes.includes(scheme)) throw new ConfigError(`${name}: the scheme must be ${schemes.map((s) => `${s}://`).join(' or ')}, not ${scheme}://`);
+  if (!schemes.includes(scheme))
+    throw new ConfigError(
+      `${name}: the scheme must be ${schemes.map((s) => `${s}://`).join(' or ')}, not ${scheme}://`,
+    );
 }
 
 /**
@@ -28,7 +33,8 @@ export function loadTeamSettings(env: NodeJS.ProcessEnv): TeamSettings {
   const redisUrl = env.GATEWAY_REDIS_URL?.trim() || undefined;
   const databaseUrl = env.GATEWAY_DATABASE_URL?.trim() || undefined;
   const instances = env.GATEWAY_INSTANCES?.trim() || undefined;
-  if (instances !== undefined && !/^[1-9]\d*$/.test(instances)) throw new ConfigError(`GATEWAY_INSTANCES: "${instances}" is not a positive whole number`);
+  if (instances !== undefined && !/^[1-9]\d*$/.test(instances))
+    throw new ConfigError(`GATEWAY_INSTANCES: "${instances}" is not a positive whole number`);
   if (redisUrl) checkUrl('GATEWAY_REDIS_URL', redisUrl, ['redis', 'rediss']);
   if (databaseUrl) {
     checkUrl('GATEWAY_DATABASE_URL', databaseUrl, ['postgres', 'postgresql']);

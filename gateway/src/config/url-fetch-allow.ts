@@ -22,7 +22,8 @@ export function parseUrlFetchAllow(entries: string[]): UrlFetchAllowEntry[] {
     const withPort = WITH_PORT.exec(text);
     const address = withPort ? (withPort[1] ?? withPort[2]) : text;
     const port = withPort ? Number(withPort[3]) : undefined;
-    if (port !== undefined && (port < 1 || port > 65535)) throw new ConfigError(`server.url_fetch_allow: "${source}" has a port outside 1-65535`);
+    if (port !== undefined && (port < 1 || port > 65535))
+      throw new ConfigError(`server.url_fetch_allow: "${source}" has a port outside 1-65535`);
     if (ipaddr.isValidCIDR(address)) {
       const [network, bits] = ipaddr.parseCIDR(address);
       return { network: `${network.toString()}/${bits}`, port, source };
@@ -31,6 +32,8 @@ export function parseUrlFetchAllow(entries: string[]): UrlFetchAllowEntry[] {
       const parsed = ipaddr.process(address);
       return { network: `${parsed.toString()}/${parsed.kind() === 'ipv4' ? 32 : 128}`, port, source };
     }
-    throw new ConfigError(`server.url_fetch_allow: "${source}" is not an IP address, CIDR network or address:port (e.g. "127.0.0.1:9000", "[::1]:8080", "10.0.0.0/8")`);
+    throw new ConfigError(
+      `server.url_fetch_allow: "${source}" is not an IP address, CIDR network or address:port (e.g. "127.0.0.1:9000", "[::1]:8080", "10.0.0.0/8")`,
+    );
   });
 }

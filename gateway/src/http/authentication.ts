@@ -47,12 +47,20 @@ export function registerAuthentication(app: FastifyInstance): void {
     const fromHeader = apiKeyHeader(request);
     const presented = auth === 'x-api-key' ? fromHeader : (bearerToken(request) ?? fromHeader);
     if (!presented) {
-      const how = auth === 'x-api-key' ? 'the X-API-Key header (this endpoint requires it)' : 'Authorization: Bearer <key> or X-API-Key: <key>';
+      const how =
+        auth === 'x-api-key'
+          ? 'the X-API-Key header (this endpoint requires it)'
+          : 'Authorization: Bearer <key> or X-API-Key: <key>';
       throw new GatewayError(401, 'missing_api_key', `No API key: send it in ${how}.`);
     }
     if (auth === 'owner-or-metrics-token' && isMetricsToken(presented)) return done();
     const admitKey = (key: ApiKeyRecord | undefined): void | Promise<void> => {
-      if (!key) throw new GatewayError(401, 'invalid_api_key', 'The API key is unknown or revoked. Create one in the console or with POST /account/keys.');
+      if (!key)
+        throw new GatewayError(
+          401,
+          'invalid_api_key',
+          'The API key is unknown or revoked. Create one in the console or with POST /account/keys.',
+        );
       request.apiKey = key;
 
       if ((auth === 'owner' || auth === 'owner-or-metrics-token') && key.role !== 'owner') {
@@ -67,7 +75,12 @@ export function registerAuthentication(app: FastifyInstance): void {
       const admit = (verdict: RateVerdict): void => {
         if (!verdict.allowed) {
           reply.header('Retry-After', String(verdict.retryAfterSeconds));
-          throw new GatewayError(429, 'rate_limit_exceeded', `This key allows ${limit} requests per minute; retry in ${verdict.retryAfterSeconds} s.`, { retryAfter: verdict.retryAfterSeconds });
+          throw new GatewayError(
+            429,
+            'rate_limit_exceeded',
+            `This key allows ${limit} requests per minute; retry in ${verdict.retryAfterSeconds} s.`,
+            { retryAfter: verdict.retryAfterSeconds },
+          );
         }
         spending();
       };

@@ -9,6 +9,7 @@ export async function registerCompression(app: FastifyInstance, thresholdBytes: 
     globalDecompression: false,
     threshold: thresholdBytes,
     encodings: ['gzip'],
-    customTypes: /^(application\/(json|javascript|x-ndjson|jsonl)|text\/(html|plain|css|javascript|markdown|csv|vtt)|image\/svg\+xml)/,
+    customTypes:
+      /^(application\/(json|javascript|x-ndjson|jsonl)|text\/(html|plain|css|javascript|markdown|csv|vtt)|image\/svg\+xml)/,
   });
 }

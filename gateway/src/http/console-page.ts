@@ -42,16 +42,28 @@ export async function registerConsolePage(app: FastifyInstance, consoleDir: stri
   app.get('/', { config, schema: { hide: true } }, async (_request, reply) => reply.redirect('/ui/'));
   if (!consoleDir) {
     app.get('/ui/*', { config, schema: { hide: true } }, async () => {
-      throw new GatewayError(404, 'console_not_built', 'The console is not built: run `npm run build` (npm run serve does it for you).');
+      throw new GatewayError(
+        404,
+        'console_not_built',
+        'The console is not built: run `npm run build` (npm run serve does it for you).',
+      );
     });
     app.get('/favicon.ico', { config, schema: { hide: true } }, async (_request, reply) => reply.code(204).send());
     return;
   }
-  await app.register(fastifyStatic, { root: consoleDir, prefix: '/ui/', wildcard: false, index: ['index.html'], decorateReply: true });
+  await app.register(fastifyStatic, {
+    root: consoleDir,
+    prefix: '/ui/',
+    wildcard: false,
+    index: ['index.html'],
+    decorateReply: true,
+  });
   app.get('/ui/*', { config, schema: { hide: true } }, async (_request, reply) => reply.sendFile('index.html'));
   app.get('/ui', { config, schema: { hide: true } }, async (_request, reply) => reply.redirect('/ui/'));
   // An SVG under the .ico name: browsers go by the Content-Type, which sendFile takes from the file.
-  app.get('/favicon.ico', { config, schema: { hide: true } }, async (_request, reply) => reply.sendFile('favicon.svg', { maxAge: '1d' }));
+  app.get('/favicon.ico', { config, schema: { hide: true } }, async (_request, reply) =>
+    reply.sendFile('favicon.svg', { maxAge: '1d' }),
+  );
 }
 
 /**

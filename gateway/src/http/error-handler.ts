@@ -22,11 +22,12 @@ function fieldOf(issue: ValidationIssue, context: string | undefined): string {
   const extra = issue.keyword === 'additionalProperties' ? String(issue.params.additionalProperty ?? '') : '';
   const leaf = missing || extra;
   const full = [path, leaf].filter(Boolean).join(path && leaf ? '.' : '');
-  return full || (context === 'body' ? 'body' : context ?? 'body');
+  return full || (context === 'body' ? 'body' : (context ?? 'body'));
 }
 
 function describe(issue: ValidationIssue, field: string): string {
-  if (field === 'body' && issue.keyword === 'type') return `the body must be a JSON ${String(issue.params.type ?? 'object')} (send one with Content-Type: application/json)`;
+  if (field === 'body' && issue.keyword === 'type')
+    return `the body must be a JSON ${String(issue.params.type ?? 'object')} (send one with Content-Type: application/json)`;
   switch (issue.keyword) {
     case 'required':
       return `'${field}' is required`;
@@ -51,7 +52,12 @@ function fromFastifyError(error: FastifyError, bodyLimitBytes: number, clientLef
     return new GatewayError(400, 'client_closed_request', 'The connection closed before the request was complete.');
   }
   if (isDatabaseUnavailable(error)) {
-    return new GatewayError(503, 'database_unavailable', "The gateway's database does not answer; try again shortly (usage already recorded is kept and written when it is back).", { retryAfter: 5 });
+    return new GatewayError(
+      503,
+      'database_unavailable',
+      "The gateway's database does not answer; try again shortly (usage already recorded is kept and written when it is back).",
+      { retryAfter: 5 },
+    );
   }
   if (error.validation) {
     const issue = error.validation[0] as ValidationIssue;
@@ -64,12 +70,24 @@ function fromFastifyError(error: FastifyError, bodyLimitBytes: number, clientLef
       return new GatewayError(400, 'invalid_json', `The body is not valid JSON: ${error.message}`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new GatewayError(415, 'unsupported_media_type', `${error.message}. Send Content-Type: application/json (or multipart/form-data where the endpoint accepts uploads).`);
+      return new GatewayError(
+        415,
+        'unsupported_media_type',
+        `${error.message}. Send Content-Type: application/json (or multipart/form-data where the endpoint accepts uploads).`,
+      );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
-      return new GatewayError(413, 'body_too_large', `The request body is larger than the ${megabytes(bodyLimitBytes)} the gateway accepts (server.body_limit_mb in the config file).`);
+      return new GatewayError(
+        413,
+        'body_too_large',
+        `The request body is larger than the ${megabytes(bodyLimitBytes)} the gateway accepts (server.body_limit_mb in the config file).`,
+      );
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new GatewayError(415, 'unsupported_media_type', 'Expected a multipart/form-data body; let your HTTP client set the Content-Type with its boundary.');
+      return new GatewayError(
+        415,
+        'unsupported_media_type',
+        'Expected a multipart/form-data body; let your HTTP client set the Content-Type with its boundary.',
+      );
     case 'FST_FILES_LIMIT':
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
@@ -86,24 +104,41 @@ function fromFastifyError(error: FastifyError, bodyLimitBytes: number, clientLef
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler(async (raised: FastifyError | GatewayError, request, reply) => {
     // A rate verdict not waited for before the body was read (authentication.ts) answers first, as if it had been.
-    const error = await pendingAdmission(request)?.then(
-      () => raised,
-      (refusal: unknown) => refusal as FastifyError | GatewayError,
-    ) ?? raised;
-    const mapped = error instanceof GatewayError ? error : fromFastifyError(error as FastifyError, request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0, request.raw.destroyed && !request.raw.complete);
+    const error =
+      (await pendingAdmission(request)?.then(
+        () => raised,
+        (refusal: unknown) => refusal as FastifyError | GatewayError,
+      )) ?? raised;
+    const mapped =
+      error instanceof GatewayError
+        ? error
+        : fromFastifyError(
+            error as FastifyError,
+            request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0,
+            request.raw.destroyed && !request.raw.complete,
+          );
     if (!mapped) {
       request.log.error({ err: error }, 'unhandled error');
-      const internal = new GatewayError(500, 'internal_error', `The gateway failed to handle this request (request id ${request.id}); details are in its log.`);
+      const internal = new GatewayError(
+        500,
+        'internal_error',
+        `The gateway failed to handle this request (request id ${request.id}); details are in its log.`,
+      );
       return reply.status(500).send(internal.toBody());
     }
     // A database or Redis outage is logged once and then in periodic reminders with a count, not once per refused request.
-    if (mapped.status >= 500 && !app.services?.outages.refusedRequest(mapped.code)) request.log.warn({ code: mapped.code, msg: mapped.message }, 'request failed');
+    if (mapped.status >= 500 && !app.services?.outages.refusedRequest(mapped.code))
+      request.log.warn({ code: mapped.code, msg: mapped.message }, 'request failed');
     if (mapped.retryAfter !== undefined) reply.header('Retry-After', String(Math.max(1, Math.ceil(mapped.retryAfter))));
     return reply.status(mapped.status).send(mapped.toBody());
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const error = new GatewayError(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}. The API is described at /openapi.json and /docs.`);
+    const error = new GatewayError(
+      404,
+      'route_not_found',
+      `No route ${request.method} ${request.url.split('?')[0]}. The API is described at /openapi.json and /docs.`,
+    );
     return reply.status(404).send(error.toBody());
   });
 }

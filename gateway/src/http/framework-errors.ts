@@ -8,9 +8,17 @@ import { finishCommonHeaders, newRequestId, SECURITY_HEADERS, startCommonHeaders
 function fromRouterError(error: FastifyError, path: string): GatewayError {
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
-      return new GatewayError(400, 'invalid_path', `The path ${path} holds an invalid percent-encoding; encode path parameters with encodeURIComponent.`);
+      return new GatewayError(
+        400,
+        'invalid_path',
+        `The path ${path} holds an invalid percent-encoding; encode path parameters with encodeURIComponent.`,
+      );
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new GatewayError(414, 'path_parameter_too_long', 'A path parameter is longer than the gateway accepts; ids and model names are far shorter. Check the URL.');
+      return new GatewayError(
+        414,
+        'path_parameter_too_long',
+        'A path parameter is longer than the gateway accepts; ids and model names are far shorter. Check the URL.',
+      );
     default:
       return new GatewayError(400, 'invalid_request', `The request could not be routed: ${error.message}`);
   }
@@ -34,14 +42,33 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 function fromParserError(error: NodeJS.ErrnoException & { reason?: string }): GatewayError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new GatewayError(431, 'headers_too_large', 'The request line and headers are larger than the gateway accepts (16 KB); send fewer or shorter headers.');
+      return new GatewayError(
+        431,
+        'headers_too_large',
+        'The request line and headers are larger than the gateway accepts (16 KB); send fewer or shorter headers.',
+      );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new GatewayError(408, 'request_timeout', 'The request did not arrive in time (server.headers_timeout_ms for the headers, server.request_timeout_ms for the whole request); the connection is closed.');
+      return new GatewayError(
+        408,
+        'request_timeout',
+        'The request did not arrive in time (server.headers_timeout_ms for the headers, server.request_timeout_ms for the whole request); the connection is closed.',
+      );
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return new GatewayError(413, 'chunk_extensions_too_large', 'The chunk extensions of the body are larger than the gateway accepts.');
+      return new GatewayError(
+        413,
+        'chunk_extensions_too_large',
+        'The chunk extensions of the body are larger than the gateway accepts.',
+      );
     default: {
-      const reason = typeof error.reason === 'string' && /^[\x20-\x7e]{1,200}$/.test(error.reason) ? error.reason : 'malformed request';
-      return new GatewayError(400, 'malformed_request', `The request is not valid HTTP/1.1 (${reason}); the connection is closed.`);
+      const reason =
+        typeof error.reason === 'string' && /^[\x20-\x7e]{1,200}$/.test(error.reason)
+          ? error.reason
+          : 'malformed request';
+      return new GatewayError(
+        400,
+        'malformed_request',
+        `The request is not valid HTTP/1.1 (${reason}); the connection is closed.`,
+      );
     }
   }
 }
@@ -65,8 +92,12 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
 /** An error answer written on the socket itself, where no request or reply object exists; the connection is then closed. */
 function writeRawError(socket: Duplex, error: GatewayError): void {
   const { headers, body } = rawError(error);
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  socket.write(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n${head}\r\n${body}`, () => socket.destroy());
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.write(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n${head}\r\n${body}`, () =>
+    socket.destroy(),
+  );
 }
 
 function rawError(error: GatewayError): { headers: Record<string, string>; body: string } {
@@ -91,12 +122,25 @@ function rawError(error: GatewayError): { headers: Record<string, string>; body:
 export function answerUnservedRequests(server: Server): void {
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     const expectation = String(request.headers.expect).slice(0, 100);
-    const { headers, body } = rawError(new GatewayError(417, 'expectation_failed', `The gateway only understands Expect: 100-continue, not "${expectation}"; send the request without that header.`));
+    const { headers, body } = rawError(
+      new GatewayError(
+        417,
+        'expectation_failed',
+        `The gateway only understands Expect: 100-continue, not "${expectation}"; send the request without that header.`,
+      ),
+    );
     response.writeHead(417, headers).end(body);
   });
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => undefined);
-    writeRawError(socket, new GatewayError(405, 'method_not_allowed', 'CONNECT is not served: the gateway is not a proxy. Send the request to the gateway itself (GET, POST, DELETE...).'));
+    writeRawError(
+      socket,
+      new GatewayError(
+        405,
+        'method_not_allowed',
+        'CONNECT is not served: the gateway is not a proxy. Send the request to the gateway itself (GET, POST, DELETE...).',
+      ),
+    );
   });
 }
 
@@ -104,13 +148,23 @@ export function answerUnservedRequests(server: Server): void {
 function framingProblem(request: IncomingMessage): GatewayError | undefined {
   const version = request.httpVersion;
   if (version !== '1.1' && version !== '1.0') {
-    return new GatewayError(505, 'http_version_not_supported', `HTTP/${version.slice(0, 10)} is not supported; the gateway speaks HTTP/1.1 (and 1.0).`);
+    return new GatewayError(
+      505,
+      'http_version_not_supported',
+      `HTTP/${version.slice(0, 10)} is not supported; the gateway speaks HTTP/1.1 (and 1.0).`,
+    );
   }
   const raw = request.rawHeaders;
   let hosts = 0;
   for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') hosts++;
-  if (hosts > 1) return new GatewayError(400, 'malformed_request', 'The request names more than one Host header; send exactly one.');
-  if (hosts === 0 && version === '1.1') return new GatewayError(400, 'malformed_request', 'An HTTP/1.1 request needs a Host header; send one (HTTP clients add it themselves).');
+  if (hosts > 1)
+    return new GatewayError(400, 'malformed_request', 'The request names more than one Host header; send exactly one.');
+  if (hosts === 0 && version === '1.1')
+    return new GatewayError(
+      400,
+      'malformed_request',
+      'An HTTP/1.1 request needs a Host header; send one (HTTP clients add it themselves).',
+    );
   return undefined;
 }
 

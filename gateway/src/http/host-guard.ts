@@ -22,7 +22,19 @@ export function registerHostGuard(app: FastifyInstance, boundHost: string, allow
   app.addHook('onRequest', (request, _reply, done) => {
     const header = request.headers.host;
     const name = header ? hostnameOf(header) : undefined;
-    if (name === undefined || isLoopbackAddress(name) || name.endsWith('.localhost') || allowedHosts().some((host) => host.toLowerCase() === name)) return done();
-    done(new GatewayError(403, 'host_not_allowed', `Host "${name}" is not allowed for a gateway bound to ${boundHost}; add it to the allowed hosts (Settings in the console, or server.allowed_hosts in the config file) if you trust it.`));
+    if (
+      name === undefined ||
+      isLoopbackAddress(name) ||
+      name.endsWith('.localhost') ||
+      allowedHosts().some((host) => host.toLowerCase() === name)
+    )
+      return done();
+    done(
+      new GatewayError(
+        403,
+        'host_not_allowed',
+        `Host "${name}" is not allowed for a gateway bound to ${boundHost}; add it to the allowed hosts (Settings in the console, or server.allowed_hosts in the config file) if you trust it.`,
+      ),
+    );
   });
 }

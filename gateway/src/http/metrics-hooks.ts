@@ -59,8 +59,14 @@ export function registerMetricsHooks(app: FastifyInstance): void {
     if (!operation) return;
     const labels = modelLabels(operation, request.billing.usage?.model ?? requestedModel(request.body));
     const usage = request.billing.usage;
-    metrics.modelRequest(labels, seconds, errorType, usage && status < 400 ? { input: usage.prompt_tokens, output: usage.completion_tokens } : undefined);
-    if (request.firstFrameAt !== null) metrics.firstToken(labels, Number(request.firstFrameAt - request.startedAt) / 1e9);
+    metrics.modelRequest(
+      labels,
+      seconds,
+      errorType,
+      usage && status < 400 ? { input: usage.prompt_tokens, output: usage.completion_tokens } : undefined,
+    );
+    if (request.firstFrameAt !== null)
+      metrics.firstToken(labels, Number(request.firstFrameAt - request.startedAt) / 1e9);
   }
 
   /** Only models the gateway serves become label values, so clients cannot blow up the series count. */

@@ -4,7 +4,13 @@
  * `transform`, so it shapes the document only, never validation.
  */
 
-type RouteSchema = Record<string, unknown> & { hide?: boolean; operationId?: string; summary?: string; consumes?: string[]; body?: unknown };
+type RouteSchema = Record<string, unknown> & {
+  hide?: boolean;
+  operationId?: string;
+  summary?: string;
+  consumes?: string[];
+  body?: unknown;
+};
 
 /** Multipart fields besides `file`, per path; a route with multipart and no entry documents `file` alone. */
 const MULTIPART_FIELDS: Record<string, Record<string, { type: string; description?: string }>> = {
@@ -26,7 +32,10 @@ const words = (text: string): string[] => text.split(/[^A-Za-z0-9]+/).filter((wo
 
 /** `POST /v1/chat/completions` → `postV1ChatCompletions`; `GET /v1/files/:file_id` → `getV1FilesByFileId`. */
 export function operationIdFor(method: string, url: string): string {
-  const parts = url.split('/').filter((part) => part !== '').flatMap((part) => (part.startsWith(':') ? ['by', ...words(part.slice(1))] : words(part)));
+  const parts = url
+    .split('/')
+    .filter((part) => part !== '')
+    .flatMap((part) => (part.startsWith(':') ? ['by', ...words(part.slice(1))] : words(part)));
   return [method.toLowerCase(), ...parts.map((part) => part[0].toUpperCase() + part.slice(1))].join('');
 }
 
@@ -41,7 +50,15 @@ function multipartBody(url: string) {
   return { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' }, ...fields } };
 }
 
-export function describeOperation({ schema, url, route }: { schema?: unknown; url: string; route: { method: string | string[] } }): { schema: RouteSchema; url: string } {
+export function describeOperation({
+  schema,
+  url,
+  route,
+}: {
+  schema?: unknown;
+  url: string;
+  route: { method: string | string[] };
+}): { schema: RouteSchema; url: string } {
   const method = Array.isArray(route.method) ? route.method[0] : route.method;
   const given = (schema ?? {}) as RouteSchema;
   const alias = LISTED_ALIASES.has(url);

@@ -48,5 +48,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         .replace(/ +;/g, ';'),
     logo: { type: 'image/svg+xml', content: SWITCHYARD_LOGO, href: '/ui/' },
   });
-  app.get('/openapi.json', { config: { auth: 'none', unlogged: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { config: { auth: 'none', unlogged: true }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
 }

@@ -30,7 +30,13 @@ export function registerRequestDecompression(app: FastifyInstance, inflatedLimit
     if (encoding === 'identity' || encoding === '') return done(null, payload);
     const decoder = DECODERS[encoding];
     if (!decoder) {
-      return done(new GatewayError(415, 'unsupported_content_encoding', `The request's Content-Encoding "${encoding.slice(0, 40)}" is not supported; send the body uncompressed or as ${Object.keys(DECODERS).join(', ')}.`));
+      return done(
+        new GatewayError(
+          415,
+          'unsupported_content_encoding',
+          `The request's Content-Encoding "${encoding.slice(0, 40)}" is not supported; send the body uncompressed or as ${Object.keys(DECODERS).join(', ')}.`,
+        ),
+      );
     }
     const limit = Math.min(inflatedLimitBytes, request.routeOptions.bodyLimit ?? inflatedLimitBytes);
     done(null, inflateCapped(payload, decoder(), limit));
@@ -44,7 +50,11 @@ function inflateCapped(source: Readable, inflate: Transform, limitBytes: number)
       inflated += chunk.length;
       if (inflated <= limitBytes) return callback(null, chunk);
       callback(
-        new GatewayError(413, 'inflated_body_too_large', `The request body inflates to more than ${megabytes(limitBytes)}, the most the gateway inflates (server.inflated_body_limit_mb); send a smaller body, or send it uncompressed (up to server.body_limit_mb).`),
+        new GatewayError(
+          413,
+          'inflated_body_too_large',
+          `The request body inflates to more than ${megabytes(limitBytes)}, the most the gateway inflates (server.inflated_body_limit_mb); send a smaller body, or send it uncompressed (up to server.body_limit_mb).`,
+        ),
       );
     },
   }) as InflatedBody;
@@ -52,7 +62,15 @@ function inflateCapped(source: Readable, inflate: Transform, limitBytes: number)
   source.on('data', (chunk: Buffer) => {
     capped.receivedEncodedLength += chunk.length;
   });
-  inflate.on('error', () => capped.destroy(new GatewayError(400, 'invalid_compressed_body', 'The request body could not be inflated: it is not valid data for its Content-Encoding.')));
+  inflate.on('error', () =>
+    capped.destroy(
+      new GatewayError(
+        400,
+        'invalid_compressed_body',
+        'The request body could not be inflated: it is not valid data for its Content-Encoding.',
+      ),
+    ),
+  );
   source.on('error', (error) => capped.destroy(error));
   // Whatever ends it (the cap, bad data, the client leaving), the decoder's buffers go at once.
   capped.on('close', () => {

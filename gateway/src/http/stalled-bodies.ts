@@ -14,9 +14,14 @@ export const WATCHED_BODY_BYTES = 2 ** 20;
 export function registerBodyIdleTimeout(app: FastifyInstance, idleMs: number): void {
   app.addHook('preParsing', (request, reply, payload, done) => {
     const length = request.headers['content-length'];
-    const watched = length === undefined ? request.headers['transfer-encoding'] !== undefined : Number(length) > WATCHED_BODY_BYTES;
+    const watched =
+      length === undefined ? request.headers['transfer-encoding'] !== undefined : Number(length) > WATCHED_BODY_BYTES;
     if (!watched || request.headers['content-type']?.startsWith('multipart/')) return done(null, payload);
-    const stalled = new GatewayError(408, 'body_stalled', `The request body sent nothing for ${Math.round(idleMs / 100) / 10} s (server.body_idle_timeout_ms); the connection is closed. Send the request again.`);
+    const stalled = new GatewayError(
+      408,
+      'body_stalled',
+      `The request body sent nothing for ${Math.round(idleMs / 100) / 10} s (server.body_idle_timeout_ms); the connection is closed. Send the request again.`,
+    );
     const watch = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         timer.refresh();

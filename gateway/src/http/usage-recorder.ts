@@ -42,7 +42,11 @@ interface Failure {
   code: string | null;
   message: string | null;
 }
-type Recordable = FastifyRequest & { [RECORDED]: Recorded | null; [RESPONSE_BODY]: string | Buffer | null; [FAILURE]: Failure | null };
+type Recordable = FastifyRequest & {
+  [RECORDED]: Recorded | null;
+  [RESPONSE_BODY]: string | Buffer | null;
+  [FAILURE]: Failure | null;
+};
 
 const STREAM = '[stream]';
 
@@ -95,11 +99,17 @@ function knownSecrets(app: FastifyInstance, request: FastifyRequest): string[] {
   const providerKeys = settings.providerKeys();
   let configured = configuredSecrets.get(providerKeys);
   if (!configured) {
-    configured = [options.adminKey, ...options.providers.map((provider) => provider.api_key), ...providerKeys].filter((secret): secret is string => typeof secret === 'string' && secret.length > 0);
+    configured = [options.adminKey, ...options.providers.map((provider) => provider.api_key), ...providerKeys].filter(
+      (secret): secret is string => typeof secret === 'string' && secret.length > 0,
+    );
     configuredSecrets.set(providerKeys, configured);
   }
   const secrets = [...configured];
-  for (const presented of [headerValue(request, 'x-api-key'), headerValue(request, 'authorization')?.replace(/^Bearer\s+/i, '')]) if (presented) secrets.push(presented);
+  for (const presented of [
+    headerValue(request, 'x-api-key'),
+    headerValue(request, 'authorization')?.replace(/^Bearer\s+/i, ''),
+  ])
+    if (presented) secrets.push(presented);
   return secrets;
 }
 
@@ -174,10 +184,14 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
       client: headerValue(request, 'x-switchyard-client')?.slice(0, 40) ?? null,
       request_headers: redactHeaders(request.headers, secrets),
       ...(requestBody !== undefined ? { request_body: redactBody(requestBody, 4096, secrets) } : {}),
-      ...(responseBody !== undefined ? { response_body: responseBody === STREAM ? STREAM : redactBody(responseBody.toString(), 4096, secrets) } : {}),
+      ...(responseBody !== undefined
+        ? { response_body: responseBody === STREAM ? STREAM : redactBody(responseBody.toString(), 4096, secrets) }
+        : {}),
       // Kept whether or not bodies are: the gateway's own words on why the request failed (an upstream's may quote secrets).
       ...(failure?.code ? { error_code: failure.code } : {}),
-      ...(failure?.message ? { error_message: redactBody(failure.message, MAX_LOGGED_ERROR_MESSAGE_CHARS, secrets) } : {}),
+      ...(failure?.message
+        ? { error_message: redactBody(failure.message, MAX_LOGGED_ERROR_MESSAGE_CHARS, secrets) }
+        : {}),
     };
     // The log is the Owner's: requests without a valid key go apart and cannot evict the entries of keys.
     if (request.apiKey) app.services.requestLog.add(entry);
@@ -190,13 +204,17 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
     return committed;
   };
 
-  app.decorate('recordStreamEnd', (request: FastifyRequest, status: number) => record(request, status) ?? Promise.resolve());
+  app.decorate(
+    'recordStreamEnd',
+    (request: FastifyRequest, status: number) => record(request, status) ?? Promise.resolve(),
+  );
   app.decorate('recordStreamFailure', (request: FastifyRequest, failure: { code: string; message: string }) => {
     (request as Recordable)[FAILURE] = failure;
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    const complete = payload === null || payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload);
+    const complete =
+      payload === null || payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload);
     if (keepBodies()) (request as Recordable)[RESPONSE_BODY] = complete ? (payload ?? '') : STREAM;
     if (complete && payload && reply.statusCode >= 400) (request as Recordable)[FAILURE] = failureOf(payload);
     const committed = complete ? bill(request as Recordable, reply.statusCode) : undefined;

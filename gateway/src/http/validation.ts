@@ -36,7 +36,9 @@ function finiteOnly(validate: Validator): Validator {
     const result = validate(data);
     if (result !== true) return result;
     const path = nonFinitePath(data);
-    return path === undefined ? true : { error: [{ instancePath: path, keyword: 'type', message: 'must be a finite number', params: {} }] };
+    return path === undefined
+      ? true
+      : { error: [{ instancePath: path, keyword: 'type', message: 'must be a finite number', params: {} }] };
   };
   Object.defineProperty(checked, 'errors', { get: () => validate.errors });
   return checked;
@@ -86,7 +88,8 @@ function overDeepPath(data: unknown): string | undefined {
     const value = level.value as Record<string, unknown>;
     for (const key in value) {
       const child = value[key];
-      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: level.depth + 1, key, parent: level });
+      if (child !== null && typeof child === 'object')
+        stack.push({ value: child, depth: level.depth + 1, key, parent: level });
     }
   }
   return undefined;
@@ -111,7 +114,16 @@ function shallowOnly(validate: Validator): Validator {
   const checked: Validator = (data) => {
     const path = overDeepPath(data);
     if (path === undefined) return validate(data);
-    return { error: [{ instancePath: path, keyword: 'maxDepth', message: `is nested more than ${MAX_BODY_DEPTH} levels deep`, params: {} }] };
+    return {
+      error: [
+        {
+          instancePath: path,
+          keyword: 'maxDepth',
+          message: `is nested more than ${MAX_BODY_DEPTH} levels deep`,
+          params: {},
+        },
+      ],
+    };
   };
   Object.defineProperty(checked, 'errors', { get: () => validate.errors });
   return checked;
@@ -126,9 +138,16 @@ export function validationController(): NonNullable<FastifyServerOptions['schema
   return {
     compilersFactory: {
       buildValidator: (externalSchemas: Record<string, unknown>) => {
-        const body = factory(externalSchemas as never, { customOptions: { ...shared, coerceTypes: false }, onCreate: lengthsInUnits }) as unknown as BuildValidator;
-        const text = factory(externalSchemas as never, { customOptions: { ...shared, coerceTypes: 'array' }, onCreate: lengthsInUnits }) as unknown as BuildValidator;
-        return ((route: RouteDefinition) => (route.httpPart === 'body' ? shallowOnly(body(route)) : finiteOnly(text(route)))) as never;
+        const body = factory(externalSchemas as never, {
+          customOptions: { ...shared, coerceTypes: false },
+          onCreate: lengthsInUnits,
+        }) as unknown as BuildValidator;
+        const text = factory(externalSchemas as never, {
+          customOptions: { ...shared, coerceTypes: 'array' },
+          onCreate: lengthsInUnits,
+        }) as unknown as BuildValidator;
+        return ((route: RouteDefinition) =>
+          route.httpPart === 'body' ? shallowOnly(body(route)) : finiteOnly(text(route))) as never;
       },
     },
   };

@@ -1,6 +1,14 @@
 import type { GrayImage } from './image/decode-image.js';
 import type { PdfStreamLimits } from './pdf/check-pdf-streams.js';
-import type { DecodedPng, ImageJob, PdfBytes, PdfPageContent, PdfPageJob, PdfRenderJob, RenderedPdfPage } from './work-pool/media-tasks.js';
+import type {
+  DecodedPng,
+  ImageJob,
+  PdfBytes,
+  PdfPageContent,
+  PdfPageJob,
+  PdfRenderJob,
+  RenderedPdfPage,
+} from './work-pool/media-tasks.js';
 import { taskModule } from './work-pool/task-module.js';
 import type { WorkPool } from './work-pool/work-pool.js';
 
@@ -35,19 +43,39 @@ export class MediaDecoder {
   async openPdf(bytes: Uint8Array, maxPixels: number, signal: AbortSignal): Promise<OpenedPdf> {
     const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
     shared.set(bytes);
-    const limits: PdfStreamLimits = { maxImagePixels: maxPixels, maxStreamBytes: PDF_MAX_STREAM_BYTES, maxOperators: PDF_MAX_OPERATORS };
-    const pageCount = await this.run<{ pdf: PdfBytes; limits: PdfStreamLimits }, number>('pdfPageCount', { pdf: shared, limits }, signal);
+    const limits: PdfStreamLimits = {
+      maxImagePixels: maxPixels,
+      maxStreamBytes: PDF_MAX_STREAM_BYTES,
+      maxOperators: PDF_MAX_OPERATORS,
+    };
+    const pageCount = await this.run<{ pdf: PdfBytes; limits: PdfStreamLimits }, number>(
+      'pdfPageCount',
+      { pdf: shared, limits },
+      signal,
+    );
     return { bytes: shared, pageCount, limits };
   }
 
   /** A page's words from its text layer at `dpi`, or, when it has none, its pixels rendered at `dpi`. */
   pdfPage(pdf: OpenedPdf, page: number, dpi: number, maxPixels: number, signal: AbortSignal): Promise<PdfPageContent> {
-    return this.run<PdfPageJob, PdfPageContent>('pdfPageContent', { pdf: pdf.bytes, limits: pdf.limits, page, dpi, maxPixels }, signal);
+    return this.run<PdfPageJob, PdfPageContent>(
+      'pdfPageContent',
+      { pdf: pdf.bytes, limits: pdf.limits, page, dpi, maxPixels },
+      signal,
+    );
   }
 
   /** One page of a PDF as a gray PNG, `width` pixels wide or at `defaultDpi`. */
-  renderPdfPage(bytes: Uint8Array, request: { page: number; width?: number; defaultDpi: number; maxPixels: number }, signal: AbortSignal): Promise<RenderedPdfPage> {
-    const limits: PdfStreamLimits = { maxImagePixels: request.maxPixels, maxStreamBytes: PDF_MAX_STREAM_BYTES, maxOperators: PDF_MAX_OPERATORS };
+  renderPdfPage(
+    bytes: Uint8Array,
+    request: { page: number; width?: number; defaultDpi: number; maxPixels: number },
+    signal: AbortSignal,
+  ): Promise<RenderedPdfPage> {
+    const limits: PdfStreamLimits = {
+      maxImagePixels: request.maxPixels,
+      maxStreamBytes: PDF_MAX_STREAM_BYTES,
+      maxOperators: PDF_MAX_OPERATORS,
+    };
     return this.run<PdfRenderJob, RenderedPdfPage>('renderPdfPageToPng', { pdf: bytes, limits, ...request }, signal);
   }
 

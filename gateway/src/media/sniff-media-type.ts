@@ -24,4 +24,11 @@ export function sniffMediaType(bytes: Buffer): string | null {
   return null;
 }
 
-export const IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/tiff', 'image/bmp', 'image/webp'] as const;
+export const IMAGE_MEDIA_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/tiff',
+  'image/bmp',
+  'image/webp',
+] as const;

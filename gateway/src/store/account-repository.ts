@@ -7,7 +7,11 @@ export class AccountRepository {
   constructor(private readonly db: Database) {}
 
   async get(): Promise<AccountRecord | undefined> {
-    return this.db.query.selectFrom('account').select(['full_name', 'currency', 'balance', 'spend_limit', 'created_at']).where('id', '=', 1).executeTakeFirst();
+    return this.db.query
+      .selectFrom('account')
+      .select(['full_name', 'currency', 'balance', 'spend_limit', 'created_at'])
+      .where('id', '=', 1)
+      .executeTakeFirst();
   }
 
   /** Creates the one account row unless it exists. */

@@ -40,14 +40,22 @@ export interface AgentAlias {
 type StoredAgent = Row<'agents'>;
 
 /** Versions recorded before agents had completion_args had none. */
-const withArgs = (version: Partial<AgentConfiguration>) => ({ ...version, completion_args: version.completion_args ?? {} });
+const withArgs = (version: Partial<AgentConfiguration>) => ({
+  ...version,
+  completion_args: version.completion_args ?? {},
+});
 const fromStored = (stored: StoredAgent): AgentRecord => ({
   ...stored,
   tools: JSON.parse(stored.tools) as unknown[],
   completion_args: JSON.parse(stored.completion_args) as Record<string, unknown>,
   history: (JSON.parse(stored.history) as AgentRecord['history']).map(withArgs) as AgentRecord['history'],
 });
-const toStored = (record: AgentRecord): StoredAgent => ({ ...record, tools: JSON.stringify(record.tools), completion_args: JSON.stringify(record.completion_args), history: JSON.stringify(record.history) });
+const toStored = (record: AgentRecord): StoredAgent => ({
+  ...record,
+  tools: JSON.stringify(record.tools),
+  completion_args: JSON.stringify(record.completion_args),
+  history: JSON.stringify(record.history),
+});
 
 export class AgentsRepository {
   constructor(private readonly db: Database) {}
@@ -70,8 +78,34 @@ export class AgentsRepository {
 
   /** Stores the agent's new current version (configuration, version, updated_at, history). */
   async replace(record: AgentRecord): Promise<void> {
-    const { name, model, instructions, description, tools, completion_args, updated_at, version, history, active_version } = toStored(record);
-    await this.db.query.updateTable('agents').set({ name, model, instructions, description, tools, completion_args, updated_at, version, history, active_version }).where('id', '=', record.id).execute();
+    const {
+      name,
+      model,
+      instructions,
+      description,
+      tools,
+      completion_args,
+      updated_at,
+      version,
+      history,
+      active_version,
+    } = toStored(record);
+    await this.db.query
+      .updateTable('agents')
+      .set({
+        name,
+        model,
+        instructions,
+        description,
+        tools,
+        completion_args,
+        updated_at,
+        version,
+        history,
+        active_version,
+      })
+      .where('id', '=', record.id)
+      .execute();
   }
 
   async setActiveVersion(id: string, version: number | null): Promise<void> {
@@ -80,11 +114,21 @@ export class AgentsRepository {
 
   /** The agent's aliases, by name. */
   async aliases(agentId: string): Promise<AgentAlias[]> {
-    return this.db.query.selectFrom('agent_aliases').select(['alias', 'version', 'created_at', 'updated_at']).where('agent_id', '=', agentId).orderBy('alias').execute();
+    return this.db.query
+      .selectFrom('agent_aliases')
+      .select(['alias', 'version', 'created_at', 'updated_at'])
+      .where('agent_id', '=', agentId)
+      .orderBy('alias')
+      .execute();
   }
 
   async aliasVersion(agentId: string, alias: string): Promise<number | undefined> {
-    const found = await this.db.query.selectFrom('agent_aliases').select('version').where('agent_id', '=', agentId).where('alias', '=', alias).executeTakeFirst();
+    const found = await this.db.query
+      .selectFrom('agent_aliases')
+      .select('version')
+      .where('agent_id', '=', agentId)
+      .where('alias', '=', alias)
+      .executeTakeFirst();
     return found?.version;
   }
 
@@ -95,17 +139,30 @@ export class AgentsRepository {
       .values({ agent_id: agentId, alias, version, created_at: now, updated_at: now })
       .onConflict((conflict) => conflict.columns(['agent_id', 'alias']).doUpdateSet({ version, updated_at: now }))
       .execute();
-    return this.db.query.selectFrom('agent_aliases').select(['alias', 'version', 'created_at', 'updated_at']).where('agent_id', '=', agentId).where('alias', '=', alias).executeTakeFirstOrThrow();
+    return this.db.query
+      .selectFrom('agent_aliases')
+      .select(['alias', 'version', 'created_at', 'updated_at'])
+      .where('agent_id', '=', agentId)
+      .where('alias', '=', alias)
+      .executeTakeFirstOrThrow();
   }
 
   async deleteAlias(agentId: string, alias: string): Promise<boolean> {
-    const result = await this.db.query.deleteFrom('agent_aliases').where('agent_id', '=', agentId).where('alias', '=', alias).executeTakeFirst();
+    const result = await this.db.query
+      .deleteFrom('agent_aliases')
+      .where('agent_id', '=', agentId)
+      .where('alias', '=', alias)
+      .executeTakeFirst();
     return result.numDeletedRows > 0n;
   }
 
   /** How many agents `keyId` keeps. */
   async countBy(keyId: string): Promise<number> {
-    const row = await this.db.query.selectFrom('agents').select((eb) => eb.fn.countAll<number>().as('count')).where('key_id', '=', keyId).executeTakeFirst();
+    const row = await this.db.query
+      .selectFrom('agents')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('key_id', '=', keyId)
+      .executeTakeFirst();
     return Number(row?.count ?? 0);
   }
 

@@ -5,7 +5,8 @@ import { inScope, ownerCondition, type OwnerScope } from './owner-scope.js';
 import type { Row } from './tables.js';
 
 /** OpenAI's batch statuses; `cancelling` lasts while the line in flight at the cancel is stopped and the results are written. */
-export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
+export type BatchStatus =
+  'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
 
 /** A batch as the gateway uses it: the stored row with its status typed and its JSON columns parsed. */
 export type BatchRecord = Omit<Row<'batches'>, 'status' | 'metadata' | 'errors'> & {
@@ -65,7 +66,14 @@ export class BatchesRepository {
 
   async withStatus(statuses: BatchStatus[]): Promise<BatchRecord[]> {
     if (statuses.length === 0) return [];
-    return (await this.db.query.selectFrom('batches').selectAll().where('status', 'in', statuses).orderBy('created_at').execute()).map(fromStored);
+    return (
+      await this.db.query
+        .selectFrom('batches')
+        .selectAll()
+        .where('status', 'in', statuses)
+        .orderBy('created_at')
+        .execute()
+    ).map(fromStored);
   }
 
   async update(id: string, changes: Partial<Omit<BatchRecord, 'id' | 'metadata'>>): Promise<void> {
@@ -76,8 +84,18 @@ export class BatchesRepository {
   }
 
   /** Moves the batch from one of `from` to `to` (with `changes`); false when it was in none of them (another instance or call got there first). */
-  async transition(id: string, from: BatchStatus[], to: BatchStatus, changes: Partial<Omit<BatchRecord, 'id' | 'metadata' | 'errors' | 'status'>> = {}): Promise<boolean> {
-    const result = await this.db.query.updateTable('batches').set({ ...changes, status: to }).where('id', '=', id).where('status', 'in', from).executeTakeFirst();
+  async transition(
+    id: string,
+    from: BatchStatus[],
+    to: BatchStatus,
+    changes: Partial<Omit<BatchRecord, 'id' | 'metadata' | 'errors' | 'status'>> = {},
+  ): Promise<boolean> {
+    const result = await this.db.query
+      .updateTable('batches')
+      .set({ ...changes, status: to })
+      .where('id', '=', id)
+      .where('status', 'in', from)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -96,7 +114,11 @@ export class BatchesRepository {
       ON CONFLICT (batch_id, custom_id) DO NOTHING`.execute(this.db.query);
     if (Number(inserted.numAffectedRows ?? 0) > 0) {
       const counter = line.ok ? 'completed' : 'failed';
-      await this.db.query.updateTable('batches').set((eb) => ({ [counter]: eb(counter, '+', 1) })).where('id', '=', batchId).execute();
+      await this.db.query
+        .updateTable('batches')
+        .set((eb) => ({ [counter]: eb(counter, '+', 1) }))
+        .where('id', '=', batchId)
+        .execute();
       return 'stored';
     }
     const batch = await this.get(batchId);
@@ -105,7 +127,11 @@ export class BatchesRepository {
 
   /** The custom ids of the lines stored so far. */
   async storedLineIds(batchId: string): Promise<Set<string>> {
-    const rows = await this.db.query.selectFrom('batch_lines').select('custom_id').where('batch_id', '=', batchId).execute();
+    const rows = await this.db.query
+      .selectFrom('batch_lines')
+      .select('custom_id')
+      .where('batch_id', '=', batchId)
+      .execute();
     return new Set(rows.map((row) => row.custom_id));
   }
 
@@ -121,13 +147,22 @@ export class BatchesRepository {
   }
 
   async lineCount(batchId: string): Promise<number> {
-    const row = await this.db.query.selectFrom('batch_lines').select((eb) => eb.fn.countAll<number>().as('count')).where('batch_id', '=', batchId).executeTakeFirst();
+    const row = await this.db.query
+      .selectFrom('batch_lines')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('batch_id', '=', batchId)
+      .executeTakeFirst();
     return Number(row?.count ?? 0);
   }
 
   /** The stored lines in input order. */
   async lines(batchId: string): Promise<BatchLineResult[]> {
-    const rows = await this.db.query.selectFrom('batch_lines').selectAll().where('batch_id', '=', batchId).orderBy('line').execute();
+    const rows = await this.db.query
+      .selectFrom('batch_lines')
+      .selectAll()
+      .where('batch_id', '=', batchId)
+      .orderBy('line')
+      .execute();
     return rows.map((row) => ({ customId: row.custom_id, line: row.line, ok: row.ok === 1, result: row.result }));
   }
 

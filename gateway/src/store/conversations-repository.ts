@@ -52,16 +52,26 @@ export class ConversationsRepository {
   }
 
   async list(limit: number, offset: number, scope?: OwnerScope): Promise<ConversationRecord[]> {
-    return (await newestFirst(this.db, 'conversations', limit, undefined, [ownerCondition(scope)], offset)).map(fromStored);
+    return (await newestFirst(this.db, 'conversations', limit, undefined, [ownerCondition(scope)], offset)).map(
+      fromStored,
+    );
   }
 
   async setEntries(id: string, entries: ConversationEntry[], updatedAt: number): Promise<void> {
-    await this.db.query.updateTable('conversations').set({ entries: JSON.stringify(entries), updated_at: updatedAt }).where('id', '=', id).execute();
+    await this.db.query
+      .updateTable('conversations')
+      .set({ entries: JSON.stringify(entries), updated_at: updatedAt })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** How many conversations `keyId` keeps. */
   async countBy(keyId: string): Promise<number> {
-    const row = await this.db.query.selectFrom('conversations').select((eb) => eb.fn.countAll<number>().as('count')).where('key_id', '=', keyId).executeTakeFirst();
+    const row = await this.db.query
+      .selectFrom('conversations')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('key_id', '=', keyId)
+      .executeTakeFirst();
     return Number(row?.count ?? 0);
   }
 

@@ -130,7 +130,9 @@ async function loadPg() {
   const numericTypes = new Set<number>([pg.types.builtins.INT8, pg.types.builtins.NUMERIC]);
   const typeParsers = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-      numericTypes.has(oid) && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+      numericTypes.has(oid) && format !== 'binary'
+        ? (value: string) => Number(value)
+        : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
   };
   return { pg, typeParsers };
 }
@@ -153,7 +155,14 @@ const QUERY_TIMEOUT_MS = 15_000;
 async function openPostgres(url: string, queryTimeoutMs: number | undefined): Promise<Database> {
   const { pg, typeParsers } = await loadPg();
   // Short timeouts: while the server does not answer, a request fails fast with 503 instead of hanging.
-  const pool = new pg.Pool({ ...postgresConnection(url), types: typeParsers, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, query_timeout: queryTimeoutMs, keepAlive: true });
+  const pool = new pg.Pool({
+    ...postgresConnection(url),
+    types: typeParsers,
+    max: 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: queryTimeoutMs,
+    keepAlive: true,
+  });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
   // Likewise a client checked out between two queries (a transaction): its next query reports it.
@@ -167,11 +176,20 @@ async function openPostgres(url: string, queryTimeoutMs: number | undefined): Pr
   } catch (error) {
     await query.destroy();
     const cause = error as NodeJS.ErrnoException;
-    throw new StoreError(`GATEWAY_DATABASE_URL: PostgreSQL at ${shownUrl(url)} did not answer (${cause.code ? `${cause.code}: ` : ''}${cause.message.split('\n')[0]})`);
+    throw new StoreError(
+      `GATEWAY_DATABASE_URL: PostgreSQL at ${shownUrl(url)} did not answer (${cause.code ? `${cause.code}: ` : ''}${cause.message.split('\n')[0]})`,
+    );
   }
   const atomically = (statements: readonly CompiledQuery[]) =>
     query.transaction().execute(async (trx) => {
       for (const statement of statements) await trx.executeQuery(statement);
     });
-  return { query, dialect: 'postgres', atomically, atomicallyInBackground: atomically, ping, close: () => query.destroy() };
+  return {
+    query,
+    dialect: 'postgres',
+    atomically,
+    atomicallyInBackground: atomically,
+    ping,
+    close: () => query.destroy(),
+  };
 }

@@ -30,7 +30,10 @@ export class FilesRepository {
   async storedBy(keyId: string): Promise<{ count: number; bytes: number }> {
     const row = await this.db.query
       .selectFrom('files')
-      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.coalesce(eb.fn.sum<number>('bytes'), sql<number>`0`).as('bytes')])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.coalesce(eb.fn.sum<number>('bytes'), sql<number>`0`).as('bytes'),
+      ])
       .where('key_id', '=', keyId)
       .executeTakeFirst();
     return { count: Number(row?.count ?? 0), bytes: Number(row?.bytes ?? 0) };

@@ -35,7 +35,9 @@ export async function openJobQueue(options: JobQueueOptions, onError: (error: Er
     await boss.start();
   } catch (error) {
     await boss.stop({ graceful: false }).catch(() => undefined);
-    throw new StoreError(`The batch queue (pg-boss, schema ${options.schema}) could not start: ${(error as Error).message}`);
+    throw new StoreError(
+      `The batch queue (pg-boss, schema ${options.schema}) could not start: ${(error as Error).message}`,
+    );
   }
   return boss;
 }

@@ -50,7 +50,12 @@ export class KeysRepository {
   }
 
   async revoke(id: string, at: number): Promise<void> {
-    await this.db.query.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    await this.db.query
+      .updateTable('api_keys')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
   }
 
   async touch(id: string, at: number): Promise<void> {

@@ -66,8 +66,14 @@ export async function applyMigrations(db: Database, upTo = latestVersion()): Pro
 
 async function migrate(db: Kysely<Tables> | Transaction<Tables>, dialect: Dialect, upTo: number): Promise<void> {
   const applied_at = dialect === 'postgres' ? 'BIGINT' : 'INTEGER';
-  await sql.raw(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at ${applied_at} NOT NULL)`).execute(db);
-  const applied = new Set((await db.selectFrom('schema_migrations').select('version').execute()).map((row) => row.version));
+  await sql
+    .raw(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at ${applied_at} NOT NULL)`,
+    )
+    .execute(db);
+  const applied = new Set(
+    (await db.selectFrom('schema_migrations').select('version').execute()).map((row) => row.version),
+  );
   const newest = Math.max(0, ...applied);
   if (newest > latestVersion()) {
     throw new StoreError(
@@ -77,7 +83,10 @@ async function migrate(db: Kysely<Tables> | Transaction<Tables>, dialect: Dialec
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.version) || migration.version > upTo) continue;
     for (const statement of inDialect(migration, dialect)) await sql.raw(statement).execute(db);
-    await db.insertInto('schema_migrations').values({ version: migration.version, name: migration.name, applied_at: Date.now() }).execute();
+    await db
+      .insertInto('schema_migrations')
+      .values({ version: migration.version, name: migration.name, applied_at: Date.now() })
+      .execute();
   }
 }
 

@@ -9,7 +9,12 @@ export class ModelDownloadsRepository {
   constructor(private readonly db: Database) {}
 
   async all(): Promise<ModelDownloadRecord[]> {
-    return this.db.query.selectFrom('model_downloads').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+    return this.db.query
+      .selectFrom('model_downloads')
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
   }
 
   async get(id: string): Promise<ModelDownloadRecord | undefined> {
@@ -21,7 +26,11 @@ export class ModelDownloadsRepository {
     await this.db.query
       .insertInto('model_downloads')
       .values({ ...record })
-      .onConflict((conflict) => conflict.column('id').doUpdateSet({ commit_sha, sha256, download_url, status, bytes_total, bytes_done, error, updated_at }))
+      .onConflict((conflict) =>
+        conflict
+          .column('id')
+          .doUpdateSet({ commit_sha, sha256, download_url, status, bytes_total, bytes_done, error, updated_at }),
+      )
       .execute();
   }
 }

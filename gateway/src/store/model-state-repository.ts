@@ -31,7 +31,12 @@ export class ModelStateRepository {
   }
 
   async save(record: ModelStateRecord): Promise<void> {
-    const stored = { metadata: JSON.stringify(record.metadata), archived: record.archived ? 1 : 0, deleted: record.deleted ? 1 : 0, updated_at: record.updated_at };
+    const stored = {
+      metadata: JSON.stringify(record.metadata),
+      archived: record.archived ? 1 : 0,
+      deleted: record.deleted ? 1 : 0,
+      updated_at: record.updated_at,
+    };
     await this.db.query
       .insertInto('model_state')
       .values({ id: record.id, ...stored })

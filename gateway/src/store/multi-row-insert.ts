@@ -28,7 +28,10 @@ export class MultiRowInsert<Row extends object> {
     let text = this.texts.get(key);
     if (text === undefined) {
       const tuple = `(${this.columns.map(() => '?').join(', ')})`;
-      text = numberedFor(dialect, `${this.head} VALUES ${Array.from({ length: rows.length }, () => tuple).join(', ')}${this.tail}`);
+      text = numberedFor(
+        dialect,
+        `${this.head} VALUES ${Array.from({ length: rows.length }, () => tuple).join(', ')}${this.tail}`,
+      );
       if (this.texts.size >= CACHED_TEXTS) this.texts.delete(this.texts.keys().next().value!);
       this.texts.set(key, text);
     }

@@ -17,7 +17,10 @@ export async function newestFirst<T extends Listed>(
   offset = 0,
 ): Promise<Row<T>[]> {
   const conditions = where.filter((condition) => condition !== undefined);
-  if (after) conditions.push(sql<SqlBool>`(created_at < ${after.created_at} OR (created_at = ${after.created_at} AND id < ${after.id}))`);
+  if (after)
+    conditions.push(
+      sql<SqlBool>`(created_at < ${after.created_at} OR (created_at = ${after.created_at} AND id < ${after.id}))`,
+    );
   let query = db.query.selectFrom(table as Listed).selectAll();
   for (const condition of conditions) query = query.where(condition);
   // The four tables share the columns used here; the rows are the table's own.

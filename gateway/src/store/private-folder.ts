@@ -28,7 +28,10 @@ export type PrivateFolderOutcome = 'private' | 'tightened' | 'shared';
  * files next to the gateway's) are left as they are, and so are symbolic links: chmod would change
  * what they point to.
  */
-export async function makePrivateFolder(folder: string, isOwnEntry: (name: string) => boolean = () => true): Promise<PrivateFolderOutcome> {
+export async function makePrivateFolder(
+  folder: string,
+  isOwnEntry: (name: string) => boolean = () => true,
+): Promise<PrivateFolderOutcome> {
   await mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   if (!hasOwnerModes) return 'private';
   const { mode, uid } = await stat(folder);
@@ -44,7 +47,10 @@ async function tightenContents(folder: string, isOwnEntry: (name: string) => boo
     if (entry.isSymbolicLink() || !isOwnEntry(entry.name)) continue;
     const path = join(folder, entry.name);
     // A file removed between the listing and here is no longer anyone's concern.
-    const mode = await lstat(path).then((stats) => stats.mode, () => null);
+    const mode = await lstat(path).then(
+      (stats) => stats.mode,
+      () => null,
+    );
     if (mode === null) continue;
     if ((mode & GROUP_AND_OTHERS) !== 0) await chmod(path, mode & PRIVATE_FOLDER_MODE).catch(() => undefined);
     if (entry.isDirectory()) await tightenContents(path, () => true);

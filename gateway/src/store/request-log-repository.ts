@@ -4,7 +4,11 @@ import type { Tables } from './tables.js';
 
 /** Rows per INSERT: three values each, well under both databases' limits of bound parameters. */
 const ROWS_PER_INSERT = 500;
-const LOG_INSERT = new MultiRowInsert<Tables['request_log']>('request_log', ['id', 'time', 'entry'], ' ON CONFLICT ("id") DO UPDATE SET "time" = "excluded"."time", "entry" = "excluded"."entry"');
+const LOG_INSERT = new MultiRowInsert<Tables['request_log']>(
+  'request_log',
+  ['id', 'time', 'entry'],
+  ' ON CONFLICT ("id") DO UPDATE SET "time" = "excluded"."time", "entry" = "excluded"."entry"',
+);
 
 /** One logged request, as the console's request log shows it. */
 export interface RequestLogEntry {
@@ -43,13 +47,19 @@ export class RequestLogRepository {
     if (latest.length === 0) return;
     const rows = latest.map((entry) => ({ id: entry.id, time: entry.time, entry: JSON.stringify(entry) }));
     const statements = [];
-    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) statements.push(LOG_INSERT.compile(this.db.dialect, rows.slice(start, start + ROWS_PER_INSERT)));
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT)
+      statements.push(LOG_INSERT.compile(this.db.dialect, rows.slice(start, start + ROWS_PER_INSERT)));
     await this.db.atomicallyInBackground(statements);
   }
 
   /** Newest first. */
   async recent(limit: number): Promise<RequestLogEntry[]> {
-    const stored = await this.db.query.selectFrom('request_log').select('entry').orderBy('time', 'desc').limit(limit).execute();
+    const stored = await this.db.query
+      .selectFrom('request_log')
+      .select('entry')
+      .orderBy('time', 'desc')
+      .limit(limit)
+      .execute();
     return stored.map((row) => JSON.parse(row.entry) as RequestLogEntry);
   }
 

@@ -55,7 +55,11 @@ export class ResponsesRepository {
   }
 
   async get(id: string): Promise<StoredResponseRecord | undefined> {
-    const stored: Row<'responses'> | undefined = await this.db.query.selectFrom('responses').selectAll().where('id', '=', id).executeTakeFirst();
+    const stored: Row<'responses'> | undefined = await this.db.query
+      .selectFrom('responses')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!stored) return undefined;
     return {
       ...stored,

@@ -18,9 +18,16 @@ export class SettingsRepository {
   constructor(private readonly db: Database) {}
 
   async routeOverrides(): Promise<RouteOverride[]> {
-    const stored = await this.db.query.selectFrom('route_overrides').select(['id', 'route', 'deleted']).orderBy('updated_at').orderBy('id').execute();
+    const stored = await this.db.query
+      .selectFrom('route_overrides')
+      .select(['id', 'route', 'deleted'])
+      .orderBy('updated_at')
+      .orderBy('id')
+      .execute();
     return stored.map((row): RouteOverride =>
-      Number(row.deleted) === 1 || row.route === null ? { id: row.id, deleted: true } : { id: row.id, deleted: false, route: JSON.parse(row.route) as ModelConfig },
+      Number(row.deleted) === 1 || row.route === null
+        ? { id: row.id, deleted: true }
+        : { id: row.id, deleted: false, route: JSON.parse(row.route) as ModelConfig },
     );
   }
 
@@ -39,8 +46,17 @@ export class SettingsRepository {
   }
 
   async documents(kind: SettingKind): Promise<SettingDocument[]> {
-    const stored = await this.db.query.selectFrom('gateway_settings').select(['id', 'value']).where('kind', '=', kind).orderBy('updated_at').orderBy('id').execute();
-    return stored.map((row) => ({ id: row.id, value: row.value === null ? null : (JSON.parse(row.value) as Record<string, unknown>) }));
+    const stored = await this.db.query
+      .selectFrom('gateway_settings')
+      .select(['id', 'value'])
+      .where('kind', '=', kind)
+      .orderBy('updated_at')
+      .orderBy('id')
+      .execute();
+    return stored.map((row) => ({
+      id: row.id,
+      value: row.value === null ? null : (JSON.parse(row.value) as Record<string, unknown>),
+    }));
   }
 
   /** Stores `value` under (kind, id); null remembers that a config-file entry was removed. */
@@ -55,7 +71,12 @@ export class SettingsRepository {
 
   /** Rewrites a stored document in place (same position in the order), e.g. to encrypt what was stored in plain text. */
   async rewriteDocument(kind: SettingKind, id: string, value: object): Promise<void> {
-    await this.db.query.updateTable('gateway_settings').set({ value: JSON.stringify(value) }).where('kind', '=', kind).where('id', '=', id).execute();
+    await this.db.query
+      .updateTable('gateway_settings')
+      .set({ value: JSON.stringify(value) })
+      .where('kind', '=', kind)
+      .where('id', '=', id)
+      .execute();
   }
 
   async clearDocument(kind: SettingKind, id: string): Promise<void> {

@@ -61,7 +61,9 @@ parentPort.on('message', ({ id, statements }) => {
  * (build/electron-builder.yml), and a worker thread is not promised Electron's archive redirection.
  */
 function libsqlPath(): string {
-  return createRequire(import.meta.url).resolve('libsql').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`);
+  return createRequire(import.meta.url)
+    .resolve('libsql')
+    .replace(`app.asar${sep}`, `app.asar.unpacked${sep}`);
 }
 
 interface Waiting {
@@ -136,7 +138,9 @@ export class SqliteWriter {
       // can be tens of megabytes.
       resourceLimits: { maxYoungGenerationSizeMb: 4 },
     });
-    worker.on('message', (message: { id: number | 'close'; error?: { message: string; code?: string } }) => this.answered(message));
+    worker.on('message', (message: { id: number | 'close'; error?: { message: string; code?: string } }) =>
+      this.answered(message),
+    );
     worker.on('error', (error) => this.failAll(error));
     worker.on('exit', (code) => this.failAll(new Error(`The database writer thread stopped (exit code ${code}).`)));
     worker.unref();

@@ -18,7 +18,14 @@ export interface Tables {
     spend_limit: number | null;
     rpm_limit: number | null;
   };
-  account: { id: number; full_name: string; currency: string; balance: number; spend_limit: number | null; created_at: number };
+  account: {
+    id: number;
+    full_name: string;
+    currency: string;
+    balance: number;
+    spend_limit: number | null;
+    created_at: number;
+  };
   usage: {
     id: Generated<number>;
     time: number;
@@ -35,7 +42,15 @@ export interface Tables {
     /** The ledger's id of the entry (migration 16; NULL on older rows): replays and retries skip rows already stored. */
     entry_id: string | null;
   };
-  files: { id: string; purpose: string; filename: string; mime_type: string; bytes: number; created_at: number; key_id: string | null };
+  files: {
+    id: string;
+    purpose: string;
+    filename: string;
+    mime_type: string;
+    bytes: number;
+    created_at: number;
+    key_id: string | null;
+  };
   model_state: { id: string; metadata: string; archived: number; deleted: number; updated_at: number };
   batches: {
     id: string;
@@ -80,7 +95,15 @@ export interface Tables {
     /** JSON object: the chat parameters every turn of the agent uses. */
     completion_args: string;
   };
-  usage_daily: { day: number; key_id: string; model: string; requests: number; prompt_tokens: number; completion_tokens: number; cost: number };
+  usage_daily: {
+    day: number;
+    key_id: string;
+    model: string;
+    requests: number;
+    prompt_tokens: number;
+    completion_tokens: number;
+    cost: number;
+  };
   agent_aliases: { agent_id: string; alias: string; version: number; created_at: number; updated_at: number };
   model_downloads: {
     id: string;
@@ -98,7 +121,15 @@ export interface Tables {
     created_at: number;
     updated_at: number;
   };
-  responses: { id: string; created_at: number; key_id: string | null; native: number; response: string; input_items: string; context_items: string };
+  responses: {
+    id: string;
+    created_at: number;
+    key_id: string | null;
+    native: number;
+    response: string;
+    input_items: string;
+    context_items: string;
+  };
   response_items: { id: string; response_id: string; item: string };
   request_log: { id: string; time: number; entry: string };
   route_overrides: { id: string; route: string | null; deleted: number; updated_at: number };

@@ -33,7 +33,13 @@ const totals = (eb: ExpressionBuilder<Tables, 'usage_daily'>) => [
 ];
 
 /** pg returns sums as numbers through the pool's type parser; SQLite returns numbers: this only pins the shape. */
-const asTotals = <T extends UsageTotals>(row: T): T => ({ ...row, requests: Number(row.requests), prompt_tokens: Number(row.prompt_tokens), completion_tokens: Number(row.completion_tokens), cost: Number(row.cost) });
+const asTotals = <T extends UsageTotals>(row: T): T => ({
+  ...row,
+  requests: Number(row.requests),
+  prompt_tokens: Number(row.prompt_tokens),
+  completion_tokens: Number(row.completion_tokens),
+  cost: Number(row.cost),
+});
 
 /** The entries summed per UTC day, key and model: the rows the roll-up gains. */
 function rollUp(entries: readonly UsageRecord[]): Rollup[] {
@@ -43,7 +49,15 @@ function rollUp(entries: readonly UsageRecord[]): Rollup[] {
     const key_id = entry.key_id ?? NONE;
     const model = entry.model ?? NONE;
     const id = JSON.stringify([day, key_id, model]);
-    const group = groups.get(id) ?? { day, key_id, model, requests: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 };
+    const group = groups.get(id) ?? {
+      day,
+      key_id,
+      model,
+      requests: 0,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      cost: 0,
+    };
     group.requests += 1;
     group.prompt_tokens += entry.prompt_tokens;
     group.completion_tokens += entry.completion_tokens;
@@ -53,11 +67,32 @@ function rollUp(entries: readonly UsageRecord[]): Rollup[] {
   return [...groups.values()];
 }
 
-const USAGE_COLUMNS = ['time', 'request_id', 'key_id', 'method', 'route', 'model', 'status', 'latency_ms', 'prompt_tokens', 'completion_tokens', 'cost', 'entry_id'] as const satisfies readonly (keyof UsageRecord)[];
+const USAGE_COLUMNS = [
+  'time',
+  'request_id',
+  'key_id',
+  'method',
+  'route',
+  'model',
+  'status',
+  'latency_ms',
+  'prompt_tokens',
+  'completion_tokens',
+  'cost',
+  'entry_id',
+] as const satisfies readonly (keyof UsageRecord)[];
 /** The ledger's rows; a duplicate `entry_id` fails the transaction (unique index, migration 16): the ledger skips stored ids before writing. */
 const USAGE_INSERT = new MultiRowInsert<UsageRecord>('usage', USAGE_COLUMNS);
 
-const ROLLUP_COLUMNS = ['day', 'key_id', 'model', 'requests', 'prompt_tokens', 'completion_tokens', 'cost'] as const satisfies readonly (keyof Rollup)[];
+const ROLLUP_COLUMNS = [
+  'day',
+  'key_id',
+  'model',
+  'requests',
+  'prompt_tokens',
+  'completion_tokens',
+  'cost',
+] as const satisfies readonly (keyof Rollup)[];
 const SUMMED = ['requests', 'prompt_tokens', 'completion_tokens', 'cost'] as const;
 /** The roll-up's rows, added to the day's row for the key and model when it exists. */
 const ROLLUP_INSERT = new MultiRowInsert<Rollup>(
@@ -98,7 +133,11 @@ export class UsageRepository {
   async storedEntryIds(entryIds: readonly string[]): Promise<Set<string>> {
     const stored = new Set<string>();
     for (let start = 0; start < entryIds.length; start += ROWS_PER_INSERT) {
-      const rows = await this.db.query.selectFrom('usage').select('entry_id').where('entry_id', 'in', entryIds.slice(start, start + ROWS_PER_INSERT)).execute();
+      const rows = await this.db.query
+        .selectFrom('usage')
+        .select('entry_id')
+        .where('entry_id', 'in', entryIds.slice(start, start + ROWS_PER_INSERT))
+        .execute();
       for (const row of rows) if (row.entry_id) stored.add(row.entry_id);
     }
     return stored;
@@ -116,7 +155,11 @@ export class UsageRepository {
       .select((eb) => [eb.ref('model').as('key'), ...totals(eb)])
       .where('model', '<>', NONE);
     if (keyId) query = query.where('key_id', '=', keyId);
-    const groups = (await query.groupBy('model').orderBy('requests', 'desc').orderBy('model').execute()) as UsageGroup[];
+    const groups = (await query
+      .groupBy('model')
+      .orderBy('requests', 'desc')
+      .orderBy('model')
+      .execute()) as UsageGroup[];
     return groups.map(asTotals);
   }
 
@@ -128,7 +171,9 @@ export class UsageRepository {
       .where('day', '>', Math.floor(Date.now() / DAY_MS) - days);
     if (keyId) query = query.where('key_id', '=', keyId);
     const groups = (await query.groupBy('day').orderBy('day').execute()) as (UsageTotals & { day: number })[];
-    return groups.map(({ day, ...group }) => asTotals({ key: new Date(Number(day) * DAY_MS).toISOString().slice(0, 10), ...group }));
+    return groups.map(({ day, ...group }) =>
+      asTotals({ key: new Date(Number(day) * DAY_MS).toISOString().slice(0, 10), ...group }),
+    );
   }
 
   /** Money spent per key, for every key that spent any. */

@@ -29,7 +29,9 @@ export async function* readSseEventBatches(source: AsyncIterable<Uint8Array | st
   const parser = createParser({
     onEvent: ({ event, data, id }) => {
       lastId = id ?? lastId;
-      ready.push(lastId === undefined ? { event: event ?? 'message', data } : { event: event ?? 'message', data, id: lastId });
+      ready.push(
+        lastId === undefined ? { event: event ?? 'message', data } : { event: event ?? 'message', data, id: lastId },
+      );
     },
   });
 

@@ -2,7 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 
 /** Chat messages as providers receive them: the OpenAI wire form, after the api has normalised what clients may spell two ways. */
 
-export const ChatRole = Type.Union((['system', 'developer', 'user', 'assistant', 'tool'] as const).map((role) => Type.Literal(role)));
+export const ChatRole = Type.Union(
+  (['system', 'developer', 'user', 'assistant', 'tool'] as const).map((role) => Type.Literal(role)),
+);
 
 export const TextPart = Type.Object({ type: Type.Literal('text'), text: Type.String() });
 export type TextPart = Static<typeof TextPart>;

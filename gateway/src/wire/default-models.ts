@@ -6,7 +6,6 @@ export const DEFAULT_TRANSCRIPTION_MODEL = 'svc-transcribe-1-2507';
 /** The built-in embedding model (all-MiniLM-L6-v2, shipped with the app). */
 export const DEFAULT_EMBEDDING_MODEL = 'svc-embed-local';
 
-
 /**
  * Names Mistral's and OpenAI's docs and SDK examples send, per model that serves the same thing here
  * (the local engines and the default chat model). A name leads to its model only while no route has
@@ -15,7 +14,31 @@ export const DEFAULT_EMBEDDING_MODEL = 'svc-embed-local';
  */
 export const CLIENT_MODEL_NAMES: Readonly<Record<string, readonly string[]>> = {
   [DEFAULT_OCR_MODEL]: ['mistral-ocr-latest', 'mistral-ocr-2512', 'mistral-ocr-2505', 'mistral-ocr-2503'],
-  [DEFAULT_EMBEDDING_MODEL]: ['mistral-embed', 'mistral-embed-2312', 'text-embedding-3-small', 'text-embedding-3-large', 'text-embedding-ada-002'],
-  [DEFAULT_TRANSCRIPTION_MODEL]: ['voxtral-mini-latest', 'voxtral-mini-2507', 'voxtral-mini-transcribe', 'whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe'],
-  [DEFAULT_CHAT_MODEL]: ['mistral-large-latest', 'mistral-large-2512', 'mistral-medium-latest', 'mistral-small-latest', 'codestral-latest', 'gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-3.5-turbo-instruct'],
+  [DEFAULT_EMBEDDING_MODEL]: [
+    'mistral-embed',
+    'mistral-embed-2312',
+    'text-embedding-3-small',
+    'text-embedding-3-large',
+    'text-embedding-ada-002',
+  ],
+  [DEFAULT_TRANSCRIPTION_MODEL]: [
+    'voxtral-mini-latest',
+    'voxtral-mini-2507',
+    'voxtral-mini-transcribe',
+    'whisper-1',
+    'gpt-4o-transcribe',
+    'gpt-4o-mini-transcribe',
+  ],
+  [DEFAULT_CHAT_MODEL]: [
+    'mistral-large-latest',
+    'mistral-large-2512',
+    'mistral-medium-latest',
+    'mistral-small-latest',
+    'codestral-latest',
+    'gpt-4o',
+    'gpt-4o-mini',
+    'gpt-4.1',
+    'gpt-4.1-mini',
+    'gpt-3.5-turbo-instruct',
+  ],
 };

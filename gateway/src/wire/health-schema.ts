@@ -4,7 +4,16 @@ import { Type, type Static } from '@sinclair/typebox';
  * A provider's or a route's health, the one verdict every endpoint and console page shows
  * (computed by core/routing/route-health.ts).
  */
-export const HEALTH_STATES = ['ready', 'not_tested', 'failing', 'unreachable', 'unavailable', 'cold', 'loading', 'no_route'] as const;
+export const HEALTH_STATES = [
+  'ready',
+  'not_tested',
+  'failing',
+  'unreachable',
+  'unavailable',
+  'cold',
+  'loading',
+  'no_route',
+] as const;
 
 export const HealthStateSchema = Type.Union(
   HEALTH_STATES.map((state) => Type.Literal(state)),
@@ -15,5 +24,8 @@ export const HealthStateSchema = Type.Union(
 );
 export type HealthState = Static<typeof HealthStateSchema>;
 
-export const HealthSchema = Type.Object({ state: HealthStateSchema, reason: Type.Optional(Type.String({ description: 'Why, when not plainly ready' })) });
+export const HealthSchema = Type.Object({
+  state: HealthStateSchema,
+  reason: Type.Optional(Type.String({ description: 'Why, when not plainly ready' })),
+});
 export type Health = Static<typeof HealthSchema>;

@@ -29,7 +29,12 @@ export const ModelDownload = Type.Object({
 });
 export type ModelDownload = Static<typeof ModelDownload>;
 
-export const Capability = Type.Union([Type.Literal('chat'), Type.Literal('completions'), Type.Literal('embeddings'), Type.Literal('transcription')]);
+export const Capability = Type.Union([
+  Type.Literal('chat'),
+  Type.Literal('completions'),
+  Type.Literal('embeddings'),
+  Type.Literal('transcription'),
+]);
 
 export const CatalogEntry = Type.Object({
   id: Type.String(),
@@ -47,7 +52,11 @@ export const CatalogEntry = Type.Object({
 });
 export type CatalogEntry = Static<typeof CatalogEntry>;
 
-export const HubFile = Type.Object({ path: Type.String(), size_bytes: Type.Integer(), sha256: Type.Union([Type.String(), Type.Null()]) });
+export const HubFile = Type.Object({
+  path: Type.String(),
+  size_bytes: Type.Integer(),
+  sha256: Type.Union([Type.String(), Type.Null()]),
+});
 export type HubFile = Static<typeof HubFile>;
 
 export const HubModel = Type.Object({

@@ -9,7 +9,10 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 export const WordConfidenceSchema = Type.Object({
   text: Type.String(),
   confidence: Type.Number({ minimum: 0, maximum: 1 }),
-  start_index: Type.Integer({ minimum: 0, description: 'Where the word starts in the page markdown (or in the table content, for a table).' }),
+  start_index: Type.Integer({
+    minimum: 0,
+    description: 'Where the word starts in the page markdown (or in the table content, for a table).',
+  }),
 });
 
 export const BlockConfidenceSchema = Type.Object({
@@ -19,7 +22,9 @@ export const BlockConfidenceSchema = Type.Object({
 });
 
 export const OcrPageBlockSchema = Type.Object({
-  type: Type.Union(['title', 'text', 'list', 'table', 'caption', 'image', 'header', 'footer'].map((type) => Type.Literal(type))),
+  type: Type.Union(
+    ['title', 'text', 'list', 'table', 'caption', 'image', 'header', 'footer'].map((type) => Type.Literal(type)),
+  ),
   content: Type.String(),
   top_left_x: Type.Integer(),
   top_left_y: Type.Integer(),
@@ -36,8 +41,12 @@ export const OcrImageObjectSchema = Type.Object({
   top_left_y: Nullable(Type.Integer()),
   bottom_right_x: Nullable(Type.Integer()),
   bottom_right_y: Nullable(Type.Integer()),
-  image_base64: Type.Optional(Nullable(Type.String({ description: 'The crop as a data URL (JPEG), with include_image_base64.' }))),
-  image_annotation: Type.Optional(Nullable(Type.String({ description: 'JSON text shaped by bbox_annotation_format.' }))),
+  image_base64: Type.Optional(
+    Nullable(Type.String({ description: 'The crop as a data URL (JPEG), with include_image_base64.' })),
+  ),
+  image_annotation: Type.Optional(
+    Nullable(Type.String({ description: 'JSON text shaped by bbox_annotation_format.' })),
+  ),
 });
 
 export const OcrTableObjectSchema = Type.Object({
@@ -72,9 +81,19 @@ export const MissingFieldSchema = Type.Object({ field: Type.String(), reason: Ty
 export const MistralOcrResponseSchema = Type.Object({
   pages: Type.Array(OcrPageObjectSchema),
   model: Type.String(),
-  document_annotation: Type.Optional(Nullable(Type.String({ description: 'JSON text shaped by document_annotation_format.' }))),
-  document_annotation_method: Type.Optional(Type.Union([Type.Literal('language_model'), Type.Literal('extractor')], { description: 'Not in Mistral\'s API: who filled document_annotation.' })),
-  document_annotation_missing: Type.Optional(Type.Array(MissingFieldSchema, { description: 'Not in Mistral\'s API: the fields left null in document_annotation, and why.' })),
+  document_annotation: Type.Optional(
+    Nullable(Type.String({ description: 'JSON text shaped by document_annotation_format.' })),
+  ),
+  document_annotation_method: Type.Optional(
+    Type.Union([Type.Literal('language_model'), Type.Literal('extractor')], {
+      description: "Not in Mistral's API: who filled document_annotation.",
+    }),
+  ),
+  document_annotation_missing: Type.Optional(
+    Type.Array(MissingFieldSchema, {
+      description: "Not in Mistral's API: the fields left null in document_annotation, and why.",
+    }),
+  ),
   usage_info: Type.Object({ pages_processed: Type.Integer(), doc_size_bytes: Nullable(Type.Integer()) }),
 });
 

@@ -11,9 +11,16 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 /** One input item: a message (`role` + `content`), a function call the model made, or its output. Checked item by item in responsesToChat. */
 export const InputItem = Type.Object(
   {
-    type: Type.Optional(Type.String({ description: 'message (default when role is set), function_call, function_call_output, item_reference; reasoning items are ignored' })),
+    type: Type.Optional(
+      Type.String({
+        description:
+          'message (default when role is set), function_call, function_call_output, item_reference; reasoning items are ignored',
+      }),
+    ),
     id: Type.Optional(Type.String()),
-    role: Type.Optional(Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('system'), Type.Literal('developer')])),
+    role: Type.Optional(
+      Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('system'), Type.Literal('developer')]),
+    ),
     content: Type.Optional(
       Type.Union([
         Type.String(),
@@ -42,7 +49,10 @@ export type InputItemType = Static<typeof InputItem>;
 
 const FunctionTool = Type.Object(
   {
-    type: Type.String({ description: 'function; built-in tools (web_search, file_search, code_interpreter, ...) are refused: nothing here runs them' }),
+    type: Type.String({
+      description:
+        'function; built-in tools (web_search, file_search, code_interpreter, ...) are refused: nothing here runs them',
+    }),
     name: Type.Optional(Type.String({ minLength: 1 })),
     description: Type.Optional(Nullable(Type.String())),
     parameters: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
@@ -82,12 +92,20 @@ export const ResponsesBody = Type.Object(
     tools: Type.Optional(Nullable(Type.Array(FunctionTool))),
     tool_choice: Type.Optional(Nullable(ResponsesToolChoice)),
     parallel_tool_calls: Type.Optional(Nullable(Type.Boolean())),
-    text: Type.Optional(Nullable(Type.Object({ format: Type.Optional(Nullable(TextFormat)) }, { additionalProperties: true }))),
+    text: Type.Optional(
+      Nullable(Type.Object({ format: Type.Optional(Nullable(TextFormat)) }, { additionalProperties: true })),
+    ),
     max_output_tokens: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
     temperature: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 2 }))),
     top_p: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1 }))),
     previous_response_id: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-    store: Type.Optional(Nullable(Type.Boolean({ description: 'Default true: the response can be retrieved and continued with previous_response_id.' }))),
+    store: Type.Optional(
+      Nullable(
+        Type.Boolean({
+          description: 'Default true: the response can be retrieved and continued with previous_response_id.',
+        }),
+      ),
+    ),
     stream: Type.Optional(Nullable(Type.Boolean())),
     metadata: Type.Optional(Nullable(Metadata())),
     user: Type.Optional(Nullable(Type.String())),
@@ -96,23 +114,34 @@ export const ResponsesBody = Type.Object(
 );
 export type ResponsesBodyType = Static<typeof ResponsesBody>;
 
-const OutputText = Type.Object({ type: Type.Literal('output_text'), text: Type.String(), annotations: Type.Array(Type.Unknown()), logprobs: Type.Optional(Type.Array(Type.Unknown())) });
+const OutputText = Type.Object({
+  type: Type.Literal('output_text'),
+  text: Type.String(),
+  annotations: Type.Array(Type.Unknown()),
+  logprobs: Type.Optional(Type.Array(Type.Unknown())),
+});
 
-export const OutputMessage = Type.Object({
-  id: Type.String(),
-  type: Type.Literal('message'),
-  status: Type.Union(['in_progress', 'completed', 'incomplete'].map((status) => Type.Literal(status))),
-  role: Type.Literal('assistant'),
-  content: Type.Array(OutputText),
-}, { additionalProperties: true });
-export const FunctionCallItem = Type.Object({
-  id: Type.String(),
-  type: Type.Literal('function_call'),
-  status: Type.Union(['in_progress', 'completed', 'incomplete'].map((status) => Type.Literal(status))),
-  call_id: Type.String(),
-  name: Type.String(),
-  arguments: Type.String(),
-}, { additionalProperties: true });
+export const OutputMessage = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.Literal('message'),
+    status: Type.Union(['in_progress', 'completed', 'incomplete'].map((status) => Type.Literal(status))),
+    role: Type.Literal('assistant'),
+    content: Type.Array(OutputText),
+  },
+  { additionalProperties: true },
+);
+export const FunctionCallItem = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.Literal('function_call'),
+    status: Type.Union(['in_progress', 'completed', 'incomplete'].map((status) => Type.Literal(status))),
+    call_id: Type.String(),
+    name: Type.String(),
+    arguments: Type.String(),
+  },
+  { additionalProperties: true },
+);
 export const OutputItem = Type.Union([OutputMessage, FunctionCallItem]);
 export type OutputItemType = Static<typeof OutputItem>;
 export type OutputMessageType = Static<typeof OutputMessage>;
@@ -131,7 +160,9 @@ export const ResponseObject = Type.Object(
     id: Type.String(),
     object: Type.Literal('response'),
     created_at: Type.Integer(),
-    status: Type.Union(['completed', 'incomplete', 'in_progress', 'failed', 'cancelled', 'queued'].map((status) => Type.Literal(status))),
+    status: Type.Union(
+      ['completed', 'incomplete', 'in_progress', 'failed', 'cancelled', 'queued'].map((status) => Type.Literal(status)),
+    ),
     completed_at: Nullable(Type.Integer()),
     error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
     incomplete_details: Nullable(Type.Object({ reason: Type.String() })),
@@ -161,4 +192,8 @@ export type ResponseObjectType = Static<typeof ResponseObject>;
 export const StoredInputItem = Type.Intersect([InputItem, Type.Object({ id: Type.String() })]);
 export type StoredInputItemType = Static<typeof StoredInputItem>;
 
-export const ResponseDeleted = Type.Object({ id: Type.String(), object: Type.Literal('response'), deleted: Type.Literal(true) });
+export const ResponseDeleted = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('response'),
+  deleted: Type.Literal(true),
+});

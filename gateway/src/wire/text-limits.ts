@@ -20,7 +20,8 @@ export const TEXT_LIMITS = {
 } as const;
 
 /** A name a client chooses (1 to 200 characters). */
-export const NameText = (options: { minLength?: number; description?: string } = {}) => Type.String({ minLength: 1, maxLength: TEXT_LIMITS.name, ...options });
+export const NameText = (options: { minLength?: number; description?: string } = {}) =>
+  Type.String({ minLength: 1, maxLength: TEXT_LIMITS.name, ...options });
 
 /** A description (up to 2,000 characters). */
 export const DescriptionText = () => Type.String({ maxLength: TEXT_LIMITS.description });

@@ -12,7 +12,8 @@ beforeEach(() => {
 });
 
 const serverURL = () => stack.gateway.url;
-const chat = () => new ChatMistralAI({ model: 'svc-large-3', apiKey: ADMIN_KEY, serverURL: serverURL(), maxRetries: 0 });
+const chat = () =>
+  new ChatMistralAI({ model: 'svc-large-3', apiKey: ADMIN_KEY, serverURL: serverURL(), maxRetries: 0 });
 
 describe('@langchain/mistralai: ChatMistralAI', () => {
   it('invoke', async () => {
@@ -33,16 +34,37 @@ describe('@langchain/mistralai: ChatMistralAI', () => {
   });
 
   it('bindTools: the tool call comes back parsed', async () => {
-    const withTools = chat().bindTools([{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] } } }]);
+    const withTools = chat().bindTools([
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: 'Weather',
+          parameters: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] },
+        },
+      },
+    ]);
     const message = await withTools.invoke('mistral get_weather');
     expect(message.tool_calls?.[0]).toMatchObject({ name: 'get_weather', args: { input: 'mistral get_weather' } });
-    expect(stack.upstream.requests.at(-1)?.body).toMatchObject({ tools: [{ type: 'function', function: { name: 'get_weather' } }] });
+    expect(stack.upstream.requests.at(-1)?.body).toMatchObject({
+      tools: [{ type: 'function', function: { name: 'get_weather' } }],
+    });
   });
 
   it('bindTools, streamed: the chunks put together carry the parsed tool call', async () => {
-    const withTools = chat().bindTools([{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] } } }]);
+    const withTools = chat().bindTools([
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: 'Weather',
+          parameters: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] },
+        },
+      },
+    ]);
     let whole: AIMessageChunk | undefined;
-    for await (const chunk of await withTools.stream('streamed get_weather')) whole = whole ? whole.concat(chunk) : chunk;
+    for await (const chunk of await withTools.stream('streamed get_weather'))
+      whole = whole ? whole.concat(chunk) : chunk;
     expect(whole?.tool_calls?.[0]).toMatchObject({ name: 'get_weather', args: { input: 'streamed get_weather' } });
   });
 
@@ -64,7 +86,12 @@ describe('@langchain/mistralai: ChatMistralAI', () => {
 
 describe('@langchain/mistralai: MistralAIEmbeddings', () => {
   it('embedDocuments and embedQuery', async () => {
-    const embeddings = new MistralAIEmbeddings({ model: 'svc-large-3', apiKey: ADMIN_KEY, serverURL: serverURL(), maxRetries: 0 });
+    const embeddings = new MistralAIEmbeddings({
+      model: 'svc-large-3',
+      apiKey: ADMIN_KEY,
+      serverURL: serverURL(),
+      maxRetries: 0,
+    });
     const query = await embeddings.embedQuery('where is the station');
     expect(query.length).toBeGreaterThan(0);
     const documents = await embeddings.embedDocuments(['first page', 'second page', 'where is the station']);
@@ -95,10 +122,24 @@ describe('@langchain/mistralai: MistralAI (fill in the middle)', () => {
   });
 
   it("with useFim on an OpenAI-compatible route, prompt and suffix go to the upstream's /v1/completions; without it, the prompt goes to chat", async () => {
-    const fim = new MistralAI({ model: 'svc-large-3', apiKey: ADMIN_KEY, serverURL: serverURL(), maxRetries: 0, useFim: true });
+    const fim = new MistralAI({
+      model: 'svc-large-3',
+      apiKey: ADMIN_KEY,
+      serverURL: serverURL(),
+      maxRetries: 0,
+      useFim: true,
+    });
     expect(await fim.invoke('x = ', { suffix: ';' })).toMatch(/^x =/);
-    expect(stack.upstream.requests.at(-1)).toMatchObject({ path: '/v1/completions', body: { prompt: 'x = ', suffix: ';' } });
-    const chatBacked = new MistralAI({ model: 'svc-large-3', apiKey: ADMIN_KEY, serverURL: serverURL(), maxRetries: 0 });
+    expect(stack.upstream.requests.at(-1)).toMatchObject({
+      path: '/v1/completions',
+      body: { prompt: 'x = ', suffix: ';' },
+    });
+    const chatBacked = new MistralAI({
+      model: 'svc-large-3',
+      apiKey: ADMIN_KEY,
+      serverURL: serverURL(),
+      maxRetries: 0,
+    });
     expect(await chatBacked.invoke('plain completion words')).toBe('plain completion words');
     expect(stack.upstream.requests.at(-1)?.path).toBe('/v1/chat/completions');
   });

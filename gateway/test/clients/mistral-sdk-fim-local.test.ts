@@ -26,7 +26,13 @@ const client = () => new Mistral({ apiKey: ADMIN_KEY, serverURL: gateway.url });
 
 describe('fill in the middle on the local llama.cpp engine, through the Mistral SDK', () => {
   it('fim.complete infills on a GGUF with FIM tokens', async () => {
-    const answer = await client().fim.complete({ model: 'tiny-code', prompt: 'def add(a, b):\n    ', suffix: '\n    return c', maxTokens: 6, temperature: 0 });
+    const answer = await client().fim.complete({
+      model: 'tiny-code',
+      prompt: 'def add(a, b):\n    ',
+      suffix: '\n    return c',
+      maxTokens: 6,
+      temperature: 0,
+    });
     expect(answer.model).toBe('tiny-code');
     expect(answer.choices[0]?.message?.content).toEqual(expect.any(String));
     expect(answer.choices[0]?.finishReason).toMatch(/^(stop|length)$/);
@@ -35,7 +41,13 @@ describe('fill in the middle on the local llama.cpp engine, through the Mistral 
   });
 
   it('fim.stream sends the infill as chunks, then usage', async () => {
-    const stream = await client().fim.stream({ model: 'tiny-code', prompt: 'x = ', suffix: '\nprint(x)', maxTokens: 6, temperature: 0 });
+    const stream = await client().fim.stream({
+      model: 'tiny-code',
+      prompt: 'x = ',
+      suffix: '\nprint(x)',
+      maxTokens: 6,
+      temperature: 0,
+    });
     const chunks = [];
     for await (const event of stream) chunks.push(event.data);
     expect(chunks.filter((chunk) => chunk.choices[0]?.delta.content).length).toBeGreaterThan(0);
@@ -47,7 +59,9 @@ describe('fill in the middle on the local llama.cpp engine, through the Mistral 
     const refused = client().fim.complete({ model: 'tiny-chat', prompt: 'x = ', suffix: ';', maxTokens: 4 });
     await expect(refused).rejects.toMatchObject({ statusCode: 400 });
     await expect(refused).rejects.toThrow(/no fill-in-the-middle tokens/);
-    await expect(client().fim.stream({ model: 'tiny-chat', prompt: 'x = ', suffix: ';', maxTokens: 4 })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(
+      client().fim.stream({ model: 'tiny-chat', prompt: 'x = ', suffix: ';', maxTokens: 4 }),
+    ).rejects.toMatchObject({ statusCode: 400 });
     const plain = await client().fim.complete({ model: 'tiny-chat', prompt: 'Once', maxTokens: 4 });
     expect(plain.choices[0]?.message?.content).toEqual(expect.any(String));
   });

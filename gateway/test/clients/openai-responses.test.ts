@@ -22,7 +22,12 @@ describe('the openai SDK on the Responses API, translated to chat', () => {
     expect(response.status).toBe('completed');
     expect(response.model).toBe('svc-large-3-2512');
     expect(response.output_text).toBe('plain answer here');
-    expect(response.output[0]).toMatchObject({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'plain answer here' }] });
+    expect(response.output[0]).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: 'plain answer here' }],
+    });
     expect(response.usage).toMatchObject({ input_tokens: 7, output_tokens: 3, total_tokens: 10 });
     expect(Number(raw.headers.get('x-request-cost'))).toBeGreaterThan(0);
     expect(stack.upstream.requests.at(-1)?.path).toBe('/v1/chat/completions');
@@ -33,7 +38,11 @@ describe('the openai SDK on the Responses API, translated to chat', () => {
   });
 
   it('streams the typed event sequence the SDK expects', async () => {
-    const stream = await client().responses.create({ model: 'svc-large-3', input: [{ role: 'user', content: 'streamed words here' }], stream: true });
+    const stream = await client().responses.create({
+      model: 'svc-large-3',
+      input: [{ role: 'user', content: 'streamed words here' }],
+      stream: true,
+    });
     const events: Json[] = [];
     for await (const event of stream) events.push(event);
     expect(events.map((event) => event.type)).toEqual([
@@ -50,7 +59,12 @@ describe('the openai SDK on the Responses API, translated to chat', () => {
       'response.completed',
     ]);
     expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
-    expect(events.filter((event) => event.type === 'response.output_text.delta').map((event) => event.delta).join('')).toBe('streamed words here');
+    expect(
+      events
+        .filter((event) => event.type === 'response.output_text.delta')
+        .map((event) => event.delta)
+        .join(''),
+    ).toBe('streamed words here');
     const completed = events.at(-1);
     expect(completed.response.status).toBe('completed');
     expect(completed.response.output[0].content[0].text).toBe('streamed words here');
@@ -68,47 +82,109 @@ describe('the openai SDK on the Responses API, translated to chat', () => {
 
   it('function tools and tool_choice: a function_call item, plain and streamed', async () => {
     const tools: OpenAI.Responses.Tool[] = [
-      { type: 'function', name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] }, strict: false },
+      {
+        type: 'function',
+        name: 'get_weather',
+        description: 'Weather for a city',
+        parameters: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] },
+        strict: false,
+      },
     ];
-    const response = await client().responses.create({ model: 'svc-large-3', input: 'call get_weather for Paris', tools, tool_choice: 'auto' });
+    const response = await client().responses.create({
+      model: 'svc-large-3',
+      input: 'call get_weather for Paris',
+      tools,
+      tool_choice: 'auto',
+    });
     const call = response.output.find((item) => item.type === 'function_call');
     expect(call).toMatchObject({ type: 'function_call', name: 'get_weather', status: 'completed' });
-    expect(JSON.parse((call as OpenAI.Responses.ResponseFunctionToolCall).arguments)).toEqual({ input: 'call get_weather for Paris' });
+    expect(JSON.parse((call as OpenAI.Responses.ResponseFunctionToolCall).arguments)).toEqual({
+      input: 'call get_weather for Paris',
+    });
     expect(lastUpstreamBody().tools[0]).toMatchObject({ type: 'function', function: { name: 'get_weather' } });
     expect(lastUpstreamBody().tool_choice).toBe('auto');
 
-    await client().responses.create({ model: 'svc-large-3', input: 'anything', tools, tool_choice: { type: 'function', name: 'get_weather' } });
+    await client().responses.create({
+      model: 'svc-large-3',
+      input: 'anything',
+      tools,
+      tool_choice: { type: 'function', name: 'get_weather' },
+    });
     expect(lastUpstreamBody().tool_choice).toEqual({ type: 'function', function: { name: 'get_weather' } });
 
-    const stream = await client().responses.create({ model: 'svc-large-3', input: 'call get_weather now', tools, stream: true });
+    const stream = await client().responses.create({
+      model: 'svc-large-3',
+      input: 'call get_weather now',
+      tools,
+      stream: true,
+    });
     const events: Json[] = [];
     for await (const event of stream) events.push(event);
     const types = events.map((event) => event.type);
     expect(types).toContain('response.function_call_arguments.delta');
     const done = events.find((event) => event.type === 'response.function_call_arguments.done');
     expect(done).toMatchObject({ name: 'get_weather', arguments: JSON.stringify({ input: 'call get_weather now' }) });
-    expect(events.filter((event) => event.type === 'response.function_call_arguments.delta').map((event) => event.delta).join('')).toBe(done.arguments);
-    expect(events.at(-1).response.output[0]).toMatchObject({ type: 'function_call', name: 'get_weather', call_id: expect.any(String) });
+    expect(
+      events
+        .filter((event) => event.type === 'response.function_call_arguments.delta')
+        .map((event) => event.delta)
+        .join(''),
+    ).toBe(done.arguments);
+    expect(events.at(-1).response.output[0]).toMatchObject({
+      type: 'function_call',
+      name: 'get_weather',
+      call_id: expect.any(String),
+    });
 
     // The tool's result goes back as a function_call_output item.
     const callId = (call as OpenAI.Responses.ResponseFunctionToolCall).call_id;
     await client().responses.create({
       model: 'svc-large-3',
-      input: [{ role: 'user', content: 'call get_weather for Paris' }, call as OpenAI.Responses.ResponseFunctionToolCall, { type: 'function_call_output', call_id: callId, output: '{"temp": 21}' }],
+      input: [
+        { role: 'user', content: 'call get_weather for Paris' },
+        call as OpenAI.Responses.ResponseFunctionToolCall,
+        { type: 'function_call_output', call_id: callId, output: '{"temp": 21}' },
+      ],
       tools,
     });
     expect(lastUpstreamBody().messages.slice(1)).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: callId, type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ input: 'call get_weather for Paris' }) } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: callId,
+            type: 'function',
+            function: { name: 'get_weather', arguments: JSON.stringify({ input: 'call get_weather for Paris' }) },
+          },
+        ],
+      },
       { role: 'tool', tool_call_id: callId, content: '{"temp": 21}' },
     ]);
   });
 
   it('text.format with a JSON schema and max_output_tokens reach the model; a cut answer is incomplete', async () => {
-    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
-    await client().responses.create({ model: 'svc-large-3', input: 'Paris', text: { format: { type: 'json_schema', name: 'place', schema, strict: true } } });
-    expect(lastUpstreamBody().response_format).toEqual({ type: 'json_schema', json_schema: { name: 'place', schema, strict: true } });
+    const schema = {
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+      additionalProperties: false,
+    };
+    await client().responses.create({
+      model: 'svc-large-3',
+      input: 'Paris',
+      text: { format: { type: 'json_schema', name: 'place', schema, strict: true } },
+    });
+    expect(lastUpstreamBody().response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'place', schema, strict: true },
+    });
 
-    const cut = await client().responses.create({ model: 'svc-large-3', input: 'one two three four five', max_output_tokens: 2 });
+    const cut = await client().responses.create({
+      model: 'svc-large-3',
+      input: 'one two three four five',
+      max_output_tokens: 2,
+    });
     expect(lastUpstreamBody().max_tokens).toBe(2);
     expect(cut.status).toBe('incomplete');
     expect(cut.incomplete_details).toEqual({ reason: 'max_output_tokens' });
@@ -123,10 +199,18 @@ describe('the openai SDK on the Responses API, translated to chat', () => {
 
     const items = await client().responses.inputItems.list(first.id);
     expect(items.data).toHaveLength(1);
-    expect(items.data[0]).toMatchObject({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'remember the word apple' }] });
+    expect(items.data[0]).toMatchObject({
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: 'remember the word apple' }],
+    });
     expect(items.data[0].id).toEqual(expect.any(String));
 
-    const second = await client().responses.create({ model: 'svc-large-3', input: 'which word?', previous_response_id: first.id });
+    const second = await client().responses.create({
+      model: 'svc-large-3',
+      input: 'which word?',
+      previous_response_id: first.id,
+    });
     expect(second.previous_response_id).toBe(first.id);
     expect(lastUpstreamBody().messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'remember the word apple' }] },
@@ -139,16 +223,25 @@ describe('the openai SDK on the Responses API, translated to chat', () => {
 
     await client().responses.delete(first.id);
     await expect(client().responses.retrieve(first.id)).rejects.toMatchObject({ status: 404 });
-    await expect(client().responses.create({ model: 'svc-large-3', input: 'x', previous_response_id: first.id })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      client().responses.create({ model: 'svc-large-3', input: 'x', previous_response_id: first.id }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 
   it('store: false keeps nothing', async () => {
     const response = await client().responses.create({ model: 'svc-large-3', input: 'forget me', store: false });
     expect((response as Json).store).toBe(false);
     await expect(client().responses.retrieve(response.id)).rejects.toMatchObject({ status: 404 });
-    const continued = await stack.gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3', input: 'x', previous_response_id: response.id } });
+    const continued = await stack.gateway.request('/v1/responses', {
+      method: 'POST',
+      json: { model: 'svc-large-3', input: 'x', previous_response_id: response.id },
+    });
     expect(continued.status).toBe(404);
-    expect(await json(continued)).toMatchObject({ object: 'error', code: 'response_not_found', param: 'previous_response_id' });
+    expect(await json(continued)).toMatchObject({
+      object: 'error',
+      code: 'response_not_found',
+      param: 'previous_response_id',
+    });
   });
 
   it('a stored response survives a restart of the gateway', async () => {
@@ -167,25 +260,45 @@ describe('the openai SDK on the Responses API, translated to chat', () => {
   });
 
   it('refuses what nothing here can run, with the documented error shape', async () => {
-    const builtIn = await stack.gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3', input: 'search', tools: [{ type: 'web_search' }] } });
+    const builtIn = await stack.gateway.request('/v1/responses', {
+      method: 'POST',
+      json: { model: 'svc-large-3', input: 'search', tools: [{ type: 'web_search' }] },
+    });
     expect(builtIn.status).toBe(422);
-    expect(await json(builtIn)).toMatchObject({ object: 'error', type: 'invalid_request_error', param: 'tools[0].type' });
+    expect(await json(builtIn)).toMatchObject({
+      object: 'error',
+      type: 'invalid_request_error',
+      param: 'tools[0].type',
+    });
     const noInput = await stack.gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3' } });
     expect(noInput.status).toBe(422);
     expect(await json(noInput)).toMatchObject({ param: 'input' });
-    const badItem = await stack.gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3', input: [{ type: 'mystery' }] } });
+    const badItem = await stack.gateway.request('/v1/responses', {
+      method: 'POST',
+      json: { model: 'svc-large-3', input: [{ type: 'mystery' }] },
+    });
     expect(badItem.status).toBe(422);
     expect(await json(badItem)).toMatchObject({ param: 'input[0].type' });
     expect(stack.upstream.requests).toHaveLength(0);
-    const unknownModel = await stack.gateway.request('/v1/responses', { method: 'POST', json: { model: 'nope', input: 'x' } });
+    const unknownModel = await stack.gateway.request('/v1/responses', {
+      method: 'POST',
+      json: { model: 'nope', input: 'x' },
+    });
     expect(unknownModel.status).toBe(404);
     const missing = await stack.gateway.request('/v1/responses/resp_missing/input_items');
     expect(missing.status).toBe(404);
   });
 
   it('an upstream failure after the stream started ends with an error event, not a silent close', async () => {
-    stack.upstream.setBehaviour({ failure: { type: 'cut_mid_stream', afterFrames: 2 }, times: 1, path: '/v1/chat/completions' });
-    const response = await stack.gateway.request('/v1/responses', { method: 'POST', json: { model: 'svc-large-3', input: 'one two three', stream: true } });
+    stack.upstream.setBehaviour({
+      failure: { type: 'cut_mid_stream', afterFrames: 2 },
+      times: 1,
+      path: '/v1/chat/completions',
+    });
+    const response = await stack.gateway.request('/v1/responses', {
+      method: 'POST',
+      json: { model: 'svc-large-3', input: 'one two three', stream: true },
+    });
     const text = await response.text();
     stack.upstream.setBehaviour(null);
     expect(text).toContain('event: response.created');
@@ -205,18 +318,31 @@ describe('the openai SDK on the Responses API, passed through to an upstream tha
   });
 
   it('streamed: the upstream events are relayed in order', async () => {
-    const stream = await client().responses.create({ model: 'native-model', input: 'relayed stream words', stream: true });
+    const stream = await client().responses.create({
+      model: 'native-model',
+      input: 'relayed stream words',
+      stream: true,
+    });
     const events: Json[] = [];
     for await (const event of stream) events.push(event);
     expect(events[0].type).toBe('response.created');
     expect(events[0].response.model).toBe('native-model');
-    expect(events.filter((event) => event.type === 'response.output_text.delta').map((event) => event.delta).join('')).toBe('relayed stream words');
+    expect(
+      events
+        .filter((event) => event.type === 'response.output_text.delta')
+        .map((event) => event.delta)
+        .join(''),
+    ).toBe('relayed stream words');
     expect(events.at(-1)).toMatchObject({ type: 'response.completed', response: { model: 'native-model' } });
   });
 
   it('continuing a translated response on a native upstream sends the conversation, not an id it cannot know', async () => {
     const first = await client().responses.create({ model: 'svc-large-3', input: 'translated first turn' });
-    await client().responses.create({ model: 'native-model', input: 'native second turn', previous_response_id: first.id });
+    await client().responses.create({
+      model: 'native-model',
+      input: 'native second turn',
+      previous_response_id: first.id,
+    });
     const body = lastUpstreamBody();
     expect(body.previous_response_id).toBeUndefined();
     expect(body.input.map((item: Json) => item.role ?? item.type)).toEqual(['user', 'assistant', 'user']);

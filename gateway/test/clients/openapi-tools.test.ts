@@ -25,30 +25,45 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-const operations = () => Object.entries(document.paths as Record<string, Record<string, Json>>).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
+const operations = () =>
+  Object.entries(document.paths as Record<string, Record<string, Json>>).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+  );
 
 describe('the OpenAPI document, as tools read it', () => {
   it('every operation has a unique operationId and a summary; the alias, servers and multipart bodies are there', () => {
     const ids = operations().map(({ operation }) => operation.operationId);
     expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(operations().every(({ operation }) => typeof operation.summary === 'string' && operation.summary.length > 0)).toBe(true);
+    expect(
+      operations().every(({ operation }) => typeof operation.summary === 'string' && operation.summary.length > 0),
+    ).toBe(true);
     expect(document.paths['/chat/completions'].post).toBeDefined();
     expect(document.paths['/v1/responses'].post.operationId).toBe('createResponse');
     expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
     for (const path of ['/v1/files', '/transcript']) {
-      expect(document.paths[path].post.requestBody.content['multipart/form-data'].schema.properties.file).toEqual({ type: 'string', format: 'binary' });
+      expect(document.paths[path].post.requestBody.content['multipart/form-data'].schema.properties.file).toEqual({
+        type: 'string',
+        format: 'binary',
+      });
     }
     expect(document.paths['/v1/ocr'].post.requestBody.content['multipart/form-data']).toBeDefined();
   });
 
   it('@redocly/cli lint with the recommended rules reports no errors', async () => {
     const cli = join(process.cwd(), 'node_modules', '.bin', 'redocly');
-    const { stdout } = await run(cli, ['lint', join(folder, 'openapi.json'), '--extends=recommended', '--format=json'], {
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-      maxBuffer: 64 * 1024 * 1024,
-    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
-    const report = JSON.parse(stdout) as { totals: { errors: number }; problems: { ruleId: string; message: string; severity: string }[] };
+    const { stdout } = await run(
+      cli,
+      ['lint', join(folder, 'openapi.json'), '--extends=recommended', '--format=json'],
+      {
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+    const report = JSON.parse(stdout) as {
+      totals: { errors: number };
+      problems: { ruleId: string; message: string; severity: string }[];
+    };
     expect(report.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
     expect(report.totals.errors).toBe(0);
   }, 60_000);
@@ -61,8 +76,16 @@ describe('the OpenAPI document, as tools read it', () => {
     const source = astToString(await openapiTS(structuredClone(document)));
     const file = join(folder, 'switchyard-api.ts');
     writeFileSync(file, `${source}\nexport type ResponsesBody = paths['/v1/responses']['post']['requestBody'];\n`);
-    const program = ts.createProgram([file], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, skipLibCheck: true });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    const program = ts.createProgram([file], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      skipLibCheck: true,
+    });
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
     expect(diagnostics).toEqual([]);
   }, 60_000);
 });

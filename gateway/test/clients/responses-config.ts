@@ -19,11 +19,27 @@ export function clientsConfig(upstream: FakeUpstream) {
     ],
     models: [
       ...base.models,
-      { id: 'codestral-model', provider: 'codestral', upstream_model: 'codestral-upstream', capabilities: ['completions'] },
+      {
+        id: 'codestral-model',
+        provider: 'codestral',
+        upstream_model: 'codestral-upstream',
+        capabilities: ['completions'],
+      },
       { id: 'whisper-model', provider: 'upstream', upstream_model: 'fake-whisper', capabilities: ['transcription'] },
       { id: 'image-model', provider: 'upstream', upstream_model: 'fake-image', capabilities: ['image_generation'] },
-      { id: 'ft:svc-large-3-2512:acme:7e77', provider: 'upstream', upstream_model: 'my-model-ft', capabilities: ['chat'] },
-      { id: 'native-model', provider: 'native', upstream_model: 'native-upstream', capabilities: ['chat'], pricing: { input_per_million: 1, output_per_million: 1 } },
+      {
+        id: 'ft:svc-large-3-2512:acme:7e77',
+        provider: 'upstream',
+        upstream_model: 'my-model-ft',
+        capabilities: ['chat'],
+      },
+      {
+        id: 'native-model',
+        provider: 'native',
+        upstream_model: 'native-upstream',
+        capabilities: ['chat'],
+        pricing: { input_per_million: 1, output_per_million: 1 },
+      },
     ],
   };
 }

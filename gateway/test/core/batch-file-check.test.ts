@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { checkBatchFile } from '../../src/core/batch/batch-file-check.js';
 
-const line = (index: number) => JSON.stringify({ custom_id: `r${index}`, method: 'POST', url: '/v1/chat/completions', body: { model: 'svc-large-3', messages: [{ role: 'user', content: `question ${index}` }] } });
+const line = (index: number) =>
+  JSON.stringify({
+    custom_id: `r${index}`,
+    method: 'POST',
+    url: '/v1/chat/completions',
+    body: { model: 'svc-large-3', messages: [{ role: 'user', content: `question ${index}` }] },
+  });
 
 describe('checkBatchFile', () => {
   it('reads lines split across chunks of a stream, and sums up the endpoint and the models with their first line', async () => {
@@ -11,7 +17,14 @@ describe('checkBatchFile', () => {
       for (let start = 0; start < bytes.length; start += 7) yield bytes.subarray(start, start + 7);
     }
     const summary = await checkBatchFile(pieces());
-    expect(summary).toEqual({ url: '/v1/chat/completions', models: new Map([['svc-large-3', 1], ['other', 2]]), requests: 3 });
+    expect(summary).toEqual({
+      url: '/v1/chat/completions',
+      models: new Map([
+        ['svc-large-3', 1],
+        ['other', 2],
+      ]),
+      requests: 3,
+    });
   });
 
   it('checks a 100,000-line (15 MB) file a slice at a time: other work runs between the slices', async () => {
@@ -21,7 +34,9 @@ describe('checkBatchFile', () => {
     const started = performance.now();
     const summary = await checkBatchFile(bytes);
     clearInterval(ticker);
-    console.log(`${(bytes.length / 1e6).toFixed(1)} MB checked in ${Math.round(performance.now() - started)} ms, ${turns} timer turns ran meanwhile`);
+    console.log(
+      `${(bytes.length / 1e6).toFixed(1)} MB checked in ${Math.round(performance.now() - started)} ms, ${turns} timer turns ran meanwhile`,
+    );
     expect(summary.requests).toBe(100_000);
     // Checked in one go, no timer would run until the end.
     expect(turns).toBeGreaterThanOrEqual(20);

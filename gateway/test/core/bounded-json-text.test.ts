@@ -3,7 +3,14 @@ import { boundedJsonText } from '../../src/core/json/bounded-json-text.js';
 
 describe('boundedJsonText', () => {
   it('writes the same text as JSON.stringify when the value fits', () => {
-    const value = { model: 'm', messages: [{ role: 'user', content: 'say "hi"\n', extra: undefined }], n: 1.5, ok: true, none: null, list: [[], {}] };
+    const value = {
+      model: 'm',
+      messages: [{ role: 'user', content: 'say "hi"\n', extra: undefined }],
+      n: 1.5,
+      ok: true,
+      none: null,
+      list: [[], {}],
+    };
     expect(boundedJsonText(value, 10_000)).toBe(JSON.stringify(value));
   });
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CircuitBreaker, type Admission, type BreakerPermit, type BreakerTransition } from '../../src/core/routing/circuit-breaker.js';
+import {
+  CircuitBreaker,
+  type Admission,
+  type BreakerPermit,
+  type BreakerTransition,
+} from '../../src/core/routing/circuit-breaker.js';
 
 function admitted(admission: Admission): BreakerPermit {
   if (!admission.admitted) throw new Error(`refused for ${admission.retryAfterSeconds} s`);
@@ -76,11 +81,19 @@ describe('CircuitBreaker (injected clock)', () => {
     expect(breaker.snapshot()).toEqual({ state: 'open', consecutive_failures: 3, retry_after_seconds: 10 });
   });
 
-  it('announces its transitions, and follows another instance\'s (team mode) without announcing them again', () => {
+  it("announces its transitions, and follows another instance's (team mode) without announcing them again", () => {
     let now = 0;
     const announced: BreakerTransition[] = [];
-    const opener = new CircuitBreaker(settings, () => now, (transition) => announced.push(transition));
-    const follower = new CircuitBreaker(settings, () => now, () => announced.push({ state: 'closed' }));
+    const opener = new CircuitBreaker(
+      settings,
+      () => now,
+      (transition) => announced.push(transition),
+    );
+    const follower = new CircuitBreaker(
+      settings,
+      () => now,
+      () => announced.push({ state: 'closed' }),
+    );
     const before = admitted(follower.admit());
     for (let i = 0; i < 3; i++) admitted(opener.admit()).failed();
     expect(announced).toEqual([{ state: 'open', remainingMs: 10_000, cooldownMs: 10_000 }]);
@@ -100,4 +113,3 @@ describe('CircuitBreaker (injected clock)', () => {
     expect(announced).toHaveLength(2);
   });
 });
-

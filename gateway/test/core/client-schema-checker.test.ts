@@ -66,12 +66,20 @@ describe('client JSON schemas: patterns run on RE2', () => {
 
   it('runs ^(a+)+$ in linear time: 10,000 a and a ! (V8 would not finish) answered at once, the event loop free', async () => {
     const validate = await schemas.compile(
-      { type: 'object', properties: { names: { type: 'object', propertyNames: { pattern: '^(a+)+$' } }, word: { type: 'string', pattern: '^(a+)+$' } } },
+      {
+        type: 'object',
+        properties: {
+          names: { type: 'object', propertyNames: { pattern: '^(a+)+$' } },
+          word: { type: 'string', pattern: '^(a+)+$' },
+        },
+      },
       'schema',
       signal,
     );
     const started = performance.now();
-    const { value: problems, lagMs } = await worstTimerLag(Promise.all([validate({ names: { [`${'a'.repeat(32)}!`]: 1 } }), validate({ word: `${'a'.repeat(10_000)}!` })]));
+    const { value: problems, lagMs } = await worstTimerLag(
+      Promise.all([validate({ names: { [`${'a'.repeat(32)}!`]: 1 } }), validate({ word: `${'a'.repeat(10_000)}!` })]),
+    );
     expect(problems).toEqual(['/names must match pattern "^(a+)+$"', '/word must match pattern "^(a+)+$"']);
     expect(performance.now() - started).toBeLessThan(2000);
     expect(lagMs).toBeLessThan(500);
@@ -83,7 +91,13 @@ describe('client JSON schemas: patterns run on RE2', () => {
     ['a lookahead', '^(?=a)a$', 'invalid perl operator'],
     ['a lookbehind', '(?<!a)b', 'invalid perl operator'],
   ])('refuses %s with 422 unsupported_pattern naming the field and the pattern', async (_name, pattern, reason) => {
-    const error = await refusal(schemas.compile({ type: 'object', properties: { id: { type: 'string', pattern } } }, 'document_annotation_format', signal));
+    const error = await refusal(
+      schemas.compile(
+        { type: 'object', properties: { id: { type: 'string', pattern } } },
+        'document_annotation_format',
+        signal,
+      ),
+    );
     expect(error).toMatchObject({ status: 422, code: 'unsupported_pattern', param: 'document_annotation_format' });
     expect(error.message).toContain(JSON.stringify(pattern));
     expect(error.message).toContain(reason);
@@ -101,7 +115,8 @@ describe('client JSON schemas: sizes checked before compiling', () => {
 
   it('refuses a 3 MB schema of 50,000 properties at once, naming the limit (it blocked 4.5 s, then overflowed the stack)', async () => {
     const properties: Record<string, unknown> = {};
-    for (let i = 0; i < 50_000; i++) properties[`field_${i}`] = { type: 'string', description: 'A field of the form, as printed on it.' };
+    for (let i = 0; i < 50_000; i++)
+      properties[`field_${i}`] = { type: 'string', description: 'A field of the form, as printed on it.' };
     const started = performance.now();
     const error = await refusal(schemas.compile({ type: 'object', properties }, 'schema', signal));
     expect(performance.now() - started).toBeLessThan(500);
@@ -110,7 +125,9 @@ describe('client JSON schemas: sizes checked before compiling', () => {
   });
 
   it('names each limit: bytes, nesting, values', async () => {
-    const big = await refusal(schemas.compile({ type: 'string', description: 'x'.repeat(300 * 1024) }, 'schema', signal));
+    const big = await refusal(
+      schemas.compile({ type: 'string', description: 'x'.repeat(300 * 1024) }, 'schema', signal),
+    );
     expect(big.message).toContain('larger than 256 KiB of JSON');
     expect(big.message).toContain('server.schema_max_kb');
 
@@ -120,7 +137,9 @@ describe('client JSON schemas: sizes checked before compiling', () => {
     expect(nested).toMatchObject({ status: 422, code: 'schema_too_large', param: 'bbox_annotation_format' });
     expect(nested.message).toContain('nested more than 32 levels deep');
 
-    const many = await refusal(schemas.compile({ enum: Array.from({ length: 10_001 }, (_, i) => i) }, 'schema', signal));
+    const many = await refusal(
+      schemas.compile({ enum: Array.from({ length: 10_001 }, (_, i) => i) }, 'schema', signal),
+    );
     expect(many.message).toContain('more than 10000 values');
     expect(many.message).toContain('server.schema_max_nodes');
   });
@@ -139,7 +158,11 @@ describe('client JSON schemas: sizes checked before compiling', () => {
 describe('client JSON schemas: a time budget per job', () => {
   it('stops a validation that is exponential in the depth of the value (allOf over $ref) with 422 schema_too_complex', async () => {
     const schemas = checker({ jobTimeoutMs: 1000 });
-    const node = { type: 'object', properties: { x: { $ref: '#/$defs/node' } }, allOf: [{ properties: { x: { $ref: '#/$defs/node' } } }] };
+    const node = {
+      type: 'object',
+      properties: { x: { $ref: '#/$defs/node' } },
+      allOf: [{ properties: { x: { $ref: '#/$defs/node' } } }],
+    };
     const validate = await schemas.compile({ $defs: { node }, $ref: '#/$defs/node' }, 'schema', signal);
     let value: Record<string, unknown> = {};
     for (let i = 0; i < 40; i++) value = { x: value };
@@ -158,7 +181,11 @@ describe('client JSON schemas: a time budget per job', () => {
   it('stops with the request', async () => {
     const schemas = checker();
     const controller = new AbortController();
-    const node = { type: 'object', properties: { x: { $ref: '#/$defs/node' } }, allOf: [{ properties: { x: { $ref: '#/$defs/node' } } }] };
+    const node = {
+      type: 'object',
+      properties: { x: { $ref: '#/$defs/node' } },
+      allOf: [{ properties: { x: { $ref: '#/$defs/node' } } }],
+    };
     const validate = await schemas.compile({ $defs: { node }, $ref: '#/$defs/node' }, 'schema', controller.signal);
     let value: Record<string, unknown> = {};
     for (let i = 0; i < 40; i++) value = { x: value };

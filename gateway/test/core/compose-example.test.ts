@@ -15,9 +15,15 @@ const gateways = Object.keys(compose.services as object).filter((name) => name.s
 const COMPOSE_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 const substituted = (env: Record<string, string>) =>
   Object.fromEntries(
-    Object.entries(env).map(([name, value]) => [name, String(value).replace(/\$\{SWITCHYARD_ADMIN_KEY[^}]*\}/, 'sk-sy-compose-0123456789abcdef0123').replace(/\$\{SWITCHYARD_SECRET_KEY[^}]*\}/, COMPOSE_SECRET_KEY)]),
+    Object.entries(env).map(([name, value]) => [
+      name,
+      String(value)
+        .replace(/\$\{SWITCHYARD_ADMIN_KEY[^}]*\}/, 'sk-sy-compose-0123456789abcdef0123')
+        .replace(/\$\{SWITCHYARD_SECRET_KEY[^}]*\}/, COMPOSE_SECRET_KEY),
+    ]),
   );
-const mountTarget = (service: { volumes: string[] }, source: string) => service.volumes.map((volume) => volume.split(':')).find(([from]) => from === source)?.[1];
+const mountTarget = (service: { volumes: string[] }, source: string) =>
+  service.volumes.map((volume) => volume.split(':')).find(([from]) => from === source)?.[1];
 const seconds = (duration: string) => Number(/^(\d+)s$/.exec(duration)![1]);
 
 describe('the docker-compose.yml team-mode example', () => {
@@ -28,7 +34,10 @@ describe('the docker-compose.yml team-mode example', () => {
     expect(compose.services.redis.healthcheck.test).toContain('ping');
     expect(gateways).toEqual(['gateway-1', 'gateway-2', 'gateway-3']);
     for (const name of gateways) {
-      expect(compose.services[name].depends_on).toEqual({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+      expect(compose.services[name].depends_on).toEqual({
+        postgres: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
+      });
     }
     expect(Object.keys(compose.services.proxy.depends_on)).toEqual(gateways);
   });
@@ -47,7 +56,9 @@ describe('the docker-compose.yml team-mode example', () => {
       expect(service.healthcheck.test.join(' ')).toContain(`http://127.0.0.1:${env.GATEWAY_PORT}/health/readiness`);
 
       // The gateway accepts this environment and config file, in team mode.
-      const options = await loadGatewayOptions({ env: { ...env, GATEWAY_CONFIG: join(root, 'deploy/gateway.yaml'), GATEWAY_DATA_DIR: '/var/lib/switchyard' } });
+      const options = await loadGatewayOptions({
+        env: { ...env, GATEWAY_CONFIG: join(root, 'deploy/gateway.yaml'), GATEWAY_DATA_DIR: '/var/lib/switchyard' },
+      });
       expect(options.team).toMatchObject({ databaseUrl: env.GATEWAY_DATABASE_URL, redisUrl: env.GATEWAY_REDIS_URL });
       expect(options.filesDir).toBe('/srv/switchyard-files');
       // One secret key for every instance: each can read the providers' keys the others stored.
@@ -55,7 +66,9 @@ describe('the docker-compose.yml team-mode example', () => {
       expect(options.server.instanceId).toBe(name);
       expect(options.host).toBe('0.0.0.0');
       // Docker sends SIGKILL after stop_grace_period: the drain and the grace period must fit in it.
-      expect(seconds(service.stop_grace_period) * 1000).toBeGreaterThan(options.server.drainDelayMs + options.server.shutdownGraceMs);
+      expect(seconds(service.stop_grace_period) * 1000).toBeGreaterThan(
+        options.server.drainDelayMs + options.server.shutdownGraceMs,
+      );
     }
     expect(ids.size).toBe(3);
   });
@@ -75,9 +88,15 @@ describe('the docker-compose.yml team-mode example', () => {
     expect(dockerfile).toMatch(/RUN npm ci/);
     expect(dockerfile).toMatch(/npm run build/);
     // The image runs the CLI with the same V8 flags as `npm run serve` (the idle-memory setting).
-    const serveFlags = /^node ((?:--\S+ )*)scripts\/serve\.mjs$/.exec((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts.serve)?.[1].trim().split(' ').filter(Boolean);
+    const serveFlags = /^node ((?:--\S+ )*)scripts\/serve\.mjs$/
+      .exec((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts.serve)?.[1]
+      .trim()
+      .split(' ')
+      .filter(Boolean);
     expect(serveFlags).toBeDefined();
-    expect(dockerfile).toContain(`CMD ${JSON.stringify(['node', ...(serveFlags ?? []), 'dist/gateway/src/cli.js'])}`.replaceAll(',', ', '));
+    expect(dockerfile).toContain(
+      `CMD ${JSON.stringify(['node', ...(serveFlags ?? []), 'dist/gateway/src/cli.js'])}`.replaceAll(',', ', '),
+    );
     expect(read('scripts/serve.mjs')).toContain("'dist/gateway/src/cli.js'");
   });
 });

@@ -7,7 +7,13 @@ async function* chat(events: ChatStreamEvent[]): AsyncGenerator<ChatStreamEvent>
 }
 
 async function run(events: ChatStreamEvent[]) {
-  const generator = conversationEvents(chat(events), { conversationId: 'conv_1', model: 'm', agentId: null, startedAt: 0, now: () => 1000 });
+  const generator = conversationEvents(chat(events), {
+    conversationId: 'conv_1',
+    model: 'm',
+    agentId: null,
+    startedAt: 0,
+    now: () => 1000,
+  });
   const emitted: ConversationStreamEvent[] = [];
   for (;;) {
     const next = await generator.next();
@@ -21,9 +27,20 @@ describe('conversationEvents', () => {
     const { emitted, outputs } = await run([
       { type: 'delta', index: 0, role: 'assistant', content: 'Let me ' },
       { type: 'delta', index: 0, content: 'check.' },
-      { type: 'delta', index: 0, tool_calls: [{ index: 0, id: 'call_a', function: { name: 'look', arguments: '{"q":' } }] },
+      {
+        type: 'delta',
+        index: 0,
+        tool_calls: [{ index: 0, id: 'call_a', function: { name: 'look', arguments: '{"q":' } }],
+      },
       { type: 'delta', index: 0, tool_calls: [{ index: 1, id: 'call_b', function: { name: 'fetch', arguments: '' } }] },
-      { type: 'delta', index: 0, tool_calls: [{ index: 0, function: { arguments: '1}' } }, { index: 1, function: { arguments: '{}' } }] },
+      {
+        type: 'delta',
+        index: 0,
+        tool_calls: [
+          { index: 0, function: { arguments: '1}' } },
+          { index: 1, function: { arguments: '{}' } },
+        ],
+      },
       { type: 'delta', index: 1, content: 'a second choice is ignored' },
       { type: 'finish', index: 0, finish_reason: 'tool_calls' },
       { type: 'usage', usage: { prompt_tokens: 7, completion_tokens: 5 } },
@@ -51,7 +68,12 @@ describe('conversationEvents', () => {
       ['function.call', '{"q":1}'],
       ['function.call', '{}'],
     ]);
-    expect(outputs[1]).toMatchObject({ id: calls[0]!.id, name: 'look', tool_call_id: 'call_a', completed_at: new Date(1000).toISOString() });
+    expect(outputs[1]).toMatchObject({
+      id: calls[0]!.id,
+      name: 'look',
+      tool_call_id: 'call_a',
+      completed_at: new Date(1000).toISOString(),
+    });
     expect(outputs.every((entry) => !('outputIndex' in entry))).toBe(true);
   });
 

@@ -17,7 +17,12 @@ describe('document question answering helpers', () => {
   let result: OcrResult;
 
   beforeAll(async () => {
-    provider = createTesseractProvider({ id: 'local-ocr', options: { type: 'tesseract', workers: 1 }, dataDir: '/tmp', logger });
+    provider = createTesseractProvider({
+      id: 'local-ocr',
+      options: { type: 'tesseract', workers: 1 },
+      dataDir: '/tmp',
+      logger,
+    });
     const made = await makeTextPdf([
       {
         lines: lines([
@@ -62,7 +67,9 @@ describe('document question answering helpers', () => {
     const revenue = rankPassages(passages, 'What was the revenue for the year?', 3);
     expect(revenue[0].passage.page).toBe(1);
     expect(revenue[0].passage.text).toContain('8.2 million');
-    expect(extractiveAnswer('What was the revenue for the year?', revenue)?.text).toBe('Revenue for the year was 8.2 million dollars.');
+    expect(extractiveAnswer('What was the revenue for the year?', revenue)?.text).toBe(
+      'Revenue for the year was 8.2 million dollars.',
+    );
 
     const staff = rankPassages(passages, 'How many employees did the company have?', 3);
     expect(staff[0].passage.page).toBe(0);

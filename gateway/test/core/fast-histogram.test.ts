@@ -9,7 +9,13 @@ describe('FastHistogram', () => {
   it("is exposed exactly as prom-client's histogram of the same observations (buckets, +Inf, sum, count, label escaping)", async () => {
     const reference = new Registry();
     const fast = new Registry();
-    const theirs = new Histogram({ name: 'req_seconds', help: 'Request "duration"\nin seconds.', labelNames: [...LABELS], buckets: BUCKETS, registers: [reference] });
+    const theirs = new Histogram({
+      name: 'req_seconds',
+      help: 'Request "duration"\nin seconds.',
+      labelNames: [...LABELS],
+      buckets: BUCKETS,
+      registers: [reference],
+    });
     const ours = new FastHistogram('req_seconds', 'Request "duration"\nin seconds.', LABELS, BUCKETS, fast);
     const observations: [Record<(typeof LABELS)[number], string | number>, number][] = [
       [{ route: '/v1/chat/completions', status: 200, model: 'm' }, 0.004],

@@ -25,13 +25,15 @@ describe('KeyService', () => {
       queries++;
       return findByHash(hash);
     };
-    for (let i = 0; i < MAX_CACHED_MISSES + 500; i++) expect(await keys.authenticate(`sk-sy-wrong-${i}`)).toBeUndefined();
+    for (let i = 0; i < MAX_CACHED_MISSES + 500; i++)
+      expect(await keys.authenticate(`sk-sy-wrong-${i}`)).toBeUndefined();
     expect(queries).toBe(MAX_CACHED_MISSES + 500);
     expect(keys.cachedLookups).toEqual({ known: 3, unknown: MAX_CACHED_MISSES });
 
     // Every real key still answers from memory, in the same turn (no promise, no query).
     queries = 0;
-    for (const { key, record } of created) expect((keys.authenticate(key) as { name?: string } | undefined)?.name).toBe(record.name);
+    for (const { key, record } of created)
+      expect((keys.authenticate(key) as { name?: string } | undefined)?.name).toBe(record.name);
     expect(queries).toBe(0);
     // A wrong key tried again costs no query either, and one sent many times at once costs one.
     expect(keys.authenticate(`sk-sy-wrong-${MAX_CACHED_MISSES + 499}`)).toBeUndefined();

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildMistralPages, type MistralPageOptions, type PageExtras } from '../../src/core/ocr/mistral-pages/build-mistral-pages.js';
+import {
+  buildMistralPages,
+  type MistralPageOptions,
+  type PageExtras,
+} from '../../src/core/ocr/mistral-pages/build-mistral-pages.js';
 import { findFigures } from '../../src/core/ocr/mistral-pages/find-figures.js';
 import type { BoxCoordinates, OcrBlock, OcrLine, OcrPage, OcrWord } from '../../src/providers/contracts/ocr.js';
 
@@ -18,26 +22,54 @@ function line(text: string, x: number, y: number, height = 20, confidence = 0.9)
 function row(cells: [string, number][], y: number, height = 20): OcrLine {
   const parts = cells.map(([text, x]) => line(text, x, y, height));
   const words = parts.flatMap((part) => part.words);
-  return { text: cells.map(([text]) => text).join(' '), bbox: [parts[0].bbox[0], y, parts[parts.length - 1].bbox[2], y + height], confidence: 0.9, words };
+  return {
+    text: cells.map(([text]) => text).join(' '),
+    bbox: [parts[0].bbox[0], y, parts[parts.length - 1].bbox[2], y + height],
+    confidence: 0.9,
+    words,
+  };
 }
 function block(lines: OcrLine[]): OcrBlock {
-  return { text: lines.map((l) => l.text).join('\n'), bbox: [Math.min(...lines.map((l) => l.bbox[0])), lines[0].bbox[1], Math.max(...lines.map((l) => l.bbox[2])), lines[lines.length - 1].bbox[3]], confidence: 0.9, lines };
+  return {
+    text: lines.map((l) => l.text).join('\n'),
+    bbox: [
+      Math.min(...lines.map((l) => l.bbox[0])),
+      lines[0].bbox[1],
+      Math.max(...lines.map((l) => l.bbox[2])),
+      lines[lines.length - 1].bbox[3],
+    ],
+    confidence: 0.9,
+    lines,
+  };
 }
 function page(blocks: OcrBlock[], index = 0): OcrPage {
   return { index, width: 1000, height: 1400, text: blocks.map((b) => b.text).join('\n\n'), blocks, source: 'ocr' };
 }
 
-const OPTIONS: MistralPageOptions = { tableFormat: null, extractHeader: false, extractFooter: false, includeBlocks: true, confidenceGranularity: null };
+const OPTIONS: MistralPageOptions = {
+  tableFormat: null,
+  extractHeader: false,
+  extractFooter: false,
+  includeBlocks: true,
+  confidenceGranularity: null,
+};
 const NO_EXTRAS: PageExtras = { figures: [], dpi: 200 };
 const build = (pages: OcrPage[], options: Partial<MistralPageOptions> = {}, extras?: PageExtras[]) =>
   buildMistralPages(pages, extras ?? pages.map(() => NO_EXTRAS), { ...OPTIONS, ...options });
 
 const article = page([
   block([line('Annual Review', 100, 150, 44)]),
-  block([line('The year began with strong sales in every region and', 100, 240), line('ended with record orders from new customers.', 100, 266)]),
+  block([
+    line('The year began with strong sales in every region and', 100, 240),
+    line('ended with record orders from new customers.', 100, 266),
+  ]),
   block([line('Costs stayed flat while the team grew.', 100, 330)]),
   block([line('Key results', 100, 400, 30)]),
-  block([line('• Revenue up seven percent', 120, 460), line('• Two new offices opened', 120, 490), line('• Staff grew to forty people', 120, 520)]),
+  block([
+    line('• Revenue up seven percent', 120, 460),
+    line('• Two new offices opened', 120, 490),
+    line('• Staff grew to forty people', 120, 520),
+  ]),
   block([line('1. Hire two engineers', 120, 580), line('2. Open the Lyon office', 120, 610)]),
 ]);
 
@@ -55,25 +87,78 @@ describe('Mistral-style page markdown', () => {
       ].join('\n\n'),
     );
     expect(result.blocks!.map((b) => b.type)).toEqual(['title', 'text', 'text', 'title', 'list', 'list']);
-    expect(result.blocks![0]).toMatchObject({ content: 'Annual Review', top_left_x: 100, top_left_y: 150, bottom_right_y: 194 });
-    expect(result).toMatchObject({ index: 0, images: [], tables: [], hyperlinks: [], header: null, footer: null, dimensions: { dpi: 200, width: 1000, height: 1400 } });
+    expect(result.blocks![0]).toMatchObject({
+      content: 'Annual Review',
+      top_left_x: 100,
+      top_left_y: 150,
+      bottom_right_y: 194,
+    });
+    expect(result).toMatchObject({
+      index: 0,
+      images: [],
+      tables: [],
+      hyperlinks: [],
+      header: null,
+      footer: null,
+      dimensions: { dpi: 200, width: 1000, height: 1400 },
+    });
   });
 
   it('splits one engine block at a paragraph gap and joins a word hyphenated across lines', () => {
-    const [result] = build([page([block([line('Body text that runs on and on over a long line', 100, 100), line('with a hyphen-', 100, 126), line('ated word inside it.', 100, 152), line('A second paragraph after a gap.', 100, 220)])])]);
-    expect(result.markdown).toBe('Body text that runs on and on over a long line with a hyphenated word inside it.\n\nA second paragraph after a gap.');
+    const [result] = build([
+      page([
+        block([
+          line('Body text that runs on and on over a long line', 100, 100),
+          line('with a hyphen-', 100, 126),
+          line('ated word inside it.', 100, 152),
+          line('A second paragraph after a gap.', 100, 220),
+        ]),
+      ]),
+    ]);
+    expect(result.markdown).toBe(
+      'Body text that runs on and on over a long line with a hyphenated word inside it.\n\nA second paragraph after a gap.',
+    );
   });
 
   const invoice = page([
     block([line('Invoice 2024-0042', 100, 100, 36)]),
-    block([row([['Item', 100], ['Qty', 500], ['Price', 700]], 200), row([['Paper A4', 100], ['10', 500], ['4.50', 700]], 240), row([['Ink cartridge', 100], ['2', 500], ['31.00', 700]], 280)]),
+    block([
+      row(
+        [
+          ['Item', 100],
+          ['Qty', 500],
+          ['Price', 700],
+        ],
+        200,
+      ),
+      row(
+        [
+          ['Paper A4', 100],
+          ['10', 500],
+          ['4.50', 700],
+        ],
+        240,
+      ),
+      row(
+        [
+          ['Ink cartridge', 100],
+          ['2', 500],
+          ['31.00', 700],
+        ],
+        280,
+      ),
+    ]),
     block([line('Thank you for your business and see you again soon.', 100, 400)]),
   ]);
 
   it('reads rows of short aligned cells as a table: inline Markdown by default', () => {
     const [result] = build([invoice]);
     expect(result.markdown).toBe(
-      ['## Invoice 2024-0042', '| Item | Qty | Price |\n| --- | --- | --- |\n| Paper A4 | 10 | 4.50 |\n| Ink cartridge | 2 | 31.00 |', 'Thank you for your business and see you again soon.'].join('\n\n'),
+      [
+        '## Invoice 2024-0042',
+        '| Item | Qty | Price |\n| --- | --- | --- |\n| Paper A4 | 10 | 4.50 |\n| Ink cartridge | 2 | 31.00 |',
+        'Thank you for your business and see you again soon.',
+      ].join('\n\n'),
     );
     expect(result.tables).toEqual([]);
     expect(result.blocks!.map((b) => b.type)).toEqual(['title', 'table', 'text']);
@@ -83,19 +168,34 @@ describe('Mistral-style page markdown', () => {
   it('puts tables apart as Markdown or HTML with table_format, linked from the markdown like Mistral does', () => {
     const [markdown] = build([invoice], { tableFormat: 'markdown' });
     expect(markdown.markdown).toContain('\n\n[tbl-0.md](tbl-0.md)\n\n');
-    expect(markdown.tables).toEqual([{ id: 'tbl-0.md', format: 'markdown', content: '| Item | Qty | Price |\n| --- | --- | --- |\n| Paper A4 | 10 | 4.50 |\n| Ink cartridge | 2 | 31.00 |' }]);
+    expect(markdown.tables).toEqual([
+      {
+        id: 'tbl-0.md',
+        format: 'markdown',
+        content: '| Item | Qty | Price |\n| --- | --- | --- |\n| Paper A4 | 10 | 4.50 |\n| Ink cartridge | 2 | 31.00 |',
+      },
+    ]);
     const [html] = build([invoice], { tableFormat: 'html', includeBlocks: true });
     expect(html.markdown).toContain('[tbl-0.html](tbl-0.html)');
     expect(html.tables[0]).toEqual({
       id: 'tbl-0.html',
       format: 'html',
-      content: '<table><tr><th>Item</th><th>Qty</th><th>Price</th></tr><tr><td>Paper A4</td><td>10</td><td>4.50</td></tr><tr><td>Ink cartridge</td><td>2</td><td>31.00</td></tr></table>',
+      content:
+        '<table><tr><th>Item</th><th>Qty</th><th>Price</th></tr><tr><td>Paper A4</td><td>10</td><td>4.50</td></tr><tr><td>Ink cartridge</td><td>2</td><td>31.00</td></tr></table>',
     });
     expect(html.blocks![1]).toMatchObject({ type: 'table', table_id: 'tbl-0.html' });
   });
 
   it('keeps two columns of prose as text, not as a two-column table', () => {
-    const lines = [0, 1, 2, 3].map((i) => row([[`left column words number ${i} of the running text`, 60], [`right column words number ${i} of the other text`, 540]], 200 + i * 26));
+    const lines = [0, 1, 2, 3].map((i) =>
+      row(
+        [
+          [`left column words number ${i} of the running text`, 60],
+          [`right column words number ${i} of the other text`, 540],
+        ],
+        200 + i * 26,
+      ),
+    );
     const [result] = build([page([block(lines)])]);
     expect(result.tables).toEqual([]);
     expect(result.markdown).not.toContain('|');
@@ -114,24 +214,47 @@ describe('Mistral-style page markdown', () => {
   it('finds running headers and footers by position, and keeps them in the markdown unless extracted', () => {
     const pages = [withBands(0), withBands(1)];
     const kept = build(pages);
-    expect(kept[0].markdown).toBe('ACME Quarterly Letter\n\nBody of page 1 with the actual content of the letter.\n\nPage 1 of 2');
+    expect(kept[0].markdown).toBe(
+      'ACME Quarterly Letter\n\nBody of page 1 with the actual content of the letter.\n\nPage 1 of 2',
+    );
     expect(kept[0].blocks!.map((b) => b.type)).toEqual(['header', 'text', 'footer']);
     expect(kept[0]).toMatchObject({ header: null, footer: null });
 
     const apart = build(pages, { extractHeader: true, extractFooter: true });
-    expect(apart[1]).toMatchObject({ markdown: 'Body of page 2 with the actual content of the letter.', header: 'ACME Quarterly Letter', footer: 'Page 2 of 2' });
+    expect(apart[1]).toMatchObject({
+      markdown: 'Body of page 2 with the actual content of the letter.',
+      header: 'ACME Quarterly Letter',
+      footer: 'Page 2 of 2',
+    });
   });
 
   it('keeps the first line of a column that starts in the top tenth in its paragraph, even when it is short of the body height', () => {
     // A scan with a narrow margin: the column starts at y = 100 (the band ends at 140); its first line has no descenders.
-    const column = block([line('Guarendi’s book shows that tradi-', 100, 100, 16), line('tional values, rooted in the bedrock', 100, 126), line('of mutual trust, truth and love.', 100, 152), line('And in this setting, fathers bring', 100, 178)]);
-    const [result] = build([page([column, block([line('Another paragraph further down the page.', 100, 400)])])], { extractHeader: true });
+    const column = block([
+      line('Guarendi’s book shows that tradi-', 100, 100, 16),
+      line('tional values, rooted in the bedrock', 100, 126),
+      line('of mutual trust, truth and love.', 100, 152),
+      line('And in this setting, fathers bring', 100, 178),
+    ]);
+    const [result] = build([page([column, block([line('Another paragraph further down the page.', 100, 400)])])], {
+      extractHeader: true,
+    });
     expect(result.header).toBeNull();
-    expect(result.markdown.startsWith('Guarendi’s book shows that traditional values, rooted in the bedrock')).toBe(true);
+    expect(result.markdown.startsWith('Guarendi’s book shows that traditional values, rooted in the bedrock')).toBe(
+      true,
+    );
   });
 
   it('leaves a large line at the top of a single page in the content', () => {
-    const [result] = build([page([block([line('Big Title At The Top', 100, 40, 40)]), block([line('Then some body text below it.', 100, 300)])])], { extractHeader: true });
+    const [result] = build(
+      [
+        page([
+          block([line('Big Title At The Top', 100, 40, 40)]),
+          block([line('Then some body text below it.', 100, 300)]),
+        ]),
+      ],
+      { extractHeader: true },
+    );
     expect(result.header).toBeNull();
     expect(result.markdown).toBe('# Big Title At The Top\n\nThen some body text below it.');
   });
@@ -139,9 +262,23 @@ describe('Mistral-style page markdown', () => {
   it('links figures from the markdown where they sit, as image blocks with their ids', () => {
     const figure: BoxCoordinates = [100, 350, 700, 800];
     const extras = [{ dpi: 150, figures: [{ id: 'img-0.jpeg', bbox: figure }] }];
-    const [result] = build([page([block([line('Above the photo.', 100, 300)]), block([line('Figure 1: the new office', 100, 820)]), block([line('Below the caption.', 100, 900)])])], {}, extras);
-    expect(result.markdown).toBe('Above the photo.\n\n![img-0.jpeg](img-0.jpeg)\n\nFigure 1: the new office\n\nBelow the caption.');
-    expect(result.images).toEqual([{ id: 'img-0.jpeg', top_left_x: 100, top_left_y: 350, bottom_right_x: 700, bottom_right_y: 800 }]);
+    const [result] = build(
+      [
+        page([
+          block([line('Above the photo.', 100, 300)]),
+          block([line('Figure 1: the new office', 100, 820)]),
+          block([line('Below the caption.', 100, 900)]),
+        ]),
+      ],
+      {},
+      extras,
+    );
+    expect(result.markdown).toBe(
+      'Above the photo.\n\n![img-0.jpeg](img-0.jpeg)\n\nFigure 1: the new office\n\nBelow the caption.',
+    );
+    expect(result.images).toEqual([
+      { id: 'img-0.jpeg', top_left_x: 100, top_left_y: 350, bottom_right_x: 700, bottom_right_y: 800 },
+    ]);
     expect(result.blocks!.map((b) => b.type)).toEqual(['text', 'image', 'caption', 'text']);
     expect(result.blocks![1]).toMatchObject({ image_id: 'img-0.jpeg', content: '' });
     expect(result.dimensions).toEqual({ dpi: 150, width: 1000, height: 1400 });
@@ -151,7 +288,15 @@ describe('Mistral-style page markdown', () => {
     // Figures come sorted top to bottom (the right column's first): the left column's lower figure is read first.
     const left: BoxCoordinates = [100, 600, 450, 900];
     const right: BoxCoordinates = [550, 300, 900, 500];
-    const extras = [{ dpi: 150, figures: [{ id: 'img-0.jpeg', bbox: right }, { id: 'img-1.jpeg', bbox: left }] }];
+    const extras = [
+      {
+        dpi: 150,
+        figures: [
+          { id: 'img-0.jpeg', bbox: right },
+          { id: 'img-1.jpeg', bbox: left },
+        ],
+      },
+    ];
     const columns = page([
       block([line('Left top.', 100, 200)]),
       block([line('Left bottom.', 100, 1000)]),
@@ -159,7 +304,9 @@ describe('Mistral-style page markdown', () => {
       block([line('Right bottom.', 550, 1000)]),
     ]);
     const [result] = build([columns], {}, extras);
-    expect(result.markdown).toBe('Left top.\n\n![img-1.jpeg](img-1.jpeg)\n\nLeft bottom.\n\nRight top.\n\n![img-0.jpeg](img-0.jpeg)\n\nRight bottom.');
+    expect(result.markdown).toBe(
+      'Left top.\n\n![img-1.jpeg](img-1.jpeg)\n\nLeft bottom.\n\nRight top.\n\n![img-0.jpeg](img-0.jpeg)\n\nRight bottom.',
+    );
     const images = result.blocks!.filter((b) => b.type === 'image');
     expect(images.map((b) => [b.image_id, b.top_left_x, b.top_left_y])).toEqual([
       ['img-1.jpeg', 100, 600],
@@ -173,19 +320,55 @@ describe('Mistral-style page markdown', () => {
 
   it('keeps confident words of a line wrapped around a photo’s edge, inside its box, in the text', () => {
     const extras = [{ dpi: 72, figures: [{ id: 'img-0.jpeg', bbox: [100, 350, 420, 800] as BoxCoordinates }] }];
-    const wrapped = page([block([line('Above the photo.', 100, 300)]), block([line('for fatherhood and the family.', 400, 500)]), block([line('Below it.', 100, 900)])]);
+    const wrapped = page([
+      block([line('Above the photo.', 100, 300)]),
+      block([line('for fatherhood and the family.', 400, 500)]),
+      block([line('Below it.', 100, 900)]),
+    ]);
     const [result] = build([wrapped], {}, extras);
-    expect(result.markdown).toBe('Above the photo.\n\n![img-0.jpeg](img-0.jpeg)\n\nfor fatherhood and the family.\n\nBelow it.');
+    expect(result.markdown).toBe(
+      'Above the photo.\n\n![img-0.jpeg](img-0.jpeg)\n\nfor fatherhood and the family.\n\nBelow it.',
+    );
   });
 
   it('leaves words the engine read inside a figure out of the text: they belong to the picture', () => {
     const extras = [{ dpi: 72, figures: [{ id: 'img-0.jpeg', bbox: [100, 350, 700, 800] as BoxCoordinates }] }];
-    const [result] = build([page([block([line('Above the photo.', 100, 300)]), block([line('ra PE oc', 300, 500, 12, 0.2)]), block([line('Below it.', 100, 900)])])], {}, extras);
+    const [result] = build(
+      [
+        page([
+          block([line('Above the photo.', 100, 300)]),
+          block([line('ra PE oc', 300, 500, 12, 0.2)]),
+          block([line('Below it.', 100, 900)]),
+        ]),
+      ],
+      {},
+      extras,
+    );
     expect(result.markdown).toBe('Above the photo.\n\n![img-0.jpeg](img-0.jpeg)\n\nBelow it.');
   });
 
   it('makes no table of two lines whose wide word gaps fall in different places (justified prose beside a photo)', () => {
-    const [result] = build([page([block([row([['way of', 20], ['shaking a', 400], ['fist at', 800]], 300), row([['the', 210], ['city historian', 600]], 326)])])]);
+    const [result] = build([
+      page([
+        block([
+          row(
+            [
+              ['way of', 20],
+              ['shaking a', 400],
+              ['fist at', 800],
+            ],
+            300,
+          ),
+          row(
+            [
+              ['the', 210],
+              ['city historian', 600],
+            ],
+            326,
+          ),
+        ]),
+      ]),
+    ]);
     expect(result.blocks!.map((b) => b.type)).not.toContain('table');
     expect(result.markdown).not.toContain('|');
   });
@@ -208,19 +391,30 @@ describe('Mistral-style page markdown', () => {
   });
 
   it('scores confidence by page, by word with offsets into the markdown, and by block', () => {
-    const low = page([block([line('Clear words here', 100, 100, 20, 0.9)]), block([line('smudged', 100, 200, 20, 0.3)])]);
+    const low = page([
+      block([line('Clear words here', 100, 100, 20, 0.9)]),
+      block([line('smudged', 100, 200, 20, 0.3)]),
+    ]);
     const [byPage] = build([low], { confidenceGranularity: 'page', includeBlocks: false });
-    expect(byPage.confidence_scores).toEqual({ average_page_confidence_score: 0.75, minimum_page_confidence_score: 0.3 });
+    expect(byPage.confidence_scores).toEqual({
+      average_page_confidence_score: 0.75,
+      minimum_page_confidence_score: 0.3,
+    });
     expect(byPage).not.toHaveProperty('blocks');
 
     const [byWord] = build([low], { confidenceGranularity: 'word' });
     const words = byWord.confidence_scores!.word_confidence_scores!;
     expect(words.map((w) => w.text)).toEqual(['Clear', 'words', 'here', 'smudged']);
-    for (const word of words) expect(byWord.markdown.slice(word.start_index, word.start_index + word.text.length)).toBe(word.text);
+    for (const word of words)
+      expect(byWord.markdown.slice(word.start_index, word.start_index + word.text.length)).toBe(word.text);
     expect(words[3].confidence).toBe(0.3);
 
     const [byBlock] = build([low], { confidenceGranularity: 'block' });
-    expect(byBlock.blocks![1].confidence_scores).toEqual({ average_content_confidence_score: 0.3, minimum_content_confidence_score: 0.3, block_type_confidence_score: null });
+    expect(byBlock.blocks![1].confidence_scores).toEqual({
+      average_content_confidence_score: 0.3,
+      minimum_content_confidence_score: 0.3,
+      block_type_confidence_score: null,
+    });
   });
 
   it('keeps the text of a page that came without layout (an upstream that answers in Markdown) as its markdown', () => {
@@ -287,4 +481,3 @@ describe('figure regions on a page image', () => {
     expect(findFigures(canvas(800, 1000).image, [], 60)).toEqual([]);
   });
 });
-

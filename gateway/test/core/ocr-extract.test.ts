@@ -63,12 +63,38 @@ describe('value coercion', () => {
 
   it('reads a hostile line (50,000 spaces, letters or digits) in linear time', async () => {
     const start = performance.now();
-    for (const text of [`${' '.repeat(50_000)}x`, 'a'.repeat(50_000), `${'1 '.repeat(25_000)}-`, `${'ab '.repeat(17_000)}GmbX`]) {
+    for (const text of [
+      `${' '.repeat(50_000)}x`,
+      'a'.repeat(50_000),
+      `${'1 '.repeat(25_000)}-`,
+      `${'ab '.repeat(17_000)}GmbX`,
+    ]) {
       parseNumber(text);
       parseDate(text);
       await extractBySchema(
-        { type: 'object', properties: { vendor: { type: 'string' }, total: { type: 'number' }, invoice_number: { type: 'string' } } },
-        { pages: [{ index: 0, width: 10, height: 10, text, source: 'text_layer', blocks: [{ text, bbox: [0, 0, 10, 10], confidence: 1, lines: [{ text, bbox: [0, 0, 10, 10], confidence: 1, words: [] }] }] }] } as OcrResult,
+        {
+          type: 'object',
+          properties: { vendor: { type: 'string' }, total: { type: 'number' }, invoice_number: { type: 'string' } },
+        },
+        {
+          pages: [
+            {
+              index: 0,
+              width: 10,
+              height: 10,
+              text,
+              source: 'text_layer',
+              blocks: [
+                {
+                  text,
+                  bbox: [0, 0, 10, 10],
+                  confidence: 1,
+                  lines: [{ text, bbox: [0, 0, 10, 10], confidence: 1, words: [] }],
+                },
+              ],
+            },
+          ],
+        } as OcrResult,
         new AbortController().signal,
       );
     }
@@ -89,7 +115,12 @@ describe('OCR helpers on a recognised invoice', () => {
   let result: OcrResult;
 
   beforeAll(async () => {
-    provider = createTesseractProvider({ id: 'local-ocr', options: { type: 'tesseract', workers: 1 }, dataDir: '/tmp', logger });
+    provider = createTesseractProvider({
+      id: 'local-ocr',
+      options: { type: 'tesseract', workers: 1 },
+      dataDir: '/tmp',
+      logger,
+    });
     invoice = await makeInvoiceImage();
     result = await provider.capabilities.ocr!.ocr({
       model: 'svc-ocr-3-2512',
@@ -114,7 +145,12 @@ describe('OCR helpers on a recognised invoice', () => {
           type: 'array',
           items: {
             type: 'object',
-            properties: { description: { type: 'string' }, quantity: { type: 'integer' }, unit_price: { type: 'number' }, amount: { type: 'number' } },
+            properties: {
+              description: { type: 'string' },
+              quantity: { type: 'integer' },
+              unit_price: { type: 'number' },
+              amount: { type: 'number' },
+            },
           },
         },
       },
@@ -133,7 +169,9 @@ describe('OCR helpers on a recognised invoice', () => {
   });
 
   it('returns the layout as blocks, lines and words with boxes', () => {
-    const layout = layoutAsStructuredData(result) as { pages: { blocks: { lines: { words: { text: string; bbox: number[] }[] }[] }[] }[] };
+    const layout = layoutAsStructuredData(result) as {
+      pages: { blocks: { lines: { words: { text: string; bbox: number[] }[] }[] }[] }[];
+    };
     const words = layout.pages[0].blocks.flatMap((b) => b.lines.flatMap((l) => l.words));
     const total = words.find((w) => w.text === '$1,234.50');
     expect(total?.bbox).toHaveLength(4);
@@ -164,10 +202,24 @@ describe('schema extraction on a long document', () => {
       words: [],
       confidence: 1,
     }));
-    return { pages: [{ index: 0, width: 1000, height: count * 12, text: '', blocks: [{ text: '', bbox: [0, 0, 1000, count * 12], lines, confidence: 1 }], confidence: 1 }] } as unknown as OcrResult;
+    return {
+      pages: [
+        {
+          index: 0,
+          width: 1000,
+          height: count * 12,
+          text: '',
+          blocks: [{ text: '', bbox: [0, 0, 1000, count * 12], lines, confidence: 1 }],
+          confidence: 1,
+        },
+      ],
+    } as unknown as OcrResult;
   }
 
-  const fields = (count: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: count }, (_, i) => [`total_amount_${i}`, { type: 'number' }])) });
+  const fields = (count: number) => ({
+    type: 'object',
+    properties: Object.fromEntries(Array.from({ length: count }, (_, i) => [`total_amount_${i}`, { type: 'number' }])),
+  });
 
   it('looks for each field in 2,000 lines without a neighbour search per field and line (was 4.9 s for 10 fields)', async () => {
     const started = performance.now();
@@ -207,11 +259,29 @@ describe('schema extraction on a long document', () => {
     const rows = Array.from({ length: 40 }, (_, r) => ({
       text: '',
       bbox: [0, r * 20, 10_000, r * 20 + 10],
-      words: Array.from({ length: 1000 }, (_, i) => ({ text: `word${i}`, bbox: [i * 10, r * 20, i * 10 + 8, r * 20 + 10], confidence: 1 })),
+      words: Array.from({ length: 1000 }, (_, i) => ({
+        text: `word${i}`,
+        bbox: [i * 10, r * 20, i * 10 + 8, r * 20 + 10],
+        confidence: 1,
+      })),
       confidence: 1,
     }));
-    const result = { pages: [{ index: 0, width: 10_000, height: 800, text: '', blocks: [{ text: '', bbox: [0, 0, 10_000, 800], lines: rows, confidence: 1 }], confidence: 1 }] } as unknown as OcrResult;
-    const items = { type: 'object', properties: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`column_${i}`, { type: 'string' }])) };
+    const result = {
+      pages: [
+        {
+          index: 0,
+          width: 10_000,
+          height: 800,
+          text: '',
+          blocks: [{ text: '', bbox: [0, 0, 10_000, 800], lines: rows, confidence: 1 }],
+          confidence: 1,
+        },
+      ],
+    } as unknown as OcrResult;
+    const items = {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`column_${i}`, { type: 'string' }])),
+    };
     let worstLagMs = 0;
     let last = performance.now();
     const timer = setInterval(() => {
@@ -221,7 +291,11 @@ describe('schema extraction on a long document', () => {
     }, 5);
     const started = performance.now();
     try {
-      const { data } = await extractBySchema({ type: 'object', properties: { rows: { type: 'array', items } } }, result, new AbortController().signal);
+      const { data } = await extractBySchema(
+        { type: 'object', properties: { rows: { type: 'array', items } } },
+        result,
+        new AbortController().signal,
+      );
       worstLagMs = Math.max(worstLagMs, performance.now() - last);
       expect(data).toEqual({ rows: null });
     } finally {

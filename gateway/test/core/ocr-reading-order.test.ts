@@ -7,10 +7,24 @@ function block(name: string, left: number, right: number, top: number, bottom: n
   const lines: OcrLine[] = [];
   const step = (right - left) / 6;
   for (let y = top, i = 0; y + 20 <= bottom; y += 28, i++) {
-    const words = Array.from({ length: 6 }, (_, w) => ({ text: w === 0 ? `${name}${i}` : 'word', bbox: [left + w * step, y, left + (w + 1) * step - 6, y + 20] as BoxCoordinates, confidence: 0.9 }));
-    lines.push({ text: words.map((w) => w.text).join(' '), bbox: [left, y, right - 6, y + 20], confidence: 0.9, words });
+    const words = Array.from({ length: 6 }, (_, w) => ({
+      text: w === 0 ? `${name}${i}` : 'word',
+      bbox: [left + w * step, y, left + (w + 1) * step - 6, y + 20] as BoxCoordinates,
+      confidence: 0.9,
+    }));
+    lines.push({
+      text: words.map((w) => w.text).join(' '),
+      bbox: [left, y, right - 6, y + 20],
+      confidence: 0.9,
+      words,
+    });
   }
-  return { text: lines.map((l) => l.text).join('\n'), bbox: [left, top, right, lines[lines.length - 1].bbox[3]], confidence: 0.9, lines };
+  return {
+    text: lines.map((l) => l.text).join('\n'),
+    bbox: [left, top, right, lines[lines.length - 1].bbox[3]],
+    confidence: 0.9,
+    lines,
+  };
 }
 
 const names = (blocks: OcrBlock[]): string[] => blocks.map((b) => b.lines[0].words[0].text.replace(/\d+$/, ''));
@@ -25,11 +39,21 @@ describe('reading order around a caption between two columns', () => {
       // A caption under a photo in the middle of the page, between the columns, with text on both sides.
       block('caption', 420, 680, 700, 760),
     ];
-    expect(names(orderBlocks(blocks, { width: 1100, height: 1000 }))).toEqual(['leftA', 'leftB', 'rightA', 'rightB', 'caption']);
+    expect(names(orderBlocks(blocks, { width: 1100, height: 1000 }))).toEqual([
+      'leftA',
+      'leftB',
+      'rightA',
+      'rightB',
+      'caption',
+    ]);
   });
 
   it('still reads a full-width title above the columns first', () => {
-    const blocks = [block('title', 100, 1000, 40, 60), block('left', 100, 500, 100, 600), block('right', 600, 1000, 100, 600)];
+    const blocks = [
+      block('title', 100, 1000, 40, 60),
+      block('left', 100, 500, 100, 600),
+      block('right', 600, 1000, 100, 600),
+    ];
     expect(names(orderBlocks(blocks, { width: 1100, height: 1000 }))).toEqual(['title', 'left', 'right']);
   });
 });

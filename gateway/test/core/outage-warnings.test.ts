@@ -6,8 +6,10 @@ function recorder() {
   return {
     lines,
     log: {
-      warn: (object: object, message: string) => void lines.push({ level: 'warn', object: object as Record<string, unknown>, message }),
-      info: (object: object, message: string) => void lines.push({ level: 'info', object: object as Record<string, unknown>, message }),
+      warn: (object: object, message: string) =>
+        void lines.push({ level: 'warn', object: object as Record<string, unknown>, message }),
+      info: (object: object, message: string) =>
+        void lines.push({ level: 'info', object: object as Record<string, unknown>, message }),
     },
   };
 }
@@ -30,7 +32,11 @@ describe('OutageWarnings', () => {
     ]);
     expect(lines[2].object).toMatchObject({ outage: 'database', refused: 300, refused_total: 601 });
     outages.recovered('database', 'database is back');
-    expect(lines.at(-1)).toMatchObject({ level: 'info', message: 'database is back', object: { outage: 'database', refused_total: 650, outage_s: 65 } });
+    expect(lines.at(-1)).toMatchObject({
+      level: 'info',
+      message: 'database is back',
+      object: { outage: 'database', refused_total: 650, outage_s: 65 },
+    });
     expect(outages.ongoing('database')).toBe(false);
   });
 
@@ -44,6 +50,10 @@ describe('OutageWarnings', () => {
     expect(lines).toHaveLength(2);
     now += 61_000;
     outages.refused('redis', 'team mode: lost Redis', {}, 0);
-    expect(lines.map((line) => line.message)).toEqual(['team mode: lost Redis', 'database unavailable: requests that need it get 503 database_unavailable until it answers', 'team mode: lost Redis']);
+    expect(lines.map((line) => line.message)).toEqual([
+      'team mode: lost Redis',
+      'database unavailable: requests that need it get 503 database_unavailable until it answers',
+      'team mode: lost Redis',
+    ]);
   });
 });

@@ -8,10 +8,12 @@ import { isSecretName, redactSecrets } from '../../src/core/request-log/request-
  */
 function redactedBefore(text: string, knownSecrets: readonly string[]): string {
   let out = text;
-  for (const secret of knownSecrets) if (secret.length >= 6 && out.includes(secret)) out = out.replaceAll(secret, '[redacted]');
+  for (const secret of knownSecrets)
+    if (secret.length >= 6 && out.includes(secret)) out = out.replaceAll(secret, '[redacted]');
   if (out.includes('"')) {
-    out = out.replace(/"((?:[^"\\]|\\.){1,64})"(\s*:\s*)("(?:[^"\\]|\\.)*(?:"|$)|-?\d[\d.eE+-]*)/g, (member, name: string, colon: string) =>
-      isSecretName(name) ? `"${name}"${colon}"[redacted]"` : member,
+    out = out.replace(
+      /"((?:[^"\\]|\\.){1,64})"(\s*:\s*)("(?:[^"\\]|\\.)*(?:"|$)|-?\d[\d.eE+-]*)/g,
+      (member, name: string, colon: string) => (isSecretName(name) ? `"${name}"${colon}"[redacted]"` : member),
     );
   }
   if (/\s|=|sk-/.test(out)) {
@@ -31,13 +33,52 @@ function random(seed: number): () => number {
   };
 }
 
-const NAMES = ['model', 'api_key', 'apiKey', 'X-Api-Key', 'token', 'max_tokens', 'prompt_tokens', 'Secret', 'pass_word', 'password', 'passphrase', 'authorization', 'credentials', 'cookie', 'monkey', 'keys', 'content', 'k', 'na\\"me_key', 'with\\\\backslash', 'role'];
-const VALUES = ['"plain words"', '"sk-abcdefghijklmnop"', '"Bearer abc.def"', '12345', '-1.5e3', '"a \\"quoted\\" key"', '"ends with backslash \\\\"', '"x=1&token=abc"', '""', 'true', 'null', '"api_key=zzz"', '"basic dXNlcjpwYXNz"'];
+const NAMES = [
+  'model',
+  'api_key',
+  'apiKey',
+  'X-Api-Key',
+  'token',
+  'max_tokens',
+  'prompt_tokens',
+  'Secret',
+  'pass_word',
+  'password',
+  'passphrase',
+  'authorization',
+  'credentials',
+  'cookie',
+  'monkey',
+  'keys',
+  'content',
+  'k',
+  'na\\"me_key',
+  'with\\\\backslash',
+  'role',
+];
+const VALUES = [
+  '"plain words"',
+  '"sk-abcdefghijklmnop"',
+  '"Bearer abc.def"',
+  '12345',
+  '-1.5e3',
+  '"a \\"quoted\\" key"',
+  '"ends with backslash \\\\"',
+  '"x=1&token=abc"',
+  '""',
+  'true',
+  'null',
+  '"api_key=zzz"',
+  '"basic dXNlcjpwYXNz"',
+];
 
 function generatedJson(next: () => number): string {
-  const pick = <T,>(list: readonly T[]) => list[Math.floor(next() * list.length)];
+  const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
   const member = (depth: number): string => {
-    const value = depth < 2 && next() < 0.2 ? `{${Array.from({ length: 1 + Math.floor(next() * 3) }, () => member(depth + 1)).join(',')}}` : pick(VALUES);
+    const value =
+      depth < 2 && next() < 0.2
+        ? `{${Array.from({ length: 1 + Math.floor(next() * 3) }, () => member(depth + 1)).join(',')}}`
+        : pick(VALUES);
     return `"${pick(NAMES)}"${pick([':', ': ', ' : ', ':\n'])}${value}`;
   };
   const text = `{${Array.from({ length: 1 + Math.floor(next() * 6) }, () => member(0)).join(', ')}}`;
@@ -56,12 +97,30 @@ describe('redacting secrets for the request log', () => {
   });
 
   it('gives the same text on header values, query strings and free text', () => {
-    const texts = ['Bearer sk-sy-0123456789abcdef', 'basic    dXNlcjpwYXNz', 'curl/8.5.0', 'application/json', '127.0.0.1:4000', '?api_key=zzz&x=1&access_token=t', 'my key is correct-horse-battery-staple-42', 'sk-short', 'Authorization: Bearer anything-goes', 'keep-alive', 'a=b; session_token=zz'];
-    for (const text of texts) expect(redactSecrets(text, ['correct-horse-battery-staple-42']), text).toBe(redactedBefore(text, ['correct-horse-battery-staple-42']));
+    const texts = [
+      'Bearer sk-sy-0123456789abcdef',
+      'basic    dXNlcjpwYXNz',
+      'curl/8.5.0',
+      'application/json',
+      '127.0.0.1:4000',
+      '?api_key=zzz&x=1&access_token=t',
+      'my key is correct-horse-battery-staple-42',
+      'sk-short',
+      'Authorization: Bearer anything-goes',
+      'keep-alive',
+      'a=b; session_token=zz',
+    ];
+    for (const text of texts)
+      expect(redactSecrets(text, ['correct-horse-battery-staple-42']), text).toBe(
+        redactedBefore(text, ['correct-horse-battery-staple-42']),
+      );
   });
 
   it('replaces the value of a secret member and keeps the rest of the body as it was', () => {
-    const body = '{"model":"m","nested":{"api_key": "zzz","n":1},"messages":[{"role":"user","content":"hi"}],"token":42}';
-    expect(redactSecrets(body)).toBe('{"model":"m","nested":{"api_key": "[redacted]","n":1},"messages":[{"role":"user","content":"hi"}],"token":"[redacted]"}');
+    const body =
+      '{"model":"m","nested":{"api_key": "zzz","n":1},"messages":[{"role":"user","content":"hi"}],"token":42}';
+    expect(redactSecrets(body)).toBe(
+      '{"model":"m","nested":{"api_key": "[redacted]","n":1},"messages":[{"role":"user","content":"hi"}],"token":"[redacted]"}',
+    );
   });
 });

@@ -30,11 +30,13 @@ describe('RedisRateLimiter (team mode, real Redis)', () => {
   it('never lets instances together admit more than the limit in a minute, and gives unused slots back when they stop', async () => {
     const { limiters, connections } = await instances(3);
     // 5,000 a minute: leases of up to 100 slots. Three instances ask 2,000 times each, at once.
-    const rounds = await Promise.all(limiters.map(async (limiter) => {
-      const verdicts: RateVerdict[] = [];
-      for (let i = 0; i < 2000; i++) verdicts.push(await limiter.take('shared', 5000));
-      return allowedCount(verdicts);
-    }));
+    const rounds = await Promise.all(
+      limiters.map(async (limiter) => {
+        const verdicts: RateVerdict[] = [];
+        for (let i = 0; i < 2000; i++) verdicts.push(await limiter.take('shared', 5000));
+        return allowedCount(verdicts);
+      }),
+    );
     const admitted = rounds.reduce((sum, n) => sum + n, 0);
     expect(admitted).toBeLessThanOrEqual(5000);
     // What a stopping instance still held goes back: a newcomer gets exactly the rest of the minute's limit.

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { RedisSpendReservations } from '../../src/core/billing/redis-spend-reservations.js';
-import { LocalSpendReservations, type CommittedSpend, type Reservation } from '../../src/core/billing/spend-reservations.js';
+import {
+  LocalSpendReservations,
+  type CommittedSpend,
+  type Reservation,
+} from '../../src/core/billing/spend-reservations.js';
 import { openRedis } from '../../src/store/redis/redis-connection.js';
 import { dropRedisPrefix, TEST_REDIS_URL } from '../support/team-of-gateways.js';
 import { testRedisConnections } from '../support/test-redis.js';
@@ -15,9 +19,13 @@ describe('LocalSpendReservations', () => {
   it('lets reservations in flight fill a key limit, then refuses naming it; settling frees the hold', async () => {
     const { state, service } = reservations();
     const held: Reservation[] = [];
-    for (let i = 0; i < 5; i++) held.push((await service.reserve({ keyId: 'k', keyLimit: 1, amount: 0.2 })) as Reservation);
+    for (let i = 0; i < 5; i++)
+      held.push((await service.reserve({ keyId: 'k', keyLimit: 1, amount: 0.2 })) as Reservation);
     expect(held.every((reservation) => 'id' in reservation)).toBe(true);
-    expect(await service.reserve({ keyId: 'k', keyLimit: 1, amount: 0.2 })).toEqual({ refused: 'key_limit', available: expect.closeTo(0, 9) });
+    expect(await service.reserve({ keyId: 'k', keyLimit: 1, amount: 0.2 })).toEqual({
+      refused: 'key_limit',
+      available: expect.closeTo(0, 9),
+    });
     // Another key is not held back by this key's limit.
     expect('id' in (await service.reserve({ keyId: 'other', keyLimit: 1, amount: 0.2 }))).toBe(true);
 
@@ -34,27 +42,47 @@ describe('LocalSpendReservations', () => {
   it('checks the balance and the account limit across all keys', async () => {
     const { service } = reservations({ balance: 1, accountLimit: 0.5, accountSpent: 0.2 });
     expect('id' in (await service.reserve({ keyId: 'a', keyLimit: null, amount: 0.3 }))).toBe(true);
-    expect(await service.reserve({ keyId: 'b', keyLimit: null, amount: 0.01 })).toMatchObject({ refused: 'account_limit' });
+    expect(await service.reserve({ keyId: 'b', keyLimit: null, amount: 0.01 })).toMatchObject({
+      refused: 'account_limit',
+    });
     const broke = reservations({ balance: 0.05 }).service;
-    expect(await broke.reserve({ keyId: 'a', keyLimit: null, amount: 0.1 })).toEqual({ refused: 'balance', available: 0.05 });
+    expect(await broke.reserve({ keyId: 'a', keyLimit: null, amount: 0.1 })).toEqual({
+      refused: 'balance',
+      available: 0.05,
+    });
   });
 
   it('lets a free request through while something is left, and refuses it once nothing is', async () => {
-    expect('id' in (await reservations({ balance: 0.01 }).service.reserve({ keyId: 'a', keyLimit: null, amount: 0 }))).toBe(true);
-    expect(await reservations({ balance: 0 }).service.reserve({ keyId: 'a', keyLimit: null, amount: 0 })).toMatchObject({ refused: 'balance' });
-    expect(await reservations({ keySpent: 2 }).service.reserve({ keyId: 'a', keyLimit: 2, amount: 0 })).toMatchObject({ refused: 'key_limit' });
+    expect(
+      'id' in (await reservations({ balance: 0.01 }).service.reserve({ keyId: 'a', keyLimit: null, amount: 0 })),
+    ).toBe(true);
+    expect(await reservations({ balance: 0 }).service.reserve({ keyId: 'a', keyLimit: null, amount: 0 })).toMatchObject(
+      { refused: 'balance' },
+    );
+    expect(await reservations({ keySpent: 2 }).service.reserve({ keyId: 'a', keyLimit: 2, amount: 0 })).toMatchObject({
+      refused: 'key_limit',
+    });
   });
 });
 
 describe('RedisSpendReservations', () => {
   it('settles the answers of one turn in one call: every hold goes, each key and the account are charged exactly their costs', async () => {
-    const { connections: [redis], prefix, scriptCalls } = await testRedisConnections();
+    const {
+      connections: [redis],
+      prefix,
+      scriptCalls,
+    } = await testRedisConnections();
     const stored: CommittedSpend = { balance: 100, accountLimit: null, accountSpent: 0, keySpent: 1 };
     const service = new RedisSpendReservations(redis, async () => stored);
     const held: Reservation[] = [];
-    for (const keyId of ['a', 'b', 'c', 'a', 'b', 'a']) held.push((await service.reserve({ keyId, keyLimit: 10, amount: 0.5 })) as Reservation);
+    for (const keyId of ['a', 'b', 'c', 'a', 'b', 'a'])
+      held.push((await service.reserve({ keyId, keyLimit: 10, amount: 0.5 })) as Reservation);
     const before = scriptCalls();
-    await Promise.all(held.map((reservation, i) => (i === 5 ? service.release(reservation) : service.settle(reservation, 0.1 * (i + 1)))));
+    await Promise.all(
+      held.map((reservation, i) =>
+        i === 5 ? service.release(reservation) : service.settle(reservation, 0.1 * (i + 1)),
+      ),
+    );
     expect(scriptCalls() - before).toBe(1);
     const read = (key: string) => redis.commands.get(`${prefix}spend:key:${key}`).then(Number);
     expect(await read('a')).toBeCloseTo(1 + 0.1 + 0.4, 9);
@@ -70,7 +98,12 @@ describe('RedisSpendReservations', () => {
     const prefix = `sy-test-${randomUUID()}:`;
     onTestFinished(() => dropRedisPrefix(TEST_REDIS_URL, prefix));
     const redis = await openRedis(TEST_REDIS_URL, prefix);
-    const service = new RedisSpendReservations(redis, async () => ({ balance: 10, accountLimit: null, accountSpent: 0, keySpent: 0 }));
+    const service = new RedisSpendReservations(redis, async () => ({
+      balance: 10,
+      accountLimit: null,
+      accountSpent: 0,
+      keySpent: 0,
+    }));
     const held = (await service.reserve({ keyId: 'a', keyLimit: null, amount: 1 })) as Reservation;
     const settled = service.settle(held, 0.25);
     await service.flush();
@@ -86,9 +119,20 @@ describe('RedisSpendReservations', () => {
   });
 
   it('serves a busy key from leases: a few script calls for hundreds of requests, and the counters still exact', async () => {
-    const { connections: [redis], prefix, scriptCalls } = await testRedisConnections();
-    const service = new RedisSpendReservations(redis, async () => ({ balance: 1000, accountLimit: null, accountSpent: 0, keySpent: 0 }));
-    await service.reserve({ keyId: 'busy', keyLimit: null, amount: 0.01 }).then((held) => service.release(held as Reservation));
+    const {
+      connections: [redis],
+      prefix,
+      scriptCalls,
+    } = await testRedisConnections();
+    const service = new RedisSpendReservations(redis, async () => ({
+      balance: 1000,
+      accountLimit: null,
+      accountSpent: 0,
+      keySpent: 0,
+    }));
+    await service
+      .reserve({ keyId: 'busy', keyLimit: null, amount: 0.01 })
+      .then((held) => service.release(held as Reservation));
     const before = scriptCalls();
     const settled: Promise<void>[] = [];
     for (let i = 0; i < 400; i++) {
@@ -107,11 +151,23 @@ describe('RedisSpendReservations', () => {
   });
 
   it('gathers the settlements of lease parts over turns into one call; one of a request held on its own goes at the end of its turn', async () => {
-    const { connections: [redis], prefix, scriptCalls } = await testRedisConnections();
-    const service = new RedisSpendReservations(redis, async () => ({ balance: 1000, accountLimit: null, accountSpent: 0, keySpent: 0 }));
-    await service.reserve({ keyId: 'busy', keyLimit: null, amount: 0.01 }).then((held) => service.release(held as Reservation));
+    const {
+      connections: [redis],
+      prefix,
+      scriptCalls,
+    } = await testRedisConnections();
+    const service = new RedisSpendReservations(redis, async () => ({
+      balance: 1000,
+      accountLimit: null,
+      accountSpent: 0,
+      keySpent: 0,
+    }));
+    await service
+      .reserve({ keyId: 'busy', keyLimit: null, amount: 0.01 })
+      .then((held) => service.release(held as Reservation));
     const parts: Reservation[] = [];
-    for (let i = 0; i < 10; i++) parts.push((await service.reserve({ keyId: 'busy', keyLimit: null, amount: 0.01 })) as Reservation);
+    for (let i = 0; i < 10; i++)
+      parts.push((await service.reserve({ keyId: 'busy', keyLimit: null, amount: 0.01 })) as Reservation);
     expect(parts.every((part) => part.ofLease)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -138,17 +194,26 @@ describe('RedisSpendReservations', () => {
     await nextTurn();
     expect(scriptCalls() - before).toBe(1);
     await Promise.all([partDone, aloneDone]);
-    expect(Number(await redis.commands.hget(`${prefix}spend:account`, 'balance'))).toBeCloseTo(1000 - 11 * 0.005 - 0.01, 9);
+    expect(Number(await redis.commands.hget(`${prefix}spend:account`, 'balance'))).toBeCloseTo(
+      1000 - 11 * 0.005 - 0.01,
+      9,
+    );
   });
 
   it('never lets instances with leases hold more than a key limit, and gives what leases have left back when they stop', async () => {
     const { connections } = await testRedisConnections(3);
-    const stored = async (): Promise<CommittedSpend> => ({ balance: 10_000, accountLimit: null, accountSpent: 0, keySpent: 0 });
+    const stored = async (): Promise<CommittedSpend> => ({
+      balance: 10_000,
+      accountLimit: null,
+      accountSpent: 0,
+      keySpent: 0,
+    });
     const [a, b, late] = connections.map((redis) => new RedisSpendReservations(redis, stored));
     // A key limit of 100, requests of 1: two instances ask 80 times each, at once, and keep every hold.
     const ask = async (service: RedisSpendReservations) => {
       let held = 0;
-      for (let i = 0; i < 80; i++) if ('id' in (await service.reserve({ keyId: 'k', keyLimit: 100, amount: 1 }))) held++;
+      for (let i = 0; i < 80; i++)
+        if ('id' in (await service.reserve({ keyId: 'k', keyLimit: 100, amount: 1 }))) held++;
       return held;
     };
     const [heldByA, heldByB] = await Promise.all([ask(a), ask(b)]);
@@ -161,8 +226,15 @@ describe('RedisSpendReservations', () => {
   });
 
   it('near a limit holds every request on its own, all at once, and exactly to the limit', async () => {
-    const { connections: [redis] } = await testRedisConnections();
-    const service = new RedisSpendReservations(redis, async () => ({ balance: 1000, accountLimit: null, accountSpent: 0, keySpent: 0 }));
+    const {
+      connections: [redis],
+    } = await testRedisConnections();
+    const service = new RedisSpendReservations(redis, async () => ({
+      balance: 1000,
+      accountLimit: null,
+      accountSpent: 0,
+      keySpent: 0,
+    }));
     let inFlight = 0;
     let peak = 0;
     const evalsha = redis.commands.evalsha.bind(redis.commands);
@@ -175,7 +247,9 @@ describe('RedisSpendReservations', () => {
       }
     }) as typeof evalsha;
     // A key limit of 10 and requests of 0.5: a lease of even two requests would be a tenth of the room.
-    const outcomes = await Promise.all(Array.from({ length: 21 }, () => service.reserve({ keyId: 'near', keyLimit: 10, amount: 0.5 })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 21 }, () => service.reserve({ keyId: 'near', keyLimit: 10, amount: 0.5 })),
+    );
     expect(outcomes.filter((outcome) => 'id' in outcome)).toHaveLength(20);
     expect(outcomes.filter((outcome) => 'refused' in outcome)).toEqual([{ refused: 'key_limit', available: 0 }]);
     // Not one after another behind a lease that Redis would not grant.
@@ -183,8 +257,17 @@ describe('RedisSpendReservations', () => {
   });
 
   it('does not keep a lease that was on its way when the leases were retired (the account changed)', async () => {
-    const { connections: [redis], prefix, scriptCalls } = await testRedisConnections();
-    const service = new RedisSpendReservations(redis, async () => ({ balance: 1000, accountLimit: null, accountSpent: 0, keySpent: 0 }));
+    const {
+      connections: [redis],
+      prefix,
+      scriptCalls,
+    } = await testRedisConnections();
+    const service = new RedisSpendReservations(redis, async () => ({
+      balance: 1000,
+      accountLimit: null,
+      accountSpent: 0,
+      keySpent: 0,
+    }));
     const first = (await service.reserve({ keyId: 'k', keyLimit: null, amount: 1 })) as Reservation;
     expect(first.ofLease).toBeUndefined();
     // Asked again at once: this one asks for a lease of two requests' worth.
@@ -200,4 +283,3 @@ describe('RedisSpendReservations', () => {
     expect(Number(await redis.commands.hget(`${prefix}spend:held:sum`, '*'))).toBeCloseTo(3, 9);
   });
 });
-

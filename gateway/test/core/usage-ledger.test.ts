@@ -15,23 +15,48 @@ beforeEach(async () => {
   dir = useTempDir('switchyard-ledger-');
   db = await openDatabase({ dataDir: dir });
   onTestFinished(() => db.close());
-  await new AccountRepository(db).create({ full_name: 'x', currency: 'USD', balance: 10, spend_limit: null, created_at: 0 });
+  await new AccountRepository(db).create({
+    full_name: 'x',
+    currency: 'USD',
+    balance: 10,
+    spend_limit: null,
+    created_at: 0,
+  });
 });
 
-const journalFiles = () => readdirSync(dir).filter((name) => name.startsWith('usage-journal')).sort();
+const journalFiles = () =>
+  readdirSync(dir)
+    .filter((name) => name.startsWith('usage-journal'))
+    .sort();
 
 /** What a second connection to the database file reads: the ledger's totals and the account's balance. */
 async function seenByAnotherConnection(): Promise<{ requests: number; cost: number; balance: number | undefined }> {
   const other = await openDatabase({ dataDir: dir });
   try {
     const totals = await new UsageRepository(other).totals();
-    return { requests: totals.requests, cost: totals.cost, balance: (await new AccountRepository(other).get())?.balance };
+    return {
+      requests: totals.requests,
+      cost: totals.cost,
+      balance: (await new AccountRepository(other).get())?.balance,
+    };
   } finally {
     await other.close();
   }
 }
 
-const entry = (id: string) => ({ time: Date.now(), request_id: id, key_id: 'key_1', method: 'POST', route: '/v1/chat/completions', model: 'm', status: 200, latency_ms: 3, prompt_tokens: 1, completion_tokens: 2, cost: 0.5 });
+const entry = (id: string) => ({
+  time: Date.now(),
+  request_id: id,
+  key_id: 'key_1',
+  method: 'POST',
+  route: '/v1/chat/completions',
+  model: 'm',
+  status: 200,
+  latency_ms: 3,
+  prompt_tokens: 1,
+  completion_tokens: 2,
+  cost: 0.5,
+});
 
 /** A repository whose next append commits and then reports a failure (the commit's answer lost on the way). */
 class LostCommitAnswer extends UsageRepository {
@@ -103,7 +128,11 @@ describe('UsageLedger', () => {
   });
 
   it('replays the journals of gateways of the folder that are gone (and of versions before) at the start, not those of one still running', async () => {
-    const write = (name: string, ...ids: string[]) => writeFileSync(join(dir, name), ids.map((id) => `${JSON.stringify({ ...entry(id), entry_id: `use_${id}` })}\n`).join(''));
+    const write = (name: string, ...ids: string[]) =>
+      writeFileSync(
+        join(dir, name),
+        ids.map((id) => `${JSON.stringify({ ...entry(id), entry_id: `use_${id}` })}\n`).join(''),
+      );
     write('usage-journal.ndjson', 'req_old');
     write('usage-journal.999999999.ndjson', 'req_dead_1', 'req_dead_2');
     write(`usage-journal.${process.ppid}.ndjson`, 'req_running');
@@ -112,14 +141,21 @@ describe('UsageLedger', () => {
     const ledger = new UsageLedger(new UsageRepository(db), undefined, 1000, usageJournalAt(dir));
     await ledger.load();
     expect(await new UsageRepository(db).totals()).toMatchObject({ requests: 3, cost: 1.5 });
-    expect(journalFiles()).toEqual([`usage-journal-named.ndjson`, `usage-journal.${process.pid}.ndjson`, `usage-journal.${process.ppid}.ndjson`].sort());
+    expect(journalFiles()).toEqual(
+      [
+        `usage-journal-named.ndjson`,
+        `usage-journal.${process.pid}.ndjson`,
+        `usage-journal.${process.ppid}.ndjson`,
+      ].sort(),
+    );
     await ledger.close();
   });
 
   it('starts the journal over once it is large and the database holds every entry in it', async () => {
     const journal = usageJournalAt(dir);
     const ledger = new UsageLedger(new UsageRepository(db), undefined, 1000, journal);
-    for (let turn = 0; turn < 40; turn++) await Promise.all(Array.from({ length: 100 }, (_, i) => ledger.record(entry(`req_${turn}_${i}`))));
+    for (let turn = 0; turn < 40; turn++)
+      await Promise.all(Array.from({ length: 100 }, (_, i) => ledger.record(entry(`req_${turn}_${i}`))));
     await ledger.flush();
     expect(statSync(journal.path).size).toBeLessThan(1 << 20);
     expect(await new UsageRepository(db).totals()).toMatchObject({ requests: 4000 });
@@ -138,7 +174,12 @@ describe('UsageLedger', () => {
     const before = syncs.mock.calls.length;
     await ledger.record(entry('req_2'));
     expect(syncs.mock.calls.length).toBeGreaterThan(before);
-    expect(readFileSync(journal.path, 'utf8').trim().split('\n').map((line) => JSON.parse(line).request_id)).toEqual(['req_1', 'req_2']);
+    expect(
+      readFileSync(journal.path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).request_id),
+    ).toEqual(['req_1', 'req_2']);
     await refuse('DROP TRIGGER refuse');
     await expect.poll(() => ledger.pendingCount, { timeout: 10_000 }).toBe(0);
     expect(await usage.totals()).toMatchObject({ requests: 2, cost: 1 });
@@ -156,7 +197,12 @@ describe('UsageLedger', () => {
     const refuse = (statement: string) => sql.raw(statement).execute(db.query);
     await refuse("CREATE TRIGGER refuse BEFORE INSERT ON usage BEGIN SELECT RAISE(ABORT, 'disk full'); END");
     await ledger.record(entry('req_2'));
-    expect(readFileSync(journal.path, 'utf8').trim().split('\n').map((line) => JSON.parse(line).request_id)).toEqual(['req_2']);
+    expect(
+      readFileSync(journal.path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).request_id),
+    ).toEqual(['req_2']);
     await refuse('DROP TRIGGER refuse');
     await expect.poll(() => ledger.pendingCount, { timeout: 10_000 }).toBe(0);
     expect(readFileSync(journal.path, 'utf8')).toBe('');
@@ -180,7 +226,7 @@ describe('UsageLedger', () => {
     await ledger.close();
   });
 
-  it('has the entry and its debit on disk once record() resolves (another connection sees them), one commit for a turn\'s entries', async () => {
+  it("has the entry and its debit on disk once record() resolves (another connection sees them), one commit for a turn's entries", async () => {
     const ledger = new UsageLedger(new UsageRepository(db));
     const commits = [ledger.record(entry('req_1')), ledger.record(entry('req_0'))];
     expect(commits[0]).toBe(commits[1]);

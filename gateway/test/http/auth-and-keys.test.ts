@@ -15,14 +15,21 @@ async function createKey(body: Record<string, unknown>) {
 
 describe('authentication', () => {
   it('accepts Authorization: Bearer and X-API-Key alike on /account/me', async () => {
-    const bearer = await gateway.request('/account/me', { key: null, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    const bearer = await gateway.request('/account/me', {
+      key: null,
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+    });
     const header = await gateway.request('/account/me', { key: null, headers: { 'x-api-key': ADMIN_KEY } });
     expect(bearer.status).toBe(200);
     expect(header.status).toBe(200);
     const body = await json(bearer);
     expect(body.api_key.prefix).toBe(`${ADMIN_KEY.slice(0, 10)}…`);
     expect(JSON.stringify(body)).not.toContain(ADMIN_KEY);
-    expect(body).toMatchObject({ user: { full_name: 'Local developer' }, balance: { amount: 100, currency: 'USD' }, usage: { total_requests: expect.any(Number) } });
+    expect(body).toMatchObject({
+      user: { full_name: 'Local developer' },
+      balance: { amount: 100, currency: 'USD' },
+      usage: { total_requests: expect.any(Number) },
+    });
     expect(body.balance).not.toHaveProperty('limit');
   });
 
@@ -43,13 +50,21 @@ describe('authentication', () => {
     expect(header.status).toBe(200);
     const body = await json(header);
     expect(Object.keys(body)).toEqual(['usage']);
-    expect(body.usage).toMatchObject({ total_requests: expect.any(Number), by_model: expect.any(Array), by_day: expect.any(Array) });
+    expect(body.usage).toMatchObject({
+      total_requests: expect.any(Number),
+      by_model: expect.any(Array),
+      by_day: expect.any(Array),
+    });
   });
 
   it('/status needs no key', async () => {
     const response = await gateway.request('/status', { key: null });
     expect(response.status).toBe(200);
-    expect(await json(response)).toMatchObject({ status: 'ok', version: '0.1.0', checks: { ocr: expect.any(Boolean), asr: false } });
+    expect(await json(response)).toMatchObject({
+      status: 'ok',
+      version: '0.1.0',
+      checks: { ocr: expect.any(Boolean), asr: false },
+    });
   });
 });
 
@@ -77,7 +92,10 @@ describe('key lifecycle', () => {
 
   it('renames and limits a key, and a revoked key stops working at once', async () => {
     const created = await createKey({ name: 'temp' });
-    const patched = await gateway.request(`/account/keys/${created.id}`, { method: 'PATCH', json: { name: 'renamed', spend_limit: 5, rpm_limit: 100 } });
+    const patched = await gateway.request(`/account/keys/${created.id}`, {
+      method: 'PATCH',
+      json: { name: 'renamed', spend_limit: 5, rpm_limit: 100 },
+    });
     expect(patched.status).toBe(200);
     expect(await json(patched)).toMatchObject({ name: 'renamed', spend_limit: 5, rpm_limit: 100 });
     expect((await gateway.request('/account/me', { key: created.key })).status).toBe(200);
@@ -112,18 +130,30 @@ describe('rate limits and quota', () => {
   it('402 naming the limit when the balance or a spending limit is exhausted', async () => {
     const member = await createKey({ name: 'spender' });
     expect((await gateway.request('/account/balance', { method: 'PATCH', json: { amount: 0 } })).status).toBe(200);
-    const broke = await gateway.request('/v1/embeddings', { method: 'POST', json: { input: 'hello' }, key: member.key });
+    const broke = await gateway.request('/v1/embeddings', {
+      method: 'POST',
+      json: { input: 'hello' },
+      key: member.key,
+    });
     expect(broke.status).toBe(402);
     expect(await json(broke)).toMatchObject({ type: 'insufficient_quota', code: 'balance_exhausted' });
 
     await gateway.request('/account/balance', { method: 'PATCH', json: { amount: 50, limit: 0 } });
-    const accountLimit = await gateway.request('/v1/embeddings', { method: 'POST', json: { input: 'hello' }, key: member.key });
+    const accountLimit = await gateway.request('/v1/embeddings', {
+      method: 'POST',
+      json: { input: 'hello' },
+      key: member.key,
+    });
     expect(accountLimit.status).toBe(402);
     expect((await json(accountLimit)).code).toBe('account_limit_reached');
 
     await gateway.request('/account/balance', { method: 'PATCH', json: { limit: null } });
     await gateway.request(`/account/keys/${member.id}`, { method: 'PATCH', json: { spend_limit: 0 } });
-    const keyLimit = await gateway.request('/v1/embeddings', { method: 'POST', json: { input: 'hello' }, key: member.key });
+    const keyLimit = await gateway.request('/v1/embeddings', {
+      method: 'POST',
+      json: { input: 'hello' },
+      key: member.key,
+    });
     expect(keyLimit.status).toBe(402);
     expect((await json(keyLimit)).code).toBe('key_limit_reached');
     const me = await json(await gateway.request('/account/me', { key: member.key }));

@@ -5,8 +5,11 @@ import { json, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
 import { useFakeUpstream, useGateway } from '../support/use-resources.js';
 
-const as = (gateway: TestGateway, key: string) => ({ request: (path: string, init: RequestInit & { json?: unknown } = {}) => gateway.request(path, { ...init, key }) });
-const lines = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => chatLine(`${prefix}-${index}`));
+const as = (gateway: TestGateway, key: string) => ({
+  request: (path: string, init: RequestInit & { json?: unknown } = {}) => gateway.request(path, { ...init, key }),
+});
+const lines = (prefix: string, count: number) =>
+  Array.from({ length: count }, (_, index) => chatLine(`${prefix}-${index}`));
 
 describe('batch lines take keys in turns', () => {
   it("two 300-line batches of one key keep another key's one-line batch waiting for one line, not for their length", async () => {
@@ -18,12 +21,22 @@ describe('batch lines take keys in turns', () => {
     const other = as(gateway, await createMemberKey(gateway, 'other'));
 
     const big = [await createChatBatch(busy, lines('first', 300)), await createChatBatch(busy, lines('second', 300))];
-    await expect.poll(async () => (await json(await busy.request(`/v1/batches/${big[1].id}`))).request_counts.completed, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await json(await busy.request(`/v1/batches/${big[1].id}`))).request_counts.completed, {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(0);
     const small = await createChatBatch(other, lines('small', 1));
 
     const started = performance.now();
-    await expect.poll(async () => (await json(await other.request(`/v1/batches/${small.id}`))).status, { timeout: 30_000, interval: 50 }).toBe('completed');
+    await expect
+      .poll(async () => (await json(await other.request(`/v1/batches/${small.id}`))).status, {
+        timeout: 30_000,
+        interval: 50,
+      })
+      .toBe('completed');
     expect(performance.now() - started).toBeLessThan(3000);
-    for (const batch of big) expect((await json(await busy.request(`/v1/batches/${batch.id}`))).status).toBe('in_progress');
+    for (const batch of big)
+      expect((await json(await busy.request(`/v1/batches/${batch.id}`))).status).toBe('in_progress');
   });
 });

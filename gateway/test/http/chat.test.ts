@@ -16,14 +16,27 @@ beforeEach(async () => {
 });
 
 const chat = (body: Record<string, unknown>, init: { key?: string | null; signal?: AbortSignal; path?: string } = {}) =>
-  gateway.request(init.path ?? '/v1/chat/completions', { method: 'POST', json: body, key: init.key, signal: init.signal });
+  gateway.request(init.path ?? '/v1/chat/completions', {
+    method: 'POST',
+    json: body,
+    key: init.key,
+    signal: init.signal,
+  });
 
 describe('chat completions through an OpenAI-compatible upstream', () => {
   it('answers in the SPEC shape, sends the upstream model name and the provider key, never the client key', async () => {
-    const response = await chat({ model: 'svc-large-3', messages: [{ role: 'user', content: 'hello there' }], temperature: 0.2 });
+    const response = await chat({
+      model: 'svc-large-3',
+      messages: [{ role: 'user', content: 'hello there' }],
+      temperature: 0.2,
+    });
     expect(response.status).toBe(200);
     const body = await json(response);
-    expect(body).toMatchObject({ object: 'chat.completion', model: 'svc-large-3-2512', choices: [{ index: 0, message: { role: 'assistant', content: 'hello there' }, finish_reason: 'stop' }] });
+    expect(body).toMatchObject({
+      object: 'chat.completion',
+      model: 'svc-large-3-2512',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'hello there' }, finish_reason: 'stop' }],
+    });
     expect(body.id).toMatch(/^chatcmpl-/);
     expect(body.created).toBeTypeOf('number');
     expect(body.usage.total_tokens).toBe(body.usage.prompt_tokens + body.usage.completion_tokens);
@@ -50,17 +63,33 @@ describe('chat completions through an OpenAI-compatible upstream', () => {
     const unknown = await chat({ model: 'nope-1', messages: [{ role: 'user', content: 'x' }] });
     expect(unknown.status).toBe(404);
     expect(await json(unknown)).toMatchObject({ code: 'model_not_found', param: 'model' });
-    expect((await json(await chat({ model: 'nope-1', messages: [{ role: 'user', content: 'x' }] }))).message).toMatch(/config file/);
+    expect((await json(await chat({ model: 'nope-1', messages: [{ role: 'user', content: 'x' }] }))).message).toMatch(
+      /config file/,
+    );
   });
 
   it('passes OpenAI and Mistral parameters through: stop, seed/random_seed, top_p, n, response_format, tools', async () => {
     const response = await chat({
-      messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: [{ type: 'text', text: 'call lookup please' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] }],
+      messages: [
+        { role: 'system', content: 'be brief' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'call lookup please' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+          ],
+        },
+      ],
       stop: 'END',
       random_seed: 7,
       top_p: 0.9,
       response_format: { type: 'json_object' },
-      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { input: { type: 'string' } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'lookup', parameters: { type: 'object', properties: { input: { type: 'string' } } } },
+        },
+      ],
       tool_choice: 'any',
     });
     expect(response.status).toBe(200);
@@ -68,7 +97,13 @@ describe('chat completions through an OpenAI-compatible upstream', () => {
     expect(body.choices[0].finish_reason).toBe('tool_calls');
     expect(body.choices[0].message.tool_calls[0].function.name).toBe('lookup');
     const sent = upstream.requests.at(-1)!.body as Json;
-    expect(sent).toMatchObject({ stop: ['END'], seed: 7, top_p: 0.9, response_format: { type: 'json_object' }, tool_choice: 'required' });
+    expect(sent).toMatchObject({
+      stop: ['END'],
+      seed: 7,
+      top_p: 0.9,
+      response_format: { type: 'json_object' },
+      tool_choice: 'required',
+    });
     expect(sent.messages[1].content[1].image_url.url).toBe('data:image/png;base64,AAAA');
   });
 
@@ -77,9 +112,15 @@ describe('chat completions through an OpenAI-compatible upstream', () => {
     const body = await json(response);
     const expected = (body.usage.prompt_tokens * 2 + body.usage.completion_tokens * 6) / 1e6;
     expect(Number(response.headers.get('x-request-cost'))).toBeCloseTo(expected, 10);
-    const usage = await json(await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': ADMIN_KEY } }));
+    const usage = await json(
+      await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': ADMIN_KEY } }),
+    );
     const byModel = usage.usage.by_model.find((entry: Json) => entry.key === 'svc-large-3-2512');
-    expect(byModel).toMatchObject({ requests: 1, prompt_tokens: body.usage.prompt_tokens, completion_tokens: body.usage.completion_tokens });
+    expect(byModel).toMatchObject({
+      requests: 1,
+      prompt_tokens: body.usage.prompt_tokens,
+      completion_tokens: body.usage.completion_tokens,
+    });
     expect(usage.usage.total_cost).toBeCloseTo(expected, 10);
     const me = await json(await gateway.request('/account/me'));
     expect(me.balance.amount).toBeCloseTo(100 - expected, 6);
@@ -88,14 +129,19 @@ describe('chat completions through an OpenAI-compatible upstream', () => {
 
 describe('streaming', () => {
   it('streams chat.completion.chunk frames, finish_reason null until the last, usage when asked, then [DONE]', async () => {
-    const response = await chat({ messages: [{ role: 'user', content: 'alpha beta gamma' }], stream: true, stream_options: { include_usage: true } });
+    const response = await chat({
+      messages: [{ role: 'user', content: 'alpha beta gamma' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(response.headers.get('x-request-id')).toBeTruthy();
     const frames = await readSse(response);
     expect(frames.at(-1)).toBe('[DONE]');
     const chunks = frames.slice(0, -1) as Json[];
-    for (const chunk of chunks) expect(chunk).toMatchObject({ object: 'chat.completion.chunk', model: 'svc-large-3-2512', id: chunks[0].id });
+    for (const chunk of chunks)
+      expect(chunk).toMatchObject({ object: 'chat.completion.chunk', model: 'svc-large-3-2512', id: chunks[0].id });
     const withChoices = chunks.filter((chunk) => chunk.choices.length > 0);
     expect(withChoices.slice(0, -1).every((chunk) => chunk.choices[0].finish_reason === null)).toBe(true);
     expect(withChoices.at(-1).choices[0].finish_reason).toBe('stop');
@@ -104,7 +150,9 @@ describe('streaming', () => {
   });
 
   it('every chunk carries delta.content, the first (role) and the last (finish_reason) included, as Mistral sends them', async () => {
-    const frames = await readSse(await chat({ messages: [{ role: 'user', content: 'alpha beta gamma' }], stream: true }));
+    const frames = await readSse(
+      await chat({ messages: [{ role: 'user', content: 'alpha beta gamma' }], stream: true }),
+    );
     const chunks = (frames.slice(0, -1) as Json[]).filter((chunk) => chunk.choices.length > 0);
     expect(chunks.length).toBeGreaterThanOrEqual(3);
     for (const chunk of chunks) expect(chunk.choices[0].delta.content).toBeTypeOf('string');
@@ -113,14 +161,30 @@ describe('streaming', () => {
   });
 
   it('a streamed tool call: every chunk carries delta.content (empty beside the whole call), finish_reason null until tool_calls', async () => {
-    const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { input: { type: 'string' } } } } }];
-    const frames = await readSse(await chat({ messages: [{ role: 'user', content: 'call lookup please' }], tools, stream: true }));
+    const tools = [
+      {
+        type: 'function',
+        function: { name: 'lookup', parameters: { type: 'object', properties: { input: { type: 'string' } } } },
+      },
+    ];
+    const frames = await readSse(
+      await chat({ messages: [{ role: 'user', content: 'call lookup please' }], tools, stream: true }),
+    );
     const chunks = (frames.slice(0, -1) as Json[]).filter((chunk) => chunk.choices.length > 0);
     for (const chunk of chunks) expect(chunk.choices[0].delta.content).toBeTypeOf('string');
     expect(chunks.slice(0, -1).every((chunk) => chunk.choices[0].finish_reason === null)).toBe(true);
     expect(chunks.at(-1).choices[0].finish_reason).toBe('tool_calls');
     const call = chunks.find((chunk) => chunk.choices[0].delta.tool_calls)!.choices[0].delta;
-    expect(call).toMatchObject({ content: '', tool_calls: [{ index: 0, type: 'function', function: { name: 'lookup', arguments: JSON.stringify({ input: 'call lookup please' }) } }] });
+    expect(call).toMatchObject({
+      content: '',
+      tool_calls: [
+        {
+          index: 0,
+          type: 'function',
+          function: { name: 'lookup', arguments: JSON.stringify({ input: 'call lookup please' }) },
+        },
+      ],
+    });
   });
 
   it('sends an error frame before [DONE] when the upstream fails mid-stream, never a silent close', async () => {
@@ -135,7 +199,10 @@ describe('streaming', () => {
   it('aborts the upstream request when the client disconnects', async () => {
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 200 }, path: '/v1/chat/completions' });
     const controller = new AbortController();
-    const response = await chat({ messages: [{ role: 'user', content: 'one two three four five six seven eight' }], stream: true }, { signal: controller.signal });
+    const response = await chat(
+      { messages: [{ role: 'user', content: 'one two three four five six seven eight' }], stream: true },
+      { signal: controller.signal },
+    );
     const reader = response.body!.getReader();
     await reader.read();
     controller.abort();
@@ -182,7 +249,11 @@ describe('failures, retries and fallbacks', () => {
 
   it('falls back to the next route when the first fails before its first byte', async () => {
     upstream.setBehaviour({ failure: { type: 'status', status: 503 } });
-    const response = await chat({ model: 'primary-model', messages: [{ role: 'user', content: 'fallback please' }], stream: true });
+    const response = await chat({
+      model: 'primary-model',
+      messages: [{ role: 'user', content: 'fallback please' }],
+      stream: true,
+    });
     expect(response.status).toBe(200);
     const frames = (await readSse(response)) as Json[];
     expect(frames[0].model).toBe('backup-model');
@@ -199,23 +270,45 @@ describe('failures, retries and fallbacks', () => {
 
 describe('completions and embeddings', () => {
   it('completes a prompt and an array of prompts', async () => {
-    const single = await json(await gateway.request('/v1/completions', { method: 'POST', json: { prompt: 'once upon', max_tokens: 10 } }));
-    expect(single).toMatchObject({ object: 'text_completion', model: 'svc-large-3-2512', choices: [{ index: 0, text: expect.any(String), finish_reason: expect.any(String) }] });
-    const many = await json(await gateway.request('/v1/completions', { method: 'POST', json: { prompt: ['first', 'second'] } }));
+    const single = await json(
+      await gateway.request('/v1/completions', { method: 'POST', json: { prompt: 'once upon', max_tokens: 10 } }),
+    );
+    expect(single).toMatchObject({
+      object: 'text_completion',
+      model: 'svc-large-3-2512',
+      choices: [{ index: 0, text: expect.any(String), finish_reason: expect.any(String) }],
+    });
+    const many = await json(
+      await gateway.request('/v1/completions', { method: 'POST', json: { prompt: ['first', 'second'] } }),
+    );
     expect(many.choices.map((choice: Json) => choice.index)).toEqual([0, 1]);
     expect(many.usage.prompt_tokens).toBeGreaterThanOrEqual(2);
   });
 
   it("passes OpenAI's completions suffix to the upstream, plain and streamed, instead of dropping it", async () => {
-    const plain = await gateway.request('/v1/completions', { method: 'POST', json: { prompt: 'def f(', suffix: '  return x' } });
+    const plain = await gateway.request('/v1/completions', {
+      method: 'POST',
+      json: { prompt: 'def f(', suffix: '  return x' },
+    });
     expect(plain.status).toBe(200);
-    expect(upstream.requests.at(-1)).toMatchObject({ path: '/v1/completions', body: { prompt: 'def f(', suffix: '  return x' } });
-    await readSse(await gateway.request('/v1/completions', { method: 'POST', json: { prompt: 'def g(', suffix: 'pass', stream: true } }));
+    expect(upstream.requests.at(-1)).toMatchObject({
+      path: '/v1/completions',
+      body: { prompt: 'def f(', suffix: '  return x' },
+    });
+    await readSse(
+      await gateway.request('/v1/completions', {
+        method: 'POST',
+        json: { prompt: 'def g(', suffix: 'pass', stream: true },
+      }),
+    );
     expect(upstream.requests.at(-1)?.body).toMatchObject({ prompt: 'def g(', suffix: 'pass', stream: true });
   });
 
   it('streams completions as text_completion chunks ending with [DONE]', async () => {
-    const response = await gateway.request('/v1/completions', { method: 'POST', json: { prompt: 'red green blue', stream: true } });
+    const response = await gateway.request('/v1/completions', {
+      method: 'POST',
+      json: { prompt: 'red green blue', stream: true },
+    });
     const frames = await readSse(response);
     expect(frames.at(-1)).toBe('[DONE]');
     const chunks = frames.slice(0, -1) as Json[];
@@ -225,9 +318,19 @@ describe('completions and embeddings', () => {
 
   it('embeds a string or an array, as floats or base64', async () => {
     const one = await json(await gateway.request('/v1/embeddings', { method: 'POST', json: { input: 'hello' } }));
-    expect(one).toMatchObject({ object: 'list', model: 'svc-large-3-2512', data: [{ object: 'embedding', index: 0 }], usage: { prompt_tokens: expect.any(Number), total_tokens: expect.any(Number) } });
+    expect(one).toMatchObject({
+      object: 'list',
+      model: 'svc-large-3-2512',
+      data: [{ object: 'embedding', index: 0 }],
+      usage: { prompt_tokens: expect.any(Number), total_tokens: expect.any(Number) },
+    });
     expect(one.data[0].embedding.length).toBeGreaterThan(0);
-    const encoded = await json(await gateway.request('/v1/embeddings', { method: 'POST', json: { input: ['hello', 'world'], encoding_format: 'base64' } }));
+    const encoded = await json(
+      await gateway.request('/v1/embeddings', {
+        method: 'POST',
+        json: { input: ['hello', 'world'], encoding_format: 'base64' },
+      }),
+    );
     const decoded = new Float32Array(new Uint8Array(Buffer.from(encoded.data[0].embedding, 'base64')).buffer);
     expect(Array.from(decoded)).toEqual(one.data[0].embedding.map((value: number) => Math.fround(value)));
     const empty = await gateway.request('/v1/embeddings', { method: 'POST', json: { model: 'svc-large-3' } });
@@ -236,9 +339,18 @@ describe('completions and embeddings', () => {
   });
 
   it('400 when a model lacks the capability, naming models that have it', async () => {
-    const response = await gateway.request('/v1/embeddings', { method: 'POST', json: { model: 'svc-ocr-3-2512', input: 'x' } });
+    const response = await gateway.request('/v1/embeddings', {
+      method: 'POST',
+      json: { model: 'svc-ocr-3-2512', input: 'x' },
+    });
     expect(response.status).toBe(400);
     expect(await json(response)).toMatchObject({ code: 'capability_not_supported', param: 'model' });
-    expect((await json(await gateway.request('/v1/embeddings', { method: 'POST', json: { model: 'svc-ocr-3-2512', input: 'x' } }))).message).toMatch(/svc-large-3-2512/);
+    expect(
+      (
+        await json(
+          await gateway.request('/v1/embeddings', { method: 'POST', json: { model: 'svc-ocr-3-2512', input: 'x' } }),
+        )
+      ).message,
+    ).toMatch(/svc-large-3-2512/);
   });
 });

@@ -34,7 +34,12 @@ describe('headers on every response', () => {
     const response = await gateway.request('/v1/nowhere');
     expect(response.status).toBe(404);
     expectCommonHeaders(response);
-    expect(await json(response)).toMatchObject({ object: 'error', type: 'not_found_error', code: 'route_not_found', param: null });
+    expect(await json(response)).toMatchObject({
+      object: 'error',
+      type: 'not_found_error',
+      code: 'route_not_found',
+      param: null,
+    });
   });
 
   it('keeps a client-sent X-Request-ID unchanged and makes unique ones otherwise', async () => {
@@ -57,21 +62,33 @@ describe('headers on every response', () => {
 
   it('sends Cache-Control: no-store on /account/* and /transcript, not elsewhere', async () => {
     expect((await gateway.request('/account/me')).headers.get('cache-control')).toBe('no-store');
-    expect((await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': 'nope' } })).headers.get('cache-control')).toBe('no-store');
-    expect((await gateway.request('/transcript', { method: 'POST', json: {} })).headers.get('cache-control')).toBe('no-store');
+    expect(
+      (await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': 'nope' } })).headers.get(
+        'cache-control',
+      ),
+    ).toBe('no-store');
+    expect((await gateway.request('/transcript', { method: 'POST', json: {} })).headers.get('cache-control')).toBe(
+      'no-store',
+    );
     expect((await gateway.request('/models')).headers.get('cache-control')).toBeNull();
   });
 
   it('gzips large responses when asked, with Vary: Accept-Encoding, and not small ones', async () => {
-    const raw = await new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-      const request = httpRequest(`${gateway.url}/openapi.json`, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
-      });
-      request.on('error', reject);
-      request.end();
-    });
+    const raw = await new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+      (resolve, reject) => {
+        const request = httpRequest(
+          `${gateway.url}/openapi.json`,
+          { headers: { 'accept-encoding': 'gzip' } },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+          },
+        );
+        request.on('error', reject);
+        request.end();
+      },
+    );
     expect(raw.headers['content-encoding']).toBe('gzip');
     expect(String(raw.headers.vary)).toMatch(/accept-encoding/i);
     expect(JSON.parse(gunzipSync(raw.body).toString('utf8'))).toHaveProperty('openapi');
@@ -82,13 +99,25 @@ describe('headers on every response', () => {
 
 describe('error statuses and shape', () => {
   it('400 for malformed JSON', async () => {
-    const response = await gateway.request('/account/keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": ' });
+    const response = await gateway.request('/account/keys', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name": ',
+    });
     expect(response.status).toBe(400);
-    expect(await json(response)).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'invalid_json' });
+    expect(await json(response)).toMatchObject({
+      object: 'error',
+      type: 'invalid_request_error',
+      code: 'invalid_json',
+    });
   });
 
   it('415 for a content type the endpoint does not take', async () => {
-    const response = await gateway.request('/account/keys', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'name=x' });
+    const response = await gateway.request('/account/keys', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'name=x',
+    });
     expect(response.status).toBe(415);
     expect(await json(response)).toMatchObject({ object: 'error', code: 'unsupported_media_type' });
   });
@@ -105,7 +134,10 @@ describe('error statuses and shape', () => {
     const missing = await gateway.request('/account/keys', { method: 'POST', json: { role: 'owner' } });
     expect(missing.status).toBe(422);
     expect(await json(missing)).toMatchObject({ object: 'error', type: 'invalid_request_error', param: 'name' });
-    const wrongType = await gateway.request('/account/keys', { method: 'POST', json: { name: 'ci', rpm_limit: 'lots' } });
+    const wrongType = await gateway.request('/account/keys', {
+      method: 'POST',
+      json: { name: 'ci', rpm_limit: 'lots' },
+    });
     expect(wrongType.status).toBe(422);
     expect((await json(wrongType)).param).toBe('rpm_limit');
   });
@@ -134,7 +166,11 @@ describe('protection for a gateway on localhost', () => {
     gateway = await useGateway({ config: { server: { cors_origins: ['http://tool.local'] } } });
     const preflight = await fetch(`${gateway.url}/v1/chat/completions`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://tool.local', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'http://tool.local',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     expect(preflight.status).toBeLessThan(300);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://tool.local');

@@ -23,16 +23,28 @@ async function gzippedChatOf(megabytes: number): Promise<Buffer> {
 }
 
 /** POSTs a compressed body (node:http: fetch would not send a Content-Encoding it did not make). */
-function postCompressed(gateway: TestGateway, key: string, body: Buffer, encoding: string): Promise<{ status: number; body: { code?: string; message?: string } }> {
+function postCompressed(
+  gateway: TestGateway,
+  key: string,
+  body: Buffer,
+  encoding: string,
+): Promise<{ status: number; body: { code?: string; message?: string } }> {
   return new Promise((resolve, reject) => {
     const sent = httpRequest(`${gateway.url}/v1/chat/completions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': body.length },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        'content-encoding': encoding,
+        'content-length': body.length,
+      },
     });
     sent.on('response', (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+      );
     });
     sent.on('error', reject);
     sent.end(body);
@@ -67,9 +79,14 @@ describe('compressed request bodies', () => {
   it('a compressed body under the cap is inflated and served, in every encoding the gateway takes', async () => {
     const upstream = await useFakeUpstream();
     const gateway = await useGateway({ config: upstreamConfig(upstream) });
-    const chat = Buffer.from(JSON.stringify({ model: 'svc-large-3', messages: [{ role: 'user', content: 'hello '.repeat(100_000) }] }));
-    for (const [encoding, body] of [['gzip', gzipSync(chat)], ['br', brotliCompressSync(chat)]] as const) {
-      const answer = await postCompressed(gateway, (await createMemberKey(gateway, encoding)), body, encoding);
+    const chat = Buffer.from(
+      JSON.stringify({ model: 'svc-large-3', messages: [{ role: 'user', content: 'hello '.repeat(100_000) }] }),
+    );
+    for (const [encoding, body] of [
+      ['gzip', gzipSync(chat)],
+      ['br', brotliCompressSync(chat)],
+    ] as const) {
+      const answer = await postCompressed(gateway, await createMemberKey(gateway, encoding), body, encoding);
       expect(answer.status).toBe(200);
     }
     expect(upstream.requests).toHaveLength(2);
@@ -77,15 +94,26 @@ describe('compressed request bodies', () => {
 
   it('takes server.inflated_body_limit_mb, and refuses bad data and unknown encodings in the error shape', async () => {
     const upstream = await useFakeUpstream();
-    const gateway = await useGateway({ config: { ...upstreamConfig(upstream), server: { inflated_body_limit_mb: 0.5 } } });
+    const gateway = await useGateway({
+      config: { ...upstreamConfig(upstream), server: { inflated_body_limit_mb: 0.5 } },
+    });
     const key = await createMemberKey(gateway);
     const refused = await postCompressed(gateway, key, await gzippedChatOf(1), 'gzip');
     expect(refused).toMatchObject({ status: 413, body: { code: 'inflated_body_too_large' } });
     expect(refused.body.message).toContain('0.5 MB');
-    expect(await postCompressed(gateway, key, Buffer.from('not gzip at all'), 'gzip')).toMatchObject({ status: 400, body: { code: 'invalid_compressed_body' } });
-    expect(await postCompressed(gateway, key, Buffer.from('{}'), 'compress')).toMatchObject({ status: 415, body: { code: 'unsupported_content_encoding' } });
+    expect(await postCompressed(gateway, key, Buffer.from('not gzip at all'), 'gzip')).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_compressed_body' },
+    });
+    expect(await postCompressed(gateway, key, Buffer.from('{}'), 'compress')).toMatchObject({
+      status: 415,
+      body: { code: 'unsupported_content_encoding' },
+    });
     // The body limit itself is stated too.
-    const plain = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'svc-large-3', messages: [{ role: 'user', content: 'a'.repeat(51 * 2 ** 20) }] } });
+    const plain = await gateway.request('/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'svc-large-3', messages: [{ role: 'user', content: 'a'.repeat(51 * 2 ** 20) }] },
+    });
     expect(plain.status).toBe(413);
     expect((await json(plain)).message).toContain('50 MB');
   });

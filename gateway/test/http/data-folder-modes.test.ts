@@ -25,14 +25,20 @@ function modesUnder(root: string): Record<string, number> {
 
 function expectPrivate(modes: Record<string, number>, folders: Set<string>): void {
   const expected = Object.fromEntries(Object.keys(modes).map((name) => [name, folders.has(name) ? 0o700 : 0o600]));
-  const octal = (entries: Record<string, number>) => Object.fromEntries(Object.entries(entries).map(([name, mode]) => [name, mode.toString(8)]));
+  const octal = (entries: Record<string, number>) =>
+    Object.fromEntries(Object.entries(entries).map(([name, mode]) => [name, mode.toString(8)]));
   expect(octal(modes)).toEqual(octal(expected));
 }
 
 async function uploadAndChat(request: (path: string, init?: RequestInit) => Promise<Response>): Promise<void> {
   const form = new FormData();
   form.set('purpose', 'batch');
-  const line = { custom_id: 'a', method: 'POST', url: '/v1/chat/completions', body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] } };
+  const line = {
+    custom_id: 'a',
+    method: 'POST',
+    url: '/v1/chat/completions',
+    body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+  };
   form.set('file', new Blob([`${JSON.stringify(line)}\n`], { type: 'application/jsonl' }), 'input.jsonl');
   const uploaded = await request('/v1/files', { method: 'POST', body: form });
   expect(uploaded.status).toBe(200);
@@ -62,16 +68,26 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to the
     const configPath = join(parent, 'config.yaml');
     writeFileSync(configPath, stringify({ ...upstreamConfig(upstream), server: { warm_engines: false } }));
     const dataDir = join(parent, 'new', 'data');
-    const options = await loadGatewayOptions({ env: { GATEWAY_LOG_LEVEL: 'silent' }, overrides: { dataDir, port: 0, host: '127.0.0.1', adminKey: ADMIN_KEY, configPath } });
+    const options = await loadGatewayOptions({
+      env: { GATEWAY_LOG_LEVEL: 'silent' },
+      overrides: { dataDir, port: 0, host: '127.0.0.1', adminKey: ADMIN_KEY, configPath },
+    });
     const app = closeAfterTest(await buildGateway(options));
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
     const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    await uploadAndChat((path, init = {}) => fetch(url + path, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${ADMIN_KEY}` } }));
+    await uploadAndChat((path, init = {}) =>
+      fetch(url + path, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${ADMIN_KEY}` },
+      }),
+    );
 
     const running = modesUnder(dataDir);
     // What a user relies on being there, private, while the gateway runs (SQLite's log files included).
-    expect(Object.keys(running)).toEqual(expect.arrayContaining(['switchyard.db', 'switchyard.db-wal', 'switchyard.db-shm', 'secret.key', 'files']));
+    expect(Object.keys(running)).toEqual(
+      expect.arrayContaining(['switchyard.db', 'switchyard.db-wal', 'switchyard.db-shm', 'secret.key', 'files']),
+    );
     expect(Object.keys(running).some((name) => name.startsWith('files/file-'))).toBe(true);
     expect(Object.keys(running).some((name) => name.startsWith('usage-journal.'))).toBe(true);
     expectPrivate(running, new Set(['.', 'files']));
@@ -102,7 +118,9 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to the
 
     const { 'notes.txt': notes, 'config.yaml': config, ...gateways } = modesUnder(dataDir);
     expectPrivate(gateways, new Set(['.', 'files', 'models', 'models/speech']));
-    expect(Object.keys(gateways)).toEqual(expect.arrayContaining(['switchyard.db', 'secret.key', 'files/file-old', 'models/speech/tokens.txt']));
+    expect(Object.keys(gateways)).toEqual(
+      expect.arrayContaining(['switchyard.db', 'secret.key', 'files/file-old', 'models/speech/tokens.txt']),
+    );
     // Not the gateway's: behind the folder's 0700 now, but their modes are the user's business.
     expect([notes.toString(8), config.toString(8)]).toEqual(['644', '666']);
     expect(statSync(outside).mode & 0o777).toBe(0o644);
@@ -112,7 +130,7 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to the
     const dataDir = join(useTempDir(), 'shared');
     mkdirSync(dataDir);
     chmodSync(dataDir, 0o1777);
-    writeFileSync(join(dataDir, 'someone-else.txt'), 'not the gateway\'s', { mode: 0o644 });
+    writeFileSync(join(dataDir, 'someone-else.txt'), "not the gateway's", { mode: 0o644 });
     const gateway = await useGateway({ dataDir });
     expect((await gateway.request('/v1/models')).status).toBe(200);
     expect(statSync(dataDir).mode & 0o7777).toBe(0o1777);

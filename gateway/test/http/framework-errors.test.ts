@@ -11,7 +11,12 @@ import { closeAfterTest } from '../support/use-resources.js';
 let app: FastifyInstance;
 let url: string;
 beforeEach(async () => {
-  app = closeAfterTest(Fastify({ frameworkErrors: frameworkErrorHandler, genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? 'generated' }));
+  app = closeAfterTest(
+    Fastify({
+      frameworkErrors: frameworkErrorHandler,
+      genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? 'generated',
+    }),
+  );
   registerRequestContext(app);
   registerErrorHandler(app);
   app.get('/v1/files/:file_id', async (request) => request.params);

@@ -27,7 +27,11 @@ async function scrape(target: TestGateway) {
 describe('health probes', () => {
   it('liveness answers 200 at once; readiness 503 with Retry-After while engines warm, then 200; no key, not logged', async () => {
     const engine = gatedEngine();
-    gateway = await useGateway({ warm: true, extras: { providerFactories: { gated: engine.factory } }, config: { providers: [{ id: 'local-ocr', type: 'gated' }] } });
+    gateway = await useGateway({
+      warm: true,
+      extras: { providerFactories: { gated: engine.factory } },
+      config: { providers: [{ id: 'local-ocr', type: 'gated' }] },
+    });
 
     const live = await gateway.request('/health/liveness', { key: null });
     expect(live.status).toBe(200);
@@ -36,11 +40,21 @@ describe('health probes', () => {
     const starting = await gateway.request('/health/readiness', { key: null });
     expect(starting.status).toBe(503);
     expect(starting.headers.get('retry-after')).toBe('10');
-    expect(await json(starting)).toEqual({ status: 'starting', checks: { database: 'ok', engines: 'starting' }, warming_engines: ['local-ocr'] });
+    expect(await json(starting)).toEqual({
+      status: 'starting',
+      checks: { database: 'ok', engines: 'starting' },
+      warming_engines: ['local-ocr'],
+    });
 
     engine.finish();
-    await expect.poll(async () => (await gateway!.request('/health/readiness', { key: null })).status, { timeout: 10_000 }).toBe(200);
-    expect(await json(await gateway.request('/health/readiness', { key: null }))).toEqual({ status: 'ready', checks: { database: 'ok', engines: 'ok' }, warming_engines: [] });
+    await expect
+      .poll(async () => (await gateway!.request('/health/readiness', { key: null })).status, { timeout: 10_000 })
+      .toBe(200);
+    expect(await json(await gateway.request('/health/readiness', { key: null }))).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', engines: 'ok' },
+      warming_engines: [],
+    });
 
     await gateway.request('/v1/models');
     const log = await json(await gateway.request('/console/requests?limit=50'));
@@ -68,14 +82,16 @@ describe('the OpenAPI document', () => {
   it('describes the probes, /metrics, the breaker on /status and breaker_state on /models', async () => {
     gateway = await useGateway();
     const document = await json(await gateway.request('/openapi.json', { key: null }));
-    for (const path of ['/health/liveness', '/health/readiness', '/metrics']) expect(Object.keys(document.paths[path].get.responses)).toContain('200');
+    for (const path of ['/health/liveness', '/health/readiness', '/metrics'])
+      expect(Object.keys(document.paths[path].get.responses)).toContain('200');
     expect(Object.keys(document.paths['/health/readiness'].get.responses)).toContain('503');
     const status = document.paths['/status'].get.responses['200'].content['application/json'].schema;
     const breaker = status.properties.providers.items.properties.breaker;
     expect(breaker.required).toEqual(['state', 'consecutive_failures', 'retry_after_seconds']);
     expect(JSON.stringify(breaker.properties.state)).toMatch(/closed.*open.*half_open/);
     expect(status.required).toContain('instance_id');
-    const model = document.paths['/v1/models'].get.responses['200'].content['application/json'].schema.properties.data.items;
+    const model =
+      document.paths['/v1/models'].get.responses['200'].content['application/json'].schema.properties.data.items;
     expect(JSON.stringify(model)).toContain('breaker_state');
   });
 });
@@ -91,29 +107,74 @@ describe('GET /metrics', () => {
     const { usage } = await json(plain);
     const stream = await gateway.request('/v1/chat/completions', { method: 'POST', json: { ...chat, stream: true } });
     expect((await readSse(stream)).at(-1)).toBe('[DONE]');
-    expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: { ...chat, model: 'no-such-model' } })).status).toBe(404);
-    expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: { ...chat, max_tokens: 'lots' } })).status).toBe(422);
+    expect(
+      (await gateway.request('/v1/chat/completions', { method: 'POST', json: { ...chat, model: 'no-such-model' } }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await gateway.request('/v1/chat/completions', { method: 'POST', json: { ...chat, max_tokens: 'lots' } })).status,
+    ).toBe(422);
 
     const samples = await scrape(gateway);
     const chatRoute = { http_request_method: 'POST', http_route: '/v1/chat/completions' };
-    expect(sampleValue(samples, 'http_server_request_duration_seconds_count', { ...chatRoute, http_response_status_code: '200' })).toBe(2);
-    expect(sampleValue(samples, 'http_server_request_duration_seconds_count', { ...chatRoute, http_response_status_code: '404' })).toBe(1);
-    expect(sampleValue(samples, 'http_server_request_duration_seconds_count', { ...chatRoute, http_response_status_code: '422' })).toBe(1);
-    expect(sampleValue(samples, 'switchyard_errors_total', { error_type: 'model_not_found', http_response_status_code: '404' })).toBe(1);
+    expect(
+      sampleValue(samples, 'http_server_request_duration_seconds_count', {
+        ...chatRoute,
+        http_response_status_code: '200',
+      }),
+    ).toBe(2);
+    expect(
+      sampleValue(samples, 'http_server_request_duration_seconds_count', {
+        ...chatRoute,
+        http_response_status_code: '404',
+      }),
+    ).toBe(1);
+    expect(
+      sampleValue(samples, 'http_server_request_duration_seconds_count', {
+        ...chatRoute,
+        http_response_status_code: '422',
+      }),
+    ).toBe(1);
+    expect(
+      sampleValue(samples, 'switchyard_errors_total', {
+        error_type: 'model_not_found',
+        http_response_status_code: '404',
+      }),
+    ).toBe(1);
 
-    const served = { gen_ai_operation_name: 'chat', gen_ai_request_model: 'svc-large-3-2512', gen_ai_provider_name: 'upstream' };
+    const served = {
+      gen_ai_operation_name: 'chat',
+      gen_ai_request_model: 'svc-large-3-2512',
+      gen_ai_provider_name: 'upstream',
+    };
     expect(sampleValue(samples, 'gen_ai_server_request_duration_seconds_count', { ...served, error_type: '' })).toBe(2);
-    expect(sampleValue(samples, 'gen_ai_server_request_duration_seconds_count', { gen_ai_operation_name: 'chat', gen_ai_request_model: 'unknown', error_type: 'model_not_found' })).toBe(1);
+    expect(
+      sampleValue(samples, 'gen_ai_server_request_duration_seconds_count', {
+        gen_ai_operation_name: 'chat',
+        gen_ai_request_model: 'unknown',
+        error_type: 'model_not_found',
+      }),
+    ).toBe(1);
     expect(sampleValue(samples, 'gen_ai_server_time_to_first_token_seconds_count', served)).toBe(1);
     expect(sampleValue(samples, 'gen_ai_server_time_to_first_token_seconds_sum', served)).toBeGreaterThan(0);
-    expect(sampleValue(samples, 'gen_ai_client_operation_duration_seconds_count', { ...served, error_type: '' })).toBe(2);
+    expect(sampleValue(samples, 'gen_ai_client_operation_duration_seconds_count', { ...served, error_type: '' })).toBe(
+      2,
+    );
     // Two identical answers: twice the usage the client was told.
     expect(usage.completion_tokens).toBe(3);
-    expect(sampleValue(samples, 'gen_ai_client_token_usage_sum', { ...served, gen_ai_token_type: 'input' })).toBe(2 * usage.prompt_tokens);
-    expect(sampleValue(samples, 'gen_ai_client_token_usage_sum', { ...served, gen_ai_token_type: 'output' })).toBe(2 * usage.completion_tokens);
+    expect(sampleValue(samples, 'gen_ai_client_token_usage_sum', { ...served, gen_ai_token_type: 'input' })).toBe(
+      2 * usage.prompt_tokens,
+    );
+    expect(sampleValue(samples, 'gen_ai_client_token_usage_sum', { ...served, gen_ai_token_type: 'output' })).toBe(
+      2 * usage.completion_tokens,
+    );
     expect(sampleValue(samples, 'gen_ai_client_token_usage_count', { ...served, gen_ai_token_type: 'output' })).toBe(2);
-    expect(sampleValue(samples, 'switchyard_provider_breaker_state', { gen_ai_provider_name: 'upstream', state: 'closed' })).toBe(1);
-    expect(sampleValue(samples, 'switchyard_provider_breaker_state', { gen_ai_provider_name: 'upstream', state: 'open' })).toBe(0);
+    expect(
+      sampleValue(samples, 'switchyard_provider_breaker_state', { gen_ai_provider_name: 'upstream', state: 'closed' }),
+    ).toBe(1);
+    expect(
+      sampleValue(samples, 'switchyard_provider_breaker_state', { gen_ai_provider_name: 'upstream', state: 'open' }),
+    ).toBe(0);
     expect(sampleValue(samples, 'process_resident_memory_bytes')).toBeGreaterThan(0);
   });
 
@@ -124,13 +185,28 @@ describe('GET /metrics', () => {
     gateway = await useGateway({ config });
     upstream.setBehaviour({ failure: { type: 'status', status: 500 } });
     const chat = { model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }] };
-    for (let i = 0; i < 2; i++) expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat })).status).toBe(502);
+    for (let i = 0; i < 2; i++)
+      expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat })).status).toBe(502);
     expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat })).status).toBe(503);
     const samples = await scrape(gateway);
-    expect(sampleValue(samples, 'switchyard_provider_breaker_state', { gen_ai_provider_name: 'upstream', state: 'open' })).toBe(1);
-    expect(sampleValue(samples, 'switchyard_provider_breaker_consecutive_failures', { gen_ai_provider_name: 'upstream' })).toBe(2);
-    expect(sampleValue(samples, 'switchyard_errors_total', { error_type: 'provider_circuit_open', http_response_status_code: '503' })).toBe(1);
-    expect(sampleValue(samples, 'gen_ai_client_operation_duration_seconds_count', { gen_ai_provider_name: 'upstream', error_type: 'upstream_error' })).toBe(2);
+    expect(
+      sampleValue(samples, 'switchyard_provider_breaker_state', { gen_ai_provider_name: 'upstream', state: 'open' }),
+    ).toBe(1);
+    expect(
+      sampleValue(samples, 'switchyard_provider_breaker_consecutive_failures', { gen_ai_provider_name: 'upstream' }),
+    ).toBe(2);
+    expect(
+      sampleValue(samples, 'switchyard_errors_total', {
+        error_type: 'provider_circuit_open',
+        http_response_status_code: '503',
+      }),
+    ).toBe(1);
+    expect(
+      sampleValue(samples, 'gen_ai_client_operation_duration_seconds_count', {
+        gen_ai_provider_name: 'upstream',
+        error_type: 'upstream_error',
+      }),
+    ).toBe(2);
   });
 
   it('shows the local llama.cpp queue of a model: one running, the others waiting, then empty', async () => {
@@ -140,15 +216,30 @@ describe('GET /metrics', () => {
     gateway = await useGateway({ dataDir, config: { providers: [{ id: 'local-llm', type: 'llamacpp', threads: 1 }] } });
     try {
       const queue = { gen_ai_provider_name: 'local-llm', queue: 'tiny-chat' };
-      const chat = { model: 'tiny-chat', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 30, temperature: 0 };
+      const chat = {
+        model: 'tiny-chat',
+        messages: [{ role: 'user', content: 'Hello' }],
+        max_tokens: 30,
+        temperature: 0,
+      };
       // Load the engine and the model first (requests meanwhile would get 503 engine_warming_up).
-      expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: { ...chat, max_tokens: 1 } })).status).toBe(200);
-      const answers = Promise.all([0, 1, 2, 3].map(() => gateway!.request('/v1/chat/completions', { method: 'POST', json: chat })));
+      expect(
+        (await gateway.request('/v1/chat/completions', { method: 'POST', json: { ...chat, max_tokens: 1 } })).status,
+      ).toBe(200);
+      const answers = Promise.all(
+        [0, 1, 2, 3].map(() => gateway!.request('/v1/chat/completions', { method: 'POST', json: chat })),
+      );
       await expect
-        .poll(async () => {
-          const samples = await scrape(gateway!);
-          return [sampleValue(samples, 'switchyard_engine_queue_requests', { ...queue, state: 'running' }), sampleValue(samples, 'switchyard_engine_queue_requests', { ...queue, state: 'waiting' }) > 0];
-        }, { timeout: 10_000, interval: 20 })
+        .poll(
+          async () => {
+            const samples = await scrape(gateway!);
+            return [
+              sampleValue(samples, 'switchyard_engine_queue_requests', { ...queue, state: 'running' }),
+              sampleValue(samples, 'switchyard_engine_queue_requests', { ...queue, state: 'waiting' }) > 0,
+            ];
+          },
+          { timeout: 10_000, interval: 20 },
+        )
         .toEqual([1, true]);
       expect((await answers).map((response) => response.status)).toEqual([200, 200, 200, 200]);
       const after = await scrape(gateway);
@@ -168,8 +259,12 @@ describe('GET /metrics', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('x-request-id')).toMatch(/^req_/);
     expect(await json(anonymous)).toMatchObject({ object: 'error', code: 'missing_api_key' });
-    expect((await json(await gateway.request('/metrics', { key: 'not-the-token-nor-a-key' }))).code).toBe('invalid_api_key');
-    const member = await json(await gateway.request('/account/keys', { method: 'POST', json: { name: 'member', role: 'member' } }));
+    expect((await json(await gateway.request('/metrics', { key: 'not-the-token-nor-a-key' }))).code).toBe(
+      'invalid_api_key',
+    );
+    const member = await json(
+      await gateway.request('/account/keys', { method: 'POST', json: { name: 'member', role: 'member' } }),
+    );
     const refused = await gateway.request('/metrics', { key: member.key });
     expect(refused.status).toBe(403);
     expect((await json(refused)).message).toContain('metrics token');
@@ -180,21 +275,30 @@ describe('GET /metrics', () => {
     }
     // The token opens /metrics only.
     expect((await gateway.request('/v1/models', { key: token })).status).toBe(401);
-    for (const path of ['/health/liveness', '/health/readiness']) expect((await gateway.request(path, { key: null })).status).toBe(200);
+    for (const path of ['/health/liveness', '/health/readiness'])
+      expect((await gateway.request(path, { key: null })).status).toBe(200);
   });
 
   it('takes the metrics token from GATEWAY_METRICS_TOKEN over the config file, and refuses a short one', async () => {
-    gateway = await useGateway({ env: { GATEWAY_METRICS_TOKEN: 'from-the-environment-42' }, config: { server: { metrics_token: 'from-the-config-file-42' } } });
+    gateway = await useGateway({
+      env: { GATEWAY_METRICS_TOKEN: 'from-the-environment-42' },
+      config: { server: { metrics_token: 'from-the-config-file-42' } },
+    });
     expect((await gateway.request('/metrics', { key: 'from-the-environment-42' })).status).toBe(200);
     expect((await gateway.request('/metrics', { key: 'from-the-config-file-42' })).status).toBe(401);
-    await expect(loadGatewayOptions({ env: { GATEWAY_METRICS_TOKEN: 'short' } })).rejects.toThrow(/GATEWAY_METRICS_TOKEN: must be at least 16 characters/);
+    await expect(loadGatewayOptions({ env: { GATEWAY_METRICS_TOKEN: 'short' } })).rejects.toThrow(
+      /GATEWAY_METRICS_TOKEN: must be at least 16 characters/,
+    );
   });
 
   it('needs an Owner key when the gateway is bound to a non-loopback address', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
     const configPath = join(dataDir, 'config.yaml');
     writeFileSync(configPath, stringify({ server: { warm_engines: false } }));
-    const options = await loadGatewayOptions({ env: { GATEWAY_LOG_LEVEL: 'silent' }, overrides: { dataDir, port: 0, host: '0.0.0.0', adminKey: ADMIN_KEY, configPath } });
+    const options = await loadGatewayOptions({
+      env: { GATEWAY_LOG_LEVEL: 'silent' },
+      overrides: { dataDir, port: 0, host: '0.0.0.0', adminKey: ADMIN_KEY, configPath },
+    });
     const app = await buildGateway(options);
     try {
       await app.listen({ host: '127.0.0.1', port: 0 });

@@ -11,13 +11,19 @@ let gateway: TestGateway;
 let member: string;
 probedGatewayForFile((started) => void ({ gateway, member } = started));
 
-const upload = (bmp: Buffer) => gateway.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(bmp, 'image/bmp') } });
+const upload = (bmp: Buffer) =>
+  gateway.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(bmp, 'image/bmp') } });
 
 it('refuses a huge BMP from its header with 413 naming max_pixels, while another key is served and memory stays flat', async () => {
   const bmp = oneBitBmp(8_000);
   const { status, body, report } = await underProbe(gateway, member, () => upload(bmp));
   expect(status).toBe(413);
-  expect(body).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'image_too_large', param: 'max_pixels' });
+  expect(body).toMatchObject({
+    object: 'error',
+    type: 'invalid_request_error',
+    code: 'image_too_large',
+    param: 'max_pixels',
+  });
   expect(body.message).toMatch(/8000×8000/);
   expect(report.worstMs).toBeLessThan(OTHER_KEY_WORST_MS);
   expect(report.peakRssGrowthMiB).toBeLessThan(250);

@@ -14,7 +14,9 @@ probedGatewayForFile((started) => void ({ gateway, member } = started));
 it('refuses a PDF decompression bomb with 413 naming the limit, while another key is served and memory stays flat', async () => {
   const pdf = onePagePdf({ dictionary: '/Filter /FlateDecode', data: deflateBomb(192) });
   expect(pdf.length).toBeLessThan(250_000);
-  const { status, body, report } = await underProbe(gateway, member, () => gateway.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(pdf, 'application/pdf') } }));
+  const { status, body, report } = await underProbe(gateway, member, () =>
+    gateway.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(pdf, 'application/pdf') } }),
+  );
   expect(status).toBe(413);
   expect(body).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'pdf_stream_too_large' });
   expect(body.message).toMatch(/64 MiB/);

@@ -14,9 +14,16 @@ it('answers a PDF whose page is not a page with 422 invalid_document, on /v1/ocr
   // The page tree counts one page, but its kid is a number.
   const pdf = buildPdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '42']);
   const { status, body, report } = await underProbe(gateway, member, async () => {
-    const rendered = await gateway.request('/v1/ocr/render', { method: 'POST', json: { image: dataUrl(pdf, 'application/pdf') } });
+    const rendered = await gateway.request('/v1/ocr/render', {
+      method: 'POST',
+      json: { image: dataUrl(pdf, 'application/pdf') },
+    });
     expect(rendered.status).toBe(422);
-    expect(await rendered.json()).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'invalid_document' });
+    expect(await rendered.json()).toMatchObject({
+      object: 'error',
+      type: 'invalid_request_error',
+      code: 'invalid_document',
+    });
     return gateway.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(pdf, 'application/pdf') } });
   });
   expect(status).toBe(422);

@@ -15,7 +15,8 @@ let gateway: TestGateway;
 let member: string;
 probedGatewayForFile((started) => void ({ gateway, member } = started), { warm: true });
 beforeAll(async () => {
-  while ((await gateway.request('/status', { key: null })).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+  while ((await gateway.request('/status', { key: null })).status !== 200)
+    await new Promise((resolve) => setTimeout(resolve, 100));
 });
 
 /** A scanned page's image: prose drawn at 200 DPI (the engine's render resolution), as a gray image XObject. */
@@ -31,7 +32,8 @@ async function scannedPage(): Promise<{ dictionary: string; data: Buffer }> {
 it('stops the other pages when one page fails, then answers 422 invalid_document', async () => {
   // The first page of the tree is not a page; pages 2 and 3 are scans to recognise, read while the first fails.
   const [width, height] = [(1100 * 72) / 200, (1500 * 72) / 200];
-  const page = (image: number, contents: number) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Contents ${contents} 0 R /Resources << /XObject << /Im1 ${image} 0 R >> >> >>`;
+  const page = (image: number, contents: number) =>
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Contents ${contents} 0 R /Resources << /XObject << /Im1 ${image} 0 R >> >> >>`;
   const draw = { dictionary: '', data: Buffer.from(`q ${width} 0 0 ${height} 0 0 cm /Im1 Do Q`, 'latin1') };
   const pdf = buildPdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
@@ -43,7 +45,9 @@ it('stops the other pages when one page fails, then answers 422 invalid_document
     await scannedPage(),
     draw,
   ]);
-  const { status, body, report } = await underProbe(gateway, member, () => gateway.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(pdf, 'application/pdf') } }));
+  const { status, body, report } = await underProbe(gateway, member, () =>
+    gateway.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(pdf, 'application/pdf') } }),
+  );
   expect(status).toBe(422);
   expect(body).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'invalid_document' });
   // Nothing of the request runs once it has answered: no scan goes on to be recognised.

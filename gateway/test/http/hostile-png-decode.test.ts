@@ -15,7 +15,11 @@ it('reads 4 large 16-bit PNGs at once while another key is served', async () => 
   const png = white16BitPng(3000);
   expect(png.length).toBeLessThan(100_000);
   const { status, body, report } = await underProbe(gateway, member, async () => {
-    const answers = await Promise.all(Array.from({ length: 4 }, () => gateway.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(png, 'image/png') } })));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        gateway.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(png, 'image/png') } }),
+      ),
+    );
     for (const answer of answers.slice(1)) {
       expect(answer.status).toBe(200);
       await answer.arrayBuffer();

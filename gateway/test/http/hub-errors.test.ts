@@ -26,7 +26,9 @@ describe('hub errors say what happened', () => {
     expect(status).toBe(502);
     expect(retryAfter).toBe('30');
     expect(body).toMatchObject({ object: 'error', code: 'hub_unreachable' });
-    expect(body.message).toMatch(/^The model hub's address hub\.invalid could not be resolved \(DNS failure, (ENOTFOUND|EAI_AGAIN)\): this computer may be offline, or HF_ENDPOINT is wrong\. Without the hub, use a \.gguf file already on this computer/);
+    expect(body.message).toMatch(
+      /^The model hub's address hub\.invalid could not be resolved \(DNS failure, (ENOTFOUND|EAI_AGAIN)\): this computer may be offline, or HF_ENDPOINT is wrong\. Without the hub, use a \.gguf file already on this computer/,
+    );
   });
 
   it('a refused connection says so', async () => {
@@ -38,9 +40,19 @@ describe('hub errors say what happened', () => {
   });
 
   it('a TLS failure and a timeout say so (the socket errors undici wraps in cause)', () => {
-    const tls = hubUnreachable('https://hub.example', Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }) }));
-    expect(tls.message).toMatch(/^The TLS connection to the model hub at hub\.example failed \(DEPTH_ZERO_SELF_SIGNED_CERT\): its certificate is not trusted here/);
-    const slow = hubUnreachable('https://hub.example', Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }));
+    const tls = hubUnreachable(
+      'https://hub.example',
+      Object.assign(new TypeError('fetch failed'), {
+        cause: Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }),
+      }),
+    );
+    expect(tls.message).toMatch(
+      /^The TLS connection to the model hub at hub\.example failed \(DEPTH_ZERO_SELF_SIGNED_CERT\): its certificate is not trusted here/,
+    );
+    const slow = hubUnreachable(
+      'https://hub.example',
+      Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }),
+    );
     expect(slow.message).toMatch(/^The model hub at hub\.example did not answer in time \(UND_ERR_CONNECT_TIMEOUT\)/);
     expect(slow).toMatchObject({ status: 502, code: 'hub_unreachable', retryAfter: 30 });
   });
@@ -49,11 +61,17 @@ describe('hub errors say what happened', () => {
     const hub = closeAfterTest(await startFakeHub());
     hub.addRepo('acme/gated', { 'model.gguf': Buffer.from('GGUF') }, { gatedToken: 'hf_secret' });
     const gateway = await useGateway({ env: { HF_ENDPOINT: hub.url } });
-    const gated = await gateway.request('/v1/local-models/downloads', { method: 'POST', json: { repo: 'acme/gated', file: 'model.gguf' } });
+    const gated = await gateway.request('/v1/local-models/downloads', {
+      method: 'POST',
+      json: { repo: 'acme/gated', file: 'model.gguf' },
+    });
     expect(gated.status).toBe(403);
     expect((await json(gated)).message).toMatch(/set HF_TOKEN to a token that may read it/);
     hub.addRepo('acme/open', { 'model.gguf': Buffer.from('GGUF') });
-    const missing = await gateway.request('/v1/local-models/downloads', { method: 'POST', json: { repo: 'acme/open', file: 'other.gguf' } });
+    const missing = await gateway.request('/v1/local-models/downloads', {
+      method: 'POST',
+      json: { repo: 'acme/open', file: 'other.gguf' },
+    });
     expect(missing.status).toBe(404);
     expect(await json(missing)).toMatchObject({ code: 'hub_not_found' });
   });

@@ -15,10 +15,18 @@ describe('use a GGUF file already on this computer', () => {
 
     const added = await gateway.request('/v1/local-models/files', { method: 'POST', json: { path } });
     expect(added.status).toBe(201);
-    expect(await json(added)).toMatchObject({ name: 'my-tiny.gguf', model: 'my-tiny', kind: 'gguf', capabilities: ['chat', 'completions', 'embeddings'] });
+    expect(await json(added)).toMatchObject({
+      name: 'my-tiny.gguf',
+      model: 'my-tiny',
+      kind: 'gguf',
+      capabilities: ['chat', 'completions', 'embeddings'],
+    });
     expect(lstatSync(join(gateway.dataDir, 'models', 'my-tiny.gguf')).isSymbolicLink()).toBe(true);
 
-    const chat = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'my-tiny', messages: [{ role: 'user', content: 'hi' }], max_tokens: 3 } });
+    const chat = await gateway.request('/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'my-tiny', messages: [{ role: 'user', content: 'hi' }], max_tokens: 3 },
+    });
     expect(chat.status).toBe(200);
     const models = (await json(await gateway.request('/v1/models'))).data.map((m: { id: string }) => m.id);
     expect(models).toContain('my-tiny');
@@ -55,7 +63,11 @@ describe('use a GGUF file already on this computer', () => {
     expect((await json(missing)).param).toBe('path');
 
     const member = await createMemberKey(gateway);
-    const refused = await gateway.request('/v1/local-models/files', { method: 'POST', key: member, json: { path: notGguf } });
+    const refused = await gateway.request('/v1/local-models/files', {
+      method: 'POST',
+      key: member,
+      json: { path: notGguf },
+    });
     expect(refused.status).toBe(403);
   });
 });

@@ -80,7 +80,13 @@ describe('the download manager against the hub API', () => {
     const created = await startDownload(gateway);
     expect(created.status).toBe(201);
     const download = await json(created);
-    expect(download).toMatchObject({ object: 'local_model.download', repo: REPO, file: FILE, revision: 'main', bytes_total: tiny.length });
+    expect(download).toMatchObject({
+      object: 'local_model.download',
+      repo: REPO,
+      file: FILE,
+      revision: 'main',
+      bytes_total: tiny.length,
+    });
     expect(download.id).toMatch(/^dl_/);
     const done = await waitFor(gateway, download.id, (current) => current.status === 'completed');
     expect(done).toMatchObject({ bytes_done: tiny.length, bytes_total: tiny.length, eta_seconds: 0, model: MODEL });
@@ -95,24 +101,49 @@ describe('the download manager against the hub API', () => {
     expect(hub.transfers.length).toBeGreaterThan(0);
 
     const models = (await json(await gateway.request('/models'))).data;
-    expect(models.find((model: Json) => model.id === MODEL)).toMatchObject({ capabilities: ['chat', 'completions', 'embeddings'] });
+    expect(models.find((model: Json) => model.id === MODEL)).toMatchObject({
+      capabilities: ['chat', 'completions', 'embeddings'],
+    });
     expect(models.map((model: Json) => model.id)).toContain('svc-large-3-2512');
-    const chat = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: MODEL, messages: [{ role: 'user', content: 'Hello' }], max_tokens: 4 } });
+    const chat = await gateway.request('/v1/chat/completions', {
+      method: 'POST',
+      json: { model: MODEL, messages: [{ role: 'user', content: 'Hello' }], max_tokens: 4 },
+    });
     expect(chat.status).toBe(200);
     expect((await json(chat)).choices[0].message.role).toBe('assistant');
 
     const files = (await json(await gateway.request('/v1/local-models/files'))).data;
-    expect(files).toContainEqual(expect.objectContaining({ name: FILE, model: MODEL, kind: 'gguf', size_bytes: tiny.length, architecture: 'llama', quantization: 'F32', context_length: 2048, loaded: true }));
+    expect(files).toContainEqual(
+      expect.objectContaining({
+        name: FILE,
+        model: MODEL,
+        kind: 'gguf',
+        size_bytes: tiny.length,
+        architecture: 'llama',
+        quantization: 'F32',
+        context_length: 2048,
+        loaded: true,
+      }),
+    );
 
     const deleted = await gateway.request(`/v1/local-models/files/${FILE}`, { method: 'DELETE' });
     expect(deleted.status).toBe(200);
     expect(await json(deleted)).toEqual({ name: FILE, object: 'local_model.file', deleted: true });
     expect(existsSync(join(gateway.dataDir, 'models', FILE))).toBe(false);
     expect(await modelIds(gateway)).not.toContain(MODEL);
-    const gone = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: MODEL, messages: [{ role: 'user', content: 'Hello' }], max_tokens: 4 } });
+    const gone = await gateway.request('/v1/chat/completions', {
+      method: 'POST',
+      json: { model: MODEL, messages: [{ role: 'user', content: 'Hello' }], max_tokens: 4 },
+    });
     expect(gone.status).toBe(404);
-    expect((await json(await gateway.request(`/v1/local-models/files/${FILE}`, { method: 'DELETE' }))).code).toBe('model_file_not_found');
-    expect(await json(await gateway.request(`/v1/local-models/downloads/${download.id}`))).toMatchObject({ status: 'cancelled', model: null, error: 'The model file was deleted.' });
+    expect((await json(await gateway.request(`/v1/local-models/files/${FILE}`, { method: 'DELETE' }))).code).toBe(
+      'model_file_not_found',
+    );
+    expect(await json(await gateway.request(`/v1/local-models/downloads/${download.id}`))).toMatchObject({
+      status: 'cancelled',
+      model: null,
+      error: 'The model file was deleted.',
+    });
   });
 
   it('pauses and resumes with a Range request from where it stopped; two requests share one download', async () => {
@@ -125,17 +156,23 @@ describe('the download manager against the hub API', () => {
     expect((await json(second)).id).toBe(first.id);
     await waitFor(gateway, first.id, (current) => current.bytes_done === HOLD);
 
-    const paused = await json(await gateway.request(`/v1/local-models/downloads/${first.id}/pause`, { method: 'POST' }));
+    const paused = await json(
+      await gateway.request(`/v1/local-models/downloads/${first.id}/pause`, { method: 'POST' }),
+    );
     // Every byte received before the pause is on disk.
     const kept = statSync(join(gateway.dataDir, 'models', '.partial', `${first.id}.part`)).size;
     expect(kept).toBe(HOLD);
     expect(paused).toMatchObject({ status: 'paused', bytes_done: kept, bytes_per_second: 0, eta_seconds: null });
-    expect((await json(await gateway.request(`/v1/local-models/downloads/${first.id}/pause`, { method: 'POST' }))).code).toBe('download_not_running');
+    expect(
+      (await json(await gateway.request(`/v1/local-models/downloads/${first.id}/pause`, { method: 'POST' }))).code,
+    ).toBe('download_not_running');
     expect(await modelIds(gateway)).not.toContain(MODEL);
     hub.release();
 
     const events = gateway.request(`/v1/local-models/downloads/${first.id}/events`);
-    expect((await json(await gateway.request(`/v1/local-models/downloads/${first.id}/resume`, { method: 'POST' }))).status).toMatch(/queued|downloading/);
+    expect(
+      (await json(await gateway.request(`/v1/local-models/downloads/${first.id}/resume`, { method: 'POST' }))).status,
+    ).toMatch(/queued|downloading/);
     const frames = (await readSse(await events)) as Json[];
     expect(frames.at(-1)).toBe('[DONE]');
     expect(frames[0]).toMatchObject({ id: first.id, status: 'paused' });
@@ -195,7 +232,11 @@ describe('the download manager against the hub API', () => {
     // Asking again retries the failed download from scratch instead of starting a second one.
     const again = await startDownload(gateway);
     expect(again.status).toBe(200);
-    expect(await json(again)).toMatchObject({ id: download.id, status: expect.stringMatching(/^(queued|downloading)$/), bytes_done: 0 });
+    expect(await json(again)).toMatchObject({
+      id: download.id,
+      status: expect.stringMatching(/^(queued|downloading)$/),
+      bytes_done: 0,
+    });
     expect((await waitFor(gateway, download.id, (current) => current.status === 'failed')).error).toMatch(/SHA-256/);
   });
 
@@ -218,7 +259,12 @@ describe('the download manager against the hub API', () => {
     const gateway = await setUp();
     const response = await startDownload(gateway);
     expect(response.status).toBe(507);
-    expect(await json(response)).toMatchObject({ object: 'error', code: 'insufficient_disk_space', param: 'file', message: expect.stringMatching(/free/) });
+    expect(await json(response)).toMatchObject({
+      object: 'error',
+      code: 'insufficient_disk_space',
+      param: 'file',
+      message: expect.stringMatching(/free/),
+    });
     expect(hub.transfers).toEqual([]);
     expect((await json(await gateway.request('/v1/local-models/downloads'))).data).toEqual([]);
   });
@@ -229,7 +275,10 @@ describe('the download manager against the hub API', () => {
     const anonymous = await setUp();
     const refused = await startDownload(anonymous, { repo: 'acme/Gated-GGUF', file: FILE });
     expect(refused.status).toBe(403);
-    expect(await json(refused)).toMatchObject({ code: 'hub_access_denied', message: expect.stringMatching(/HF_TOKEN/) });
+    expect(await json(refused)).toMatchObject({
+      code: 'hub_access_denied',
+      message: expect.stringMatching(/HF_TOKEN/),
+    });
     await anonymous.close();
 
     const withToken = await setUp({ token: 'hf_secret' });
@@ -244,11 +293,24 @@ describe('the download manager against the hub API', () => {
     hub.addRepo('acme/other-safetensors', { 'model.safetensors': Buffer.from('x') }, { tags: ['transformers'] });
     const gateway = await setUp();
     const search = await json(await gateway.request('/v1/local-models/search?q=tiny'));
-    expect(search.data).toEqual([expect.objectContaining({ repo: REPO, files: [{ path: FILE, size_bytes: tiny.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }] })]);
+    expect(search.data).toEqual([
+      expect.objectContaining({
+        repo: REPO,
+        files: [{ path: FILE, size_bytes: tiny.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }],
+      }),
+    ]);
 
     const catalog = (await json(await gateway.request('/v1/local-models/catalog'))).data;
     expect(catalog.length).toBeGreaterThan(4);
-    expect(catalog[0]).toMatchObject({ repo: expect.any(String), file: expect.stringMatching(/\.gguf$/), size_bytes: expect.any(Number), licence: expect.any(String), ram_bytes: expect.any(Number), capabilities: expect.any(Array), model: expect.any(String) });
+    expect(catalog[0]).toMatchObject({
+      repo: expect.any(String),
+      file: expect.stringMatching(/\.gguf$/),
+      size_bytes: expect.any(Number),
+      licence: expect.any(String),
+      ram_bytes: expect.any(Number),
+      capabilities: expect.any(Array),
+      model: expect.any(String),
+    });
 
     const missing = await startDownload(gateway, { repo: REPO, file: 'nope.gguf' });
     expect(missing.status).toBe(404);
@@ -260,7 +322,9 @@ describe('the download manager against the hub API', () => {
     expect((await json(climbing)).param).toBe('file');
     expect((await gateway.request('/v1/local-models/downloads/dl_nope')).status).toBe(404);
 
-    const member = await json(await gateway.request('/account/keys', { method: 'POST', json: { name: 'm', role: 'member' } }));
+    const member = await json(
+      await gateway.request('/account/keys', { method: 'POST', json: { name: 'm', role: 'member' } }),
+    );
     const forbidden = await gateway.request('/v1/local-models/catalog', { key: member.key });
     expect(forbidden.status).toBe(403);
     expect(await json(forbidden)).toMatchObject({ object: 'error', type: 'permission_error' });
@@ -268,15 +332,29 @@ describe('the download manager against the hub API', () => {
 
   it('routes an encoder GGUF for embeddings only (from its metadata), and puts sherpa-onnx speech files in a speech model folder', async () => {
     await freshHub();
-    const encoder = ggufHeader({ 'general.architecture': 'bert', 'general.file_type': 1, 'bert.context_length': 512, 'bert.pooling_type': 1 });
+    const encoder = ggufHeader({
+      'general.architecture': 'bert',
+      'general.file_type': 1,
+      'bert.context_length': 512,
+      'bert.pooling_type': 1,
+    });
     hub.addRepo('acme/tiny-embed-GGUF', { 'tiny-embed-f16.gguf': encoder });
-    hub.addRepo('acme/sherpa-onnx-whisper-nano', { 'nano-encoder.int8.onnx': Buffer.from('encoder'), 'nano-decoder.int8.onnx': Buffer.from('decoder'), 'nano-tokens.txt': Buffer.from('a 0\n') });
+    hub.addRepo('acme/sherpa-onnx-whisper-nano', {
+      'nano-encoder.int8.onnx': Buffer.from('encoder'),
+      'nano-decoder.int8.onnx': Buffer.from('decoder'),
+      'nano-tokens.txt': Buffer.from('a 0\n'),
+    });
     const gateway = await setUp();
 
-    const embed = await json(await startDownload(gateway, { repo: 'acme/tiny-embed-GGUF', file: 'tiny-embed-f16.gguf' }));
+    const embed = await json(
+      await startDownload(gateway, { repo: 'acme/tiny-embed-GGUF', file: 'tiny-embed-f16.gguf' }),
+    );
     await waitFor(gateway, embed.id, (current) => current.status === 'completed');
     const models = (await json(await gateway.request('/models'))).data;
-    expect(models.find((model: Json) => model.id === 'tiny-embed-f16')).toMatchObject({ capabilities: ['embeddings'], provider: 'local-llm' });
+    expect(models.find((model: Json) => model.id === 'tiny-embed-f16')).toMatchObject({
+      capabilities: ['embeddings'],
+      provider: 'local-llm',
+    });
     expect(models.map((model: Json) => model.id)).not.toContain('svc-large-3-2512');
 
     for (const file of ['nano-encoder.int8.onnx', 'nano-decoder.int8.onnx', 'nano-tokens.txt']) {
@@ -284,11 +362,37 @@ describe('the download manager against the hub API', () => {
       const done = await waitFor(gateway, download.id, (current) => current.status === 'completed');
       expect(done.model).toBe('svc-transcribe-1-2507');
     }
-    expect(readdirSync(join(gateway.dataDir, 'models', 'speech', 'sherpa-onnx-whisper-nano')).sort()).toEqual(['nano-decoder.int8.onnx', 'nano-encoder.int8.onnx', 'nano-tokens.txt']);
+    expect(readdirSync(join(gateway.dataDir, 'models', 'speech', 'sherpa-onnx-whisper-nano')).sort()).toEqual([
+      'nano-decoder.int8.onnx',
+      'nano-encoder.int8.onnx',
+      'nano-tokens.txt',
+    ]);
     const files = (await json(await gateway.request('/v1/local-models/files'))).data;
-    expect(files).toContainEqual(expect.objectContaining({ name: 'tiny-embed-f16.gguf', architecture: 'bert', quantization: 'F16', context_length: 512, capabilities: ['embeddings'] }));
-    expect(files).toContainEqual(expect.objectContaining({ name: 'speech/sherpa-onnx-whisper-nano', kind: 'speech', model: 'svc-transcribe-1-2507', architecture: 'whisper', quantization: 'int8' }));
-    expect((await gateway.request(`/v1/local-models/files/${encodeURIComponent('speech/sherpa-onnx-whisper-nano')}`, { method: 'DELETE' })).status).toBe(200);
+    expect(files).toContainEqual(
+      expect.objectContaining({
+        name: 'tiny-embed-f16.gguf',
+        architecture: 'bert',
+        quantization: 'F16',
+        context_length: 512,
+        capabilities: ['embeddings'],
+      }),
+    );
+    expect(files).toContainEqual(
+      expect.objectContaining({
+        name: 'speech/sherpa-onnx-whisper-nano',
+        kind: 'speech',
+        model: 'svc-transcribe-1-2507',
+        architecture: 'whisper',
+        quantization: 'int8',
+      }),
+    );
+    expect(
+      (
+        await gateway.request(`/v1/local-models/files/${encodeURIComponent('speech/sherpa-onnx-whisper-nano')}`, {
+          method: 'DELETE',
+        })
+      ).status,
+    ).toBe(200);
     expect(existsSync(join(gateway.dataDir, 'models', 'speech', 'sherpa-onnx-whisper-nano'))).toBe(false);
   });
 });

@@ -12,7 +12,15 @@ let gateway: TestGateway;
 const mediaConfig = (url: string) => ({
   providers: [{ id: 'media', type: 'openai', base_url: url, api_key: UPSTREAM_KEY }],
   models: [
-    { id: 'svc-vision-3-1-2505', provider: 'media', upstream_model: 'painter', capabilities: ['image_generation'], image_sizes: ['64x64', '128x96'], max_images: 2, pricing: { input_per_million: 0, output_per_million: 0, per_request: 0.04 } },
+    {
+      id: 'svc-vision-3-1-2505',
+      provider: 'media',
+      upstream_model: 'painter',
+      capabilities: ['image_generation'],
+      image_sizes: ['64x64', '128x96'],
+      max_images: 2,
+      pricing: { input_per_million: 0, output_per_million: 0, per_request: 0.04 },
+    },
     { id: 'whisper-1', provider: 'media', upstream_model: 'listener', capabilities: ['transcription'] },
   ],
 });
@@ -22,7 +30,8 @@ beforeEach(async () => {
   gateway = await useGateway({ config: mediaConfig(upstream.url) });
 });
 
-const generate = (body: Record<string, unknown>) => gateway.request('/v1/vision/generate', { method: 'POST', json: body });
+const generate = (body: Record<string, unknown>) =>
+  gateway.request('/v1/vision/generate', { method: 'POST', json: body });
 
 function transcribe(fields: Record<string, string>, file?: { content: Buffer; name: string; type?: string }) {
   const form = new FormData();
@@ -35,7 +44,9 @@ describe('image generation', () => {
   it('lists the sizes and count each generation model accepts, so a client can offer only those', async () => {
     const model = await json(await gateway.request('/v1/models/svc-vision-3-1-2505'));
     expect(model).toMatchObject({ image_sizes: ['64x64', '128x96'], max_images: 2 });
-    const others = (await json(await gateway.request('/models'))).data.filter((m: { capabilities: string[] }) => !m.capabilities.includes('image_generation'));
+    const others = (await json(await gateway.request('/models'))).data.filter(
+      (m: { capabilities: string[] }) => !m.capabilities.includes('image_generation'),
+    );
     for (const other of others) expect(other.image_sizes).toBeUndefined();
   });
 
@@ -123,7 +134,12 @@ describe('transcription', () => {
   it('verbose_json has segments with timestamps; srt, vtt and text are rendered', async () => {
     const verbose = await json(await transcribe({ model: 'whisper-1', response_format: 'verbose_json' }, wav));
     expect(verbose.segments.length).toBeGreaterThan(0);
-    expect(verbose.segments[0]).toMatchObject({ id: expect.any(Number), start: expect.any(Number), end: expect.any(Number), text: expect.any(String) });
+    expect(verbose.segments[0]).toMatchObject({
+      id: expect.any(Number),
+      start: expect.any(Number),
+      end: expect.any(Number),
+      text: expect.any(String),
+    });
     const srt = await transcribe({ model: 'whisper-1', response_format: 'srt' }, wav);
     expect(await srt.text()).toMatch(/^1\n\d\d:\d\d:\d\d,\d\d\d --> \d\d:\d\d:\d\d,\d\d\d\n/);
     const vtt = await transcribe({ model: 'whisper-1', response_format: 'vtt' }, wav);
@@ -138,7 +154,11 @@ describe('transcription', () => {
     const form = new FormData();
     form.set('model', 'whisper-1');
     form.set('file', new Blob([new Uint8Array(wav.content)], { type: 'audio/wav' }), 'tone.wav');
-    const response = await fetch(`${gateway.url}/v1/audio/transcriptions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    const response = await fetch(`${gateway.url}/v1/audio/transcriptions`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+    });
     expect(response.status).toBe(200);
   });
 
@@ -146,7 +166,10 @@ describe('transcription', () => {
     const empty = await transcribe({ model: 'whisper-1' }, { content: Buffer.alloc(0), name: 'empty.wav' });
     expect(empty.status).toBe(422);
     expect((await json(empty)).code).toBe('empty_audio');
-    const notAudio = await transcribe({ model: 'whisper-1' }, { content: Buffer.from('this is plain text, not audio at all'), name: 'notes.txt', type: 'text/plain' });
+    const notAudio = await transcribe(
+      { model: 'whisper-1' },
+      { content: Buffer.from('this is plain text, not audio at all'), name: 'notes.txt', type: 'text/plain' },
+    );
     expect(notAudio.status).toBe(422);
     expect((await json(notAudio)).code).toBe('unsupported_audio_format');
     const missing = await transcribe({ model: 'whisper-1' });

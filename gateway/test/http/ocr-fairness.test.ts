@@ -6,7 +6,9 @@ import { json } from '../support/start-gateway.js';
 import { useGateway } from '../support/use-resources.js';
 
 async function pngDataUrl(side: number): Promise<string> {
-  const png = await sharp({ create: { width: side, height: side, channels: 3, background: '#ffffff' } }).png().toBuffer();
+  const png = await sharp({ create: { width: side, height: side, channels: 3, background: '#ffffff' } })
+    .png()
+    .toBuffer();
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 
@@ -14,13 +16,18 @@ describe('OCR takes keys in turns', () => {
   it("one key's ten queued large OCRs delay another key's tiny OCR by at most the jobs already running, not the whole backlog", async () => {
     // 200 x 200 px at 10 µs per pixel: 400 ms a job on the engine's one worker; 10 of them, 4 s.
     const engine = oneWorkerEngine(10);
-    const gateway = await useGateway({ extras: { providerFactories: { 'one-worker': engine.factory } }, config: { providers: [{ id: 'local-ocr', type: 'one-worker' }] } });
+    const gateway = await useGateway({
+      extras: { providerFactories: { 'one-worker': engine.factory } },
+      config: { providers: [{ id: 'local-ocr', type: 'one-worker' }] },
+    });
     const busy = await createMemberKey(gateway, 'busy');
     const other = await createMemberKey(gateway, 'other');
     const large = await pngDataUrl(200);
     const tiny = await pngDataUrl(10);
 
-    const backlog = Array.from({ length: 10 }, () => gateway.request('/v1/ocr', { method: 'POST', key: busy, json: { image: large } }));
+    const backlog = Array.from({ length: 10 }, () =>
+      gateway.request('/v1/ocr', { method: 'POST', key: busy, json: { image: large } }),
+    );
     // The backlog reaches the gateway first.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const endedBefore = engine.finished.length;

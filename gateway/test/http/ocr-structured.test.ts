@@ -14,12 +14,16 @@ let invoice: DrawnImage;
 
 /** Until the local OCR engine is up (the gateway answers 503 before). */
 async function ready(gateway: TestGateway): Promise<void> {
-  while ((await gateway.request('/status', { key: null })).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+  while ((await gateway.request('/status', { key: null })).status !== 200)
+    await new Promise((resolve) => setTimeout(resolve, 100));
 }
 const dataUrl = (bytes: Buffer) => `data:image/png;base64,${bytes.toString('base64')}`;
 const DATE_AND_TOTAL = { type: 'object', properties: { date: { type: 'string' }, total: { type: 'number' } } };
 /** The OCR page's default schema in the console (renderer/src/features/ocr/components/schema-editor.tsx). */
-const CONSOLE_SCHEMA = { type: 'object', properties: { title: { type: 'string' }, date: { type: 'string' }, total: { type: 'number' } } };
+const CONSOLE_SCHEMA = {
+  type: 'object',
+  properties: { title: { type: 'string' }, date: { type: 'string' }, total: { type: 'number' } },
+};
 
 beforeAll(async () => {
   offline = await startGateway({ warm: true });
@@ -38,7 +42,10 @@ afterAll(async () => {
 
 describe('the rule-based extractor (no chat model routed)', () => {
   it('reads the total as 42.5, not the year, and leaves the date null with its reason', async () => {
-    const response = await offline.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(invoice.image), structured_output: true, schema: DATE_AND_TOTAL } });
+    const response = await offline.request('/v1/ocr', {
+      method: 'POST',
+      json: { image: dataUrl(invoice.image), structured_output: true, schema: DATE_AND_TOTAL },
+    });
     expect(response.status).toBe(200);
     const body = await json(response);
     expect(body.structured_data.total).toBe(42.5);
@@ -49,7 +56,10 @@ describe('the rule-based extractor (no chat model routed)', () => {
   });
 
   it("fills the console's default schema without a 422: title null with a reason", async () => {
-    const response = await offline.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(invoice.image), structured_output: true, schema: CONSOLE_SCHEMA } });
+    const response = await offline.request('/v1/ocr', {
+      method: 'POST',
+      json: { image: dataUrl(invoice.image), structured_output: true, schema: CONSOLE_SCHEMA },
+    });
     expect(response.status).toBe(200);
     const body = await json(response);
     expect(body.structured_data).toEqual({ title: null, date: null, total: 42.5 });
@@ -73,7 +83,10 @@ describe('the rule-based extractor (no chat model routed)', () => {
 
   it('still refuses with a 422 when a required field has no value', async () => {
     const schema = { ...DATE_AND_TOTAL, required: ['date'] };
-    const response = await offline.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(invoice.image), structured_output: true, schema } });
+    const response = await offline.request('/v1/ocr', {
+      method: 'POST',
+      json: { image: dataUrl(invoice.image), structured_output: true, schema },
+    });
     expect(response.status).toBe(422);
     expect(await json(response)).toMatchObject({ object: 'error', code: 'required_fields_not_found', param: 'schema' });
   });
@@ -86,7 +99,14 @@ describe('with a chat model routed', () => {
     failure: {
       type: 'status' as const,
       status: 200,
-      body: { id: 'chatcmpl-x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 300, completion_tokens: 20, total_tokens: 320 } },
+      body: {
+        id: 'chatcmpl-x',
+        object: 'chat.completion',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 300, completion_tokens: 20, total_tokens: 320 },
+      },
     },
     times: 1,
     path: '/v1/chat/completions',
@@ -104,21 +124,36 @@ describe('with a chat model routed', () => {
 
   it('asks the model with the schema as a json_schema response_format over the text and layout, labels the answer and bills its tokens', async () => {
     upstream.setBehaviour(chatAnswer(JSON.stringify({ date: null, total: 42.5 })));
-    const response = await gateway.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(invoice.image), structured_output: true, schema: DATE_AND_TOTAL } });
+    const response = await gateway.request('/v1/ocr', {
+      method: 'POST',
+      json: { image: dataUrl(invoice.image), structured_output: true, schema: DATE_AND_TOTAL },
+    });
     expect(response.status).toBe(200);
     const body = await json(response);
-    expect(body).toMatchObject({ structured_method: 'language_model', structured_model: 'svc-large-3-2512', structured_data: { date: null, total: 42.5 } });
+    expect(body).toMatchObject({
+      structured_method: 'language_model',
+      structured_model: 'svc-large-3-2512',
+      structured_data: { date: null, total: 42.5 },
+    });
     expect(body.structured_missing).toEqual([{ field: 'date', reason: expect.stringMatching(/model/i) }]);
     const sent = upstream.requests.at(-1)!.body as Json;
-    expect(sent.response_format).toMatchObject({ type: 'json_schema', json_schema: { schema: { type: 'object', properties: { total: { type: ['number', 'null'] } } } } });
+    expect(sent.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { schema: { type: 'object', properties: { total: { type: ['number', 'null'] } } } },
+    });
     expect(sent.messages[1].content).toContain('42.50');
     expect(sent.messages[1].content).toMatch(/\[\d+, \d+, \d+, \d+\]/);
 
     expect(body.usage).toEqual({ prompt_tokens: 300, completion_tokens: 20, total_tokens: 320 });
     const expected = (300 * 2 + 20 * 6) / 1e6;
     expect(Number(response.headers.get('x-request-cost'))).toBeCloseTo(expected, 10);
-    const usage = await json(await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': ADMIN_KEY } }));
-    expect(usage.usage.by_model.find((entry: Json) => entry.key === 'svc-large-3-2512')).toMatchObject({ prompt_tokens: 300, completion_tokens: 20 });
+    const usage = await json(
+      await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': ADMIN_KEY } }),
+    );
+    expect(usage.usage.by_model.find((entry: Json) => entry.key === 'svc-large-3-2512')).toMatchObject({
+      prompt_tokens: 300,
+      completion_tokens: 20,
+    });
     expect(usage.usage.total_cost).toBeCloseTo(expected, 10);
   });
 
@@ -126,7 +161,10 @@ describe('with a chat model routed', () => {
     upstream.setBehaviour(chatAnswer(JSON.stringify({ date: null, total: 42.5 })));
     const response = await gateway.request('/v1/ocr', {
       method: 'POST',
-      json: { document: { type: 'image_url', image_url: dataUrl(invoice.image) }, document_annotation_format: { type: 'json_schema', json_schema: { name: 'invoice', schema: DATE_AND_TOTAL } } },
+      json: {
+        document: { type: 'image_url', image_url: dataUrl(invoice.image) },
+        document_annotation_format: { type: 'json_schema', json_schema: { name: 'invoice', schema: DATE_AND_TOTAL } },
+      },
     });
     const body = await json(response);
     expect(JSON.parse(body.document_annotation)).toEqual({ date: null, total: 42.5 });
@@ -135,8 +173,15 @@ describe('with a chat model routed', () => {
   });
 
   it('falls back to the labelled extractor when the model fails, saying why, and bills nothing for the failed call', async () => {
-    upstream.setBehaviour({ failure: { type: 'status', status: 500, body: { error: { message: 'boom' } } }, times: 10, path: '/v1/chat/completions' });
-    const response = await gateway.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(invoice.image), structured_output: true, schema: DATE_AND_TOTAL } });
+    upstream.setBehaviour({
+      failure: { type: 'status', status: 500, body: { error: { message: 'boom' } } },
+      times: 10,
+      path: '/v1/chat/completions',
+    });
+    const response = await gateway.request('/v1/ocr', {
+      method: 'POST',
+      json: { image: dataUrl(invoice.image), structured_output: true, schema: DATE_AND_TOTAL },
+    });
     expect(response.status).toBe(200);
     const body = await json(response);
     expect(body).toMatchObject({ structured_method: 'extractor', structured_data: { total: 42.5, date: null } });
@@ -153,7 +198,11 @@ describe('with a local GGUF chat model routed', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'switchyard-ocr-llm-'));
     mkdirSync(join(dataDir, 'models'));
     await writeTinyLlamaGguf(join(dataDir, 'models', 'tiny-chat.gguf'), { seed: 3 });
-    gateway = await startGateway({ dataDir, warm: true, config: { providers: [{ id: 'local-llm', type: 'llamacpp', threads: 1 }] } });
+    gateway = await startGateway({
+      dataDir,
+      warm: true,
+      config: { providers: [{ id: 'local-llm', type: 'llamacpp', threads: 1 }] },
+    });
     await ready(gateway);
   });
   afterAll(async () => {
@@ -163,8 +212,15 @@ describe('with a local GGUF chat model routed', () => {
 
   it('fills the schema with grammar-constrained JSON from the local model, labelled and with its real token counts', async () => {
     // Random weights: only the shape is testable. Nothing is required, so each field may also be null.
-    const schema = { type: 'object', properties: { currency: { enum: ['EUR', 'USD'] }, paid: { type: 'boolean' } }, additionalProperties: false };
-    const response = await gateway.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(invoice.image), structured_output: true, schema } });
+    const schema = {
+      type: 'object',
+      properties: { currency: { enum: ['EUR', 'USD'] }, paid: { type: 'boolean' } },
+      additionalProperties: false,
+    };
+    const response = await gateway.request('/v1/ocr', {
+      method: 'POST',
+      json: { image: dataUrl(invoice.image), structured_output: true, schema },
+    });
     expect(response.status).toBe(200);
     const body = await json(response);
     expect(body).toMatchObject({ structured_method: 'language_model', structured_model: 'svc-large-3-2512' });

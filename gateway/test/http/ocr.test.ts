@@ -30,7 +30,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => fileServer.listen(0, '127.0.0.1', resolve));
   fileServerUrl = `http://127.0.0.1:${(fileServer.address() as AddressInfo).port}`;
-  while ((await gateway.request('/status', { key: null })).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+  while ((await gateway.request('/status', { key: null })).status !== 200)
+    await new Promise((resolve) => setTimeout(resolve, 100));
 });
 afterAll(async () => {
   await gateway.close();
@@ -42,7 +43,12 @@ describe('POST /v1/ocr, text and boxes', () => {
     const response = await ocr({ image: dataUrl(page.image) });
     expect(response.status).toBe(200);
     const body = await json(response);
-    expect(body).toMatchObject({ object: 'ocr.result', model: 'svc-ocr-3-2512', granularity: 'word', pages: [{ index: 0, width: 520, height: 170, source: 'ocr' }] });
+    expect(body).toMatchObject({
+      object: 'ocr.result',
+      model: 'svc-ocr-3-2512',
+      granularity: 'word',
+      pages: [{ index: 0, width: 520, height: 170, source: 'ocr' }],
+    });
     expect(body.id).toMatch(/^ocr-/);
     expect(body.text).toContain('Quarterly report summary');
     expect(body.text).toContain('Revenue grew seven percent');
@@ -62,7 +68,10 @@ describe('POST /v1/ocr, text and boxes', () => {
     expect(base64).not.toHaveProperty('bboxes');
 
     const fromUrl = await json(await ocr({ image: `${fileServerUrl}/page.png`, granularity: 'line' }));
-    expect(fromUrl.bboxes.map((box: Json) => box.text)).toEqual(['Quarterly report summary', 'Revenue grew seven percent']);
+    expect(fromUrl.bboxes.map((box: Json) => box.text)).toEqual([
+      'Quarterly report summary',
+      'Revenue grew seven percent',
+    ]);
 
     const form = new FormData();
     form.set('file', new Blob([new Uint8Array(page.image)], { type: 'image/png' }), 'page.png');
@@ -74,8 +83,10 @@ describe('POST /v1/ocr, text and boxes', () => {
     expect(body.text).toContain('Revenue grew');
   });
 
-  it('accepts Mistral\'s document field and answers in Mistral\'s shape (see ocr-mistral.test.ts)', async () => {
-    const body = await json(await ocr({ model: 'svc-ocr-3', document: { type: 'image_url', image_url: dataUrl(page.image) } }));
+  it("accepts Mistral's document field and answers in Mistral's shape (see ocr-mistral.test.ts)", async () => {
+    const body = await json(
+      await ocr({ model: 'svc-ocr-3', document: { type: 'image_url', image_url: dataUrl(page.image) } }),
+    );
     expect(body.pages[0].markdown).toContain('Quarterly');
   });
 
@@ -103,14 +114,31 @@ describe('the schema variant', () => {
     expect(response.status).toBe(200);
     const body = await json(response);
     expect(body.structured_method).toBe('extractor');
-    expect(body.structured_data).toMatchObject({ invoice_number: invoice.fields.invoice_number, total_amount: invoice.fields.total_amount });
+    expect(body.structured_data).toMatchObject({
+      invoice_number: invoice.fields.invoice_number,
+      total_amount: invoice.fields.total_amount,
+    });
   });
 
   it('422 naming the required fields it could not find, and for a schema without structured_output or an invalid one', async () => {
-    const missing = await ocr({ image: dataUrl(page.image), structured_output: true, schema: { type: 'object', properties: { iban: { type: 'string' } }, required: ['iban'] } });
+    const missing = await ocr({
+      image: dataUrl(page.image),
+      structured_output: true,
+      schema: { type: 'object', properties: { iban: { type: 'string' } }, required: ['iban'] },
+    });
     expect(missing.status).toBe(422);
     expect(await json(missing)).toMatchObject({ code: 'required_fields_not_found', param: 'schema' });
-    expect((await json(await ocr({ image: dataUrl(page.image), structured_output: true, schema: { type: 'object', properties: { iban: { type: 'string' } }, required: ['iban'] } }))).message).toContain('iban');
+    expect(
+      (
+        await json(
+          await ocr({
+            image: dataUrl(page.image),
+            structured_output: true,
+            schema: { type: 'object', properties: { iban: { type: 'string' } }, required: ['iban'] },
+          }),
+        )
+      ).message,
+    ).toContain('iban');
     const notStructured = await ocr({ image: dataUrl(page.image), schema: { type: 'object' } });
     expect((await json(notStructured)).param).toBe('structured_output');
     const invalid = await ocr({ image: dataUrl(page.image), structured_output: true, schema: { type: 'nonsense' } });
@@ -121,9 +149,15 @@ describe('the schema variant', () => {
 
 describe('PDFs', () => {
   it('uses the text layer with pixel boxes, honours `pages`, and renders a page at the reported width', async () => {
-    const made = await makeTextPdf([{ lines: [{ text: 'First page heading', x: 72, y: 100, size: 20 }] }, { lines: [{ text: 'Second page holds the answer', x: 72, y: 100, size: 20 }] }]);
+    const made = await makeTextPdf([
+      { lines: [{ text: 'First page heading', x: 72, y: 100, size: 20 }] },
+      { lines: [{ text: 'Second page holds the answer', x: 72, y: 100, size: 20 }] },
+    ]);
     const all = await json(await ocr({ image: dataUrl(made.pdf, 'application/pdf') }));
-    expect(all.pages.map((entry: Json) => [entry.index, entry.source])).toEqual([[0, 'text_layer'], [1, 'text_layer']]);
+    expect(all.pages.map((entry: Json) => [entry.index, entry.source])).toEqual([
+      [0, 'text_layer'],
+      [1, 'text_layer'],
+    ]);
     const scale = all.pages[0].width / 595;
     const heading = all.bboxes.find((box: Json) => box.text === 'First');
     const drawn = made.pages[0].words[0].bbox.map((value: number) => value * scale) as [number, number, number, number];
@@ -133,7 +167,12 @@ describe('PDFs', () => {
     expect(second.text).toBe('Second page holds the answer');
     expect(second.bboxes.every((box: Json) => box.page === 1)).toBe(true);
 
-    const rendered = await json(await gateway.request('/v1/ocr/render', { method: 'POST', json: { image: dataUrl(made.pdf, 'application/pdf'), page: 1, width: all.pages[1].width } }));
+    const rendered = await json(
+      await gateway.request('/v1/ocr/render', {
+        method: 'POST',
+        json: { image: dataUrl(made.pdf, 'application/pdf'), page: 1, width: all.pages[1].width },
+      }),
+    );
     expect(rendered).toMatchObject({ page: 1, page_count: 2, width: all.pages[1].width, height: all.pages[1].height });
     const metadata = await sharp(Buffer.from(rendered.image.split(',')[1], 'base64')).metadata();
     expect([metadata.width, metadata.height]).toEqual([all.pages[1].width, all.pages[1].height]);
@@ -144,7 +183,15 @@ describe('bad input gets a clear 4xx', () => {
   it.each([
     ['an empty file', { image: 'data:image/png;base64,' }, 422],
     ['a non-image', { image: dataUrl(Buffer.from('just some text, definitely not an image'), 'text/plain') }, 415],
-    ['a corrupt PNG', { image: dataUrl(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('broken')])) }, 422],
+    [
+      'a corrupt PNG',
+      {
+        image: dataUrl(
+          Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('broken')]),
+        ),
+      },
+      422,
+    ],
     ['a password-protected PDF', { image: dataUrl(makeEncryptedPdf(), 'application/pdf') }, 422],
     ['a cloud-metadata URL', { image: 'http://169.254.169.254/latest/meta-data/' }, 422],
     ['an unreachable URL', { image: 'http://127.0.0.1:9/nothing.png' }, 422],
@@ -153,11 +200,18 @@ describe('bad input gets a clear 4xx', () => {
     const response = await ocr(body);
     expect(response.status).toBe(status);
     const error = await json(response);
-    expect(error).toMatchObject({ object: 'error', type: 'invalid_request_error', message: expect.any(String), code: expect.any(String) });
+    expect(error).toMatchObject({
+      object: 'error',
+      type: 'invalid_request_error',
+      message: expect.any(String),
+      code: expect.any(String),
+    });
   });
 
   it('names the encrypted PDF and the blocked address', async () => {
-    expect((await json(await ocr({ image: dataUrl(makeEncryptedPdf(), 'application/pdf') }))).code).toBe('pdf_encrypted');
+    expect((await json(await ocr({ image: dataUrl(makeEncryptedPdf(), 'application/pdf') }))).code).toBe(
+      'pdf_encrypted',
+    );
     expect((await json(await ocr({ image: 'http://169.254.169.254/latest/meta-data/' }))).code).toBe('url_not_allowed');
   });
 });
@@ -168,7 +222,14 @@ describe('document question answering and image analysis', () => {
       { lines: [{ text: 'The warranty covers parts for two years.', x: 72, y: 100, size: 14 }] },
       { lines: [{ text: 'Deliveries arrive within five business days.', x: 72, y: 100, size: 14 }] },
     ]);
-    const response = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'svc-ocr-3-2512', document: made.pdf.toString('base64'), question: 'How long do deliveries take?' } });
+    const response = await gateway.request('/v1/chat/completions', {
+      method: 'POST',
+      json: {
+        model: 'svc-ocr-3-2512',
+        document: made.pdf.toString('base64'),
+        question: 'How long do deliveries take?',
+      },
+    });
     expect(response.status).toBe(200);
     const body = await json(response);
     expect(body).toMatchObject({ object: 'chat.completion', model: 'svc-ocr-3-2512', answer_method: 'extractive' });
@@ -180,12 +241,31 @@ describe('document question answering and image analysis', () => {
     const viaMessages = await json(
       await gateway.request('/v1/chat/completions', {
         method: 'POST',
-        json: { model: 'svc-ocr-3-2512', messages: [{ role: 'user', content: [{ type: 'text', text: 'What does the warranty cover?' }, { type: 'image_url', image_url: { url: dataUrl(made.pdf, 'application/pdf') } }] }] },
+        json: {
+          model: 'svc-ocr-3-2512',
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'What does the warranty cover?' },
+                { type: 'image_url', image_url: { url: dataUrl(made.pdf, 'application/pdf') } },
+              ],
+            },
+          ],
+        },
       }),
     );
     expect(viaMessages.choices[0].message.content).toContain('parts for two years');
 
-    const streamed = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'svc-ocr-3-2512', document: made.pdf.toString('base64'), question: 'How long do deliveries take?', stream: true } });
+    const streamed = await gateway.request('/v1/chat/completions', {
+      method: 'POST',
+      json: {
+        model: 'svc-ocr-3-2512',
+        document: made.pdf.toString('base64'),
+        question: 'How long do deliveries take?',
+        stream: true,
+      },
+    });
     expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const frames = await readSse(streamed);
     expect(frames.at(-1)).toBe('[DONE]');
@@ -196,14 +276,25 @@ describe('document question answering and image analysis', () => {
   });
 
   it('analyses an image locally: size, format, colours and its text', async () => {
-    const response = await gateway.request('/v1/vision/analyze', { method: 'POST', json: { image: dataUrl(page.image), prompt: 'What does the text say?' } });
+    const response = await gateway.request('/v1/vision/analyze', {
+      method: 'POST',
+      json: { image: dataUrl(page.image), prompt: 'What does the text say?' },
+    });
     expect(response.status).toBe(200);
     const body = await json(response);
-    expect(body).toMatchObject({ object: 'vision.analysis', model: 'svc-vision-3-1-2505', method: 'local', created: expect.any(Number) });
+    expect(body).toMatchObject({
+      object: 'vision.analysis',
+      model: 'svc-vision-3-1-2505',
+      method: 'local',
+      created: expect.any(Number),
+    });
     expect(body.analysis).toContain('520×170');
     expect(body.analysis).toContain('Quarterly report summary');
     expect(body.details.colours[0].name).toBe('white');
-    const bad = await gateway.request('/v1/vision/analyze', { method: 'POST', json: { image: dataUrl(Buffer.from('nope')), prompt: 'x' } });
+    const bad = await gateway.request('/v1/vision/analyze', {
+      method: 'POST',
+      json: { image: dataUrl(Buffer.from('nope')), prompt: 'x' },
+    });
     expect(bad.status).toBe(415);
   });
 });

@@ -39,7 +39,12 @@ function exchange(chunks: (string | Buffer)[], deadlineMs = 10_000): Promise<Raw
       const text = Buffer.concat(received).toString('latin1');
       const [head, ...rest] = text.split('\r\n\r\n');
       const [statusLine, ...headerLines] = head.split('\r\n');
-      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        headerLines.map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
+      );
       let body: unknown = rest.join('\r\n\r\n');
       try {
         body = JSON.parse(body as string);
@@ -52,7 +57,11 @@ function exchange(chunks: (string | Buffer)[], deadlineMs = 10_000): Promise<Raw
 }
 
 function expectErrorShape(answer: RawAnswer, status: number, code: string) {
-  expect(answer).toMatchObject({ status, closed: true, body: { object: 'error', type: expect.any(String), param: null, code, message: expect.stringMatching(/.{20,}/) } });
+  expect(answer).toMatchObject({
+    status,
+    closed: true,
+    body: { object: 'error', type: expect.any(String), param: null, code, message: expect.stringMatching(/.{20,}/) },
+  });
   expect(answer.headers['x-request-id']).toMatch(/^req_/);
   expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
   expect(answer.headers['x-content-type-options']).toBe('nosniff');
@@ -69,10 +78,19 @@ describe('errors before routing are answered in the error shape, with X-Request-
     ['a control character in a header value', 'GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trace: a\x01b\r\n\r\n'],
     ['a space in a header name', 'GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header: x\r\n\r\n'],
     ['a header line without a colon', 'GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nnocolon\r\n\r\n'],
-    ['Content-Length and Transfer-Encoding together', 'POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
-    ['a negative Content-Length', 'POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n'],
+    [
+      'Content-Length and Transfer-Encoding together',
+      'POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    ],
+    [
+      'a negative Content-Length',
+      'POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n',
+    ],
     // With a valid key, so the framing error is what answers (a request without one may be refused first).
-    ['a broken chunk size', `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`],
+    [
+      'a broken chunk size',
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+    ],
     ['a NUL in a header value', 'GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trace: a\x00b\r\n\r\n'],
     ['a NUL in the path', 'GET /sta\x00tus HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'],
     ['a bare LF ending the request line', 'GET /status HTTP/1.1\nHost: 127.0.0.1\n\n'],
@@ -80,14 +98,35 @@ describe('errors before routing are answered in the error shape, with X-Request-
     ['a lower-case method', 'get /status HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'],
     ['an unknown method', 'FOO /status HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'],
     ['an HTTP/2 preface on the HTTP/1 port', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'],
-    ['two Content-Length headers', `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`],
-    ['a Content-Length that is not a number', `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Length: abc\r\n\r\n{}`],
-    ['a Content-Length past any integer', `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Length: 99999999999999999999999\r\n\r\n{}`],
-    ['a broken chunk size without a key', 'POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
-    ['a chunk without its CRLF', `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}XX0\r\n\r\n`],
-    ['a Transfer-Encoding other than chunked', `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nTransfer-Encoding: gzip\r\n\r\n{}`],
+    [
+      'two Content-Length headers',
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+    ],
+    [
+      'a Content-Length that is not a number',
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Length: abc\r\n\r\n{}`,
+    ],
+    [
+      'a Content-Length past any integer',
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Length: 99999999999999999999999\r\n\r\n{}`,
+    ],
+    [
+      'a broken chunk size without a key',
+      'POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+    ],
+    [
+      'a chunk without its CRLF',
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}XX0\r\n\r\n`,
+    ],
+    [
+      'a Transfer-Encoding other than chunked',
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nTransfer-Encoding: gzip\r\n\r\n{}`,
+    ],
     ['a header name with a separator', 'GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nX(A): 1\r\n\r\n'],
-    ['a garbage request after a good one on the same connection', 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGARBAGE\r\n\r\n'],
+    [
+      'a garbage request after a good one on the same connection',
+      'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGARBAGE\r\n\r\n',
+    ],
     // Node accepts these and answered a bare 400 (no Host) or served them (two Hosts).
     ['an HTTP/1.1 request without Host', 'GET /status HTTP/1.1\r\nConnection: close\r\n\r\n'],
     ['two Host headers', 'GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n'],
@@ -96,16 +135,26 @@ describe('errors before routing are answered in the error shape, with X-Request-
   });
 
   it('505 for an HTTP version other than 1.x that the parser lets through', async () => {
-    expectErrorShape(await exchange(['GET /status HTTP/2.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n']), 505, 'http_version_not_supported');
+    expectErrorShape(
+      await exchange(['GET /status HTTP/2.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n']),
+      505,
+      'http_version_not_supported',
+    );
   });
 
   it('417 for an Expect other than 100-continue (Node answered a bare 417)', async () => {
-    const answer = await exchange([`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nExpect: banana\r\nContent-Length: 2\r\n\r\n{}`]);
+    const answer = await exchange([
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nExpect: banana\r\nContent-Length: 2\r\n\r\n{}`,
+    ]);
     expectErrorShape(answer, 417, 'expectation_failed');
   });
 
   it('405 for CONNECT (Node closed the connection without a word)', async () => {
-    expectErrorShape(await exchange(['CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n']), 405, 'method_not_allowed');
+    expectErrorShape(
+      await exchange(['CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n']),
+      405,
+      'method_not_allowed',
+    );
   });
 
   it('431 headers_too_large for headers past the limit', async () => {
@@ -120,7 +169,9 @@ describe('errors before routing are answered in the error shape, with X-Request-
   });
 
   it('a client that never finishes its body is disconnected after server.request_timeout_ms', async () => {
-    const answer = await exchange([`POST /v1/embeddings HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"model":`]);
+    const answer = await exchange([
+      `POST /v1/embeddings HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"model":`,
+    ]);
     expectErrorShape(answer, 408, 'request_timeout');
   });
 

@@ -4,19 +4,35 @@ import { json, type TestGateway } from '../support/start-gateway.js';
 import { upstreamConfig } from '../support/upstream-config.js';
 import { useGateway, useFakeUpstream } from '../support/use-resources.js';
 
-const chat = (model = 'svc-large-3-2512', text = 'hello there') => ({ model, messages: [{ role: 'user', content: text }] });
+const chat = (model = 'svc-large-3-2512', text = 'hello there') => ({
+  model,
+  messages: [{ role: 'user', content: text }],
+});
 
 /** The fake upstream's config with breaker settings on its provider and an extra model on the same provider. */
-function configWithBreaker(upstream: FakeUpstream, breaker?: Record<string, number>, extra: { fallbackUpstream?: FakeUpstream } = {}) {
+function configWithBreaker(
+  upstream: FakeUpstream,
+  breaker?: Record<string, number>,
+  extra: { fallbackUpstream?: FakeUpstream } = {},
+) {
   const config = upstreamConfig(upstream, extra);
   if (breaker) config.providers[0].breaker = breaker;
-  config.models.push({ id: 'poisoned-model', provider: 'upstream', upstream_model: 'poison', capabilities: ['chat'], max_retries: 2 });
+  config.models.push({
+    id: 'poisoned-model',
+    provider: 'upstream',
+    upstream_model: 'poison',
+    capabilities: ['chat'],
+    max_retries: 2,
+  });
   return config;
 }
 
 /** The breaker of the provider "upstream" as /status reports it. */
-async function breakerOf(gateway: TestGateway): Promise<{ state: string; consecutive_failures: number; retry_after_seconds: number | null }> {
-  return (await json(await gateway.request('/status'))).providers.find((p: { id: string }) => p.id === 'upstream').breaker;
+async function breakerOf(
+  gateway: TestGateway,
+): Promise<{ state: string; consecutive_failures: number; retry_after_seconds: number | null }> {
+  return (await json(await gateway.request('/status'))).providers.find((p: { id: string }) => p.id === 'upstream')
+    .breaker;
 }
 
 /**
@@ -65,10 +81,16 @@ describe('circuit breaker per provider', () => {
 
   it('opens after the threshold of failed requests (resets, garbage bodies, slow first bytes), answers 503 naming the provider without calling it, and serves again once the upstream recovers', async () => {
     upstream = await useFakeUpstream();
-    gateway = await useGateway({ config: configWithBreaker(upstream, { failure_threshold: 3, cooldown_ms: 3_000, max_cooldown_ms: 3_000 }) });
+    gateway = await useGateway({
+      config: configWithBreaker(upstream, { failure_threshold: 3, cooldown_ms: 3_000, max_cooldown_ms: 3_000 }),
+    });
 
     // Each failing request is tried three times (max_retries 2); a slow first byte is not retried.
-    const failures = [{ type: 'reset_connection' as const }, { type: 'malformed_body' as const }, { type: 'hang_before_headers' as const }];
+    const failures = [
+      { type: 'reset_connection' as const },
+      { type: 'malformed_body' as const },
+      { type: 'hang_before_headers' as const },
+    ];
     for (const failure of failures) {
       upstream.setBehaviour({ failure });
       const failed = await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() });
@@ -89,21 +111,34 @@ describe('circuit breaker per provider', () => {
 
     const models = await json(await gateway.request('/v1/models'));
     expect(models.data.find((m: { id: string }) => m.id === 'svc-large-3-2512').breaker_state).toBe('open');
-    expect(await breakerOf(gateway)).toEqual({ state: 'open', consecutive_failures: 3, retry_after_seconds: expect.any(Number) });
+    expect(await breakerOf(gateway)).toEqual({
+      state: 'open',
+      consecutive_failures: 3,
+      retry_after_seconds: expect.any(Number),
+    });
     expect((await breakerOf(gateway)).retry_after_seconds).toBeLessThanOrEqual(retryAfter);
 
     upstream.setBehaviour(null);
     await halfOpen(gateway);
     const served = await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() });
     expect(served.status).toBe(200);
-    expect((await json(await gateway.request('/status'))).providers.find((p: { id: string }) => p.id === 'upstream').breaker.state).toBe('closed');
-    expect((await json(await gateway.request('/v1/models'))).data.every((m: { breaker_state: string }) => m.breaker_state === 'closed')).toBe(true);
+    expect(
+      (await json(await gateway.request('/status'))).providers.find((p: { id: string }) => p.id === 'upstream').breaker
+        .state,
+    ).toBe('closed');
+    expect(
+      (await json(await gateway.request('/v1/models'))).data.every(
+        (m: { breaker_state: string }) => m.breaker_state === 'closed',
+      ),
+    ).toBe(true);
   });
 
   it('an upstream that goes down (connection refused) and comes back on the same address is served again after the cool-down', async () => {
     upstream = await useFakeUpstream();
     const port = Number(new URL(upstream.url).port);
-    gateway = await useGateway({ config: configWithBreaker(upstream, { failure_threshold: 2, cooldown_ms: 2_000, max_cooldown_ms: 2_000 }) });
+    gateway = await useGateway({
+      config: configWithBreaker(upstream, { failure_threshold: 2, cooldown_ms: 2_000, max_cooldown_ms: 2_000 }),
+    });
     expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(200);
     await upstream.close();
 
@@ -120,9 +155,16 @@ describe('circuit breaker per provider', () => {
 
     upstream = await useFakeUpstream({ port });
     await expect
-      .poll(async () => (await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status, { timeout: 10_000, interval: 100 })
+      .poll(async () => (await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status, {
+        timeout: 10_000,
+        interval: 100,
+      })
       .toBe(200);
-    expect((await json(await gateway.request('/status'))).providers[0].breaker).toEqual({ state: 'closed', consecutive_failures: 0, retry_after_seconds: null });
+    expect((await json(await gateway.request('/status'))).providers[0].breaker).toEqual({
+      state: 'closed',
+      consecutive_failures: 0,
+      retry_after_seconds: null,
+    });
   });
 
   it('half-open lets exactly one trial request through; the others get 503 until it succeeds', async () => {
@@ -140,7 +182,9 @@ describe('circuit breaker per provider', () => {
     const before = upstream.requests.length;
     const trial = gateway.request('/v1/chat/completions', { method: 'POST', json: chat() });
     while (upstream.requests.length === before) await new Promise((resolve) => setTimeout(resolve, 10));
-    const others = await Promise.all([0, 1, 2].map(() => gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })));
+    const others = await Promise.all(
+      [0, 1, 2].map(() => gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })),
+    );
     expect(others.map((r) => r.status)).toEqual([503, 503, 503]);
     expect((await json(others[0])).code).toBe('provider_circuit_open');
     expect((await trial).status).toBe(200);
@@ -151,7 +195,9 @@ describe('circuit breaker per provider', () => {
 
   it('Retry-After and /status give the remaining cool-down, rounded up', async () => {
     upstream = await useFakeUpstream();
-    gateway = await useGateway({ config: configWithBreaker(upstream, { failure_threshold: 1, cooldown_ms: 30_000, max_cooldown_ms: 600_000 }) });
+    gateway = await useGateway({
+      config: configWithBreaker(upstream, { failure_threshold: 1, cooldown_ms: 30_000, max_cooldown_ms: 600_000 }),
+    });
     upstream.setBehaviour({ failure: { type: 'status', status: 503 } });
     expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(502);
     const refused = await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() });
@@ -168,28 +214,43 @@ describe('circuit breaker per provider', () => {
 
   it('client errors (4xx) and client aborts do not count as failures', async () => {
     upstream = await useFakeUpstream();
-    gateway = await useGateway({ config: configWithBreaker(upstream, { failure_threshold: 2, cooldown_ms: 60_000, max_cooldown_ms: 60_000 }) });
+    gateway = await useGateway({
+      config: configWithBreaker(upstream, { failure_threshold: 2, cooldown_ms: 60_000, max_cooldown_ms: 60_000 }),
+    });
     upstream.setBehaviour({ failure: { type: 'status', status: 400 } });
-    for (let i = 0; i < 4; i++) expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(422);
+    for (let i = 0; i < 4; i++)
+      expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(422);
     upstream.setBehaviour({ failure: { type: 'hang_before_headers' } });
     for (let i = 0; i < 3; i++) {
       const controller = new AbortController();
       const before = upstream.requests.length;
-      const pending = gateway.request('/v1/chat/completions', { method: 'POST', json: chat(), signal: controller.signal }).catch(() => undefined);
+      const pending = gateway
+        .request('/v1/chat/completions', { method: 'POST', json: chat(), signal: controller.signal })
+        .catch(() => undefined);
       while (upstream.requests.length === before) await new Promise((resolve) => setTimeout(resolve, 10));
       controller.abort();
       await pending;
       await upstream.requests.at(-1)!.settled;
     }
     upstream.setBehaviour(null);
-    expect((await json(await gateway.request('/status'))).providers[0].breaker).toEqual({ state: 'closed', consecutive_failures: 0, retry_after_seconds: null });
+    expect((await json(await gateway.request('/status'))).providers[0].breaker).toEqual({
+      state: 'closed',
+      consecutive_failures: 0,
+      retry_after_seconds: null,
+    });
     expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(200);
   });
 
   it('while a provider is open its models fall back to their fallbacks', async () => {
     upstream = await useFakeUpstream();
     backup = await useFakeUpstream();
-    gateway = await useGateway({ config: configWithBreaker(upstream, { failure_threshold: 1, cooldown_ms: 60_000, max_cooldown_ms: 60_000 }, { fallbackUpstream: backup }) });
+    gateway = await useGateway({
+      config: configWithBreaker(
+        upstream,
+        { failure_threshold: 1, cooldown_ms: 60_000, max_cooldown_ms: 60_000 },
+        { fallbackUpstream: backup },
+      ),
+    });
     upstream.setBehaviour({ failure: { type: 'reset_connection' } });
     expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(502);
     const reached = upstream.requests.length;

@@ -25,7 +25,11 @@ afterEach(async () => {
 
 /** The providers' rows in gateway_settings, as the database holds them. */
 async function storedProviders(on: TestGateway): Promise<Record<string, unknown>[]> {
-  return on.app.services.db.query.selectFrom('gateway_settings').selectAll().where('kind', '=', 'provider').execute() as Promise<Record<string, unknown>[]>;
+  return on.app.services.db.query
+    .selectFrom('gateway_settings')
+    .selectAll()
+    .where('kind', '=', 'provider')
+    .execute() as Promise<Record<string, unknown>[]>;
 }
 
 async function servedWithKey(on: TestGateway, model: string): Promise<void> {
@@ -43,8 +47,22 @@ describe("console-added providers' API keys are encrypted at rest", () => {
     expect(existsSync(keyFile)).toBe(true);
     if (process.platform !== 'win32') expect(statSync(keyFile).mode & 0o777).toBe(0o600);
 
-    expect((await gateway.request('/settings/providers', { method: 'POST', json: { id: 'second', type: 'openai', base_url: second.url, api_key: SECRET } })).status).toBe(200);
-    expect((await gateway.request('/settings/routes/on-second', { method: 'PUT', json: { provider: 'second', upstream_model: 'm', capabilities: ['chat'] } })).status).toBe(200);
+    expect(
+      (
+        await gateway.request('/settings/providers', {
+          method: 'POST',
+          json: { id: 'second', type: 'openai', base_url: second.url, api_key: SECRET },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await gateway.request('/settings/routes/on-second', {
+          method: 'PUT',
+          json: { provider: 'second', upstream_model: 'm', capabilities: ['chat'] },
+        })
+      ).status,
+    ).toBe(200);
     await servedWithKey(gateway, 'on-second');
     const rows = await storedProviders(gateway);
     expect(JSON.stringify(rows)).not.toContain(SECRET);
@@ -80,14 +98,26 @@ describe("console-added providers' API keys are encrypted at rest", () => {
     gateway = await startGateway({ config: upstreamConfig(first), env: { GATEWAY_SECRET_KEY: teamKey } });
     const { dataDir } = gateway;
     expect(existsSync(join(dataDir, 'secret.key'))).toBe(false);
-    await gateway.request('/settings/providers', { method: 'POST', json: { id: 'second', type: 'openai', base_url: second.url, api_key: SECRET } });
-    await gateway.request('/settings/routes/on-second', { method: 'PUT', json: { provider: 'second', upstream_model: 'm', capabilities: ['chat'] } });
+    await gateway.request('/settings/providers', {
+      method: 'POST',
+      json: { id: 'second', type: 'openai', base_url: second.url, api_key: SECRET },
+    });
+    await gateway.request('/settings/routes/on-second', {
+      method: 'PUT',
+      json: { provider: 'second', upstream_model: 'm', capabilities: ['chat'] },
+    });
     await gateway.stop();
 
-    await expect(startGateway({ config: upstreamConfig(first), dataDir, env: { GATEWAY_SECRET_KEY: randomBytes(32).toString('hex') } })).rejects.toThrow(
-      /provider "second" cannot be decrypted with this gateway's secret key \(GATEWAY_SECRET_KEY\)/,
-    );
-    await expect(startGateway({ config: upstreamConfig(first), dataDir, env: { GATEWAY_SECRET_KEY: 'too-short' } })).rejects.toThrow(/GATEWAY_SECRET_KEY: must be 32 bytes/);
+    await expect(
+      startGateway({
+        config: upstreamConfig(first),
+        dataDir,
+        env: { GATEWAY_SECRET_KEY: randomBytes(32).toString('hex') },
+      }),
+    ).rejects.toThrow(/provider "second" cannot be decrypted with this gateway's secret key \(GATEWAY_SECRET_KEY\)/);
+    await expect(
+      startGateway({ config: upstreamConfig(first), dataDir, env: { GATEWAY_SECRET_KEY: 'too-short' } }),
+    ).rejects.toThrow(/GATEWAY_SECRET_KEY: must be 32 bytes/);
     gateway = await startGateway({ config: upstreamConfig(first), dataDir, env: { GATEWAY_SECRET_KEY: teamKey } });
     await servedWithKey(gateway, 'on-second');
   });

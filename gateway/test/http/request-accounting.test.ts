@@ -39,22 +39,39 @@ describe('requests the client gives up on', () => {
       const log = await json(await gateway.request('/console/requests'));
       return (log.data as Json[]).find((candidate) => candidate.id === 'left-mid-stream');
     });
-    expect(entry).toMatchObject({ method: 'POST', path: '/v1/chat/completions', status: 499, model: 'svc-large-3-2512' });
+    expect(entry).toMatchObject({
+      method: 'POST',
+      path: '/v1/chat/completions',
+      status: 499,
+      model: 'svc-large-3-2512',
+    });
     // Billed for what was streamed before the client left, not for nothing.
     expect(entry.prompt_tokens).toBeGreaterThan(0);
     expect(entry.completion_tokens).toBeGreaterThan(0);
     expect(entry.cost).toBeGreaterThan(0);
-    const usage = await json(await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': ADMIN_KEY } }));
+    const usage = await json(
+      await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': ADMIN_KEY } }),
+    );
     // The console's log reads are not recorded, and this read is recorded after it answers: 1 is the abandoned stream.
     expect(usage.usage.total_requests).toBe(1);
   });
 });
 
 describe('headers on streamed responses', () => {
-  const COMMON = ['x-request-id', 'x-process-time-ms', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'cross-origin-resource-policy'];
+  const COMMON = [
+    'x-request-id',
+    'x-process-time-ms',
+    'x-content-type-options',
+    'x-frame-options',
+    'referrer-policy',
+    'cross-origin-resource-policy',
+  ];
 
   it('a chat stream and the console feed carry every common header', async () => {
-    const chat = await gateway.request('/v1/chat/completions', { method: 'POST', json: { messages: [{ role: 'user', content: 'a b' }], stream: true } });
+    const chat = await gateway.request('/v1/chat/completions', {
+      method: 'POST',
+      json: { messages: [{ role: 'user', content: 'a b' }], stream: true },
+    });
     const controller = new AbortController();
     const feed = await gateway.request('/console/requests/stream', { signal: controller.signal });
     try {

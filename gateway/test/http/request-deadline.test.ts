@@ -13,17 +13,43 @@ function deadlineConfig(upstream: FakeUpstream, backup: FakeUpstream, deadlineMs
   return {
     server: { request_deadline_ms: deadlineMs },
     providers: [
-      { id: 'upstream', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, timeouts, breaker: { failure_threshold: 100 } },
-      { id: 'backup', type: 'openai', base_url: backup.url, api_key: UPSTREAM_KEY, timeouts, breaker: { failure_threshold: 100 } },
+      {
+        id: 'upstream',
+        type: 'openai',
+        base_url: upstream.url,
+        api_key: UPSTREAM_KEY,
+        timeouts,
+        breaker: { failure_threshold: 100 },
+      },
+      {
+        id: 'backup',
+        type: 'openai',
+        base_url: backup.url,
+        api_key: UPSTREAM_KEY,
+        timeouts,
+        breaker: { failure_threshold: 100 },
+      },
     ],
     models: [
-      { id: 'primary-model', provider: 'upstream', upstream_model: 'primary', capabilities: ['chat'], fallbacks: ['backup-model'], max_retries: 3, ...(modelDeadlineMs ? { request_deadline_ms: modelDeadlineMs } : {}) },
+      {
+        id: 'primary-model',
+        provider: 'upstream',
+        upstream_model: 'primary',
+        capabilities: ['chat'],
+        fallbacks: ['backup-model'],
+        max_retries: 3,
+        ...(modelDeadlineMs ? { request_deadline_ms: modelDeadlineMs } : {}),
+      },
       { id: 'backup-model', provider: 'backup', upstream_model: 'backup', capabilities: ['chat'], max_retries: 3 },
     ],
   };
 }
 
-const chat = (extra: Record<string, unknown> = {}) => ({ model: 'primary-model', messages: [{ role: 'user', content: 'one two three four five six' }], ...extra });
+const chat = (extra: Record<string, unknown> = {}) => ({
+  model: 'primary-model',
+  messages: [{ role: 'user', content: 'one two three four five six' }],
+  ...extra,
+});
 
 describe('one overall deadline per request', () => {
   let upstream: FakeUpstream;
@@ -38,7 +64,10 @@ describe('one overall deadline per request', () => {
     gateway = await useGateway({ config: deadlineConfig(upstream, backup, 2_000) });
     expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat() })).status).toBe(200);
     upstream.requests.length = 0;
-    const resetThenHang = [{ failure: { type: 'reset_connection' as const }, times: 3 }, { failure: { type: 'hang_before_headers' as const } }];
+    const resetThenHang = [
+      { failure: { type: 'reset_connection' as const }, times: 3 },
+      { failure: { type: 'hang_before_headers' as const } },
+    ];
     upstream.setBehaviour(resetThenHang);
     backup.setBehaviour(resetThenHang);
 
@@ -48,7 +77,12 @@ describe('one overall deadline per request', () => {
     expect(response.status).toBe(504);
     expect(response.headers.get('retry-after')).toBe('5');
     const body = await json(response);
-    expect(body).toMatchObject({ object: 'error', type: 'upstream_error', code: 'request_deadline_exceeded', param: null });
+    expect(body).toMatchObject({
+      object: 'error',
+      type: 'upstream_error',
+      code: 'request_deadline_exceeded',
+      param: null,
+    });
     expect(body.message).toContain('2 s');
     expect(elapsed).toBeGreaterThanOrEqual(1_950);
     expect(elapsed).toBeLessThan(2_700);
@@ -95,7 +129,9 @@ describe('one overall deadline per request', () => {
     expect(stream.status).toBe(200);
     const events = await readSse(stream);
     expect(events.at(-1)).toBe('[DONE]');
-    const text = (events.slice(0, -1) as { choices: { delta: { content?: string } }[] }[]).map((chunk) => chunk.choices[0]?.delta.content ?? '').join('');
+    const text = (events.slice(0, -1) as { choices: { delta: { content?: string } }[] }[])
+      .map((chunk) => chunk.choices[0]?.delta.content ?? '')
+      .join('');
     expect(text).toBe('one two three four five six');
   });
 });

@@ -26,7 +26,7 @@ function refusedOnOneConnection(url: string, count: number, lane: number): Promi
   });
 }
 
-describe('the request log is the Owner\'s', () => {
+describe("the request log is the Owner's", () => {
   it('a flood of requests without a valid key evicts no entry of a key; they are counted on /metrics and only the newest are listed', async () => {
     const gateway = await useGateway();
     const real: string[] = [];
@@ -34,7 +34,9 @@ describe('the request log is the Owner\'s', () => {
 
     // 5,600 refused requests (more than the log holds, 500 by default and 5,000 in the measured setup),
     // pipelined on 8 connections: raw bytes cost the test far less than 5,600 fetches.
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, lane) => refusedOnOneConnection(gateway.url, 700, lane)));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, lane) => refusedOnOneConnection(gateway.url, 700, lane)),
+    );
     expect(answers.flat().filter((status) => status === 401)).toHaveLength(5600);
 
     const log = await json(await gateway.request('/console/requests?limit=500'));
@@ -48,7 +50,12 @@ describe('the request log is the Owner\'s', () => {
     expect((await gateway.request(`/console/requests/${real[0]}`)).status).toBe(200);
 
     const metrics = await (await gateway.request('/metrics')).text();
-    const refused = (code: string) => Number(new RegExp(`switchyard_errors_total\\{error_type="${code}",http_response_status_code="401"\\} (\\d+)`).exec(metrics)?.[1]);
+    const refused = (code: string) =>
+      Number(
+        new RegExp(`switchyard_errors_total\\{error_type="${code}",http_response_status_code="401"\\} (\\d+)`).exec(
+          metrics,
+        )?.[1],
+      );
     expect(refused('missing_api_key') + refused('invalid_api_key')).toBe(5600);
   });
 
@@ -56,7 +63,20 @@ describe('the request log is the Owner\'s', () => {
     const log = new RequestLog(10);
     const fed: string[] = [];
     log.subscribe((entry) => fed.push(entry.id));
-    const entry = (id: string, keyPrefix: string | null): RequestLogEntry => ({ id, time: Date.now(), method: 'GET', path: '/v1/models', status: keyPrefix ? 200 : 401, latency_ms: 1, key_prefix: keyPrefix, model: null, prompt_tokens: null, completion_tokens: null, cost: null, client: null });
+    const entry = (id: string, keyPrefix: string | null): RequestLogEntry => ({
+      id,
+      time: Date.now(),
+      method: 'GET',
+      path: '/v1/models',
+      status: keyPrefix ? 200 : 401,
+      latency_ms: 1,
+      key_prefix: keyPrefix,
+      model: null,
+      prompt_tokens: null,
+      completion_tokens: null,
+      cost: null,
+      client: null,
+    });
     log.add(entry('kept', 'sk-sy-abcd…'));
     for (let i = 0; i < 50; i++) log.addKeyless(entry(`anonymous-${i}`, null));
     expect(fed).toEqual(['kept']);

@@ -12,7 +12,13 @@ let memberB: string;
 
 function ownershipConfig(fake: FakeUpstream) {
   const config = upstreamConfig(fake);
-  config.models.push({ id: 'svc-vision-3-1-2505', provider: 'upstream', upstream_model: 'painter', capabilities: ['image_generation'], image_sizes: ['64x64'] });
+  config.models.push({
+    id: 'svc-vision-3-1-2505',
+    provider: 'upstream',
+    upstream_model: 'painter',
+    capabilities: ['image_generation'],
+    image_sizes: ['64x64'],
+  });
   return config;
 }
 
@@ -31,7 +37,8 @@ beforeEach(async () => {
 
 const as = (key: string) => ({
   get: (path: string) => gateway.request(path, { key }),
-  post: (path: string, body?: unknown) => gateway.request(path, { method: 'POST', key, ...(body === undefined ? {} : { json: body }) }),
+  post: (path: string, body?: unknown) =>
+    gateway.request(path, { method: 'POST', key, ...(body === undefined ? {} : { json: body }) }),
   patch: (path: string, body: unknown) => gateway.request(path, { method: 'PATCH', key, json: body }),
   delete: (path: string) => gateway.request(path, { method: 'DELETE', key }),
 });
@@ -52,7 +59,13 @@ async function expectNotFound(response: Response, code: string) {
   expect(await json(response)).toMatchObject({ object: 'error', type: 'not_found_error', code });
 }
 
-const chatLine = (id: string) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model: 'svc-large-3', messages: [{ role: 'user', content: id }] } });
+const chatLine = (id: string) =>
+  JSON.stringify({
+    custom_id: id,
+    method: 'POST',
+    url: '/v1/chat/completions',
+    body: { model: 'svc-large-3', messages: [{ role: 'user', content: id }] },
+  });
 
 describe('stored resources belong to the key that created them', () => {
   it('files: a Member lists, reads, downloads and deletes only its own; the Owner sees all; foreign ids answer 404', async () => {
@@ -86,11 +99,16 @@ describe('stored resources belong to the key that created them', () => {
 
   it("batches: only the creator (or the Owner) lists, reads and cancels one; its output files are the creator's", async () => {
     const fileA = await upload(memberA, chatLine('a'));
-    await expectNotFound(await as(memberB).post('/v1/batch', { input_file_id: fileA, endpoint: '/v1/chat/completions' }), 'file_not_found');
+    await expectNotFound(
+      await as(memberB).post('/v1/batch', { input_file_id: fileA, endpoint: '/v1/chat/completions' }),
+      'file_not_found',
+    );
     const created = await as(memberA).post('/v1/batch', { input_file_id: fileA, endpoint: '/v1/chat/completions' });
     expect(created.status).toBe(200);
     const batchId = (await json(created)).id as string;
-    await expect.poll(async () => (await json(await as(memberA).get(`/v1/batch/${batchId}`))).status, { timeout: 20_000 }).toBe('completed');
+    await expect
+      .poll(async () => (await json(await as(memberA).get(`/v1/batch/${batchId}`))).status, { timeout: 20_000 })
+      .toBe('completed');
 
     for (const base of ['/v1/batch', '/v1/batches']) {
       expect(await ids(await as(memberA).get(base))).toEqual([batchId]);
@@ -112,9 +130,18 @@ describe('stored resources belong to the key that created them', () => {
     expect(await ids(await as(memberB).get('/v1/files?purpose=batch_output'))).toEqual([]);
   });
 
-  it('agents: a Member cannot read, change, delete or run another key\'s agent; the Owner manages all', async () => {
-    const ownerAgent = (await json(await as(ADMIN_KEY).post('/v1/agents', { name: 'owner agent', model: 'svc-large-3', instructions: 'owner secret instructions' }))).id as string;
-    const agentA = (await json(await as(memberA).post('/v1/agents', { name: 'agent A', model: 'svc-large-3' }))).id as string;
+  it("agents: a Member cannot read, change, delete or run another key's agent; the Owner manages all", async () => {
+    const ownerAgent = (
+      await json(
+        await as(ADMIN_KEY).post('/v1/agents', {
+          name: 'owner agent',
+          model: 'svc-large-3',
+          instructions: 'owner secret instructions',
+        }),
+      )
+    ).id as string;
+    const agentA = (await json(await as(memberA).post('/v1/agents', { name: 'agent A', model: 'svc-large-3' })))
+      .id as string;
 
     expect(await ids(await as(memberA).get('/v1/agents'))).toEqual([agentA]);
     expect(await ids(await as(memberB).get('/v1/agents'))).toEqual([]);
@@ -123,13 +150,26 @@ describe('stored resources belong to the key that created them', () => {
     await expectNotFound(await as(memberA).get(`/v1/agents/${ownerAgent}`), 'agent_not_found');
     await expectNotFound(await as(memberA).patch(`/v1/agents/${ownerAgent}`, { name: 'hijacked' }), 'agent_not_found');
     await expectNotFound(await as(memberA).delete(`/v1/agents/${ownerAgent}`), 'agent_not_found');
-    await expectNotFound(await as(memberA).post('/v1/agents/completions', { agent_id: ownerAgent, messages: [{ role: 'user', content: 'hi' }] }), 'agent_not_found');
+    await expectNotFound(
+      await as(memberA).post('/v1/agents/completions', {
+        agent_id: ownerAgent,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+      'agent_not_found',
+    );
     await expectNotFound(await as(memberB).get(`/v1/agents/${agentA}`), 'agent_not_found');
     expect(upstream.requests.filter((request) => request.path.endsWith('/chat/completions'))).toHaveLength(0);
 
     const owners = await json(await as(ADMIN_KEY).get(`/v1/agents/${ownerAgent}`));
     expect(owners).toMatchObject({ name: 'owner agent', instructions: 'owner secret instructions' });
-    expect((await as(memberA).post('/v1/agents/completions', { agent_id: agentA, messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200);
+    expect(
+      (
+        await as(memberA).post('/v1/agents/completions', {
+          agent_id: agentA,
+          messages: [{ role: 'user', content: 'hi' }],
+        })
+      ).status,
+    ).toBe(200);
     expect((await as(memberA).patch(`/v1/agents/${agentA}`, { name: 'renamed' })).status).toBe(200);
     expect((await as(ADMIN_KEY).get(`/v1/agents/${agentA}`)).status).toBe(200);
     expect((await as(ADMIN_KEY).delete(`/v1/agents/${agentA}`)).status).toBe(204);
@@ -137,7 +177,9 @@ describe('stored resources belong to the key that created them', () => {
   });
 
   it("conversations: a Member cannot read, continue, branch or delete another key's conversation, nor start one on another key's agent", async () => {
-    const ownerAgent = (await json(await as(ADMIN_KEY).post('/v1/agents', { name: 'owner agent', model: 'svc-large-3' }))).id as string;
+    const ownerAgent = (
+      await json(await as(ADMIN_KEY).post('/v1/agents', { name: 'owner agent', model: 'svc-large-3' }))
+    ).id as string;
     const started = await json(await as(memberA).post('/v1/conversations', { model: 'svc-large-3', inputs: 'hello' }));
     const conversation = started.conversation_id as string;
     const history = await json(await as(memberA).get(`/v1/conversations/${conversation}/history`));
@@ -145,17 +187,28 @@ describe('stored resources belong to the key that created them', () => {
 
     expect((await json(await as(memberB).get('/v1/conversations'))).map((entry: Json) => entry.id)).toEqual([]);
     await expectNotFound(await as(memberB).get(`/v1/conversations/${conversation}`), 'conversation_not_found');
-    await expectNotFound(await as(memberB).post(`/v1/conversations/${conversation}`, { inputs: 'more' }), 'conversation_not_found');
-    await expectNotFound(await as(memberB).post(`/v1/conversations/${conversation}/restart`, { inputs: 'branch', from_entry_id: entry }), 'conversation_not_found');
+    await expectNotFound(
+      await as(memberB).post(`/v1/conversations/${conversation}`, { inputs: 'more' }),
+      'conversation_not_found',
+    );
+    await expectNotFound(
+      await as(memberB).post(`/v1/conversations/${conversation}/restart`, { inputs: 'branch', from_entry_id: entry }),
+      'conversation_not_found',
+    );
     await expectNotFound(await as(memberB).delete(`/v1/conversations/${conversation}`), 'conversation_not_found');
-    await expectNotFound(await as(memberA).post('/v1/conversations', { agent_id: ownerAgent, inputs: 'hi' }), 'agent_not_found');
+    await expectNotFound(
+      await as(memberA).post('/v1/conversations', { agent_id: ownerAgent, inputs: 'hi' }),
+      'agent_not_found',
+    );
 
     expect((await as(ADMIN_KEY).get(`/v1/conversations/${conversation}`)).status).toBe(200);
     expect((await as(memberA).delete(`/v1/conversations/${conversation}`)).status).toBe(204);
   });
 
   it('agents stored before ownership was recorded are visible to Owners only, also after a restart', async () => {
-    await sql`INSERT INTO agents (id, name, model, tools, created_at) VALUES ('ag_legacy', 'legacy', 'svc-large-3', '[]', 1)`.execute(gateway.app.services.db.query);
+    await sql`INSERT INTO agents (id, name, model, tools, created_at) VALUES ('ag_legacy', 'legacy', 'svc-large-3', '[]', 1)`.execute(
+      gateway.app.services.db.query,
+    );
     const dataDir = gateway.dataDir;
     await gateway.stop();
     gateway = await useGateway({ dataDir, config: ownershipConfig(upstream) });
@@ -165,7 +218,11 @@ describe('stored resources belong to the key that created them', () => {
   });
 
   it('generated images are files of the key that asked for them', async () => {
-    const response = await as(memberA).post('/v1/vision/generate', { model: 'svc-vision-3-1-2505', prompt: 'a red square', size: '64x64' });
+    const response = await as(memberA).post('/v1/vision/generate', {
+      model: 'svc-vision-3-1-2505',
+      prompt: 'a red square',
+      size: '64x64',
+    });
     expect(response.status).toBe(200);
     const fileId = (await json(response)).data[0].file_id as string;
     expect((await as(memberA).get(`/v1/files/${fileId}/content`)).status).toBe(200);

@@ -19,9 +19,13 @@ interface Health {
 
 /** What every endpoint says about the route `refused-model` and its provider `refused`. */
 async function verdicts(gateway: Awaited<ReturnType<typeof useGateway>>) {
-  const card = (await json(await gateway.request('/v1/models'))).data.find((m: { id: string }) => m.id === 'refused-model');
+  const card = (await json(await gateway.request('/v1/models'))).data.find(
+    (m: { id: string }) => m.id === 'refused-model',
+  );
   const one = await json(await gateway.request('/v1/models/refused-model'));
-  const listed = (await json(await gateway.request('/models'))).data.find((m: { id: string }) => m.id === 'refused-model');
+  const listed = (await json(await gateway.request('/models'))).data.find(
+    (m: { id: string }) => m.id === 'refused-model',
+  );
   const status = await json(await gateway.request('/status'));
   const settings = await json(await gateway.request('/settings'));
   return {
@@ -38,13 +42,24 @@ describe('one health for a route, on every endpoint', () => {
     const port = await refusedPort();
     const gateway = await useGateway({
       config: {
-        providers: [{ id: 'refused', type: 'openai', base_url: `http://127.0.0.1:${port}/v1`, api_key: 'x', timeouts: { connect: 1000 } }],
-        models: [{ id: 'refused-model', provider: 'refused', upstream_model: 'm', capabilities: ['chat'], max_retries: 0 }],
+        providers: [
+          {
+            id: 'refused',
+            type: 'openai',
+            base_url: `http://127.0.0.1:${port}/v1`,
+            api_key: 'x',
+            timeouts: { connect: 1000 },
+          },
+        ],
+        models: [
+          { id: 'refused-model', provider: 'refused', upstream_model: 'm', capabilities: ['chat'], max_retries: 0 },
+        ],
       },
     });
     // Nothing has reached it yet: every endpoint says so, none says ready.
     let seen = await verdicts(gateway);
-    for (const health of [seen.card.health, seen.one.health, seen.listed.health, seen.status, seen.settings]) expect(health.state).toBe('not_tested');
+    for (const health of [seen.card.health, seen.one.health, seen.listed.health, seen.status, seen.settings])
+      expect(health.state).toBe('not_tested');
 
     // Settings → Test: the connection is refused.
     const test = await json(await gateway.request('/settings/providers/refused/test', { method: 'POST' }));
@@ -59,7 +74,10 @@ describe('one health for a route, on every endpoint', () => {
 
     // Requests that fail open the breaker: still one verdict everywhere.
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'refused-model', messages: [{ role: 'user', content: 'hi' }] } });
+      await gateway.request('/v1/chat/completions', {
+        method: 'POST',
+        json: { model: 'refused-model', messages: [{ role: 'user', content: 'hi' }] },
+      });
     }
     seen = await verdicts(gateway);
     for (const health of [seen.card.health, seen.one.health, seen.listed.health, seen.status, seen.settings]) {
@@ -71,11 +89,15 @@ describe('one health for a route, on every endpoint', () => {
   it('transcription with its route but no speech model is "unavailable" with the reason, not "no route"', async () => {
     const gateway = await useGateway();
     const status = await json(await gateway.request('/status'));
-    await expect.poll(async () => (await json(await gateway.request('/status'))).capabilities.transcription.state).toBe('unavailable');
+    await expect
+      .poll(async () => (await json(await gateway.request('/status'))).capabilities.transcription.state)
+      .toBe('unavailable');
     const transcription = (await json(await gateway.request('/status'))).capabilities.transcription as Health;
     expect(transcription.reason).toMatch(/^svc-transcribe-[\w-]+: no speech model/);
     expect(status.checks.asr).toBe(false);
-    const card = (await json(await gateway.request('/v1/models'))).data.find((m: { capability_list: string[] }) => m.capability_list.includes('transcription'));
+    const card = (await json(await gateway.request('/v1/models'))).data.find((m: { capability_list: string[] }) =>
+      m.capability_list.includes('transcription'),
+    );
     expect(card.health.state).toBe('unavailable');
   });
 });

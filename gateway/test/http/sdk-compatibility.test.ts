@@ -21,13 +21,21 @@ describe('the official openai SDK, unchanged', () => {
   const client = () => new OpenAI({ apiKey: ADMIN_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
 
   it('chat, plain', async () => {
-    const completion = await client().chat.completions.create({ model: 'svc-large-3', messages: [{ role: 'user', content: 'plain answer' }] });
+    const completion = await client().chat.completions.create({
+      model: 'svc-large-3',
+      messages: [{ role: 'user', content: 'plain answer' }],
+    });
     expect(completion.choices[0].message.content).toBe('plain answer');
     expect(completion.usage?.total_tokens).toBeGreaterThan(0);
   });
 
   it('chat, streamed, with usage', async () => {
-    const stream = await client().chat.completions.create({ model: 'svc-large-3', messages: [{ role: 'user', content: 'streamed answer here' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await client().chat.completions.create({
+      model: 'svc-large-3',
+      messages: [{ role: 'user', content: 'streamed answer here' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     let completionTokens = 0;
     for await (const chunk of stream) {
@@ -48,7 +56,10 @@ describe('the official openai SDK, unchanged', () => {
   });
 
   it('surfaces gateway errors as SDK errors with the status and message', async () => {
-    const failure = client().chat.completions.create({ model: 'missing-model', messages: [{ role: 'user', content: 'x' }] });
+    const failure = client().chat.completions.create({
+      model: 'missing-model',
+      messages: [{ role: 'user', content: 'x' }],
+    });
     await expect(failure).rejects.toMatchObject({ status: 404 });
   });
 });
@@ -57,16 +68,25 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
   const client = () => new Mistral({ apiKey: ADMIN_KEY, serverURL: gateway.url });
 
   it('chat, plain and streamed', async () => {
-    const completion = await client().chat.complete({ model: 'svc-large-3', messages: [{ role: 'user', content: 'bonjour le monde' }] });
+    const completion = await client().chat.complete({
+      model: 'svc-large-3',
+      messages: [{ role: 'user', content: 'bonjour le monde' }],
+    });
     expect(completion.choices?.[0].message?.content).toBe('bonjour le monde');
-    const stream = await client().chat.stream({ model: 'svc-large-3', messages: [{ role: 'user', content: 'flux de mots' }] });
+    const stream = await client().chat.stream({
+      model: 'svc-large-3',
+      messages: [{ role: 'user', content: 'flux de mots' }],
+    });
     let text = '';
     for await (const event of stream) text += (event.data.choices[0]?.delta.content as string | undefined) ?? '';
     expect(text).toBe('flux de mots');
   });
 
   it('embeddings with the SDK spelling', async () => {
-    const result = await client().embeddings.create({ model: 'svc-large-3', inputs: ['Embed this sentence.', 'As well as this one.'] });
+    const result = await client().embeddings.create({
+      model: 'svc-large-3',
+      inputs: ['Embed this sentence.', 'As well as this one.'],
+    });
     expect(result.data).toHaveLength(2);
     expect(result.data[0].embedding?.length).toBeGreaterThan(0);
   });

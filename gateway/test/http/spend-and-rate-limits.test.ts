@@ -12,8 +12,18 @@ const config = (server: Record<string, unknown> = {}) => ({
   server,
   providers: [{ id: 'upstream', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY }],
   models: [
-    { id: 'by-output', provider: 'upstream', capabilities: ['chat'], pricing: { input_per_million: 0, output_per_million: 100_000 } },
-    { id: 'by-input', provider: 'upstream', capabilities: ['chat'], pricing: { input_per_million: 100_000, output_per_million: 0 } },
+    {
+      id: 'by-output',
+      provider: 'upstream',
+      capabilities: ['chat'],
+      pricing: { input_per_million: 0, output_per_million: 100_000 },
+    },
+    {
+      id: 'by-input',
+      provider: 'upstream',
+      capabilities: ['chat'],
+      pricing: { input_per_million: 100_000, output_per_million: 0 },
+    },
   ],
 });
 
@@ -22,11 +32,15 @@ beforeEach(async () => {
 });
 
 async function createKey(body: Record<string, unknown>): Promise<{ id: string; key: string }> {
-  return json(await gateway.request('/account/keys', { method: 'POST', json: { role: 'member', name: 'spender', ...body } }));
+  return json(
+    await gateway.request('/account/keys', { method: 'POST', json: { role: 'member', name: 'spender', ...body } }),
+  );
 }
 
-const chat = (key: string, body: Record<string, unknown>) => gateway.request('/v1/chat/completions', { method: 'POST', key, json: body });
-const usageOf = async (key: string) => (await json(await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': key } }))).usage;
+const chat = (key: string, body: Record<string, unknown>) =>
+  gateway.request('/v1/chat/completions', { method: 'POST', key, json: body });
+const usageOf = async (key: string) =>
+  (await json(await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': key } }))).usage;
 
 describe('spend limits under concurrency', () => {
   it('lets through only the requests whose reserved cost fits a key limit; the rest get 402 naming the key limit', async () => {
@@ -34,12 +48,25 @@ describe('spend limits under concurrency', () => {
     // Every answer is two completion tokens at 0.1 each: 0.2 a request, reserved exactly (max_tokens: 2), so a limit of 1 is 5 requests.
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 150 }, path: '/v1/chat/completions' });
     const spender = await createKey({ spend_limit: 1 });
-    const answers = await Promise.all(Array.from({ length: 50 }, () => chat(spender.key, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'one two three four' }] })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        chat(spender.key, {
+          model: 'by-output',
+          max_tokens: 2,
+          messages: [{ role: 'user', content: 'one two three four' }],
+        }),
+      ),
+    );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);
     expect(statuses.filter((status) => status === 402)).toHaveLength(45);
     const refusal = await json(answers.find((answer) => answer.status === 402)!);
-    expect(refusal).toMatchObject({ object: 'error', type: 'insufficient_quota', code: 'key_limit_reached', param: null });
+    expect(refusal).toMatchObject({
+      object: 'error',
+      type: 'insufficient_quota',
+      code: 'key_limit_reached',
+      param: null,
+    });
     expect(refusal.message).toMatch(/key's spending limit of USD 1/);
     expect(upstream.requests).toHaveLength(5);
     const usage = await usageOf(spender.key);
@@ -47,7 +74,10 @@ describe('spend limits under concurrency', () => {
     // The holds are gone once settled: with the limit raised, the key spends again.
     await gateway.request(`/account/keys/${spender.id}`, { method: 'PATCH', json: { spend_limit: 1.2 } });
     upstream.setBehaviour(null);
-    expect((await chat(spender.key, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'one two' }] })).status).toBe(200);
+    expect(
+      (await chat(spender.key, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'one two' }] }))
+        .status,
+    ).toBe(200);
   });
 
   it('keeps an account limit within the limit plus what the reservations under-estimated', async () => {
@@ -59,13 +89,20 @@ describe('spend limits under concurrency', () => {
     const limit = 5.5;
     expect((await gateway.request('/account/balance', { method: 'PATCH', json: { limit } })).status).toBe(200);
     const keys = await Promise.all([createKey({ name: 'a' }), createKey({ name: 'b' })]);
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => chat(keys[i % 2].key, { model: 'by-input', max_tokens: 1, messages: [{ role: 'user', content }] })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        chat(keys[i % 2].key, { model: 'by-input', max_tokens: 1, messages: [{ role: 'user', content }] }),
+      ),
+    );
     const passed = answers.filter((answer) => answer.status === 200);
     expect(passed.length).toBeGreaterThan(0);
     expect(passed.length).toBeLessThanOrEqual(Math.floor(limit / estimate + 1e-9));
     const refusals = await Promise.all(answers.filter((answer) => answer.status !== 200).map(json));
     expect(refusals.every((body: Json) => body.code === 'account_limit_reached')).toBe(true);
-    const underEstimate = passed.reduce((sum, answer) => sum + Math.max(0, Number(answer.headers.get('x-request-cost')) - estimate), 0);
+    const underEstimate = passed.reduce(
+      (sum, answer) => sum + Math.max(0, Number(answer.headers.get('x-request-cost')) - estimate),
+      0,
+    );
     expect(underEstimate).toBeGreaterThan(0);
     const spent = (await usageOf(ADMIN_KEY)).total_cost;
     expect(spent).toBeLessThanOrEqual(limit + underEstimate + 1e-9);
@@ -79,19 +116,28 @@ describe('spend limits under concurrency', () => {
     // No max_tokens: 50 completion tokens at 0.1 = 5 > 4 left.
     const refused = await chat(ADMIN_KEY, { model: 'by-output', messages: [{ role: 'user', content: 'hi' }] });
     expect(refused.status).toBe(402);
-    expect(await json(refused)).toMatchObject({ code: 'balance_exhausted', message: expect.stringMatching(/may cost up to USD 5 .*balance is too low/) });
+    expect(await json(refused)).toMatchObject({
+      code: 'balance_exhausted',
+      message: expect.stringMatching(/may cost up to USD 5 .*balance is too low/),
+    });
     expect(upstream.requests).toHaveLength(0);
-    const fits = await chat(ADMIN_KEY, { model: 'by-output', max_tokens: 30, messages: [{ role: 'user', content: 'hi' }] });
+    const fits = await chat(ADMIN_KEY, {
+      model: 'by-output',
+      max_tokens: 30,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(fits.status).toBe(200);
   });
 });
 
 describe('rate limit changes', () => {
-  it('keeps the minute window when a key\'s rpm_limit changes', async () => {
+  it("keeps the minute window when a key's rpm_limit changes", async () => {
     gateway = await useGateway({ config: config() });
     const limited = await createKey({ rpm_limit: 3 });
     for (let i = 0; i < 3; i++) expect((await gateway.request('/models', { key: limited.key })).status).toBe(200);
-    expect((await gateway.request(`/account/keys/${limited.id}`, { method: 'PATCH', json: { rpm_limit: 5 } })).status).toBe(200);
+    expect(
+      (await gateway.request(`/account/keys/${limited.id}`, { method: 'PATCH', json: { rpm_limit: 5 } })).status,
+    ).toBe(200);
     const after = [];
     for (let i = 0; i < 4; i++) after.push((await gateway.request('/models', { key: limited.key })).status);
     expect(after).toEqual([200, 200, 429, 429]);
@@ -105,7 +151,11 @@ describe('hostile bodies and the request log', () => {
     gateway = await useGateway({ config: config({ request_log_bodies: true }) });
     const depth = 300_000;
     const body = `{"model":"by-output","messages":[{"role":"user","content":"hi"}],"metadata":${'['.repeat(depth)}${']'.repeat(depth)}}`;
-    const answer = await gateway.request('/v1/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'deeply-nested-1' }, body });
+    const answer = await gateway.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'deeply-nested-1' },
+      body,
+    });
     expect(answer.status).toBeLessThan(500);
     const log = await json(await gateway.request('/console/requests?limit=20'));
     const entry = log.data.find((logged: Json) => logged.id === 'deeply-nested-1');

@@ -25,12 +25,16 @@ function stallAfter(gateway: TestGateway, key: string, megabytes: number, path =
   socket.on('data', (chunk: Buffer) => received.push(chunk));
   let stalledAt = 0;
   const answer = new Promise<{ text: string; closedAfterMs: number }>((resolve) => {
-    socket.on('close', () => resolve({ text: Buffer.concat(received).toString(), closedAfterMs: performance.now() - stalledAt }));
+    socket.on('close', () =>
+      resolve({ text: Buffer.concat(received).toString(), closedAfterMs: performance.now() - stalledAt }),
+    );
   });
   const sent = (async () => {
     await new Promise((resolve) => socket.once('connect', resolve));
     const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nuser_data\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${multipartType()}\r\nContent-Length: ${200 * 2 ** 20}\r\n\r\n${head}`);
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${multipartType()}\r\nContent-Length: ${200 * 2 ** 20}\r\n\r\n${head}`,
+    );
     for (let i = 0; i < megabytes; i++) {
       if (!socket.write(MEGABYTE)) await new Promise((resolve) => socket.once('drain', resolve));
     }
@@ -47,7 +51,16 @@ describe('stalled and aborted uploads', () => {
   // First in its file: the probe reports the growth of the process's peak RSS.
   it('20 uploads that stop after 10 MB each are answered 408 after the idle timeout, hold no memory and leave no file behind', async () => {
     // All 20 from one key: its per-key upload limit (4 by default) is raised so every one reaches the body reader.
-    const gateway = await useGateway({ config: { server: { body_idle_timeout_ms: 1000, headers_timeout_ms: 5000, request_timeout_ms: 20_000, upload_concurrency_per_key: 20 } } });
+    const gateway = await useGateway({
+      config: {
+        server: {
+          body_idle_timeout_ms: 1000,
+          headers_timeout_ms: 5000,
+          request_timeout_ms: 20_000,
+          upload_concurrency_per_key: 20,
+        },
+      },
+    });
     const attacker = await createMemberKey(gateway, 'attacker');
     const probe = startLatencyProbe(gateway, await createMemberKey(gateway));
     const uploads = Array.from({ length: 20 }, () => stallAfter(gateway, attacker, 10));
@@ -59,7 +72,11 @@ describe('stalled and aborted uploads', () => {
       expect(text).toMatch(/^HTTP\/1\.1 408 /);
       expect(text).toMatch(/\r\nx-request-id: req_/i);
       expect(text).toMatch(/\r\nconnection: close\r\n/i);
-      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ object: 'error', code: 'upload_stalled', param: null });
+      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({
+        object: 'error',
+        code: 'upload_stalled',
+        param: null,
+      });
       // The idle timeout, not the 20 s request timeout (nor the 300 s default).
       expect(closedAfterMs).toBeLessThan(5000);
     }
@@ -77,7 +94,11 @@ describe('stalled and aborted uploads', () => {
     expect(kept.status).toBe(200);
     const record = await json(kept);
     expect(record.bytes).toBe(3 * 2 ** 20);
-    expect(Buffer.from(await (await gateway.request(`/v1/files/${record.id}/content`)).arrayBuffer()).equals(Buffer.alloc(3 * 2 ** 20, 'y'))).toBe(true);
+    expect(
+      Buffer.from(await (await gateway.request(`/v1/files/${record.id}/content`)).arrayBuffer()).equals(
+        Buffer.alloc(3 * 2 ** 20, 'y'),
+      ),
+    ).toBe(true);
     expect(partialFiles(gateway)).toEqual([]);
   });
 
@@ -98,7 +119,9 @@ describe('stalled and aborted uploads', () => {
     const socket = connect(Number(new URL(gateway.url).port), '127.0.0.1');
     socket.on('error', () => undefined);
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"model":"svc-large-3","messages":[`);
+    socket.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"model":"svc-large-3","messages":[`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     socket.destroy();
     await expect.poll(() => partialFiles(gateway), { timeout: 2000 }).toEqual([]);

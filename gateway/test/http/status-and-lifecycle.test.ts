@@ -24,13 +24,18 @@ describe('GET /status', () => {
     expect(starting.headers.get('retry-after')).toBe('10');
     expect(await json(starting)).toMatchObject({ status: 'starting', checks: { ocr: false } });
 
-    const ocrWhileWarming = await gateway.request('/v1/ocr', { method: 'POST', json: { image: 'data:image/png;base64,iVBORw0KGgo=' } });
+    const ocrWhileWarming = await gateway.request('/v1/ocr', {
+      method: 'POST',
+      json: { image: 'data:image/png;base64,iVBORw0KGgo=' },
+    });
     expect(ocrWhileWarming.status).toBe(503);
     expect(ocrWhileWarming.headers.get('retry-after')).toBeTruthy();
     expect((await json(ocrWhileWarming)).code).toBe('engine_warming_up');
 
     engine.finish();
-    await expect.poll(async () => (await gateway!.request('/status', { key: null })).status, { timeout: 10_000 }).toBe(200);
+    await expect
+      .poll(async () => (await gateway!.request('/status', { key: null })).status, { timeout: 10_000 })
+      .toBe(200);
     const body = await json(await gateway.request('/status', { key: null }));
     expect(body).toMatchObject({ status: 'ok', version: '0.1.0', checks: { ocr: true, asr: false } });
     expect(body.response_ms).toBeGreaterThanOrEqual(0);
@@ -44,14 +49,30 @@ describe('GET /models and the OpenAPI document', () => {
     const body = await json(await gateway.request('/models'));
     expect(body.object).toBe('list');
     const ocr = body.data.find((model: { id: string }) => model.id === 'svc-ocr-3-2512');
-    expect(ocr).toMatchObject({ object: 'model', owned_by: 'switchyard-local', capabilities: ['ocr', 'documents'], aliases: ['svc-ocr-3', 'svc-ocr-latest', 'mistral-ocr-latest', 'mistral-ocr-2512', 'mistral-ocr-2505', 'mistral-ocr-2503'], archived: false, created: expect.any(Number) });
+    expect(ocr).toMatchObject({
+      object: 'model',
+      owned_by: 'switchyard-local',
+      capabilities: ['ocr', 'documents'],
+      aliases: [
+        'svc-ocr-3',
+        'svc-ocr-latest',
+        'mistral-ocr-latest',
+        'mistral-ocr-2512',
+        'mistral-ocr-2505',
+        'mistral-ocr-2503',
+      ],
+      archived: false,
+      created: expect.any(Number),
+    });
   });
 
   it('serves /openapi.json from the route schemas and a docs page', async () => {
     gateway = await useGateway();
     const spec = await json(await gateway.request('/openapi.json', { key: null }));
     expect(spec.openapi).toBe('3.1.0');
-    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/v1/chat/completions', '/v1/embeddings', '/status', '/account/me', '/models']));
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/v1/chat/completions', '/v1/embeddings', '/status', '/account/me', '/models']),
+    );
     expect(spec.paths['/v1/chat/completions'].post.requestBody).toBeDefined();
     const docs = await gateway.request('/docs/', { key: null });
     expect(docs.status).toBe(200);
@@ -73,16 +94,43 @@ describe('fine-tuned model management', () => {
         },
       });
       const id = encodeURIComponent('ft:svc-large-3-2512:acme:7e77');
-      const patched = await json(await gateway.request(`/v1/models/${id}`, { method: 'PATCH', json: { metadata: { team: 'search' } } }));
-      expect(patched).toMatchObject({ id: 'ft:svc-large-3-2512:acme:7e77', object: 'model', metadata: { team: 'search' } });
-      const second = await json(await gateway.request(`/v1/models/${id}`, { method: 'PATCH', json: { metadata: { team: null, owner: 'ada' } } }));
+      const patched = await json(
+        await gateway.request(`/v1/models/${id}`, { method: 'PATCH', json: { metadata: { team: 'search' } } }),
+      );
+      expect(patched).toMatchObject({
+        id: 'ft:svc-large-3-2512:acme:7e77',
+        object: 'model',
+        metadata: { team: 'search' },
+      });
+      const second = await json(
+        await gateway.request(`/v1/models/${id}`, {
+          method: 'PATCH',
+          json: { metadata: { team: null, owner: 'ada' } },
+        }),
+      );
       expect(second.metadata).toEqual({ owner: 'ada' });
-      expect(await json(await gateway.request(`/v1/models/${id}/archive`, { method: 'POST' }))).toEqual({ id: 'ft:svc-large-3-2512:acme:7e77', object: 'model', archived: true });
-      const archivedUse = await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'ft:svc-large-3-2512:acme:7e77', messages: [{ role: 'user', content: 'x' }] } });
+      expect(await json(await gateway.request(`/v1/models/${id}/archive`, { method: 'POST' }))).toEqual({
+        id: 'ft:svc-large-3-2512:acme:7e77',
+        object: 'model',
+        archived: true,
+      });
+      const archivedUse = await gateway.request('/v1/chat/completions', {
+        method: 'POST',
+        json: { model: 'ft:svc-large-3-2512:acme:7e77', messages: [{ role: 'user', content: 'x' }] },
+      });
       expect(archivedUse.status).toBe(404);
       expect((await json(archivedUse)).code).toBe('model_archived');
-      expect((await json(await gateway.request(`/v1/models/${id}/archive`, { method: 'DELETE' }))).archived).toBe(false);
-      expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: { model: 'ft:svc-large-3-2512:acme:7e77', messages: [{ role: 'user', content: 'x' }] } })).status).toBe(200);
+      expect((await json(await gateway.request(`/v1/models/${id}/archive`, { method: 'DELETE' }))).archived).toBe(
+        false,
+      );
+      expect(
+        (
+          await gateway.request('/v1/chat/completions', {
+            method: 'POST',
+            json: { model: 'ft:svc-large-3-2512:acme:7e77', messages: [{ role: 'user', content: 'x' }] },
+          })
+        ).status,
+      ).toBe(200);
       const deleted = await json(await gateway.request(`/v1/models/${id}`, { method: 'DELETE' }));
       expect(deleted).toEqual({ id: 'ft:svc-large-3-2512:acme:7e77', object: 'model', deleted: true });
       expect((await gateway.request(`/v1/models/${id}`)).status).toBe(404);
@@ -97,7 +145,9 @@ describe('fine-tuned model management', () => {
 describe('the console request log', () => {
   it('keeps recent requests with prefix, status and model, and streams new ones live (Owner only)', async () => {
     gateway = await useGateway();
-    const keyResponse = await json(await gateway.request('/account/keys', { method: 'POST', json: { name: 'member' } }));
+    const keyResponse = await json(
+      await gateway.request('/account/keys', { method: 'POST', json: { name: 'member' } }),
+    );
     const feed = await gateway.request('/console/requests/stream');
     expect(feed.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = feed.body!.getReader();
@@ -108,7 +158,13 @@ describe('the console request log', () => {
     expect(received).toContain(keyResponse.prefix);
 
     const recent = await json(await gateway.request('/console/requests?limit=5'));
-    expect(recent.data[0]).toMatchObject({ method: 'GET', path: '/models', status: 200, key_prefix: keyResponse.prefix, latency_ms: expect.any(Number) });
+    expect(recent.data[0]).toMatchObject({
+      method: 'GET',
+      path: '/models',
+      status: 200,
+      key_prefix: keyResponse.prefix,
+      latency_ms: expect.any(Number),
+    });
     expect(JSON.stringify(recent)).not.toContain(ADMIN_KEY);
     expect((await gateway.request('/console/requests', { key: keyResponse.key })).status).toBe(403);
   });
@@ -117,7 +173,9 @@ describe('the console request log', () => {
 describe('request log bodies', () => {
   it('keeps bodies when configured, size-capped, with keys redacted', async () => {
     gateway = await useGateway({ config: { server: { request_log_bodies: true } } });
-    const created = await json(await gateway.request('/account/keys', { method: 'POST', json: { name: 'logged-key' } }));
+    const created = await json(
+      await gateway.request('/account/keys', { method: 'POST', json: { name: 'logged-key' } }),
+    );
     const recent = await json(await gateway.request('/console/requests?limit=1'));
     expect(recent.data[0].request_body).toContain('logged-key');
     expect(recent.data[0].response_body).toContain('[redacted]');
@@ -127,7 +185,10 @@ describe('request log bodies', () => {
 
 describe('the command line: npm run serve', () => {
   function runCli(env: Record<string, string>) {
-    const child = spawn(process.execPath, [CLI], { env: { ...process.env, GATEWAY_LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI], {
+      env: { ...process.env, GATEWAY_LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -175,13 +236,27 @@ describe('the command line: npm run serve', () => {
     const upstream = await useFakeUpstream();
     try {
       const config = join(dir, 'config.yaml');
-      writeFileSync(config, `providers:\n  - id: up\n    type: openai\n    base_url: ${upstream.url}\nmodels:\n  - id: slow\n    provider: up\n    capabilities: [chat]\nserver:\n  warm_engines: false\n`);
-      const run = runCli({ GATEWAY_CONFIG: config, GATEWAY_DATA_DIR: dir, GATEWAY_PORT: '0', GATEWAY_ADMIN_KEY: ADMIN_KEY });
-      await expect.poll(() => run.output().stdout, { timeout: 20_000 }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+      writeFileSync(
+        config,
+        `providers:\n  - id: up\n    type: openai\n    base_url: ${upstream.url}\nmodels:\n  - id: slow\n    provider: up\n    capabilities: [chat]\nserver:\n  warm_engines: false\n`,
+      );
+      const run = runCli({
+        GATEWAY_CONFIG: config,
+        GATEWAY_DATA_DIR: dir,
+        GATEWAY_PORT: '0',
+        GATEWAY_ADMIN_KEY: ADMIN_KEY,
+      });
+      await expect
+        .poll(() => run.output().stdout, { timeout: 20_000 })
+        .toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(run.output().stdout)![1];
 
       upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 } });
-      const inFlight = fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'slow', messages: [{ role: 'user', content: 'finish me please' }] }) });
+      const inFlight = fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'slow', messages: [{ role: 'user', content: 'finish me please' }] }),
+      });
       // The first request of a fresh process: a second is not much on a busy machine.
       await expect.poll(() => upstream.requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
       run.child.kill('SIGTERM');
@@ -192,7 +267,9 @@ describe('the command line: npm run serve', () => {
 
       const again = await useGateway({ dataDir: dir });
       gateway = again;
-      const usage = await json(await again.request('/account/usage', { key: null, headers: { 'x-api-key': ADMIN_KEY } }));
+      const usage = await json(
+        await again.request('/account/usage', { key: null, headers: { 'x-api-key': ADMIN_KEY } }),
+      );
       expect(usage.usage.by_model.find((entry: { key: string }) => entry.key === 'slow').requests).toBe(1);
     } finally {
       await upstream.close();

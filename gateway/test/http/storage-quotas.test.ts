@@ -6,7 +6,9 @@ import { json, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
 import { useFakeUpstream, useGateway } from '../support/use-resources.js';
 
-const as = (gateway: TestGateway, key: string) => ({ request: (path: string, init: RequestInit & { json?: unknown } = {}) => gateway.request(path, { ...init, key }) });
+const as = (gateway: TestGateway, key: string) => ({
+  request: (path: string, init: RequestInit & { json?: unknown } = {}) => gateway.request(path, { ...init, key }),
+});
 type Caller = ReturnType<typeof as>;
 
 function upload(caller: Caller, bytes: number) {
@@ -24,7 +26,8 @@ async function expectRefusal(response: Response, status: number, code: string, s
   expect(body).toHaveProperty('type');
 }
 
-const agent = (caller: Caller, instructions = 'Be brief.') => caller.request('/v1/agents', { method: 'POST', json: { name: 'helper', model: 'svc-large-3', instructions } });
+const agent = (caller: Caller, instructions = 'Be brief.') =>
+  caller.request('/v1/agents', { method: 'POST', json: { name: 'helper', model: 'svc-large-3', instructions } });
 
 describe('storage quotas per key', () => {
   it('files: the upload past the count is 403 files_quota_exceeded, past the bytes 413 file_storage_quota_exceeded; another key is not affected; deleting makes room', async () => {
@@ -49,7 +52,9 @@ describe('storage quotas per key', () => {
 
   it('agents: the one past agents_per_key is 403; an agent over 128 KiB (the default agent_max_kb) is 413, on create and on update', async () => {
     const upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
-    const gateway = await useGateway({ config: { ...upstreamConfig(upstream), quotas: { agents_per_key: 2, agent_all_versions_max_kb: 100 } } });
+    const gateway = await useGateway({
+      config: { ...upstreamConfig(upstream), quotas: { agents_per_key: 2, agent_all_versions_max_kb: 100 } },
+    });
     const member = as(gateway, await createMemberKey(gateway, 'member'));
     const first = await json(await agent(member));
     expect((await agent(member)).status).toBe(200);
@@ -57,18 +62,45 @@ describe('storage quotas per key', () => {
     expect((await agent(as(gateway, await createMemberKey(gateway, 'other')))).status).toBe(200);
 
     // 70,000 two-byte characters: within the schema's 100,000 characters, 140 KB as JSON.
-    await expectRefusal(await agent(as(gateway, await createMemberKey(gateway, 'third')), 'é'.repeat(70_000)), 413, 'agent_too_large', 'agent_max_kb');
-    await expectRefusal(await member.request(`/v1/agents/${first.id}`, { method: 'PATCH', json: { instructions: 'é'.repeat(70_000) } }), 413, 'agent_too_large', 'agent_max_kb');
+    await expectRefusal(
+      await agent(as(gateway, await createMemberKey(gateway, 'third')), 'é'.repeat(70_000)),
+      413,
+      'agent_too_large',
+      'agent_max_kb',
+    );
+    await expectRefusal(
+      await member.request(`/v1/agents/${first.id}`, { method: 'PATCH', json: { instructions: 'é'.repeat(70_000) } }),
+      413,
+      'agent_too_large',
+      'agent_max_kb',
+    );
     // Versions add up: two of 40 KiB pass, the third passes the 100 KiB of every version together.
-    for (let n = 0; n < 2; n++) expect((await member.request(`/v1/agents/${first.id}`, { method: 'PATCH', json: { instructions: `${n}`.repeat(40 * 1024) } })).status).toBe(200);
-    await expectRefusal(await member.request(`/v1/agents/${first.id}`, { method: 'PATCH', json: { instructions: 'z'.repeat(40 * 1024) } }), 413, 'agent_versions_too_large', 'agent_all_versions_max_kb');
+    for (let n = 0; n < 2; n++)
+      expect(
+        (
+          await member.request(`/v1/agents/${first.id}`, {
+            method: 'PATCH',
+            json: { instructions: `${n}`.repeat(40 * 1024) },
+          })
+        ).status,
+      ).toBe(200);
+    await expectRefusal(
+      await member.request(`/v1/agents/${first.id}`, {
+        method: 'PATCH',
+        json: { instructions: 'z'.repeat(40 * 1024) },
+      }),
+      413,
+      'agent_versions_too_large',
+      'agent_all_versions_max_kb',
+    );
   });
 
   it('conversations: a stored conversation past conversations_per_key is 403; one with store: false is not stored and passes', async () => {
     const upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
     const gateway = await useGateway({ config: { ...upstreamConfig(upstream), quotas: { conversations_per_key: 1 } } });
     const member = as(gateway, await createMemberKey(gateway, 'member'));
-    const start = (body: Record<string, unknown> = {}) => member.request('/v1/conversations', { method: 'POST', json: { model: 'svc-large-3', inputs: 'hello', ...body } });
+    const start = (body: Record<string, unknown> = {}) =>
+      member.request('/v1/conversations', { method: 'POST', json: { model: 'svc-large-3', inputs: 'hello', ...body } });
     expect((await start()).status).toBe(200);
     await expectRefusal(await start(), 403, 'conversations_quota_exceeded', 'conversations_per_key');
     expect((await start({ store: false })).status).toBe(200);
@@ -76,31 +108,52 @@ describe('storage quotas per key', () => {
 
   it("conversations: a turn that would take a stored conversation's entries past conversation_max_mb is 413 before it runs; with store: false it runs", async () => {
     const upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
-    const gateway = await useGateway({ config: { ...upstreamConfig(upstream), quotas: { conversation_max_mb: 0.01 } } });
+    const gateway = await useGateway({
+      config: { ...upstreamConfig(upstream), quotas: { conversation_max_mb: 0.01 } },
+    });
     const member = as(gateway, await createMemberKey(gateway, 'member'));
     const words = 'word '.repeat(800);
-    const started = await member.request('/v1/conversations', { method: 'POST', json: { model: 'svc-large-3', inputs: words } });
+    const started = await member.request('/v1/conversations', {
+      method: 'POST',
+      json: { model: 'svc-large-3', inputs: words },
+    });
     expect(started.status).toBe(200);
     const { conversation_id: id } = await json(started);
     const asked = upstream.requests.length;
-    await expectRefusal(await member.request(`/v1/conversations/${id}`, { method: 'POST', json: { inputs: words } }), 413, 'conversation_too_large', 'conversation_max_mb');
+    await expectRefusal(
+      await member.request(`/v1/conversations/${id}`, { method: 'POST', json: { inputs: words } }),
+      413,
+      'conversation_too_large',
+      'conversation_max_mb',
+    );
     expect(upstream.requests.length).toBe(asked);
-    expect((await member.request(`/v1/conversations/${id}`, { method: 'POST', json: { inputs: words, store: false } })).status).toBe(200);
+    expect(
+      (await member.request(`/v1/conversations/${id}`, { method: 'POST', json: { inputs: words, store: false } }))
+        .status,
+    ).toBe(200);
   });
 
   it('batches: one more than unfinished_batches_per_key is 403 while the others run; it passes once they end', async () => {
     const upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 } });
-    const gateway = await useGateway({ config: { ...upstreamConfig(upstream), quotas: { unfinished_batches_per_key: 1 } } });
+    const gateway = await useGateway({
+      config: { ...upstreamConfig(upstream), quotas: { unfinished_batches_per_key: 1 } },
+    });
     const member = as(gateway, await createMemberKey(gateway, 'member'));
     const running = await createChatBatch(member, [chatLine('a')]);
     const form = new FormData();
     form.set('purpose', 'batch');
     form.set('file', new Blob([JSON.stringify(chatLine('b'))], { type: 'application/jsonl' }), 'input.jsonl');
     const file = await json(await member.request('/v1/files', { method: 'POST', body: form }));
-    const create = () => member.request('/v1/batches', { method: 'POST', json: { input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' } });
+    const create = () =>
+      member.request('/v1/batches', {
+        method: 'POST',
+        json: { input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' },
+      });
     await expectRefusal(await create(), 403, 'batch_quota_exceeded', 'unfinished_batches_per_key');
-    await expect.poll(async () => (await json(await member.request(`/v1/batches/${running.id}`))).status, { timeout: 10_000 }).toBe('completed');
+    await expect
+      .poll(async () => (await json(await member.request(`/v1/batches/${running.id}`))).status, { timeout: 10_000 })
+      .toBe('completed');
     expect((await create()).status).toBe(200);
   });
 });
@@ -111,7 +164,11 @@ describe('list pages', () => {
     const gateway = await useGateway({ config: upstreamConfig(upstream) });
     const created = new Set<string>();
     // 100 agents of 95 KB: 9.5 MB in one page of 100 without the byte bound.
-    for (let n = 0; n < 100; n++) created.add((await json(await agent({ request: (path, init) => gateway.request(path, init) }, `${n % 10}`.repeat(95_000)))).id);
+    for (let n = 0; n < 100; n++)
+      created.add(
+        (await json(await agent({ request: (path, init) => gateway.request(path, init) }, `${n % 10}`.repeat(95_000))))
+          .id,
+      );
 
     const first = await gateway.request('/v1/agents?limit=100');
     const firstText = await first.text();
@@ -133,14 +190,18 @@ describe('list pages', () => {
     expect((await json(big)).param).toMatch(/page_size/);
     expect((await gateway.request('/v1/conversations?page_size=1000')).status).toBe(422);
     const ids = [];
-    for (let n = 0; n < 5; n++) ids.unshift((await json(await agent({ request: (path, init) => gateway.request(path, init) }))).id);
+    for (let n = 0; n < 5; n++)
+      ids.unshift((await json(await agent({ request: (path, init) => gateway.request(path, init) }))).id);
     const second = await json(await gateway.request('/v1/agents?page=1&page_size=2'));
     expect(second.map((item: { id: string }) => item.id)).toEqual(ids.slice(2, 4));
 
     const batches = [];
     for (let n = 0; n < 3; n++) batches.unshift((await createChatBatch(gateway, [chatLine(`line-${n}`)])).id);
     const jobs = await json(await gateway.request('/v1/batch/jobs?page=1&page_size=2'));
-    expect({ ids: jobs.data.map((job: { id: string }) => job.id), total: jobs.total }).toEqual({ ids: batches.slice(2), total: 3 });
+    expect({ ids: jobs.data.map((job: { id: string }) => job.id), total: jobs.total }).toEqual({
+      ids: batches.slice(2),
+      total: 3,
+    });
   });
 });
 
@@ -154,10 +215,16 @@ describe('uploads per key', () => {
       const boundary = 'stalled-upload';
       const request = httpRequest(`${gateway.url}/v1/files`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${memberKey}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(10_000_000) },
+        headers: {
+          authorization: `Bearer ${memberKey}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(10_000_000),
+        },
       });
       request.on('error', () => undefined);
-      request.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n${'x'.repeat(1000)}`);
+      request.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n${'x'.repeat(1000)}`,
+      );
       return request;
     });
     // The stalled uploads reach their handler first (an upload of the key's own in the meantime would take a slot).

@@ -18,7 +18,12 @@ async function uploadAs(type: string, filename: string, content: string): Promis
 describe('stored files are served as downloads, never as active content of the console origin', () => {
   it.each([
     ['text/html', 'page.html', '<script>alert(document.cookie)</script>', 'application/octet-stream'],
-    ['image/svg+xml', 'logo.svg', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>', 'application/octet-stream'],
+    [
+      'image/svg+xml',
+      'logo.svg',
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>',
+      'application/octet-stream',
+    ],
     ['application/javascript', 'app.js', 'alert(1)', 'application/octet-stream'],
     ['text/javascript', 'app.mjs', 'alert(1)', 'application/octet-stream'],
     ['application/xml', 'feed.xml', '<x/>', 'application/octet-stream'],
@@ -31,18 +36,23 @@ describe('stored files are served as downloads, never as active content of the c
     ['text/plain', 'notes.txt', 'hello', 'text/plain; charset=utf-8'],
     ['application/json', 'data.json', '{}', 'application/json'],
     ['application/jsonl', 'batch.jsonl', '{}\n', 'application/jsonl'],
-  ])('%s is served as %s, an attachment, with nosniff and a sandbox policy', async (type, filename, content, served) => {
-    const id = await uploadAs(type, filename, content);
-    const response = await gateway.request(`/v1/files/${id}/content`);
-    expect(response.status).toBe(200);
-    expect(await response.text()).toBe(content);
-    expect(response.headers.get('content-type')).toBe(served);
-    expect(response.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename=("?)${filename.replace('.', '\\.')}\\1(;|$)`));
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(response.headers.get('content-security-policy')).toMatch(/^sandbox(;|$)/);
-    // The record keeps what the client declared; only the served type is neutralised.
-    expect((await json(await gateway.request(`/v1/files/${id}`))).mime_type).toBe(type);
-  });
+  ])(
+    '%s is served as %s, an attachment, with nosniff and a sandbox policy',
+    async (type, filename, content, served) => {
+      const id = await uploadAs(type, filename, content);
+      const response = await gateway.request(`/v1/files/${id}/content`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(content);
+      expect(response.headers.get('content-type')).toBe(served);
+      expect(response.headers.get('content-disposition')).toMatch(
+        new RegExp(`^attachment; filename=("?)${filename.replace('.', '\\.')}\\1(;|$)`),
+      );
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('content-security-policy')).toMatch(/^sandbox(;|$)/);
+      // The record keeps what the client declared; only the served type is neutralised.
+      expect((await json(await gateway.request(`/v1/files/${id}`))).mime_type).toBe(type);
+    },
+  );
 });
 
 describe('Content-Security-Policy of the pages the gateway serves', () => {

@@ -21,7 +21,11 @@ const balanceOn = async (on: TestGateway, key?: string): Promise<number> => {
 };
 
 const chat = async (on: TestGateway, key: string): Promise<void> => {
-  const answer = await on.request('/v1/chat/completions', { method: 'POST', key, json: { model: 'svc-large-3', messages: [{ role: 'user', content: 'count the coins' }] } });
+  const answer = await on.request('/v1/chat/completions', {
+    method: 'POST',
+    key,
+    json: { model: 'svc-large-3', messages: [{ role: 'user', content: 'count the coins' }] },
+  });
   expect(answer.status).toBe(200);
 };
 
@@ -30,7 +34,12 @@ describe('the balance in team mode: one PostgreSQL, one Redis', () => {
     const prefix = `switchyard-test-${randomUUID()}:`;
     onTestFinished(() => dropRedisPrefix(TEST_REDIS_URL, prefix));
     const upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
-    const env = (id: string) => ({ GATEWAY_DATABASE_URL: database.url, GATEWAY_REDIS_URL: TEST_REDIS_URL, GATEWAY_REDIS_PREFIX: prefix, GATEWAY_INSTANCE_ID: id });
+    const env = (id: string) => ({
+      GATEWAY_DATABASE_URL: database.url,
+      GATEWAY_REDIS_URL: TEST_REDIS_URL,
+      GATEWAY_REDIS_PREFIX: prefix,
+      GATEWAY_INSTANCE_ID: id,
+    });
     const a = await useGateway({ env: env('gw-a'), config: upstreamConfig(upstream) });
     const b = await useGateway({ env: env('gw-b'), config: upstreamConfig(upstream) });
     const created = await a.request('/account/keys', { method: 'POST', json: { role: 'member', name: 'coins' } });

@@ -23,18 +23,30 @@ const filesDir = mkdtempSync(join(tmpdir(), 'switchyard-shared-files-'));
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  [upstreamA, upstreamB] = await Promise.all([startFakeUpstream({ apiKey: UPSTREAM_KEY }), startFakeUpstream({ apiKey: UPSTREAM_KEY })]);
+  [upstreamA, upstreamB] = await Promise.all([
+    startFakeUpstream({ apiKey: UPSTREAM_KEY }),
+    startFakeUpstream({ apiKey: UPSTREAM_KEY }),
+  ]);
   const redisTarget = new URL(TEST_REDIS_URL);
   relay = await startTcpRelay(redisTarget.hostname, Number(redisTarget.port || 6379));
   // The lines' slow answers (3 s between parts) must not trip the provider's own timeouts.
   const patient = (upstream: FakeUpstream) => {
     const config = upstreamConfig(upstream);
-    return { ...config, providers: config.providers.map((provider) => ({ ...provider, timeouts: { connect: 2000, first_byte: 10_000, idle: 10_000 } })) };
+    return {
+      ...config,
+      providers: config.providers.map((provider) => ({
+        ...provider,
+        timeouts: { connect: 2000, first_byte: 10_000, idle: 10_000 },
+      })),
+    };
   };
   const start = (id: string, upstream: FakeUpstream, redisUrl: string) =>
     startGateway({
       env: teamInstanceEnv({ databaseUrl: database.url, prefix, filesDir, redisUrl }, id),
-      config: { ...patient(upstream), server: { batch_concurrency: 4, batch_concurrency_per_batch: 4, batch_recovery_seconds: 1 } },
+      config: {
+        ...patient(upstream),
+        server: { batch_concurrency: 4, batch_concurrency_per_batch: 4, batch_recovery_seconds: 1 },
+      },
     });
   a = await start('gw-a', upstreamA, `redis://127.0.0.1:${relay.port}`);
   b = await start('gw-b', upstreamB, TEST_REDIS_URL);
@@ -47,12 +59,15 @@ afterAll(async () => {
   rmSync(filesDir, { recursive: true, force: true });
 });
 
-
 describe('batches in team mode while Redis is away from one instance', () => {
   it('a cancel through B reaches the lines in flight on A (cut from Redis) through the database within seconds', async () => {
     // Each line takes about 6 s upstream: longer than the 3 s status check, so only an abort ends it early.
-    for (const upstream of [upstreamA, upstreamB]) upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 3000 }, path: '/v1/chat/completions' });
-    const batch = await createChatBatch(b, Array.from({ length: 16 }, (_, i) => chatLine(`line-${i}`)));
+    for (const upstream of [upstreamA, upstreamB])
+      upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 3000 }, path: '/v1/chat/completions' });
+    const batch = await createChatBatch(
+      b,
+      Array.from({ length: 16 }, (_, i) => chatLine(`line-${i}`)),
+    );
     const chats = () => upstreamA.requests.filter((request) => request.path === '/v1/chat/completions');
     await expect.poll(() => chats().length, { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
     await relay.cut();
@@ -67,6 +82,11 @@ describe('batches in team mode while Redis is away from one instance', () => {
     expect(tookMs).toBeLessThan(5000);
     expect(inFlightOnA.every((request) => request.aborted)).toBe(true);
     await relay.restore();
-    await expect.poll(async () => (await json(await b.request(`/v1/batches/${batch.id}`))).status, { timeout: 15_000, interval: 200 }).toBe('cancelled');
+    await expect
+      .poll(async () => (await json(await b.request(`/v1/batches/${batch.id}`))).status, {
+        timeout: 15_000,
+        interval: 200,
+      })
+      .toBe('cancelled');
   });
 });

@@ -21,12 +21,20 @@ afterEach(async () => {
   await upstream.close();
 });
 
-const modelIds = async (on: { request(path: string): Promise<Response> }) => (await json(await on.request('/v1/models'))).data.map((model: Json) => model.id as string);
+const modelIds = async (on: { request(path: string): Promise<Response> }) =>
+  (await json(await on.request('/v1/models'))).data.map((model: Json) => model.id as string);
 
 /** The test config with one more route, as an operator would edit the file. */
 const withReloadedRoute = (base: Record<string, unknown>) => {
   const config = upstreamConfig(upstream);
-  return { ...base, providers: config.providers, models: [...config.models, { id: 'reloaded-model', provider: 'upstream', upstream_model: 'my-model', capabilities: ['chat'] }] };
+  return {
+    ...base,
+    providers: config.providers,
+    models: [
+      ...config.models,
+      { id: 'reloaded-model', provider: 'upstream', upstream_model: 'my-model', capabilities: ['chat'] },
+    ],
+  };
 };
 
 describe('config file reloads', () => {
@@ -42,7 +50,10 @@ describe('config file reloads', () => {
     const started = performance.now();
     await expect.poll(() => modelIds(b), { timeout: 1000, interval: 20 }).toContain('reloaded-model');
     expect(performance.now() - started).toBeLessThan(1000);
-    const answer = await b.request('/v1/chat/completions', { method: 'POST', json: { model: 'reloaded-model', messages: [{ role: 'user', content: 'hi' }] } });
+    const answer = await b.request('/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'reloaded-model', messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect(answer.status).toBe(200);
 
     writeFileSync(configPath, 'models: [{ id: 42 }]\n');
@@ -60,7 +71,9 @@ describe('config file reloads', () => {
     expect(await modelIds(gateway)).not.toContain('reloaded-model');
     writeFileSync(join(dataDir, 'config.yaml'), stringify(withReloadedRoute({ server: { warm_engines: false } })));
     gateway.child.kill('SIGHUP');
-    await expect.poll(() => gateway.output().stdout, { timeout: 5000 }).toMatch(/SIGHUP received: config file reloaded/);
+    await expect
+      .poll(() => gateway.output().stdout, { timeout: 5000 })
+      .toMatch(/SIGHUP received: config file reloaded/);
     expect(await modelIds(gateway)).toContain('reloaded-model');
     gateway.child.kill('SIGTERM');
     expect(await gateway.exited).toBe(0);

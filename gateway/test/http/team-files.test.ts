@@ -46,7 +46,10 @@ describe('files in team mode: one PostgreSQL, one Redis, one shared GATEWAY_FILE
 
     const listed = await json(await b.request('/v1/files'));
     expect((listed.data as Json[]).map((file) => file.id)).toContain(record.id);
-    expect(await json(await b.request(`/v1/files/${record.id}`))).toMatchObject({ id: record.id, bytes: content.length });
+    expect(await json(await b.request(`/v1/files/${record.id}`))).toMatchObject({
+      id: record.id,
+      bytes: content.length,
+    });
     const download = await b.request(`/v1/files/${record.id}/content`);
     expect(download.status).toBe(200);
     expect(Buffer.from(await download.arrayBuffer()).equals(content)).toBe(true);

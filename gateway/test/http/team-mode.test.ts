@@ -15,10 +15,22 @@ let relay: TcpRelay | undefined;
 const FINE_TUNED = 'ft:by-output:acme:7e77';
 
 const config = (breaker?: Record<string, number>) => ({
-  providers: [{ id: 'upstream', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, ...(breaker ? { breaker } : {}) }],
+  providers: [
+    { id: 'upstream', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, ...(breaker ? { breaker } : {}) },
+  ],
   models: [
-    { id: 'by-output', provider: 'upstream', capabilities: ['chat'], pricing: { input_per_million: 0, output_per_million: 100_000 } },
-    { id: 'by-input', provider: 'upstream', capabilities: ['chat'], pricing: { input_per_million: 100_000, output_per_million: 0 } },
+    {
+      id: 'by-output',
+      provider: 'upstream',
+      capabilities: ['chat'],
+      pricing: { input_per_million: 0, output_per_million: 100_000 },
+    },
+    {
+      id: 'by-input',
+      provider: 'upstream',
+      capabilities: ['chat'],
+      pricing: { input_per_million: 100_000, output_per_million: 0 },
+    },
     { id: 'free', provider: 'upstream', capabilities: ['chat'], max_retries: 0 },
     { id: FINE_TUNED, provider: 'upstream', upstream_model: 'ft', capabilities: ['chat'] },
   ],
@@ -36,12 +48,16 @@ afterEach(async () => {
 });
 
 async function createKey(on: TestGateway, body: Record<string, unknown>): Promise<{ id: string; key: string }> {
-  const created = await on.request('/account/keys', { method: 'POST', json: { role: 'member', name: 'team', ...body } });
+  const created = await on.request('/account/keys', {
+    method: 'POST',
+    json: { role: 'member', name: 'team', ...body },
+  });
   expect(created.status).toBe(201);
   return json(created);
 }
 
-const chat = (on: TestGateway, key: string | undefined, body: Record<string, unknown>) => on.request('/v1/chat/completions', { method: 'POST', ...(key ? { key } : {}), json: body });
+const chat = (on: TestGateway, key: string | undefined, body: Record<string, unknown>) =>
+  on.request('/v1/chat/completions', { method: 'POST', ...(key ? { key } : {}), json: body });
 
 /**
  * Reads until `done` says yes, and returns the last value read. Changes reach the other instances over
@@ -58,18 +74,29 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wit
 }
 
 /** Asks until `status` comes back (see `until`); returns the last status seen. */
-const statusOnceApplied = (ask: () => Promise<Response>, status: number): Promise<number> => until(async () => (await ask()).status, (seen) => seen === status);
+const statusOnceApplied = (ask: () => Promise<Response>, status: number): Promise<number> =>
+  until(
+    async () => (await ask()).status,
+    (seen) => seen === status,
+  );
 
 /** The state of the provider's breaker as `on` reports it in /status, once it is `state` (see `until`). */
 const breakerOnceIn = (on: TestGateway, state: string): Promise<string> =>
-  until(async () => (await json(await on.request('/status'))).providers.find((provider: Json) => provider.id === 'upstream').breaker.state as string, (seen) => seen === state);
+  until(
+    async () =>
+      (await json(await on.request('/status'))).providers.find((provider: Json) => provider.id === 'upstream').breaker
+        .state as string,
+    (seen) => seen === state,
+  );
 
 describe('team mode: instances sharing one Redis and one data folder', () => {
   it('lets exactly rpm_limit of 200 concurrent requests spread over three instances through', async () => {
     team = await startTeamOfGateways(3, { config: config() });
     const [a] = team.instances;
     const limited = await createKey(a, { rpm_limit: 60 });
-    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => team!.instances[i % 3].request('/models', { key: limited.key })));
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => team!.instances[i % 3].request('/models', { key: limited.key })),
+    );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(60);
     expect(statuses.filter((status) => status === 429)).toHaveLength(140);
@@ -82,13 +109,26 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
     team = await startTeamOfGateways(1, { config: config() });
     const [a] = team.instances;
     const limited = await createKey(a, { rpm_limit: 1, spend_limit: 1 });
-    const ok = await chat(a, limited.key, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'one' }] });
+    const ok = await chat(a, limited.key, {
+      model: 'by-output',
+      max_tokens: 2,
+      messages: [{ role: 'user', content: 'one' }],
+    });
     expect(ok.status).toBe(200);
     const refusals = [
-      await a.request('/v1/chat/completions', { method: 'POST', key: limited.key, headers: { 'content-type': 'application/json' }, body: '{"model": ' }),
+      await a.request('/v1/chat/completions', {
+        method: 'POST',
+        key: limited.key,
+        headers: { 'content-type': 'application/json' },
+        body: '{"model": ',
+      }),
       await chat(a, limited.key, { model: 'by-output', messages: 'not a list' }),
       await chat(a, limited.key, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'one' }] }),
-      await chat(a, limited.key, { model: 'by-output', max_tokens: 1_000_000, messages: [{ role: 'user', content: 'one' }] }),
+      await chat(a, limited.key, {
+        model: 'by-output',
+        max_tokens: 1_000_000,
+        messages: [{ role: 'user', content: 'one' }],
+      }),
     ];
     for (const refused of refusals) {
       expect(refused.status).toBe(429);
@@ -97,7 +137,10 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
     }
     // The refused requests' holds are gone: a fresh key under the same account still fits in the balance.
     const other = await createKey(a, { spend_limit: 1 });
-    expect((await chat(a, other.key, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'one' }] })).status).toBe(200);
+    expect(
+      (await chat(a, other.key, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'one' }] }))
+        .status,
+    ).toBe(200);
   });
 
   it('holds a key spend limit across instances: only the requests whose reservations fit get through', async () => {
@@ -107,14 +150,24 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
     // Two completion tokens at 0.1 each, reserved exactly (max_tokens: 2): a limit of 1 is five requests, wherever they land.
     const spender = await createKey(a, { spend_limit: 1 });
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => chat(i % 2 ? a : b, spender.key, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'one two three four' }] })),
+      Array.from({ length: 40 }, (_, i) =>
+        chat(i % 2 ? a : b, spender.key, {
+          model: 'by-output',
+          max_tokens: 2,
+          messages: [{ role: 'user', content: 'one two three four' }],
+        }),
+      ),
     );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);
     expect(statuses.filter((status) => status === 402)).toHaveLength(35);
     expect(upstream.requests).toHaveLength(5);
     // Settled spend counts on the other instance too.
-    const refusedOnB = await chat(b, spender.key, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'one two' }] });
+    const refusedOnB = await chat(b, spender.key, {
+      model: 'by-output',
+      max_tokens: 2,
+      messages: [{ role: 'user', content: 'one two' }],
+    });
     expect(refusedOnB.status).toBe(402);
     expect((await json(refusedOnB)).code).toBe('key_limit_reached');
   });
@@ -128,14 +181,21 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
     const estimate = Math.ceil(('user'.length + content.length) / 4) * 0.1;
     const limit = 5.5;
     expect((await a.request('/account/balance', { method: 'PATCH', json: { limit } })).status).toBe(200);
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => chat(i % 2 ? a : b, undefined, { model: 'by-input', max_tokens: 1, messages: [{ role: 'user', content }] })));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        chat(i % 2 ? a : b, undefined, { model: 'by-input', max_tokens: 1, messages: [{ role: 'user', content }] }),
+      ),
+    );
     const passed = answers.filter((answer) => answer.status === 200);
     expect(passed.length).toBeGreaterThan(0);
     expect(passed.length).toBeLessThanOrEqual(Math.floor(limit / estimate + 1e-9));
     const refusals = await Promise.all(answers.filter((answer) => answer.status !== 200).map(json));
     expect(refusals.every((body: Json) => body.code === 'account_limit_reached')).toBe(true);
     const spent = passed.reduce((sum, answer) => sum + Number(answer.headers.get('x-request-cost')), 0);
-    const underEstimate = passed.reduce((sum, answer) => sum + Math.max(0, Number(answer.headers.get('x-request-cost')) - estimate), 0);
+    const underEstimate = passed.reduce(
+      (sum, answer) => sum + Math.max(0, Number(answer.headers.get('x-request-cost')) - estimate),
+      0,
+    );
     expect(spent).toBeLessThanOrEqual(limit + underEstimate + 1e-9);
   });
 
@@ -147,7 +207,9 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
     expect((await b.request('/models', { key: member.key })).status).toBe(200);
     expect((await c.request('/models', { key: member.key })).status).toBe(200);
 
-    expect((await a.request(`/account/keys/${member.id}`, { method: 'PATCH', json: { rpm_limit: 2 } })).status).toBe(200);
+    expect((await a.request(`/account/keys/${member.id}`, { method: 'PATCH', json: { rpm_limit: 2 } })).status).toBe(
+      200,
+    );
     // Two requests made this minute already: the new limit of 2 refuses the next one on B.
     expect(await statusOnceApplied(() => b.request('/models', { key: member.key }), 429)).toBe(429);
 
@@ -171,20 +233,39 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
     const [a, b] = team.instances;
     const use = () => chat(b, undefined, { model: 'team-added', messages: [{ role: 'user', content: 'x' }] });
     expect((await use()).status).toBe(404);
-    expect((await a.request('/settings/providers', { method: 'POST', json: { id: 'second', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY } })).status).toBe(200);
-    expect((await a.request('/settings/routes/team-added', { method: 'PUT', json: { provider: 'second', upstream_model: 'via-second', capabilities: ['chat'] } })).status).toBe(200);
+    expect(
+      (
+        await a.request('/settings/providers', {
+          method: 'POST',
+          json: { id: 'second', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await a.request('/settings/routes/team-added', {
+          method: 'PUT',
+          json: { provider: 'second', upstream_model: 'via-second', capabilities: ['chat'] },
+        })
+      ).status,
+    ).toBe(200);
     expect(await statusOnceApplied(use, 200)).toBe(200);
     expect(upstream.requests.at(-1)?.body).toMatchObject({ model: 'via-second' });
 
     const origin = 'http://team-tool.test';
-    const allowed = async () => (await b.request('/models', { headers: { origin } })).headers.get('access-control-allow-origin');
+    const allowed = async () =>
+      (await b.request('/models', { headers: { origin } })).headers.get('access-control-allow-origin');
     expect(await allowed()).toBeNull();
-    expect((await a.request('/settings/server', { method: 'PATCH', json: { cors_origins: [origin] } })).status).toBe(200);
+    expect((await a.request('/settings/server', { method: 'PATCH', json: { cors_origins: [origin] } })).status).toBe(
+      200,
+    );
     expect(await until(allowed, (seen) => seen === origin)).toBe(origin);
   });
 
   it('refuses on every instance a provider whose breaker opened on one, without calling it', async () => {
-    team = await startTeamOfGateways(2, { config: config({ failure_threshold: 2, cooldown_ms: 30_000, max_cooldown_ms: 60_000 }) });
+    team = await startTeamOfGateways(2, {
+      config: config({ failure_threshold: 2, cooldown_ms: 30_000, max_cooldown_ms: 60_000 }),
+    });
     const [a, b] = team.instances;
     upstream.setBehaviour({ failure: { type: 'status', status: 500 }, path: '/v1/chat/completions' });
     const body = { model: 'free', messages: [{ role: 'user', content: 'x' }] };
@@ -199,7 +280,11 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(20);
     expect(upstream.requests).toHaveLength(called);
     // An instance that starts later finds the breaker open too.
-    const late = await startGateway({ dataDir: team.dataDir, config: config({ failure_threshold: 2, cooldown_ms: 30_000 }), env: { GATEWAY_REDIS_URL: TEST_REDIS_URL, GATEWAY_REDIS_PREFIX: team.prefix, GATEWAY_INSTANCE_ID: 'late' } });
+    const late = await startGateway({
+      dataDir: team.dataDir,
+      config: config({ failure_threshold: 2, cooldown_ms: 30_000 }),
+      env: { GATEWAY_REDIS_URL: TEST_REDIS_URL, GATEWAY_REDIS_PREFIX: team.prefix, GATEWAY_INSTANCE_ID: 'late' },
+    });
     team.instances.push(late);
     expect((await chat(late, undefined, body)).status).toBe(503);
     expect(upstream.requests).toHaveLength(called);
@@ -217,7 +302,9 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
   it('does not start when Redis does not answer, and says which URL', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-team-'));
     try {
-      await expect(startGateway({ dataDir, env: { GATEWAY_REDIS_URL: 'redis://127.0.0.1:1' } })).rejects.toThrow(/Redis at redis:\/\/127\.0\.0\.1:1\/? did not answer.*GATEWAY_REDIS_URL/);
+      await expect(startGateway({ dataDir, env: { GATEWAY_REDIS_URL: 'redis://127.0.0.1:1' } })).rejects.toThrow(
+        /Redis at redis:\/\/127\.0\.0\.1:1\/? did not answer.*GATEWAY_REDIS_URL/,
+      );
       // Nothing was opened: no database file in the data folder.
       expect(existsSync(join(dataDir, 'switchyard.db'))).toBe(false);
     } finally {
@@ -240,7 +327,11 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('5');
     expect(await json(answer)).toMatchObject({ type: 'server_error', code: 'team_store_unavailable' });
-    const paid = await chat(a, undefined, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'x' }] });
+    const paid = await chat(a, undefined, {
+      model: 'by-output',
+      max_tokens: 2,
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(paid.status).toBe(503);
     // Keys without a rate limit still reach unpaid routes; /status says Redis is away.
     expect((await a.request('/models')).status).toBe(200);
@@ -251,7 +342,10 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
 
     await relay.restore();
     expect(await statusOnceApplied(() => a.request('/models', { key: limited.key }), 200)).toBe(200);
-    expect((await chat(a, undefined, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'x' }] })).status).toBe(200);
+    expect(
+      (await chat(a, undefined, { model: 'by-output', max_tokens: 2, messages: [{ role: 'user', content: 'x' }] }))
+        .status,
+    ).toBe(200);
     // The change feed is back too: a key revoked on A is refused by B.
     expect(await statusOnceApplied(() => b.request('/models', { key: limited.key }), 200)).toBe(200);
     expect((await a.request(`/account/keys/${limited.id}`, { method: 'DELETE' })).status).toBe(200);

@@ -9,7 +9,9 @@ import { closeAfterTest, useFakeUpstream, useGateway } from '../support/use-reso
 
 /** Another service on the machine: serves a PNG at /image.png and redirects /to?url=... anywhere. */
 async function startOtherService(): Promise<{ port: number; hits: string[]; close(): Promise<void> }> {
-  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#0a0' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#0a0' } })
+    .png()
+    .toBuffer();
   const hits: string[] = [];
   const server = createServer((request, response) => {
     hits.push(request.url ?? '');
@@ -18,7 +20,11 @@ async function startOtherService(): Promise<{ port: number; hits: string[]; clos
     else response.writeHead(200, { 'content-type': 'image/png' }).end(png);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, hits, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    port: (server.address() as AddressInfo).port,
+    hits,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 let upstream: FakeUpstream;
@@ -32,31 +38,52 @@ beforeEach(async () => {
 const imagesConfig = (server: Record<string, unknown> = {}) => ({
   server,
   providers: [{ id: 'painter', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY }],
-  models: [{ id: 'image-model', provider: 'painter', upstream_model: 'paint', capabilities: ['image_generation'], image_sizes: ['8x8'] }],
+  models: [
+    {
+      id: 'image-model',
+      provider: 'painter',
+      upstream_model: 'paint',
+      capabilities: ['image_generation'],
+      image_sizes: ['8x8'],
+    },
+  ],
 });
 
 /** The upstream answers the next generation with an image at `url`. */
 function answerWithImageAt(url: string): void {
-  upstream.setBehaviour({ path: '/v1/images/generations', times: 1, failure: { type: 'status', status: 200, body: { created: 1, data: [{ url }] } } });
+  upstream.setBehaviour({
+    path: '/v1/images/generations',
+    times: 1,
+    failure: { type: 'status', status: 200, body: { created: 1, data: [{ url }] } },
+  });
 }
 
-const generate = (gateway: TestGateway) => gateway.request('/v1/images/generations', { method: 'POST', json: { model: 'image-model', prompt: 'a leaf', size: '8x8' } });
+const generate = (gateway: TestGateway) =>
+  gateway.request('/v1/images/generations', {
+    method: 'POST',
+    json: { model: 'image-model', prompt: 'a leaf', size: '8x8' },
+  });
 
 async function expectRefused(gateway: TestGateway, host: string): Promise<void> {
   const response = await generate(gateway);
   const body = await json(response);
-  expect({ status: response.status, body }).toMatchObject({ status: 502, body: { object: 'error', type: 'upstream_error', code: 'upstream_url_not_allowed' } });
+  expect({ status: response.status, body }).toMatchObject({
+    status: 502,
+    body: { object: 'error', type: 'upstream_error', code: 'upstream_url_not_allowed' },
+  });
   expect(body.message).toContain('"painter"');
   expect(body.message).toContain(host);
   expect(body.message).toMatch(/server\.url_fetch_allow/);
 }
 
 describe('image URLs an upstream answers with go through the URL policy', () => {
-  it('fetches an image on the provider\'s own origin, even on loopback', async () => {
+  it("fetches an image on the provider's own origin, even on loopback", async () => {
     const gateway = await useGateway({ config: imagesConfig() });
     const response = await generate(gateway);
     expect(response.status).toBe(200);
-    expect(upstream.requests.map((request) => `${request.method} ${request.path.replace(/\/files\/.*/, '/files/…')}`)).toEqual(['POST /v1/images/generations', 'GET /files/…']);
+    expect(
+      upstream.requests.map((request) => `${request.method} ${request.path.replace(/\/files\/.*/, '/files/…')}`),
+    ).toEqual(['POST /v1/images/generations', 'GET /files/…']);
   });
 
   it('refuses another loopback port, a private address and the metadata address, without connecting', async () => {
@@ -79,12 +106,17 @@ describe('image URLs an upstream answers with go through the URL policy', () => 
 
     const elsewhere = await startOtherService();
     try {
-      answerWithImageAt(`http://127.0.0.1:${other.port}/to?url=${encodeURIComponent(`http://127.0.0.1:${elsewhere.port}/image.png`)}`);
+      answerWithImageAt(
+        `http://127.0.0.1:${other.port}/to?url=${encodeURIComponent(`http://127.0.0.1:${elsewhere.port}/image.png`)}`,
+      );
       await expectRefused(gateway, `127.0.0.1:${elsewhere.port}`);
       expect(elsewhere.hits).toEqual([]);
     } finally {
       await elsewhere.close();
     }
-    expect(other.hits).toEqual(['/image.png', `/to?url=${encodeURIComponent(`http://127.0.0.1:${elsewhere.port}/image.png`)}`]);
+    expect(other.hits).toEqual([
+      '/image.png',
+      `/to?url=${encodeURIComponent(`http://127.0.0.1:${elsewhere.port}/image.png`)}`,
+    ]);
   });
 });

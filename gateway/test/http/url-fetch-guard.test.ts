@@ -42,7 +42,9 @@ let target: SourceServer;
 let gateway: TestGateway | undefined;
 
 beforeAll(async () => {
-  png = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#c03' } }).png().toBuffer();
+  png = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#c03' } })
+    .png()
+    .toBuffer();
   target = await startSource();
 });
 afterAll(async () => target.close());
@@ -52,7 +54,10 @@ const render = (image: string) => gateway!.request('/v1/ocr/render', { method: '
 async function expectRefused(image: string, code = 'url_not_allowed') {
   const response = await render(image);
   const body = await json(response);
-  expect({ status: response.status, image, message: body.message, body }).toMatchObject({ status: 422, body: { object: 'error', type: 'invalid_request_error', code, param: 'image' } });
+  expect({ status: response.status, image, message: body.message, body }).toMatchObject({
+    status: 422,
+    body: { object: 'error', type: 'invalid_request_error', code, param: 'image' },
+  });
   expect(response.headers.get('x-request-id')).toBeTruthy();
   return body;
 }
@@ -108,8 +113,17 @@ describe('client-given URLs are not fetched from loopback, private or special ad
 
   it('refuses other schemes in the field and in redirects', async () => {
     gateway = await useGateway({ config: { server: { url_fetch_allow: [`127.0.0.1:${target.port}`] } } });
-    for (const url of ['file:///etc/passwd', 'ftp://example.com/a.png', 'gopher://127.0.0.1:70/', 'javascript:alert(1)']) await expectRefused(url, 'url_scheme_not_allowed');
-    await expectRefused(`http://127.0.0.1:${target.port}/to?url=${encodeURIComponent('file:///etc/passwd')}`, 'url_scheme_not_allowed');
+    for (const url of [
+      'file:///etc/passwd',
+      'ftp://example.com/a.png',
+      'gopher://127.0.0.1:70/',
+      'javascript:alert(1)',
+    ])
+      await expectRefused(url, 'url_scheme_not_allowed');
+    await expectRefused(
+      `http://127.0.0.1:${target.port}/to?url=${encodeURIComponent('file:///etc/passwd')}`,
+      'url_scheme_not_allowed',
+    );
   });
 
   it('follows redirects itself and checks every hop: an allowed source cannot redirect to a blocked address', async () => {
@@ -118,9 +132,19 @@ describe('client-given URLs are not fetched from loopback, private or special ad
       gateway = await useGateway({ config: { server: { url_fetch_allow: [`127.0.0.1:${target.port}`] } } });
       const allowed = await render(`http://127.0.0.1:${target.port}/image.png`);
       expect(allowed.status).toBe(200);
-      expect(await json(allowed)).toMatchObject({ width: 8, height: 6, image: expect.stringMatching(/^data:image\/png;base64,/) });
+      expect(await json(allowed)).toMatchObject({
+        width: 8,
+        height: 6,
+        image: expect.stringMatching(/^data:image\/png;base64,/),
+      });
 
-      for (const hop of [`http://127.0.0.1:${other.port}/image.png`, `http://localhost:${other.port}/image.png`, `http://[::ffff:127.0.0.1]:${other.port}/image.png`, `http://2130706433:${other.port}/image.png`, 'http://169.254.169.254/latest/meta-data/']) {
+      for (const hop of [
+        `http://127.0.0.1:${other.port}/image.png`,
+        `http://localhost:${other.port}/image.png`,
+        `http://[::ffff:127.0.0.1]:${other.port}/image.png`,
+        `http://2130706433:${other.port}/image.png`,
+        'http://169.254.169.254/latest/meta-data/',
+      ]) {
         const body = await expectRefused(`http://127.0.0.1:${target.port}/to?url=${encodeURIComponent(hop)}`);
         expect(body.message).toMatch(/server\.url_fetch_allow/);
       }
@@ -137,7 +161,13 @@ describe('client-given URLs are not fetched from loopback, private or special ad
     const other = await startSource();
     try {
       gateway = await useGateway({ config: { server: { url_fetch_allow: ['127.0.0.0/8'] } } });
-      expect((await render(`http://127.0.0.1:${target.port}/to?url=${encodeURIComponent(`http://127.0.0.1:${other.port}/image.png`)}`)).status).toBe(200);
+      expect(
+        (
+          await render(
+            `http://127.0.0.1:${target.port}/to?url=${encodeURIComponent(`http://127.0.0.1:${other.port}/image.png`)}`,
+          )
+        ).status,
+      ).toBe(200);
       expect(other.hits).toEqual(['/image.png']);
       // The allow-list names addresses: ::1 is not 127.0.0.0/8, and a private network stays refused.
       await expectRefused(`http://[::1]:${other.port}/image.png`);
@@ -157,7 +187,14 @@ describe('server.url_fetch_allow', () => {
       { network: 'fd00::/8', port: undefined, source: 'fd00::/8' },
       { network: '192.168.1.20/32', port: undefined, source: '192.168.1.20' },
     ]);
-    for (const bad of ['localhost:9000', 'example.com', '127.0.0.1:0', '127.0.0.1:70000', '10.0.0.0/33', '0x7f000001']) {
+    for (const bad of [
+      'localhost:9000',
+      'example.com',
+      '127.0.0.1:0',
+      '127.0.0.1:70000',
+      '10.0.0.0/33',
+      '0x7f000001',
+    ]) {
       expect(() => parseUrlFetchAllow([bad]), bad).toThrow(/server\.url_fetch_allow/);
     }
   });

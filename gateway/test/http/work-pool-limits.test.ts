@@ -13,15 +13,28 @@ afterEach(async () => {
   gateway = undefined;
 });
 
-const ocr = (target: TestGateway, bytes: Buffer, type: string) => target.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(bytes, type) } });
+const ocr = (target: TestGateway, bytes: Buffer, type: string) =>
+  target.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(bytes, type) } });
 
 it('stops a job past its time budget and answers 504 naming server.media_job_timeout_ms', async () => {
   gateway = await startGateway({ config: { server: { media_job_timeout_ms: 300 } } });
   const response = await ocr(gateway, white16BitPng(3000), 'image/png');
   expect(response.status).toBe(504);
-  expect(await json(response)).toMatchObject({ object: 'error', type: 'server_error', code: 'document_too_slow', message: expect.stringContaining('server.media_job_timeout_ms') });
+  expect(await json(response)).toMatchObject({
+    object: 'error',
+    type: 'server_error',
+    code: 'document_too_slow',
+    message: expect.stringContaining('server.media_job_timeout_ms'),
+  });
   // The pool goes on: the next document is read on a fresh thread.
-  const text = onePagePdf({ dictionary: '/Filter /FlateDecode', data: deflateSync(Buffer.from('BT /F1 24 Tf 72 700 Td (Still served) Tj ET', 'latin1')) }, '<< /Font << /F1 5 0 R >> >>', ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>']);
+  const text = onePagePdf(
+    {
+      dictionary: '/Filter /FlateDecode',
+      data: deflateSync(Buffer.from('BT /F1 24 Tf 72 700 Td (Still served) Tj ET', 'latin1')),
+    },
+    '<< /Font << /F1 5 0 R >> >>',
+    ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'],
+  );
   const again = await ocr(gateway, text, 'application/pdf');
   expect([200, 504]).toContain(again.status);
 });
@@ -30,8 +43,17 @@ it('stops a job past its heap limit and answers 413 naming server.media_job_memo
   gateway = await startGateway({ config: { server: { media_job_memory_mb: 32 } } });
   // 120,000 short text runs: under the operator limit, but their text items need more than 32 MiB of heap.
   const content = Buffer.from(`BT /F1 1 Tf ${'(ab) Tj 0 1 Td '.repeat(60_000)}ET`, 'latin1');
-  const pdf = onePagePdf({ dictionary: '/Filter /FlateDecode', data: deflateSync(content) }, '<< /Font << /F1 5 0 R >> >>', ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>']);
+  const pdf = onePagePdf(
+    { dictionary: '/Filter /FlateDecode', data: deflateSync(content) },
+    '<< /Font << /F1 5 0 R >> >>',
+    ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'],
+  );
   const response = await ocr(gateway, pdf, 'application/pdf');
   expect(response.status).toBe(413);
-  expect(await json(response)).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'document_too_large', message: expect.stringContaining('server.media_job_memory_mb') });
+  expect(await json(response)).toMatchObject({
+    object: 'error',
+    type: 'invalid_request_error',
+    code: 'document_too_large',
+    message: expect.stringContaining('server.media_job_memory_mb'),
+  });
 });

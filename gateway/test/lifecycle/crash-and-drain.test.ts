@@ -48,7 +48,11 @@ describe('kill -9 during concurrent chats', () => {
     let killed = false;
     const one = async (i: number) => {
       const id = `crash-${i}`;
-      const response = await gateway.request('/v1/chat/completions', { method: 'POST', headers: { 'x-request-id': id }, json: { model: 'svc-large-3', messages: [{ role: 'user', content: `question number ${i}` }] } });
+      const response = await gateway.request('/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'x-request-id': id },
+        json: { model: 'svc-large-3', messages: [{ role: 'user', content: `question number ${i}` }] },
+      });
       const body = (await response.json()) as Json;
       if (response.status !== 200 || body.object !== 'chat.completion') return;
       answered.push({ id, cost: Number(response.headers.get('x-request-cost')) });
@@ -63,7 +67,9 @@ describe('kill -9 during concurrent chats', () => {
     expect(answered.length).toBeGreaterThanOrEqual(100);
 
     const restarted = await start();
-    const usage = (await json(await restarted.request('/account/usage', { headers: { authorization: '', 'x-api-key': ADMIN_KEY } }))).usage;
+    const usage = (
+      await json(await restarted.request('/account/usage', { headers: { authorization: '', 'x-api-key': ADMIN_KEY } }))
+    ).usage;
     const chats = usage.by_model.find((group: Json) => group.key === 'svc-large-3-2512');
     expect(chats.requests).toBeGreaterThanOrEqual(answered.length);
     expect(chats.requests).toBeLessThanOrEqual(200);
@@ -75,7 +81,15 @@ describe('kill -9 during concurrent chats', () => {
     // Exactly: each answered request, by its id, with its cost.
     const db = new Libsql(join(dataDir, 'switchyard.db'), { readonly: true });
     try {
-      const stored = new Map((db.prepare('SELECT request_id, cost, status FROM usage').all() as { request_id: string; cost: number; status: number }[]).map((row) => [row.request_id, row]));
+      const stored = new Map(
+        (
+          db.prepare('SELECT request_id, cost, status FROM usage').all() as {
+            request_id: string;
+            cost: number;
+            status: number;
+          }[]
+        ).map((row) => [row.request_id, row]),
+      );
       const missing = answered.filter((entry) => stored.get(entry.id)?.status !== 200);
       expect(missing).toEqual([]);
       for (const entry of answered) expect(stored.get(entry.id)!.cost).toBeCloseTo(entry.cost, 9);
@@ -90,7 +104,11 @@ describe('kill -9 during concurrent chats', () => {
     let killed = false;
     const one = async (i: number) => {
       const id = `crash-stream-${i}`;
-      const response = await gateway.request('/v1/chat/completions', { method: 'POST', headers: { 'x-request-id': id }, json: { model: 'svc-large-3', stream: true, messages: [{ role: 'user', content: `stream ${i}` }] } });
+      const response = await gateway.request('/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'x-request-id': id },
+        json: { model: 'svc-large-3', stream: true, messages: [{ role: 'user', content: `stream ${i}` }] },
+      });
       if (response.status !== 200 || !response.body) return;
       let text = '';
       const decoder = new TextDecoder();
@@ -114,7 +132,11 @@ describe('kill -9 during concurrent chats', () => {
     expect(await terminate(restarted)).toBe(0);
     const db = new Libsql(join(dataDir, 'switchyard.db'), { readonly: true });
     try {
-      const stored = new Set((db.prepare('SELECT request_id FROM usage WHERE status = 200').all() as { request_id: string }[]).map((row) => row.request_id));
+      const stored = new Set(
+        (db.prepare('SELECT request_id FROM usage WHERE status = 200').all() as { request_id: string }[]).map(
+          (row) => row.request_id,
+        ),
+      );
       expect(answered.filter((id) => !stored.has(id))).toEqual([]);
     } finally {
       db.close();
@@ -123,12 +145,24 @@ describe('kill -9 during concurrent chats', () => {
 });
 
 async function uploadBatch(gateway: SpawnedGateway, count: number): Promise<string> {
-  const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ custom_id: `line-${i}`, method: 'POST', url: '/v1/chat/completions', body: { model: 'svc-large-3', messages: [{ role: 'user', content: `batch line-${i}` }] } }));
+  const lines = Array.from({ length: count }, (_, i) =>
+    JSON.stringify({
+      custom_id: `line-${i}`,
+      method: 'POST',
+      url: '/v1/chat/completions',
+      body: { model: 'svc-large-3', messages: [{ role: 'user', content: `batch line-${i}` }] },
+    }),
+  );
   const form = new FormData();
   form.set('purpose', 'batch');
   form.set('file', new Blob([lines.join('\n')], { type: 'application/jsonl' }), 'input.jsonl');
   const file = await json(await gateway.request('/v1/files', { method: 'POST', body: form }));
-  const batch = await json(await gateway.request('/v1/batch', { method: 'POST', json: { input_file_id: file.id, endpoint: '/v1/chat/completions' } }));
+  const batch = await json(
+    await gateway.request('/v1/batch', {
+      method: 'POST',
+      json: { input_file_id: file.id, endpoint: '/v1/chat/completions' },
+    }),
+  );
   expect(batch.id).toMatch(/^batch_/);
   return batch.id;
 }
@@ -142,13 +176,22 @@ function upstreamCounts(count: number): number[] {
 async function finishedBatch(gateway: SpawnedGateway, id: string): Promise<{ batch: Json; customIds: string[] }> {
   let batch: Json;
   await expect
-    .poll(async () => {
-      batch = await json(await gateway.request(`/v1/batch/${id}`));
-      return batch.status;
-    }, { timeout: 60_000, interval: 250 })
+    .poll(
+      async () => {
+        batch = await json(await gateway.request(`/v1/batch/${id}`));
+        return batch.status;
+      },
+      { timeout: 60_000, interval: 250 },
+    )
     .toBe('completed');
   const output = await (await gateway.request(`/v1/files/${batch.output_file_id}/content`)).text();
-  return { batch, customIds: output.trim().split('\n').map((line) => (JSON.parse(line) as Json).custom_id) };
+  return {
+    batch,
+    customIds: output
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as Json).custom_id),
+  };
 }
 
 describe('batches across a stop', () => {
@@ -191,6 +234,8 @@ describe('batches across a stop', () => {
     const counts = upstreamCounts(LINES);
     expect(counts.every((count) => count >= 1)).toBe(true);
     // The lines in flight at the kill (at most the per-batch concurrency) may run twice, no other.
-    expect(counts.reduce((sum, count) => sum + count, 0)).toBeLessThanOrEqual(LINES + DEFAULT_SERVER.batchConcurrencyPerBatch);
+    expect(counts.reduce((sum, count) => sum + count, 0)).toBeLessThanOrEqual(
+      LINES + DEFAULT_SERVER.batchConcurrencyPerBatch,
+    );
   }, 120_000);
 });

@@ -49,7 +49,9 @@ describe('the Owner key of a new data folder', () => {
     }
 
     const gateway = await start(dataDir);
-    await expect.poll(() => gateway.output().stdout).toMatch(/Generated an Owner API key \(shown once, store it now\): sk-sy-/);
+    await expect
+      .poll(() => gateway.output().stdout)
+      .toMatch(/Generated an Owner API key \(shown once, store it now\): sk-sy-/);
     const key = /store it now\): (sk-sy-\S+)/.exec(gateway.output().stdout)![1];
     expect(await signsIn(gateway, key)).toBe(200);
     await stop(gateway);
@@ -62,16 +64,24 @@ describe('the Owner key of a new data folder', () => {
     await stop(first);
 
     const second = await start(dataDir);
-    await expect.poll(() => second.output().stdout).toMatch(/Lost it\? Set GATEWAY_ADMIN_KEY .*`npm run serve -- --reset-owner-key`/);
+    await expect
+      .poll(() => second.output().stdout)
+      .toMatch(/Lost it\? Set GATEWAY_ADMIN_KEY .*`npm run serve -- --reset-owner-key`/);
     expect(second.output().stdout).not.toMatch(/sk-sy-/);
     await stop(second);
 
     const reset = await start(dataDir, {}, ['--reset-owner-key']);
-    await expect.poll(() => reset.output().stdout).toMatch(/New Owner API key \(--reset-owner-key; shown once, store it now\): sk-sy-/);
+    await expect
+      .poll(() => reset.output().stdout)
+      .toMatch(/New Owner API key \(--reset-owner-key; shown once, store it now\): sk-sy-/);
     const key = /store it now\): (sk-sy-\S+)/.exec(reset.output().stdout)![1];
     expect(await signsIn(reset, key)).toBe(200);
-    const account = (await (await reset.request('/account/keys', { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { name: string; role: string }[] };
-    expect(account.data.filter((entry) => entry.role === 'owner').map((entry) => entry.name)).toEqual(expect.arrayContaining(['Bootstrap owner', 'Owner (--reset-owner-key)']));
+    const account = (await (
+      await reset.request('/account/keys', { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as { data: { name: string; role: string }[] };
+    expect(account.data.filter((entry) => entry.role === 'owner').map((entry) => entry.name)).toEqual(
+      expect.arrayContaining(['Bootstrap owner', 'Owner (--reset-owner-key)']),
+    );
     await stop(reset);
   });
 
@@ -79,16 +89,35 @@ describe('the Owner key of a new data folder', () => {
     const dataDir = useTempDir('switchyard-owner-');
     const adminKey = 'sk-sy-CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC';
     const first = await start(dataDir, { GATEWAY_ADMIN_KEY: adminKey });
-    const created = (await (await first.request('/account/keys', { method: 'POST', headers: { authorization: `Bearer ${adminKey}` }, json: { name: 'other owner', role: 'owner' } })).json()) as { key: string };
-    const keys = (await (await first.request('/account/keys', { headers: { authorization: `Bearer ${adminKey}` } })).json()) as { data: { id: string; name: string }[] };
+    const created = (await (
+      await first.request('/account/keys', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminKey}` },
+        json: { name: 'other owner', role: 'owner' },
+      })
+    ).json()) as { key: string };
+    const keys = (await (
+      await first.request('/account/keys', { headers: { authorization: `Bearer ${adminKey}` } })
+    ).json()) as { data: { id: string; name: string }[] };
     const adminId = keys.data.find((entry) => entry.name === 'Admin (GATEWAY_ADMIN_KEY)')!.id;
-    expect((await first.request(`/account/keys/${adminId}`, { method: 'DELETE', headers: { authorization: `Bearer ${created.key}` } })).status).toBe(200);
+    expect(
+      (
+        await first.request(`/account/keys/${adminId}`, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${created.key}` },
+        })
+      ).status,
+    ).toBe(200);
     await stop(first);
 
     const second = await start(dataDir, { GATEWAY_ADMIN_KEY: adminKey });
-    await expect.poll(() => second.output().stdout).toMatch(/GATEWAY_ADMIN_KEY was revoked in this data folder .*--reset-owner-key/);
+    await expect
+      .poll(() => second.output().stdout)
+      .toMatch(/GATEWAY_ADMIN_KEY was revoked in this data folder .*--reset-owner-key/);
     await stop(second);
 
-    await expect(start(dataDir, {}, ['--reset-owner'])).rejects.toThrow(/unknown option --reset-owner; the only option is --reset-owner-key/);
+    await expect(start(dataDir, {}, ['--reset-owner'])).rejects.toThrow(
+      /unknown option --reset-owner; the only option is --reset-owner-key/,
+    );
   });
 });

@@ -12,13 +12,21 @@ function npmRunServe(dataDir: string) {
   const child = spawn('npm', ['run', '--silent', 'serve'], {
     cwd: REPO,
     detached: true,
-    env: { ...process.env, GATEWAY_PORT: '0', GATEWAY_DATA_DIR: dataDir, GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_LOG_LEVEL: 'error' },
+    env: {
+      ...process.env,
+      GATEWAY_PORT: '0',
+      GATEWAY_DATA_DIR: dataDir,
+      GATEWAY_ADMIN_KEY: ADMIN_KEY,
+      GATEWAY_LOG_LEVEL: 'error',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<string>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? `exit ${code}`)));
+  const exited = new Promise<string>((resolve) =>
+    child.on('exit', (code, signal) => resolve(signal ?? `exit ${code}`)),
+  );
   return { child, exited, output: () => output };
 }
 
@@ -29,7 +37,9 @@ describe('npm run serve', () => {
       for (const attempt of ['first', 'second']) {
         const run = npmRunServe(dataDir);
         try {
-          await expect.poll(run.output, { timeout: 45_000, message: `${attempt} start` }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+          await expect
+            .poll(run.output, { timeout: 45_000, message: `${attempt} start` })
+            .toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
           const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(run.output())![1];
           // Never silent while it builds or starts: each step says what it is doing first.
           expect(run.output()).toMatch(/Starting the gateway\.\.\.\n[^]*listening on/);

@@ -21,7 +21,8 @@ const LINES = 1000;
 /** Each instance's lines in flight (all batches and one batch alike). */
 const CONCURRENCY = 8;
 
-const chats = (upstream: FakeUpstream) => upstream.requests.filter((request) => request.path === '/v1/chat/completions');
+const chats = (upstream: FakeUpstream) =>
+  upstream.requests.filter((request) => request.path === '/v1/chat/completions');
 
 describe('kill -9 of an instance mid-batch (the built CLI on PostgreSQL and Redis)', () => {
   it('the other instance finishes the batch: every custom_id once, and only the lines in flight on the killed one run twice', async () => {
@@ -31,7 +32,14 @@ describe('kill -9 of an instance mid-batch (the built CLI on PostgreSQL and Redi
     const spawn = async (id: string, upstream: FakeUpstream): Promise<SpawnedGateway> => {
       const gateway = await spawnGateway(
         useTempDir('switchyard-batch-kill-'),
-        { ...upstreamConfig(upstream), server: { batch_concurrency: CONCURRENCY, batch_concurrency_per_batch: CONCURRENCY, batch_recovery_seconds: 1 } },
+        {
+          ...upstreamConfig(upstream),
+          server: {
+            batch_concurrency: CONCURRENCY,
+            batch_concurrency_per_batch: CONCURRENCY,
+            batch_recovery_seconds: 1,
+          },
+        },
         teamInstanceEnv({ databaseUrl: database.url, prefix, filesDir }, id),
       );
       onTestFinished(() => {
@@ -42,16 +50,22 @@ describe('kill -9 of an instance mid-batch (the built CLI on PostgreSQL and Redi
     // Each instance on its own (slow) upstream, so each one's calls are counted.
     const upstreamA = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
     const upstreamB = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
-    for (const upstream of [upstreamA, upstreamB]) upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 25 }, path: '/v1/chat/completions' });
+    for (const upstream of [upstreamA, upstreamB])
+      upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 25 }, path: '/v1/chat/completions' });
     const a = await spawn('gw-a', upstreamA);
     const b = await spawn('gw-b', upstreamB);
 
     const expected = Array.from({ length: LINES }, (_, index) => `line-${index}`);
-    const batch = await createChatBatch(a, expected.map((id) => chatLine(id, id)));
+    const batch = await createChatBatch(
+      a,
+      expected.map((id) => chatLine(id, id)),
+    );
     const read = async (): Promise<Json> => json(await b.request(`/v1/batches/${batch.id}`));
 
     // Mid-batch, with both instances busy: kill A.
-    await expect.poll(async () => (await read()).request_counts.completed, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(LINES / 4);
+    await expect
+      .poll(async () => (await read()).request_counts.completed, { timeout: 60_000, interval: 100 })
+      .toBeGreaterThanOrEqual(LINES / 4);
     expect(chats(upstreamA).length).toBeGreaterThan(0);
     const started = Date.now();
     a.child.kill('SIGKILL');

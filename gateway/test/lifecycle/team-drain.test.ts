@@ -37,7 +37,12 @@ describe('graceful drain in team mode (the built CLI on PostgreSQL and Redis)', 
       useTempDir('switchyard-drain-'),
       // The checks made while draining (readiness, a request still served) have 2 s; the streamed answer outlasts that anyway.
       { ...upstreamConfig(upstream), server: { drain_delay_ms: 2000, shutdown_grace_ms: 20_000 } },
-      { GATEWAY_DATABASE_URL: database.url, GATEWAY_REDIS_URL: TEST_REDIS_URL, GATEWAY_REDIS_PREFIX: prefix, GATEWAY_INSTANCE_ID: 'gw-drain' },
+      {
+        GATEWAY_DATABASE_URL: database.url,
+        GATEWAY_REDIS_URL: TEST_REDIS_URL,
+        GATEWAY_REDIS_PREFIX: prefix,
+        GATEWAY_INSTANCE_ID: 'gw-drain',
+      },
     );
     onTestFinished(() => {
       if (gateway.child.exitCode === null && gateway.child.signalCode === null) gateway.child.kill('SIGKILL');
@@ -46,9 +51,17 @@ describe('graceful drain in team mode (the built CLI on PostgreSQL and Redis)', 
 
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 400 }, path: '/v1/chat/completions' });
     const messages = [{ role: 'user', content: 'tell me a long story' }];
-    const streamed = await gateway.request('/v1/chat/completions', { method: 'POST', headers: { 'x-request-id': 'drain-stream' }, json: { model: 'svc-large-3', stream: true, messages } });
+    const streamed = await gateway.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'x-request-id': 'drain-stream' },
+      json: { model: 'svc-large-3', stream: true, messages },
+    });
     expect(streamed.status).toBe(200);
-    const plain = gateway.request('/v1/chat/completions', { method: 'POST', headers: { 'x-request-id': 'drain-plain' }, json: { model: 'svc-large-3', messages } });
+    const plain = gateway.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'x-request-id': 'drain-plain' },
+      json: { model: 'svc-large-3', messages },
+    });
     const events = readSse(streamed);
 
     gateway.child.kill('SIGTERM');
@@ -69,13 +82,18 @@ describe('graceful drain in team mode (the built CLI on PostgreSQL and Redis)', 
     expect(await gateway.exited).toBe(0);
     expect(gateway.output().stdout).toMatch(/SIGTERM received: not ready, still serving for 2000 ms/);
 
-    const usage = await rows<{ request_id: string; status: number; completion_tokens: number }>('SELECT request_id, status, completion_tokens FROM usage WHERE request_id = ANY($1) ORDER BY request_id', [['drain-plain', 'drain-stream']]);
+    const usage = await rows<{ request_id: string; status: number; completion_tokens: number }>(
+      'SELECT request_id, status, completion_tokens FROM usage WHERE request_id = ANY($1) ORDER BY request_id',
+      [['drain-plain', 'drain-stream']],
+    );
     expect(usage.map((row) => [row.request_id, Number(row.status)])).toEqual([
       ['drain-plain', 200],
       ['drain-stream', 200],
     ]);
     expect(usage.every((row) => Number(row.completion_tokens) > 0)).toBe(true);
-    const logged = await rows<{ id: string }>('SELECT id FROM request_log WHERE id = ANY($1)', [['drain-plain', 'drain-stream']]);
+    const logged = await rows<{ id: string }>('SELECT id FROM request_log WHERE id = ANY($1)', [
+      ['drain-plain', 'drain-stream'],
+    ]);
     expect(logged.map((row) => row.id).sort()).toEqual(['drain-plain', 'drain-stream']);
   });
 
@@ -87,7 +105,12 @@ describe('graceful drain in team mode (the built CLI on PostgreSQL and Redis)', 
     const gateway = await spawnGateway(
       useTempDir('switchyard-drain-'),
       { ...upstreamConfig(upstream), server: { drain_delay_ms: 600_000 } },
-      { GATEWAY_DATABASE_URL: database.url, GATEWAY_REDIS_URL: TEST_REDIS_URL, GATEWAY_REDIS_PREFIX: prefix, GATEWAY_INSTANCE_ID: 'gw-twice' },
+      {
+        GATEWAY_DATABASE_URL: database.url,
+        GATEWAY_REDIS_URL: TEST_REDIS_URL,
+        GATEWAY_REDIS_PREFIX: prefix,
+        GATEWAY_INSTANCE_ID: 'gw-twice',
+      },
     );
     onTestFinished(() => {
       if (gateway.child.exitCode === null && gateway.child.signalCode === null) gateway.child.kill('SIGKILL');

@@ -51,7 +51,11 @@ describe('usage answered during a PostgreSQL outage survives kill -9 (the built 
     };
     const journals = () => readdirSync(dataDir).filter((name) => name.startsWith('usage-journal'));
     const chat = (gateway: SpawnedGateway, id: string) =>
-      gateway.request('/v1/chat/completions', { method: 'POST', headers: { 'x-request-id': id }, json: { model: 'svc-large-3', messages: [{ role: 'user', content: `question ${id}` }] } });
+      gateway.request('/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'x-request-id': id },
+        json: { model: 'svc-large-3', messages: [{ role: 'user', content: `question ${id}` }] },
+      });
 
     const first = await start();
     expect((await chat(first, 'journal-before')).status).toBe(200);
@@ -67,11 +71,20 @@ describe('usage answered during a PostgreSQL outage survives kill -9 (the built 
     // The journal of the killed gateway, named by its process id (it also holds the usage committed before the outage).
     const journal = join(dataDir, `usage-journal.${first.child.pid}.ndjson`);
     const kept = readFileSync(journal, 'utf8');
-    expect(kept.trim().split('\n').map((line) => JSON.parse(line).request_id).filter((id) => id.startsWith('journal-outage-')).sort()).toEqual([...ids].sort());
+    expect(
+      kept
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).request_id)
+        .filter((id) => id.startsWith('journal-outage-'))
+        .sort(),
+    ).toEqual([...ids].sort());
 
     await relay.restore();
     const second = await start();
-    const stored = await rows<{ request_id: string; n: number }>("SELECT request_id, COUNT(*)::int AS n FROM usage WHERE request_id LIKE 'journal-outage-%' GROUP BY request_id ORDER BY request_id");
+    const stored = await rows<{ request_id: string; n: number }>(
+      "SELECT request_id, COUNT(*)::int AS n FROM usage WHERE request_id LIKE 'journal-outage-%' GROUP BY request_id ORDER BY request_id",
+    );
     expect(stored).toEqual([...ids].sort().map((id) => ({ request_id: id, n: 1 })));
     expect(existsSync(journal)).toBe(false);
     expect(journals()).toEqual([`usage-journal.${second.child.pid}.ndjson`]);
@@ -79,14 +92,18 @@ describe('usage answered during a PostgreSQL outage survives kill -9 (the built 
     expect(debited).toBeGreaterThan(0);
     const balanceAfter = (await rows<{ balance: number }>('SELECT balance FROM account'))[0].balance;
     expect(balanceBefore - balanceAfter).toBeCloseTo(debited, 9);
-    const rolledUp = await rows<{ requests: number }>("SELECT SUM(requests)::int AS requests FROM usage_daily WHERE model LIKE 'svc-large-3%'");
+    const rolledUp = await rows<{ requests: number }>(
+      "SELECT SUM(requests)::int AS requests FROM usage_daily WHERE model LIKE 'svc-large-3%'",
+    );
     expect(rolledUp[0].requests).toBe(ids.length + 1);
 
     // A crash between the commit and the emptying of the journal: the same rows come back at the next start.
     expect(await killed(second)).toBeNull();
     writeFileSync(journal, kept);
     const third = await start();
-    expect((await rows<{ n: number }>("SELECT COUNT(*)::int AS n FROM usage WHERE request_id LIKE 'journal-outage-%'"))[0].n).toBe(ids.length);
+    expect(
+      (await rows<{ n: number }>("SELECT COUNT(*)::int AS n FROM usage WHERE request_id LIKE 'journal-outage-%'"))[0].n,
+    ).toBe(ids.length);
     expect((await rows<{ balance: number }>('SELECT balance FROM account'))[0].balance).toBeCloseTo(balanceAfter, 9);
     expect(existsSync(journal)).toBe(false);
     third.child.kill('SIGTERM');

@@ -31,19 +31,44 @@ describe('checkPdfStreams', () => {
   });
 
   it('refuses a stream that inflates past the limit, a content stream of too many operators, and an image over the pixel limit', () => {
-    expect(() => checkPdfStreams(onePagePdf({ dictionary: '/Filter /FlateDecode', data: deflateBomb(65) }), limits)).toThrow(expect.objectContaining({ kind: 'too_large', code: 'pdf_stream_too_large' }));
-    const busy = onePagePdf({ dictionary: '/Filter /FlateDecode', data: deflateSync(Buffer.from('0 0 m '.repeat(1200), 'latin1')) });
-    expect(() => checkPdfStreams(busy, limits)).toThrow(expect.objectContaining({ kind: 'too_large', code: 'pdf_page_too_complex' }));
-    const image = onePagePdf({ dictionary: '', data: Buffer.from('/Im1 Do', 'latin1') }, '<< /XObject << /Im1 5 0 R >> >>', [
-      { dictionary: '/Type /XObject /Subtype /Image /Width 8000 /Height 6000 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode', data: Buffer.alloc(16) },
-    ]);
-    expect(() => checkPdfStreams(image, limits)).toThrow(expect.objectContaining({ kind: 'too_large', code: 'image_too_large', param: 'max_pixels' }));
+    expect(() =>
+      checkPdfStreams(onePagePdf({ dictionary: '/Filter /FlateDecode', data: deflateBomb(65) }), limits),
+    ).toThrow(expect.objectContaining({ kind: 'too_large', code: 'pdf_stream_too_large' }));
+    const busy = onePagePdf({
+      dictionary: '/Filter /FlateDecode',
+      data: deflateSync(Buffer.from('0 0 m '.repeat(1200), 'latin1')),
+    });
+    expect(() => checkPdfStreams(busy, limits)).toThrow(
+      expect.objectContaining({ kind: 'too_large', code: 'pdf_page_too_complex' }),
+    );
+    const image = onePagePdf(
+      { dictionary: '', data: Buffer.from('/Im1 Do', 'latin1') },
+      '<< /XObject << /Im1 5 0 R >> >>',
+      [
+        {
+          dictionary:
+            '/Type /XObject /Subtype /Image /Width 8000 /Height 6000 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode',
+          data: Buffer.alloc(16),
+        },
+      ],
+    );
+    expect(() => checkPdfStreams(image, limits)).toThrow(
+      expect.objectContaining({ kind: 'too_large', code: 'image_too_large', param: 'max_pixels' }),
+    );
   });
 
   it('does not count the binary data of a mesh shading as operators', () => {
-    const shading = onePagePdf({ dictionary: '', data: Buffer.from('/Sh1 sh', 'latin1') }, '<< /Shading << /Sh1 5 0 R >> >>', [
-      { dictionary: '/ShadingType 4 /ColorSpace /DeviceRGB /BitsPerCoordinate 16 /BitsPerComponent 8 /BitsPerFlag 8 /Decode [0 1 0 1 0 1 0 1 0 1]', data: Buffer.from('ab '.repeat(5000), 'latin1') },
-    ]);
+    const shading = onePagePdf(
+      { dictionary: '', data: Buffer.from('/Sh1 sh', 'latin1') },
+      '<< /Shading << /Sh1 5 0 R >> >>',
+      [
+        {
+          dictionary:
+            '/ShadingType 4 /ColorSpace /DeviceRGB /BitsPerCoordinate 16 /BitsPerComponent 8 /BitsPerFlag 8 /Decode [0 1 0 1 0 1 0 1 0 1]',
+          data: Buffer.from('ab '.repeat(5000), 'latin1'),
+        },
+      ],
+    );
     expect(() => checkPdfStreams(shading, limits)).not.toThrow();
   });
 });

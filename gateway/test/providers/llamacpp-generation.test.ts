@@ -4,7 +4,11 @@ import type { ChatProvider, ChatRequest, ChatStreamEvent } from '../../src/provi
 import type { CompletionProvider, CompletionStreamEvent } from '../../src/providers/contracts/completions.js';
 import type { EmbeddingProvider } from '../../src/providers/contracts/embeddings.js';
 import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
-import { createTinyLlamaCppProvider, createTinyModelFolder, type TinyModelFolder } from '../support/tiny-gguf-provider.js';
+import {
+  createTinyLlamaCppProvider,
+  createTinyModelFolder,
+  type TinyModelFolder,
+} from '../support/tiny-gguf-provider.js';
 import { collect } from '../support/collect.js';
 
 let folder: TinyModelFolder;
@@ -77,7 +81,9 @@ describe('llamacpp chat', () => {
   it('streams deltas that add up to the same text, then finish and usage', async () => {
     const plain = await chat.chat(chatRequest());
     const events = await collect(await chat.chatStream(chatRequest()));
-    const deltas = events.filter((event): event is Extract<ChatStreamEvent, { type: 'delta' }> => event.type === 'delta');
+    const deltas = events.filter(
+      (event): event is Extract<ChatStreamEvent, { type: 'delta' }> => event.type === 'delta',
+    );
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas[0].role).toBe('assistant');
     expect(deltas.map((delta) => delta.content ?? '').join('')).toBe(plain.choices[0].message.content);
@@ -102,7 +108,10 @@ describe('llamacpp chat', () => {
   });
 
   it('refuses max_tokens 0, which the engine would read as unlimited', async () => {
-    await expect(chat.chat(chatRequest({ max_tokens: 0 }))).rejects.toMatchObject({ kind: 'invalid_request', param: 'max_tokens' });
+    await expect(chat.chat(chatRequest({ max_tokens: 0 }))).rejects.toMatchObject({
+      kind: 'invalid_request',
+      param: 'max_tokens',
+    });
   });
 
   it('makes n choices', async () => {
@@ -146,7 +155,14 @@ describe('llamacpp chat', () => {
         max_tokens: 200,
         response_format: {
           type: 'json_schema',
-          json_schema: { name: 'pick', schema: { type: 'object', properties: { pick: { anyOf: [{ enum: ['left', 'right'] }, { type: 'boolean' }] } }, required: ['pick'] } },
+          json_schema: {
+            name: 'pick',
+            schema: {
+              type: 'object',
+              properties: { pick: { anyOf: [{ enum: ['left', 'right'] }, { type: 'boolean' }] } },
+              required: ['pick'],
+            },
+          },
         },
       }),
     );
@@ -157,11 +173,23 @@ describe('llamacpp chat', () => {
   it('refuses image parts with invalid_request', async () => {
     const image = chat.chat(
       chatRequest({
-        messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] }],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'what is this?' },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+            ],
+          },
+        ],
       }),
     );
     await expect(image).rejects.toMatchObject({ kind: 'invalid_request', param: 'messages' });
-    await expect(chat.chatStream(chatRequest({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] }))).rejects.toBeInstanceOf(ProviderError);
+    await expect(
+      chat.chatStream(
+        chatRequest({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] }),
+      ),
+    ).rejects.toBeInstanceOf(ProviderError);
   });
 
   it('aborts a stream mid-generation and stays usable', async () => {
@@ -191,7 +219,9 @@ describe('llamacpp chat', () => {
 });
 
 describe('llamacpp completions', () => {
-  const request = (overrides: Partial<Parameters<CompletionProvider['complete']>[0]> = {}): Parameters<CompletionProvider['complete']>[0] => ({
+  const request = (
+    overrides: Partial<Parameters<CompletionProvider['complete']>[0]> = {},
+  ): Parameters<CompletionProvider['complete']>[0] => ({
     model: folder.model,
     prompt: 'Once upon a time',
     max_tokens: 16,
@@ -225,7 +255,11 @@ describe('llamacpp completions', () => {
     const plain = await completions.complete(request({ max_tokens: 40 }));
     const { stop, index } = pickStopSequence(plain.choices[0].text);
     const stopped = await completions.complete(request({ max_tokens: 40, stop: [stop] }));
-    expect(stopped.choices[0]).toEqual({ index: 0, text: plain.choices[0].text.slice(0, index), finish_reason: 'stop' });
+    expect(stopped.choices[0]).toEqual({
+      index: 0,
+      text: plain.choices[0].text.slice(0, index),
+      finish_reason: 'stop',
+    });
   });
 });
 
@@ -246,7 +280,10 @@ describe('llamacpp embeddings', () => {
 
   it('refuses empty inputs and unavailable dimensions', async () => {
     const signal = new AbortController().signal;
-    await expect(embeddings.embed({ model: folder.model, input: [''], signal })).rejects.toMatchObject({ kind: 'invalid_request', param: 'input' });
+    await expect(embeddings.embed({ model: folder.model, input: [''], signal })).rejects.toMatchObject({
+      kind: 'invalid_request',
+      param: 'input',
+    });
     await expect(embeddings.embed({ model: folder.model, input: ['x'], dimensions: 8, signal })).rejects.toMatchObject({
       kind: 'invalid_request',
       param: 'dimensions',

@@ -6,7 +6,12 @@ import { ProviderError } from '../../src/providers/_shared/provider-error.js';
 import { createLlamaCppProvider, listGgufModels } from '../../src/providers/llamacpp/create-llamacpp-provider.js';
 import type { ChatRequest, ChatResult } from '../../src/providers/contracts/chat.js';
 import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
-import { createTinyLlamaCppProvider, createTinyModelFolder, silentLogger, type TinyModelFolder } from '../support/tiny-gguf-provider.js';
+import {
+  createTinyLlamaCppProvider,
+  createTinyModelFolder,
+  silentLogger,
+  type TinyModelFolder,
+} from '../support/tiny-gguf-provider.js';
 import { closeAfterTest } from '../support/use-resources.js';
 
 let folder: TinyModelFolder;
@@ -39,7 +44,8 @@ function chatRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
 }
 
 async function waitFor(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 500 && !condition(); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let attempt = 0; attempt < 500 && !condition(); attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   expect(condition()).toBe(true);
 }
 
@@ -55,30 +61,42 @@ describe('llamacpp model files', () => {
 
   it('reports an unknown model as model_file_not_found naming the folder', async () => {
     const instance = provider();
-    const error = await instance.capabilities.chat!.chat(chatRequest({ model: 'nope' })).catch((caught: unknown) => caught);
+    const error = await instance.capabilities
+      .chat!.chat(chatRequest({ model: 'nope' }))
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ kind: 'invalid_request', code: 'model_file_not_found' });
     expect((error as Error).message).toContain(folder.dir);
-    await expect(instance.capabilities.embeddings!.embed({ model: '../tiny', input: ['x'], signal: new AbortController().signal })).rejects.toMatchObject({
+    await expect(
+      instance.capabilities.embeddings!.embed({ model: '../tiny', input: ['x'], signal: new AbortController().signal }),
+    ).rejects.toMatchObject({
       code: 'model_file_not_found',
     });
     expect(instance.modelStatus!('nope').state).toBe('unavailable');
   });
 
-  it.each(['junk', 'truncated'])('fails to load a broken file (%s) with invalid_input and keeps serving', async (broken) => {
-    const instance = provider();
-    const failure = instance.capabilities.chat!.chat(chatRequest({ model: broken }));
-    await expect(failure).rejects.toMatchObject({ kind: 'invalid_input', code: 'model_load_failed' });
-    const status = instance.modelStatus!(broken);
-    expect(status.state).toBe('unavailable');
-    expect(status.detail).toContain(broken);
-    const healthy = await instance.capabilities.chat!.chat(chatRequest());
-    expect(healthy.choices[0].message.content).toEqual(expect.any(String));
-  });
+  it.each(['junk', 'truncated'])(
+    'fails to load a broken file (%s) with invalid_input and keeps serving',
+    async (broken) => {
+      const instance = provider();
+      const failure = instance.capabilities.chat!.chat(chatRequest({ model: broken }));
+      await expect(failure).rejects.toMatchObject({ kind: 'invalid_input', code: 'model_load_failed' });
+      const status = instance.modelStatus!(broken);
+      expect(status.state).toBe('unavailable');
+      expect(status.detail).toContain(broken);
+      const healthy = await instance.capabilities.chat!.chat(chatRequest());
+      expect(healthy.choices[0].message.content).toEqual(expect.any(String));
+    },
+  );
 
   it('validates its options, naming the field', () => {
     const create = (options: Record<string, unknown>): ProviderInstance =>
-      createLlamaCppProvider({ id: 'local', dataDir: folder.dir, logger: silentLogger, options: { type: 'llamacpp', ...options } });
+      createLlamaCppProvider({
+        id: 'local',
+        dataDir: folder.dir,
+        logger: silentLogger,
+        options: { type: 'llamacpp', ...options },
+      });
     expect(() => create({ threads: 'two' })).toThrow(/"threads"/);
     expect(() => create({ context_size: 1.5 })).toThrow(/"context_size"/);
     expect(() => create({ idle_unload_ms: -1 })).toThrow(/"idle_unload_ms"/);
@@ -93,9 +111,20 @@ describe('llamacpp model files', () => {
       const { mkdir } = await import('node:fs/promises');
       await mkdir(join(dataDir, 'models'));
       await copyFile(join(folder.dir, 'tiny.gguf'), join(dataDir, 'models', 'default.gguf'));
-      const instance = createLlamaCppProvider({ id: 'local', dataDir, logger: silentLogger, options: { type: 'llamacpp', threads: 1 } });
+      const instance = createLlamaCppProvider({
+        id: 'local',
+        dataDir,
+        logger: silentLogger,
+        options: { type: 'llamacpp', threads: 1 },
+      });
       closeAfterTest(instance);
-      const result = await instance.capabilities.completions!.complete({ model: 'default', prompt: 'hi', max_tokens: 2, temperature: 0, signal: new AbortController().signal });
+      const result = await instance.capabilities.completions!.complete({
+        model: 'default',
+        prompt: 'hi',
+        max_tokens: 2,
+        temperature: 0,
+        signal: new AbortController().signal,
+      });
       expect(result.choices[0].finish_reason).toBe('length');
       expect(result.usage.completion_tokens).toBeGreaterThanOrEqual(2);
     } finally {

@@ -5,7 +5,11 @@ import { ANY_JSON_VALUE, toGrammarJsonSchema } from '../../src/providers/llamacp
 import type { ChatChoice, ChatProvider, ChatRequest, ChatStreamEvent } from '../../src/providers/contracts/chat.js';
 import type { ToolDefinition } from '../../src/wire/tool-schemas.js';
 import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
-import { createTinyLlamaCppProvider, createTinyModelFolder, type TinyModelFolder } from '../support/tiny-gguf-provider.js';
+import {
+  createTinyLlamaCppProvider,
+  createTinyModelFolder,
+  type TinyModelFolder,
+} from '../support/tiny-gguf-provider.js';
 import { collect } from '../support/collect.js';
 
 let folder: TinyModelFolder;
@@ -43,7 +47,11 @@ const TOOLS: ToolDefinition[] = [
   tool('search', {
     type: 'object',
     // Free text would run to max_tokens with random weights; a date is a string the grammar bounds.
-    properties: { topic: { enum: ['news', 'sport'] }, since: { type: 'string', format: 'date' }, filters: { $ref: '#/$defs/Filters' } },
+    properties: {
+      topic: { enum: ['news', 'sport'] },
+      since: { type: 'string', format: 'date' },
+      filters: { $ref: '#/$defs/Filters' },
+    },
     required: ['topic'],
     $defs: { Filters: { type: 'object', properties: { recent: { type: 'boolean' } }, additionalProperties: false } },
   }),
@@ -73,7 +81,8 @@ function expectValidCall(choice: ChatChoice, allowed: string[]): { name: string;
   expect(call).toMatchObject({ id: expect.stringMatching(/^call_[\w-]{8,}$/), type: 'function' });
   expect(allowed).toContain(call.function.name);
   const args: unknown = JSON.parse(call.function.arguments);
-  const parameters = TOOLS.find((entry) => entry.function.name === call.function.name)!.function.parameters ?? NO_ARGUMENTS;
+  const parameters =
+    TOOLS.find((entry) => entry.function.name === call.function.name)!.function.parameters ?? NO_ARGUMENTS;
   const validate = compileClientSchemaHere(parameters);
   expect(validate(args) ? undefined : firstProblem(validate), call.function.arguments).toBeUndefined();
   return { name: call.function.name, args };
@@ -97,11 +106,20 @@ describe('llamacpp tool calls', () => {
 
   it('calls the named tool, with Mistral\'s "any" forcing a call too', async () => {
     for (const seed of [1, 2, 3]) {
-      const named = await chat.chat(chatRequest({ tool_choice: { type: 'function', function: { name: 'search' } }, seed }));
-      expect(expectValidCall(named.choices[0], ['search']).args).toMatchObject({ since: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), filters: { recent: expect.any(Boolean) } });
+      const named = await chat.chat(
+        chatRequest({ tool_choice: { type: 'function', function: { name: 'search' } }, seed }),
+      );
+      expect(expectValidCall(named.choices[0], ['search']).args).toMatchObject({
+        since: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        filters: { recent: expect.any(Boolean) },
+      });
     }
-    const weather = await chat.chat(chatRequest({ tool_choice: { type: 'function', function: { name: 'get_weather' } } }));
-    expect(expectValidCall(weather.choices[0], ['get_weather']).args).toMatchObject({ city: expect.stringMatching(/^(Paris|Oslo)$/) });
+    const weather = await chat.chat(
+      chatRequest({ tool_choice: { type: 'function', function: { name: 'get_weather' } } }),
+    );
+    expect(expectValidCall(weather.choices[0], ['get_weather']).args).toMatchObject({
+      city: expect.stringMatching(/^(Paris|Oslo)$/),
+    });
     const any = await chat.chat(chatRequest({ tool_choice: 'any', seed: 9 }));
     expectValidCall(any.choices[0], ['get_weather', 'get_time', 'search']);
   });
@@ -113,7 +131,17 @@ describe('llamacpp tool calls', () => {
     const deltas = events.filter(isDelta);
     expect(deltas.every((delta) => !delta.content)).toBe(true);
     const [first, ...rest] = deltas;
-    expect(first).toMatchObject({ role: 'assistant', tool_calls: [{ index: 0, id: expect.stringMatching(/^call_/), type: 'function', function: { name: plain.choices[0].message.tool_calls![0].function.name } }] });
+    expect(first).toMatchObject({
+      role: 'assistant',
+      tool_calls: [
+        {
+          index: 0,
+          id: expect.stringMatching(/^call_/),
+          type: 'function',
+          function: { name: plain.choices[0].message.tool_calls![0].function.name },
+        },
+      ],
+    });
     const args = deltas.map((delta) => delta.tool_calls?.[0].function?.arguments ?? '').join('');
     expect(rest.every((delta) => delta.tool_calls?.[0].index === 0 && delta.tool_calls[0].id === undefined)).toBe(true);
     expect(args).toBe(plain.choices[0].message.tool_calls![0].function.arguments);
@@ -146,8 +174,15 @@ describe('llamacpp tool calls', () => {
 
   it('with auto, returns an output that is a call as a tool call, also when streamed', async () => {
     // A response format shaped like a call makes the random model write one, as a real model would choose to.
-    const callShape = { type: 'object', properties: { name: { const: 'get_time' }, arguments: { type: 'object', properties: {} } } };
-    const request = (): ChatRequest => chatRequest({ tool_choice: 'auto', response_format: { type: 'json_schema', json_schema: { schema: callShape } } });
+    const callShape = {
+      type: 'object',
+      properties: { name: { const: 'get_time' }, arguments: { type: 'object', properties: {} } },
+    };
+    const request = (): ChatRequest =>
+      chatRequest({
+        tool_choice: 'auto',
+        response_format: { type: 'json_schema', json_schema: { schema: callShape } },
+      });
     const [choice] = (await chat.chat(request())).choices;
     expect(expectValidCall(choice, ['get_time']).args).toEqual({});
     const events = await collect(await chat.chatStream(request()));
@@ -183,17 +218,34 @@ describe('llamacpp tool calls', () => {
     expect(result.choices[0].message.role).toBe('assistant');
     expect(['stop', 'length', 'tool_calls']).toContain(result.choices[0].finish_reason);
     expect(result.usage.prompt_tokens).toBeGreaterThan(20);
-    const followUp = [...messages, { role: 'assistant' as const, content: 'It is 21 degrees.' }, { role: 'user' as const, content: 'Thanks' }];
+    const followUp = [
+      ...messages,
+      { role: 'assistant' as const, content: 'It is 21 degrees.' },
+      { role: 'user' as const, content: 'Thanks' },
+    ];
     const plain = await chat.chat(chatRequest({ messages: followUp, tools: undefined, max_tokens: 4 }));
     expect(plain.choices[0].finish_reason).toMatch(/^(stop|length)$/);
   });
 
   it('refuses an unknown tool name in tool_choice and a tool result that answers no call', async () => {
     const unknown = { type: 'function' as const, function: { name: 'launch_rocket' } };
-    await expect(chat.chat(chatRequest({ tool_choice: unknown }))).rejects.toMatchObject({ kind: 'invalid_request', param: 'tool_choice' });
-    await expect(chat.chatStream(chatRequest({ tool_choice: unknown }))).rejects.toMatchObject({ kind: 'invalid_request', param: 'tool_choice' });
-    await expect(chat.chat(chatRequest({ tools: undefined, tool_choice: 'required' }))).rejects.toMatchObject({ param: 'tool_choice' });
-    const orphan = chatRequest({ messages: [{ role: 'user', content: 'hi' }, { role: 'tool', tool_call_id: 'call_x', content: '1' }] });
+    await expect(chat.chat(chatRequest({ tool_choice: unknown }))).rejects.toMatchObject({
+      kind: 'invalid_request',
+      param: 'tool_choice',
+    });
+    await expect(chat.chatStream(chatRequest({ tool_choice: unknown }))).rejects.toMatchObject({
+      kind: 'invalid_request',
+      param: 'tool_choice',
+    });
+    await expect(chat.chat(chatRequest({ tools: undefined, tool_choice: 'required' }))).rejects.toMatchObject({
+      param: 'tool_choice',
+    });
+    const orphan = chatRequest({
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'tool', tool_call_id: 'call_x', content: '1' },
+      ],
+    });
     await expect(chat.chat(orphan)).rejects.toMatchObject({ kind: 'invalid_request', param: 'messages' });
   });
 });
@@ -203,7 +255,13 @@ describe('tool turns in the chat history', () => {
     const history = toChatHistory(
       [
         { role: 'user', content: 'Weather?' },
-        { role: 'assistant', content: 'Let me look.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+        {
+          role: 'assistant',
+          content: 'Let me look.',
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+          ],
+        },
         { role: 'tool', name: 'get_weather', content: '{"temperature":-3}' },
       ],
       'TOOLS PROMPT',
@@ -214,7 +272,13 @@ describe('tool turns in the chat history', () => {
       type: 'model',
       response: [
         'Let me look.\n',
-        { type: 'functionCall', name: 'get_weather', params: { city: 'Oslo' }, result: { temperature: -3 }, rawCall: '{"name":"get_weather","arguments":{"city":"Oslo"}}' },
+        {
+          type: 'functionCall',
+          name: 'get_weather',
+          params: { city: 'Oslo' },
+          result: { temperature: -3 },
+          rawCall: '{"name":"get_weather","arguments":{"city":"Oslo"}}',
+        },
       ],
     });
     const { ChatMLChatWrapper } = await import('node-llama-cpp');
@@ -228,12 +292,24 @@ describe('tool turns in the chat history', () => {
 
 describe('tool parameter schemas for the grammar', () => {
   it('rewrites what node-llama-cpp would silently read as null', () => {
-    expect(toGrammarJsonSchema({ anyOf: [{ type: 'string' }, { type: 'null' }] })).toEqual({ oneOf: [{ type: 'string' }, { type: 'null' }] });
+    expect(toGrammarJsonSchema({ anyOf: [{ type: 'string' }, { type: 'null' }] })).toEqual({
+      oneOf: [{ type: 'string' }, { type: 'null' }],
+    });
     expect(toGrammarJsonSchema({})).toEqual(ANY_JSON_VALUE);
-    expect(toGrammarJsonSchema({ properties: { a: { type: 'integer', minimum: 1 } } })).toEqual({ type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false });
+    expect(toGrammarJsonSchema({ properties: { a: { type: 'integer', minimum: 1 } } })).toEqual({
+      type: 'object',
+      properties: { a: { type: 'integer' } },
+      additionalProperties: false,
+    });
     expect(toGrammarJsonSchema({ type: 'object' })).toEqual({ type: 'object', additionalProperties: true });
     expect(toGrammarJsonSchema({ type: ['string', 'null'] })).toEqual({ type: ['string', 'null'] });
-    expect(toGrammarJsonSchema({ type: 'object', properties: { p: { $ref: '#/definitions/P' } }, definitions: { P: { type: 'boolean' } } })).toEqual({
+    expect(
+      toGrammarJsonSchema({
+        type: 'object',
+        properties: { p: { $ref: '#/definitions/P' } },
+        definitions: { P: { type: 'boolean' } },
+      }),
+    ).toEqual({
       type: 'object',
       properties: { p: { $ref: '#/$defs/P' } },
       additionalProperties: false,
@@ -243,7 +319,9 @@ describe('tool parameter schemas for the grammar', () => {
 
   it('gives up on what it cannot express, so the call falls back to any object', () => {
     expect(toGrammarJsonSchema({ allOf: [{ type: 'string' }, { minLength: 2 }] })).toBeUndefined();
-    expect(toGrammarJsonSchema({ type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } } })).toBeUndefined();
+    expect(
+      toGrammarJsonSchema({ type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } } }),
+    ).toBeUndefined();
     expect(toGrammarJsonSchema({ enum: [{ a: 1 }] })).toBeUndefined();
   });
 });

@@ -35,7 +35,11 @@ afterEach(async () => {
   await upstream.close();
 });
 
-const request = (signal = new AbortController().signal): ChatRequest => ({ model: 'm', messages: [{ role: 'user', content: 'one two three four' }], signal });
+const request = (signal = new AbortController().signal): ChatRequest => ({
+  model: 'm',
+  messages: [{ role: 'user', content: 'one two three four' }],
+  signal,
+});
 
 async function failure(promise: Promise<unknown>): Promise<ProviderError> {
   const error = await promise.then(
@@ -64,31 +68,69 @@ describe('upstream status mapping', () => {
     const error = await failure(provider.capabilities.chat!.chat(request()));
     expect([error.kind, error.retryAfter]).toEqual(['rate_limited', 7]);
     const refusedStream = await failure(provider.capabilities.chat!.chatStream(request()));
-    expect([refusedStream.kind, refusedStream.retryAfter, refusedStream.upstreamStatus]).toEqual(['rate_limited', 7, 429]);
+    expect([refusedStream.kind, refusedStream.retryAfter, refusedStream.upstreamStatus]).toEqual([
+      'rate_limited',
+      7,
+      429,
+    ]);
   });
 
   it('maps a refused provider key (401) to upstream_auth', async () => {
     await provider.close();
     provider = makeProvider({ api_key: 'sk-wrong' });
-    const error = await failure(provider.capabilities.embeddings!.embed({ model: 'e', input: ['x'], signal: new AbortController().signal }));
+    const error = await failure(
+      provider.capabilities.embeddings!.embed({ model: 'e', input: ['x'], signal: new AbortController().signal }),
+    );
     expect([error.kind, error.upstreamStatus]).toEqual(['upstream_auth', 401]);
     expect(error.message).toContain('Incorrect API key provided');
   });
 
   it('maps 400 to invalid_request carrying the OpenAI error message and param', async () => {
     upstream.setBehaviour({
-      failure: { type: 'status', status: 400, body: { error: { message: "'temperature' must be at most 2", type: 'invalid_request_error', param: 'temperature', code: 'invalid_value' } } },
+      failure: {
+        type: 'status',
+        status: 400,
+        body: {
+          error: {
+            message: "'temperature' must be at most 2",
+            type: 'invalid_request_error',
+            param: 'temperature',
+            code: 'invalid_value',
+          },
+        },
+      },
     });
     const error = await failure(provider.capabilities.chat!.chat(request()));
-    expect([error.kind, error.message, error.param, error.code, error.retryable]).toEqual(['invalid_request', "'temperature' must be at most 2", 'temperature', 'invalid_value', false]);
+    expect([error.kind, error.message, error.param, error.code, error.retryable]).toEqual([
+      'invalid_request',
+      "'temperature' must be at most 2",
+      'temperature',
+      'invalid_value',
+      false,
+    ]);
   });
 
   it('maps 404 and 422 to invalid_request', async () => {
-    upstream.setBehaviour({ failure: { type: 'status', status: 404, body: { error: { message: 'The model `nope` does not exist' } } }, times: 1 });
-    expect((await failure(provider.capabilities.chat!.chat(request()))).message).toBe('The model `nope` does not exist');
-    upstream.setBehaviour({ failure: { type: 'status', status: 422, body: { detail: [{ loc: ['body', 'messages', 0, 'role'], msg: 'invalid role' }] } } });
+    upstream.setBehaviour({
+      failure: { type: 'status', status: 404, body: { error: { message: 'The model `nope` does not exist' } } },
+      times: 1,
+    });
+    expect((await failure(provider.capabilities.chat!.chat(request()))).message).toBe(
+      'The model `nope` does not exist',
+    );
+    upstream.setBehaviour({
+      failure: {
+        type: 'status',
+        status: 422,
+        body: { detail: [{ loc: ['body', 'messages', 0, 'role'], msg: 'invalid role' }] },
+      },
+    });
     const error = await failure(provider.capabilities.chat!.chat(request()));
-    expect([error.kind, error.message, error.param]).toEqual(['invalid_request', 'messages.0.role: invalid role', 'messages.0.role']);
+    expect([error.kind, error.message, error.param]).toEqual([
+      'invalid_request',
+      'messages.0.role: invalid role',
+      'messages.0.role',
+    ]);
   });
 
   it('maps a body that is not JSON to upstream', async () => {
@@ -100,7 +142,7 @@ describe('upstream status mapping', () => {
 });
 
 describe('connection failures and timeouts', () => {
-  it('maps connection refused to connection; the provider stays ready (health across requests is the circuit breaker\'s call)', async () => {
+  it("maps connection refused to connection; the provider stays ready (health across requests is the circuit breaker's call)", async () => {
     const port = await freePort();
     await provider.close();
     provider = makeProvider({ base_url: `http://127.0.0.1:${port}/v1` });
@@ -209,7 +251,11 @@ describe('a whole JSON answer (not streamed)', () => {
     await provider.close();
     provider = makeProvider({ timeouts: { ...TIMEOUTS, idle: 300 } });
     const error = await failure(provider.capabilities.chat!.chat(request()));
-    expect([error.kind, error.retryAfter, error.message]).toEqual(['timeout', 5, 'Upstream provider "up" stopped sending data mid-response.']);
+    expect([error.kind, error.retryAfter, error.message]).toEqual([
+      'timeout',
+      5,
+      'Upstream provider "up" stopped sending data mid-response.',
+    ]);
   });
 
   it('reports a connection cut mid-body as a failure', async () => {
@@ -234,7 +280,8 @@ describe('a whole JSON answer (not streamed)', () => {
 });
 
 describe('answers from a raw upstream', () => {
-  const answerText = (answer: unknown) => (answer as { choices: { message: { content: string } }[] }).choices[0].message.content;
+  const answerText = (answer: unknown) =>
+    (answer as { choices: { message: { content: string } }[] }).choices[0].message.content;
 
   let raw: { url: string; close: () => Promise<void> };
   let handle: (req: IncomingMessage, res: ServerResponse) => void;
@@ -259,7 +306,13 @@ describe('answers from a raw upstream', () => {
   });
   afterEach(() => raw.close());
 
-  const okBody = JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] });
+  const okBody = JSON.stringify({
+    id: 'c',
+    object: 'chat.completion',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+  });
 
   it('reads an answer that starts with a byte order mark, with or without a length', async () => {
     handle = (_req, res) => {
@@ -285,7 +338,9 @@ describe('answers from a raw upstream', () => {
     handle = (_req, res) => {
       res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end('data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
+      res.end(
+        'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
+      );
     };
     const seen: ChatStreamEvent[] = [];
     await drain(await provider.capabilities.chat!.chatStream(request()), seen);
@@ -299,7 +354,10 @@ describe('answers from a raw upstream', () => {
       // 4 MiB: far past what is read of an error answer; the socket closes under it.
       res.end('x'.repeat(4 * 1024 * 1024));
     };
-    for (const refused of [provider.capabilities.chat!.chat(request()), provider.capabilities.chat!.chatStream(request())]) {
+    for (const refused of [
+      provider.capabilities.chat!.chat(request()),
+      provider.capabilities.chat!.chatStream(request()),
+    ]) {
       const error = await failure(refused);
       expect([error.kind, error.upstreamStatus]).toEqual(['upstream', 502]);
       expect(error.message).toContain('(HTTP 502): bad gateway upstream of upstream x');
@@ -326,7 +384,9 @@ describe('answers from a raw upstream', () => {
           sent += frame.length;
           if (!res.write(frame)) return void res.once('drain', more);
         }
-        res.end('data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
+        res.end(
+          'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
+        );
       };
       more();
     };
@@ -377,16 +437,28 @@ describe('answers from a raw upstream', () => {
 });
 
 describe('stream re-framing', () => {
-  const sseOf = (frames: unknown[]): string => [...frames.map((frame) => `data: ${JSON.stringify(frame)}\n\n`), 'data: [DONE]\n\n'].join('');
-  const options = { usage: true, verboseJson: true, images: 'b64_json' as const, models: [], origin: '', storeFile: () => {} };
+  const sseOf = (frames: unknown[]): string =>
+    [...frames.map((frame) => `data: ${JSON.stringify(frame)}\n\n`), 'data: [DONE]\n\n'].join('');
+  const options = {
+    usage: true,
+    verboseJson: true,
+    images: 'b64_json' as const,
+    models: [],
+    origin: '',
+    storeFile: () => {},
+  };
 
   async function reframe(parts: Uint8Array[]): Promise<unknown[]> {
     async function* body(): AsyncGenerator<Uint8Array> {
       yield* parts;
     }
     const events: unknown[] = [];
-    const delta = (choice: Record<string, unknown>, index: number) => ({ event: { index, delta: choice.delta }, text: '' });
-    for await (const event of reframeOpenAiStream(body(), { providerName: 'p', promptTokens: 1, delta })) events.push(event);
+    const delta = (choice: Record<string, unknown>, index: number) => ({
+      event: { index, delta: choice.delta },
+      text: '',
+    });
+    for await (const event of reframeOpenAiStream(body(), { providerName: 'p', promptTokens: 1, delta }))
+      events.push(event);
     return events;
   }
 
@@ -413,7 +485,8 @@ describe('stream re-framing', () => {
   });
 
   it('turns an upstream error frame mid-stream into a ProviderError', async () => {
-    const text = 'data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\ndata: {"error":{"message":"model overloaded"}}\n\n';
+    const text =
+      'data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\ndata: {"error":{"message":"model overloaded"}}\n\n';
     const error = await failure(reframe([new TextEncoder().encode(text)]));
     expect([error.kind, error.message]).toEqual(['upstream', 'p failed mid-stream: model overloaded']);
   });

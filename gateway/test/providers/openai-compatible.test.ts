@@ -43,13 +43,23 @@ describe('openai-compatible chat', () => {
       seed: 7,
       signal,
     });
-    expect(result.choices).toEqual([{ index: 0, message: { role: 'assistant', content: 'Hello there friend' }, finish_reason: 'stop' }]);
+    expect(result.choices).toEqual([
+      { index: 0, message: { role: 'assistant', content: 'Hello there friend' }, finish_reason: 'stop' },
+    ]);
     expect(result.usage).toEqual({ prompt_tokens: 4, completion_tokens: 3 });
 
     const [sent] = upstream.requests;
     expect(sent.path).toBe('/v1/chat/completions');
     expect(sent.headers.authorization).toBe(`Bearer ${KEY}`);
-    expect(Object.keys(sent.headers).sort()).toEqual(['accept', 'authorization', 'connection', 'content-length', 'content-type', 'host', 'user-agent']);
+    expect(Object.keys(sent.headers).sort()).toEqual([
+      'accept',
+      'authorization',
+      'connection',
+      'content-length',
+      'content-type',
+      'host',
+      'user-agent',
+    ]);
     expect(sent.body).toEqual({
       model: 'my-model',
       messages: [{ role: 'user', content: 'Hello there friend' }],
@@ -61,12 +71,19 @@ describe('openai-compatible chat', () => {
   });
 
   it('reports finish_reason length when max_tokens cuts the answer', async () => {
-    const result = await chat().chat({ model: 'm', messages: [{ role: 'user', content: 'one two three four' }], max_tokens: 2, signal });
+    const result = await chat().chat({
+      model: 'm',
+      messages: [{ role: 'user', content: 'one two three four' }],
+      max_tokens: 2,
+      signal,
+    });
     expect(result.choices[0]).toMatchObject({ message: { content: 'one two ' }, finish_reason: 'length' });
   });
 
   it('streams deltas, a finish and the upstream usage, asking for include_usage', async () => {
-    const events = await collect(await chat().chatStream({ model: 'm', messages: [{ role: 'user', content: 'alpha beta gamma' }], signal }));
+    const events = await collect(
+      await chat().chatStream({ model: 'm', messages: [{ role: 'user', content: 'alpha beta gamma' }], signal }),
+    );
     expect(upstream.requests[0].body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
     const text = events.map((event) => (event.type === 'delta' ? (event.content ?? '') : '')).join('');
     expect(text).toBe('alpha beta gamma');
@@ -81,10 +98,16 @@ describe('openai-compatible chat', () => {
     await provider.close();
     await upstream.close();
     await setUp({ usage: false });
-    const result = await chat().chat({ model: 'm', messages: [{ role: 'user', content: 'a fairly long sentence to count' }], signal });
+    const result = await chat().chat({
+      model: 'm',
+      messages: [{ role: 'user', content: 'a fairly long sentence to count' }],
+      signal,
+    });
     expect(result.usage.prompt_tokens).toBeGreaterThan(0);
     expect(result.usage.completion_tokens).toBeGreaterThan(0);
-    const events = await collect(await chat().chatStream({ model: 'm', messages: [{ role: 'user', content: 'stream me too' }], signal }));
+    const events = await collect(
+      await chat().chatStream({ model: 'm', messages: [{ role: 'user', content: 'stream me too' }], signal }),
+    );
     const usage = events.at(-1);
     expect(usage?.type).toBe('usage');
     expect(usage?.type === 'usage' && usage.usage.completion_tokens).toBeGreaterThan(0);
@@ -108,7 +131,9 @@ describe('openai-compatible chat', () => {
     const deltas = events.flatMap((event) => (event.type === 'delta' ? (event.tool_calls ?? []) : []));
     expect(deltas[0]).toMatchObject({ index: 0, type: 'function', function: { name: 'get_weather', arguments: '' } });
     expect(deltas[0].id).toMatch(/^call_/);
-    expect(JSON.parse(deltas.map((delta) => delta.function?.arguments ?? '').join(''))).toEqual({ input: 'please call get_weather for Paris' });
+    expect(JSON.parse(deltas.map((delta) => delta.function?.arguments ?? '').join(''))).toEqual({
+      input: 'please call get_weather for Paris',
+    });
     expect(events).toContainEqual({ type: 'finish', index: 0, finish_reason: 'tool_calls' });
   });
 
@@ -130,10 +155,18 @@ describe('openai-compatible completions', () => {
   it('completes plainly and streamed against /completions', async () => {
     const completions = provider.capabilities.completions!;
     const result = await completions.complete({ model: 'm', prompt: 'once upon a time', signal });
-    expect(result).toEqual({ choices: [{ index: 0, text: 'once upon a time', finish_reason: 'stop' }], usage: { prompt_tokens: 4, completion_tokens: 4 } });
-    expect(upstream.requests[0]).toMatchObject({ path: '/v1/completions', body: { model: 'm', prompt: 'once upon a time', stream: false } });
+    expect(result).toEqual({
+      choices: [{ index: 0, text: 'once upon a time', finish_reason: 'stop' }],
+      usage: { prompt_tokens: 4, completion_tokens: 4 },
+    });
+    expect(upstream.requests[0]).toMatchObject({
+      path: '/v1/completions',
+      body: { model: 'm', prompt: 'once upon a time', stream: false },
+    });
 
-    const events: CompletionStreamEvent[] = await collect(await completions.completeStream({ model: 'm', prompt: 'the end', max_tokens: 1, signal }));
+    const events: CompletionStreamEvent[] = await collect(
+      await completions.completeStream({ model: 'm', prompt: 'the end', max_tokens: 1, signal }),
+    );
     expect(events).toEqual([
       { type: 'delta', index: 0, text: 'the ' },
       { type: 'finish', index: 0, finish_reason: 'length' },
@@ -144,8 +177,18 @@ describe('openai-compatible completions', () => {
 
 describe('openai-compatible embeddings', () => {
   it('reads float answers in input order', async () => {
-    const result = await provider.capabilities.embeddings!.embed({ model: 'emb', input: ['first text', 'second'], dimensions: 4, signal });
-    expect(upstream.requests[0].body).toEqual({ model: 'emb', input: ['first text', 'second'], encoding_format: 'float', dimensions: 4 });
+    const result = await provider.capabilities.embeddings!.embed({
+      model: 'emb',
+      input: ['first text', 'second'],
+      dimensions: 4,
+      signal,
+    });
+    expect(upstream.requests[0].body).toEqual({
+      model: 'emb',
+      input: ['first text', 'second'],
+      encoding_format: 'float',
+      dimensions: 4,
+    });
     expect(result.prompt_tokens).toBe(3);
     expect(result.vectors).toEqual([fakeEmbedding('first text', 4), fakeEmbedding('second', 4)]);
   });
@@ -166,7 +209,18 @@ describe('openai-compatible embeddings', () => {
         failure: {
           type: 'status',
           status: 200,
-          body: { object: 'list', model: 'e', data: [{ object: 'embedding', index: 0, embedding: Buffer.from(new Float32Array(vectors).buffer).toString('base64') }], usage: { prompt_tokens: 1, total_tokens: 1 } },
+          body: {
+            object: 'list',
+            model: 'e',
+            data: [
+              {
+                object: 'embedding',
+                index: 0,
+                embedding: Buffer.from(new Float32Array(vectors).buffer).toString('base64'),
+              },
+            ],
+            usage: { prompt_tokens: 1, total_tokens: 1 },
+          },
         },
       });
       const result = await base64Provider.capabilities.embeddings!.embed({ model: 'e', input: ['x'], signal });
@@ -181,8 +235,20 @@ describe('openai-compatible embeddings', () => {
 
 describe('openai-compatible image generation', () => {
   it('asks for b64_json and returns PNG bytes of the requested size', async () => {
-    const images = await provider.capabilities.image_generation!.generate({ model: 'img', prompt: 'a red square', size: '64x32', n: 2, signal });
-    expect(upstream.requests[0].body).toEqual({ model: 'img', prompt: 'a red square', n: 2, size: '64x32', response_format: 'b64_json' });
+    const images = await provider.capabilities.image_generation!.generate({
+      model: 'img',
+      prompt: 'a red square',
+      size: '64x32',
+      n: 2,
+      signal,
+    });
+    expect(upstream.requests[0].body).toEqual({
+      model: 'img',
+      prompt: 'a red square',
+      n: 2,
+      size: '64x32',
+      response_format: 'b64_json',
+    });
     expect(images).toHaveLength(2);
     const meta = await sharp(images[0].data).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 64, 32]);
@@ -193,7 +259,13 @@ describe('openai-compatible image generation', () => {
     await provider.close();
     await upstream.close();
     await setUp({ images: 'url' });
-    const [image] = await provider.capabilities.image_generation!.generate({ model: 'img', prompt: 'p', size: '16x16', n: 1, signal });
+    const [image] = await provider.capabilities.image_generation!.generate({
+      model: 'img',
+      prompt: 'p',
+      size: '16x16',
+      n: 1,
+      signal,
+    });
     expect((await sharp(image.data).metadata()).width).toBe(16);
     const fetched = upstream.requests[1];
     expect(fetched.method).toBe('GET');
@@ -203,7 +275,14 @@ describe('openai-compatible image generation', () => {
 });
 
 describe('openai-compatible transcription', () => {
-  const audio = { model: 'whisper-x', audio: Buffer.alloc(1234, 1), filename: 'clip.wav', mimeType: 'audio/wav', language: 'en', signal };
+  const audio = {
+    model: 'whisper-x',
+    audio: Buffer.alloc(1234, 1),
+    filename: 'clip.wav',
+    mimeType: 'audio/wav',
+    language: 'en',
+    signal,
+  };
 
   it('sends multipart with verbose_json and maps segments', async () => {
     const result = await provider.capabilities.transcription!.transcribe(audio);
@@ -227,7 +306,9 @@ describe('openai-compatible transcription', () => {
     await upstream.close();
     await setUp({ verboseJson: false });
     const result = await provider.capabilities.transcription!.transcribe(audio);
-    expect(upstream.requests.map((request) => (request.body as { fields: Record<string, string> }).fields.response_format)).toEqual(['verbose_json', 'json']);
+    expect(
+      upstream.requests.map((request) => (request.body as { fields: Record<string, string> }).fields.response_format),
+    ).toEqual(['verbose_json', 'json']);
     expect(result).toEqual({ text: 'Transcript of clip.wav with 1234 bytes.', segments: [] });
   });
 });
@@ -235,7 +316,12 @@ describe('openai-compatible transcription', () => {
 describe('openai-compatible status', () => {
   it('is ready', () => {
     expect(provider.status()).toEqual({ state: 'ready' });
-    expect(Object.keys(provider.capabilities).sort()).toEqual(['chat', 'completions', 'embeddings', 'image_generation', 'transcription']);
+    expect(Object.keys(provider.capabilities).sort()).toEqual([
+      'chat',
+      'completions',
+      'embeddings',
+      'image_generation',
+      'transcription',
+    ]);
   });
 });
-

@@ -14,8 +14,15 @@ import { closeAfterTest, useTempDir } from '../support/use-resources.js';
 type Encoding = { format: 'pcm'; bits: 8 | 16 | 24 } | { format: 'float'; bits: 32 };
 
 /** A RIFF/WAVE file of `channels` interleaved channels, each a function of the frame index. */
-function makeWav(options: { sampleRate: number; frames: number; encoding: Encoding; channels?: ((frame: number) => number)[] }): Buffer {
-  const channels = options.channels ?? [(frame: number) => Math.sin((2 * Math.PI * 440 * frame) / options.sampleRate) * 0.5];
+function makeWav(options: {
+  sampleRate: number;
+  frames: number;
+  encoding: Encoding;
+  channels?: ((frame: number) => number)[];
+}): Buffer {
+  const channels = options.channels ?? [
+    (frame: number) => Math.sin((2 * Math.PI * 440 * frame) / options.sampleRate) * 0.5,
+  ];
   const bytesPerSample = options.encoding.bits / 8;
   const blockAlign = bytesPerSample * channels.length;
   const data = Buffer.alloc(options.frames * blockAlign);
@@ -42,7 +49,12 @@ function makeWav(options: { sampleRate: number; frames: number; encoding: Encodi
     header.writeUInt32LE(body.length, 4);
     return Buffer.concat([header, body]);
   };
-  const body = Buffer.concat([Buffer.from('WAVE', 'latin1'), chunk('fmt ', fmt), chunk('LIST', Buffer.from('INFOjunk')), chunk('data', data)]);
+  const body = Buffer.concat([
+    Buffer.from('WAVE', 'latin1'),
+    chunk('fmt ', fmt),
+    chunk('LIST', Buffer.from('INFOjunk')),
+    chunk('data', data),
+  ]);
   return chunk('RIFF', body);
 }
 
@@ -90,7 +102,12 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe('readWav', () => {
   it('decodes 16-bit PCM to samples in [-1, 1] with the duration from the header', () => {
-    const wav = makeWav({ sampleRate: 16_000, frames: 8_000, encoding: { format: 'pcm', bits: 16 }, channels: [() => 0.25] });
+    const wav = makeWav({
+      sampleRate: 16_000,
+      frames: 8_000,
+      encoding: { format: 'pcm', bits: 16 },
+      channels: [() => 0.25],
+    });
     const audio = readWav(wav);
     expect(audio.sampleRate).toBe(16_000);
     expect(audio.samples).toHaveLength(8_000);
@@ -99,14 +116,23 @@ describe('readWav', () => {
   });
 
   it('decodes 32-bit float and 24-bit PCM', () => {
-    const float = readWav(makeWav({ sampleRate: 22_050, frames: 100, encoding: { format: 'float', bits: 32 }, channels: [() => -0.75] }));
+    const float = readWav(
+      makeWav({ sampleRate: 22_050, frames: 100, encoding: { format: 'float', bits: 32 }, channels: [() => -0.75] }),
+    );
     expect(float.samples[50]).toBeCloseTo(-0.75, 5);
-    const pcm24 = readWav(makeWav({ sampleRate: 8_000, frames: 100, encoding: { format: 'pcm', bits: 24 }, channels: [() => 0.5] }));
+    const pcm24 = readWav(
+      makeWav({ sampleRate: 8_000, frames: 100, encoding: { format: 'pcm', bits: 24 }, channels: [() => 0.5] }),
+    );
     expect(pcm24.samples[50]).toBeCloseTo(0.5, 5);
   });
 
   it('mixes stereo down to mono', () => {
-    const wav = makeWav({ sampleRate: 16_000, frames: 1_000, encoding: { format: 'pcm', bits: 16 }, channels: [() => 0.6, () => -0.2] });
+    const wav = makeWav({
+      sampleRate: 16_000,
+      frames: 1_000,
+      encoding: { format: 'pcm', bits: 16 },
+      channels: [() => 0.6, () => -0.2],
+    });
     const audio = readWav(wav);
     expect(audio.channels).toBe(2);
     expect(audio.samples).toHaveLength(1_000);
@@ -208,7 +234,9 @@ describe('sherpa-onnx provider', () => {
   }
 
   function start(options: Record<string, unknown> = {}): ProviderInstance {
-    return closeAfterTest(createSherpaOnnxProvider({ id: 'speech', options: { type: 'sherpa-onnx', ...options }, dataDir, logger }));
+    return closeAfterTest(
+      createSherpaOnnxProvider({ id: 'speech', options: { type: 'sherpa-onnx', ...options }, dataDir, logger }),
+    );
   }
 
   function request(audio: Buffer, model = 'auto'): TranscriptionRequest {
@@ -243,12 +271,23 @@ describe('sherpa-onnx provider', () => {
     const models = await discoverSpeechModels(speechDir());
     const dir = (name: string) => path.join(speechDir(), name);
     expect(models).toEqual([
-      { name: 'paraformer-zh', kind: 'paraformer', dir: dir('paraformer-zh'), files: { tokens: path.join(dir('paraformer-zh'), 'tokens.txt'), model: path.join(dir('paraformer-zh'), 'model.int8.onnx') } },
+      {
+        name: 'paraformer-zh',
+        kind: 'paraformer',
+        dir: dir('paraformer-zh'),
+        files: {
+          tokens: path.join(dir('paraformer-zh'), 'tokens.txt'),
+          model: path.join(dir('paraformer-zh'), 'model.int8.onnx'),
+        },
+      },
       {
         name: 'sherpa-onnx-sense-voice-zh-en',
         kind: 'sense_voice',
         dir: dir('sherpa-onnx-sense-voice-zh-en'),
-        files: { tokens: path.join(dir('sherpa-onnx-sense-voice-zh-en'), 'tokens.txt'), model: path.join(dir('sherpa-onnx-sense-voice-zh-en'), 'model.onnx') },
+        files: {
+          tokens: path.join(dir('sherpa-onnx-sense-voice-zh-en'), 'tokens.txt'),
+          model: path.join(dir('sherpa-onnx-sense-voice-zh-en'), 'model.onnx'),
+        },
       },
       {
         name: 'whisper-tiny',
@@ -298,7 +337,10 @@ describe('sherpa-onnx provider', () => {
     expect(status.detail).toMatch(/download one from the catalog .* or unpack a sherpa-onnx model into/i);
     expect(status.detail).not.toContain('\n');
 
-    const error = expectProviderError(await rejection(speech.capabilities.transcription!.transcribe(request(shortWav()))), 'unavailable');
+    const error = expectProviderError(
+      await rejection(speech.capabilities.transcription!.transcribe(request(shortWav()))),
+      'unavailable',
+    );
     expect(error.message).toContain(speechDir());
   });
 
@@ -309,10 +351,17 @@ describe('sherpa-onnx provider', () => {
   });
 
   it('reports a model file that is not ONNX by name, without loading it', async () => {
-    await place('broken-whisper', { 'tiny-encoder.onnx': garbage(), 'tiny-decoder.onnx': garbage(), 'tiny-tokens.txt': 'a 0\n' });
+    await place('broken-whisper', {
+      'tiny-encoder.onnx': garbage(),
+      'tiny-decoder.onnx': garbage(),
+      'tiny-tokens.txt': 'a 0\n',
+    });
     const speech = start();
     await speech.warm?.();
-    expect(speech.status()).toEqual({ state: 'unavailable', detail: expect.stringMatching(/broken-whisper.*tiny-(en|de)coder\.onnx is not an ONNX model/) });
+    expect(speech.status()).toEqual({
+      state: 'unavailable',
+      detail: expect.stringMatching(/broken-whisper.*tiny-(en|de)coder\.onnx is not an ONNX model/),
+    });
     expect(speech.modelStatus?.('broken-whisper').state).toBe('unavailable');
 
     const error = expectProviderError(
@@ -370,9 +419,17 @@ describe('sherpa-onnx provider', () => {
   it('rejects audio over max_duration_seconds and non-WAV audio before touching a model', async () => {
     const speech = start({ max_duration_seconds: 1 });
     const long = makeWav({ sampleRate: 8_000, frames: 8_000 * 2, encoding: { format: 'pcm', bits: 16 } });
-    expectProviderError(await rejection(speech.capabilities.transcription!.transcribe(request(long))), 'too_large', 'audio_too_long');
+    expectProviderError(
+      await rejection(speech.capabilities.transcription!.transcribe(request(long))),
+      'too_large',
+      'audio_too_long',
+    );
     const ogg = Buffer.concat([Buffer.from('OggS', 'latin1'), Buffer.alloc(100)]);
-    expectProviderError(await rejection(speech.capabilities.transcription!.transcribe(request(ogg))), 'invalid_input', 'unsupported_audio_format');
+    expectProviderError(
+      await rejection(speech.capabilities.transcription!.transcribe(request(ogg))),
+      'invalid_input',
+      'unsupported_audio_format',
+    );
   });
 
   it('rejects invalid options at start', () => {

@@ -32,15 +32,27 @@ function twoColumnA4(): { lines: TextLineSpec[]; left: string[]; right: string[]
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 describe('a large page read by two workers at once', () => {
-  const provider = createTesseractProvider({ id: 'local-ocr', options: { type: 'tesseract', workers: 2, engine: 'auto' }, dataDir: '/tmp', logger });
+  const provider = createTesseractProvider({
+    id: 'local-ocr',
+    options: { type: 'tesseract', workers: 2, engine: 'auto' },
+    dataDir: '/tmp',
+    logger,
+  });
   afterAll(() => provider.close());
 
   it('keeps reading order across the cut (left column, then right) and word boxes where they were drawn', async () => {
     const { lines, left, right } = twoColumnA4();
     const drawn = await drawTextImage(lines, { width: 1654, height: 2339 });
-    const result = await provider.capabilities.ocr!.ocr({ model: 'svc-ocr-3-2512', document: drawn.image, mimeType: 'image/png', signal: new AbortController().signal });
+    const result = await provider.capabilities.ocr!.ocr({
+      model: 'svc-ocr-3-2512',
+      document: drawn.image,
+      mimeType: 'image/png',
+      signal: new AbortController().signal,
+    });
     const page = result.pages[0];
-    console.log(page.blocks.map((b) => `${b.bbox.join(",")} ${b.kind ?? ""} ${b.lines.length}: ${b.lines[0].text}`).join("\n"));
+    console.log(
+      page.blocks.map((b) => `${b.bbox.join(',')} ${b.kind ?? ''} ${b.lines.length}: ${b.lines[0].text}`).join('\n'),
+    );
     expect(oneLine(page.text)).toBe(oneLine(['Field Notes on Rivers and Mountains', ...left, ...right].join(' ')));
     const words = page.blocks.flatMap((b) => b.lines.flatMap((l) => l.words));
     const lowHalf = drawn.words.filter((w) => w.bbox[1] > 1300);
@@ -62,7 +74,11 @@ const texts = (blocks: OcrBlock[]): string[] => blocks.map((b) => [...new Set(b.
 
 describe('stitching the two halves of a page', () => {
   it('joins a column the cut ran through and keeps a full-width heading and the other column apart', () => {
-    const upper = [block([100, 50, 1500, 100], 'Heading'), block([100, 200, 760, 990], 'left-top'), block([880, 200, 1540, 990], 'right-top')];
+    const upper = [
+      block([100, 50, 1500, 100], 'Heading'),
+      block([100, 200, 760, 990], 'left-top'),
+      block([880, 200, 1540, 990], 'right-top'),
+    ];
     const lower = [block([100, 1010, 760, 2000], 'left-bottom'), block([880, 1010, 1520, 2000], 'right-bottom')];
     const stitched = stitchBands(upper, lower, 1000, 12);
     expect(texts(stitched)).toEqual(['Heading', 'left-top+left-bottom', 'right-top+right-bottom']);
@@ -70,7 +86,12 @@ describe('stitching the two halves of a page', () => {
   });
 
   it('leaves a block that starts far below the cut on its own', () => {
-    const stitched = stitchBands([block([100, 200, 760, 900], 'above')], [block([100, 1600, 760, 2000], 'far below')], 1000, 12);
+    const stitched = stitchBands(
+      [block([100, 200, 760, 900], 'above')],
+      [block([100, 1600, 760, 2000], 'far below')],
+      1000,
+      12,
+    );
     expect(texts(stitched)).toEqual(['above', 'far below']);
   });
 
@@ -79,7 +100,13 @@ describe('stitching the two halves of a page', () => {
     const height = 100;
     const striped = { width, height, data: new Uint8Array(width * height).map((_, i) => (i % width === 7 ? 0 : 255)) };
     expect(findBlankCut(striped)).toBeUndefined();
-    const gapped = { width, height, data: new Uint8Array(width * height).map((_, i) => (Math.floor(i / width) >= 50 && Math.floor(i / width) < 56 ? 255 : i % 3 ? 255 : 0)) };
+    const gapped = {
+      width,
+      height,
+      data: new Uint8Array(width * height).map((_, i) =>
+        Math.floor(i / width) >= 50 && Math.floor(i / width) < 56 ? 255 : i % 3 ? 255 : 0,
+      ),
+    };
     expect(findBlankCut(gapped)).toEqual({ cut: 53, gap: 6 });
   });
 });

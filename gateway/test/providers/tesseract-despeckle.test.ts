@@ -13,13 +13,21 @@ const bare = (word: string): string => word.replace(/[^\p{L}\p{N}]/gu, '').toLow
 
 async function page(degradation: Degradation): Promise<{ gray: GrayImage; truth: Set<string> }> {
   const drawn = await drawTextImage(proseLines(20, 40, 40, 8), { width: 900, height: 360, seed: 3, ...degradation });
-  return { gray: await decodeGray(drawn.image, { maxPixels: 40_000_000 }), truth: new Set(drawn.text.split(/\s+/).map(bare)) };
+  return {
+    gray: await decodeGray(drawn.image, { maxPixels: 40_000_000 }),
+    truth: new Set(drawn.text.split(/\s+/).map(bare)),
+  };
 }
 
 /** Recognised words that are not on the page, and page words that were found. */
 async function read(image: GrayImage, truth: Set<string>): Promise<{ invented: number; found: number }> {
-  const words = (await engine.recognize(image, new AbortController().signal, 'auto')).flatMap((b) => b.lines.flatMap((l) => l.words.map((w) => bare(w.text))));
-  return { invented: words.filter((w) => w !== '' && !truth.has(w)).length, found: new Set(words.filter((w) => truth.has(w))).size };
+  const words = (await engine.recognize(image, new AbortController().signal, 'auto')).flatMap((b) =>
+    b.lines.flatMap((l) => l.words.map((w) => bare(w.text))),
+  );
+  return {
+    invented: words.filter((w) => w !== '' && !truth.has(w)).length,
+    found: new Set(words.filter((w) => truth.has(w))).size,
+  };
 }
 
 describe('noise cleanup before recognition', () => {

@@ -26,8 +26,20 @@ function counting(): { engine: OcrEngine; calls: () => number } {
 }
 
 const gray = async (image: Promise<{ image: Buffer }>) => decodeGray((await image).image, { maxPixels: 40_000_000 });
-const grain = () => gray(drawTextImage([], { width: 900, height: 600, paper: 235, noise: 14, jpegQuality: 30, seed: 12 }));
-const faint = () => gray(drawTextImage(proseLines(18, 40, 40, 20), { width: 900, height: 700, ink: 165, paper: 185, noise: 40, jpegQuality: 10, seed: 21 }));
+const grain = () =>
+  gray(drawTextImage([], { width: 900, height: 600, paper: 235, noise: 14, jpegQuality: 30, seed: 12 }));
+const faint = () =>
+  gray(
+    drawTextImage(proseLines(18, 40, 40, 20), {
+      width: 900,
+      height: 700,
+      ink: 165,
+      paper: 185,
+      noise: 40,
+      jpegQuality: 10,
+      seed: 21,
+    }),
+  );
 
 describe('a page with nothing legible on it', () => {
   it('stops preprocessing when no word was found and the cleaned marks are grain-sized (no upscaling of specks)', async () => {
@@ -74,7 +86,10 @@ describe('a page whose pixels show no text lines', () => {
   it('is read as usual when its lines are there (small text on a clean page, faint text cleaned)', async () => {
     expect(lineProfile(await gray(makeDegradedPage('small_font'))).lines).toBe(true);
     const { engine, calls } = counting();
-    const page = await recognizeGray(engine, await gray(makeDegradedPage('low_contrast')), 0, { ...options, signal: new AbortController().signal });
+    const page = await recognizeGray(engine, await gray(makeDegradedPage('low_contrast')), 0, {
+      ...options,
+      signal: new AbortController().signal,
+    });
     expect(calls()).toBeGreaterThanOrEqual(1);
     expect(page.text).toMatch(/quick brown fox/i);
   });
@@ -84,13 +99,53 @@ describe('a grainy page with only a few words on it', () => {
   // Heavy grain (JPEG-smoothed, Gaussian, low contrast) around a stamp, a note, a signature line: the
   // raw pixels show no text lines and the cleaned marks are grain-sized, yet a person reads every word.
   const pages: { words: string[]; draw: () => ReturnType<typeof drawTextImage> }[] = [
-    { words: ['Invoice', 'paid', 'in', 'full'], draw: () => drawTextImage([{ text: 'Invoice paid in full', x: 80, y: 250, size: 20 }], { width: 900, height: 600, paper: 235, noise: 14, jpegQuality: 30, seed: 3 }) },
-    { words: ['Return', 'to', 'sender'], draw: () => drawTextImage([{ text: 'Return to sender', x: 300, y: 100, size: 16 }], { width: 900, height: 600, paper: 235, noise: 20, jpegQuality: 30, seed: 3 }) },
+    {
+      words: ['Invoice', 'paid', 'in', 'full'],
+      draw: () =>
+        drawTextImage([{ text: 'Invoice paid in full', x: 80, y: 250, size: 20 }], {
+          width: 900,
+          height: 600,
+          paper: 235,
+          noise: 14,
+          jpegQuality: 30,
+          seed: 3,
+        }),
+    },
+    {
+      words: ['Return', 'to', 'sender'],
+      draw: () =>
+        drawTextImage([{ text: 'Return to sender', x: 300, y: 100, size: 16 }], {
+          width: 900,
+          height: 600,
+          paper: 235,
+          noise: 20,
+          jpegQuality: 30,
+          seed: 3,
+        }),
+    },
     {
       words: ['Approved', 'Chief', 'Engineer'],
-      draw: () => drawTextImage([{ text: 'Approved', x: 100, y: 80, size: 24 }, { text: 'Chief Engineer', x: 500, y: 480, size: 24 }], { width: 900, height: 600, paper: 230, noise: 30, seed: 12 }),
+      draw: () =>
+        drawTextImage(
+          [
+            { text: 'Approved', x: 100, y: 80, size: 24 },
+            { text: 'Chief Engineer', x: 500, y: 480, size: 24 },
+          ],
+          { width: 900, height: 600, paper: 230, noise: 30, seed: 12 },
+        ),
     },
-    { words: ['CONFIDENTIAL'], draw: () => drawTextImage([{ text: 'CONFIDENTIAL', x: 300, y: 280, size: 28 }], { width: 900, height: 600, paper: 225, noise: 40, jpegQuality: 20, seed: 12 }) },
+    {
+      words: ['CONFIDENTIAL'],
+      draw: () =>
+        drawTextImage([{ text: 'CONFIDENTIAL', x: 300, y: 280, size: 28 }], {
+          width: 900,
+          height: 600,
+          paper: 225,
+          noise: 40,
+          jpegQuality: 20,
+          seed: 12,
+        }),
+    },
   ];
 
   it('still reads its words, once, and nothing else', async () => {
@@ -108,9 +163,15 @@ describe('a grainy page with only a few words on it', () => {
 
 describe('a page whose grain measures noisy', () => {
   it('is read denoised first, and once when that reading is confident', async () => {
-    for (const [name, drawn] of [['noise', await makeDegradedPage('noise')], ['noise_b', await makeVariantPage('noise_b')]] as const) {
+    for (const [name, drawn] of [
+      ['noise', await makeDegradedPage('noise')],
+      ['noise_b', await makeVariantPage('noise_b')],
+    ] as const) {
       const { engine, calls } = counting();
-      const page = await recognizeGray(engine, await gray(Promise.resolve(drawn)), 0, { ...options, signal: new AbortController().signal });
+      const page = await recognizeGray(engine, await gray(Promise.resolve(drawn)), 0, {
+        ...options,
+        signal: new AbortController().signal,
+      });
       expect(calls(), name).toBe((page.confidence ?? 0) >= 0.85 ? 1 : 2);
       expect(characterErrorRate(drawn.text, page.text), name).toBeLessThan(0.05);
     }

@@ -29,11 +29,16 @@ describe('media sniffing', () => {
   it('decodes every supported format to the same pixels', async () => {
     const png = (await drawTextImage([{ text: 'Hi', x: 4, y: 30, size: 28 }], { width: 48, height: 40 })).image;
     const reference = await decodeGray(png);
-    for (const bytes of [await sharp(png).tiff({ compression: 'lzw' }).toBuffer(), await sharp(png).webp({ lossless: true }).toBuffer(), await toBmp(png)]) {
+    for (const bytes of [
+      await sharp(png).tiff({ compression: 'lzw' }).toBuffer(),
+      await sharp(png).webp({ lossless: true }).toBuffer(),
+      await toBmp(png),
+    ]) {
       const decoded = await decodeGray(bytes);
       expect([decoded.width, decoded.height]).toEqual([48, 40]);
       let maxDiff = 0;
-      for (let i = 0; i < decoded.data.length; i++) maxDiff = Math.max(maxDiff, Math.abs(decoded.data[i] - reference.data[i]));
+      for (let i = 0; i < decoded.data.length; i++)
+        maxDiff = Math.max(maxDiff, Math.abs(decoded.data[i] - reference.data[i]));
       expect(maxDiff).toBeLessThanOrEqual(2);
     }
   });
@@ -42,7 +47,13 @@ describe('media sniffing', () => {
 describe('tesseract provider input errors', () => {
   let provider: ProviderInstance;
   const ocr = (document: Buffer, extra: Partial<OcrRequest> = {}): Promise<OcrResult> =>
-    provider.capabilities.ocr!.ocr({ model: 'svc-ocr-3-2512', document, mimeType: 'image/png', signal: new AbortController().signal, ...extra });
+    provider.capabilities.ocr!.ocr({
+      model: 'svc-ocr-3-2512',
+      document,
+      mimeType: 'image/png',
+      signal: new AbortController().signal,
+      ...extra,
+    });
 
   beforeAll(() => {
     provider = createTesseractProvider({
@@ -66,7 +77,8 @@ describe('tesseract provider input errors', () => {
   });
 
   it('rejects a truncated PNG as corrupt', async () => {
-    const png = (await drawTextImage([{ text: 'Truncated', x: 10, y: 40, size: 30 }], { width: 300, height: 60 })).image;
+    const png = (await drawTextImage([{ text: 'Truncated', x: 10, y: 40, size: 30 }], { width: 300, height: 60 }))
+      .image;
     const error = await ocr(png.subarray(0, Math.floor(png.length / 2))).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'invalid_input', code: 'corrupt_image' });
     expect((error as Error).message).toMatch(/corrupt or truncated/);
@@ -79,21 +91,27 @@ describe('tesseract provider input errors', () => {
   });
 
   it('rejects a corrupt PDF', async () => {
-    await expect(ocr(Buffer.from('%PDF-1.7\nthis is not really a pdf'), { mimeType: 'application/pdf' })).rejects.toMatchObject({
+    await expect(
+      ocr(Buffer.from('%PDF-1.7\nthis is not really a pdf'), { mimeType: 'application/pdf' }),
+    ).rejects.toMatchObject({
       kind: 'invalid_input',
       code: 'corrupt_pdf',
     });
   });
 
   it('names the limit when an image has too many pixels', async () => {
-    const big = await sharp({ create: { width: 1200, height: 1000, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const big = await sharp({ create: { width: 1200, height: 1000, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
     const error = await ocr(big).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'too_large', param: 'max_pixels' });
     expect((error as Error).message).toMatch(/max_pixels limit of 1\.0 megapixels/);
   });
 
   it('names the limit when a PDF has too many pages, and rejects pages that do not exist', async () => {
-    const made = await makeTextPdf(['one', 'two', 'three'].map((text) => ({ width: 200, height: 200, lines: [{ text, x: 20, y: 40, size: 12 }] })));
+    const made = await makeTextPdf(
+      ['one', 'two', 'three'].map((text) => ({ width: 200, height: 200, lines: [{ text, x: 20, y: 40, size: 12 }] })),
+    );
     const tooMany = await ocr(made.pdf, { mimeType: 'application/pdf' }).catch((e: unknown) => e);
     expect(tooMany).toMatchObject({ kind: 'too_large', code: 'too_many_pages' });
     expect((tooMany as Error).message).toMatch(/max_pages limit of 2/);
@@ -108,6 +126,9 @@ describe('tesseract provider input errors', () => {
 
   it('rejects a PDF page that renders over the pixel limit', async () => {
     const made = await makeTextPdf([{ width: 1000, height: 1000, lines: [] }]);
-    await expect(ocr(made.pdf, { mimeType: 'application/pdf' })).rejects.toMatchObject({ kind: 'too_large', code: 'page_too_large' });
+    await expect(ocr(made.pdf, { mimeType: 'application/pdf' })).rejects.toMatchObject({
+      kind: 'too_large',
+      code: 'page_too_large',
+    });
   });
 });

@@ -2,7 +2,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createTesseractProvider } from '../../src/providers/tesseract/create-tesseract-provider.js';
 import type { OcrPage, OcrRequest } from '../../src/providers/contracts/ocr.js';
 import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
-import { drawTextImage, makeInvoiceImage, makeTextPdf, type Degradation, type TextLineSpec } from '../support/draw-text.js';
+import {
+  drawTextImage,
+  makeInvoiceImage,
+  makeTextPdf,
+  type Degradation,
+  type TextLineSpec,
+} from '../support/draw-text.js';
 import { pageWords } from '../support/ocr-assertions.js';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -42,7 +48,9 @@ const TABLE = [
 
 function tablePage(): ReturnType<typeof drawTextImage> {
   const lines: TextLineSpec[] = [];
-  TABLE.forEach((row, r) => row.forEach((cell, c) => lines.push({ text: cell, x: 60 + c * 260, y: 60 + r * 44, size: 20 })));
+  TABLE.forEach((row, r) =>
+    row.forEach((cell, c) => lines.push({ text: cell, x: 60 + c * 260, y: 60 + r * 44, size: 20 })),
+  );
   return drawTextImage(lines, { width: 860, height: 60 + TABLE.length * 44 });
 }
 
@@ -50,10 +58,22 @@ const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 // The native engine when the machine has the `tesseract` command (CI installs it), and tesseract.js.
 describe.each(['auto', 'wasm'] as const)('reading order and confidence (engine: %s)', (engine) => {
-  const provider: ProviderInstance = createTesseractProvider({ id: 'local-ocr', options: { type: 'tesseract', workers: 1, engine }, dataDir: '/tmp', logger });
+  const provider: ProviderInstance = createTesseractProvider({
+    id: 'local-ocr',
+    options: { type: 'tesseract', workers: 1, engine },
+    dataDir: '/tmp',
+    logger,
+  });
   afterAll(() => provider.close());
   const ocr = async (document: Buffer, mimeType: OcrRequest['mimeType'] = 'image/png'): Promise<OcrPage> =>
-    (await provider.capabilities.ocr!.ocr({ model: 'svc-ocr-3-2512', document, mimeType, signal: new AbortController().signal })).pages[0];
+    (
+      await provider.capabilities.ocr!.ocr({
+        model: 'svc-ocr-3-2512',
+        document,
+        mimeType,
+        signal: new AbortController().signal,
+      })
+    ).pages[0];
 
   it('reads a two-column page column by column, left column first', async () => {
     const page = await ocr((await twoColumnPage()).image);
@@ -77,7 +97,14 @@ describe.each(['auto', 'wasm'] as const)('reading order and confidence (engine: 
   });
 
   it('returns no invented words and a low confidence for a blank, grainy scan', async () => {
-    const blank = await drawTextImage([], { width: 900, height: 600, paper: 235, noise: 14, jpegQuality: 30, seed: 12 });
+    const blank = await drawTextImage([], {
+      width: 900,
+      height: 600,
+      paper: 235,
+      noise: 14,
+      jpegQuality: 30,
+      seed: 12,
+    });
     const page = await ocr(blank.image, 'image/jpeg');
     expect(pageWords(page).filter((w) => /[\p{L}\p{N}]{2,}/u.test(w.text))).toEqual([]);
     expect(page.text.replace(/\s/g, '').length).toBeLessThan(5);
@@ -86,7 +113,15 @@ describe.each(['auto', 'wasm'] as const)('reading order and confidence (engine: 
 
   it('returns almost nothing, not garbage, for text too faint and noisy to read', async () => {
     const lines = [...LEFT, ...RIGHT].map((text, i) => ({ text, x: 40, y: 50 + i * 26, size: 13 }));
-    const faint = await drawTextImage(lines, { width: 500, height: 380, ink: 165, paper: 185, noise: 40, jpegQuality: 10, seed: 21 });
+    const faint = await drawTextImage(lines, {
+      width: 500,
+      height: 380,
+      ink: 165,
+      paper: 185,
+      noise: 40,
+      jpegQuality: 10,
+      seed: 21,
+    });
     const page = await ocr(faint.image, 'image/jpeg');
     const truthWords = new Set(faint.text.toLowerCase().match(/[a-z]+/g));
     const invented = pageWords(page).filter((w) => !truthWords.has(w.text.toLowerCase().replace(/[^a-z]/g, '')));
@@ -104,8 +139,16 @@ describe('engine choice', () => {
       logger,
     });
     try {
-      const drawn = await drawTextImage([{ text: 'Fallback engine works', x: 20, y: 50, size: 28 }], { width: 420, height: 80 });
-      const result = await provider.capabilities.ocr!.ocr({ model: 'm', document: drawn.image, mimeType: 'image/png', signal: new AbortController().signal });
+      const drawn = await drawTextImage([{ text: 'Fallback engine works', x: 20, y: 50, size: 28 }], {
+        width: 420,
+        height: 80,
+      });
+      const result = await provider.capabilities.ocr!.ocr({
+        model: 'm',
+        document: drawn.image,
+        mimeType: 'image/png',
+        signal: new AbortController().signal,
+      });
       expect(result.pages[0].text.trim()).toBe('Fallback engine works');
       expect(provider.status().state).toBe('ready');
     } finally {
@@ -123,16 +166,26 @@ describe('engine choice', () => {
     try {
       const drawn = await drawTextImage([{ text: 'No engine', x: 20, y: 50, size: 28 }], { width: 300, height: 80 });
       await expect(
-        provider.capabilities.ocr!.ocr({ model: 'm', document: drawn.image, mimeType: 'image/png', signal: new AbortController().signal }),
+        provider.capabilities.ocr!.ocr({
+          model: 'm',
+          document: drawn.image,
+          mimeType: 'image/png',
+          signal: new AbortController().signal,
+        }),
       ).rejects.toMatchObject({ kind: 'unavailable', code: 'ocr_engine_unavailable' });
-      expect(provider.status()).toMatchObject({ state: 'unavailable', detail: expect.stringContaining('tesseract-ocr') });
+      expect(provider.status()).toMatchObject({
+        state: 'unavailable',
+        detail: expect.stringContaining('tesseract-ocr'),
+      });
     } finally {
       await provider.close();
     }
   });
 
   it('rejects an unknown engine option', () => {
-    expect(() => createTesseractProvider({ id: 'x', options: { type: 'tesseract', engine: 'gpu' }, dataDir: '/tmp', logger })).toThrow(/engine must be/);
+    expect(() =>
+      createTesseractProvider({ id: 'x', options: { type: 'tesseract', engine: 'gpu' }, dataDir: '/tmp', logger }),
+    ).toThrow(/engine must be/);
   });
 });
 
@@ -149,7 +202,12 @@ const INVOICE_LINES = [
 ];
 
 describe('an invoice in reading order (engine: auto)', () => {
-  const provider: ProviderInstance = createTesseractProvider({ id: 'local-ocr', options: { type: 'tesseract', workers: 1 }, dataDir: '/tmp', logger });
+  const provider: ProviderInstance = createTesseractProvider({
+    id: 'local-ocr',
+    options: { type: 'tesseract', workers: 1 },
+    dataDir: '/tmp',
+    logger,
+  });
   afterAll(() => provider.close());
 
   it.each<[string, Degradation]>([
@@ -158,7 +216,14 @@ describe('an invoice in reading order (engine: auto)', () => {
   ])('reads the letterhead row, the address lines, then the table row by row (%s)', async (_, degradation) => {
     const invoice = await makeInvoiceImage(degradation);
     const mimeType = degradation.jpegQuality ? 'image/jpeg' : 'image/png';
-    const [page] = (await provider.capabilities.ocr!.ocr({ model: 'm', document: invoice.image, mimeType, signal: new AbortController().signal })).pages;
+    const [page] = (
+      await provider.capabilities.ocr!.ocr({
+        model: 'm',
+        document: invoice.image,
+        mimeType,
+        signal: new AbortController().signal,
+      })
+    ).pages;
     expect(page.text.split('\n').filter(Boolean)).toEqual(INVOICE_LINES);
     // Only the item rows are the table: the address lines above it and the total below are text.
     const table = page.blocks.filter((b) => b.kind === 'table');
@@ -176,13 +241,30 @@ describe('PDF text layers in reading order', () => {
       { text: 'Bill To: Globex Corporation', x: 40, y: 120, size: 10 },
     ];
     const xs = [40, 260, 330, 450];
-    const rows = INVOICE_LINES.slice(4, 8).map((row) => row.replace('Unit Price', 'Unit_Price').split(' ').map((cell) => cell.replace('_', ' ')));
+    const rows = INVOICE_LINES.slice(4, 8).map((row) =>
+      row
+        .replace('Unit Price', 'Unit_Price')
+        .split(' ')
+        .map((cell) => cell.replace('_', ' ')),
+    );
     rows.forEach((row, r) => row.forEach((cell, c) => lines.push({ text: cell, x: xs[c], y: 160 + r * 22, size: 10 })));
     lines.push({ text: 'Total Due: $1,234.50', x: 330, y: 270, size: 11 });
     const made = await makeTextPdf([{ lines }]);
-    const provider = createTesseractProvider({ id: 'local-ocr', options: { type: 'tesseract', workers: 1 }, dataDir: '/tmp', logger });
+    const provider = createTesseractProvider({
+      id: 'local-ocr',
+      options: { type: 'tesseract', workers: 1 },
+      dataDir: '/tmp',
+      logger,
+    });
     try {
-      const [page] = (await provider.capabilities.ocr!.ocr({ model: 'm', document: made.pdf, mimeType: 'application/pdf', signal: new AbortController().signal })).pages;
+      const [page] = (
+        await provider.capabilities.ocr!.ocr({
+          model: 'm',
+          document: made.pdf,
+          mimeType: 'application/pdf',
+          signal: new AbortController().signal,
+        })
+      ).pages;
       expect(page.text.split('\n').filter(Boolean)).toEqual(INVOICE_LINES);
       expect(page.blocks.filter((b) => b.kind === 'table').map((b) => b.lines.length)).toEqual([4]);
     } finally {
@@ -190,15 +272,26 @@ describe('PDF text layers in reading order', () => {
     }
   });
 
-
   it('reads a two-column text layer column by column', async () => {
     const lines: TextLineSpec[] = [{ text: 'Nature Notes Weekly', x: 50, y: 60, size: 18 }];
     LEFT.forEach((text, i) => lines.push({ text, x: 50, y: 100 + i * 14, size: 10 }));
     RIGHT.forEach((text, i) => lines.push({ text, x: 310, y: 100 + i * 14, size: 10 }));
     const made = await makeTextPdf([{ lines }]);
-    const provider = createTesseractProvider({ id: 'local-ocr', options: { type: 'tesseract', workers: 1 }, dataDir: '/tmp', logger });
+    const provider = createTesseractProvider({
+      id: 'local-ocr',
+      options: { type: 'tesseract', workers: 1 },
+      dataDir: '/tmp',
+      logger,
+    });
     try {
-      const [page] = (await provider.capabilities.ocr!.ocr({ model: 'm', document: made.pdf, mimeType: 'application/pdf', signal: new AbortController().signal })).pages;
+      const [page] = (
+        await provider.capabilities.ocr!.ocr({
+          model: 'm',
+          document: made.pdf,
+          mimeType: 'application/pdf',
+          signal: new AbortController().signal,
+        })
+      ).pages;
       expect(page.source).toBe('text_layer');
       expect(page.confidence).toBe(1);
       expect(oneLine(page.text)).toBe(oneLine(['Nature Notes Weekly', ...LEFT, ...RIGHT].join(' ')));

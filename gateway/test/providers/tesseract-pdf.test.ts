@@ -11,10 +11,21 @@ const DPI = 150;
 describe('tesseract provider on PDFs', () => {
   let provider: ProviderInstance;
   const ocr = (document: Buffer, extra: Partial<OcrRequest> = {}): Promise<OcrResult> =>
-    provider.capabilities.ocr!.ocr({ model: 'svc-ocr-3-2512', document, mimeType: 'application/pdf', signal: new AbortController().signal, ...extra });
+    provider.capabilities.ocr!.ocr({
+      model: 'svc-ocr-3-2512',
+      document,
+      mimeType: 'application/pdf',
+      signal: new AbortController().signal,
+      ...extra,
+    });
 
   beforeAll(() => {
-    provider = createTesseractProvider({ id: 'local-ocr', options: { type: 'tesseract', workers: 1, render_dpi: DPI }, dataDir: '/tmp', logger });
+    provider = createTesseractProvider({
+      id: 'local-ocr',
+      options: { type: 'tesseract', workers: 1, render_dpi: DPI },
+      dataDir: '/tmp',
+      logger,
+    });
   });
   afterAll(() => provider.close());
 
@@ -31,7 +42,10 @@ describe('tesseract provider on PDFs', () => {
     expect(page.source).toBe('text_layer');
     expect(page.width).toBe(Math.ceil((595 * DPI) / 72));
     expect(page.height).toBe(Math.ceil((842 * DPI) / 72));
-    expect(page.text.split(/\n+/)).toEqual(['Quarterly report for Northwind Traders', 'Revenue grew by 12 percent in the third quarter.']);
+    expect(page.text.split(/\n+/)).toEqual([
+      'Quarterly report for Northwind Traders',
+      'Revenue grew by 12 percent in the third quarter.',
+    ]);
     const matches = matchWords(wordsAtDpi(made.pages[0].words, DPI), pageWords(page));
     expect(matches.filter((m) => m.iou <= 0.5)).toEqual([]);
     expect(pageWords(page).every((w) => w.confidence === 1)).toBe(true);
@@ -55,7 +69,9 @@ describe('tesseract provider on PDFs', () => {
   });
 
   it('processes only the selected pages, in document order, with their indices', async () => {
-    const made = await makeTextPdf(['Alpha page', 'Bravo page', 'Charlie page'].map((text) => ({ lines: [{ text, x: 72, y: 72, size: 14 }] })));
+    const made = await makeTextPdf(
+      ['Alpha page', 'Bravo page', 'Charlie page'].map((text) => ({ lines: [{ text, x: 72, y: 72, size: 14 }] })),
+    );
     const result = await ocr(made.pdf, { pages: [2, 0] });
     expect(result.pages.map((p) => [p.index, p.text])).toEqual([
       [0, 'Alpha page'],

@@ -31,7 +31,11 @@ describe('a page whose pixels show a clear skew', () => {
     expect(clearSkew(await gray(makeDegradedPage('rotated_2deg')))).toBeCloseTo(2, 0);
     expect(clearSkew(await gray(makeDegradedPage('rotated_4deg')))).toBeCloseTo(-4, 0);
     expect(clearSkew(await gray(makeDegradedPage('clean')))).toBeUndefined();
-    expect(clearSkew(await gray(drawTextImage([], { width: 900, height: 600, paper: 235, noise: 14, jpegQuality: 30, seed: 12 })))).toBeUndefined();
+    expect(
+      clearSkew(
+        await gray(drawTextImage([], { width: 900, height: 600, paper: 235, noise: 14, jpegQuality: 30, seed: 12 })),
+      ),
+    ).toBeUndefined();
   });
 
   it('is straightened first and read once, straightened', async () => {

@@ -20,11 +20,20 @@ beforeAll(async () => {
 afterAll(() => inner.close());
 
 /** The engine, recording each reading it starts and whether it finished or was cancelled (`onStart` is called as each starts). */
-function recording(onStart?: () => void): { engine: OcrEngine; log: { layout: PageLayout; outcome: Promise<'done' | 'cancelled'> }[] } {
+function recording(onStart?: () => void): {
+  engine: OcrEngine;
+  log: { layout: PageLayout; outcome: Promise<'done' | 'cancelled'> }[];
+} {
   const log: { layout: PageLayout; outcome: Promise<'done' | 'cancelled'> }[] = [];
   const engine = observedEngine(inner, (image, signal, layout = 'auto') => {
     const reading = inner.recognize(image, signal, layout);
-    log.push({ layout, outcome: reading.then(() => 'done' as const, () => 'cancelled' as const) });
+    log.push({
+      layout,
+      outcome: reading.then(
+        () => 'done' as const,
+        () => 'cancelled' as const,
+      ),
+    });
     onStart?.();
     return reading;
   });
@@ -33,14 +42,29 @@ function recording(onStart?: () => void): { engine: OcrEngine; log: { layout: Pa
 
 /** Items on the left, prices flush right: the price column is what the layout reading misreads. */
 async function receipt(): Promise<GrayImage> {
-  const items = ['Whole milk 1L', 'Sourdough loaf', 'Free range eggs', 'Cheddar cheese', 'Green apples', 'Coffee beans', 'Olive oil', 'Tomato passata', 'Brown rice 1kg'];
+  const items = [
+    'Whole milk 1L',
+    'Sourdough loaf',
+    'Free range eggs',
+    'Cheddar cheese',
+    'Green apples',
+    'Coffee beans',
+    'Olive oil',
+    'Tomato passata',
+    'Brown rice 1kg',
+  ];
   const lines: TextLineSpec[] = [{ text: 'GREEN VALLEY MARKET', x: 130, y: 60, size: 24, bold: true }];
   items.forEach((item, i) => {
     const price = (0.99 + i * 0.37).toFixed(2);
-    lines.push({ text: item, x: 40, y: 200 + i * 32, size: 20 }, { text: price, x: 520 - textWidth(price, 20, 'mono'), y: 200 + i * 32, size: 20 });
+    lines.push(
+      { text: item, x: 40, y: 200 + i * 32, size: 20 },
+      { text: price, x: 520 - textWidth(price, 20, 'mono'), y: 200 + i * 32, size: 20 },
+    );
   });
   lines.push({ text: 'Thank you for shopping with us', x: 95, y: 563, size: 20 });
-  return decodeGray((await drawTextImage(lines, { width: 560, height: 628, font: 'mono' })).image, { maxPixels: 40_000_000 });
+  return decodeGray((await drawTextImage(lines, { width: 560, height: 628, font: 'mono' })).image, {
+    maxPixels: 40_000_000,
+  });
 }
 
 const run = (engine: OcrEngine, image: GrayImage, idle: boolean) =>
@@ -59,7 +83,10 @@ describe('a small page read as one block on a spare core', () => {
   it('cancels the block reading once the layout reading is confident', async ({ skip }) => {
     if (!native) skip();
     const { engine, log } = recording();
-    const image = await decodeGray((await drawTextImage(proseLines(20, 40, 40, 10), { width: 900, height: 480 })).image, { maxPixels: 40_000_000 });
+    const image = await decodeGray(
+      (await drawTextImage(proseLines(20, 40, 40, 10), { width: 900, height: 480 })).image,
+      { maxPixels: 40_000_000 },
+    );
     const page = await run(engine, image, true);
     expect(page.confidence).toBeGreaterThan(0.85);
     expect(log.map((l) => l.layout)).toEqual(['auto', 'block']);
@@ -75,9 +102,14 @@ describe('a small page read as one block on a spare core', () => {
     expect(await Promise.all(log.map((l) => l.outcome))).toEqual(['done', 'done']);
   });
 
-  it('gives its worker up as soon as another page waits for one, and the receipt is still read as a block', async ({ skip }) => {
+  it('gives its worker up as soon as another page waits for one, and the receipt is still read as a block', async ({
+    skip,
+  }) => {
     if (!native) skip();
-    const other = await decodeGray((await drawTextImage(proseLines(8, 40, 40, 10), { width: 700, height: 300 })).image, { maxPixels: 40_000_000 });
+    const other = await decodeGray(
+      (await drawTextImage(proseLines(8, 40, 40, 10), { width: 700, height: 300 })).image,
+      { maxPixels: 40_000_000 },
+    );
     let second: ReturnType<OcrEngine['recognize']> | undefined;
     // Both workers busy (layout and block reading): a second page arrives and waits, at once rather than
     // after a poll, so the block reading cannot finish first on a busy machine.

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTesseractProvider } from '../../src/providers/tesseract/create-tesseract-provider.js';
 import type { OcrRequest, OcrResult } from '../../src/providers/contracts/ocr.js';
 import type { ProviderInstance } from '../../src/providers/contracts/provider-instance.js';
-import { drawTextImage, makeDegradedPage, makeInvoiceImage, makeSecondInvoiceImage, makeVariantPage, proseLines } from '../support/draw-text.js';
+import {
+  drawTextImage,
+  makeDegradedPage,
+  makeInvoiceImage,
+  makeSecondInvoiceImage,
+  makeVariantPage,
+  proseLines,
+} from '../support/draw-text.js';
 import { toBmp } from '../support/ocr-bmp.js';
 import { matchWords, pageWords, wordRecall } from '../support/ocr-assertions.js';
 
@@ -21,7 +28,12 @@ function ocr(provider: ProviderInstance, document: Buffer, extra: Partial<OcrReq
 describe('tesseract provider on images', () => {
   let provider: ProviderInstance;
   beforeAll(() => {
-    provider = createTesseractProvider({ id: 'local-ocr', options: { type: 'tesseract', workers: 1 }, dataDir: '/tmp', logger });
+    provider = createTesseractProvider({
+      id: 'local-ocr',
+      options: { type: 'tesseract', workers: 1 },
+      dataDir: '/tmp',
+      logger,
+    });
   });
   afterAll(() => provider.close());
 
@@ -51,7 +63,13 @@ describe('tesseract provider on images', () => {
   });
 
   it('reads a rotated, noisy page and maps boxes back onto the original pixels', async () => {
-    const drawn = await drawTextImage(proseLines(20, 60, 40, 4), { width: 720, height: 260, rotate: 3, noise: 30, seed: 3 });
+    const drawn = await drawTextImage(proseLines(20, 60, 40, 4), {
+      width: 720,
+      height: 260,
+      rotate: 3,
+      noise: 30,
+      seed: 3,
+    });
     const [page] = (await ocr(provider, drawn.image)).pages;
     expect(page.width).toBe(720);
     expect(page.height).toBe(260);
@@ -88,8 +106,10 @@ describe('tesseract provider on images', () => {
     const second = await makeSecondInvoiceImage({ rotate: -2, noise: 22, jpegQuality: 35, seed: 9 });
     const [a] = (await ocr(provider, first.image, { mimeType: 'image/jpeg' })).pages;
     const [b] = (await ocr(provider, second.image, { mimeType: 'image/jpeg' })).pages;
-    for (const amount of ['12.50', '125.00', '299.50', '898.50', '211.00', '$1,234.50']) expect(a.text).toContain(amount);
-    for (const amount of ['4.99', '61.45', '38.90', '466.80', '1,152.80', '$2,187.90']) expect(b.text).toContain(amount);
+    for (const amount of ['12.50', '125.00', '299.50', '898.50', '211.00', '$1,234.50'])
+      expect(a.text).toContain(amount);
+    for (const amount of ['4.99', '61.45', '38.90', '466.80', '1,152.80', '$2,187.90'])
+      expect(b.text).toContain(amount);
   });
 
   it('reads a grainy low-contrast page without inventing text in its background', async () => {
@@ -100,7 +120,10 @@ describe('tesseract provider on images', () => {
   });
 
   it('reads BMP images', async () => {
-    const drawn = await drawTextImage([{ text: 'Bitmap reading works', x: 20, y: 50, size: 28 }], { width: 400, height: 80 });
+    const drawn = await drawTextImage([{ text: 'Bitmap reading works', x: 20, y: 50, size: 28 }], {
+      width: 400,
+      height: 80,
+    });
     const [page] = (await ocr(provider, await toBmp(drawn.image), { mimeType: 'image/bmp' })).pages;
     expect(page.text.trim()).toBe('Bitmap reading works');
   });

@@ -33,7 +33,12 @@ describe('the team connection to Redis, through an outage', () => {
     };
     await outage();
     await once(redis.subscriber, 'ready');
-    await expect.poll(async () => (await publisher.publish(channel, 'after the outage')) > 0 && received.includes('after the outage'), { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(
+        async () => (await publisher.publish(channel, 'after the outage')) > 0 && received.includes('after the outage'),
+        { timeout: 5000 },
+      )
+      .toBe(true);
 
     // Lost again as it comes back, with the SUBSCRIBE sent on reconnecting still unanswered, then closed.
     await outage();

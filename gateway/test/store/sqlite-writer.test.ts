@@ -9,21 +9,37 @@ import { closeAfterTest, useTempDir } from '../support/use-resources.js';
 
 // SQLite's background transactions (the request log's batches) run on a writer thread with its own connection (store/sqlite-writer.ts).
 describe('SQLite writes on the writer thread', () => {
-  const insert = (id: string, name: string) => CompiledQuery.raw('INSERT INTO api_keys (id, name, role, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)', [id, name, 'member', 'sk-sy-…', `hash-${id}`, 1]);
+  const insert = (id: string, name: string) =>
+    CompiledQuery.raw('INSERT INTO api_keys (id, name, role, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+      id,
+      name,
+      'member',
+      'sk-sy-…',
+      `hash-${id}`,
+      1,
+    ]);
 
   it('a committed transaction is read at once on the gateway connection, and one failing statement leaves none of its transaction', async () => {
     const db = await openDatabase({ dataDir: useTempDir() });
     try {
       await db.atomicallyInBackground([insert('k1', 'first'), insert('k2', 'second')]);
-      expect((await db.query.selectFrom('api_keys').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual(['k1', 'k2']);
+      expect((await db.query.selectFrom('api_keys').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual(
+        ['k1', 'k2'],
+      );
 
       // k3 is fine, k1 again breaks the primary key: the whole transaction is refused, with SQLite's own code.
-      await expect(db.atomicallyInBackground([insert('k3', 'third'), insert('k1', 'again')])).rejects.toMatchObject({ code: expect.stringMatching(/^SQLITE_CONSTRAINT/) });
-      expect((await db.query.selectFrom('api_keys').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual(['k1', 'k2']);
+      await expect(db.atomicallyInBackground([insert('k3', 'third'), insert('k1', 'again')])).rejects.toMatchObject({
+        code: expect.stringMatching(/^SQLITE_CONSTRAINT/),
+      });
+      expect((await db.query.selectFrom('api_keys').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual(
+        ['k1', 'k2'],
+      );
 
       // The writer goes on after a refused transaction.
       await db.atomicallyInBackground([insert('k4', 'fourth')]);
-      expect(await db.query.selectFrom('api_keys').select('id').where('id', '=', 'k4').executeTakeFirst()).toEqual({ id: 'k4' });
+      expect(await db.query.selectFrom('api_keys').select('id').where('id', '=', 'k4').executeTakeFirst()).toEqual({
+        id: 'k4',
+      });
     } finally {
       await db.close();
     }
@@ -33,7 +49,21 @@ describe('SQLite writes on the writer thread', () => {
     const dataDir = useTempDir();
     const db = await openDatabase({ dataDir });
     const log = new RequestLogRepository(db);
-    const entry = (i: number): RequestLogEntry => ({ id: `req_${i}`, time: 1_764_000_000_000 + i, method: 'POST', path: '/v1/chat/completions', status: 200, latency_ms: 1, key_prefix: null, model: 'm', prompt_tokens: 1, completion_tokens: 1, cost: 0, client: null, request_body: 'x'.repeat(4096) });
+    const entry = (i: number): RequestLogEntry => ({
+      id: `req_${i}`,
+      time: 1_764_000_000_000 + i,
+      method: 'POST',
+      path: '/v1/chat/completions',
+      status: 200,
+      latency_ms: 1,
+      key_prefix: null,
+      model: 'm',
+      prompt_tokens: 1,
+      completion_tokens: 1,
+      cost: 0,
+      client: null,
+      request_body: 'x'.repeat(4096),
+    });
     const writes = Array.from({ length: 50 }, (_, i) => log.insertMany([entry(2 * i), entry(2 * i + 1)]));
     await db.close();
     await Promise.all(writes);
@@ -55,7 +85,22 @@ describe('SQLite writes on the writer thread', () => {
       const log = new RequestLogRepository(db);
       const body = 'y'.repeat(16 * 1024);
       // 6,000 entries with two 16 KiB bodies: about 200 MB of text through the thread in one batch.
-      const entries = Array.from({ length: 6000 }, (_, i): RequestLogEntry => ({ id: `big_${i}`, time: 1_764_000_000_000 + i, method: 'POST', path: '/v1/chat/completions', status: 200, latency_ms: 1, key_prefix: null, model: 'm', prompt_tokens: 1, completion_tokens: 1, cost: 0, client: null, request_body: body, response_body: body }));
+      const entries = Array.from({ length: 6000 }, (_, i): RequestLogEntry => ({
+        id: `big_${i}`,
+        time: 1_764_000_000_000 + i,
+        method: 'POST',
+        path: '/v1/chat/completions',
+        status: 200,
+        latency_ms: 1,
+        key_prefix: null,
+        model: 'm',
+        prompt_tokens: 1,
+        completion_tokens: 1,
+        cost: 0,
+        client: null,
+        request_body: body,
+        response_body: body,
+      }));
       await log.insertMany(entries);
       expect(await log.recent(1)).toMatchObject([{ id: 'big_5999', response_body: body }]);
     } finally {
@@ -87,7 +132,11 @@ describe('SQLite writes on the writer thread', () => {
     const db = closeAfterTest(await openDatabase({ dataDir }));
     const pageFrame = 4096 + 24;
     for (let i = 0; i < 4000; i++) await db.atomically([insert(`b${i}`, `key ${i}`)]);
-    const { n } = await db.query.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('id', 'like', 'b%').executeTakeFirstOrThrow();
+    const { n } = await db.query
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('id', 'like', 'b%')
+      .executeTakeFirstOrThrow();
     expect(Number(n)).toBe(4000);
     // The event loop's backstop checkpoint (10,000 pages) let the log start over: never much more than that.
     const logBytes = statSync(join(dataDir, 'switchyard.db-wal')).size;
@@ -95,4 +144,3 @@ describe('SQLite writes on the writer thread', () => {
     expect(logBytes).toBeGreaterThan(0);
   });
 });
-

@@ -34,11 +34,24 @@ describe('a streamed body (CoalescedFrames) written by SseWriter', () => {
     for (let n = accepted + 1; n <= accepted + 3; n++) expect(writer.queueJsonText(frame(n))).toBe(true);
     await tick();
     await tick();
-    expect(chunks.slice(before)).toEqual([`data: ${frame(accepted + 1)}\n\ndata: ${frame(accepted + 2)}\n\ndata: ${frame(accepted + 3)}\n\n`]);
+    expect(chunks.slice(before)).toEqual([
+      `data: ${frame(accepted + 1)}\n\ndata: ${frame(accepted + 2)}\n\ndata: ${frame(accepted + 3)}\n\n`,
+    ]);
 
     await writer.done();
-    const numbers = chunks.join('').split('\n\n').filter(Boolean).map((line) => line.slice('data: '.length)).filter((data) => data !== '[DONE]').map((data) => (JSON.parse(data) as { n: number }).n);
-    expect(numbers).toEqual([...Array.from({ length: accepted + 1 }, (_, n) => n), accepted + 1, accepted + 2, accepted + 3]);
+    const numbers = chunks
+      .join('')
+      .split('\n\n')
+      .filter(Boolean)
+      .map((line) => line.slice('data: '.length))
+      .filter((data) => data !== '[DONE]')
+      .map((data) => (JSON.parse(data) as { n: number }).n);
+    expect(numbers).toEqual([
+      ...Array.from({ length: accepted + 1 }, (_, n) => n),
+      accepted + 1,
+      accepted + 2,
+      accepted + 3,
+    ]);
     expect(chunks.join('').endsWith('data: [DONE]\n\n')).toBe(true);
   });
 

@@ -13,7 +13,8 @@ describe('an event stream Fastify never sends', () => {
     apps.push(app);
     app.decorate('recordStreamEnd', async () => undefined);
     app.addHook('onSend', async (_request, reply, payload) => {
-      if (String(reply.getHeader('content-type')).startsWith('text/event-stream')) throw new Error('an onSend hook failed');
+      if (String(reply.getHeader('content-type')).startsWith('text/event-stream'))
+        throw new Error('an onSend hook failed');
       return payload;
     });
     let producerEnded!: (how: string) => void;
@@ -34,7 +35,9 @@ describe('an event stream Fastify never sends', () => {
     const response = await fetch(`${url}/stream`);
     expect(response.status).toBe(500);
     await response.text();
-    const hung = new Promise<string>((resolve) => setTimeout(() => resolve('still waiting for a reader'), 2000).unref());
+    const hung = new Promise<string>((resolve) =>
+      setTimeout(() => resolve('still waiting for a reader'), 2000).unref(),
+    );
     expect(await Promise.race([produced, hung])).toBe('stopped');
   });
 });

@@ -15,14 +15,17 @@ async function collect(parts: (string | Uint8Array)[]): Promise<SseEvent[]> {
 function splits(bytes: Uint8Array): Uint8Array[][] {
   const result: Uint8Array[][] = [];
   for (let i = 0; i <= bytes.length; i++) {
-    for (let j = i; j <= bytes.length; j += 3) result.push([bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)]);
+    for (let j = i; j <= bytes.length; j += 3)
+      result.push([bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)]);
   }
   return result;
 }
 
 describe('readSseEvents', () => {
   it('reads data frames, multi-line data, event names and ids, and skips comments', async () => {
-    const events = await collect([': keep-alive\n\ndata: {"a":1}\n\nevent: ping\nid: 7\ndata: one\ndata: two\n\ndata\n\n']);
+    const events = await collect([
+      ': keep-alive\n\ndata: {"a":1}\n\nevent: ping\nid: 7\ndata: one\ndata: two\n\ndata\n\n',
+    ]);
     expect(events).toEqual([
       { event: 'message', data: '{"a":1}' },
       { event: 'ping', data: 'one\ntwo', id: '7' },

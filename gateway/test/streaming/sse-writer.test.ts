@@ -29,7 +29,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function serve(handler: (writer: SseWriter) => Promise<void>): Promise<{ url: string; done: Promise<SseWriter> }> {
+async function serve(
+  handler: (writer: SseWriter) => Promise<void>,
+): Promise<{ url: string; done: Promise<SseWriter> }> {
   let finish: (writer: SseWriter) => void = () => {};
   const done = new Promise<SseWriter>((resolve) => (finish = resolve));
   server = createServer((_req, res) => {

@@ -73,14 +73,32 @@ export interface DrawnImage {
 }
 
 const FONT_FILES: Record<FontKind, string[]> = {
-  sans: ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf'],
-  serif: ['/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf', '/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf'],
-  mono: ['/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf', '/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf'],
+  sans: [
+    '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
+    '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf',
+  ],
+  serif: [
+    '/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf',
+    '/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf',
+  ],
+  mono: [
+    '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf',
+    '/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf',
+  ],
 };
 const BOLD_FILES: Record<FontKind, string[]> = {
-  sans: ['/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf', '/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf'],
-  serif: ['/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf', '/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf'],
-  mono: ['/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf', '/usr/share/fonts/truetype/liberation/LiberationMono-Bold.ttf'],
+  sans: [
+    '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf',
+    '/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf',
+  ],
+  serif: [
+    '/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf',
+    '/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf',
+  ],
+  mono: [
+    '/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf',
+    '/usr/share/fonts/truetype/liberation/LiberationMono-Bold.ttf',
+  ],
 };
 
 const registered = new Set<string>();
@@ -103,7 +121,6 @@ export function textWidth(text: string, size: number, font: FontKind = 'sans', b
   return measuring.measureText(text).width;
 }
 
-
 function rotatePoint(x: number, y: number, cx: number, cy: number, radians: number): [number, number] {
   const cos = Math.cos(radians);
   const sin = Math.sin(radians);
@@ -120,7 +137,12 @@ function rotateBox(box: BoxCoordinates, cx: number, cy: number, radians: number)
   ];
   const xs = corners.map((c) => c[0]);
   const ys = corners.map((c) => c[1]);
-  return [Math.floor(Math.min(...xs)), Math.floor(Math.min(...ys)), Math.ceil(Math.max(...xs)), Math.ceil(Math.max(...ys))];
+  return [
+    Math.floor(Math.min(...xs)),
+    Math.floor(Math.min(...ys)),
+    Math.ceil(Math.max(...xs)),
+    Math.ceil(Math.max(...ys)),
+  ];
 }
 
 /** Tight glyph boxes of each space-separated word of a line drawn with the context's current font. */
@@ -214,7 +236,8 @@ export async function drawTextImage(lines: TextLineSpec[], options: DrawOptions)
   for (const line of lines) {
     ctx.font = `${line.size}px "${fontFamily(options.font ?? 'sans', line.bold ?? false)}"`;
     ctx.fillText(line.text, line.x, line.y);
-    for (const word of measureWords(ctx, line)) words.push({ text: word.text, bbox: rotateBox(word.bbox, cx, cy, radians) });
+    for (const word of measureWords(ctx, line))
+      words.push({ text: word.text, bbox: rotateBox(word.bbox, cx, cy, radians) });
   }
   ctx.lineWidth = 2;
   for (const rule of options.rules ?? []) {
@@ -229,7 +252,9 @@ export async function drawTextImage(lines: TextLineSpec[], options: DrawOptions)
   let pipeline = sharp(pixels, { raw: { width, height, channels: 4 } }).removeAlpha();
   if (options.blur) pipeline = pipeline.blur(options.blur);
   const jpeg = options.jpegQuality !== undefined;
-  const image = jpeg ? await pipeline.jpeg({ quality: options.jpegQuality }).toBuffer() : await pipeline.png().toBuffer();
+  const image = jpeg
+    ? await pipeline.jpeg({ quality: options.jpegQuality }).toBuffer()
+    : await pipeline.png().toBuffer();
   return {
     image,
     mimeType: jpeg ? 'image/jpeg' : 'image/png',
@@ -253,7 +278,12 @@ const PARAGRAPH = [
 
 /** A page of prose lines at `size` px, `lineGap` px apart. */
 export function proseLines(size = 22, top = 60, left = 40, count = PARAGRAPH.length): TextLineSpec[] {
-  return Array.from({ length: count }, (_, i) => ({ text: PARAGRAPH[i % PARAGRAPH.length], x: left, y: top + i * size * 1.8, size }));
+  return Array.from({ length: count }, (_, i) => ({
+    text: PARAGRAPH[i % PARAGRAPH.length],
+    x: left,
+    y: top + i * size * 1.8,
+    size,
+  }));
 }
 
 export interface InvoiceFields {
@@ -355,7 +385,8 @@ async function drawInvoice(layout: InvoiceLayout, degradation: Degradation): Pro
     { text: 'Unit Price', x: text(unit), y: baseline(0), size, bold: true },
     { text: 'Amount', x: text(amount), y: baseline(0), size, bold: true },
   );
-  const money = (n: number): string => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const money = (n: number): string =>
+    n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   fields.line_items.forEach((item, i) => {
     const y = baseline(i + 1);
     lines.push(
@@ -366,7 +397,13 @@ async function drawInvoice(layout: InvoiceLayout, degradation: Degradation): Pro
     );
   });
   const rows = fields.line_items.length + 1;
-  lines.push({ text: `Total Due: $${money(fields.total_amount)}`, x: text(unit), y: tableTop + rows * rowHeight + 80, size: size + 2, bold: true });
+  lines.push({
+    text: `Total Due: $${money(fields.total_amount)}`,
+    x: text(unit),
+    y: tableTop + rows * rowHeight + 80,
+    size: size + 2,
+    bold: true,
+  });
 
   const rules: BoxCoordinates[] = [];
   for (let r = 0; r <= rows; r++) rules.push([left, tableTop + r * rowHeight, right, tableTop + r * rowHeight]);
@@ -416,8 +453,14 @@ const VARIANT_PARAGRAPH = [
   'smaller ones are approved by the front desk.',
 ];
 
-function drawProsePage(preset: { size: number; degradation: Degradation }, paragraph: string[] = PARAGRAPH): Promise<DrawnImage> {
-  const lines = proseLines(preset.size, 40 + preset.size * 2, 40).map((line, i) => ({ ...line, text: paragraph[i % paragraph.length] }));
+function drawProsePage(
+  preset: { size: number; degradation: Degradation },
+  paragraph: string[] = PARAGRAPH,
+): Promise<DrawnImage> {
+  const lines = proseLines(preset.size, 40 + preset.size * 2, 40).map((line, i) => ({
+    ...line,
+    text: paragraph[i % paragraph.length],
+  }));
   const width = Math.ceil(preset.size * 30 + 80);
   const height = Math.ceil(lines[lines.length - 1].y + preset.size * 3);
   return drawTextImage(lines, { width, height, ...preset.degradation });
@@ -433,7 +476,8 @@ export function makeDegradedPage(name: keyof typeof DEGRADATIONS | string): Prom
 /** One page of the second prose text with a named degradation from DEGRADATION_VARIANTS. */
 export function makeVariantPage(name: keyof typeof DEGRADATION_VARIANTS | string): Promise<DrawnImage> {
   const preset = DEGRADATION_VARIANTS[name];
-  if (!preset) throw new Error(`Unknown degradation variant ${name}; known: ${Object.keys(DEGRADATION_VARIANTS).join(', ')}`);
+  if (!preset)
+    throw new Error(`Unknown degradation variant ${name}; known: ${Object.keys(DEGRADATION_VARIANTS).join(', ')}`);
   return drawProsePage(preset, VARIANT_PARAGRAPH);
 }
 
@@ -486,14 +530,21 @@ export async function makeTextPdf(pages: PdfPageSpec[]): Promise<MadePdf> {
 }
 
 /** A PDF with one image-only page (no text layer) holding `image` scaled to `widthPt`×`heightPt`. */
-export async function makeScannedPdf(image: DrawnImage, widthPt = image.width * 0.72, heightPt = image.height * 0.72): Promise<MadePdf> {
+export async function makeScannedPdf(
+  image: DrawnImage,
+  widthPt = image.width * 0.72,
+  heightPt = image.height * 0.72,
+): Promise<MadePdf> {
   const doc = await PDFDocument.create();
   const page = doc.addPage([widthPt, heightPt]);
   const embedded = image.mimeType === 'image/png' ? await doc.embedPng(image.image) : await doc.embedJpg(image.image);
   page.drawImage(embedded, { x: 0, y: 0, width: widthPt, height: heightPt });
   const sx = widthPt / image.width;
   const sy = heightPt / image.height;
-  const words = image.words.map((w) => ({ text: w.text, bbox: [w.bbox[0] * sx, w.bbox[1] * sy, w.bbox[2] * sx, w.bbox[3] * sy] as BoxCoordinates }));
+  const words = image.words.map((w) => ({
+    text: w.text,
+    bbox: [w.bbox[0] * sx, w.bbox[1] * sy, w.bbox[2] * sx, w.bbox[3] * sy] as BoxCoordinates,
+  }));
   return { pdf: Buffer.from(await doc.save()), pages: [{ width: widthPt, height: heightPt, words }] };
 }
 

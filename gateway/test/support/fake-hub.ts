@@ -63,7 +63,11 @@ async function listen(server: Server): Promise<string> {
 
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const data = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(data),
+    ...headers,
+  });
   response.end(data);
 }
 
@@ -81,12 +85,22 @@ export async function startFakeHub(): Promise<FakeHub> {
   const fileHost = createServer((request, response) => {
     const match = /^\/blobs\/([0-9a-f]{64})$/.exec(new URL(request.url ?? '/', 'http://x').pathname);
     const blob = match ? blobs.get(match[1]) : undefined;
-    transfers.push({ path: request.url ?? '', range: request.headers.range, authorization: request.headers.authorization });
+    transfers.push({
+      path: request.url ?? '',
+      range: request.headers.range,
+      authorization: request.headers.authorization,
+    });
     if (!blob) return sendJson(response, 404, { error: 'NoSuchKey' });
     void serveBytes(request, response, blob.name, blob.file);
   });
 
-  async function serveBytes(request: IncomingMessage, response: ServerResponse, name: string, file: HubFile, extraHeaders: Record<string, string> = {}): Promise<void> {
+  async function serveBytes(
+    request: IncomingMessage,
+    response: ServerResponse,
+    name: string,
+    file: HubFile,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<void> {
     let content = file.content;
     if (file.corrupt) {
       content = Buffer.from(content);
@@ -98,8 +112,18 @@ export async function startFakeHub(): Promise<FakeHub> {
       response.writeHead(416, { 'content-range': `bytes */${content.length}` });
       return void response.end();
     }
-    const headers = { ...extraHeaders, 'accept-ranges': 'bytes', etag: `"${file.lfs ? file.sha256 : file.gitOid}"`, 'content-type': 'application/octet-stream', 'content-length': String(content.length - start) };
-    if (range) response.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${content.length - 1}/${content.length}` });
+    const headers = {
+      ...extraHeaders,
+      'accept-ranges': 'bytes',
+      etag: `"${file.lfs ? file.sha256 : file.gitOid}"`,
+      'content-type': 'application/octet-stream',
+      'content-length': String(content.length - start),
+    };
+    if (range)
+      response.writeHead(206, {
+        ...headers,
+        'content-range': `bytes ${start}-${content.length - 1}/${content.length}`,
+      });
     else response.writeHead(200, headers);
     const drop = drops.get(name);
     const hold = holds.get(name);
@@ -119,7 +143,8 @@ export async function startFakeHub(): Promise<FakeHub> {
         await held;
         if (response.destroyed) return;
       }
-      if (!response.write(content.subarray(offset, end))) await new Promise((resolve) => response.once('drain', resolve));
+      if (!response.write(content.subarray(offset, end)))
+        await new Promise((resolve) => response.once('drain', resolve));
       offset = end;
     }
     response.end();
@@ -138,15 +163,33 @@ export async function startFakeHub(): Promise<FakeHub> {
       const found = [...repos]
         .filter(([id, repo]) => id.toLowerCase().includes(search) && (!filter || repo.tags.includes(filter)))
         .slice(0, limit)
-        .map(([id, repo]) => ({ _id: id, id, modelId: id, likes: 3, downloads: 42, private: false, gated: repo.gatedToken ? 'manual' : false, tags: repo.tags, createdAt: '2025-01-01T00:00:00.000Z' }));
+        .map(([id, repo]) => ({
+          _id: id,
+          id,
+          modelId: id,
+          likes: 3,
+          downloads: 42,
+          private: false,
+          gated: repo.gatedToken ? 'manual' : false,
+          tags: repo.tags,
+          createdAt: '2025-01-01T00:00:00.000Z',
+        }));
       return sendJson(response, 200, found);
     }
     const api = /^\/api\/models\/([^/]+\/[^/]+)(?:\/tree\/([^/]+))?$/.exec(path);
     if (request.method === 'GET' && api) {
       const repo = repos.get(api[1]);
-      if (!repo) return sendJson(response, 404, { error: 'Repository not found' }, { 'x-error-code': 'RepositoryNotFound' });
+      if (!repo)
+        return sendJson(response, 404, { error: 'Repository not found' }, { 'x-error-code': 'RepositoryNotFound' });
       if (api[2] === undefined) {
-        return sendJson(response, 200, { _id: api[1], id: api[1], sha: repo.commit, gated: repo.gatedToken ? 'manual' : false, tags: repo.tags, siblings: [...repo.files.keys()].map((rfilename) => ({ rfilename })) });
+        return sendJson(response, 200, {
+          _id: api[1],
+          id: api[1],
+          sha: repo.commit,
+          gated: repo.gatedToken ? 'manual' : false,
+          tags: repo.tags,
+          siblings: [...repo.files.keys()].map((rfilename) => ({ rfilename })),
+        });
       }
       return sendJson(
         response,
@@ -156,18 +199,27 @@ export async function startFakeHub(): Promise<FakeHub> {
           oid: file.gitOid,
           size: file.lfs ? 134 : file.content.length,
           path: name,
-          ...(file.lfs ? { lfs: { oid: file.sha256, size: file.claimedSize ?? file.content.length, pointerSize: 134 } } : {}),
+          ...(file.lfs
+            ? { lfs: { oid: file.sha256, size: file.claimedSize ?? file.content.length, pointerSize: 134 } }
+            : {}),
         })),
       );
     }
     const resolve = /^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(path);
     if ((request.method === 'HEAD' || request.method === 'GET') && resolve) {
       const repo = repos.get(resolve[1]);
-      if (!repo) return sendJson(response, 404, { error: 'Repository not found' }, { 'x-error-code': 'RepositoryNotFound' });
+      if (!repo)
+        return sendJson(response, 404, { error: 'Repository not found' }, { 'x-error-code': 'RepositoryNotFound' });
       if (repo.gatedToken && request.headers.authorization !== `Bearer ${repo.gatedToken}`) {
-        return sendJson(response, 401, { error: 'Access to this model is restricted.' }, { 'x-error-code': 'GatedRepo' });
+        return sendJson(
+          response,
+          401,
+          { error: 'Access to this model is restricted.' },
+          { 'x-error-code': 'GatedRepo' },
+        );
       }
-      if (resolve[2] !== 'main' && resolve[2] !== repo.commit) return sendJson(response, 404, { error: 'Revision not found' }, { 'x-error-code': 'RevisionNotFound' });
+      if (resolve[2] !== 'main' && resolve[2] !== repo.commit)
+        return sendJson(response, 404, { error: 'Revision not found' }, { 'x-error-code': 'RevisionNotFound' });
       const file = repo.files.get(resolve[3]);
       if (!file) return sendJson(response, 404, { error: 'Entry not found' }, { 'x-error-code': 'EntryNotFound' });
       const size = String(file.claimedSize ?? file.content.length);
@@ -182,8 +234,14 @@ export async function startFakeHub(): Promise<FakeHub> {
         });
         return void response.end();
       }
-      if (request.method === 'GET') return void serveBytes(request, response, resolve[3], file, { 'x-repo-commit': repo.commit });
-      response.writeHead(200, { 'x-repo-commit': repo.commit, etag: `"${file.gitOid}"`, 'content-length': size, 'accept-ranges': 'bytes' });
+      if (request.method === 'GET')
+        return void serveBytes(request, response, resolve[3], file, { 'x-repo-commit': repo.commit });
+      response.writeHead(200, {
+        'x-repo-commit': repo.commit,
+        etag: `"${file.gitOid}"`,
+        'content-length': size,
+        'accept-ranges': 'bytes',
+      });
       return void response.end();
     }
     sendJson(response, 404, { error: 'Not found' });
@@ -204,12 +262,23 @@ export async function startFakeHub(): Promise<FakeHub> {
     addRepo(repo, files, options = {}) {
       const entries = new Map<string, HubFile>();
       for (const [name, content] of Object.entries(files)) {
-        const file: HubFile = { content, sha256: sha256(content), gitOid: gitOid(content), lfs: /\.(gguf|onnx)$/.test(name) };
+        const file: HubFile = {
+          content,
+          sha256: sha256(content),
+          gitOid: gitOid(content),
+          lfs: /\.(gguf|onnx)$/.test(name),
+        };
         entries.set(name, file);
         if (file.lfs) blobs.set(file.sha256, { name, file });
       }
-      const tags = options.tags ?? (Object.keys(files).some((name) => name.endsWith('.gguf')) ? ['gguf', 'text-generation'] : []);
-      repos.set(repo, { commit: randomBytes(20).toString('hex'), files: entries, gatedToken: options.gatedToken, tags });
+      const tags =
+        options.tags ?? (Object.keys(files).some((name) => name.endsWith('.gguf')) ? ['gguf', 'text-generation'] : []);
+      repos.set(repo, {
+        commit: randomBytes(20).toString('hex'),
+        files: entries,
+        gatedToken: options.gatedToken,
+        tags,
+      });
     },
     holdAt(file, offset) {
       holds.set(file, offset);

@@ -33,10 +33,22 @@ let counter = 0;
 const nextId = (prefix: string): string => `${prefix}${(++counter).toString(36).padStart(6, '0')}`;
 const now = (): number => Math.floor(Date.now() / 1000);
 
-export const openAiError = (status: number, message: string, param: string | null = null, code: string | null = null): FakeReply => ({
+export const openAiError = (
+  status: number,
+  message: string,
+  param: string | null = null,
+  code: string | null = null,
+): FakeReply => ({
   kind: 'json',
   status,
-  body: { error: { message, type: status === 401 ? 'invalid_request_error' : status >= 500 ? 'server_error' : 'invalid_request_error', param, code } },
+  body: {
+    error: {
+      message,
+      type: status === 401 ? 'invalid_request_error' : status >= 500 ? 'server_error' : 'invalid_request_error',
+      param,
+      code,
+    },
+  },
 });
 
 // ---------- chat ----------
@@ -60,7 +72,9 @@ function messagesOf(body: JsonObject): JsonObject[] {
 }
 
 function lastUserText(body: JsonObject): string {
-  const user = messagesOf(body).filter((message) => message.role === 'user').at(-1);
+  const user = messagesOf(body)
+    .filter((message) => message.role === 'user')
+    .at(-1);
   return user ? textOf(user.content) : '';
 }
 
@@ -82,11 +96,14 @@ interface PlannedToolCall {
 /** A tool call when tools are given and the prompt names one (or tool_choice forces one). */
 function planToolCall(body: JsonObject, userText: string): PlannedToolCall | undefined {
   const tools = Array.isArray(body.tools) ? body.tools.filter(isObject) : [];
-  const names = tools.map((tool) => (isObject(tool.function) && typeof tool.function.name === 'string' ? tool.function.name : ''));
+  const names = tools.map((tool) =>
+    isObject(tool.function) && typeof tool.function.name === 'string' ? tool.function.name : '',
+  );
   const choice = body.tool_choice;
   if (names.length === 0 || choice === 'none') return undefined;
   let name: string | undefined;
-  if (isObject(choice) && isObject(choice.function) && typeof choice.function.name === 'string') name = choice.function.name;
+  if (isObject(choice) && isObject(choice.function) && typeof choice.function.name === 'string')
+    name = choice.function.name;
   name ??= names.find((candidate) => candidate !== '' && userText.includes(candidate));
   if (!name && (choice === 'required' || choice === 'any')) name = names[0];
   if (!name) return undefined;
@@ -108,7 +125,12 @@ function planAnswer(body: JsonObject, text: string): PlannedAnswer {
   const finishReason = toolCall ? 'tool_calls' : tokens.length < all.length ? 'length' : 'stop';
   const completion = toolCall ? countWords(toolCall.arguments) : tokens.length;
   const prompt = promptTokens(body);
-  return { tokens, finishReason, toolCall, usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } };
+  return {
+    tokens,
+    finishReason,
+    toolCall,
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+  };
 }
 
 function choiceCount(body: JsonObject): number {
@@ -119,14 +141,21 @@ function choiceCount(body: JsonObject): number {
 export function chatReply(body: JsonObject, options: ReplyOptions): FakeReply {
   if (typeof body.model !== 'string') return openAiError(400, 'you must provide a model parameter', 'model');
   const isFim = typeof body.prompt === 'string';
-  if (!isFim && messagesOf(body).length === 0) return openAiError(400, "'messages' must contain at least one message", 'messages');
+  if (!isFim && messagesOf(body).length === 0)
+    return openAiError(400, "'messages' must contain at least one message", 'messages');
   const plan = planAnswer(body, isFim ? String(body.prompt) : lastUserText(body));
   const id = nextId('chatcmpl-');
   const created = now();
   const model = body.model;
   const indices = Array.from({ length: choiceCount(body) }, (_, index) => index);
   const toolCalls = plan.toolCall
-    ? [{ id: plan.toolCall.id, type: 'function', function: { name: plan.toolCall.name, arguments: plan.toolCall.arguments } }]
+    ? [
+        {
+          id: plan.toolCall.id,
+          type: 'function',
+          function: { name: plan.toolCall.name, arguments: plan.toolCall.arguments },
+        },
+      ]
     : undefined;
 
   if (body.stream !== true) {
@@ -140,7 +169,11 @@ export function chatReply(body: JsonObject, options: ReplyOptions): FakeReply {
         model,
         choices: indices.map((index) => ({
           index,
-          message: { role: 'assistant', content: toolCalls ? null : plan.tokens.join(''), ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+          message: {
+            role: 'assistant',
+            content: toolCalls ? null : plan.tokens.join(''),
+            ...(toolCalls ? { tool_calls: toolCalls } : {}),
+          },
           logprobs: null,
           finish_reason: plan.finishReason,
         })),
@@ -164,12 +197,25 @@ export function chatReply(body: JsonObject, options: ReplyOptions): FakeReply {
     if (plan.toolCall) {
       const { id: callId, name, arguments: args } = plan.toolCall;
       const half = Math.ceil(args.length / 2);
-      frames.push(chunk([{ index, delta: { tool_calls: [{ index: 0, id: callId, type: 'function', function: { name, arguments: '' } }] }, finish_reason: null }]));
+      frames.push(
+        chunk([
+          {
+            index,
+            delta: { tool_calls: [{ index: 0, id: callId, type: 'function', function: { name, arguments: '' } }] },
+            finish_reason: null,
+          },
+        ]),
+      );
       for (const piece of [args.slice(0, half), args.slice(half)]) {
-        frames.push(chunk([{ index, delta: { tool_calls: [{ index: 0, function: { arguments: piece } }] }, finish_reason: null }]));
+        frames.push(
+          chunk([
+            { index, delta: { tool_calls: [{ index: 0, function: { arguments: piece } }] }, finish_reason: null },
+          ]),
+        );
       }
     }
-    for (const token of plan.tokens) frames.push(chunk([{ index, delta: { content: token }, logprobs: null, finish_reason: null }]));
+    for (const token of plan.tokens)
+      frames.push(chunk([{ index, delta: { content: token }, logprobs: null, finish_reason: null }]));
     frames.push(chunk([{ index, delta: {}, logprobs: null, finish_reason: plan.finishReason }]));
   }
   if (includeUsage) frames.push({ ...chunk([]), usage: scaleUsage(plan.usage, indices.length) });
@@ -178,14 +224,22 @@ export function chatReply(body: JsonObject, options: ReplyOptions): FakeReply {
 
 function scaleUsage(usage: PlannedAnswer['usage'], choices: number): PlannedAnswer['usage'] {
   const completion = usage.completion_tokens * choices;
-  return { prompt_tokens: usage.prompt_tokens, completion_tokens: completion, total_tokens: usage.prompt_tokens + completion };
+  return {
+    prompt_tokens: usage.prompt_tokens,
+    completion_tokens: completion,
+    total_tokens: usage.prompt_tokens + completion,
+  };
 }
 
 // ---------- completions ----------
 
 export function completionReply(body: JsonObject, options: ReplyOptions): FakeReply {
   if (typeof body.model !== 'string') return openAiError(400, 'you must provide a model parameter', 'model');
-  const prompt = Array.isArray(body.prompt) ? body.prompt.map(String).join('\n') : typeof body.prompt === 'string' ? body.prompt : undefined;
+  const prompt = Array.isArray(body.prompt)
+    ? body.prompt.map(String).join('\n')
+    : typeof body.prompt === 'string'
+      ? body.prompt
+      : undefined;
   if (prompt === undefined) return openAiError(400, "'prompt' is required", 'prompt');
   const plan = planAnswer({ ...body, prompt, tools: undefined }, prompt);
   const id = nextId('cmpl-');
@@ -199,7 +253,12 @@ export function completionReply(body: JsonObject, options: ReplyOptions): FakeRe
       status: 200,
       body: {
         ...base,
-        choices: indices.map((index) => ({ index, text: plan.tokens.join(''), logprobs: null, finish_reason: plan.finishReason })),
+        choices: indices.map((index) => ({
+          index,
+          text: plan.tokens.join(''),
+          logprobs: null,
+          finish_reason: plan.finishReason,
+        })),
         ...(options.usage ? { usage: plan.usage } : {}),
       },
     };
@@ -207,7 +266,8 @@ export function completionReply(body: JsonObject, options: ReplyOptions): FakeRe
   const includeUsage = options.usage && isObject(body.stream_options) && body.stream_options.include_usage === true;
   const frames: unknown[] = [];
   for (const index of indices) {
-    for (const token of plan.tokens) frames.push({ ...base, choices: [{ index, text: token, logprobs: null, finish_reason: null }] });
+    for (const token of plan.tokens)
+      frames.push({ ...base, choices: [{ index, text: token, logprobs: null, finish_reason: null }] });
     frames.push({ ...base, choices: [{ index, text: '', logprobs: null, finish_reason: plan.finishReason }] });
   }
   if (includeUsage) frames.push({ ...base, choices: [], usage: scaleUsage(plan.usage, indices.length) });
@@ -227,7 +287,8 @@ export function fakeEmbedding(text: string, dimensions: number): number[] {
 
 export function embeddingsReply(body: JsonObject): FakeReply {
   if (typeof body.model !== 'string') return openAiError(400, 'you must provide a model parameter', 'model');
-  const inputs = typeof body.input === 'string' ? [body.input] : Array.isArray(body.input) ? body.input.map(String) : undefined;
+  const inputs =
+    typeof body.input === 'string' ? [body.input] : Array.isArray(body.input) ? body.input.map(String) : undefined;
   if (!inputs || inputs.length === 0) return openAiError(400, "'input' is required", 'input');
   const requested = body.dimensions ?? body.output_dimension;
   const dimensions = typeof requested === 'number' ? requested : 8;
@@ -255,7 +316,10 @@ export function modelsReply(options: ReplyOptions): FakeReply {
   return {
     kind: 'json',
     status: 200,
-    body: { object: 'list', data: options.models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake-upstream' })) },
+    body: {
+      object: 'list',
+      data: options.models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake-upstream' })),
+    },
   };
 }
 
@@ -284,7 +348,9 @@ export async function imagesReply(body: JsonObject, options: ReplyOptions): Prom
 /** A real PNG of the given size, in a colour derived from the seed. */
 export function fakePng(width: number, height: number, seed: string): Promise<Buffer> {
   const [r, g, b] = fakeEmbedding(seed, 3).map((value) => Math.round((value + 1) * 127));
-  return sharp({ create: { width, height, channels: 3, background: { r, g, b } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r, g, b } } })
+    .png()
+    .toBuffer();
 }
 
 // ---------- transcriptions ----------
@@ -300,7 +366,12 @@ export function transcriptionReply(form: ParsedForm, options: ReplyOptions): Fak
   if (!form.fields.model) return openAiError(400, "Missing required parameter: 'model'.", 'model');
   const format = form.fields.response_format ?? 'json';
   if (format === 'verbose_json' && !options.verboseJson) {
-    return openAiError(400, `response_format 'verbose_json' is not compatible with model '${form.fields.model}'`, 'response_format', 'unsupported_value');
+    return openAiError(
+      400,
+      `response_format 'verbose_json' is not compatible with model '${form.fields.model}'`,
+      'response_format',
+      'unsupported_value',
+    );
   }
   const words = tokensOf(`Transcript of ${file.filename} with ${file.size} bytes.`);
   const half = Math.ceil(words.length / 2);
@@ -322,14 +393,20 @@ export function transcriptionReply(form: ParsedForm, options: ReplyOptions): Fak
     case 'json':
       return { kind: 'json', status: 200, body: { text } };
     case 'verbose_json':
-      return { kind: 'json', status: 200, body: { task: 'transcribe', language: form.fields.language ?? 'english', duration: 2, text, segments } };
+      return {
+        kind: 'json',
+        status: 200,
+        body: { task: 'transcribe', language: form.fields.language ?? 'english', duration: 2, text, segments },
+      };
     case 'text':
       return { kind: 'text', contentType: 'text/plain; charset=utf-8', body: `${text}\n` };
     case 'srt':
       return {
         kind: 'text',
         contentType: 'text/plain; charset=utf-8',
-        body: segments.map((s) => `${s.id + 1}\n${timestamp(s.start, ',')} --> ${timestamp(s.end, ',')}\n${s.text.trim()}\n`).join('\n'),
+        body: segments
+          .map((s) => `${s.id + 1}\n${timestamp(s.start, ',')} --> ${timestamp(s.end, ',')}\n${s.text.trim()}\n`)
+          .join('\n'),
       };
     case 'vtt':
       return {
@@ -346,12 +423,23 @@ export function transcriptionReply(form: ParsedForm, options: ReplyOptions): Fak
 
 export async function ocrReply(body: JsonObject): Promise<FakeReply> {
   const document = isObject(body.document) ? body.document : undefined;
-  const rawUrl = document?.type === 'document_url' ? document.document_url : document?.type === 'image_url' ? document.image_url : undefined;
+  const rawUrl =
+    document?.type === 'document_url'
+      ? document.document_url
+      : document?.type === 'image_url'
+        ? document.image_url
+        : undefined;
   const url = isObject(rawUrl) ? rawUrl.url : rawUrl;
   const mistralError = (message: string): FakeReply => ({
     kind: 'json',
     status: 422,
-    body: { object: 'error', message: { detail: [{ type: 'value_error', loc: ['body', 'document'], msg: message }] }, type: 'invalid_request_error', param: null, code: null },
+    body: {
+      object: 'error',
+      message: { detail: [{ type: 'value_error', loc: ['body', 'document'], msg: message }] },
+      type: 'invalid_request_error',
+      param: null,
+      code: null,
+    },
   });
   if (typeof url !== 'string') return mistralError('document must be a document_url or image_url chunk');
   const match = /^data:([^;,]+);base64,(.*)$/s.exec(url);
@@ -362,7 +450,10 @@ export async function ocrReply(body: JsonObject): Promise<FakeReply> {
   try {
     if (mimeType === 'application/pdf') {
       const pdf = await PDFDocument.load(bytes);
-      sizes = pdf.getPages().map((page) => ({ width: Math.round((page.getWidth() * 200) / 72), height: Math.round((page.getHeight() * 200) / 72) }));
+      sizes = pdf.getPages().map((page) => ({
+        width: Math.round((page.getWidth() * 200) / 72),
+        height: Math.round((page.getHeight() * 200) / 72),
+      }));
     } else {
       const meta = await sharp(bytes).metadata();
       sizes = [{ width: meta.width ?? 0, height: meta.height ?? 0 }];
@@ -382,7 +473,12 @@ export async function ocrReply(body: JsonObject): Promise<FakeReply> {
   return {
     kind: 'json',
     status: 200,
-    body: { pages, model: body.model, document_annotation: null, usage_info: { pages_processed: pages.length, doc_size_bytes: bytes.length } },
+    body: {
+      pages,
+      model: body.model,
+      document_annotation: null,
+      usage_info: { pages_processed: pages.length, doc_size_bytes: bytes.length },
+    },
   };
 }
 

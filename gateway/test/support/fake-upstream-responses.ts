@@ -13,10 +13,18 @@ const nextId = (prefix: string): string => `${prefix}native${(++counter).toStrin
 function lastUserText(input: unknown): string {
   if (typeof input === 'string') return input;
   if (!Array.isArray(input)) return '';
-  const user = input.filter(isObject).filter((item) => item.role === 'user').at(-1);
+  const user = input
+    .filter(isObject)
+    .filter((item) => item.role === 'user')
+    .at(-1);
   if (!user) return '';
   if (typeof user.content === 'string') return user.content;
-  return Array.isArray(user.content) ? user.content.filter(isObject).map((part) => (typeof part.text === 'string' ? part.text : '')).join(' ') : '';
+  return Array.isArray(user.content)
+    ? user.content
+        .filter(isObject)
+        .map((part) => (typeof part.text === 'string' ? part.text : ''))
+        .join(' ')
+    : '';
 }
 
 export function responsesReply(body: JsonObject): FakeReply {
@@ -28,8 +36,21 @@ export function responsesReply(body: JsonObject): FakeReply {
   const inputTokens = tokensOf(JSON.stringify(body.input ?? '')).length;
   const outputTokens = tool ? 1 : words.length;
   const item = tool
-    ? { id: nextId('fc_'), type: 'function_call', status: 'completed', call_id: nextId('call_'), name: tool.name, arguments: JSON.stringify({ input: text }) }
-    : { id: nextId('msg_'), type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [], logprobs: [] }] };
+    ? {
+        id: nextId('fc_'),
+        type: 'function_call',
+        status: 'completed',
+        call_id: nextId('call_'),
+        name: tool.name,
+        arguments: JSON.stringify({ input: text }),
+      }
+    : {
+        id: nextId('msg_'),
+        type: 'message',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text, annotations: [], logprobs: [] }],
+      };
   const base = {
     id: nextId('resp_'),
     object: 'response',
@@ -52,8 +73,20 @@ export function responsesReply(body: JsonObject): FakeReply {
     user: null,
     metadata: {},
   };
-  const usage = { input_tokens: inputTokens, input_tokens_details: { cached_tokens: 0 }, output_tokens: outputTokens, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: inputTokens + outputTokens };
-  const completed = { ...base, status: 'completed', completed_at: Math.floor(Date.now() / 1000), output: [item], usage };
+  const usage = {
+    input_tokens: inputTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: inputTokens + outputTokens,
+  };
+  const completed = {
+    ...base,
+    status: 'completed',
+    completed_at: Math.floor(Date.now() / 1000),
+    output: [item],
+    usage,
+  };
   if (body.stream !== true) return { kind: 'json', status: 200, body: completed };
 
   const inProgress = { ...base, status: 'in_progress', output: [], usage: null };
@@ -62,16 +95,56 @@ export function responsesReply(body: JsonObject): FakeReply {
     { type: 'response.in_progress', response: inProgress },
   ];
   if (item.type === 'function_call') {
-    events.push({ type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', arguments: '' } });
-    events.push({ type: 'response.function_call_arguments.delta', item_id: item.id, output_index: 0, delta: item.arguments });
-    events.push({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: 0, name: item.name, arguments: item.arguments });
+    events.push({
+      type: 'response.output_item.added',
+      output_index: 0,
+      item: { ...item, status: 'in_progress', arguments: '' },
+    });
+    events.push({
+      type: 'response.function_call_arguments.delta',
+      item_id: item.id,
+      output_index: 0,
+      delta: item.arguments,
+    });
+    events.push({
+      type: 'response.function_call_arguments.done',
+      item_id: item.id,
+      output_index: 0,
+      name: item.name,
+      arguments: item.arguments,
+    });
   } else {
     const part = { type: 'output_text', text: '', annotations: [], logprobs: [] };
-    events.push({ type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', content: [] } });
+    events.push({
+      type: 'response.output_item.added',
+      output_index: 0,
+      item: { ...item, status: 'in_progress', content: [] },
+    });
     events.push({ type: 'response.content_part.added', item_id: item.id, output_index: 0, content_index: 0, part });
-    for (const word of words) events.push({ type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: word, logprobs: [] });
-    events.push({ type: 'response.output_text.done', item_id: item.id, output_index: 0, content_index: 0, text, logprobs: [] });
-    events.push({ type: 'response.content_part.done', item_id: item.id, output_index: 0, content_index: 0, part: { ...part, text } });
+    for (const word of words)
+      events.push({
+        type: 'response.output_text.delta',
+        item_id: item.id,
+        output_index: 0,
+        content_index: 0,
+        delta: word,
+        logprobs: [],
+      });
+    events.push({
+      type: 'response.output_text.done',
+      item_id: item.id,
+      output_index: 0,
+      content_index: 0,
+      text,
+      logprobs: [],
+    });
+    events.push({
+      type: 'response.content_part.done',
+      item_id: item.id,
+      output_index: 0,
+      content_index: 0,
+      part: { ...part, text },
+    });
   }
   events.push({ type: 'response.output_item.done', output_index: 0, item });
   events.push({ type: 'response.completed', response: completed });

@@ -126,7 +126,9 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     const model = isForm(body) ? body.fields.model : isObject(body) ? body.model : undefined;
     const entry = behaviours.find(
       ({ behaviour, remaining }) =>
-        remaining > 0 && (!behaviour.path || behaviour.path === path) && (!behaviour.model || behaviour.model === model),
+        remaining > 0 &&
+        (!behaviour.path || behaviour.path === path) &&
+        (!behaviour.model || behaviour.model === model),
     );
     if (!entry) return undefined;
     entry.remaining--;
@@ -175,7 +177,10 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
       return;
     }
     if (failure?.type === 'status') {
-      const reply = failure.body === undefined ? openAiError(failure.status, `Injected failure (HTTP ${failure.status}).`) : { kind: 'json' as const, status: failure.status, body: failure.body };
+      const reply =
+        failure.body === undefined
+          ? openAiError(failure.status, `Injected failure (HTTP ${failure.status}).`)
+          : { kind: 'json' as const, status: failure.status, body: failure.body };
       sendReply(res, reply, failure.headers);
       return;
     }
@@ -248,7 +253,11 @@ async function parseBody(contentType: string | undefined, raw: Buffer): Promise<
   if (raw.length === 0) return undefined;
   if (contentType?.startsWith('multipart/form-data')) {
     // The WHATWG Request parses multipart for real, boundary and all.
-    const form = await new Request('http://fake.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body: raw }).formData();
+    const form = await new Request('http://fake.invalid/', {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: raw,
+    }).formData();
     const parsed: ParsedForm = { fields: {}, files: {} };
     for (const [name, value] of form) {
       if (typeof value === 'string') parsed.fields[name] = value;
@@ -277,7 +286,11 @@ function serialise(reply: FakeReply): { status: number; contentType: string; par
         parts: [...reply.frames.map((frame) => `data: ${JSON.stringify(frame)}\n\n`), 'data: [DONE]\n\n'],
       };
     case 'events':
-      return { status: 200, contentType: 'text/event-stream; charset=utf-8', parts: reply.frames.map((frame) => `event: ${frame.type}\ndata: ${JSON.stringify(frame)}\n\n`) };
+      return {
+        status: 200,
+        contentType: 'text/event-stream; charset=utf-8',
+        parts: reply.frames.map((frame) => `event: ${frame.type}\ndata: ${JSON.stringify(frame)}\n\n`),
+      };
   }
 }
 
@@ -293,7 +306,9 @@ async function sendWithFailure(res: ServerResponse, reply: FakeReply, failure: F
   let { parts } = serialise(reply);
   if (failure.type === 'malformed_body') {
     res.writeHead(200, { 'content-type': contentType });
-    res.end(reply.kind === 'sse' ? 'data: {"id": "chatcmpl-broken", "choices": [\n\n' : '{"id": "broken", "choices": [');
+    res.end(
+      reply.kind === 'sse' ? 'data: {"id": "chatcmpl-broken", "choices": [\n\n' : '{"id": "broken", "choices": [',
+    );
     return;
   }
   if (reply.kind !== 'sse') {

@@ -25,6 +25,8 @@ export function ggufHeader(metadata: Record<string, Value>): Buffer {
   head.writeUInt32LE(3, 4);
   head.writeBigUInt64LE(0n, 8);
   head.writeBigUInt64LE(BigInt(Object.keys(metadata).length), 16);
-  const entries = Object.entries(metadata).map(([key, value]) => Buffer.concat([encodeString(key), encodeValue(value)]));
+  const entries = Object.entries(metadata).map(([key, value]) =>
+    Buffer.concat([encodeString(key), encodeValue(value)]),
+  );
   return Buffer.concat([head, ...entries]);
 }

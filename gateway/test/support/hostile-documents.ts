@@ -24,12 +24,23 @@ export function buildPdf(objects: (string | { dictionary: string; data: Buffer }
   });
   const xref = length;
   const rows = offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
-  push(Buffer.from(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${rows}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`, 'latin1'));
+  push(
+    Buffer.from(
+      `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${rows}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+      'latin1',
+    ),
+  );
   return Buffer.concat(parts);
 }
 
 /** A catalog, a page tree and one page of `width`×`height` points drawing `contents` (object 4) with `resources`. */
-export function onePagePdf(contents: { dictionary: string; data: Buffer }, resources = '<< >>', extra: (string | { dictionary: string; data: Buffer })[] = [], width = 612, height = 792): Buffer {
+export function onePagePdf(
+  contents: { dictionary: string; data: Buffer },
+  resources = '<< >>',
+  extra: (string | { dictionary: string; data: Buffer })[] = [],
+  width = 612,
+  height = 792,
+): Buffer {
   return buildPdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
@@ -68,11 +79,17 @@ export function repeatedDeflate(chunk: Buffer, times: number): Buffer {
   }
   const adler = Buffer.alloc(4);
   adler.writeUInt32BE(Number((b << 16n) | a));
-  return Buffer.concat([Buffer.from([0x78, 0xda]), ...Array.from({ length: times }, () => block), Buffer.from([0x03, 0x00]), adler]);
+  return Buffer.concat([
+    Buffer.from([0x78, 0xda]),
+    ...Array.from({ length: times }, () => block),
+    Buffer.from([0x03, 0x00]),
+    adler,
+  ]);
 }
 
 /** A zlib stream that inflates to `mebibytes` MiB of `byte` (a decompression bomb). */
-export const deflateBomb = (mebibytes: number, byte = 0x20): Buffer => repeatedDeflate(Buffer.alloc(2 ** 20, byte), mebibytes);
+export const deflateBomb = (mebibytes: number, byte = 0x20): Buffer =>
+  repeatedDeflate(Buffer.alloc(2 ** 20, byte), mebibytes);
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);

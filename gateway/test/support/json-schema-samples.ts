@@ -82,7 +82,10 @@ export function accepts(schema: JsonSchema, value: unknown): boolean {
 /** A small value the schema accepts (required properties only), or undefined when none is obvious. */
 export function minimalValue(schema: JsonSchema): unknown {
   const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives) return minimalValue(alternatives.find((alternative) => jsonType(minimalValue(alternative)) !== 'null') ?? alternatives[0]);
+  if (alternatives)
+    return minimalValue(
+      alternatives.find((alternative) => jsonType(minimalValue(alternative)) !== 'null') ?? alternatives[0],
+    );
   if (schema.enum) return schema.enum[0];
   if ('const' in schema) return schema.const;
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
@@ -100,7 +103,9 @@ export function minimalValue(schema: JsonSchema): unknown {
       return Array.from({ length: schema.minItems ?? 0 }, () => minimalValue(schema.items ?? {}));
     case 'object':
     default:
-      return Object.fromEntries((schema.required ?? []).map((name) => [name, minimalValue(schema.properties?.[name] ?? {})]));
+      return Object.fromEntries(
+        (schema.required ?? []).map((name) => [name, minimalValue(schema.properties?.[name] ?? {})]),
+      );
   }
 }
 
@@ -142,7 +147,11 @@ export const HOSTILE_VALUES: HostileValue[] = [
   plain('empty object', {}),
   plain('nested object', { a: { b: { c: [1, 'x', null] } } }),
   { label: `array nested ${NESTING} deep`, raw: '['.repeat(NESTING) + ']'.repeat(NESTING), sample: [[[]]] },
-  { label: `object nested ${NESTING} deep`, raw: '{"a":'.repeat(NESTING) + '{}' + '}'.repeat(NESTING), sample: { a: { a: {} } } },
+  {
+    label: `object nested ${NESTING} deep`,
+    raw: '{"a":'.repeat(NESTING) + '{}' + '}'.repeat(NESTING),
+    sample: { a: { a: {} } },
+  },
 ];
 
 /** Not JSON at all: the body they end up in must be a 400. */

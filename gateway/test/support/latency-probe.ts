@@ -20,7 +20,9 @@ export interface LatencyProbe {
 
 /** A Member key of its own, so the probe is another user of the gateway. */
 export async function createMemberKey(gateway: TestGateway, name = 'probe'): Promise<string> {
-  const created = await json(await gateway.request('/account/keys', { method: 'POST', json: { name, role: 'member' } }));
+  const created = await json(
+    await gateway.request('/account/keys', { method: 'POST', json: { name, role: 'member' } }),
+  );
   return created.key as string;
 }
 

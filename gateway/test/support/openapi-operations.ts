@@ -41,8 +41,12 @@ export function operationsOf(document: OpenApiDocument, skip: RegExp): Operation
       operations.push({
         method: method.toUpperCase(),
         path,
-        pathParams: (operation.parameters ?? []).filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name),
-        query: (operation.parameters ?? []).filter((parameter) => parameter.in === 'query').map(({ name, schema }) => ({ name, schema })),
+        pathParams: (operation.parameters ?? [])
+          .filter((parameter) => parameter.in === 'path')
+          .map((parameter) => parameter.name),
+        query: (operation.parameters ?? [])
+          .filter((parameter) => parameter.in === 'query')
+          .map(({ name, schema }) => ({ name, schema })),
         jsonBody: content['application/json']?.schema,
         multipart: 'multipart/form-data' in content || /multipart/i.test(text),
         secured: operation.security === undefined || operation.security.length > 0,

@@ -23,7 +23,9 @@ export function parsePrometheusText(text: string): Sample[] {
 
 /** The value of the one sample with this name whose labels include `labels`; 0 when there is none. */
 export function sampleValue(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  const found = samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+  const found = samples.filter(
+    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+  );
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return found[0]?.value ?? 0;
 }

@@ -19,11 +19,28 @@ export interface SpawnedGateway {
  * The built gateway (`dist/gateway/src/cli.js`) as its own process on port 0, for what only a real
  * process shows: kill -9, SIGTERM, a restart on the same data folder. Needs `npm run build:gateway`.
  */
-export async function spawnGateway(dataDir: string, config: Record<string, unknown>, env: Record<string, string> = {}, args: string[] = []): Promise<SpawnedGateway> {
+export async function spawnGateway(
+  dataDir: string,
+  config: Record<string, unknown>,
+  env: Record<string, string> = {},
+  args: string[] = [],
+): Promise<SpawnedGateway> {
   const configPath = join(dataDir, 'config.yaml');
-  writeFileSync(configPath, stringify({ ...config, server: { warm_engines: false, ...(config.server as object | undefined) } }));
+  writeFileSync(
+    configPath,
+    stringify({ ...config, server: { warm_engines: false, ...(config.server as object | undefined) } }),
+  );
   const child = spawn(process.execPath, [CLI, ...args], {
-    env: { ...process.env, GATEWAY_LOG_LEVEL: 'silent', GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: configPath, GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', GATEWAY_ADMIN_KEY: ADMIN_KEY, ...env },
+    env: {
+      ...process.env,
+      GATEWAY_LOG_LEVEL: 'silent',
+      GATEWAY_DATA_DIR: dataDir,
+      GATEWAY_CONFIG: configPath,
+      GATEWAY_PORT: '0',
+      GATEWAY_HOST: '127.0.0.1',
+      GATEWAY_ADMIN_KEY: ADMIN_KEY,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -32,7 +32,10 @@ export interface StartOptions {
 /** A fresh gateway on 127.0.0.1, port 0, with its own data folder (or a given one, to test restarts). */
 export async function startGateway(options: StartOptions = {}): Promise<TestGateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'switchyard-test-'));
-  const config = { ...options.config, server: { warm_engines: options.warm ?? false, ...(options.config?.server as object | undefined) } };
+  const config = {
+    ...options.config,
+    server: { warm_engines: options.warm ?? false, ...(options.config?.server as object | undefined) },
+  };
   const configPath = join(dataDir, 'config.yaml');
   writeFileSync(configPath, stringify(config));
   const gatewayOptions = await loadGatewayOptions({
@@ -56,7 +59,8 @@ export async function startGateway(options: StartOptions = {}): Promise<TestGate
     request(path, init = {}) {
       const { json, key, ...rest } = init;
       const headers = new Headers(rest.headers);
-      if (key !== null && !headers.has('authorization') && !headers.has('x-api-key')) headers.set('authorization', `Bearer ${key ?? options.adminKey ?? ADMIN_KEY}`);
+      if (key !== null && !headers.has('authorization') && !headers.has('x-api-key'))
+        headers.set('authorization', `Bearer ${key ?? options.adminKey ?? ADMIN_KEY}`);
       if (json !== undefined) headers.set('content-type', 'application/json');
       return fetch(url + path, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
     },

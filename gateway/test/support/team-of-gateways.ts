@@ -9,8 +9,17 @@ import { startGateway, type StartOptions, type TestGateway } from './start-gatew
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** The environment of instance `id` of a team on PostgreSQL and Redis that shares one files folder. */
-export function teamInstanceEnv(team: { databaseUrl: string; prefix: string; filesDir: string; redisUrl?: string }, id: string): Record<string, string> {
-  return { GATEWAY_DATABASE_URL: team.databaseUrl, GATEWAY_REDIS_URL: team.redisUrl ?? TEST_REDIS_URL, GATEWAY_REDIS_PREFIX: team.prefix, GATEWAY_INSTANCE_ID: id, GATEWAY_FILES_DIR: team.filesDir };
+export function teamInstanceEnv(
+  team: { databaseUrl: string; prefix: string; filesDir: string; redisUrl?: string },
+  id: string,
+): Record<string, string> {
+  return {
+    GATEWAY_DATABASE_URL: team.databaseUrl,
+    GATEWAY_REDIS_URL: team.redisUrl ?? TEST_REDIS_URL,
+    GATEWAY_REDIS_PREFIX: team.prefix,
+    GATEWAY_INSTANCE_ID: id,
+    GATEWAY_FILES_DIR: team.filesDir,
+  };
 }
 
 export interface TeamOfGateways {
@@ -39,7 +48,10 @@ export async function dropRedisPrefix(url: string, prefix: string): Promise<void
  * `count` real gateways on port 0 sharing one data folder (one SQLite file in WAL mode, opened by
  * each) and one Redis under a fresh key prefix: team mode as several instances run it.
  */
-export async function startTeamOfGateways(count: number, options: StartOptions & { redisUrl?: string } = {}): Promise<TeamOfGateways> {
+export async function startTeamOfGateways(
+  count: number,
+  options: StartOptions & { redisUrl?: string } = {},
+): Promise<TeamOfGateways> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-team-'));
   const prefix = `switchyard-test-${randomUUID()}:`;
   const instances: TestGateway[] = [];
@@ -51,7 +63,12 @@ export async function startTeamOfGateways(count: number, options: StartOptions &
   try {
     // One after the other: the first creates the database and the bootstrap key.
     for (let i = 0; i < count; i++) {
-      const env = { GATEWAY_REDIS_URL: options.redisUrl ?? TEST_REDIS_URL, GATEWAY_REDIS_PREFIX: prefix, GATEWAY_INSTANCE_ID: `instance-${String.fromCharCode(97 + i)}`, ...options.env };
+      const env = {
+        GATEWAY_REDIS_URL: options.redisUrl ?? TEST_REDIS_URL,
+        GATEWAY_REDIS_PREFIX: prefix,
+        GATEWAY_INSTANCE_ID: `instance-${String.fromCharCode(97 + i)}`,
+        ...options.env,
+      };
       instances.push(await startGateway({ ...options, dataDir, env }));
     }
   } catch (error) {

@@ -23,7 +23,10 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   await admin((client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined) };
+  return {
+    url: url.toString(),
+    drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
 }
 
 export interface TestDatabaseKind {

@@ -7,7 +7,9 @@ import { dropRedisPrefix, TEST_REDIS_URL } from './team-of-gateways.js';
  * `count` team connections to the test Redis under one fresh key prefix (as `count` instances would
  * have), closed and the prefix dropped when the test ends; every Lua script call on them is counted.
  */
-export async function testRedisConnections(count = 1): Promise<{ connections: RedisConnection[]; prefix: string; scriptCalls: () => number }> {
+export async function testRedisConnections(
+  count = 1,
+): Promise<{ connections: RedisConnection[]; prefix: string; scriptCalls: () => number }> {
   const prefix = `sy-test-${randomUUID()}:`;
   const connections: RedisConnection[] = [];
   let calls = 0;

@@ -9,7 +9,11 @@ import { json, startGateway, type Json, type StartOptions, type TestGateway } fr
 export const OTHER_KEY_WORST_MS = 1500;
 
 /** Sends an attack while another key (`member`) polls the gateway: the attack's status and body, and what the other key saw. */
-export async function underProbe(gateway: TestGateway, member: string, attack: () => Promise<Response>): Promise<{ status: number; body: Json; report: ProbeReport }> {
+export async function underProbe(
+  gateway: TestGateway,
+  member: string,
+  attack: () => Promise<Response>,
+): Promise<{ status: number; body: Json; report: ProbeReport }> {
   const probe = startLatencyProbe(gateway, member);
   const response = await attack();
   const body = await json(response);
@@ -21,7 +25,10 @@ export async function underProbe(gateway: TestGateway, member: string, attack: (
 export const dataUrl = (bytes: Buffer, type: string): string => `data:${type};base64,${bytes.toString('base64')}`;
 
 /** Starts a gateway and a Member key of its own before a file's tests (handed to `use`) and closes the gateway after them. */
-export function probedGatewayForFile(use: (started: { gateway: TestGateway; member: string }) => void, options: StartOptions = {}): void {
+export function probedGatewayForFile(
+  use: (started: { gateway: TestGateway; member: string }) => void,
+  options: StartOptions = {},
+): void {
   let gateway: TestGateway | undefined;
   beforeAll(async () => {
     gateway = await startGateway(options);

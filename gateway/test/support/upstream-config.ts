@@ -5,7 +5,13 @@ export const UPSTREAM_KEY = 'sk-upstream-secret-1234';
 /** A config routing the default language model (and a fallback pair) to a fake OpenAI-compatible upstream. */
 export function upstreamConfig(upstream: FakeUpstream, extra: { fallbackUpstream?: FakeUpstream } = {}) {
   const providers: Record<string, unknown>[] = [
-    { id: 'upstream', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, timeouts: { connect: 2000, first_byte: 1500, idle: 1500 } },
+    {
+      id: 'upstream',
+      type: 'openai',
+      base_url: upstream.url,
+      api_key: UPSTREAM_KEY,
+      timeouts: { connect: 2000, first_byte: 1500, idle: 1500 },
+    },
   ];
   const models: Record<string, unknown>[] = [
     {
@@ -21,7 +27,14 @@ export function upstreamConfig(upstream: FakeUpstream, extra: { fallbackUpstream
   if (extra.fallbackUpstream) {
     providers.push({ id: 'backup', type: 'openai', base_url: extra.fallbackUpstream.url, api_key: UPSTREAM_KEY });
     models.push(
-      { id: 'primary-model', provider: 'upstream', upstream_model: 'primary', capabilities: ['chat'], fallbacks: ['backup-model'], max_retries: 0 },
+      {
+        id: 'primary-model',
+        provider: 'upstream',
+        upstream_model: 'primary',
+        capabilities: ['chat'],
+        fallbacks: ['backup-model'],
+        max_retries: 0,
+      },
       { id: 'backup-model', provider: 'backup', upstream_model: 'backup', capabilities: ['chat'] },
     );
   }

@@ -15,6 +15,7 @@ export function makeWav(seconds: number, sampleRate = 16_000, frequency = 440): 
   buffer.writeUInt16LE(16, 34);
   buffer.write('data', 36, 'latin1');
   buffer.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) buffer.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / sampleRate) * 8000), 44 + i * 2);
+  for (let i = 0; i < samples; i++)
+    buffer.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / sampleRate) * 8000), 44 + i * 2);
   return buffer;
 }

@@ -31,7 +31,12 @@ export function Layout() {
             </div>
             {group.items.map((item) =>
               item.placeholder ? (
-                <span key={item.path} className="nav-link nav-placeholder" aria-hidden="true" data-testid="nav-placeholder">
+                <span
+                  key={item.path}
+                  className="nav-link nav-placeholder"
+                  aria-hidden="true"
+                  data-testid="nav-placeholder"
+                >
                   {/* A no-break space: the placeholder is as tall as a link, so nothing jumps when the role arrives. */}
                   <span className="nav-icon">{'\u00a0'}</span>
                   <span className="nav-placeholder-bar" />
@@ -72,7 +77,11 @@ export function Layout() {
         <StatusBadge />
         <span className="header-spacer" />
         {account.data && (
-          <span className="badge badge-accent" title={account.data.api_key.name ?? 'Active API key'} data-testid="key-prefix">
+          <span
+            className="badge badge-accent"
+            title={account.data.api_key.name ?? 'Active API key'}
+            data-testid="key-prefix"
+          >
             <span aria-hidden="true">⚷</span>
             <span className="mono">{account.data.api_key.prefix}</span>
             {account.data.api_key.role && <span>· {account.data.api_key.role}</span>}

@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { navGroupsFor } from './nav-items';
 
-const links = (role: Parameters<typeof navGroupsFor>[0]) => navGroupsFor(role).flatMap((group) => group.items.filter((item) => !item.placeholder).map((item) => item.label));
+const links = (role: Parameters<typeof navGroupsFor>[0]) =>
+  navGroupsFor(role).flatMap((group) => group.items.filter((item) => !item.placeholder).map((item) => item.label));
 
 describe('navGroupsFor', () => {
   it('offers no Owner-only link while the role loads, only placeholders where they may come', () => {
     const loading = navGroupsFor('loading').flatMap((group) => group.items);
     expect(links('loading')).not.toContain('Settings');
     expect(links('loading')).not.toContain('Keys');
-    expect(loading.filter((item) => item.placeholder).map((item) => item.label)).toEqual(['Request log', 'Keys', 'Settings']);
+    expect(loading.filter((item) => item.placeholder).map((item) => item.label)).toEqual([
+      'Request log',
+      'Keys',
+      'Settings',
+    ]);
   });
 
   it('gives an Owner every page and a Member only theirs', () => {

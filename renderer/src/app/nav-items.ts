@@ -57,7 +57,13 @@ export interface NavEntryGroup {
  * jump. A role the gateway does not report (`null`, `undefined`): everything, as before roles.
  */
 export function navGroupsFor(role: string | null | undefined | 'loading'): NavEntryGroup[] {
-  if (role === 'loading') return NAV_GROUPS.map((group) => ({ ...group, items: group.items.map((item) => (item.ownerOnly ? { ...item, placeholder: true as const } : item)) }));
+  if (role === 'loading')
+    return NAV_GROUPS.map((group) => ({
+      ...group,
+      items: group.items.map((item) => (item.ownerOnly ? { ...item, placeholder: true as const } : item)),
+    }));
   if (role !== 'member') return NAV_GROUPS;
-  return NAV_GROUPS.map((group) => ({ ...group, items: group.items.filter((item) => !item.ownerOnly) })).filter((group) => group.items.length > 0);
+  return NAV_GROUPS.map((group) => ({ ...group, items: group.items.filter((item) => !item.ownerOnly) })).filter(
+    (group) => group.items.length > 0,
+  );
 }

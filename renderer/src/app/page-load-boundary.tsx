@@ -21,7 +21,9 @@ export class PageLoadBoundary extends Component<{ children: ReactNode }, State> 
       <div className="page">
         <div className="notice notice-error" role="alert">
           <span className="notice-title">This page could not be loaded</span>
-          <span>{this.state.error.message}. The gateway may have been restarted with a newer console: reloading fetches it.</span>
+          <span>
+            {this.state.error.message}. The gateway may have been restarted with a newer console: reloading fetches it.
+          </span>
           <div>
             <button type="button" className="btn btn-sm" onClick={() => window.location.reload()}>
               Reload

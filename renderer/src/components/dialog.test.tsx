@@ -79,7 +79,12 @@ describe('Dialog', () => {
 
 describe('ErrorNotice', () => {
   it('tells a console user where to fix a spend limit, not which endpoint to PATCH', () => {
-    const error = new GatewayError({ status: 402, type: 'insufficient_quota', code: 'key_limit_reached', message: "This key's spending limit of USD 1 is reached. An Owner can raise it with PATCH /account/keys/key_1." });
+    const error = new GatewayError({
+      status: 402,
+      type: 'insufficient_quota',
+      code: 'key_limit_reached',
+      message: "This key's spending limit of USD 1 is reached. An Owner can raise it with PATCH /account/keys/key_1.",
+    });
     render(<ErrorNotice error={error} />);
     const alert = screen.getByRole('alert');
     expect(alert.textContent).not.toContain('PATCH');

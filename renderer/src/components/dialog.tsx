@@ -10,11 +10,14 @@ interface Props {
   drawer?: boolean;
 }
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** Keeps Tab and Shift+Tab cycling inside the dialog, so keyboard focus never reaches the page behind it. */
 function trapTab(event: KeyboardEvent, container: HTMLElement) {
-  const focusable = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.closest('[hidden], [inert]'));
+  const focusable = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (el) => !el.closest('[hidden], [inert]'),
+  );
   if (focusable.length === 0) {
     event.preventDefault();
     container.focus();
@@ -75,7 +78,11 @@ export function Dialog({ title, onClose, children, wide, drawer }: Props) {
     };
   }, []);
   return createPortal(
-    <div ref={backdrop} className={`dialog-backdrop${drawer ? ' dialog-backdrop-drawer' : ''}`} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div
+      ref={backdrop}
+      className={`dialog-backdrop${drawer ? ' dialog-backdrop-drawer' : ''}`}
+      onMouseDown={(e) => e.target === e.currentTarget && onClose()}
+    >
       <div
         ref={ref}
         className={`dialog${drawer ? ' dialog-drawer' : ''}`}

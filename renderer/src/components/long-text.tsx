@@ -7,7 +7,17 @@ export const LONG_TEXT_PREVIEW_CHARS = 20_000;
  * Plain text that may be huge (a pasted file, a runaway answer): the first 20,000 characters,
  * then "Show all" for the rest, so a megabyte of text costs nothing until someone wants to read it.
  */
-export function LongText({ text, className = 'message-text', as: Tag = 'div', testId }: { text: string; className?: string; as?: 'div' | 'pre'; testId?: string }) {
+export function LongText({
+  text,
+  className = 'message-text',
+  as: Tag = 'div',
+  testId,
+}: {
+  text: string;
+  className?: string;
+  as?: 'div' | 'pre';
+  testId?: string;
+}) {
   const [all, setAll] = useState(false);
   const cut = !all && text.length > LONG_TEXT_PREVIEW_CHARS;
   const more = cut && (

@@ -1,6 +1,10 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createWorkerMarkdownRenderer, MarkdownRendererTestProvider, type MarkdownRenderer } from '../lib/markdown-renderer';
+import {
+  createWorkerMarkdownRenderer,
+  MarkdownRendererTestProvider,
+  type MarkdownRenderer,
+} from '../lib/markdown-renderer';
 import type { MarkdownDone, MarkdownJob } from '../lib/markdown-worker';
 import { renderMarkdown } from '../lib/render-markdown';
 import { LONG_TEXT_PREVIEW_CHARS, LongText } from './long-text';
@@ -34,7 +38,10 @@ describe('MarkdownView with a markdown worker', () => {
 
   it('formats longer text in the worker: shown plain until it answers, then formatted, never parsed in place', async () => {
     let answer: (html: string) => void = () => {};
-    const renderer: MarkdownRenderer = { render: vi.fn(() => new Promise<string>((resolve) => (answer = resolve))), close: () => {} };
+    const renderer: MarkdownRenderer = {
+      render: vi.fn(() => new Promise<string>((resolve) => (answer = resolve))),
+      close: () => {},
+    };
     const { container } = render(
       <MarkdownRendererTestProvider value={renderer}>
         <MarkdownView source={longAnswer} />
@@ -51,7 +58,15 @@ describe('MarkdownView with a markdown worker', () => {
     const answers: ((html: string) => void)[] = [];
     let fail: (error: Error) => void = () => {};
     const renderer: MarkdownRenderer = {
-      render: vi.fn((source: string) => new Promise<string>((resolve, reject) => ((answers[answers.length] = () => resolve(`<p>${source.length}</p>`)), (fail = reject)))),
+      render: vi.fn(
+        (source: string) =>
+          new Promise<string>(
+            (resolve, reject) => (
+              (answers[answers.length] = () => resolve(`<p>${source.length}</p>`)),
+              (fail = reject)
+            ),
+          ),
+      ),
       close: () => {},
     };
     const view = (source: string) => (
@@ -102,9 +117,14 @@ describe('createWorkerMarkdownRenderer', () => {
     vi.useFakeTimers();
     try {
       const workers: FakeWorker[] = [];
-      const renderer = createWorkerMarkdownRenderer(() => workers[workers.push(new FakeWorker()) - 1] as unknown as Worker);
+      const renderer = createWorkerMarkdownRenderer(
+        () => workers[workers.push(new FakeWorker()) - 1] as unknown as Worker,
+      );
       const stuck = renderer.render('a_'.repeat(5_000));
-      const outcome = stuck.then(() => 'done', (error: Error) => error.message);
+      const outcome = stuck.then(
+        () => 'done',
+        (error: Error) => error.message,
+      );
       await vi.advanceTimersByTimeAsync(10_000);
       expect(await outcome).toContain('longer than 10 s');
       expect(workers[0].terminated).toBe(true);

@@ -21,7 +21,10 @@ interface Props {
 export function ModelGate({ capability, children, whenEmpty }: Props) {
   const models = useModelsWith(capability);
   if (models.isPending) return <Loading label="Loading models…" />;
-  if (models.isError) return <ErrorNotice error={models.error} title="The model list could not be loaded" onRetry={() => models.refetch()} />;
+  if (models.isError)
+    return (
+      <ErrorNotice error={models.error} title="The model list could not be loaded" onRetry={() => models.refetch()} />
+    );
   if (models.data.length === 0) {
     return (
       <>

@@ -35,14 +35,16 @@ models:
         The gateway has no route for <code>{capability}</code>.{' '}
         {isOwner ? (
           <>
-            Add a provider and a model route on the <Link to="/settings">Settings page</Link>: they serve at once, without a restart.
+            Add a provider and a model route on the <Link to="/settings">Settings page</Link>: they serve at once,
+            without a restart.
           </>
         ) : (
           'An Owner can add a provider and a model route on the Settings page: they serve at once, without a restart.'
         )}
       </span>
       <span>
-        Or add them to the gateway's config file (the file named by <code>GATEWAY_CONFIG</code>) and restart the gateway:
+        Or add them to the gateway's config file (the file named by <code>GATEWAY_CONFIG</code>) and restart the
+        gateway:
       </span>
       <pre className="code-block">{snippet}</pre>
       {LOCAL_CAPABLE.includes(capability) && (

@@ -11,7 +11,16 @@ interface Props {
 }
 
 /** A number input where empty means "not sent". */
-export function OptionalNumberField({ label, value, onChange, placeholder = 'default', min, max, integer = true, hint }: Props) {
+export function OptionalNumberField({
+  label,
+  value,
+  onChange,
+  placeholder = 'default',
+  min,
+  max,
+  integer = true,
+  hint,
+}: Props) {
   return (
     <label className="field">
       <span>{label}</span>

@@ -1,7 +1,15 @@
 import { useEffect, type ReactNode } from 'react';
 
 /** The page's heading; it also names the browser tab after the page. */
-export function PageHeader({ title, description, children }: { title: string; description?: string; children?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: string;
+  children?: ReactNode;
+}) {
   useEffect(() => {
     document.title = `${title} · Switchyard`;
   }, [title]);

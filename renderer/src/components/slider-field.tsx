@@ -31,7 +31,15 @@ export function SliderField({ label, value, min, max, step, onChange, hint }: Pr
           onChange={(e) => e.target.value !== '' && onChange(clamp(Number(e.target.value)))}
         />
       </div>
-      <input id={id} type="range" min={min} max={max} step={step} value={value} onChange={(e) => onChange(Number(e.target.value))} />
+      <input
+        id={id}
+        type="range"
+        min={min}
+        max={max}
+        step={step}
+        value={value}
+        onChange={(e) => onChange(Number(e.target.value))}
+      />
       {hint && <span className="field-hint">{hint}</span>}
     </div>
   );

@@ -49,14 +49,21 @@ describe('buildCodeSnippets', () => {
   });
 
   it('JavaScript passes the whole body to the SDK and iterates the stream', () => {
-    expect(snippets.javascript).toContain("baseURL: \"http://127.0.0.1:8080/v1\"");
-    const literal = snippets.javascript.slice(snippets.javascript.indexOf('create(') + 7, snippets.javascript.indexOf('\n});') + 2);
+    expect(snippets.javascript).toContain('baseURL: "http://127.0.0.1:8080/v1"');
+    const literal = snippets.javascript.slice(
+      snippets.javascript.indexOf('create(') + 7,
+      snippets.javascript.indexOf('\n});') + 2,
+    );
     expect(JSON.parse(literal)).toEqual(chat.body);
     expect(snippets.javascript).toContain('for await (const chunk of response)');
   });
 
   it('non-streamed embeddings print vectors instead of iterating chunks', () => {
-    const s = buildCodeSnippets({ baseUrl: 'http://h', path: '/v1/embeddings', body: { model: 'e', input: ['a', 'b'] } });
+    const s = buildCodeSnippets({
+      baseUrl: 'http://h',
+      path: '/v1/embeddings',
+      body: { model: 'e', input: ['a', 'b'] },
+    });
     expect(s.curl.startsWith('curl http://h/v1/embeddings')).toBe(true);
     expect(s.python).toContain('client.embeddings.create(');
     expect(s.python).toContain('for item in response.data:');
@@ -66,12 +73,18 @@ describe('buildCodeSnippets', () => {
 
 describe('toPythonLiteral', () => {
   it('writes booleans, null, nested lists and escaped strings as Python', () => {
-    expect(toPythonLiteral({ a: [true, false, null], b: 'q"\n' })).toBe('{\n    "a": [\n        True,\n        False,\n        None,\n    ],\n    "b": "q\\"\\n",\n}');
+    expect(toPythonLiteral({ a: [true, false, null], b: 'q"\n' })).toBe(
+      '{\n    "a": [\n        True,\n        False,\n        None,\n    ],\n    "b": "q\\"\\n",\n}',
+    );
   });
 });
 
 describe('endpoints outside the OpenAI API (OCR, vision)', () => {
-  const ocr = { baseUrl: 'http://127.0.0.1:8080', path: '/v1/ocr' as const, body: { model: 'svc-ocr-3-2512', image: 'data:image/png;base64,AAA', granularity: 'word', return_bboxes: true } };
+  const ocr = {
+    baseUrl: 'http://127.0.0.1:8080',
+    path: '/v1/ocr' as const,
+    body: { model: 'svc-ocr-3-2512', image: 'data:image/png;base64,AAA', granularity: 'word', return_bboxes: true },
+  };
   const snippets = buildCodeSnippets(ocr);
 
   it('cURL posts the body to the endpoint without -N', () => {
@@ -106,7 +119,10 @@ describe('uploaded files', () => {
     try {
       writeFileSync(join(dir, "scan 1's.png"), png);
       // A stand-in for curl that keeps what it was given on standard input.
-      const sent = execFileSync('bash', ['-c', `curl() { cat > sent.json; }\n${snippets.curl}`], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: '/nowhere' } });
+      const sent = execFileSync('bash', ['-c', `curl() { cat > sent.json; }\n${snippets.curl}`], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '', HOME: '/nowhere' },
+      });
       expect(sent.toString()).toBe('');
       expect(JSON.parse(readFileSync(join(dir, 'sent.json'), 'utf8'))).toEqual(request.body);
     } finally {
@@ -118,7 +134,9 @@ describe('uploaded files', () => {
     expect(snippets.files).toEqual([{ name: "scan 1's.png", mime: 'image/png' }]);
     expect(snippets.python).toMatch(/^import base64\nimport os\nimport requests\n\ndef data_url\(path, mime\):/);
     expect(snippets.python).toContain(`"image": data_url("scan 1's.png", "image/png"),`);
-    expect(snippets.javascript.startsWith("import { readFileSync } from 'node:fs';\n\nconst dataUrl = (path, mime) =>")).toBe(true);
+    expect(
+      snippets.javascript.startsWith("import { readFileSync } from 'node:fs';\n\nconst dataUrl = (path, mime) =>"),
+    ).toBe(true);
     expect(snippets.javascript).toContain(`"image": dataUrl("scan 1's.png", "image/png")`);
     for (const code of [snippets.python, snippets.javascript]) expect(code).not.toContain('base64,iVBOR');
   });
@@ -127,11 +145,28 @@ describe('uploaded files', () => {
     const chat = buildCodeSnippets({
       baseUrl: 'http://h',
       path: '/v1/chat/completions',
-      body: { model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: dataUrl } }, { type: 'image_url', image_url: { url: dataUrl } }] }], tiny: 'data:image/png;base64,AA==' },
+      body: {
+        model: 'm',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'image_url', image_url: { url: dataUrl } },
+              { type: 'image_url', image_url: { url: dataUrl } },
+            ],
+          },
+        ],
+        tiny: 'data:image/png;base64,AA==',
+      },
     });
     expect(chat.files.map((f) => f.name)).toEqual(['image.png', 'image-2.png']);
     expect(chat.javascript).toContain('"url": dataUrl("image-2.png", "image/png")');
-    expect(chat.javascript.split('\n').slice(0, 4)).toEqual(["import { readFileSync } from 'node:fs';", "import OpenAI from 'openai';", '', "const dataUrl = (path, mime) => `data:${mime};base64,${readFileSync(path).toString('base64')}`;"]);
+    expect(chat.javascript.split('\n').slice(0, 4)).toEqual([
+      "import { readFileSync } from 'node:fs';",
+      "import OpenAI from 'openai';",
+      '',
+      "const dataUrl = (path, mime) => `data:${mime};base64,${readFileSync(path).toString('base64')}`;",
+    ]);
     expect(chat.curl).toContain('"tiny": "data:image/png;base64,AA=="');
   });
 });

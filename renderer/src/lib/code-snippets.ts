@@ -25,7 +25,19 @@ const SDK_METHODS: Record<SdkPath, { python: string; javascript: string; params:
   '/v1/chat/completions': {
     python: 'client.chat.completions.create',
     javascript: 'client.chat.completions.create',
-    params: ['model', 'messages', 'temperature', 'max_tokens', 'top_p', 'stop', 'seed', 'response_format', 'stream', 'stream_options', 'n'],
+    params: [
+      'model',
+      'messages',
+      'temperature',
+      'max_tokens',
+      'top_p',
+      'stop',
+      'seed',
+      'response_format',
+      'stream',
+      'stream_options',
+      'n',
+    ],
   },
   '/v1/completions': {
     python: 'client.completions.create',
@@ -45,13 +57,21 @@ const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 const hereDocText = (text: string): string => text.replace(/[\\$`]/g, (c) => `\\${c}`);
 
 export function toCurl({ baseUrl, path, body }: SnippetRequest, files: readonly FileRef[] = []): string {
-  const head = [`curl${body.stream ? ' -N' : ''} ${baseUrl}${path}`, `  -H "Authorization: Bearer $SWITCHYARD_API_KEY"`, `  -H "Content-Type: application/json"`];
+  const head = [
+    `curl${body.stream ? ' -N' : ''} ${baseUrl}${path}`,
+    `  -H "Authorization: Bearer $SWITCHYARD_API_KEY"`,
+    `  -H "Content-Type: application/json"`,
+  ];
   const json = JSON.stringify(body, null, 2);
   if (files.length === 0) return [...head, `  -d ${shellQuote(json)}`].join(' \\\n');
   // A file's base64 can be far longer than one command-line argument may be, so the body goes on
   // standard input, with each file read and encoded by the shell.
   const text = files.reduce(
-    (t, file) => t.replace(JSON.stringify(file.token), () => `"data:${file.mime};base64,$(base64 < ${shellQuote(file.name)} | tr -d '\\n')"`),
+    (t, file) =>
+      t.replace(
+        JSON.stringify(file.token),
+        () => `"data:${file.mime};base64,$(base64 < ${shellQuote(file.name)} | tr -d '\\n')"`,
+      ),
     hereDocText(json),
   );
   return `${[...head, '  --data-binary @- <<JSON'].join(' \\\n')}\n${text}\nJSON`;
@@ -75,7 +95,10 @@ export function toPythonLiteral(value: unknown, indent = 0): string {
   return `{\n${items.join(',\n')},\n${pad(indent)}}`;
 }
 
-function splitParams(request: SnippetRequest & { path: SdkPath }): { known: [string, unknown][]; extra: Record<string, unknown> } {
+function splitParams(request: SnippetRequest & { path: SdkPath }): {
+  known: [string, unknown][];
+  extra: Record<string, unknown>;
+} {
   const { params } = SDK_METHODS[request.path];
   const known: [string, unknown][] = [];
   const extra: Record<string, unknown> = {};
@@ -188,7 +211,10 @@ const defaultFileName = (mime: string, index: number): string =>
   `${mime.startsWith('image/') ? 'image' : mime === 'application/pdf' ? 'document' : 'file'}${index > 0 ? `-${index + 1}` : ''}.${EXTENSIONS[mime] ?? 'bin'}`;
 
 /** The body with every long base64 data: URL (an uploaded page, image or PDF) replaced by a place-holder, and the files they stand for. */
-function extractFiles(body: Record<string, unknown>, names: readonly string[] = []): { body: Record<string, unknown>; files: FileRef[] } {
+function extractFiles(
+  body: Record<string, unknown>,
+  names: readonly string[] = [],
+): { body: Record<string, unknown>; files: FileRef[] } {
   const files: FileRef[] = [];
   const walk = (v: unknown): unknown => {
     const mime = typeof v === 'string' && v.length > INLINE_DATA_URL_MAX ? BASE64_DATA_URL.exec(v)?.[1] : undefined;
@@ -204,19 +230,38 @@ function extractFiles(body: Record<string, unknown>, names: readonly string[] = 
   return { body: walk(body) as Record<string, unknown>, files };
 }
 
-const PYTHON_READER = ['def data_url(path, mime):', '    with open(path, "rb") as f:', '        return f"data:{mime};base64," + base64.b64encode(f.read()).decode()', ''];
-const JAVASCRIPT_READER = ["const dataUrl = (path, mime) => `data:${mime};base64,${readFileSync(path).toString('base64')}`;", ''];
+const PYTHON_READER = [
+  'def data_url(path, mime):',
+  '    with open(path, "rb") as f:',
+  '        return f"data:{mime};base64," + base64.b64encode(f.read()).decode()',
+  '',
+];
+const JAVASCRIPT_READER = [
+  "const dataUrl = (path, mime) => `data:${mime};base64,${readFileSync(path).toString('base64')}`;",
+  '',
+];
 
 /** A Python or JavaScript snippet that reads `files` from disk where the body had them inline. */
 function readingFiles(snippet: string, files: readonly FileRef[], language: 'python' | 'javascript'): string {
   if (files.length === 0) return snippet;
   const reader = language === 'python' ? 'data_url' : 'dataUrl';
-  const text = files.reduce((t, file) => t.replace(JSON.stringify(file.token), () => `${reader}(${JSON.stringify(file.name)}, ${JSON.stringify(file.mime)})`), snippet);
+  const text = files.reduce(
+    (t, file) =>
+      t.replace(
+        JSON.stringify(file.token),
+        () => `${reader}(${JSON.stringify(file.name)}, ${JSON.stringify(file.mime)})`,
+      ),
+    snippet,
+  );
   const lines = text.split('\n');
   // After the imports (the first blank line), or at the top when there are none.
   const afterImports = lines[0].startsWith('import') ? lines.indexOf('') + 1 : 0;
   lines.splice(afterImports, 0, ...(language === 'python' ? PYTHON_READER : JAVASCRIPT_READER));
-  lines.unshift(...(language === 'python' ? ['import base64'] : ["import { readFileSync } from 'node:fs';", ...(afterImports === 0 ? [''] : [])]));
+  lines.unshift(
+    ...(language === 'python'
+      ? ['import base64']
+      : ["import { readFileSync } from 'node:fs';", ...(afterImports === 0 ? [''] : [])]),
+  );
   return lines.join('\n');
 }
 

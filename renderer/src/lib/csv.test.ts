@@ -20,6 +20,11 @@ describe('csvCell', () => {
   });
 
   it('joins rows with CRLF by default', () => {
-    expect(toCsv([['a', 1], ['=b', -2]])).toBe("a,1\r\n'=b,-2\r\n");
+    expect(
+      toCsv([
+        ['a', 1],
+        ['=b', -2],
+      ]),
+    ).toBe("a,1\r\n'=b,-2\r\n");
   });
 });

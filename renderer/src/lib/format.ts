@@ -29,4 +29,3 @@ export function formatUptime(seconds: number): string {
 export function formatUnixTime(seconds: number): string {
   return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 }
-

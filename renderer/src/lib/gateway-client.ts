@@ -26,7 +26,11 @@ export async function gatewayFetch(path: string, init: GatewayRequestInit = {}):
     response = await fetch(gatewayUrl(path), { ...rest, headers });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new GatewayError({ message: 'The gateway cannot be reached. Is it running?', status: 0, type: 'network_error' });
+    throw new GatewayError({
+      message: 'The gateway cannot be reached. Is it running?',
+      status: 0,
+      type: 'network_error',
+    });
   }
   if (!response.ok) {
     const error = await errorFromResponse(response);
@@ -50,7 +54,12 @@ export function jsonInit(body: unknown, init: GatewayRequestInit = {}): GatewayR
 }
 
 /** A JSON request with any method (PATCH, DELETE with a body, ...). */
-export async function sendJson<T>(method: string, path: string, body: unknown, init: GatewayRequestInit = {}): Promise<T> {
+export async function sendJson<T>(
+  method: string,
+  path: string,
+  body: unknown,
+  init: GatewayRequestInit = {},
+): Promise<T> {
   return getJson<T>(path, { ...jsonInit(body, init), method });
 }
 

@@ -4,7 +4,14 @@ import type { ChatCompletion } from '../../../gateway/src/api/chat/chat-schemas'
 import type { GatewayModel } from '../../../gateway/src/api/models/model-schemas';
 
 export type { GatewayModel } from '../../../gateway/src/api/models/model-schemas';
-export type { AccountSnapshot, AccountUsage, Balance, KeyRole, PublicKey, UsageGroup } from '../../../gateway/src/api/account/account-schemas';
+export type {
+  AccountSnapshot,
+  AccountUsage,
+  Balance,
+  KeyRole,
+  PublicKey,
+  UsageGroup,
+} from '../../../gateway/src/api/account/account-schemas';
 export type { StoredFile } from '../../../gateway/src/api/files/file-schemas';
 export type { GatewayStatus } from '../../../gateway/src/api/status/status-schemas';
 export type { Health, HealthState } from '../../../gateway/src/wire/health-schema';

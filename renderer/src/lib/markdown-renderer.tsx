@@ -18,7 +18,10 @@ const JOB_TIMEOUT_MS = 10_000;
 export function createWorkerMarkdownRenderer(startWorker: () => Worker): MarkdownRenderer {
   let worker: Worker | null = null;
   let nextId = 0;
-  const pending = new Map<number, { resolve(html: string): void; reject(error: Error): void; timer: ReturnType<typeof setTimeout> }>();
+  const pending = new Map<
+    number,
+    { resolve(html: string): void; reject(error: Error): void; timer: ReturnType<typeof setTimeout> }
+  >();
   const close = (reason = 'The markdown worker was stopped.') => {
     worker?.terminate();
     worker = null;
@@ -46,7 +49,10 @@ export function createWorkerMarkdownRenderer(startWorker: () => Worker): Markdow
       const id = nextId++;
       const job: MarkdownJob = { id, source };
       return new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => close(`Formatting took longer than ${JOB_TIMEOUT_MS / 1000} s.`), JOB_TIMEOUT_MS);
+        const timer = setTimeout(
+          () => close(`Formatting took longer than ${JOB_TIMEOUT_MS / 1000} s.`),
+          JOB_TIMEOUT_MS,
+        );
         pending.set(id, { resolve, reject, timer });
         worker?.postMessage(job);
       });
@@ -61,7 +67,9 @@ const MarkdownRendererContext = createContext<MarkdownRenderer | null>(null);
 
 /** Gives the console its markdown worker (none where workers do not exist: text is then formatted in place). */
 export function MarkdownRendererProvider({ children }: { children: ReactNode }) {
-  const [renderer] = useState(() => (typeof Worker === 'undefined' ? null : createWorkerMarkdownRenderer(startMarkdownWorker)));
+  const [renderer] = useState(() =>
+    typeof Worker === 'undefined' ? null : createWorkerMarkdownRenderer(startMarkdownWorker),
+  );
   useEffect(() => () => renderer?.close(), [renderer]);
   return <MarkdownRendererContext.Provider value={renderer}>{children}</MarkdownRendererContext.Provider>;
 }

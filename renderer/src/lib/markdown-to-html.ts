@@ -33,7 +33,9 @@ const marked = new Marked({
     },
     link: ({ href, text }) => {
       const target = safeHref(href);
-      return target ? `<a href="${escapeHtml(target)}" target="_blank" rel="noreferrer">${escapeHtml(text)}</a>` : escapeHtml(text);
+      return target
+        ? `<a href="${escapeHtml(target)}" target="_blank" rel="noreferrer">${escapeHtml(text)}</a>`
+        : escapeHtml(text);
     },
     image: ({ text }) => escapeHtml(text),
   },

@@ -5,8 +5,7 @@ import type { Capability, GatewayModel, ListResponse } from './gateway-types';
 
 export const fetchModels = (): Promise<ListResponse<GatewayModel>> => getJson('/models');
 
-export const modelsQueryOptions = () =>
-  queryOptions({ queryKey: ['models'], queryFn: fetchModels, staleTime: 30_000 });
+export const modelsQueryOptions = () => queryOptions({ queryKey: ['models'], queryFn: fetchModels, staleTime: 30_000 });
 
 /** The usable (not archived) models that offer `capability`. */
 export function useModelsWith(capability: Capability) {

@@ -24,7 +24,9 @@ describe('safeHtml', () => {
   });
 
   it('keeps safe links with their target', () => {
-    const root = parse(safeHtml('<a href="https://example.com/x" target="_blank" rel="noreferrer">x</a><a href="/ui/chat">y</a>'));
+    const root = parse(
+      safeHtml('<a href="https://example.com/x" target="_blank" rel="noreferrer">x</a><a href="/ui/chat">y</a>'),
+    );
     const [external, local] = root.querySelectorAll('a');
     expect(external.getAttribute('href')).toBe('https://example.com/x');
     expect(external.getAttribute('target')).toBe('_blank');
@@ -34,14 +36,20 @@ describe('safeHtml', () => {
 
 describe('renderMarkdown', () => {
   it('shows raw HTML and unsafe links in model output as text, never as elements', () => {
-    const root = parse(renderMarkdown('<script>alert(1)</script>\n\n<img src=x onerror="alert(2)">\n\n[click](javascript:alert(3)) and <a href="javascript:alert(4)">a</a>'));
+    const root = parse(
+      renderMarkdown(
+        '<script>alert(1)</script>\n\n<img src=x onerror="alert(2)">\n\n[click](javascript:alert(3)) and <a href="javascript:alert(4)">a</a>',
+      ),
+    );
     expect(root.querySelector('script, img, [onerror]')).toBeNull();
     expect(root.querySelector('a')).toBeNull();
     expect(root.textContent).toContain('<script>alert(1)</script>');
   });
 
   it('keeps highlighted code with its Copy button, tables and links', () => {
-    const root = parse(renderMarkdown('```ts\nconst a = 1;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n[docs](https://example.com)'));
+    const root = parse(
+      renderMarkdown('```ts\nconst a = 1;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n[docs](https://example.com)'),
+    );
     expect(root.querySelector('pre code.hljs.language-ts .hljs-keyword')?.textContent).toBe('const');
     expect(root.querySelector('button[data-copy-code]')?.textContent).toBe('Copy');
     expect(root.querySelectorAll('table td')).toHaveLength(2);

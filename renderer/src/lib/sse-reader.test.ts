@@ -46,7 +46,9 @@ describe('SseParser', () => {
 describe('readSseJson', () => {
   it('parses frames split one byte at a time, multi-byte characters included, and stops at [DONE]', async () => {
     const bytes = new TextEncoder().encode(STREAM + 'data: {"after":"done"}\n\n');
-    const frames = await collect<{ choices: { delta?: { content: string } }[] }>(bodyOf(Array.from(bytes, (b) => new Uint8Array([b]))));
+    const frames = await collect<{ choices: { delta?: { content: string } }[] }>(
+      bodyOf(Array.from(bytes, (b) => new Uint8Array([b]))),
+    );
     expect(frames).toHaveLength(3);
     expect(frames.map((f) => f.choices[0]?.delta?.content ?? '').join('')).toBe('Hello ✓');
   });

@@ -31,7 +31,9 @@ export async function* readSseJson<T>(body: ReadableStream<Uint8Array>): AsyncGe
   try {
     for (;;) {
       const { value, done } = await reader.read();
-      const payloads = done ? [...parser.push(decoder.decode()), ...parser.end()] : parser.push(decoder.decode(value, { stream: true }));
+      const payloads = done
+        ? [...parser.push(decoder.decode()), ...parser.end()]
+        : parser.push(decoder.decode(value, { stream: true }));
       for (const payload of payloads) {
         if (payload.trim() === '[DONE]') return;
         const frame = JSON.parse(payload) as unknown;

@@ -49,7 +49,12 @@ export function useMarkdownHtml(source: string): MarkdownHtml {
           running.current = false;
           if (!mounted.current) return;
           setFromWorker({ html });
-          if (latest.current !== job && latest.current.length > MARKDOWN_IN_PLACE_MAX_CHARS && latest.current.length <= MARKDOWN_MAX_CHARS) run(latest.current);
+          if (
+            latest.current !== job &&
+            latest.current.length > MARKDOWN_IN_PLACE_MAX_CHARS &&
+            latest.current.length <= MARKDOWN_MAX_CHARS
+          )
+            run(latest.current);
         },
         () => {
           running.current = false;

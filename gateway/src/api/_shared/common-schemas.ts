@@ -13,7 +13,10 @@ export const ErrorResponse = Type.Object(
     ...ErrorFields,
     error: Type.Object(ErrorFields, { description: "The same fields nested as OpenAI's clients read them." }),
   },
-  { $id: 'ErrorResponse', description: 'Every error: what went wrong and how to fix it, a stable code, and the offending field.' },
+  {
+    $id: 'ErrorResponse',
+    description: 'Every error: what went wrong and how to fix it, a stable code, and the offending field.',
+  },
 );
 
 /** Error responses every authenticated route can give. */

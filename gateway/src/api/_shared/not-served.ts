@@ -14,9 +14,16 @@ export interface NotServedOperation {
  * Paths the official SDKs call that nothing here serves: each answers 404 `capability_not_served` with
  * `message` (what is missing and what to do instead), never the bare 404 of an unknown URL.
  */
-export function registerNotServed(app: FastifyInstance, tag: string, operations: NotServedOperation[], message: (url: string) => string): void {
+export function registerNotServed(
+  app: FastifyInstance,
+  tag: string,
+  operations: NotServedOperation[],
+  message: (url: string) => string,
+): void {
   for (const { method, url, operationId, summary } of operations) {
-    const schema = operationId ? { tags: [tag], operationId, summary, response: { ...errorResponses } } : { hide: true };
+    const schema = operationId
+      ? { tags: [tag], operationId, summary, response: { ...errorResponses } }
+      : { hide: true };
     app.route({
       method,
       url,

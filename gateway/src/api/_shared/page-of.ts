@@ -6,7 +6,12 @@ export const PAGE_BYTE_BUDGET = 8 * 1024 * 1024;
  * page ends early, with has_more, once its items pass `byteBudget` bytes of JSON (it always holds
  * one), so a page of large items stays small; the next page starts after its last item.
  */
-export function pageOf<T, R>(fetched: T[], limit: number, toPublic: (item: T) => R, byteBudget = PAGE_BYTE_BUDGET): { object: 'list'; data: R[]; has_more: boolean } {
+export function pageOf<T, R>(
+  fetched: T[],
+  limit: number,
+  toPublic: (item: T) => R,
+  byteBudget = PAGE_BYTE_BUDGET,
+): { object: 'list'; data: R[]; has_more: boolean } {
   const data: R[] = [];
   let bytes = 0;
   for (const item of fetched.slice(0, limit)) {

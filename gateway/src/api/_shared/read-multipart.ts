@@ -30,7 +30,11 @@ export interface MultipartUpload {
  */
 export async function readMultipart(request: FastifyRequest, reply: FastifyReply): Promise<MultipartUpload> {
   if (!request.isMultipart()) {
-    throw new GatewayError(415, 'unsupported_media_type', 'Send multipart/form-data with a `file` field; let your HTTP client set the Content-Type and its boundary.');
+    throw new GatewayError(
+      415,
+      'unsupported_media_type',
+      'Send multipart/form-data with a `file` field; let your HTTP client set the Content-Type and its boundary.',
+    );
   }
   const { files, options } = request.server.services;
   const upload: MultipartUpload = { fields: {} };
@@ -45,16 +49,31 @@ export async function readMultipart(request: FastifyRequest, reply: FastifyReply
       if (part.type === 'file') {
         if (upload.file) {
           part.file.resume();
-          throw new GatewayError(422, 'too_many_files', 'Send exactly one file per request.', { param: part.fieldname });
+          throw new GatewayError(422, 'too_many_files', 'Send exactly one file per request.', {
+            param: part.fieldname,
+          });
         }
-        const received = await files.receive(part.file, { maxBytes: options.server.bodyLimitBytes, signal: stalled.signal });
+        const received = await files.receive(part.file, {
+          maxBytes: options.server.bodyLimitBytes,
+          signal: stalled.signal,
+        });
         // Removed once the answer has left (or the client has gone); a route that keeps it has moved it by then.
         reply.raw.once('close', () => void received.discard());
-        upload.file = Object.assign(received, { filename: part.filename || 'upload', mimeType: part.mimetype, field: part.fieldname });
+        upload.file = Object.assign(received, {
+          filename: part.filename || 'upload',
+          mimeType: part.mimetype,
+          field: part.fieldname,
+        });
       } else {
         const value = String(part.value);
         fieldBytes += value.length + part.fieldname.length;
-        if (fieldBytes > MAX_FIELD_BYTES) throw new GatewayError(413, 'fields_too_large', `The text fields of the upload are larger than ${megabytes(MAX_FIELD_BYTES)} together; send large content as the file.`, { param: part.fieldname });
+        if (fieldBytes > MAX_FIELD_BYTES)
+          throw new GatewayError(
+            413,
+            'fields_too_large',
+            `The text fields of the upload are larger than ${megabytes(MAX_FIELD_BYTES)} together; send large content as the file.`,
+            { param: part.fieldname },
+          );
         upload.fields[part.fieldname] = value;
       }
     }
@@ -78,7 +97,11 @@ interface IdleWatch {
 
 /** Fires (and aborts `stalled`) when the request's body sends no byte for `idleMs`; every byte that arrives starts the wait again. */
 function idleWatch(request: FastifyRequest, idleMs: number, stalled: AbortController): IdleWatch {
-  const error = new GatewayError(408, 'upload_stalled', `The upload sent nothing for ${Math.round(idleMs / 100) / 10} s (server.body_idle_timeout_ms); the connection is closed. Send the file again.`);
+  const error = new GatewayError(
+    408,
+    'upload_stalled',
+    `The upload sent nothing for ${Math.round(idleMs / 100) / 10} s (server.body_idle_timeout_ms); the connection is closed. Send the file again.`,
+  );
   let fire: () => void = () => undefined;
   const fired = new Promise<never>((_resolve, reject) => {
     fire = () => reject(error);
@@ -118,9 +141,14 @@ function malformedMultipart(error: unknown, request: FastifyRequest): unknown {
   if (request.raw.destroyed && !request.raw.complete) {
     return new GatewayError(400, 'upload_aborted', 'The connection closed before the upload was complete.');
   }
-  if ((error as { code?: unknown })?.code !== undefined && (error as { statusCode?: unknown }).statusCode !== undefined) return error;
+  if ((error as { code?: unknown })?.code !== undefined && (error as { statusCode?: unknown }).statusCode !== undefined)
+    return error;
   const reason = error instanceof Error ? error.message : String(error);
-  return new GatewayError(400, 'invalid_multipart', `The multipart/form-data body could not be read (${reason}). Let your HTTP client build the body and set the Content-Type with its boundary.`);
+  return new GatewayError(
+    400,
+    'invalid_multipart',
+    `The multipart/form-data body could not be read (${reason}). Let your HTTP client build the body and set the Content-Type with its boundary.`,
+  );
 }
 
 /** A multipart boolean field: "true"/"false"/"1"/"0"; anything else is a 422 naming the field. */
@@ -132,12 +160,21 @@ export function booleanField(fields: Record<string, string>, name: string): bool
   throw new GatewayError(422, 'invalid_value', `Invalid request: '${name}' must be true or false.`, { param: name });
 }
 
-export function numberField(fields: Record<string, string>, name: string, range: { min: number; max: number }): number | undefined {
+export function numberField(
+  fields: Record<string, string>,
+  name: string,
+  range: { min: number; max: number },
+): number | undefined {
   const value = fields[name];
   if (value === undefined || value === '') return undefined;
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed < range.min || parsed > range.max) {
-    throw new GatewayError(422, 'invalid_value', `Invalid request: '${name}' must be a number between ${range.min} and ${range.max}.`, { param: name });
+    throw new GatewayError(
+      422,
+      'invalid_value',
+      `Invalid request: '${name}' must be a number between ${range.min} and ${range.max}.`,
+      { param: name },
+    );
   }
   return parsed;
 }

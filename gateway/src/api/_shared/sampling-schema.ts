@@ -18,7 +18,9 @@ export const SamplingFields = {
   presence_penalty: Type.Optional(Type.Union([Penalty, Type.Null()])),
   frequency_penalty: Type.Optional(Type.Union([Penalty, Type.Null()])),
   stream: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  stream_options: Type.Optional(Type.Union([Type.Object({ include_usage: Type.Optional(Type.Boolean()) }), Type.Null()])),
+  stream_options: Type.Optional(
+    Type.Union([Type.Object({ include_usage: Type.Optional(Type.Boolean()) }), Type.Null()]),
+  ),
 };
 
 export type SamplingBody = { [Field in keyof typeof SamplingFields]?: Static<(typeof SamplingFields)[Field]> };

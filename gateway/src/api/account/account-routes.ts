@@ -1,11 +1,23 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { toPublicKey } from '../../core/account/key-service.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-import { AccountSnapshot, AccountUsage, Balance, BalanceChanges, CreatedKey, KeyChanges, NewKey, PublicKey } from './account-schemas.js';
+import {
+  AccountSnapshot,
+  AccountUsage,
+  Balance,
+  BalanceChanges,
+  CreatedKey,
+  KeyChanges,
+  NewKey,
+  PublicKey,
+} from './account-schemas.js';
 
 const KeyPath = Type.Object({ id: Type.String({ minLength: 1 }) });
 
-const withTotal = <T extends { prompt_tokens: number; completion_tokens: number }>(totals: T) => ({ ...totals, total_tokens: totals.prompt_tokens + totals.completion_tokens });
+const withTotal = <T extends { prompt_tokens: number; completion_tokens: number }>(totals: T) => ({
+  ...totals,
+  total_tokens: totals.prompt_tokens + totals.completion_tokens,
+});
 
 /** /account/me, /account/usage, the balance, and key management for Owners. */
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -44,7 +56,14 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const key = request.apiKey!;
       return {
         user: { full_name: accounts.record().full_name, role: key.role },
-        api_key: { id: key.id, prefix: key.prefix, name: key.name, role: key.role, spend_limit: key.spend_limit, rpm_limit: key.rpm_limit },
+        api_key: {
+          id: key.id,
+          prefix: key.prefix,
+          name: key.name,
+          role: key.role,
+          spend_limit: key.spend_limit,
+          rpm_limit: key.rpm_limit,
+        },
         balance: await accounts.sharedBalance(key),
         usage: await usageFor(key.role === 'owner' ? undefined : key.id),
       };
@@ -53,7 +72,15 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/account/usage',
-    { config: { auth: 'x-api-key' }, schema: { tags: ['account'], summary: 'Usage (requires X-API-Key)', security: [{ apiKey: [] }], response: { 200: Type.Object({ usage: AccountUsage }), ...errorResponses } } },
+    {
+      config: { auth: 'x-api-key' },
+      schema: {
+        tags: ['account'],
+        summary: 'Usage (requires X-API-Key)',
+        security: [{ apiKey: [] }],
+        response: { 200: Type.Object({ usage: AccountUsage }), ...errorResponses },
+      },
+    },
     async (request) => ({ usage: await usageFor(request.apiKey!.role === 'owner' ? undefined : request.apiKey!.id) }),
   );
 
@@ -70,7 +97,11 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { amount, limit, full_name } = request.body;
-      await accounts.update({ ...(amount !== undefined ? { balance: amount } : {}), ...(limit !== undefined ? { spend_limit: limit } : {}), ...(full_name ? { full_name } : {}) });
+      await accounts.update({
+        ...(amount !== undefined ? { balance: amount } : {}),
+        ...(limit !== undefined ? { spend_limit: limit } : {}),
+        ...(full_name ? { full_name } : {}),
+      });
       return accounts.balance();
     },
   );
@@ -93,10 +124,24 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/account/keys', { config: { auth: 'owner' }, schema: { tags: ['account'], summary: 'List API keys (Owner)', response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(PublicKey) }), ...errorResponses } } }, async () => ({
-    object: 'list' as const,
-    data: (await keys.list()).map(toPublicKey),
-  }));
+  app.get(
+    '/account/keys',
+    {
+      config: { auth: 'owner' },
+      schema: {
+        tags: ['account'],
+        summary: 'List API keys (Owner)',
+        response: {
+          200: Type.Object({ object: Type.Literal('list'), data: Type.Array(PublicKey) }),
+          ...errorResponses,
+        },
+      },
+    },
+    async () => ({
+      object: 'list' as const,
+      data: (await keys.list()).map(toPublicKey),
+    }),
+  );
 
   app.patch(
     '/account/keys/:id',
@@ -115,7 +160,15 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/account/keys/:id',
-    { config: { auth: 'owner' }, schema: { tags: ['account'], summary: 'Revoke a key (Owner); it stops working at once', params: KeyPath, response: { 200: PublicKey, ...errorResponses } } },
+    {
+      config: { auth: 'owner' },
+      schema: {
+        tags: ['account'],
+        summary: 'Revoke a key (Owner); it stops working at once',
+        params: KeyPath,
+        response: { 200: PublicKey, ...errorResponses },
+      },
+    },
     async (request) => toPublicKey(await keys.revoke(request.params.id, request.apiKey!.id)),
   );
 };

@@ -1,7 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NameText } from '../../wire/text-limits.js';
 
-const Totals = Type.Object({ requests: Type.Integer(), prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer(), cost: Type.Number() });
+const Totals = Type.Object({
+  requests: Type.Integer(),
+  prompt_tokens: Type.Integer(),
+  completion_tokens: Type.Integer(),
+  total_tokens: Type.Integer(),
+  cost: Type.Number(),
+});
 /** One row of `by_model` (key = model id) or `by_day` (key = YYYY-MM-DD). */
 const UsageGroup = Type.Intersect([Type.Object({ key: Type.String() }), Totals]);
 export type UsageGroup = Static<typeof UsageGroup>;
@@ -18,7 +24,11 @@ export const AccountUsage = Type.Object({
 });
 export type AccountUsage = Static<typeof AccountUsage>;
 
-export const Balance = Type.Object({ amount: Type.Number(), currency: Type.String(), limit: Type.Optional(Type.Number()) });
+export const Balance = Type.Object({
+  amount: Type.Number(),
+  currency: Type.String(),
+  limit: Type.Optional(Type.Number()),
+});
 export type Balance = Static<typeof Balance>;
 
 export const KeyRole = Type.Union([Type.Literal('owner'), Type.Literal('member')]);
@@ -40,13 +50,27 @@ export type PublicKey = Static<typeof PublicKey>;
 
 export const AccountSnapshot = Type.Object({
   user: Type.Object({ full_name: Type.String(), role: KeyRole }),
-  api_key: Type.Object({ id: Type.String(), prefix: Type.String(), name: Type.String(), role: KeyRole, spend_limit: Type.Union([Type.Number(), Type.Null()]), rpm_limit: Type.Union([Type.Integer(), Type.Null()]) }),
+  api_key: Type.Object({
+    id: Type.String(),
+    prefix: Type.String(),
+    name: Type.String(),
+    role: KeyRole,
+    spend_limit: Type.Union([Type.Number(), Type.Null()]),
+    rpm_limit: Type.Union([Type.Integer(), Type.Null()]),
+  }),
   balance: Balance,
   usage: AccountUsage,
 });
 export type AccountSnapshot = Static<typeof AccountSnapshot>;
 
-export const BalanceChanges = Type.Object({ amount: Type.Optional(Type.Number()), limit: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])), full_name: Type.Optional(NameText()) }, { additionalProperties: false });
+export const BalanceChanges = Type.Object(
+  {
+    amount: Type.Optional(Type.Number()),
+    limit: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+    full_name: Type.Optional(NameText()),
+  },
+  { additionalProperties: false },
+);
 export type BalanceChanges = Static<typeof BalanceChanges>;
 
 export const NewKey = Type.Object(

@@ -22,8 +22,18 @@ const AgentFields = {
 const AgentPath = Type.Object({ agent_id: Type.String({ minLength: 1, maxLength: 200 }) });
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 
-const toAliasObject = (alias: AgentAlias) => ({ alias: alias.alias, version: alias.version, created_at: iso(alias.created_at), updated_at: iso(alias.updated_at) });
-const AliasObject = Type.Object({ alias: Type.String(), version: Type.Integer(), created_at: Type.String(), updated_at: Type.String() });
+const toAliasObject = (alias: AgentAlias) => ({
+  alias: alias.alias,
+  version: alias.version,
+  created_at: iso(alias.created_at),
+  updated_at: iso(alias.updated_at),
+});
+const AliasObject = Type.Object({
+  alias: Type.String(),
+  version: Type.Integer(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
 
 const toAgentObject = (agent: AgentRecord) => ({
   id: agent.id,
@@ -57,7 +67,8 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['agents'],
-        summary: 'Create an agent (built-in tools such as web_search are refused with 422 unsupported_tool: nothing here runs them)',
+        summary:
+          'Create an agent (built-in tools such as web_search are refused with 422 unsupported_tool: nothing here runs them)',
         body: Type.Object({ ...AgentFields, model: Type.Optional(AgentFields.model) }, { additionalProperties: true }),
         response: { 200: AgentObject, ...errorResponses },
       },
@@ -70,14 +81,24 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['agents'],
-        summary: 'List agents, newest first: {object: "list", data, has_more} paged by limit and after, or a plain array when paged by page and page_size (Mistral)',
-        querystring: Type.Object({
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-          after: Type.Optional(Type.String()),
-          page: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
-          page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-        }, { additionalProperties: true }),
-        response: { 200: Type.Union([Type.Object({ object: Type.Literal('list'), data: Type.Array(AgentObject), has_more: Type.Boolean() }), Type.Array(AgentObject)]), ...errorResponses },
+        summary:
+          'List agents, newest first: {object: "list", data, has_more} paged by limit and after, or a plain array when paged by page and page_size (Mistral)',
+        querystring: Type.Object(
+          {
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+            after: Type.Optional(Type.String()),
+            page: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+            page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+          },
+          { additionalProperties: true },
+        ),
+        response: {
+          200: Type.Union([
+            Type.Object({ object: Type.Literal('list'), data: Type.Array(AgentObject), has_more: Type.Boolean() }),
+            Type.Array(AgentObject),
+          ]),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {
@@ -99,11 +120,21 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['agents'],
         summary: 'Read an agent: its active version, or agent_version (a number or an alias)',
         params: AgentPath,
-        querystring: Type.Object({ agent_version: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.String({ description: 'A version alias' })])) }, { additionalProperties: true }),
+        querystring: Type.Object(
+          {
+            agent_version: Type.Optional(
+              Type.Union([Type.Integer({ minimum: 0 }), Type.String({ description: 'A version alias' })]),
+            ),
+          },
+          { additionalProperties: true },
+        ),
         response: { 200: AgentObject, ...errorResponses },
       },
     },
-    async (request) => toAgentObject(await agents.atVersion(request.params.agent_id, request.query.agent_version, ownerScope(request.apiKey))),
+    async (request) =>
+      toAgentObject(
+        await agents.atVersion(request.params.agent_id, request.query.agent_version, ownerScope(request.apiKey)),
+      ),
   );
 
   app.patch(
@@ -118,12 +149,23 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: AgentObject, ...errorResponses },
       },
     },
-    async (request) => toAgentObject(await agents.activateVersion(request.params.agent_id, request.query.version, ownerScope(request.apiKey))),
+    async (request) =>
+      toAgentObject(
+        await agents.activateVersion(request.params.agent_id, request.query.version, ownerScope(request.apiKey)),
+      ),
   );
 
   app.get(
     '/v1/agents/:agent_id/aliases',
-    { schema: { tags: ['agents'], operationId: 'listAgentVersionAliases', summary: "An agent's version aliases, by name", params: AgentPath, response: { 200: Type.Array(AliasObject), ...errorResponses } } },
+    {
+      schema: {
+        tags: ['agents'],
+        operationId: 'listAgentVersionAliases',
+        summary: "An agent's version aliases, by name",
+        params: AgentPath,
+        response: { 200: Type.Array(AliasObject), ...errorResponses },
+      },
+    },
     async (request) => (await agents.aliases(request.params.agent_id, ownerScope(request.apiKey))).map(toAliasObject),
   );
 
@@ -135,11 +177,22 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'setAgentVersionAlias',
         summary: 'Name a version with an alias (an existing alias moves to the version)',
         params: AgentPath,
-        querystring: Type.Object({ alias: Type.String({ minLength: 1, maxLength: 200 }), version: Type.Integer({ minimum: 0 }) }, { additionalProperties: true }),
+        querystring: Type.Object(
+          { alias: Type.String({ minLength: 1, maxLength: 200 }), version: Type.Integer({ minimum: 0 }) },
+          { additionalProperties: true },
+        ),
         response: { 200: AliasObject, ...errorResponses },
       },
     },
-    async (request) => toAliasObject(await agents.setAlias(request.params.agent_id, request.query.alias, request.query.version, ownerScope(request.apiKey))),
+    async (request) =>
+      toAliasObject(
+        await agents.setAlias(
+          request.params.agent_id,
+          request.query.alias,
+          request.query.version,
+          ownerScope(request.apiKey),
+        ),
+      ),
   );
 
   app.delete(
@@ -150,7 +203,10 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteAgentVersionAlias',
         summary: 'Delete a version alias (204; 404 when the agent has no such alias)',
         params: AgentPath,
-        querystring: Type.Object({ alias: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: true }),
+        querystring: Type.Object(
+          { alias: Type.String({ minLength: 1, maxLength: 200 }) },
+          { additionalProperties: true },
+        ),
         response: { 204: Type.Null(), ...errorResponses },
       },
     },
@@ -162,16 +218,31 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/v1/agents/:agent_id/versions',
-    { schema: { tags: ['agents'], summary: "List an agent's versions, newest first", params: AgentPath, response: { 200: Type.Array(AgentObject), ...errorResponses } } },
+    {
+      schema: {
+        tags: ['agents'],
+        summary: "List an agent's versions, newest first",
+        params: AgentPath,
+        response: { 200: Type.Array(AgentObject), ...errorResponses },
+      },
+    },
     async (request) => (await agents.versions(request.params.agent_id, ownerScope(request.apiKey))).map(toAgentObject),
   );
 
   app.get(
     '/v1/agents/:agent_id/versions/:version',
     {
-      schema: { tags: ['agents'], summary: 'Read one version of an agent', params: Type.Object({ ...AgentPath.properties, version: Type.Integer({ minimum: 0 }) }), response: { 200: AgentObject, ...errorResponses } },
+      schema: {
+        tags: ['agents'],
+        summary: 'Read one version of an agent',
+        params: Type.Object({ ...AgentPath.properties, version: Type.Integer({ minimum: 0 }) }),
+        response: { 200: AgentObject, ...errorResponses },
+      },
     },
-    async (request) => toAgentObject(await agents.atVersion(request.params.agent_id, request.params.version, ownerScope(request.apiKey))),
+    async (request) =>
+      toAgentObject(
+        await agents.atVersion(request.params.agent_id, request.params.version, ownerScope(request.apiKey)),
+      ),
   );
 
   app.patch(
@@ -185,12 +256,20 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: AgentObject, ...errorResponses },
       },
     },
-    async (request) => toAgentObject(await agents.update(request.params.agent_id, request.body, ownerScope(request.apiKey))),
+    async (request) =>
+      toAgentObject(await agents.update(request.params.agent_id, request.body, ownerScope(request.apiKey))),
   );
 
   app.delete(
     '/v1/agents/:agent_id',
-    { schema: { tags: ['agents'], summary: 'Delete an agent (204)', params: AgentPath, response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses } } },
+    {
+      schema: {
+        tags: ['agents'],
+        summary: 'Delete an agent (204)',
+        params: AgentPath,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses },
+      },
+    },
     async (request, reply) => {
       await agents.delete(request.params.agent_id, ownerScope(request.apiKey));
       return reply.code(204).send(null);
@@ -211,10 +290,18 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { agent_id: agentId, ...rest } = request.body as ChatBodyType & { agent_id: string };
       const agent = await agents.atVersion(agentId, undefined, ownerScope(request.apiKey));
-      if (!rest.messages) throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", { param: 'messages' });
-      const messages = agent.instructions ? [{ role: 'system' as const, content: agent.instructions }, ...rest.messages] : rest.messages;
+      if (!rest.messages)
+        throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", { param: 'messages' });
+      const messages = agent.instructions
+        ? [{ role: 'system' as const, content: agent.instructions }, ...rest.messages]
+        : rest.messages;
       const tools = [...(agent.tools as NonNullable<ChatBodyType['tools']>), ...(rest.tools ?? [])];
-      const body: ChatBodyType = { ...agent.completion_args, ...rest, model: agent.model, ...(tools.length > 0 ? { tools } : {}) };
+      const body: ChatBodyType = {
+        ...agent.completion_args,
+        ...rest,
+        model: agent.model,
+        ...(tools.length > 0 ? { tools } : {}),
+      };
       return chatCompletion(request, reply, body, messages, models.resolve(agent.model, 'chat'));
     },
   );

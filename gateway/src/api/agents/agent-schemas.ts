@@ -12,7 +12,9 @@ export const AgentObject = Type.Object({
   instructions: Type.Union([Type.String(), Type.Null()]),
   description: Type.Union([Type.String(), Type.Null()]),
   tools: Type.Array(Type.Unknown(), { description: 'Function tools' }),
-  completion_args: Type.Record(Type.String(), Type.Unknown(), { description: 'The chat parameters every turn of the agent uses (a request or turn overrides them)' }),
+  completion_args: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'The chat parameters every turn of the agent uses (a request or turn overrides them)',
+  }),
   version: Type.Integer({ description: 'The current version; each update makes the next one' }),
   versions: Type.Array(Type.Integer()),
   created_at: isoTime,

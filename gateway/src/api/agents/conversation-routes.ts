@@ -2,7 +2,13 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { DescriptionText, MetadataOf, MetadataValue, NameText, TEXT_LIMITS } from '../../wire/text-limits.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ownerScope } from '../../core/account/resource-owner.js';
-import type { ConversationChat, ConversationRecord, PendingTurn, RunConversationChat, StreamConversationChat } from '../../core/agents/conversations-service.js';
+import type {
+  ConversationChat,
+  ConversationRecord,
+  PendingTurn,
+  RunConversationChat,
+  StreamConversationChat,
+} from '../../core/agents/conversations-service.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { toGatewayError } from '../../core/errors/provider-error-mapping.js';
 import { registerNotServed } from '../_shared/not-served.js';
@@ -13,12 +19,24 @@ import { chatCompletion, toChatRequest } from '../chat/chat-completion.js';
 import { CompletionArgs, type ChatBodyType } from '../chat/chat-schemas.js';
 import { AgentToolInput as AgentTool } from '../../wire/agent-tool-schemas.js';
 
-const Inputs = Type.Union([Type.String({ minLength: 1 }), Type.Array(Type.Record(Type.String(), Type.Unknown()), { minItems: 1, maxItems: 1000 })], {
-  description: "A user message's text, or entries: message.input {role, content} and function.result {tool_call_id, result}",
-});
+const Inputs = Type.Union(
+  [
+    Type.String({ minLength: 1 }),
+    Type.Array(Type.Record(Type.String(), Type.Unknown()), { minItems: 1, maxItems: 1000 }),
+  ],
+  {
+    description:
+      "A user message's text, or entries: message.input {role, content} and function.result {tool_call_id, result}",
+  },
+);
 const Turn = {
   inputs: Inputs,
-  stream: Type.Optional(Type.Boolean({ description: "true: the turn as Mistral's conversation server-sent events (conversation.response.started, message.output.delta, function.call.delta, conversation.response.done or .error)" })),
+  stream: Type.Optional(
+    Type.Boolean({
+      description:
+        "true: the turn as Mistral's conversation server-sent events (conversation.response.started, message.output.delta, function.call.delta, conversation.response.done or .error)",
+    }),
+  ),
   store: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   completion_args: Type.Optional(Type.Union([CompletionArgs, Type.Null()])),
 };
@@ -40,35 +58,88 @@ const StartBody = Type.Object(
   { additionalProperties: true },
 );
 const AppendBody = Type.Object(Turn, { additionalProperties: true });
-const RestartBody = Type.Object({ ...Turn, from_entry_id: Type.String({ minLength: 1 }), metadata: Type.Optional(Type.Union([ConversationMetadata, Type.Null()])) }, { additionalProperties: true });
+const RestartBody = Type.Object(
+  {
+    ...Turn,
+    from_entry_id: Type.String({ minLength: 1 }),
+    metadata: Type.Optional(Type.Union([ConversationMetadata, Type.Null()])),
+  },
+  { additionalProperties: true },
+);
 
-const Entry = Type.Record(Type.String(), Type.Unknown(), { description: 'A conversation entry: {object: "entry", type, id, created_at, …}' });
-const Usage = Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() });
-const ConversationResponse = Type.Object({ object: Type.Literal('conversation.response'), conversation_id: Type.String(), outputs: Type.Array(Entry), usage: Usage });
-const Conversation = Type.Record(Type.String(), Type.Unknown(), { description: 'A conversation: {object: "conversation", id, created_at, updated_at, and model, instructions, tools or agent_id, agent_version}' });
+const Entry = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'A conversation entry: {object: "entry", type, id, created_at, …}',
+});
+const Usage = Type.Object({
+  prompt_tokens: Type.Integer(),
+  completion_tokens: Type.Integer(),
+  total_tokens: Type.Integer(),
+});
+const ConversationResponse = Type.Object({
+  object: Type.Literal('conversation.response'),
+  conversation_id: Type.String(),
+  outputs: Type.Array(Entry),
+  usage: Usage,
+});
+const Conversation = Type.Record(Type.String(), Type.Unknown(), {
+  description:
+    'A conversation: {object: "conversation", id, created_at, updated_at, and model, instructions, tools or agent_id, agent_version}',
+});
 const ConversationPath = Type.Object({ conversation_id: Type.String({ minLength: 1, maxLength: 200 }) });
 
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 
 function toConversationObject(conversation: ConversationRecord) {
-  const common = { object: 'conversation', id: conversation.id, name: conversation.name, description: conversation.description, metadata: conversation.metadata, created_at: iso(conversation.created_at), updated_at: iso(conversation.updated_at) };
+  const common = {
+    object: 'conversation',
+    id: conversation.id,
+    name: conversation.name,
+    description: conversation.description,
+    metadata: conversation.metadata,
+    created_at: iso(conversation.created_at),
+    updated_at: iso(conversation.updated_at),
+  };
   return conversation.agent_id
     ? { ...common, agent_id: conversation.agent_id, agent_version: conversation.agent_version }
     : { ...common, model: conversation.model, instructions: conversation.instructions, tools: conversation.tools };
 }
 
-const COMPLETION_ARGS = ['temperature', 'top_p', 'max_tokens', 'random_seed', 'stop', 'presence_penalty', 'frequency_penalty', 'response_format', 'tool_choice'];
+const COMPLETION_ARGS = [
+  'temperature',
+  'top_p',
+  'max_tokens',
+  'random_seed',
+  'stop',
+  'presence_penalty',
+  'frequency_penalty',
+  'response_format',
+  'tool_choice',
+];
 
 function chatBody(chat: ConversationChat, stream: boolean): ChatBodyType {
-  const args = Object.fromEntries(Object.entries(chat.completionArgs).filter(([name, value]) => COMPLETION_ARGS.includes(name) && value !== null));
-  return { ...args, model: chat.model, messages: chat.messages as NonNullable<ChatBodyType['messages']>, stream, ...(chat.tools.length > 0 ? { tools: chat.tools } : {}) } as ChatBodyType;
+  const args = Object.fromEntries(
+    Object.entries(chat.completionArgs).filter(([name, value]) => COMPLETION_ARGS.includes(name) && value !== null),
+  );
+  return {
+    ...args,
+    model: chat.model,
+    messages: chat.messages as NonNullable<ChatBodyType['messages']>,
+    stream,
+    ...(chat.tools.length > 0 ? { tools: chat.tools } : {}),
+  } as ChatBodyType;
 }
 
 /** A conversation turn runs as a chat completion on the conversation's model, billed and logged like chat. */
 function chatRunner(request: FastifyRequest, reply: FastifyReply): RunConversationChat {
   return async (chat) => {
     const body = chatBody(chat, false);
-    return (await chatCompletion(request, reply, body, body.messages!, request.server.services.models.resolve(chat.model, 'chat'))) as Awaited<ReturnType<RunConversationChat>>;
+    return (await chatCompletion(
+      request,
+      reply,
+      body,
+      body.messages!,
+      request.server.services.models.resolve(chat.model, 'chat'),
+    )) as Awaited<ReturnType<RunConversationChat>>;
   };
 }
 
@@ -77,7 +148,13 @@ function chatStreamer(request: FastifyRequest, reply: FastifyReply): StreamConve
   return async (chat) => {
     const body = chatBody(chat, true);
     const signal = clientAbortSignal(reply);
-    const outcome = await request.server.services.chat.complete(request.server.services.models.resolve(chat.model, 'chat'), toChatRequest(body, body.messages!, signal), true, request.billing, signal);
+    const outcome = await request.server.services.chat.complete(
+      request.server.services.models.resolve(chat.model, 'chat'),
+      toChatRequest(body, body.messages!, signal),
+      true,
+      request.billing,
+      signal,
+    );
     if (outcome.kind !== 'stream') throw new Error('a streamed chat turn came back whole');
     return outcome.events;
   };
@@ -87,7 +164,12 @@ function chatStreamer(request: FastifyRequest, reply: FastifyReply): StreamConve
 const CONVERSATION_ENDING: StreamEnding = { done: (writer) => writer.finish(), fail: (writer) => writer.finish() };
 
 /** Answers a turn: JSON, or Mistral's conversation events over SSE when the client streams. */
-async function answerTurn(request: FastifyRequest, reply: FastifyReply, turn: PendingTurn, stream: boolean | undefined) {
+async function answerTurn(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  turn: PendingTurn,
+  stream: boolean | undefined,
+) {
   if (!stream) return { object: 'conversation.response' as const, ...(await turn.run(chatRunner(request, reply))) };
   const events = await turn.stream(chatStreamer(request, reply));
   return sendEventStream(
@@ -103,7 +185,12 @@ async function answerTurn(request: FastifyRequest, reply: FastifyReply, turn: Pe
       } catch (error) {
         const mapped = toGatewayError(error, 'conversations');
         request.log.warn({ code: mapped.code, msg: mapped.message }, 'conversation stream failed after it started');
-        await writer.sendEvent('conversation.response.error', { type: 'conversation.response.error', created_at: new Date().toISOString(), message: mapped.message, code: mapped.status });
+        await writer.sendEvent('conversation.response.error', {
+          type: 'conversation.response.error',
+          created_at: new Date().toISOString(),
+          message: mapped.message,
+          code: mapped.status,
+        });
       }
     },
     CONVERSATION_ENDING,
@@ -132,10 +219,21 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { billable: true },
       preValidation: refuseOpenAiConversations,
-      schema: { tags, operationId: 'startConversation', summary: 'Start a conversation with a model or an agent, and run its first turn', body: StartBody, response: { 200: ConversationResponse, ...errorResponses } },
+      schema: {
+        tags,
+        operationId: 'startConversation',
+        summary: 'Start a conversation with a model or an agent, and run its first turn',
+        body: StartBody,
+        response: { 200: ConversationResponse, ...errorResponses },
+      },
     },
     async (request, reply) => {
-      return answerTurn(request, reply, await conversations.start(request.body, ownerScope(request.apiKey)), request.body.stream);
+      return answerTurn(
+        request,
+        reply,
+        await conversations.start(request.body, ownerScope(request.apiKey)),
+        request.body.stream,
+      );
     },
   );
 
@@ -146,22 +244,48 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         operationId: 'listConversations',
         summary: 'List conversations, newest first',
-        querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })), page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })) }, { additionalProperties: true }),
+        querystring: Type.Object(
+          {
+            page: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
+            page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+          },
+          { additionalProperties: true },
+        ),
         response: { 200: Type.Array(Conversation), ...errorResponses },
       },
     },
-    async (request) => (await conversations.list(request.query.page ?? 0, request.query.page_size ?? 100, ownerScope(request.apiKey))).map(toConversationObject),
+    async (request) =>
+      (
+        await conversations.list(request.query.page ?? 0, request.query.page_size ?? 100, ownerScope(request.apiKey))
+      ).map(toConversationObject),
   );
 
   app.get(
     '/v1/conversations/:conversation_id',
-    { schema: { tags, operationId: 'getConversation', summary: 'Read a conversation', params: ConversationPath, response: { 200: Conversation, ...errorResponses } } },
-    async (request) => toConversationObject(await conversations.get(request.params.conversation_id, ownerScope(request.apiKey))),
+    {
+      schema: {
+        tags,
+        operationId: 'getConversation',
+        summary: 'Read a conversation',
+        params: ConversationPath,
+        response: { 200: Conversation, ...errorResponses },
+      },
+    },
+    async (request) =>
+      toConversationObject(await conversations.get(request.params.conversation_id, ownerScope(request.apiKey))),
   );
 
   app.delete(
     '/v1/conversations/:conversation_id',
-    { schema: { tags, operationId: 'deleteConversation', summary: 'Delete a conversation (204)', params: ConversationPath, response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        operationId: 'deleteConversation',
+        summary: 'Delete a conversation (204)',
+        params: ConversationPath,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses },
+      },
+    },
     async (request, reply) => {
       await conversations.delete(request.params.conversation_id, ownerScope(request.apiKey));
       return reply.code(204).send(null);
@@ -170,9 +294,24 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/v1/conversations/:conversation_id',
-    { config: { billable: true }, schema: { tags, operationId: 'appendConversation', summary: 'Append inputs to a conversation and run the next turn', params: ConversationPath, body: AppendBody, response: { 200: ConversationResponse, ...errorResponses } } },
+    {
+      config: { billable: true },
+      schema: {
+        tags,
+        operationId: 'appendConversation',
+        summary: 'Append inputs to a conversation and run the next turn',
+        params: ConversationPath,
+        body: AppendBody,
+        response: { 200: ConversationResponse, ...errorResponses },
+      },
+    },
     async (request, reply) => {
-      return answerTurn(request, reply, await conversations.append(request.params.conversation_id, request.body, ownerScope(request.apiKey)), request.body.stream);
+      return answerTurn(
+        request,
+        reply,
+        await conversations.append(request.params.conversation_id, request.body, ownerScope(request.apiKey)),
+        request.body.stream,
+      );
     },
   );
 
@@ -180,34 +319,90 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/conversations/:conversation_id/restart',
     {
       config: { billable: true },
-      schema: { tags, operationId: 'restartConversation', summary: 'Start a new conversation from an entry of this one, with new inputs', params: ConversationPath, body: RestartBody, response: { 200: ConversationResponse, ...errorResponses } },
+      schema: {
+        tags,
+        operationId: 'restartConversation',
+        summary: 'Start a new conversation from an entry of this one, with new inputs',
+        params: ConversationPath,
+        body: RestartBody,
+        response: { 200: ConversationResponse, ...errorResponses },
+      },
     },
     async (request, reply) => {
-      return answerTurn(request, reply, await conversations.restart(request.params.conversation_id, request.body, ownerScope(request.apiKey)), request.body.stream);
+      return answerTurn(
+        request,
+        reply,
+        await conversations.restart(request.params.conversation_id, request.body, ownerScope(request.apiKey)),
+        request.body.stream,
+      );
     },
   );
 
   app.get(
     '/v1/conversations/:conversation_id/history',
     {
-      schema: { tags, operationId: 'getConversationHistory', summary: "A conversation's entries, oldest first", params: ConversationPath, response: { 200: Type.Object({ object: Type.Literal('conversation.history'), conversation_id: Type.String(), entries: Type.Array(Entry) }), ...errorResponses } },
+      schema: {
+        tags,
+        operationId: 'getConversationHistory',
+        summary: "A conversation's entries, oldest first",
+        params: ConversationPath,
+        response: {
+          200: Type.Object({
+            object: Type.Literal('conversation.history'),
+            conversation_id: Type.String(),
+            entries: Type.Array(Entry),
+          }),
+          ...errorResponses,
+        },
+      },
     },
     async (request) => {
       const conversation = await conversations.get(request.params.conversation_id, ownerScope(request.apiKey));
-      return { object: 'conversation.history' as const, conversation_id: conversation.id, entries: conversation.entries };
+      return {
+        object: 'conversation.history' as const,
+        conversation_id: conversation.id,
+        entries: conversation.entries,
+      };
     },
   );
 
   app.get(
     '/v1/conversations/:conversation_id/messages',
     {
-      schema: { tags, operationId: 'getConversationMessages', summary: "A conversation's messages (its message entries), oldest first", params: ConversationPath, response: { 200: Type.Object({ object: Type.Literal('conversation.messages'), conversation_id: Type.String(), messages: Type.Array(Entry) }), ...errorResponses } },
+      schema: {
+        tags,
+        operationId: 'getConversationMessages',
+        summary: "A conversation's messages (its message entries), oldest first",
+        params: ConversationPath,
+        response: {
+          200: Type.Object({
+            object: Type.Literal('conversation.messages'),
+            conversation_id: Type.String(),
+            messages: Type.Array(Entry),
+          }),
+          ...errorResponses,
+        },
+      },
     },
     async (request) => {
       const conversation = await conversations.get(request.params.conversation_id, ownerScope(request.apiKey));
-      return { object: 'conversation.messages' as const, conversation_id: conversation.id, messages: conversation.entries.filter((entry) => entry.type === 'message.input' || entry.type === 'message.output') };
+      return {
+        object: 'conversation.messages' as const,
+        conversation_id: conversation.id,
+        messages: conversation.entries.filter(
+          (entry) => entry.type === 'message.input' || entry.type === 'message.output',
+        ),
+      };
     },
   );
 
-  registerNotServed(app, 'agents', [{ method: ['GET', 'POST'], url: '/v1/conversations/:conversation_id/items' }, { method: ['GET', 'DELETE'], url: '/v1/conversations/:conversation_id/items/*' }], () => OPENAI_CONVERSATIONS);
+  registerNotServed(
+    app,
+    'agents',
+    [
+      { method: ['GET', 'POST'], url: '/v1/conversations/:conversation_id/items' },
+      { method: ['GET', 'DELETE'], url: '/v1/conversations/:conversation_id/items/*' },
+    ],
+    () => OPENAI_CONVERSATIONS,
+  );
 };

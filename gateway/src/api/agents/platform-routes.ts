@@ -39,7 +39,8 @@ export const platformRoutes: FastifyPluginAsync = async (app) => {
         { method: ALL, url: prefix },
         { method: ALL, url: `${prefix}/*` },
       ],
-      () => `${prefix}… (${what}) is part of ${platform}'s hosted platform, not served by this gateway: it serves inference (${CAPABILITIES.join(', ')}), files, batches, agents and conversations. The API is described at /openapi.json.`,
+      () =>
+        `${prefix}… (${what}) is part of ${platform}'s hosted platform, not served by this gateway: it serves inference (${CAPABILITIES.join(', ')}), files, batches, agents and conversations. The API is described at /openapi.json.`,
     );
   }
 };

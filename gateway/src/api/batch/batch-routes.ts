@@ -80,18 +80,38 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
           hide,
           tags: ['batch'],
           summary: 'List batches, newest first',
-          querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })), after: Type.Optional(Type.String()) }),
-          response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(BatchObject), has_more: Type.Boolean() }), ...errorResponses },
+          querystring: Type.Object({
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+            after: Type.Optional(Type.String()),
+          }),
+          response: {
+            200: Type.Object({ object: Type.Literal('list'), data: Type.Array(BatchObject), has_more: Type.Boolean() }),
+            ...errorResponses,
+          },
         },
       },
       async (request) => {
         const limit = request.query.limit ?? 20;
-        return pageOf(await batches.list(limit + 1, request.query.after, ownerScope(request.apiKey)), limit, toBatchObject);
+        return pageOf(
+          await batches.list(limit + 1, request.query.after, ownerScope(request.apiKey)),
+          limit,
+          toBatchObject,
+        );
       },
     );
 
-    app.get(`${base}/:batch_id`, { schema: { hide, tags: ['batch'], summary: 'Read a batch', params: BatchPath, response: { 200: BatchObject, ...errorResponses } } }, async (request) =>
-      toBatchObject(await batchRunner.get(request.params.batch_id, ownerScope(request.apiKey))),
+    app.get(
+      `${base}/:batch_id`,
+      {
+        schema: {
+          hide,
+          tags: ['batch'],
+          summary: 'Read a batch',
+          params: BatchPath,
+          response: { 200: BatchObject, ...errorResponses },
+        },
+      },
+      async (request) => toBatchObject(await batchRunner.get(request.params.batch_id, ownerScope(request.apiKey))),
     );
 
     app.post(
@@ -109,7 +129,11 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async (request) => {
         const scope = ownerScope(request.apiKey);
-        return toBatchObject(openAiPath ? await batchRunner.cancel(request.params.batch_id, scope) : await cancelBatchToEnd(batchRunner, request.params.batch_id, scope));
+        return toBatchObject(
+          openAiPath
+            ? await batchRunner.cancel(request.params.batch_id, scope)
+            : await cancelBatchToEnd(batchRunner, request.params.batch_id, scope),
+        );
       },
     );
   }

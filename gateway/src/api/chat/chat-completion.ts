@@ -23,24 +23,46 @@ function normaliseMessage(message: BodyMessage): ChatMessage {
     content: Array.isArray(content)
       ? content.map((part): ContentPart => {
           if (part.type === 'document_url') {
-            throw new GatewayError(422, 'unsupported_content', 'A document_url part is answered by document question answering on POST /v1/chat/completions, not here.', { param: 'messages' });
+            throw new GatewayError(
+              422,
+              'unsupported_content',
+              'A document_url part is answered by document question answering on POST /v1/chat/completions, not here.',
+              { param: 'messages' },
+            );
           }
-          return part.type === 'image_url' ? { type: 'image_url', image_url: typeof part.image_url === 'string' ? { url: part.image_url } : part.image_url } : part;
+          return part.type === 'image_url'
+            ? {
+                type: 'image_url',
+                image_url: typeof part.image_url === 'string' ? { url: part.image_url } : part.image_url,
+              }
+            : part;
         })
       : content,
     ...(message.name ? { name: message.name } : {}),
     ...(message.tool_call_id ? { tool_call_id: message.tool_call_id } : {}),
     ...(message.tool_calls
       ? {
-          tool_calls: message.tool_calls.map(
-            (call): ToolCall => ({ id: call.id, type: 'function', function: { name: call.function.name, arguments: typeof call.function.arguments === 'string' ? call.function.arguments : JSON.stringify(call.function.arguments) } }),
-          ),
+          tool_calls: message.tool_calls.map((call): ToolCall => ({
+            id: call.id,
+            type: 'function',
+            function: {
+              name: call.function.name,
+              arguments:
+                typeof call.function.arguments === 'string'
+                  ? call.function.arguments
+                  : JSON.stringify(call.function.arguments),
+            },
+          })),
         }
       : {}),
   };
 }
 
-export function toChatRequest(body: ChatBodyType, messages: NonNullable<ChatBodyType['messages']>, signal: AbortSignal): Omit<ChatRequest, 'model'> {
+export function toChatRequest(
+  body: ChatBodyType,
+  messages: NonNullable<ChatBodyType['messages']>,
+  signal: AbortSignal,
+): Omit<ChatRequest, 'model'> {
   return {
     ...samplingParams(body),
     messages: messages.map(normaliseMessage),
@@ -53,19 +75,33 @@ export function toChatRequest(body: ChatBodyType, messages: NonNullable<ChatBody
 }
 
 /** A chat completion in OpenAI's shape: plain JSON, or chunks over SSE when the client streams. */
-export function chatCompletionAnswer(request: FastifyRequest, reply: FastifyReply, body: ChatBodyType, outcome: ChatOutcome) {
+export function chatCompletionAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: ChatBodyType,
+  outcome: ChatOutcome,
+) {
   const id = newId('chatcmpl-');
   const created = Math.floor(Date.now() / 1000);
   const served = outcome.route;
   if (outcome.kind === 'json') {
-    return { id, object: 'chat.completion' as const, created, model: served.id, choices: outcome.result.choices, usage: usageBody(outcome.result.usage) };
+    return {
+      id,
+      object: 'chat.completion' as const,
+      created,
+      model: served.id,
+      choices: outcome.result.choices,
+      usage: usageBody(outcome.result.usage),
+    };
   }
   const includeUsage = body.stream_options?.include_usage === true;
   // The fields every chunk repeats are serialised once per stream; each chunk adds its choices (and usage).
   const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(served.id)},"choices":`;
-  const chunk = (choices: unknown[], usage?: unknown) => `${head}${JSON.stringify(choices)}${usage === undefined ? '' : `,"usage":${JSON.stringify(usage)}`}}`;
+  const chunk = (choices: unknown[], usage?: unknown) =>
+    `${head}${JSON.stringify(choices)}${usage === undefined ? '' : `,"usage":${JSON.stringify(usage)}`}}`;
   // Most chunks carry only text: the same bytes as chunk([{ index, delta: { content }, finish_reason: null }]), built as text.
-  const textChunk = (index: number, content: string) => `${head}[{"index":${index},"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]}`;
+  const textChunk = (index: number, content: string) =>
+    `${head}[{"index":${index},"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]}`;
   return sendEventStream(request, reply, served.provider.id, async (writer) => {
     const started = new Set<number>();
     let mustWait = false;
@@ -80,7 +116,8 @@ export function chatCompletionAnswer(request: FastifyRequest, reply: FastifyRepl
       const firstOfChoice = !started.has(event.index);
       started.add(event.index);
       if (event.type === 'delta') {
-        if (!firstOfChoice && event.content !== undefined && !event.tool_calls) return send(textChunk(event.index, event.content));
+        if (!firstOfChoice && event.content !== undefined && !event.tool_calls)
+          return send(textChunk(event.index, event.content));
         // Every delta carries content, '' where it has no text (the role, tool calls), as Mistral's API sends them.
         const delta = {
           ...(firstOfChoice ? { role: 'assistant' } : {}),
@@ -89,7 +126,15 @@ export function chatCompletionAnswer(request: FastifyRequest, reply: FastifyRepl
         };
         send(chunk([{ index: event.index, delta, finish_reason: null }]));
       } else {
-        send(chunk([{ index: event.index, delta: firstOfChoice ? { role: 'assistant', content: '' } : { content: '' }, finish_reason: event.finish_reason }]));
+        send(
+          chunk([
+            {
+              index: event.index,
+              delta: firstOfChoice ? { role: 'assistant', content: '' } : { content: '' },
+              finish_reason: event.finish_reason,
+            },
+          ]),
+        );
       }
     });
     // Frames are written as events come, with no promise per frame; the loop waits only when the socket is full.
@@ -106,8 +151,20 @@ export function chatCompletionAnswer(request: FastifyRequest, reply: FastifyRepl
 }
 
 /** A chat completion on a chat route: the turn parsed from the body, run by the chat service, answered in OpenAI's shape. */
-export async function chatCompletion(request: FastifyRequest, reply: FastifyReply, body: ChatBodyType, messages: NonNullable<ChatBodyType['messages']>, route: ModelRoute) {
+export async function chatCompletion(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: ChatBodyType,
+  messages: NonNullable<ChatBodyType['messages']>,
+  route: ModelRoute,
+) {
   const signal = clientAbortSignal(reply);
-  const outcome = await request.server.services.chat.complete(route, toChatRequest(body, messages, signal), body.stream === true, request.billing, signal);
+  const outcome = await request.server.services.chat.complete(
+    route,
+    toChatRequest(body, messages, signal),
+    body.stream === true,
+    request.billing,
+    signal,
+  );
   return chatCompletionAnswer(request, reply, body, outcome);
 }

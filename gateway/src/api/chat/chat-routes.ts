@@ -18,14 +18,23 @@ export const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
     response: { 200: ChatCompletion, ...errorResponses },
   };
   for (const path of ['/v1/chat/completions', '/chat/completions']) {
-    app.post(path, { config: { billable: true }, schema: path === '/chat/completions' ? { ...schema, hide: true } : schema }, async (request, reply) => {
-      const body = request.body;
-      const hasDocumentPart = (body.messages ?? []).some((message) => Array.isArray(message.content) && message.content.some((part) => part.type === 'document_url'));
-      const asksAboutDocument = body.document !== undefined || body.question !== undefined || hasDocumentPart;
-      const target = app.services.chat.target({ model: body.model, asksAboutDocument, hasDocumentPart });
-      if (target.useCase === 'documents') return documentQuestion(request, reply, body, target.route);
-      if (!body.messages) throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", { param: 'messages' });
-      return chatCompletion(request, reply, body, body.messages, target.route);
-    });
+    app.post(
+      path,
+      { config: { billable: true }, schema: path === '/chat/completions' ? { ...schema, hide: true } : schema },
+      async (request, reply) => {
+        const body = request.body;
+        const hasDocumentPart = (body.messages ?? []).some(
+          (message) => Array.isArray(message.content) && message.content.some((part) => part.type === 'document_url'),
+        );
+        const asksAboutDocument = body.document !== undefined || body.question !== undefined || hasDocumentPart;
+        const target = app.services.chat.target({ model: body.model, asksAboutDocument, hasDocumentPart });
+        if (target.useCase === 'documents') return documentQuestion(request, reply, body, target.route);
+        if (!body.messages)
+          throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", {
+            param: 'messages',
+          });
+        return chatCompletion(request, reply, body, body.messages, target.route);
+      },
+    );
   }
 };

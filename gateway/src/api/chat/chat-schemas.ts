@@ -16,13 +16,19 @@ const DocumentUrlPart = Type.Object({
   document_url: Type.Union([Type.String({ minLength: 1 }), Type.Object({ url: Type.String({ minLength: 1 }) })]),
   document_name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
-const ContentPartInput = Type.Union([TextPart, ImagePartInput, DocumentUrlPart], { description: 'A text part, an image (http(s) URL or base64 data URL), or a document_url (answered by document question answering).' });
+const ContentPartInput = Type.Union([TextPart, ImagePartInput, DocumentUrlPart], {
+  description:
+    'A text part, an image (http(s) URL or base64 data URL), or a document_url (answered by document question answering).',
+});
 
 /** Clients send tool-call arguments as JSON text (OpenAI) or as an object (some Mistral clients). */
 const ToolCallInput = Type.Object({
   id: Type.String(),
   type: Type.Optional(Type.Literal('function')),
-  function: Type.Object({ name: Type.String(), arguments: Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())]) }),
+  function: Type.Object({
+    name: Type.String(),
+    arguments: Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())]),
+  }),
 });
 
 export const Message = Type.Object(
@@ -73,7 +79,11 @@ export const CompletionArgs = Type.Object(
     response_format: ResponseFormatField,
     tool_choice: ToolChoiceField,
   },
-  { additionalProperties: true, description: 'temperature, top_p, max_tokens, random_seed, stop, presence_penalty, frequency_penalty, response_format, tool_choice: the ranges chat accepts' },
+  {
+    additionalProperties: true,
+    description:
+      'temperature, top_p, max_tokens, random_seed, stop, presence_penalty, frequency_penalty, response_format, tool_choice: the ranges chat accepts',
+  },
 );
 export type CompletionArgsType = Static<typeof CompletionArgs>;
 
@@ -84,7 +94,11 @@ const ToolCallDelta = Type.Object({
   function: Type.Optional(Type.Object({ name: Type.Optional(Type.String()), arguments: Type.Optional(Type.String()) })),
 });
 
-const Usage = Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() });
+const Usage = Type.Object({
+  prompt_tokens: Type.Integer(),
+  completion_tokens: Type.Integer(),
+  total_tokens: Type.Integer(),
+});
 
 export const ChatCompletion = Type.Object(
   {
@@ -95,7 +109,11 @@ export const ChatCompletion = Type.Object(
     choices: Type.Array(
       Type.Object({
         index: Type.Integer(),
-        message: Type.Object({ role: Type.Literal('assistant'), content: Type.Union([Type.String(), Type.Null()]), tool_calls: Type.Optional(Type.Array(ToolCallInput)) }),
+        message: Type.Object({
+          role: Type.Literal('assistant'),
+          content: Type.Union([Type.String(), Type.Null()]),
+          tool_calls: Type.Optional(Type.Array(ToolCallInput)),
+        }),
         finish_reason: Type.Union([Type.String(), Type.Null()]),
       }),
     ),
@@ -113,7 +131,11 @@ export const ChatCompletionChunk = Type.Object({
   choices: Type.Array(
     Type.Object({
       index: Type.Integer(),
-      delta: Type.Object({ role: Type.Optional(Type.Literal('assistant')), content: Type.Optional(Type.Union([Type.String(), Type.Null()])), tool_calls: Type.Optional(Type.Array(ToolCallDelta)) }),
+      delta: Type.Object({
+        role: Type.Optional(Type.Literal('assistant')),
+        content: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+        tool_calls: Type.Optional(Type.Array(ToolCallDelta)),
+      }),
       finish_reason: Type.Union([Type.String(), Type.Null()]),
     }),
   ),

@@ -41,11 +41,15 @@ export class WholeToolCalls {
 }
 
 function merge(whole: ToolCallDelta | undefined, piece: ToolCallDelta): ToolCallDelta {
-  if (!whole) return { ...piece, function: { name: piece.function?.name ?? '', arguments: piece.function?.arguments ?? '' } };
+  if (!whole)
+    return { ...piece, function: { name: piece.function?.name ?? '', arguments: piece.function?.arguments ?? '' } };
   return {
     index: whole.index,
     id: piece.id ?? whole.id,
     type: piece.type ?? whole.type,
-    function: { name: piece.function?.name || whole.function?.name || '', arguments: (whole.function?.arguments ?? '') + (piece.function?.arguments ?? '') },
+    function: {
+      name: piece.function?.name || whole.function?.name || '',
+      arguments: (whole.function?.arguments ?? '') + (piece.function?.arguments ?? ''),
+    },
   };
 }

@@ -17,8 +17,19 @@ export const TextCompletion = Type.Object(
     object: Type.Literal('text_completion'),
     created: Type.Integer(),
     model: Type.String(),
-    choices: Type.Array(Type.Object({ index: Type.Integer(), text: Type.String(), finish_reason: Type.Union([Type.String(), Type.Null()]), logprobs: Type.Null() })),
-    usage: Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() }),
+    choices: Type.Array(
+      Type.Object({
+        index: Type.Integer(),
+        text: Type.String(),
+        finish_reason: Type.Union([Type.String(), Type.Null()]),
+        logprobs: Type.Null(),
+      }),
+    ),
+    usage: Type.Object({
+      prompt_tokens: Type.Integer(),
+      completion_tokens: Type.Integer(),
+      total_tokens: Type.Integer(),
+    }),
   },
   { additionalProperties: true },
 );

@@ -26,7 +26,12 @@ export const consoleRoutes: FastifyPluginAsyncTypebox = async (app) => {
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })),
           key_prefix: Type.Optional(Type.String({ maxLength: 64 })),
           model: Type.Optional(Type.String({ maxLength: 200 })),
-          status: Type.Optional(Type.String({ pattern: '^([1-5]xx|[1-5][0-9][0-9])$', description: 'An exact status (404) or a class (4xx).' })),
+          status: Type.Optional(
+            Type.String({
+              pattern: '^([1-5]xx|[1-5][0-9][0-9])$',
+              description: 'An exact status (404) or a class (4xx).',
+            }),
+          ),
           path: Type.Optional(Type.String({ maxLength: 200, description: 'A part of the path.' })),
           exclude_console: Type.Optional(Type.Boolean({ description: "Leave out the console's own calls." })),
         }),
@@ -52,14 +57,22 @@ export const consoleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const entry = await requestLog.detail(request.params.id);
-      if (!entry) throw new GatewayError(404, 'request_not_found', `No logged request with id ${request.params.id}: the log keeps the most recent requests only.`);
+      if (!entry)
+        throw new GatewayError(
+          404,
+          'request_not_found',
+          `No logged request with id ${request.params.id}: the log keeps the most recent requests only.`,
+        );
       return entry;
     },
   );
 
   app.get(
     '/console/requests/stream',
-    { config: { auth: 'owner', unlogged: true }, schema: { tags: ['console'], summary: 'Live feed of requests as server-sent events (Owner)' } },
+    {
+      config: { auth: 'owner', unlogged: true },
+      schema: { tags: ['console'], summary: 'Live feed of requests as server-sent events (Owner)' },
+    },
     async (_request, reply) => {
       // Sent through Fastify (not hijacked) so the onSend hooks add X-Process-Time-Ms like on every response.
       const feed = new PassThrough();
@@ -77,7 +90,14 @@ export const consoleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       openFeeds.add(stop);
       // Fastify destroys the stream when the client goes away.
       feed.once('close', stop);
-      return reply.headers({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' }).send(feed);
+      return reply
+        .headers({
+          'Content-Type': 'text/event-stream; charset=utf-8',
+          'Cache-Control': 'no-store',
+          Connection: 'keep-alive',
+          'X-Accel-Buffering': 'no',
+        })
+        .send(feed);
     },
   );
 };

@@ -14,18 +14,37 @@ function toBase64(vector: number[]): string {
 export const embeddingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/embeddings',
-    { config: { billable: true }, schema: { tags: ['embeddings'], summary: 'Create embeddings', body: EmbeddingBody, response: { 200: EmbeddingList, ...errorResponses } } },
+    {
+      config: { billable: true },
+      schema: {
+        tags: ['embeddings'],
+        summary: 'Create embeddings',
+        body: EmbeddingBody,
+        response: { 200: EmbeddingList, ...errorResponses },
+      },
+    },
     async (request, reply) => {
       const body = request.body;
       const raw = body.input ?? body.inputs;
-      if (raw === undefined) throw new GatewayError(422, 'invalid_value', "Invalid request: 'input' is required.", { param: 'input' });
+      if (raw === undefined)
+        throw new GatewayError(422, 'invalid_value', "Invalid request: 'input' is required.", { param: 'input' });
       const input = Array.isArray(raw) ? raw : [raw];
-      const { result: value, route: served } = await app.services.embeddings.embed(body.model, input, body.dimensions ?? undefined, request.billing, clientAbortSignal(reply));
+      const { result: value, route: served } = await app.services.embeddings.embed(
+        body.model,
+        input,
+        body.dimensions ?? undefined,
+        request.billing,
+        clientAbortSignal(reply),
+      );
       const base64 = body.encoding_format === 'base64';
       return {
         id: newId('embd-'),
         object: 'list' as const,
-        data: value.vectors.map((vector, index) => ({ object: 'embedding' as const, embedding: base64 ? toBase64(vector) : vector, index })),
+        data: value.vectors.map((vector, index) => ({
+          object: 'embedding' as const,
+          embedding: base64 ? toBase64(vector) : vector,
+          index,
+        })),
         model: served.id,
         usage: { prompt_tokens: value.prompt_tokens, total_tokens: value.prompt_tokens },
       };

@@ -19,7 +19,13 @@ export const EmbeddingList = Type.Object(
   {
     id: Type.String({ description: 'Mistral clients require an id; OpenAI clients ignore it.' }),
     object: Type.Literal('list'),
-    data: Type.Array(Type.Object({ object: Type.Literal('embedding'), embedding: Type.Union([Type.Array(Type.Number()), Type.String()]), index: Type.Integer() })),
+    data: Type.Array(
+      Type.Object({
+        object: Type.Literal('embedding'),
+        embedding: Type.Union([Type.Array(Type.Number()), Type.String()]),
+        index: Type.Integer(),
+      }),
+    ),
     model: Type.String(),
     usage: Type.Object({ prompt_tokens: Type.Integer(), total_tokens: Type.Integer() }),
   },

@@ -20,22 +20,46 @@ const PURPOSES = ['batch', 'batch_output', 'image_generation', 'fine-tune', 'ass
 export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { files } = app.services;
 
-  app.post('/v1/files', { schema: { tags: ['files'], summary: 'Upload a file (multipart: file, purpose)', consumes: ['multipart/form-data'], response: { 200: FileObject, ...errorResponses } } }, async (request, reply) => {
-    const keyId = request.apiKey?.id ?? null;
-    await files.checkUploadQuota(keyId, Number(request.headers['content-length'] ?? 0) || 0);
-    const release = files.beginUpload(keyId);
-    try {
-      const upload = await readMultipart(request, reply);
-      if (!upload.file) throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' is required.", { param: 'file' });
-      const purpose = upload.fields.purpose ?? 'user_data';
-      if (!PURPOSES.includes(purpose)) throw new GatewayError(422, 'invalid_value', `Invalid request: 'purpose' must be one of ${PURPOSES.join(', ')}.`, { param: 'purpose' });
-      if (upload.file.bytes === 0) throw new GatewayError(422, 'empty_file', 'The uploaded file is empty.', { param: 'file' });
-      const record = await files.saveUpload(upload.file, { purpose, filename: upload.file.filename, mimeType: MEDIA_TYPE.test(upload.file.mimeType) ? upload.file.mimeType : 'application/octet-stream', keyId });
-      return toPublicFile(record);
-    } finally {
-      release();
-    }
-  });
+  app.post(
+    '/v1/files',
+    {
+      schema: {
+        tags: ['files'],
+        summary: 'Upload a file (multipart: file, purpose)',
+        consumes: ['multipart/form-data'],
+        response: { 200: FileObject, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const keyId = request.apiKey?.id ?? null;
+      await files.checkUploadQuota(keyId, Number(request.headers['content-length'] ?? 0) || 0);
+      const release = files.beginUpload(keyId);
+      try {
+        const upload = await readMultipart(request, reply);
+        if (!upload.file)
+          throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' is required.", { param: 'file' });
+        const purpose = upload.fields.purpose ?? 'user_data';
+        if (!PURPOSES.includes(purpose))
+          throw new GatewayError(
+            422,
+            'invalid_value',
+            `Invalid request: 'purpose' must be one of ${PURPOSES.join(', ')}.`,
+            { param: 'purpose' },
+          );
+        if (upload.file.bytes === 0)
+          throw new GatewayError(422, 'empty_file', 'The uploaded file is empty.', { param: 'file' });
+        const record = await files.saveUpload(upload.file, {
+          purpose,
+          filename: upload.file.filename,
+          mimeType: MEDIA_TYPE.test(upload.file.mimeType) ? upload.file.mimeType : 'application/octet-stream',
+          keyId,
+        });
+        return toPublicFile(record);
+      } finally {
+        release();
+      }
+    },
+  );
 
   app.get(
     '/v1/files',
@@ -43,20 +67,43 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['files'],
         summary: 'List files, newest first',
-        querystring: Type.Object({ purpose: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })), after: Type.Optional(Type.String()) }),
-        response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(FileObject), has_more: Type.Boolean() }), ...errorResponses },
+        querystring: Type.Object({
+          purpose: Type.Optional(Type.String()),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
+          after: Type.Optional(Type.String()),
+        }),
+        response: {
+          200: Type.Object({ object: Type.Literal('list'), data: Type.Array(FileObject), has_more: Type.Boolean() }),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {
       const limit = request.query.limit ?? 20;
-      return pageOf(await files.list({ purpose: request.query.purpose, limit: limit + 1, after: request.query.after, scope: ownerScope(request.apiKey) }), limit, toPublicFile);
+      return pageOf(
+        await files.list({
+          purpose: request.query.purpose,
+          limit: limit + 1,
+          after: request.query.after,
+          scope: ownerScope(request.apiKey),
+        }),
+        limit,
+        toPublicFile,
+      );
     },
   );
 
-  app.get('/v1/files/:file_id', { schema: { tags: ['files'], params: FilePath, response: { 200: FileObject, ...errorResponses } } }, async (request) => toPublicFile(await files.get(request.params.file_id, ownerScope(request.apiKey))));
+  app.get(
+    '/v1/files/:file_id',
+    { schema: { tags: ['files'], params: FilePath, response: { 200: FileObject, ...errorResponses } } },
+    async (request) => toPublicFile(await files.get(request.params.file_id, ownerScope(request.apiKey))),
+  );
 
-  app.get('/v1/files/:file_id/content', { config: { unlogged: false }, schema: { tags: ['files'], summary: 'File content', params: FilePath } }, async (request, reply) =>
-    sendContent(request, reply, await files.content(request.params.file_id, ownerScope(request.apiKey))),
+  app.get(
+    '/v1/files/:file_id/content',
+    { config: { unlogged: false }, schema: { tags: ['files'], summary: 'File content', params: FilePath } },
+    async (request, reply) =>
+      sendContent(request, reply, await files.content(request.params.file_id, ownerScope(request.apiKey))),
   );
 
   const links = new SignedFileLinks(files, app.services.keys);
@@ -67,16 +114,26 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['files'],
         operationId: 'getFileSignedUrl',
-        summary: "A signed link to the file's content, fetchable without an API key until it expires (expiry: hours, 1 to 168, default 24); it opens only files the asking key can see",
+        summary:
+          "A signed link to the file's content, fetchable without an API key until it expires (expiry: hours, 1 to 168, default 24); it opens only files the asking key can see",
         params: FilePath,
-        querystring: Type.Object({ expiry: Type.Optional(Type.Integer({ minimum: 1, maximum: 168, default: 24 })) }, { additionalProperties: true }),
+        querystring: Type.Object(
+          { expiry: Type.Optional(Type.Integer({ minimum: 1, maximum: 168, default: 24 })) },
+          { additionalProperties: true },
+        ),
         response: { 200: Type.Object({ url: Type.String() }), ...errorResponses },
       },
     },
     async (request) => {
       const link = await links.sign(request.params.file_id, request.apiKey!, request.query.expiry ?? 24);
-      const query = new URLSearchParams({ key_id: link.key_id, expires: String(link.expires), signature: link.signature });
-      return { url: `${request.protocol}://${request.host}/v1/files/${encodeURIComponent(request.params.file_id)}/signed-content?${query.toString()}` };
+      const query = new URLSearchParams({
+        key_id: link.key_id,
+        expires: String(link.expires),
+        signature: link.signature,
+      });
+      return {
+        url: `${request.protocol}://${request.host}/v1/files/${encodeURIComponent(request.params.file_id)}/signed-content?${query.toString()}`,
+      };
     },
   );
 
@@ -87,10 +144,15 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['files'],
         operationId: 'getSignedFileContent',
-        summary: 'File content through a signed link from GET /v1/files/{file_id}/url (no API key; 403 when the link is forged, expired or its key revoked)',
+        summary:
+          'File content through a signed link from GET /v1/files/{file_id}/url (no API key; 403 when the link is forged, expired or its key revoked)',
         security: [],
         params: FilePath,
-        querystring: Type.Object({ key_id: Type.Optional(Type.String({ maxLength: 200 })), expires: Type.Optional(Type.Integer({ minimum: 0 })), signature: Type.Optional(Type.String({ maxLength: 200 })) }),
+        querystring: Type.Object({
+          key_id: Type.Optional(Type.String({ maxLength: 200 })),
+          expires: Type.Optional(Type.Integer({ minimum: 0 })),
+          signature: Type.Optional(Type.String({ maxLength: 200 })),
+        }),
       },
     },
     async (request, reply) => sendContent(request, reply, await links.open(request.params.file_id, request.query)),
@@ -98,7 +160,16 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/v1/files/:file_id',
-    { schema: { tags: ['files'], params: FilePath, response: { 200: Type.Object({ id: Type.String(), object: Type.Literal('file'), deleted: Type.Boolean() }), ...errorResponses } } },
+    {
+      schema: {
+        tags: ['files'],
+        params: FilePath,
+        response: {
+          200: Type.Object({ id: Type.String(), object: Type.Literal('file'), deleted: Type.Boolean() }),
+          ...errorResponses,
+        },
+      },
+    },
     async (request) => {
       await files.delete(request.params.file_id, ownerScope(request.apiKey));
       return { id: request.params.file_id, object: 'file' as const, deleted: true };
@@ -107,11 +178,20 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 /** Stored content is a download, never a page of the console's origin. */
-function sendContent(request: FastifyRequest, reply: FastifyReply, { record, content }: { record: FileRecord; content: Buffer }) {
+function sendContent(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { record, content }: { record: FileRecord; content: Buffer },
+) {
   // A passive type or octet-stream (also when asked for raw bytes, as Mistral's SDK does), an
   // attachment, and a sandbox CSP in case a browser renders it anyway.
   return reply
-    .header('Content-Type', request.headers.accept === 'application/octet-stream' ? 'application/octet-stream' : servedContentType(record.mime_type))
+    .header(
+      'Content-Type',
+      request.headers.accept === 'application/octet-stream'
+        ? 'application/octet-stream'
+        : servedContentType(record.mime_type),
+    )
     .header('Content-Disposition', contentDisposition(record.filename, { type: 'attachment' }))
     .header('Content-Security-Policy', "sandbox; default-src 'none'; frame-ancestors 'none'")
     .header('Cache-Control', 'private, max-age=31536000, immutable')

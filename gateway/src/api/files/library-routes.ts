@@ -10,8 +10,18 @@ export const libraryRoutes: FastifyPluginAsync = async (app) => {
     app,
     'files',
     [
-      { method: 'GET', url: '/v1/libraries', operationId: 'listLibraries', summary: 'Document libraries (not served: no hosted retrieval)' },
-      { method: 'POST', url: '/v1/libraries', operationId: 'createLibrary', summary: 'Create a document library (not served: no hosted retrieval)' },
+      {
+        method: 'GET',
+        url: '/v1/libraries',
+        operationId: 'listLibraries',
+        summary: 'Document libraries (not served: no hosted retrieval)',
+      },
+      {
+        method: 'POST',
+        url: '/v1/libraries',
+        operationId: 'createLibrary',
+        summary: 'Create a document library (not served: no hosted retrieval)',
+      },
       { method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/v1/libraries/*' },
     ],
     (url) =>

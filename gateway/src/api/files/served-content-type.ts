@@ -1,5 +1,17 @@
 /** Types served as themselves: passive formats a browser does not run. */
-const PASSIVE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'application/pdf', 'text/plain', 'application/json', 'application/jsonl', 'application/x-ndjson', 'audio/wav', 'audio/mpeg']);
+const PASSIVE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/gif',
+  'application/pdf',
+  'text/plain',
+  'application/json',
+  'application/jsonl',
+  'application/x-ndjson',
+  'audio/wav',
+  'audio/mpeg',
+]);
 
 /**
  * The Content-Type a stored file is served with: its own when passive, otherwise (HTML, SVG, XML,

@@ -7,7 +7,13 @@ import { usageBody } from '../_shared/usage-body.js';
 import { SamplingFields, samplingParams } from '../_shared/sampling-schema.js';
 
 const FimBody = Type.Object(
-  { ...SamplingFields, model: Type.String({ minLength: 1 }), prompt: Type.String(), suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])), min_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])) },
+  {
+    ...SamplingFields,
+    model: Type.String({ minLength: 1 }),
+    prompt: Type.String(),
+    suffix: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    min_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+  },
   { additionalProperties: true },
 );
 
@@ -16,8 +22,18 @@ const FimCompletion = Type.Object({
   object: Type.Literal('chat.completion'),
   created: Type.Integer(),
   model: Type.String(),
-  choices: Type.Array(Type.Object({ index: Type.Integer(), message: Type.Object({ role: Type.Literal('assistant'), content: Type.String() }), finish_reason: Type.String() })),
-  usage: Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() }),
+  choices: Type.Array(
+    Type.Object({
+      index: Type.Integer(),
+      message: Type.Object({ role: Type.Literal('assistant'), content: Type.String() }),
+      finish_reason: Type.String(),
+    }),
+  ),
+  usage: Type.Object({
+    prompt_tokens: Type.Integer(),
+    completion_tokens: Type.Integer(),
+    total_tokens: Type.Integer(),
+  }),
 });
 
 /** POST /v1/fim/completions (Mistral's fill in the middle): the code between `prompt` and `suffix`, answered in the chat shape, or streamed as chat chunks. */
@@ -26,7 +42,13 @@ export const fimRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/fim/completions',
     {
       config: { billable: true },
-      schema: { tags: ['completions'], operationId: 'createFimCompletion', summary: 'Fill-in-the-middle completion (prompt + suffix); stream: true sends chat.completion.chunk frames', body: FimBody, response: { 200: FimCompletion, ...errorResponses } },
+      schema: {
+        tags: ['completions'],
+        operationId: 'createFimCompletion',
+        summary: 'Fill-in-the-middle completion (prompt + suffix); stream: true sends chat.completion.chunk frames',
+        body: FimBody,
+        response: { 200: FimCompletion, ...errorResponses },
+      },
     },
     async (request, reply) => {
       const body = request.body;
@@ -39,16 +61,27 @@ export const fimRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const created = Math.floor(Date.now() / 1000);
       if (body.stream) {
         const { events, route } = await app.services.fim.fillStream(fim, request.billing, signal);
-        const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id, object: 'chat.completion.chunk', created, model: route.id, choices, ...extra });
+        const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({
+          id,
+          object: 'chat.completion.chunk',
+          created,
+          model: route.id,
+          choices,
+          ...extra,
+        });
         return sendEventStream(request, reply, route.provider.id, async (writer) => {
           for await (const event of events) {
             if (writer.closed) return;
             if (event.type === 'usage') {
               await writer.send(chunk([], { usage: usageBody(event.usage) }));
             } else if (event.type === 'delta') {
-              await writer.send(chunk([{ index: event.index, delta: { role: 'assistant', content: event.text }, finish_reason: null }]));
+              await writer.send(
+                chunk([{ index: event.index, delta: { role: 'assistant', content: event.text }, finish_reason: null }]),
+              );
             } else {
-              await writer.send(chunk([{ index: event.index, delta: { content: '' }, finish_reason: event.finish_reason }]));
+              await writer.send(
+                chunk([{ index: event.index, delta: { content: '' }, finish_reason: event.finish_reason }]),
+              );
             }
           }
         });
@@ -59,7 +92,11 @@ export const fimRoutes: FastifyPluginAsyncTypebox = async (app) => {
         object: 'chat.completion' as const,
         created,
         model: route.id,
-        choices: result.choices.map((choice) => ({ index: choice.index, message: { role: 'assistant' as const, content: choice.text }, finish_reason: choice.finish_reason })),
+        choices: result.choices.map((choice) => ({
+          index: choice.index,
+          message: { role: 'assistant' as const, content: choice.text },
+          finish_reason: choice.finish_reason,
+        })),
         usage: usageBody(result.usage),
       };
     },

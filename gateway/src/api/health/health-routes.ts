@@ -3,13 +3,21 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 const Liveness = Type.Object({ status: Type.Literal('ok') });
 
 const Readiness = Type.Object({
-  status: Type.Union([Type.Literal('ready'), Type.Literal('starting'), Type.Literal('unavailable'), Type.Literal('draining', { description: 'stopping (SIGTERM): in-flight requests finish, send new ones elsewhere' })]),
+  status: Type.Union([
+    Type.Literal('ready'),
+    Type.Literal('starting'),
+    Type.Literal('unavailable'),
+    Type.Literal('draining', { description: 'stopping (SIGTERM): in-flight requests finish, send new ones elsewhere' }),
+  ]),
   checks: Type.Object({
     database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
-    engines: Type.Union([Type.Literal('ok'), Type.Literal('starting')], { description: 'starting while engines that warm at start are loading' }),
+    engines: Type.Union([Type.Literal('ok'), Type.Literal('starting')], {
+      description: 'starting while engines that warm at start are loading',
+    }),
     redis: Type.Optional(
       Type.Union([Type.Literal('ok'), Type.Literal('unreachable')], {
-        description: 'Team mode only. Unreachable does not make the instance unready (every instance shares the Redis): rate-limited and paid requests get 503 until it is back.',
+        description:
+          'Team mode only. Unreachable does not make the instance unready (every instance shares the Redis): rate-limited and paid requests get 503 until it is back.',
       }),
     ),
   }),
@@ -22,7 +30,15 @@ const probe = { config: { auth: 'none' as const, unlogged: true }, security: [] 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/health/liveness',
-    { config: probe.config, schema: { tags: ['status'], summary: 'Liveness: 200 while the process serves HTTP', security: probe.security, response: { 200: Liveness } } },
+    {
+      config: probe.config,
+      schema: {
+        tags: ['status'],
+        summary: 'Liveness: 200 while the process serves HTTP',
+        security: probe.security,
+        response: { 200: Liveness },
+      },
+    },
     async () => ({ status: 'ok' as const }),
   );
 
@@ -32,7 +48,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: probe.config,
       schema: {
         tags: ['status'],
-        summary: 'Readiness: 200 once the database answers and the engines are warm; 503 with Retry-After before, and while draining on SIGTERM',
+        summary:
+          'Readiness: 200 once the database answers and the engines are warm; 503 with Retry-After before, and while draining on SIGTERM',
         security: probe.security,
         response: { 200: Readiness, 503: Readiness },
       },

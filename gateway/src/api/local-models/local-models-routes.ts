@@ -3,7 +3,8 @@ import { CatalogEntry, HubModel, LocalModelFile, ModelDownload } from '../../wir
 import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 
-const list = <T extends Parameters<typeof Type.Array>[0]>(item: T) => Type.Object({ object: Type.Literal('list'), data: Type.Array(item) });
+const list = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
+  Type.Object({ object: Type.Literal('list'), data: Type.Array(item) });
 const DownloadPath = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const owner = { auth: 'owner' as const };
 const tags = ['local-models'];
@@ -16,16 +17,32 @@ export const localModelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { localModels } = app.services;
   const { downloads, files } = localModels;
 
-  app.get('/v1/local-models/catalog', { config: owner, schema: { tags, summary: 'Curated small models that run on a laptop CPU', response: { 200: list(CatalogEntry), ...errorResponses } } }, async () => ({
-    object: 'list' as const,
-    data: [...localModels.catalog()],
-  }));
+  app.get(
+    '/v1/local-models/catalog',
+    {
+      config: owner,
+      schema: {
+        tags,
+        summary: 'Curated small models that run on a laptop CPU',
+        response: { 200: list(CatalogEntry), ...errorResponses },
+      },
+    },
+    async () => ({
+      object: 'list' as const,
+      data: [...localModels.catalog()],
+    }),
+  );
 
   app.get(
     '/v1/local-models/search',
     {
       config: owner,
-      schema: { tags, summary: "Search the hub for models the local engines load (GGUF, sherpa-onnx), with their files", querystring: Type.Object({ q: Type.String({ minLength: 1, maxLength: 200 }) }), response: { 200: list(HubModel), ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Search the hub for models the local engines load (GGUF, sherpa-onnx), with their files',
+        querystring: Type.Object({ q: Type.String({ minLength: 1, maxLength: 200 }) }),
+        response: { 200: list(HubModel), ...errorResponses },
+      },
     },
     async (request) => ({ object: 'list' as const, data: await localModels.search(request.query.q) }),
   );
@@ -37,7 +54,11 @@ export const localModelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Download a model file from the hub (an identical download under way is shared)',
-        body: Type.Object({ repo: Type.String({ minLength: 3, maxLength: 200 }), file: Type.String({ minLength: 1, maxLength: 500 }), revision: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
+        body: Type.Object({
+          repo: Type.String({ minLength: 3, maxLength: 200 }),
+          file: Type.String({ minLength: 1, maxLength: 500 }),
+          revision: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        }),
         response: { 200: ModelDownload, 201: ModelDownload, ...errorResponses },
       },
     },
@@ -48,30 +69,89 @@ export const localModelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/v1/local-models/downloads', { config: owner, schema: { tags, summary: 'List downloads, newest first', response: { 200: list(ModelDownload), ...errorResponses } } }, async () => ({
-    object: 'list' as const,
-    data: downloads.list(),
-  }));
-
-  app.get('/v1/local-models/downloads/:id', { config: owner, schema: { tags, summary: 'A download', params: DownloadPath, response: { 200: ModelDownload, ...errorResponses } } }, async (request) =>
-    downloads.get(request.params.id),
+  app.get(
+    '/v1/local-models/downloads',
+    {
+      config: owner,
+      schema: {
+        tags,
+        summary: 'List downloads, newest first',
+        response: { 200: list(ModelDownload), ...errorResponses },
+      },
+    },
+    async () => ({
+      object: 'list' as const,
+      data: downloads.list(),
+    }),
   );
 
-  app.post('/v1/local-models/downloads/:id/pause', { config: owner, schema: { tags, summary: 'Pause a download', params: DownloadPath, response: { 200: ModelDownload, ...errorResponses } } }, async (request) =>
-    downloads.pause(request.params.id),
+  app.get(
+    '/v1/local-models/downloads/:id',
+    {
+      config: owner,
+      schema: {
+        tags,
+        summary: 'A download',
+        params: DownloadPath,
+        response: { 200: ModelDownload, ...errorResponses },
+      },
+    },
+    async (request) => downloads.get(request.params.id),
   );
 
-  app.post('/v1/local-models/downloads/:id/resume', { config: owner, schema: { tags, summary: 'Resume a paused or failed download', params: DownloadPath, response: { 200: ModelDownload, ...errorResponses } } }, async (request) =>
-    downloads.resume(request.params.id),
+  app.post(
+    '/v1/local-models/downloads/:id/pause',
+    {
+      config: owner,
+      schema: {
+        tags,
+        summary: 'Pause a download',
+        params: DownloadPath,
+        response: { 200: ModelDownload, ...errorResponses },
+      },
+    },
+    async (request) => downloads.pause(request.params.id),
   );
 
-  app.delete('/v1/local-models/downloads/:id', { config: owner, schema: { tags, summary: 'Cancel a download and remove its partial file', params: DownloadPath, response: { 200: ModelDownload, ...errorResponses } } }, async (request) =>
-    downloads.cancel(request.params.id),
+  app.post(
+    '/v1/local-models/downloads/:id/resume',
+    {
+      config: owner,
+      schema: {
+        tags,
+        summary: 'Resume a paused or failed download',
+        params: DownloadPath,
+        response: { 200: ModelDownload, ...errorResponses },
+      },
+    },
+    async (request) => downloads.resume(request.params.id),
+  );
+
+  app.delete(
+    '/v1/local-models/downloads/:id',
+    {
+      config: owner,
+      schema: {
+        tags,
+        summary: 'Cancel a download and remove its partial file',
+        params: DownloadPath,
+        response: { 200: ModelDownload, ...errorResponses },
+      },
+    },
+    async (request) => downloads.cancel(request.params.id),
   );
 
   app.get(
     '/v1/local-models/downloads/:id/events',
-    { config: owner, schema: { tags, summary: 'Progress as server-sent events; ends after completed, failed or cancelled', params: DownloadPath, response: { 200: Type.String({ description: 'text/event-stream of download objects' }), ...errorResponses } } },
+    {
+      config: owner,
+      schema: {
+        tags,
+        summary: 'Progress as server-sent events; ends after completed, failed or cancelled',
+        params: DownloadPath,
+        response: { 200: Type.String({ description: 'text/event-stream of download objects' }), ...errorResponses },
+      },
+    },
     async (request, reply) => {
       const first = downloads.get(request.params.id);
       return sendEventStream(request, reply, 'local-models', async (writer) => {
@@ -94,10 +174,21 @@ export const localModelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/v1/local-models/files', { config: owner, schema: { tags, summary: 'Model files in the models folder, read from their metadata', response: { 200: list(LocalModelFile), ...errorResponses } } }, async () => ({
-    object: 'list' as const,
-    data: await files.list(),
-  }));
+  app.get(
+    '/v1/local-models/files',
+    {
+      config: owner,
+      schema: {
+        tags,
+        summary: 'Model files in the models folder, read from their metadata',
+        response: { 200: list(LocalModelFile), ...errorResponses },
+      },
+    },
+    async () => ({
+      object: 'list' as const,
+      data: await files.list(),
+    }),
+  );
 
   app.post(
     '/v1/local-models/files',
@@ -105,8 +196,15 @@ export const localModelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: owner,
       schema: {
         tags,
-        summary: 'Use a GGUF file already on this computer (Owner): linked into the models folder where it lies and routed at once',
-        body: Type.Object({ path: Type.String({ minLength: 1, maxLength: 4096, description: 'Absolute path of a .gguf file the gateway process can read' }) }),
+        summary:
+          'Use a GGUF file already on this computer (Owner): linked into the models folder where it lies and routed at once',
+        body: Type.Object({
+          path: Type.String({
+            minLength: 1,
+            maxLength: 4096,
+            description: 'Absolute path of a .gguf file the gateway process can read',
+          }),
+        }),
         response: { 201: LocalModelFile, ...errorResponses },
       },
     },
@@ -115,7 +213,24 @@ export const localModelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/v1/local-models/files/:name',
-    { config: owner, schema: { tags, summary: 'Delete a model file (or speech model folder) and its routes', params: Type.Object({ name: Type.String({ minLength: 1, description: 'The file name, or a speech model folder such as `speech/<repo>`; URL-encode the slash (`speech%2F<repo>`).' }) }), response: { 200: Type.Object({ name: Type.String(), object: Type.Literal('local_model.file'), deleted: Type.Boolean() }), ...errorResponses } } },
+    {
+      config: owner,
+      schema: {
+        tags,
+        summary: 'Delete a model file (or speech model folder) and its routes',
+        params: Type.Object({
+          name: Type.String({
+            minLength: 1,
+            description:
+              'The file name, or a speech model folder such as `speech/<repo>`; URL-encode the slash (`speech%2F<repo>`).',
+          }),
+        }),
+        response: {
+          200: Type.Object({ name: Type.String(), object: Type.Literal('local_model.file'), deleted: Type.Boolean() }),
+          ...errorResponses,
+        },
+      },
+    },
     async (request) => {
       const file = await localModels.deleteFile(request.params.name);
       return { name: file.name, object: 'local_model.file' as const, deleted: true };

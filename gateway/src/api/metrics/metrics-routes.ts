@@ -15,7 +15,8 @@ export const metricsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['status'],
         summary: 'Prometheus metrics (OpenTelemetry GenAI and HTTP names)',
-        description: 'Text exposition format 0.0.4. Needs an Owner key, or the metrics token (server.metrics_token, GATEWAY_METRICS_TOKEN) as a bearer token.',
+        description:
+          'Text exposition format 0.0.4. Needs an Owner key, or the metrics token (server.metrics_token, GATEWAY_METRICS_TOKEN) as a bearer token.',
         produces: ['text/plain'],
         response: { 200: Type.String({ description: 'Prometheus text exposition' }), ...errorResponses },
       },

@@ -17,7 +17,13 @@ const FineTunedModel = Type.Object(
     archived: Type.Boolean(),
     name: Type.Union([Type.String(), Type.Null()]),
     description: Type.Union([Type.String(), Type.Null()]),
-    capabilities: Type.Object({ completion_chat: Type.Boolean(), completion_fim: Type.Boolean(), function_calling: Type.Boolean(), fine_tuning: Type.Boolean(), classification: Type.Boolean() }),
+    capabilities: Type.Object({
+      completion_chat: Type.Boolean(),
+      completion_fim: Type.Boolean(),
+      function_calling: Type.Boolean(),
+      fine_tuning: Type.Boolean(),
+      classification: Type.Boolean(),
+    }),
     max_context_length: Type.Integer(),
     aliases: Type.Array(Type.String()),
     job: Type.Union([Type.String(), Type.Null()]),
@@ -43,7 +49,13 @@ export const mistralFineTuningRoutes: FastifyPluginAsyncTypebox = async (app) =>
       archived: info.archived,
       name: info.metadata.name ?? null,
       description: info.metadata.description ?? null,
-      capabilities: { completion_chat: info.capabilities.includes('chat'), completion_fim: info.capabilities.includes('completions'), function_calling: info.capabilities.includes('chat'), fine_tuning: false, classification: false },
+      capabilities: {
+        completion_chat: info.capabilities.includes('chat'),
+        completion_fim: info.capabilities.includes('completions'),
+        function_calling: info.capabilities.includes('chat'),
+        fine_tuning: false,
+        classification: false,
+      },
       max_context_length: 32768,
       aliases: info.aliases,
       job: null,
@@ -59,7 +71,10 @@ export const mistralFineTuningRoutes: FastifyPluginAsyncTypebox = async (app) =>
         operationId: 'updateFineTunedModel',
         summary: 'Update a fine-tuned model (Mistral path)',
         params: ModelIdPath,
-        body: Type.Object({ name: Type.Optional(Type.Union([NameText({ minLength: 0 }), Type.Null()])), description: Type.Optional(Type.Union([DescriptionText(), Type.Null()])) }),
+        body: Type.Object({
+          name: Type.Optional(Type.Union([NameText({ minLength: 0 }), Type.Null()])),
+          description: Type.Optional(Type.Union([DescriptionText(), Type.Null()])),
+        }),
         response: { 200: FineTunedModel, ...errorResponses },
       },
     },
@@ -77,7 +92,10 @@ export const mistralFineTuningRoutes: FastifyPluginAsyncTypebox = async (app) =>
     },
   );
 
-  for (const [method, archived] of [['POST', true], ['DELETE', false]] as const) {
+  for (const [method, archived] of [
+    ['POST', true],
+    ['DELETE', false],
+  ] as const) {
     app.route({
       method,
       url: '/v1/fine_tuning/models/:model_id/archive',

@@ -26,22 +26,23 @@ const MistralCapabilities = Type.Object({
  */
 export const modelCardSchema = (modelObject: TObject) =>
   Type.Object(
-  {
-    ...modelObject.properties,
-    capabilities: MistralCapabilities,
-    capability_list: Type.Array(Type.String()),
-    type: Type.Union([Type.Literal('base'), Type.Literal('fine-tuned')]),
-    name: Type.String(),
-    max_context_length: Type.Integer(),
-    internal: Type.Boolean(),
-    job: Type.Optional(Type.String()),
-    root: Type.Optional(Type.String()),
-  },
-  { additionalProperties: true },
+    {
+      ...modelObject.properties,
+      capabilities: MistralCapabilities,
+      capability_list: Type.Array(Type.String()),
+      type: Type.Union([Type.Literal('base'), Type.Literal('fine-tuned')]),
+      name: Type.String(),
+      max_context_length: Type.Integer(),
+      internal: Type.Boolean(),
+      job: Type.Optional(Type.String()),
+      root: Type.Optional(Type.String()),
+    },
+    { additionalProperties: true },
   );
 
 export function toModelCard(info: ModelInfo, route: ModelRoute) {
-  const has = (capability: string): boolean => info.capabilities.includes(capability as ModelInfo['capabilities'][number]);
+  const has = (capability: string): boolean =>
+    info.capabilities.includes(capability as ModelInfo['capabilities'][number]);
   return {
     ...info,
     capabilities: {

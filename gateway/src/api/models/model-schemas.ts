@@ -12,14 +12,30 @@ export const ModelObject = Type.Object(
     aliases: Type.Array(Type.String()),
     archived: Type.Boolean(),
     provider: Type.String(),
-    state: Type.Union([Type.Literal('cold'), Type.Literal('loading'), Type.Literal('ready'), Type.Literal('unavailable')], { description: 'cold | loading | ready | unavailable: the engine\'s state, unavailable too when `health` says the route cannot serve (an unreachable upstream)' }),
+    state: Type.Union(
+      [Type.Literal('cold'), Type.Literal('loading'), Type.Literal('ready'), Type.Literal('unavailable')],
+      {
+        description:
+          "cold | loading | ready | unavailable: the engine's state, unavailable too when `health` says the route cannot serve (an unreachable upstream)",
+      },
+    ),
     state_detail: Type.Optional(Type.String()),
     health: HealthSchema,
-    breaker_state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')], { description: "The provider's circuit breaker: open means requests to it are refused until the cool-down ends" }),
+    breaker_state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')], {
+      description: "The provider's circuit breaker: open means requests to it are refused until the cool-down ends",
+    }),
     fine_tuned: Type.Boolean(),
     metadata: Type.Record(Type.String(), Type.String()),
-    pricing: Type.Optional(Type.Object({ input_per_million: Type.Number(), output_per_million: Type.Number(), per_request: Type.Optional(Type.Number()) })),
-    image_sizes: Type.Optional(Type.Array(Type.String(), { description: 'Image generation models: the sizes the route accepts.' })),
+    pricing: Type.Optional(
+      Type.Object({
+        input_per_million: Type.Number(),
+        output_per_million: Type.Number(),
+        per_request: Type.Optional(Type.Number()),
+      }),
+    ),
+    image_sizes: Type.Optional(
+      Type.Array(Type.String(), { description: 'Image generation models: the sizes the route accepts.' }),
+    ),
     max_images: Type.Optional(Type.Integer({ description: 'Image generation models: the largest `n`.' })),
   },
   { additionalProperties: true },
@@ -27,5 +43,9 @@ export const ModelObject = Type.Object(
 export type GatewayModel = Static<typeof ModelObject>;
 
 /** POST and DELETE …/archive (OpenAI and Mistral paths): the model's archived flag after the change. */
-export const ArchiveResponse = Type.Object({ id: Type.String(), object: Type.Literal('model'), archived: Type.Boolean() });
+export const ArchiveResponse = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('model'),
+  archived: Type.Boolean(),
+});
 export type ArchiveResult = Static<typeof ArchiveResponse>;

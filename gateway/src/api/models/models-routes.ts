@@ -11,18 +11,45 @@ const ModelPath = Type.Object({ model: Type.String({ minLength: 1 }) });
 export const modelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { models } = app.services;
   const list = async () => ({ object: 'list' as const, data: models.all().map((route) => models.info(route)) });
-  const listSchema = { tags: ['models'], summary: 'List models', response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(ModelObject) }), ...errorResponses } };
+  const listSchema = {
+    tags: ['models'],
+    summary: 'List models',
+    response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(ModelObject) }), ...errorResponses },
+  };
   app.get('/models', { schema: listSchema }, list);
   app.get(
     '/v1/models',
-    { schema: { tags: ['models'], summary: "List models (OpenAI and Mistral path: Mistral's model cards)", response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(ModelCard) }), ...errorResponses } } },
-    async () => ({ object: 'list' as const, data: models.all().map((route) => toModelCard(models.info(route), route)) }),
+    {
+      schema: {
+        tags: ['models'],
+        summary: "List models (OpenAI and Mistral path: Mistral's model cards)",
+        response: {
+          200: Type.Object({ object: Type.Literal('list'), data: Type.Array(ModelCard) }),
+          ...errorResponses,
+        },
+      },
+    },
+    async () => ({
+      object: 'list' as const,
+      data: models.all().map((route) => toModelCard(models.info(route), route)),
+    }),
   );
 
-  app.get('/v1/models/:model', { schema: { tags: ['models'], summary: 'Retrieve a model', params: ModelPath, response: { 200: ModelCard, ...errorResponses } } }, async (request) => {
-    const route = models.find(request.params.model);
-    return toModelCard(models.info(route), route);
-  });
+  app.get(
+    '/v1/models/:model',
+    {
+      schema: {
+        tags: ['models'],
+        summary: 'Retrieve a model',
+        params: ModelPath,
+        response: { 200: ModelCard, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const route = models.find(request.params.model);
+      return toModelCard(models.info(route), route);
+    },
+  );
 
   app.patch(
     '/v1/models/:model',
@@ -32,7 +59,12 @@ export const modelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Update a fine-tuned model',
         params: ModelPath,
         body: Type.Object({
-          metadata: Type.Optional(MetadataOf(Type.Union([MetadataValue(), Type.Null()]), 'Merged into the stored metadata; a null value removes that key.')),
+          metadata: Type.Optional(
+            MetadataOf(
+              Type.Union([MetadataValue(), Type.Null()]),
+              'Merged into the stored metadata; a null value removes that key.',
+            ),
+          ),
           name: Type.Optional(NameText({ minLength: 0 })),
           description: Type.Optional(DescriptionText()),
         }),
@@ -54,19 +86,49 @@ export const modelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.post('/v1/models/:model/archive', { schema: { tags: ['models'], summary: 'Archive a fine-tuned model', params: ModelPath, response: { 200: ArchiveResponse, ...errorResponses } } }, async (request) => {
-    const state = await models.updateState(request.params.model, (current) => ({ ...current, archived: true }));
-    return { id: state.id, object: 'model' as const, archived: true };
-  });
-  app.delete('/v1/models/:model/archive', { schema: { tags: ['models'], summary: 'Unarchive a fine-tuned model', params: ModelPath, response: { 200: ArchiveResponse, ...errorResponses } } }, async (request) => {
-    const state = await models.updateState(request.params.model, (current) => ({ ...current, archived: false }));
-    return { id: state.id, object: 'model' as const, archived: false };
-  });
+  app.post(
+    '/v1/models/:model/archive',
+    {
+      schema: {
+        tags: ['models'],
+        summary: 'Archive a fine-tuned model',
+        params: ModelPath,
+        response: { 200: ArchiveResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const state = await models.updateState(request.params.model, (current) => ({ ...current, archived: true }));
+      return { id: state.id, object: 'model' as const, archived: true };
+    },
+  );
+  app.delete(
+    '/v1/models/:model/archive',
+    {
+      schema: {
+        tags: ['models'],
+        summary: 'Unarchive a fine-tuned model',
+        params: ModelPath,
+        response: { 200: ArchiveResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const state = await models.updateState(request.params.model, (current) => ({ ...current, archived: false }));
+      return { id: state.id, object: 'model' as const, archived: false };
+    },
+  );
   app.delete(
     '/v1/models/:model',
     {
       config: { auth: 'owner' },
-      schema: { tags: ['models'], summary: 'Delete a fine-tuned model (Owner)', params: ModelPath, response: { 200: Type.Object({ id: Type.String(), object: Type.Literal('model'), deleted: Type.Boolean() }), ...errorResponses } },
+      schema: {
+        tags: ['models'],
+        summary: 'Delete a fine-tuned model (Owner)',
+        params: ModelPath,
+        response: {
+          200: Type.Object({ id: Type.String(), object: Type.Literal('model'), deleted: Type.Boolean() }),
+          ...errorResponses,
+        },
+      },
     },
     async (request) => {
       const state = await models.updateState(request.params.model, (current) => ({ ...current, deleted: true }));

@@ -18,7 +18,8 @@ function mistralDocument(document: MistralDocument, owner: OwnerScope): MistralO
 }
 
 /** Mistral's form: a `document` and none of SPEC's `image`; it is answered with Mistral's pages. */
-export const isMistralForm = (body: OcrBodyType): body is OcrBodyType & { document: MistralDocument } => body.document !== undefined && body.image === undefined;
+export const isMistralForm = (body: OcrBodyType): body is OcrBodyType & { document: MistralDocument } =>
+  body.document !== undefined && body.image === undefined;
 
 const PAGES_MESSAGE = "Invalid request: 'pages' must be 0-based page numbers: a JSON array, or text like '0,2-4'.";
 
@@ -39,9 +40,18 @@ function pageList(value: number[] | string | null | undefined): number[] | undef
   return pages;
 }
 
-function annotationSchema(format: OcrBodyType['document_annotation_format'], param: string): Record<string, unknown> | undefined {
+function annotationSchema(
+  format: OcrBodyType['document_annotation_format'],
+  param: string,
+): Record<string, unknown> | undefined {
   if (!format) return undefined;
-  if (!format.json_schema) throw new GatewayError(422, 'invalid_value', `Invalid request: '${param}' must be a response format of type json_schema with a json_schema.schema.`, { param });
+  if (!format.json_schema)
+    throw new GatewayError(
+      422,
+      'invalid_value',
+      `Invalid request: '${param}' must be a response format of type json_schema with a json_schema.schema.`,
+      { param },
+    );
   return format.json_schema.schema;
 }
 
@@ -49,7 +59,12 @@ function annotationSchema(format: OcrBodyType['document_annotation_format'], par
 export function fromMistralJson(body: OcrBodyType & { document: MistralDocument }, owner: OwnerScope): MistralOcrInput {
   const documentSchema = annotationSchema(body.document_annotation_format, 'document_annotation_format');
   if (body.document_annotation_prompt && !documentSchema) {
-    throw new GatewayError(422, 'invalid_value', "Invalid request: 'document_annotation_prompt' needs a 'document_annotation_format'.", { param: 'document_annotation_prompt' });
+    throw new GatewayError(
+      422,
+      'invalid_value',
+      "Invalid request: 'document_annotation_prompt' needs a 'document_annotation_format'.",
+      { param: 'document_annotation_prompt' },
+    );
   }
   const bboxSchema = annotationSchema(body.bbox_annotation_format, 'bbox_annotation_format');
   return {
@@ -64,14 +79,22 @@ export function fromMistralJson(body: OcrBodyType & { document: MistralDocument 
     extractFooter: body.extract_footer ?? false,
     includeBlocks: body.include_blocks ?? false,
     confidenceGranularity: body.confidence_scores_granularity ?? null,
-    ...(documentSchema ? { documentAnnotation: { schema: documentSchema, prompt: body.document_annotation_prompt ?? undefined } } : {}),
+    ...(documentSchema
+      ? { documentAnnotation: { schema: documentSchema, prompt: body.document_annotation_prompt ?? undefined } }
+      : {}),
     ...(bboxSchema ? { bboxAnnotation: { schema: bboxSchema } } : {}),
   };
 }
 
 export function fromJson(body: OcrBodyType): OcrRequest {
   const source = body.image;
-  if (!source) throw new GatewayError(422, 'invalid_value', "Invalid request: 'image' is required (a data URL, base64, or an http(s) URL).", { param: 'image' });
+  if (!source)
+    throw new GatewayError(
+      422,
+      'invalid_value',
+      "Invalid request: 'image' is required (a data URL, base64, or an http(s) URL).",
+      { param: 'image' },
+    );
   return {
     model: body.model ?? undefined,
     source,
@@ -94,7 +117,10 @@ function parsePages(value: string | undefined): number[] | undefined {
 /** Multipart fields: file, model, return_bboxes, structured_output, schema (JSON text), granularity, pages. */
 export async function fromMultipart(request: FastifyRequest, reply: FastifyReply): Promise<OcrRequest> {
   const { fields, file } = await readMultipart(request, reply);
-  if (!file) throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' is required in a multipart OCR request.", { param: 'file' });
+  if (!file)
+    throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' is required in a multipart OCR request.", {
+      param: 'file',
+    });
   let schema: Record<string, unknown> | undefined;
   if (fields.schema) {
     try {
@@ -102,15 +128,26 @@ export async function fromMultipart(request: FastifyRequest, reply: FastifyReply
     } catch {
       throw new GatewayError(422, 'invalid_value', "Invalid request: 'schema' must be JSON text.", { param: 'schema' });
     }
-    if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw new GatewayError(422, 'invalid_value', "Invalid request: 'schema' must be a JSON object.", { param: 'schema' });
+    if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+      throw new GatewayError(422, 'invalid_value', "Invalid request: 'schema' must be a JSON object.", {
+        param: 'schema',
+      });
   }
   const granularity = fields.granularity ?? 'word';
-  if (!GRANULARITIES.includes(granularity)) throw new GatewayError(422, 'invalid_value', `Invalid request: 'granularity' must be one of ${GRANULARITIES.join(', ')}.`, { param: 'granularity' });
+  if (!GRANULARITIES.includes(granularity))
+    throw new GatewayError(
+      422,
+      'invalid_value',
+      `Invalid request: 'granularity' must be one of ${GRANULARITIES.join(', ')}.`,
+      { param: 'granularity' },
+    );
   let pages: number[] | undefined;
   try {
     pages = parsePages(fields.pages);
   } catch (error) {
-    throw error instanceof GatewayError ? error : new GatewayError(422, 'invalid_value', PAGES_MESSAGE, { param: 'pages' });
+    throw error instanceof GatewayError
+      ? error
+      : new GatewayError(422, 'invalid_value', PAGES_MESSAGE, { param: 'pages' });
   }
   return {
     model: fields.model || undefined,

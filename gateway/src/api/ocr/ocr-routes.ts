@@ -9,7 +9,12 @@ import { fromJson, fromMistralJson, fromMultipart, isMistralForm } from './ocr-i
 import { OcrBody, OcrResultSchema, RenderPageBody, RenderedPage, type OcrBodyType } from './ocr-schemas.js';
 
 function ocrCall(request: FastifyRequest, reply: FastifyReply): OcrCall {
-  return { keyId: request.apiKey?.id ?? null, meter: request.billing, signal: clientAbortSignal(reply), log: (message) => request.log.info(message) };
+  return {
+    keyId: request.apiKey?.id ?? null,
+    meter: request.billing,
+    signal: clientAbortSignal(reply),
+    log: (message) => request.log.info(message),
+  };
 }
 
 /**
@@ -21,7 +26,13 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   async function handle(request: FastifyRequest, reply: FastifyReply, input: OcrRequest) {
     const read = await ocr.read(input, ocrCall(request, reply));
-    const pages = read.result.pages.map((page) => ({ index: page.index, width: page.width, height: page.height, text: page.text, source: page.source }));
+    const pages = read.result.pages.map((page) => ({
+      index: page.index,
+      width: page.width,
+      height: page.height,
+      text: page.text,
+      source: page.source,
+    }));
     return {
       id: newId('ocr-'),
       object: 'ocr.result' as const,
@@ -35,7 +46,10 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
             ...(read.fill.model ? { structured_model: read.fill.model } : {}),
             structured_note: read.fill.note,
             structured_missing: read.fill.missing,
-            usage: { ...read.fill.usage, total_tokens: read.fill.usage.prompt_tokens + read.fill.usage.completion_tokens },
+            usage: {
+              ...read.fill.usage,
+              total_tokens: read.fill.usage.prompt_tokens + read.fill.usage.completion_tokens,
+            },
           }
         : {}),
     };
@@ -53,7 +67,8 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { billable: true },
       schema: {
         tags: ['ocr'],
-        summary: 'OCR an image or PDF: text, boxes ([x1, y1, x2, y2] in page-image pixels, top-left origin) or schema-shaped data; or Mistral-style pages',
+        summary:
+          'OCR an image or PDF: text, boxes ([x1, y1, x2, y2] in page-image pixels, top-left origin) or schema-shaped data; or Mistral-style pages',
         description:
           'JSON body, or multipart/form-data with fields file, model, return_bboxes, structured_output, schema (JSON text), granularity, pages. ' +
           'Variants: text (+ bboxes, default), structured_output without schema (layout with boxes), schema + structured_output (structured_data, validated against the schema). ' +
@@ -75,14 +90,27 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['ocr'],
-        summary: 'A page of a document as a PNG (PDF pages rendered at the width OCR reported), for drawing boxes over it',
+        summary:
+          'A page of a document as a PNG (PDF pages rendered at the width OCR reported), for drawing boxes over it',
         body: RenderPageBody,
         response: { 200: RenderedPage, ...errorResponses },
       },
     },
     async (request, reply) => {
-      const rendered = await ocr.renderPage(request.body.image, request.body.page ?? 0, request.body.width, request.apiKey?.id ?? null, clientAbortSignal(reply));
-      return { page: rendered.page, page_count: rendered.pageCount, width: rendered.width, height: rendered.height, image: `data:image/png;base64,${rendered.png.toString('base64')}` };
+      const rendered = await ocr.renderPage(
+        request.body.image,
+        request.body.page ?? 0,
+        request.body.width,
+        request.apiKey?.id ?? null,
+        clientAbortSignal(reply),
+      );
+      return {
+        page: rendered.page,
+        page_count: rendered.pageCount,
+        width: rendered.width,
+        height: rendered.height,
+        image: `data:image/png;base64,${rendered.png.toString('base64')}`,
+      };
     },
   );
 };

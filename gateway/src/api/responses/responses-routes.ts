@@ -8,13 +8,23 @@ import { sendEventStream, type StreamEnding } from '../_shared/event-stream.js';
 
 const ResponsePath = Type.Object({ response_id: Type.String({ minLength: 1, maxLength: 200 }) });
 
-const caller = (request: FastifyRequest): ResponsesCaller => ({ keyId: request.apiKey?.id ?? null, owner: request.apiKey?.role === 'owner' });
+const caller = (request: FastifyRequest): ResponsesCaller => ({
+  keyId: request.apiKey?.id ?? null,
+  owner: request.apiKey?.role === 'owner',
+});
 
 /** Responses streams end with response.completed (no `[DONE]`); a failure after the start is an `error` event. */
 const RESPONSES_ENDING: StreamEnding = {
   done: (writer) => writer.finish(),
   async fail(writer, error) {
-    await writer.sendEvent('error', { type: 'error', object: 'error', message: error.message, code: error.code, param: error.param ?? null, error_type: error.type });
+    await writer.sendEvent('error', {
+      type: 'error',
+      object: 'error',
+      message: error.message,
+      code: error.code,
+      param: error.param ?? null,
+      error_type: error.type,
+    });
     await writer.finish();
   },
 };
@@ -56,13 +66,29 @@ export const responsesRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/v1/responses/:response_id',
-    { schema: { tags: ['responses'], operationId: 'getResponse', summary: 'Retrieve a stored response', params: ResponsePath, response: { 200: ResponseObject, ...errorResponses } } },
+    {
+      schema: {
+        tags: ['responses'],
+        operationId: 'getResponse',
+        summary: 'Retrieve a stored response',
+        params: ResponsePath,
+        response: { 200: ResponseObject, ...errorResponses },
+      },
+    },
     async (request) => responses.get(request.params.response_id, caller(request)),
   );
 
   app.delete(
     '/v1/responses/:response_id',
-    { schema: { tags: ['responses'], operationId: 'deleteResponse', summary: 'Delete a stored response', params: ResponsePath, response: { 200: ResponseDeleted, ...errorResponses } } },
+    {
+      schema: {
+        tags: ['responses'],
+        operationId: 'deleteResponse',
+        summary: 'Delete a stored response',
+        params: ResponsePath,
+        response: { 200: ResponseDeleted, ...errorResponses },
+      },
+    },
     async (request) => responses.delete(request.params.response_id, caller(request)),
   );
 
@@ -80,7 +106,13 @@ export const responsesRoutes: FastifyPluginAsyncTypebox = async (app) => {
           order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
         }),
         response: {
-          200: Type.Object({ object: Type.Literal('list'), data: Type.Array(StoredInputItem), first_id: Type.Union([Type.String(), Type.Null()]), last_id: Type.Union([Type.String(), Type.Null()]), has_more: Type.Boolean() }),
+          200: Type.Object({
+            object: Type.Literal('list'),
+            data: Type.Array(StoredInputItem),
+            first_id: Type.Union([Type.String(), Type.Null()]),
+            last_id: Type.Union([Type.String(), Type.Null()]),
+            has_more: Type.Boolean(),
+          }),
           ...errorResponses,
         },
       },

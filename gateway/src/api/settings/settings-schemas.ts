@@ -10,12 +10,18 @@ export const RouteBody = Type.Object(routeFields, { additionalProperties: false 
 export const RouteSetting = Type.Object({
   ...ModelConfigSchema.properties,
   source: Type.Union([Type.Literal('config'), Type.Literal('console'), Type.Literal('built_in')], {
-    description: "config: as in the config file; console: added or edited in the console (stored in the database); built_in: the gateway's own (a local engine's route, a GGUF file in the models folder)",
+    description:
+      "config: as in the config file; console: added or edited in the console (stored in the database); built_in: the gateway's own (a local engine's route, a GGUF file in the models folder)",
   }),
-  in_config: Type.Boolean({ description: 'The config file, or the built-in defaults, define a route with this id (POST .../reset brings it back)' }),
+  in_config: Type.Boolean({
+    description:
+      'The config file, or the built-in defaults, define a route with this id (POST .../reset brings it back)',
+  }),
 });
 
-const Source = Type.Union([Type.Literal('config'), Type.Literal('console')], { description: 'config: the config file (or its default); console: set in the console (stored in the database)' });
+const Source = Type.Union([Type.Literal('config'), Type.Literal('console')], {
+  description: 'config: the config file (or its default); console: set in the console (stored in the database)',
+});
 const Timeouts = Type.Optional(ProviderTimeoutsSchema);
 
 export const ProviderCheck = Type.Object({
@@ -35,10 +41,16 @@ export const ProviderSetting = Type.Object({
   timeouts: Timeouts,
   test_model: Type.Optional(Type.String({ description: 'Upstream model a test calls when the provider has no route' })),
   source: Type.Union([Type.Literal('config'), Type.Literal('console'), Type.Literal('built_in')], {
-    description: "config: as in the config file; console: added or edited in the console (stored in the database); built_in: one of the gateway's local engines (local-ocr, local-llm, local-speech, local-embed)",
+    description:
+      "config: as in the config file; console: added or edited in the console (stored in the database); built_in: one of the gateway's local engines (local-ocr, local-llm, local-speech, local-embed)",
   }),
-  in_config: Type.Boolean({ description: 'The config file, or the built-in defaults, define a provider with this id (POST .../reset brings it back)' }),
-  removed: Type.Boolean({ description: 'A config-file provider removed in the console: not running until it is reset' }),
+  in_config: Type.Boolean({
+    description:
+      'The config file, or the built-in defaults, define a provider with this id (POST .../reset brings it back)',
+  }),
+  removed: Type.Boolean({
+    description: 'A config-file provider removed in the console: not running until it is reset',
+  }),
   state: Type.String(),
   detail: Type.Optional(Type.String()),
   breaker: BreakerObject,
@@ -49,9 +61,16 @@ export const ProviderSetting = Type.Object({
 });
 
 const ProviderFields = {
-  type: Type.String({ minLength: 1, description: 'Provider kind: openai, openai-compatible, mistral, llamacpp, tesseract, sherpa-onnx, onnx-embeddings' }),
+  type: Type.String({
+    minLength: 1,
+    description: 'Provider kind: openai, openai-compatible, mistral, llamacpp, tesseract, sherpa-onnx, onnx-embeddings',
+  }),
   base_url: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000 })),
-  api_key: Type.Optional(Type.Union([Type.String({ maxLength: 4000 }), Type.Null()], { description: 'Write-only. Absent or empty keeps the current key; null removes it' })),
+  api_key: Type.Optional(
+    Type.Union([Type.String({ maxLength: 4000 }), Type.Null()], {
+      description: 'Write-only. Absent or empty keeps the current key; null removes it',
+    }),
+  ),
   timeouts: Timeouts,
   test_model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
 };
@@ -59,7 +78,11 @@ const ProviderId = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-
 export const NewProviderBody = Type.Object({ id: ProviderId, ...ProviderFields }, { additionalProperties: false });
 export const ProviderBody = Type.Object(ProviderFields, { additionalProperties: false });
 
-const Origin = Type.String({ pattern: '^(\\*|https?://[^/\\s]+)$', maxLength: 300, description: 'An origin (scheme://host[:port]) or *' });
+const Origin = Type.String({
+  pattern: '^(\\*|https?://[^/\\s]+)$',
+  maxLength: 300,
+  description: 'An origin (scheme://host[:port]) or *',
+});
 const HostName = Type.String({ pattern: '^[A-Za-z0-9.-]+$', minLength: 1, maxLength: 253 });
 export const ServerSetting = Type.Object(
   {
@@ -69,7 +92,12 @@ export const ServerSetting = Type.Object(
     allowed_hosts: Type.Array(Type.String()),
     request_log_bodies: Type.Boolean(),
     request_log_retention_days: Type.Number(),
-    sources: Type.Object({ cors_origins: Source, allowed_hosts: Source, request_log_bodies: Source, request_log_retention_days: Source }),
+    sources: Type.Object({
+      cors_origins: Source,
+      allowed_hosts: Source,
+      request_log_bodies: Source,
+      request_log_retention_days: Source,
+    }),
   },
   { description: 'The editable server settings as they apply now, and where each value comes from' },
 );
@@ -86,7 +114,9 @@ export const ServerChange = Type.Object(
 
 export const SettingsResponse = Type.Object({
   providers: Type.Array(ProviderSetting),
-  provider_types: Type.Array(Type.String(), { description: 'The provider kinds this gateway can run (the type of a new provider)' }),
+  provider_types: Type.Array(Type.String(), {
+    description: 'The provider kinds this gateway can run (the type of a new provider)',
+  }),
   routes: Type.Array(RouteSetting),
   server: ServerSetting,
 });

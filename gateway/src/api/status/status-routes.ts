@@ -5,7 +5,15 @@ import { StatusResponse } from './status-schemas.js';
 export const statusRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/status',
-    { config: { auth: 'none', unlogged: true }, schema: { tags: ['status'], summary: 'Gateway status', security: [], response: { 200: StatusResponse, 503: StatusResponse } } },
+    {
+      config: { auth: 'none', unlogged: true },
+      schema: {
+        tags: ['status'],
+        summary: 'Gateway status',
+        security: [],
+        response: { 200: StatusResponse, 503: StatusResponse },
+      },
+    },
     async (request, reply) => {
       const report = app.services.status.report();
       if (report.status === 'starting') reply.status(503).header('Retry-After', '10');

@@ -1,16 +1,26 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { HealthSchema } from '../../wire/health-schema.js';
 
-export const EngineState = Type.Union([Type.Literal('cold'), Type.Literal('loading'), Type.Literal('ready'), Type.Literal('unavailable')]);
+export const EngineState = Type.Union([
+  Type.Literal('cold'),
+  Type.Literal('loading'),
+  Type.Literal('ready'),
+  Type.Literal('unavailable'),
+]);
 
 export const BreakerObject = Type.Object({
   state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')]),
-  consecutive_failures: Type.Integer({ description: 'Failed requests in a row (the retries of one request count once)' }),
-  retry_after_seconds: Type.Union([Type.Integer(), Type.Null()], { description: 'While open: seconds until one trial request is let through' }),
+  consecutive_failures: Type.Integer({
+    description: 'Failed requests in a row (the retries of one request count once)',
+  }),
+  retry_after_seconds: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'While open: seconds until one trial request is let through',
+  }),
 });
 
 export const ProviderKind = Type.Union([Type.Literal('local'), Type.Literal('upstream')], {
-  description: 'local: an engine in the gateway, whose state is its own; upstream: an HTTP provider (it has a base URL), which always reports ready: its health is the circuit breaker\'s',
+  description:
+    "local: an engine in the gateway, whose state is its own; upstream: an HTTP provider (it has a base URL), which always reports ready: its health is the circuit breaker's",
 });
 
 export const StatusResponse = Type.Object({
@@ -18,14 +28,27 @@ export const StatusResponse = Type.Object({
   response_ms: Type.Number(),
   version: Type.String(),
   instance_id: Type.String({ description: 'GATEWAY_INSTANCE_ID or server.instance_id, else hostname-pid-<random>' }),
-  team: Type.Optional(Type.Object({ redis: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]) }, { description: 'Team mode only: whether the shared Redis answers (while it does not, rate-limited and paid requests get 503).' })),
+  team: Type.Optional(
+    Type.Object(
+      { redis: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]) },
+      {
+        description:
+          'Team mode only: whether the shared Redis answers (while it does not, rate-limited and paid requests get 503).',
+      },
+    ),
+  ),
   uptime_seconds: Type.Number(),
   checks: Type.Object({ asr: Type.Boolean(), ocr: Type.Boolean() }),
   capabilities: Type.Object(
     { ocr: HealthSchema, transcription: HealthSchema },
-    { description: 'Whether a route can serve each capability now, and why not: the health of the first route that can (no_route when none is configured)' },
+    {
+      description:
+        'Whether a route can serve each capability now, and why not: the health of the first route that can (no_route when none is configured)',
+    },
   ),
-  engines: Type.Optional(Type.Record(Type.String(), Type.Object({ state: Type.String(), detail: Type.Optional(Type.String()) }))),
+  engines: Type.Optional(
+    Type.Record(Type.String(), Type.Object({ state: Type.String(), detail: Type.Optional(Type.String()) })),
+  ),
   providers: Type.Array(
     Type.Object({
       id: Type.String(),
@@ -38,7 +61,10 @@ export const StatusResponse = Type.Object({
       last_test: Type.Optional(
         Type.Object(
           { ok: Type.Boolean(), latency_ms: Type.Number() },
-          { description: 'The last test (Settings: POST /settings/providers/{id}/test) on this instance, if any; kept in memory. With the breaker, what tells an upstream\'s health' },
+          {
+            description:
+              "The last test (Settings: POST /settings/providers/{id}/test) on this instance, if any; kept in memory. With the breaker, what tells an upstream's health",
+          },
         ),
       ),
     }),

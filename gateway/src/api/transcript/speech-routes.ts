@@ -11,9 +11,24 @@ export const speechRoutes: FastifyPluginAsync = async (app) => {
     app,
     'transcription',
     [
-      { method: 'POST', url: '/v1/audio/speech', operationId: 'createSpeech', summary: 'Text to speech (not served: no speech synthesis backend)' },
-      { method: 'GET', url: '/v1/audio/voices', operationId: 'listVoices', summary: 'Voices (not served: no speech synthesis backend)' },
-      { method: 'POST', url: '/v1/audio/voices', operationId: 'createVoice', summary: 'Create a voice (not served: no speech synthesis backend)' },
+      {
+        method: 'POST',
+        url: '/v1/audio/speech',
+        operationId: 'createSpeech',
+        summary: 'Text to speech (not served: no speech synthesis backend)',
+      },
+      {
+        method: 'GET',
+        url: '/v1/audio/voices',
+        operationId: 'listVoices',
+        summary: 'Voices (not served: no speech synthesis backend)',
+      },
+      {
+        method: 'POST',
+        url: '/v1/audio/voices',
+        operationId: 'createVoice',
+        summary: 'Create a voice (not served: no speech synthesis backend)',
+      },
       { method: ['GET', 'PATCH', 'DELETE'], url: '/v1/audio/voices/*' },
     ],
     (url) =>

@@ -25,39 +25,82 @@ type TranscriptFormat = (typeof FORMATS)[number];
 export const transcriptRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const schema = {
     tags: ['transcription'],
-    summary: 'Transcribe audio (multipart: file, model, language, prompt, response_format json|text|verbose_json|srt|vtt, temperature, stream: Mistral transcription events)',
+    summary:
+      'Transcribe audio (multipart: file, model, language, prompt, response_format json|text|verbose_json|srt|vtt, temperature, stream: Mistral transcription events)',
     consumes: ['multipart/form-data'],
     response: { 200: Type.Union([Transcript, Type.String()]), ...errorResponses },
   };
   for (const path of ['/transcript', '/v1/audio/transcriptions']) {
-    app.post(path, { config: { billable: true }, schema: path === '/transcript' ? schema : { ...schema, hide: true } }, async (request, reply) => {
-      const upload = await readMultipart(request, reply);
-      const { fields } = upload;
-      const format = (fields.response_format ?? 'json') as TranscriptFormat;
-      if (!FORMATS.includes(format)) throw new GatewayError(422, 'invalid_value', `Invalid request: 'response_format' must be one of ${FORMATS.join(', ')}.`, { param: 'response_format' });
-      const temperature = numberField(fields, 'temperature', { min: 0, max: 1 });
-      const { result, route: served, declaredSeconds: duration } = await app.services.transcription.transcribe(
-        { model: fields.model || undefined, file: await audioSource(upload.file && { content: await upload.file.read(), filename: upload.file.filename }, fields, { files: app.services.files, owner: ownerScope(request.apiKey), addresses: app.services.urlFetchPolicy }), language: fields.language || undefined, prompt: fields.prompt || undefined, temperature },
-        request.billing,
-        clientAbortSignal(reply),
-      );
-      switch (format) {
-        case 'text':
-          return reply.type('text/plain; charset=utf-8').send(result.text);
-        case 'srt':
-          return reply.type('application/x-subrip; charset=utf-8').send(toSrt(result.segments));
-        case 'vtt':
-          return reply.type('text/vtt; charset=utf-8').send(toVtt(result.segments));
-        case 'verbose_json':
-          return { task: 'transcribe', language: result.language ?? fields.language ?? null, duration: result.duration ?? duration ?? null, text: result.text, segments: result.segments, model: served.id };
-        default: {
-          const transcript = mistralTranscript(result, served.id, result.language ?? fields.language ?? null, result.duration ?? duration);
-          if (fields.stream !== 'true') return transcript;
-          return sendEventStream(request, reply, served.provider.id, async (writer) => {
-            for (const event of transcriptionEvents(result, transcript)) await writer.sendEvent(event.type, event);
-          }, FINISH_ONLY);
+    app.post(
+      path,
+      { config: { billable: true }, schema: path === '/transcript' ? schema : { ...schema, hide: true } },
+      async (request, reply) => {
+        const upload = await readMultipart(request, reply);
+        const { fields } = upload;
+        const format = (fields.response_format ?? 'json') as TranscriptFormat;
+        if (!FORMATS.includes(format))
+          throw new GatewayError(
+            422,
+            'invalid_value',
+            `Invalid request: 'response_format' must be one of ${FORMATS.join(', ')}.`,
+            { param: 'response_format' },
+          );
+        const temperature = numberField(fields, 'temperature', { min: 0, max: 1 });
+        const {
+          result,
+          route: served,
+          declaredSeconds: duration,
+        } = await app.services.transcription.transcribe(
+          {
+            model: fields.model || undefined,
+            file: await audioSource(
+              upload.file && { content: await upload.file.read(), filename: upload.file.filename },
+              fields,
+              { files: app.services.files, owner: ownerScope(request.apiKey), addresses: app.services.urlFetchPolicy },
+            ),
+            language: fields.language || undefined,
+            prompt: fields.prompt || undefined,
+            temperature,
+          },
+          request.billing,
+          clientAbortSignal(reply),
+        );
+        switch (format) {
+          case 'text':
+            return reply.type('text/plain; charset=utf-8').send(result.text);
+          case 'srt':
+            return reply.type('application/x-subrip; charset=utf-8').send(toSrt(result.segments));
+          case 'vtt':
+            return reply.type('text/vtt; charset=utf-8').send(toVtt(result.segments));
+          case 'verbose_json':
+            return {
+              task: 'transcribe',
+              language: result.language ?? fields.language ?? null,
+              duration: result.duration ?? duration ?? null,
+              text: result.text,
+              segments: result.segments,
+              model: served.id,
+            };
+          default: {
+            const transcript = mistralTranscript(
+              result,
+              served.id,
+              result.language ?? fields.language ?? null,
+              result.duration ?? duration,
+            );
+            if (fields.stream !== 'true') return transcript;
+            return sendEventStream(
+              request,
+              reply,
+              served.provider.id,
+              async (writer) => {
+                for (const event of transcriptionEvents(result, transcript)) await writer.sendEvent(event.type, event);
+              },
+              FINISH_ONLY,
+            );
+          }
         }
-      }
-    });
+      },
+    );
   }
 };

@@ -7,11 +7,24 @@ export const Transcript = Type.Object(
     task: Type.Optional(Type.String()),
     language: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     duration: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-    segments: Type.Optional(Type.Array(Type.Object({ id: Type.Integer(), start: Type.Number(), end: Type.Number(), text: Type.String() }))),
+    segments: Type.Optional(
+      Type.Array(Type.Object({ id: Type.Integer(), start: Type.Number(), end: Type.Number(), text: Type.String() })),
+    ),
     usage: Type.Optional(
-      Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer(), prompt_audio_seconds: Type.Union([Type.Integer(), Type.Null()]) }, { description: "Mistral's usage: audio seconds when known" }),
+      Type.Object(
+        {
+          prompt_tokens: Type.Integer(),
+          completion_tokens: Type.Integer(),
+          total_tokens: Type.Integer(),
+          prompt_audio_seconds: Type.Union([Type.Integer(), Type.Null()]),
+        },
+        { description: "Mistral's usage: audio seconds when known" },
+      ),
     ),
   },
-  { description: 'json: {text, model, language, usage}; verbose_json adds task, language, duration (seconds) and segments; text, srt and vtt answer in those text formats.' },
+  {
+    description:
+      'json: {text, model, language, usage}; verbose_json adds task, language, duration (seconds) and segments; text, srt and vtt answer in those text formats.',
+  },
 );
 export type Transcript = Static<typeof Transcript>;

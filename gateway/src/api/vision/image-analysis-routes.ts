@@ -8,10 +8,25 @@ import { AnalyzeBody, Analysis } from './image-analysis-schemas.js';
 export const imageAnalysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/vision/analyze',
-    { config: { billable: true }, schema: { tags: ['vision'], summary: 'Analyse an image with a prompt', body: AnalyzeBody, response: { 200: Analysis, ...errorResponses } } },
+    {
+      config: { billable: true },
+      schema: {
+        tags: ['vision'],
+        summary: 'Analyse an image with a prompt',
+        body: AnalyzeBody,
+        response: { 200: Analysis, ...errorResponses },
+      },
+    },
     async (request, reply) => {
       const body = request.body;
-      const result = await app.services.imageAnalysis.analyse(body.model, body.image, body.prompt, request.apiKey?.id ?? null, request.billing, clientAbortSignal(reply));
+      const result = await app.services.imageAnalysis.analyse(
+        body.model,
+        body.image,
+        body.prompt,
+        request.apiKey?.id ?? null,
+        request.billing,
+        clientAbortSignal(reply),
+      );
       return {
         id: newId('vis-'),
         object: 'vision.analysis' as const,

@@ -17,7 +17,10 @@ export const Analysis = Type.Object(
     model: Type.String(),
     analysis: Type.String(),
     created: Type.Integer(),
-    method: Type.String({ description: 'vision_model: an upstream vision-language route; local_with_chat: local facts explained by a chat route; local: local facts only.' }),
+    method: Type.String({
+      description:
+        'vision_model: an upstream vision-language route; local_with_chat: local facts explained by a chat route; local: local facts only.',
+    }),
     details: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false },

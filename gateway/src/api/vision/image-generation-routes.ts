@@ -9,22 +9,31 @@ import { GenerateBody, ImageResult } from './image-generation-schemas.js';
  * images provider, every image stored under the data folder and served at /v1/files/{id}/content.
  */
 export const imageGenerationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const schema = { tags: ['vision'], summary: 'Generate images', body: GenerateBody, response: { 200: ImageResult, ...errorResponses } };
+  const schema = {
+    tags: ['vision'],
+    summary: 'Generate images',
+    body: GenerateBody,
+    response: { 200: ImageResult, ...errorResponses },
+  };
   for (const path of ['/v1/vision/generate', '/v1/images/generations']) {
-    app.post(path, { config: { billable: true }, schema: path === '/v1/vision/generate' ? schema : { ...schema, hide: true } }, async (request, reply) => {
-      const body = request.body;
-      const { id, route, images } = await app.services.imageGeneration.generate(
-        { model: body.model, prompt: body.prompt, size: body.size, n: body.n, keyId: request.apiKey?.id ?? null },
-        request.billing,
-        clientAbortSignal(reply),
-      );
-      const data = images.map((image) => ({
-        url: publicUrl(request, `/v1/files/${image.fileId}/content`),
-        file_id: image.fileId,
-        ...(body.response_format === 'b64_json' ? { b64_json: image.data.toString('base64') } : {}),
-        ...(image.revised_prompt ? { revised_prompt: image.revised_prompt } : {}),
-      }));
-      return { id, object: 'vision.image' as const, created: Math.floor(Date.now() / 1000), model: route.id, data };
-    });
+    app.post(
+      path,
+      { config: { billable: true }, schema: path === '/v1/vision/generate' ? schema : { ...schema, hide: true } },
+      async (request, reply) => {
+        const body = request.body;
+        const { id, route, images } = await app.services.imageGeneration.generate(
+          { model: body.model, prompt: body.prompt, size: body.size, n: body.n, keyId: request.apiKey?.id ?? null },
+          request.billing,
+          clientAbortSignal(reply),
+        );
+        const data = images.map((image) => ({
+          url: publicUrl(request, `/v1/files/${image.fileId}/content`),
+          file_id: image.fileId,
+          ...(body.response_format === 'b64_json' ? { b64_json: image.data.toString('base64') } : {}),
+          ...(image.revised_prompt ? { revised_prompt: image.revised_prompt } : {}),
+        }));
+        return { id, object: 'vision.image' as const, created: Math.floor(Date.now() / 1000), model: route.id, data };
+      },
+    );
   }
 };

@@ -19,7 +19,9 @@ export const ImageResult = Type.Object({
   model: Type.String(),
   data: Type.Array(
     Type.Object({
-      url: Type.String({ description: 'Always present: the stored image on this gateway (authenticated), valid while the file exists.' }),
+      url: Type.String({
+        description: 'Always present: the stored image on this gateway (authenticated), valid while the file exists.',
+      }),
       b64_json: Type.Optional(Type.String({ description: 'Present only when response_format is b64_json.' })),
       file_id: Type.String(),
       revised_prompt: Type.Optional(Type.String()),

@@ -2,7 +2,13 @@ import type { AccountSettings } from '../../config/gateway-options.js';
 import type { AccountRecord, AccountRepository } from '../../store/account-repository.js';
 import type { ApiKeyRecord } from '../../store/keys-repository.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { LocalSpendReservations, type CommittedSpend, type Reservation, type SpendRefusal, type SpendReservations } from '../billing/spend-reservations.js';
+import {
+  LocalSpendReservations,
+  type CommittedSpend,
+  type Reservation,
+  type SpendRefusal,
+  type SpendReservations,
+} from '../billing/spend-reservations.js';
 import type { UsageLedger } from '../billing/usage-ledger.js';
 
 export interface Balance {
@@ -29,9 +35,16 @@ export class AccountService {
     private readonly ledger: UsageLedger,
     settings: AccountSettings,
     now: () => number = Date.now,
-    reservationsFor: (committed: (keyId: string) => CommittedSpend) => SpendReservations = (committed) => new LocalSpendReservations(committed),
+    reservationsFor: (committed: (keyId: string) => CommittedSpend) => SpendReservations = (committed) =>
+      new LocalSpendReservations(committed),
   ) {
-    this.initial = { full_name: settings.fullName, currency: settings.currency, balance: settings.initialBalance, spend_limit: null, created_at: now() };
+    this.initial = {
+      full_name: settings.fullName,
+      currency: settings.currency,
+      balance: settings.initialBalance,
+      spend_limit: null,
+      created_at: now(),
+    };
     this.reservations = reservationsFor((keyId) => this.committed(keyId));
   }
 
@@ -65,7 +78,12 @@ export class AccountService {
 
   private committed(keyId: string): CommittedSpend {
     const account = this.record();
-    return { balance: account.balance, accountLimit: account.spend_limit, accountSpent: this.spentAtRead + this.spentSinceRead(), keySpent: this.ledger.spentBy(keyId) };
+    return {
+      balance: account.balance,
+      accountLimit: account.spend_limit,
+      accountSpent: this.spentAtRead + this.spentSinceRead(),
+      keySpent: this.ledger.spentBy(keyId),
+    };
   }
 
   record(): AccountRecord {
@@ -124,11 +142,23 @@ export class AccountService {
     const left = `${money(refusal.available)} is left once requests in flight are counted`;
     switch (refusal.refused) {
       case 'balance':
-        return new GatewayError(402, 'balance_exhausted', `${needs}the account balance is too low: ${left}. An Owner can top it up with PATCH /account/balance.`);
+        return new GatewayError(
+          402,
+          'balance_exhausted',
+          `${needs}the account balance is too low: ${left}. An Owner can top it up with PATCH /account/balance.`,
+        );
       case 'account_limit':
-        return new GatewayError(402, 'account_limit_reached', `${needs}the account's spending limit of ${money(this.cached.spend_limit ?? 0)} is reached: ${left}. An Owner can raise it with PATCH /account/balance.`);
+        return new GatewayError(
+          402,
+          'account_limit_reached',
+          `${needs}the account's spending limit of ${money(this.cached.spend_limit ?? 0)} is reached: ${left}. An Owner can raise it with PATCH /account/balance.`,
+        );
       case 'key_limit':
-        return new GatewayError(402, 'key_limit_reached', `${needs}this key's spending limit of ${money(key.spend_limit ?? 0)} is reached: ${left}. An Owner can raise it with PATCH /account/keys/${key.id}.`);
+        return new GatewayError(
+          402,
+          'key_limit_reached',
+          `${needs}this key's spending limit of ${money(key.spend_limit ?? 0)} is reached: ${left}. An Owner can raise it with PATCH /account/keys/${key.id}.`,
+        );
     }
   }
 
@@ -136,16 +166,28 @@ export class AccountService {
   assertCanSpend(key: ApiKeyRecord): void {
     const account = this.record();
     if (account.balance <= 0) {
-      throw new GatewayError(402, 'balance_exhausted', `The account balance is exhausted (${account.currency} ${round(account.balance)}). An Owner can top it up with PATCH /account/balance.`);
+      throw new GatewayError(
+        402,
+        'balance_exhausted',
+        `The account balance is exhausted (${account.currency} ${round(account.balance)}). An Owner can top it up with PATCH /account/balance.`,
+      );
     }
     if (account.spend_limit !== null) {
       const spent = this.spentAtRead + this.spentSinceRead();
       if (spent >= account.spend_limit) {
-        throw new GatewayError(402, 'account_limit_reached', `The account's spending limit of ${account.currency} ${account.spend_limit} is reached. An Owner can raise it with PATCH /account/balance.`);
+        throw new GatewayError(
+          402,
+          'account_limit_reached',
+          `The account's spending limit of ${account.currency} ${account.spend_limit} is reached. An Owner can raise it with PATCH /account/balance.`,
+        );
       }
     }
     if (key.spend_limit !== null && this.ledger.spentBy(key.id) >= key.spend_limit) {
-      throw new GatewayError(402, 'key_limit_reached', `This key's spending limit of ${account.currency} ${key.spend_limit} is reached. An Owner can raise it with PATCH /account/keys/${key.id}.`);
+      throw new GatewayError(
+        402,
+        'key_limit_reached',
+        `This key's spending limit of ${account.currency} ${key.spend_limit} is reached. An Owner can raise it with PATCH /account/keys/${key.id}.`,
+      );
     }
   }
 }

@@ -24,7 +24,11 @@ export interface PublicKey {
 }
 
 /** What `KeyService.ownerAccess` found: how the person starting the gateway gets in as an Owner. */
-export type OwnerAccess = { kind: 'admin-key' } | { kind: 'admin-key-revoked' } | { kind: 'generated'; key: string } | { kind: 'existing-owners' };
+export type OwnerAccess =
+  | { kind: 'admin-key' }
+  | { kind: 'admin-key-revoked' }
+  | { kind: 'generated'; key: string }
+  | { kind: 'existing-owners' };
 
 export function hashKey(key: string): string {
   // One-shot hash: no Hash object per request (0.5 -> 0.2 µs).
@@ -81,7 +85,12 @@ export class KeyService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async create(input: { name: string; role: KeyRole; spend_limit?: number | null; rpm_limit?: number | null }): Promise<{ key: string; record: ApiKeyRecord }> {
+  async create(input: {
+    name: string;
+    role: KeyRole;
+    spend_limit?: number | null;
+    rpm_limit?: number | null;
+  }): Promise<{ key: string; record: ApiKeyRecord }> {
     const key = generateKey();
     const record = this.newRecord(input, key);
     await this.keys.insert(record);
@@ -89,7 +98,10 @@ export class KeyService {
     return { key, record };
   }
 
-  private newRecord(input: { name: string; role: KeyRole; spend_limit?: number | null; rpm_limit?: number | null }, key: string): ApiKeyRecord {
+  private newRecord(
+    input: { name: string; role: KeyRole; spend_limit?: number | null; rpm_limit?: number | null },
+    key: string,
+  ): ApiKeyRecord {
     return {
       id: newId('key_'),
       name: input.name,
@@ -112,7 +124,8 @@ export class KeyService {
   async ensureAdminKey(adminKey: string | undefined): Promise<void> {
     if (!adminKey || (await this.keys.findByHash(hashKey(adminKey)))) return;
     // Instances starting together on a fresh database race to add it: one row, whoever comes first.
-    if (await this.keys.insertIfAbsent(this.newRecord({ name: 'Admin (GATEWAY_ADMIN_KEY)', role: 'owner' }, adminKey))) this.changed();
+    if (await this.keys.insertIfAbsent(this.newRecord({ name: 'Admin (GATEWAY_ADMIN_KEY)', role: 'owner' }, adminKey)))
+      this.changed();
   }
 
   /**
@@ -146,7 +159,10 @@ export class KeyService {
    */
   authenticate(presented: string): ApiKeyRecord | undefined | Promise<ApiKeyRecord | undefined> {
     const internalFor = this.internalTokens.get(presented);
-    if (internalFor) return this.keys.findById(internalFor).then((record) => (record && record.revoked_at === null ? record : undefined));
+    if (internalFor)
+      return this.keys
+        .findById(internalFor)
+        .then((record) => (record && record.revoked_at === null ? record : undefined));
     const hash = hashKey(presented);
     const cached = this.known.get(hash);
     if (cached) return this.accepted(cached, hash);
@@ -213,7 +229,10 @@ export class KeyService {
 
   async get(id: string): Promise<ApiKeyRecord> {
     const record = await this.keys.findById(id);
-    if (!record) throw new GatewayError(404, 'key_not_found', `No API key with id "${id}". List keys with GET /account/keys.`, { param: 'id' });
+    if (!record)
+      throw new GatewayError(404, 'key_not_found', `No API key with id "${id}". List keys with GET /account/keys.`, {
+        param: 'id',
+      });
     return record;
   }
 
@@ -228,7 +247,12 @@ export class KeyService {
     const record = await this.get(id);
     const owners = record.role === 'owner' ? await this.keys.countOwners() : Infinity;
     if (record.role === 'owner' && record.revoked_at === null && owners <= 1) {
-      throw new GatewayError(409, 'last_owner_key', 'This is the last Owner key; create another Owner key before revoking it.', { param: 'id' });
+      throw new GatewayError(
+        409,
+        'last_owner_key',
+        'This is the last Owner key; create another Owner key before revoking it.',
+        { param: 'id' },
+      );
     }
     if (id === actingKeyId && record.role === 'owner' && owners <= 1) {
       throw new GatewayError(409, 'last_owner_key', 'You cannot revoke the only Owner key you are using.');
@@ -249,4 +273,3 @@ export class KeyService {
     void this.keys.touch(record.id, now).catch(() => undefined);
   }
 }
-

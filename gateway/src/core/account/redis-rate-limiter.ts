@@ -111,13 +111,16 @@ export class RedisRateLimiter implements RateLimiter {
     const lease = this.usable(keyId, slots, limitPerMinute);
     if (!lease) return this.refill(keyId, slots, limitPerMinute, true);
     lease.free--;
-    if (!slots.next && !slots.refill && lease.free < slots.size / 2) void this.refill(keyId, slots, limitPerMinute, false).catch(() => undefined);
+    if (!slots.next && !slots.refill && lease.free < slots.size / 2)
+      void this.refill(keyId, slots, limitPerMinute, false).catch(() => undefined);
     return ALLOWED;
   }
 
   /** Gives every unused slot back (the instance is stopping). */
   async close(): Promise<void> {
-    const leases = [...this.keys].flatMap(([keyId, slots]) => [slots.lease, slots.next].flatMap((lease) => (lease ? [[keyId, lease] as const] : [])));
+    const leases = [...this.keys].flatMap(([keyId, slots]) =>
+      [slots.lease, slots.next].flatMap((lease) => (lease ? [[keyId, lease] as const] : [])),
+    );
     this.keys.clear();
     await Promise.allSettled(leases.map(([keyId, lease]) => this.giveBack(keyId, lease)));
   }
@@ -150,7 +153,8 @@ export class RedisRateLimiter implements RateLimiter {
     const leaseMs = size > 1 || !forRequest ? LEASE_MS : 0;
     const asked = this.grant(keyId, limit, id, size, leaseMs).then((outcome): RateVerdict => {
       if (slots.refill === asked) slots.refill = undefined;
-      if (outcome.granted === 0) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(outcome.waitMs / 1000)) };
+      if (outcome.granted === 0)
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(outcome.waitMs / 1000)) };
       // Ends LEASE_MS after it was asked for, so before Redis's score for it: never used later than counted.
       const lease: Lease = { id, limit, free: outcome.granted - (forRequest ? 1 : 0), endsAt: askedAt + LEASE_MS };
       if (lease.free > 0) {
@@ -168,9 +172,21 @@ export class RedisRateLimiter implements RateLimiter {
     return asked;
   }
 
-  private async grant(keyId: string, limit: number, id: string, slots: number, leaseMs: number): Promise<{ granted: number; waitMs: number }> {
+  private async grant(
+    keyId: string,
+    limit: number,
+    id: string,
+    slots: number,
+    leaseMs: number,
+  ): Promise<{ granted: number; waitMs: number }> {
     try {
-      const [granted, waitMs] = (await GRANT.run(this.redis.commands, this.redisKeys(keyId), [limit, WINDOW_MS, id, slots, leaseMs])) as [number, number];
+      const [granted, waitMs] = (await GRANT.run(this.redis.commands, this.redisKeys(keyId), [
+        limit,
+        WINDOW_MS,
+        id,
+        slots,
+        leaseMs,
+      ])) as [number, number];
       return { granted: Number(granted), waitMs: Number(waitMs) };
     } catch (error) {
       throw teamStoreUnavailable('the requests-per-minute limit', error);

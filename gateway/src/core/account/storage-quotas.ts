@@ -14,12 +14,18 @@ export interface StoredByKey {
 }
 
 const MIB = 1024 * 1024;
-const size = (bytes: number) => (bytes >= MIB ? `${+(bytes / MIB).toFixed(1)} MiB` : `${+(bytes / 1024).toFixed(1)} KiB`);
+const size = (bytes: number) =>
+  bytes >= MIB ? `${+(bytes / MIB).toFixed(1)} MiB` : `${+(bytes / 1024).toFixed(1)} KiB`;
 
 function tooMany(what: string, limit: number, setting: string, instead: string): GatewayError {
-  return new GatewayError(403, `${what.replace(/ /g, '_')}_quota_exceeded`, `This key keeps ${limit} ${what}, the most one key may (quotas.${setting} in the config file). ${instead}, or raise quotas.${setting}.`, {
-    type: 'insufficient_quota',
-  });
+  return new GatewayError(
+    403,
+    `${what.replace(/ /g, '_')}_quota_exceeded`,
+    `This key keeps ${limit} ${what}, the most one key may (quotas.${setting} in the config file). ${instead}, or raise quotas.${setting}.`,
+    {
+      type: 'insufficient_quota',
+    },
+  );
 }
 
 /**
@@ -38,7 +44,13 @@ export class StorageQuotas {
   async checkFile(keyId: string | null, bytes: number): Promise<void> {
     if (keyId === null) return;
     const { count, bytes: kept } = await this.stored.files.storedBy(keyId);
-    if (count >= this.limits.filesPerKey) throw tooMany('files', this.limits.filesPerKey, 'files_per_key', 'Delete files it no longer needs (DELETE /v1/files/{file_id})');
+    if (count >= this.limits.filesPerKey)
+      throw tooMany(
+        'files',
+        this.limits.filesPerKey,
+        'files_per_key',
+        'Delete files it no longer needs (DELETE /v1/files/{file_id})',
+      );
     if (kept + bytes > this.limits.fileBytesPerKey) {
       throw new GatewayError(
         413,
@@ -51,7 +63,13 @@ export class StorageQuotas {
 
   async checkNewAgent(keyId: string | null): Promise<void> {
     if (keyId === null) return;
-    if ((await this.stored.agents.countBy(keyId)) >= this.limits.agentsPerKey) throw tooMany('agents', this.limits.agentsPerKey, 'agents_per_key', 'Delete agents it no longer needs (DELETE /v1/agents/{agent_id})');
+    if ((await this.stored.agents.countBy(keyId)) >= this.limits.agentsPerKey)
+      throw tooMany(
+        'agents',
+        this.limits.agentsPerKey,
+        'agents_per_key',
+        'Delete agents it no longer needs (DELETE /v1/agents/{agent_id})',
+      );
   }
 
   /** An agent version's configuration (`version`, as JSON) and the agent with every version (`allVersions`): 413 past their limits. */
@@ -79,7 +97,12 @@ export class StorageQuotas {
   async checkNewConversation(keyId: string | null): Promise<void> {
     if (keyId === null) return;
     if ((await this.stored.conversations.countBy(keyId)) >= this.limits.conversationsPerKey) {
-      throw tooMany('conversations', this.limits.conversationsPerKey, 'conversations_per_key', 'Delete conversations it no longer needs (DELETE /v1/conversations/{conversation_id}), start this one with store: false');
+      throw tooMany(
+        'conversations',
+        this.limits.conversationsPerKey,
+        'conversations_per_key',
+        'Delete conversations it no longer needs (DELETE /v1/conversations/{conversation_id}), start this one with store: false',
+      );
     }
   }
 
@@ -98,7 +121,12 @@ export class StorageQuotas {
 
   async checkNewBatch(keyId: string | null): Promise<void> {
     if (keyId === null) return;
-    const unfinished = await this.stored.batches.countBy(keyId, ['validating', 'in_progress', 'finalizing', 'cancelling']);
+    const unfinished = await this.stored.batches.countBy(keyId, [
+      'validating',
+      'in_progress',
+      'finalizing',
+      'cancelling',
+    ]);
     if (unfinished >= this.limits.unfinishedBatchesPerKey) {
       throw new GatewayError(
         403,

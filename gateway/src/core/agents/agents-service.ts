@@ -67,7 +67,9 @@ export class AgentsService {
 
   /** Each agent as its active version, paged by `after` or past the first `offset`. */
   async list(limit: number, after: string | undefined, scope: OwnerScope, offset = 0): Promise<AgentRecord[]> {
-    return (await this.agents.list(limit, after, scope, offset)).map((agent) => this.viewAt(agent, agent.active_version ?? agent.version));
+    return (await this.agents.list(limit, after, scope, offset)).map((agent) =>
+      this.viewAt(agent, agent.active_version ?? agent.version),
+    );
   }
 
   /** The agent as stored (its newest version); 404 when it does not exist or is outside `scope`. */
@@ -82,7 +84,9 @@ export class AgentsService {
     const agent = await this.get(id, scope);
     if (changes.model) this.models.resolve(changes.model, 'chat');
     const tools = changes.tools === undefined ? agent.tools : functionToolsOnly(changes.tools);
-    const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as AgentChanges;
+    const defined = Object.fromEntries(
+      Object.entries(changes).filter(([, value]) => value !== undefined),
+    ) as AgentChanges;
     const next: AgentRecord = {
       ...agent,
       ...defined,
@@ -128,13 +132,22 @@ export class AgentsService {
   /** Points `alias` at `version` (which must exist); an alias that exists moves. */
   async setAlias(id: string, alias: string, version: number, scope: OwnerScope): Promise<AgentAlias> {
     await this.atVersion(id, version, scope);
-    if (/^\d+$/.test(alias)) throw new GatewayError(422, 'invalid_value', `Invalid request: an alias may not be a number ("${alias}" would read as version ${alias}).`, { param: 'alias' });
+    if (/^\d+$/.test(alias))
+      throw new GatewayError(
+        422,
+        'invalid_value',
+        `Invalid request: an alias may not be a number ("${alias}" would read as version ${alias}).`,
+        { param: 'alias' },
+      );
     return this.agents.saveAlias(id, alias, version, seconds(this.now()));
   }
 
   async deleteAlias(id: string, alias: string, scope: OwnerScope): Promise<void> {
     await this.get(id, scope);
-    if (!(await this.agents.deleteAlias(id, alias))) throw new GatewayError(404, 'alias_not_found', `Agent "${id}" has no version alias "${alias}".`, { param: 'alias' });
+    if (!(await this.agents.deleteAlias(id, alias)))
+      throw new GatewayError(404, 'alias_not_found', `Agent "${id}" has no version alias "${alias}".`, {
+        param: 'alias',
+      });
   }
 
   /** Mistral's "switch the active version": the version served when a request names none. Updating the agent makes its new version active. */
@@ -149,7 +162,10 @@ export class AgentsService {
     if (given === undefined || given === null) return agent.active_version ?? agent.version;
     if (typeof given === 'number' || /^\d+$/.test(given)) return Number(given);
     const aliased = await this.agents.aliasVersion(agent.id, given);
-    if (aliased === undefined) throw new GatewayError(404, 'alias_not_found', `Agent "${agent.id}" has no version alias "${given}".`, { param: 'agent_version' });
+    if (aliased === undefined)
+      throw new GatewayError(404, 'alias_not_found', `Agent "${agent.id}" has no version alias "${given}".`, {
+        param: 'agent_version',
+      });
     return aliased;
   }
 
@@ -157,11 +173,24 @@ export class AgentsService {
   private viewAt(agent: AgentRecord, version: number): AgentRecord {
     if (version === agent.version) return agent;
     const earlier = agent.history[version];
-    if (!Number.isInteger(version) || !earlier) throw new GatewayError(404, 'agent_version_not_found', `Agent "${agent.id}" has no version ${version}; its versions are 0 to ${agent.version}.`, { param: 'version' });
+    if (!Number.isInteger(version) || !earlier)
+      throw new GatewayError(
+        404,
+        'agent_version_not_found',
+        `Agent "${agent.id}" has no version ${version}; its versions are 0 to ${agent.version}.`,
+        { param: 'version' },
+      );
     return { ...agent, ...earlier, version };
   }
 }
 
 function configurationOf(agent: AgentRecord): AgentConfiguration {
-  return { name: agent.name, model: agent.model, instructions: agent.instructions, description: agent.description, tools: agent.tools, completion_args: agent.completion_args };
+  return {
+    name: agent.name,
+    model: agent.model,
+    instructions: agent.instructions,
+    description: agent.description,
+    tools: agent.tools,
+    completion_args: agent.completion_args,
+  };
 }

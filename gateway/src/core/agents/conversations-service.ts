@@ -1,7 +1,11 @@
 import type { ChatChoice, ChatStreamEvent } from '../../providers/contracts/chat.js';
 import type { ChatMessage } from '../../wire/chat-message-schemas.js';
 import type { ToolDefinition } from '../../wire/tool-schemas.js';
-import type { ConversationEntry, ConversationRecord, ConversationsRepository } from '../../store/conversations-repository.js';
+import type {
+  ConversationEntry,
+  ConversationRecord,
+  ConversationsRepository,
+} from '../../store/conversations-repository.js';
 
 export type { ConversationRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
@@ -24,7 +28,11 @@ export interface ConversationChat {
 }
 /** Streams one chat turn: the chat route's events once the model has accepted the request. */
 export type StreamConversationChat = (chat: ConversationChat) => Promise<AsyncIterable<ChatStreamEvent>>;
-export type RunConversationChat = (chat: ConversationChat) => Promise<{ model: string; choices: ChatChoice[]; usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } }>;
+export type RunConversationChat = (chat: ConversationChat) => Promise<{
+  model: string;
+  choices: ChatChoice[];
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+}>;
 
 export interface TurnOptions {
   inputs: ConversationInputs;
@@ -52,7 +60,6 @@ export interface ConversationTurn {
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-
 /**
  * Mistral's conversations: a stored list of entries with a model (or an agent's configuration); each
  * start, append or restart runs one chat turn over the entries and stores what the model answered.
@@ -70,40 +77,104 @@ export class ConversationsService {
   async start(request: StartConversation, owner: OwnerScope): Promise<PendingTurn> {
     if (request.store !== false) await this.quotas.checkNewConversation(owner.keyId);
     const created = seconds(this.now());
-    const base = { id: newOrderedId('conv_'), key_id: owner.keyId, name: request.name ?? null, description: request.description ?? null, metadata: request.metadata ?? null, entries: [], created_at: created, updated_at: created };
+    const base = {
+      id: newOrderedId('conv_'),
+      key_id: owner.keyId,
+      name: request.name ?? null,
+      description: request.description ?? null,
+      metadata: request.metadata ?? null,
+      entries: [],
+      created_at: created,
+      updated_at: created,
+    };
     let conversation: ConversationRecord;
     if (request.agent_id) {
-      if (request.model) throw new GatewayError(422, 'invalid_value', "Invalid request: give either 'agent_id' or 'model', not both.", { param: 'model' });
+      if (request.model)
+        throw new GatewayError(422, 'invalid_value', "Invalid request: give either 'agent_id' or 'model', not both.", {
+          param: 'model',
+        });
       const agent = await this.agents.atVersion(request.agent_id, request.agent_version, owner);
-      conversation = { ...base, agent_id: agent.id, agent_version: agent.version, model: agent.model, instructions: agent.instructions, tools: agent.tools };
-      return this.pending(conversation, [], request, (entries) => this.conversations.insert({ ...conversation, entries }), agent.completion_args);
+      conversation = {
+        ...base,
+        agent_id: agent.id,
+        agent_version: agent.version,
+        model: agent.model,
+        instructions: agent.instructions,
+        tools: agent.tools,
+      };
+      return this.pending(
+        conversation,
+        [],
+        request,
+        (entries) => this.conversations.insert({ ...conversation, entries }),
+        agent.completion_args,
+      );
     }
-    if (!request.model) throw new GatewayError(422, 'invalid_value', "Invalid request: give 'model' or 'agent_id'.", { param: 'model' });
+    if (!request.model)
+      throw new GatewayError(422, 'invalid_value', "Invalid request: give 'model' or 'agent_id'.", { param: 'model' });
     this.models.resolve(request.model, 'chat');
-    conversation = { ...base, agent_id: null, agent_version: null, model: request.model, instructions: request.instructions ?? null, tools: functionToolsOnly(request.tools ?? []) };
-    return this.pending(conversation, [], request, (entries) => this.conversations.insert({ ...conversation, entries }));
+    conversation = {
+      ...base,
+      agent_id: null,
+      agent_version: null,
+      model: request.model,
+      instructions: request.instructions ?? null,
+      tools: functionToolsOnly(request.tools ?? []),
+    };
+    return this.pending(conversation, [], request, (entries) =>
+      this.conversations.insert({ ...conversation, entries }),
+    );
   }
 
   /** The next turn of a stored conversation. */
   async append(id: string, request: TurnOptions, owner: OwnerScope): Promise<PendingTurn> {
     const conversation = await this.get(id, owner);
-    return this.pending(conversation, conversation.entries, request, (entries) => this.conversations.setEntries(id, entries, seconds(this.now())), await this.agentArgs(conversation, owner));
+    return this.pending(
+      conversation,
+      conversation.entries,
+      request,
+      (entries) => this.conversations.setEntries(id, entries, seconds(this.now())),
+      await this.agentArgs(conversation, owner),
+    );
   }
 
   /** A new conversation with the entries up to and including `fromEntryId`, then the new inputs' turn. */
-  async restart(id: string, request: TurnOptions & { from_entry_id: string; metadata?: Record<string, unknown> | null }, owner: OwnerScope): Promise<PendingTurn> {
+  async restart(
+    id: string,
+    request: TurnOptions & { from_entry_id: string; metadata?: Record<string, unknown> | null },
+    owner: OwnerScope,
+  ): Promise<PendingTurn> {
     const original = await this.get(id, owner);
     const at = original.entries.findIndex((entry) => entry.id === request.from_entry_id);
-    if (at < 0) throw new GatewayError(404, 'entry_not_found', `Conversation "${id}" has no entry "${request.from_entry_id}".`, { param: 'from_entry_id' });
+    if (at < 0)
+      throw new GatewayError(404, 'entry_not_found', `Conversation "${id}" has no entry "${request.from_entry_id}".`, {
+        param: 'from_entry_id',
+      });
     if (request.store !== false) await this.quotas.checkNewConversation(owner.keyId);
     const created = seconds(this.now());
-    const conversation: ConversationRecord = { ...original, id: newOrderedId('conv_'), key_id: owner.keyId, metadata: request.metadata ?? original.metadata, created_at: created, updated_at: created };
-    return this.pending(conversation, original.entries.slice(0, at + 1), request, (entries) => this.conversations.insert({ ...conversation, entries }), await this.agentArgs(original, owner));
+    const conversation: ConversationRecord = {
+      ...original,
+      id: newOrderedId('conv_'),
+      key_id: owner.keyId,
+      metadata: request.metadata ?? original.metadata,
+      created_at: created,
+      updated_at: created,
+    };
+    return this.pending(
+      conversation,
+      original.entries.slice(0, at + 1),
+      request,
+      (entries) => this.conversations.insert({ ...conversation, entries }),
+      await this.agentArgs(original, owner),
+    );
   }
 
   async get(id: string, owner: OwnerScope): Promise<ConversationRecord> {
     const conversation = await this.conversations.get(id, owner);
-    if (!conversation) throw new GatewayError(404, 'conversation_not_found', `No conversation with id "${id}".`, { param: 'conversation_id' });
+    if (!conversation)
+      throw new GatewayError(404, 'conversation_not_found', `No conversation with id "${id}".`, {
+        param: 'conversation_id',
+      });
     return conversation;
   }
 
@@ -128,11 +199,24 @@ export class ConversationsService {
   }
 
   /** A turn's own completion_args override the agent's, field by field. */
-  private pending(conversation: ConversationRecord, history: ConversationEntry[], request: TurnOptions, keep: (entries: ConversationEntry[]) => Promise<void>, agentArgs: Record<string, unknown> = {}): PendingTurn {
+  private pending(
+    conversation: ConversationRecord,
+    history: ConversationEntry[],
+    request: TurnOptions,
+    keep: (entries: ConversationEntry[]) => Promise<void>,
+    agentArgs: Record<string, unknown> = {},
+  ): PendingTurn {
     const startedAt = this.now();
     const entries = [...history, ...inputEntries(request.inputs, startedAt)];
     if (request.store !== false) this.quotas.checkConversationSize(entries);
-    return new PendingTurn(conversation, entries, { ...agentArgs, ...request.completion_args }, startedAt, request.store === false ? async () => undefined : keep, this.now);
+    return new PendingTurn(
+      conversation,
+      entries,
+      { ...agentArgs, ...request.completion_args },
+      startedAt,
+      request.store === false ? async () => undefined : keep,
+      this.now,
+    );
   }
 }
 
@@ -153,7 +237,13 @@ export class PendingTurn {
 
   async run(runChat: RunConversationChat): Promise<ConversationTurn> {
     const answer = await runChat(this.chat());
-    const outputs = outputEntries(answer.choices[0], answer.model, this.conversation.agent_id, this.startedAt, this.now());
+    const outputs = outputEntries(
+      answer.choices[0],
+      answer.model,
+      this.conversation.agent_id,
+      this.startedAt,
+      this.now(),
+    );
     await this.keep([...this.entries, ...outputs]);
     return { conversation_id: this.conversation.id, outputs, usage: answer.usage };
   }
@@ -166,12 +256,23 @@ export class PendingTurn {
 
   private async *streamed(chat: AsyncIterable<ChatStreamEvent>): AsyncGenerator<ConversationStreamEvent> {
     const { conversation } = this;
-    const outputs = yield* conversationEvents(chat, { conversationId: conversation.id, model: conversation.model, agentId: conversation.agent_id, startedAt: this.startedAt, now: this.now });
+    const outputs = yield* conversationEvents(chat, {
+      conversationId: conversation.id,
+      model: conversation.model,
+      agentId: conversation.agent_id,
+      startedAt: this.startedAt,
+      now: this.now,
+    });
     await this.keep([...this.entries, ...outputs]);
   }
 
   private chat(): ConversationChat {
     const { conversation } = this;
-    return { model: conversation.model, messages: chatMessagesOf(conversation.instructions, this.entries), tools: conversation.tools as ToolDefinition[], completionArgs: this.completionArgs };
+    return {
+      model: conversation.model,
+      messages: chatMessagesOf(conversation.instructions, this.entries),
+      tools: conversation.tools as ToolDefinition[],
+      completionArgs: this.completionArgs,
+    };
   }
 }

@@ -22,8 +22,16 @@ export async function audioSource(
   fields: AudioSourceFields,
   deps: { files: Pick<FileStore, 'content'>; owner: OwnerScope; addresses: AddressPolicy },
 ): Promise<{ content: Buffer; filename: string } | undefined> {
-  const given = [upload ? 'file' : '', fields.file_id ? 'file_id' : '', fields.file_url ? 'file_url' : ''].filter(Boolean);
-  if (given.length > 1) throw new GatewayError(422, 'invalid_value', `Invalid request: give one of file, file_id or file_url, not ${given.join(' and ')}.`, { param: given[1] });
+  const given = [upload ? 'file' : '', fields.file_id ? 'file_id' : '', fields.file_url ? 'file_url' : ''].filter(
+    Boolean,
+  );
+  if (given.length > 1)
+    throw new GatewayError(
+      422,
+      'invalid_value',
+      `Invalid request: give one of file, file_id or file_url, not ${given.join(' and ')}.`,
+      { param: given[1] },
+    );
   if (upload) return upload;
   if (fields.file_id) {
     const { record, content } = await deps.files.content(fields.file_id, deps.owner);
@@ -36,7 +44,12 @@ export async function audioSource(
     } catch {
       throw new GatewayError(422, 'invalid_value', "Invalid request: 'file_url' is not a URL.", { param: 'file_url' });
     }
-    const content = await fetchClientUrl(url, { policy: deps.addresses, maxBytes: MAX_FETCHED_AUDIO_BYTES, timeoutMs: 30_000, param: 'file_url' });
+    const content = await fetchClientUrl(url, {
+      policy: deps.addresses,
+      maxBytes: MAX_FETCHED_AUDIO_BYTES,
+      timeoutMs: 30_000,
+      param: 'file_url',
+    });
     return { content, filename: decodeURIComponent(url.pathname.split('/').pop() || 'audio') };
   }
   return undefined;

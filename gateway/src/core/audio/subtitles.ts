@@ -11,7 +11,12 @@ function timestamp(seconds: number, separator: ',' | '.'): string {
 }
 
 export function toSrt(segments: TranscriptSegment[]): string {
-  return segments.map((segment, index) => `${index + 1}\n${timestamp(segment.start, ',')} --> ${timestamp(segment.end, ',')}\n${segment.text.trim()}\n`).join('\n');
+  return segments
+    .map(
+      (segment, index) =>
+        `${index + 1}\n${timestamp(segment.start, ',')} --> ${timestamp(segment.end, ',')}\n${segment.text.trim()}\n`,
+    )
+    .join('\n');
 }
 
 export function toVtt(segments: TranscriptSegment[]): string {

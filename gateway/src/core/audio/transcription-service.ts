@@ -34,18 +34,51 @@ export class TranscriptionService {
 
   async transcribe(input: TranscriptionInput, meter: UsageMeter, signal: AbortSignal): Promise<Transcript> {
     const route = this.models.resolveOrDefault(input.model, 'transcription', DEFAULT_TRANSCRIPTION_MODEL);
-    if (!input.file) throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' (the audio) is required.", { param: 'file' });
+    if (!input.file)
+      throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' (the audio) is required.", {
+        param: 'file',
+      });
     const { content: audio, filename } = input.file;
     if (audio.length === 0) throw new GatewayError(422, 'empty_audio', 'The audio file is empty.', { param: 'file' });
-    if (audio.length > MAX_AUDIO_BYTES) throw new GatewayError(413, 'audio_too_large', `The audio file is larger than ${MAX_AUDIO_BYTES / 1024 / 1024} MB; split it into shorter parts.`, { param: 'file' });
+    if (audio.length > MAX_AUDIO_BYTES)
+      throw new GatewayError(
+        413,
+        'audio_too_large',
+        `The audio file is larger than ${MAX_AUDIO_BYTES / 1024 / 1024} MB; split it into shorter parts.`,
+        { param: 'file' },
+      );
     const sniffed = sniffAudioFormat(audio);
-    if (!sniffed) throw new GatewayError(422, 'unsupported_audio_format', 'The file is not audio this gateway recognises: send WAV, MP3, OGG, FLAC, M4A/MP4 or WebM.', { param: 'file' });
+    if (!sniffed)
+      throw new GatewayError(
+        422,
+        'unsupported_audio_format',
+        'The file is not audio this gateway recognises: send WAV, MP3, OGG, FLAC, M4A/MP4 or WebM.',
+        { param: 'file' },
+      );
     const declaredSeconds = wavDurationSeconds(audio);
     if (declaredSeconds !== undefined && declaredSeconds > MAX_DURATION_SECONDS) {
-      throw new GatewayError(413, 'audio_too_long', `The audio lasts ${Math.round(declaredSeconds)} s; the limit is ${MAX_DURATION_SECONDS} s.`, { param: 'file' });
+      throw new GatewayError(
+        413,
+        'audio_too_long',
+        `The audio lasts ${Math.round(declaredSeconds)} s; the limit is ${MAX_DURATION_SECONDS} s.`,
+        { param: 'file' },
+      );
     }
-    const { value: result, route: served } = await this.runner.invoke(route, 'transcription', signal, (transcription, model, attemptSignal) =>
-      transcription.transcribe({ model, audio, filename, mimeType: sniffed.mimeType, language: input.language, prompt: input.prompt, temperature: input.temperature, signal: attemptSignal }),
+    const { value: result, route: served } = await this.runner.invoke(
+      route,
+      'transcription',
+      signal,
+      (transcription, model, attemptSignal) =>
+        transcription.transcribe({
+          model,
+          audio,
+          filename,
+          mimeType: sniffed.mimeType,
+          language: input.language,
+          prompt: input.prompt,
+          temperature: input.temperature,
+          signal: attemptSignal,
+        }),
     );
     meter.charge(served, { prompt_tokens: 0, completion_tokens: 0 });
     return { result, route: served, declaredSeconds };

@@ -14,7 +14,12 @@ export interface BatchFileSummary {
 }
 
 const lineError = (line: number, why: string) =>
-  new GatewayError(422, 'invalid_batch_file', `Line ${line} of the batch file ${why}. Each line is a JSON object {"custom_id", "method": "POST", "url", "body"} (OpenAI's batch layout; Mistral's {"custom_id", "body"} too).`, { param: 'file' });
+  new GatewayError(
+    422,
+    'invalid_batch_file',
+    `Line ${line} of the batch file ${why}. Each line is a JSON object {"custom_id", "method": "POST", "url", "body"} (OpenAI's batch layout; Mistral's {"custom_id", "body"} too).`,
+    { param: 'file' },
+  );
 
 /** `/chat/completions` and `/v1/chat/completions` name the same endpoint. */
 const withVersion = (url: string) => (url.startsWith('/v1/') ? url : `/v1${url.startsWith('/') ? '' : '/'}${url}`);
@@ -33,29 +38,39 @@ class BatchLineChecker {
     } catch {
       throw lineError(line, 'is not valid JSON');
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw lineError(line, 'is not a JSON object');
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw lineError(line, 'is not a JSON object');
     const entry = parsed as Record<string, unknown>;
-    if (typeof entry.custom_id !== 'string' || entry.custom_id === '') throw lineError(line, "has no 'custom_id' (a non-empty string that names the request in the output)");
-    if (this.customIds.has(entry.custom_id)) throw lineError(line, `repeats the 'custom_id' "${entry.custom_id.slice(0, 64)}"`);
+    if (typeof entry.custom_id !== 'string' || entry.custom_id === '')
+      throw lineError(line, "has no 'custom_id' (a non-empty string that names the request in the output)");
+    if (this.customIds.has(entry.custom_id))
+      throw lineError(line, `repeats the 'custom_id' "${entry.custom_id.slice(0, 64)}"`);
     this.customIds.add(entry.custom_id);
-    if (entry.method !== undefined && (typeof entry.method !== 'string' || entry.method.toUpperCase() !== 'POST')) throw lineError(line, "has a 'method' other than POST");
+    if (entry.method !== undefined && (typeof entry.method !== 'string' || entry.method.toUpperCase() !== 'POST'))
+      throw lineError(line, "has a 'method' other than POST");
     if (entry.url !== undefined) this.checkUrl(entry.url, line);
     const body = entry.body;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw lineError(line, "has no 'body' object (the request's JSON body)");
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw lineError(line, "has no 'body' object (the request's JSON body)");
     const model = (body as Record<string, unknown>).model;
-    if (model !== undefined && model !== null && typeof model !== 'string') throw lineError(line, "has a 'body.model' that is not a string");
+    if (model !== undefined && model !== null && typeof model !== 'string')
+      throw lineError(line, "has a 'body.model' that is not a string");
     if (typeof model === 'string' && !this.summary.models.has(model)) this.summary.models.set(model, line);
     this.summary.requests += 1;
   }
 
   private checkUrl(url: unknown, line: number): void {
-    if (typeof url !== 'string' || !isBatchEndpoint(withVersion(url))) throw lineError(line, `has a 'url' that is not one of ${BATCH_ENDPOINTS.join(', ')}`);
+    if (typeof url !== 'string' || !isBatchEndpoint(withVersion(url)))
+      throw lineError(line, `has a 'url' that is not one of ${BATCH_ENDPOINTS.join(', ')}`);
     const endpoint = withVersion(url);
     if (this.summary.url === undefined) {
       this.summary.url = endpoint;
       this.urlLine = line;
     } else if (endpoint !== this.summary.url) {
-      throw lineError(line, `has the 'url' ${endpoint}, but line ${this.urlLine} has ${this.summary.url} (one batch runs one endpoint)`);
+      throw lineError(
+        line,
+        `has the 'url' ${endpoint}, but line ${this.urlLine} has ${this.summary.url} (one batch runs one endpoint)`,
+      );
     }
   }
 }
@@ -87,10 +102,17 @@ export async function checkBatchFile(source: Uint8Array | AsyncIterable<Uint8Arr
     }
   }
   if (pending.length > 0) checker.check(decoder.decode(Buffer.concat(pending)), line);
-  if (checker.summary.requests === 0) throw new GatewayError(422, 'invalid_batch_file', 'The batch file holds no requests: give one JSON object per line.', { param: 'file' });
+  if (checker.summary.requests === 0)
+    throw new GatewayError(
+      422,
+      'invalid_batch_file',
+      'The batch file holds no requests: give one JSON object per line.',
+      { param: 'file' },
+    );
   return checker.summary;
 }
 
 function* slices(bytes: Uint8Array): Generator<Uint8Array> {
-  for (let start = 0; start < bytes.length; start += BYTES_PER_TURN) yield bytes.subarray(start, start + BYTES_PER_TURN);
+  for (let start = 0; start < bytes.length; start += BYTES_PER_TURN)
+    yield bytes.subarray(start, start + BYTES_PER_TURN);
 }

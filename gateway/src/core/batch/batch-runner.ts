@@ -9,7 +9,12 @@ import { parseBatchInput, type BatchRequestLine } from './parse-batch-input.js';
 import type { BatchLineQueue, QueuedBatchLine } from './batch-line-queue.js';
 
 /** Runs one request of a batch through the gateway's own pipeline (auth, limits, billing, logging). */
-export type BatchExecutor = (endpoint: string, body: Record<string, unknown>, token: string, signal: AbortSignal) => Promise<{ status: number; body: unknown; requestId: string; retryAfter?: number }>;
+export type BatchExecutor = (
+  endpoint: string,
+  body: Record<string, unknown>,
+  token: string,
+  signal: AbortSignal,
+) => Promise<{ status: number; body: unknown; requestId: string; retryAfter?: number }>;
 
 export interface BatchRunnerLogger {
   warn(object: Record<string, unknown>, message: string): void;
@@ -34,10 +39,12 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | und
   return new Promise((resolve, reject) => {
     const onAbort = () => resolve(undefined);
     signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => (signal.aborted ? resolve(undefined) : resolve(value)),
-      (error: unknown) => (signal.aborted ? resolve(undefined) : reject(error)),
-    ).finally(() => signal.removeEventListener('abort', onAbort));
+    work
+      .then(
+        (value) => (signal.aborted ? resolve(undefined) : resolve(value)),
+        (error: unknown) => (signal.aborted ? resolve(undefined) : reject(error)),
+      )
+      .finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 
@@ -87,10 +94,15 @@ export class BatchRunner {
   async start(): Promise<void> {
     this.statusCheck = setInterval(() => void this.abortLinesOfStoppedBatches(), STATUS_CHECK_MS);
     this.statusCheck.unref();
-    await this.queue.start({ startBatch: (id) => this.startBatch(id), finaliseBatch: (id) => this.finalise(id), runLine: (line, signal) => this.runLine(line, signal) });
+    await this.queue.start({
+      startBatch: (id) => this.startBatch(id),
+      finaliseBatch: (id) => this.finalise(id),
+      runLine: (line, signal) => this.runLine(line, signal),
+    });
     for (const batch of await this.batches.withStatus([...UNFINISHED, 'expired'])) {
       if (batch.status === 'validating' || batch.status === 'in_progress') await this.queue.queueBatch(batch.id);
-      else if (batch.status !== 'expired' || (batch.output_file_id === null && batch.error_file_id === null)) await this.queue.queueFinalise(batch.id);
+      else if (batch.status !== 'expired' || (batch.output_file_id === null && batch.error_file_id === null))
+        await this.queue.queueFinalise(batch.id);
     }
   }
 
@@ -143,7 +155,12 @@ export class BatchRunner {
     const batch = await this.get(id, scope);
     if (batch.status !== 'in_progress' || !(await this.batches.transition(id, ['in_progress'], 'cancelling'))) {
       const now = await this.get(id);
-      throw new GatewayError(409, 'batch_not_cancellable', `Batch ${id} is ${now.status}; only batches in_progress can be cancelled.`, { param: 'batch_id' });
+      throw new GatewayError(
+        409,
+        'batch_not_cancellable',
+        `Batch ${id} is ${now.status}; only batches in_progress can be cancelled.`,
+        { param: 'batch_id' },
+      );
     }
     this.stopLines(id);
     const cancelling = await this.get(id);
@@ -180,7 +197,11 @@ export class BatchRunner {
     const { content } = await this.files.content(batch.input_file_id);
     const { requests, problems } = parseBatchInput(content.toString('utf8'), batch.endpoint);
     if (problems.length > 0) {
-      await this.batches.update(batch.id, { status: 'failed', failed_at: seconds(this.now()), errors: problems.slice(0, 100) });
+      await this.batches.update(batch.id, {
+        status: 'failed',
+        failed_at: seconds(this.now()),
+        errors: problems.slice(0, 100),
+      });
       return undefined;
     }
     return requests;
@@ -193,16 +214,32 @@ export class BatchRunner {
       if (batch.status !== 'validating' && batch.status !== 'in_progress') return;
       const requests = await this.validate(batch);
       if (!requests) return;
-      if (batch.status === 'validating') await this.batches.transition(id, ['validating'], 'in_progress', { in_progress_at: seconds(this.now()), total: requests.length });
+      if (batch.status === 'validating')
+        await this.batches.transition(id, ['validating'], 'in_progress', {
+          in_progress_at: seconds(this.now()),
+          total: requests.length,
+        });
       if (this.now() > this.deadline(batch)) return await this.expire(id);
       const stored = await this.batches.storedLineIds(id);
-      const lines = requests.map((request, line) => ({ batchId: id, keyId: batch.key_id, line, customId: request.custom_id, body: request.body })).filter((line) => !stored.has(line.customId));
+      const lines = requests
+        .map((request, line) => ({
+          batchId: id,
+          keyId: batch.key_id,
+          line,
+          customId: request.custom_id,
+          body: request.body,
+        }))
+        .filter((line) => !stored.has(line.customId));
       if (lines.length === 0) return await this.finishIfDone(id);
       await this.queue.queueLines(lines);
     } catch (error) {
       if (this.stopping) throw error;
       this.logger.warn({ batch: id, err: error }, 'batch failed');
-      await this.batches.update(id, { status: 'failed', failed_at: seconds(this.now()), errors: [{ line: 0, message: (error as Error).message }] });
+      await this.batches.update(id, {
+        status: 'failed',
+        failed_at: seconds(this.now()),
+        errors: [{ line: 0, message: (error as Error).message }],
+      });
     }
   }
 
@@ -211,16 +248,21 @@ export class BatchRunner {
     const batch = await this.batches.get(line.batchId);
     if (!batch || batch.status !== 'in_progress') return this.forgetToken(line.batchId);
     if (this.now() > this.deadline(batch)) return this.expire(batch.id);
-    if (this.stopping) throw new BatchLineAbandoned(`Batch ${line.batchId} line ${line.line} was not started: the gateway is stopping.`);
+    if (this.stopping)
+      throw new BatchLineAbandoned(`Batch ${line.batchId} line ${line.line} was not started: the gateway is stopping.`);
     const stopped = new AbortController();
     const lines = this.inFlight.get(line.batchId) ?? new Set();
     this.inFlight.set(line.batchId, lines.add(stopped));
     try {
       const signal = AbortSignal.any([stopped.signal, abandon]);
-      const result = await untilAborted(this.executeWithRateLimitWaits(batch.endpoint, line.body, this.tokenFor(batch), signal), signal);
+      const result = await untilAborted(
+        this.executeWithRateLimitWaits(batch.endpoint, line.body, this.tokenFor(batch), signal),
+        signal,
+      );
       // Cancelled or expired meanwhile: the result is not stored.
       if (stopped.signal.aborted) return;
-      if (!result) throw new BatchLineAbandoned(`Batch ${line.batchId} line ${line.line} was stopped with the gateway.`);
+      if (!result)
+        throw new BatchLineAbandoned(`Batch ${line.batchId} line ${line.line} was stopped with the gateway.`);
       const stored = await this.batches.storeLine(line.batchId, this.lineResult(line, result));
       if (stored !== 'not_running') await this.finishIfDone(line.batchId);
     } finally {
@@ -230,10 +272,16 @@ export class BatchRunner {
   }
 
   private lineResult(line: QueuedBatchLine, result: Awaited<ReturnType<BatchExecutor>>): BatchLineResult {
-    const written = { id: newId('batch_req_'), custom_id: line.customId, response: { status_code: result.status, request_id: result.requestId, body: result.body } };
+    const written = {
+      id: newId('batch_req_'),
+      custom_id: line.customId,
+      response: { status_code: result.status, request_id: result.requestId, body: result.body },
+    };
     const ok = result.status < 400;
     const problem = result.body as { code?: string; message?: string } | undefined;
-    const error = ok ? null : { code: problem?.code ?? `http_${result.status}`, message: problem?.message ?? `HTTP ${result.status}` };
+    const error = ok
+      ? null
+      : { code: problem?.code ?? `http_${result.status}`, message: problem?.message ?? `HTTP ${result.status}` };
     return { customId: line.customId, line: line.line, ok, result: JSON.stringify({ ...written, error }) };
   }
 
@@ -253,7 +301,12 @@ export class BatchRunner {
   }
 
   /** The line's result, or undefined when stopping cut a rate-limit wait short (the line runs again). */
-  private async executeWithRateLimitWaits(endpoint: string, body: Record<string, unknown>, token: string, signal: AbortSignal) {
+  private async executeWithRateLimitWaits(
+    endpoint: string,
+    body: Record<string, unknown>,
+    token: string,
+    signal: AbortSignal,
+  ) {
     for (let attempt = 0; ; attempt++) {
       const result = await this.execute(endpoint, { ...body, stream: false }, token, signal);
       const wait = result.retryAfter ?? 1;
@@ -292,7 +345,8 @@ export class BatchRunner {
   private async finalise(id: string): Promise<void> {
     const batch = await this.get(id);
     // Written already (a retried job, or a second start): nothing to do.
-    const expiredUnwritten = batch.status === 'expired' && batch.output_file_id === null && batch.error_file_id === null;
+    const expiredUnwritten =
+      batch.status === 'expired' && batch.output_file_id === null && batch.error_file_id === null;
     if (batch.status !== 'finalizing' && batch.status !== 'cancelling' && !expiredUnwritten) return;
     const lines = await this.batches.lines(id);
     const errors = lines.filter((line) => !line.ok).map((line) => line.result);
@@ -300,10 +354,18 @@ export class BatchRunner {
     const save = async (results: string[], suffix: string) => {
       if (results.length === 0) return null;
       const content = Buffer.from(`${results.join('\n')}\n`);
-      const record = await this.files.save(content, { purpose: 'batch_output', filename: `${id}_${suffix}.jsonl`, mimeType: 'application/jsonl', keyId: batch.key_id });
+      const record = await this.files.save(content, {
+        purpose: 'batch_output',
+        filename: `${id}_${suffix}.jsonl`,
+        mimeType: 'application/jsonl',
+        keyId: batch.key_id,
+      });
       return record.id;
     };
-    const output_file_id = await save(lines.filter((line) => line.ok).map((line) => line.result), 'output');
+    const output_file_id = await save(
+      lines.filter((line) => line.ok).map((line) => line.result),
+      'output',
+    );
     const error_file_id = await save(errors, 'errors');
     const ended =
       batch.status === 'finalizing'
@@ -312,7 +374,13 @@ export class BatchRunner {
           ? { status: 'cancelled' as const, cancelled_at: seconds(this.now()) }
           : {};
     const completed = lines.filter((line) => line.ok).length;
-    await this.batches.update(id, { output_file_id, error_file_id, completed, failed: lines.length - completed, ...ended });
+    await this.batches.update(id, {
+      output_file_id,
+      error_file_id,
+      completed,
+      failed: lines.length - completed,
+      ...ended,
+    });
     await this.batches.deleteLines(id);
     this.forgetToken(id);
   }
@@ -321,7 +389,14 @@ export class BatchRunner {
     const done = new Set(stored.map((line) => line.customId));
     const { content } = await this.files.content(batch.input_file_id);
     const { requests } = parseBatchInput(content.toString('utf8'), batch.endpoint);
-    const error = { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' };
-    return requests.filter((request) => !done.has(request.custom_id)).map((request) => JSON.stringify({ id: newId('batch_req_'), custom_id: request.custom_id, response: null, error }));
+    const error = {
+      code: 'batch_expired',
+      message: 'This request could not be executed before the completion window expired.',
+    };
+    return requests
+      .filter((request) => !done.has(request.custom_id))
+      .map((request) =>
+        JSON.stringify({ id: newId('batch_req_'), custom_id: request.custom_id, response: null, error }),
+      );
   }
 }

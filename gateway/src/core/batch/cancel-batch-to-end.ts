@@ -12,7 +12,12 @@ const CANCEL_POLL_MS = 25;
  * while the batch is `cancelling` (its lines in flight stopped, what finished written out; the
  * runner's finalise step, on any instance). OpenAI's and Mistral's paths answer `cancelling` at once.
  */
-export async function cancelBatchToEnd(runner: BatchRunner, id: string, scope: OwnerScope, settleMs = CANCEL_SETTLE_MS): Promise<BatchRecord> {
+export async function cancelBatchToEnd(
+  runner: BatchRunner,
+  id: string,
+  scope: OwnerScope,
+  settleMs = CANCEL_SETTLE_MS,
+): Promise<BatchRecord> {
   let batch = await runner.cancel(id, scope);
   const until = Date.now() + settleMs;
   while (batch.status === 'cancelling' && Date.now() < until) {

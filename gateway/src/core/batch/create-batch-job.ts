@@ -31,7 +31,13 @@ const ENDPOINT_CAPABILITY: Record<BatchEndpoint, Capability> = {
 };
 
 /** A batch's model must be one a route serves: checked at creation, a 422 naming the field rather than failed lines later. */
-export function checkBatchModel(models: ModelRegistry, endpoint: BatchEndpoint, model: string, param: string, where = ''): void {
+export function checkBatchModel(
+  models: ModelRegistry,
+  endpoint: BatchEndpoint,
+  model: string,
+  param: string,
+  where = '',
+): void {
   try {
     models.find(model, ENDPOINT_CAPABILITY[endpoint]);
   } catch (error) {
@@ -53,7 +59,12 @@ export interface NewBatchJob {
 export function batchEndpoint(given: string): BatchEndpoint {
   const endpoint = given.startsWith('/v1/') ? given : `/v1${given.startsWith('/') ? '' : '/'}${given}`;
   if (!isBatchEndpoint(endpoint)) {
-    throw new GatewayError(422, 'invalid_value', `Invalid request: 'endpoint' must be one of ${BATCH_ENDPOINTS.join(', ')}.`, { param: 'endpoint' });
+    throw new GatewayError(
+      422,
+      'invalid_value',
+      `Invalid request: 'endpoint' must be one of ${BATCH_ENDPOINTS.join(', ')}.`,
+      { param: 'endpoint' },
+    );
   }
   return endpoint;
 }
@@ -92,13 +103,26 @@ export async function createBatchJob(services: BatchJobServices, job: NewBatchJo
 /** The input file's lines are valid, for this endpoint, and name models that routes serve; otherwise a 422 naming `input_file_id` (or `endpoint`). */
 async function checkBatchInput(models: ModelRegistry, endpoint: BatchEndpoint, content: Buffer): Promise<void> {
   const summary = await checkBatchFile(content).catch((error: unknown) => {
-    throw error instanceof GatewayError ? new GatewayError(error.status, error.code, error.message, { param: 'input_file_id' }) : error;
+    throw error instanceof GatewayError
+      ? new GatewayError(error.status, error.code, error.message, { param: 'input_file_id' })
+      : error;
   });
   if (summary.url !== undefined && summary.url !== endpoint) {
-    throw new GatewayError(422, 'invalid_value', `The input file's requests are for ${summary.url}, not the batch's endpoint ${endpoint}.`, { param: 'endpoint' });
+    throw new GatewayError(
+      422,
+      'invalid_value',
+      `The input file's requests are for ${summary.url}, not the batch's endpoint ${endpoint}.`,
+      { param: 'endpoint' },
+    );
   }
   if (models.withCapability(ENDPOINT_CAPABILITY[endpoint]).length === 0) {
-    throw new GatewayError(422, 'capability_not_served', `No model here serves ${ENDPOINT_CAPABILITY[endpoint]}, so no request of a batch on ${endpoint} could run. Add a route with that capability first.`, { param: 'endpoint' });
+    throw new GatewayError(
+      422,
+      'capability_not_served',
+      `No model here serves ${ENDPOINT_CAPABILITY[endpoint]}, so no request of a batch on ${endpoint} could run. Add a route with that capability first.`,
+      { param: 'endpoint' },
+    );
   }
-  for (const [model, line] of summary.models) checkBatchModel(models, endpoint, model, 'input_file_id', `Line ${line} of the input file: `);
+  for (const [model, line] of summary.models)
+    checkBatchModel(models, endpoint, model, 'input_file_id', `Line ${line} of the input file: `);
 }

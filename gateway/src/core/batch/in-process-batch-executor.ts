@@ -35,13 +35,19 @@ export interface InProcessResponse {
  * The batch executor of a single gateway: each line is posted to the gateway's own route in process,
  * as the batch's key, so it passes authentication, limits, billing and the request log like any call.
  */
-export function inProcessBatchExecutor(inject: (request: InProcessRequest) => Promise<InProcessResponse>): BatchExecutor {
+export function inProcessBatchExecutor(
+  inject: (request: InProcessRequest) => Promise<InProcessResponse>,
+): BatchExecutor {
   return async (endpoint, body, token, signal) => {
     const line = randomUUID();
     lineAborts.set(line, signal);
-    const response = await inject({ method: 'POST', url: endpoint, signal, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', [LINE_HEADER]: line }, payload: JSON.stringify(body) }).finally(() =>
-      lineAborts.delete(line),
-    );
+    const response = await inject({
+      method: 'POST',
+      url: endpoint,
+      signal,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', [LINE_HEADER]: line },
+      payload: JSON.stringify(body),
+    }).finally(() => lineAborts.delete(line));
     let parsed: unknown;
     try {
       parsed = response.json();
@@ -49,6 +55,11 @@ export function inProcessBatchExecutor(inject: (request: InProcessRequest) => Pr
       parsed = response.body;
     }
     const retryAfter = Number(response.headers['retry-after']);
-    return { status: response.statusCode, body: parsed, requestId: String(response.headers['x-request-id'] ?? ''), ...(Number.isFinite(retryAfter) ? { retryAfter } : {}) };
+    return {
+      status: response.statusCode,
+      body: parsed,
+      requestId: String(response.headers['x-request-id'] ?? ''),
+      ...(Number.isFinite(retryAfter) ? { retryAfter } : {}),
+    };
   };
 }

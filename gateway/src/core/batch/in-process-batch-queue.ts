@@ -46,11 +46,19 @@ export class InProcessBatchQueue implements BatchLineQueue {
 
   async queueBatch(batchId: string): Promise<void> {
     if (this.stopped) return;
-    this.track(this.handlers!.startBatch(batchId).catch((error: unknown) => this.logger.warn({ batch: batchId, err: error }, 'batch could not be started')));
+    this.track(
+      this.handlers!.startBatch(batchId).catch((error: unknown) =>
+        this.logger.warn({ batch: batchId, err: error }, 'batch could not be started'),
+      ),
+    );
   }
 
   async queueFinalise(batchId: string): Promise<void> {
-    this.track(this.handlers!.finaliseBatch(batchId).catch((error: unknown) => this.logger.warn({ batch: batchId, err: error }, 'batch could not be finalised')));
+    this.track(
+      this.handlers!.finaliseBatch(batchId).catch((error: unknown) =>
+        this.logger.warn({ batch: batchId, err: error }, 'batch could not be finalised'),
+      ),
+    );
   }
 
   async queueLines(lines: QueuedBatchLine[]): Promise<void> {
@@ -97,7 +105,9 @@ export class InProcessBatchQueue implements BatchLineQueue {
       this.track(
         this.handlers
           .runLine(line, this.abandon.signal)
-          .catch((error: unknown) => this.logger.warn({ batch: line.batchId, line: line.line, err: error }, 'batch line failed'))
+          .catch((error: unknown) =>
+            this.logger.warn({ batch: line.batchId, line: line.line, err: error }, 'batch line failed'),
+          )
           .finally(() => {
             this.inFlight--;
             this.inFlightPerBatch.set(line.batchId, this.inFlightPerBatch.get(line.batchId)! - 1);

@@ -12,7 +12,10 @@ export interface BatchInputProblem {
  * Reads a batch input file: JSON Lines of `{custom_id, method?, url?, body}` (OpenAI's layout; Mistral's
  * `{custom_id, body}` works too). Every line's url, when given, must be the batch's endpoint.
  */
-export function parseBatchInput(content: string, endpoint: string): { requests: BatchRequestLine[]; problems: BatchInputProblem[] } {
+export function parseBatchInput(
+  content: string,
+  endpoint: string,
+): { requests: BatchRequestLine[]; problems: BatchInputProblem[] } {
   const requests: BatchRequestLine[] = [];
   const problems: BatchInputProblem[] = [];
   const seen = new Set<string>();
@@ -52,6 +55,7 @@ export function parseBatchInput(content: string, endpoint: string): { requests: 
     seen.add(customId);
     requests.push({ custom_id: customId, body: body as Record<string, unknown> });
   });
-  if (requests.length === 0 && problems.length === 0) problems.push({ line: 0, message: 'the input file holds no requests' });
+  if (requests.length === 0 && problems.length === 0)
+    problems.push({ line: 0, message: 'the input file holds no requests' });
   return { requests, problems };
 }

@@ -83,11 +83,21 @@ export class PgBossBatchQueue implements BatchLineQueue {
   async start(handlers: BatchQueueHandlers): Promise<void> {
     const expireInSeconds = Math.max(HEARTBEAT_SECONDS, this.settings.lineExpirySeconds);
     // A finished line's job (its body) is deleted after an hour: its result is in batch_lines by then.
-    const retries = { heartbeatSeconds: HEARTBEAT_SECONDS, retryLimit: RETRY_LIMIT, retryDelay: 1, deleteAfterSeconds: 3600 };
+    const retries = {
+      heartbeatSeconds: HEARTBEAT_SECONDS,
+      retryLimit: RETRY_LIMIT,
+      retryDelay: 1,
+      deleteAfterSeconds: 3600,
+    };
     await this.ensureQueue(BATCH_QUEUE, { expireInSeconds: 600, ...retries });
     await this.ensureQueue(LINE_QUEUE, { expireInSeconds, ...retries });
-    this.batchWorker = await this.boss.work<BatchStep>(BATCH_QUEUE, { pollingIntervalSeconds: BATCH_POLL_SECONDS, batchSize: 1 }, async ([job]) =>
-      job!.data.step === 'finalise' ? handlers.finaliseBatch(job!.data.batchId) : handlers.startBatch(job!.data.batchId),
+    this.batchWorker = await this.boss.work<BatchStep>(
+      BATCH_QUEUE,
+      { pollingIntervalSeconds: BATCH_POLL_SECONDS, batchSize: 1 },
+      async ([job]) =>
+        job!.data.step === 'finalise'
+          ? handlers.finaliseBatch(job!.data.batchId)
+          : handlers.startBatch(job!.data.batchId),
     );
     this.heartbeat = setInterval(() => this.touch(), (HEARTBEAT_SECONDS / 2) * 1000);
     this.loop = this.fetchLines(handlers);
@@ -110,12 +120,16 @@ export class PgBossBatchQueue implements BatchLineQueue {
   }
 
   async queueBatch(batchId: string): Promise<void> {
-    await this.boss.send(BATCH_QUEUE, { batchId, step: 'start' } satisfies BatchStep, { id: stableJobId(`start:${batchId}`) });
+    await this.boss.send(BATCH_QUEUE, { batchId, step: 'start' } satisfies BatchStep, {
+      id: stableJobId(`start:${batchId}`),
+    });
     this.queued();
   }
 
   async queueFinalise(batchId: string): Promise<void> {
-    await this.boss.send(BATCH_QUEUE, { batchId, step: 'finalise' } satisfies BatchStep, { id: stableJobId(`finalise:${batchId}`) });
+    await this.boss.send(BATCH_QUEUE, { batchId, step: 'finalise' } satisfies BatchStep, {
+      id: stableJobId(`finalise:${batchId}`),
+    });
     this.queued();
   }
 
@@ -124,7 +138,11 @@ export class PgBossBatchQueue implements BatchLineQueue {
       const chunk = lines.slice(start, start + INSERT_CHUNK);
       await this.boss.insert(
         LINE_QUEUE,
-        chunk.map((line) => ({ id: stableJobId(`line:${line.batchId}:${line.line}`), data: line, group: { id: line.batchId } })),
+        chunk.map((line) => ({
+          id: stableJobId(`line:${line.batchId}:${line.line}`),
+          data: line,
+          group: { id: line.batchId },
+        })),
       );
     }
     this.queued();
@@ -161,7 +179,8 @@ export class PgBossBatchQueue implements BatchLineQueue {
         this.run(fetched, handlers);
         continue;
       }
-      if (fetched) await this.boss.fail(LINE_QUEUE, fetched.id, { message: 'the instance is stopping' }).catch(() => undefined);
+      if (fetched)
+        await this.boss.fail(LINE_QUEUE, fetched.id, { message: 'the instance is stopping' }).catch(() => undefined);
       // Idle, or every slot taken: wait for a line to end, work to be queued, or the next look (backing off while idle).
       const waitMs = this.idleMs;
       if (this.active.size === 0) this.idleMs = Math.min(this.idleMs * 2, IDLE_POLL_MAX_MS);
@@ -179,12 +198,17 @@ export class PgBossBatchQueue implements BatchLineQueue {
    * line before its key's turn.
    */
   private async fetchFairly(): Promise<Job<QueuedBatchLine> | undefined> {
-    const full = [...this.perBatch].filter(([, count]) => count >= this.settings.concurrency.perBatch).map(([batchId]) => batchId);
+    const full = [...this.perBatch]
+      .filter(([, count]) => count >= this.settings.concurrency.perBatch)
+      .map(([batchId]) => batchId);
     const levels = [...new Set(this.perKey.values())].sort((a, b) => a - b);
     for (const level of [...levels, Infinity]) {
       const ignored = new Set(full);
       for (const [batchId, key] of this.batchKeys) if (this.perKey.get(key)! >= level) ignored.add(batchId);
-      const [fetched] = await this.boss.fetch<QueuedBatchLine>(LINE_QUEUE, { batchSize: 1, ignoreGroups: ignored.size > 0 ? [...ignored] : null });
+      const [fetched] = await this.boss.fetch<QueuedBatchLine>(LINE_QUEUE, {
+        batchSize: 1,
+        ignoreGroups: ignored.size > 0 ? [...ignored] : null,
+      });
       if (fetched) return fetched;
     }
     return undefined;
@@ -225,7 +249,11 @@ export class PgBossBatchQueue implements BatchLineQueue {
   private touch(): void {
     const ids = [...this.active.keys()];
     if (ids.length === 0) return;
-    this.boss.touch(LINE_QUEUE, ids).catch((error: unknown) => this.logger.warn({ err: error }, 'batch queue: could not send the heartbeat of lines in flight'));
+    this.boss
+      .touch(LINE_QUEUE, ids)
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'batch queue: could not send the heartbeat of lines in flight'),
+      );
   }
 
   private async ensureQueue(name: string, options: Parameters<PgBoss['createQueue']>[1]): Promise<void> {

@@ -50,7 +50,12 @@ export class RequestBilling implements UsageMeter {
 }
 
 function priced(route: ModelRoute, usage: TokenUsage): ChargedUsage {
-  return { model: route.id, prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, cost: costOf(route, usage) };
+  return {
+    model: route.id,
+    prompt_tokens: usage.prompt_tokens,
+    completion_tokens: usage.completion_tokens,
+    cost: costOf(route, usage),
+  };
 }
 
 /** The ledger row of a finished request, beside what it used. */
@@ -86,7 +91,8 @@ export class BillingService {
 
   /** Holds the request's estimated cost (from its JSON body) for `key`; throws 402 naming the limit it does not fit in. */
   async reserve(billing: RequestBilling, key: ApiKeyRecord, body: unknown): Promise<void> {
-    const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+    const fields =
+      body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
     let route: ModelRoute | undefined;
     try {
       if (typeof fields?.model === 'string') route = this.models.find(fields.model);
@@ -101,7 +107,10 @@ export class BillingService {
    * Bills a finished request: writes its ledger entry (requests with a key) and settles its
    * reservation. Returns what it was billed and the entry's commit, which the answer waits for.
    */
-  settle(billing: RequestBilling, request: FinishedRequest): { usage: ChargedUsage | null; committed: Promise<void> | undefined } {
+  settle(
+    billing: RequestBilling,
+    request: FinishedRequest,
+  ): { usage: ChargedUsage | null; committed: Promise<void> | undefined } {
     const usage = billing.billed(request.abandoned);
     let committed: Promise<void> | undefined;
     if (request.key && !(request.fromConsole && !usage)) {

@@ -5,6 +5,9 @@ import type { ModelRoute } from '../routing/model-registry.js';
 export function costOf(route: ModelRoute, usage: TokenUsage): number {
   const pricing = route.pricing;
   if (!pricing) return 0;
-  const cost = (usage.prompt_tokens * pricing.input_per_million + usage.completion_tokens * pricing.output_per_million) / 1_000_000 + (pricing.per_request ?? 0);
+  const cost =
+    (usage.prompt_tokens * pricing.input_per_million + usage.completion_tokens * pricing.output_per_million) /
+      1_000_000 +
+    (pricing.per_request ?? 0);
   return Math.round(cost * 1e8) / 1e8;
 }

@@ -3,7 +3,15 @@ import type { RedisConnection } from '../../store/redis/redis-connection.js';
 import { nextLeaseSize, type LeaseSizing } from '../team/lease-size.js';
 import { teamStoreUnavailable } from '../team/team-store-unavailable.js';
 import { RESERVE, SETTLE, SYNC } from './redis-spend-scripts.js';
-import { EPSILON, fits, type CommittedSpend, type Reservation, type SpendLimit, type SpendRefusal, type SpendReservations } from './spend-reservations.js';
+import {
+  EPSILON,
+  fits,
+  type CommittedSpend,
+  type Reservation,
+  type SpendLimit,
+  type SpendRefusal,
+  type SpendReservations,
+} from './spend-reservations.js';
 
 /** A hold whose instance died (no settle, no release) is dropped after this long. */
 const HOLD_TTL_MS = 15 * 60_000;
@@ -91,7 +99,11 @@ export class RedisSpendReservations implements SpendReservations {
     return [`${p}account`, `${p}key:${keyId}`, `${p}held`, `${p}held:amount`, `${p}held:key`, `${p}held:sum`];
   }
 
-  async reserve(request: { keyId: string; keyLimit: number | null; amount: number }): Promise<Reservation | SpendRefusal> {
+  async reserve(request: {
+    keyId: string;
+    keyLimit: number | null;
+    amount: number;
+  }): Promise<Reservation | SpendRefusal> {
     const part = this.partOfLease(request);
     if (part) return part;
     const slots = this.leaseState(request.keyId);
@@ -104,15 +116,25 @@ export class RedisSpendReservations implements SpendReservations {
     const asked = this.hold(request, leaseWanted(slots, askedAt, request.amount), askedAt);
     if (slots.size > 1) {
       slots.refill = asked;
-      void asked.catch(() => undefined).finally(() => {
-        if (slots.refill === asked) slots.refill = undefined;
-      });
+      void asked
+        .catch(() => undefined)
+        .finally(() => {
+          if (slots.refill === asked) slots.refill = undefined;
+        });
     }
     return asked;
   }
 
   /** A part of the key's lease when it has room for this request (no round trip), else undefined. */
-  private partOfLease({ keyId, keyLimit, amount }: { keyId: string; keyLimit: number | null; amount: number }): Reservation | undefined {
+  private partOfLease({
+    keyId,
+    keyLimit,
+    amount,
+  }: {
+    keyId: string;
+    keyLimit: number | null;
+    amount: number;
+  }): Reservation | undefined {
     const slots = this.leases.get(keyId);
     const lease = slots?.lease;
     if (!slots || !lease) return undefined;
@@ -143,13 +165,24 @@ export class RedisSpendReservations implements SpendReservations {
    * Holds `wanted` for the key in Redis when it is small beside what is left (a lease, whose room
    * beyond this request's amount serves the next ones), else just the amount.
    */
-  private async hold({ keyId, keyLimit, amount }: { keyId: string; keyLimit: number | null; amount: number }, wanted: number, askedAt: number): Promise<Reservation | SpendRefusal> {
+  private async hold(
+    { keyId, keyLimit, amount }: { keyId: string; keyLimit: number | null; amount: number },
+    wanted: number,
+    askedAt: number,
+  ): Promise<Reservation | SpendRefusal> {
     const id = randomUUID();
     const keys = this.keys(keyId);
     const epoch = this.leaseEpoch;
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
-        const outcome = (await RESERVE.run(this.redis.commands, keys, [id, keyId, amount, keyLimit ?? '', HOLD_TTL_MS, Math.max(wanted, amount)])) as string[];
+        const outcome = (await RESERVE.run(this.redis.commands, keys, [
+          id,
+          keyId,
+          amount,
+          keyLimit ?? '',
+          HOLD_TTL_MS,
+          Math.max(wanted, amount),
+        ])) as string[];
         if (outcome[0] === 'held') {
           const held = Number(outcome[1]);
           if (held - amount <= EPSILON) {
@@ -157,15 +190,27 @@ export class RedisSpendReservations implements SpendReservations {
             return { id, keyId, amount };
           }
           // Ends SPEND_LEASE_MS after it was asked for; parts taken until then settle whenever their requests end.
-          const lease: SpendLease = { id, keyId, keyLimit, free: held - amount, size: held, endsAt: askedAt + SPEND_LEASE_MS };
+          const lease: SpendLease = {
+            id,
+            keyId,
+            keyLimit,
+            free: held - amount,
+            size: held,
+            endsAt: askedAt + SPEND_LEASE_MS,
+          };
           // Leases were retired while this one was on its way (the account changed): its room goes back at once.
           if (epoch === this.leaseEpoch) this.keep(lease);
           else this.giveBack(lease);
           return { id, keyId, amount, ofLease: true };
         }
-        if (outcome[0] === 'refused') return { refused: outcome[1] as SpendLimit, available: Math.max(0, Number(outcome[2])) };
+        if (outcome[0] === 'refused')
+          return { refused: outcome[1] as SpendLimit, available: Math.max(0, Number(outcome[2])) };
         const spent = await this.stored(keyId);
-        await SYNC.run(this.redis.commands, [keys[0], keys[1]], [spent.balance, spent.accountLimit ?? '', spent.accountSpent, spent.keySpent, RESYNC_MS]);
+        await SYNC.run(
+          this.redis.commands,
+          [keys[0], keys[1]],
+          [spent.balance, spent.accountLimit ?? '', spent.accountSpent, spent.keySpent, RESYNC_MS],
+        );
       }
     } catch (error) {
       throw teamStoreUnavailable('the spending limits', error);
@@ -193,7 +238,10 @@ export class RedisSpendReservations implements SpendReservations {
   private giveBack(lease: SpendLease): void {
     const unused = lease.free;
     lease.free = 0;
-    if (unused > EPSILON) void this.settle({ id: lease.id, keyId: lease.keyId, amount: unused, ofLease: true }, 0, true).catch(() => undefined);
+    if (unused > EPSILON)
+      void this.settle({ id: lease.id, keyId: lease.keyId, amount: unused, ofLease: true }, 0, true).catch(
+        () => undefined,
+      );
   }
 
   /** Every lease gives back what it has left: the account changed, or the instance is stopping. */
@@ -219,7 +267,11 @@ export class RedisSpendReservations implements SpendReservations {
         const balance = await this.redis.commands.hget(keys[0], 'balance');
         if (balance !== null) return Number(balance);
         const spent = await this.stored(keyId);
-        await SYNC.run(this.redis.commands, [keys[0], keys[1]], [spent.balance, spent.accountLimit ?? '', spent.accountSpent, spent.keySpent, RESYNC_MS]);
+        await SYNC.run(
+          this.redis.commands,
+          [keys[0], keys[1]],
+          [spent.balance, spent.accountLimit ?? '', spent.accountSpent, spent.keySpent, RESYNC_MS],
+        );
       }
     } catch {
       return undefined;
@@ -259,7 +311,8 @@ export class RedisSpendReservations implements SpendReservations {
     const queued = this.settlements;
     if (queued.length === 0) return;
     this.settlements = [];
-    for (let start = 0; start < queued.length; start += SETTLEMENTS_PER_CALL) this.sendBatch(queued.slice(start, start + SETTLEMENTS_PER_CALL));
+    for (let start = 0; start < queued.length; start += SETTLEMENTS_PER_CALL)
+      this.sendBatch(queued.slice(start, start + SETTLEMENTS_PER_CALL));
   }
 
   /** KEYS as SETTLE reads them: the account, the first key's counter, the four hold keys, then the other keys' counters. */

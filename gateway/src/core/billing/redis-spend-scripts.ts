@@ -98,7 +98,6 @@ end
 return 1
 `);
 
-
 /** ARGV: balance, account limit ('' for none), account spent, key spent, resync ms. Counters another instance set first stay. */
 export const SYNC = new RedisScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then

@@ -27,7 +27,8 @@ function textCharacters(body: Record<string, unknown>): number {
   return chars;
 }
 
-const positiveInteger = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined);
+const positiveInteger = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 
 /**
  * What a request may cost at most, reserved before the provider is called: the prompt estimated from
@@ -35,10 +36,16 @@ const positiveInteger = (value: unknown): number | undefined => (typeof value ==
  * completion tokens for requests that generate text, `defaultCompletionTokens` when the client set
  * neither, plus the route's per-request price. Free routes cost 0.
  */
-export function estimateRequestCost(route: ModelRoute, body: Record<string, unknown>, defaultCompletionTokens: number): number {
+export function estimateRequestCost(
+  route: ModelRoute,
+  body: Record<string, unknown>,
+  defaultCompletionTokens: number,
+): number {
   if (!route.pricing) return 0;
   const generates = 'messages' in body || 'prompt' in body;
-  const completion = generates ? (positiveInteger(body.max_tokens) ?? positiveInteger(body.max_completion_tokens) ?? defaultCompletionTokens) : 0;
+  const completion = generates
+    ? (positiveInteger(body.max_tokens) ?? positiveInteger(body.max_completion_tokens) ?? defaultCompletionTokens)
+    : 0;
   // Four characters a token, as approximateTokens counts upstreams that report no usage.
   const prompt = Math.ceil(textCharacters(body) / 4);
   return costOf(route, { prompt_tokens: prompt, completion_tokens: completion });

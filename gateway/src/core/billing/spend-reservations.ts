@@ -61,10 +61,19 @@ export class LocalSpendReservations implements SpendReservations {
 
   constructor(private readonly committed: (keyId: string) => CommittedSpend) {}
 
-  async reserve({ keyId, keyLimit, amount }: { keyId: string; keyLimit: number | null; amount: number }): Promise<Reservation | SpendRefusal> {
+  async reserve({
+    keyId,
+    keyLimit,
+    amount,
+  }: {
+    keyId: string;
+    keyLimit: number | null;
+    amount: number;
+  }): Promise<Reservation | SpendRefusal> {
     const spent = this.committed(keyId);
     const checks: [SpendLimit, number][] = [['balance', spent.balance - this.reservedTotal]];
-    if (spent.accountLimit !== null) checks.push(['account_limit', spent.accountLimit - spent.accountSpent - this.reservedTotal]);
+    if (spent.accountLimit !== null)
+      checks.push(['account_limit', spent.accountLimit - spent.accountSpent - this.reservedTotal]);
     if (keyLimit !== null) checks.push(['key_limit', keyLimit - spent.keySpent - (this.reservedByKey.get(keyId) ?? 0)]);
     for (const [limit, available] of checks) {
       if (!fits(available, amount)) return { refused: limit, available: Math.max(0, available) };

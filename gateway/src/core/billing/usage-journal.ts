@@ -41,7 +41,13 @@ export class UsageJournal {
     for (const orphan of await this.orphans()) {
       const claim = `${this.path}.${stamp}${claimed.length}.replay`;
       // A rename is atomic: of two gateways starting at once, one claims the file.
-      if (await rename(orphan, claim).then(() => true, () => false)) claimed.push(claim);
+      if (
+        await rename(orphan, claim).then(
+          () => true,
+          () => false,
+        )
+      )
+        claimed.push(claim);
     }
     const entries: UsageRecord[] = [];
     for (const path of [...claimed, this.path]) entries.push(...(await readEntries(path)));
@@ -140,7 +146,8 @@ function running(pid: number): boolean {
  * of versions before this one).
  */
 export function usageJournalAt(dataDir: string, namedInstance?: string): UsageJournal {
-  if (namedInstance) return new UsageJournal(join(dataDir, `usage-journal-${namedInstance.replace(/[^A-Za-z0-9._-]/g, '_')}.ndjson`));
+  if (namedInstance)
+    return new UsageJournal(join(dataDir, `usage-journal-${namedInstance.replace(/[^A-Za-z0-9._-]/g, '_')}.ndjson`));
   return new UsageJournal(join(dataDir, `usage-journal.${process.pid}.ndjson`), async () => {
     const names = await readdir(dataDir).catch(() => []);
     return names.flatMap((name) => {

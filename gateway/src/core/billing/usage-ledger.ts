@@ -50,7 +50,8 @@ export class UsageLedger {
   constructor(
     private readonly usage: UsageRepository,
     /** Where a failed write is reported (the entries stay pending and are retried with the next one). */
-    private readonly onWriteError: (error: unknown) => void = (error) => process.emitWarning(`Usage ledger: could not write usage records; they stay pending: ${String(error)}`),
+    private readonly onWriteError: (error: unknown) => void = (error) =>
+      process.emitWarning(`Usage ledger: could not write usage records; they stay pending: ${String(error)}`),
     private readonly retryMs = 1000,
     /** Keeps the entries on local disk until the database has them (absent: answers wait for the commit). */
     private readonly journal?: UsageJournal,
@@ -73,7 +74,9 @@ export class UsageLedger {
   async load(): Promise<void> {
     const kept = await this.journal?.takeOver();
     if (kept && kept.entries.length > 0) {
-      const stored = await this.usage.storedEntryIds(kept.entries.flatMap((entry) => (entry.entry_id ? [entry.entry_id] : [])));
+      const stored = await this.usage.storedEntryIds(
+        kept.entries.flatMap((entry) => (entry.entry_id ? [entry.entry_id] : [])),
+      );
       const missing = kept.entries.filter((entry) => !entry.entry_id || !stored.has(entry.entry_id));
       if (missing.length > 0) await this.usage.append(missing);
     }
@@ -186,7 +189,9 @@ export class UsageLedger {
     this.inFlight = batch.length;
     try {
       // After a failed write the database may hold some of these already (its commit answer was lost).
-      const stored = this.uncertain ? await this.usage.storedEntryIds(batch.map((entry) => entry.entry_id ?? '')) : undefined;
+      const stored = this.uncertain
+        ? await this.usage.storedEntryIds(batch.map((entry) => entry.entry_id ?? ''))
+        : undefined;
       // One transaction: the entries and their debit are written together or not at all.
       const missing = stored ? batch.filter((entry) => !stored.has(entry.entry_id ?? '')) : batch;
       // Journal first, nothing waits for the commit on its path: it runs on SQLite's writer thread.

@@ -41,20 +41,36 @@ export class ChatService {
     const name = request.model;
     const found = this.models.find(name, request.asksAboutDocument ? 'documents' : 'chat');
     if (request.asksAboutDocument || (found.capabilities.has('documents') && !found.capabilities.has('chat'))) {
-      const route = request.hasDocumentPart && !found.capabilities.has('documents') ? this.models.resolveOrDefault(undefined, 'documents', DEFAULT_OCR_MODEL) : this.models.resolve(name, 'documents');
+      const route =
+        request.hasDocumentPart && !found.capabilities.has('documents')
+          ? this.models.resolveOrDefault(undefined, 'documents', DEFAULT_OCR_MODEL)
+          : this.models.resolve(name, 'documents');
       return { useCase: 'documents', route };
     }
     return { useCase: 'chat', route: this.models.resolve(name, 'chat') };
   }
 
-  async complete(route: ModelRoute, turn: ChatTurn, stream: boolean, meter: UsageMeter, signal: AbortSignal): Promise<ChatOutcome> {
+  async complete(
+    route: ModelRoute,
+    turn: ChatTurn,
+    stream: boolean,
+    meter: UsageMeter,
+    signal: AbortSignal,
+  ): Promise<ChatOutcome> {
     checkTurnSchemas(turn, this.schemaLimits);
     if (!stream) {
-      const { value, route: served } = await this.runner.invoke(route, 'chat', signal, (chat, model, attemptSignal) => chat.chat({ ...turn, model, signal: attemptSignal }));
+      const { value, route: served } = await this.runner.invoke(route, 'chat', signal, (chat, model, attemptSignal) =>
+        chat.chat({ ...turn, model, signal: attemptSignal }),
+      );
       meter.charge(served, value.usage);
       return { kind: 'json', route: served, result: value };
     }
-    const { value: events, route: served } = await this.runner.invoke(route, 'chat', signal, (chat, model, attemptSignal) => chat.chatStream({ ...turn, model, signal: attemptSignal }));
+    const { value: events, route: served } = await this.runner.invoke(
+      route,
+      'chat',
+      signal,
+      (chat, model, attemptSignal) => chat.chatStream({ ...turn, model, signal: attemptSignal }),
+    );
     const estimate = StreamUsageEstimate.forChat(turn.messages);
     meter.chargeEstimateIfAbandoned(served, estimate);
     return { kind: 'stream', route: served, events: metered(events, served, estimate, meter) };
@@ -62,11 +78,21 @@ export class ChatService {
 }
 
 /** The events as they pass, charged: the final usage, or the estimate grown by the text that went by. */
-function metered(events: AsyncIterable<ChatStreamEvent>, route: ModelRoute, estimate: StreamUsageEstimate, meter: UsageMeter): BatchedEvents<ChatStreamEvent> {
+function metered(
+  events: AsyncIterable<ChatStreamEvent>,
+  route: ModelRoute,
+  estimate: StreamUsageEstimate,
+  meter: UsageMeter,
+): BatchedEvents<ChatStreamEvent> {
   return batchedEvents(meteredBatches(batchesOf(events), route, estimate, meter));
 }
 
-async function* meteredBatches(batches: AsyncIterable<readonly ChatStreamEvent[]>, route: ModelRoute, estimate: StreamUsageEstimate, meter: UsageMeter): AsyncGenerator<readonly ChatStreamEvent[]> {
+async function* meteredBatches(
+  batches: AsyncIterable<readonly ChatStreamEvent[]>,
+  route: ModelRoute,
+  estimate: StreamUsageEstimate,
+  meter: UsageMeter,
+): AsyncGenerator<readonly ChatStreamEvent[]> {
   for await (const batch of batches) {
     for (const event of batch) {
       if (event.type === 'usage') meter.charge(route, event.usage);

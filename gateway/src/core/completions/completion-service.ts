@@ -1,5 +1,9 @@
 import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
-import type { CompletionRequest, CompletionResult, CompletionStreamEvent } from '../../providers/contracts/completions.js';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  CompletionStreamEvent,
+} from '../../providers/contracts/completions.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
@@ -17,7 +21,10 @@ export type CompletionOutcome =
 export type Sampling = Omit<CompletionRequest, 'model' | 'signal' | 'prompt'>;
 
 const NO_USAGE: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
-const addUsage = (total: TokenUsage, more: TokenUsage): TokenUsage => ({ prompt_tokens: total.prompt_tokens + more.prompt_tokens, completion_tokens: total.completion_tokens + more.completion_tokens });
+const addUsage = (total: TokenUsage, more: TokenUsage): TokenUsage => ({
+  prompt_tokens: total.prompt_tokens + more.prompt_tokens,
+  completion_tokens: total.completion_tokens + more.completion_tokens,
+});
 
 /**
  * Text completions of one prompt or several, one after the other on the same route: choice index =
@@ -30,7 +37,14 @@ export class CompletionService {
     private readonly runner: RouteRunner,
   ) {}
 
-  async complete(model: string | undefined, prompts: string[], sampling: Sampling, stream: boolean, meter: UsageMeter, signal: AbortSignal): Promise<CompletionOutcome> {
+  async complete(
+    model: string | undefined,
+    prompts: string[],
+    sampling: Sampling,
+    stream: boolean,
+    meter: UsageMeter,
+    signal: AbortSignal,
+  ): Promise<CompletionOutcome> {
     const route = this.models.resolveOrDefault(model, 'completions', DEFAULT_CHAT_MODEL);
     const perPrompt = sampling.n ?? 1;
     if (!stream) {
@@ -38,16 +52,26 @@ export class CompletionService {
       const choices: CompletionResult['choices'] = [];
       let served = route;
       for (const [promptIndex, prompt] of prompts.entries()) {
-        const answer = await this.runner.invoke(route, 'completions', signal, (completions, upstream, attemptSignal) => completions.complete({ ...sampling, prompt, model: upstream, signal: attemptSignal }));
+        const answer = await this.runner.invoke(route, 'completions', signal, (completions, upstream, attemptSignal) =>
+          completions.complete({ ...sampling, prompt, model: upstream, signal: attemptSignal }),
+        );
         served = answer.route;
         usage = addUsage(usage, answer.value.usage);
-        for (const choice of answer.value.choices) choices.push({ ...choice, index: promptIndex * perPrompt + choice.index });
+        for (const choice of answer.value.choices)
+          choices.push({ ...choice, index: promptIndex * perPrompt + choice.index });
         meter.charge(served, usage);
       }
       return { kind: 'json', route: served, choices, usage };
     }
     const startStream = (on: ModelRoute, prompt: string) =>
-      this.runner.invoke(on, 'completions', signal, (completions, upstream, attemptSignal) => completions.completeStream({ ...sampling, prompt, model: upstream, signal: attemptSignal } satisfies CompletionRequest));
+      this.runner.invoke(on, 'completions', signal, (completions, upstream, attemptSignal) =>
+        completions.completeStream({
+          ...sampling,
+          prompt,
+          model: upstream,
+          signal: attemptSignal,
+        } satisfies CompletionRequest),
+      );
     const first = await startStream(route, prompts[0]);
     const served = first.route;
     const estimate = StreamUsageEstimate.forPrompt(prompts.join('\n'));

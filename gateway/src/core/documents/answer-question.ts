@@ -33,7 +33,13 @@ function pageOffsets(result: OcrResult): number[] {
 function citation(ranked: RankedPassage, offsets: number[], pages: OcrResult['pages']): Citation {
   const pageNumber = pages.findIndex((page) => page.index === ranked.passage.page);
   const base = offsets[Math.max(0, pageNumber)] ?? 0;
-  return { page: ranked.passage.page, text: ranked.passage.text, start: base + ranked.passage.start, end: base + ranked.passage.end, score: Math.round(ranked.score * 1000) / 1000 };
+  return {
+    page: ranked.passage.page,
+    text: ranked.passage.text,
+    start: base + ranked.passage.start,
+    end: base + ranked.passage.end,
+    score: Math.round(ranked.score * 1000) / 1000,
+  };
 }
 
 /**
@@ -53,30 +59,57 @@ export async function answerQuestion(
   const chat = helperChatRoute(services.models);
 
   if (chat && ranked.length > 0) {
-    const context = ranked.map((entry, index) => `[${index + 1}] (page ${entry.passage.page + 1}) ${entry.passage.text}`).join('\n\n');
+    const context = ranked
+      .map((entry, index) => `[${index + 1}] (page ${entry.passage.page + 1}) ${entry.passage.text}`)
+      .join('\n\n');
     const answer = await askChat(
       services.runner,
       chat,
       [
-        { role: 'system', content: 'Answer the question using only the numbered passages from a document. Cite the passages you used as [1], [2]. If they do not contain the answer, say so.' },
+        {
+          role: 'system',
+          content:
+            'Answer the question using only the numbered passages from a document. Cite the passages you used as [1], [2]. If they do not contain the answer, say so.',
+        },
         { role: 'user', content: `Passages:\n${context}\n\nQuestion: ${question}` },
       ],
       { signal, maxTokens: 512 },
     );
-    return { answer: answer.text, method: 'language_model', citations: ranked.map((entry) => citation(entry, offsets, result.pages)), documentText, usage: answer.usage, chatRoute: answer.route };
+    return {
+      answer: answer.text,
+      method: 'language_model',
+      citations: ranked.map((entry) => citation(entry, offsets, result.pages)),
+      documentText,
+      usage: answer.usage,
+      chatRoute: answer.route,
+    };
   }
 
   const best = extractiveAnswer(question, ranked);
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
   if (!best) {
-    return { answer: 'The document does not appear to answer this question.', method: 'extractive', citations: [], documentText, usage };
+    return {
+      answer: 'The document does not appear to answer this question.',
+      method: 'extractive',
+      citations: [],
+      documentText,
+      usage,
+    };
   }
   const pageNumber = result.pages.findIndex((page) => page.index === best.page);
   const base = offsets[Math.max(0, pageNumber)] ?? 0;
   return {
     answer: best.text.trim(),
     method: 'extractive',
-    citations: [{ page: best.page, text: best.text, start: base + best.start, end: base + best.end, score: Math.round(best.score * 1000) / 1000 }],
+    citations: [
+      {
+        page: best.page,
+        text: best.text,
+        start: base + best.start,
+        end: base + best.end,
+        score: Math.round(best.score * 1000) / 1000,
+      },
+    ],
     documentText,
     usage,
   };

@@ -43,7 +43,13 @@ export function chunkDocument(result: OcrResult, maxChars = 600): Passage[] {
     let current: { start: number; end: number } | undefined;
     const flush = (): void => {
       if (!current) return;
-      passages.push({ id: passages.length, page: page.index, text: page.text.slice(current.start, current.end), start: current.start, end: current.end });
+      passages.push({
+        id: passages.length,
+        page: page.index,
+        text: page.text.slice(current.start, current.end),
+        start: current.start,
+        end: current.end,
+      });
       current = undefined;
     };
     for (const piece of pieces) {

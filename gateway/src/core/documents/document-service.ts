@@ -15,8 +15,19 @@ export class DocumentService {
   constructor(private readonly services: RecogniseServices & { models: ModelRegistry }) {}
 
   /** `keyId`: the calling key, whose turn the local OCR engine waits for. */
-  async answer(route: ModelRoute, { document, question }: DocumentQuestion, keyId: string | null, meter: UsageMeter, signal: AbortSignal): Promise<{ answer: DocumentAnswer; route: ModelRoute }> {
-    const { result, route: served } = await recogniseDocument(this.services, route, { source: document, param: 'document', keyId }, signal);
+  async answer(
+    route: ModelRoute,
+    { document, question }: DocumentQuestion,
+    keyId: string | null,
+    meter: UsageMeter,
+    signal: AbortSignal,
+  ): Promise<{ answer: DocumentAnswer; route: ModelRoute }> {
+    const { result, route: served } = await recogniseDocument(
+      this.services,
+      route,
+      { source: document, param: 'document', keyId },
+      signal,
+    );
     const answer = await answerQuestion(this.services, result, question, signal);
     meter.charge(served, answer.usage);
     return { answer, route: served };

@@ -23,7 +23,9 @@ export interface ExtractiveAnswer {
 export function extractiveAnswer(question: string, passages: RankedPassage[]): ExtractiveAnswer | null {
   const queryTerms = [...new Set(searchTerms(question))];
   // The expected answer type: a sentence holding a number or a date is a better answer to these.
-  const wantsNumber = /\b(how (many|much|long|old)|what (is|was) the (total|amount|number|price|cost))\b/i.test(question);
+  const wantsNumber = /\b(how (many|much|long|old)|what (is|was) the (total|amount|number|price|cost))\b/i.test(
+    question,
+  );
   const wantsDate = /\bwhen\b|\bwhat (date|year|day)\b/i.test(question);
   const sentences: Omit<ExtractiveAnswer, 'score'>[] = [];
   for (const { passage } of passages) {

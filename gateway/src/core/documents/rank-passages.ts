@@ -34,7 +34,9 @@ export function rankPassages(passages: Passage[], question: string, k = 3): Rank
       for (const term of queryTerms) {
         const frequency = terms.filter((t) => t === term).length;
         if (frequency === 0) continue;
-        score += (idf.get(term) ?? 0) * ((frequency * (k1 + 1)) / (frequency + k1 * (1 - b + (b * terms.length) / averageLength)));
+        score +=
+          (idf.get(term) ?? 0) *
+          ((frequency * (k1 + 1)) / (frequency + k1 * (1 - b + (b * terms.length) / averageLength)));
       }
       return { passage, score };
     })

@@ -11,9 +11,21 @@ export class EmbeddingService {
     private readonly runner: RouteRunner,
   ) {}
 
-  async embed(model: string | undefined, input: string[], dimensions: number | undefined, meter: UsageMeter, signal: AbortSignal): Promise<{ result: EmbeddingResult; route: ModelRoute }> {
+  async embed(
+    model: string | undefined,
+    input: string[],
+    dimensions: number | undefined,
+    meter: UsageMeter,
+    signal: AbortSignal,
+  ): Promise<{ result: EmbeddingResult; route: ModelRoute }> {
     const route = this.models.resolveOrDefault(model, 'embeddings', DEFAULT_CHAT_MODEL);
-    const { value, route: served } = await this.runner.invoke(route, 'embeddings', signal, (embeddings, upstream, attemptSignal) => embeddings.embed({ model: upstream, input, dimensions, signal: attemptSignal }));
+    const { value, route: served } = await this.runner.invoke(
+      route,
+      'embeddings',
+      signal,
+      (embeddings, upstream, attemptSignal) =>
+        embeddings.embed({ model: upstream, input, dimensions, signal: attemptSignal }),
+    );
     meter.charge(served, { prompt_tokens: value.prompt_tokens, completion_tokens: 0 });
     return { result: value, route: served };
   }

@@ -10,7 +10,11 @@ interface ErrorLogger {
  * that does not answer is an outage (one line, then reminders: OutageWarnings), anything else (a
  * refused statement, a full disk) is logged each time. The writer keeps what it could not write.
  */
-export function databaseWriteErrorReporter(log: ErrorLogger, outages: OutageWarnings, what: { duringOutage: string; otherwise: string }): (error: unknown) => void {
+export function databaseWriteErrorReporter(
+  log: ErrorLogger,
+  outages: OutageWarnings,
+  what: { duringOutage: string; otherwise: string },
+): (error: unknown) => void {
   return (error) => {
     if (isDatabaseUnavailable(error)) outages.refused('database', what.duringOutage, { err: error }, 0);
     else log.error({ err: error }, what.otherwise);

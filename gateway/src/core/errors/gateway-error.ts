@@ -39,7 +39,12 @@ export class GatewayError extends Error {
   readonly param: string | null;
   readonly retryAfter?: number;
 
-  constructor(status: number, code: string, message: string, details: { param?: string | null; retryAfter?: number; type?: ErrorType } = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    details: { param?: string | null; retryAfter?: number; type?: ErrorType } = {},
+  ) {
     super(message);
     this.name = 'GatewayError';
     this.status = status;
@@ -73,5 +78,7 @@ export interface ErrorBody extends ErrorDetails {
 
 export const errorBody = (details: ErrorDetails): ErrorBody => ({ object: 'error', ...details, error: details });
 
-export const invalidRequest = (code: string, message: string, param?: string) => new GatewayError(422, code, message, { param });
-export const notFound = (code: string, message: string, param?: string) => new GatewayError(404, code, message, { param });
+export const invalidRequest = (code: string, message: string, param?: string) =>
+  new GatewayError(422, code, message, { param });
+export const notFound = (code: string, message: string, param?: string) =>
+  new GatewayError(404, code, message, { param });

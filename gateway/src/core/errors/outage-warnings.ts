@@ -14,8 +14,14 @@ interface Outage {
 
 /** The error codes of requests refused because a shared dependency is away. */
 const OUTAGE_CODES: Record<string, { what: string; message: string }> = {
-  database_unavailable: { what: 'database', message: 'database unavailable: requests that need it get 503 database_unavailable until it answers' },
-  team_store_unavailable: { what: 'redis', message: 'team mode: Redis unavailable: limited and paid requests get 503 team_store_unavailable until it is back' },
+  database_unavailable: {
+    what: 'database',
+    message: 'database unavailable: requests that need it get 503 database_unavailable until it answers',
+  },
+  team_store_unavailable: {
+    what: 'redis',
+    message: 'team mode: Redis unavailable: limited and paid requests get 503 team_store_unavailable until it is back',
+  },
 };
 
 /** Reminders come at most this often while an outage lasts. */
@@ -48,7 +54,13 @@ export class OutageWarnings {
       outage = undefined;
     }
     if (!outage) {
-      this.outages.set(what, { since: now, lastEvent: now, lastLine: now, refusedSinceLine: 0, refusedTotal: refusedRequests });
+      this.outages.set(what, {
+        since: now,
+        lastEvent: now,
+        lastLine: now,
+        refusedSinceLine: 0,
+        refusedTotal: refusedRequests,
+      });
       this.log.warn({ ...details, outage: what }, message);
       return;
     }
@@ -58,7 +70,13 @@ export class OutageWarnings {
     if (now - outage.lastLine < this.remindEveryMs) return;
     const seconds = Math.round((now - outage.since) / 1000);
     this.log.warn(
-      { ...details, outage: what, refused: outage.refusedSinceLine, refused_total: outage.refusedTotal, outage_s: seconds },
+      {
+        ...details,
+        outage: what,
+        refused: outage.refusedSinceLine,
+        refused_total: outage.refusedTotal,
+        outage_s: seconds,
+      },
       `${what} still unavailable after ${seconds} s: ${outage.refusedSinceLine} requests refused in the last ${Math.round((now - outage.lastLine) / 1000)} s`,
     );
     outage.lastLine = now;
@@ -82,7 +100,10 @@ export class OutageWarnings {
     // Nothing to report when no outage was logged.
     if (!outage) return;
     this.outages.delete(what);
-    this.log.info({ outage: what, refused_total: outage.refusedTotal, outage_s: Math.round((this.now() - outage.since) / 1000) }, message);
+    this.log.info(
+      { outage: what, refused_total: outage.refusedTotal, outage_s: Math.round((this.now() - outage.since) / 1000) },
+      message,
+    );
   }
 
   /** Whether an outage of `what` is under way (reported within two reminder periods). */

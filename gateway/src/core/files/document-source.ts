@@ -20,7 +20,10 @@ const BASE64 = /^[A-Za-z0-9+/\s]*(?:={1,2}\s*)?$/;
 const URL_SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 
 /** The limits every client-given document source is loaded with. */
-export function documentSourceLimits(services: { options: { server: { bodyLimitBytes: number } }; urlFetchPolicy: AddressPolicy }): DocumentSourceLimits {
+export function documentSourceLimits(services: {
+  options: { server: { bodyLimitBytes: number } };
+  urlFetchPolicy: AddressPolicy;
+}): DocumentSourceLimits {
   return { maxBytes: services.options.server.bodyLimitBytes, timeoutMs: 15_000, addresses: services.urlFetchPolicy };
 }
 
@@ -45,7 +48,12 @@ function percentDecoded(payload: string, param: string): Buffer {
       const high = hexValue(payload.charCodeAt(at + 1));
       const low = hexValue(payload.charCodeAt(at + 2));
       if (high < 0 || low < 0) {
-        throw new GatewayError(422, 'invalid_data_url', "The data URL holds a '%' that is not followed by two hex digits; percent-encode it, or encode the bytes as base64 (data:<type>;base64,...).", { param });
+        throw new GatewayError(
+          422,
+          'invalid_data_url',
+          "The data URL holds a '%' that is not followed by two hex digits; percent-encode it, or encode the bytes as base64 (data:<type>;base64,...).",
+          { param },
+        );
       }
       bytes[length++] = (high << 4) | low;
       at += 2;
@@ -80,14 +88,21 @@ export interface LoadOptions {
  * A document given as a data URL, bare base64, an http(s) URL (see loadDocumentSource) or uploaded
  * bytes: refused when it is empty (422) or not a format the gateway reads (415).
  */
-export async function loadDocument(source: string | Buffer, limits: DocumentSourceLimits, { param, accept }: LoadOptions): Promise<LoadedDocument> {
+export async function loadDocument(
+  source: string | Buffer,
+  limits: DocumentSourceLimits,
+  { param, accept }: LoadOptions,
+): Promise<LoadedDocument> {
   const bytes = typeof source === 'string' ? await loadDocumentSource(source, limits, param) : source;
   const noun = accept === 'images' ? 'image' : 'document';
   if (bytes.length === 0) throw new GatewayError(422, 'empty_document', `The ${noun} is empty (0 bytes).`, { param });
   const mediaType = sniffMediaType(bytes);
   if (!mediaType || (accept === 'images' && mediaType === 'application/pdf')) {
-    const formats = accept === 'images' ? 'PNG, JPEG, WebP, TIFF, BMP or GIF' : 'PNG, JPEG, WebP, TIFF, BMP, GIF or PDF';
-    throw new GatewayError(415, 'unsupported_media_type', `The ${noun} is not a supported format: send ${formats}.`, { param });
+    const formats =
+      accept === 'images' ? 'PNG, JPEG, WebP, TIFF, BMP or GIF' : 'PNG, JPEG, WebP, TIFF, BMP, GIF or PDF';
+    throw new GatewayError(415, 'unsupported_media_type', `The ${noun} is not a supported format: send ${formats}.`, {
+      param,
+    });
   }
   return { bytes, mediaType };
 }
@@ -105,19 +120,36 @@ async function loadDocumentSource(source: string, limits: DocumentSourceLimits, 
     } catch {
       throw new GatewayError(422, 'invalid_url', 'The document URL is not a valid URL.', { param });
     }
-    return fetchClientUrl(url, { policy: limits.addresses, maxBytes: limits.maxBytes, timeoutMs: limits.timeoutMs, param });
+    return fetchClientUrl(url, {
+      policy: limits.addresses,
+      maxBytes: limits.maxBytes,
+      timeoutMs: limits.timeoutMs,
+      param,
+    });
   }
   const dataUrl = DATA_URL.exec(trimmed);
   if (dataUrl) {
     const payload = trimmed.slice(dataUrl[0].length);
     if (!dataUrl[3]) return percentDecoded(payload, param);
-    if (!BASE64.test(payload)) throw new GatewayError(422, 'invalid_base64', 'The data URL does not hold valid base64.', { param });
+    if (!BASE64.test(payload))
+      throw new GatewayError(422, 'invalid_base64', 'The data URL does not hold valid base64.', { param });
     return Buffer.from(payload, 'base64');
   }
   const scheme = URL_SCHEME.exec(trimmed.slice(0, 64));
   if (scheme) {
-    throw new GatewayError(422, 'url_scheme_not_allowed', `'${param}': ${scheme[1].toLowerCase()}: URLs are not read; send a data URL, bare base64, or an http(s) URL.`, { param });
+    throw new GatewayError(
+      422,
+      'url_scheme_not_allowed',
+      `'${param}': ${scheme[1].toLowerCase()}: URLs are not read; send a data URL, bare base64, or an http(s) URL.`,
+      { param },
+    );
   }
-  if (trimmed.length > 0 && BASE64.test(trimmed.slice(0, 4096)) && BASE64.test(trimmed)) return Buffer.from(trimmed, 'base64');
-  throw new GatewayError(422, 'invalid_document', `'${param}' must be a data URL (data:image/png;base64,...), bare base64, or an http(s) URL.`, { param });
+  if (trimmed.length > 0 && BASE64.test(trimmed.slice(0, 4096)) && BASE64.test(trimmed))
+    return Buffer.from(trimmed, 'base64');
+  throw new GatewayError(
+    422,
+    'invalid_document',
+    `'${param}' must be a data URL (data:image/png;base64,...), bare base64, or an http(s) URL.`,
+    { param },
+  );
 }

@@ -33,8 +33,17 @@ export interface ReceivedFile {
 }
 
 /** A file's name is at most 255 characters, and one with purpose `batch` must be a valid batch input file (422 naming its first bad line). */
-async function checkNewFile(details: { purpose: string; filename: string }, content: () => Buffer | AsyncIterable<Uint8Array>): Promise<void> {
-  if (details.filename.length > TEXT_LIMITS.filename) throw new GatewayError(422, 'invalid_value', `Invalid request: the file's name is longer than ${TEXT_LIMITS.filename} characters.`, { param: 'file' });
+async function checkNewFile(
+  details: { purpose: string; filename: string },
+  content: () => Buffer | AsyncIterable<Uint8Array>,
+): Promise<void> {
+  if (details.filename.length > TEXT_LIMITS.filename)
+    throw new GatewayError(
+      422,
+      'invalid_value',
+      `Invalid request: the file's name is longer than ${TEXT_LIMITS.filename} characters.`,
+      { param: 'file' },
+    );
   if (details.purpose === 'batch') await checkBatchFile(content());
 }
 
@@ -59,9 +68,14 @@ export class FileStore {
   beginUpload(keyId: string | null): () => void {
     const release = this.uploads.tryAcquire(keyId ?? '');
     if (!release) {
-      throw new GatewayError(429, 'too_many_uploads', `This key has ${this.uploadsPerKey} uploads in progress, the most one key may send at once (server.upload_concurrency_per_key in the config file). Wait for one to finish, then retry.`, {
-        retryAfter: 1,
-      });
+      throw new GatewayError(
+        429,
+        'too_many_uploads',
+        `This key has ${this.uploadsPerKey} uploads in progress, the most one key may send at once (server.upload_concurrency_per_key in the config file). Wait for one to finish, then retry.`,
+        {
+          retryAfter: 1,
+        },
+      );
     }
     return release;
   }
@@ -72,7 +86,10 @@ export class FileStore {
   }
 
   /** A client's upload, received (see `receive`): kept unless it would pass the key's file quotas. Files the gateway makes (batch output, images) are saved as they are. */
-  async saveUpload(received: ReceivedFile, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
+  async saveUpload(
+    received: ReceivedFile,
+    details: { purpose: string; filename: string; mimeType: string; keyId: string | null },
+  ): Promise<FileRecord> {
     await checkNewFile(details, () => createReadStream(received.path));
     await this.quotas.checkFile(details.keyId, received.bytes);
     return this.saveReceived(received, details);
@@ -91,7 +108,14 @@ export class FileStore {
       transform(chunk: Buffer, _encoding, callback) {
         bytes += chunk.length;
         if (bytes <= options.maxBytes) return callback(null, chunk);
-        callback(new GatewayError(413, 'file_too_large', `The uploaded file is larger than the ${megabytes(options.maxBytes)} the gateway accepts (server.body_limit_mb in the config file).`, { param: 'file' }));
+        callback(
+          new GatewayError(
+            413,
+            'file_too_large',
+            `The uploaded file is larger than the ${megabytes(options.maxBytes)} the gateway accepts (server.body_limit_mb in the config file).`,
+            { param: 'file' },
+          ),
+        );
       },
     });
     try {
@@ -104,14 +128,21 @@ export class FileStore {
   }
 
   /** Keeps a received upload as a file (moved into place, then its record inserted). */
-  async saveReceived(received: ReceivedFile, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
+  async saveReceived(
+    received: ReceivedFile,
+    details: { purpose: string; filename: string; mimeType: string; keyId: string | null },
+  ): Promise<FileRecord> {
     const record = this.newRecord(received.bytes, details, received.id);
     await rename(received.path, join(this.folder, record.id));
     await this.files.insert(record);
     return record;
   }
 
-  private newRecord(bytes: number, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }, id = newOrderedId('file-')): FileRecord {
+  private newRecord(
+    bytes: number,
+    details: { purpose: string; filename: string; mimeType: string; keyId: string | null },
+    id = newOrderedId('file-'),
+  ): FileRecord {
     return {
       id,
       purpose: details.purpose,
@@ -123,7 +154,10 @@ export class FileStore {
     };
   }
 
-  async save(content: Buffer, details: { purpose: string; filename: string; mimeType: string; keyId: string | null }): Promise<FileRecord> {
+  async save(
+    content: Buffer,
+    details: { purpose: string; filename: string; mimeType: string; keyId: string | null },
+  ): Promise<FileRecord> {
     await checkNewFile(details, () => content);
     const record = this.newRecord(content.length, details);
     // Written under a temporary name and renamed (atomic within one directory, also on NFS), so an
@@ -151,7 +185,12 @@ export class FileStore {
     try {
       return { record, content: await readFile(join(this.folder, record.id)) };
     } catch {
-      throw new GatewayError(404, 'file_content_missing', `The content of file "${id}" is missing from the files folder (GATEWAY_FILES_DIR).`, { param: 'file_id' });
+      throw new GatewayError(
+        404,
+        'file_content_missing',
+        `The content of file "${id}" is missing from the files folder (GATEWAY_FILES_DIR).`,
+        { param: 'file_id' },
+      );
     }
   }
 
@@ -181,6 +220,22 @@ export function toPublicFile(record: FileRecord) {
 
 /** The fields Mistral's file schema requires besides OpenAI's. */
 function mistralFileFields(record: FileRecord) {
-  const sampleType = record.purpose === 'batch' ? 'batch_request' : record.purpose === 'batch_output' ? (record.filename.includes('error') ? 'batch_error' : 'batch_result') : record.purpose === 'fine-tune' ? 'instruct' : 'pretrain';
-  return { sample_type: sampleType, source: 'upload' as const, deleted: false, num_lines: null, mimetype: record.mime_type, signature: null };
+  const sampleType =
+    record.purpose === 'batch'
+      ? 'batch_request'
+      : record.purpose === 'batch_output'
+        ? record.filename.includes('error')
+          ? 'batch_error'
+          : 'batch_result'
+        : record.purpose === 'fine-tune'
+          ? 'instruct'
+          : 'pretrain';
+  return {
+    sample_type: sampleType,
+    source: 'upload' as const,
+    deleted: false,
+    num_lines: null,
+    mimetype: record.mime_type,
+    signature: null,
+  };
 }

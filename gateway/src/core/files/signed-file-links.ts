@@ -38,11 +38,27 @@ export class SignedFileLinks {
     const key = link.key_id ? await this.keyOf(link.key_id) : undefined;
     const given = Buffer.from(link.signature ?? '');
     const expected = Buffer.from(key && link.expires !== undefined ? signatureOf(key, fileId, link.expires) : '');
-    if (!key || key.revoked_at !== null || expected.length === 0 || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw new GatewayError(403, 'invalid_file_link', 'This file link is not valid: ask for a new one with GET /v1/files/{file_id}/url.', { param: 'signature' });
+    if (
+      !key ||
+      key.revoked_at !== null ||
+      expected.length === 0 ||
+      given.length !== expected.length ||
+      !timingSafeEqual(given, expected)
+    ) {
+      throw new GatewayError(
+        403,
+        'invalid_file_link',
+        'This file link is not valid: ask for a new one with GET /v1/files/{file_id}/url.',
+        { param: 'signature' },
+      );
     }
     if (link.expires! * 1000 <= this.now()) {
-      throw new GatewayError(403, 'file_link_expired', 'This file link has expired: ask for a new one with GET /v1/files/{file_id}/url.', { param: 'expires' });
+      throw new GatewayError(
+        403,
+        'file_link_expired',
+        'This file link has expired: ask for a new one with GET /v1/files/{file_id}/url.',
+        { param: 'expires' },
+      );
     }
     return this.files.content(fileId, ownerScope(key));
   }

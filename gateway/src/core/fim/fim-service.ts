@@ -1,4 +1,8 @@
-import { FIM_NOT_SUPPORTED, type CompletionResult, type CompletionStreamEvent } from '../../providers/contracts/completions.js';
+import {
+  FIM_NOT_SUPPORTED,
+  type CompletionResult,
+  type CompletionStreamEvent,
+} from '../../providers/contracts/completions.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import { providerFor, type ProviderOf, type RouteRunner } from '../routing/route-runner.js';
@@ -18,7 +22,10 @@ export interface FimRequest {
 
 /** The routes whose backend fills in the middle, for the error that names them. */
 function fimModels(models: ModelRegistry): string[] {
-  return models.withCapability('completions').filter((route) => route.provider.capabilities.completions?.fillInTheMiddle).map((route) => route.id);
+  return models
+    .withCapability('completions')
+    .filter((route) => route.provider.capabilities.completions?.fillInTheMiddle)
+    .map((route) => route.id);
 }
 
 function fimRefusal(models: ModelRegistry, reason: string): GatewayError {
@@ -43,14 +50,22 @@ export class FimService {
     private readonly runner: RouteRunner,
   ) {}
 
-  async fill(request: FimRequest, meter: UsageMeter, signal: AbortSignal): Promise<{ result: CompletionResult; route: ModelRoute }> {
+  async fill(
+    request: FimRequest,
+    meter: UsageMeter,
+    signal: AbortSignal,
+  ): Promise<{ result: CompletionResult; route: ModelRoute }> {
     const { value, route } = await this.start(request, signal, (completions, call) => completions.complete(call));
     meter.charge(route, value.usage);
     return { result: value, route };
   }
 
   /** The same, streamed: resolves once the backend has started (so a refusal is still a plain 400); charges the usage as it arrives. */
-  async fillStream(request: FimRequest, meter: UsageMeter, signal: AbortSignal): Promise<{ events: AsyncIterable<CompletionStreamEvent>; route: ModelRoute }> {
+  async fillStream(
+    request: FimRequest,
+    meter: UsageMeter,
+    signal: AbortSignal,
+  ): Promise<{ events: AsyncIterable<CompletionStreamEvent>; route: ModelRoute }> {
     const { value, route } = await this.start(request, signal, (completions, call) => completions.completeStream(call));
     const estimate = StreamUsageEstimate.forPrompt(`${request.prompt}${request.suffix ?? ''}`);
     meter.chargeEstimateIfAbandoned(route, estimate);
@@ -70,11 +85,15 @@ export class FimService {
     call: (completions: ProviderOf<'completions'>, request: FimRequest & { signal: AbortSignal }) => Promise<T>,
   ): Promise<{ value: T; route: ModelRoute }> {
     const route = this.models.resolve(request.model, 'completions');
-    if (request.suffix && !providerFor(route, 'completions').fillInTheMiddle) throw fimRefusal(this.models, `"${route.id}" cannot fill in the middle (its backend has no FIM endpoint).`);
+    if (request.suffix && !providerFor(route, 'completions').fillInTheMiddle)
+      throw fimRefusal(this.models, `"${route.id}" cannot fill in the middle (its backend has no FIM endpoint).`);
     try {
-      return await this.runner.invoke(route, 'completions', signal, (completions, model, attemptSignal) => call(completions, { ...request, model, signal: attemptSignal }));
+      return await this.runner.invoke(route, 'completions', signal, (completions, model, attemptSignal) =>
+        call(completions, { ...request, model, signal: attemptSignal }),
+      );
     } catch (error) {
-      if (error instanceof GatewayError && error.code === FIM_NOT_SUPPORTED) throw fimRefusal(this.models, error.message);
+      if (error instanceof GatewayError && error.code === FIM_NOT_SUPPORTED)
+        throw fimRefusal(this.models, error.message);
       throw error;
     }
   }

@@ -35,19 +35,40 @@ export class ImageGenerationService {
     const route = this.models.resolveOrDefault(request.model, 'image_generation', DEFAULT_VISION_MODEL);
     const size = request.size ?? '1024x1024';
     const sizes = route.imageSizes ?? DEFAULT_IMAGE_SIZES;
-    if (!sizes.includes(size)) throw new GatewayError(422, 'invalid_size', `Invalid request: 'size' ${size} is not offered by ${route.id}; use one of ${sizes.join(', ')}.`, { param: 'size' });
+    if (!sizes.includes(size))
+      throw new GatewayError(
+        422,
+        'invalid_size',
+        `Invalid request: 'size' ${size} is not offered by ${route.id}; use one of ${sizes.join(', ')}.`,
+        { param: 'size' },
+      );
     const n = request.n ?? 1;
     const maxImages = route.maxImages ?? DEFAULT_MAX_IMAGES;
-    if (n > maxImages) throw new GatewayError(422, 'too_many_images', `Invalid request: 'n' must be at most ${maxImages} for ${route.id}.`, { param: 'n' });
+    if (n > maxImages)
+      throw new GatewayError(
+        422,
+        'too_many_images',
+        `Invalid request: 'n' must be at most ${maxImages} for ${route.id}.`,
+        { param: 'n' },
+      );
 
-    const { value: generated, route: served } = await this.runner.invoke(route, 'image_generation', signal, (images, model, attemptSignal) =>
-      images.generate({ model, prompt: request.prompt, size, n, signal: attemptSignal }),
+    const { value: generated, route: served } = await this.runner.invoke(
+      route,
+      'image_generation',
+      signal,
+      (images, model, attemptSignal) =>
+        images.generate({ model, prompt: request.prompt, size, n, signal: attemptSignal }),
     );
     const id = newId('img-');
     const images: GeneratedImages['images'] = [];
     for (const [index, image] of generated.entries()) {
       const extension = image.mimeType === 'image/jpeg' ? 'jpg' : image.mimeType === 'image/webp' ? 'webp' : 'png';
-      const record = await this.files.save(image.data, { purpose: 'image_generation', filename: `${id}-${index}.${extension}`, mimeType: image.mimeType, keyId: request.keyId });
+      const record = await this.files.save(image.data, {
+        purpose: 'image_generation',
+        filename: `${id}-${index}.${extension}`,
+        mimeType: image.mimeType,
+        keyId: request.keyId,
+      });
       images.push({ ...image, fileId: record.id });
     }
     meter.charge(served, { prompt_tokens: 0, completion_tokens: 0 });

@@ -1,4 +1,5 @@
-type Frame = { kind: 'array'; items: unknown[]; next: number } | { kind: 'object'; entries: [string, unknown][]; next: number };
+type Frame =
+  { kind: 'array'; items: unknown[]; next: number } | { kind: 'object'; entries: [string, unknown][]; next: number };
 
 /**
  * JSON text of a client's value, at most about `maxChars` long (the rest is dropped), written with an
@@ -14,7 +15,11 @@ export function boundedJsonText(value: unknown, maxChars: number): string {
       stack.push({ kind: 'array', items: item, next: 0 });
     } else if (item !== null && typeof item === 'object') {
       out += '{';
-      stack.push({ kind: 'object', entries: Object.entries(item).filter(([, entry]) => entry !== undefined && typeof entry !== 'function'), next: 0 });
+      stack.push({
+        kind: 'object',
+        entries: Object.entries(item).filter(([, entry]) => entry !== undefined && typeof entry !== 'function'),
+        next: 0,
+      });
     } else {
       out += JSON.stringify(item) ?? 'null';
     }

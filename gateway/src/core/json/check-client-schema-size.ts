@@ -26,19 +26,26 @@ export function checkClientSchemaSize(schema: unknown, param: string, limits: Cl
   let bytes = 0;
   const addBytes = (count: number): void => {
     bytes += count;
-    if (bytes > limits.maxBytes) refuse(param, `is larger than ${Math.round(limits.maxBytes / 1024)} KiB of JSON`, 'server.schema_max_kb');
+    if (bytes > limits.maxBytes)
+      refuse(param, `is larger than ${Math.round(limits.maxBytes / 1024)} KiB of JSON`, 'server.schema_max_kb');
   };
   // Counted as they are found, so a huge object or array is refused on its first values past the limit.
   const found = (value: unknown, depth: number, nameLength: number): void => {
     nodes++;
-    if (nodes > limits.maxNodes) refuse(param, `holds more than ${limits.maxNodes} values (objects, arrays, strings, numbers...)`, 'server.schema_max_nodes');
+    if (nodes > limits.maxNodes)
+      refuse(
+        param,
+        `holds more than ${limits.maxNodes} values (objects, arrays, strings, numbers...)`,
+        'server.schema_max_nodes',
+      );
     addBytes(nameLength);
     stack.push({ value, depth });
   };
   while (stack.length > 0) {
     const { value, depth } = stack.pop()!;
     if (value !== null && typeof value === 'object') {
-      if (depth > limits.maxDepth) refuse(param, `is nested more than ${limits.maxDepth} levels deep`, 'server.schema_max_depth');
+      if (depth > limits.maxDepth)
+        refuse(param, `is nested more than ${limits.maxDepth} levels deep`, 'server.schema_max_depth');
       // Brackets, then per member a comma, and for a property its quoted name and a colon.
       addBytes(2);
       if (Array.isArray(value)) {
@@ -53,5 +60,10 @@ export function checkClientSchemaSize(schema: unknown, param: string, limits: Cl
 }
 
 function refuse(param: string, problem: string, setting: string): never {
-  throw new GatewayError(422, 'schema_too_large', `'${param}' ${problem}; simplify or split the schema (the limit is the gateway's ${setting}).`, { param });
+  throw new GatewayError(
+    422,
+    'schema_too_large',
+    `'${param}' ${problem}; simplify or split the schema (the limit is the gateway's ${setting}).`,
+    { param },
+  );
 }

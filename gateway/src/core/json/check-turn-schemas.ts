@@ -17,7 +17,8 @@ export function checkTurnSchemas(
   limits: ClientSchemaSizeLimits,
   fields: TurnSchemaFields = { format: 'response_format', tools: 'tools' },
 ): void {
-  if (turn.response_format?.type === 'json_schema') checkClientSchemaSize(turn.response_format.json_schema.schema, fields.format, limits);
+  if (turn.response_format?.type === 'json_schema')
+    checkClientSchemaSize(turn.response_format.json_schema.schema, fields.format, limits);
   turn.tools?.forEach((tool, index) => {
     if (tool.function.parameters) checkClientSchemaSize(tool.function.parameters, `${fields.tools}[${index}]`, limits);
   });

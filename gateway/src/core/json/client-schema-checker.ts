@@ -76,16 +76,29 @@ export class ClientSchemaChecker {
       signal.throwIfAborted();
       const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
       if (!budget.signal.aborted && !outOfMemory) throw error;
-      const limit = outOfMemory ? `its ${THREAD_MEMORY_MB} MiB memory` : `its ${this.limits.jobTimeoutMs} ms budget (server.schema_job_timeout_ms)`;
-      throw new GatewayError(422, 'schema_too_complex', `${doing} the JSON schema in '${param}' needed more than ${limit} and was stopped; simplify the schema (fewer $ref, allOf and anyOf levels).`, { param });
+      const limit = outOfMemory
+        ? `its ${THREAD_MEMORY_MB} MiB memory`
+        : `its ${this.limits.jobTimeoutMs} ms budget (server.schema_job_timeout_ms)`;
+      throw new GatewayError(
+        422,
+        'schema_too_complex',
+        `${doing} the JSON schema in '${param}' needed more than ${limit} and was stopped; simplify the schema (fewer $ref, allOf and anyOf levels).`,
+        { param },
+      );
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', stop);
     }
     if ('refused' in result) {
       const { code, message } = result.refused;
-      const what = code === 'unsupported_pattern' ? 'has a pattern the gateway does not run' : 'is not a valid JSON schema';
-      throw new GatewayError(422, code === 'unsupported_pattern' ? 'unsupported_pattern' : 'invalid_schema', `'${param}' ${what}: ${message}`, { param });
+      const what =
+        code === 'unsupported_pattern' ? 'has a pattern the gateway does not run' : 'is not a valid JSON schema';
+      throw new GatewayError(
+        422,
+        code === 'unsupported_pattern' ? 'unsupported_pattern' : 'invalid_schema',
+        `'${param}' ${what}: ${message}`,
+        { param },
+      );
     }
     return result;
   }

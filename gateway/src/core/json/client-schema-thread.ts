@@ -13,7 +13,8 @@ export interface SchemaJob {
 }
 
 /** A problem with the value (undefined: it satisfies the schema), or why the schema was refused. */
-export type SchemaJobResult = { problem?: string } | { refused: { code: 'unsupported_pattern' | 'invalid_schema'; message: string } };
+export type SchemaJobResult =
+  { problem?: string } | { refused: { code: 'unsupported_pattern' | 'invalid_schema'; message: string } };
 
 /** A `pattern` (or patternProperties, propertyNames) RE2 cannot run: a backreference, a lookaround. */
 class UnsupportedPattern extends Error {}
@@ -30,7 +31,9 @@ const linearRegExp = Object.assign(
       const message = error instanceof Error ? error.message : String(error);
       const prefix = `Invalid regular expression: /${pattern}/u: `;
       const reason = message.startsWith(prefix) ? message.slice(prefix.length) : message;
-      throw new UnsupportedPattern(`the pattern ${JSON.stringify(pattern)} cannot be run in linear time (${reason}); backreferences and lookarounds are not supported`);
+      throw new UnsupportedPattern(
+        `the pattern ${JSON.stringify(pattern)} cannot be run in linear time (${reason}); backreferences and lookarounds are not supported`,
+      );
     }
   },
   { code: 'new RE2' },
@@ -70,7 +73,9 @@ export default function runSchemaJob(job: SchemaJob): SchemaJobResult {
     validate = validatorFor(job.schema);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { refused: { code: error instanceof UnsupportedPattern ? 'unsupported_pattern' : 'invalid_schema', message } };
+    return {
+      refused: { code: error instanceof UnsupportedPattern ? 'unsupported_pattern' : 'invalid_schema', message },
+    };
   }
   if (!('value' in job) || validate(job.value)) return {};
   return { problem: firstProblem(validate) };

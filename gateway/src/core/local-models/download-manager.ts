@@ -94,7 +94,9 @@ export class DownloadManager {
   }
 
   list(): ModelDownload[] {
-    return [...this.jobs.values()].sort((a, b) => b.record.created_at - a.record.created_at).map((job) => this.view(job));
+    return [...this.jobs.values()]
+      .sort((a, b) => b.record.created_at - a.record.created_at)
+      .map((job) => this.view(job));
   }
 
   get(id: string): ModelDownload {
@@ -104,9 +106,21 @@ export class DownloadManager {
   /** Starts a download, or returns the one already under way (or done) for the same file. */
   start(repo: string, file: string, revision: string): Promise<{ download: ModelDownload; created: boolean }> {
     const key = `${repo}\n${file}\n${revision}`;
-    const existing = [...this.jobs.values()].find((job) => job.record.repo === repo && job.record.file === file && job.record.revision === revision && ACTIVE.has(job.record.status));
+    const existing = [...this.jobs.values()].find(
+      (job) =>
+        job.record.repo === repo &&
+        job.record.file === file &&
+        job.record.revision === revision &&
+        ACTIVE.has(job.record.status),
+    );
     if (existing) return Promise.resolve({ download: this.view(existing), created: false });
-    const failed = [...this.jobs.values()].find((job) => job.record.repo === repo && job.record.file === file && job.record.revision === revision && job.record.status === 'failed');
+    const failed = [...this.jobs.values()].find(
+      (job) =>
+        job.record.repo === repo &&
+        job.record.file === file &&
+        job.record.revision === revision &&
+        job.record.status === 'failed',
+    );
     if (failed) return this.resume(failed.record.id).then((download) => ({ download, created: false }));
     let pending = this.starting.get(key);
     if (!pending) {
@@ -116,13 +130,25 @@ export class DownloadManager {
     return pending;
   }
 
-  private async create(repo: string, file: string, revision: string): Promise<{ download: ModelDownload; created: boolean }> {
+  private async create(
+    repo: string,
+    file: string,
+    revision: string,
+  ): Promise<{ download: ModelDownload; created: boolean }> {
     const target = this.installer.targetFor(repo, file);
     const info = await this.hub.fileInfo(repo, revision, file);
-    const done = [...this.jobs.values()].find((job) => job.record.target === target && job.record.status === 'completed' && job.record.sha256 === info.sha256);
-    if (done && (await sizeOf(join(this.settings.modelsDir, target))) === info.sizeBytes) return { download: this.view(done), created: false };
+    const done = [...this.jobs.values()].find(
+      (job) => job.record.target === target && job.record.status === 'completed' && job.record.sha256 === info.sha256,
+    );
+    if (done && (await sizeOf(join(this.settings.modelsDir, target))) === info.sizeBytes)
+      return { download: this.view(done), created: false };
     if ((await sizeOf(join(this.settings.modelsDir, target))) > 0) {
-      throw new GatewayError(409, 'model_file_exists', `The models folder already has ${target}. Delete it first (DELETE /v1/local-models/files/${encodeURIComponent(target)}) to download it again.`, { param: 'file' });
+      throw new GatewayError(
+        409,
+        'model_file_exists',
+        `The models folder already has ${target}. Delete it first (DELETE /v1/local-models/files/${encodeURIComponent(target)}) to download it again.`,
+        { param: 'file' },
+      );
     }
     await this.checkDiskSpace(info.sizeBytes);
     const now = Date.now();
@@ -152,7 +178,11 @@ export class DownloadManager {
   async pause(id: string): Promise<ModelDownload> {
     const job = this.job(id);
     if (job.record.status !== 'downloading' && job.record.status !== 'queued') {
-      throw new GatewayError(409, 'download_not_running', `Download ${id} is ${job.record.status}; only a queued or running download can be paused.`);
+      throw new GatewayError(
+        409,
+        'download_not_running',
+        `Download ${id} is ${job.record.status}; only a queued or running download can be paused.`,
+      );
     }
     await this.stop(job);
     job.record.bytes_done = await sizeOf(this.partialPath(id));
@@ -164,7 +194,11 @@ export class DownloadManager {
   async resume(id: string): Promise<ModelDownload> {
     const job = this.job(id);
     if (job.record.status !== 'paused' && job.record.status !== 'failed') {
-      throw new GatewayError(409, 'download_not_paused', `Download ${id} is ${job.record.status}; only a paused or failed download can be resumed.`);
+      throw new GatewayError(
+        409,
+        'download_not_paused',
+        `Download ${id} is ${job.record.status}; only a paused or failed download can be resumed.`,
+      );
     }
     const remaining = (job.record.bytes_total ?? 0) - (await sizeOf(this.partialPath(id)));
     await this.checkDiskSpace(remaining);
@@ -177,7 +211,11 @@ export class DownloadManager {
   async cancel(id: string): Promise<ModelDownload> {
     const job = this.job(id);
     if (job.record.status === 'completed') {
-      throw new GatewayError(409, 'download_completed', `Download ${id} has completed; delete the model file with DELETE /v1/local-models/files/${encodeURIComponent(job.record.target)} instead.`);
+      throw new GatewayError(
+        409,
+        'download_completed',
+        `Download ${id} has completed; delete the model file with DELETE /v1/local-models/files/${encodeURIComponent(job.record.target)} instead.`,
+      );
     }
     await this.stop(job);
     await rm(this.partialPath(id), { force: true });
@@ -214,24 +252,39 @@ export class DownloadManager {
   /** Saves a copy of the record after the saves before it, so the stored state never goes back in time. */
   private persist(record: ModelDownloadRecord): void {
     const copy = { ...record };
-    this.saving = this.saving.then(() => this.repository.save(copy)).catch((error: unknown) => this.log.warn(`could not store the download state of ${copy.id}: ${String(error)}`));
+    this.saving = this.saving
+      .then(() => this.repository.save(copy))
+      .catch((error: unknown) => this.log.warn(`could not store the download state of ${copy.id}: ${String(error)}`));
   }
 
   /** Downloads removed with their file are forgotten too, so a new download of it starts afresh. */
   forgetCompleted(target: string): void {
     for (const job of this.jobs.values()) {
-      if ((job.record.target === target || dirname(job.record.target) === target) && job.record.status === 'completed') this.update(job, { status: 'cancelled', error: 'The model file was deleted.' });
+      if ((job.record.target === target || dirname(job.record.target) === target) && job.record.status === 'completed')
+        this.update(job, { status: 'cancelled', error: 'The model file was deleted.' });
     }
   }
 
   private job(id: string): Job {
     const job = this.jobs.get(id);
-    if (!job) throw new GatewayError(404, 'download_not_found', `No download with id "${id}". GET /v1/local-models/downloads lists them.`, { param: 'id' });
+    if (!job)
+      throw new GatewayError(
+        404,
+        'download_not_found',
+        `No download with id "${id}". GET /v1/local-models/downloads lists them.`,
+        { param: 'id' },
+      );
     return job;
   }
 
   private jobFor(record: ModelDownloadRecord): Job {
-    return { record, bytesPerSecond: 0, sample: { time: Date.now(), bytes: record.bytes_done }, persistedAt: 0, listeners: new Set() };
+    return {
+      record,
+      bytesPerSecond: 0,
+      sample: { time: Date.now(), bytes: record.bytes_done },
+      persistedAt: 0,
+      listeners: new Set(),
+    };
   }
 
   private partialPath(id: string): string {
@@ -244,9 +297,14 @@ export class DownloadManager {
     const free = disk.bavail * disk.bsize;
     if (needed + this.settings.diskReserveBytes > free) {
       const gb = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(2)} GB`;
-      throw new GatewayError(507, 'insufficient_disk_space', `Not enough disk space for this model: it needs ${gb(needed)} and ${this.settings.modelsDir} has ${gb(free)} free (${gb(this.settings.diskReserveBytes)} is kept in reserve). Free some space or delete a model, then try again.`, {
-        param: 'file',
-      });
+      throw new GatewayError(
+        507,
+        'insufficient_disk_space',
+        `Not enough disk space for this model: it needs ${gb(needed)} and ${this.settings.modelsDir} has ${gb(free)} free (${gb(this.settings.diskReserveBytes)} is kept in reserve). Free some space or delete a model, then try again.`,
+        {
+          param: 'file',
+        },
+      );
     }
   }
 
@@ -265,7 +323,12 @@ export class DownloadManager {
       bytes_total: record.bytes_total,
       bytes_done: record.bytes_done,
       bytes_per_second: speed,
-      eta_seconds: record.status === 'completed' ? 0 : running && speed > 0 && remaining !== null ? Math.ceil(remaining / speed) : null,
+      eta_seconds:
+        record.status === 'completed'
+          ? 0
+          : running && speed > 0 && remaining !== null
+            ? Math.ceil(remaining / speed)
+            : null,
       sha256: record.sha256,
       model: record.status === 'completed' ? this.installer.modelIdFor(record.target) : null,
       ...(record.error ? { error: record.error } : {}),
@@ -286,7 +349,9 @@ export class DownloadManager {
   private pump(): void {
     if (this.closed) return;
     let running = [...this.jobs.values()].filter((job) => job.running !== undefined).length;
-    const queued = [...this.jobs.values()].filter((job) => job.record.status === 'queued' && !job.running).sort((a, b) => a.record.created_at - b.record.created_at);
+    const queued = [...this.jobs.values()]
+      .filter((job) => job.record.status === 'queued' && !job.running)
+      .sort((a, b) => a.record.created_at - b.record.created_at);
     for (const job of queued) {
       if (running >= this.settings.concurrency) break;
       running++;
@@ -316,7 +381,11 @@ export class DownloadManager {
         if (signal.aborted) return;
         if (actual !== job.record.sha256) {
           await rm(partial, { force: true });
-          this.update(job, { status: 'failed', bytes_done: 0, error: `The downloaded file's SHA-256 (${actual}) does not match the hub's (${job.record.sha256}); it was discarded. Resume to download it again.` });
+          this.update(job, {
+            status: 'failed',
+            bytes_done: 0,
+            error: `The downloaded file's SHA-256 (${actual}) does not match the hub's (${job.record.sha256}); it was discarded. Resume to download it again.`,
+          });
           return;
         }
       }
@@ -369,7 +438,9 @@ export class DownloadManager {
             if (!out.write(chunk)) await once(out, 'drain');
           }
         } finally {
-          await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+          await new Promise<void>((resolve, reject) =>
+            out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+          );
         }
         const size = await sizeOf(partial);
         if (size === info.sizeBytes) return;

@@ -30,7 +30,8 @@ export interface HubRangeResponse {
 const MAX_REDIRECTS = 5;
 
 const HUB_RETRY_AFTER_SECONDS = 30;
-const TLS_CODE = /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
+const TLS_CODE =
+  /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
 
 /** The innermost error's code: undici wraps the socket's error in `cause`. */
 function failureCode(error: unknown): string | undefined {
@@ -52,16 +53,23 @@ export function hubUnreachable(endpoint: string, error: unknown): GatewayError {
   const host = new URL(endpoint).host;
   const offline = 'Without the hub, use a .gguf file already on this computer (Models → Use a file on this computer).';
   let what: string;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') what = `The model hub's address ${host} could not be resolved (DNS failure, ${code}): this computer may be offline, or HF_ENDPOINT is wrong.`;
-  else if (code === 'ECONNREFUSED') what = `The model hub at ${endpoint} refused the connection (ECONNREFUSED): nothing listens there; check HF_ENDPOINT.`;
-  else if (code && TLS_CODE.test(code)) what = `The TLS connection to the model hub at ${host} failed (${code}): its certificate is not trusted here (a proxy that intercepts TLS?).`;
-  else if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'ETIMEDOUT') what = `The model hub at ${host} did not answer in time (${code}): the network is slow or blocks it.`;
-  else if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') what = `The connection to the model hub at ${host} was cut (${code}).`;
-  else what = `Cannot reach the model hub at ${endpoint} (${error instanceof Error ? error.message : String(error)}); check the network or HF_ENDPOINT.`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
+    what = `The model hub's address ${host} could not be resolved (DNS failure, ${code}): this computer may be offline, or HF_ENDPOINT is wrong.`;
+  else if (code === 'ECONNREFUSED')
+    what = `The model hub at ${endpoint} refused the connection (ECONNREFUSED): nothing listens there; check HF_ENDPOINT.`;
+  else if (code && TLS_CODE.test(code))
+    what = `The TLS connection to the model hub at ${host} failed (${code}): its certificate is not trusted here (a proxy that intercepts TLS?).`;
+  else if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'ETIMEDOUT')
+    what = `The model hub at ${host} did not answer in time (${code}): the network is slow or blocks it.`;
+  else if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
+    what = `The connection to the model hub at ${host} was cut (${code}).`;
+  else
+    what = `Cannot reach the model hub at ${endpoint} (${error instanceof Error ? error.message : String(error)}); check the network or HF_ENDPOINT.`;
   return new GatewayError(502, 'hub_unreachable', `${what} ${offline}`, { retryAfter: HUB_RETRY_AFTER_SECONDS });
 }
 
-const isRedirect = (status: number): boolean => status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+const isRedirect = (status: number): boolean =>
+  status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 
 function header(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
   const value = headers[name];
@@ -81,7 +89,10 @@ function unquoteEtag(value: string | undefined): string | undefined {
 export class HubClient {
   private readonly endpoint: string;
 
-  constructor(endpoint: string, private readonly token: string | undefined) {
+  constructor(
+    endpoint: string,
+    private readonly token: string | undefined,
+  ) {
     this.endpoint = endpoint.replace(/\/+$/, '');
   }
 
@@ -91,13 +102,25 @@ export class HubClient {
 
   private headersFor(url: string, extra: Record<string, string> = {}): Record<string, string> {
     const headers: Record<string, string> = { 'user-agent': 'switchyard', 'accept-encoding': 'identity', ...extra };
-    if (this.token && new URL(url).origin === new URL(this.endpoint).origin) headers.authorization = `Bearer ${this.token}`;
+    if (this.token && new URL(url).origin === new URL(this.endpoint).origin)
+      headers.authorization = `Bearer ${this.token}`;
     return headers;
   }
 
-  private async call(url: string, method: 'GET' | 'HEAD', extra: Record<string, string> = {}, signal?: AbortSignal): Promise<Dispatcher.ResponseData> {
+  private async call(
+    url: string,
+    method: 'GET' | 'HEAD',
+    extra: Record<string, string> = {},
+    signal?: AbortSignal,
+  ): Promise<Dispatcher.ResponseData> {
     try {
-      return await request(url, { method, headers: this.headersFor(url, extra), signal, headersTimeout: 30_000, bodyTimeout: 60_000 });
+      return await request(url, {
+        method,
+        headers: this.headersFor(url, extra),
+        signal,
+        headersTimeout: 30_000,
+        bodyTimeout: 60_000,
+      });
     } catch (error) {
       if (signal?.aborted) throw error;
       throw hubUnreachable(this.endpoint, error);
@@ -116,27 +139,62 @@ export class HubClient {
   private refusal(status: number, what: string, headers: Dispatcher.ResponseData['headers']): GatewayError {
     const hubCode = header(headers, 'x-error-code');
     if (status === 401 && hubCode !== 'GatedRepo') {
-      return new GatewayError(403, 'hub_access_denied', `The hub asks for a token for ${what} (401${hubCode ? `, ${hubCode}` : ''}): ${this.token ? 'HF_TOKEN was refused; set it to a valid token' : 'the repository is private or gated; set HF_TOKEN to a token that may read it'}.`, { param: 'repo' });
+      return new GatewayError(
+        403,
+        'hub_access_denied',
+        `The hub asks for a token for ${what} (401${hubCode ? `, ${hubCode}` : ''}): ${this.token ? 'HF_TOKEN was refused; set it to a valid token' : 'the repository is private or gated; set HF_TOKEN to a token that may read it'}.`,
+        { param: 'repo' },
+      );
     }
     if (status === 401 || status === 403 || hubCode === 'GatedRepo') {
-      return new GatewayError(403, 'hub_access_denied', `The hub refused ${what} (${status}${hubCode ? `, ${hubCode}` : ''}). For a gated or private repository, accept its terms on the hub and set HF_TOKEN to a token that may read it.`, { param: 'repo' });
+      return new GatewayError(
+        403,
+        'hub_access_denied',
+        `The hub refused ${what} (${status}${hubCode ? `, ${hubCode}` : ''}). For a gated or private repository, accept its terms on the hub and set HF_TOKEN to a token that may read it.`,
+        { param: 'repo' },
+      );
     }
     if (status === 404) {
-      return new GatewayError(404, 'hub_not_found', `The hub has no ${what} (${hubCode ?? '404'}). Check the repository, file name and revision.`, { param: 'file' });
+      return new GatewayError(
+        404,
+        'hub_not_found',
+        `The hub has no ${what} (${hubCode ?? '404'}). Check the repository, file name and revision.`,
+        { param: 'file' },
+      );
     }
-    return new GatewayError(502, 'hub_error', `The hub answered ${status} for ${what}${status >= 500 ? ': the hub is having trouble; try again later' : ''}.`);
+    return new GatewayError(
+      502,
+      'hub_error',
+      `The hub answered ${status} for ${what}${status >= 500 ? ': the hub is having trouble; try again later' : ''}.`,
+    );
   }
 
   async search(query: string, limit: number): Promise<HubSearchResult[]> {
     type Raw = { id: string; downloads?: number; likes?: number; tags?: string[]; gated?: boolean | string };
-    const params = (extra: Record<string, string>) => new URLSearchParams({ search: query, limit: String(limit), sort: 'downloads', direction: '-1', ...extra }).toString();
-    const [gguf, named] = await Promise.all([this.json<Raw[]>(`/api/models?${params({ filter: 'gguf' })}`), this.json<Raw[]>(`/api/models?${params({})}`)]);
+    const params = (extra: Record<string, string>) =>
+      new URLSearchParams({
+        search: query,
+        limit: String(limit),
+        sort: 'downloads',
+        direction: '-1',
+        ...extra,
+      }).toString();
+    const [gguf, named] = await Promise.all([
+      this.json<Raw[]>(`/api/models?${params({ filter: 'gguf' })}`),
+      this.json<Raw[]>(`/api/models?${params({})}`),
+    ]);
     const seen = new Set<string>();
     const results: HubSearchResult[] = [];
     for (const raw of [...gguf, ...named.filter((model) => /sherpa-onnx/i.test(model.id))]) {
       if (seen.has(raw.id)) continue;
       seen.add(raw.id);
-      results.push({ repo: raw.id, downloads: raw.downloads ?? 0, likes: raw.likes ?? 0, tags: raw.tags ?? [], gated: raw.gated !== undefined && raw.gated !== false });
+      results.push({
+        repo: raw.id,
+        downloads: raw.downloads ?? 0,
+        likes: raw.likes ?? 0,
+        tags: raw.tags ?? [],
+        gated: raw.gated !== undefined && raw.gated !== false,
+      });
     }
     return results.slice(0, limit);
   }
@@ -147,7 +205,11 @@ export class HubClient {
     const entries = await this.json<Entry[]>(`/api/models/${repo}/tree/${encodeURIComponent(revision)}?recursive=true`);
     return entries
       .filter((entry) => entry.type === 'file')
-      .map((entry) => ({ path: entry.path, size_bytes: entry.lfs?.size ?? entry.size, sha256: entry.lfs?.oid ?? null }));
+      .map((entry) => ({
+        path: entry.path,
+        size_bytes: entry.lfs?.size ?? entry.size,
+        sha256: entry.lfs?.oid ?? null,
+      }));
   }
 
   resolveUrl(repo: string, revision: string, file: string): string {
@@ -162,15 +224,22 @@ export class HubClient {
       await response.body.dump();
       const location = header(response.headers, 'location');
       const next = location ? new URL(location, url) : undefined;
-      if (isRedirect(response.statusCode) && next && next.origin === new URL(this.endpoint).origin && next.pathname.includes('/resolve/')) {
+      if (
+        isRedirect(response.statusCode) &&
+        next &&
+        next.origin === new URL(this.endpoint).origin &&
+        next.pathname.includes('/resolve/')
+      ) {
         url = next.toString();
         continue;
       }
-      if (response.statusCode !== 200 && !(isRedirect(response.statusCode) && next)) throw this.refusal(response.statusCode, `${repo}/${file}@${revision}`, response.headers);
+      if (response.statusCode !== 200 && !(isRedirect(response.statusCode) && next))
+        throw this.refusal(response.statusCode, `${repo}/${file}@${revision}`, response.headers);
       const linkedEtag = unquoteEtag(header(response.headers, 'x-linked-etag'));
       const etag = linkedEtag ?? unquoteEtag(header(response.headers, 'etag'));
       const size = Number(header(response.headers, 'x-linked-size') ?? header(response.headers, 'content-length'));
-      if (!Number.isSafeInteger(size) || size < 0) throw new GatewayError(502, 'hub_error', `The hub did not say how large ${repo}/${file} is.`);
+      if (!Number.isSafeInteger(size) || size < 0)
+        throw new GatewayError(502, 'hub_error', `The hub did not say how large ${repo}/${file} is.`);
       return {
         commit: header(response.headers, 'x-repo-commit') ?? null,
         sizeBytes: size,
@@ -192,7 +261,8 @@ export class HubClient {
         current = new URL(location, current).toString();
         continue;
       }
-      if (response.statusCode === 206 || response.statusCode === 200) return { status: response.statusCode, body: response.body };
+      if (response.statusCode === 206 || response.statusCode === 200)
+        return { status: response.statusCode, body: response.body };
       await response.body.dump();
       throw this.refusal(response.statusCode, url, response.headers);
     }

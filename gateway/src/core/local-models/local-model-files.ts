@@ -17,7 +17,9 @@ function capabilitiesOf(summary: GgufSummary): LocalModelFile['capabilities'] {
 
 async function folderSize(dir: string): Promise<number> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const sizes = await Promise.all(entries.filter((entry) => entry.isFile()).map(async (entry) => (await stat(join(dir, entry.name))).size));
+  const sizes = await Promise.all(
+    entries.filter((entry) => entry.isFile()).map(async (entry) => (await stat(join(dir, entry.name))).size),
+  );
   return sizes.reduce((sum, size) => sum + size, 0);
 }
 
@@ -28,7 +30,12 @@ async function assertGgufMagic(path: string): Promise<void> {
     const head = Buffer.alloc(4);
     const { bytesRead } = await handle.read(head, 0, 4, 0);
     if (bytesRead < 4 || head.toString('latin1') !== 'GGUF') {
-      throw new GatewayError(422, 'invalid_gguf', `${basename(path)} is not a GGUF model file (it does not start with "GGUF").`, { param: 'path' });
+      throw new GatewayError(
+        422,
+        'invalid_gguf',
+        `${basename(path)} is not a GGUF model file (it does not start with "GGUF").`,
+        { param: 'path' },
+      );
     }
   } finally {
     await handle.close();
@@ -48,18 +55,40 @@ export class LocalModelFiles implements ModelInstaller {
   ) {}
 
   targetFor(repo: string, file: string): string {
-    if (!REPO.test(repo) || repo.includes('..')) throw new GatewayError(422, 'invalid_repo', `"${repo}" is not a hub repository id (owner/name).`, { param: 'repo' });
+    if (!REPO.test(repo) || repo.includes('..'))
+      throw new GatewayError(422, 'invalid_repo', `"${repo}" is not a hub repository id (owner/name).`, {
+        param: 'repo',
+      });
     const parts = file.split('/');
-    if (file.length === 0 || file.startsWith('/') || parts.some((part) => part === '' || part === '.' || part === '..') || file.includes('\\')) {
-      throw new GatewayError(422, 'invalid_file', `"${file}" is not a file path inside the repository.`, { param: 'file' });
+    if (
+      file.length === 0 ||
+      file.startsWith('/') ||
+      parts.some((part) => part === '' || part === '.' || part === '..') ||
+      file.includes('\\')
+    ) {
+      throw new GatewayError(422, 'invalid_file', `"${file}" is not a file path inside the repository.`, {
+        param: 'file',
+      });
     }
     const name = parts[parts.length - 1];
     if (name.toLowerCase().endsWith('.gguf')) {
-      if (/^mmproj/i.test(name)) throw new GatewayError(422, 'unsupported_model_file', `${name} is a vision projector, not a model; download the model's main .gguf file.`, { param: 'file' });
+      if (/^mmproj/i.test(name))
+        throw new GatewayError(
+          422,
+          'unsupported_model_file',
+          `${name} is a vision projector, not a model; download the model's main .gguf file.`,
+          { param: 'file' },
+        );
       return name;
     }
-    if (/sherpa-onnx/i.test(repo) && /\.(onnx|txt)$/i.test(name)) return posix.join(SPEECH_DIR, repo.split('/')[1], name);
-    throw new GatewayError(422, 'unsupported_model_file', `The local engines load .gguf files (llama.cpp) and sherpa-onnx speech models (.onnx and tokens.txt from a sherpa-onnx repository); "${file}" is neither.`, { param: 'file' });
+    if (/sherpa-onnx/i.test(repo) && /\.(onnx|txt)$/i.test(name))
+      return posix.join(SPEECH_DIR, repo.split('/')[1], name);
+    throw new GatewayError(
+      422,
+      'unsupported_model_file',
+      `The local engines load .gguf files (llama.cpp) and sherpa-onnx speech models (.onnx and tokens.txt from a sherpa-onnx repository); "${file}" is neither.`,
+      { param: 'file' },
+    );
   }
 
   modelIdFor(target: string): string {
@@ -77,7 +106,9 @@ export class LocalModelFiles implements ModelInstaller {
   async reconcile(): Promise<void> {
     for (const file of await listGgufModels(this.modelsDir)) {
       // Only the built-in per-file routes: a route the config file defines keeps what it says.
-      const route = this.models.all().find((candidate) => candidate.id === file.name && candidate.provider.id === LOCAL_LLM_PROVIDER);
+      const route = this.models
+        .all()
+        .find((candidate) => candidate.id === file.name && candidate.provider.id === LOCAL_LLM_PROVIDER);
       if (!route || route.upstreamModel !== file.name || route.aliases.length > 0 || route.pricing) continue;
       const summary = await readGgufSummary(file.path).catch(() => undefined);
       if (summary) this.route(file.name, summary);
@@ -90,21 +121,59 @@ export class LocalModelFiles implements ModelInstaller {
    * link, never the file.
    */
   async link(path: string): Promise<LocalModelFile> {
-    if (!isAbsolute(path)) throw new GatewayError(422, 'invalid_path', `"${path}" is not an absolute path; give the full path of a .gguf file the gateway can read.`, { param: 'path' });
+    if (!isAbsolute(path))
+      throw new GatewayError(
+        422,
+        'invalid_path',
+        `"${path}" is not an absolute path; give the full path of a .gguf file the gateway can read.`,
+        { param: 'path' },
+      );
     const name = basename(path);
-    if (!name.toLowerCase().endsWith('.gguf')) throw new GatewayError(422, 'unsupported_model_file', `${name} is not a .gguf file; the local engine loads GGUF models.`, { param: 'path' });
-    if (/^mmproj/i.test(name)) throw new GatewayError(422, 'unsupported_model_file', `${name} is a vision projector, not a model; choose the model's main .gguf file.`, { param: 'path' });
+    if (!name.toLowerCase().endsWith('.gguf'))
+      throw new GatewayError(
+        422,
+        'unsupported_model_file',
+        `${name} is not a .gguf file; the local engine loads GGUF models.`,
+        { param: 'path' },
+      );
+    if (/^mmproj/i.test(name))
+      throw new GatewayError(
+        422,
+        'unsupported_model_file',
+        `${name} is a vision projector, not a model; choose the model's main .gguf file.`,
+        { param: 'path' },
+      );
     const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-      throw new GatewayError(422, 'file_not_readable', `The gateway cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.code === 'EACCES' ? 'permission denied' : error.message}.`, { param: 'path' });
+      throw new GatewayError(
+        422,
+        'file_not_readable',
+        `The gateway cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.code === 'EACCES' ? 'permission denied' : error.message}.`,
+        { param: 'path' },
+      );
     });
     if (!info.isFile()) throw new GatewayError(422, 'file_not_readable', `${path} is not a file.`, { param: 'path' });
     await assertGgufMagic(path);
     const summary = await readGgufSummary(path).catch((error: Error) => {
-      throw new GatewayError(422, 'invalid_gguf', `${name} starts like a GGUF file but could not be read: ${error.message}`, { param: 'path' });
+      throw new GatewayError(
+        422,
+        'invalid_gguf',
+        `${name} starts like a GGUF file but could not be read: ${error.message}`,
+        { param: 'path' },
+      );
     });
     const target = join(this.modelsDir, name);
-    if (await stat(target).then(() => true, () => false)) {
-      throw new GatewayError(409, 'model_file_exists', `The models folder already has a model named ${name}; delete it first or rename the file.`, { param: 'path' });
+    if (
+      await stat(target).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      throw new GatewayError(
+        409,
+        'model_file_exists',
+        `The models folder already has a model named ${name}; delete it first or rename the file.`,
+        { param: 'path' },
+      );
     }
     await mkdir(this.modelsDir, { recursive: true });
     await symlink(path, target);
@@ -158,10 +227,20 @@ export class LocalModelFiles implements ModelInstaller {
 
   /** Deletes a GGUF file (its routes go with it) or a speech model folder. */
   async delete(name: string): Promise<LocalModelFile> {
-    const file = (await this.list()).find((candidate) => candidate.name === name || (candidate.kind === 'gguf' && candidate.model === name));
-    if (!file) throw new GatewayError(404, 'model_file_not_found', `No local model file named "${name}". GET /v1/local-models/files lists them.`, { param: 'name' });
+    const file = (await this.list()).find(
+      (candidate) => candidate.name === name || (candidate.kind === 'gguf' && candidate.model === name),
+    );
+    if (!file)
+      throw new GatewayError(
+        404,
+        'model_file_not_found',
+        `No local model file named "${name}". GET /v1/local-models/files lists them.`,
+        { param: 'name' },
+      );
     if (file.kind === 'gguf') {
-      const routes = this.models.all().filter((route) => route.provider.id === LOCAL_LLM_PROVIDER && route.upstreamModel === file.model);
+      const routes = this.models
+        .all()
+        .filter((route) => route.provider.id === LOCAL_LLM_PROVIDER && route.upstreamModel === file.model);
       for (const route of routes) this.models.remove(route.id);
       await routes[0]?.provider.releaseModel?.(file.model);
       await rm(join(this.modelsDir, file.name), { force: true });

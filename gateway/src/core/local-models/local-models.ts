@@ -22,11 +22,28 @@ export class LocalModels {
   readonly files: LocalModelFiles;
   readonly downloads: DownloadManager;
 
-  constructor(options: LocalModelsOptions, models: ModelRegistry, repository: ModelDownloadsRepository, log: { warn(message: string): void }) {
+  constructor(
+    options: LocalModelsOptions,
+    models: ModelRegistry,
+    repository: ModelDownloadsRepository,
+    log: { warn(message: string): void },
+  ) {
     const modelsDir = join(options.dataDir, 'models');
     this.hub = new HubClient(options.hub.endpoint, options.hub.token);
     this.files = new LocalModelFiles(modelsDir, models);
-    this.downloads = new DownloadManager(this.hub, repository, this.files, { modelsDir, concurrency: 2, retryDelaysMs: [500, 1000, 2000, 4000, 8000, 16000], diskReserveBytes: 256 * 1024 * 1024, ...options.downloads }, log);
+    this.downloads = new DownloadManager(
+      this.hub,
+      repository,
+      this.files,
+      {
+        modelsDir,
+        concurrency: 2,
+        retryDelaysMs: [500, 1000, 2000, 4000, 8000, 16000],
+        diskReserveBytes: 256 * 1024 * 1024,
+        ...options.downloads,
+      },
+      log,
+    );
   }
 
   catalog(): readonly CatalogEntry[] {
@@ -39,7 +56,10 @@ export class LocalModels {
     return Promise.all(
       found.map(async (model) => {
         const files = await this.hub.files(model.repo, 'main').catch(() => []);
-        return { ...model, files: files.filter((file) => LOADABLE.test(file.path) && !/(^|\/)mmproj/i.test(file.path)) };
+        return {
+          ...model,
+          files: files.filter((file) => LOADABLE.test(file.path) && !/(^|\/)mmproj/i.test(file.path)),
+        };
       }),
     );
   }

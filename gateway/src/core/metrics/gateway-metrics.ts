@@ -18,8 +18,12 @@ export const OPERATION_BY_CAPABILITY: Record<Capability, string> = {
 };
 
 // Bucket boundaries advised by the OpenTelemetry semantic conventions.
-const GEN_AI_DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
-const TIME_TO_FIRST_TOKEN_BUCKETS = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+const GEN_AI_DURATION_BUCKETS = [
+  0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+];
+const TIME_TO_FIRST_TOKEN_BUCKETS = [
+  0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10,
+];
 const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
 const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 const BREAKER_STATES: BreakerState[] = ['closed', 'open', 'half_open'];
@@ -49,7 +53,12 @@ export class GatewayMetrics {
 
   constructor(providers: ReadonlyMap<string, ProviderInstance>, breakers: ProviderBreakers) {
     const registers = [this.registry];
-    const histogram = <Label extends string>(name: string, help: string, labelNames: readonly Label[], buckets: number[]) => new FastHistogram(name, help, labelNames, buckets, this.registry);
+    const histogram = <Label extends string>(
+      name: string,
+      help: string,
+      labelNames: readonly Label[],
+      buckets: number[],
+    ) => new FastHistogram(name, help, labelNames, buckets, this.registry);
     const genAi = GEN_AI_LABEL_NAMES;
     this.httpDuration = histogram(
       'http_server_request_duration_seconds',
@@ -69,14 +78,24 @@ export class GatewayMetrics {
       [...genAi, 'error_type'],
       GEN_AI_DURATION_BUCKETS,
     );
-    this.timeToFirstToken = histogram('gen_ai_server_time_to_first_token_seconds', 'Time from the request to the first streamed chunk of the answer.', genAi, TIME_TO_FIRST_TOKEN_BUCKETS);
+    this.timeToFirstToken = histogram(
+      'gen_ai_server_time_to_first_token_seconds',
+      'Time from the request to the first streamed chunk of the answer.',
+      genAi,
+      TIME_TO_FIRST_TOKEN_BUCKETS,
+    );
     this.clientDuration = histogram(
       'gen_ai_client_operation_duration_seconds',
       "Duration of the gateway's calls to its providers (retries and fallbacks included; for a stream, until it starts).",
       [...genAi, 'error_type'],
       GEN_AI_DURATION_BUCKETS,
     );
-    this.tokenUsage = histogram('gen_ai_client_token_usage', 'Tokens used per request, by token type (input, output).', [...genAi, 'gen_ai_token_type'], TOKEN_BUCKETS);
+    this.tokenUsage = histogram(
+      'gen_ai_client_token_usage',
+      'Tokens used per request, by token type (input, output).',
+      [...genAi, 'gen_ai_token_type'],
+      TOKEN_BUCKETS,
+    );
     new Gauge({
       name: 'switchyard_provider_breaker_state',
       help: 'Circuit breaker of each provider: 1 for its current state (closed, open, half_open), 0 for the others.',
@@ -95,7 +114,8 @@ export class GatewayMetrics {
       labelNames: ['gen_ai_provider_name'],
       registers,
       collect() {
-        for (const id of providers.keys()) this.set({ gen_ai_provider_name: id }, breakers.snapshot(id).consecutive_failures);
+        for (const id of providers.keys())
+          this.set({ gen_ai_provider_name: id }, breakers.snapshot(id).consecutive_failures);
       },
     });
     new Gauge({
@@ -132,25 +152,69 @@ export class GatewayMetrics {
   }
 
   httpRequest(method: string, route: string, status: number, seconds: number, errorType: string | undefined): void {
-    this.httpDuration.observe({ http_request_method: method, http_route: route, http_response_status_code: status }, seconds);
+    this.httpDuration.observe(
+      { http_request_method: method, http_route: route, http_response_status_code: status },
+      seconds,
+    );
     if (errorType !== undefined) this.errors.inc({ error_type: errorType, http_response_status_code: status });
   }
 
-  modelRequest(labels: GenAiLabels, seconds: number, errorType: string | undefined, tokens: { input: number; output: number } | undefined): void {
+  modelRequest(
+    labels: GenAiLabels,
+    seconds: number,
+    errorType: string | undefined,
+    tokens: { input: number; output: number } | undefined,
+  ): void {
     const { operation, model, provider } = labels;
-    this.serverDuration.observe({ gen_ai_operation_name: operation, gen_ai_request_model: model, gen_ai_provider_name: provider, error_type: errorType ?? '' }, seconds);
+    this.serverDuration.observe(
+      {
+        gen_ai_operation_name: operation,
+        gen_ai_request_model: model,
+        gen_ai_provider_name: provider,
+        error_type: errorType ?? '',
+      },
+      seconds,
+    );
     if (!tokens) return;
-    this.tokenUsage.observe({ gen_ai_operation_name: operation, gen_ai_request_model: model, gen_ai_provider_name: provider, gen_ai_token_type: 'input' }, tokens.input);
-    this.tokenUsage.observe({ gen_ai_operation_name: operation, gen_ai_request_model: model, gen_ai_provider_name: provider, gen_ai_token_type: 'output' }, tokens.output);
+    this.tokenUsage.observe(
+      {
+        gen_ai_operation_name: operation,
+        gen_ai_request_model: model,
+        gen_ai_provider_name: provider,
+        gen_ai_token_type: 'input',
+      },
+      tokens.input,
+    );
+    this.tokenUsage.observe(
+      {
+        gen_ai_operation_name: operation,
+        gen_ai_request_model: model,
+        gen_ai_provider_name: provider,
+        gen_ai_token_type: 'output',
+      },
+      tokens.output,
+    );
   }
 
   firstToken(labels: GenAiLabels, seconds: number): void {
-    this.timeToFirstToken.observe({ gen_ai_operation_name: labels.operation, gen_ai_request_model: labels.model, gen_ai_provider_name: labels.provider }, seconds);
+    this.timeToFirstToken.observe(
+      {
+        gen_ai_operation_name: labels.operation,
+        gen_ai_request_model: labels.model,
+        gen_ai_provider_name: labels.provider,
+      },
+      seconds,
+    );
   }
 
   providerCall(labels: GenAiLabels, seconds: number, errorType: string | undefined): void {
     this.clientDuration.observe(
-      { gen_ai_operation_name: labels.operation, gen_ai_request_model: labels.model, gen_ai_provider_name: labels.provider, error_type: errorType ?? '' },
+      {
+        gen_ai_operation_name: labels.operation,
+        gen_ai_request_model: labels.model,
+        gen_ai_provider_name: labels.provider,
+        error_type: errorType ?? '',
+      },
       seconds,
     );
   }

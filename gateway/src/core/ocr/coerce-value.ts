@@ -1,12 +1,37 @@
 /** Month names by how they start, in English, German, French and Dutch (`juin` before `jun`, `mär` and `maa` are March). */
 const MONTH_PREFIXES: [string, number][] = [
-  ['janv', 1], ['jan', 1], ['feb', 2], ['fév', 2], ['fev', 2], ['mär', 3], ['maa', 3], ['mars', 3], ['mar', 3], ['avr', 4], ['apr', 4],
-  ['may', 5], ['mai', 5], ['mei', 5], ['juin', 6], ['juil', 7], ['jun', 6], ['jul', 7], ['aug', 8], ['aoû', 8], ['aou', 8],
-  ['sep', 9], ['oct', 10], ['okt', 10], ['nov', 11], ['dec', 12], ['déc', 12], ['dez', 12],
+  ['janv', 1],
+  ['jan', 1],
+  ['feb', 2],
+  ['fév', 2],
+  ['fev', 2],
+  ['mär', 3],
+  ['maa', 3],
+  ['mars', 3],
+  ['mar', 3],
+  ['avr', 4],
+  ['apr', 4],
+  ['may', 5],
+  ['mai', 5],
+  ['mei', 5],
+  ['juin', 6],
+  ['juil', 7],
+  ['jun', 6],
+  ['jul', 7],
+  ['aug', 8],
+  ['aoû', 8],
+  ['aou', 8],
+  ['sep', 9],
+  ['oct', 10],
+  ['okt', 10],
+  ['nov', 11],
+  ['dec', 12],
+  ['déc', 12],
+  ['dez', 12],
 ];
 
-const monthOf = (word: string): number | undefined => MONTH_PREFIXES.find(([prefix]) => word.toLowerCase().startsWith(prefix))?.[1];
-
+const monthOf = (word: string): number | undefined =>
+  MONTH_PREFIXES.find(([prefix]) => word.toLowerCase().startsWith(prefix))?.[1];
 
 /** A written amount: `1,234.50`, `1.234,50`, `1 234,50` (thousands in groups of three) or `42.50`, `12`. */
 const AMOUNT = /\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,3})?(?!\d)/g;
@@ -22,7 +47,12 @@ function amountValue(digits: string): number {
   if (lastComma > lastDot && text.length - lastComma - 1 !== 3) {
     // European: the comma is the decimal separator.
     text = text.replace(/\./g, '').replace(',', '.');
-  } else if (lastDot > lastComma && text.length - lastDot - 1 === 3 && lastComma < 0 && (text.match(/\./g) ?? []).length > 1) {
+  } else if (
+    lastDot > lastComma &&
+    text.length - lastDot - 1 === 3 &&
+    lastComma < 0 &&
+    (text.match(/\./g) ?? []).length > 1
+  ) {
     text = text.replace(/\./g, '');
   } else {
     text = text.replace(/,/g, '');
@@ -87,11 +117,15 @@ export function parseDate(text: string): string | null {
     const year = numeric[4].length === 2 ? 2000 + Number(numeric[4]) : Number(numeric[4]);
     return isoDate(year, month, day);
   }
-  for (const match of text.matchAll(/(?<!\d)(\d{1,2})(?:st|nd|rd|th|er)?\.?\s{1,3}(\p{L}{3,9})\.?,?\s{1,3}(\d{4})(?!\d)/gu)) {
+  for (const match of text.matchAll(
+    /(?<!\d)(\d{1,2})(?:st|nd|rd|th|er)?\.?\s{1,3}(\p{L}{3,9})\.?,?\s{1,3}(\d{4})(?!\d)/gu,
+  )) {
     const month = monthOf(match[2]);
     if (month) return isoDate(Number(match[3]), month, Number(match[1]));
   }
-  for (const match of text.matchAll(/(?<!\p{L})(\p{L}{3,9})\.?\s{1,3}(\d{1,2})(?:st|nd|rd|th)?\s{0,2},?\s{1,3}(\d{4})(?!\d)/gu)) {
+  for (const match of text.matchAll(
+    /(?<!\p{L})(\p{L}{3,9})\.?\s{1,3}(\d{1,2})(?:st|nd|rd|th)?\s{0,2},?\s{1,3}(\d{4})(?!\d)/gu,
+  )) {
     const month = monthOf(match[1]);
     if (month) return isoDate(Number(match[3]), month, Number(match[2]));
   }
@@ -120,7 +154,10 @@ function schemaType(schema: PropertySchema): string {
 
 /** Converts a found value text to the schema's type; undefined when the text does not hold one. */
 export function coerceValue(text: string, schema: PropertySchema, name = ''): unknown {
-  const trimmed = text.trim().replace(/^[:#\-–\s]+/, '').trim();
+  const trimmed = text
+    .trim()
+    .replace(/^[:#\-–\s]+/, '')
+    .trim();
   if (!trimmed) return undefined;
   if (schema.enum) {
     const lower = trimmed.toLowerCase();
@@ -139,9 +176,15 @@ export function coerceValue(text: string, schema: PropertySchema, name = ''): un
       return undefined;
     }
     default: {
-      if (schema.format === 'date' || schema.format === 'date-time' || /(^|_|\b)date$/i.test(name)) return parseDate(trimmed) ?? undefined;
+      if (schema.format === 'date' || schema.format === 'date-time' || /(^|_|\b)date$/i.test(name))
+        return parseDate(trimmed) ?? undefined;
       // An identifier (invoice number, order id) is the first word with a digit in it, never a sentence.
-      if (IDENTIFIER.test(name)) return trimmed.split(/\s+/).find((word) => /\d/.test(word))?.replace(/^(n[°º]|no\.|nr\.|#)/i, '').replace(/[.,;]$/, '');
+      if (IDENTIFIER.test(name))
+        return trimmed
+          .split(/\s+/)
+          .find((word) => /\d/.test(word))
+          ?.replace(/^(n[°º]|no\.|nr\.|#)/i, '')
+          .replace(/[.,;]$/, '');
       return trimmed;
     }
   }

@@ -56,8 +56,21 @@ function findNeighbourValues(line: DocLine, pageLines: DocLine[]): string[] {
   let right: DocLine | undefined;
   let below: DocLine | undefined;
   for (const l of pageLines) {
-    if (l !== line && Math.abs(centre(l) - centre(line)) < height / 2 && l.bbox[0] >= line.bbox[2] - 2 && (!right || l.bbox[0] < right.bbox[0])) right = l;
-    if (l.bbox[1] >= line.bbox[3] - 2 && l.bbox[1] - line.bbox[3] < 3 * height && l.bbox[0] < line.bbox[2] && l.bbox[2] > line.bbox[0] && (!below || l.bbox[1] < below.bbox[1])) below = l;
+    if (
+      l !== line &&
+      Math.abs(centre(l) - centre(line)) < height / 2 &&
+      l.bbox[0] >= line.bbox[2] - 2 &&
+      (!right || l.bbox[0] < right.bbox[0])
+    )
+      right = l;
+    if (
+      l.bbox[1] >= line.bbox[3] - 2 &&
+      l.bbox[1] - line.bbox[3] < 3 * height &&
+      l.bbox[0] < line.bbox[2] &&
+      l.bbox[2] > line.bbox[0] &&
+      (!below || l.bbox[1] < below.bbox[1])
+    )
+      below = l;
   }
   return [right, below].filter((l): l is DocLine => l !== undefined).map((l) => l.text);
 }
@@ -68,7 +81,8 @@ function splits(text: string): Split[] {
   if (colon > 0) return [{ label: labelTokens(text.slice(0, colon)), value: text.slice(colon + 1), colon: true }];
   const words = text.split(/\s+/);
   const out = [{ label: labelTokens(text), value: '', colon: false }];
-  for (let k = 1; k < words.length && k <= 4; k++) out.push({ label: labelTokens(words.slice(0, k).join(' ')), value: words.slice(k).join(' '), colon: false });
+  for (let k = 1; k < words.length && k <= 4; k++)
+    out.push({ label: labelTokens(words.slice(0, k).join(' ')), value: words.slice(k).join(' '), colon: false });
   return out;
 }
 
@@ -147,7 +161,8 @@ async function findValue(field: FieldLabel, schema: PropertySchema, name: string
 
 const VENDOR_WORDS = new Set(['vendor', 'merchant', 'seller', 'supplier', 'issuer', 'store', 'shop', 'company']);
 /** A company name ending in its legal form; the name is at most five words before it. */
-const LEGAL_NAME = /(?<![\p{L}\p{N}&.'-])((?:[\p{L}\p{N}&.'-]{1,40} ){1,5}(?:GmbH(?: & Co\.? KG)?|AG|KG|B\.V\.|N\.V\.|Ltd\.?|Limited|Inc\.?|LLC|S\.A\.S?|SARL|S\.r\.l\.|Pvt\.? Ltd\.?|plc))(?![\p{L}])/u;
+const LEGAL_NAME =
+  /(?<![\p{L}\p{N}&.'-])((?:[\p{L}\p{N}&.'-]{1,40} ){1,5}(?:GmbH(?: & Co\.? KG)?|AG|KG|B\.V\.|N\.V\.|Ltd\.?|Limited|Inc\.?|LLC|S\.A\.S?|SARL|S\.r\.l\.|Pvt\.? Ltd\.?|plc))(?![\p{L}])/u;
 
 const CURRENCIES: [RegExp, string][] = [
   [/€|\beur(o|os)?\b/i, 'EUR'],
@@ -219,7 +234,10 @@ async function extractObject(
     if (type === 'object') {
       value = await extractObject(property, result, lines, field, `${path}${name}.`, missing, reasons);
     } else if (type === 'array') {
-      value = property.items && schemaType(property.items) === 'object' ? await extractTableRows(result.pages, property.items, lines.pace) : null;
+      value =
+        property.items && schemaType(property.items) === 'object'
+          ? await extractTableRows(result.pages, property.items, lines.pace)
+          : null;
       if (value === null && property.items) {
         const single = await findValue(field, property.items, name, lines);
         labelled = single.labelled;
@@ -258,12 +276,24 @@ async function extractObject(
  * A date or a currency with no label is the first date written on the document, the currency it uses. What is not found is null, listed in `missing` with the
  * reason; required properties that are null are also listed in `missingRequired`.
  */
-export async function extractBySchema(schema: Record<string, unknown>, result: OcrResult, signal: AbortSignal): Promise<SchemaExtraction> {
+export async function extractBySchema(
+  schema: Record<string, unknown>,
+  result: OcrResult,
+  signal: AbortSignal,
+): Promise<SchemaExtraction> {
   const lines: DocLine[] = result.pages.flatMap((page) =>
     page.blocks.flatMap((block) => block.lines.map((line) => ({ text: line.text, bbox: line.bbox, page: page.index }))),
   );
   const missingRequired: string[] = [];
   const missing: MissingField[] = [];
-  const data = await extractObject(schema as PropertySchema, result, indexLines(lines, signal), undefined, '', missingRequired, missing);
+  const data = await extractObject(
+    schema as PropertySchema,
+    result,
+    indexLines(lines, signal),
+    undefined,
+    '',
+    missingRequired,
+    missing,
+  );
   return { data, missingRequired, missing };
 }

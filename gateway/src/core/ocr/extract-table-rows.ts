@@ -29,7 +29,8 @@ interface Column {
 }
 
 /** The highest or lowest edge of a row's words (`pick`: Math.max or Math.min), without spreading a row of any length into arguments. */
-const rowEdge = (row: OcrWord[], edge: (word: OcrWord) => number, pick: (a: number, b: number) => number): number => row.map(edge).reduce(pick);
+const rowEdge = (row: OcrWord[], edge: (word: OcrWord) => number, pick: (a: number, b: number) => number): number =>
+  row.map(edge).reduce(pick);
 
 /**
  * Columns of a header row: for each item property, the run of 1–3 adjacent header words that best names
@@ -38,7 +39,9 @@ const rowEdge = (row: OcrWord[], edge: (word: OcrWord) => number, pick: (a: numb
 function headerColumns(row: OcrWord[], properties: Record<string, PropertySchema>): Column[] {
   const columns: Column[] = [];
   const wordTokens = row.map((word) => labelTokens(word.text));
-  const runs = row.flatMap((_, i) => [1, 2, 3].filter((n) => i + n <= row.length).map((n) => ({ i, n, tokens: wordTokens.slice(i, i + n).flat() })));
+  const runs = row.flatMap((_, i) =>
+    [1, 2, 3].filter((n) => i + n <= row.length).map((n) => ({ i, n, tokens: wordTokens.slice(i, i + n).flat() })),
+  );
   for (const name of Object.keys(properties)) {
     const field = fieldLabel(name);
     let best: Column | undefined;
@@ -63,7 +66,11 @@ const SUBTOTAL = fieldLabel('subtotal');
  * then reads the rows below it cell by cell (a word belongs to the column whose span holds its centre;
  * spans split halfway between headers) until a totals row, a row with fewer than two cells, or a gap.
  */
-export async function extractTableRows(pages: OcrPage[], items: PropertySchema, pace: Pace): Promise<Record<string, unknown>[] | null> {
+export async function extractTableRows(
+  pages: OcrPage[],
+  items: PropertySchema,
+  pace: Pace,
+): Promise<Record<string, unknown>[] | null> {
   const properties = items.properties ?? {};
   const propertyCount = Object.keys(properties).length;
   for (const page of pages) {

@@ -19,9 +19,25 @@ export async function fillSchemaStrictly(
   // The model's tokens were spent whether or not its answer is used, and whether or not the request then fails.
   if (filled.chat) bill(filled.chat);
   if (filled.missingRequired.length > 0) {
-    throw new GatewayError(422, 'required_fields_not_found', `The document has no value for the required field(s) ${filled.missingRequired.join(', ')}.`, { param: request.param });
+    throw new GatewayError(
+      422,
+      'required_fields_not_found',
+      `The document has no value for the required field(s) ${filled.missingRequired.join(', ')}.`,
+      { param: request.param },
+    );
   }
-  const problem = await request.validate(withoutMissing(filled.data, filled.missing.map((entry) => entry.field)));
-  if (problem) throw new GatewayError(422, 'schema_not_satisfied', `The recognised data does not satisfy the schema: ${problem}.`, { param: request.param });
+  const problem = await request.validate(
+    withoutMissing(
+      filled.data,
+      filled.missing.map((entry) => entry.field),
+    ),
+  );
+  if (problem)
+    throw new GatewayError(
+      422,
+      'schema_not_satisfied',
+      `The recognised data does not satisfy the schema: ${problem}.`,
+      { param: request.param },
+    );
   return filled;
 }

@@ -34,7 +34,9 @@ const LAYOUT_LINES = 400;
 function documentForModel(result: OcrResult): string {
   const text = result.pages.map((page) => page.text).join('\n\n');
   const lines = result.pages.flatMap((page) =>
-    page.blocks.flatMap((block) => block.lines.map((line) => `p${page.index} [${line.bbox.map(Math.round).join(', ')}] ${line.text}`)),
+    page.blocks.flatMap((block) =>
+      block.lines.map((line) => `p${page.index} [${line.bbox.map(Math.round).join(', ')}] ${line.text}`),
+    ),
   );
   if (lines.length === 0) return `Document text:\n${text}`;
   const layout = lines.slice(0, LAYOUT_LINES).join('\n');
@@ -45,7 +47,9 @@ function documentForModel(result: OcrResult): string {
 function nullFields(data: unknown, path = ''): MissingField[] {
   if (!data || typeof data !== 'object' || Array.isArray(data)) return [];
   return Object.entries(data).flatMap(([name, value]) =>
-    value === null ? [{ field: `${path}${name}`, reason: 'the language model found no value for it in the document' }] : nullFields(value, `${path}${name}.`),
+    value === null
+      ? [{ field: `${path}${name}`, reason: 'the language model found no value for it in the document' }]
+      : nullFields(value, `${path}${name}.`),
   );
 }
 
@@ -78,13 +82,32 @@ export async function fillSchema(
           },
           { role: 'user', content: `JSON schema:\n${JSON.stringify(schema)}\n\n${documentForModel(result)}` },
         ],
-        { signal, responseFormat: { type: 'json_schema', json_schema: { name: 'document_data', schema: nullableOptional(schema) } } },
+        {
+          signal,
+          responseFormat: {
+            type: 'json_schema',
+            json_schema: { name: 'document_data', schema: nullableOptional(schema) },
+          },
+        },
       );
       chat = { route: answer.route, usage: answer.usage };
       const data = JSON.parse(answer.text) as Record<string, unknown>;
       const missing = nullFields(data);
-      const problem = await validate(withoutMissing(data, missing.map((entry) => entry.field)));
-      if (!problem) return { data, method: 'language_model', missing, missingRequired: [], note: `Filled by the language model ${answer.route.id}.`, chat };
+      const problem = await validate(
+        withoutMissing(
+          data,
+          missing.map((entry) => entry.field),
+        ),
+      );
+      if (!problem)
+        return {
+          data,
+          method: 'language_model',
+          missing,
+          missingRequired: [],
+          note: `Filled by the language model ${answer.route.id}.`,
+          chat,
+        };
       why = `the answer of ${route.id} did not match the schema (${problem})`;
     } catch (error) {
       if (signal.aborted) throw error;

@@ -1,7 +1,23 @@
 /** Words that name the same field on documents; a property-name token matches any of its group. */
 /** Words that name the same field on documents (English, German, French, Dutch); a property-name token matches any of its group. */
 const SYNONYMS: string[][] = [
-  ['total', 'due', 'grand', 'sum', 'amount', 'payable', 'summe', 'zahlen', 'zu', 'gesamt', 'endbetrag', 'totaal', 'ttc', 'te', 'betalen'],
+  [
+    'total',
+    'due',
+    'grand',
+    'sum',
+    'amount',
+    'payable',
+    'summe',
+    'zahlen',
+    'zu',
+    'gesamt',
+    'endbetrag',
+    'totaal',
+    'ttc',
+    'te',
+    'betalen',
+  ],
   ['amount', 'total', 'sum', 'price', 'cost', 'value', 'due', 'betrag', 'montant', 'bedrag'],
   ['number', 'no', 'num', 'nr', '#', 'id', 'ref', 'reference', 'n°', 'nº', 'nummer', 'numéro', 'numero'],
   ['date', 'dated', 'issued', 'on', 'datum'],
@@ -27,20 +43,23 @@ export const GENERIC_TOKENS = new Set(['name', 'number', 'date', 'amount', 'id',
 
 /** Splits identifiers and text into lowercase tokens: snake_case, camelCase, punctuation; keeps `#`. */
 export function labelTokens(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[_\-./:()]/g, ' ')
-    .replace(/#/g, ' # ')
-    // German and Dutch compounds: "Rechnungsnummer", "Factuurdatum", "Gesamtbetrag".
-    .replace(/(?<!\p{L})(\p{L}{3,20}?)(nummer|datum|betrag)\b/giu, '$1 $2')
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean);
+  return (
+    text
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .replace(/[_\-./:()]/g, ' ')
+      .replace(/#/g, ' # ')
+      // German and Dutch compounds: "Rechnungsnummer", "Factuurdatum", "Gesamtbetrag".
+      .replace(/(?<!\p{L})(\p{L}{3,20}?)(nummer|datum|betrag)\b/giu, '$1 $2')
+      .toLowerCase()
+      .split(/\s+/)
+      .filter(Boolean)
+  );
 }
 
 /** The synonym group of a token (the token itself included). */
 export function synonymGroup(token: string): Set<string> {
   const group = new Set([token]);
-  for (const list of SYNONYMS) if (list[0] === token || (token.endsWith('s') && list[0] === token.slice(0, -1))) list.forEach((t) => group.add(t));
+  for (const list of SYNONYMS)
+    if (list[0] === token || (token.endsWith('s') && list[0] === token.slice(0, -1))) list.forEach((t) => group.add(t));
   return group;
 }

@@ -48,7 +48,9 @@ export function labelTokensScore(label: readonly string[], field: FieldLabel): n
   if (used.size === 0) return 0;
   if (!specific && used.size < field.groups.length) return 0;
   // Leftover label words of a matched group ("bill *to*", "amount *due*") are part of the phrase.
-  const extra = label.filter((token, i) => !used.has(i) && !field.groups.some((g) => g.has(token)) && !CURRENCY_TOKENS.has(token)).length;
+  const extra = label.filter(
+    (token, i) => !used.has(i) && !field.groups.some((g) => g.has(token)) && !CURRENCY_TOKENS.has(token),
+  ).length;
   const weight = field.tokens.reduce((sum, t) => sum + (GENERIC_TOKENS.has(t) ? 0.5 : 1), 0);
   return Math.max(0, Math.min(1, total / weight) - 0.15 * extra);
 }

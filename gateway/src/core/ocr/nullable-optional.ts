@@ -1,6 +1,7 @@
 type Schema = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A property schema that also admits null. */
 function orNull(property: Schema): Schema {

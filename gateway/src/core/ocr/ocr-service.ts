@@ -68,7 +68,12 @@ export interface OcrCall {
 const NO_TOKENS: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
 
 function fillReport(filled: FilledSchema): NonNullable<OcrOutcome['fill']> {
-  return { missing: filled.missing, note: filled.note, model: filled.method === 'language_model' ? filled.chat?.route.id : undefined, usage: filled.chat?.usage ?? NO_TOKENS };
+  return {
+    missing: filled.missing,
+    note: filled.note,
+    model: filled.method === 'language_model' ? filled.chat?.route.id : undefined,
+    usage: filled.chat?.usage ?? NO_TOKENS,
+  };
 }
 
 /** OCR of an image or PDF: text and boxes or schema-shaped data (SPEC's form), Mistral's pages, or one page as a picture. */
@@ -77,23 +82,43 @@ export class OcrService {
 
   async read(request: OcrRequest, { keyId, meter, signal, log }: OcrCall): Promise<OcrOutcome> {
     if (request.schema && !request.structuredOutput) {
-      throw new GatewayError(422, 'invalid_value', "Invalid request: 'structured_output' must be true when a 'schema' is given.", { param: 'structured_output' });
+      throw new GatewayError(
+        422,
+        'invalid_value',
+        "Invalid request: 'structured_output' must be true when a 'schema' is given.",
+        { param: 'structured_output' },
+      );
     }
     const validate = request.schema ? await this.services.schemas.compile(request.schema, 'schema', signal) : undefined;
     const route = this.services.models.resolveOrDefault(request.model, 'ocr', DEFAULT_OCR_MODEL);
-    const { result, route: served } = await recogniseDocument(this.services, route, { source: request.source, pages: request.pages, param: 'image', keyId }, signal);
+    const { result, route: served } = await recogniseDocument(
+      this.services,
+      route,
+      { source: request.source, pages: request.pages, param: 'image', keyId },
+      signal,
+    );
     meter.charge(served, NO_TOKENS);
     const outcome: OcrOutcome = {
       route: served,
       result,
       text: result.pages.map((page) => page.text).join('\n\n'),
-      ...(request.returnBboxes ? { boxes: { bboxes: selectBoxes(result, request.granularity), granularity: request.granularity } } : {}),
+      ...(request.returnBboxes
+        ? { boxes: { bboxes: selectBoxes(result, request.granularity), granularity: request.granularity } }
+        : {}),
     };
     if (request.schema && validate) {
-      const filled = await fillSchemaStrictly(this.services, { schema: request.schema, validate, param: 'schema' }, result, signal, log, (chat: ChatUse) => meter.charge(chat.route, chat.usage));
+      const filled = await fillSchemaStrictly(
+        this.services,
+        { schema: request.schema, validate, param: 'schema' },
+        result,
+        signal,
+        log,
+        (chat: ChatUse) => meter.charge(chat.route, chat.usage),
+      );
       return { ...outcome, structured: { data: filled.data, method: filled.method }, fill: fillReport(filled) };
     }
-    if (request.structuredOutput) return { ...outcome, structured: { data: layoutAsStructuredData(result), method: 'layout' } };
+    if (request.structuredOutput)
+      return { ...outcome, structured: { data: layoutAsStructuredData(result), method: 'layout' } };
     return outcome;
   }
 
@@ -111,10 +136,21 @@ export class OcrService {
   }
 
   /** A page of a document as a PNG (a PDF page at `width` pixels, as OCR reported it), for drawing boxes over it; rendered in the key's turn. */
-  async renderPage(source: string, page: number, width: number | undefined, keyId: string | null, signal: AbortSignal): Promise<RenderedPage> {
-    const document = await loadDocument(source, documentSourceLimits(this.services), { param: 'image', accept: 'documents' });
+  async renderPage(
+    source: string,
+    page: number,
+    width: number | undefined,
+    keyId: string | null,
+    signal: AbortSignal,
+  ): Promise<RenderedPage> {
+    const document = await loadDocument(source, documentSourceLimits(this.services), {
+      param: 'image',
+      accept: 'documents',
+    });
     try {
-      return await this.services.ocrAdmission.rendering(keyId, signal, () => renderDocumentPage(this.services.media, document, page, width, signal));
+      return await this.services.ocrAdmission.rendering(keyId, signal, () =>
+        renderDocumentPage(this.services.media, document, page, width, signal),
+      );
     } catch (error) {
       throw toGatewayError(error, 'renderer');
     }

@@ -61,10 +61,20 @@ interface PageImage {
 const FIGURE_TASKS = taskModule(import.meta.url, 'mistral-pages/figure-tasks');
 
 /** The page as its OCR saw it (rendered at the width OCR reported), and the figure regions found on it, both on the work pool. */
-async function pageImage(media: MediaDecoder, document: LoadedDocument, page: OcrPage, minSize: number | null, keepPng: boolean, signal: AbortSignal): Promise<PageImage> {
+async function pageImage(
+  media: MediaDecoder,
+  document: LoadedDocument,
+  page: OcrPage,
+  minSize: number | null,
+  keepPng: boolean,
+  signal: AbortSignal,
+): Promise<PageImage> {
   const rendered = await renderDocumentPage(media, document, page.index, page.width, signal);
   const words = page.blocks.flatMap((block) => block.lines.flatMap((line) => line.words.map((word) => word.bbox)));
-  const pictures = await media.pool.run<FigureJob, BoxCoordinates[]>({ png: rendered.png, words, minSize }, { module: FIGURE_TASKS, name: 'figuresOnPage', signal });
+  const pictures = await media.pool.run<FigureJob, BoxCoordinates[]>(
+    { png: rendered.png, words, minSize },
+    { module: FIGURE_TASKS, name: 'figuresOnPage', signal },
+  );
   return { png: keepPng ? rendered.png : undefined, dpi: rendered.dpi, pictures, figures: pictures };
 }
 
@@ -91,14 +101,32 @@ function visionRoute(models: ModelRegistry): ModelRoute {
   return route;
 }
 
-async function annotateImage(services: Services, route: ModelRoute, schema: Record<string, unknown>, validate: SchemaValidator, image: string, signal: AbortSignal, log: (message: string) => void): Promise<string | null> {
+async function annotateImage(
+  services: Services,
+  route: ModelRoute,
+  schema: Record<string, unknown>,
+  validate: SchemaValidator,
+  image: string,
+  signal: AbortSignal,
+  log: (message: string) => void,
+): Promise<string | null> {
   try {
     const answer = await askChat(
       services.runner,
       route,
       [
-        { role: 'system', content: 'You describe a figure cut from a document. Answer with one JSON object that matches the given JSON schema; use null for what the figure does not show.' },
-        { role: 'user', content: [{ type: 'text', text: `JSON schema:\n${JSON.stringify(schema)}` }, { type: 'image_url', image_url: { url: image } }] },
+        {
+          role: 'system',
+          content:
+            'You describe a figure cut from a document. Answer with one JSON object that matches the given JSON schema; use null for what the figure does not show.',
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: `JSON schema:\n${JSON.stringify(schema)}` },
+            { type: 'image_url', image_url: { url: image } },
+          ],
+        },
       ],
       { signal, responseFormat: { type: 'json_schema', json_schema: { name: 'image_annotation', schema } } },
     );
@@ -124,12 +152,23 @@ export async function processMistralOcr(
   { keyId, signal, log }: { keyId: string | null; signal: AbortSignal; log: (message: string) => void },
   bill: (chat: ChatUse) => void,
 ): Promise<{ response: MistralOcrResponse; route: ModelRoute }> {
-  const documentCheck = input.documentAnnotation ? await services.schemas.compile(input.documentAnnotation.schema, 'document_annotation_format', signal) : undefined;
-  const bboxCheck = input.bboxAnnotation ? await services.schemas.compile(input.bboxAnnotation.schema, 'bbox_annotation_format', signal) : undefined;
+  const documentCheck = input.documentAnnotation
+    ? await services.schemas.compile(input.documentAnnotation.schema, 'document_annotation_format', signal)
+    : undefined;
+  const bboxCheck = input.bboxAnnotation
+    ? await services.schemas.compile(input.bboxAnnotation.schema, 'bbox_annotation_format', signal)
+    : undefined;
   const annotator = input.bboxAnnotation ? visionRoute(services.models) : undefined;
   const route = services.models.resolveOrDefault(input.model, 'ocr', DEFAULT_OCR_MODEL);
-  const source = 'url' in input.document ? input.document.url : (await services.files.content(input.document.fileId, input.document.owner)).content;
-  const { result, route: served, document } = await recogniseDocument(services, route, { source, pages: input.pages, param: 'document', keyId }, signal);
+  const source =
+    'url' in input.document
+      ? input.document.url
+      : (await services.files.content(input.document.fileId, input.document.owner)).content;
+  const {
+    result,
+    route: served,
+    document,
+  } = await recogniseDocument(services, route, { source, pages: input.pages, param: 'document', keyId }, signal);
 
   let figuresLeft = input.imageLimit ?? Infinity;
   const cropping = input.includeImageBase64 || annotator !== undefined;
@@ -142,7 +181,9 @@ export async function processMistralOcr(
       continue;
     }
     try {
-      const image = await services.ocrAdmission.rendering(keyId, signal, () => pageImage(services.media, document, page, input.imageMinSize, cropping, signal));
+      const image = await services.ocrAdmission.rendering(keyId, signal, () =>
+        pageImage(services.media, document, page, input.imageMinSize, cropping, signal),
+      );
       image.figures = image.pictures.slice(0, Math.max(0, figuresLeft));
       figuresLeft -= image.figures.length;
       images.push(image);
@@ -164,15 +205,33 @@ export async function processMistralOcr(
     for (const [at, object] of page.images.entries()) {
       const crop = await cropAsDataUrl(png, images[position]!.figures[at]);
       if (input.includeImageBase64) object.image_base64 = crop;
-      if (annotator && bboxCheck && input.bboxAnnotation) object.image_annotation = await annotateImage(services, annotator, input.bboxAnnotation.schema, bboxCheck, crop, signal, log);
+      if (annotator && bboxCheck && input.bboxAnnotation)
+        object.image_annotation = await annotateImage(
+          services,
+          annotator,
+          input.bboxAnnotation.schema,
+          bboxCheck,
+          crop,
+          signal,
+          log,
+        );
     }
   }
 
-  const response: MistralOcrResponse = { pages, model: served.id, usage_info: { pages_processed: pages.length, doc_size_bytes: document.bytes.length } };
+  const response: MistralOcrResponse = {
+    pages,
+    model: served.id,
+    usage_info: { pages_processed: pages.length, doc_size_bytes: document.bytes.length },
+  };
   if (input.documentAnnotation && documentCheck) {
     const filled = await fillSchemaStrictly(
       services,
-      { schema: input.documentAnnotation.schema, validate: documentCheck, param: 'document_annotation_format', prompt: input.documentAnnotation.prompt },
+      {
+        schema: input.documentAnnotation.schema,
+        validate: documentCheck,
+        param: 'document_annotation_format',
+        prompt: input.documentAnnotation.prompt,
+      },
       result,
       signal,
       log,

@@ -29,10 +29,30 @@ export interface RecogniseRequest {
 }
 
 /** Loads a document (data URL, base64, URL or bytes), checks it is an image or PDF, and runs OCR on the route in the key's turn. */
-export async function recogniseDocument(services: RecogniseServices, route: ModelRoute, request: RecogniseRequest, signal: AbortSignal): Promise<RecognisedDocument> {
-  const document = await loadDocument(request.source, documentSourceLimits(services), { param: request.param, accept: 'documents' });
-  const { value, route: served } = await services.runner.invoke(route, 'ocr', signal, (ocr, model, attemptSignal, candidate) =>
-    services.ocrAdmission.engine(candidate, request.keyId, attemptSignal, () => ocr.ocr({ model, document: document.bytes, mimeType: document.mediaType, pages: request.pages, signal: attemptSignal })),
+export async function recogniseDocument(
+  services: RecogniseServices,
+  route: ModelRoute,
+  request: RecogniseRequest,
+  signal: AbortSignal,
+): Promise<RecognisedDocument> {
+  const document = await loadDocument(request.source, documentSourceLimits(services), {
+    param: request.param,
+    accept: 'documents',
+  });
+  const { value, route: served } = await services.runner.invoke(
+    route,
+    'ocr',
+    signal,
+    (ocr, model, attemptSignal, candidate) =>
+      services.ocrAdmission.engine(candidate, request.keyId, attemptSignal, () =>
+        ocr.ocr({
+          model,
+          document: document.bytes,
+          mimeType: document.mediaType,
+          pages: request.pages,
+          signal: attemptSignal,
+        }),
+      ),
   );
   return { result: value, route: served, document };
 }

@@ -21,12 +21,40 @@ export interface RenderedPage {
  * the OCR result gave it (so box pixels line up), or an image decoded as it is. The decoding runs on
  * the media decoder's threads.
  */
-export async function renderDocumentPage(media: MediaDecoder, { bytes, mediaType }: LoadedDocument, pageIndex: number, width: number | undefined, signal: AbortSignal): Promise<RenderedPage> {
+export async function renderDocumentPage(
+  media: MediaDecoder,
+  { bytes, mediaType }: LoadedDocument,
+  pageIndex: number,
+  width: number | undefined,
+  signal: AbortSignal,
+): Promise<RenderedPage> {
   if (mediaType !== 'application/pdf') {
-    if (pageIndex !== 0) throw new ProviderError('invalid_request', 'An image has only page 0.', { code: 'page_out_of_range', param: 'page' });
+    if (pageIndex !== 0)
+      throw new ProviderError('invalid_request', 'An image has only page 0.', {
+        code: 'page_out_of_range',
+        param: 'page',
+      });
     const decoded = await media.imageToPng(bytes, MAX_PIXELS, signal);
-    return { page: 0, pageCount: 1, width: decoded.width, height: decoded.height, dpi: Math.round(decoded.density ?? 72), png: Buffer.from(decoded.png.buffer, decoded.png.byteOffset, decoded.png.byteLength) };
+    return {
+      page: 0,
+      pageCount: 1,
+      width: decoded.width,
+      height: decoded.height,
+      dpi: Math.round(decoded.density ?? 72),
+      png: Buffer.from(decoded.png.buffer, decoded.png.byteOffset, decoded.png.byteLength),
+    };
   }
-  const rendered = await media.renderPdfPage(bytes, { page: pageIndex, width, defaultDpi: DEFAULT_RENDER_DPI, maxPixels: MAX_PIXELS }, signal);
-  return { page: pageIndex, pageCount: rendered.pageCount, width: rendered.width, height: rendered.height, dpi: rendered.dpi, png: Buffer.from(rendered.png.buffer, rendered.png.byteOffset, rendered.png.byteLength) };
+  const rendered = await media.renderPdfPage(
+    bytes,
+    { page: pageIndex, width, defaultDpi: DEFAULT_RENDER_DPI, maxPixels: MAX_PIXELS },
+    signal,
+  );
+  return {
+    page: pageIndex,
+    pageCount: rendered.pageCount,
+    width: rendered.width,
+    height: rendered.height,
+    dpi: rendered.dpi,
+    png: Buffer.from(rendered.png.buffer, rendered.png.byteOffset, rendered.png.byteLength),
+  };
 }

@@ -24,7 +24,8 @@ export function matchesFilter(entry: RequestLogEntry, filter: RequestLogFilter):
   if (filter.path && !entry.path.includes(filter.path)) return false;
   if (filter.status) {
     const classMatch = /^([1-5])xx$/i.exec(filter.status);
-    if (classMatch ? Math.floor(entry.status / 100) !== Number(classMatch[1]) : String(entry.status) !== filter.status) return false;
+    if (classMatch ? Math.floor(entry.status / 100) !== Number(classMatch[1]) : String(entry.status) !== filter.status)
+      return false;
   }
   return true;
 }
@@ -162,11 +163,15 @@ export class RequestLog {
       } catch (error) {
         this.pending = [...batch, ...this.pending];
         if (this.persistence?.onWriteError) this.persistence.onWriteError(error);
-        else process.emitWarning(`Request log: could not store ${batch.length} entries; they are retried with the next ones: ${String(error)}`);
+        else
+          process.emitWarning(
+            `Request log: could not store ${batch.length} entries; they are retried with the next ones: ${String(error)}`,
+          );
         return;
       }
       const days = typeof retentionDays === 'function' ? retentionDays() : retentionDays;
-      if (prune && (await this.hasPruneTurn())) await store.prune(now - days * DAY_MS, this.capacity * 10).catch(() => undefined);
+      if (prune && (await this.hasPruneTurn()))
+        await store.prune(now - days * DAY_MS, this.capacity * 10).catch(() => undefined);
     });
     return this.writing;
   }
@@ -224,7 +229,19 @@ export class RequestLog {
 const REDACTED = '[redacted]';
 
 /** Field names whose values are secrets whatever they look like (compared lower-cased, without `-` and `_`). */
-const SECRET_FIELD_ENDINGS = ['apikey', 'key', 'token', 'secret', 'password', 'passwd', 'passphrase', 'authorization', 'credential', 'credentials', 'cookie'];
+const SECRET_FIELD_ENDINGS = [
+  'apikey',
+  'key',
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'passphrase',
+  'authorization',
+  'credential',
+  'credentials',
+  'cookie',
+];
 
 /** Names already judged (header and field names repeat on every request); cleared when it grows past the bound. */
 const judgedNames = new Map<string, boolean>();
@@ -269,7 +286,8 @@ export function redactSecrets(text: string, knownSecrets: readonly string[] = []
   // Only JSON text has members to look at.
   if (out.includes('"')) out = redactSecretMembers(out);
   // Every pattern needs whitespace (after Bearer/Basic), `sk-` or `=`: most header values have none.
-  if (MAY_MATCH_A_PATTERN.test(out)) for (const [guard, pattern, replacement] of PATTERNS) if (guard.test(out)) out = out.replace(pattern, replacement);
+  if (MAY_MATCH_A_PATTERN.test(out))
+    for (const [guard, pattern, replacement] of PATTERNS) if (guard.test(out)) out = out.replace(pattern, replacement);
   return out;
 }
 
@@ -318,12 +336,16 @@ export function redactBody(body: string, maxBytes = 4096, knownSecrets: readonly
 }
 
 /** Request headers for the log: credentials and any key-ish header replaced, whatever their format. */
-export function redactHeaders(headers: Record<string, string | string[] | undefined>, knownSecrets: readonly string[] = []): Record<string, string> {
+export function redactHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  knownSecrets: readonly string[] = [],
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(', ') : value;
-    out[name] = isSecretName(name) || name.toLowerCase() === 'proxy-authorization' ? REDACTED : redactSecrets(text, knownSecrets);
+    out[name] =
+      isSecretName(name) || name.toLowerCase() === 'proxy-authorization' ? REDACTED : redactSecrets(text, knownSecrets);
   }
   return out;
 }

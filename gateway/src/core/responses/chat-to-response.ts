@@ -2,7 +2,13 @@ import type { ChatChoice, ChatStreamEvent } from '../../providers/contracts/chat
 import type { FinishReason, TokenUsage } from '../../providers/contracts/sampling.js';
 import { newId } from '../ids/ids.js';
 import type { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
-import type { FunctionCallItemType, OutputItemType, OutputMessageType, ResponseObjectType, ResponsesBodyType } from '../../wire/responses-schemas.js';
+import type {
+  FunctionCallItemType,
+  OutputItemType,
+  OutputMessageType,
+  ResponseObjectType,
+  ResponsesBodyType,
+} from '../../wire/responses-schemas.js';
 
 /** One event of a Responses stream: `type` names it, `sequence_number` counts from 0. */
 export type ResponseStreamEvent = { type: string; sequence_number: number } & Record<string, unknown>;
@@ -48,8 +54,14 @@ export function responsesUsage(usage: TokenUsage): NonNullable<ResponseObjectTyp
 }
 
 /** The finished response: `incomplete` when the output was cut by max_output_tokens or a content filter. */
-export function finishResponse(skeleton: ResponseObjectType, output: OutputItemType[], finishReason: FinishReason, usage: TokenUsage): ResponseObjectType {
-  const incomplete = finishReason === 'length' ? 'max_output_tokens' : finishReason === 'content_filter' ? 'content_filter' : undefined;
+export function finishResponse(
+  skeleton: ResponseObjectType,
+  output: OutputItemType[],
+  finishReason: FinishReason,
+  usage: TokenUsage,
+): ResponseObjectType {
+  const incomplete =
+    finishReason === 'length' ? 'max_output_tokens' : finishReason === 'content_filter' ? 'content_filter' : undefined;
   return {
     ...skeleton,
     status: incomplete ? 'incomplete' : 'completed',
@@ -74,7 +86,14 @@ export function choiceToOutput(choice: ChatChoice | undefined): OutputItemType[]
   const output: OutputItemType[] = [];
   if (choice.message.content) output.push(messageItem(choice.message.content, 'completed'));
   for (const call of choice.message.tool_calls ?? []) {
-    output.push({ id: newId('fc_'), type: 'function_call', status: 'completed', call_id: call.id, name: call.function.name, arguments: call.function.arguments });
+    output.push({
+      id: newId('fc_'),
+      type: 'function_call',
+      status: 'completed',
+      call_id: call.id,
+      name: call.function.name,
+      arguments: call.function.arguments,
+    });
   }
   return output;
 }
@@ -93,7 +112,11 @@ export async function* chatStreamToResponseEvents(
   estimate: StreamUsageEstimate,
 ): AsyncGenerator<ResponseStreamEvent> {
   let sequence = 0;
-  const event = (type: string, fields: Record<string, unknown>): ResponseStreamEvent => ({ type, sequence_number: sequence++, ...fields });
+  const event = (type: string, fields: Record<string, unknown>): ResponseStreamEvent => ({
+    type,
+    sequence_number: sequence++,
+    ...fields,
+  });
   const output: OutputItemType[] = [];
   let message: { item: OutputMessageType; index: number; text: string } | undefined;
   const calls = new Map<number, { item: FunctionCallItemType; index: number }>();
@@ -107,9 +130,19 @@ export async function* chatStreamToResponseEvents(
     if (!message) return;
     const { item, index, text } = message;
     const part = { type: 'output_text', text, annotations: [], logprobs: [] };
-    yield event('response.output_text.done', { item_id: item.id, output_index: index, content_index: 0, text, logprobs: [] });
+    yield event('response.output_text.done', {
+      item_id: item.id,
+      output_index: index,
+      content_index: 0,
+      text,
+      logprobs: [],
+    });
     yield event('response.content_part.done', { item_id: item.id, output_index: index, content_index: 0, part });
-    const done: OutputMessageType = { ...item, status: 'completed', content: [{ type: 'output_text', text, annotations: [], logprobs: [] }] };
+    const done: OutputMessageType = {
+      ...item,
+      status: 'completed',
+      content: [{ type: 'output_text', text, annotations: [], logprobs: [] }],
+    };
     output[index] = done;
     yield event('response.output_item.done', { output_index: index, item: done });
     message = undefined;
@@ -131,17 +164,35 @@ export async function* chatStreamToResponseEvents(
         message = { item, index: output.length, text: '' };
         output.push(item);
         yield event('response.output_item.added', { output_index: message.index, item });
-        yield event('response.content_part.added', { item_id: item.id, output_index: message.index, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } });
+        yield event('response.content_part.added', {
+          item_id: item.id,
+          output_index: message.index,
+          content_index: 0,
+          part: { type: 'output_text', text: '', annotations: [], logprobs: [] },
+        });
       }
       message.text += chunk.content;
       estimate.add(chunk.content);
-      yield event('response.output_text.delta', { item_id: message.item.id, output_index: message.index, content_index: 0, delta: chunk.content, logprobs: [] });
+      yield event('response.output_text.delta', {
+        item_id: message.item.id,
+        output_index: message.index,
+        content_index: 0,
+        delta: chunk.content,
+        logprobs: [],
+      });
     }
     for (const delta of chunk.tool_calls ?? []) {
       let call = calls.get(delta.index);
       if (!call) {
         yield* closeMessage();
-        const item: FunctionCallItemType = { id: newId('fc_'), type: 'function_call', status: 'in_progress', call_id: delta.id ?? newId('call_'), name: delta.function?.name ?? '', arguments: '' };
+        const item: FunctionCallItemType = {
+          id: newId('fc_'),
+          type: 'function_call',
+          status: 'in_progress',
+          call_id: delta.id ?? newId('call_'),
+          name: delta.function?.name ?? '',
+          arguments: '',
+        };
         call = { item, index: output.length };
         calls.set(delta.index, call);
         output.push(item);
@@ -153,14 +204,23 @@ export async function* chatStreamToResponseEvents(
       if (piece !== '') {
         call.item.arguments += piece;
         estimate.add(piece);
-        yield event('response.function_call_arguments.delta', { item_id: call.item.id, output_index: call.index, delta: piece });
+        yield event('response.function_call_arguments.delta', {
+          item_id: call.item.id,
+          output_index: call.index,
+          delta: piece,
+        });
       }
     }
   }
 
   yield* closeMessage();
   for (const { item, index } of calls.values()) {
-    yield event('response.function_call_arguments.done', { item_id: item.id, output_index: index, name: item.name, arguments: item.arguments });
+    yield event('response.function_call_arguments.done', {
+      item_id: item.id,
+      output_index: index,
+      name: item.name,
+      arguments: item.arguments,
+    });
     const done: FunctionCallItemType = { ...item, status: 'completed' };
     output[index] = done;
     yield event('response.output_item.done', { output_index: index, item: done });

@@ -9,7 +9,13 @@ import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import { providerFor, type RouteRunner } from '../routing/route-runner.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
-import { chatStreamToResponseEvents, choiceToOutput, finishResponse, responseSkeleton, type ResponseStreamEvent } from './chat-to-response.js';
+import {
+  chatStreamToResponseEvents,
+  choiceToOutput,
+  finishResponse,
+  responseSkeleton,
+  type ResponseStreamEvent,
+} from './chat-to-response.js';
 import type { ResponseObjectType, ResponsesBodyType, StoredInputItemType } from '../../wire/responses-schemas.js';
 import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
 import { checkTurnSchemas } from '../json/check-turn-schemas.js';
@@ -21,7 +27,8 @@ export interface ResponsesCaller {
   owner: boolean;
 }
 
-export type ResponsesOutcome = { kind: 'json'; response: ResponseObjectType } | { kind: 'stream'; events: AsyncIterable<ResponseStreamEvent> };
+export type ResponsesOutcome =
+  { kind: 'json'; response: ResponseObjectType } | { kind: 'stream'; events: AsyncIterable<ResponseStreamEvent> };
 
 export interface InputItemsPage {
   object: 'list';
@@ -37,7 +44,8 @@ type Served =
   | { mode: 'native'; result: Record<string, unknown> }
   | { mode: 'native-stream'; events: AsyncIterable<ResponsesUpstreamEvent> };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * OpenAI's Responses API over the gateway's chat routes: a request is translated to a chat turn (so
@@ -53,12 +61,23 @@ export class ResponsesService {
     private readonly schemaLimits: ClientSchemaSizeLimits,
   ) {}
 
-  async create(body: ResponsesBodyType, caller: ResponsesCaller, signal: AbortSignal, meter: UsageMeter): Promise<ResponsesOutcome> {
+  async create(
+    body: ResponsesBodyType,
+    caller: ResponsesCaller,
+    signal: AbortSignal,
+    meter: UsageMeter,
+  ): Promise<ResponsesOutcome> {
     const route = this.models.resolveOrDefault(body.model, 'chat', DEFAULT_CHAT_MODEL);
     const previous = body.previous_response_id ? await this.store.get(body.previous_response_id) : undefined;
     const previousVisible = previous && this.mayRead(previous, caller) ? previous : undefined;
     const inputItems = inputItemsOf(body.input);
-    if (inputItems.length === 0 && !body.previous_response_id) throw new GatewayError(422, 'invalid_value', "Invalid request: 'input' is required (a string or a list of items).", { param: 'input' });
+    if (inputItems.length === 0 && !body.previous_response_id)
+      throw new GatewayError(
+        422,
+        'invalid_value',
+        "Invalid request: 'input' is required (a string or a list of items).",
+        { param: 'input' },
+      );
     const context = previousVisible ? conversationOf(previousVisible) : [];
     const known = new Map([...context, ...inputItems].map((item) => [item.id, item]));
     const stored = await this.storedItems(inputItems, known, caller);
@@ -79,30 +98,57 @@ export class ResponsesService {
     };
     checkTurnSchemas(chatRequest, this.schemaLimits, { format: 'text.format', tools: 'tools' });
     const missingPrevious = (): GatewayError =>
-      new GatewayError(404, 'response_not_found', `No stored response with id "${body.previous_response_id}" (responses created with store: false are not kept).`, { param: 'previous_response_id' });
+      new GatewayError(
+        404,
+        'response_not_found',
+        `No stored response with id "${body.previous_response_id}" (responses created with store: false are not kept).`,
+        { param: 'previous_response_id' },
+      );
 
-    const { value: served, route: servedRoute } = await this.runner.run(route, 'chat', signal, async (candidate): Promise<Served> => {
-      const native = candidate.provider.capabilities.responses;
-      if (native) {
-        const nativeBody = nativeRequest(body, candidate.upstreamModel, previousVisible, inputItems);
-        return body.stream ? { mode: 'native-stream', events: await native.createStream(nativeBody, signal) } : { mode: 'native', result: await native.create(nativeBody, signal) };
-      }
-      if (body.previous_response_id && !previousVisible) throw missingPrevious();
-      const chat = providerFor(candidate, 'chat');
-      const request = { ...chatRequest, model: candidate.upstreamModel };
-      return body.stream ? { mode: 'chat-stream', events: await chat.chatStream(request) } : { mode: 'chat', result: await chat.chat(request) };
-    });
+    const { value: served, route: servedRoute } = await this.runner.run(
+      route,
+      'chat',
+      signal,
+      async (candidate): Promise<Served> => {
+        const native = candidate.provider.capabilities.responses;
+        if (native) {
+          const nativeBody = nativeRequest(body, candidate.upstreamModel, previousVisible, inputItems);
+          return body.stream
+            ? { mode: 'native-stream', events: await native.createStream(nativeBody, signal) }
+            : { mode: 'native', result: await native.create(nativeBody, signal) };
+        }
+        if (body.previous_response_id && !previousVisible) throw missingPrevious();
+        const chat = providerFor(candidate, 'chat');
+        const request = { ...chatRequest, model: candidate.upstreamModel };
+        return body.stream
+          ? { mode: 'chat-stream', events: await chat.chatStream(request) }
+          : { mode: 'chat', result: await chat.chat(request) };
+      },
+    );
 
     const keep = async (response: Record<string, unknown>, native: boolean): Promise<void> => {
       if (body.store === false || typeof response.id !== 'string') return;
-      await this.store.insert({ id: response.id, created_at: Math.floor(Date.now() / 1000), key_id: caller.keyId, native, response, input_items: inputItems, context_items: native ? [] : context });
+      await this.store.insert({
+        id: response.id,
+        created_at: Math.floor(Date.now() / 1000),
+        key_id: caller.keyId,
+        native,
+        response,
+        input_items: inputItems,
+        context_items: native ? [] : context,
+      });
     };
     const skeleton = responseSkeleton(body, servedRoute.id);
     switch (served.mode) {
       case 'chat': {
         meter.charge(servedRoute, served.result.usage);
         const choice = served.result.choices[0];
-        const response = finishResponse(skeleton, choiceToOutput(choice), choice?.finish_reason ?? 'stop', served.result.usage);
+        const response = finishResponse(
+          skeleton,
+          choiceToOutput(choice),
+          choice?.finish_reason ?? 'stop',
+          served.result.usage,
+        );
         await keep(response, false);
         return { kind: 'json', response };
       }
@@ -125,7 +171,16 @@ export class ResponsesService {
       case 'native-stream': {
         const estimate = StreamUsageEstimate.forChat(messages);
         meter.chargeEstimateIfAbandoned(servedRoute, estimate);
-        return { kind: 'stream', events: relayNativeEvents(served.events, servedRoute, estimate, meter, (response) => void keep(response, true).catch(warnUnstored)) };
+        return {
+          kind: 'stream',
+          events: relayNativeEvents(
+            served.events,
+            servedRoute,
+            estimate,
+            meter,
+            (response) => void keep(response, true).catch(warnUnstored),
+          ),
+        };
       }
     }
   }
@@ -140,18 +195,34 @@ export class ResponsesService {
     return { id, object: 'response', deleted: true };
   }
 
-  async inputItems(id: string, caller: ResponsesCaller, page: { limit?: number; after?: string; order?: 'asc' | 'desc' }): Promise<InputItemsPage> {
+  async inputItems(
+    id: string,
+    caller: ResponsesCaller,
+    page: { limit?: number; after?: string; order?: 'asc' | 'desc' },
+  ): Promise<InputItemsPage> {
     const items = (await this.owned(id, caller)).input_items as StoredInputItemType[];
     const ordered = page.order === 'asc' ? items : [...items].reverse();
     const start = page.after ? ordered.findIndex((item) => item.id === page.after) + 1 : 0;
     const limit = page.limit ?? 20;
     const data = ordered.slice(start, start + limit);
-    return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: start + limit < ordered.length };
+    return {
+      object: 'list',
+      data,
+      first_id: data[0]?.id ?? null,
+      last_id: data.at(-1)?.id ?? null,
+      has_more: start + limit < ordered.length,
+    };
   }
 
   /** The stored items the input refers to (`item_reference`) and does not carry itself, that the caller may read. */
-  private async storedItems(items: readonly StoredInputItemType[], known: ReadonlyMap<unknown, StoredInputItemType>, caller: ResponsesCaller): Promise<Map<string, StoredInputItemType>> {
-    const wanted = items.filter((item) => item.type === 'item_reference' && typeof item.id === 'string' && !known.has(item.id)).map((item) => item.id as string);
+  private async storedItems(
+    items: readonly StoredInputItemType[],
+    known: ReadonlyMap<unknown, StoredInputItemType>,
+    caller: ResponsesCaller,
+  ): Promise<Map<string, StoredInputItemType>> {
+    const wanted = items
+      .filter((item) => item.type === 'item_reference' && typeof item.id === 'string' && !known.has(item.id))
+      .map((item) => item.id as string);
     const found = new Map<string, StoredInputItemType>();
     for (const id of new Set(wanted)) {
       const stored = await this.store.item(id);
@@ -168,7 +239,12 @@ export class ResponsesService {
   private async owned(id: string, caller: ResponsesCaller): Promise<StoredResponseRecord> {
     const record = await this.store.get(id);
     if (!record || !this.mayRead(record, caller)) {
-      throw new GatewayError(404, 'response_not_found', `No stored response with id "${id}" (responses created with store: false are not kept).`, { param: 'response_id' });
+      throw new GatewayError(
+        404,
+        'response_not_found',
+        `No stored response with id "${id}" (responses created with store: false are not kept).`,
+        { param: 'response_id' },
+      );
     }
     return record;
   }
@@ -182,14 +258,23 @@ function warnUnstored(error: unknown): void {
 /** The items a stored response leaves for the next turn: what came before it, its input, its output. */
 function conversationOf(record: StoredResponseRecord): StoredInputItemType[] {
   const output = Array.isArray(record.response.output) ? (record.response.output as StoredInputItemType[]) : [];
-  return [...(record.context_items as StoredInputItemType[]), ...(record.input_items as StoredInputItemType[]), ...output];
+  return [
+    ...(record.context_items as StoredInputItemType[]),
+    ...(record.input_items as StoredInputItemType[]),
+    ...output,
+  ];
 }
 
 /**
  * The body for an upstream that speaks the Responses API. A previous response this gateway produced
  * by translation is unknown upstream, so its conversation is sent as input instead of its id.
  */
-function nativeRequest(body: ResponsesBodyType, upstreamModel: string, previous: StoredResponseRecord | undefined, inputItems: StoredInputItemType[]): Record<string, unknown> {
+function nativeRequest(
+  body: ResponsesBodyType,
+  upstreamModel: string,
+  previous: StoredResponseRecord | undefined,
+  inputItems: StoredInputItemType[],
+): Record<string, unknown> {
   const request: Record<string, unknown> = { ...body, model: upstreamModel };
   if (previous && !previous.native) {
     delete request.previous_response_id;
@@ -199,7 +284,8 @@ function nativeRequest(body: ResponsesBodyType, upstreamModel: string, previous:
 }
 
 function usageOf(value: unknown): TokenUsage | undefined {
-  if (!isRecord(value) || typeof value.input_tokens !== 'number' || typeof value.output_tokens !== 'number') return undefined;
+  if (!isRecord(value) || typeof value.input_tokens !== 'number' || typeof value.output_tokens !== 'number')
+    return undefined;
   return { prompt_tokens: value.input_tokens, completion_tokens: value.output_tokens };
 }
 
@@ -214,7 +300,11 @@ async function* relayNativeEvents(
   let sequence = 0;
   for await (const event of events) {
     if (event.type === 'response.output_text.delta' && typeof event.delta === 'string') estimate.add(event.delta);
-    const relayed: ResponseStreamEvent = { ...event, sequence_number: sequence++, ...(isRecord(event.response) ? { response: { ...event.response, model: route.id } } : {}) };
+    const relayed: ResponseStreamEvent = {
+      ...event,
+      sequence_number: sequence++,
+      ...(isRecord(event.response) ? { response: { ...event.response, model: route.id } } : {}),
+    };
     if ((event.type === 'response.completed' || event.type === 'response.incomplete') && isRecord(relayed.response)) {
       meter.charge(route, usageOf(relayed.response.usage) ?? estimate.usage());
       keep(relayed.response);

@@ -3,25 +3,46 @@ import type { ResponseFormat } from '../../wire/response-format-schema.js';
 import type { ToolChoice, ToolDefinition } from '../../wire/tool-schemas.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newId } from '../ids/ids.js';
-import type { InputItemType, ResponsesBodyType, ResponsesToolChoiceType, StoredInputItemType, TextFormatType } from '../../wire/responses-schemas.js';
+import type {
+  InputItemType,
+  ResponsesBodyType,
+  ResponsesToolChoiceType,
+  StoredInputItemType,
+  TextFormatType,
+} from '../../wire/responses-schemas.js';
 
-const invalid = (param: string, message: string): GatewayError => new GatewayError(422, 'invalid_value', message, { param });
+const invalid = (param: string, message: string): GatewayError =>
+  new GatewayError(422, 'invalid_value', message, { param });
 
 /** The request's `input` as items, each with an id (a string is one user message). */
 export function inputItemsOf(input: ResponsesBodyType['input']): StoredInputItemType[] {
   if (input === undefined) return [];
-  if (typeof input === 'string') return [{ id: newId('msg_'), type: 'message', role: 'user', content: [{ type: 'input_text', text: input }] }];
-  return input.map((item) => ({ ...item, type: item.type ?? (item.role ? 'message' : undefined), id: item.id ?? newId(item.type === 'function_call_output' ? 'fco_' : 'msg_') }));
+  if (typeof input === 'string')
+    return [{ id: newId('msg_'), type: 'message', role: 'user', content: [{ type: 'input_text', text: input }] }];
+  return input.map((item) => ({
+    ...item,
+    type: item.type ?? (item.role ? 'message' : undefined),
+    id: item.id ?? newId(item.type === 'function_call_output' ? 'fco_' : 'msg_'),
+  }));
 }
 
 function contentParts(item: InputItemType, param: string): string | ContentPart[] {
   const { content } = item;
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw invalid(`${param}.content`, 'A message item needs `content`: a string or a list of input_text / input_image parts.');
+  if (!Array.isArray(content))
+    throw invalid(
+      `${param}.content`,
+      'A message item needs `content`: a string or a list of input_text / input_image parts.',
+    );
   return content.map((part, index): ContentPart => {
-    if ((part.type === 'input_text' || part.type === 'output_text' || part.type === 'text') && typeof part.text === 'string') return { type: 'text', text: part.text };
+    if (
+      (part.type === 'input_text' || part.type === 'output_text' || part.type === 'text') &&
+      typeof part.text === 'string'
+    )
+      return { type: 'text', text: part.text };
     if (part.type === 'refusal' && typeof part.refusal === 'string') return { type: 'text', text: part.refusal };
-    if (part.type === 'input_image' && typeof part.image_url === 'string') return { type: 'image_url', image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) } };
+    if (part.type === 'input_image' && typeof part.image_url === 'string')
+      return { type: 'image_url', image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) } };
     throw invalid(
       `${param}.content[${index}]`,
       part.type === 'input_file' || part.type === 'input_image'
@@ -31,41 +52,56 @@ function contentParts(item: InputItemType, param: string): string | ContentPart[
   });
 }
 
-const textOf = (parts: string | ContentPart[]): string => (typeof parts === 'string' ? parts : parts.map((part) => (part.type === 'text' ? part.text : '')).join(''));
+const textOf = (parts: string | ContentPart[]): string =>
+  typeof parts === 'string' ? parts : parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
 /**
  * Responses items to chat messages: messages keep their role (`developer` and `system` as given),
  * a function_call joins the assistant turn before it as a tool call, its output becomes a `tool`
  * message, and reasoning items (which no chat model reads back) are dropped.
  */
-export function itemsToMessages(items: readonly StoredInputItemType[], resolveReference: (id: string) => StoredInputItemType | undefined): ChatMessage[] {
+export function itemsToMessages(
+  items: readonly StoredInputItemType[],
+  resolveReference: (id: string) => StoredInputItemType | undefined,
+): ChatMessage[] {
   const messages: ChatMessage[] = [];
   items.forEach((given, index) => {
     const param = `input[${index}]`;
     let item = given;
     if (item.type === 'item_reference') {
       const found = typeof item.id === 'string' ? resolveReference(item.id) : undefined;
-      if (!found) throw invalid(`${param}.id`, `No stored item with id "${item.id}" in this conversation; send the item itself or continue with previous_response_id.`);
+      if (!found)
+        throw invalid(
+          `${param}.id`,
+          `No stored item with id "${item.id}" in this conversation; send the item itself or continue with previous_response_id.`,
+        );
       item = found;
     }
     const type = item.type ?? (item.role ? 'message' : undefined);
     switch (type) {
       case 'message': {
-        if (!item.role) throw invalid(`${param}.role`, 'A message item needs a role: user, assistant, system or developer.');
+        if (!item.role)
+          throw invalid(`${param}.role`, 'A message item needs a role: user, assistant, system or developer.');
         const content = contentParts(item, param);
         messages.push({ role: item.role, content: item.role === 'assistant' ? textOf(content) : content });
         return;
       }
       case 'function_call': {
-        if (!item.call_id || !item.name) throw invalid(param, 'A function_call item needs call_id, name and arguments.');
-        const call = { id: item.call_id, type: 'function' as const, function: { name: item.name, arguments: item.arguments ?? '{}' } };
+        if (!item.call_id || !item.name)
+          throw invalid(param, 'A function_call item needs call_id, name and arguments.');
+        const call = {
+          id: item.call_id,
+          type: 'function' as const,
+          function: { name: item.name, arguments: item.arguments ?? '{}' },
+        };
         const last = messages.at(-1);
         if (last?.role === 'assistant') last.tool_calls = [...(last.tool_calls ?? []), call];
         else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
         return;
       }
       case 'function_call_output': {
-        if (!item.call_id) throw invalid(`${param}.call_id`, 'A function_call_output item needs the call_id of the call it answers.');
+        if (!item.call_id)
+          throw invalid(`${param}.call_id`, 'A function_call_output item needs the call_id of the call it answers.');
         const output = typeof item.output === 'string' ? item.output : JSON.stringify(item.output ?? '');
         messages.push({ role: 'tool', tool_call_id: item.call_id, content: output });
         return;
@@ -73,7 +109,10 @@ export function itemsToMessages(items: readonly StoredInputItemType[], resolveRe
       case 'reasoning':
         return;
       default:
-        throw invalid(`${param}.type`, `Unsupported input item type "${type}": use message, function_call, function_call_output or item_reference.`);
+        throw invalid(
+          `${param}.type`,
+          `Unsupported input item type "${type}": use message, function_call, function_call_output or item_reference.`,
+        );
     }
   });
   return messages;
@@ -84,10 +123,20 @@ export function toChatTools(tools: ResponsesBodyType['tools']): ToolDefinition[]
   if (!tools || tools.length === 0) return undefined;
   return tools.map((tool, index) => {
     if (tool.type !== 'function') {
-      throw invalid(`tools[${index}].type`, `Built-in tool "${tool.type}" is not available on this gateway (nothing here runs it); declare a function tool and run it in your code.`);
+      throw invalid(
+        `tools[${index}].type`,
+        `Built-in tool "${tool.type}" is not available on this gateway (nothing here runs it); declare a function tool and run it in your code.`,
+      );
     }
     if (!tool.name) throw invalid(`tools[${index}].name`, 'A function tool needs a name.');
-    return { type: 'function', function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), ...(tool.parameters ? { parameters: tool.parameters } : {}) } };
+    return {
+      type: 'function',
+      function: {
+        name: tool.name,
+        ...(tool.description ? { description: tool.description } : {}),
+        ...(tool.parameters ? { parameters: tool.parameters } : {}),
+      },
+    };
   });
 }
 
@@ -99,5 +148,12 @@ export function toChatToolChoice(choice: ResponsesToolChoiceType | null | undefi
 export function toResponseFormat(format: TextFormatType | null | undefined): ResponseFormat | undefined {
   if (!format || format.type === 'text') return undefined;
   if (format.type === 'json_object') return { type: 'json_object' };
-  return { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, ...(typeof format.strict === 'boolean' ? { strict: format.strict } : {}) } };
+  return {
+    type: 'json_schema',
+    json_schema: {
+      name: format.name,
+      schema: format.schema,
+      ...(typeof format.strict === 'boolean' ? { strict: format.strict } : {}),
+    },
+  };
 }

@@ -10,7 +10,9 @@ import { DEFAULT_IMAGE_SIZES, DEFAULT_MAX_IMAGES } from '../images/image-generat
 import { CLIENT_MODEL_NAMES } from '../../wire/default-models.js';
 
 /** Each of the names other clients send (CLIENT_MODEL_NAMES) and the model id it leads to. */
-const CLIENT_NAME_TARGETS: ReadonlyMap<string, string> = new Map(Object.entries(CLIENT_MODEL_NAMES).flatMap(([id, names]) => names.map((name) => [name, id] as const)));
+const CLIENT_NAME_TARGETS: ReadonlyMap<string, string> = new Map(
+  Object.entries(CLIENT_MODEL_NAMES).flatMap(([id, names]) => names.map((name) => [name, id] as const)),
+);
 
 export interface ModelRoute {
   id: string;
@@ -52,14 +54,17 @@ export interface ModelInfo {
   max_images?: number;
 }
 
-const HOW_TO_ADD = 'Add a route under `models:` in the config file (GATEWAY_CONFIG) with a provider that serves it, or put a .gguf file in the data folder\'s models/ directory for local language models.';
+const HOW_TO_ADD =
+  "Add a route under `models:` in the config file (GATEWAY_CONFIG) with a provider that serves it, or put a .gguf file in the data folder's models/ directory for local language models.";
 /** The capabilities a local GGUF file serves, so a missing model of these can be downloaded or dropped in. */
 const LANGUAGE_MODEL_CAPABILITIES: ReadonlySet<Capability> = new Set(['chat', 'completions', 'embeddings']);
 
 /** How to get a model that serves `capability`: the console's catalog and a .gguf file for language models, a config route for every capability. */
 function howToAdd(capability: Capability): string {
-  if (!LANGUAGE_MODEL_CAPABILITIES.has(capability)) return `Add a route with capabilities [${capability}] under \`models:\` in the config file (GATEWAY_CONFIG) with a provider that serves it.`;
-  const download = capability === 'chat' ? 'Download one from the console (the model catalog on the Chat or Models page), put' : 'Put';
+  if (!LANGUAGE_MODEL_CAPABILITIES.has(capability))
+    return `Add a route with capabilities [${capability}] under \`models:\` in the config file (GATEWAY_CONFIG) with a provider that serves it.`;
+  const download =
+    capability === 'chat' ? 'Download one from the console (the model catalog on the Chat or Models page), put' : 'Put';
   return `${download} a .gguf file in the data folder's models/ directory, or add a route with capabilities [${capability}] under \`models:\` in the config file (GATEWAY_CONFIG).`;
 }
 
@@ -146,7 +151,12 @@ export class ModelRegistry {
     const route = this.routeNamed(name);
     if (!route || this.stateOf(route.id)?.deleted) {
       const shown = name.length > 200 ? `${name.slice(0, 200)}…` : name;
-      throw new GatewayError(404, 'model_not_found', `The model "${shown}" is not served by this gateway. ${capability ? this.servedBy(capability) : `${HOW_TO_ADD} GET /models lists the models it serves.`}`, { param: 'model' });
+      throw new GatewayError(
+        404,
+        'model_not_found',
+        `The model "${shown}" is not served by this gateway. ${capability ? this.servedBy(capability) : `${HOW_TO_ADD} GET /models lists the models it serves.`}`,
+        { param: 'model' },
+      );
     }
     return route;
   }
@@ -162,8 +172,13 @@ export class ModelRegistry {
   /** The sentence of an error that says which models serve `capability`, or how to get one. */
   private servedBy(capability: Capability): string {
     const able = this.withCapability(capability).map((route) => route.id);
-    const names = able.length > 8 ? `${able.slice(0, 8).join(', ')} and ${able.length - 8} more (GET /models lists them)` : able.join(', ');
-    return able.length > 0 ? `Models that serve ${capability} here: ${names}.${capability === 'chat' ? ` ${howToAdd(capability)}` : ''}` : `No model serves ${capability} here. ${howToAdd(capability)}`;
+    const names =
+      able.length > 8
+        ? `${able.slice(0, 8).join(', ')} and ${able.length - 8} more (GET /models lists them)`
+        : able.join(', ');
+    return able.length > 0
+      ? `Models that serve ${capability} here: ${names}.${capability === 'chat' ? ` ${howToAdd(capability)}` : ''}`
+      : `No model serves ${capability} here. ${howToAdd(capability)}`;
   }
 
   /**
@@ -184,16 +199,29 @@ export class ModelRegistry {
   resolve(name: string, capability: Capability): ModelRoute {
     const route = this.find(name, capability);
     if (this.stateOf(route.id)?.archived) {
-      throw new GatewayError(404, 'model_archived', `The model "${name}" is archived. Unarchive it with DELETE /v1/models/${route.id}/archive to use it again.`, { param: 'model' });
+      throw new GatewayError(
+        404,
+        'model_archived',
+        `The model "${name}" is archived. Unarchive it with DELETE /v1/models/${route.id}/archive to use it again.`,
+        { param: 'model' },
+      );
     }
     if (!route.capabilities.has(capability)) {
-      throw new GatewayError(400, 'capability_not_supported', `The model "${name}" does not support ${capability}. ${this.servedBy(capability)}`, { param: 'model' });
+      throw new GatewayError(
+        400,
+        'capability_not_supported',
+        `The model "${name}" does not support ${capability}. ${this.servedBy(capability)}`,
+        { param: 'model' },
+      );
     }
     return route;
   }
 
   withCapability(capability: Capability): ModelRoute[] {
-    return [...this.routes.values()].filter((route) => route.capabilities.has(capability) && !this.stateOf(route.id)?.archived && !this.stateOf(route.id)?.deleted);
+    return [...this.routes.values()].filter(
+      (route) =>
+        route.capabilities.has(capability) && !this.stateOf(route.id)?.archived && !this.stateOf(route.id)?.deleted,
+    );
   }
 
   all(): ModelRoute[] {
@@ -212,17 +240,25 @@ export class ModelRegistry {
       owned_by: route.ownedBy,
       capabilities: [...route.capabilities],
       // The names that lead here: an alias another route took first is left out, clients' names (CLIENT_MODEL_NAMES) are in.
-      aliases: [...route.aliases, ...(CLIENT_MODEL_NAMES[route.id] ?? [])].filter((alias) => this.routeNamed(alias) === route),
+      aliases: [...route.aliases, ...(CLIENT_MODEL_NAMES[route.id] ?? [])].filter(
+        (alias) => this.routeNamed(alias) === route,
+      ),
       archived: stored?.archived ?? false,
       provider: route.provider.id,
       state: refused ? 'unavailable' : status.state,
-      ...(refused && health.reason ? { state_detail: health.reason } : status.detail ? { state_detail: status.detail } : {}),
+      ...(refused && health.reason
+        ? { state_detail: health.reason }
+        : status.detail
+          ? { state_detail: status.detail }
+          : {}),
       health,
       breaker_state: this.breakerState(route.provider.id),
       fine_tuned: route.fineTuned,
       metadata: stored?.metadata ?? {},
       ...(route.pricing ? { pricing: route.pricing } : {}),
-      ...(route.capabilities.has('image_generation') ? { image_sizes: route.imageSizes ?? DEFAULT_IMAGE_SIZES, max_images: route.maxImages ?? DEFAULT_MAX_IMAGES } : {}),
+      ...(route.capabilities.has('image_generation')
+        ? { image_sizes: route.imageSizes ?? DEFAULT_IMAGE_SIZES, max_images: route.maxImages ?? DEFAULT_MAX_IMAGES }
+        : {}),
     };
   }
 
@@ -230,9 +266,20 @@ export class ModelRegistry {
   async updateState(name: string, change: (current: ModelStateRecord) => ModelStateRecord): Promise<ModelStateRecord> {
     const route = this.find(name);
     if (!route.fineTuned) {
-      throw new GatewayError(422, 'not_fine_tuned', `"${route.id}" is a base model; only fine-tuned models (ids starting with "ft:") can be updated, archived or deleted.`, { param: 'model' });
+      throw new GatewayError(
+        422,
+        'not_fine_tuned',
+        `"${route.id}" is a base model; only fine-tuned models (ids starting with "ft:") can be updated, archived or deleted.`,
+        { param: 'model' },
+      );
     }
-    const current = this.stateOf(route.id) ?? { id: route.id, metadata: {}, archived: false, deleted: false, updated_at: Date.now() };
+    const current = this.stateOf(route.id) ?? {
+      id: route.id,
+      metadata: {},
+      archived: false,
+      deleted: false,
+      updated_at: Date.now(),
+    };
     const next = { ...change(current), id: route.id, updated_at: Date.now() };
     await this.state.save(next);
     this.states.set(next.id, next);

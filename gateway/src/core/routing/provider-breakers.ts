@@ -1,6 +1,11 @@
 import type { ProviderConfig } from '../../config/config-schema.js';
 import { DEFAULT_BREAKER } from '../../config/defaults.js';
-import { CircuitBreaker, type BreakerSettings, type BreakerSnapshot, type BreakerTransition } from './circuit-breaker.js';
+import {
+  CircuitBreaker,
+  type BreakerSettings,
+  type BreakerSnapshot,
+  type BreakerTransition,
+} from './circuit-breaker.js';
 
 /** The settings of a provider's breaker: its `breaker:` entry over the defaults. */
 export function breakerSettings(config: Pick<ProviderConfig, 'breaker'>): BreakerSettings {

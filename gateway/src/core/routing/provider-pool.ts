@@ -1,7 +1,12 @@
 import type { ProviderConfig } from '../../config/config-schema.js';
 import { ConfigError } from '../../config/config-error.js';
 import type { MediaDecoder } from '../../media/media-decoder.js';
-import type { ProviderFactory, ProviderInstance, ProviderLogger, UpstreamFileFetcher } from '../../providers/contracts/provider-instance.js';
+import type {
+  ProviderFactory,
+  ProviderInstance,
+  ProviderLogger,
+  UpstreamFileFetcher,
+} from '../../providers/contracts/provider-instance.js';
 
 export interface ProviderPoolContext {
   dataDir: string;
@@ -14,11 +19,17 @@ export interface ProviderPoolContext {
 }
 
 /** Instantiates every configured provider through the factories of providers/index.ts. */
-export function createProviders(configs: ProviderConfig[], factories: Readonly<Record<string, ProviderFactory>>, context: ProviderPoolContext): Map<string, ProviderInstance> {
+export function createProviders(
+  configs: ProviderConfig[],
+  factories: Readonly<Record<string, ProviderFactory>>,
+  context: ProviderPoolContext,
+): Map<string, ProviderInstance> {
   const providers = new Map<string, ProviderInstance>();
   configs.forEach((config, index) => {
     if (!factories[config.type]) {
-      throw new ConfigError(`${context.source}: providers[${index}].type: unknown provider type "${config.type}" (known: ${Object.keys(factories).join(', ')})`);
+      throw new ConfigError(
+        `${context.source}: providers[${index}].type: unknown provider type "${config.type}" (known: ${Object.keys(factories).join(', ')})`,
+      );
     }
     try {
       providers.set(config.id, createProvider(config, factories, context));
@@ -30,8 +41,19 @@ export function createProviders(configs: ProviderConfig[], factories: Readonly<R
 }
 
 /** One provider from its config entry (the console adds them at run time); throws when its type is unknown or its entry invalid. */
-export function createProvider(config: ProviderConfig, factories: Readonly<Record<string, ProviderFactory>>, context: ProviderPoolContext): ProviderInstance {
+export function createProvider(
+  config: ProviderConfig,
+  factories: Readonly<Record<string, ProviderFactory>>,
+  context: ProviderPoolContext,
+): ProviderInstance {
   const factory = factories[config.type];
   if (!factory) throw new Error(`unknown provider type "${config.type}" (known: ${Object.keys(factories).join(', ')})`);
-  return factory({ id: config.id, options: config, dataDir: context.dataDir, logger: context.logger(config.id), fetchUpstreamFile: context.fetchUpstreamFile, media: context.media });
+  return factory({
+    id: config.id,
+    options: config,
+    dataDir: context.dataDir,
+    logger: context.logger(config.id),
+    fetchUpstreamFile: context.fetchUpstreamFile,
+    media: context.media,
+  });
 }

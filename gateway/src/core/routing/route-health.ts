@@ -26,7 +26,12 @@ export function cannotServe(health: Health): boolean {
 export class RouteHealth {
   /** Health without breakers or tests: a local engine's own state (for a registry built without the gateway's sources). */
   static enginesOnly(): RouteHealth {
-    return new RouteHealth({ breaker: () => ({ state: 'closed', consecutive_failures: 0, retry_after_seconds: null }), answered: () => false, isUpstream: () => false, lastTest: () => undefined });
+    return new RouteHealth({
+      breaker: () => ({ state: 'closed', consecutive_failures: 0, retry_after_seconds: null }),
+      answered: () => false,
+      isUpstream: () => false,
+      lastTest: () => undefined,
+    });
   }
 
   constructor(private readonly sources: RouteHealthSources) {}
@@ -35,13 +40,23 @@ export class RouteHealth {
   provider(provider: ProviderInstance, status: EngineStatus = provider.status()): Health {
     const breaker = this.sources.breaker(provider.id);
     if (breaker.state === 'open') {
-      return { state: 'unreachable', reason: `circuit breaker open after ${breaker.consecutive_failures} failed requests${breaker.retry_after_seconds !== null ? `; next try in ${breaker.retry_after_seconds} s` : ''}` };
+      return {
+        state: 'unreachable',
+        reason: `circuit breaker open after ${breaker.consecutive_failures} failed requests${breaker.retry_after_seconds !== null ? `; next try in ${breaker.retry_after_seconds} s` : ''}`,
+      };
     }
-    if (status.state === 'unavailable') return { state: 'unavailable', ...(status.detail ? { reason: status.detail } : {}) };
+    if (status.state === 'unavailable')
+      return { state: 'unavailable', ...(status.detail ? { reason: status.detail } : {}) };
     const test = this.sources.lastTest(provider.id);
-    if (test && !test.ok) return { state: 'unreachable', reason: `the last test failed${test.error ? `: ${test.error}` : ''}` };
-    if (breaker.consecutive_failures > 0) return { state: 'failing', reason: `${breaker.consecutive_failures} failed request${breaker.consecutive_failures === 1 ? '' : 's'} in a row` };
-    if (!this.sources.isUpstream(provider.id)) return { state: status.state, ...(status.detail ? { reason: status.detail } : {}) };
+    if (test && !test.ok)
+      return { state: 'unreachable', reason: `the last test failed${test.error ? `: ${test.error}` : ''}` };
+    if (breaker.consecutive_failures > 0)
+      return {
+        state: 'failing',
+        reason: `${breaker.consecutive_failures} failed request${breaker.consecutive_failures === 1 ? '' : 's'} in a row`,
+      };
+    if (!this.sources.isUpstream(provider.id))
+      return { state: status.state, ...(status.detail ? { reason: status.detail } : {}) };
     if (test) return { state: 'ready', reason: `tested · ${test.latency_ms} ms` };
     if (this.sources.answered(provider.id)) return { state: 'ready', reason: 'its last request succeeded' };
     return { state: 'not_tested', reason: 'no request has reached it yet; Settings → Test calls it once' };
@@ -51,7 +66,10 @@ export class RouteHealth {
    * Whether a capability can be served: the health of the first route that can serve it, else of
    * the first route with the route named in the reason, else no_route.
    */
-  capability(capability: Capability, routes: { id: string; provider: ProviderInstance; upstreamModel: string }[]): Health {
+  capability(
+    capability: Capability,
+    routes: { id: string; provider: ProviderInstance; upstreamModel: string }[],
+  ): Health {
     const verdicts = routes.map((route) => ({ route, health: this.route(route) }));
     const serving = verdicts.find((verdict) => !cannotServe(verdict.health));
     if (serving) return serving.health;
@@ -63,6 +81,9 @@ export class RouteHealth {
   /** A route's health: its provider's, with the state of the route's own model on a provider that loads models one by one. */
   route(route: { provider: ProviderInstance; upstreamModel: string }): Health {
     const own = route.provider.status();
-    return this.provider(route.provider, own.state === 'unavailable' ? own : (route.provider.modelStatus?.(route.upstreamModel) ?? own));
+    return this.provider(
+      route.provider,
+      own.state === 'unavailable' ? own : (route.provider.modelStatus?.(route.upstreamModel) ?? own),
+    );
   }
 }

@@ -59,7 +59,9 @@ export class RouteRunner {
     call: (provider: ProviderOf<K>, model: string, signal: AbortSignal, route: ModelRoute) => Promise<T>,
     routeCapability: Capability = capability as Capability,
   ): Promise<{ value: T; route: ModelRoute }> {
-    return this.run(first, routeCapability, signal, (candidate, attemptSignal) => call(providerFor(candidate, capability), candidate.upstreamModel, attemptSignal, candidate));
+    return this.run(first, routeCapability, signal, (candidate, attemptSignal) =>
+      call(providerFor(candidate, capability), candidate.upstreamModel, attemptSignal, candidate),
+    );
   }
 
   async run<T>(
@@ -76,14 +78,26 @@ export class RouteRunner {
       this.observe(capability, first, result.route.provider.id, started, undefined);
       return result;
     } catch (error) {
-      this.observe(capability, first, tried.provider, started, error instanceof GatewayError ? error.code : 'internal_error');
+      this.observe(
+        capability,
+        first,
+        tried.provider,
+        started,
+        error instanceof GatewayError ? error.code : 'internal_error',
+      );
       throw error;
     } finally {
       deadline.dispose();
     }
   }
 
-  private observe(capability: Capability, first: ModelRoute, provider: string, started: number, errorType: string | undefined): void {
+  private observe(
+    capability: Capability,
+    first: ModelRoute,
+    provider: string,
+    started: number,
+    errorType: string | undefined,
+  ): void {
     const labels = { operation: OPERATION_BY_CAPABILITY[capability], model: first.id, provider };
     this.metrics.providerCall(labels, (performance.now() - started) / 1000, errorType);
   }
@@ -105,7 +119,8 @@ export class RouteRunner {
       const admission = this.breakers.for(route.provider.id).admit();
       if (!admission.admitted) {
         lastError = circuitOpen(route, admission.retryAfterSeconds);
-        if (candidates.length > 1) this.logger.warn({ model: route.id, provider: route.provider.id }, 'circuit open; trying the next fallback');
+        if (candidates.length > 1)
+          this.logger.warn({ model: route.id, provider: route.provider.id }, 'circuit open; trying the next fallback');
         continue;
       }
       try {
@@ -114,14 +129,18 @@ export class RouteRunner {
         return { value, route };
       } catch (error) {
         settle(admission.permit, error, deadline.expired && !clientSignal.aborted);
-        if (clientSignal.aborted) throw toGatewayError(new ProviderError('aborted', 'the client closed the request'), route.provider.id);
+        if (clientSignal.aborted)
+          throw toGatewayError(new ProviderError('aborted', 'the client closed the request'), route.provider.id);
         if (deadline.expired) throw deadline.error();
         lastError = toGatewayError(error, route.provider.id);
         if (!this.mayFallBack(error)) throw lastError;
-        if (candidates.length > 1) this.logger.warn({ model: route.id, code: lastError.code }, 'route failed; trying the next fallback');
+        if (candidates.length > 1)
+          this.logger.warn({ model: route.id, code: lastError.code }, 'route failed; trying the next fallback');
       }
     }
-    throw lastError ?? new GatewayError(503, 'no_route_available', `No route for "${first.id}" could serve the request.`);
+    throw (
+      lastError ?? new GatewayError(503, 'no_route_available', `No route for "${first.id}" could serve the request.`)
+    );
   }
 
   private tryResolve(name: string, capability: Capability): ModelRoute | undefined {
@@ -136,14 +155,28 @@ export class RouteRunner {
   private assertEngineUp(route: ModelRoute): void {
     const status = route.provider.status();
     if (status.state === 'loading') {
-      throw new GatewayError(503, 'engine_warming_up', `The engine behind "${route.id}" is still starting; retry shortly.`, { retryAfter: 10 });
+      throw new GatewayError(
+        503,
+        'engine_warming_up',
+        `The engine behind "${route.id}" is still starting; retry shortly.`,
+        { retryAfter: 10 },
+      );
     }
     if (status.state === 'unavailable') {
-      throw new GatewayError(503, 'engine_unavailable', `The engine behind "${route.id}" cannot serve: ${status.detail ?? 'unavailable'}`, { retryAfter: 30 });
+      throw new GatewayError(
+        503,
+        'engine_unavailable',
+        `The engine behind "${route.id}" cannot serve: ${status.detail ?? 'unavailable'}`,
+        { retryAfter: 30 },
+      );
     }
   }
 
-  private async runWithRetries<T>(route: ModelRoute, signal: AbortSignal, call: (route: ModelRoute, signal: AbortSignal) => Promise<T>): Promise<T> {
+  private async runWithRetries<T>(
+    route: ModelRoute,
+    signal: AbortSignal,
+    call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     this.assertEngineUp(route);
     for (let attempt = 0; ; attempt++) {
       try {
@@ -154,7 +187,10 @@ export class RouteRunner {
         if (!retryable || attempt >= route.maxRetries) throw error;
         const suggested = (error as ProviderError).retryAfter;
         if (suggested !== undefined && suggested * 1000 > MAX_BACKOFF_MS) throw error;
-        const backoff = Math.min(MAX_BACKOFF_MS, suggested !== undefined ? suggested * 1000 : this.baseBackoffMs * 2 ** attempt * (0.75 + Math.random() / 2));
+        const backoff = Math.min(
+          MAX_BACKOFF_MS,
+          suggested !== undefined ? suggested * 1000 : this.baseBackoffMs * 2 ** attempt * (0.75 + Math.random() / 2),
+        );
         await sleep(backoff, undefined, { signal }).catch(() => undefined);
         if (signal.aborted) throw new ProviderError('aborted', 'the request was cancelled');
       }
@@ -163,20 +199,32 @@ export class RouteRunner {
 
   private mayFallBack(error: unknown): boolean {
     if (error instanceof GatewayError) return error.code === 'engine_warming_up' || error.code === 'engine_unavailable';
-    return error instanceof ProviderError && (error.retryable || error.kind === 'unavailable' || error.kind === 'upstream_auth');
+    return (
+      error instanceof ProviderError &&
+      (error.retryable || error.kind === 'unavailable' || error.kind === 'upstream_auth')
+    );
   }
 }
 
 /** The provider behind `route` as seen through `capability`, or a 400 when it has none. */
 export function providerFor<K extends ProviderCapability>(route: ModelRoute, capability: K): ProviderOf<K> {
   const provider = route.provider.capabilities[capability];
-  if (!provider) throw new GatewayError(400, 'capability_not_supported', `The provider behind "${route.id}" cannot serve ${capability}.`, { param: 'model' });
+  if (!provider)
+    throw new GatewayError(
+      400,
+      'capability_not_supported',
+      `The provider behind "${route.id}" cannot serve ${capability}.`,
+      { param: 'model' },
+    );
   return provider as ProviderOf<K>;
 }
 
 /** Connection errors, timeouts, 5xx and garbage bodies say the provider is unwell; a client's bad request or abort does not. */
 function settle(permit: BreakerPermit, error: unknown, deadlinePassed: boolean): void {
-  const unwell = deadlinePassed || (error instanceof ProviderError && (error.kind === 'connection' || error.kind === 'timeout' || error.kind === 'upstream'));
+  const unwell =
+    deadlinePassed ||
+    (error instanceof ProviderError &&
+      (error.kind === 'connection' || error.kind === 'timeout' || error.kind === 'upstream'));
   if (unwell) permit.failed();
   else permit.released();
 }

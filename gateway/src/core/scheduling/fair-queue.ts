@@ -69,7 +69,11 @@ export class FairQueue {
         jobs.splice(jobs.indexOf(start), 1);
         if (jobs.length === 0) this.waiting.delete(key);
         this.forgetIfIdle(key);
-        reject(signal.reason instanceof Error ? signal.reason : new GatewayError(499, 'client_closed_request', 'The request was cancelled while it waited for its turn.'));
+        reject(
+          signal.reason instanceof Error
+            ? signal.reason
+            : new GatewayError(499, 'client_closed_request', 'The request was cancelled while it waited for its turn.'),
+        );
       };
       signal.addEventListener('abort', onAbort, { once: true });
       if (!this.lastTurn.has(key)) this.lastTurn.set(key, this.turns - 0.5);

@@ -25,7 +25,8 @@ export class RunningProviders {
     private readonly deps: RunningProvidersDeps,
     started: readonly ProviderConfig[],
   ) {
-    for (const config of started) if (deps.providers.has(config.id)) this.applied.set(config.id, JSON.stringify(config));
+    for (const config of started)
+      if (deps.providers.has(config.id)) this.applied.set(config.id, JSON.stringify(config));
   }
 
   has(id: string): boolean {

@@ -30,7 +30,10 @@ const HOW_TO_MAKE = 'e.g. the output of `openssl rand -base64 32`';
 export async function loadSecretKey(dataDir: string, fromEnv: string | undefined): Promise<SecretKey> {
   if (fromEnv !== undefined && fromEnv.trim() !== '') {
     const key = decodeKey(fromEnv);
-    if (!key) throw new ConfigError(`GATEWAY_SECRET_KEY: must be 32 bytes written as base64 or 64 hex digits (${HOW_TO_MAKE}).`);
+    if (!key)
+      throw new ConfigError(
+        `GATEWAY_SECRET_KEY: must be 32 bytes written as base64 or 64 hex digits (${HOW_TO_MAKE}).`,
+      );
     return { key, source: 'GATEWAY_SECRET_KEY' };
   }
   const path = join(dataDir, SECRET_KEY_FILE);
@@ -42,7 +45,10 @@ export async function loadSecretKey(dataDir: string, fromEnv: string | undefined
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   const key = decodeKey(await readFile(path, 'utf8'));
-  if (!key) throw new ConfigError(`${path}: not a secret key (32 bytes as base64, ${HOW_TO_MAKE}); restore the file the secrets were encrypted with, or set GATEWAY_SECRET_KEY.`);
+  if (!key)
+    throw new ConfigError(
+      `${path}: not a secret key (32 bytes as base64, ${HOW_TO_MAKE}); restore the file the secrets were encrypted with, or set GATEWAY_SECRET_KEY.`,
+    );
   if (((await stat(path)).mode & 0o077) !== 0) await chmod(path, 0o600);
   return { key, source: path };
 }

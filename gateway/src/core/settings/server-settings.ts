@@ -12,7 +12,12 @@ export interface LiveServerSettings {
   requestLogRetentionDays: number;
 }
 
-export const EDITABLE_SERVER_SETTINGS = ['cors_origins', 'allowed_hosts', 'request_log_bodies', 'request_log_retention_days'] as const;
+export const EDITABLE_SERVER_SETTINGS = [
+  'cors_origins',
+  'allowed_hosts',
+  'request_log_bodies',
+  'request_log_retention_days',
+] as const;
 export type EditableServerSetting = (typeof EDITABLE_SERVER_SETTINGS)[number];
 
 /** A change from the console: a value sets it, null goes back to the config file's value. */
@@ -28,7 +33,9 @@ export function liveServerSettings(file: ServerSettings, overrides: ServerOverri
 }
 
 export function settingSources(overrides: ServerOverrides): Record<EditableServerSetting, SettingSource> {
-  return Object.fromEntries(EDITABLE_SERVER_SETTINGS.map((name) => [name, overrides[name] === undefined ? 'config' : 'console'])) as Record<EditableServerSetting, SettingSource>;
+  return Object.fromEntries(
+    EDITABLE_SERVER_SETTINGS.map((name) => [name, overrides[name] === undefined ? 'config' : 'console']),
+  ) as Record<EditableServerSetting, SettingSource>;
 }
 
 /** The overrides after a change: null fields are dropped, so the file's value applies again. */
@@ -37,7 +44,8 @@ export function applyChange(overrides: ServerOverrides, change: ServerSettingsCh
   for (const name of EDITABLE_SERVER_SETTINGS) {
     const value = change[name];
     if (value === null) delete next[name];
-    else if (value !== undefined) next[name] = name === 'cors_origins' || name === 'allowed_hosts' ? [...new Set(value as string[])] : value;
+    else if (value !== undefined)
+      next[name] = name === 'cors_origins' || name === 'allowed_hosts' ? [...new Set(value as string[])] : value;
   }
   return next as ServerOverrides;
 }

@@ -6,7 +6,14 @@ import type { ProviderBreakers } from '../routing/provider-breakers.js';
 import type { RouteHealth } from '../routing/route-health.js';
 import type { Health } from '../../wire/health-schema.js';
 import { CHECKABLE, checkProvider, type ProviderCheck } from './provider-check.js';
-import { applyChange, liveServerSettings, settingSources, type LiveServerSettings, type ServerSettingsChange, type SettingSource } from './server-settings.js';
+import {
+  applyChange,
+  liveServerSettings,
+  settingSources,
+  type LiveServerSettings,
+  type ServerSettingsChange,
+  type SettingSource,
+} from './server-settings.js';
 import { RunningProviders, type RunningProvidersDeps } from './running-providers.js';
 import { RESERVED_ID_PREFIX, type ServerOverrides, type SettingsStore } from './settings-store.js';
 
@@ -93,7 +100,10 @@ export class SettingsService {
   /** The config file's server settings (the console's overrides lie over the editable ones). */
   private fileServer: GatewayOptions['server'];
   private effectiveProviders = new Map<string, EffectiveProvider>();
-  private providerKeysOf: { providers: ReadonlyMap<string, EffectiveProvider> | undefined; keys: readonly string[] } = { providers: undefined, keys: [] };
+  private providerKeysOf: { providers: ReadonlyMap<string, EffectiveProvider> | undefined; keys: readonly string[] } = {
+    providers: undefined,
+    keys: [],
+  };
   /** Config-file providers the console removed. */
   private removedProviders = new Set<string>();
   private readonly running: RunningProviders;
@@ -108,9 +118,11 @@ export class SettingsService {
     this.fileProviders = new Map(deps.options.providers.map((config) => [config.id, config]));
     this.fileRoutes = new Map(deps.options.models.map((model) => [model.id, model]));
     this.builtIn = builtInSets(deps.options.builtIn);
-    for (const config of deps.options.providers) this.effectiveProviders.set(config.id, { config, source: this.providerSource(config.id) });
+    for (const config of deps.options.providers)
+      this.effectiveProviders.set(config.id, { config, source: this.providerSource(config.id) });
     this.running = new RunningProviders(deps, deps.options.providers);
-    for (const model of deps.options.models) this.routes.set(model.id, { ...model, source: this.routeSource(model.id), in_config: true });
+    for (const model of deps.options.models)
+      this.routes.set(model.id, { ...model, source: this.routeSource(model.id), in_config: true });
     this.fileServer = deps.options.server;
     this.liveServer = liveServerSettings(this.fileServer, {});
   }
@@ -171,8 +183,12 @@ export class SettingsService {
   // --- providers ---
 
   listProviders(): ProviderSetting[] {
-    const running = [...this.effectiveProviders.values()].map(({ config, source }) => this.providerSetting(config, source));
-    const removed = [...this.removedProviders].map((id) => this.providerSetting(this.fileProviders.get(id)!, 'console', true));
+    const running = [...this.effectiveProviders.values()].map(({ config, source }) =>
+      this.providerSetting(config, source),
+    );
+    const removed = [...this.removedProviders].map((id) =>
+      this.providerSetting(this.fileProviders.get(id)!, 'console', true),
+    );
     return [...running, ...removed].sort((a, b) => a.id.localeCompare(b.id));
   }
 
@@ -193,16 +209,26 @@ export class SettingsService {
   /** The API keys of the providers in effect, for redaction in the request log: the same array until they change. */
   providerKeys(): readonly string[] {
     if (this.providerKeysOf.providers !== this.effectiveProviders) {
-      const keys = [...this.effectiveProviders.values()].map(({ config }) => config.api_key).filter((key): key is string => !!key);
+      const keys = [...this.effectiveProviders.values()]
+        .map(({ config }) => config.api_key)
+        .filter((key): key is string => !!key);
       this.providerKeysOf = { providers: this.effectiveProviders, keys };
     }
     return this.providerKeysOf.keys;
   }
 
   async addProvider(id: string, input: ProviderInput): Promise<ProviderSetting> {
-    if (this.effectiveProviders.has(id)) throw new GatewayError(409, 'provider_exists', `A provider "${id}" already exists; edit it instead.`, { param: 'id' });
+    if (this.effectiveProviders.has(id))
+      throw new GatewayError(409, 'provider_exists', `A provider "${id}" already exists; edit it instead.`, {
+        param: 'id',
+      });
     if (this.removedProviders.has(id)) {
-      throw new GatewayError(409, 'provider_exists', `The config file defines a provider "${id}" that was removed here; restore it (POST /settings/providers/${id}/reset) or choose another id.`, { param: 'id' });
+      throw new GatewayError(
+        409,
+        'provider_exists',
+        `The config file defines a provider "${id}" that was removed here; restore it (POST /settings/providers/${id}/reset) or choose another id.`,
+        { param: 'id' },
+      );
     }
     return this.saveProvider(this.providerConfig(id, input, undefined));
   }
@@ -218,9 +244,17 @@ export class SettingsService {
   async deleteProvider(id: string): Promise<void> {
     if (!this.effectiveProviders.has(id)) throw this.providerNotFound(id);
     // The registry also holds routes the settings do not list (local model files).
-    const routes = this.deps.models.all().filter((route) => route.provider.id === id).map((route) => route.id);
+    const routes = this.deps.models
+      .all()
+      .filter((route) => route.provider.id === id)
+      .map((route) => route.id);
     if (routes.length > 0) {
-      throw new GatewayError(409, 'provider_in_use', `The provider "${id}" serves the routes ${routes.join(', ')}; delete them or move them to another provider first.`, { param: 'id' });
+      throw new GatewayError(
+        409,
+        'provider_in_use',
+        `The provider "${id}" serves the routes ${routes.join(', ')}; delete them or move them to another provider first.`,
+        { param: 'id' },
+      );
     }
     this.lastChecks.delete(id);
     if (this.fileProviders.has(id)) await this.deps.store.markProviderDeleted(id);
@@ -231,7 +265,10 @@ export class SettingsService {
   /** Drops the console's change to a config-file provider: the file's entry applies again. */
   async resetProvider(id: string): Promise<ProviderSetting> {
     const original = this.fileProviders.get(id);
-    if (!original) throw new GatewayError(404, 'provider_not_in_config', `The config file has no provider "${id}" to go back to.`, { param: 'id' });
+    if (!original)
+      throw new GatewayError(404, 'provider_not_in_config', `The config file has no provider "${id}" to go back to.`, {
+        param: 'id',
+      });
     await this.deps.store.clearProvider(id);
     this.lastChecks.delete(id);
     await this.changed();
@@ -247,20 +284,43 @@ export class SettingsService {
 
   private async check(providerId: string, modelId?: string): Promise<ProviderCheck> {
     const provider = this.running.get(providerId);
-    if (!provider) throw new GatewayError(404, 'provider_not_found', `No provider "${providerId}". GET /settings lists them.`, { param: 'id' });
-    const candidates = this.listRoutes().filter((route) => route.provider === providerId && (modelId === undefined || route.id === modelId));
-    if (modelId !== undefined && candidates.length === 0) throw new GatewayError(400, 'model_not_found', `The provider "${providerId}" serves no route "${modelId}".`, { param: 'model' });
+    if (!provider)
+      throw new GatewayError(404, 'provider_not_found', `No provider "${providerId}". GET /settings lists them.`, {
+        param: 'id',
+      });
+    const candidates = this.listRoutes().filter(
+      (route) => route.provider === providerId && (modelId === undefined || route.id === modelId),
+    );
+    if (modelId !== undefined && candidates.length === 0)
+      throw new GatewayError(400, 'model_not_found', `The provider "${providerId}" serves no route "${modelId}".`, {
+        param: 'model',
+      });
     for (const capability of CHECKABLE) {
-      const route = candidates.find((candidate) => candidate.capabilities.includes(capability) && provider.capabilities[capability as 'chat' | 'completions' | 'embeddings']);
-      if (route) return checkProvider(provider, { id: route.id, upstreamModel: route.upstream_model ?? route.id, capability });
+      const route = candidates.find(
+        (candidate) =>
+          candidate.capabilities.includes(capability) &&
+          provider.capabilities[capability as 'chat' | 'completions' | 'embeddings'],
+      );
+      if (route)
+        return checkProvider(provider, { id: route.id, upstreamModel: route.upstream_model ?? route.id, capability });
     }
     const testModel = this.effectiveProviders.get(providerId)?.config.test_model;
     if (typeof testModel === 'string' && testModel) {
-      const capability = (['chat', 'embeddings', 'completions'] as const).find((candidate) => provider.capabilities[candidate]);
+      const capability = (['chat', 'embeddings', 'completions'] as const).find(
+        (candidate) => provider.capabilities[candidate],
+      );
       if (capability) return checkProvider(provider, { id: testModel, upstreamModel: testModel, capability });
     }
-    if (candidates.length === 0 && CHECKABLE.some((capability) => provider.capabilities[capability as 'chat' | 'completions' | 'embeddings'])) {
-      throw new GatewayError(400, 'test_model_required', `The provider "${providerId}" has no route to test with; add a route, or set the provider's test model (the upstream model name a test calls).`, { param: 'test_model' });
+    if (
+      candidates.length === 0 &&
+      CHECKABLE.some((capability) => provider.capabilities[capability as 'chat' | 'completions' | 'embeddings'])
+    ) {
+      throw new GatewayError(
+        400,
+        'test_model_required',
+        `The provider "${providerId}" has no route to test with; add a route, or set the provider's test model (the upstream model name a test calls).`,
+        { param: 'test_model' },
+      );
     }
     return checkProvider(provider, null);
   }
@@ -273,13 +333,26 @@ export class SettingsService {
 
   /** Adds or replaces a route; requests use it from the next one on. */
   async saveRoute(route: ModelConfig): Promise<RouteSetting> {
-    if (route.id.startsWith(RESERVED_ID_PREFIX)) throw new GatewayError(400, 'invalid_route_id', `A route id may not start with "${RESERVED_ID_PREFIX}".`, { param: 'id' });
+    if (route.id.startsWith(RESERVED_ID_PREFIX))
+      throw new GatewayError(400, 'invalid_route_id', `A route id may not start with "${RESERVED_ID_PREFIX}".`, {
+        param: 'id',
+      });
     if (!this.running.has(route.provider)) {
-      throw new GatewayError(400, 'provider_not_found', `No provider "${route.provider}". Providers: ${this.running.ids().join(', ') || 'none'}.`, { param: 'provider' });
+      throw new GatewayError(
+        400,
+        'provider_not_found',
+        `No provider "${route.provider}". Providers: ${this.running.ids().join(', ') || 'none'}.`,
+        { param: 'provider' },
+      );
     }
     for (const name of route.aliases ?? []) {
-      const owner = [...this.routes.values()].find((other) => other.id !== route.id && (other.id === name || other.aliases?.includes(name)));
-      if (owner) throw new GatewayError(409, 'alias_taken', `The name "${name}" already belongs to the route "${owner.id}".`, { param: 'aliases' });
+      const owner = [...this.routes.values()].find(
+        (other) => other.id !== route.id && (other.id === name || other.aliases?.includes(name)),
+      );
+      if (owner)
+        throw new GatewayError(409, 'alias_taken', `The name "${name}" already belongs to the route "${owner.id}".`, {
+          param: 'aliases',
+        });
     }
     await this.deps.store.saveRoute(route);
     await this.changed();
@@ -288,7 +361,10 @@ export class SettingsService {
 
   /** Removes a route at once; a config-file route stays removed across restarts until it is reset. */
   async deleteRoute(id: string): Promise<void> {
-    if (!this.routes.has(id)) throw new GatewayError(404, 'route_not_found', `No model route "${id}". GET /settings lists the routes.`, { param: 'id' });
+    if (!this.routes.has(id))
+      throw new GatewayError(404, 'route_not_found', `No model route "${id}". GET /settings lists the routes.`, {
+        param: 'id',
+      });
     if (this.fileRoutes.has(id)) await this.deps.store.markRouteDeleted(id);
     else await this.deps.store.clearRoute(id);
     await this.changed();
@@ -296,7 +372,10 @@ export class SettingsService {
 
   /** Drops the console's change to a config-file route: the file's definition applies again. */
   async resetRoute(id: string): Promise<RouteSetting> {
-    if (!this.fileRoutes.has(id)) throw new GatewayError(404, 'route_not_in_config', `The config file has no route "${id}" to go back to.`, { param: 'id' });
+    if (!this.fileRoutes.has(id))
+      throw new GatewayError(404, 'route_not_in_config', `The config file has no route "${id}" to go back to.`, {
+        param: 'id',
+      });
     await this.deps.store.clearRoute(id);
     await this.changed();
     return this.routes.get(id) ?? { ...this.fileRoutes.get(id)!, source: this.routeSource(id), in_config: true };
@@ -327,7 +406,8 @@ export class SettingsService {
 
   private applyRoutes(overrides: Awaited<ReturnType<SettingsStore['read']>>['routes']): void {
     const next = new Map<string, RouteSetting>();
-    for (const model of this.fileRoutes.values()) next.set(model.id, { ...model, source: this.routeSource(model.id), in_config: true });
+    for (const model of this.fileRoutes.values())
+      next.set(model.id, { ...model, source: this.routeSource(model.id), in_config: true });
     for (const override of overrides) {
       if (override.deleted) next.delete(override.id);
       else next.set(override.id, { ...override.route, source: 'console', in_config: this.fileRoutes.has(override.id) });
@@ -346,9 +426,20 @@ export class SettingsService {
 
   private providerConfig(id: string, input: ProviderInput, current: ProviderConfig | undefined): ProviderConfig {
     if (!this.deps.providerTypes.includes(input.type)) {
-      throw new GatewayError(422, 'unknown_provider_type', `Unknown provider type "${input.type}". Types: ${this.deps.providerTypes.join(', ')}.`, { param: 'type' });
+      throw new GatewayError(
+        422,
+        'unknown_provider_type',
+        `Unknown provider type "${input.type}". Types: ${this.deps.providerTypes.join(', ')}.`,
+        { param: 'type' },
+      );
     }
-    const { api_key: _key, base_url: _url, timeouts: _timeouts, test_model: _test, ...extras } = current ?? { id, type: input.type };
+    const {
+      api_key: _key,
+      base_url: _url,
+      timeouts: _timeouts,
+      test_model: _test,
+      ...extras
+    } = current ?? { id, type: input.type };
     const apiKey = input.api_key === null ? undefined : input.api_key || current?.api_key;
     return {
       ...extras,
@@ -365,7 +456,12 @@ export class SettingsService {
     try {
       await this.running.check(config);
     } catch (error) {
-      throw new GatewayError(422, 'invalid_provider', `The provider "${config.id}" (${config.type}) cannot start: ${(error as Error).message}`, { param: 'type' });
+      throw new GatewayError(
+        422,
+        'invalid_provider',
+        `The provider "${config.id}" (${config.type}) cannot start: ${(error as Error).message}`,
+        { param: 'type' },
+      );
     }
     await this.deps.store.saveProvider(config);
     await this.changed();
@@ -384,7 +480,10 @@ export class SettingsService {
 
   private providerSetting(config: ProviderConfig, source: EntrySource, removed = false): ProviderSetting {
     const instance = removed ? undefined : this.running.get(config.id);
-    const status = instance?.status() ?? { state: removed ? 'removed' : 'unavailable', detail: removed ? 'Removed in the console; the config file still defines it.' : 'Could not start.' };
+    const status = instance?.status() ?? {
+      state: removed ? 'removed' : 'unavailable',
+      detail: removed ? 'Removed in the console; the config file still defines it.' : 'Could not start.',
+    };
     return {
       id: config.id,
       type: config.type,
@@ -405,10 +504,14 @@ export class SettingsService {
   }
 
   private routesOf(providerId: string): string[] {
-    return this.listRoutes().filter((route) => route.provider === providerId).map((route) => route.id);
+    return this.listRoutes()
+      .filter((route) => route.provider === providerId)
+      .map((route) => route.id);
   }
 
   private providerNotFound(id: string): GatewayError {
-    return new GatewayError(404, 'provider_not_found', `No provider "${id}". GET /settings lists them.`, { param: 'id' });
+    return new GatewayError(404, 'provider_not_found', `No provider "${id}". GET /settings lists them.`, {
+      param: 'id',
+    });
   }
 }

@@ -42,8 +42,13 @@ export class SettingsStore {
         continue;
       }
       const stored = value.api_key;
-      if (typeof stored === 'string' && stored !== '' && !SecretBox.isSealed(stored)) await this.repository.rewriteDocument('provider', id, { ...value, api_key: this.secrets.box.seal(stored) });
-      providers.set(id, { ...value, id, ...(typeof stored === 'string' ? { api_key: this.openKey(id, stored) } : {}) } as ProviderConfig);
+      if (typeof stored === 'string' && stored !== '' && !SecretBox.isSealed(stored))
+        await this.repository.rewriteDocument('provider', id, { ...value, api_key: this.secrets.box.seal(stored) });
+      providers.set(id, {
+        ...value,
+        id,
+        ...(typeof stored === 'string' ? { api_key: this.openKey(id, stored) } : {}),
+      } as ProviderConfig);
     }
     const server = (await this.repository.documents('server')).find((document) => document.id === SERVER_ID)?.value;
     return { routes, providers, server: server ? (withoutId(server) as ServerOverrides) : {} };
@@ -63,7 +68,8 @@ export class SettingsStore {
 
   async saveProvider(config: ProviderConfig): Promise<void> {
     const document = withoutId(config);
-    if (typeof document.api_key === 'string' && document.api_key !== '') document.api_key = this.secrets.box.seal(document.api_key);
+    if (typeof document.api_key === 'string' && document.api_key !== '')
+      document.api_key = this.secrets.box.seal(document.api_key);
     await this.repository.saveDocument('provider', config.id, document);
   }
 

@@ -80,7 +80,9 @@ export class GatewayStatus {
       uptime_seconds: Math.round(startup.uptimeSeconds * 1000) / 1000,
       checks: { asr: !cannotServe(transcription), ocr: !cannotServe(ocr) && status === 'ok' },
       capabilities: { ocr, transcription },
-      engines: Object.fromEntries(providers.map(({ id, state, detail }) => [id, detail ? { state, detail } : { state }])),
+      engines: Object.fromEntries(
+        providers.map(({ id, state, detail }) => [id, detail ? { state, detail } : { state }]),
+      ),
       providers,
     };
   }
@@ -90,7 +92,16 @@ export class GatewayStatus {
       const { state, detail } = provider.status();
       const kind = this.deps.isUpstream?.(provider.id) ? 'upstream' : 'local';
       const test = this.deps.lastTest?.(provider.id);
-      return { id: provider.id, type: provider.type, kind, state, ...(detail ? { detail } : {}), breaker: this.deps.breakers.snapshot(provider.id), health: this.health.provider(provider), ...(test ? { last_test: { ok: test.ok, latency_ms: test.latency_ms } } : {}) };
+      return {
+        id: provider.id,
+        type: provider.type,
+        kind,
+        state,
+        ...(detail ? { detail } : {}),
+        breaker: this.deps.breakers.snapshot(provider.id),
+        health: this.health.provider(provider),
+        ...(test ? { last_test: { ok: test.ok, latency_ms: test.latency_ms } } : {}),
+      };
     });
   }
 
@@ -98,9 +109,20 @@ export class GatewayStatus {
     const database = (await this.databaseReachable()) ? 'ok' : 'unreachable';
     const warming = this.deps.startup.warmingEngines;
     const engines = this.deps.startup.status === 'ok' ? 'ok' : 'starting';
-    const status = this.deps.startup.draining ? 'draining' : database !== 'ok' ? 'unavailable' : engines !== 'ok' ? 'starting' : 'ready';
+    const status = this.deps.startup.draining
+      ? 'draining'
+      : database !== 'ok'
+        ? 'unavailable'
+        : engines !== 'ok'
+          ? 'starting'
+          : 'ready';
     const redis = this.redisCheck();
-    return { status, ...(status === 'ready' ? {} : { retryAfterSeconds: status === 'starting' ? 10 : 5 }), checks: { database, engines, ...(redis ? { redis } : {}) }, warming_engines: warming };
+    return {
+      status,
+      ...(status === 'ready' ? {} : { retryAfterSeconds: status === 'starting' ? 10 : 5 }),
+      checks: { database, engines, ...(redis ? { redis } : {}) },
+      warming_engines: warming,
+    };
   }
 
   private redisCheck(): 'ok' | 'unreachable' | undefined {

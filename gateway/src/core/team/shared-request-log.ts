@@ -23,7 +23,11 @@ interface SharedRequestLogOptions {
  * shared store is taken in turns through a Redis key that lives one period (SET NX PX), so one
  * instance prunes per period instead of every instance on its own schedule.
  */
-export async function shareRequestLog(redis: RedisConnection, requestLog: RequestLog, options: SharedRequestLogOptions): Promise<void> {
+export async function shareRequestLog(
+  redis: RedisConnection,
+  requestLog: RequestLog,
+  options: SharedRequestLogOptions,
+): Promise<void> {
   const channel = `${redis.prefix}requests`;
   let waiting: RequestLogEntry[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -42,7 +46,16 @@ export async function shareRequestLog(redis: RedisConnection, requestLog: Reques
     timer ??= setTimeout(publish, BATCH_MS);
     timer.unref?.();
   });
-  requestLog.pruneOnlyWhen(async () => (await redis.commands.set(`${redis.prefix}request-log:prune`, options.instanceId, 'PX', PRUNE_PERIOD_MS, 'NX')) === 'OK');
+  requestLog.pruneOnlyWhen(
+    async () =>
+      (await redis.commands.set(
+        `${redis.prefix}request-log:prune`,
+        options.instanceId,
+        'PX',
+        PRUNE_PERIOD_MS,
+        'NX',
+      )) === 'OK',
+  );
 
   // This instance's own batches come back on the channel too: recognised by their first bytes, not parsed.
   const ownBatch = `{"from":${JSON.stringify(options.instanceId)},`;
@@ -67,7 +80,8 @@ export async function shareRequestLog(redis: RedisConnection, requestLog: Reques
  * bytes, and every instance publishes a summary of every request it serves.
  */
 function summary(entry: RequestLogEntry): RequestLogEntry {
-  if (entry.request_headers === undefined && entry.request_body === undefined && entry.response_body === undefined) return entry;
+  if (entry.request_headers === undefined && entry.request_body === undefined && entry.response_body === undefined)
+    return entry;
   const { request_headers: _headers, request_body: _request, response_body: _response, ...rest } = entry;
   return rest;
 }

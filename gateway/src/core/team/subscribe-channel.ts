@@ -7,7 +7,11 @@ const RETRY_MS = 1000;
  * that times out (a busy start, Redis slow to answer) is reported and tried again every second until
  * it holds. The connection subscribes again by itself after a reconnect.
  */
-export async function subscribeChannel(redis: RedisConnection, channel: string, onError: (error: unknown) => void): Promise<void> {
+export async function subscribeChannel(
+  redis: RedisConnection,
+  channel: string,
+  onError: (error: unknown) => void,
+): Promise<void> {
   try {
     await redis.subscribe(channel);
   } catch (error) {

@@ -97,7 +97,10 @@ export class TeamMode {
   /** Announces this instance's changes and follows the others'. */
   async join(services: SharedServices): Promise<void> {
     const { keys, models, accounts, breakers, settings, providerIds, batchRunner } = services;
-    const reloadSettings = () => void settings.reload().catch((error: unknown) => this.log.warn({ err: error }, 'team mode: could not apply a settings change'));
+    const reloadSettings = () =>
+      void settings
+        .reload()
+        .catch((error: unknown) => this.log.warn({ err: error }, 'team mode: could not apply a settings change'));
     keys.announceChangesTo(() => this.publish({ topic: 'keys' }));
     settings.announceChangesTo(() => this.publish({ topic: 'settings' }));
     models.announceChangesTo(() => this.publish({ topic: 'models' }));
@@ -110,8 +113,13 @@ export class TeamMode {
     });
     breakers.announceTo((provider, transition) => {
       const key = this.breakerKey(provider);
-      const stored = transition.state === 'open' ? this.redis.commands.set(key, JSON.stringify(transition), 'PX', transition.remainingMs) : this.redis.commands.del(key);
-      stored.catch((error: unknown) => this.log.warn({ err: error, provider }, 'team mode: could not share a breaker transition'));
+      const stored =
+        transition.state === 'open'
+          ? this.redis.commands.set(key, JSON.stringify(transition), 'PX', transition.remainingMs)
+          : this.redis.commands.del(key);
+      stored.catch((error: unknown) =>
+        this.log.warn({ err: error, provider }, 'team mode: could not share a breaker transition'),
+      );
       this.publish({ topic: 'breaker', provider, transition });
     });
     batchRunner.announceStopsTo((batchId) => this.publish({ topic: 'batch-stopped', batchId }));
@@ -159,27 +167,40 @@ export class TeamMode {
     // Asked again with backoff when slow (a busy start); without this channel the caches would go stale.
     await retryAtStart(
       () => this.redis.subscribe(this.channel),
-      (error, attempt) => this.log.warn({ err: error, attempt }, 'team mode: subscribing to the changes channel failed; trying again'),
+      (error, attempt) =>
+        this.log.warn({ err: error, attempt }, 'team mode: subscribing to the changes channel failed; trying again'),
     );
     // A slow answer here (a busy start) must not stop the start: the next transition is published anyway.
-    await this.followOpenBreakers(breakers, providerIds).catch((error: unknown) => this.log.warn({ err: error }, 'team mode: could not read the breakers open on other instances'));
+    await this.followOpenBreakers(breakers, providerIds).catch((error: unknown) =>
+      this.log.warn({ err: error }, 'team mode: could not read the breakers open on other instances'),
+    );
   }
 
   /** Fans the console's request log in from every instance, and prunes it on one at a time (shared-request-log.ts). */
   shareRequestLog(requestLog: RequestLog): Promise<void> {
     return shareRequestLog(this.redis, requestLog, {
       instanceId: this.settings.instanceId,
-      onPublishError: (error, dropped) => this.lostRedis('team mode: could not publish request log entries to the other instances', { err: error, dropped }),
+      onPublishError: (error, dropped) =>
+        this.lostRedis('team mode: could not publish request log entries to the other instances', {
+          err: error,
+          dropped,
+        }),
     });
   }
 
   /** Config-file reloads reach every instance (shared-config-reloads.ts). */
   shareConfigReloads(reloads: ConfigFileReload): Promise<void> {
-    return shareConfigReloads(this.redis, reloads, { instanceId: this.settings.instanceId, warn: (object, message) => this.log.warn(object, message) });
+    return shareConfigReloads(this.redis, reloads, {
+      instanceId: this.settings.instanceId,
+      warn: (object, message) => this.log.warn(object, message),
+    });
   }
 
   /** Redis does not answer: one line per outage (then reminders) with OutageWarnings, else each time. */
-  private lostRedis(message = 'team mode: lost Redis; limited and paid requests get 503 until it is back', details: object = {}): void {
+  private lostRedis(
+    message = 'team mode: lost Redis; limited and paid requests get 503 until it is back',
+    details: object = {},
+  ): void {
     if (this.outages) this.outages.refused('redis', message, details, 0);
     else this.log.warn(details, message);
   }
@@ -218,6 +239,10 @@ export class TeamMode {
 
   private publish(change: ChangeBody): void {
     const message = JSON.stringify({ ...change, from: this.settings.instanceId });
-    this.redis.commands.publish(this.channel, message).catch((error: unknown) => this.log.warn({ err: error, topic: change.topic }, 'team mode: could not publish a change'));
+    this.redis.commands
+      .publish(this.channel, message)
+      .catch((error: unknown) =>
+        this.log.warn({ err: error, topic: change.topic }, 'team mode: could not publish a change'),
+      );
   }
 }

@@ -8,9 +8,14 @@ export const TEAM_STORE_RETRY_SECONDS = 5;
  * closed: a limit the gateway cannot check is not skipped). The Redis error itself stays in `cause`.
  */
 export function teamStoreUnavailable(what: string, cause: unknown): GatewayError {
-  const error = new GatewayError(503, 'team_store_unavailable', `The gateway cannot check ${what}: the shared Redis does not answer. Retry in ${TEAM_STORE_RETRY_SECONDS} s.`, {
-    retryAfter: TEAM_STORE_RETRY_SECONDS,
-  });
+  const error = new GatewayError(
+    503,
+    'team_store_unavailable',
+    `The gateway cannot check ${what}: the shared Redis does not answer. Retry in ${TEAM_STORE_RETRY_SECONDS} s.`,
+    {
+      retryAfter: TEAM_STORE_RETRY_SECONDS,
+    },
+  );
   error.cause = cause;
   return error;
 }

@@ -60,7 +60,12 @@ export class AddressPolicy {
   }
 
   private allowed(address: Address, port: number): boolean {
-    return this.allow.some(({ network, port: allowedPort }) => address.kind() === network[0].kind() && address.match(network) && (allowedPort === undefined || allowedPort === port));
+    return this.allow.some(
+      ({ network, port: allowedPort }) =>
+        address.kind() === network[0].kind() &&
+        address.match(network) &&
+        (allowedPort === undefined || allowedPort === port),
+    );
   }
 }
 

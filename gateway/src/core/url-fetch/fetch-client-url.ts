@@ -40,11 +40,17 @@ const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'metadat
 /** Checks what a URL names before anything is sent: scheme, metadata names, and hosts given as IP literals. */
 function checkTarget(url: URL, options: ClientUrlFetchOptions, trusted: boolean): number {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new GatewayError(422, 'url_scheme_not_allowed', `'${options.param}': only http and https URLs are fetched, not ${url.protocol}.`, { param: options.param });
+    throw new GatewayError(
+      422,
+      'url_scheme_not_allowed',
+      `'${options.param}': only http and https URLs are fetched, not ${url.protocol}.`,
+      { param: options.param },
+    );
   }
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   if (trusted) return port;
-  if (METADATA_HOSTS.has(url.hostname.toLowerCase())) throw new UrlRefusedError(url, 'it is a cloud-metadata host', options.param);
+  if (METADATA_HOSTS.has(url.hostname.toLowerCase()))
+    throw new UrlRefusedError(url, 'it is a cloud-metadata host', options.param);
   const literal = literalAddress(url.hostname);
   const reason = literal === undefined ? undefined : options.policy.refusal(literal, port);
   if (reason) throw new UrlRefusedError(url, `it is ${reason}`, options.param);
@@ -62,8 +68,15 @@ function checkedAgent(url: URL, port: number, options: ClientUrlFetchOptions): A
       lookup: (hostname, lookupOptions, callback) => {
         lookup(hostname, { all: true, verbatim: true })
           .then((addresses: LookupAddress[]) => {
-            const blocked = addresses.map((entry) => options.policy.refusal(entry.address, port)).find((reason) => reason !== undefined);
-            if (blocked || addresses.length === 0) throw new UrlRefusedError(url, blocked ? `its name resolves to ${blocked}` : 'its name resolves to no address', options.param);
+            const blocked = addresses
+              .map((entry) => options.policy.refusal(entry.address, port))
+              .find((reason) => reason !== undefined);
+            if (blocked || addresses.length === 0)
+              throw new UrlRefusedError(
+                url,
+                blocked ? `its name resolves to ${blocked}` : 'its name resolves to no address',
+                options.param,
+              );
             if ((lookupOptions as { all?: boolean }).all) callback(null, addresses as never);
             else callback(null, addresses[0].address, addresses[0].family);
           })
@@ -85,7 +98,10 @@ async function readLimited(body: AsyncIterable<Uint8Array>, maxBytes: number, pa
   let total = 0;
   for await (const chunk of body) {
     total += chunk.length;
-    if (total > maxBytes) throw new GatewayError(413, 'document_too_large', `The document at the URL is larger than ${maxBytes} bytes.`, { param });
+    if (total > maxBytes)
+      throw new GatewayError(413, 'document_too_large', `The document at the URL is larger than ${maxBytes} bytes.`, {
+        param,
+      });
     chunks.push(Buffer.from(chunk));
   }
   return Buffer.concat(chunks);
@@ -105,32 +121,73 @@ export async function fetchClientUrl(start: URL, options: ClientUrlFetchOptions)
     const port = checkTarget(url, options, trusted);
     const agent = trusted ? new Agent() : checkedAgent(url, port, options);
     try {
-      const response = await request(url, { method: 'GET', dispatcher: agent, signal, headers: { accept: '*/*', 'user-agent': 'Switchyard' } });
+      const response = await request(url, {
+        method: 'GET',
+        dispatcher: agent,
+        signal,
+        headers: { accept: '*/*', 'user-agent': 'Switchyard' },
+      });
       if (REDIRECTS.has(response.statusCode)) {
         await response.body.dump();
         const location = response.headers.location;
-        if (typeof location !== 'string') throw new GatewayError(422, 'url_fetch_failed', `Fetching '${options.param}' answered HTTP ${response.statusCode} without a Location.`, { param: options.param });
-        if (hop >= maxRedirects) throw new GatewayError(422, 'too_many_redirects', `Fetching '${options.param}' was redirected more than ${maxRedirects} times.`, { param: options.param });
+        if (typeof location !== 'string')
+          throw new GatewayError(
+            422,
+            'url_fetch_failed',
+            `Fetching '${options.param}' answered HTTP ${response.statusCode} without a Location.`,
+            { param: options.param },
+          );
+        if (hop >= maxRedirects)
+          throw new GatewayError(
+            422,
+            'too_many_redirects',
+            `Fetching '${options.param}' was redirected more than ${maxRedirects} times.`,
+            { param: options.param },
+          );
         url = new URL(location, url);
         continue;
       }
       if (response.statusCode < 200 || response.statusCode >= 300) {
         await response.body.dump();
-        throw new GatewayError(422, 'url_fetch_failed', `Fetching the document URL answered HTTP ${response.statusCode}.`, { param: options.param });
+        throw new GatewayError(
+          422,
+          'url_fetch_failed',
+          `Fetching the document URL answered HTTP ${response.statusCode}.`,
+          { param: options.param },
+        );
       }
       const declared = Number(response.headers['content-length'] ?? 0);
       if (declared > options.maxBytes) {
         response.body.destroy();
-        throw new GatewayError(413, 'document_too_large', `The document at the URL is larger than ${options.maxBytes} bytes.`, { param: options.param });
+        throw new GatewayError(
+          413,
+          'document_too_large',
+          `The document at the URL is larger than ${options.maxBytes} bytes.`,
+          { param: options.param },
+        );
       }
       return await readLimited(response.body, options.maxBytes, options.param);
     } catch (error) {
       const known = gatewayErrorIn(error);
       if (known) throw known;
       if (options.signal?.aborted) throw error;
-      if (timeout.aborted) throw new GatewayError(422, 'url_timeout', `Fetching the document URL took longer than ${options.timeoutMs / 1000} s.`, { param: options.param });
-      if (error instanceof TypeError && (error as { code?: string }).code === 'ERR_INVALID_URL') throw new GatewayError(422, 'invalid_url', `'${options.param}' was redirected to an invalid URL.`, { param: options.param });
-      throw new GatewayError(422, 'url_unreachable', `The document URL could not be fetched: ${(error as Error).message}`, { param: options.param });
+      if (timeout.aborted)
+        throw new GatewayError(
+          422,
+          'url_timeout',
+          `Fetching the document URL took longer than ${options.timeoutMs / 1000} s.`,
+          { param: options.param },
+        );
+      if (error instanceof TypeError && (error as { code?: string }).code === 'ERR_INVALID_URL')
+        throw new GatewayError(422, 'invalid_url', `'${options.param}' was redirected to an invalid URL.`, {
+          param: options.param,
+        });
+      throw new GatewayError(
+        422,
+        'url_unreachable',
+        `The document URL could not be fetched: ${(error as Error).message}`,
+        { param: options.param },
+      );
     } finally {
       void agent.close().catch(() => undefined);
     }

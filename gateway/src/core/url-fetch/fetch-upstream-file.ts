@@ -15,9 +15,21 @@ export const UPSTREAM_FILE_TIMEOUT_MS = 60_000;
 export function upstreamFileFetcher(policy: AddressPolicy, timeoutMs = UPSTREAM_FILE_TIMEOUT_MS): UpstreamFileFetcher {
   return async (url, { trustedOrigin, maxBytes, signal, providerId }) => {
     const target = URL.canParse(url) ? new URL(url) : undefined;
-    if (!target) throw new GatewayError(502, 'upstream_malformed_response', `The provider "${providerId}" answered with a file URL that is not a URL.`);
+    if (!target)
+      throw new GatewayError(
+        502,
+        'upstream_malformed_response',
+        `The provider "${providerId}" answered with a file URL that is not a URL.`,
+      );
     try {
-      return await fetchClientUrl(target, { policy, maxBytes, timeoutMs, signal, param: 'data[].url', trusted: (hop) => hop.origin === trustedOrigin });
+      return await fetchClientUrl(target, {
+        policy,
+        maxBytes,
+        timeoutMs,
+        signal,
+        param: 'data[].url',
+        trusted: (hop) => hop.origin === trustedOrigin,
+      });
     } catch (error) {
       if (signal.aborted || !(error instanceof GatewayError)) throw error;
       if (error instanceof UrlRefusedError) {
@@ -27,7 +39,11 @@ export function upstreamFileFetcher(policy: AddressPolicy, timeoutMs = UPSTREAM_
           `The provider "${providerId}" answered with a file at ${error.url.protocol}//${error.url.host}, which the gateway does not fetch because ${error.reason}; only the provider's own origin and public addresses are fetched. Add the address to server.url_fetch_allow in the config file if you trust it.`,
         );
       }
-      throw new GatewayError(502, 'upstream_file_unavailable', `The provider "${providerId}" answered with a file URL the gateway could not fetch: ${error.message}`);
+      throw new GatewayError(
+        502,
+        'upstream_file_unavailable',
+        `The provider "${providerId}" answered with a file URL the gateway could not fetch: ${error.message}`,
+      );
     }
   };
 }

@@ -41,7 +41,14 @@ export class ImageAnalysisService {
   constructor(private readonly services: ImageAnalysisServices) {}
 
   /** `keyId`: the calling key, whose turn the local OCR engine waits for. */
-  async analyse(model: string | undefined, image: string, prompt: string, keyId: string | null, meter: UsageMeter, signal: AbortSignal): Promise<ImageAnalysis> {
+  async analyse(
+    model: string | undefined,
+    image: string,
+    prompt: string,
+    keyId: string | null,
+    meter: UsageMeter,
+    signal: AbortSignal,
+  ): Promise<ImageAnalysis> {
     const route = this.services.models.resolveOrDefault(model, 'vision', DEFAULT_VISION_MODEL);
     const loaded = await loadDocument(image, documentSourceLimits(this.services), { param: 'image', accept: 'images' });
     if (route.provider.capabilities.chat) return this.seen(route, loaded, prompt, meter, signal);
@@ -56,7 +63,11 @@ export class ImageAnalysisService {
       this.services.runner,
       chat,
       [
-        { role: 'system', content: 'You cannot see the image. Answer the request using only these measured facts about it, and say when the facts are not enough.' },
+        {
+          role: 'system',
+          content:
+            'You cannot see the image. Answer the request using only these measured facts about it, and say when the facts are not enough.',
+        },
         { role: 'user', content: `Facts about the image:\n${described}\n\nRequest: ${prompt}` },
       ],
       { signal, maxTokens: 512 },
@@ -66,18 +77,44 @@ export class ImageAnalysisService {
   }
 
   /** A vision-language route looks at the image itself. */
-  private async seen(route: ModelRoute, image: LoadedDocument, prompt: string, meter: UsageMeter, signal: AbortSignal): Promise<ImageAnalysis> {
+  private async seen(
+    route: ModelRoute,
+    image: LoadedDocument,
+    prompt: string,
+    meter: UsageMeter,
+    signal: AbortSignal,
+  ): Promise<ImageAnalysis> {
     const dataUrl = `data:${image.mediaType};base64,${image.bytes.toString('base64')}`;
-    const answer = await askChat(this.services.runner, route, [{ role: 'user', content: [{ type: 'text', text: prompt }, { type: 'image_url', image_url: { url: dataUrl } }] }], { signal });
+    const answer = await askChat(
+      this.services.runner,
+      route,
+      [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: prompt },
+            { type: 'image_url', image_url: { url: dataUrl } },
+          ],
+        },
+      ],
+      { signal },
+    );
     meter.charge(answer.route, answer.usage);
     return { model: answer.route.id, analysis: answer.text, method: 'vision_model' };
   }
 
   /** What the local engines measure: size, format, colours, and the text an OCR route reads. */
-  private async measured(route: ModelRoute, image: LoadedDocument, keyId: string | null, signal: AbortSignal): Promise<ImageFacts> {
+  private async measured(
+    route: ModelRoute,
+    image: LoadedDocument,
+    keyId: string | null,
+    signal: AbortSignal,
+  ): Promise<ImageFacts> {
     try {
       const read = (engine: OcrProvider, model: string, attemptSignal: AbortSignal, candidate: ModelRoute) =>
-        this.services.ocrAdmission.engine(candidate, keyId, attemptSignal, () => engine.ocr({ model, document: image.bytes, mimeType: image.mediaType, signal: attemptSignal }));
+        this.services.ocrAdmission.engine(candidate, keyId, attemptSignal, () =>
+          engine.ocr({ model, document: image.bytes, mimeType: image.mediaType, signal: attemptSignal }),
+        );
       const ocr = route.provider.capabilities.ocr
         ? (await this.services.runner.invoke(route, 'ocr', signal, read, 'vision')).value
         : undefined;

@@ -18,10 +18,26 @@ export interface ImageFacts {
 }
 
 const NAMED: [string, [number, number, number]][] = [
-  ['black', [0, 0, 0]], ['white', [255, 255, 255]], ['grey', [128, 128, 128]], ['light grey', [200, 200, 200]], ['dark grey', [64, 64, 64]],
-  ['red', [220, 30, 30]], ['dark red', [128, 0, 0]], ['orange', [255, 140, 0]], ['yellow', [240, 220, 40]], ['brown', [140, 90, 40]],
-  ['green', [40, 160, 60]], ['dark green', [0, 90, 30]], ['teal', [0, 128, 128]], ['cyan', [40, 200, 220]], ['blue', [40, 80, 220]],
-  ['navy', [20, 30, 110]], ['light blue', [150, 190, 240]], ['purple', [128, 50, 160]], ['pink', [240, 130, 180]], ['beige', [225, 210, 180]],
+  ['black', [0, 0, 0]],
+  ['white', [255, 255, 255]],
+  ['grey', [128, 128, 128]],
+  ['light grey', [200, 200, 200]],
+  ['dark grey', [64, 64, 64]],
+  ['red', [220, 30, 30]],
+  ['dark red', [128, 0, 0]],
+  ['orange', [255, 140, 0]],
+  ['yellow', [240, 220, 40]],
+  ['brown', [140, 90, 40]],
+  ['green', [40, 160, 60]],
+  ['dark green', [0, 90, 30]],
+  ['teal', [0, 128, 128]],
+  ['cyan', [40, 200, 220]],
+  ['blue', [40, 80, 220]],
+  ['navy', [20, 30, 110]],
+  ['light blue', [150, 190, 240]],
+  ['purple', [128, 50, 160]],
+  ['pink', [240, 130, 180]],
+  ['beige', [225, 210, 180]],
 ];
 
 function nearestName(rgb: [number, number, number]): string {
@@ -39,7 +55,11 @@ function nearestName(rgb: [number, number, number]): string {
 
 /** The most common colours: pixels of a 64×64 thumbnail bucketed to 4 bits per channel, buckets averaged. */
 export async function dominantColours(png: Buffer, count = 5): Promise<DominantColour[]> {
-  const { data, info } = await sharp(png).removeAlpha().resize(64, 64, { fit: 'inside' }).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(png)
+    .removeAlpha()
+    .resize(64, 64, { fit: 'inside' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const buckets = new Map<number, { n: number; r: number; g: number; b: number }>();
   const pixels = info.width * info.height;
   for (let i = 0; i < pixels; i++) {
@@ -58,16 +78,32 @@ export async function dominantColours(png: Buffer, count = 5): Promise<DominantC
     .sort((a, b) => b.n - a.n)
     .slice(0, count)
     .map((bucket) => {
-      const rgb: [number, number, number] = [Math.round(bucket.r / bucket.n), Math.round(bucket.g / bucket.n), Math.round(bucket.b / bucket.n)];
-      return { hex: `#${rgb.map((value) => value.toString(16).padStart(2, '0')).join('')}`, name: nearestName(rgb), share: Math.round((bucket.n / pixels) * 1000) / 1000 };
+      const rgb: [number, number, number] = [
+        Math.round(bucket.r / bucket.n),
+        Math.round(bucket.g / bucket.n),
+        Math.round(bucket.b / bucket.n),
+      ];
+      return {
+        hex: `#${rgb.map((value) => value.toString(16).padStart(2, '0')).join('')}`,
+        name: nearestName(rgb),
+        share: Math.round((bucket.n / pixels) * 1000) / 1000,
+      };
     });
 }
 
 /** What the local engines can see in an image: size, format, dominant colours, and its recognised text with positions. */
-export async function imageFacts(media: MediaDecoder, bytes: Buffer, mimeType: string, ocr: OcrResult | undefined, signal: AbortSignal): Promise<ImageFacts> {
+export async function imageFacts(
+  media: MediaDecoder,
+  bytes: Buffer,
+  mimeType: string,
+  ocr: OcrResult | undefined,
+  signal: AbortSignal,
+): Promise<ImageFacts> {
   const decoded = await media.imageToPng(bytes, 60_000_000, signal);
   const page = ocr?.pages[0];
-  const words = (page?.blocks ?? []).flatMap((block) => block.lines.flatMap((line) => line.words)).map((word) => ({ text: word.text, bbox: word.bbox, confidence: word.confidence }));
+  const words = (page?.blocks ?? [])
+    .flatMap((block) => block.lines.flatMap((line) => line.words))
+    .map((word) => ({ text: word.text, bbox: word.bbox, confidence: word.confidence }));
   return {
     width: decoded.width,
     height: decoded.height,
@@ -80,7 +116,9 @@ export async function imageFacts(media: MediaDecoder, bytes: Buffer, mimeType: s
 
 /** A plain-language description of the facts, answering the prompt as far as facts allow. */
 export function describeFacts(facts: ImageFacts, prompt: string): string {
-  const colours = facts.colours.map((colour) => `${colour.name} (${colour.hex}, ${Math.round(colour.share * 100)}%)`).join(', ');
+  const colours = facts.colours
+    .map((colour) => `${colour.name} (${colour.hex}, ${Math.round(colour.share * 100)}%)`)
+    .join(', ');
   const lines = [
     `A ${facts.width}×${facts.height} pixel ${facts.format} image.`,
     `Dominant colours: ${colours}.`,
@@ -93,6 +131,8 @@ export function describeFacts(facts: ImageFacts, prompt: string): string {
     const first = facts.words[0];
     lines.push(`The text starts at (${first.bbox[0]}, ${first.bbox[1]}) with "${first.text}".`);
   }
-  lines.push('This analysis comes from the local engines (image statistics and OCR); configure a vision-language model route for a semantic description.');
+  lines.push(
+    'This analysis comes from the local engines (image statistics and OCR); configure a vision-language model route for a semantic description.',
+  );
   return lines.join(' ');
 }

@@ -12,8 +12,10 @@ export function sniffAudioFormat(bytes: Buffer): AudioFormat | undefined {
   if (ascii(0, 4) === 'fLaC') return { name: 'flac', mimeType: 'audio/flac' };
   if (ascii(0, 4) === 'OggS') return { name: 'ogg', mimeType: 'audio/ogg' };
   if (ascii(4, 8) === 'ftyp') return { name: 'm4a', mimeType: 'audio/mp4' };
-  if (bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3) return { name: 'webm', mimeType: 'audio/webm' };
-  if (ascii(0, 3) === 'ID3' || (bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0)) return { name: 'mp3', mimeType: 'audio/mpeg' };
+  if (bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3)
+    return { name: 'webm', mimeType: 'audio/webm' };
+  if (ascii(0, 3) === 'ID3' || (bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0))
+    return { name: 'mp3', mimeType: 'audio/mpeg' };
   return undefined;
 }
 

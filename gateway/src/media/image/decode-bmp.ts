@@ -7,7 +7,9 @@ export interface RgbaImage {
 }
 
 function corrupt(detail: string): ProviderError {
-  return new ProviderError('invalid_input', `The BMP image is corrupt or unsupported: ${detail}.`, { code: 'corrupt_image' });
+  return new ProviderError('invalid_input', `The BMP image is corrupt or unsupported: ${detail}.`, {
+    code: 'corrupt_image',
+  });
 }
 
 /**
@@ -15,7 +17,10 @@ function corrupt(detail: string): ProviderError {
  * with the usual masks) to RGBA. sharp/libvips has no BMP loader, and these cover what scanners write.
  * `assertSize` sees the declared size first and throws to refuse it.
  */
-export function decodeBmp(bytes: Buffer, assertSize: (width: number, height: number) => void = () => undefined): RgbaImage {
+export function decodeBmp(
+  bytes: Buffer,
+  assertSize: (width: number, height: number) => void = () => undefined,
+): RgbaImage {
   if (bytes.length < 54 || bytes.toString('latin1', 0, 2) !== 'BM') throw corrupt('missing header');
   const pixelOffset = bytes.readUInt32LE(10);
   const headerSize = bytes.readUInt32LE(14);

@@ -18,9 +18,13 @@ export interface DecodeImageOptions {
 /** Rejects what is not a readable image before any decoding work is done. */
 export function assertImageBytes(bytes: Buffer): string {
   if (bytes.length === 0) {
-    throw new ProviderError('invalid_input', 'The document is empty (0 bytes). Send a PNG, JPEG, WebP, TIFF, BMP, GIF or PDF file.', {
-      code: 'empty_document',
-    });
+    throw new ProviderError(
+      'invalid_input',
+      'The document is empty (0 bytes). Send a PNG, JPEG, WebP, TIFF, BMP, GIF or PDF file.',
+      {
+        code: 'empty_document',
+      },
+    );
   }
   const mimeType = sniffMediaType(bytes);
   if (mimeType === null || mimeType === 'application/pdf') {
@@ -39,7 +43,7 @@ function assertPixelLimit(width: number, height: number, maxPixels: number | und
   if (maxPixels !== undefined && width * height > maxPixels) {
     throw new ProviderError(
       'too_large',
-      `The image is ${width}×${height} (${(width * height / 1e6).toFixed(1)} megapixels), over the max_pixels limit of ${(maxPixels / 1e6).toFixed(1)} megapixels per page. Send a smaller image or raise max_pixels.`,
+      `The image is ${width}×${height} (${((width * height) / 1e6).toFixed(1)} megapixels), over the max_pixels limit of ${(maxPixels / 1e6).toFixed(1)} megapixels per page. Send a smaller image or raise max_pixels.`,
       { code: 'image_too_large', param: 'max_pixels' },
     );
   }
@@ -47,10 +51,14 @@ function assertPixelLimit(width: number, height: number, maxPixels: number | und
 
 function corruptImage(mimeType: string, cause: unknown): ProviderError {
   const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
-  return new ProviderError('invalid_input', `The ${mimeType} image could not be decoded (corrupt or truncated): ${reason}`, {
-    code: 'corrupt_image',
-    cause,
-  });
+  return new ProviderError(
+    'invalid_input',
+    `The ${mimeType} image could not be decoded (corrupt or truncated): ${reason}`,
+    {
+      code: 'corrupt_image',
+      cause,
+    },
+  );
 }
 
 /** A sharp pipeline over any supported image; BMP goes through our own decoder. Orientation from EXIF is applied. */
@@ -89,11 +97,21 @@ export async function decodeGray(bytes: Buffer, options: DecodeImageOptions = {}
 }
 
 /** Decodes any supported image (first frame/page) to a PNG (for engines that read only PNG), with its size and the density it names. */
-export async function decodeToPng(bytes: Buffer, options: DecodeImageOptions = {}): Promise<{ png: Buffer; width: number; height: number; density?: number }> {
+export async function decodeToPng(
+  bytes: Buffer,
+  options: DecodeImageOptions = {},
+): Promise<{ png: Buffer; width: number; height: number; density?: number }> {
   const image = await openImage(bytes, options);
   try {
     const { data, info } = await image.png().toBuffer({ resolveWithObject: true });
-    const density = sniffMediaType(bytes) === 'image/bmp' ? undefined : (await sharp(bytes).metadata().catch(() => undefined))?.density;
+    const density =
+      sniffMediaType(bytes) === 'image/bmp'
+        ? undefined
+        : (
+            await sharp(bytes)
+              .metadata()
+              .catch(() => undefined)
+          )?.density;
     return { png: data, width: info.width, height: info.height, density };
   } catch (error) {
     throw corruptImage(sniffMediaType(bytes) ?? 'image', error);

@@ -16,7 +16,8 @@ const DICTIONARY_WINDOW = 16_384;
 const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
 const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
 const regular = (byte: number): boolean => !WHITESPACE.has(byte) && !DELIMITERS.has(byte);
-const startsNumber = (byte: number): boolean => (byte >= 0x30 && byte <= 0x39) || byte === 0x2b || byte === 0x2d || byte === 0x2e;
+const startsNumber = (byte: number): boolean =>
+  (byte >= 0x30 && byte <= 0x39) || byte === 0x2b || byte === 0x2d || byte === 0x2e;
 
 /** Operators in a content stream, counted up to `cap`: a one-pass tokeniser that skips strings, names, numbers and inline image data. */
 export function countOperators(data: Uint8Array, cap: number): number {
@@ -52,7 +53,16 @@ export function countOperators(data: Uint8Array, cap: number): number {
       // Inline image data runs from ID to EI and is not tokens.
       if (i - start === 2 && data[start] === 0x49 && data[start + 1] === 0x44) {
         let end = i;
-        while (end < n && !(data[end] === 0x45 && data[end + 1] === 0x49 && WHITESPACE.has(data[end - 1]) && (end + 2 >= n || !regular(data[end + 2])))) end++;
+        while (
+          end < n &&
+          !(
+            data[end] === 0x45 &&
+            data[end + 1] === 0x49 &&
+            WHITESPACE.has(data[end - 1]) &&
+            (end + 2 >= n || !regular(data[end + 2]))
+          )
+        )
+          end++;
         i = end + 2;
       }
     } else i++;
@@ -60,8 +70,10 @@ export function countOperators(data: Uint8Array, cap: number): number {
   return count;
 }
 
-const named = (dictionary: string, key: string): string | undefined => new RegExp(`/${key}\\s*/(\\w+)`).exec(dictionary)?.[1];
-const integer = (dictionary: string, key: string): number => Number(new RegExp(`/${key}\\s+(\\d{1,12})\\b`).exec(dictionary)?.[1] ?? 0);
+const named = (dictionary: string, key: string): string | undefined =>
+  new RegExp(`/${key}\\s*/(\\w+)`).exec(dictionary)?.[1];
+const integer = (dictionary: string, key: string): number =>
+  Number(new RegExp(`/${key}\\s+(\\d{1,12})\\b`).exec(dictionary)?.[1] ?? 0);
 
 /**
  * A stream whose bytes are PDF operators: a page's contents, a form, a pattern or a glyph (not an
@@ -70,7 +82,11 @@ const integer = (dictionary: string, key: string): number => Number(new RegExp(`
 function holdsOperators(dictionary: string): boolean {
   const subtype = named(dictionary, 'Subtype');
   const type = named(dictionary, 'Type');
-  return (subtype === undefined || subtype === 'Form') && (type === undefined || type === 'XObject' || type === 'Pattern') && !/\/Length[123]\b|\/N\s+\d|\/ShadingType|\/FunctionType/.test(dictionary);
+  return (
+    (subtype === undefined || subtype === 'Form') &&
+    (type === undefined || type === 'XObject' || type === 'Pattern') &&
+    !/\/Length[123]\b|\/N\s+\d|\/ShadingType|\/FunctionType/.test(dictionary)
+  );
 }
 
 /** Only a stream with no filter or FlateDecode alone is measured; other filters are left to the reader's own limits. */
@@ -109,7 +125,7 @@ export function checkPdfStreams(bytes: Uint8Array, limits: PdfStreamLimits): voi
       if (width * height > limits.maxImagePixels) {
         throw new ProviderError(
           'too_large',
-          `The PDF holds a ${width}×${height} image (${(width * height / 1e6).toFixed(1)} megapixels), over the max_pixels limit of ${(limits.maxImagePixels / 1e6).toFixed(1)} megapixels. Send the document with smaller images or raise max_pixels.`,
+          `The PDF holds a ${width}×${height} image (${((width * height) / 1e6).toFixed(1)} megapixels), over the max_pixels limit of ${(limits.maxImagePixels / 1e6).toFixed(1)} megapixels. Send the document with smaller images or raise max_pixels.`,
           { code: 'image_too_large', param: 'max_pixels' },
         );
       }

@@ -49,7 +49,10 @@ export function layoutFromWords(words: OcrWord[], page: { width: number; height:
     if (block) block.push(line);
     else blocks.push([line]);
   }
-  return orderBlocks(blocks.map((b) => makeBlock(b)), page);
+  return orderBlocks(
+    blocks.map((b) => makeBlock(b)),
+    page,
+  );
 }
 
 /** Page text from blocks: lines on their own rows, blocks separated by a blank line. */

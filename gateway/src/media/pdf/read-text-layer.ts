@@ -26,7 +26,8 @@ const MEASURE_FONTS: Record<string, string> = {
 
 // Loaded on first use: the canvas library costs about 20 MB of memory, and most gateways read no PDF.
 let measuring: Promise<SKRSContext2D> | undefined;
-const measuringContext = (): Promise<SKRSContext2D> => (measuring ??= import('@napi-rs/canvas').then(({ createCanvas }) => createCanvas(1, 1).getContext('2d')));
+const measuringContext = (): Promise<SKRSContext2D> =>
+  (measuring ??= import('@napi-rs/canvas').then(({ createCanvas }) => createCanvas(1, 1).getContext('2d')));
 
 function textWidth(measure: SKRSContext2D, text: string, family: string): number {
   measure.font = `100px ${MEASURE_FONTS[family] ?? MEASURE_FONTS['sans-serif']}`;
@@ -47,7 +48,8 @@ export async function readTextLayer(page: PDFPageProxy, dpi: number): Promise<Te
     if (!('str' in raw)) continue;
     const item = raw as PositionedItem;
     if (!item.str.trim()) continue;
-    const style = content.styles[item.fontName] as { fontFamily?: string; ascent?: number; descent?: number } | undefined;
+    const style = content.styles[item.fontName] as
+      { fontFamily?: string; ascent?: number; descent?: number } | undefined;
     const family = style?.fontFamily ?? 'sans-serif';
     const ascent = style?.ascent ?? 0.8;
     const descent = style?.descent ?? -0.2;

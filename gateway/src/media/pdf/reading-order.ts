@@ -58,7 +58,9 @@ function isTable(cols: OcrBlock[][]): boolean {
   perColumn.forEach((lines, c) => {
     for (const line of lines) {
       const partner = perColumn.some(
-        (other, o) => o !== c && other.some((l) => Math.abs(centre(l) - centre(line)) < Math.max(lineHeight(l), lineHeight(line)) / 2),
+        (other, o) =>
+          o !== c &&
+          other.some((l) => Math.abs(centre(l) - centre(line)) < Math.max(lineHeight(l), lineHeight(line)) / 2),
       );
       if (partner) paired++;
     }
@@ -73,7 +75,8 @@ function rowsOf(blocks: OcrBlock[]): OcrLine[][] {
   for (const line of lines) {
     const row = rows[rows.length - 1];
     const rowCentre = row ? median(row.map(centre)) : 0;
-    if (row && Math.abs(centre(line) - rowCentre) < Math.max(...row.map(lineHeight), lineHeight(line)) / 2) row.push(line);
+    if (row && Math.abs(centre(line) - rowCentre) < Math.max(...row.map(lineHeight), lineHeight(line)) / 2)
+      row.push(line);
     else rows.push([line]);
   }
   return rows;
@@ -147,7 +150,8 @@ function gutters(blocks: OcrBlock[], width: number): [number, number][] {
   const height = Math.max(...blocks.map((b) => b.bbox[3])) - Math.min(...blocks.map((b) => b.bbox[1]));
   const coverage = new Float64Array(Math.max(0, Math.ceil(right - left)) + 1);
   for (const b of blocks) {
-    for (let x = Math.floor(b.bbox[0] - left); x < Math.ceil(b.bbox[2] - left); x++) coverage[x] += b.bbox[3] - b.bbox[1];
+    for (let x = Math.floor(b.bbox[0] - left); x < Math.ceil(b.bbox[2] - left); x++)
+      coverage[x] += b.bbox[3] - b.bbox[1];
   }
   const out: [number, number][] = [];
   let start = -1;
@@ -170,8 +174,10 @@ function order(blocks: OcrBlock[], unit: number): OcrBlock[] {
     // Crossing means covering a gutter's middle: a column's ragged right edge may reach into the gutter.
     // A block crossing a gutter cuts the page only where nothing stands beside it (a title above the
     // columns); a gutter crossed by a block with text beside it is no gutter (an invoice's table).
-    const crossing = (b: OcrBlock, [x1, x2]: [number, number]): boolean => b.bbox[0] < (x1 + x2) / 2 && b.bbox[2] > (x1 + x2) / 2;
-    const beside = (a: OcrBlock, b: OcrBlock): boolean => Math.min(a.bbox[3], b.bbox[3]) - Math.max(a.bbox[1], b.bbox[1]) > unit * 0.5;
+    const crossing = (b: OcrBlock, [x1, x2]: [number, number]): boolean =>
+      b.bbox[0] < (x1 + x2) / 2 && b.bbox[2] > (x1 + x2) / 2;
+    const beside = (a: OcrBlock, b: OcrBlock): boolean =>
+      Math.min(a.bbox[3], b.bbox[3]) - Math.max(a.bbox[1], b.bbox[1]) > unit * 0.5;
     // A float (a photo caption, a pull quote) sits between two columns with text on both sides: it is
     // narrower than half the region and is read after the columns it stands between.
     const regionLeft = Math.min(...blocks.map((b) => b.bbox[0]));
@@ -199,7 +205,8 @@ function order(blocks: OcrBlock[], unit: number): OcrBlock[] {
       // Every gutter has text beside a block that crosses it: not columns.
     } else if (separators.length === 0) {
       const vertical = columns(blocks, gutter);
-      if (vertical.length > 1) return isTable(vertical) ? tableBlocks(blocks) : vertical.flatMap((col) => order(col, unit));
+      if (vertical.length > 1)
+        return isTable(vertical) ? tableBlocks(blocks) : vertical.flatMap((col) => order(col, unit));
     } else if (separators.length < blocks.length) {
       // Blocks that cross the gutters (titles, footers) cut the page into stacked sections of columns.
       const sections: OcrBlock[][] = Array.from({ length: separators.length + 1 }, () => []);
@@ -224,11 +231,13 @@ function markMargins(blocks: OcrBlock[], page: Page, unit: number): void {
   const first = blocks[0];
   const rest = blocks.slice(1);
   const restTop = Math.min(...rest.map((b) => b.bbox[1]));
-  if (body(first) && small(first) && first.bbox[3] < page.height * 0.1 && restTop - first.bbox[3] > unit * 1.5) first.kind = 'header';
+  if (body(first) && small(first) && first.bbox[3] < page.height * 0.1 && restTop - first.bbox[3] > unit * 1.5)
+    first.kind = 'header';
   const last = blocks[blocks.length - 1];
   const others = blocks.slice(0, -1);
   const othersBottom = Math.max(...others.map((b) => b.bbox[3]));
-  if (body(last) && small(last) && last.bbox[1] > page.height * 0.9 && last.bbox[1] - othersBottom > unit * 1.5) last.kind = 'footer';
+  if (body(last) && small(last) && last.bbox[1] > page.height * 0.9 && last.bbox[1] - othersBottom > unit * 1.5)
+    last.kind = 'footer';
 }
 
 /**

@@ -12,7 +12,7 @@ export function pdfPageSize(page: PDFPageProxy, dpi: number, maxPixels: number):
   if (width * height > maxPixels) {
     throw new ProviderError(
       'too_large',
-      `PDF page ${page.pageNumber - 1} is ${width}×${height} pixels at ${dpi} DPI (${(width * height / 1e6).toFixed(1)} megapixels), over the max_pixels limit of ${(maxPixels / 1e6).toFixed(1)} megapixels. Lower render_dpi or raise max_pixels.`,
+      `PDF page ${page.pageNumber - 1} is ${width}×${height} pixels at ${dpi} DPI (${((width * height) / 1e6).toFixed(1)} megapixels), over the max_pixels limit of ${(maxPixels / 1e6).toFixed(1)} megapixels. Lower render_dpi or raise max_pixels.`,
       { code: 'page_too_large', param: 'max_pixels' },
     );
   }

@@ -47,19 +47,19 @@ export interface PdfPageJob extends PdfJob {
   maxPixels: number;
 }
 
-export type PdfPageContent = { width: number; height: number; words: OcrWord[] } | { width: number; height: number; image: GrayImage };
+export type PdfPageContent =
+  { width: number; height: number; words: OcrWord[] } | { width: number; height: number; image: GrayImage };
 
 /** A page's text layer at `dpi`, or, when it has none (a scan), the page rendered in gray (in shared memory, see sharedGray). */
-export const pdfPageContent = workTask(
-  (job: PdfPageJob): Promise<PdfPageContent> =>
-    withPdf(job, async (pdf) => {
-      const page = await pdf.getPage(job.page + 1);
-      pdfPageSize(page, job.dpi, job.maxPixels);
-      const layer = await readTextLayer(page, job.dpi);
-      if (layer.words.length > 0) return layer;
-      const image = await renderPdfPage(page, job.dpi, job.maxPixels);
-      return { width: image.width, height: image.height, image: sharedGray(image) };
-    }),
+export const pdfPageContent = workTask((job: PdfPageJob): Promise<PdfPageContent> =>
+  withPdf(job, async (pdf) => {
+    const page = await pdf.getPage(job.page + 1);
+    pdfPageSize(page, job.dpi, job.maxPixels);
+    const layer = await readTextLayer(page, job.dpi);
+    if (layer.words.length > 0) return layer;
+    const image = await renderPdfPage(page, job.dpi, job.maxPixels);
+    return { width: image.width, height: image.height, image: sharedGray(image) };
+  }),
 );
 
 export interface PdfRenderJob extends PdfJob {
@@ -91,12 +91,22 @@ export const renderPdfPageToPng = workTask(
     checkPdfStreams(job.pdf, job.limits);
     return withPdf(job, async (pdf) => {
       if (job.page >= pdf.numPages) {
-        throw new ProviderError('invalid_request', `The PDF has ${pdf.numPages} page(s); page ${job.page} does not exist (pages are 0-based).`, { code: 'page_out_of_range', param: 'page' });
+        throw new ProviderError(
+          'invalid_request',
+          `The PDF has ${pdf.numPages} page(s); page ${job.page} does not exist (pages are 0-based).`,
+          { code: 'page_out_of_range', param: 'page' },
+        );
       }
       const page = await pdf.getPage(job.page + 1);
       const dpi = job.width ? dpiForWidth(page.getViewport({ scale: 1 }).width, job.width) : job.defaultDpi;
       const gray = await renderPdfPage(page, dpi, job.maxPixels);
-      return { pageCount: pdf.numPages, width: gray.width, height: gray.height, dpi: Math.round(dpi), png: movable(await grayToPng(gray)) };
+      return {
+        pageCount: pdf.numPages,
+        width: gray.width,
+        height: gray.height,
+        dpi: Math.round(dpi),
+        png: movable(await grayToPng(gray)),
+      };
     });
   },
   (rendered) => [rendered.png.buffer as ArrayBuffer],
@@ -108,8 +118,12 @@ export interface ImageJob {
 }
 
 /** An image decoded to 8-bit gray, in shared memory (see sharedGray). */
-export const imageToGray = workTask(
-  async (job: ImageJob): Promise<GrayImage> => sharedGray(await decodeGray(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), { maxPixels: job.maxPixels })),
+export const imageToGray = workTask(async (job: ImageJob): Promise<GrayImage> =>
+  sharedGray(
+    await decodeGray(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), {
+      maxPixels: job.maxPixels,
+    }),
+  ),
 );
 
 export interface DecodedPng {
@@ -123,7 +137,9 @@ export interface DecodedPng {
 /** An image decoded (orientation applied) and encoded again as PNG, with its size and density. */
 export const imageToPng = workTask(
   async (job: ImageJob): Promise<DecodedPng> => {
-    const decoded = await decodeToPng(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), { maxPixels: job.maxPixels });
+    const decoded = await decodeToPng(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), {
+      maxPixels: job.maxPixels,
+    });
     return { ...decoded, png: movable(decoded.png) };
   },
   (decoded) => [decoded.png.buffer as ArrayBuffer],

@@ -15,7 +15,11 @@ export interface WorkPoolOptions {
 }
 
 /** Two threads at most (what a small machine's second core can give without starving the event loop), 60 s and 512 MiB per job. */
-export const defaultWorkPoolOptions = (): WorkPoolOptions => ({ threads: Math.min(2, availableParallelism()), jobTimeoutMs: 60_000, jobMemoryMb: 512 });
+export const defaultWorkPoolOptions = (): WorkPoolOptions => ({
+  threads: Math.min(2, availableParallelism()),
+  jobTimeoutMs: 60_000,
+  jobMemoryMb: 512,
+});
 
 export interface WorkJob {
   /** The task module (see taskModule) and the name of its exported task (see workTask). */
@@ -74,15 +78,23 @@ export class WorkPool {
       if (error instanceof ProviderError) throw error;
       if (job.signal.aborted) throw cancelled();
       if (budget.signal.aborted) {
-        throw new ProviderError('deadline', `Reading the document took longer than its ${this.options.jobTimeoutMs} ms budget (server.media_job_timeout_ms) and was stopped. Send a simpler or smaller document.`, {
-          code: 'document_too_slow',
-        });
+        throw new ProviderError(
+          'deadline',
+          `Reading the document took longer than its ${this.options.jobTimeoutMs} ms budget (server.media_job_timeout_ms) and was stopped. Send a simpler or smaller document.`,
+          {
+            code: 'document_too_slow',
+          },
+        );
       }
       if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        throw new ProviderError('too_large', `Reading the document needed more than its ${this.options.jobMemoryMb} MiB memory limit (server.media_job_memory_mb) and was stopped. Send a simpler or smaller document.`, {
-          code: 'document_too_large',
-          param: 'document',
-        });
+        throw new ProviderError(
+          'too_large',
+          `Reading the document needed more than its ${this.options.jobMemoryMb} MiB memory limit (server.media_job_memory_mb) and was stopped. Send a simpler or smaller document.`,
+          {
+            code: 'document_too_large',
+            param: 'document',
+          },
+        );
       }
       throw error;
     } finally {

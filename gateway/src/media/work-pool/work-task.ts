@@ -9,7 +9,8 @@ export interface WorkEnvelope<P> {
 }
 
 /** What a job sends back across the thread boundary: a class does not survive it, so a failure travels as its fields. */
-export type WorkOutcome<R> = { value: R } | { failure: { kind: ProviderErrorKind; message: string; code?: string; param?: string } };
+export type WorkOutcome<R> =
+  { value: R } | { failure: { kind: ProviderErrorKind; message: string; code?: string; param?: string } };
 
 /**
  * Wraps a function that runs on a work-pool thread: its result, or its failure as plain fields. Any
@@ -17,7 +18,10 @@ export type WorkOutcome<R> = { value: R } | { failure: { kind: ProviderErrorKind
  * decoder on a truncated stream), so it answers 422; a stack overflow means the input nests or repeats
  * beyond what can be read, so 413.
  */
-export function workTask<P, R>(run: (payload: P) => Promise<R> | R, transfer?: (value: R) => ArrayBuffer[]): (job: WorkEnvelope<P>) => Promise<WorkOutcome<R>> {
+export function workTask<P, R>(
+  run: (payload: P) => Promise<R> | R,
+  transfer?: (value: R) => ArrayBuffer[],
+): (job: WorkEnvelope<P>) => Promise<WorkOutcome<R>> {
   return async ({ payload, started }) => {
     // The job's time budget starts now, not while it waited in line for a thread.
     started.postMessage(0);
@@ -29,12 +33,26 @@ export function workTask<P, R>(run: (payload: P) => Promise<R> | R, transfer?: (
       // Moved, not copied: a rendered page's PNG is megabytes.
       return move({ [transferableSymbol]: transfer(value), [valueSymbol]: outcome }) as unknown as WorkOutcome<R>;
     } catch (error) {
-      if (error instanceof ProviderError) return { failure: { kind: error.kind, message: error.message, code: error.code, param: error.param } };
+      if (error instanceof ProviderError)
+        return { failure: { kind: error.kind, message: error.message, code: error.code, param: error.param } };
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
       if (error instanceof RangeError && /call stack/i.test(reason)) {
-        return { failure: { kind: 'too_large', message: 'The document is too deeply nested or repetitive to read (it exceeded the reader\'s stack). Simplify or split it.', code: 'document_too_complex' } };
+        return {
+          failure: {
+            kind: 'too_large',
+            message:
+              "The document is too deeply nested or repetitive to read (it exceeded the reader's stack). Simplify or split it.",
+            code: 'document_too_complex',
+          },
+        };
       }
-      return { failure: { kind: 'invalid_input', message: `The document could not be read (corrupt or unsupported): ${reason}`, code: 'invalid_document' } };
+      return {
+        failure: {
+          kind: 'invalid_input',
+          message: `The document could not be read (corrupt or unsupported): ${reason}`,
+          code: 'invalid_document',
+        },
+      };
     }
   };
 }

@@ -50,6 +50,8 @@ export class ProviderError extends Error {
   }
 
   get retryable(): boolean {
-    return this.kind === 'connection' || this.kind === 'timeout' || this.kind === 'rate_limited' || this.kind === 'upstream';
+    return (
+      this.kind === 'connection' || this.kind === 'timeout' || this.kind === 'rate_limited' || this.kind === 'upstream'
+    );
   }
 }

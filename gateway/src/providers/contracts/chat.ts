@@ -40,4 +40,3 @@ export interface ChatProvider {
   /** Resolves (or throws a ProviderError) before the first event, so failures before the first byte can be retried. */
   chatStream(request: ChatRequest): Promise<AsyncIterable<ChatStreamEvent>>;
 }
-

@@ -65,7 +65,10 @@ export interface ProviderLogger {
  * other host, and every redirect, must be a public address unless `server.url_fetch_allow` names it;
  * at most `maxBytes`, within a time limit. Refusals and failures are the gateway's own errors.
  */
-export type UpstreamFileFetcher = (url: string, request: { trustedOrigin: string; maxBytes: number; signal: AbortSignal; providerId: string }) => Promise<Buffer>;
+export type UpstreamFileFetcher = (
+  url: string,
+  request: { trustedOrigin: string; maxBytes: number; signal: AbortSignal; providerId: string },
+) => Promise<Buffer>;
 
 /** Everything a provider factory gets. `options` is the provider's entry from the config file. */
 export interface ProviderContext {

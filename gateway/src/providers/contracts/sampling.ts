@@ -23,4 +23,3 @@ export interface TokenUsage {
   prompt_tokens: number;
   completion_tokens: number;
 }
-

@@ -41,9 +41,14 @@ export class ChoiceOutput {
     const call = this.readToolCall(response, finishReason);
     if (call) {
       const toolCall = newToolCall(call.name, call.arguments);
-      this.delta({ tool_calls: [{ index: 0, id: toolCall.id, type: 'function', function: { name: call.name, arguments: '' } }] });
+      this.delta({
+        tool_calls: [{ index: 0, id: toolCall.id, type: 'function', function: { name: call.name, arguments: '' } }],
+      });
       this.delta({ tool_calls: [{ index: 0, function: { arguments: call.arguments } }] });
-      return this.end({ role: 'assistant', content: null, tool_calls: [toolCall] }, finishReason === 'length' ? 'length' : 'tool_calls');
+      return this.end(
+        { role: 'assistant', content: null, tool_calls: [toolCall] },
+        finishReason === 'length' ? 'length' : 'tool_calls',
+      );
     }
     if (this.held.length > 0 || !this.roleSent) this.delta({ content: this.held });
     this.held = '';

@@ -18,7 +18,11 @@ const DEFAULT_TEMPERATURE = 1;
  * Sampling settings for node-llama-cpp. Without `max_tokens` a generation may use the rest of the
  * context, never more: a random or looping model would otherwise shift the context forever.
  */
-export function toGenerationOptions(request: SamplingParams, promptTokens: number, contextSize: number): GenerationOptions {
+export function toGenerationOptions(
+  request: SamplingParams,
+  promptTokens: number,
+  contextSize: number,
+): GenerationOptions {
   // node-llama-cpp reads maxTokens 0 as "no limit".
   if (request.max_tokens !== undefined && request.max_tokens < 1) {
     throw new ProviderError('invalid_request', 'max_tokens must be at least 1.', { param: 'max_tokens' });
@@ -28,10 +32,14 @@ export function toGenerationOptions(request: SamplingParams, promptTokens: numbe
   }
   const room = contextSize - promptTokens;
   if (room <= 0) {
-    throw new ProviderError('invalid_request', `The prompt is ${promptTokens} tokens long; this local model's context holds ${contextSize}. Shorten the prompt or raise context_size.`, {
-      param: 'messages',
-      code: 'context_length_exceeded',
-    });
+    throw new ProviderError(
+      'invalid_request',
+      `The prompt is ${promptTokens} tokens long; this local model's context holds ${contextSize}. Shorten the prompt or raise context_size.`,
+      {
+        param: 'messages',
+        code: 'context_length_exceeded',
+      },
+    );
   }
   const stops = request.stop?.filter((stop) => stop.length > 0);
   return {
@@ -48,7 +56,8 @@ export function toGenerationOptions(request: SamplingParams, promptTokens: numbe
   };
 }
 
-export type StopReason = 'eogToken' | 'stopGenerationTrigger' | 'functionCalls' | 'maxTokens' | 'abort' | 'customStopTrigger';
+export type StopReason =
+  'eogToken' | 'stopGenerationTrigger' | 'functionCalls' | 'maxTokens' | 'abort' | 'customStopTrigger';
 
 export function toFinishReason(stopReason: StopReason): FinishReason {
   switch (stopReason) {

@@ -22,7 +22,12 @@ export async function listGgufModels(modelsDir: string): Promise<GgufModelFile[]
   }
   const models: GgufModelFile[] = [];
   for (const entry of entries) {
-    if (!(entry.isFile() || entry.isSymbolicLink()) || !entry.name.toLowerCase().endsWith('.gguf') || NOT_A_MODEL.test(entry.name)) continue;
+    if (
+      !(entry.isFile() || entry.isSymbolicLink()) ||
+      !entry.name.toLowerCase().endsWith('.gguf') ||
+      NOT_A_MODEL.test(entry.name)
+    )
+      continue;
     const path = join(modelsDir, entry.name);
     // A link is a file used where it lies (the console's "use a file on this computer"); a broken one is skipped.
     const info = await stat(path).catch(() => undefined);

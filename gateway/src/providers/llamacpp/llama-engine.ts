@@ -44,7 +44,10 @@ export function getLlamaEngine(gpu: boolean): Promise<Llama> {
     engine = loadEngine(gpu).catch((error: unknown) => {
       engines.delete(gpu);
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ProviderError('unavailable', `The local llama.cpp engine could not start: ${reason}`, { code: 'engine_unavailable', cause: error });
+      throw new ProviderError('unavailable', `The local llama.cpp engine could not start: ${reason}`, {
+        code: 'engine_unavailable',
+        cause: error,
+      });
     });
     engines.set(gpu, engine);
   }

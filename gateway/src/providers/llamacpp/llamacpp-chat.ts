@@ -26,7 +26,9 @@ async function runChat(pool: ModelPool, request: ChatRequest, signal: AbortSigna
       const promptTokens = contextText.tokenize(loaded.model.tokenizer).length;
       const options = toGenerationOptions(request, promptTokens, loaded.contextSize);
       const grammar =
-        mode.kind === 'forced' ? await createToolCallGrammar(loaded.llama, mode.tools) : await createResponseGrammar(loaded.llama, request.response_format);
+        mode.kind === 'forced'
+          ? await createToolCallGrammar(loaded.llama, mode.tools)
+          : await createResponseGrammar(loaded.llama, request.response_format);
       const choices: ChatChoice[] = [];
       let completionTokens = 0;
       for (let index = 0; index < (request.n ?? 1); index++) {

@@ -23,7 +23,9 @@ function integerOption(options: ProviderOptions, field: string, fallback: number
   const value = options[field];
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < minimum) {
-    throw new Error(`llamacpp provider option "${field}" must be an integer of at least ${minimum}, got ${JSON.stringify(value)}`);
+    throw new Error(
+      `llamacpp provider option "${field}" must be an integer of at least ${minimum}, got ${JSON.stringify(value)}`,
+    );
   }
   return value;
 }
@@ -32,14 +34,21 @@ function integerOption(options: ProviderOptions, field: string, fallback: number
 export function parseLlamaCppOptions(options: ProviderOptions, dataDir: string): LlamaCppOptions {
   const modelsDir = options.models_dir;
   if (modelsDir !== undefined && (typeof modelsDir !== 'string' || modelsDir.length === 0)) {
-    throw new Error(`llamacpp provider option "models_dir" must be a non-empty string, got ${JSON.stringify(modelsDir)}`);
+    throw new Error(
+      `llamacpp provider option "models_dir" must be a non-empty string, got ${JSON.stringify(modelsDir)}`,
+    );
   }
   const gpu = options.gpu;
   if (gpu !== undefined && typeof gpu !== 'boolean') {
     throw new Error(`llamacpp provider option "gpu" must be true or false, got ${JSON.stringify(gpu)}`);
   }
   return {
-    modelsDir: modelsDir === undefined ? join(dataDir, 'models') : isAbsolute(modelsDir) ? modelsDir : resolve(dataDir, modelsDir),
+    modelsDir:
+      modelsDir === undefined
+        ? join(dataDir, 'models')
+        : isAbsolute(modelsDir)
+          ? modelsDir
+          : resolve(dataDir, modelsDir),
     threads: integerOption(options, 'threads', defaultThreads(), 1),
     contextSize: integerOption(options, 'context_size', 2048, 16),
     idleUnloadMs: integerOption(options, 'idle_unload_ms', 600_000, 0),

@@ -1,5 +1,14 @@
 import { stat } from 'node:fs/promises';
-import type { ChatWrapper, Llama, LlamaChat, LlamaCompletion, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
+import type {
+  ChatWrapper,
+  Llama,
+  LlamaChat,
+  LlamaCompletion,
+  LlamaContext,
+  LlamaContextSequence,
+  LlamaEmbeddingContext,
+  LlamaModel,
+} from 'node-llama-cpp';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { EngineStatus, ProviderLogger } from '../contracts/provider-instance.js';
 import { RequestQueue } from './request-queue.js';
@@ -78,7 +87,11 @@ export class LocalModel {
           const { loaded } = await this.load();
           return await task(loaded, AbortSignal.any([signal, this.shutdown.signal]));
         } catch (error) {
-          if (this.closed) throw new ProviderError('unavailable', 'The local llama.cpp engine shut down during the request.', { code: 'engine_closed', cause: error });
+          if (this.closed)
+            throw new ProviderError('unavailable', 'The local llama.cpp engine shut down during the request.', {
+              code: 'engine_closed',
+              cause: error,
+            });
           throw error;
         }
       })();
@@ -140,10 +153,14 @@ export class LocalModel {
         model = await llama.loadModel({ modelPath: this.path });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        throw new ProviderError('invalid_input', `Could not load the model file ${this.path}: ${reason}. Is it a complete GGUF file?`, {
-          code: 'model_load_failed',
-          cause: error,
-        });
+        throw new ProviderError(
+          'invalid_input',
+          `Could not load the model file ${this.path}: ${reason}. Is it a complete GGUF file?`,
+          {
+            code: 'model_load_failed',
+            cause: error,
+          },
+        );
       }
       const requestedContextSize = Math.min(this.settings.contextSize, model.trainContextSize);
       const context = await model

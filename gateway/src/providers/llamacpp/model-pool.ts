@@ -22,7 +22,8 @@ export class ModelPool {
 
   /** Resolves the request's model name to its file and the model object (not loaded yet). */
   model(name: string): LocalModel {
-    if (this.closed) throw new ProviderError('unavailable', 'The local llama.cpp engine is shut down.', { code: 'engine_closed' });
+    if (this.closed)
+      throw new ProviderError('unavailable', 'The local llama.cpp engine is shut down.', { code: 'engine_closed' });
     const path = resolveModelFile(this.options.modelsDir, name);
     let model = this.models.get(path);
     if (!model) {
@@ -60,7 +61,10 @@ export class ModelPool {
   }
 
   queues(): QueueDepth[] {
-    return [...this.models.entries()].map(([path, model]) => ({ queue: basename(path, '.gguf'), ...model.queueDepth() }));
+    return [...this.models.entries()].map(([path, model]) => ({
+      queue: basename(path, '.gguf'),
+      ...model.queueDepth(),
+    }));
   }
 
   /** The shared native engine (see llama-engine.ts). */
@@ -85,7 +89,9 @@ export class ModelPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    const error = new ProviderError('unavailable', 'The local llama.cpp engine is shutting down.', { code: 'engine_closed' });
+    const error = new ProviderError('unavailable', 'The local llama.cpp engine is shutting down.', {
+      code: 'engine_closed',
+    });
     await Promise.all([...this.models.values()].map((model) => model.close(error)));
     this.models.clear();
     this.unsubscribeLogs?.();

@@ -14,7 +14,8 @@ const ENCODERS = /^(bert|nomic-bert|nomic-bert-moe|jina-bert-v2|jina-bert-v3|neo
 /** The weight type most matrices use, for files whose header does not name one. */
 function dominantType(tensors: readonly GgufTensorInfo[], typeNames: Record<number, string>): string | null {
   const counts = new Map<GgmlType, number>();
-  for (const tensor of tensors) if (tensor.dimensions.length > 1) counts.set(tensor.ggmlType, (counts.get(tensor.ggmlType) ?? 0) + 1);
+  for (const tensor of tensors)
+    if (tensor.dimensions.length > 1) counts.set(tensor.ggmlType, (counts.get(tensor.ggmlType) ?? 0) + 1);
   const [type] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
   return type === undefined ? null : (typeNames[type] ?? null);
 }
@@ -29,9 +30,14 @@ export async function readGgufSummary(path: string): Promise<GgufSummary> {
   const architecture = typeof metadata.general?.architecture === 'string' ? metadata.general.architecture : null;
   const section = architecture ? metadata[architecture] : undefined;
   const fileType = metadata.general?.file_type;
-  const quantization = typeof fileType === 'number' && GgufFileType[fileType] ? GgufFileType[fileType].replace(/^(MOSTLY|ALL)_/, '') : dominantType(info.tensorInfo ?? [], GgmlType);
+  const quantization =
+    typeof fileType === 'number' && GgufFileType[fileType]
+      ? GgufFileType[fileType].replace(/^(MOSTLY|ALL)_/, '')
+      : dominantType(info.tensorInfo ?? [], GgmlType);
   const contextLength = typeof section?.context_length === 'number' ? section.context_length : null;
   const pooling = section?.pooling_type;
-  const isEncoder = (architecture !== null && ENCODERS.test(architecture)) || (typeof pooling === 'number' && pooling > 0 && metadata.tokenizer?.chat_template === undefined);
+  const isEncoder =
+    (architecture !== null && ENCODERS.test(architecture)) ||
+    (typeof pooling === 'number' && pooling > 0 && metadata.tokenizer?.chat_template === undefined);
   return { architecture, quantization, contextLength, kind: isEncoder ? 'embedding' : 'language' };
 }

@@ -54,10 +54,14 @@ export class RequestQueue {
       if (this.waiting.length >= this.limit) {
         const retryAfter = Math.max(1, Math.ceil((this.averageMs * (this.waiting.length + 1)) / 1000));
         reject(
-          new ProviderError('rate_limited', `The local model is busy: ${this.waiting.length} requests are already waiting. Retry in about ${retryAfter} s.`, {
-            retryAfter,
-            code: 'local_queue_full',
-          }),
+          new ProviderError(
+            'rate_limited',
+            `The local model is busy: ${this.waiting.length} requests are already waiting. Retry in about ${retryAfter} s.`,
+            {
+              retryAfter,
+              code: 'local_queue_full',
+            },
+          ),
         );
         return;
       }

@@ -30,8 +30,12 @@ export function resolveModelFile(modelsDir: string, model: string): string {
 }
 
 function notFound(message: string): ProviderError {
-  return new ProviderError('invalid_request', `${message} Copy the .gguf file there or point upstream_model at its absolute path.`, {
-    param: 'model',
-    code: 'model_file_not_found',
-  });
+  return new ProviderError(
+    'invalid_request',
+    `${message} Copy the .gguf file there or point upstream_model at its absolute path.`,
+    {
+      param: 'model',
+      code: 'model_file_not_found',
+    },
+  );
 }

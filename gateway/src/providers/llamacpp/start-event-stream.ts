@@ -7,7 +7,10 @@ export type EventProducer<T> = (emit: (event: T) => void, signal: AbortSignal) =
  * before it (queue full, model load failure, bad request) rejects instead of failing mid-stream.
  * The producer's signal fires when the request is aborted or the consumer stops iterating.
  */
-export async function startEventStream<T>(requestSignal: AbortSignal, produce: EventProducer<T>): Promise<AsyncIterable<T>> {
+export async function startEventStream<T>(
+  requestSignal: AbortSignal,
+  produce: EventProducer<T>,
+): Promise<AsyncIterable<T>> {
   const controller = new AbortController();
   const forwardAbort = (): void => controller.abort(requestSignal.reason);
   if (requestSignal.aborted) forwardAbort();

@@ -9,10 +9,14 @@ function textOf(message: ChatMessage): string {
   return message.content
     .map((part) => {
       if (part.type === 'text') return part.text;
-      throw new ProviderError('invalid_request', 'Image inputs are not supported by local llama.cpp models; send text only or route to a vision model.', {
-        param: 'messages',
-        code: 'unsupported_content',
-      });
+      throw new ProviderError(
+        'invalid_request',
+        'Image inputs are not supported by local llama.cpp models; send text only or route to a vision model.',
+        {
+          param: 'messages',
+          code: 'unsupported_content',
+        },
+      );
     })
     .join('\n');
 }
@@ -42,9 +46,15 @@ class ToolCallLedger {
     );
     const call = index >= 0 ? this.unanswered.splice(index, 1)[0].call : undefined;
     if (!call) {
-      const which = message.tool_call_id !== undefined ? `tool_call_id "${message.tool_call_id}"` : `name "${message.name ?? ''}"`;
-      const why = message.tool_call_id !== undefined && this.byId.has(message.tool_call_id) ? 'already has a result' : 'matches no tool call of an earlier assistant message';
-      throw new ProviderError('invalid_request', `A tool message answers a tool call, but its ${which} ${why}.`, { param: 'messages' });
+      const which =
+        message.tool_call_id !== undefined ? `tool_call_id "${message.tool_call_id}"` : `name "${message.name ?? ''}"`;
+      const why =
+        message.tool_call_id !== undefined && this.byId.has(message.tool_call_id)
+          ? 'already has a result'
+          : 'matches no tool call of an earlier assistant message';
+      throw new ProviderError('invalid_request', `A tool message answers a tool call, but its ${which} ${why}.`, {
+        param: 'messages',
+      });
     }
     call.result = parseJsonOr(textOf(message));
   }
@@ -62,7 +72,13 @@ function modelResponse(message: ChatMessage, ledger: ToolCallLedger): ChatModelR
   if (text.length > 0) response.push(calls.length > 0 ? `${text}\n` : text);
   for (const toolCall of calls) {
     const params = parseJsonOr(toolCall.function.arguments);
-    const call: ChatModelFunctionCall = { type: 'functionCall', name: toolCall.function.name, params, result: undefined, rawCall: toolCallJson(toolCall.function.name, params) };
+    const call: ChatModelFunctionCall = {
+      type: 'functionCall',
+      name: toolCall.function.name,
+      params,
+      result: undefined,
+      rawCall: toolCallJson(toolCall.function.name, params),
+    };
     ledger.record(toolCall.id, call);
     response.push(call);
   }

@@ -7,11 +7,17 @@ const STRING_FORMATS = new Set(['date-time', 'time', 'date']);
 
 /** Any JSON value, spelled in the subset node-llama-cpp's grammar understands. */
 export const ANY_JSON_VALUE = {
-  oneOf: [{ type: ['string', 'number', 'boolean', 'null'] }, { type: 'object', additionalProperties: true }, { type: 'array' }],
+  oneOf: [
+    { type: ['string', 'number', 'boolean', 'null'] },
+    { type: 'object', additionalProperties: true },
+    { type: 'array' },
+  ],
 } as const satisfies GbnfJsonSchema;
 
-const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isPrimitive = (value: unknown): boolean => value === null || ['string', 'number', 'boolean'].includes(typeof value);
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPrimitive = (value: unknown): boolean =>
+  value === null || ['string', 'number', 'boolean'].includes(typeof value);
 
 /**
  * Rewrites a client's JSON Schema (tool parameters) into the subset node-llama-cpp turns into a
@@ -39,7 +45,8 @@ export function toGrammarJsonSchema(schema: unknown): GbnfJsonSchema | undefined
 
 function convert(schema: Schema): GbnfJsonSchema | undefined {
   if ('const' in schema) return isPrimitive(schema.const) ? ({ const: schema.const } as GbnfJsonSchema) : undefined;
-  if (Array.isArray(schema.enum)) return schema.enum.every(isPrimitive) ? ({ enum: schema.enum } as GbnfJsonSchema) : undefined;
+  if (Array.isArray(schema.enum))
+    return schema.enum.every(isPrimitive) ? ({ enum: schema.enum } as GbnfJsonSchema) : undefined;
   if (typeof schema.$ref === 'string') {
     const ref = schema.$ref.replace(/^#\/definitions\//, '#/$defs/');
     return ref.startsWith('#/$defs/') ? ({ $ref: ref } as GbnfJsonSchema) : undefined;
@@ -50,7 +57,8 @@ function convert(schema: Schema): GbnfJsonSchema | undefined {
   const type: unknown = schema.type ?? (isSchema(schema.properties) ? 'object' : undefined);
   if (type === undefined) return ANY_JSON_VALUE;
   if (Array.isArray(type)) {
-    if (type.every((entry) => typeof entry === 'string' && PRIMITIVE_TYPES.has(entry))) return { type } as GbnfJsonSchema;
+    if (type.every((entry) => typeof entry === 'string' && PRIMITIVE_TYPES.has(entry)))
+      return { type } as GbnfJsonSchema;
     return oneOf(type.map((entry: unknown) => ({ ...schema, type: entry })));
   }
   switch (type) {

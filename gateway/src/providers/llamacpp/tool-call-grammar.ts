@@ -27,6 +27,9 @@ export async function createToolCallGrammar(llama: Llama, tools: ToolDefinition[
     return await llama.createGrammarForJsonSchema(perTool);
   } catch {
     const names = tools.map((tool) => tool.function.name);
-    return llama.createGrammarForJsonSchema({ type: 'object', properties: { name: { enum: names }, arguments: ANY_OBJECT } });
+    return llama.createGrammarForJsonSchema({
+      type: 'object',
+      properties: { name: { enum: names }, arguments: ANY_OBJECT },
+    });
   }
 }

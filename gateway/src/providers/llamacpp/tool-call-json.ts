@@ -13,13 +13,17 @@ export function newToolCall(name: string, args: string): ToolCall {
   return { id: `call_${randomBytes(12).toString('base64url')}`, type: 'function', function: { name, arguments: args } };
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Reads a complete output as a call to one of `toolNames`, or undefined when it is anything else.
  * `parameters` is accepted for `arguments`, as several model families write it.
  */
-export function parseToolCallJson(text: string, toolNames: ReadonlySet<string>): { name: string; arguments: string } | undefined {
+export function parseToolCallJson(
+  text: string,
+  toolNames: ReadonlySet<string>,
+): { name: string; arguments: string } | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -36,7 +40,10 @@ export function parseToolCallJson(text: string, toolNames: ReadonlySet<string>):
  * Reads a call cut short by max_tokens: the grammar writes the name first, so it is known, and the
  * arguments are what was written of them (as OpenAI returns a truncated call).
  */
-export function parseTruncatedToolCallJson(text: string, toolNames: ReadonlySet<string>): { name: string; arguments: string } | undefined {
+export function parseTruncatedToolCallJson(
+  text: string,
+  toolNames: ReadonlySet<string>,
+): { name: string; arguments: string } | undefined {
   const match = /^\s*\{\s*"name"\s*:\s*"([^"\\]*)"\s*(?:,\s*"arguments"\s*:\s*)?/.exec(text);
   if (!match || !toolNames.has(match[1])) return undefined;
   return { name: match[1], arguments: text.slice(match[0].length).trim() };

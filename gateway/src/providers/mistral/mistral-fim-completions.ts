@@ -1,4 +1,9 @@
-import type { CompletionProvider, CompletionRequest, CompletionResult, CompletionStreamEvent } from '../contracts/completions.js';
+import type {
+  CompletionProvider,
+  CompletionRequest,
+  CompletionResult,
+  CompletionStreamEvent,
+} from '../contracts/completions.js';
 import type { TokenUsage } from '../contracts/sampling.js';
 import type { UpstreamClient } from '../_shared/http/upstream-client.js';
 import { isRecord, type JsonRecord } from '../_shared/http/wire-guards.js';
@@ -20,10 +25,18 @@ export function createMistralFimCompletions(client: UpstreamClient, dialect: Ope
     ...(request.suffix ? { suffix: request.suffix } : {}),
   });
   const once = async (request: CompletionRequest): Promise<CompletionResult> => {
-    const answer = await client.postJson({ path: '/fim/completions', body: { json: body(request, false) }, signal: request.signal });
+    const answer = await client.postJson({
+      path: '/fim/completions',
+      body: { json: body(request, false) },
+      signal: request.signal,
+    });
     const chat = readChatResult(answer, client.name, approximateTokens(request.prompt));
     return {
-      choices: chat.choices.map((choice) => ({ index: choice.index, text: choice.message.content ?? '', finish_reason: choice.finish_reason })),
+      choices: chat.choices.map((choice) => ({
+        index: choice.index,
+        text: choice.message.content ?? '',
+        finish_reason: choice.finish_reason,
+      })),
       usage: chat.usage,
     };
   };
@@ -37,15 +50,26 @@ export function createMistralFimCompletions(client: UpstreamClient, dialect: Ope
       return {
         choices: results.map((result, index) => ({ ...result.choices[0], index })),
         usage: results.reduce<TokenUsage>(
-          (sum, result) => ({ prompt_tokens: sum.prompt_tokens + result.usage.prompt_tokens, completion_tokens: sum.completion_tokens + result.usage.completion_tokens }),
+          (sum, result) => ({
+            prompt_tokens: sum.prompt_tokens + result.usage.prompt_tokens,
+            completion_tokens: sum.completion_tokens + result.usage.completion_tokens,
+          }),
           { prompt_tokens: 0, completion_tokens: 0 },
         ),
       };
     },
 
     async completeStream(request: CompletionRequest): Promise<AsyncIterable<CompletionStreamEvent>> {
-      const stream = await client.postStream({ path: '/fim/completions', body: { json: body(request, true) }, signal: request.signal });
-      return reframeOpenAiStream<DeltaEvent>(stream, { providerName: client.name, promptTokens: approximateTokens(request.prompt), delta: fimDelta });
+      const stream = await client.postStream({
+        path: '/fim/completions',
+        body: { json: body(request, true) },
+        signal: request.signal,
+      });
+      return reframeOpenAiStream<DeltaEvent>(stream, {
+        providerName: client.name,
+        promptTokens: approximateTokens(request.prompt),
+        delta: fimDelta,
+      });
     },
   };
 }

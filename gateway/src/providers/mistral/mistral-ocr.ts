@@ -14,7 +14,12 @@ export function createMistralOcr(client: UpstreamClient): OcrProvider {
       const document = request.mimeType.startsWith('image/')
         ? { type: 'image_url', image_url: dataUrl }
         : { type: 'document_url', document_url: dataUrl };
-      const json = { model: request.model, document, include_image_base64: false, ...(request.pages ? { pages: request.pages } : {}) };
+      const json = {
+        model: request.model,
+        document,
+        include_image_base64: false,
+        ...(request.pages ? { pages: request.pages } : {}),
+      };
       const answer = await client.postJson({ path: '/ocr', body: { json }, signal: request.signal });
       const pages = expectArray(expectRecord(answer, client.name, 'the answer').pages, client.name, 'pages');
       return { pages: pages.map((page, position) => readPage(page, position, client.name)) };

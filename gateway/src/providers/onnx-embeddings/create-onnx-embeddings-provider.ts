@@ -18,7 +18,8 @@ export const createOnnxEmbeddingsProvider: ProviderFactory = (context) => {
   const dir = typeof options.model_dir === 'string' ? options.model_dir : builtinModelDir();
   const onnxFile = typeof options.onnx_file === 'string' ? options.onnx_file : 'model_q4.onnx';
   const maxTokens = typeof options.max_tokens === 'number' ? options.max_tokens : 256;
-  const idleUnloadMs = typeof options.idle_unload_ms === 'number' && options.idle_unload_ms >= 0 ? options.idle_unload_ms : 300_000;
+  const idleUnloadMs =
+    typeof options.idle_unload_ms === 'number' && options.idle_unload_ms >= 0 ? options.idle_unload_ms : 300_000;
   let loading: Promise<SentenceEmbedder> | undefined;
   let state: EngineStatus = { state: 'cold' };
   // One inference at a time: the WebAssembly engine runs on this thread anyway.
@@ -57,7 +58,11 @@ export const createOnnxEmbeddingsProvider: ProviderFactory = (context) => {
         (error: unknown) => {
           loading = undefined;
           state = { state: 'unavailable', detail: (error as Error).message };
-          throw new ProviderError('unavailable', `Could not load the embedding model in ${dir}: ${(error as Error).message}`, { code: 'model_load_failed', cause: error });
+          throw new ProviderError(
+            'unavailable',
+            `Could not load the embedding model in ${dir}: ${(error as Error).message}`,
+            { code: 'model_load_failed', cause: error },
+          );
         },
       );
     }
@@ -65,7 +70,8 @@ export const createOnnxEmbeddingsProvider: ProviderFactory = (context) => {
   };
 
   async function embed(request: EmbeddingRequest): Promise<EmbeddingResult> {
-    if (request.input.some((text) => text.length === 0)) throw new ProviderError('invalid_request', 'Embedding inputs must not be empty strings.', { param: 'input' });
+    if (request.input.some((text) => text.length === 0))
+      throw new ProviderError('invalid_request', 'Embedding inputs must not be empty strings.', { param: 'input' });
     running++;
     clearTimeout(idleTimer);
     try {
@@ -85,10 +91,14 @@ export const createOnnxEmbeddingsProvider: ProviderFactory = (context) => {
         if (request.signal.aborted) throw new ProviderError('aborted', 'The request was aborted.');
         const tokens = model.countTokens(text);
         if (tokens > model.maxTokens) {
-          throw new ProviderError('invalid_request', `Input ${index} is ${tokens} tokens long; this embedding model reads at most ${model.maxTokens}. Split the text into smaller passages.`, {
-            param: 'input',
-            code: 'context_length_exceeded',
-          });
+          throw new ProviderError(
+            'invalid_request',
+            `Input ${index} is ${tokens} tokens long; this embedding model reads at most ${model.maxTokens}. Split the text into smaller passages.`,
+            {
+              param: 'input',
+              code: 'context_length_exceeded',
+            },
+          );
         }
         const { vector } = await model.embed(text);
         promptTokens += tokens;
@@ -96,7 +106,11 @@ export const createOnnxEmbeddingsProvider: ProviderFactory = (context) => {
       }
       const size = vectors[0]?.length;
       if (request.dimensions !== undefined && size !== undefined && request.dimensions !== size) {
-        throw new ProviderError('invalid_request', `This model makes ${size}-dimensional embeddings; dimensions=${request.dimensions} is not available.`, { param: 'dimensions' });
+        throw new ProviderError(
+          'invalid_request',
+          `This model makes ${size}-dimensional embeddings; dimensions=${request.dimensions} is not available.`,
+          { param: 'dimensions' },
+        );
       }
       return { vectors, prompt_tokens: promptTokens };
     });

@@ -54,9 +54,18 @@ export class SentenceEmbedder {
   async embed(text: string): Promise<SentenceEmbedding> {
     const { ids, attention_mask: mask } = this.tokenizer.encode(text);
     const length = ids.length;
-    const tensor = (values: number[]) => new this.ort.Tensor('int64', BigInt64Array.from(values, (value) => BigInt(value)), [1, length]);
-    const feeds: Record<string, InstanceType<typeof this.ort.Tensor>> = { input_ids: tensor(ids), attention_mask: tensor(mask) };
-    if (this.session.inputNames.includes('token_type_ids')) feeds.token_type_ids = tensor(new Array<number>(length).fill(0));
+    const tensor = (values: number[]) =>
+      new this.ort.Tensor(
+        'int64',
+        BigInt64Array.from(values, (value) => BigInt(value)),
+        [1, length],
+      );
+    const feeds: Record<string, InstanceType<typeof this.ort.Tensor>> = {
+      input_ids: tensor(ids),
+      attention_mask: tensor(mask),
+    };
+    if (this.session.inputNames.includes('token_type_ids'))
+      feeds.token_type_ids = tensor(new Array<number>(length).fill(0));
     const output = (await this.session.run(feeds))[this.session.outputNames[0]];
     const hidden = output.data as Float32Array;
     const size = output.dims[2];

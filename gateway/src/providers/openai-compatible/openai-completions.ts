@@ -1,6 +1,18 @@
-import type { CompletionProvider, CompletionRequest, CompletionResult, CompletionStreamEvent } from '../contracts/completions.js';
+import type {
+  CompletionProvider,
+  CompletionRequest,
+  CompletionResult,
+  CompletionStreamEvent,
+} from '../contracts/completions.js';
 import type { UpstreamClient } from '../_shared/http/upstream-client.js';
-import { expectArray, expectRecord, malformedResponse, optionalNumber, optionalString, type JsonRecord } from '../_shared/http/wire-guards.js';
+import {
+  expectArray,
+  expectRecord,
+  malformedResponse,
+  optionalNumber,
+  optionalString,
+  type JsonRecord,
+} from '../_shared/http/wire-guards.js';
 import { approximateTokens } from '../_shared/approximate-tokens.js';
 import { toFinishReason } from '../_shared/openai-wire/finish-reason.js';
 import type { OpenAiDialect } from '../_shared/openai-wire/openai-dialect.js';
@@ -15,11 +27,19 @@ export function createOpenAiCompletions(client: UpstreamClient, dialect: OpenAiD
   return {
     fillInTheMiddle: true,
     async complete(request: CompletionRequest): Promise<CompletionResult> {
-      const answer = await client.postJson({ path: '/completions', body: { json: buildCompletionBody(request, dialect, false) }, signal: request.signal });
+      const answer = await client.postJson({
+        path: '/completions',
+        body: { json: buildCompletionBody(request, dialect, false) },
+        signal: request.signal,
+      });
       const record = expectRecord(answer, client.name, 'the answer');
       const choices = expectArray(record.choices, client.name, 'choices').map((choice, position) => {
         const item = expectRecord(choice, client.name, 'a choice');
-        return { index: optionalNumber(item.index) ?? position, text: optionalString(item.text) ?? '', finish_reason: toFinishReason(item.finish_reason) };
+        return {
+          index: optionalNumber(item.index) ?? position,
+          text: optionalString(item.text) ?? '',
+          finish_reason: toFinishReason(item.finish_reason),
+        };
       });
       if (choices.length === 0) throw malformedResponse(client.name, 'no choices');
       const usage = readTokenUsage(record.usage) ?? {
@@ -30,8 +50,16 @@ export function createOpenAiCompletions(client: UpstreamClient, dialect: OpenAiD
     },
 
     async completeStream(request: CompletionRequest): Promise<AsyncIterable<CompletionStreamEvent>> {
-      const body = await client.postStream({ path: '/completions', body: { json: buildCompletionBody(request, dialect, true) }, signal: request.signal });
-      return reframeOpenAiStream<DeltaEvent>(body, { providerName: client.name, promptTokens: approximateTokens(request.prompt), delta: completionDelta });
+      const body = await client.postStream({
+        path: '/completions',
+        body: { json: buildCompletionBody(request, dialect, true) },
+        signal: request.signal,
+      });
+      return reframeOpenAiStream<DeltaEvent>(body, {
+        providerName: client.name,
+        promptTokens: approximateTokens(request.prompt),
+        delta: completionDelta,
+      });
     },
   };
 }

@@ -3,7 +3,13 @@ import type { GeneratedImage, ImageGenerationProvider, ImageGenerationRequest } 
 import type { ProviderContext } from '../contracts/provider-instance.js';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { UpstreamClient } from '../_shared/http/upstream-client.js';
-import { expectArray, expectRecord, malformedResponse, optionalString, type JsonRecord } from '../_shared/http/wire-guards.js';
+import {
+  expectArray,
+  expectRecord,
+  malformedResponse,
+  optionalString,
+  type JsonRecord,
+} from '../_shared/http/wire-guards.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const DEFAULT_MAX_IMAGE_BYTES = 32 * 1024 * 1024;
@@ -20,8 +26,14 @@ export function createOpenAiImageGeneration(
   maxImageBytes = DEFAULT_MAX_IMAGE_BYTES,
 ): ImageGenerationProvider {
   const fetchImage = (url: string, signal: AbortSignal): Promise<Buffer> => {
-    if (!context.fetchUpstreamFile) throw malformedResponse(client.name, 'an image came as a url, which this provider is not set up to fetch');
-    return context.fetchUpstreamFile(url, { trustedOrigin: client.origin, maxBytes: maxImageBytes, signal, providerId: context.id });
+    if (!context.fetchUpstreamFile)
+      throw malformedResponse(client.name, 'an image came as a url, which this provider is not set up to fetch');
+    return context.fetchUpstreamFile(url, {
+      trustedOrigin: client.origin,
+      maxBytes: maxImageBytes,
+      signal,
+      providerId: context.id,
+    });
   };
   return {
     async generate(request: ImageGenerationRequest): Promise<GeneratedImage[]> {
@@ -33,7 +45,11 @@ export function createOpenAiImageGeneration(
           const item = expectRecord(value, client.name, 'an image');
           const bytes = await imageBytes(client.name, item, (url) => fetchImage(url, request.signal));
           const revised = optionalString(item.revised_prompt);
-          return { data: await toPng(bytes, client.name), mimeType: 'image/png', ...(revised ? { revised_prompt: revised } : {}) };
+          return {
+            data: await toPng(bytes, client.name),
+            mimeType: 'image/png',
+            ...(revised ? { revised_prompt: revised } : {}),
+          };
         }),
       );
     },
@@ -41,12 +57,22 @@ export function createOpenAiImageGeneration(
 }
 
 /** Some models (gpt-image-1) always answer in base64 and reject the `response_format` field. */
-async function postWithResponseFormatFallback(client: UpstreamClient, request: ImageGenerationRequest): Promise<unknown> {
-  const body: JsonRecord = { model: request.model, prompt: request.prompt, n: request.n, size: request.size, response_format: 'b64_json' };
+async function postWithResponseFormatFallback(
+  client: UpstreamClient,
+  request: ImageGenerationRequest,
+): Promise<unknown> {
+  const body: JsonRecord = {
+    model: request.model,
+    prompt: request.prompt,
+    n: request.n,
+    size: request.size,
+    response_format: 'b64_json',
+  };
   try {
     return await client.postJson({ path: '/images/generations', body: { json: body }, signal: request.signal });
   } catch (error) {
-    if (!(error instanceof ProviderError && error.kind === 'invalid_request' && mentionsResponseFormat(error))) throw error;
+    if (!(error instanceof ProviderError && error.kind === 'invalid_request' && mentionsResponseFormat(error)))
+      throw error;
     const { response_format: _dropped, ...rest } = body;
     return client.postJson({ path: '/images/generations', body: { json: rest }, signal: request.signal });
   }
@@ -56,7 +82,11 @@ function mentionsResponseFormat(error: ProviderError): boolean {
   return error.param === 'response_format' || error.message.includes('response_format');
 }
 
-async function imageBytes(providerName: string, item: JsonRecord, fetchImage: (url: string) => Promise<Buffer>): Promise<Buffer> {
+async function imageBytes(
+  providerName: string,
+  item: JsonRecord,
+  fetchImage: (url: string) => Promise<Buffer>,
+): Promise<Buffer> {
   const b64 = optionalString(item.b64_json);
   if (b64) return Buffer.from(b64, 'base64');
   const url = optionalString(item.url);
@@ -72,6 +102,9 @@ async function toPng(bytes: Buffer, providerName: string): Promise<Buffer> {
   try {
     return await sharp(bytes).png().toBuffer();
   } catch (error) {
-    throw new ProviderError('upstream', `${providerName} sent an image that could not be decoded.`, { code: 'upstream_malformed_response', cause: error });
+    throw new ProviderError('upstream', `${providerName} sent an image that could not be decoded.`, {
+      code: 'upstream_malformed_response',
+      cause: error,
+    });
   }
 }

@@ -18,7 +18,10 @@ export function createOpenAiResponses(client: UpstreamClient): ResponsesProvider
   };
 }
 
-async function* readEvents(stream: AsyncIterable<Uint8Array>, providerName: string): AsyncGenerator<ResponsesUpstreamEvent> {
+async function* readEvents(
+  stream: AsyncIterable<Uint8Array>,
+  providerName: string,
+): AsyncGenerator<ResponsesUpstreamEvent> {
   let finished = false;
   for await (const sse of readSseEvents(stream)) {
     if (sse.data === '[DONE]') break;
@@ -26,15 +29,22 @@ async function* readEvents(stream: AsyncIterable<Uint8Array>, providerName: stri
     try {
       data = JSON.parse(sse.data);
     } catch (error) {
-      throw new ProviderError('upstream', `${providerName} sent a Responses stream event that is not JSON.`, { cause: error });
+      throw new ProviderError('upstream', `${providerName} sent a Responses stream event that is not JSON.`, {
+        cause: error,
+      });
     }
-    if (!isRecord(data) || typeof data.type !== 'string') throw new ProviderError('upstream', `${providerName} sent a Responses stream event without a type.`);
+    if (!isRecord(data) || typeof data.type !== 'string')
+      throw new ProviderError('upstream', `${providerName} sent a Responses stream event without a type.`);
     if (data.type === 'error' || data.type === 'response.failed') {
       const detail = isRecord(data.response) && isRecord(data.response.error) ? data.response.error : data;
-      throw new ProviderError('upstream', `${providerName} failed mid-stream: ${typeof detail.message === 'string' ? detail.message : 'unknown error'}`);
+      throw new ProviderError(
+        'upstream',
+        `${providerName} failed mid-stream: ${typeof detail.message === 'string' ? detail.message : 'unknown error'}`,
+      );
     }
     yield data as ResponsesUpstreamEvent;
     if (data.type === 'response.completed' || data.type === 'response.incomplete') finished = true;
   }
-  if (!finished) throw new ProviderError('upstream', `${providerName} ended the Responses stream before response.completed.`);
+  if (!finished)
+    throw new ProviderError('upstream', `${providerName} ended the Responses stream before response.completed.`);
 }

@@ -1,5 +1,10 @@
 import { FormData } from 'undici';
-import type { TranscriptionProvider, TranscriptionRequest, TranscriptionResult, TranscriptSegment } from '../contracts/transcription.js';
+import type {
+  TranscriptionProvider,
+  TranscriptionRequest,
+  TranscriptionResult,
+  TranscriptSegment,
+} from '../contracts/transcription.js';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { UpstreamClient } from '../_shared/http/upstream-client.js';
 import { expectRecord, isRecord, optionalNumber, optionalString } from '../_shared/http/wire-guards.js';
@@ -10,7 +15,11 @@ import { expectRecord, isRecord, optionalNumber, optionalString } from '../_shar
  */
 export function createOpenAiTranscription(client: UpstreamClient): TranscriptionProvider {
   const post = (request: TranscriptionRequest, format: 'verbose_json' | 'json'): Promise<unknown> =>
-    client.postJson({ path: '/audio/transcriptions', body: { form: transcriptionForm(request, format) }, signal: request.signal });
+    client.postJson({
+      path: '/audio/transcriptions',
+      body: { form: transcriptionForm(request, format) },
+      signal: request.signal,
+    });
 
   return {
     async transcribe(request: TranscriptionRequest): Promise<TranscriptionResult> {
@@ -18,7 +27,8 @@ export function createOpenAiTranscription(client: UpstreamClient): Transcription
       try {
         answer = await post(request, 'verbose_json');
       } catch (error) {
-        if (!(error instanceof ProviderError && error.kind === 'invalid_request' && rejectsVerboseJson(error))) throw error;
+        if (!(error instanceof ProviderError && error.kind === 'invalid_request' && rejectsVerboseJson(error)))
+          throw error;
         answer = await post(request, 'json');
       }
       return readTranscription(answer, client.name);
@@ -43,12 +53,14 @@ function rejectsVerboseJson(error: ProviderError): boolean {
 
 function readTranscription(answer: unknown, providerName: string): TranscriptionResult {
   const record = expectRecord(answer, providerName, 'the answer');
-  const segments: TranscriptSegment[] = (Array.isArray(record.segments) ? record.segments : []).filter(isRecord).map((segment, position) => ({
-    id: optionalNumber(segment.id) ?? position,
-    start: optionalNumber(segment.start) ?? 0,
-    end: optionalNumber(segment.end) ?? 0,
-    text: (optionalString(segment.text) ?? '').trim(),
-  }));
+  const segments: TranscriptSegment[] = (Array.isArray(record.segments) ? record.segments : [])
+    .filter(isRecord)
+    .map((segment, position) => ({
+      id: optionalNumber(segment.id) ?? position,
+      start: optionalNumber(segment.start) ?? 0,
+      end: optionalNumber(segment.end) ?? 0,
+      text: (optionalString(segment.text) ?? '').trim(),
+    }));
   const language = optionalString(record.language);
   const duration = optionalNumber(record.duration);
   return {

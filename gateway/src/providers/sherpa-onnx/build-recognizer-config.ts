@@ -12,13 +12,26 @@ function required(model: SpeechModel, key: keyof SpeechModel['files']): string {
 
 /** The OfflineRecognizer config for a discovered model. */
 export function buildRecognizerConfig(model: SpeechModel, numThreads: number): OfflineRecognizerConfig {
-  const modelConfig: OfflineRecognizerConfig['modelConfig'] = { tokens: model.files.tokens, numThreads, provider: 'cpu', debug: 0 };
+  const modelConfig: OfflineRecognizerConfig['modelConfig'] = {
+    tokens: model.files.tokens,
+    numThreads,
+    provider: 'cpu',
+    debug: 0,
+  };
   switch (model.kind) {
     case 'whisper':
-      modelConfig.whisper = { encoder: required(model, 'encoder'), decoder: required(model, 'decoder'), task: 'transcribe' };
+      modelConfig.whisper = {
+        encoder: required(model, 'encoder'),
+        decoder: required(model, 'decoder'),
+        task: 'transcribe',
+      };
       break;
     case 'transducer':
-      modelConfig.transducer = { encoder: required(model, 'encoder'), decoder: required(model, 'decoder'), joiner: required(model, 'joiner') };
+      modelConfig.transducer = {
+        encoder: required(model, 'encoder'),
+        decoder: required(model, 'decoder'),
+        joiner: required(model, 'joiner'),
+      };
       break;
     case 'paraformer':
       modelConfig.paraformer = { model: required(model, 'model') };
@@ -27,7 +40,11 @@ export function buildRecognizerConfig(model: SpeechModel, numThreads: number): O
       modelConfig.senseVoice = { model: required(model, 'model'), useInverseTextNormalization: 1 };
       break;
   }
-  return { featConfig: { sampleRate: MODEL_SAMPLE_RATE, featureDim: 80 }, modelConfig, decodingMethod: 'greedy_search' };
+  return {
+    featConfig: { sampleRate: MODEL_SAMPLE_RATE, featureDim: 80 },
+    modelConfig,
+    decodingMethod: 'greedy_search',
+  };
 }
 
 /** Every model file the config points at, for header checks before loading. */

@@ -38,13 +38,20 @@ export function buildSegments(result: OfflineRecognizerResult, duration: number)
   if (tokens.length === 0 || timestamps.length !== tokens.length) return [{ id: 0, start: 0, end: duration, text }];
 
   const words = tokens
-    .map((token, i) => ({ token, start: timestamps[i], end: durations[i] === undefined ? undefined : timestamps[i] + durations[i] }))
+    .map((token, i) => ({
+      token,
+      start: timestamps[i],
+      end: durations[i] === undefined ? undefined : timestamps[i] + durations[i],
+    }))
     .filter((word) => !SPECIAL_TOKEN.test(word.token));
   const groups: (typeof words)[] = [];
   let current: typeof words = [];
   for (const word of words) {
     const previous = current.at(-1);
-    if (previous && (word.start - (previous.end ?? previous.start) > PAUSE_SECONDS || SENTENCE_END.test(previous.token))) {
+    if (
+      previous &&
+      (word.start - (previous.end ?? previous.start) > PAUSE_SECONDS || SENTENCE_END.test(previous.token))
+    ) {
       groups.push(current);
       current = [];
     }
@@ -59,7 +66,12 @@ export function buildSegments(result: OfflineRecognizerResult, duration: number)
     const next = groups[i + 1]?.[0]?.start;
     const last = group[group.length - 1];
     const end = Math.min(duration, last.end ?? next ?? duration);
-    segments.push({ id: segments.length, start: round(group[0].start), end: round(Math.max(end, group[0].start)), text: groupText });
+    segments.push({
+      id: segments.length,
+      start: round(group[0].start),
+      end: round(Math.max(end, group[0].start)),
+      text: groupText,
+    });
   });
   return segments.length > 0 ? segments : [{ id: 0, start: 0, end: duration, text }];
 }

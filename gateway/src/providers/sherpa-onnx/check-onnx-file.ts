@@ -19,7 +19,8 @@ export async function checkOnnxFile(file: string): Promise<string | null> {
   }
   try {
     const { size } = await handle.stat();
-    if (size < MIN_MODEL_BYTES) return `${file} is only ${size} bytes: not an ONNX model (a truncated download or a Git LFS pointer?)`;
+    if (size < MIN_MODEL_BYTES)
+      return `${file} is only ${size} bytes: not an ONNX model (a truncated download or a Git LFS pointer?)`;
     const head = Buffer.alloc(2);
     await handle.read(head, 0, 2, 0);
     const irVersion = head[1];

@@ -25,7 +25,10 @@ export const createSherpaOnnxProvider: ProviderFactory = (context) => {
   function modelStatus(name: string): EngineStatus {
     const models = catalog.models;
     const model = models && catalog.select(models, name);
-    if (!model) return models && models.length === 0 ? { state: 'unavailable', detail: catalog.noModelDetail } : { state: 'cold' };
+    if (!model)
+      return models && models.length === 0
+        ? { state: 'unavailable', detail: catalog.noModelDetail }
+        : { state: 'cold' };
     return recognizers.status(model);
   }
 

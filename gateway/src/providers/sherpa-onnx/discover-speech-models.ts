@@ -32,19 +32,32 @@ function pick(candidates: string[], role: RegExp): string | undefined {
 
 function classify(name: string, dir: string, files: string[]): SpeechModel | null {
   const onnx = files.filter((file) => file.endsWith('.onnx'));
-  const full = (file: string | undefined): string | undefined => (file === undefined ? undefined : path.join(dir, file));
+  const full = (file: string | undefined): string | undefined =>
+    file === undefined ? undefined : path.join(dir, file);
   const encoder = pick(onnx, /(^|[-_.])encoder([-_.]|$)/);
   const decoder = pick(onnx, /(^|[-_.])decoder([-_.]|$)/);
   const joiner = pick(onnx, /(^|[-_.])joiner([-_.]|$)/);
-  const tokens = files.includes('tokens.txt') ? 'tokens.txt' : files.filter((file) => file.endsWith('-tokens.txt')).sort()[0];
+  const tokens = files.includes('tokens.txt')
+    ? 'tokens.txt'
+    : files.filter((file) => file.endsWith('-tokens.txt')).sort()[0];
   if (tokens === undefined) return null;
   const tokensPath = path.join(dir, tokens);
 
   if (encoder && decoder && joiner) {
-    return { name, kind: 'transducer', dir, files: { tokens: tokensPath, encoder: full(encoder), decoder: full(decoder), joiner: full(joiner) } };
+    return {
+      name,
+      kind: 'transducer',
+      dir,
+      files: { tokens: tokensPath, encoder: full(encoder), decoder: full(decoder), joiner: full(joiner) },
+    };
   }
   if (encoder && decoder) {
-    return { name, kind: 'whisper', dir, files: { tokens: tokensPath, encoder: full(encoder), decoder: full(decoder) } };
+    return {
+      name,
+      kind: 'whisper',
+      dir,
+      files: { tokens: tokensPath, encoder: full(encoder), decoder: full(decoder) },
+    };
   }
   const model = pick(onnx, /^model([-_.].*)?\.onnx$/);
   if (model) {
@@ -62,7 +75,9 @@ async function isKind(dir: string, entry: Dirent, kind: 'directory' | 'file'): P
 }
 
 async function namesOf(dir: string, entries: Dirent[], kind: 'directory' | 'file'): Promise<string[]> {
-  const checked = await Promise.all(entries.map(async (entry) => ((await isKind(dir, entry, kind)) ? entry.name : null)));
+  const checked = await Promise.all(
+    entries.map(async (entry) => ((await isKind(dir, entry, kind)) ? entry.name : null)),
+  );
   return checked.filter((name): name is string => name !== null).sort((a, b) => a.localeCompare(b));
 }
 

@@ -24,10 +24,13 @@ export async function loadRecognizer(
   }
   const config = buildRecognizerConfig(model, options.numThreads);
   const problem = await probeRecognizer(config, options.loadTimeoutMs);
-  if (problem) throw new ModelLoadError(`speech model ${model.name} (${model.kind}) in ${model.dir} cannot be loaded: ${problem}`);
+  if (problem)
+    throw new ModelLoadError(`speech model ${model.name} (${model.kind}) in ${model.dir} cannot be loaded: ${problem}`);
   try {
     return await loadSherpaOnnx().OfflineRecognizer.createAsync(config);
   } catch (error) {
-    throw new ModelLoadError(`speech model ${model.name} (${model.kind}) cannot be loaded: ${(error as Error).message}`);
+    throw new ModelLoadError(
+      `speech model ${model.name} (${model.kind}) cannot be loaded: ${(error as Error).message}`,
+    );
   }
 }

@@ -47,7 +47,9 @@ export function probeRecognizer(config: OfflineRecognizerConfig, timeoutMs: numb
       clearTimeout(timer);
       if (code === 0) return resolve(null);
       if (timedOut) return resolve(`the model did not finish loading within ${Math.round(timeoutMs / 1000)} s`);
-      const how = signal ? `the speech runtime crashed (${signal})` : `the speech runtime refused the model (exit code ${code})`;
+      const how = signal
+        ? `the speech runtime crashed (${signal})`
+        : `the speech runtime refused the model (exit code ${code})`;
       const detail = lastLines(stderr);
       resolve(detail ? `${how}: ${detail}` : how);
     });

@@ -23,7 +23,10 @@ export const UNSUPPORTED_AUDIO_MESSAGE =
   'the local speech engine accepts WAV (PCM 16-bit or 32-bit float); send MP3/OGG/FLAC/M4A to an upstream transcription route';
 
 function unsupportedFormat(): ProviderError {
-  return new ProviderError('invalid_input', UNSUPPORTED_AUDIO_MESSAGE, { code: 'unsupported_audio_format', param: 'file' });
+  return new ProviderError('invalid_input', UNSUPPORTED_AUDIO_MESSAGE, {
+    code: 'unsupported_audio_format',
+    param: 'file',
+  });
 }
 
 function invalidWav(message: string): ProviderError {
@@ -51,7 +54,8 @@ function parseFormat(chunk: Buffer): WavFormat {
   const bitsPerSample = chunk.readUInt16LE(14);
   // WAVE_FORMAT_EXTENSIBLE keeps the real format tag in the first two bytes of the sub-format GUID.
   if (formatTag === WAVE_FORMAT_EXTENSIBLE && chunk.length >= 26) formatTag = chunk.readUInt16LE(24);
-  if (channels === 0 || sampleRate === 0 || blockAlign === 0) throw invalidWav('the WAV header declares zero channels, sample rate or block size');
+  if (channels === 0 || sampleRate === 0 || blockAlign === 0)
+    throw invalidWav('the WAV header declares zero channels, sample rate or block size');
 
   if (formatTag === WAVE_FORMAT_PCM) {
     if (bitsPerSample === 8) {
@@ -62,12 +66,15 @@ function parseFormat(chunk: Buffer): WavFormat {
       );
     }
     if (bitsPerSample !== 16 && bitsPerSample !== 24 && bitsPerSample !== 32) {
-      throw invalidWav(`the WAV file uses ${bitsPerSample}-bit PCM; the local speech engine reads 16, 24 or 32-bit PCM`);
+      throw invalidWav(
+        `the WAV file uses ${bitsPerSample}-bit PCM; the local speech engine reads 16, 24 or 32-bit PCM`,
+      );
     }
     return { encoding: 'pcm', channels, sampleRate, bitsPerSample, blockAlign };
   }
   if (formatTag === WAVE_FORMAT_IEEE_FLOAT) {
-    if (bitsPerSample !== 32 && bitsPerSample !== 64) throw invalidWav(`the WAV file uses ${bitsPerSample}-bit float; expected 32 or 64`);
+    if (bitsPerSample !== 32 && bitsPerSample !== 64)
+      throw invalidWav(`the WAV file uses ${bitsPerSample}-bit float; expected 32 or 64`);
     return { encoding: 'float', channels, sampleRate, bitsPerSample, blockAlign };
   }
   throw new ProviderError(
@@ -112,7 +119,8 @@ export function readWav(bytes: Buffer, options: ReadWavOptions = {}): WavAudio {
   if (!data) throw invalidWav('the WAV file has no "data" chunk');
 
   const bytesPerSample = format.bitsPerSample / 8;
-  if (format.blockAlign < bytesPerSample * format.channels) throw invalidWav('the WAV header declares a block size smaller than one frame');
+  if (format.blockAlign < bytesPerSample * format.channels)
+    throw invalidWav('the WAV header declares a block size smaller than one frame');
   const frames = Math.floor(data.length / format.blockAlign);
   const duration = frames / format.sampleRate;
   if (options.maxDurationSeconds !== undefined && duration > options.maxDurationSeconds) {

@@ -55,7 +55,11 @@ export class RecognizerCache {
   }
 
   /** One decode at a time per recognizer: the native recognizer is not meant to be shared between threads. */
-  decodeSerially(model: SpeechModel, recognizer: OfflineRecognizer, samples: Float32Array): Promise<OfflineRecognizerResult> {
+  decodeSerially(
+    model: SpeechModel,
+    recognizer: OfflineRecognizer,
+    samples: Float32Array,
+  ): Promise<OfflineRecognizerResult> {
     const entry = this.loaded.get(model.name);
     const run = async () => {
       const stream = recognizer.createStream();

@@ -33,7 +33,8 @@ export function readSherpaOnnxOptions(context: ProviderContext): SherpaOnnxOptio
   }
   return {
     defaultModel,
-    modelDir: modelDir === undefined ? path.join(context.dataDir, 'models', 'speech') : path.resolve(context.dataDir, modelDir),
+    modelDir:
+      modelDir === undefined ? path.join(context.dataDir, 'models', 'speech') : path.resolve(context.dataDir, modelDir),
     maxDurationSeconds: positiveNumber(context, 'max_duration_seconds', 600),
     numThreads: Math.floor(positiveNumber(context, 'threads', Math.min(4, availableParallelism()))),
     loadTimeoutMs: positiveNumber(context, 'load_timeout_seconds', 120) * 1000,

@@ -19,7 +19,10 @@ export class SpeechModelCatalog {
 
   /** Why no model can be used, in one line: the folder could not be read, or it holds none. */
   get noModelDetail(): string {
-    return this.discoveryError ?? `no speech model installed: download one from the catalog (Models or Transcription page, POST /v1/local-models/downloads) or unpack a sherpa-onnx model into ${this.options.modelDir}/<name>/`;
+    return (
+      this.discoveryError ??
+      `no speech model installed: download one from the catalog (Models or Transcription page, POST /v1/local-models/downloads) or unpack a sherpa-onnx model into ${this.options.modelDir}/<name>/`
+    );
   }
 
   discover(): Promise<SpeechModel[]> {
@@ -47,7 +50,11 @@ export class SpeechModelCatalog {
    * arrives here) gets the `default_model` folder, else the first one.
    */
   select(list: SpeechModel[], name: string): SpeechModel | undefined {
-    return list.find((model) => model.name === name) ?? list.find((model) => model.name === this.options.defaultModel) ?? list[0];
+    return (
+      list.find((model) => model.name === name) ??
+      list.find((model) => model.name === this.options.defaultModel) ??
+      list[0]
+    );
   }
 
   async find(name: string): Promise<SpeechModel> {
@@ -59,7 +66,9 @@ export class SpeechModelCatalog {
     }
     if (model.name !== name && !this.reportedFallbacks.has(name)) {
       this.reportedFallbacks.add(name);
-      this.logger.info(`no speech model folder named ${name}; using ${model.name} (set upstream_model to a folder name to choose)`);
+      this.logger.info(
+        `no speech model folder named ${name}; using ${model.name} (set upstream_model to a folder name to choose)`,
+      );
     }
     return model;
   }

@@ -26,7 +26,10 @@ export async function transcribeWav(
   throwIfAborted(request.signal);
   const audio = readWav(request.audio, { maxDurationSeconds });
   if (audio.samples.length === 0) {
-    throw new ProviderError('invalid_input', 'the WAV file holds no audio samples', { code: 'invalid_audio', param: 'file' });
+    throw new ProviderError('invalid_input', 'the WAV file holds no audio samples', {
+      code: 'invalid_audio',
+      param: 'file',
+    });
   }
   const samples = resampleLinear(audio.samples, audio.sampleRate, MODEL_SAMPLE_RATE);
   const model = await catalog.find(request.model);
@@ -36,10 +39,14 @@ export async function transcribeWav(
   try {
     result = await recognizers.decodeSerially(model, recognizer, samples);
   } catch (error) {
-    throw new ProviderError('upstream', `the local speech engine failed to decode the audio: ${(error as Error).message}`, {
-      code: 'speech_engine_failed',
-      cause: error,
-    });
+    throw new ProviderError(
+      'upstream',
+      `the local speech engine failed to decode the audio: ${(error as Error).message}`,
+      {
+        code: 'speech_engine_failed',
+        cause: error,
+      },
+    );
   }
   throwIfAborted(request.signal);
   return {

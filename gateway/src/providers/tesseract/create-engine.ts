@@ -10,7 +10,8 @@ import { createWasmEngine, type PngEncoder } from './wasm-engine.js';
  * made once, when the engine first warms or recognises. `encodePng` encodes pages for tesseract.js.
  */
 export function createEngine(options: TesseractOptions, encodePng?: PngEncoder): OcrEngine {
-  const native = (): OcrEngine => createNativeEngine({ workers: options.workers, command: options.nativeCommand, timeoutMs: options.pageTimeoutMs });
+  const native = (): OcrEngine =>
+    createNativeEngine({ workers: options.workers, command: options.nativeCommand, timeoutMs: options.pageTimeoutMs });
   if (options.engine === 'native') return native();
   if (options.engine === 'wasm') return createWasmEngine(options.workers, encodePng);
   let chosen: OcrEngine | undefined;

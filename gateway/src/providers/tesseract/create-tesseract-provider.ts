@@ -22,7 +22,9 @@ export const createTesseractProvider: ProviderFactory = (context): ProviderInsta
     capabilities: { ocr: { ocr: (request) => ocrDocument(media, engine, options, request) } },
     warm: async () => {
       await engine.warm();
-      context.logger.info(`OCR engine: ${options.workers} ${engine.kind === 'native' ? 'native tesseract' : 'tesseract.js'} worker(s) ready`);
+      context.logger.info(
+        `OCR engine: ${options.workers} ${engine.kind === 'native' ? 'native tesseract' : 'tesseract.js'} worker(s) ready`,
+      );
     },
     status: () => engine.status(),
     queues: () => engine.queues(),

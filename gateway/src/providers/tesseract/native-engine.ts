@@ -37,7 +37,8 @@ export function createNativeEngine(options: NativeEngineOptions): OcrEngine {
   const pool = new WorkerPool<number>(options.workers, {
     start: async () => {
       probed ??= probeNativeTesseract(options.command).then((version) => {
-        if (!version) throw new Error(`no usable \`${options.command}\` command with the English model (install tesseract-ocr)`);
+        if (!version)
+          throw new Error(`no usable \`${options.command}\` command with the English model (install tesseract-ocr)`);
       });
       await probed;
       return slot++;
@@ -49,7 +50,12 @@ export function createNativeEngine(options: NativeEngineOptions): OcrEngine {
     workers: options.workers,
     recognize: async (image, signal, layout = 'auto') => {
       const tsv = await pool.run(signal, () =>
-        runNativeTesseract(image, ['tsv'], { command: options.command, timeoutMs: options.timeoutMs, signal, args: ['-l', 'eng', '--psm', PSM_FOR_LAYOUT[layout]] }),
+        runNativeTesseract(image, ['tsv'], {
+          command: options.command,
+          timeoutMs: options.timeoutMs,
+          signal,
+          args: ['-l', 'eng', '--psm', PSM_FOR_LAYOUT[layout]],
+        }),
       );
       return tsvToOcrBlocks(tsv);
     },

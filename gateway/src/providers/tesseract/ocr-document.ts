@@ -18,7 +18,12 @@ function throwIfAborted(signal: AbortSignal): void {
  * Runs `task` over `items` with at most `concurrency` in flight, keeping the input order. The first
  * failure aborts `stop` (the other items' work), and is thrown once every item in flight has settled.
  */
-async function mapConcurrent<T, R>(items: T[], concurrency: number, task: (item: T) => Promise<R>, stop: AbortController): Promise<R[]> {
+async function mapConcurrent<T, R>(
+  items: T[],
+  concurrency: number,
+  task: (item: T) => Promise<R>,
+  stop: AbortController,
+): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
   let failure: { error: unknown } | undefined;
@@ -40,7 +45,12 @@ async function mapConcurrent<T, R>(items: T[], concurrency: number, task: (item:
   return results;
 }
 
-async function ocrPdf(media: MediaDecoder, engine: OcrEngine, options: TesseractOptions, request: OcrRequest): Promise<OcrResult> {
+async function ocrPdf(
+  media: MediaDecoder,
+  engine: OcrEngine,
+  options: TesseractOptions,
+  request: OcrRequest,
+): Promise<OcrResult> {
   const pdf = await media.openPdf(request.document, options.maxPixels, request.signal);
   const pages = selectPages(pdf.pageCount, request.pages, options.maxPages);
   // One page failing stops the others' work (their reading threads and recognitions) before the request answers.
@@ -51,25 +61,46 @@ async function ocrPdf(media: MediaDecoder, engine: OcrEngine, options: Tesseract
     const content = await media.pdfPage(pdf, index, options.renderDpi, options.maxPixels, signal);
     if ('words' in content) {
       const blocks = layoutFromWords(content.words, content);
-      return { index, width: content.width, height: content.height, text: blocksText(blocks), blocks, source: 'text_layer', confidence: 1 };
+      return {
+        index,
+        width: content.width,
+        height: content.height,
+        text: blocksText(blocks),
+        blocks,
+        source: 'text_layer',
+        confidence: 1,
+      };
     }
     // No text layer: a scanned page.
     throwIfAborted(signal);
-    return recognizeGray(engine, content.image, index, { ...options, signal, pixels: pooledPagePixels(media.pool, signal) });
+    return recognizeGray(engine, content.image, index, {
+      ...options,
+      signal,
+      pixels: pooledPagePixels(media.pool, signal),
+    });
   };
   // Reading a page happens outside the recognition workers, so one page more than there are workers keeps them busy.
   return { pages: await mapConcurrent(pages, engine.workers + 1, recognise, stop) };
 }
 
 /** The `ocr` capability: images are recognised; PDF pages use their text layer or, when it is empty, are rendered and recognised. */
-export async function ocrDocument(media: MediaDecoder, engine: OcrEngine, options: TesseractOptions, request: OcrRequest): Promise<OcrResult> {
+export async function ocrDocument(
+  media: MediaDecoder,
+  engine: OcrEngine,
+  options: TesseractOptions,
+  request: OcrRequest,
+): Promise<OcrResult> {
   throwIfAborted(request.signal);
   const mimeType = request.document.length > 0 ? sniffMediaType(request.document) : null;
   if (mimeType === 'application/pdf') return ocrPdf(media, engine, options, request);
   assertImageBytes(request.document);
   selectPages(1, request.pages, options.maxPages);
   const image = await media.imageToGray(request.document, options.maxPixels, request.signal);
-  const page = await recognizeGray(engine, image, 0, { ...options, signal: request.signal, pixels: pooledPagePixels(media.pool, request.signal) });
+  const page = await recognizeGray(engine, image, 0, {
+    ...options,
+    signal: request.signal,
+    pixels: pooledPagePixels(media.pool, request.signal),
+  });
   throwIfAborted(request.signal);
   return { pages: [page] };
 }

@@ -8,8 +8,10 @@ const PAGE_TASKS = taskModule(import.meta.url, 'page-tasks');
 /** A page's pixel work (survey, preprocessing, the cut, PNG encoding) on the work pool's threads, for one request (`signal`). */
 export function pooledPagePixels(pool: WorkPool, signal: AbortSignal): PagePixels {
   return {
-    survey: (image, options) => pool.run({ image: sharedGray(image), options }, { module: PAGE_TASKS, name: 'survey', signal }),
-    preprocess: (image, options, cleaned) => pool.run({ image: sharedGray(image), options, cleaned }, { module: PAGE_TASKS, name: 'preprocess', signal }),
+    survey: (image, options) =>
+      pool.run({ image: sharedGray(image), options }, { module: PAGE_TASKS, name: 'survey', signal }),
+    preprocess: (image, options, cleaned) =>
+      pool.run({ image: sharedGray(image), options, cleaned }, { module: PAGE_TASKS, name: 'preprocess', signal }),
     blankCut: (image) => pool.run({ image: sharedGray(image) }, { module: PAGE_TASKS, name: 'blankCut', signal }),
     png: (image) => pool.run({ image: sharedGray(image) }, { module: PAGE_TASKS, name: 'png', signal }),
   };

@@ -47,7 +47,11 @@ const hasStrayTallLines = (blocks: OcrBlock[]): boolean => strayTallLines(blocks
 function mapWords(blocks: OcrBlock[], keep: (word: OcrWord) => boolean, dy = 0): OcrBlock[] {
   return blocks.flatMap((block) => {
     const lines = block.lines
-      .map((line) => line.words.filter(keep).map((w) => ({ ...w, bbox: [w.bbox[0], w.bbox[1] + dy, w.bbox[2], w.bbox[3] + dy] as BoxCoordinates })))
+      .map((line) =>
+        line.words
+          .filter(keep)
+          .map((w) => ({ ...w, bbox: [w.bbox[0], w.bbox[1] + dy, w.bbox[2], w.bbox[3] + dy] as BoxCoordinates })),
+      )
       .filter((words) => words.length > 0)
       .map((words) => makeLine(words));
     return lines.length > 0 ? [makeBlock(lines, block.kind)] : [];
@@ -66,7 +70,8 @@ const STRAIGHT_BONUS = 0.03;
  * came and "tiber" straightened, "o" read "0").
  */
 const BONUS_FROM_DEGREES = 1;
-const straightBonus = (transform: PageTransform): number => (Math.abs(transform.rotation) >= BONUS_FROM_DEGREES ? STRAIGHT_BONUS : 0);
+const straightBonus = (transform: PageTransform): number =>
+  Math.abs(transform.rotation) >= BONUS_FROM_DEGREES ? STRAIGHT_BONUS : 0;
 
 /**
  * Below this many pixels a page may be read as one block of lines on a spare worker while its layout
@@ -95,7 +100,8 @@ function speculateBlock(
   read: (signal: AbortSignal) => Promise<Reading>,
 ): Speculation | undefined {
   const small = image.width * image.height < SPECULATE_BELOW_PIXELS;
-  if (engine.kind !== 'native' || !small || spareWorkers(engine) < 2 || !(options.idleCore ?? hasIdleCore)()) return undefined;
+  if (engine.kind !== 'native' || !small || spareWorkers(engine) < 2 || !(options.idleCore ?? hasIdleCore)())
+    return undefined;
   const signal = options.signal;
   const controller = new AbortController();
   const cancel = (): void => controller.abort();
@@ -121,9 +127,19 @@ function speculateBlock(
  * read again as one block of lines, and an unsure page as a whole; the most confident reading is kept.
  * Blocks are ordered for reading on the (straightened) page, then mapped back.
  */
-export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: number, options: RecognizeOptions): Promise<OcrPage> {
+export async function recognizeGray(
+  engine: OcrEngine,
+  image: GrayImage,
+  index: number,
+  options: RecognizeOptions,
+): Promise<OcrPage> {
   const pixels = options.pixels ?? inThreadPixels;
-  const read = async (page: GrayImage, transform: PageTransform, layout: PageLayout, signal = options.signal): Promise<Reading> => {
+  const read = async (
+    page: GrayImage,
+    transform: PageTransform,
+    layout: PageLayout,
+    signal = options.signal,
+  ): Promise<Reading> => {
     const blocks = await recognizeInBands(engine, page, signal, layout, (whole) => pixels.blankCut(whole));
     return { image: page, transform, blocks, confidence: pageConfidence(blocks) };
   };
@@ -156,11 +172,14 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
   const { noisy, cleaned, preparedFirst } = survey;
   const onlyTurned = preparedFirst?.transform.rotation !== 0 && preparedFirst?.steps.length === 1;
   // Only cleaned (denoised): no step beyond cleanPage's, and it removed noise.
-  const onlyDenoised = noisy && cleaned && cleaned.steps.length > 0 && preparedFirst?.steps.length === cleaned.steps.length;
+  const onlyDenoised =
+    noisy && cleaned && cleaned.steps.length > 0 && preparedFirst?.steps.length === cleaned.steps.length;
   const denoisedFirst = onlyDenoised ? preparedFirst : undefined;
   const prepared = onlyTurned ? preparedFirst : denoisedFirst;
   const first = prepared ? read(prepared.image, prepared.transform, 'auto') : read(image, asIs, 'auto');
-  const asBlock = prepared ? undefined : speculateBlock(engine, image, options, (signal) => read(image, asIs, 'block', signal));
+  const asBlock = prepared
+    ? undefined
+    : speculateBlock(engine, image, options, (signal) => read(image, asIs, 'block', signal));
   let best: Reading;
   try {
     best = await first;
@@ -182,7 +201,10 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
   const unsure = best.confidence < CONFIDENT || noisy;
   if (options.preprocess && !prepared && (skew === undefined || Math.abs(skew) >= SKEWED || unsure)) {
     const textFound = best.blocks.length > 0;
-    const again = preparedFirst && textFound ? preparedFirst : await pixels.preprocess(image, { maxPixels: options.maxPixels, textFound }, cleaned);
+    const again =
+      preparedFirst && textFound
+        ? preparedFirst
+        : await pixels.preprocess(image, { maxPixels: options.maxPixels, textFound }, cleaned);
     const straightened = again.transform.rotation !== 0;
     if (!again.illegible && again.steps.length > 0 && (straightened || unsure)) {
       const reading = await read(again.image, again.transform, 'auto');
@@ -201,7 +223,12 @@ export async function recognizeGray(engine: OcrEngine, image: GrayImage, index: 
     const inBand = (w: OcrWord): boolean => (w.bbox[1] + w.bbox[3]) / 2 >= top && (w.bbox[1] + w.bbox[3]) / 2 < bottom;
     const band = await engine.recognize(cropRows(best.image, top, bottom), options.signal, 'block');
     const blocks = [...mapWords(best.blocks, (w) => !inBand(w)), ...mapWords(band, () => true, top)];
-    const reading: Reading = { image: best.image, transform: best.transform, blocks, confidence: pageConfidence(blocks) };
+    const reading: Reading = {
+      image: best.image,
+      transform: best.transform,
+      blocks,
+      confidence: pageConfidence(blocks),
+    };
     if (reading.confidence > best.confidence || !hasStrayTallLines(reading.blocks)) best = reading;
   } else if (readsAsBlock) {
     // Reading as one block helps a page whose layout was misread, not one that is mostly noise (where

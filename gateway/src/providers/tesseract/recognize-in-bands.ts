@@ -6,7 +6,11 @@ import { otsuThreshold } from './preprocess/otsu-threshold.js';
 
 /** The rows of `image` from `top` to `bottom` (a view, no copy). */
 export function cropRows(image: GrayImage, top: number, bottom: number): GrayImage {
-  return { width: image.width, height: bottom - top, data: image.data.subarray(top * image.width, bottom * image.width) };
+  return {
+    width: image.width,
+    height: bottom - top,
+    data: image.data.subarray(top * image.width, bottom * image.width),
+  };
 }
 
 /**
@@ -96,7 +100,8 @@ export async function recognizeInBands(
   image: GrayImage,
   signal: AbortSignal,
   layout: PageLayout,
-  blankCut: (image: GrayImage) => Promise<{ cut: number; gap: number } | undefined> = async (page) => findBlankCut(page),
+  blankCut: (image: GrayImage) => Promise<{ cut: number; gap: number } | undefined> = async (page) =>
+    findBlankCut(page),
 ): Promise<OcrBlock[]> {
   if (layout !== 'auto' || image.width * image.height < SPLIT_FROM_PIXELS || spareWorkers(engine) < 2) {
     return engine.recognize(image, signal, layout);
@@ -110,7 +115,11 @@ export async function recognizeInBands(
   const shifted = lower.map((block) => ({
     ...block,
     bbox: moveDown(block.bbox, found.cut),
-    lines: block.lines.map((line) => ({ ...line, bbox: moveDown(line.bbox, found.cut), words: line.words.map((w) => ({ ...w, bbox: moveDown(w.bbox, found.cut) })) })),
+    lines: block.lines.map((line) => ({
+      ...line,
+      bbox: moveDown(line.bbox, found.cut),
+      words: line.words.map((w) => ({ ...w, bbox: moveDown(w.bbox, found.cut) })),
+    })),
   }));
   return stitchBands(upper, shifted, found.cut, found.gap);
 }

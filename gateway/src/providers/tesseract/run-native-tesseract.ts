@@ -40,10 +40,18 @@ export function runNativeTesseract(image: GrayImage, outputs: string[], options:
       child.kill('SIGKILL');
     };
     const timer = setTimeout(
-      () => stop(new ProviderError('unavailable', `The tesseract command took longer than ${options.timeoutMs} ms on one page.`, { code: 'ocr_timeout' })),
+      () =>
+        stop(
+          new ProviderError(
+            'unavailable',
+            `The tesseract command took longer than ${options.timeoutMs} ms on one page.`,
+            { code: 'ocr_timeout' },
+          ),
+        ),
       options.timeoutMs,
     );
-    const onAbort = (): void => stop(new ProviderError('aborted', 'The OCR request was cancelled.', { code: 'aborted' }));
+    const onAbort = (): void =>
+      stop(new ProviderError('aborted', 'The OCR request was cancelled.', { code: 'aborted' }));
     options.signal.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => {
@@ -52,14 +60,25 @@ export function runNativeTesseract(image: GrayImage, outputs: string[], options:
     // A process that dies early closes its stdin; the exit code reports why.
     child.stdin.on('error', () => undefined);
     child.on('error', (error) =>
-      stop(new ProviderError('unavailable', `The tesseract command could not be started: ${error.message}`, { code: 'ocr_engine_unavailable', cause: error })),
+      stop(
+        new ProviderError('unavailable', `The tesseract command could not be started: ${error.message}`, {
+          code: 'ocr_engine_unavailable',
+          cause: error,
+        }),
+      ),
     );
     child.on('close', (code) => {
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
       if (failure) reject(failure);
       else if (code !== 0) {
-        reject(new ProviderError('unavailable', `The tesseract command failed (exit ${code}): ${stderr.trim().slice(0, 300)}`, { code: 'ocr_engine_failed' }));
+        reject(
+          new ProviderError(
+            'unavailable',
+            `The tesseract command failed (exit ${code}): ${stderr.trim().slice(0, 300)}`,
+            { code: 'ocr_engine_failed' },
+          ),
+        );
       } else resolve(Buffer.concat(stdout).toString('utf8'));
     });
     child.stdin.end(encodePgm(image));

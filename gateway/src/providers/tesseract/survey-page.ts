@@ -4,7 +4,17 @@ import { distinctInk } from './preprocess/distinct-ink.js';
 import { estimateNoise } from './preprocess/estimate-noise.js';
 import { lineProfile } from './preprocess/line-profile.js';
 import { findBlankCut } from './recognize-in-bands.js';
-import { cleanedPage, cleanPage, grainSized, NOISY, preprocessPage, type CleanedPage, type CleanedPixels, type PreprocessedPage, type PreprocessOptions } from './preprocess/preprocess-page.js';
+import {
+  cleanedPage,
+  cleanPage,
+  grainSized,
+  NOISY,
+  preprocessPage,
+  type CleanedPage,
+  type CleanedPixels,
+  type PreprocessedPage,
+  type PreprocessOptions,
+} from './preprocess/preprocess-page.js';
 
 /** What a page's pixels say before its first reading (see recognizeGray). */
 export type PageSurvey =
@@ -28,7 +38,10 @@ export type PageSurvey =
  * once cleaned is read as the few words that stand out of it. A page with a clear skew, or whose grain
  * measures noisy, is prepared (see preprocessPage) for its first reading.
  */
-export async function surveyPage(image: GrayImage, options: { preprocess: boolean; maxPixels: number }): Promise<PageSurvey> {
+export async function surveyPage(
+  image: GrayImage,
+  options: { preprocess: boolean; maxPixels: number },
+): Promise<PageSurvey> {
   const profile = options.preprocess ? lineProfile(image) : undefined;
   let cleaned: CleanedPage | undefined;
   if (profile && !profile.lines) {
@@ -39,8 +52,16 @@ export async function surveyPage(image: GrayImage, options: { preprocess: boolea
   }
   const noisy = options.preprocess && estimateNoise(image) > NOISY;
   if (noisy) cleaned ??= await cleanPage(image);
-  const preparedFirst = profile?.clearSkew !== undefined || noisy ? await preprocessPage(image, { maxPixels: options.maxPixels }, cleaned) : undefined;
-  return { kind: 'page', noisy, cleaned: cleaned && { image: cleaned.image, binary: cleaned.binary, steps: cleaned.steps }, preparedFirst };
+  const preparedFirst =
+    profile?.clearSkew !== undefined || noisy
+      ? await preprocessPage(image, { maxPixels: options.maxPixels }, cleaned)
+      : undefined;
+  return {
+    kind: 'page',
+    noisy,
+    cleaned: cleaned && { image: cleaned.image, binary: cleaned.binary, steps: cleaned.steps },
+    preparedFirst,
+  };
 }
 
 /** The pixel work of recognising a page, run where its owner chooses (on the event loop in unit tests, on the work pool in the gateway). */

@@ -26,7 +26,9 @@ function positiveNumber(options: ProviderOptions, key: string, fallback: number,
   if (value === undefined || value === null) return fallback;
   const number = typeof value === 'string' ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isFinite(number) || number <= 0 || (integer && !Number.isInteger(number))) {
-    throw new Error(`Tesseract provider option ${key} must be a positive ${integer ? 'integer' : 'number'}, got ${JSON.stringify(value)}.`);
+    throw new Error(
+      `Tesseract provider option ${key} must be a positive ${integer ? 'integer' : 'number'}, got ${JSON.stringify(value)}.`,
+    );
   }
   return number;
 }
@@ -41,7 +43,9 @@ function engineKind(value: unknown): TesseractOptions['engine'] {
 export function parseTesseractOptions(options: ProviderOptions): TesseractOptions {
   const command = options.tesseract_command;
   if (command !== undefined && (typeof command !== 'string' || command.trim() === '')) {
-    throw new Error(`Tesseract provider option tesseract_command must be a command name or path, got ${JSON.stringify(command)}.`);
+    throw new Error(
+      `Tesseract provider option tesseract_command must be a command name or path, got ${JSON.stringify(command)}.`,
+    );
   }
   return {
     engine: engineKind(options.engine),

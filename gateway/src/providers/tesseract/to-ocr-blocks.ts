@@ -18,7 +18,12 @@ export function toOcrBlocks(blocks: Block[] | null): OcrBlock[] {
           .filter((w) => w.text.trim().length > 0)
           .map((w) => ({ text: w.text.trim(), bbox: box(w.bbox), confidence: confidence(w.confidence) }));
         if (words.length === 0) continue;
-        lines.push({ text: words.map((w) => w.text).join(' '), bbox: box(line.bbox), confidence: confidence(line.confidence), words });
+        lines.push({
+          text: words.map((w) => w.text).join(' '),
+          bbox: box(line.bbox),
+          confidence: confidence(line.confidence),
+          words,
+        });
       }
       if (lines.length === 0) continue;
       out.push({

@@ -38,7 +38,12 @@ export function tsvToOcrBlocks(tsv: string): OcrBlock[] {
       l.confidence = mean(l.words.map((w) => w.confidence));
     }
     if (lines.length === 0) continue;
-    out.push({ text: lines.map((l) => l.text).join('\n'), bbox: b.bbox, confidence: mean(lines.map((l) => l.confidence)), lines });
+    out.push({
+      text: lines.map((l) => l.text).join('\n'),
+      bbox: b.bbox,
+      confidence: mean(lines.map((l) => l.confidence)),
+      lines,
+    });
   }
   return out;
 }

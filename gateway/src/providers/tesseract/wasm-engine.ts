@@ -15,7 +15,11 @@ function englishLangPath(): string {
 
 async function startWorker(): Promise<Worker> {
   // Each job sets the page segmentation: tesseract.js' default (one uniform block) reads across columns.
-  const worker = await createWorker('eng', OEM.LSTM_ONLY, { langPath: englishLangPath(), gzip: true, cacheMethod: 'none' });
+  const worker = await createWorker('eng', OEM.LSTM_ONLY, {
+    langPath: englishLangPath(),
+    gzip: true,
+    cacheMethod: 'none',
+  });
   return worker;
 }
 
@@ -23,7 +27,10 @@ async function startWorker(): Promise<Worker> {
 export type PngEncoder = (image: GrayImage, signal: AbortSignal) => Promise<Uint8Array>;
 
 /** tesseract.js (WebAssembly): the portable engine, used where the machine has no `tesseract` command. */
-export function createWasmEngine(workers: number, encode: PngEncoder = async (image) => encodeGrayPng(image)): OcrEngine {
+export function createWasmEngine(
+  workers: number,
+  encode: PngEncoder = async (image) => encodeGrayPng(image),
+): OcrEngine {
   const pool = new WorkerPool<Worker>(workers, { start: startWorker, stop: (w) => w.terminate() });
   return {
     kind: 'wasm',

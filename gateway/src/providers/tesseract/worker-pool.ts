@@ -72,7 +72,8 @@ export class WorkerPool<Worker> {
 
   /** Runs `job` on a free worker, starting the pool if it is cold. */
   async run<T>(signal: AbortSignal, job: (worker: Worker) => Promise<T>): Promise<T> {
-    if (this.closed) throw new ProviderError('unavailable', 'The OCR engine has been shut down.', { code: 'ocr_engine_closed' });
+    if (this.closed)
+      throw new ProviderError('unavailable', 'The OCR engine has been shut down.', { code: 'ocr_engine_closed' });
     await this.warm();
     const worker = await this.acquire(signal);
     try {
@@ -117,7 +118,9 @@ export class WorkerPool<Worker> {
     this.closed = true;
     for (const waiter of this.waiters.splice(0)) {
       waiter.signal.removeEventListener('abort', waiter.onAbort);
-      waiter.reject(new ProviderError('unavailable', 'The OCR engine is shutting down.', { code: 'ocr_engine_closed' }));
+      waiter.reject(
+        new ProviderError('unavailable', 'The OCR engine is shutting down.', { code: 'ocr_engine_closed' }),
+      );
     }
     await this.starting?.catch(() => undefined);
     const workers = this.workers;

@@ -60,7 +60,9 @@ async function connect(url: string): Promise<{ commands: Redis; subscriber: Redi
     subscriber.disconnect();
     // ioredis rejects with "Connection is closed."; the socket's own error (ECONNREFUSED, ...) says more.
     const why = (lastError ?? (error as Error)).message;
-    throw new Error(`Redis at ${redactedRedisUrl(url)} did not answer (${why}). Start Redis, or leave GATEWAY_REDIS_URL unset to run a single gateway.`);
+    throw new Error(
+      `Redis at ${redactedRedisUrl(url)} did not answer (${why}). Start Redis, or leave GATEWAY_REDIS_URL unset to run a single gateway.`,
+    );
   }
 }
 

@@ -8,7 +8,11 @@ const FIRST_WAIT_MS = 250;
  * thrown as it came, so a Redis that is really absent still ends the start with its one-line reason
  * (about 2 s later).
  */
-export async function retryAtStart<T>(step: () => Promise<T>, onRetry: (error: unknown, attempt: number) => void = () => undefined, attempts = START_ATTEMPTS): Promise<T> {
+export async function retryAtStart<T>(
+  step: () => Promise<T>,
+  onRetry: (error: unknown, attempt: number) => void = () => undefined,
+  attempts = START_ATTEMPTS,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await step();

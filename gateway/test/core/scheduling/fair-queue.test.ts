@@ -68,7 +68,9 @@ describe('FairQueue', () => {
 
   it('frees the slot of a job that fails', async () => {
     const queue = new FairQueue({ concurrency: 1, perKey: 1 });
-    await expect(queue.run('a', new AbortController().signal, () => Promise.reject(new Error('broken')))).rejects.toThrow('broken');
+    await expect(
+      queue.run('a', new AbortController().signal, () => Promise.reject(new Error('broken'))),
+    ).rejects.toThrow('broken');
     expect(await queue.run('a', new AbortController().signal, async () => 'next')).toBe('next');
     expect(queue.depth()).toEqual({ waiting: 0, running: 0 });
   });

@@ -1,4 +1,5 @@
 export type { CatalogEntry, LocalModelFile, ModelDownload } from '../../../../gateway/src/wire/local-model-schemas';
 
 /** Downloads still moving: the list is polled while any is. */
-export const isActive = (status: string): boolean => status === 'queued' || status === 'downloading' || status === 'verifying';
+export const isActive = (status: string): boolean =>
+  status === 'queued' || status === 'downloading' || status === 'verifying';

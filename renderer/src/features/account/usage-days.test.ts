@@ -1,14 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { fillUsageDays } from './usage-days';
 
-const group = (key: string, requests: number) => ({ key, requests, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost: 0 });
+const group = (key: string, requests: number) => ({
+  key,
+  requests,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  total_tokens: 0,
+  cost: 0,
+});
 
 describe('fillUsageDays', () => {
   const now = Date.parse('2025-03-10T15:00:00Z');
 
   it('fills the days without usage with zeros up to today', () => {
     const days = fillUsageDays([group('2025-03-08', 4)], 7, now);
-    expect(days.map((d) => d.key)).toEqual(['2025-03-04', '2025-03-05', '2025-03-06', '2025-03-07', '2025-03-08', '2025-03-09', '2025-03-10']);
+    expect(days.map((d) => d.key)).toEqual([
+      '2025-03-04',
+      '2025-03-05',
+      '2025-03-06',
+      '2025-03-07',
+      '2025-03-08',
+      '2025-03-09',
+      '2025-03-10',
+    ]);
     expect(days.map((d) => d.requests)).toEqual([0, 0, 0, 0, 4, 0, 0]);
   });
 

@@ -14,7 +14,9 @@ export function fillUsageDays(groups: readonly UsageGroup[], days: number, now: 
   const filled: UsageGroup[] = [];
   for (let t = Date.parse(`${earliest}T00:00:00Z`); utcDay(t) <= utcDay(now); t += DAY_MS) {
     const key = utcDay(t);
-    filled.push(byKey.get(key) ?? { key, requests: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost: 0 });
+    filled.push(
+      byKey.get(key) ?? { key, requests: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost: 0 },
+    );
   }
   return filled;
 }

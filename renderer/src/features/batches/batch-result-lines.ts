@@ -18,7 +18,13 @@ export function parseResultLines(jsonl: string): BatchResultLine[] {
 /** The text a result line carries: the answer's content, or the error's message. */
 export function resultText(line: BatchResultLine): string {
   if (line.error) return line.error.message;
-  const body = line.response?.body as { choices?: { message?: { content?: string }; text?: string }[]; data?: { embedding?: number[] }[]; message?: string } | undefined;
+  const body = line.response?.body as
+    | {
+        choices?: { message?: { content?: string }; text?: string }[];
+        data?: { embedding?: number[] }[];
+        message?: string;
+      }
+    | undefined;
   const choice = body?.choices?.[0];
   if (choice?.message?.content !== undefined) return choice.message.content;
   if (choice?.text !== undefined) return choice.text;
@@ -33,5 +39,8 @@ export function failureReasons(lines: readonly BatchResultLine[], limit = 3): { 
     const reason = resultText(line);
     counts.set(reason, (counts.get(reason) ?? 0) + 1);
   }
-  return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count).slice(0, limit);
+  return [...counts]
+    .map(([reason, count]) => ({ reason, count }))
+    .sort((a, b) => b.count - a.count)
+    .slice(0, limit);
 }

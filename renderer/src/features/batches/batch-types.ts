@@ -13,7 +13,13 @@ export const CANCEL_SETTLE_SECONDS = 30;
 
 export function isSettling(batch: Batch, nowSeconds = Date.now() / 1000): boolean {
   if (ACTIVE_STATUSES.includes(batch.status)) return true;
-  return batch.status === 'cancelled' && !batch.output_file_id && !batch.error_file_id && batch.cancelled_at !== null && nowSeconds - batch.cancelled_at < CANCEL_SETTLE_SECONDS;
+  return (
+    batch.status === 'cancelled' &&
+    !batch.output_file_id &&
+    !batch.error_file_id &&
+    batch.cancelled_at !== null &&
+    nowSeconds - batch.cancelled_at < CANCEL_SETTLE_SECONDS
+  );
 }
 
 /** Why a batch failed or what went wrong in it, from the errors the API reports. */
@@ -45,7 +51,8 @@ const STATUS_TONE: Record<BatchStatus, BatchTone> = {
 export function batchLook(batch: Batch): { label: string; tone: BatchTone } {
   const { total, failed } = batch.request_counts;
   if (batch.status === 'completed' && failed > 0) {
-    if (failed >= total) return { label: `completed, all ${failed} ${failed === 1 ? 'line' : 'lines'} failed`, tone: 'error' };
+    if (failed >= total)
+      return { label: `completed, all ${failed} ${failed === 1 ? 'line' : 'lines'} failed`, tone: 'error' };
     return { label: `completed with ${failed} failed`, tone: 'warn' };
   }
   return { label: batch.status.replace('_', ' '), tone: STATUS_TONE[batch.status] };

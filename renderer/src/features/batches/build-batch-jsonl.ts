@@ -1,8 +1,13 @@
 import type { BatchEndpoint } from './batch-types';
 
 /** The endpoints a typed prompt can be composed for; the others take images or documents, so their JSONL is uploaded. */
-export const COMPOSABLE_ENDPOINTS = ['/v1/chat/completions', '/v1/completions', '/v1/embeddings'] as const satisfies readonly BatchEndpoint[];
-export const isComposable = (endpoint: BatchEndpoint): boolean => (COMPOSABLE_ENDPOINTS as readonly BatchEndpoint[]).includes(endpoint);
+export const COMPOSABLE_ENDPOINTS = [
+  '/v1/chat/completions',
+  '/v1/completions',
+  '/v1/embeddings',
+] as const satisfies readonly BatchEndpoint[];
+export const isComposable = (endpoint: BatchEndpoint): boolean =>
+  (COMPOSABLE_ENDPOINTS as readonly BatchEndpoint[]).includes(endpoint);
 
 export interface ComposedRequest {
   customId: string;
@@ -27,6 +32,13 @@ function bodyFor(prompt: string, { endpoint, model, maxTokens }: ComposeOptions)
 export function buildBatchJsonl(requests: readonly ComposedRequest[], options: ComposeOptions): string {
   return requests
     .filter((r) => r.prompt.trim())
-    .map((r, i) => JSON.stringify({ custom_id: r.customId.trim() || `request-${i + 1}`, method: 'POST', url: options.endpoint, body: bodyFor(r.prompt, options) }))
+    .map((r, i) =>
+      JSON.stringify({
+        custom_id: r.customId.trim() || `request-${i + 1}`,
+        method: 'POST',
+        url: options.endpoint,
+        body: bodyFor(r.prompt, options),
+      }),
+    )
     .join('\n');
 }

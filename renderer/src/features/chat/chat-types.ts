@@ -50,4 +50,9 @@ export type { ChatCompletionChunk } from '../../../../gateway/src/api/chat/chat-
 export type WireMessage = Pick<WireChatMessage, 'role' | 'content'>;
 
 /** The body the playground sends: always streamed, with usage at the end. */
-export type ChatCompletionRequest = ChatBodyType & { model: string; messages: WireMessage[]; stream: true; stream_options: { include_usage: true } };
+export type ChatCompletionRequest = ChatBodyType & {
+  model: string;
+  messages: WireMessage[];
+  stream: true;
+  stream_options: { include_usage: true };
+};

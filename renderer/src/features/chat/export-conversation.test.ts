@@ -9,7 +9,14 @@ const conversation = {
   settings: { ...DEFAULT_SETTINGS, model: 'svc-small', system: 'Be brief.' },
   messages: [
     { id: 'm1', role: 'user' as const, content: 'What is the total?', images: ['data:image/png;base64,AAAA'] },
-    { id: 'm2', role: 'assistant' as const, content: '42 EUR', images: [], model: 'svc-small', status: 'done' as const },
+    {
+      id: 'm2',
+      role: 'assistant' as const,
+      content: '42 EUR',
+      images: [],
+      model: 'svc-small',
+      status: 'done' as const,
+    },
     { id: 'm3', role: 'assistant' as const, content: '', images: [], status: 'error' as const, error: 'upstream down' },
   ],
 };

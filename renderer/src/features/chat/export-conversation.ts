@@ -2,18 +2,29 @@ import type { Conversation } from './chat-types';
 
 /** A file name from the conversation title: letters, digits and dashes only. */
 export const conversationFileName = (conversation: Conversation, extension: 'md' | 'json') =>
-  `${conversation.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'conversation'}.${extension}`;
+  `${
+    conversation.title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'conversation'
+  }.${extension}`;
 
 /** The conversation as readable Markdown: settings that shape the replies, then each turn. */
 export function conversationToMarkdown(conversation: Conversation): string {
   const { settings } = conversation;
-  const lines = [`# ${conversation.title}`, '', `- Model: \`${settings.model}\``, `- Temperature: ${settings.temperature}`];
+  const lines = [
+    `# ${conversation.title}`,
+    '',
+    `- Model: \`${settings.model}\``,
+    `- Temperature: ${settings.temperature}`,
+  ];
   if (settings.system.trim()) lines.push('', '## System', '', settings.system.trim());
   for (const message of conversation.messages) {
     const heading = message.role === 'user' ? 'User' : `Assistant${message.model ? ` (${message.model})` : ''}`;
     lines.push('', `## ${heading}`, '');
     if (message.content) lines.push(message.content);
-    if (message.images.length) lines.push(`_${message.images.length} image${message.images.length === 1 ? '' : 's'} attached_`);
+    if (message.images.length)
+      lines.push(`_${message.images.length} image${message.images.length === 1 ? '' : 's'} attached_`);
     if (message.status === 'error') lines.push(`_Failed: ${message.error ?? 'unknown error'}_`);
     if (message.status === 'stopped') lines.push('_Stopped_');
   }
@@ -22,4 +33,13 @@ export function conversationToMarkdown(conversation: Conversation): string {
 
 /** Everything needed to look at or re-create the conversation, images included. */
 export const conversationToJson = (conversation: Conversation): string =>
-  JSON.stringify({ title: conversation.title, createdAt: new Date(conversation.createdAt).toISOString(), settings: conversation.settings, messages: conversation.messages }, null, 2);
+  JSON.stringify(
+    {
+      title: conversation.title,
+      createdAt: new Date(conversation.createdAt).toISOString(),
+      settings: conversation.settings,
+      messages: conversation.messages,
+    },
+    null,
+    2,
+  );

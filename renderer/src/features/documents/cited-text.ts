@@ -12,7 +12,11 @@ export interface TextSegment {
  */
 export function segmentCitedText(text: string, citations: readonly Citation[]): TextSegment[] {
   const ranges = citations
-    .map((c, i) => ({ start: Math.max(0, Math.min(text.length, c.start)), end: Math.max(0, Math.min(text.length, c.end)), i }))
+    .map((c, i) => ({
+      start: Math.max(0, Math.min(text.length, c.start)),
+      end: Math.max(0, Math.min(text.length, c.end)),
+      i,
+    }))
     .filter((r) => r.end > r.start)
     .sort((a, b) => a.start - b.start);
   const segments: TextSegment[] = [];

@@ -12,7 +12,12 @@ describe('vector export', () => {
   });
 
   it('CSV opens a text that looks like a formula as text', () => {
-    expect(vectorsToCsv([{ text: '=1+1', embedding: [-0.5] }, { text: '@A1', embedding: [1] }])).toBe("text,d0\n'=1+1,-0.5\n'@A1,1\n");
+    expect(
+      vectorsToCsv([
+        { text: '=1+1', embedding: [-0.5] },
+        { text: '@A1', embedding: [1] },
+      ]),
+    ).toBe("text,d0\n'=1+1,-0.5\n'@A1,1\n");
   });
 
   it('JSON keeps the model, input order and full vectors', () => {

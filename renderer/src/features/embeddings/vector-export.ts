@@ -7,7 +7,11 @@ export interface EmbeddedText {
 }
 
 export const vectorsToJson = (rows: readonly EmbeddedText[], model: string): string =>
-  JSON.stringify({ model, data: rows.map((row, index) => ({ index, text: row.text, embedding: row.embedding })) }, null, 2);
+  JSON.stringify(
+    { model, data: rows.map((row, index) => ({ index, text: row.text, embedding: row.embedding })) },
+    null,
+    2,
+  );
 
 /** One row per text: the text (formulas defused), then one column per dimension (d0, d1, …). */
 export function vectorsToCsv(rows: readonly EmbeddedText[]): string {

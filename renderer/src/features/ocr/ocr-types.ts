@@ -1,5 +1,10 @@
 import type { Static } from '@sinclair/typebox';
-import type { Granularity as GranularitySchema, OcrBodyType, OcrBox as OcrBoxSchema, SpecOcrResultSchema } from '../../../../gateway/src/api/ocr/ocr-schemas';
+import type {
+  Granularity as GranularitySchema,
+  OcrBodyType,
+  OcrBox as OcrBoxSchema,
+  SpecOcrResultSchema,
+} from '../../../../gateway/src/api/ocr/ocr-schemas';
 
 export type { RenderedPage } from '../../../../gateway/src/api/ocr/ocr-schemas';
 
@@ -14,7 +19,17 @@ type SpecOcrResult = Static<typeof SpecOcrResultSchema>;
 export type OcrPage = NonNullable<SpecOcrResult['pages']>[number];
 
 /** The inspector's request: SPEC's form, always with boxes. */
-export type OcrRequest = Pick<OcrBodyType, 'pages' | 'structured_output' | 'schema'> & { model: string; image: string; return_bboxes: true; granularity: Granularity; pages?: number[] };
+export type OcrRequest = Pick<OcrBodyType, 'pages' | 'structured_output' | 'schema'> & {
+  model: string;
+  image: string;
+  return_bboxes: true;
+  granularity: Granularity;
+  pages?: number[];
+};
 
 /** SPEC's result as the inspector asks for it: text, boxes and pages are always there. */
-export type OcrResult = Omit<SpecOcrResult, 'text' | 'bboxes' | 'pages'> & { text: string; bboxes: OcrBox[]; pages: OcrPage[] };
+export type OcrResult = Omit<SpecOcrResult, 'text' | 'bboxes' | 'pages'> & {
+  text: string;
+  bboxes: OcrBox[];
+  pages: OcrPage[];
+};

@@ -3,7 +3,10 @@ import type { RequestLogEntry } from '../../../../gateway/src/api/console/consol
 export const MAX_ENTRIES = 500;
 
 /** Newest first, without duplicates (the stream may repeat what the list already returned). */
-export function mergeEntries(current: readonly RequestLogEntry[], incoming: readonly RequestLogEntry[]): RequestLogEntry[] {
+export function mergeEntries(
+  current: readonly RequestLogEntry[],
+  incoming: readonly RequestLogEntry[],
+): RequestLogEntry[] {
   const seen = new Set<string>();
   const merged: RequestLogEntry[] = [];
   for (const entry of [...incoming, ...current].sort((a, b) => b.time - a.time)) {

@@ -30,7 +30,22 @@ export function failureText(entry: RequestLogEntry): string {
   return [entry.error_code, entry.error_message].filter(Boolean).join(': ');
 }
 
-const CSV_COLUMNS = ['id', 'time', 'method', 'path', 'status', 'model', 'key_prefix', 'client', 'latency_ms', 'prompt_tokens', 'completion_tokens', 'cost', 'error_code', 'error_message'] as const satisfies readonly (keyof RequestLogEntry)[];
+const CSV_COLUMNS = [
+  'id',
+  'time',
+  'method',
+  'path',
+  'status',
+  'model',
+  'key_prefix',
+  'client',
+  'latency_ms',
+  'prompt_tokens',
+  'completion_tokens',
+  'cost',
+  'error_code',
+  'error_message',
+] as const satisfies readonly (keyof RequestLogEntry)[];
 
 /** The rows as CSV (RFC 4180, formulas defused), time as ISO 8601. */
 export function requestsToCsv(entries: readonly RequestLogEntry[]): string {
@@ -50,7 +65,10 @@ const BODY_END = 'SWITCHYARD_REQUEST_BODY';
 
 /** The logged request as a cURL command; the key is left as a variable since the log never holds it. */
 export function requestToCurl(entry: RequestLogEntry, origin: string): string {
-  const lines = [`curl -X ${entry.method} ${shellQuote(origin + entry.path)}`, `  -H "Authorization: Bearer $SWITCHYARD_API_KEY"`];
+  const lines = [
+    `curl -X ${entry.method} ${shellQuote(origin + entry.path)}`,
+    `  -H "Authorization: Bearer $SWITCHYARD_API_KEY"`,
+  ];
   const contentType = entry.request_headers?.['content-type'];
   if (entry.request_body !== undefined && entry.request_body !== '') {
     if (contentType) lines.push(`  -H ${shellQuote(`Content-Type: ${contentType}`)}`);

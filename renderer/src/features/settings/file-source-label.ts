@@ -6,7 +6,10 @@
 export const fileSourceLabel = (configPath: string | null): string => (configPath ? 'config file' : 'built-in');
 
 /** The badge of a provider or a model route: where its definition in effect comes from. */
-export function entrySourceLabel(entry: { source: 'config' | 'console' | 'built_in'; in_config: boolean; removed?: boolean }, configPath: string | null): string {
+export function entrySourceLabel(
+  entry: { source: 'config' | 'console' | 'built_in'; in_config: boolean; removed?: boolean },
+  configPath: string | null,
+): string {
   if (entry.removed) return 'removed here';
   if (entry.source === 'built_in') return 'built-in';
   if (entry.source === 'config') return fileSourceLabel(configPath);

@@ -19,12 +19,17 @@ export interface MinuteBucket {
   p95: number | null;
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null;
 
 /** Requests per minute over the last `minutes` (console calls left out): count, 5xx and 429 errors, latency p50 and p95. */
 export function minuteBuckets(entries: readonly RequestLogEntry[], now: number, minutes = 30): MinuteBucket[] {
   const end = Math.floor(now / 60_000);
-  const buckets = Array.from({ length: minutes }, (_, i) => ({ minute: end - minutes + 1 + i, latencies: [] as number[], errors: 0 }));
+  const buckets = Array.from({ length: minutes }, (_, i) => ({
+    minute: end - minutes + 1 + i,
+    latencies: [] as number[],
+    errors: 0,
+  }));
   for (const entry of entries) {
     if (entry.client === CONSOLE_CLIENT) continue;
     const index = Math.floor(entry.time / 60_000) - (end - minutes + 1);

@@ -14,10 +14,15 @@ const cueText = (segment: TranscriptSegment) => segment.text.trim().replace(/\n{
 
 /** SubRip: numbered cues from 1, comma before the milliseconds, a blank line between cues. */
 export function toSrt(segments: readonly TranscriptSegment[]): string {
-  return segments.map((s, i) => `${i + 1}\n${timestamp(s.start, ',')} --> ${timestamp(s.end, ',')}\n${cueText(s)}\n`).join('\n');
+  return segments
+    .map((s, i) => `${i + 1}\n${timestamp(s.start, ',')} --> ${timestamp(s.end, ',')}\n${cueText(s)}\n`)
+    .join('\n');
 }
 
 /** WebVTT: the WEBVTT header, a dot before the milliseconds. */
 export function toVtt(segments: readonly TranscriptSegment[]): string {
-  return ['WEBVTT\n', ...segments.map((s) => `${timestamp(s.start, '.')} --> ${timestamp(s.end, '.')}\n${cueText(s)}\n`)].join('\n');
+  return [
+    'WEBVTT\n',
+    ...segments.map((s) => `${timestamp(s.start, '.')} --> ${timestamp(s.end, '.')}\n${cueText(s)}\n`),
+  ].join('\n');
 }

@@ -1,7 +1,12 @@
 import type { BoxCoordinates, OcrPage, OcrWord } from '../../../providers/contracts/ocr.js';
 import { classifyRegions, LIST_MARKER } from './classify-regions.js';
 import { findPageBands } from './find-page-bands.js';
-import type { OcrPageBlock, OcrPageObject, OcrTableObject, WordConfidence } from '../../../wire/mistral-ocr-response-schema.js';
+import type {
+  OcrPageBlock,
+  OcrPageObject,
+  OcrTableObject,
+  WordConfidence,
+} from '../../../wire/mistral-ocr-response-schema.js';
 import type { PageRegion } from './page-regions.js';
 import { htmlTable, markdownTable } from './table-markup.js';
 
@@ -54,7 +59,15 @@ function listMarkdown(region: PageRegion): string {
     if (LIST_MARKER.test(first) || items.length === 0) {
       const numbered = /\d|^\(?[a-z][.)]$/i.test(first) && LIST_MARKER.test(first);
       const marker = numbered ? first.replace(/^\(/, '').replace(/\)$/, '.') : '-';
-      items.push({ marker, lines: [line.words.slice(LIST_MARKER.test(first) ? 1 : 0).map((word) => word.text).join(' ')] });
+      items.push({
+        marker,
+        lines: [
+          line.words
+            .slice(LIST_MARKER.test(first) ? 1 : 0)
+            .map((word) => word.text)
+            .join(' '),
+        ],
+      });
     } else items[items.length - 1].lines.push(line.text);
   }
   return items.map((item) => `${item.marker} ${runningText(item.lines.map((text) => ({ text })))}`).join('\n');
@@ -73,7 +86,12 @@ function wordConfidences(words: OcrWord[], text: string, offset = 0): WordConfid
 }
 
 function blockConfidence(words: OcrWord[]) {
-  if (words.length === 0) return { average_content_confidence_score: null, minimum_content_confidence_score: null, block_type_confidence_score: null };
+  if (words.length === 0)
+    return {
+      average_content_confidence_score: null,
+      minimum_content_confidence_score: null,
+      block_type_confidence_score: null,
+    };
   const values = words.map((word) => word.confidence);
   return {
     average_content_confidence_score: round(values.reduce((sum, value) => sum + value, 0) / values.length),
@@ -96,7 +114,11 @@ const toCorners = (bbox: BoxCoordinates) => ({
  * (an upstream that answers with markdown) keeps its text as its markdown. Images come without crops:
  * the caller adds them.
  */
-export function buildMistralPages(pages: OcrPage[], extras: PageExtras[], options: MistralPageOptions): OcrPageObject[] {
+export function buildMistralPages(
+  pages: OcrPage[],
+  extras: PageExtras[],
+  options: MistralPageOptions,
+): OcrPageObject[] {
   const bands = findPageBands(pages);
   let tableCount = 0;
   return pages.map((page, position) => {
@@ -110,7 +132,13 @@ export function buildMistralPages(pages: OcrPage[], extras: PageExtras[], option
       const text = runningText(region.lines);
       switch (region.type) {
         case 'title':
-          return { type: region.type, markdown: `${'#'.repeat(region.level ?? 2)} ${text}`, content: text, words, region };
+          return {
+            type: region.type,
+            markdown: `${'#'.repeat(region.level ?? 2)} ${text}`,
+            content: text,
+            words,
+            region,
+          };
         case 'list': {
           const list = listMarkdown(region);
           return { type: region.type, markdown: list, content: list, words, region };
@@ -123,13 +151,21 @@ export function buildMistralPages(pages: OcrPage[], extras: PageExtras[], option
           }
           const id = `tbl-${tableCount++}.${options.tableFormat === 'html' ? 'html' : 'md'}`;
           const content = options.tableFormat === 'html' ? htmlTable(rows) : markdownTable(rows);
-          tables.push({ id, content, format: options.tableFormat, ...(options.confidenceGranularity === 'word' ? { word_confidence_scores: wordConfidences(words, content) } : {}) });
+          tables.push({
+            id,
+            content,
+            format: options.tableFormat,
+            ...(options.confidenceGranularity === 'word'
+              ? { word_confidence_scores: wordConfidences(words, content) }
+              : {}),
+          });
           return { type: region.type, markdown: `[${id}](${id})`, content, words, region, tableId: id };
         }
         case 'image': {
           // Figures come sorted top to bottom, image regions in reading order (a column's figure may be
           // read before a higher one in the next column): each region is linked to the figure of its box.
-          const id = (figures.find((figure) => figure.bbox === region.bbox) ?? figures.find((figure) => sameBox(figure.bbox, region.bbox)))!.id;
+          const id = (figures.find((figure) => figure.bbox === region.bbox) ??
+            figures.find((figure) => sameBox(figure.bbox, region.bbox)))!.id;
           return { type: region.type, markdown: `![${id}](${id})`, content: '', words, region, imageId: id };
         }
         case 'header':
@@ -146,7 +182,8 @@ export function buildMistralPages(pages: OcrPage[], extras: PageExtras[], option
     for (const part of rendered) {
       if (!part.markdown) continue;
       if (markdown) markdown += '\n\n';
-      if (part.type !== 'table' || options.tableFormat === null) wordScores.push(...wordConfidences(part.words, part.markdown, markdown.length));
+      if (part.type !== 'table' || options.tableFormat === null)
+        wordScores.push(...wordConfidences(part.words, part.markdown, markdown.length));
       markdown += part.markdown;
     }
     if (!withLayout) markdown = page.text;
@@ -176,7 +213,9 @@ export function buildMistralPages(pages: OcrPage[], extras: PageExtras[], option
     }
     if (options.confidenceGranularity) {
       object.confidence_scores = {
-        average_page_confidence_score: confidences.length ? round(confidences.reduce((sum, value) => sum + value, 0) / confidences.length) : 0,
+        average_page_confidence_score: confidences.length
+          ? round(confidences.reduce((sum, value) => sum + value, 0) / confidences.length)
+          : 0,
         minimum_page_confidence_score: confidences.length ? round(Math.min(...confidences)) : 0,
         ...(options.confidenceGranularity === 'word' ? { word_confidence_scores: wordScores } : {}),
       };

@@ -57,7 +57,11 @@ function splitBlock(lines: OcrLine[], body: number): PageRegion[] {
     const type: RegionType = level ? 'title' : isListItem(line) ? 'list' : 'text';
     const previous = current[current.length - 1];
     const gap = previous ? line.bbox[1] - previous.bbox[3] : 0;
-    const continuesList = currentType === 'list' && type === 'text' && previous !== undefined && line.bbox[0] > current[0].bbox[0] + body * 0.5;
+    const continuesList =
+      currentType === 'list' &&
+      type === 'text' &&
+      previous !== undefined &&
+      line.bbox[0] > current[0].bbox[0] + body * 0.5;
     const sameRegion =
       previous !== undefined &&
       gap <= body * PARAGRAPH_GAP &&
@@ -112,9 +116,12 @@ function underFigure(box: BoxCoordinates, figure: BoxCoordinates): boolean {
 function attachCaptions(regions: PageRegion[], body: number): PageRegion[] {
   const unit = body || 10;
   for (const figure of regions.filter((r) => r.type === 'image')) {
-    const free = (r: PageRegion) => (r.type === 'text' || r.type === 'caption') && r.lines.length <= CAPTION_LINES && underFigure(r.bbox, figure.bbox);
+    const free = (r: PageRegion) =>
+      (r.type === 'text' || r.type === 'caption') &&
+      r.lines.length <= CAPTION_LINES &&
+      underFigure(r.bbox, figure.bbox);
     const parts: PageRegion[] = [];
-    for (let edge = figure.bbox[3]; ; ) {
+    for (let edge = figure.bbox[3]; ;) {
       const next = regions
         .filter((r) => free(r) && !parts.includes(r))
         .map((r) => ({ r, gap: r.bbox[1] - edge }))
@@ -139,7 +146,12 @@ function attachCaptions(regions: PageRegion[], body: number): PageRegion[] {
  * figures placed where they sit, each followed by its caption, then footer. `pictures` are all the page's picture areas, including
  * figures left out by a limit.
  */
-export function classifyRegions(page: OcrPage, bands: PageBands, figures: BoxCoordinates[], pictures: BoxCoordinates[] = figures): PageRegion[] {
+export function classifyRegions(
+  page: OcrPage,
+  bands: PageBands,
+  figures: BoxCoordinates[],
+  pictures: BoxCoordinates[] = figures,
+): PageRegion[] {
   const allLines = page.blocks.flatMap((block) => block.lines);
   // Words read inside a picture are part of it (often noise the engine made of a photo), returned as a
   // figure or not; but a picture's box is a rectangle, and text wrapped around a photo's edge falls in
@@ -150,7 +162,10 @@ export function classifyRegions(page: OcrPage, bands: PageBands, figures: BoxCoo
     const halfOutside = inside.length * 2 <= line.words.length;
     return inside.filter((word) => !halfOutside || word.confidence < CONFIDENT_WORD);
   };
-  const banded = new Set<OcrWord>([...[...bands.header, ...bands.footer].flatMap((line) => line.words), ...allLines.flatMap(pictureWords)]);
+  const banded = new Set<OcrWord>([
+    ...[...bands.header, ...bands.footer].flatMap((line) => line.words),
+    ...allLines.flatMap(pictureWords),
+  ]);
   const body = bodyLineHeight(allLines.filter((line) => !line.words.some((word) => banded.has(word))));
   const tables = findTables(allLines.flatMap((line) => line.words).filter((word) => !banded.has(word)));
   const taken = new Set<OcrWord>([...banded, ...tables.flatMap((table) => table.lines.flatMap((line) => line.words))]);
@@ -162,7 +177,10 @@ export function classifyRegions(page: OcrPage, bands: PageBands, figures: BoxCoo
     for (const line of block.lines) {
       const kept = remainder(line, taken);
       if (kept) lines.push(kept);
-      const table = tables.find((candidate) => !tableAt.has(candidate) && candidate.lines.some((row) => row.words.some((word) => line.words.includes(word))));
+      const table = tables.find(
+        (candidate) =>
+          !tableAt.has(candidate) && candidate.lines.some((row) => row.words.some((word) => line.words.includes(word))),
+      );
       if (table) {
         regions.push(...splitBlock(lines.splice(0), body));
         tableAt.set(table, regions.length);

@@ -25,7 +25,8 @@ function localPaper(means: Float32Array, columns: number, rows: number): Float32
   for (let row = 0; row < rows; row++) {
     for (let column = 0; column < columns; column++) {
       let best = 0;
-      for (let c = Math.max(0, column - reachX); c <= Math.min(columns - 1, column + reachX); c++) best = Math.max(best, means[row * columns + c]);
+      for (let c = Math.max(0, column - reachX); c <= Math.min(columns - 1, column + reachX); c++)
+        best = Math.max(best, means[row * columns + c]);
       across[row * columns + column] = best;
     }
   }
@@ -33,7 +34,8 @@ function localPaper(means: Float32Array, columns: number, rows: number): Float32
   for (let column = 0; column < columns; column++) {
     for (let row = 0; row < rows; row++) {
       let best = 0;
-      for (let r = Math.max(0, row - reachY); r <= Math.min(rows - 1, row + reachY); r++) best = Math.max(best, across[r * columns + column]);
+      for (let r = Math.max(0, row - reachY); r <= Math.min(rows - 1, row + reachY); r++)
+        best = Math.max(best, across[r * columns + column]);
       paper[row * columns + column] = best;
     }
   }
@@ -49,7 +51,8 @@ const BORDER_FILL = 0.6;
  * page, too empty to count as a figure.
  */
 function clearScanBorders(picture: Uint8Array, columns: number, rows: number): void {
-  const rowFill = (row: number) => picture.subarray(row * columns, (row + 1) * columns).reduce((sum, v) => sum + v, 0) / columns;
+  const rowFill = (row: number) =>
+    picture.subarray(row * columns, (row + 1) * columns).reduce((sum, v) => sum + v, 0) / columns;
   const columnFill = (column: number) => {
     let sum = 0;
     for (let row = 0; row < rows; row++) sum += picture[row * columns + column];
@@ -65,7 +68,8 @@ function clearScanBorders(picture: Uint8Array, columns: number, rows: number): v
   for (let row = 0; row < rowReach && rowFill(row) >= BORDER_FILL; row++) clearRow(row);
   for (let row = rows - 1; row >= rows - rowReach && rowFill(row) >= BORDER_FILL; row--) clearRow(row);
   for (let column = 0; column < columnReach && columnFill(column) >= BORDER_FILL; column++) clearColumn(column);
-  for (let column = columns - 1; column >= columns - columnReach && columnFill(column) >= BORDER_FILL; column--) clearColumn(column);
+  for (let column = columns - 1; column >= columns - columnReach && columnFill(column) >= BORDER_FILL; column--)
+    clearColumn(column);
 }
 
 /**
@@ -110,7 +114,11 @@ export function findFigures(image: GrayPixels, wordBoxes: BoxCoordinates[], minS
     const pad = (box[3] - box[1]) / 2;
     const fromColumn = Math.max(0, Math.floor((box[0] - pad) / cell));
     const toColumn = Math.min(columns - 1, Math.floor((box[2] + pad) / cell));
-    for (let row = Math.max(0, Math.floor((box[1] - pad) / cell)); row <= Math.min(rows - 1, Math.floor((box[3] + pad) / cell)); row++) {
+    for (
+      let row = Math.max(0, Math.floor((box[1] - pad) / cell));
+      row <= Math.min(rows - 1, Math.floor((box[3] + pad) / cell));
+      row++
+    ) {
       picture.fill(0, row * columns + fromColumn, row * columns + toColumn + 1);
     }
   }
@@ -145,7 +153,12 @@ export function findFigures(image: GrayPixels, wordBoxes: BoxCoordinates[], minS
         }
       }
     }
-    const box: BoxCoordinates = [x1 * cell, y1 * cell, Math.min(image.width, (x2 + 1) * cell), Math.min(image.height, (y2 + 1) * cell)];
+    const box: BoxCoordinates = [
+      x1 * cell,
+      y1 * cell,
+      Math.min(image.width, (x2 + 1) * cell),
+      Math.min(image.height, (y2 + 1) * cell),
+    ];
     const area = (x2 - x1 + 1) * (y2 - y1 + 1);
     if (box[2] - box[0] >= minSize && box[3] - box[1] >= minSize && filled / area >= MIN_FILL) figures.push(box);
   }

@@ -26,8 +26,16 @@ export function findPageBands(pages: OcrPage[]): PageBands[] {
   const inBottom = (page: OcrPage, line: OcrLine) => line.bbox[1] >= page.height * (1 - BAND);
   const seen = { top: new Map<string, number>(), bottom: new Map<string, number>() };
   for (const page of pages) {
-    const top = new Set(pageLines(page).filter((line) => inTop(page, line)).map(repeatKey));
-    const bottom = new Set(pageLines(page).filter((line) => inBottom(page, line)).map(repeatKey));
+    const top = new Set(
+      pageLines(page)
+        .filter((line) => inTop(page, line))
+        .map(repeatKey),
+    );
+    const bottom = new Set(
+      pageLines(page)
+        .filter((line) => inBottom(page, line))
+        .map(repeatKey),
+    );
     for (const key of top) seen.top.set(key, (seen.top.get(key) ?? 0) + 1);
     for (const key of bottom) seen.bottom.set(key, (seen.bottom.get(key) ?? 0) + 1);
   }
@@ -38,11 +46,14 @@ export function findPageBands(pages: OcrPage[]): PageBands[] {
     // the page's text: a scan with a narrow margin starts its columns in the top tenth.
     const inBlockPast = new Set<OcrLine>();
     for (const block of page.blocks) {
-      if (block.lines.some((line) => !inTop(page, line))) block.lines.filter((line) => inTop(page, line)).forEach((line) => inBlockPast.add(line));
-      if (block.lines.some((line) => !inBottom(page, line))) block.lines.filter((line) => inBottom(page, line)).forEach((line) => inBlockPast.add(line));
+      if (block.lines.some((line) => !inTop(page, line)))
+        block.lines.filter((line) => inTop(page, line)).forEach((line) => inBlockPast.add(line));
+      if (block.lines.some((line) => !inBottom(page, line)))
+        block.lines.filter((line) => inBottom(page, line)).forEach((line) => inBlockPast.add(line));
     }
     const isRunning = (line: OcrLine, repeats: Map<string, number>) =>
-      (repeats.get(repeatKey(line)) ?? 0) > 1 || (!inBlockPast.has(line) && (boxHeight(line.bbox) <= body * SMALL || PAGE_NUMBER.test(line.text.trim())));
+      (repeats.get(repeatKey(line)) ?? 0) > 1 ||
+      (!inBlockPast.has(line) && (boxHeight(line.bbox) <= body * SMALL || PAGE_NUMBER.test(line.text.trim())));
     const header = lines.filter((line) => inTop(page, line) && isRunning(line, seen.top));
     const footer = lines.filter((line) => inBottom(page, line) && isRunning(line, seen.bottom));
     if (header.length + footer.length === lines.length) return { header: [], footer: [] };

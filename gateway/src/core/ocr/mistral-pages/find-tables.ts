@@ -39,7 +39,12 @@ function visualRows(words: OcrWord[]): Row[] {
         cell.x2 = Math.max(cell.x2, word.bbox[2]);
       } else cells.push({ words: [word], x1: word.bbox[0], x2: word.bbox[2] });
     }
-    return { words: row, cells, top: Math.min(...row.map((w) => w.bbox[1])), bottom: Math.max(...row.map((w) => w.bbox[3])) };
+    return {
+      words: row,
+      cells,
+      top: Math.min(...row.map((w) => w.bbox[1])),
+      bottom: Math.max(...row.map((w) => w.bbox[3])),
+    };
   });
 }
 
@@ -56,7 +61,8 @@ function placeCells(row: Row, columns: { x1: number; x2: number }[]): number[] |
   return placed;
 }
 
-const isTableRow = (row: Row) => row.cells.length >= 2 && row.cells.every((cell) => cell.words.length <= MAX_WORDS_PER_CELL);
+const isTableRow = (row: Row) =>
+  row.cells.length >= 2 && row.cells.every((cell) => cell.words.length <= MAX_WORDS_PER_CELL);
 
 /**
  * Whether the run's columns are columns: at least two of them, and two thirds of them, have a cell in
@@ -98,13 +104,24 @@ export function findTables(words: OcrWord[]): PageRegion[] {
         if (column < 0) {
           columns.push({ x1: cell.x1, x2: cell.x2 });
           placed[i] = columns.length - 1;
-        } else columns[column] = { x1: Math.min(columns[column].x1, cell.x1), x2: Math.max(columns[column].x2, cell.x2) };
+        } else
+          columns[column] = { x1: Math.min(columns[column].x1, cell.x1), x2: Math.max(columns[column].x2, cell.x2) };
       });
       run.push({ row, placed });
       next++;
     }
-    if (run.length >= 2 && (run.length >= 3 || columns.length >= 3) && columnsRecur(run.map(({ placed }) => placed), columns.length)) {
-      const order = columns.map((column, i) => ({ column, i })).sort((a, b) => a.column.x1 - b.column.x1).map(({ i }) => i);
+    if (
+      run.length >= 2 &&
+      (run.length >= 3 || columns.length >= 3) &&
+      columnsRecur(
+        run.map(({ placed }) => placed),
+        columns.length,
+      )
+    ) {
+      const order = columns
+        .map((column, i) => ({ column, i }))
+        .sort((a, b) => a.column.x1 - b.column.x1)
+        .map(({ i }) => i);
       const cellRows = run.map(({ row, placed }) =>
         order.map((column) => {
           const cell = row.cells[placed.indexOf(column)];

@@ -4,12 +4,17 @@ const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
 /** A table as GitHub-flavoured Markdown, its first row the header. */
 export function markdownTable(rows: string[][]): string {
   const width = Math.max(...rows.map((row) => row.length));
-  const line = (row: string[]) => `| ${Array.from({ length: width }, (_, i) => escapeCell(row[i] ?? '')).join(' | ')} |`;
+  const line = (row: string[]) =>
+    `| ${Array.from({ length: width }, (_, i) => escapeCell(row[i] ?? '')).join(' | ')} |`;
   return [line(rows[0]), `|${' --- |'.repeat(width)}`, ...rows.slice(1).map(line)].join('\n');
 }
 
 /** A table as HTML, its first row the header. */
 export function htmlTable(rows: string[][]): string {
-  const row = (cells: string[], tag: 'th' | 'td') => `<tr>${cells.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join('')}</tr>`;
-  return `<table>${row(rows[0], 'th')}${rows.slice(1).map((cells) => row(cells, 'td')).join('')}</table>`;
+  const row = (cells: string[], tag: 'th' | 'td') =>
+    `<tr>${cells.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join('')}</tr>`;
+  return `<table>${row(rows[0], 'th')}${rows
+    .slice(1)
+    .map((cells) => row(cells, 'td'))
+    .join('')}</table>`;
 }

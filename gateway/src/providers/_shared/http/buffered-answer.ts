@@ -39,7 +39,10 @@ class BufferedAnswer extends AnswerHandler {
 
   protected ended(): void {
     if (!this.settle()) return;
-    this.resolve({ statusCode: this.statusCode, body: this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size) });
+    this.resolve({
+      statusCode: this.statusCode,
+      body: this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size),
+    });
   }
 
   protected failedWith(error: Error): void {

@@ -29,17 +29,29 @@ export function providerErrorFromFailure(
   const code = errorCode(error);
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return new ProviderError('timeout', `Could not connect to ${providerName} in time.`, { retryAfter: 5, code: 'upstream_connect_timeout', cause: error });
+      return new ProviderError('timeout', `Could not connect to ${providerName} in time.`, {
+        retryAfter: 5,
+        code: 'upstream_connect_timeout',
+        cause: error,
+      });
     case 'UND_ERR_HEADERS_TIMEOUT':
-      return new ProviderError('timeout', `${providerName} did not start answering in time.`, { retryAfter: 5, cause: error });
+      return new ProviderError('timeout', `${providerName} did not start answering in time.`, {
+        retryAfter: 5,
+        cause: error,
+      });
     case 'UND_ERR_BODY_TIMEOUT':
-      return new ProviderError('timeout', `${providerName} stopped sending data mid-response.`, { retryAfter: 5, cause: error });
+      return new ProviderError('timeout', `${providerName} stopped sending data mid-response.`, {
+        retryAfter: 5,
+        cause: error,
+      });
     default:
       break;
   }
   if (code !== undefined && CONNECTION_CODES.has(code)) {
     const where = phase === 'headers' ? 'before it answered' : 'mid-response';
-    return new ProviderError('connection', `The connection to ${providerName} failed ${where} (${code}).`, { cause: error });
+    return new ProviderError('connection', `The connection to ${providerName} failed ${where} (${code}).`, {
+      cause: error,
+    });
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ProviderError('upstream', `The exchange with ${providerName} failed: ${message}`, { cause: error });

@@ -15,7 +15,10 @@ export function providerErrorFromStatus(
   const retryAfter = parseRetryAfter(headers);
 
   if (status === 429) {
-    return new ProviderError('rate_limited', `${providerName} is rate limiting requests (HTTP 429)${said}`, { ...common, retryAfter });
+    return new ProviderError('rate_limited', `${providerName} is rate limiting requests (HTTP 429)${said}`, {
+      ...common,
+      retryAfter,
+    });
   }
   if (status === 401 || status === 403) {
     return new ProviderError(
@@ -25,13 +28,20 @@ export function providerErrorFromStatus(
     );
   }
   if (status === 408) {
-    return new ProviderError('timeout', `${providerName} timed out the request (HTTP 408)${said}`, { ...common, retryAfter: retryAfter ?? 5 });
+    return new ProviderError('timeout', `${providerName} timed out the request (HTTP 408)${said}`, {
+      ...common,
+      retryAfter: retryAfter ?? 5,
+    });
   }
   if (status === 413) {
     return new ProviderError('too_large', `${providerName} says the request is too large (HTTP 413)${said}`, common);
   }
   if (status >= 400 && status < 500) {
-    return new ProviderError('invalid_request', details.message ?? `${providerName} rejected the request (HTTP ${status}).`, common);
+    return new ProviderError(
+      'invalid_request',
+      details.message ?? `${providerName} rejected the request (HTTP ${status}).`,
+      common,
+    );
   }
   return new ProviderError('upstream', `${providerName} failed (HTTP ${status})${said}`, { ...common, retryAfter });
 }

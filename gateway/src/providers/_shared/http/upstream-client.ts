@@ -49,7 +49,8 @@ export class UpstreamClient {
     const name = this.name;
     this.rules = {
       maxBytes: MAX_JSON_BYTES,
-      tooLarge: (status) => new ProviderError('upstream', `${name} sent more than ${MAX_JSON_BYTES} bytes.`, { upstreamStatus: status }),
+      tooLarge: (status) =>
+        new ProviderError('upstream', `${name} sent more than ${MAX_JSON_BYTES} bytes.`, { upstreamStatus: status }),
       maxErrorBytes: MAX_ERROR_BYTES,
       refused: (status, headers, text) => providerErrorFromStatus(name, status, headers, text),
       failed: (error, signal, phase) => providerErrorFromFailure(name, error, signal, phase),
@@ -65,12 +66,20 @@ export class UpstreamClient {
   /** POSTs and returns the parsed JSON answer. */
   async postJson(req: UpstreamRequest): Promise<unknown> {
     refuseIfAborted(req.signal);
-    const { statusCode, body } = await dispatchBuffered(this.agent, this.dispatchOptions(req, 'application/json'), req.signal, this.rules);
+    const { statusCode, body } = await dispatchBuffered(
+      this.agent,
+      this.dispatchOptions(req, 'application/json'),
+      req.signal,
+      this.rules,
+    );
     const text = body.toString('utf8');
     try {
       return JSON.parse(text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text);
     } catch (error) {
-      throw new ProviderError('upstream', `${this.name} sent a response that is not JSON.`, { upstreamStatus: statusCode, cause: error });
+      throw new ProviderError('upstream', `${this.name} sent a response that is not JSON.`, {
+        upstreamStatus: statusCode,
+        cause: error,
+      });
     }
   }
 

@@ -8,7 +8,9 @@ export function isRecord(value: unknown): value is JsonRecord {
 
 /** The error for an upstream answer that does not have the shape its API promises. */
 export function malformedResponse(providerName: string, what: string): ProviderError {
-  return new ProviderError('upstream', `${providerName} sent a malformed response: ${what}.`, { code: 'upstream_malformed_response' });
+  return new ProviderError('upstream', `${providerName} sent a malformed response: ${what}.`, {
+    code: 'upstream_malformed_response',
+  });
 }
 
 export function expectRecord(value: unknown, providerName: string, what: string): JsonRecord {

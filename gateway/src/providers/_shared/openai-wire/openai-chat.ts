@@ -1,7 +1,22 @@
-import type { ChatChoice, ChatProvider, ChatRequest, ChatResult, ChatStreamEvent, ToolCallDelta } from '../../contracts/chat.js';
+import type {
+  ChatChoice,
+  ChatProvider,
+  ChatRequest,
+  ChatResult,
+  ChatStreamEvent,
+  ToolCallDelta,
+} from '../../contracts/chat.js';
 import type { ToolCall } from '../../../wire/chat-message-schemas.js';
 import type { UpstreamClient } from '../http/upstream-client.js';
-import { expectArray, expectRecord, isRecord, malformedResponse, optionalNumber, optionalString, type JsonRecord } from '../http/wire-guards.js';
+import {
+  expectArray,
+  expectRecord,
+  isRecord,
+  malformedResponse,
+  optionalNumber,
+  optionalString,
+  type JsonRecord,
+} from '../http/wire-guards.js';
 import { approximateTokens } from '../approximate-tokens.js';
 import { chatMessageText } from '../chat-message-text.js';
 import { toFinishReason } from './finish-reason.js';
@@ -13,18 +28,35 @@ import { buildChatBody } from './request-builders.js';
 type DeltaEvent = Extract<ChatStreamEvent, { type: 'delta' }>;
 
 /** Chat over `POST <base>/chat/completions`, plain and streamed. */
-export function createOpenAiChat(client: UpstreamClient, dialect: OpenAiDialect, path = '/chat/completions'): ChatProvider {
+export function createOpenAiChat(
+  client: UpstreamClient,
+  dialect: OpenAiDialect,
+  path = '/chat/completions',
+): ChatProvider {
   const promptTokens = (request: ChatRequest): number => approximateTokens(...request.messages.map(chatMessageText));
 
   return {
     async chat(request: ChatRequest): Promise<ChatResult> {
-      const answer = await client.postJson({ path, body: { json: buildChatBody(request, dialect, false) }, signal: request.signal });
+      const answer = await client.postJson({
+        path,
+        body: { json: buildChatBody(request, dialect, false) },
+        signal: request.signal,
+      });
       return readChatResult(answer, client.name, promptTokens(request));
     },
 
     async chatStream(request: ChatRequest): Promise<AsyncIterable<ChatStreamEvent>> {
-      const body = await client.postStream({ path, body: { json: buildChatBody(request, dialect, true) }, signal: request.signal });
-      return reframeOpenAiStream<DeltaEvent>(body, { providerName: client.name, promptTokens: promptTokens(request), delta: chatDelta, contentDelta });
+      const body = await client.postStream({
+        path,
+        body: { json: buildChatBody(request, dialect, true) },
+        signal: request.signal,
+      });
+      return reframeOpenAiStream<DeltaEvent>(body, {
+        providerName: client.name,
+        promptTokens: promptTokens(request),
+        delta: chatDelta,
+        contentDelta,
+      });
     },
   };
 }
@@ -35,10 +67,16 @@ export function readChatResult(answer: unknown, providerName: string, promptToke
   const choices = expectArray(record.choices, providerName, 'choices').map((choice, position): ChatChoice => {
     const item = expectRecord(choice, providerName, 'a choice');
     const message = expectRecord(item.message, providerName, 'a choice message');
-    const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls.map((call, i) => readToolCall(call, i, providerName)) : [];
+    const toolCalls = Array.isArray(message.tool_calls)
+      ? message.tool_calls.map((call, i) => readToolCall(call, i, providerName))
+      : [];
     return {
       index: optionalNumber(item.index) ?? position,
-      message: { role: 'assistant', content: contentText(message.content), ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+      message: {
+        role: 'assistant',
+        content: contentText(message.content),
+        ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+      },
       finish_reason: toFinishReason(item.finish_reason),
     };
   });

@@ -9,7 +9,11 @@ import { buildEmbeddingBody } from './request-builders.js';
 export function createOpenAiEmbeddings(client: UpstreamClient, dialect: OpenAiDialect): EmbeddingProvider {
   return {
     async embed(request: EmbeddingRequest): Promise<EmbeddingResult> {
-      const answer = await client.postJson({ path: '/embeddings', body: { json: buildEmbeddingBody(request, dialect) }, signal: request.signal });
+      const answer = await client.postJson({
+        path: '/embeddings',
+        body: { json: buildEmbeddingBody(request, dialect) },
+        signal: request.signal,
+      });
       const record = expectRecord(answer, client.name, 'the answer');
       const items = expectArray(record.data, client.name, 'data').map((value, position) => {
         const item = expectRecord(value, client.name, 'an embedding');
@@ -35,6 +39,7 @@ function readVector(embedding: unknown, providerName: string): number[] {
     return Array.from(floats);
   }
   const list = expectArray(embedding, providerName, 'an embedding');
-  if (!list.every((value) => typeof value === 'number')) throw malformedResponse(providerName, 'an embedding holds non-numbers');
+  if (!list.every((value) => typeof value === 'number'))
+    throw malformedResponse(providerName, 'an embedding holds non-numbers');
   return list as number[];
 }

@@ -66,13 +66,19 @@ export function contentOnlyFrame(data: string): { index: number; content: string
  * a stream that ends before any choice finished is a ProviderError, thrown after the events before it.
  * The events come in the batches of the upstream's chunks (streaming/event-batches.ts).
  */
-export function reframeOpenAiStream<D>(body: AsyncIterable<Uint8Array>, options: ReframeOptions<D>): BatchedEvents<D | FinishEvent | UsageEvent> {
+export function reframeOpenAiStream<D>(
+  body: AsyncIterable<Uint8Array>,
+  options: ReframeOptions<D>,
+): BatchedEvents<D | FinishEvent | UsageEvent> {
   return batchedEvents(reframeBatches(body, options));
 }
 
 type ReframedEvent<D> = D | FinishEvent | UsageEvent;
 
-async function* reframeBatches<D>(body: AsyncIterable<Uint8Array>, options: ReframeOptions<D>): AsyncGenerator<Array<ReframedEvent<D>>> {
+async function* reframeBatches<D>(
+  body: AsyncIterable<Uint8Array>,
+  options: ReframeOptions<D>,
+): AsyncGenerator<Array<ReframedEvent<D>>> {
   const frames = new FrameReader(options);
   try {
     for await (const batch of readSseEventBatches(body)) {
@@ -130,7 +136,8 @@ class FrameReader<D> {
       throw new ProviderError('upstream', `${providerName} failed mid-stream: ${message}`);
     }
     this.reportedUsage = readTokenUsage(chunk.usage) ?? this.reportedUsage;
-    const choices = chunk.choices === undefined || chunk.choices === null ? [] : expectArray(chunk.choices, providerName, 'choices');
+    const choices =
+      chunk.choices === undefined || chunk.choices === null ? [] : expectArray(chunk.choices, providerName, 'choices');
     for (const [position, choice] of choices.entries()) {
       if (!isRecord(choice)) throw malformedResponse(providerName, 'a choice is not an object');
       const index = optionalNumber(choice.index) ?? position;
@@ -148,8 +155,16 @@ class FrameReader<D> {
   usage(): UsageEvent {
     const { providerName, promptTokens } = this.options;
     if (!this.sawDone && this.finished.size === 0) {
-      throw new ProviderError('upstream', `${providerName} ended the stream before it finished.`, { code: 'upstream_stream_truncated' });
+      throw new ProviderError('upstream', `${providerName} ended the stream before it finished.`, {
+        code: 'upstream_stream_truncated',
+      });
     }
-    return { type: 'usage', usage: this.reportedUsage ?? { prompt_tokens: promptTokens, completion_tokens: approximateTokens(this.completionText) } };
+    return {
+      type: 'usage',
+      usage: this.reportedUsage ?? {
+        prompt_tokens: promptTokens,
+        completion_tokens: approximateTokens(this.completionText),
+      },
+    };
   }
 }

@@ -37,7 +37,11 @@ export function buildChatBody(request: ChatRequest, dialect: OpenAiDialect, stre
 
 export function buildCompletionBody(request: CompletionRequest, dialect: OpenAiDialect, stream: boolean): JsonRecord {
   // vLLM, llama.cpp's server and Ollama fill the gap before `suffix` on /completions; one that cannot says so itself.
-  return { ...samplingFields(request, dialect, stream), prompt: request.prompt, ...(request.suffix === undefined ? {} : { suffix: request.suffix }) };
+  return {
+    ...samplingFields(request, dialect, stream),
+    prompt: request.prompt,
+    ...(request.suffix === undefined ? {} : { suffix: request.suffix }),
+  };
 }
 
 export function buildEmbeddingBody(request: EmbeddingRequest, dialect: OpenAiDialect): JsonRecord {

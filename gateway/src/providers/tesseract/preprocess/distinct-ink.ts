@@ -98,7 +98,15 @@ export function distinctInk(page: GrayImage): DistinctInk {
   const drawn = inkMarks(below(data, paper - Math.max(DRAW_SIGMAS * noise, MIN_DEPTH)), width, height, MIN_MARK_AREA);
   const words =
     glyphsInRows(drawn.marks, height) >= MIN_GLYPHS ||
-    glyphsInRows(inkMarks(below(boxBlur(page, 1).data, paper - Math.max(COUNT_SIGMAS * noise, MIN_DEPTH)), width, height, MIN_MARK_AREA).marks, height) >= MIN_GLYPHS;
+    glyphsInRows(
+      inkMarks(
+        below(boxBlur(page, 1).data, paper - Math.max(COUNT_SIGMAS * noise, MIN_DEPTH)),
+        width,
+        height,
+        MIN_MARK_AREA,
+      ).marks,
+      height,
+    ) >= MIN_GLYPHS;
   if (!words) return { image: page, words };
   const { labels, ids } = drawn;
   // The marks' own gray, and the pixels next to them (their anti-aliased edges), on white paper.

@@ -13,7 +13,15 @@ export function estimateNoise(image: GrayImage): number {
     for (let x = 1; x < width - 1; x += 2) {
       const i = y * width + x;
       const sum =
-        data[i - width - 1] + data[i - width] + data[i - width + 1] + data[i - 1] + data[i] + data[i + 1] + data[i + width - 1] + data[i + width] + data[i + width + 1];
+        data[i - width - 1] +
+        data[i - width] +
+        data[i - width + 1] +
+        data[i - 1] +
+        data[i] +
+        data[i + 1] +
+        data[i + width - 1] +
+        data[i + width] +
+        data[i + width + 1];
       histogram[Math.min(255, Math.round(Math.abs(data[i] - sum / 9)))]++;
       samples++;
     }

@@ -1,7 +1,14 @@
 import type { GrayImage } from '../../../media/image/decode-image.js';
 
 /** Sliding-window max (or min) over one axis, O(n) per row with the van Herk/Gil-Werman scheme. */
-function slidingExtreme(src: Uint8Array, width: number, height: number, radius: number, horizontal: boolean, max: boolean): Uint8Array {
+function slidingExtreme(
+  src: Uint8Array,
+  width: number,
+  height: number,
+  radius: number,
+  horizontal: boolean,
+  max: boolean,
+): Uint8Array {
   const out = new Uint8Array(src.length);
   const length = horizontal ? width : height;
   const lines = horizontal ? height : width;
@@ -16,7 +23,8 @@ function slidingExtreme(src: Uint8Array, width: number, height: number, radius: 
     for (let i = 0; i < length; i++) padded[i + radius] = src[horizontal ? line * width + i : i * width + line];
     const n = padded.length;
     for (let i = 0; i < n; i++) prefix[i] = i % window === 0 ? padded[i] : pick(prefix[i - 1], padded[i]);
-    for (let i = n - 1; i >= 0; i--) suffix[i] = i === n - 1 || (i + 1) % window === 0 ? padded[i] : pick(suffix[i + 1], padded[i]);
+    for (let i = n - 1; i >= 0; i--)
+      suffix[i] = i === n - 1 || (i + 1) % window === 0 ? padded[i] : pick(suffix[i + 1], padded[i]);
     for (let i = 0; i < length; i++) {
       const value = pick(suffix[i], prefix[i + window - 1]);
       out[horizontal ? line * width + i : i * width + line] = value;
@@ -28,7 +36,11 @@ function slidingExtreme(src: Uint8Array, width: number, height: number, radius: 
 /** Grayscale dilation of the light areas: each pixel becomes the lightest in a square window. */
 export function maxFilter(image: GrayImage, radius: number): GrayImage {
   const h = slidingExtreme(image.data, image.width, image.height, radius, true, true);
-  return { width: image.width, height: image.height, data: slidingExtreme(h, image.width, image.height, radius, false, true) };
+  return {
+    width: image.width,
+    height: image.height,
+    data: slidingExtreme(h, image.width, image.height, radius, false, true),
+  };
 }
 
 /** Box blur with a square window, separable, using running sums. */

@@ -12,7 +12,12 @@ export interface InkMark {
  * Returns the marks, each pixel's component label and, per label, its mark's number (1-based; 0 for
  * marks left out).
  */
-export function inkMarks(binary: Uint8Array, width: number, height: number, minArea: number): { marks: InkMark[]; labels: Int32Array; ids: Int32Array } {
+export function inkMarks(
+  binary: Uint8Array,
+  width: number,
+  height: number,
+  minArea: number,
+): { marks: InkMark[]; labels: Int32Array; ids: Int32Array } {
   const { labels, count: next } = labelComponents(binary, width, height);
   const minX = new Int32Array(next).fill(width);
   const minY = new Int32Array(next).fill(height);

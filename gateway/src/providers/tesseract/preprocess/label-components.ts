@@ -3,7 +3,11 @@
  * (typed arrays: a grainy page has hundreds of thousands of them). Each ink pixel gets its component's
  * label (1 to `count - 1`; labels of merged components are left unused), paper gets 0.
  */
-export function labelComponents(binary: Uint8Array, width: number, height: number): { labels: Int32Array; count: number } {
+export function labelComponents(
+  binary: Uint8Array,
+  width: number,
+  height: number,
+): { labels: Int32Array; count: number } {
   const labels = new Int32Array(binary.length);
   let parent = new Int32Array(1024);
   let next = 1;

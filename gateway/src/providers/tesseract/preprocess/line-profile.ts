@@ -14,7 +14,8 @@ function halve(image: GrayImage): GrayImage {
   const width = image.width >> 1;
   const height = image.height >> 1;
   const data = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data[y * width + x] = image.data[2 * y * image.width + 2 * x];
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) data[y * width + x] = image.data[2 * y * image.width + 2 * x];
   return { width, height, data };
 }
 
@@ -38,6 +39,13 @@ export interface LineProfile {
  */
 export function lineProfile(image: GrayImage): LineProfile {
   const small = image.width * image.height > HALVE_ABOVE_PIXELS ? halve(image) : image;
-  const { angle, sharpness, lineContrast } = measureSkew(binarize(small.data, otsuThreshold(small.data)), small.width, small.height);
-  return { clearSkew: Math.abs(angle) >= CLEAR_ANGLE && sharpness >= CLEAR_SHARPNESS ? angle : undefined, lines: lineContrast >= FLAT_PROFILE };
+  const { angle, sharpness, lineContrast } = measureSkew(
+    binarize(small.data, otsuThreshold(small.data)),
+    small.width,
+    small.height,
+  );
+  return {
+    clearSkew: Math.abs(angle) >= CLEAR_ANGLE && sharpness >= CLEAR_SHARPNESS ? angle : undefined,
+    lines: lineContrast >= FLAT_PROFILE,
+  };
 }

@@ -15,7 +15,14 @@ export interface PageTransform {
 }
 
 export function identityTransform(width: number, height: number): PageTransform {
-  return { originalWidth: width, originalHeight: height, rotation: 0, rotatedWidth: width, rotatedHeight: height, scale: 1 };
+  return {
+    originalWidth: width,
+    originalHeight: height,
+    rotation: 0,
+    rotatedWidth: width,
+    rotatedHeight: height,
+    scale: 1,
+  };
 }
 
 /** The point in the original page that a point of the rotated (unscaled) canvas came from. */
@@ -55,6 +62,10 @@ export function blocksToOriginal(t: PageTransform, blocks: OcrBlock[]): OcrBlock
   return blocks.map((block) => ({
     ...block,
     bbox: box(block.bbox),
-    lines: block.lines.map((line) => ({ ...line, bbox: box(line.bbox), words: line.words.map((w) => ({ ...w, bbox: box(w.bbox) })) })),
+    lines: block.lines.map((line) => ({
+      ...line,
+      bbox: box(line.bbox),
+      words: line.words.map((w) => ({ ...w, bbox: box(w.bbox) })),
+    })),
   }));
 }

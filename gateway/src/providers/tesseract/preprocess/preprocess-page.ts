@@ -97,7 +97,10 @@ export interface CleanedPage extends CleanedPixels {
 /** A cleaned page that measures its glyphs on first use (pixels travel between threads, a measure on demand cannot). */
 export function cleanedPage(pixels: CleanedPixels): CleanedPage {
   let glyph: number | undefined;
-  return { ...pixels, glyph: () => (glyph ??= componentStats(pixels.binary, pixels.image.width, pixels.image.height).medianGlyphHeight) };
+  return {
+    ...pixels,
+    glyph: () => (glyph ??= componentStats(pixels.binary, pixels.image.width, pixels.image.height).medianGlyphHeight),
+  };
 }
 
 /**
@@ -141,7 +144,11 @@ export const grainSized = (cleaned: CleanedPage): boolean => cleaned.glyph() < S
  * deskews, erases table rules, enlarges small text and sharpens blurred text, and records the
  * geometry so boxes can be mapped back. `cleaned` is the page's first stage when it was already run.
  */
-export async function preprocessPage(original: GrayImage, options: PreprocessOptions, cleaned?: CleanedPage): Promise<PreprocessedPage> {
+export async function preprocessPage(
+  original: GrayImage,
+  options: PreprocessOptions,
+  cleaned?: CleanedPage,
+): Promise<PreprocessedPage> {
   const transform = identityTransform(original.width, original.height);
   const first = cleaned ?? (await cleanPage(original));
   const steps = [...first.steps];

@@ -1,7 +1,14 @@
 import type { GrayImage } from '../../../media/image/decode-image.js';
 
 /** Length of the unbroken ink run through pixel `i` along the given step (1: horizontal, width: vertical). */
-function runThrough(binary: Uint8Array, i: number, step: number, limit: number, lineStart: number, lineEnd: number): number {
+function runThrough(
+  binary: Uint8Array,
+  i: number,
+  step: number,
+  limit: number,
+  lineStart: number,
+  lineEnd: number,
+): number {
   let length = 1;
   for (let j = i - step; j >= lineStart && binary[j] && length <= limit; j -= step) length++;
   for (let j = i + step; j < lineEnd && binary[j] && length <= limit; j += step) length++;

@@ -43,6 +43,7 @@ export function stretchContrast(image: GrayImage): GrayImage {
   }
   const range = Math.max(1, paper - ink);
   const out = new Uint8Array(data.length);
-  for (let i = 0; i < data.length; i++) out[i] = Math.max(0, Math.min(255, Math.round(((data[i] - ink) * 255) / range)));
+  for (let i = 0; i < data.length; i++)
+    out[i] = Math.max(0, Math.min(255, Math.round(((data[i] - ink) * 255) / range)));
   return { width: image.width, height: image.height, data: out };
 }

@@ -6,7 +6,11 @@ import { localFilesQueryOptions } from './list-local-files';
 
 /** Serves a GGUF file already on the gateway's computer, where it lies (Owner). */
 export const linkLocalFile = (path: string): Promise<LocalModelFile> =>
-  getJson('/v1/local-models/files', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ path }) });
+  getJson('/v1/local-models/files', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ path }),
+  });
 
 export function useLinkLocalFile() {
   const queryClient = useQueryClient();

@@ -5,6 +5,7 @@ import type { CatalogEntry } from '../local-model-wire';
 
 export const fetchCatalog = (): Promise<ListResponse<CatalogEntry>> => getJson('/v1/local-models/catalog');
 
-export const catalogQueryOptions = () => queryOptions({ queryKey: ['local-models', 'catalog'], queryFn: fetchCatalog, staleTime: Infinity, retry: false });
+export const catalogQueryOptions = () =>
+  queryOptions({ queryKey: ['local-models', 'catalog'], queryFn: fetchCatalog, staleTime: Infinity, retry: false });
 
 export const useCatalog = () => useQuery(catalogQueryOptions());

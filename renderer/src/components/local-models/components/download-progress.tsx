@@ -18,15 +18,27 @@ export function DownloadProgress({ download }: { download: ModelDownload }) {
   return (
     <div className="stack local-download" aria-label={`Download of ${download.file}`}>
       <div className="row">
-        <div className="progress local-progress" role="progressbar" aria-label={`Progress of ${download.file}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(percent)}>
-          <div className={download.status === 'failed' ? 'progress-failed' : 'progress-done'} style={{ width: `${percent}%` }} />
+        <div
+          className="progress local-progress"
+          role="progressbar"
+          aria-label={`Progress of ${download.file}`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(percent)}
+        >
+          <div
+            className={download.status === 'failed' ? 'progress-failed' : 'progress-done'}
+            style={{ width: `${percent}%` }}
+          />
         </div>
         <span className="small" data-testid="download-status">
           {download.status}
         </span>
         <span className="small faint">
           {formatSize(download.bytes_done)} of {formatSize(total)}
-          {download.status === 'downloading' && download.bytes_per_second > 0 && ` · ${formatSize(download.bytes_per_second)}/s · ${eta(download.eta_seconds)}`}
+          {download.status === 'downloading' &&
+            download.bytes_per_second > 0 &&
+            ` · ${formatSize(download.bytes_per_second)}/s · ${eta(download.eta_seconds)}`}
         </span>
       </div>
       {download.error && <span className="small local-error">{download.error}</span>}
@@ -42,7 +54,12 @@ export function DownloadProgress({ download }: { download: ModelDownload }) {
           </button>
         )}
         {download.status !== 'completed' && download.status !== 'cancelled' && (
-          <button type="button" className="btn btn-sm btn-ghost" disabled={change.isPending} onClick={() => act('cancel')}>
+          <button
+            type="button"
+            className="btn btn-sm btn-ghost"
+            disabled={change.isPending}
+            onClick={() => act('cancel')}
+          >
             Cancel
           </button>
         )}

@@ -15,15 +15,21 @@ export function LocalModelsSection() {
   const remove = useDeleteLocalFile();
   useInstallWatch(downloads.data?.data);
   if (files.isError || !files.data) return null;
-  const shown = (downloads.data?.data ?? []).filter((download) => isActive(download.status) || download.status === 'paused' || download.status === 'failed');
+  const shown = (downloads.data?.data ?? []).filter(
+    (download) => isActive(download.status) || download.status === 'paused' || download.status === 'failed',
+  );
   return (
     <section className="card table-card local-section" aria-label="Local model files">
       <div className="table-card-pad">
         <h2 className="card-title">Local model files</h2>
-        <span className="small faint">In the data folder's models/ directory; each is served as the model named here.</span>
+        <span className="small faint">
+          In the data folder's models/ directory; each is served as the model named here.
+        </span>
       </div>
       {files.data.data.length === 0 ? (
-        <div className="table-card-pad small faint">No local model files yet: download one below, or use a .gguf file already on this computer.</div>
+        <div className="table-card-pad small faint">
+          No local model files yet: download one below, or use a .gguf file already on this computer.
+        </div>
       ) : (
         <div className="local-table-wrap">
           <table className="table" data-testid="local-files-table">
@@ -35,20 +41,33 @@ export function LocalModelsSection() {
                 <th>Quantization</th>
                 <th>Context</th>
                 <th>Loaded</th>
-                <th><span className="visually-hidden">Actions</span></th>
+                <th>
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {files.data.data.map((file) => (
                 <tr key={file.name} aria-label={file.name}>
-                  <td className="mono"><CellText text={file.name} /></td>
-                  <td className="mono"><CellText text={file.model} className="cell-text-narrow" /></td>
+                  <td className="mono">
+                    <CellText text={file.name} />
+                  </td>
+                  <td className="mono">
+                    <CellText text={file.model} className="cell-text-narrow" />
+                  </td>
                   <td>{formatSize(file.size_bytes)}</td>
                   <td>{file.quantization ?? '—'}</td>
                   <td>{file.context_length?.toLocaleString() ?? '—'}</td>
-                  <td>{file.loaded ? <span className="badge badge-ok">loaded</span> : <span className="faint">no</span>}</td>
                   <td>
-                    <button type="button" className="btn btn-sm btn-ghost" disabled={remove.isPending} onClick={() => window.confirm(`Delete ${file.name} from disk?`) && remove.mutate(file.name)}>
+                    {file.loaded ? <span className="badge badge-ok">loaded</span> : <span className="faint">no</span>}
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-ghost"
+                      disabled={remove.isPending}
+                      onClick={() => window.confirm(`Delete ${file.name} from disk?`) && remove.mutate(file.name)}
+                    >
                       Delete
                     </button>
                   </td>

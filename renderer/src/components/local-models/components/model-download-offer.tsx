@@ -10,7 +10,9 @@ import { useInstallWatch } from './use-install-watch';
 import './local-models.css';
 
 function latestFor(entry: CatalogEntry, downloads: readonly ModelDownload[]): ModelDownload | undefined {
-  return downloads.find((download) => download.repo === entry.repo && download.file === entry.file && download.status !== 'cancelled');
+  return downloads.find(
+    (download) => download.repo === entry.repo && download.file === entry.file && download.status !== 'cancelled',
+  );
 }
 
 /**
@@ -24,7 +26,9 @@ export function ModelDownloadOffer({ capability }: { capability?: Capability }) 
   const start = useStartDownload();
   useInstallWatch(downloads.data?.data);
   if (catalog.isError || !catalog.data) return null;
-  const entries = capability ? catalog.data.data.filter((entry) => (entry.capabilities as readonly string[]).includes(capability)) : catalog.data.data;
+  const entries = capability
+    ? catalog.data.data.filter((entry) => (entry.capabilities as readonly string[]).includes(capability))
+    : catalog.data.data;
   if (entries.length === 0) return null;
   const download = (entry: CatalogEntry) => {
     for (const file of entry.files) start.mutate({ repo: entry.repo, file, revision: entry.revision });
@@ -33,7 +37,10 @@ export function ModelDownloadOffer({ capability }: { capability?: Capability }) 
     <section className="card stack local-offer" aria-label="Download a local model">
       <div>
         <h2 className="card-title">{capability ? 'Download a model to run on this computer' : 'Models to download'}</h2>
-        <span className="small faint">Small models from Hugging Face that run on a laptop CPU, checked against the hub's SHA-256. Each is served as soon as its download completes.</span>
+        <span className="small faint">
+          Small models from Hugging Face that run on a laptop CPU, checked against the hub's SHA-256. Each is served as
+          soon as its download completes.
+        </span>
       </div>
       {start.isError && <ErrorNotice error={start.error} title="The download could not start" />}
       <ul className="local-catalog">
@@ -45,13 +52,19 @@ export function ModelDownloadOffer({ capability }: { capability?: Capability }) 
                 <strong>{entry.name}</strong>
                 <span className="small">{entry.description}</span>
                 <span className="small faint">
-                  {formatSize(entry.size_bytes)} · needs about {formatSize(entry.ram_bytes)} of memory · {entry.licence} · <span className="mono">{entry.repo}</span>
+                  {formatSize(entry.size_bytes)} · needs about {formatSize(entry.ram_bytes)} of memory · {entry.licence}{' '}
+                  · <span className="mono">{entry.repo}</span>
                 </span>
               </div>
               {current ? (
                 <DownloadProgress download={current} />
               ) : (
-                <button type="button" className="btn btn-primary" disabled={start.isPending} onClick={() => download(entry)}>
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  disabled={start.isPending}
+                  onClick={() => download(entry)}
+                >
                   Download
                 </button>
               )}

@@ -4,8 +4,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '../../../lib/session-store';
 import { UseLocalFile } from './use-local-file';
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const LINKED = { name: 'tiny.gguf', model: 'tiny', kind: 'gguf', size_bytes: 1, architecture: 'llama', quantization: 'F32', context_length: 128, capabilities: ['chat', 'completions', 'embeddings'], loaded: false };
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const LINKED = {
+  name: 'tiny.gguf',
+  model: 'tiny',
+  kind: 'gguf',
+  size_bytes: 1,
+  architecture: 'llama',
+  quantization: 'F32',
+  context_length: 128,
+  capabilities: ['chat', 'completions', 'embeddings'],
+  loaded: false,
+};
 
 let posted: unknown[] = [];
 let role = 'owner';
@@ -16,14 +27,17 @@ beforeEach(() => {
   role = 'owner';
   answer = () => json(LINKED, 201);
   useSessionStore.setState({ apiKey: 'k', baseUrl: '', source: 'web' });
-  vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
-    if (url === '/account/me') return json({ object: 'account', api_key: { role }, balance: { currency: 'USD' } });
-    if (url === '/v1/local-models/files' && init?.method === 'POST') {
-      posted.push(JSON.parse(String(init.body)));
-      return answer();
-    }
-    return json({ object: 'list', data: [] });
-  }));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === '/account/me') return json({ object: 'account', api_key: { role }, balance: { currency: 'USD' } });
+      if (url === '/v1/local-models/files' && init?.method === 'POST') {
+        posted.push(JSON.parse(String(init.body)));
+        return answer();
+      }
+      return json({ object: 'list', data: [] });
+    }),
+  );
 });
 
 afterEach(() => {
@@ -50,8 +64,18 @@ describe('use a model file on this computer', () => {
     expect(posted).toEqual([{ path: '/home/me/tiny.gguf' }]);
   });
 
-  it('shows the gateway\'s refusal in one notice', async () => {
-    answer = () => json({ object: 'error', message: 'notes.gguf is not a GGUF model file (it does not start with "GGUF").', type: 'invalid_request_error', param: 'path', code: 'invalid_gguf' }, 422);
+  it("shows the gateway's refusal in one notice", async () => {
+    answer = () =>
+      json(
+        {
+          object: 'error',
+          message: 'notes.gguf is not a GGUF model file (it does not start with "GGUF").',
+          type: 'invalid_request_error',
+          param: 'path',
+          code: 'invalid_gguf',
+        },
+        422,
+      );
     renderIt();
     fireEvent.change(await screen.findByPlaceholderText(/\.gguf$/), { target: { value: '/tmp/notes.gguf' } });
     fireEvent.click(screen.getByRole('button', { name: 'Use this file' }));
@@ -59,7 +83,11 @@ describe('use a model file on this computer', () => {
   });
 
   it('desktop app: the system file dialog chooses the file', async () => {
-    window.switchyard = { getApiKey: async () => 'k', getGatewayUrl: async () => '', pickModelFile: async () => '/Users/me/Models/tiny.gguf' };
+    window.switchyard = {
+      getApiKey: async () => 'k',
+      getGatewayUrl: async () => '',
+      pickModelFile: async () => '/Users/me/Models/tiny.gguf',
+    };
     renderIt();
     fireEvent.click(await screen.findByRole('button', { name: 'Choose a file…' }));
     await screen.findByText(/Ready: served as/);

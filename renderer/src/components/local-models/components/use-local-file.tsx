@@ -31,7 +31,10 @@ export function UseLocalFile() {
     <section className="card stack local-offer" aria-label="Use a model file on this computer">
       <div>
         <h2 className="card-title">Use a model file on this computer</h2>
-        <span className="small faint">A .gguf file you already have (llama.cpp, LM Studio, Ollama exports): served where it lies, no copy, no download.</span>
+        <span className="small faint">
+          A .gguf file you already have (llama.cpp, LM Studio, Ollama exports): served where it lies, no copy, no
+          download.
+        </span>
       </div>
       <form className="row local-file-form" onSubmit={submit}>
         {bridge?.pickModelFile && (
@@ -41,7 +44,13 @@ export function UseLocalFile() {
         )}
         <label className="field grow">
           <span className="visually-hidden">Path of a .gguf file on the gateway&apos;s computer</span>
-          <input className="input mono" placeholder="/home/me/models/qwen2.5-0.5b-instruct-q4_k_m.gguf" value={path} onChange={(e) => setPath(e.target.value)} spellCheck={false} />
+          <input
+            className="input mono"
+            placeholder="/home/me/models/qwen2.5-0.5b-instruct-q4_k_m.gguf"
+            value={path}
+            onChange={(e) => setPath(e.target.value)}
+            spellCheck={false}
+          />
         </label>
         <button type="submit" className="btn btn-primary" disabled={!path.trim() || link.isPending}>
           {link.isPending ? 'Checking…' : 'Use this file'}

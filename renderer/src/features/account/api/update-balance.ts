@@ -7,7 +7,8 @@ import type { Balance } from '../../../lib/gateway-types';
 /** `limit: null` removes the account's spending limit. */
 export type { BalanceChanges };
 
-export const updateBalance = (changes: BalanceChanges): Promise<Balance> => sendJson('PATCH', '/account/balance', changes);
+export const updateBalance = (changes: BalanceChanges): Promise<Balance> =>
+  sendJson('PATCH', '/account/balance', changes);
 
 export function useUpdateBalance() {
   const queryClient = useQueryClient();

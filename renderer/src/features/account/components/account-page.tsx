@@ -27,7 +27,9 @@ function IdentityCard({ account }: { account: AccountSnapshot }) {
       <div className="stat-value">{account.user.full_name}</div>
       <div className="row small muted">
         <span className="mono">{account.api_key.prefix}</span>
-        <span className={`badge${account.api_key.role === 'owner' ? ' badge-accent' : ''}`}>{account.api_key.role}</span>
+        <span className={`badge${account.api_key.role === 'owner' ? ' badge-accent' : ''}`}>
+          {account.api_key.role}
+        </span>
         <span>{account.api_key.name}</span>
       </div>
     </section>
@@ -51,8 +53,14 @@ function BalanceCard({ account }: { account: AccountSnapshot }) {
         <BalanceForm balance={balance} onDone={() => setEditing(false)} />
       ) : (
         <>
-          <div className="stat-value" data-testid="balance-amount">{formatCost(balance.amount, balance.currency)}</div>
-          <div className="small muted">{balance.limit === undefined ? 'No spending limit' : `Spending limit ${formatCost(balance.limit, balance.currency)}`}</div>
+          <div className="stat-value" data-testid="balance-amount">
+            {formatCost(balance.amount, balance.currency)}
+          </div>
+          <div className="small muted">
+            {balance.limit === undefined
+              ? 'No spending limit'
+              : `Spending limit ${formatCost(balance.limit, balance.currency)}`}
+          </div>
         </>
       )}
     </section>
@@ -63,9 +71,12 @@ function TotalsCard({ usage }: { usage: AccountUsage }) {
   return (
     <section className="card stat-card" aria-label="Usage totals">
       <div className="card-title">Usage</div>
-      <div className="stat-value" data-testid="total-requests">{usage.total_requests.toLocaleString()} requests</div>
+      <div className="stat-value" data-testid="total-requests">
+        {usage.total_requests.toLocaleString()} requests
+      </div>
       <div className="small muted">
-        {usage.total_tokens.toLocaleString()} tokens ({usage.prompt_tokens.toLocaleString()} in, {usage.completion_tokens.toLocaleString()} out) · {formatCost(usage.total_cost, usage.currency)}
+        {usage.total_tokens.toLocaleString()} tokens ({usage.prompt_tokens.toLocaleString()} in,{' '}
+        {usage.completion_tokens.toLocaleString()} out) · {formatCost(usage.total_cost, usage.currency)}
       </div>
     </section>
   );
@@ -88,7 +99,13 @@ function UsageDetails({ usage }: { usage: AccountUsage }) {
             ))}
           </div>
         </div>
-        <UsageBarChart days={days} value={(d: UsageGroup) => d[metric]} format={format} integer={metric !== 'cost'} label={`${METRICS.find((m) => m.id === metric)?.label} per day`} />
+        <UsageBarChart
+          days={days}
+          value={(d: UsageGroup) => d[metric]}
+          format={format}
+          integer={metric !== 'cost'}
+          label={`${METRICS.find((m) => m.id === metric)?.label} per day`}
+        />
       </section>
       <section className="card table-card" aria-label="Usage by model">
         <div className="card-title table-card-pad">Usage by model</div>
@@ -110,7 +127,9 @@ function UsageDetails({ usage }: { usage: AccountUsage }) {
             <tbody>
               {usage.by_model.map((row) => (
                 <tr key={row.key}>
-                  <td className="mono"><CellText text={row.key} /></td>
+                  <td className="mono">
+                    <CellText text={row.key} />
+                  </td>
                   <td className="num">{row.requests.toLocaleString()}</td>
                   <td className="num">{row.prompt_tokens.toLocaleString()}</td>
                   <td className="num">{row.completion_tokens.toLocaleString()}</td>
@@ -139,8 +158,12 @@ export function AccountPage() {
           ↻ Refresh
         </button>
       </PageHeader>
-      {account.isError && <ErrorNotice error={account.error} title="The account could not be loaded" onRetry={() => account.refetch()} />}
-      {usage.isError && <ErrorNotice error={usage.error} title="Usage could not be loaded" onRetry={() => usage.refetch()} />}
+      {account.isError && (
+        <ErrorNotice error={account.error} title="The account could not be loaded" onRetry={() => account.refetch()} />
+      )}
+      {usage.isError && (
+        <ErrorNotice error={usage.error} title="Usage could not be loaded" onRetry={() => usage.refetch()} />
+      )}
       {account.isPending || usage.isPending ? (
         <Loading label="Loading the account…" />
       ) : (

@@ -16,8 +16,21 @@ export function BalanceForm({ balance, onDone }: { balance: Balance; onDone(): v
   return (
     <form className="stack" onSubmit={submit} aria-label="Balance and limit">
       <div className="two-col">
-        <OptionalNumberField label={`Balance (${balance.currency})`} value={amount} onChange={setAmount} integer={false} placeholder="unchanged" />
-        <OptionalNumberField label={`Spending limit (${balance.currency})`} value={limit} onChange={setLimit} min={0} integer={false} placeholder="no limit" />
+        <OptionalNumberField
+          label={`Balance (${balance.currency})`}
+          value={amount}
+          onChange={setAmount}
+          integer={false}
+          placeholder="unchanged"
+        />
+        <OptionalNumberField
+          label={`Spending limit (${balance.currency})`}
+          value={limit}
+          onChange={setLimit}
+          min={0}
+          integer={false}
+          placeholder="no limit"
+        />
       </div>
       {update.isError && <ErrorNotice error={update.error} title="The balance could not be saved" />}
       <div className="row">

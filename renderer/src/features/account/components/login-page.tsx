@@ -32,8 +32,8 @@ export function LoginPage() {
         </div>
         <h1 id="login-title">Sign in to the console</h1>
         <p className="muted">
-          Enter an API key for this gateway. It is kept for this browser tab only. A new gateway prints its admin key
-          (<code>GATEWAY_ADMIN_KEY</code>) on first start.
+          Enter an API key for this gateway. It is kept for this browser tab only. A new gateway prints its admin key (
+          <code>GATEWAY_ADMIN_KEY</code>) on first start.
         </p>
         {signOutReason && (
           <div className="notice notice-warn" role="alert" data-testid="sign-out-reason">

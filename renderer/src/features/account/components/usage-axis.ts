@@ -9,4 +9,3 @@ export function niceMax(max: number, integer = false): number {
   const nice = [1, 2, 5, 10].find((m) => m * power >= step) ?? 10;
   return nice * power * TICKS;
 }
-

@@ -45,7 +45,12 @@ export function UsageBarChart({ days, value, format, label, integer = false }: P
     const text = cssVar(element, '--text-faint') || '#888';
     const grid = cssVar(element, '--border') || '#ddd';
     const accent = cssVar(element, '--accent') || '#4f46e5';
-    const axis = { stroke: text, grid: { stroke: grid, width: 1, dash: [2, 3] }, ticks: { show: false }, font: '11px system-ui, sans-serif' };
+    const axis = {
+      stroke: text,
+      grid: { stroke: grid, width: 1, dash: [2, 3] },
+      ticks: { show: false },
+      font: '11px system-ui, sans-serif',
+    };
     const chart = new uPlot(
       {
         width: Math.max(240, element.clientWidth),
@@ -54,10 +59,32 @@ export function UsageBarChart({ days, value, format, label, integer = false }: P
         cursor: { y: false, points: { show: false } },
         scales: { x: { time: false, range: [-0.5, keys.length - 0.5] }, y: { range: [0, top] } },
         axes: [
-          { ...axis, size: 28, grid: { show: false }, splits: () => keys.map((_, i) => i), values: (_u, splits) => splits.map((i) => keys[i]?.slice(5) ?? ''), space: 48 },
-          { ...axis, size: 80, splits: () => Array.from({ length: TICKS + 1 }, (_, i) => (top / TICKS) * i), values: (_u, splits) => splits.map((v) => formatRef.current(v)) },
+          {
+            ...axis,
+            size: 28,
+            grid: { show: false },
+            splits: () => keys.map((_, i) => i),
+            values: (_u, splits) => splits.map((i) => keys[i]?.slice(5) ?? ''),
+            space: 48,
+          },
+          {
+            ...axis,
+            size: 80,
+            splits: () => Array.from({ length: TICKS + 1 }, (_, i) => (top / TICKS) * i),
+            values: (_u, splits) => splits.map((v) => formatRef.current(v)),
+          },
         ],
-        series: [{}, { label, fill: accent, stroke: 'transparent', width: 0, paths: uPlot.paths.bars!({ size: [0.7, 32], radius: 0.15 }), points: { show: false } }],
+        series: [
+          {},
+          {
+            label,
+            fill: accent,
+            stroke: 'transparent',
+            width: 0,
+            paths: uPlot.paths.bars!({ size: [0.7, 32], radius: 0.15 }),
+            points: { show: false },
+          },
+        ],
         hooks: {
           setCursor: [
             (u) => {
@@ -71,7 +98,12 @@ export function UsageBarChart({ days, value, format, label, integer = false }: P
       [keys.map((_, i) => i), ys],
       element,
     );
-    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(([entry]) => chart.setSize({ width: Math.max(240, Math.floor(entry.contentRect.width)), height: HEIGHT }));
+    const observer =
+      typeof ResizeObserver === 'undefined'
+        ? null
+        : new ResizeObserver(([entry]) =>
+            chart.setSize({ width: Math.max(240, Math.floor(entry.contentRect.width)), height: HEIGHT }),
+          );
     observer?.observe(element);
     return () => {
       observer?.disconnect();
@@ -83,7 +115,14 @@ export function UsageBarChart({ days, value, format, label, integer = false }: P
   const hovered = hover && days[hover.index];
   return (
     <figure className="usage-chart">
-      <div className="usage-chart-plot" ref={box} role="img" aria-label={label} data-testid="usage-chart" onMouseLeave={() => setHover(null)}>
+      <div
+        className="usage-chart-plot"
+        ref={box}
+        role="img"
+        aria-label={label}
+        data-testid="usage-chart"
+        onMouseLeave={() => setHover(null)}
+      >
         {hovered && (
           <div className="chart-tooltip" role="status" style={{ left: hover.left }}>
             <span className="faint">{hovered.key}</span> <strong>{format(values[hover.index])}</strong>

@@ -20,7 +20,11 @@ export async function streamAgentCompletion(
   signal?: AbortSignal,
 ): Promise<{ text: string; stats: StreamStats }> {
   const startedAt = performance.now();
-  const stream = await postStream<AgentChunk>('/v1/agents/completions', { agent_id: agentId, messages, stream: true, stream_options: { include_usage: true } }, signal);
+  const stream = await postStream<AgentChunk>(
+    '/v1/agents/completions',
+    { agent_id: agentId, messages, stream: true, stream_options: { include_usage: true } },
+    signal,
+  );
   return collectTextStream(stream, (chunk) => chunk.choices[0]?.delta?.content, onText, startedAt);
 }
 
@@ -28,7 +32,8 @@ export function useAgentStream() {
   const stream = useTextStream();
   const { run: runStream } = stream;
   const run = useCallback(
-    (agentId: string, messages: AgentMessage[]) => runStream((signal, onText) => streamAgentCompletion(agentId, messages, onText, signal)),
+    (agentId: string, messages: AgentMessage[]) =>
+      runStream((signal, onText) => streamAgentCompletion(agentId, messages, onText, signal)),
     [runStream],
   );
   return { ...stream, run };

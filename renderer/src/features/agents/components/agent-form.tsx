@@ -44,17 +44,36 @@ export function AgentForm({ agent, models, onSaved, onCancel }: Props) {
       <div className="two-col">
         <label className="field">
           <span>Name</span>
-          <input className="input" required maxLength={200} value={name} placeholder="Support triage" onChange={(e) => setName(e.target.value)} />
+          <input
+            className="input"
+            required
+            maxLength={200}
+            value={name}
+            placeholder="Support triage"
+            onChange={(e) => setName(e.target.value)}
+          />
         </label>
         <ModelPicker models={models} value={model} onChange={setModel} />
       </div>
       <label className="field">
         <span>Description</span>
-        <input className="input" maxLength={2000} value={description} placeholder="What this agent is for" onChange={(e) => setDescription(e.target.value)} />
+        <input
+          className="input"
+          maxLength={2000}
+          value={description}
+          placeholder="What this agent is for"
+          onChange={(e) => setDescription(e.target.value)}
+        />
       </label>
       <label className="field">
         <span>Instructions</span>
-        <textarea className="textarea" rows={4} value={instructions} placeholder="You answer in one short sentence." onChange={(e) => setInstructions(e.target.value)} />
+        <textarea
+          className="textarea"
+          rows={4}
+          value={instructions}
+          placeholder="You answer in one short sentence."
+          onChange={(e) => setInstructions(e.target.value)}
+        />
       </label>
       {mutation.isError && <ErrorNotice error={mutation.error} title="The agent could not be saved" />}
       <div className="row">

@@ -27,13 +27,20 @@ export function AgentTryChat({ agent }: { agent: Agent }) {
       <div className="card-title">
         <span className="grow">Try {agent.name}</span>
         {messages.length > 0 && (
-          <button type="button" className="btn btn-sm btn-ghost" onClick={() => setMessages([])} disabled={stream.running}>
+          <button
+            type="button"
+            className="btn btn-sm btn-ghost"
+            onClick={() => setMessages([])}
+            disabled={stream.running}
+          >
             Clear
           </button>
         )}
       </div>
       <div className="agent-messages">
-        {messages.length === 0 && !stream.running && <p className="small muted">Messages go to the agent's model with its instructions as the system message.</p>}
+        {messages.length === 0 && !stream.running && (
+          <p className="small muted">Messages go to the agent's model with its instructions as the system message.</p>
+        )}
         {messages.map((m, i) => (
           <article key={i} className={`message message-${m.role}`} aria-label={m.role === 'user' ? 'You' : 'Agent'}>
             <div className="message-role">{m.role === 'user' ? 'You' : agent.name}</div>
@@ -43,7 +50,15 @@ export function AgentTryChat({ agent }: { agent: Agent }) {
         {stream.running && (
           <article className="message message-assistant" aria-label="Agent">
             <div className="message-role">{agent.name}</div>
-            {stream.text ? <MarkdownView source={stream.text} /> : <span className="typing" aria-label="Waiting for the answer"><span /><span /><span /></span>}
+            {stream.text ? (
+              <MarkdownView source={stream.text} />
+            ) : (
+              <span className="typing" aria-label="Waiting for the answer">
+                <span />
+                <span />
+                <span />
+              </span>
+            )}
           </article>
         )}
       </div>
@@ -54,7 +69,13 @@ export function AgentTryChat({ agent }: { agent: Agent }) {
         </div>
       )}
       <form className="row" onSubmit={(e) => void send(e)}>
-        <input className="input grow" aria-label="Message to the agent" placeholder="Ask the agent something" value={draft} onChange={(e) => setDraft(e.target.value)} />
+        <input
+          className="input grow"
+          aria-label="Message to the agent"
+          placeholder="Ask the agent something"
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+        />
         {stream.running ? (
           <button type="button" className="btn" onClick={stream.stop}>
             ■ Stop

@@ -30,7 +30,14 @@ function AgentsWorkspace({ models }: { models: GatewayModel[] }) {
       <section className="card stack" aria-label="Agents">
         <div className="card-title">
           <span className="grow">Agents</span>
-          <button type="button" className="btn btn-sm" onClick={() => { setSelectedId(null); setEditing(false); }}>
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={() => {
+              setSelectedId(null);
+              setEditing(false);
+            }}
+          >
             + New
           </button>
         </div>
@@ -46,7 +53,15 @@ function AgentsWorkspace({ models }: { models: GatewayModel[] }) {
           <ul className="agent-list">
             {list.map((a) => (
               <li key={a.id}>
-                <button type="button" className={`agent-item${a.id === selectedId ? ' active' : ''}`} aria-pressed={a.id === selectedId} onClick={() => { setSelectedId(a.id); setEditing(false); }}>
+                <button
+                  type="button"
+                  className={`agent-item${a.id === selectedId ? ' active' : ''}`}
+                  aria-pressed={a.id === selectedId}
+                  onClick={() => {
+                    setSelectedId(a.id);
+                    setEditing(false);
+                  }}
+                >
                   <strong>{a.name}</strong>
                   <span className="small muted mono">{a.model}</span>
                   {a.description && <span className="small faint">{a.description}</span>}
@@ -93,7 +108,17 @@ function AgentsWorkspace({ models }: { models: GatewayModel[] }) {
               <dt>Instructions</dt>
               <dd className="agent-instructions">{selected.instructions ?? <span className="faint">none</span>}</dd>
               <dt>Tools</dt>
-              <dd>{selected.tools.length ? selected.tools.map((t) => <span key={t.type === 'function' ? t.function.name : t.type} className="chip">{t.type === 'function' ? t.function.name : t.type}</span>) : <span className="faint">none</span>}</dd>
+              <dd>
+                {selected.tools.length ? (
+                  selected.tools.map((t) => (
+                    <span key={t.type === 'function' ? t.function.name : t.type} className="chip">
+                      {t.type === 'function' ? t.function.name : t.type}
+                    </span>
+                  ))
+                ) : (
+                  <span className="faint">none</span>
+                )}
+              </dd>
             </dl>
           </section>
         )}
@@ -125,7 +150,10 @@ function AgentsWorkspace({ models }: { models: GatewayModel[] }) {
 export function AgentsPage() {
   return (
     <div className="page">
-      <PageHeader title="Agents" description="Named model setups with instructions and tools, callable at /v1/agents/completions." />
+      <PageHeader
+        title="Agents"
+        description="Named model setups with instructions and tools, callable at /v1/agents/completions."
+      />
       <ModelGate capability="chat">{(models) => <AgentsWorkspace models={models} />}</ModelGate>
     </div>
   );

@@ -14,7 +14,12 @@ export interface NewBatch {
 /** Uploads the input file, then creates the batch from it. */
 export async function createBatch({ input, filename, endpoint, metadata }: NewBatch): Promise<Batch> {
   const file = await uploadBatchFile(input, filename);
-  return postJson('/v1/batch', { input_file_id: file.id, endpoint, completion_window: '24h', ...(metadata ? { metadata } : {}) });
+  return postJson('/v1/batch', {
+    input_file_id: file.id,
+    endpoint,
+    completion_window: '24h',
+    ...(metadata ? { metadata } : {}),
+  });
 }
 
 export function useCreateBatch() {

@@ -37,7 +37,11 @@ export function BatchCreateForm() {
     const input = source === 'compose' ? new Blob([`${jsonl}\n`], { type: 'application/jsonl' }) : upload?.file;
     if (!input) return;
     create.mutate(
-      { input, filename: source === 'compose' ? 'console-batch.jsonl' : (upload?.file.name ?? 'batch.jsonl'), endpoint },
+      {
+        input,
+        filename: source === 'compose' ? 'console-batch.jsonl' : (upload?.file.name ?? 'batch.jsonl'),
+        endpoint,
+      },
       { onSuccess: () => (source === 'compose' ? setRequests([{ customId: '', prompt: '' }]) : setUpload(null)) },
     );
   };
@@ -70,7 +74,9 @@ export function BatchCreateForm() {
             <div className="batch-model">
               <ModelPicker models={models} value={model} onChange={setModel} />
             </div>
-            {endpoint !== '/v1/embeddings' && <OptionalNumberField label="Max tokens" value={maxTokens} onChange={setMaxTokens} min={1} />}
+            {endpoint !== '/v1/embeddings' && (
+              <OptionalNumberField label="Max tokens" value={maxTokens} onChange={setMaxTokens} min={1} />
+            )}
           </>
         )}
       </div>
@@ -78,11 +84,20 @@ export function BatchCreateForm() {
         <>
           <BatchComposeEditor requests={requests} onChange={setRequests} />
           <div>
-            <button type="button" className="btn btn-ghost btn-sm" aria-expanded={showJsonl} onClick={() => setShowJsonl(!showJsonl)}>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              aria-expanded={showJsonl}
+              onClick={() => setShowJsonl(!showJsonl)}
+            >
               {showJsonl ? '▾' : '▸'} JSONL that will be uploaded
             </button>
           </div>
-          {showJsonl && <pre className="code-block" data-testid="batch-jsonl">{jsonl || '(no prompts yet)'}</pre>}
+          {showJsonl && (
+            <pre className="code-block" data-testid="batch-jsonl">
+              {jsonl || '(no prompts yet)'}
+            </pre>
+          )}
         </>
       ) : (
         <FileDrop
@@ -90,7 +105,9 @@ export function BatchCreateForm() {
           compact
           label={upload ? `${upload.file.name} · ${upload.lines} lines — pick another` : 'Drop or pick a .jsonl file'}
           hint="One {custom_id, method, url, body} object per line"
-          onFile={(file) => void file.text().then((text) => setUpload({ file, lines: text.split('\n').filter((l) => l.trim()).length }))}
+          onFile={(file) =>
+            void file.text().then((text) => setUpload({ file, lines: text.split('\n').filter((l) => l.trim()).length }))
+          }
         />
       )}
       {create.isError && <ErrorNotice error={create.error} title="The batch could not be created" />}

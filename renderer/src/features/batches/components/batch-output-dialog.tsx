@@ -27,7 +27,9 @@ export function BatchOutputDialog({ batchId, fileId, kind, onClose }: Props) {
         <>
           {kind === 'errors' && lines.length > 0 && (
             <div className="notice notice-error request-failure" data-testid="batch-failure-reasons">
-              <div className="notice-title">Why {lines.length === 1 ? 'the line' : `the ${lines.length} lines`} failed</div>
+              <div className="notice-title">
+                Why {lines.length === 1 ? 'the line' : `the ${lines.length} lines`} failed
+              </div>
               <ul className="plain-list">
                 {failureReasons(lines).map(({ reason, count }) => (
                   <li key={reason}>
@@ -50,9 +52,13 @@ export function BatchOutputDialog({ batchId, fileId, kind, onClose }: Props) {
               <tbody>
                 {lines.map((line) => (
                   <tr key={line.id}>
-                    <td className="mono"><CellText text={line.custom_id} className="cell-text-narrow" /></td>
+                    <td className="mono">
+                      <CellText text={line.custom_id} className="cell-text-narrow" />
+                    </td>
                     <td>
-                      <span className={`badge ${line.error || (line.response?.status_code ?? 500) >= 400 ? 'badge-error' : 'badge-ok'}`}>
+                      <span
+                        className={`badge ${line.error || (line.response?.status_code ?? 500) >= 400 ? 'badge-error' : 'badge-ok'}`}
+                      >
                         {line.response?.status_code ?? 'error'}
                       </span>
                     </td>
@@ -63,7 +69,11 @@ export function BatchOutputDialog({ batchId, fileId, kind, onClose }: Props) {
             </table>
           </div>
           <div className="row dialog-actions">
-            <button type="button" className="btn" onClick={() => downloadFile(`${batchId}-${kind}.jsonl`, file.data, 'application/jsonl')}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => downloadFile(`${batchId}-${kind}.jsonl`, file.data, 'application/jsonl')}
+            >
               ⇩ Download JSONL
             </button>
           </div>

@@ -9,19 +9,34 @@ import { ChatPage } from './chat-page';
 
 const MODELS = {
   object: 'list',
-  data: [{ id: 'svc-small', object: 'model', created: 0, owned_by: 'me', capabilities: ['chat'], aliases: [], archived: false, provider: 'up', state: 'ready' }],
+  data: [
+    {
+      id: 'svc-small',
+      object: 'model',
+      created: 0,
+      owned_by: 'me',
+      capabilities: ['chat'],
+      aliases: [],
+      archived: false,
+      provider: 'up',
+      state: 'ready',
+    },
+  ],
 };
 
 /** A chat stream the test feeds by hand; aborting the request errors it like a real fetch. */
 function controllableStream(signal: AbortSignal | null | undefined) {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
-  signal?.addEventListener('abort', () => controller.error(new DOMException('The operation was aborted.', 'AbortError')));
+  signal?.addEventListener('abort', () =>
+    controller.error(new DOMException('The operation was aborted.', 'AbortError')),
+  );
   const encoder = new TextEncoder();
   return { body, send: (text: string) => controller.enqueue(encoder.encode(text)), close: () => controller.close() };
 }
 
-const frame = (content: string) => `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+const frame = (content: string) =>
+  `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
 
 let stream: ReturnType<typeof controllableStream> | null = null;
 let sentBody: unknown = null;
@@ -33,12 +48,16 @@ beforeEach(() => {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
-      if (url === '/models') return new Response(JSON.stringify(MODELS), { status: 200, headers: { 'content-type': 'application/json' } });
+      if (url === '/models')
+        return new Response(JSON.stringify(MODELS), { status: 200, headers: { 'content-type': 'application/json' } });
       if (url === '/account/me') return new Response('{}', { status: 404 });
       if (url === '/v1/chat/completions') {
         sentBody = JSON.parse(String(init?.body));
         stream = controllableStream(init?.signal);
-        return new Response(stream.body, { status: 200, headers: { 'content-type': 'text/event-stream', 'x-request-cost': '0.00042' } });
+        return new Response(stream.body, {
+          status: 200,
+          headers: { 'content-type': 'text/event-stream', 'x-request-cost': '0.00042' },
+        });
       }
       throw new Error(`unexpected ${url}`);
     }),
@@ -71,7 +90,12 @@ describe('chat playground streaming', () => {
   it('renders markdown and highlighted code while it arrives, then the usage and cost', async () => {
     renderPage();
     await sendMessage('Write code');
-    expect(sentBody).toMatchObject({ model: 'svc-small', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Write code' }] });
+    expect(sentBody).toMatchObject({
+      model: 'svc-small',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'Write code' }],
+    });
 
     // A frame cut in the middle, and a code fence that is still open.
     const first = frame('Here is **bold** and code:\n\n```js\nconst x');
@@ -84,7 +108,9 @@ describe('chat playground streaming', () => {
 
     await act(async () => {
       stream!.send(frame(' = 1;\n```'));
-      stream!.send(`data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 9, total_tokens: 14 } })}\n\n`);
+      stream!.send(
+        `data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 9, total_tokens: 14 } })}\n\n`,
+      );
       stream!.send('data: [DONE]\n\n');
       stream!.close();
     });
@@ -92,7 +118,10 @@ describe('chat playground streaming', () => {
     expect(statsList.textContent).toContain('9 tok');
     expect(statsList.textContent).toContain('5 tok');
     expect(statsList.textContent).toContain('0.000420');
-    expect(useConversationsStore.getState().conversations[0].messages[1]).toMatchObject({ status: 'done', content: 'Here is **bold** and code:\n\n```js\nconst x = 1;\n```' });
+    expect(useConversationsStore.getState().conversations[0].messages[1]).toMatchObject({
+      status: 'done',
+      content: 'Here is **bold** and code:\n\n```js\nconst x = 1;\n```',
+    });
   });
 
   it('sends the presence and frequency penalties set in the panel, and none when they are empty', async () => {
@@ -116,7 +145,9 @@ describe('chat playground streaming', () => {
     expect(screen.getByText('stopped')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Send' })).toBeTruthy();
     // A stopped answer still says when its first text came.
-    expect(useConversationsStore.getState().conversations[0].messages[1].stats?.timeToFirstTokenMs).toBeTypeOf('number');
+    expect(useConversationsStore.getState().conversations[0].messages[1].stats?.timeToFirstTokenMs).toBeTypeOf(
+      'number',
+    );
     expect(screen.getByLabelText('Answer statistics').textContent).toContain('First token');
   });
 
@@ -124,7 +155,9 @@ describe('chat playground streaming', () => {
     renderPage();
     await sendMessage('First');
     await act(async () => {
-      stream!.send('data: {"object":"error","message":"The upstream provider failed: 502","type":"upstream_error","param":null,"code":"upstream_failed"}\n\n');
+      stream!.send(
+        'data: {"object":"error","message":"The upstream provider failed: 502","type":"upstream_error","param":null,"code":"upstream_failed"}\n\n',
+      );
       stream!.close();
     });
     await screen.findByRole('alert');
@@ -160,7 +193,9 @@ describe('chat playground streaming', () => {
     expect(useConversationsStore.getState().conversations[0].messages).toHaveLength(2);
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete conversation' }));
-    await waitFor(() => expect(useConversationsStore.getState().conversations.every((c) => c.messages.length === 0)).toBe(true));
+    await waitFor(() =>
+      expect(useConversationsStore.getState().conversations.every((c) => c.messages.length === 0)).toBe(true),
+    );
   });
 
   it('shows the gateway message of an error frame under the answer', async () => {
@@ -168,7 +203,9 @@ describe('chat playground streaming', () => {
     await sendMessage('Hi');
     await act(async () => {
       stream!.send(frame('Par'));
-      stream!.send('data: {"object":"error","message":"The upstream provider failed: 502","type":"upstream_error","param":null,"code":"upstream_failed"}\n\n');
+      stream!.send(
+        'data: {"object":"error","message":"The upstream provider failed: 502","type":"upstream_error","param":null,"code":"upstream_failed"}\n\n',
+      );
       stream!.close();
     });
     expect((await screen.findByRole('alert')).textContent).toContain('The upstream provider failed: 502');
@@ -195,10 +232,22 @@ describe('conversation rename', () => {
   });
 
   it('without any chat model: the message box is there, disabled, with one line saying why and what to do', async () => {
-    vi.stubGlobal('fetch', vi.fn(async (url: string) => (url === '/models' ? new Response(JSON.stringify({ object: 'list', data: [] }), { status: 200, headers: { 'content-type': 'application/json' } }) : new Response('{}', { status: 404 }))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        url === '/models'
+          ? new Response(JSON.stringify({ object: 'list', data: [] }), {
+              status: 200,
+              headers: { 'content-type': 'application/json' },
+            })
+          : new Response('{}', { status: 404 }),
+      ),
+    );
     renderPage();
     const note = await screen.findByTestId('no-chat-model');
     expect(note.textContent).toMatch(/^No chat model yet: download one or use a \.gguf file on this computer/);
-    expect((screen.getByRole('textbox', { name: 'Chat input (no chat model yet)' }) as HTMLTextAreaElement).disabled).toBe(true);
+    expect(
+      (screen.getByRole('textbox', { name: 'Chat input (no chat model yet)' }) as HTMLTextAreaElement).disabled,
+    ).toBe(true);
   });
 });

@@ -12,9 +12,16 @@ import { ExportConversationDialog, RenameConversationDialog } from './conversati
 function NoModelComposer() {
   return (
     <section className="card stack" aria-label="Message box">
-      <textarea className="textarea" aria-label="Chat input (no chat model yet)" rows={3} disabled placeholder="Send a message" />
+      <textarea
+        className="textarea"
+        aria-label="Chat input (no chat model yet)"
+        rows={3}
+        disabled
+        placeholder="Send a message"
+      />
       <span className="small muted" role="note" data-testid="no-chat-model">
-        No chat model yet: download one or use a .gguf file on this computer (above), or add an upstream provider in Settings; the message box works as soon as one is served.
+        No chat model yet: download one or use a .gguf file on this computer (above), or add an upstream provider in
+        Settings; the message box works as soon as one is served.
       </span>
     </section>
   );
@@ -69,7 +76,13 @@ export function ChatPage() {
           </button>
         </div>
       </PageHeader>
-      {dialog === 'rename' && active && <RenameConversationDialog conversation={active} onRename={(title) => rename(active.id, title)} onClose={closeDialog} />}
+      {dialog === 'rename' && active && (
+        <RenameConversationDialog
+          conversation={active}
+          onRename={(title) => rename(active.id, title)}
+          onClose={closeDialog}
+        />
+      )}
       {dialog === 'export' && active && <ExportConversationDialog conversation={active} onClose={closeDialog} />}
       {dialog === 'delete' && active && (
         <ConfirmDialog
@@ -84,7 +97,8 @@ export function ChatPage() {
           onClose={closeDialog}
         >
           <p>
-            Its {active.messages.length} message{active.messages.length === 1 ? '' : 's'} will be removed from this browser. This cannot be undone.
+            Its {active.messages.length} message{active.messages.length === 1 ? '' : 's'} will be removed from this
+            browser. This cannot be undone.
           </p>
         </ConfirmDialog>
       )}

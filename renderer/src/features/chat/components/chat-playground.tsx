@@ -108,7 +108,11 @@ export function ChatPlayground({ models, conversation }: Props) {
           </button>
         </div>
       </section>
-      <ChatSettingsPanel models={models} settings={settings} onChange={(patch) => updateSettings(conversation.id, patch)} />
+      <ChatSettingsPanel
+        models={models}
+        settings={settings}
+        onChange={(patch) => updateSettings(conversation.id, patch)}
+      />
       {showCode && <CodeDialog request={codeRequest()} onClose={() => setShowCode(false)} />}
     </div>
   );

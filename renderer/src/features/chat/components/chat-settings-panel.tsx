@@ -24,23 +24,71 @@ export function ChatSettingsPanel({ models, settings, onChange }: Props) {
           onChange={(e) => onChange({ system: e.target.value })}
         />
       </label>
-      <SliderField label="Temperature" value={settings.temperature} min={0} max={2} step={0.05} onChange={(temperature) => onChange({ temperature })} />
-      <SliderField label="Top P" value={settings.topP} min={0} max={1} step={0.01} onChange={(topP) => onChange({ topP })} />
+      <SliderField
+        label="Temperature"
+        value={settings.temperature}
+        min={0}
+        max={2}
+        step={0.05}
+        onChange={(temperature) => onChange({ temperature })}
+      />
+      <SliderField
+        label="Top P"
+        value={settings.topP}
+        min={0}
+        max={1}
+        step={0.01}
+        onChange={(topP) => onChange({ topP })}
+      />
       <div className="two-col">
-        <OptionalNumberField label="Max tokens" min={1} value={settings.maxTokens} onChange={(maxTokens) => onChange({ maxTokens })} />
-        <OptionalNumberField label="Seed" value={settings.seed} placeholder="random" onChange={(seed) => onChange({ seed })} />
+        <OptionalNumberField
+          label="Max tokens"
+          min={1}
+          value={settings.maxTokens}
+          onChange={(maxTokens) => onChange({ maxTokens })}
+        />
+        <OptionalNumberField
+          label="Seed"
+          value={settings.seed}
+          placeholder="random"
+          onChange={(seed) => onChange({ seed })}
+        />
       </div>
       <div className="two-col">
-        <OptionalNumberField label="Presence penalty" min={-2} max={2} integer={false} value={settings.presencePenalty ?? null} onChange={(presencePenalty) => onChange({ presencePenalty })} />
-        <OptionalNumberField label="Frequency penalty" min={-2} max={2} integer={false} value={settings.frequencyPenalty ?? null} onChange={(frequencyPenalty) => onChange({ frequencyPenalty })} />
+        <OptionalNumberField
+          label="Presence penalty"
+          min={-2}
+          max={2}
+          integer={false}
+          value={settings.presencePenalty ?? null}
+          onChange={(presencePenalty) => onChange({ presencePenalty })}
+        />
+        <OptionalNumberField
+          label="Frequency penalty"
+          min={-2}
+          max={2}
+          integer={false}
+          value={settings.frequencyPenalty ?? null}
+          onChange={(frequencyPenalty) => onChange({ frequencyPenalty })}
+        />
       </div>
       <label className="field">
         <span>Stop sequences</span>
-        <textarea className="textarea mono" rows={2} placeholder="one per line" value={settings.stop} onChange={(e) => onChange({ stop: e.target.value })} />
+        <textarea
+          className="textarea mono"
+          rows={2}
+          placeholder="one per line"
+          value={settings.stop}
+          onChange={(e) => onChange({ stop: e.target.value })}
+        />
       </label>
       <label className="field">
         <span>Response format</span>
-        <select className="select" value={settings.responseFormat} onChange={(e) => onChange({ responseFormat: e.target.value as ResponseFormat })}>
+        <select
+          className="select"
+          value={settings.responseFormat}
+          onChange={(e) => onChange({ responseFormat: e.target.value as ResponseFormat })}
+        >
           <option value="text">Text</option>
           <option value="json_object">JSON object</option>
         </select>

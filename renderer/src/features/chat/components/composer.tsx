@@ -65,7 +65,12 @@ export function Composer({ running, disabled, supportsImages, onSend, onStop, on
           {images.map((src, i) => (
             <figure key={i}>
               <img src={src} alt={`Image ${i + 1} to send`} />
-              <button type="button" className="btn btn-sm btn-icon" aria-label={`Remove image ${i + 1}`} onClick={() => setImages(images.filter((_, j) => j !== i))}>
+              <button
+                type="button"
+                className="btn btn-sm btn-icon"
+                aria-label={`Remove image ${i + 1}`}
+                onClick={() => setImages(images.filter((_, j) => j !== i))}
+              >
                 ✕
               </button>
             </figure>
@@ -93,7 +98,13 @@ export function Composer({ running, disabled, supportsImages, onSend, onStop, on
         onPaste={onPaste}
       />
       <div className="row">
-        <label htmlFor={fileId} className="btn btn-sm" role="button" tabIndex={0} onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && document.getElementById(fileId)?.click()}>
+        <label
+          htmlFor={fileId}
+          className="btn btn-sm"
+          role="button"
+          tabIndex={0}
+          onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && document.getElementById(fileId)?.click()}
+        >
           + Attach
         </label>
         <input

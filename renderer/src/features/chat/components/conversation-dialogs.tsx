@@ -4,7 +4,15 @@ import { downloadFile } from '../../../lib/download';
 import type { Conversation } from '../chat-types';
 import { conversationFileName, conversationToJson, conversationToMarkdown } from '../export-conversation';
 
-export function RenameConversationDialog({ conversation, onRename, onClose }: { conversation: Conversation; onRename(title: string): void; onClose(): void }) {
+export function RenameConversationDialog({
+  conversation,
+  onRename,
+  onClose,
+}: {
+  conversation: Conversation;
+  onRename(title: string): void;
+  onClose(): void;
+}) {
   const [title, setTitle] = useState(conversation.title);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -38,10 +46,30 @@ export function ExportConversationDialog({ conversation, onClose }: { conversati
         Markdown reads well and pastes into notes; JSON keeps the settings and attached images so nothing is lost.
       </p>
       <div className="row dialog-actions">
-        <button type="button" className="btn" onClick={() => downloadFile(conversationFileName(conversation, 'md'), conversationToMarkdown(conversation), 'text/markdown')}>
+        <button
+          type="button"
+          className="btn"
+          onClick={() =>
+            downloadFile(
+              conversationFileName(conversation, 'md'),
+              conversationToMarkdown(conversation),
+              'text/markdown',
+            )
+          }
+        >
           Download Markdown
         </button>
-        <button type="button" className="btn" onClick={() => downloadFile(conversationFileName(conversation, 'json'), conversationToJson(conversation), 'application/json')}>
+        <button
+          type="button"
+          className="btn"
+          onClick={() =>
+            downloadFile(
+              conversationFileName(conversation, 'json'),
+              conversationToJson(conversation),
+              'application/json',
+            )
+          }
+        >
           Download JSON
         </button>
       </div>

@@ -4,7 +4,6 @@ import { MarkdownView } from '../../../components/markdown-view';
 import { StreamStatsView } from '../../../components/stream-stats-view';
 import type { ChatMessage } from '../chat-types';
 
-
 interface Props {
   message: ChatMessage;
   /** Live text while this message is being streamed. */
@@ -21,7 +20,11 @@ export function MessageItem({ message, liveText, busy, canRegenerate, currency, 
   const text = liveText ?? message.content;
   const streaming = liveText !== undefined;
   return (
-    <article className={`message message-${message.role}`} aria-label={message.role === 'user' ? 'You' : 'Assistant'} data-status={message.status}>
+    <article
+      className={`message message-${message.role}`}
+      aria-label={message.role === 'user' ? 'You' : 'Assistant'}
+      data-status={message.status}
+    >
       <div className="message-role">
         {message.role === 'user' ? 'You' : 'Assistant'}
         {message.model && <span className="faint small mono"> · {message.model}</span>}
@@ -36,7 +39,14 @@ export function MessageItem({ message, liveText, busy, canRegenerate, currency, 
             setDraft(null);
           }}
         >
-          <textarea className="textarea" aria-label="Edit message" rows={4} value={draft} onChange={(e) => setDraft(e.target.value)} autoFocus />
+          <textarea
+            className="textarea"
+            aria-label="Edit message"
+            rows={4}
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            autoFocus
+          />
           <div className="row">
             <button type="submit" className="btn btn-primary btn-sm" disabled={busy || !draft.trim()}>
               Save and resend
@@ -80,7 +90,12 @@ export function MessageItem({ message, liveText, busy, canRegenerate, currency, 
           {message.stats && <StreamStatsView stats={message.stats} currency={currency} />}
           <span className="grow" />
           {message.role === 'user' && (
-            <button type="button" className="btn btn-ghost btn-sm" disabled={busy} onClick={() => setDraft(message.content)}>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              disabled={busy}
+              onClick={() => setDraft(message.content)}
+            >
               Edit
             </button>
           )}
@@ -90,7 +105,11 @@ export function MessageItem({ message, liveText, busy, canRegenerate, currency, 
             </button>
           )}
           {message.role === 'assistant' && text && (
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => void navigator.clipboard?.writeText(text)}>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              onClick={() => void navigator.clipboard?.writeText(text)}
+            >
               Copy
             </button>
           )}

@@ -68,7 +68,8 @@ export const useConversationsStore = create<ConversationsState>()(
           set({ conversations: [conversation, ...get().conversations], activeId: conversation.id });
           return conversation.id;
         },
-        add: (conversation) => set({ conversations: [conversation, ...get().conversations], activeId: conversation.id }),
+        add: (conversation) =>
+          set({ conversations: [conversation, ...get().conversations], activeId: conversation.id }),
         select: (id) => set({ activeId: id }),
         remove: (id) => {
           const rest = get().conversations.filter((c) => c.id !== id);

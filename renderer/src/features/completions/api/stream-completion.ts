@@ -5,7 +5,13 @@ import { postStream } from '../../../lib/post-stream';
 import { useTextStream } from '../../../lib/use-text-stream';
 
 /** The body the playground sends: one prompt, always streamed, with usage at the end. */
-export type CompletionRequest = CompletionBody & { model: string; prompt: string; temperature: number; stream: true; stream_options: { include_usage: true } };
+export type CompletionRequest = CompletionBody & {
+  model: string;
+  prompt: string;
+  temperature: number;
+  stream: true;
+  stream_options: { include_usage: true };
+};
 
 interface CompletionChunk extends UsageFrame {
   object: 'text_completion';

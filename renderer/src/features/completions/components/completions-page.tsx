@@ -72,7 +72,12 @@ function CompletionsPlayground({ models }: { models: GatewayModel[] }) {
               ■ Stop
             </button>
           ) : (
-            <button type="button" className="btn btn-primary" disabled={!prompt || !model} onClick={() => void submit()}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={!prompt || !model}
+              onClick={() => void submit()}
+            >
               Complete
             </button>
           )}
@@ -106,15 +111,37 @@ function CompletionsPlayground({ models }: { models: GatewayModel[] }) {
           <OptionalNumberField label="Seed" value={seed} placeholder="random" onChange={setSeed} />
         </div>
         <div className="two-col">
-          <OptionalNumberField label="Presence penalty" min={-2} max={2} integer={false} value={presencePenalty} onChange={setPresencePenalty} />
-          <OptionalNumberField label="Frequency penalty" min={-2} max={2} integer={false} value={frequencyPenalty} onChange={setFrequencyPenalty} />
+          <OptionalNumberField
+            label="Presence penalty"
+            min={-2}
+            max={2}
+            integer={false}
+            value={presencePenalty}
+            onChange={setPresencePenalty}
+          />
+          <OptionalNumberField
+            label="Frequency penalty"
+            min={-2}
+            max={2}
+            integer={false}
+            value={frequencyPenalty}
+            onChange={setFrequencyPenalty}
+          />
         </div>
         <label className="field">
           <span>Stop sequences</span>
-          <textarea className="textarea mono" rows={2} placeholder="one per line" value={stopText} onChange={(e) => setStopText(e.target.value)} />
+          <textarea
+            className="textarea mono"
+            rows={2}
+            placeholder="one per line"
+            value={stopText}
+            onChange={(e) => setStopText(e.target.value)}
+          />
         </label>
       </aside>
-      {showCode && <CodeDialog request={{ path: '/v1/completions', body: { ...request } }} onClose={() => setShowCode(false)} />}
+      {showCode && (
+        <CodeDialog request={{ path: '/v1/completions', body: { ...request } }} onClose={() => setShowCode(false)} />
+      )}
     </div>
   );
 }

@@ -15,7 +15,8 @@ export interface DocumentQuestion {
 /** A chat completion (the gateway's schema) with the citations and the document's text beside it. */
 export type DocumentAnswer = Static<typeof ChatCompletion> & { citations?: Citation[]; document_text?: string };
 
-export const askDocument = (question: DocumentQuestion): Promise<DocumentAnswer> => postJson('/v1/chat/completions', question);
+export const askDocument = (question: DocumentQuestion): Promise<DocumentAnswer> =>
+  postJson('/v1/chat/completions', question);
 
 export function useAskDocument() {
   const refreshModels = useRefreshModelStates();

@@ -53,7 +53,14 @@ function DocumentQna({ models }: { models: GatewayModel[] }) {
           <div className="stack">
             <label className="field">
               <span>…or a document URL</span>
-              <input className="input" type="url" placeholder="https://example.com/report.pdf" value={url} disabled={!!file} onChange={(e) => setUrl(e.target.value)} />
+              <input
+                className="input"
+                type="url"
+                placeholder="https://example.com/report.pdf"
+                value={url}
+                disabled={!!file}
+                onChange={(e) => setUrl(e.target.value)}
+              />
             </label>
             {file && (
               <div>
@@ -67,7 +74,12 @@ function DocumentQna({ models }: { models: GatewayModel[] }) {
         <div className="row" style={{ alignItems: 'flex-end' }}>
           <label className="field grow">
             <span>Question</span>
-            <input className="input" value={question} placeholder="What is the invoice total?" onChange={(e) => setQuestion(e.target.value)} />
+            <input
+              className="input"
+              value={question}
+              placeholder="What is the invoice total?"
+              onChange={(e) => setQuestion(e.target.value)}
+            />
           </label>
           <div style={{ width: 220 }}>
             <ModelPicker models={models} value={model} onChange={setModel} />
@@ -80,7 +92,16 @@ function DocumentQna({ models }: { models: GatewayModel[] }) {
           </button>
         </div>
       </form>
-      {showCode && <CodeDialog request={{ path: '/v1/chat/completions', body: { model, document, question }, fileNames: file ? [file.name] : [] }} onClose={() => setShowCode(false)} />}
+      {showCode && (
+        <CodeDialog
+          request={{
+            path: '/v1/chat/completions',
+            body: { model, document, question },
+            fileNames: file ? [file.name] : [],
+          }}
+          onClose={() => setShowCode(false)}
+        />
+      )}
       {ask.isError && <ErrorNotice error={ask.error} title="The question could not be answered" />}
       {answer ? (
         <div className="two-col">
@@ -91,7 +112,13 @@ function DocumentQna({ models }: { models: GatewayModel[] }) {
               <div className="stack">
                 <div className="field-label">Citations</div>
                 {citations.map((c, i) => (
-                  <button key={i} type="button" className={`citation${i === activeCitation ? ' active' : ''}`} aria-pressed={i === activeCitation} onClick={() => setActiveCitation(i)}>
+                  <button
+                    key={i}
+                    type="button"
+                    className={`citation${i === activeCitation ? ' active' : ''}`}
+                    aria-pressed={i === activeCitation}
+                    onClick={() => setActiveCitation(i)}
+                  >
                     <span className="badge">p. {c.page + 1}</span>
                     <span className="grow">{c.text}</span>
                     <span className="faint small">{c.score.toFixed(2)}</span>
@@ -108,7 +135,11 @@ function DocumentQna({ models }: { models: GatewayModel[] }) {
                   s.citation === null ? (
                     <span key={i}>{s.text}</span>
                   ) : (
-                    <mark key={i} data-citation={s.citation} className={s.citation === activeCitation ? 'active' : undefined}>
+                    <mark
+                      key={i}
+                      data-citation={s.citation}
+                      className={s.citation === activeCitation ? 'active' : undefined}
+                    >
                       {s.text}
                     </mark>
                   ),
@@ -123,7 +154,9 @@ function DocumentQna({ models }: { models: GatewayModel[] }) {
         !ask.isPending && (
           <div className="card">
             <EmptyState icon="▤" title="Ask a question about a document">
-              <span className="small">The answer comes with the passages it was based on, highlighted in the text.</span>
+              <span className="small">
+                The answer comes with the passages it was based on, highlighted in the text.
+              </span>
             </EmptyState>
           </div>
         )
@@ -135,7 +168,10 @@ function DocumentQna({ models }: { models: GatewayModel[] }) {
 export function DocumentsPage() {
   return (
     <div className="page">
-      <PageHeader title="Documents" description="Question answering over a PDF or image, with the cited passages highlighted." />
+      <PageHeader
+        title="Documents"
+        description="Question answering over a PDF or image, with the cited passages highlighted."
+      />
       <ModelGate capability="documents">{(models) => <DocumentQna models={models} />}</ModelGate>
     </div>
   );

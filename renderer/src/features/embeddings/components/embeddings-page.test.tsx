@@ -7,10 +7,21 @@ import { useSessionStore } from '../../../lib/session-store';
 import { EmbeddingsPage } from './embeddings-page';
 
 const model = (state: 'cold' | 'ready') => ({
-  id: 'svc-embed-local', object: 'model', created: 0, owned_by: 'switchyard-local', capabilities: ['embeddings'], aliases: [], archived: false,
-  provider: 'local-embed', state, breaker_state: 'closed', fine_tuned: false, metadata: {},
+  id: 'svc-embed-local',
+  object: 'model',
+  created: 0,
+  owned_by: 'switchyard-local',
+  capabilities: ['embeddings'],
+  aliases: [],
+  archived: false,
+  provider: 'local-embed',
+  state,
+  breaker_state: 'closed',
+  fine_tuned: false,
+  metadata: {},
 });
-const jsonResponse = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+const jsonResponse = (body: unknown) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 
 beforeEach(() => useSessionStore.setState({ apiKey: 'sk-test', baseUrl: '', source: 'web' }));
 afterEach(() => {
@@ -28,7 +39,12 @@ describe('Embeddings page', () => {
         if (url === '/models') return jsonResponse({ object: 'list', data: [model(loaded ? 'ready' : 'cold')] });
         if (url === '/v1/embeddings') {
           loaded = true;
-          return jsonResponse({ object: 'list', model: 'svc-embed-local', data: [0, 1, 2].map((index) => ({ object: 'embedding', index, embedding: [1, index] })), usage: { prompt_tokens: 3, total_tokens: 3 } });
+          return jsonResponse({
+            object: 'list',
+            model: 'svc-embed-local',
+            data: [0, 1, 2].map((index) => ({ object: 'embedding', index, embedding: [1, index] })),
+            usage: { prompt_tokens: 3, total_tokens: 3 },
+          });
         }
         throw new Error(`unexpected ${url}`);
       }),
@@ -44,6 +60,9 @@ describe('Embeddings page', () => {
     expect(picker.textContent).toBe('svc-embed-local (cold)');
     fireEvent.click(screen.getByRole('button', { name: 'Embed and compare' }));
     await screen.findByTestId('vector-list', {}, { timeout: 5000 });
-    await vi.waitFor(() => expect(screen.getByRole('combobox', { name: 'Model' }).textContent).toBe('svc-embed-local'), { timeout: 5000 });
+    await vi.waitFor(
+      () => expect(screen.getByRole('combobox', { name: 'Model' }).textContent).toBe('svc-embed-local'),
+      { timeout: 5000 },
+    );
   });
 });

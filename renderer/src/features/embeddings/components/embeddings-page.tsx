@@ -26,7 +26,12 @@ function EmbeddingsPlayground({ models }: { models: GatewayModel[] }) {
   const sentInputs = embed.variables?.input;
   const embedded = sentInputs ?? [];
   const rows: EmbeddedText[] = useMemo(
-    () => (result ? [...result.data].sort((a, b) => a.index - b.index).map((d) => ({ text: sentInputs?.[d.index] ?? '', embedding: d.embedding })) : []),
+    () =>
+      result
+        ? [...result.data]
+            .sort((a, b) => a.index - b.index)
+            .map((d) => ({ text: sentInputs?.[d.index] ?? '', embedding: d.embedding }))
+        : [],
     [result, sentInputs],
   );
   const matrix = useMemo(() => (rows.length ? cosineSimilarityMatrix(rows.map((r) => r.embedding)) : null), [rows]);
@@ -45,7 +50,13 @@ function EmbeddingsPlayground({ models }: { models: GatewayModel[] }) {
                 value={text}
                 onChange={(e) => setTexts(texts.map((t, j) => (j === i ? e.target.value : t)))}
               />
-              <button type="button" className="btn btn-ghost btn-icon" aria-label={`Remove text ${i + 1}`} disabled={texts.length <= 1} onClick={() => setTexts(texts.filter((_, j) => j !== i))}>
+              <button
+                type="button"
+                className="btn btn-ghost btn-icon"
+                aria-label={`Remove text ${i + 1}`}
+                disabled={texts.length <= 1}
+                onClick={() => setTexts(texts.filter((_, j) => j !== i))}
+              >
                 ✕
               </button>
             </div>
@@ -58,7 +69,12 @@ function EmbeddingsPlayground({ models }: { models: GatewayModel[] }) {
             <button type="button" className="btn btn-ghost btn-sm" onClick={() => setShowCode(true)}>
               {'</>'} View code
             </button>
-            <button type="button" className="btn btn-primary" disabled={!model || inputs.length === 0 || embed.isPending} onClick={() => embed.mutate({ model, input: inputs })}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={!model || inputs.length === 0 || embed.isPending}
+              onClick={() => embed.mutate({ model, input: inputs })}
+            >
               {embed.isPending ? 'Embedding…' : 'Embed and compare'}
             </button>
           </div>
@@ -70,8 +86,8 @@ function EmbeddingsPlayground({ models }: { models: GatewayModel[] }) {
             <div className="stack">
               <SimilarityHeatmap labels={embedded} matrix={matrix} />
               <p className="small muted">
-                {result.data.length} vectors of {result.data[0]?.embedding.length ?? 0} dimensions from <span className="mono">{result.model}</span> ·{' '}
-                {result.usage.total_tokens} tokens
+                {result.data.length} vectors of {result.data[0]?.embedding.length ?? 0} dimensions from{' '}
+                <span className="mono">{result.model}</span> · {result.usage.total_tokens} tokens
               </p>
               <details>
                 <summary className="small">Vectors</summary>
@@ -80,7 +96,11 @@ function EmbeddingsPlayground({ models }: { models: GatewayModel[] }) {
                     <li key={i}>
                       <span className="heatmap-index">{i + 1}</span>
                       <span className="mono small">
-                        [{row.embedding.slice(0, 8).map((v) => v.toFixed(4)).join(', ')}
+                        [
+                        {row.embedding
+                          .slice(0, 8)
+                          .map((v) => v.toFixed(4))
+                          .join(', ')}
                         {row.embedding.length > 8 ? `, … ${row.embedding.length - 8} more]` : ']'}
                       </span>
                     </li>
@@ -88,10 +108,18 @@ function EmbeddingsPlayground({ models }: { models: GatewayModel[] }) {
                 </ol>
               </details>
               <div className="row">
-                <button type="button" className="btn btn-sm" onClick={() => downloadFile('embeddings.json', vectorsToJson(rows, result.model), 'application/json')}>
+                <button
+                  type="button"
+                  className="btn btn-sm"
+                  onClick={() => downloadFile('embeddings.json', vectorsToJson(rows, result.model), 'application/json')}
+                >
                   Export JSON
                 </button>
-                <button type="button" className="btn btn-sm" onClick={() => downloadFile('embeddings.csv', vectorsToCsv(rows), 'text/csv')}>
+                <button
+                  type="button"
+                  className="btn btn-sm"
+                  onClick={() => downloadFile('embeddings.csv', vectorsToCsv(rows), 'text/csv')}
+                >
                   Export CSV
                 </button>
               </div>
@@ -106,7 +134,12 @@ function EmbeddingsPlayground({ models }: { models: GatewayModel[] }) {
       <aside className="card stack" aria-label="Embedding settings">
         <ModelPicker models={models} value={model} onChange={setModel} />
       </aside>
-      {showCode && <CodeDialog request={{ path: '/v1/embeddings', body: { model, input: inputs } }} onClose={() => setShowCode(false)} />}
+      {showCode && (
+        <CodeDialog
+          request={{ path: '/v1/embeddings', body: { model, input: inputs } }}
+          onClose={() => setShowCode(false)}
+        />
+      )}
     </div>
   );
 }
@@ -114,7 +147,10 @@ function EmbeddingsPlayground({ models }: { models: GatewayModel[] }) {
 export function EmbeddingsPage() {
   return (
     <div className="page">
-      <PageHeader title="Embeddings" description="Embed several texts and compare them pairwise by cosine similarity." />
+      <PageHeader
+        title="Embeddings"
+        description="Embed several texts and compare them pairwise by cosine similarity."
+      />
       <ModelGate capability="embeddings">{(models) => <EmbeddingsPlayground models={models} />}</ModelGate>
     </div>
   );

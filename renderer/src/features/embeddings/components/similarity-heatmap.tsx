@@ -53,7 +53,10 @@ export function SimilarityHeatmap({ labels, matrix }: Props) {
       </table>
       <div className="heatmap-scale" aria-hidden="true">
         <span>-1</span>
-        <span className="heatmap-gradient" style={{ background: `linear-gradient(90deg, ${[-1, -0.5, 0, 0.5, 1].map(similarityColor).join(', ')})` }} />
+        <span
+          className="heatmap-gradient"
+          style={{ background: `linear-gradient(90deg, ${[-1, -0.5, 0, 0.5, 1].map(similarityColor).join(', ')})` }}
+        />
         <span>1</span>
       </div>
     </div>

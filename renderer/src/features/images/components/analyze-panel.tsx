@@ -22,7 +22,13 @@ export function AnalyzePanel({ models }: { models: GatewayModel[] }) {
   return (
     <div className="two-col">
       <form className="card stack" onSubmit={submit} aria-label="Analyse">
-        <FileDrop accept="image/*" acceptPaste compact={!!image} label={image ? 'Pick another image' : 'Drop, paste or pick an image'} onFile={(f) => void readFileAsDataUrl(f).then(setImage)} />
+        <FileDrop
+          accept="image/*"
+          acceptPaste
+          compact={!!image}
+          label={image ? 'Pick another image' : 'Drop, paste or pick an image'}
+          onFile={(f) => void readFileAsDataUrl(f).then(setImage)}
+        />
         {image && <img src={image} alt="To analyse" className="analyze-preview" />}
         <label className="field">
           <span>Prompt</span>
@@ -40,11 +46,20 @@ export function AnalyzePanel({ models }: { models: GatewayModel[] }) {
           </button>
         </div>
       </form>
-      {showCode && image && <CodeDialog request={{ path: '/v1/vision/analyze', body: { model, image, prompt } }} onClose={() => setShowCode(false)} />}
+      {showCode && image && (
+        <CodeDialog
+          request={{ path: '/v1/vision/analyze', body: { model, image, prompt } }}
+          onClose={() => setShowCode(false)}
+        />
+      )}
       <section className="card" aria-label="Analysis">
         <div className="card-title">Analysis</div>
         {analyze.isError && <ErrorNotice error={analyze.error} title="Analysis failed" />}
-        {analyze.data ? <MarkdownView source={analyze.data.analysis} /> : <p className="muted small">The model's answer appears here.</p>}
+        {analyze.data ? (
+          <MarkdownView source={analyze.data.analysis} />
+        ) : (
+          <p className="muted small">The model's answer appears here.</p>
+        )}
       </section>
     </div>
   );

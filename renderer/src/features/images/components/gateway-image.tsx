@@ -25,7 +25,13 @@ export function GatewayImage({ image, alt, name, onOpen }: Props) {
         <button
           type="button"
           className="btn btn-sm"
-          onClick={() => (file.data ? downloadFile(name, file.data) : void fetch(src).then((r) => r.blob()).then((b) => downloadFile(name, b)))}
+          onClick={() =>
+            file.data
+              ? downloadFile(name, file.data)
+              : void fetch(src)
+                  .then((r) => r.blob())
+                  .then((b) => downloadFile(name, b))
+          }
         >
           ⤓ Download
         </button>

@@ -51,7 +51,13 @@ export function GeneratePanel({ models }: { models: GatewayModel[] }) {
         <form className="card stack" onSubmit={submit} aria-label="Generate">
           <label className="field">
             <span>Prompt</span>
-            <textarea className="textarea" rows={3} value={prompt} placeholder="A lighthouse at dusk, watercolour" onChange={(e) => setPrompt(e.target.value)} />
+            <textarea
+              className="textarea"
+              rows={3}
+              value={prompt}
+              placeholder="A lighthouse at dusk, watercolour"
+              onChange={(e) => setPrompt(e.target.value)}
+            />
           </label>
           <div className="row" style={{ alignItems: 'flex-end' }}>
             <div style={{ width: 220 }}>
@@ -67,7 +73,14 @@ export function GeneratePanel({ models }: { models: GatewayModel[] }) {
             </label>
             <label className="field" style={{ width: 90 }}>
               <span>Count</span>
-              <input className="input" type="number" min={1} max={maxImages} value={n} onChange={(e) => setN(Math.min(maxImages, Math.max(1, Number(e.target.value) || 1)))} />
+              <input
+                className="input"
+                type="number"
+                min={1}
+                max={maxImages}
+                value={n}
+                onChange={(e) => setN(Math.min(maxImages, Math.max(1, Number(e.target.value) || 1)))}
+              />
             </label>
             <span className="grow" />
             <button type="button" className="btn btn-ghost" onClick={() => setShowCode(true)}>
@@ -79,14 +92,25 @@ export function GeneratePanel({ models }: { models: GatewayModel[] }) {
           </div>
         </form>
         {generate.isError && <ErrorNotice error={generate.error} title="Image generation failed" />}
-        {showCode && <CodeDialog request={{ path: '/v1/vision/generate', body: { ...request } }} onClose={() => setShowCode(false)} />}
+        {showCode && (
+          <CodeDialog
+            request={{ path: '/v1/vision/generate', body: { ...request } }}
+            onClose={() => setShowCode(false)}
+          />
+        )}
         <section className="card" aria-label="Results">
           <div className="card-title">Results</div>
           {generate.isPending && <Loading label="Generating…" />}
           {shown ? (
             <div className="gallery">
               {shown.data.map((image, i) => (
-                <GatewayImage key={`${shown.id}-${i}`} image={image} alt={`Generated image ${i + 1}`} name={`${shown.id}-${i + 1}.png`} onOpen={setOpen} />
+                <GatewayImage
+                  key={`${shown.id}-${i}`}
+                  image={image}
+                  alt={`Generated image ${i + 1}`}
+                  name={`${shown.id}-${i + 1}.png`}
+                  onOpen={setOpen}
+                />
               ))}
             </div>
           ) : generate.isPending ? null : (
@@ -100,11 +124,21 @@ export function GeneratePanel({ models }: { models: GatewayModel[] }) {
         <div className="card-title">History</div>
         {history.isPending && <Loading />}
         {history.isError && <ErrorNotice error={history.error} title="History unavailable" />}
-        {history.data && history.data.data.length === 0 && <p className="muted small">Generated images are kept here.</p>}
+        {history.data && history.data.data.length === 0 && (
+          <p className="muted small">Generated images are kept here.</p>
+        )}
         <div className="gallery gallery-small">
           {history.data?.data.map((f) => (
-            <div key={f.id} title={`${f.filename} · ${formatBytes(f.bytes)} · ${new Date(f.created_at * 1000).toLocaleString()}`}>
-              <GatewayImage image={{ url: `/v1/files/${f.id}/content` }} alt={f.filename} name={f.filename} onOpen={setOpen} />
+            <div
+              key={f.id}
+              title={`${f.filename} · ${formatBytes(f.bytes)} · ${new Date(f.created_at * 1000).toLocaleString()}`}
+            >
+              <GatewayImage
+                image={{ url: `/v1/files/${f.id}/content` }}
+                alt={f.filename}
+                name={f.filename}
+                onOpen={setOpen}
+              />
             </div>
           ))}
         </div>

@@ -36,7 +36,15 @@ export function KeyFormDialog({ editing, currency, onCreated, onClose }: Props) 
       <form className="stack" onSubmit={submit} aria-label={editing ? 'Edit key' : 'New key'}>
         <label className="field">
           <span>Name</span>
-          <input className="input" required maxLength={200} value={name} placeholder="CI pipeline" onChange={(e) => setName(e.target.value)} autoFocus />
+          <input
+            className="input"
+            required
+            maxLength={200}
+            value={name}
+            placeholder="CI pipeline"
+            onChange={(e) => setName(e.target.value)}
+            autoFocus
+          />
         </label>
         {!editing && (
           <label className="field">
@@ -48,10 +56,29 @@ export function KeyFormDialog({ editing, currency, onCreated, onClose }: Props) 
           </label>
         )}
         <div className="two-col">
-          <OptionalNumberField label={`Spend limit (${currency})`} value={spendLimit} onChange={setSpendLimit} min={0} integer={false} placeholder="no limit" hint="Total this key may spend." />
-          <OptionalNumberField label="Requests per minute" value={rpmLimit} onChange={setRpmLimit} min={1} placeholder="no limit" />
+          <OptionalNumberField
+            label={`Spend limit (${currency})`}
+            value={spendLimit}
+            onChange={setSpendLimit}
+            min={0}
+            integer={false}
+            placeholder="no limit"
+            hint="Total this key may spend."
+          />
+          <OptionalNumberField
+            label="Requests per minute"
+            value={rpmLimit}
+            onChange={setRpmLimit}
+            min={1}
+            placeholder="no limit"
+          />
         </div>
-        {mutation.isError && <ErrorNotice error={mutation.error} title={editing ? 'The key could not be saved' : 'The key could not be created'} />}
+        {mutation.isError && (
+          <ErrorNotice
+            error={mutation.error}
+            title={editing ? 'The key could not be saved' : 'The key could not be created'}
+          />
+        )}
         <div className="row dialog-actions">
           <button type="button" className="btn" onClick={onClose}>
             Cancel

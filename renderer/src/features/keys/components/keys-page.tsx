@@ -15,7 +15,12 @@ import { KeyFormDialog } from './key-form-dialog';
 import { NewKeyDialog } from './new-key-dialog';
 import { CellText } from '../../../components/cell-text';
 
-type Open = { kind: 'create' } | { kind: 'edit'; key: PublicKey } | { kind: 'revoke'; key: PublicKey } | { kind: 'created'; key: CreatedKey } | null;
+type Open =
+  | { kind: 'create' }
+  | { kind: 'edit'; key: PublicKey }
+  | { kind: 'revoke'; key: PublicKey }
+  | { kind: 'created'; key: CreatedKey }
+  | null;
 
 export function KeysPage() {
   const keys = useKeys();
@@ -44,9 +49,13 @@ export function KeysPage() {
       ) : (
         <section className="card table-card" aria-label="API keys">
           {keys.isPending ? (
-            <div className="table-card-pad"><Loading label="Loading keys…" /></div>
+            <div className="table-card-pad">
+              <Loading label="Loading keys…" />
+            </div>
           ) : keys.isError ? (
-            <div className="table-card-pad"><ErrorNotice error={keys.error} title="The keys could not be loaded" onRetry={() => keys.refetch()} /></div>
+            <div className="table-card-pad">
+              <ErrorNotice error={keys.error} title="The keys could not be loaded" onRetry={() => keys.refetch()} />
+            </div>
           ) : keys.data.data.length === 0 ? (
             <EmptyState icon="⚷" title="No keys yet" />
           ) : (
@@ -59,7 +68,9 @@ export function KeysPage() {
                   <th>Created · last used</th>
                   <th>Limits</th>
                   <th>Status</th>
-                  <th><span className="visually-hidden">Actions</span></th>
+                  <th>
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -69,24 +80,46 @@ export function KeysPage() {
                       <CellText text={k.name} />
                       {k.id === currentKeyId && <span className="badge badge-accent table-badge">this key</span>}
                     </td>
-                    <td><span className={`badge${k.role === 'owner' ? ' badge-accent' : ''}`}>{k.role}</span></td>
+                    <td>
+                      <span className={`badge${k.role === 'owner' ? ' badge-accent' : ''}`}>{k.role}</span>
+                    </td>
                     <td className="mono">{k.prefix}</td>
                     <td>
                       <div>{formatUnixTime(k.created_at)}</div>
-                      <div className="faint">{k.last_used_at === null ? 'never used' : `used ${formatUnixTime(k.last_used_at)}`}</div>
+                      <div className="faint">
+                        {k.last_used_at === null ? 'never used' : `used ${formatUnixTime(k.last_used_at)}`}
+                      </div>
                     </td>
                     <td>
-                      <div>{k.spend_limit === null ? 'no spend limit' : `${formatCost(k.spend_limit, currency)} max`}</div>
+                      <div>
+                        {k.spend_limit === null ? 'no spend limit' : `${formatCost(k.spend_limit, currency)} max`}
+                      </div>
                       <div className="faint">{k.rpm_limit === null ? 'no rate limit' : `${k.rpm_limit} req/min`}</div>
                     </td>
-                    <td>{k.revoked ? <span className="badge badge-error">revoked</span> : <span className="badge badge-ok">active</span>}</td>
+                    <td>
+                      {k.revoked ? (
+                        <span className="badge badge-error">revoked</span>
+                      ) : (
+                        <span className="badge badge-ok">active</span>
+                      )}
+                    </td>
                     <td>
                       {!k.revoked && (
                         <div className="table-actions">
-                          <button type="button" className="btn btn-sm" onClick={() => setOpen({ kind: 'edit', key: k })} aria-label={`Edit ${k.name}`}>
+                          <button
+                            type="button"
+                            className="btn btn-sm"
+                            onClick={() => setOpen({ kind: 'edit', key: k })}
+                            aria-label={`Edit ${k.name}`}
+                          >
                             Edit
                           </button>
-                          <button type="button" className="btn btn-sm btn-danger" onClick={() => setOpen({ kind: 'revoke', key: k })} aria-label={`Revoke ${k.name}`}>
+                          <button
+                            type="button"
+                            className="btn btn-sm btn-danger"
+                            onClick={() => setOpen({ kind: 'revoke', key: k })}
+                            aria-label={`Revoke ${k.name}`}
+                          >
                             Revoke
                           </button>
                         </div>
@@ -119,7 +152,9 @@ export function KeysPage() {
               {
                 id: open.key.id,
                 ...(open.key.id === currentKeyId
-                  ? { signOutReason: `You revoked ${open.key.name} (${open.key.prefix}), the key this console was signed in with. Sign in with another key.` }
+                  ? {
+                      signOutReason: `You revoked ${open.key.name} (${open.key.prefix}), the key this console was signed in with. Sign in with another key.`,
+                    }
                   : {}),
               },
               { onSuccess: close },
@@ -128,12 +163,15 @@ export function KeysPage() {
           onClose={close}
         >
           <p>
-            Requests with <span className="mono">{open.key.prefix}</span> will be refused at once. This cannot be undone.
+            Requests with <span className="mono">{open.key.prefix}</span> will be refused at once. This cannot be
+            undone.
           </p>
           {open.key.id === currentKeyId && (
             <div className="notice notice-warn" data-testid="revoke-own-key-warning">
               <span className="notice-title">This is the key you are signed in with.</span>
-              <span>The console will sign you out as soon as it is revoked; you will need another key to sign back in.</span>
+              <span>
+                The console will sign you out as soon as it is revoked; you will need another key to sign back in.
+              </span>
             </div>
           )}
         </ConfirmDialog>

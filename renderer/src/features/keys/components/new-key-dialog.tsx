@@ -15,7 +15,13 @@ export function NewKeyDialog({ created, onClose }: { created: CreatedKey; onClos
           {created.name} · {created.role}
         </span>
         <div className="row">
-          <input className="input mono grow" readOnly value={created.key} aria-label="New API key" onFocus={(e) => e.target.select()} />
+          <input
+            className="input mono grow"
+            readOnly
+            value={created.key}
+            aria-label="New API key"
+            onFocus={(e) => e.target.select()}
+          />
           <CopyButton text={created.key} label="Copy key" className="btn" />
         </div>
       </div>

@@ -5,8 +5,13 @@ import { modelsQueryOptions } from '../../../lib/models-query';
 import { modelPath } from '../model-path';
 
 /** The gateway merges `metadata` into what the model already has. */
-export const updateModelMetadata = ({ id, metadata }: { id: string; metadata: Record<string, string> }): Promise<GatewayModel> =>
-  sendJson('PATCH', modelPath(id), { metadata });
+export const updateModelMetadata = ({
+  id,
+  metadata,
+}: {
+  id: string;
+  metadata: Record<string, string>;
+}): Promise<GatewayModel> => sendJson('PATCH', modelPath(id), { metadata });
 
 export function useUpdateModelMetadata() {
   const queryClient = useQueryClient();

@@ -17,7 +17,12 @@ export function FineTuneActions({ model, isOwner }: { model: GatewayModel; isOwn
   };
   return (
     <div className="table-actions">
-      <button type="button" className="btn btn-sm" onClick={() => setOpen('metadata')} aria-label={`Edit metadata of ${model.id}`}>
+      <button
+        type="button"
+        className="btn btn-sm"
+        onClick={() => setOpen('metadata')}
+        aria-label={`Edit metadata of ${model.id}`}
+      >
         Metadata
       </button>
       <button
@@ -30,16 +35,29 @@ export function FineTuneActions({ model, isOwner }: { model: GatewayModel; isOwn
         {model.archived ? 'Unarchive' : 'Archive'}
       </button>
       {isOwner && (
-        <button type="button" className="btn btn-sm btn-danger" onClick={() => setOpen('delete')} aria-label={`Delete ${model.id}`}>
+        <button
+          type="button"
+          className="btn btn-sm btn-danger"
+          onClick={() => setOpen('delete')}
+          aria-label={`Delete ${model.id}`}
+        >
           Delete
         </button>
       )}
       {archive.isError && <ErrorNotice error={archive.error} title="Archiving failed" />}
       {open === 'metadata' && <MetadataDialog model={model} onClose={close} />}
       {open === 'delete' && (
-        <ConfirmDialog title={`Delete ${model.id}?`} confirmLabel="Delete model" pending={remove.isPending} error={remove.error} onConfirm={() => remove.mutate(model.id, { onSuccess: close })} onClose={close}>
+        <ConfirmDialog
+          title={`Delete ${model.id}?`}
+          confirmLabel="Delete model"
+          pending={remove.isPending}
+          error={remove.error}
+          onConfirm={() => remove.mutate(model.id, { onSuccess: close })}
+          onClose={close}
+        >
           <p>
-            The model disappears from the list and requests naming it are refused. To keep it for later, archive it instead.
+            The model disappears from the list and requests naming it are refused. To keep it for later, archive it
+            instead.
           </p>
         </ConfirmDialog>
       )}

@@ -13,7 +13,8 @@ export function MetadataDialog({ model, onClose }: { model: GatewayModel; onClos
     return existing.length ? existing : [{ key: '', value: '' }];
   });
   const update = useUpdateModelMetadata();
-  const setPair = (index: number, change: Partial<Pair>) => setPairs((all) => all.map((p, i) => (i === index ? { ...p, ...change } : p)));
+  const setPair = (index: number, change: Partial<Pair>) =>
+    setPairs((all) => all.map((p, i) => (i === index ? { ...p, ...change } : p)));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const metadata = Object.fromEntries(pairs.filter((p) => p.key.trim()).map((p) => [p.key.trim(), p.value]));
@@ -25,12 +26,28 @@ export function MetadataDialog({ model, onClose }: { model: GatewayModel; onClos
         <p className="small muted">Keys you leave out keep their value; set a value to empty to clear it.</p>
         {pairs.map((pair, i) => (
           <div className="row" key={i}>
-            <input className="input grow mono" aria-label={`Key ${i + 1}`} placeholder="key" value={pair.key} onChange={(e) => setPair(i, { key: e.target.value })} />
-            <input className="input grow" aria-label={`Value ${i + 1}`} placeholder="value" value={pair.value} onChange={(e) => setPair(i, { value: e.target.value })} />
+            <input
+              className="input grow mono"
+              aria-label={`Key ${i + 1}`}
+              placeholder="key"
+              value={pair.key}
+              onChange={(e) => setPair(i, { key: e.target.value })}
+            />
+            <input
+              className="input grow"
+              aria-label={`Value ${i + 1}`}
+              placeholder="value"
+              value={pair.value}
+              onChange={(e) => setPair(i, { value: e.target.value })}
+            />
           </div>
         ))}
         <div>
-          <button type="button" className="btn btn-sm" onClick={() => setPairs((all) => [...all, { key: '', value: '' }])}>
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={() => setPairs((all) => [...all, { key: '', value: '' }])}
+          >
             + Add a field
           </button>
         </div>

@@ -40,10 +40,17 @@ export function ModelsPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Models" description="Every route the gateway serves, with its state and price. Fine-tuned models can be edited, archived and deleted.">
+      <PageHeader
+        title="Models"
+        description="Every route the gateway serves, with its state and price. Fine-tuned models can be edited, archived and deleted."
+      >
         <label className="field header-field">
           <span>Capability</span>
-          <select className="select" value={capability} onChange={(e) => setCapability(e.target.value as Capability | 'all')}>
+          <select
+            className="select"
+            value={capability}
+            onChange={(e) => setCapability(e.target.value as Capability | 'all')}
+          >
             <option value="all">All capabilities</option>
             {capabilities.map((c) => (
               <option key={c} value={c}>
@@ -57,17 +64,30 @@ export function ModelsPage() {
         <div className="notice notice-warn" role="alert" data-testid="models-outdated">
           <span className="notice-title">The gateway is not answering</span>
           <span>
-            {models.error instanceof Error ? models.error.message : ''} The list below is from {new Date(models.dataUpdatedAt).toLocaleTimeString()}; the states of its models are unknown until it answers again.
+            {models.error instanceof Error ? models.error.message : ''} The list below is from{' '}
+            {new Date(models.dataUpdatedAt).toLocaleTimeString()}; the states of its models are unknown until it answers
+            again.
           </span>
         </div>
       )}
       <section className="card table-card" aria-label="Models">
         {models.isPending ? (
-          <div className="table-card-pad"><Loading label="Loading models…" /></div>
+          <div className="table-card-pad">
+            <Loading label="Loading models…" />
+          </div>
         ) : models.isError && !outdated ? (
-          <div className="table-card-pad"><ErrorNotice error={models.error} title="The model list could not be loaded" onRetry={() => models.refetch()} /></div>
+          <div className="table-card-pad">
+            <ErrorNotice
+              error={models.error}
+              title="The model list could not be loaded"
+              onRetry={() => models.refetch()}
+            />
+          </div>
         ) : rows.length === 0 ? (
-          <EmptyState icon="◈" title={capability === 'all' ? 'No models are configured' : `No model offers ${capability}`} />
+          <EmptyState
+            icon="◈"
+            title={capability === 'all' ? 'No models are configured' : `No model offers ${capability}`}
+          />
         ) : (
           <table className="table" data-testid="models-table">
             <thead>
@@ -77,7 +97,9 @@ export function ModelsPage() {
                 <th>Provider</th>
                 <th>State</th>
                 <th>Pricing</th>
-                <th><span className="visually-hidden">Actions</span></th>
+                <th>
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -105,7 +127,9 @@ export function ModelsPage() {
                       ))}
                     </div>
                   </td>
-                  <td className="mono"><CellText text={m.provider} className="cell-text-narrow" /></td>
+                  <td className="mono">
+                    <CellText text={m.provider} className="cell-text-narrow" />
+                  </td>
                   <td>
                     <ModelState model={m} unknown={outdated} />
                   </td>

@@ -46,7 +46,19 @@ describe('box geometry', () => {
 describe('BoxOverlay', () => {
   it('draws every box at page coordinates × scale, with text and confidence attributes', () => {
     for (const scale of [0.5, 1, 2.5]) {
-      render(<BoxOverlay boxes={indexed} scale={scale} width={600 * scale} height={500 * scale} threshold={0} selected={null} query="" onSelect={() => {}} onHover={() => {}} />);
+      render(
+        <BoxOverlay
+          boxes={indexed}
+          scale={scale}
+          width={600 * scale}
+          height={500 * scale}
+          threshold={0}
+          selected={null}
+          query=""
+          onSelect={() => {}}
+          onHover={() => {}}
+        />,
+      );
       const rects = rectsByText();
       expect(Object.keys(rects)).toEqual(['Invoice', 'Total', '1250.00']);
       expect(geometry(rects['1250.00'])).toEqual([300 * scale, 400 * scale, 120 * scale, 28 * scale]);
@@ -56,7 +68,19 @@ describe('BoxOverlay', () => {
   });
 
   it('dims boxes under the threshold and marks those matching the search', () => {
-    render(<BoxOverlay boxes={indexed} scale={1} width={600} height={500} threshold={0.5} selected={null} query="tot" onSelect={() => {}} onHover={() => {}} />);
+    render(
+      <BoxOverlay
+        boxes={indexed}
+        scale={1}
+        width={600}
+        height={500}
+        threshold={0.5}
+        selected={null}
+        query="tot"
+        onSelect={() => {}}
+        onHover={() => {}}
+      />,
+    );
     const rects = rectsByText();
     expect(rects.Total.hasAttribute('data-dimmed')).toBe(true);
     expect(rects.Invoice.hasAttribute('data-dimmed')).toBe(false);

@@ -9,7 +9,9 @@ const file = (name: string, type: string, bytes = 10) => {
 
 describe('files offered to OCR', () => {
   it('refuses a non-image before uploading it, naming what is accepted', () => {
-    expect(ocrFileProblem(file('notes.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'))).toMatch(/not an image or a PDF.*PNG, JPEG/);
+    expect(
+      ocrFileProblem(file('notes.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document')),
+    ).toMatch(/not an image or a PDF.*PNG, JPEG/);
   });
   it('refuses a file over the size limit before uploading it', () => {
     expect(ocrFileProblem(file('scan.pdf', 'application/pdf', 60 * 1024 * 1024))).toMatch(/60 MB.*36 MB/);

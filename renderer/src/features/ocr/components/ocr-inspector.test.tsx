@@ -6,8 +6,25 @@ import { createQueryClient } from '../../../lib/query-client';
 import { useSessionStore } from '../../../lib/session-store';
 import { OcrInspector } from './ocr-inspector';
 
-const MODELS = [{ id: 'svc-ocr-3-2512', object: 'model', created: 0, owned_by: 'switchyard-local', capabilities: ['ocr'], aliases: [], archived: false, provider: 'local-ocr', state: 'ready', health: { state: 'ready', reason: 'the OCR engine is ready' }, breaker_state: 'closed', fine_tuned: false, metadata: {} }] as GatewayModel[];
-const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const MODELS = [
+  {
+    id: 'svc-ocr-3-2512',
+    object: 'model',
+    created: 0,
+    owned_by: 'switchyard-local',
+    capabilities: ['ocr'],
+    aliases: [],
+    archived: false,
+    provider: 'local-ocr',
+    state: 'ready',
+    health: { state: 'ready', reason: 'the OCR engine is ready' },
+    breaker_state: 'closed',
+    fine_tuned: false,
+    metadata: {},
+  },
+] as GatewayModel[];
+const jsonResponse = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 beforeEach(() => {
   useSessionStore.setState({ apiKey: 'sk-test', baseUrl: '', source: 'web' });
@@ -15,7 +32,17 @@ beforeEach(() => {
     'fetch',
     vi.fn(async (url: string) => {
       if (url === '/models') return jsonResponse({ object: 'list', data: MODELS });
-      if (url === '/v1/ocr') return jsonResponse({ object: 'error', message: 'The OCR engine is busy.', type: 'server_error', param: null, code: 'engine_busy' }, 503);
+      if (url === '/v1/ocr')
+        return jsonResponse(
+          {
+            object: 'error',
+            message: 'The OCR engine is busy.',
+            type: 'server_error',
+            param: null,
+            code: 'engine_busy',
+          },
+          503,
+        );
       throw new Error(`unexpected ${url}`);
     }),
   );
@@ -33,7 +60,9 @@ describe('OCR inspector', () => {
       </QueryClientProvider>,
     );
     const input = () => container.querySelector<HTMLInputElement>('input[type="file"]')!;
-    fireEvent.change(input(), { target: { files: [new File([new Uint8Array([137, 80, 78, 71])], 'scan.png', { type: 'image/png' })] } });
+    fireEvent.change(input(), {
+      target: { files: [new File([new Uint8Array([137, 80, 78, 71])], 'scan.png', { type: 'image/png' })] },
+    });
     expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toContain('OCR failed');
 
     fireEvent.change(input(), { target: { files: [new File(['hello'], 'notes.txt', { type: 'text/plain' })] } });

@@ -20,7 +20,15 @@ import { PageViewer } from './page-viewer';
 import { SchemaEditor } from './schema-editor';
 
 const ACCEPT = 'image/png,image/jpeg,image/webp,image/tiff,image/bmp,image/gif,application/pdf,.pdf,.tif,.tiff';
-const ACCEPTED_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/tiff', 'image/bmp', 'image/gif', 'application/pdf'];
+const ACCEPTED_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/tiff',
+  'image/bmp',
+  'image/gif',
+  'application/pdf',
+];
 const ACCEPTED_EXTENSIONS = /\.(png|jpe?g|webp|tiff?|bmp|gif|pdf)$/i;
 /** The gateway's default request body limit; the base64 upload is a third larger than the file. */
 export const MAX_OCR_FILE_BYTES = 36 * 1024 * 1024;
@@ -65,7 +73,11 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
 
   const [showCode, setShowCode] = useState(false);
 
-  const buildRequest = (target: LoadedDocument, granularity: Granularity, withSchema: Record<string, unknown> | null): OcrRequest => {
+  const buildRequest = (
+    target: LoadedDocument,
+    granularity: Granularity,
+    withSchema: Record<string, unknown> | null,
+  ): OcrRequest => {
     const request: OcrRequest = { model, image: target.dataUrl, return_bboxes: true, granularity };
     if (withSchema) Object.assign(request, { structured_output: true, schema: withSchema });
     return request;
@@ -153,7 +165,9 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
       {ocr.isError && (
         <ErrorNotice
           error={ocr.error}
-          title={failedRun === 'schema' && lastGood ? 'Schema extraction failed; the OCR result below is kept' : 'OCR failed'}
+          title={
+            failedRun === 'schema' && lastGood ? 'Schema extraction failed; the OCR result below is kept' : 'OCR failed'
+          }
           onRetry={() => doc && run(doc, view.granularity, schema)}
         />
       )}
@@ -167,9 +181,16 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
         <div className="ocr-layout">
           <section className="card ocr-page-card" aria-label="Page">
             {ocr.isPending && <Loading label="Recognising text…" />}
-            {doc.isPdf && rendered.isError && <ErrorNotice error={rendered.error} title="The page could not be rendered" />}
+            {doc.isPdf && rendered.isError && (
+              <ErrorNotice error={rendered.error} title="The page could not be rendered" />
+            )}
             {pageImage && pageSize ? (
-              <PageViewer imageSrc={pageImage} pageWidth={pageSize.width} pageHeight={pageSize.height} boxes={result ? boxes : []} />
+              <PageViewer
+                imageSrc={pageImage}
+                pageWidth={pageSize.width}
+                pageHeight={pageSize.height}
+                boxes={result ? boxes : []}
+              />
             ) : (
               !ocr.isPending &&
               !rendered.isError &&
@@ -183,7 +204,11 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
           <section className="card ocr-side" aria-label="Result">
             <Tabs tabs={PANEL_TABS} value={view.tab} onChange={view.setTab} label="Result views" />
             {view.tab === 'text' &&
-              (result ? <OcrTextPanel boxes={boxes} granularity={view.granularity} /> : <p className="muted small">The text appears once OCR is done.</p>)}
+              (result ? (
+                <OcrTextPanel boxes={boxes} granularity={view.granularity} />
+              ) : (
+                <p className="muted small">The text appears once OCR is done.</p>
+              ))}
             {view.tab === 'structured' && (
               <div className="stack">
                 <SchemaEditor
@@ -215,17 +240,32 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
                 )}
               </div>
             )}
-            {view.tab === 'json' && (result ? <pre className="code-block">{JSON.stringify(result, null, 2)}</pre> : <p className="muted small">No result yet.</p>)}
+            {view.tab === 'json' &&
+              (result ? (
+                <pre className="code-block">{JSON.stringify(result, null, 2)}</pre>
+              ) : (
+                <p className="muted small">No result yet.</p>
+              ))}
             {result && (
               <div className="row ocr-exports">
                 <span className="small muted grow">
                   {result.bboxes.length} boxes · {pageCount} page{pageCount === 1 ? '' : 's'}
                   {page?.source === 'text_layer' && ' · from the PDF text layer'}
                 </span>
-                <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${exportName}.ocr.json`, JSON.stringify(result, null, 2), 'application/json')}>
+                <button
+                  type="button"
+                  className="btn btn-sm"
+                  onClick={() =>
+                    downloadFile(`${exportName}.ocr.json`, JSON.stringify(result, null, 2), 'application/json')
+                  }
+                >
                   Export JSON
                 </button>
-                <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${exportName}.txt`, result.text)}>
+                <button
+                  type="button"
+                  className="btn btn-sm"
+                  onClick={() => downloadFile(`${exportName}.txt`, result.text)}
+                >
                   Export text
                 </button>
                 <button type="button" className="btn btn-ghost btn-sm" onClick={() => setShowCode(true)}>
@@ -237,7 +277,10 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
         </div>
       )}
       {showCode && doc && (
-        <CodeDialog request={{ path: '/v1/ocr', body: { ...buildRequest(doc, view.granularity, schema) }, fileNames: [doc.name] }} onClose={() => setShowCode(false)} />
+        <CodeDialog
+          request={{ path: '/v1/ocr', body: { ...buildRequest(doc, view.granularity, schema) }, fileNames: [doc.name] }}
+          onClose={() => setShowCode(false)}
+        />
       )}
     </div>
   );

@@ -35,17 +35,31 @@ export function OcrTextPanel({ boxes, granularity }: { boxes: IndexedBox[]; gran
   if (boxes.length === 0) return <EmptyState icon="▣" title="No text found on this page" />;
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const position = boxes.findIndex((item) => item.index === selected);
-    const step = event.key === 'ArrowRight' || event.key === 'ArrowDown' ? 1 : event.key === 'ArrowLeft' || event.key === 'ArrowUp' ? -1 : 0;
+    const step =
+      event.key === 'ArrowRight' || event.key === 'ArrowDown'
+        ? 1
+        : event.key === 'ArrowLeft' || event.key === 'ArrowUp'
+          ? -1
+          : 0;
     if (step !== 0) {
       event.preventDefault();
-      const next = position === -1 ? (step > 0 ? 0 : boxes.length - 1) : Math.min(Math.max(position + step, 0), boxes.length - 1);
+      const next =
+        position === -1 ? (step > 0 ? 0 : boxes.length - 1) : Math.min(Math.max(position + step, 0), boxes.length - 1);
       select(boxes[next].index);
     } else if (event.key === 'Escape' && selected !== null) {
       select(null);
     }
   };
   return (
-    <div ref={container} className="ocr-text" data-testid="ocr-text-panel" tabIndex={0} role="group" aria-label="Recognised text (arrow keys select a word)" onKeyDown={onKeyDown}>
+    <div
+      ref={container}
+      className="ocr-text"
+      data-testid="ocr-text-panel"
+      tabIndex={0}
+      role="group"
+      aria-label="Recognised text (arrow keys select a word)"
+      onKeyDown={onKeyDown}
+    >
       {boxes.map((item, i) => {
         const classes = ['ocr-token'];
         if (item.index === hovered) classes.push('hovered');

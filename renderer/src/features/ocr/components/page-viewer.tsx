@@ -45,8 +45,10 @@ export function PageViewer({ imageSrc, pageWidth, pageHeight, boxes }: Props) {
     const left = rect.x + VIEWER_PADDING;
     const top = rect.y + VIEWER_PADDING;
     const visible =
-      left >= element.scrollLeft && left + rect.width <= element.scrollLeft + element.clientWidth &&
-      top >= element.scrollTop && top + rect.height <= element.scrollTop + element.clientHeight;
+      left >= element.scrollLeft &&
+      left + rect.width <= element.scrollLeft + element.clientWidth &&
+      top >= element.scrollTop &&
+      top + rect.height <= element.scrollTop + element.clientHeight;
     if (!visible) element.scrollTo?.({ left: left - element.clientWidth / 3, top: top - element.clientHeight / 3 });
   }, [selected, boxes, scale]);
 
@@ -119,7 +121,11 @@ export function PageViewer({ imageSrc, pageWidth, pageHeight, boxes }: Props) {
           onHover={hover}
         />
         {hoveredBox && hoverRect && (
-          <div className="ocr-tooltip" role="tooltip" style={{ left: hoverRect.x, top: hoverRect.y + hoverRect.height + 4 }}>
+          <div
+            className="ocr-tooltip"
+            role="tooltip"
+            style={{ left: hoverRect.x, top: hoverRect.y + hoverRect.height + 4 }}
+          >
             <strong>{hoveredBox.box.text}</strong>
             <span>{(hoveredBox.box.confidence * 100).toFixed(1)} %</span>
           </div>

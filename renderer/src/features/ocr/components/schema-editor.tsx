@@ -15,7 +15,8 @@ export const EXAMPLE_SCHEMA = `{
 export function parseSchema(text: string): { schema: Record<string, unknown> } | { error: string } {
   try {
     const value = JSON.parse(text) as unknown;
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return { error: 'The schema must be a JSON object.' };
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      return { error: 'The schema must be a JSON object.' };
     return { schema: value as Record<string, unknown> };
   } catch (error) {
     return { error: `Not valid JSON: ${(error as Error).message}` };

@@ -5,6 +5,7 @@ import type { RequestLogEntry } from '../../../../../gateway/src/api/console/con
 
 export const listRequests = (): Promise<ListResponse<RequestLogEntry>> => getJson('/console/requests?limit=500');
 
-export const requestsQueryOptions = () => queryOptions({ queryKey: ['console', 'requests'], queryFn: listRequests, staleTime: Infinity });
+export const requestsQueryOptions = () =>
+  queryOptions({ queryKey: ['console', 'requests'], queryFn: listRequests, staleTime: Infinity });
 
 export const useRequests = () => useQuery(requestsQueryOptions());

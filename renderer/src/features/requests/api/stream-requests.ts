@@ -8,7 +8,8 @@ import type { RequestLogEntry } from '../../../../../gateway/src/api/console/con
 import { mergeEntries } from '../request-entry';
 import { listRequests, requestsQueryOptions } from './list-requests';
 
-export type LiveState = { state: 'connecting' } | { state: 'live' } | { state: 'paused' } | { state: 'error'; message: string };
+export type LiveState =
+  { state: 'connecting' } | { state: 'live' } | { state: 'paused' } | { state: 'error'; message: string };
 
 const RECONNECT_MS = 3_000;
 
@@ -32,17 +33,27 @@ export function useRequestStream(enabled: boolean): LiveState {
     const connect = async () => {
       setLive({ state: 'connecting' });
       try {
-        const response = await gatewayFetch('/console/requests/stream', { signal: abort.signal, headers: { Accept: 'text/event-stream' } });
+        const response = await gatewayFetch('/console/requests/stream', {
+          signal: abort.signal,
+          headers: { Accept: 'text/event-stream' },
+        });
         if (!response.body) throw new Error('The gateway sent an empty stream.');
         setLive({ state: 'live' });
         // Requests served while the page was closed or the stream was down: the list is cached forever otherwise.
         void listRequests()
           .then((list) => {
-            if (!abort.signal.aborted) queryClient.setQueryData<ListResponse<RequestLogEntry>>(key, (old) => ({ object: 'list', data: mergeEntries(old?.data ?? [], list.data) }));
+            if (!abort.signal.aborted)
+              queryClient.setQueryData<ListResponse<RequestLogEntry>>(key, (old) => ({
+                object: 'list',
+                data: mergeEntries(old?.data ?? [], list.data),
+              }));
           })
           .catch(() => undefined);
         for await (const entry of readSseJson<RequestLogEntry>(response.body)) {
-          queryClient.setQueryData<ListResponse<RequestLogEntry>>(key, (old) => ({ object: 'list', data: mergeEntries(old?.data ?? [], [entry]) }));
+          queryClient.setQueryData<ListResponse<RequestLogEntry>>(key, (old) => ({
+            object: 'list',
+            data: mergeEntries(old?.data ?? [], [entry]),
+          }));
         }
         if (!abort.signal.aborted) timer = setTimeout(() => void connect(), RECONNECT_MS);
       } catch (error) {

@@ -42,13 +42,21 @@ export function RequestDetailDrawer({ entry, loading = false, currency, onClose 
   return (
     <Dialog title={`${entry.method} ${entry.path}`} onClose={onClose} drawer>
       <div className="row wrap">
-        <span className={`badge ${entry.status >= 500 ? 'badge-error' : entry.status >= 400 ? 'badge-warn' : 'badge-ok'}`}>{entry.status}</span>
+        <span
+          className={`badge ${entry.status >= 500 ? 'badge-error' : entry.status >= 400 ? 'badge-warn' : 'badge-ok'}`}
+        >
+          {entry.status}
+        </span>
         {entry.client === CONSOLE_CLIENT && <span className="badge">console</span>}
         {entry.client === PLAYGROUND_CLIENT && <span className="badge">console playground</span>}
         <span className="header-spacer" />
         <CopyButton text={requestToCurl(entry, origin)} label="Copy as cURL" />
         {playground && parsedBody !== null && (
-          <button type="button" className="btn btn-sm" onClick={() => navigate(playground, { state: { requestBody: parsedBody } })}>
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={() => navigate(playground, { state: { requestBody: parsedBody } })}
+          >
             Open in playground
           </button>
         )}

@@ -17,10 +17,19 @@ import { CellText } from '../../../components/cell-text';
 const statusClass = (status: number) => (status >= 500 ? 'badge-error' : status >= 400 ? 'badge-warn' : 'badge-ok');
 
 function LiveBadge({ live }: { live: LiveState }) {
-  if (live.state === 'live') return <span className="badge badge-ok"><span className="dot" /> Live</span>;
+  if (live.state === 'live')
+    return (
+      <span className="badge badge-ok">
+        <span className="dot" /> Live
+      </span>
+    );
   if (live.state === 'paused') return <span className="badge">Paused</span>;
   if (live.state === 'connecting') return <span className="badge badge-warn">Connecting…</span>;
-  return <span className="badge badge-error" title={live.message}>Disconnected</span>;
+  return (
+    <span className="badge badge-error" title={live.message}>
+      Disconnected
+    </span>
+  );
 }
 
 const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
@@ -43,38 +52,90 @@ export function RequestsPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Request log" description="Every request the gateway served, newest first, as it happens; a failed one says why under its status. Open a row for its headers, bodies and cost.">
+      <PageHeader
+        title="Request log"
+        description="Every request the gateway served, newest first, as it happens; a failed one says why under its status. Open a row for its headers, bodies and cost."
+      >
         <LiveBadge live={live} />
         <button type="button" className="btn" onClick={() => setFollowing(!following)} aria-pressed={!following}>
           {following ? '❚❚ Pause' : '▶ Follow'}
         </button>
-        <button type="button" className="btn" disabled={rows.length === 0} onClick={() => downloadFile(`requests-${new Date().toISOString().slice(0, 19).replace(/:/g, '')}.csv`, requestsToCsv(rows), 'text/csv')}>
+        <button
+          type="button"
+          className="btn"
+          disabled={rows.length === 0}
+          onClick={() =>
+            downloadFile(
+              `requests-${new Date().toISOString().slice(0, 19).replace(/:/g, '')}.csv`,
+              requestsToCsv(rows),
+              'text/csv',
+            )
+          }
+        >
           Export CSV
         </button>
       </PageHeader>
       <div className="filter-bar" role="group" aria-label="Filters">
-        <input className="input" type="search" aria-label="Filter by path" placeholder="Path contains…" value={filter.path} onChange={(e) => set({ path: e.target.value })} />
-        <select className="select" aria-label="Filter by status" value={filter.status} onChange={(e) => set({ status: e.target.value })}>
+        <input
+          className="input"
+          type="search"
+          aria-label="Filter by path"
+          placeholder="Path contains…"
+          value={filter.path}
+          onChange={(e) => set({ path: e.target.value })}
+        />
+        <select
+          className="select"
+          aria-label="Filter by status"
+          value={filter.status}
+          onChange={(e) => set({ status: e.target.value })}
+        >
           <option value="">Any status</option>
           <option value="2xx">2xx success</option>
           <option value="4xx">4xx client error</option>
           <option value="5xx">5xx server error</option>
           <option value="499">499 client left</option>
         </select>
-        <select className="select" aria-label="Filter by model" value={filter.model} onChange={(e) => set({ model: e.target.value })}>
+        <select
+          className="select"
+          aria-label="Filter by model"
+          value={filter.model}
+          onChange={(e) => set({ model: e.target.value })}
+        >
           <option value="">Any model</option>
-          {distinct(all.map((r) => r.model)).map((m) => <option key={m} value={m}>{m}</option>)}
+          {distinct(all.map((r) => r.model)).map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
         </select>
-        <select className="select" aria-label="Filter by key" value={filter.keyPrefix} onChange={(e) => set({ keyPrefix: e.target.value })}>
+        <select
+          className="select"
+          aria-label="Filter by key"
+          value={filter.keyPrefix}
+          onChange={(e) => set({ keyPrefix: e.target.value })}
+        >
           <option value="">Any key</option>
-          {distinct(all.map((r) => r.key_prefix)).map((k) => <option key={k} value={k}>{k}</option>)}
+          {distinct(all.map((r) => r.key_prefix)).map((k) => (
+            <option key={k} value={k}>
+              {k}
+            </option>
+          ))}
         </select>
         <label className="row small">
-          <input type="checkbox" checked={filter.showConsole} onChange={(e) => set({ showConsole: e.target.checked })} />
+          <input
+            type="checkbox"
+            checked={filter.showConsole}
+            onChange={(e) => set({ showConsole: e.target.checked })}
+          />
           Show the console&apos;s own requests{hiddenConsole > 0 ? ` (${hiddenConsole} hidden)` : ''}
         </label>
         {filtered && (
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setFilter({ ...EMPTY_FILTER, showConsole: filter.showConsole })}>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={() => setFilter({ ...EMPTY_FILTER, showConsole: filter.showConsole })}
+          >
             Clear filters
           </button>
         )}
@@ -82,9 +143,17 @@ export function RequestsPage() {
       {live.state === 'error' && <ErrorNotice error={new Error(live.message)} title="The live feed is not connected" />}
       <section className="card table-card" aria-label="Requests">
         {requests.isPending ? (
-          <div className="table-card-pad"><Loading /></div>
+          <div className="table-card-pad">
+            <Loading />
+          </div>
         ) : requests.isError ? (
-          <div className="table-card-pad"><ErrorNotice error={requests.error} title="The request log could not be loaded" onRetry={() => requests.refetch()} /></div>
+          <div className="table-card-pad">
+            <ErrorNotice
+              error={requests.error}
+              title="The request log could not be loaded"
+              onRetry={() => requests.refetch()}
+            />
+          </div>
         ) : rows.length === 0 ? (
           <EmptyState icon="☰" title={filtered ? 'No request matches the filters' : 'No requests yet'}>
             <span className="small">Requests appear here as soon as the gateway serves them.</span>
@@ -120,8 +189,12 @@ export function RequestsPage() {
                   </td>
                   <td>
                     <div className="cell-stack">
-                      <span><span className={`badge ${statusClass(r.status)}`}>{r.status}</span></span>
-                      {(r.error_code || r.error_message) && <CellText text={failureText(r)} className="text-danger small cell-text-narrow" />}
+                      <span>
+                        <span className={`badge ${statusClass(r.status)}`}>{r.status}</span>
+                      </span>
+                      {(r.error_code || r.error_message) && (
+                        <CellText text={failureText(r)} className="text-danger small cell-text-narrow" />
+                      )}
                     </div>
                   </td>
                   <td>
@@ -131,15 +204,26 @@ export function RequestsPage() {
                     </div>
                   </td>
                   <td className="num">{Math.round(r.latency_ms)} ms</td>
-                  <td className="num">{r.prompt_tokens ?? '—'} / {r.completion_tokens ?? '—'}</td>
-                  <td className="num">{r.cost !== null && r.cost !== undefined ? formatCost(r.cost, currency) : '—'}</td>
+                  <td className="num">
+                    {r.prompt_tokens ?? '—'} / {r.completion_tokens ?? '—'}
+                  </td>
+                  <td className="num">
+                    {r.cost !== null && r.cost !== undefined ? formatCost(r.cost, currency) : '—'}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
       </section>
-      {opened && <RequestDetailDrawer entry={opened} loading={detail.isPending} currency={currency} onClose={() => setOpenId(null)} />}
+      {opened && (
+        <RequestDetailDrawer
+          entry={opened}
+          loading={detail.isPending}
+          currency={currency}
+          onClose={() => setOpenId(null)}
+        />
+      )}
     </div>
   );
 }

@@ -1,7 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
-import { useAddProvider, useEditProvider, useTestProvider, type ProviderInput, type ProviderSetting } from '../api/settings-api';
+import {
+  useAddProvider,
+  useEditProvider,
+  useTestProvider,
+  type ProviderInput,
+  type ProviderSetting,
+} from '../api/settings-api';
 import { useProviderChecksStore } from '../stores/provider-checks-store';
 
 interface Props {
@@ -14,7 +20,9 @@ interface Props {
 /** Add or edit a provider: its kind, endpoint, API key (write-only) and the model a test calls. */
 export function ProviderFormDialog({ editing, types, onClose }: Props) {
   const [id, setId] = useState(editing?.id ?? '');
-  const [type, setType] = useState(editing?.type ?? (types.includes('openai-compatible') ? 'openai-compatible' : types[0]) ?? '');
+  const [type, setType] = useState(
+    editing?.type ?? (types.includes('openai-compatible') ? 'openai-compatible' : types[0]) ?? '',
+  );
   const [baseUrl, setBaseUrl] = useState(editing?.base_url ?? '');
   const [apiKey, setApiKey] = useState('');
   const [testModel, setTestModel] = useState(editing?.test_model ?? '');
@@ -50,7 +58,18 @@ export function ProviderFormDialog({ editing, types, onClose }: Props) {
         <div className="two-col">
           <label className="field">
             <span>Provider id</span>
-            <input className="input mono" required maxLength={100} pattern="[A-Za-z0-9_.\-]+" title="Letters, digits, dot, dash and underscore" value={id} disabled={!!editing} placeholder="my-provider" onChange={(e) => setId(e.target.value)} autoFocus={!editing} />
+            <input
+              className="input mono"
+              required
+              maxLength={100}
+              pattern="[A-Za-z0-9_.\-]+"
+              title="Letters, digits, dot, dash and underscore"
+              value={id}
+              disabled={!!editing}
+              placeholder="my-provider"
+              onChange={(e) => setId(e.target.value)}
+              autoFocus={!editing}
+            />
           </label>
           <label className="field">
             <span>Type</span>
@@ -65,7 +84,13 @@ export function ProviderFormDialog({ editing, types, onClose }: Props) {
         </div>
         <label className="field">
           <span>Base URL</span>
-          <input className="input mono" type="url" value={baseUrl} placeholder="https://api.example.com/v1" onChange={(e) => setBaseUrl(e.target.value)} />
+          <input
+            className="input mono"
+            type="url"
+            value={baseUrl}
+            placeholder="https://api.example.com/v1"
+            onChange={(e) => setBaseUrl(e.target.value)}
+          />
         </label>
         <label className="field">
           <span>API key</span>
@@ -80,15 +105,23 @@ export function ProviderFormDialog({ editing, types, onClose }: Props) {
           />
         </label>
         <p id="provider-key-note" className="small muted field-note">
-          Write-only: the gateway never shows a key again. {editing ? `Currently ${editing.has_api_key ? 'set' : 'not set'}.` : ''}
+          Write-only: the gateway never shows a key again.{' '}
+          {editing ? `Currently ${editing.has_api_key ? 'set' : 'not set'}.` : ''}
         </p>
         <label className="field">
           <span>Test model</span>
-          <input className="input mono" value={testModel} placeholder="upstream model a test calls when no route uses this provider" onChange={(e) => setTestModel(e.target.value)} />
+          <input
+            className="input mono"
+            value={testModel}
+            placeholder="upstream model a test calls when no route uses this provider"
+            onChange={(e) => setTestModel(e.target.value)}
+          />
         </label>
         <p className="small muted field-note" data-testid="breaker-note">
-          Circuit breaker: {editing?.in_config ? "the config file's settings for this provider, or the defaults" : 'the defaults'} (open after 5 failed requests in a row, try again after 10 s, then
-          up to every 2 minutes). Only the config file changes them, with <span className="mono">breaker:</span> on the provider.
+          Circuit breaker:{' '}
+          {editing?.in_config ? "the config file's settings for this provider, or the defaults" : 'the defaults'} (open
+          after 5 failed requests in a row, try again after 10 s, then up to every 2 minutes). Only the config file
+          changes them, with <span className="mono">breaker:</span> on the provider.
         </p>
         {save.isError && <ErrorNotice error={save.error} title="The provider could not be saved" />}
         <div className="row dialog-actions">

@@ -2,12 +2,19 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorNotice } from '../../../components/error-notice';
 import { HEALTH_TONE_CLASS, healthView } from '../../../lib/provider-health';
-import { useDeleteProvider, useResetProvider, useTestProvider, type ProviderCheck, type ProviderSetting } from '../api/settings-api';
+import {
+  useDeleteProvider,
+  useResetProvider,
+  useTestProvider,
+  type ProviderCheck,
+  type ProviderSetting,
+} from '../api/settings-api';
 import { useProviderChecksStore } from '../stores/provider-checks-store';
 import { ProviderFormDialog } from './provider-form-dialog';
 import { entrySourceLabel } from '../file-source-label';
 
-type Open = { kind: 'add' } | { kind: 'edit'; provider: ProviderSetting } | { kind: 'delete'; provider: ProviderSetting } | null;
+type Open =
+  { kind: 'add' } | { kind: 'edit'; provider: ProviderSetting } | { kind: 'delete'; provider: ProviderSetting } | null;
 
 function CheckResult({ check }: { check: ProviderCheck }) {
   const what = check.checked === 'request' ? `${check.capability} on ${check.model}` : 'engine state';
@@ -39,7 +46,9 @@ function ProviderRow({ provider, configPath, onEdit, onDelete }: RowProps) {
       <td className="mono cell-wrap">
         {provider.id}
         <div>
-          <span className={`badge source-badge${provider.source === 'console' ? ' badge-accent' : ''}`}>{entrySourceLabel(provider, configPath)}</span>
+          <span className={`badge source-badge${provider.source === 'console' ? ' badge-accent' : ''}`}>
+            {entrySourceLabel(provider, configPath)}
+          </span>
         </div>
       </td>
       <td className="cell-nowrap">{provider.type}</td>
@@ -51,7 +60,9 @@ function ProviderRow({ provider, configPath, onEdit, onDelete }: RowProps) {
         <span className={`badge ${HEALTH_TONE_CLASS[health.tone]}`} data-testid="provider-state">
           {health.label}
         </span>
-        {provider.breaker.state === 'half_open' && <span className="badge badge-warn table-badge">breaker half open</span>}
+        {provider.breaker.state === 'half_open' && (
+          <span className="badge badge-warn table-badge">breaker half open</span>
+        )}
         {health.note && (
           <div className="faint small clamp-3" title={health.note}>
             {health.note}
@@ -62,23 +73,46 @@ function ProviderRow({ provider, configPath, onEdit, onDelete }: RowProps) {
       <td className="settings-test-cell">
         <div className="table-actions provider-actions">
           {provider.removed ? (
-            <button type="button" className="btn btn-sm" disabled={reset.isPending} onClick={() => reset.mutate(provider.id)} aria-label={`Restore ${provider.id}`}>
+            <button
+              type="button"
+              className="btn btn-sm"
+              disabled={reset.isPending}
+              onClick={() => reset.mutate(provider.id)}
+              aria-label={`Restore ${provider.id}`}
+            >
               Restore
             </button>
           ) : (
             <>
-              <button type="button" className="btn btn-sm" disabled={test.isPending} onClick={() => test.mutate(provider.id)} aria-label={`Test ${provider.id}`}>
+              <button
+                type="button"
+                className="btn btn-sm"
+                disabled={test.isPending}
+                onClick={() => test.mutate(provider.id)}
+                aria-label={`Test ${provider.id}`}
+              >
                 {test.isPending ? 'Testing…' : 'Test'}
               </button>
               <button type="button" className="btn btn-sm" onClick={onEdit} aria-label={`Edit ${provider.id}`}>
                 Edit
               </button>
               {provider.source === 'console' && provider.in_config && (
-                <button type="button" className="btn btn-sm" disabled={reset.isPending} onClick={() => reset.mutate(provider.id)} aria-label={`Reset ${provider.id}`}>
+                <button
+                  type="button"
+                  className="btn btn-sm"
+                  disabled={reset.isPending}
+                  onClick={() => reset.mutate(provider.id)}
+                  aria-label={`Reset ${provider.id}`}
+                >
                   Reset
                 </button>
               )}
-              <button type="button" className="btn btn-sm btn-danger" onClick={onDelete} aria-label={`Remove ${provider.id}`}>
+              <button
+                type="button"
+                className="btn btn-sm btn-danger"
+                onClick={onDelete}
+                aria-label={`Remove ${provider.id}`}
+              >
                 Remove
               </button>
             </>
@@ -93,7 +127,15 @@ function ProviderRow({ provider, configPath, onEdit, onDelete }: RowProps) {
 }
 
 /** The providers: add, edit, test, remove (a config-file provider is hidden and can be restored). */
-export function ProvidersSection({ providers, types, configPath }: { providers: ProviderSetting[]; types: string[]; configPath: string | null }) {
+export function ProvidersSection({
+  providers,
+  types,
+  configPath,
+}: {
+  providers: ProviderSetting[];
+  types: string[];
+  configPath: string | null;
+}) {
   const [open, setOpen] = useState<Open>(null);
   const remove = useDeleteProvider();
   const close = () => {
@@ -104,7 +146,11 @@ export function ProvidersSection({ providers, types, configPath }: { providers: 
     <section className="card table-card" aria-label="Providers">
       <div className="card-title table-card-pad">
         Providers
-        <button type="button" className="btn btn-primary btn-sm card-title-link" onClick={() => setOpen({ kind: 'add' })}>
+        <button
+          type="button"
+          className="btn btn-primary btn-sm card-title-link"
+          onClick={() => setOpen({ kind: 'add' })}
+        >
           + Add provider
         </button>
       </div>
@@ -123,22 +169,43 @@ export function ProvidersSection({ providers, types, configPath }: { providers: 
         </thead>
         <tbody>
           {providers.map((provider) => (
-            <ProviderRow key={provider.id} provider={provider} configPath={configPath} onEdit={() => setOpen({ kind: 'edit', provider })} onDelete={() => setOpen({ kind: 'delete', provider })} />
+            <ProviderRow
+              key={provider.id}
+              provider={provider}
+              configPath={configPath}
+              onEdit={() => setOpen({ kind: 'edit', provider })}
+              onDelete={() => setOpen({ kind: 'delete', provider })}
+            />
           ))}
         </tbody>
       </table>
       <p className="small muted table-card-pad">
-        Changes apply at once and are kept in the database over the config file. A test sends one one-token request (on a route of the provider, or its test model) and does not affect the circuit
-        breaker; saving a provider with a base URL tests it once.
+        Changes apply at once and are kept in the database over the config file. A test sends one one-token request (on
+        a route of the provider, or its test model) and does not affect the circuit breaker; saving a provider with a
+        base URL tests it once.
       </p>
-      {(open?.kind === 'add' || open?.kind === 'edit') && <ProviderFormDialog editing={open.kind === 'edit' ? open.provider : undefined} types={types} onClose={close} />}
+      {(open?.kind === 'add' || open?.kind === 'edit') && (
+        <ProviderFormDialog editing={open.kind === 'edit' ? open.provider : undefined} types={types} onClose={close} />
+      )}
       {open?.kind === 'delete' && (
-        <ConfirmDialog title={`Remove provider ${open.provider.id}?`} confirmLabel="Remove provider" pending={remove.isPending} error={remove.error} onConfirm={() => remove.mutate(open.provider.id, { onSuccess: close })} onClose={close}>
+        <ConfirmDialog
+          title={`Remove provider ${open.provider.id}?`}
+          confirmLabel="Remove provider"
+          pending={remove.isPending}
+          error={remove.error}
+          onConfirm={() => remove.mutate(open.provider.id, { onSuccess: close })}
+          onClose={close}
+        >
           <p>
             The gateway stops calling <span className="mono">{open.provider.id}</span> at once.
-            {open.provider.routes.length > 0 && ` Its routes (${open.provider.routes.join(', ')}) must be deleted or moved first.`}
+            {open.provider.routes.length > 0 &&
+              ` Its routes (${open.provider.routes.join(', ')}) must be deleted or moved first.`}
           </p>
-          {open.provider.in_config && <p className="small muted">It comes from the config file: it stays hidden after a restart until you restore it here.</p>}
+          {open.provider.in_config && (
+            <p className="small muted">
+              It comes from the config file: it stays hidden after a restart until you restore it here.
+            </p>
+          )}
         </ConfirmDialog>
       )}
     </section>

@@ -37,7 +37,12 @@ export function RouteFormDialog({ editing, providers, onClose }: Props) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const { source: _source, in_config: _inConfig, id: _id, ...kept } = editing ?? { source: 'console', in_config: false, id: '' };
+    const {
+      source: _source,
+      in_config: _inConfig,
+      id: _id,
+      ...kept
+    } = editing ?? { source: 'console', in_config: false, id: '' };
     const route = {
       ...kept,
       provider,
@@ -49,14 +54,25 @@ export function RouteFormDialog({ editing, providers, onClose }: Props) {
     save.mutate({ id: id.trim(), route }, { onSuccess: onClose });
   };
   const toggle = (capability: Capability) =>
-    setCapabilities(capabilities.includes(capability) ? capabilities.filter((c) => c !== capability) : [...capabilities, capability]);
+    setCapabilities(
+      capabilities.includes(capability) ? capabilities.filter((c) => c !== capability) : [...capabilities, capability],
+    );
 
   return (
     <Dialog title={editing ? `Edit route ${editing.id}` : 'Add a model route'} onClose={onClose}>
       <form className="stack" onSubmit={submit} aria-label={editing ? 'Edit route' : 'New route'}>
         <label className="field">
           <span>Model id</span>
-          <input className="input mono" required maxLength={200} value={id} disabled={!!editing} placeholder="my-model" onChange={(e) => setId(e.target.value)} autoFocus={!editing} />
+          <input
+            className="input mono"
+            required
+            maxLength={200}
+            value={id}
+            disabled={!!editing}
+            placeholder="my-model"
+            onChange={(e) => setId(e.target.value)}
+            autoFocus={!editing}
+          />
         </label>
         <div className="two-col">
           <label className="field">
@@ -71,7 +87,12 @@ export function RouteFormDialog({ editing, providers, onClose }: Props) {
           </label>
           <label className="field">
             <span>Upstream model</span>
-            <input className="input mono" value={upstream} placeholder="same as the id" onChange={(e) => setUpstream(e.target.value)} />
+            <input
+              className="input mono"
+              value={upstream}
+              placeholder="same as the id"
+              onChange={(e) => setUpstream(e.target.value)}
+            />
           </label>
         </div>
         <fieldset className="field capability-picker">
@@ -79,7 +100,11 @@ export function RouteFormDialog({ editing, providers, onClose }: Props) {
           <div className="row">
             {(Object.keys(CAPABILITY_LABELS) as Capability[]).map((capability) => (
               <label key={capability} className="checkbox">
-                <input type="checkbox" checked={capabilities.includes(capability)} onChange={() => toggle(capability)} />
+                <input
+                  type="checkbox"
+                  checked={capabilities.includes(capability)}
+                  onChange={() => toggle(capability)}
+                />
                 {CAPABILITY_LABELS[capability]}
               </label>
             ))}
@@ -87,18 +112,32 @@ export function RouteFormDialog({ editing, providers, onClose }: Props) {
         </fieldset>
         <label className="field">
           <span>Aliases</span>
-          <input className="input mono" value={aliases} placeholder="comma separated" onChange={(e) => setAliases(e.target.value)} />
+          <input
+            className="input mono"
+            value={aliases}
+            placeholder="comma separated"
+            onChange={(e) => setAliases(e.target.value)}
+          />
         </label>
         <label className="field">
           <span>Fallbacks</span>
-          <input className="input mono" value={fallbacks} placeholder="model ids tried in order when this route fails" onChange={(e) => setFallbacks(e.target.value)} />
+          <input
+            className="input mono"
+            value={fallbacks}
+            placeholder="model ids tried in order when this route fails"
+            onChange={(e) => setFallbacks(e.target.value)}
+          />
         </label>
         {save.isError && <ErrorNotice error={save.error} title="The route could not be saved" />}
         <div className="row dialog-actions">
           <button type="button" className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="btn btn-primary" disabled={save.isPending || !id.trim() || capabilities.length === 0 || !provider}>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={save.isPending || !id.trim() || capabilities.length === 0 || !provider}
+          >
             {save.isPending ? 'Saving…' : editing ? 'Save route' : 'Add route'}
           </button>
         </div>

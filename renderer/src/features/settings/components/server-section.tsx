@@ -9,7 +9,17 @@ const sameList = (a: string[], b: string[]) => a.length === b.length && a.every(
 
 type Field = keyof ServerSetting['sources'];
 
-function SourceBadge({ server, field, onReset, pending }: { server: ServerSetting; field: Field; onReset(field: Field): void; pending: boolean }) {
+function SourceBadge({
+  server,
+  field,
+  onReset,
+  pending,
+}: {
+  server: ServerSetting;
+  field: Field;
+  onReset(field: Field): void;
+  pending: boolean;
+}) {
   const fromConsole = server.sources[field] === 'console';
   return (
     <span className="server-source">
@@ -17,7 +27,13 @@ function SourceBadge({ server, field, onReset, pending }: { server: ServerSettin
         {fromConsole ? 'set here' : fileSourceLabel(server.config_path)}
       </span>
       {fromConsole && (
-        <button type="button" className="btn btn-sm btn-ghost" disabled={pending} onClick={() => onReset(field)} aria-label={`Use the config file's ${field.replaceAll('_', ' ')}`}>
+        <button
+          type="button"
+          className="btn btn-sm btn-ghost"
+          disabled={pending}
+          onClick={() => onReset(field)}
+          aria-label={`Use the config file's ${field.replaceAll('_', ' ')}`}
+        >
           Use config file
         </button>
       )}
@@ -25,7 +41,17 @@ function SourceBadge({ server, field, onReset, pending }: { server: ServerSettin
   );
 }
 
-function Row({ label, htmlFor, source, children }: { label: string; htmlFor?: string; source?: ReactNode; children: ReactNode }) {
+function Row({
+  label,
+  htmlFor,
+  source,
+  children,
+}: {
+  label: string;
+  htmlFor?: string;
+  source?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="server-row">
       <label className="server-label" htmlFor={htmlFor}>
@@ -65,23 +91,38 @@ export function ServerSection({ server }: { server: ServerSetting }) {
     event.preventDefault();
     const body: ServerSettingsChange = {};
     if (!sameList(splitList(origins), server.cors_origins)) body.cors_origins = splitList(origins);
-    if (!sameList(splitList(hosts), server.allowed_hosts)) body.allowed_hosts = splitList(hosts).map((host) => host.toLowerCase());
+    if (!sameList(splitList(hosts), server.allowed_hosts))
+      body.allowed_hosts = splitList(hosts).map((host) => host.toLowerCase());
     if (bodies !== server.request_log_bodies) body.request_log_bodies = bodies;
     if (Number(retention) !== server.request_log_retention_days) body.request_log_retention_days = Number(retention);
     send(body);
   };
   const reset = (field: Field) => send({ [field]: null });
-  const badge = (field: Field) => <SourceBadge server={server} field={field} onReset={reset} pending={change.isPending} />;
+  const badge = (field: Field) => (
+    <SourceBadge server={server} field={field} onReset={reset} pending={change.isPending} />
+  );
 
   return (
     <section className="card" aria-label="Server">
       <div className="card-title">Server</div>
       <form className="server-form" onSubmit={submit} aria-label="Server settings">
         <Row label="CORS origins" htmlFor="server-cors" source={badge('cors_origins')}>
-          <input id="server-cors" className="input mono" value={origins} placeholder="none: same origin only (e.g. https://app.example.com, or *)" onChange={(e) => setOrigins(e.target.value)} />
+          <input
+            id="server-cors"
+            className="input mono"
+            value={origins}
+            placeholder="none: same origin only (e.g. https://app.example.com, or *)"
+            onChange={(e) => setOrigins(e.target.value)}
+          />
         </Row>
         <Row label="Allowed hosts" htmlFor="server-hosts" source={badge('allowed_hosts')}>
-          <input id="server-hosts" className="input mono" value={hosts} placeholder="loopback names only (e.g. gateway.internal)" onChange={(e) => setHosts(e.target.value)} />
+          <input
+            id="server-hosts"
+            className="input mono"
+            value={hosts}
+            placeholder="loopback names only (e.g. gateway.internal)"
+            onChange={(e) => setHosts(e.target.value)}
+          />
         </Row>
         <Row label="Request-log bodies" htmlFor="server-bodies" source={badge('request_log_bodies')}>
           <label className="checkbox">
@@ -91,7 +132,17 @@ export function ServerSection({ server }: { server: ServerSetting }) {
         </Row>
         <Row label="Request-log retention" htmlFor="server-retention" source={badge('request_log_retention_days')}>
           <span className="row server-inline">
-            <input id="server-retention" className="input server-number" type="number" min={0} max={3650} step={1} required value={retention} onChange={(e) => setRetention(e.target.value)} />
+            <input
+              id="server-retention"
+              className="input server-number"
+              type="number"
+              min={0}
+              max={3650}
+              step={1}
+              required
+              value={retention}
+              onChange={(e) => setRetention(e.target.value)}
+            />
             <span className="muted">days</span>
           </span>
         </Row>
@@ -118,7 +169,10 @@ export function ServerSection({ server }: { server: ServerSetting }) {
         <dt>Config file</dt>
         <dd className="mono">{server.config_path ?? 'none (built-in defaults)'}</dd>
       </dl>
-      <p className="small muted">The data folder and config file are set when the gateway starts (GATEWAY_DATA_DIR, GATEWAY_CONFIG). The settings above are kept in the database over the config file.</p>
+      <p className="small muted">
+        The data folder and config file are set when the gateway starts (GATEWAY_DATA_DIR, GATEWAY_CONFIG). The settings
+        above are kept in the database over the config file.
+      </p>
     </section>
   );
 }

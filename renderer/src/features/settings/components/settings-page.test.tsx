@@ -8,8 +8,32 @@ import { SettingsPage } from './settings-page';
 
 const SETTINGS = {
   providers: [
-    { id: 'up', type: 'openai', base_url: 'https://api.example.com/v1', has_api_key: true, source: 'config', in_config: true, removed: false, state: 'ready', breaker: { state: 'closed', consecutive_failures: 0, retry_after_seconds: null }, health: { state: 'not_tested', reason: 'no request has reached it yet' }, routes: ['m1'] },
-    { id: 'gone', type: 'mistral', has_api_key: false, source: 'console', in_config: true, removed: true, state: 'removed', detail: 'Removed in the console; the config file still defines it.', breaker: { state: 'closed', consecutive_failures: 0, retry_after_seconds: null }, health: { state: 'unavailable', reason: 'Removed in the console; the config file still defines it.' }, routes: [] },
+    {
+      id: 'up',
+      type: 'openai',
+      base_url: 'https://api.example.com/v1',
+      has_api_key: true,
+      source: 'config',
+      in_config: true,
+      removed: false,
+      state: 'ready',
+      breaker: { state: 'closed', consecutive_failures: 0, retry_after_seconds: null },
+      health: { state: 'not_tested', reason: 'no request has reached it yet' },
+      routes: ['m1'],
+    },
+    {
+      id: 'gone',
+      type: 'mistral',
+      has_api_key: false,
+      source: 'console',
+      in_config: true,
+      removed: true,
+      state: 'removed',
+      detail: 'Removed in the console; the config file still defines it.',
+      breaker: { state: 'closed', consecutive_failures: 0, retry_after_seconds: null },
+      health: { state: 'unavailable', reason: 'Removed in the console; the config file still defines it.' },
+      routes: [],
+    },
   ],
   provider_types: ['openai', 'openai-compatible', 'mistral'],
   routes: [
@@ -23,11 +47,17 @@ const SETTINGS = {
     allowed_hosts: [],
     request_log_bodies: true,
     request_log_retention_days: 7,
-    sources: { cors_origins: 'config', allowed_hosts: 'config', request_log_bodies: 'console', request_log_retention_days: 'config' },
+    sources: {
+      cors_origins: 'config',
+      allowed_hosts: 'config',
+      request_log_bodies: 'console',
+      request_log_retention_days: 'config',
+    },
   },
 };
 
-const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const jsonResponse = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 let calls: { url: string; method: string; body?: unknown }[] = [];
 
 function stubGateway(role: 'owner' | 'member', settings: unknown = SETTINGS) {
@@ -37,11 +67,32 @@ function stubGateway(role: 'owner' | 'member', settings: unknown = SETTINGS) {
     vi.fn(async (url: string, init?: RequestInit) => {
       const method = init?.method ?? 'GET';
       calls.push({ url, method, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-      if (url === '/account/me') return jsonResponse({ api_key: { id: 'k', prefix: 'sk-sy-ab', role }, balance: { amount: 1, currency: 'USD' } });
-      if (url === '/settings') return role === 'owner' ? jsonResponse(settings) : jsonResponse({ object: 'error', message: 'Owner only', type: 'permission_error', code: 'forbidden' }, 403);
-      if (url === '/settings/providers/up/test') return jsonResponse({ ok: false, checked: 'request', model: 'm1', capability: 'chat', latency_ms: 12, error: 'The upstream refused the provider key (401).' });
-      if (url === '/settings/providers/up' && method === 'PUT') return jsonResponse({ ...SETTINGS.providers[0], source: 'console' });
-      if (url === '/settings/server' && method === 'PATCH') return jsonResponse({ ...SETTINGS.server, cors_origins: ['https://app.example'], sources: { ...SETTINGS.server.sources, cors_origins: 'console' } });
+      if (url === '/account/me')
+        return jsonResponse({
+          api_key: { id: 'k', prefix: 'sk-sy-ab', role },
+          balance: { amount: 1, currency: 'USD' },
+        });
+      if (url === '/settings')
+        return role === 'owner'
+          ? jsonResponse(settings)
+          : jsonResponse({ object: 'error', message: 'Owner only', type: 'permission_error', code: 'forbidden' }, 403);
+      if (url === '/settings/providers/up/test')
+        return jsonResponse({
+          ok: false,
+          checked: 'request',
+          model: 'm1',
+          capability: 'chat',
+          latency_ms: 12,
+          error: 'The upstream refused the provider key (401).',
+        });
+      if (url === '/settings/providers/up' && method === 'PUT')
+        return jsonResponse({ ...SETTINGS.providers[0], source: 'console' });
+      if (url === '/settings/server' && method === 'PATCH')
+        return jsonResponse({
+          ...SETTINGS.server,
+          cors_origins: ['https://app.example'],
+          sources: { ...SETTINGS.server.sources, cors_origins: 'console' },
+        });
       if (url === '/settings/routes/m2/reset') return jsonResponse({ ...SETTINGS.routes[1], source: 'config' });
       throw new Error(`unexpected ${method} ${url}`);
     }),
@@ -83,7 +134,9 @@ describe('Settings page', () => {
     expect(edited.textContent).toContain('edited here');
     expect(within(screen.getByRole('row', { name: 'm1' })).queryByRole('button', { name: 'Reset m1' })).toBeNull();
     fireEvent.click(within(edited).getByRole('button', { name: 'Reset m2' }));
-    await vi.waitFor(() => expect(calls.some((c) => c.url === '/settings/routes/m2/reset' && c.method === 'POST')).toBe(true));
+    await vi.waitFor(() =>
+      expect(calls.some((c) => c.url === '/settings/routes/m2/reset' && c.method === 'POST')).toBe(true),
+    );
   });
 
   it('the edit dialog sends the whole route with the changed capabilities', async () => {
@@ -102,7 +155,13 @@ describe('Settings page', () => {
     expect(calls.find((c) => c.method === 'PUT')).toEqual({
       url: '/settings/routes/m1',
       method: 'PUT',
-      body: { provider: 'up', upstream_model: 'gpt-x', capabilities: ['chat', 'completions'], aliases: [], fallbacks: [] },
+      body: {
+        provider: 'up',
+        upstream_model: 'gpt-x',
+        capabilities: ['chat', 'completions'],
+        aliases: [],
+        fallbacks: [],
+      },
     });
   });
 
@@ -112,11 +171,17 @@ describe('Settings page', () => {
     const row = await screen.findByRole('row', { name: 'up' });
     fireEvent.click(within(row).getByRole('button', { name: 'Edit up' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit provider up' });
-    expect(within(dialog).getByLabelText('API key').getAttribute('placeholder')).toContain('set · leave empty to keep it');
+    expect(within(dialog).getByLabelText('API key').getAttribute('placeholder')).toContain(
+      'set · leave empty to keep it',
+    );
     fireEvent.change(within(dialog).getByLabelText('Test model'), { target: { value: 'probe' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save provider' }));
     await vi.waitFor(() => expect(calls.find((c) => c.method === 'PUT')).toBeDefined());
-    expect(calls.find((c) => c.method === 'PUT')).toEqual({ url: '/settings/providers/up', method: 'PUT', body: { type: 'openai', base_url: 'https://api.example.com/v1', test_model: 'probe' } });
+    expect(calls.find((c) => c.method === 'PUT')).toEqual({
+      url: '/settings/providers/up',
+      method: 'PUT',
+      body: { type: 'openai', base_url: 'https://api.example.com/v1', test_model: 'probe' },
+    });
 
     const removed = screen.getByRole('row', { name: 'gone' });
     expect(removed.textContent).toContain('removed here');
@@ -133,7 +198,13 @@ describe('Settings page', () => {
     expect(within(server).getByTestId('data-dir').textContent).toBe('/data');
     fireEvent.change(within(server).getByLabelText('CORS origins'), { target: { value: 'https://app.example' } });
     fireEvent.click(within(server).getByRole('button', { name: 'Save server settings' }));
-    await vi.waitFor(() => expect(calls.find((c) => c.method === 'PATCH')).toEqual({ url: '/settings/server', method: 'PATCH', body: { cors_origins: ['https://app.example'] } }));
+    await vi.waitFor(() =>
+      expect(calls.find((c) => c.method === 'PATCH')).toEqual({
+        url: '/settings/server',
+        method: 'PATCH',
+        body: { cors_origins: ['https://app.example'] },
+      }),
+    );
     await within(server).findByText('Saved · applied without a restart');
   });
 
@@ -148,11 +219,30 @@ describe('Settings page', () => {
   });
 
   it('badges the built-in engines and their routes built-in while a config file defines the rest', async () => {
-    const builtIn = { ...SETTINGS.providers[0], id: 'local-ocr', type: 'tesseract', base_url: undefined, has_api_key: false, source: 'built_in', routes: ['svc-ocr-3-2512'] };
-    const builtInRoute = { id: 'svc-ocr-3-2512', provider: 'local-ocr', capabilities: ['ocr'], source: 'built_in', in_config: true };
-    stubGateway('owner', { ...SETTINGS, providers: [...SETTINGS.providers, builtIn], routes: [...SETTINGS.routes, builtInRoute] });
+    const builtIn = {
+      ...SETTINGS.providers[0],
+      id: 'local-ocr',
+      type: 'tesseract',
+      base_url: undefined,
+      has_api_key: false,
+      source: 'built_in',
+      routes: ['svc-ocr-3-2512'],
+    };
+    const builtInRoute = {
+      id: 'svc-ocr-3-2512',
+      provider: 'local-ocr',
+      capabilities: ['ocr'],
+      source: 'built_in',
+      in_config: true,
+    };
+    stubGateway('owner', {
+      ...SETTINGS,
+      providers: [...SETTINGS.providers, builtIn],
+      routes: [...SETTINGS.routes, builtInRoute],
+    });
     renderPage();
-    const badge = (row: string) => within(screen.getByRole('row', { name: row })).getAllByText(/built-in|config file|here/)[0].textContent;
+    const badge = (row: string) =>
+      within(screen.getByRole('row', { name: row })).getAllByText(/built-in|config file|here/)[0].textContent;
     await screen.findByRole('row', { name: 'local-ocr' });
     expect(badge('local-ocr')).toBe('built-in');
     expect(badge('svc-ocr-3-2512')).toBe('built-in');

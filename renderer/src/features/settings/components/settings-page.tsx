@@ -24,15 +24,27 @@ function SettingsContent({ settings }: { settings: Settings }) {
   };
   return (
     <>
-      <ProvidersSection providers={settings.providers} types={settings.provider_types} configPath={settings.server.config_path} />
+      <ProvidersSection
+        providers={settings.providers}
+        types={settings.provider_types}
+        configPath={settings.server.config_path}
+      />
       <section className="card table-card" aria-label="Model routes">
         <div className="card-title table-card-pad">
           Model routes
-          <button type="button" className="btn btn-primary btn-sm card-title-link" onClick={() => setOpen({ kind: 'add' })}>
+          <button
+            type="button"
+            className="btn btn-primary btn-sm card-title-link"
+            onClick={() => setOpen({ kind: 'add' })}
+          >
             + Add route
           </button>
         </div>
-        {reset.isError && <div className="table-card-pad"><ErrorNotice error={reset.error} title="The route could not be reset" /></div>}
+        {reset.isError && (
+          <div className="table-card-pad">
+            <ErrorNotice error={reset.error} title="The route could not be reset" />
+          </div>
+        )}
         <table className="table" data-testid="routes-table">
           <thead>
             <tr>
@@ -40,7 +52,9 @@ function SettingsContent({ settings }: { settings: Settings }) {
               <th>Provider · upstream</th>
               <th>Capabilities</th>
               <th>Source</th>
-              <th><span className="visually-hidden">Actions</span></th>
+              <th>
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -56,19 +70,37 @@ function SettingsContent({ settings }: { settings: Settings }) {
                 </td>
                 <td className="cell-wrap">{route.capabilities.join(', ')}</td>
                 <td>
-                  <span className={`badge${route.source === 'console' ? ' badge-accent' : ''}`}>{entrySourceLabel(route, settings.server.config_path)}</span>
+                  <span className={`badge${route.source === 'console' ? ' badge-accent' : ''}`}>
+                    {entrySourceLabel(route, settings.server.config_path)}
+                  </span>
                 </td>
                 <td>
                   <div className="table-actions">
-                    <button type="button" className="btn btn-sm" onClick={() => setOpen({ kind: 'edit', route })} aria-label={`Edit ${route.id}`}>
+                    <button
+                      type="button"
+                      className="btn btn-sm"
+                      onClick={() => setOpen({ kind: 'edit', route })}
+                      aria-label={`Edit ${route.id}`}
+                    >
                       Edit
                     </button>
                     {route.source === 'console' && route.in_config && (
-                      <button type="button" className="btn btn-sm" disabled={reset.isPending} onClick={() => reset.mutate(route.id)} aria-label={`Reset ${route.id}`}>
+                      <button
+                        type="button"
+                        className="btn btn-sm"
+                        disabled={reset.isPending}
+                        onClick={() => reset.mutate(route.id)}
+                        aria-label={`Reset ${route.id}`}
+                      >
                         Reset
                       </button>
                     )}
-                    <button type="button" className="btn btn-sm btn-danger" onClick={() => setOpen({ kind: 'delete', route })} aria-label={`Delete ${route.id}`}>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-danger"
+                      onClick={() => setOpen({ kind: 'delete', route })}
+                      aria-label={`Delete ${route.id}`}
+                    >
                       Delete
                     </button>
                   </div>
@@ -77,14 +109,35 @@ function SettingsContent({ settings }: { settings: Settings }) {
             ))}
           </tbody>
         </table>
-        <p className="small muted table-card-pad">Changes apply to the next request, without a restart, and are kept in the database over the config file.</p>
+        <p className="small muted table-card-pad">
+          Changes apply to the next request, without a restart, and are kept in the database over the config file.
+        </p>
       </section>
       <ServerSection server={settings.server} />
-      {(open?.kind === 'add' || open?.kind === 'edit') && <RouteFormDialog editing={open.kind === 'edit' ? open.route : undefined} providers={settings.providers.filter((provider) => !provider.removed)} onClose={close} />}
+      {(open?.kind === 'add' || open?.kind === 'edit') && (
+        <RouteFormDialog
+          editing={open.kind === 'edit' ? open.route : undefined}
+          providers={settings.providers.filter((provider) => !provider.removed)}
+          onClose={close}
+        />
+      )}
       {open?.kind === 'delete' && (
-        <ConfirmDialog title={`Delete route ${open.route.id}?`} confirmLabel="Delete route" pending={remove.isPending} error={remove.error} onConfirm={() => remove.mutate(open.route.id, { onSuccess: close })} onClose={close}>
-          <p>Requests for <span className="mono">{open.route.id}</span> will be refused with 404 at once.</p>
-          {open.route.in_config && <p className="small muted">It comes from the config file: it stays removed after a restart. Add it again to bring it back.</p>}
+        <ConfirmDialog
+          title={`Delete route ${open.route.id}?`}
+          confirmLabel="Delete route"
+          pending={remove.isPending}
+          error={remove.error}
+          onConfirm={() => remove.mutate(open.route.id, { onSuccess: close })}
+          onClose={close}
+        >
+          <p>
+            Requests for <span className="mono">{open.route.id}</span> will be refused with 404 at once.
+          </p>
+          {open.route.in_config && (
+            <p className="small muted">
+              It comes from the config file: it stays removed after a restart. Add it again to bring it back.
+            </p>
+          )}
         </ConfirmDialog>
       )}
     </>
@@ -103,7 +156,11 @@ export function SettingsPage() {
       ) : settings.isPending ? (
         <Loading label="Loading settings…" />
       ) : settings.isError ? (
-        <ErrorNotice error={settings.error} title="The settings could not be loaded" onRetry={() => settings.refetch()} />
+        <ErrorNotice
+          error={settings.error}
+          title="The settings could not be loaded"
+          onRetry={() => settings.refetch()}
+        />
       ) : (
         <SettingsContent settings={settings.data} />
       )}

@@ -10,7 +10,16 @@ export async function fetchStatus(): Promise<GatewayStatus> {
   } catch (error) {
     if (error instanceof GatewayError && error.status === 503) {
       const starting = { state: 'loading' as const, reason: 'the gateway is starting' };
-      return { status: 'starting', response_ms: 0, version: '', instance_id: '', uptime_seconds: 0, checks: { asr: false, ocr: false }, capabilities: { ocr: starting, transcription: starting }, providers: [] };
+      return {
+        status: 'starting',
+        response_ms: 0,
+        version: '',
+        instance_id: '',
+        uptime_seconds: 0,
+        checks: { asr: false, ocr: false },
+        capabilities: { ocr: starting, transcription: starting },
+        providers: [],
+      };
     }
     throw error;
   }

@@ -39,8 +39,19 @@ export function MetricsPage() {
           <ErrorNotice error={metrics.error} title="The metrics could not be read" onRetry={() => metrics.refetch()} />
         ) : (
           <>
-            <input className="input" type="search" aria-label="Filter metrics by name" placeholder="Metric name contains…" value={filter} onChange={(e) => setFilter(e.target.value)} />
-            {shown ? <LongText as="pre" className="code-block" testId="metrics-text" text={shown} /> : <p className="muted small">No metric name contains “{filter}”.</p>}
+            <input
+              className="input"
+              type="search"
+              aria-label="Filter metrics by name"
+              placeholder="Metric name contains…"
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+            />
+            {shown ? (
+              <LongText as="pre" className="code-block" testId="metrics-text" text={shown} />
+            ) : (
+              <p className="muted small">No metric name contains “{filter}”.</p>
+            )}
           </>
         )}
       </section>

@@ -17,7 +17,12 @@ export function StatusBadge() {
     ? `Version ${s.version} · up ${formatUptime(s.uptime_seconds)} · OCR ${s.checks.ocr ? 'ready' : 'off'} · ASR ${s.checks.asr ? 'ready' : 'off'}`
     : 'The gateway is warming up';
   return (
-    <span className={`badge ${ok ? 'badge-ok' : 'badge-warn'}`} role="status" title={title} data-testid="gateway-status">
+    <span
+      className={`badge ${ok ? 'badge-ok' : 'badge-warn'}`}
+      role="status"
+      title={title}
+      data-testid="gateway-status"
+    >
       <span className="dot" /> {ok ? `Gateway ok · v${s.version}` : 'Gateway starting'}
     </span>
   );

@@ -6,36 +6,94 @@ import { useSessionStore } from '../../../lib/session-store';
 import { StatusPage } from './status-page';
 
 const UNREACHABLE = { state: 'unreachable', reason: 'the last test failed: connect ECONNREFUSED 127.0.0.1:9' };
-const NO_SPEECH_MODEL = { state: 'unavailable', reason: 'svc-transcribe-1: no speech model found in /data/models/speech' };
+const NO_SPEECH_MODEL = {
+  state: 'unavailable',
+  reason: 'svc-transcribe-1: no speech model found in /data/models/speech',
+};
 const closed = { state: 'closed', consecutive_failures: 0, retry_after_seconds: null };
 
 /** A gateway whose upstream refuses connections and whose speech engine has no model: what /status and /models answer. */
 const ANSWERS: Record<string, unknown> = {
   '/status': {
-    status: 'ok', response_ms: 1, version: '0.1.0', instance_id: 'i', uptime_seconds: 5,
+    status: 'ok',
+    response_ms: 1,
+    version: '0.1.0',
+    instance_id: 'i',
+    uptime_seconds: 5,
     checks: { asr: false, ocr: true },
     capabilities: { ocr: { state: 'ready' }, transcription: NO_SPEECH_MODEL },
     providers: [
-      { id: 'refused', type: 'openai', kind: 'upstream', state: 'ready', breaker: closed, health: UNREACHABLE, last_test: { ok: false, latency_ms: 2 } },
-      { id: 'local-ocr', type: 'tesseract', kind: 'local', state: 'ready', breaker: closed, health: { state: 'ready' } },
+      {
+        id: 'refused',
+        type: 'openai',
+        kind: 'upstream',
+        state: 'ready',
+        breaker: closed,
+        health: UNREACHABLE,
+        last_test: { ok: false, latency_ms: 2 },
+      },
+      {
+        id: 'local-ocr',
+        type: 'tesseract',
+        kind: 'local',
+        state: 'ready',
+        breaker: closed,
+        health: { state: 'ready' },
+      },
     ],
   },
   '/models': {
     object: 'list',
     data: [
-      { id: 'refused-model', object: 'model', created: 0, owned_by: 'me', capabilities: ['chat'], aliases: [], archived: false, provider: 'refused', state: 'unavailable', state_detail: UNREACHABLE.reason, health: UNREACHABLE, breaker_state: 'closed', fine_tuned: false, metadata: {} },
-      { id: 'svc-ocr-3-2512', object: 'model', created: 0, owned_by: 'me', capabilities: ['ocr'], aliases: [], archived: false, provider: 'local-ocr', state: 'ready', health: { state: 'ready' }, breaker_state: 'closed', fine_tuned: false, metadata: {} },
+      {
+        id: 'refused-model',
+        object: 'model',
+        created: 0,
+        owned_by: 'me',
+        capabilities: ['chat'],
+        aliases: [],
+        archived: false,
+        provider: 'refused',
+        state: 'unavailable',
+        state_detail: UNREACHABLE.reason,
+        health: UNREACHABLE,
+        breaker_state: 'closed',
+        fine_tuned: false,
+        metadata: {},
+      },
+      {
+        id: 'svc-ocr-3-2512',
+        object: 'model',
+        created: 0,
+        owned_by: 'me',
+        capabilities: ['ocr'],
+        aliases: [],
+        archived: false,
+        provider: 'local-ocr',
+        state: 'ready',
+        health: { state: 'ready' },
+        breaker_state: 'closed',
+        fine_tuned: false,
+        metadata: {},
+      },
     ],
   },
 };
 
 function stubGateway() {
   useSessionStore.setState({ apiKey: 'k', baseUrl: '', source: 'web' });
-  vi.stubGlobal('fetch', vi.fn(async (url: string) => {
-    const path = url.split('?')[0];
-    if (path in ANSWERS) return new Response(JSON.stringify(ANSWERS[path]), { status: 200, headers: { 'content-type': 'application/json' } });
-    return new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } });
-  }));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      const path = url.split('?')[0];
+      if (path in ANSWERS)
+        return new Response(JSON.stringify(ANSWERS[path]), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        });
+      return new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } });
+    }),
+  );
 }
 
 function renderPage(page: React.ReactNode) {
@@ -73,12 +131,22 @@ describe('the link to the metrics', () => {
   it("opens the console's Metrics page for an Owner (a bare link to /metrics would be refused without the key), and is not offered to a Member", async () => {
     for (const role of ['owner', 'member']) {
       useSessionStore.setState({ apiKey: 'k', baseUrl: '', source: 'web' });
-      const answers: Record<string, unknown> = { ...ANSWERS, '/account/me': { object: 'account', api_key: { role, prefix: 'sk-sy-ab' }, balance: { currency: 'USD' } } };
-      vi.stubGlobal('fetch', vi.fn(async (url: string) => {
-        const path = url.split('?')[0];
-        if (path in answers) return new Response(JSON.stringify(answers[path]), { status: 200, headers: { 'content-type': 'application/json' } });
-        return new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } });
-      }));
+      const answers: Record<string, unknown> = {
+        ...ANSWERS,
+        '/account/me': { object: 'account', api_key: { role, prefix: 'sk-sy-ab' }, balance: { currency: 'USD' } },
+      };
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (url: string) => {
+          const path = url.split('?')[0];
+          if (path in answers)
+            return new Response(JSON.stringify(answers[path]), {
+              status: 200,
+              headers: { 'content-type': 'application/json' },
+            });
+          return new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } });
+        }),
+      );
       renderPage(<StatusPage />);
       await screen.findByRole('row', { name: 'refused' });
       if (role === 'owner') {

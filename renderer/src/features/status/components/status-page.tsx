@@ -15,7 +15,15 @@ import { minuteBuckets, providersOf, type BreakerView, type ProviderView } from 
 import { TrafficChart } from './traffic-chart';
 import { CellText } from '../../../components/cell-text';
 
-const STATE_CLASS: Record<string, string> = { ready: 'badge-ok', closed: 'badge-ok', loading: 'badge-warn', cold: '', half_open: 'badge-warn', open: 'badge-error', unavailable: 'badge-error' };
+const STATE_CLASS: Record<string, string> = {
+  ready: 'badge-ok',
+  closed: 'badge-ok',
+  loading: 'badge-warn',
+  cold: '',
+  half_open: 'badge-warn',
+  open: 'badge-error',
+  unavailable: 'badge-error',
+};
 
 function Breaker({ breaker }: { breaker: BreakerView | undefined }) {
   if (!breaker) return <span className="faint">—</span>;
@@ -24,7 +32,9 @@ function Breaker({ breaker }: { breaker: BreakerView | undefined }) {
       <span className={`badge ${STATE_CLASS[breaker.state] ?? ''}`} data-testid="breaker-state">
         {breaker.state.replace('_', '-')}
       </span>
-      {typeof breaker.retry_after_seconds === 'number' && <span className="small muted">retry in {Math.ceil(breaker.retry_after_seconds)} s</span>}
+      {typeof breaker.retry_after_seconds === 'number' && (
+        <span className="small muted">retry in {Math.ceil(breaker.retry_after_seconds)} s</span>
+      )}
     </div>
   );
 }
@@ -51,7 +61,11 @@ function ProviderState({ provider }: { provider: ProviderView }) {
 function CapabilityBadge({ name, health }: { name: string; health: Health }) {
   const view = healthView(health);
   return (
-    <span className={`badge ${canServe(health) ? 'badge-ok' : HEALTH_TONE_CLASS[view.tone]}`} title={view.note} data-testid={`capability-${name.toLowerCase()}`}>
+    <span
+      className={`badge ${canServe(health) ? 'badge-ok' : HEALTH_TONE_CLASS[view.tone]}`}
+      title={view.note}
+      data-testid={`capability-${name.toLowerCase()}`}
+    >
       {name} {canServe(health) ? 'served' : view.label}
     </span>
   );
@@ -78,7 +92,9 @@ function EngineQueues() {
           <tbody>
             {queues.data.map((q) => (
               <tr key={`${q.provider}/${q.queue}`} aria-label={`${q.provider} ${q.queue}`}>
-                <td className="mono"><CellText text={q.provider} className="cell-text-narrow" /></td>
+                <td className="mono">
+                  <CellText text={q.provider} className="cell-text-narrow" />
+                </td>
                 <td className="mono">{q.queue}</td>
                 <td className="num">{q.waiting}</td>
                 <td className="num">{q.running}</td>
@@ -103,7 +119,10 @@ export function StatusPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Status" description="The gateway, its providers and engines, and how requests fared in the last half hour." />
+      <PageHeader
+        title="Status"
+        description="The gateway, its providers and engines, and how requests fared in the last half hour."
+      />
       {status.isPending ? (
         <Loading />
       ) : status.isError ? (
@@ -113,7 +132,9 @@ export function StatusPage() {
           <div className="card stat-card">
             <div className="card-title">Gateway</div>
             <div className="stat-value">
-              <span className={`badge ${s?.status === 'ok' ? 'badge-ok' : 'badge-warn'}`}>{s?.status === 'ok' ? 'ok' : 'starting'}</span>
+              <span className={`badge ${s?.status === 'ok' ? 'badge-ok' : 'badge-warn'}`}>
+                {s?.status === 'ok' ? 'ok' : 'starting'}
+              </span>
             </div>
             <div className="small muted">version {s?.version || '—'}</div>
           </div>
@@ -125,7 +146,11 @@ export function StatusPage() {
           <div className="card stat-card">
             <div className="card-title">Capabilities</div>
             {/* checks.* say whether a route (local or upstream) can serve the capability now. */}
-            <div className="row" data-testid="capability-checks" title="Whether a route (local or upstream) can serve each capability now">
+            <div
+              className="row"
+              data-testid="capability-checks"
+              title="Whether a route (local or upstream) can serve each capability now"
+            >
               {s && <CapabilityBadge name="OCR" health={s.capabilities.ocr} />}
               {s && <CapabilityBadge name="Transcription" health={s.capabilities.transcription} />}
             </div>
@@ -149,7 +174,9 @@ export function StatusPage() {
             <tbody>
               {providers.map((p) => (
                 <tr key={p.id} aria-label={p.id}>
-                  <td className="mono cell-nowrap"><CellText text={p.id} className="cell-text-narrow" /></td>
+                  <td className="mono cell-nowrap">
+                    <CellText text={p.id} className="cell-text-narrow" />
+                  </td>
                   <td className="mono faint cell-nowrap">
                     {p.type}
                     <div className="small">{p.kind === 'upstream' ? 'upstream' : 'local engine'}</div>
@@ -200,7 +227,9 @@ export function StatusPage() {
             return buckets.some((b) => b.requests > 0) ? (
               <TrafficChart buckets={buckets} />
             ) : (
-              <p className="muted small" data-testid="traffic-chart">No requests in the last {buckets.length} minutes, besides the console&apos;s own.</p>
+              <p className="muted small" data-testid="traffic-chart">
+                No requests in the last {buckets.length} minutes, besides the console&apos;s own.
+              </p>
             );
           })()
         ) : (

@@ -16,10 +16,22 @@ export function TrafficChart({ buckets }: { buckets: MinuteBucket[] }) {
   const barW = Math.max(2, (plotW / buckets.length) * 0.6);
   return (
     <figure className="usage-chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Latency and error rate per minute" data-testid="traffic-chart" className="traffic-chart">
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-label="Latency and error rate per minute"
+        data-testid="traffic-chart"
+        className="traffic-chart"
+      >
         {[0, 0.5, 1].map((f) => (
           <g key={f}>
-            <line className="traffic-grid" x1={PAD.left} x2={W - PAD.right} y1={PAD.top + plotH * (1 - f)} y2={PAD.top + plotH * (1 - f)} />
+            <line
+              className="traffic-grid"
+              x1={PAD.left}
+              x2={W - PAD.right}
+              y1={PAD.top + plotH * (1 - f)}
+              y2={PAD.top + plotH * (1 - f)}
+            />
             <text className="traffic-tick" x={PAD.left - 6} y={PAD.top + plotH * (1 - f) + 4} textAnchor="end">
               {Math.round(maxLatency * f)} ms
             </text>
@@ -30,7 +42,14 @@ export function TrafficChart({ buckets }: { buckets: MinuteBucket[] }) {
         ))}
         {buckets.map((b, i) =>
           b.requests > 0 && b.errors > 0 ? (
-            <rect key={b.minute} className="traffic-error" x={x(i) - barW / 2} width={barW} y={PAD.top + plotH * (1 - b.errors / b.requests)} height={plotH * (b.errors / b.requests)}>
+            <rect
+              key={b.minute}
+              className="traffic-error"
+              x={x(i) - barW / 2}
+              width={barW}
+              y={PAD.top + plotH * (1 - b.errors / b.requests)}
+              height={plotH * (b.errors / b.requests)}
+            >
               <title>{`${new Date(b.minute * 60_000).toLocaleTimeString()}: ${b.errors} of ${b.requests} failed`}</title>
             </rect>
           ) : null,
@@ -52,7 +71,9 @@ export function TrafficChart({ buckets }: { buckets: MinuteBucket[] }) {
         </text>
       </svg>
       <figcaption className="small muted">
-        <span className="legend legend-p50" /> latency p50 · <span className="legend legend-p95" /> p95 · <span className="legend legend-error" /> error rate (5xx and 429), per minute, without the console&apos;s own calls
+        <span className="legend legend-p50" /> latency p50 · <span className="legend legend-p95" /> p95 ·{' '}
+        <span className="legend legend-error" /> error rate (5xx and 429), per minute, without the console&apos;s own
+        calls
       </figcaption>
     </figure>
   );

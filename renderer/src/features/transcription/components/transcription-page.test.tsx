@@ -4,14 +4,57 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '../../../lib/session-store';
 import { TranscriptionPage } from './transcription-page';
 
-const REASON = 'no speech model installed: download one from the catalog (Models or Transcription page, POST /v1/local-models/downloads) or unpack a sherpa-onnx model into /data/models/speech/<name>/';
-const model = (health: { state: string; reason?: string }) => ({ id: 'svc-transcribe-1-2507', object: 'model', created: 0, owned_by: 'me', capabilities: ['transcription'], aliases: [], archived: false, provider: 'local-speech', state: health.state === 'unavailable' ? 'unavailable' : 'cold', health, fine_tuned: false, metadata: {} });
-const CATALOG = { object: 'list', data: [{ id: 'whisper-tiny.en', name: 'Whisper tiny.en (sherpa-onnx, int8)', repo: 'csukuangfj/sherpa-onnx-whisper-tiny.en', file: 'a.onnx', files: ['a.onnx'], revision: 'main', size_bytes: 1, licence: 'MIT', ram_bytes: 1, capabilities: ['transcription'], model: 'svc-transcribe-1-2507', description: 'English speech to text' }] };
+const REASON =
+  'no speech model installed: download one from the catalog (Models or Transcription page, POST /v1/local-models/downloads) or unpack a sherpa-onnx model into /data/models/speech/<name>/';
+const model = (health: { state: string; reason?: string }) => ({
+  id: 'svc-transcribe-1-2507',
+  object: 'model',
+  created: 0,
+  owned_by: 'me',
+  capabilities: ['transcription'],
+  aliases: [],
+  archived: false,
+  provider: 'local-speech',
+  state: health.state === 'unavailable' ? 'unavailable' : 'cold',
+  health,
+  fine_tuned: false,
+  metadata: {},
+});
+const CATALOG = {
+  object: 'list',
+  data: [
+    {
+      id: 'whisper-tiny.en',
+      name: 'Whisper tiny.en (sherpa-onnx, int8)',
+      repo: 'csukuangfj/sherpa-onnx-whisper-tiny.en',
+      file: 'a.onnx',
+      files: ['a.onnx'],
+      revision: 'main',
+      size_bytes: 1,
+      licence: 'MIT',
+      ram_bytes: 1,
+      capabilities: ['transcription'],
+      model: 'svc-transcribe-1-2507',
+      description: 'English speech to text',
+    },
+  ],
+};
 
 function stub(health: { state: string; reason?: string }) {
   useSessionStore.setState({ apiKey: 'k', baseUrl: '', source: 'web' });
-  const answers: Record<string, unknown> = { '/models': { object: 'list', data: [model(health)] }, '/v1/local-models/catalog': CATALOG, '/v1/local-models/downloads': { object: 'list', data: [] } };
-  vi.stubGlobal('fetch', vi.fn(async (url: string) => (url in answers ? new Response(JSON.stringify(answers[url]), { status: 200, headers: { 'content-type': 'application/json' } }) : new Response('{}', { status: 404 }))));
+  const answers: Record<string, unknown> = {
+    '/models': { object: 'list', data: [model(health)] },
+    '/v1/local-models/catalog': CATALOG,
+    '/v1/local-models/downloads': { object: 'list', data: [] },
+  };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) =>
+      url in answers
+        ? new Response(JSON.stringify(answers[url]), { status: 200, headers: { 'content-type': 'application/json' } })
+        : new Response('{}', { status: 404 }),
+    ),
+  );
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <TranscriptionPage />

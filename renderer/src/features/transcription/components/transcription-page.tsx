@@ -29,7 +29,8 @@ function Transcriber({ models }: { models: GatewayModel[] }) {
   const model = resolveModel(models, modelChoice);
   const chosen = models.find((m) => m.id === model);
   // Why the chosen model cannot transcribe, in one line (the gateway's health reason), or null when it can.
-  const blocked = chosen && !canServe(chosen.health) ? (chosen.health.reason ?? `${chosen.id} is ${chosen.health.state}`) : null;
+  const blocked =
+    chosen && !canServe(chosen.health) ? (chosen.health.reason ?? `${chosen.id} is ${chosen.health.state}`) : null;
 
   useEffect(() => {
     if (!audio) return setAudioUrl(null);
@@ -40,7 +41,8 @@ function Transcriber({ models }: { models: GatewayModel[] }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (audio && !blocked) transcribe.mutate({ file: audio.blob, filename: audio.name, model, language: language.trim() || undefined });
+    if (audio && !blocked)
+      transcribe.mutate({ file: audio.blob, filename: audio.name, model, language: language.trim() || undefined });
   };
   const toggleRecording = async () => {
     if (!recorder.recording) return recorder.start();
@@ -53,14 +55,29 @@ function Transcriber({ models }: { models: GatewayModel[] }) {
   return (
     <div className="two-col">
       <form className="card stack" onSubmit={submit} aria-label="Audio">
-        <FileDrop accept="audio/*,video/webm,.wav,.mp3,.m4a,.ogg,.flac,.webm" compact={!!audio} label={audio ? `${audio.name} — pick another` : 'Drop or pick an audio file'} onFile={(f) => setAudio({ blob: f, name: f.name })} />
+        <FileDrop
+          accept="audio/*,video/webm,.wav,.mp3,.m4a,.ogg,.flac,.webm"
+          compact={!!audio}
+          label={audio ? `${audio.name} — pick another` : 'Drop or pick an audio file'}
+          onFile={(f) => setAudio({ blob: f, name: f.name })}
+        />
         <div className="row">
-          <button type="button" className={`btn${recorder.recording ? ' btn-danger' : ''}`} disabled={!canRecord()} onClick={() => void toggleRecording()} title={canRecord() ? undefined : 'This browser cannot record audio'}>
+          <button
+            type="button"
+            className={`btn${recorder.recording ? ' btn-danger' : ''}`}
+            disabled={!canRecord()}
+            onClick={() => void toggleRecording()}
+            title={canRecord() ? undefined : 'This browser cannot record audio'}
+          >
             {recorder.recording ? '■ Stop recording' : '● Record from microphone'}
           </button>
           {recorder.recording && <span className="badge badge-error">recording…</span>}
         </div>
-        {recorder.error && <span className="small" role="alert" style={{ color: 'var(--danger)' }}>{recorder.error}</span>}
+        {recorder.error && (
+          <span className="small" role="alert" style={{ color: 'var(--danger)' }}>
+            {recorder.error}
+          </span>
+        )}
         {audioUrl && <audio controls src={audioUrl} aria-label="Audio to transcribe" />}
         <div className="row" style={{ alignItems: 'flex-end' }}>
           <div className="grow">
@@ -68,9 +85,19 @@ function Transcriber({ models }: { models: GatewayModel[] }) {
           </div>
           <label className="field" style={{ width: 110 }}>
             <span>Language</span>
-            <input className="input" placeholder="auto" value={language} onChange={(e) => setLanguage(e.target.value)} />
+            <input
+              className="input"
+              placeholder="auto"
+              value={language}
+              onChange={(e) => setLanguage(e.target.value)}
+            />
           </label>
-          <button type="submit" className="btn btn-primary" disabled={!audio || !!blocked || transcribe.isPending || recorder.recording} title={blocked ?? undefined}>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={!audio || !!blocked || transcribe.isPending || recorder.recording}
+            title={blocked ?? undefined}
+          >
             {transcribe.isPending ? 'Transcribing…' : 'Transcribe'}
           </button>
         </div>
@@ -114,10 +141,18 @@ function Transcriber({ models }: { models: GatewayModel[] }) {
             </button>
             {result.segments?.length ? (
               <>
-                <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${baseName}.srt`, toSrt(result.segments ?? []), 'application/x-subrip')}>
+                <button
+                  type="button"
+                  className="btn btn-sm"
+                  onClick={() => downloadFile(`${baseName}.srt`, toSrt(result.segments ?? []), 'application/x-subrip')}
+                >
                   Export SRT
                 </button>
-                <button type="button" className="btn btn-sm" onClick={() => downloadFile(`${baseName}.vtt`, toVtt(result.segments ?? []), 'text/vtt')}>
+                <button
+                  type="button"
+                  className="btn btn-sm"
+                  onClick={() => downloadFile(`${baseName}.vtt`, toVtt(result.segments ?? []), 'text/vtt')}
+                >
                   Export VTT
                 </button>
               </>

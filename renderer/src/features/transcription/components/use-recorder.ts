@@ -18,7 +18,9 @@ export function useRecorder() {
       r.start();
       setRecording(true);
     } catch (e) {
-      setError(e instanceof Error ? `The microphone is not available: ${e.message}` : 'The microphone is not available.');
+      setError(
+        e instanceof Error ? `The microphone is not available: ${e.message}` : 'The microphone is not available.',
+      );
     }
   }, []);
 
