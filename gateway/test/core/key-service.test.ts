@@ -40,4 +40,26 @@ describe('KeyService', () => {
     await Promise.all(Array.from({ length: 50 }, () => keys.authenticate('sk-sy-wrong-burst')));
     expect(queries).toBe(1);
   });
+
+  it('does not let a request after a revocation join a lookup that started before it', async () => {
+    const repository = new KeysRepository(db);
+    const keys = new KeyService(repository);
+    const { key, record } = await keys.create({ name: 'short lived', role: 'member' });
+    // The key is not cached yet (creating it cleared the cache): hold its first lookup until after the revocation.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const findByHash = repository.findByHash.bind(repository);
+    repository.findByHash = async (hash) => {
+      const found = await findByHash(hash);
+      await held;
+      return found;
+    };
+    const before = keys.authenticate(key);
+    repository.findByHash = findByHash;
+    await keys.revoke(record.id, 'someone-else');
+    const after = keys.authenticate(key);
+    release();
+    expect((await before)?.id).toBe(record.id);
+    expect(await after).toBeUndefined();
+  });
 });

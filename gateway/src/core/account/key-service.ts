@@ -171,11 +171,12 @@ export class KeyService {
   }
 
   private lookUp(hash: string): Promise<ApiKeyRecord | null> {
-    let lookup = this.pending.get(hash);
-    if (!lookup) {
-      lookup = this.query(hash).finally(() => this.pending.delete(hash));
-      this.pending.set(hash, lookup);
-    }
+    const joined = this.pending.get(hash);
+    if (joined) return joined;
+    const lookup: Promise<ApiKeyRecord | null> = this.query(hash).finally(() => {
+      if (this.pending.get(hash) === lookup) this.pending.delete(hash);
+    });
+    this.pending.set(hash, lookup);
     return lookup;
   }
 
@@ -211,6 +212,8 @@ export class KeyService {
     this.generation++;
     this.known.clear();
     this.unknown.clear();
+    // A lookup still running started before the change: later requests must not join it.
+    this.pending.clear();
   }
 
   private changed(): void {
