@@ -17,8 +17,10 @@ const ocr = (target: TestGateway, bytes: Buffer, type: string) =>
   target.request('/v1/ocr', { method: 'POST', json: { image: dataUrl(bytes, type) } });
 
 it('stops a job past its time budget and answers 504 naming server.media_job_timeout_ms', async () => {
-  gateway = await startGateway({ config: { server: { media_job_timeout_ms: 300 } } });
-  const response = await ocr(gateway, white16BitPng(3000), 'image/png');
+  // The smallest budget and a 36-megapixel 16-bit page, whose decoding and survey take seconds on any
+  // machine (a 3000-pixel page at 300 ms finished in time on a quiet one).
+  gateway = await startGateway({ config: { server: { media_job_timeout_ms: 100 } } });
+  const response = await ocr(gateway, white16BitPng(6000), 'image/png');
   expect(response.status).toBe(504);
   expect(await json(response)).toMatchObject({
     object: 'error',
