@@ -1,20 +1,52 @@
 // `npm run serve`: build what is missing or stale, then run the headless gateway in this process
 // (so SIGTERM/SIGINT reach its graceful shutdown).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const root = new URL('..', import.meta.url).pathname;
 
 // Before anything is built: on an older Node the build or the gateway fails with errors that do not say why.
 const required = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node.replace(/^>=\s*/, '');
-const [have, need] = [process.versions.node, required].map((version) => version.split('.').map(Number));
-const older = need.findIndex((part, index) => (have[index] ?? 0) !== part);
-if (older !== -1 && (have[older] ?? 0) < need[older]) {
-  process.stderr.write(
-    `Switchyard needs Node ${required} or newer; this is Node ${process.versions.node}. Install a newer Node (for example from the npm registry: npm install node@22) and run it again.\n`,
+const tooOld = (version) => {
+  const [have, need] = [version.replace(/^v/, ''), required].map((text) => text.split('.').map(Number));
+  const differs = need.findIndex((part, index) => (have[index] ?? 0) !== part);
+  return differs !== -1 && (have[differs] ?? 0) < need[differs];
+};
+/** Where `.ci/run` (and the README) put Node 24 from the npm registry on a machine whose own Node is older. */
+const cachedNode = join(
+  process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),
+  'switchyard/node24/node_modules/.bin/node',
+);
+
+/** The cached Node when it exists and is new enough, else undefined. */
+function newerCachedNode() {
+  if (!existsSync(cachedNode)) return undefined;
+  const version = spawnSync(cachedNode, ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? '';
+  return version !== '' && !tooOld(version) ? { path: cachedNode, version: version.replace(/^v/, '') } : undefined;
+}
+
+if (tooOld(process.versions.node)) {
+  const newer = newerCachedNode();
+  if (!newer) {
+    process.stderr.write(
+      `Switchyard needs Node ${required} or newer; this is Node ${process.versions.node}. Install a newer Node (for example from the npm registry: npm install node@22) and run it again.\n`,
+    );
+    process.exit(1);
+  }
+  process.stdout.write(
+    `Node ${process.versions.node} is older than ${required}: starting with Node ${newer.version} from ${newer.path}\n`,
   );
-  process.exit(1);
+  const child = spawn(newer.path, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, PATH: `${dirname(newer.path)}:${process.env.PATH ?? ''}` },
+  });
+  // Stops and reloads reach the gateway, as when it runs in this process.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  const code = await new Promise((resolve) => child.on('exit', (exitCode) => resolve(exitCode ?? 1)));
+  process.exit(code);
 }
 
 /** The newest modification time under `path`, which may be a file or a folder. */

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REQUIRED_NODE, unsupportedNodeMessage } from '../../src/config/node-version.js';
@@ -33,13 +34,45 @@ describe('the Node version gate', () => {
           cwd: REPO,
           encoding: 'utf8',
           timeout: 20_000,
-          env: { ...process.env, GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'silent' },
+          // No Node of the project's cache folder to start with instead (see below).
+          env: {
+            ...process.env,
+            GATEWAY_PORT: '0',
+            GATEWAY_LOG_LEVEL: 'silent',
+            XDG_CACHE_HOME: join(tmpdir(), 'no-such-cache'),
+          },
         });
         expect(result.status, entry).toBe(1);
         expect(result.stdout, entry).toBe('');
         expect(result.stderr, entry).toBe(
           `Switchyard needs Node 22.12 or newer; this is Node ${systemNodeVersion.slice(1)}. Install a newer Node (for example from the npm registry: npm install node@22) and run it again.\n`,
         );
+      }
+    },
+  );
+
+  it.runIf(olderNode)(
+    '`npm run serve` on an older Node starts on the Node 24 that .ci/run and the README put in the cache folder, saying so',
+    () => {
+      const cache = mkdtempSync(join(tmpdir(), 'switchyard-node-cache-'));
+      try {
+        const bin = join(cache, 'switchyard/node24/node_modules/.bin');
+        mkdirSync(bin, { recursive: true });
+        symlinkSync(process.execPath, join(bin, 'node'));
+        // An unknown option ends the start at once, in the CLI: what answers is the CLI on the newer Node.
+        const result = spawnSync(SYSTEM_NODE, [join(REPO, 'scripts/serve.mjs'), '--no-such-option'], {
+          cwd: REPO,
+          encoding: 'utf8',
+          timeout: 60_000,
+          env: { ...process.env, XDG_CACHE_HOME: cache, GATEWAY_PORT: '0', GATEWAY_LOG_LEVEL: 'silent' },
+        });
+        expect(result.stdout).toContain(
+          `Node ${systemNodeVersion.slice(1)} is older than ${REQUIRED_NODE}: starting with Node ${process.versions.node} from ${join(bin, 'node')}`,
+        );
+        expect(result.stderr).toContain('unknown option --no-such-option');
+        expect(result.status).toBe(1);
+      } finally {
+        rmSync(cache, { recursive: true, force: true });
       }
     },
   );
