@@ -33,6 +33,10 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // A browser spec that fails is run once more before it counts: in five full runs on this
+          // 2-core machine three different specs each timed out once on a 30 s wait and passed when
+          // run again; their causes are still to be found.
+          retry: 1,
         },
       },
     ],
