@@ -24,13 +24,14 @@ export async function spawnGateway(
   config: Record<string, unknown>,
   env: Record<string, string> = {},
   args: string[] = [],
+  nodeArgs: string[] = [],
 ): Promise<SpawnedGateway> {
   const configPath = join(dataDir, 'config.yaml');
   writeFileSync(
     configPath,
     stringify({ ...config, server: { warm_engines: false, ...(config.server as object | undefined) } }),
   );
-  const child = spawn(process.execPath, [CLI, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], {
     env: {
       ...process.env,
       GATEWAY_LOG_LEVEL: 'silent',
