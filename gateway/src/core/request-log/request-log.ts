@@ -49,6 +49,8 @@ export interface RequestLogPersistence {
 }
 
 const PRUNE_EVERY_MS = 60_000;
+/** How long the detail of a peer's entry waits for the peer's write (its batches go out every 250 ms by default). */
+const PEER_WRITE_WAITS_MS = [50, 100, 200, 400, 800, 1500] as const;
 const DAY_MS = 86_400_000;
 /** Requests without an authenticated key kept for the live list (newest only; never stored or shared). */
 export const KEYLESS_ENTRIES = 100;
@@ -197,12 +199,20 @@ export class RequestLog {
 
   /**
    * One entry for the detail view: another instance's is read from the shared store, with the bodies
-   * it kept (the summary when the store does not have it yet or does not answer).
+   * it kept (the summary when the store does not answer, or has not had it for about 3 s).
    */
   async detail(id: string): Promise<RequestLogEntry | undefined> {
     const entry = this.get(id);
     if (!entry || !this.fromPeers.has(entry) || !this.persistence) return entry;
-    return (await this.persistence.store.get(id).catch(() => undefined)) ?? entry;
+    // The live feed carries a peer's entry at once, but the peer writes it with its next batch: an entry
+    // opened from the feed right away is not stored yet, and its summary would read as "bodies not kept".
+    const stored = () => this.persistence!.store.get(id).catch(() => entry);
+    for (const waitMs of PEER_WRITE_WAITS_MS) {
+      const found = await stored();
+      if (found) return found;
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+    return (await stored()) ?? entry;
   }
 
   get(id: string): RequestLogEntry | undefined {
