@@ -1,14 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
-import {
-  useAddProvider,
-  useEditProvider,
-  useTestProvider,
-  type ProviderInput,
-  type ProviderSetting,
-} from '../api/settings-api';
-import { useProviderChecksStore } from '../stores/provider-checks-store';
+import { useAddProvider } from '../api/add-provider';
+import { useEditProvider } from '../api/edit-provider';
+import { useTestProvider } from '../api/test-provider';
+import type { ProviderInput, ProviderSetting } from '../settings-types';
 
 interface Props {
   /** The provider to edit; without one the dialog adds a provider. */
@@ -30,10 +26,8 @@ export function ProviderFormDialog({ editing, types, onClose }: Props) {
   const edit = useEditProvider();
   const save = editing ? edit : add;
   const test = useTestProvider();
-  const forget = useProviderChecksStore((s) => s.forget);
   /** An upstream is tested once it is saved, so its state shows what the new URL and key really do. */
   const saved = (provider: ProviderSetting) => {
-    forget(provider.id);
     if (provider.base_url) test.mutate(provider.id);
     onClose();
   };

@@ -2,14 +2,10 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorNotice } from '../../../components/error-notice';
 import { HEALTH_TONE_CLASS, healthView } from '../../../lib/provider-health';
-import {
-  useDeleteProvider,
-  useResetProvider,
-  useTestProvider,
-  type ProviderCheck,
-  type ProviderSetting,
-} from '../api/settings-api';
-import { useProviderChecksStore } from '../stores/provider-checks-store';
+import { useDeleteProvider } from '../api/delete-provider';
+import { useResetProvider } from '../api/reset-provider';
+import { useProviderCheck, useTestProvider } from '../api/test-provider';
+import type { ProviderCheck, ProviderSetting } from '../settings-types';
 import { ProviderFormDialog } from './provider-form-dialog';
 import { entrySourceLabel } from '../file-source-label';
 
@@ -39,7 +35,7 @@ function ProviderRow({ provider, configPath, onEdit, onDelete }: RowProps) {
   const test = useTestProvider();
   const reset = useResetProvider();
   // This session's test, else the gateway's record of the last one (it outlives a reload).
-  const check = useProviderChecksStore((s) => s.checks[provider.id]) ?? provider.last_check;
+  const check = useProviderCheck(provider.id) ?? provider.last_check;
   const health = healthView(provider.health, provider.removed);
   return (
     <tr aria-label={provider.id}>

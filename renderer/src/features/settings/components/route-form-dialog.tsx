@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
 import type { Capability } from '../../../lib/gateway-types';
-import { useSaveRoute, type ProviderSetting, type RouteSetting } from '../api/settings-api';
+import { useSaveRoute } from '../api/save-route';
+import type { ProviderSetting, RouteSetting } from '../settings-types';
 
 /** Every capability once; the Record makes the compiler insist on the full list. */
 const CAPABILITY_LABELS: Record<Capability, string> = {
