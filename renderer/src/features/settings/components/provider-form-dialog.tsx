@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
+import { FormActions } from '../../../components/form-actions';
 import { useAddProvider } from '../api/add-provider';
 import { useEditProvider } from '../api/edit-provider';
 import { useTestProvider } from '../api/test-provider';
@@ -118,14 +119,12 @@ export function ProviderFormDialog({ editing, types, onClose }: Props) {
           changes them, with <span className="mono">breaker:</span> on the provider.
         </p>
         {save.isError && <ErrorNotice error={save.error} title="The provider could not be saved" />}
-        <div className="row dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={save.isPending || !id.trim() || !type}>
-            {save.isPending ? 'Saving…' : editing ? 'Save provider' : 'Add provider'}
-          </button>
-        </div>
+        <FormActions
+          submitLabel={editing ? 'Save provider' : 'Add provider'}
+          onCancel={onClose}
+          saving={save.isPending}
+          disabled={!id.trim() || !type}
+        />
       </form>
     </Dialog>
   );
