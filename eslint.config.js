@@ -124,7 +124,17 @@ const zones = [
     except: ['./contracts'],
     message: 'Config names capabilities (providers/contracts) and no provider.',
   },
-  { target: 'renderer', from: 'electron', message: 'The renderer talks to Electron only through the preload API.' },
+  {
+    target: 'renderer',
+    from: 'electron',
+    except: ['./shared'],
+    message: 'The renderer talks to Electron only through the preload API (its type is in electron/shared).',
+  },
+  {
+    target: 'electron/shared',
+    from: ['electron/main', 'electron/preload', 'gateway', 'renderer'],
+    message: 'electron/shared holds the types the Electron side and the renderer share; it imports neither side.',
+  },
   ...featureFolders.map((name) => ({
     target: `renderer/src/features/${name}`,
     from: 'renderer/src/features',
@@ -209,6 +219,11 @@ export default tseslint.config(
             group: ['**/gateway/**'],
             allowTypeImports: true,
             message: 'The renderer imports only types from the gateway.',
+          },
+          {
+            group: ['**/electron/**'],
+            allowTypeImports: true,
+            message: 'The renderer imports only types from electron/shared (the preload bridge).',
           },
         ],
       ),

@@ -114,7 +114,6 @@ export interface AppLike {
   on(event: 'second-instance' | 'activate' | 'window-all-closed', listener: () => void): unknown;
   on(event: 'before-quit', listener: (event: PreventableEvent) => void): unknown;
   getPath(name: 'userData'): string;
-  getVersion(): string;
   quit(): void;
   exit(code: number): void;
 }

@@ -133,8 +133,6 @@ export async function runDesktopApp(deps: DesktopAppDependencies): Promise<void>
     const handlers = createIpcHandlers({
       apiKey: sessionToken,
       gatewayUrl: gateway.url,
-      appVersion: app.getVersion(),
-      openExternal: (url) => deps.shell.openExternal(url),
       pickModelFile: () => deps.pickModelFile(),
     });
     unregisterIpc = registerIpcHandlers(deps.ipcMain, handlers, gateway.url);

@@ -3,7 +3,8 @@
  * sandboxed preload runs in Electron's own loader, which takes no ES modules and can require
  * only `electron`, so everything else here is `import type`.
  */
-import type { IpcChannel, IpcContract, SwitchyardBridge } from '../main/ipc/ipc-contract.js';
+import type { SwitchyardBridge } from '../shared/switchyard-bridge.js';
+import type { IpcChannel, IpcContract } from '../main/ipc/ipc-contract.js';
 // A CommonJS file under verbatimModuleSyntax must spell the require out.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 import electron = require('electron');
@@ -15,8 +16,6 @@ function invoke<C extends IpcChannel>(channel: C, ...args: IpcContract[C]['args'
 const bridge: SwitchyardBridge = {
   getApiKey: () => invoke('switchyard:get-api-key'),
   getGatewayUrl: () => invoke('switchyard:get-gateway-url'),
-  getAppVersion: () => invoke('switchyard:get-app-version'),
-  openExternal: (url: string) => invoke('switchyard:open-external', url),
   pickModelFile: () => invoke('switchyard:pick-model-file'),
 };
 

@@ -29,32 +29,28 @@ function fakeIpcMain() {
 }
 
 function setup() {
-  const openExternal = vi.fn(async (_url: string) => undefined);
   const pickModelFile = vi.fn(async (): Promise<string | null> => '/home/me/models/tiny.gguf');
   const handlers = createIpcHandlers({
     apiKey: 'sk-sy-abc',
     gatewayUrl,
-    appVersion: '1.2.3',
-    openExternal,
     pickModelFile,
   });
   const fake = fakeIpcMain();
   const unregister = registerIpcHandlers(fake.ipcMain, handlers, gatewayUrl);
-  return { ...fake, openExternal, pickModelFile, unregister };
+  return { ...fake, pickModelFile, unregister };
 }
 
 describe('IPC handlers', () => {
   it('registers a handler for every channel of the contract', () => {
     const { listeners } = setup();
     expect([...listeners.keys()].sort()).toEqual([...IPC_CHANNELS].sort());
-    expect(IPC_CHANNELS).toHaveLength(5);
+    expect(IPC_CHANNELS).toHaveLength(3);
   });
 
-  it('answers with the key, the gateway URL and the version', async () => {
+  it('answers with the key and the gateway URL', async () => {
     const { invoke } = setup();
     expect(await invoke('switchyard:get-api-key')).toBe('sk-sy-abc');
     expect(await invoke('switchyard:get-gateway-url')).toBe(gatewayUrl);
-    expect(await invoke('switchyard:get-app-version')).toBe('1.2.3');
   });
 
   it('answers the model file dialog with the chosen path, or null when cancelled, and takes no arguments', async () => {
@@ -64,16 +60,6 @@ describe('IPC handlers', () => {
     expect(await invoke('switchyard:pick-model-file')).toBeNull();
     await expect(invoke('switchyard:pick-model-file', '/etc/passwd')).rejects.toThrow(/no arguments/);
     expect(pickModelFile).toHaveBeenCalledTimes(2);
-  });
-
-  it('opens http(s) links in the system browser and refuses other schemes or bad arguments', async () => {
-    const { invoke, openExternal } = setup();
-    await invoke('switchyard:open-external', 'https://example.com/docs');
-    expect(openExternal).toHaveBeenCalledWith('https://example.com/docs');
-    await expect(invoke('switchyard:open-external', 'file:///etc/passwd')).rejects.toThrow(/http and https/);
-    await expect(invoke('switchyard:open-external', 42)).rejects.toThrow(/URL string/);
-    await expect(invoke('switchyard:open-external')).rejects.toThrow(/URL string/);
-    expect(openExternal).toHaveBeenCalledTimes(1);
   });
 
   it('does not give the key to pages that are not the console', async () => {

@@ -54,13 +54,7 @@ describe('preload', () => {
     const { exposed } = await runPreloadInSandbox();
     expect([...exposed.keys()]).toEqual(['switchyard']);
     const bridge = exposed.get('switchyard') as Record<string, unknown>;
-    expect(Object.keys(bridge).sort()).toEqual([
-      'getApiKey',
-      'getAppVersion',
-      'getGatewayUrl',
-      'openExternal',
-      'pickModelFile',
-    ]);
+    expect(Object.keys(bridge).sort()).toEqual(['getApiKey', 'getGatewayUrl', 'pickModelFile']);
     for (const value of Object.values(bridge)) expect(typeof value).toBe('function');
   });
 
@@ -69,14 +63,10 @@ describe('preload', () => {
     const bridge = exposed.get('switchyard') as Record<string, (...args: unknown[]) => Promise<unknown>>;
     expect(await bridge.getApiKey()).toBe('answer:switchyard:get-api-key');
     expect(await bridge.getGatewayUrl()).toBe('answer:switchyard:get-gateway-url');
-    expect(await bridge.getAppVersion()).toBe('answer:switchyard:get-app-version');
-    await bridge.openExternal('https://example.com/');
     expect(await bridge.pickModelFile()).toBe('answer:switchyard:pick-model-file');
     expect(invoked).toEqual([
       ['switchyard:get-api-key'],
       ['switchyard:get-gateway-url'],
-      ['switchyard:get-app-version'],
-      ['switchyard:open-external', 'https://example.com/'],
       ['switchyard:pick-model-file'],
     ]);
     expect(new Set(invoked.map(([channel]) => channel))).toEqual(new Set(IPC_CHANNELS));

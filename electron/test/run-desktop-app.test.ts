@@ -37,9 +37,6 @@ class FakeApp extends EventEmitter implements AppLike {
   getPath(_name: 'userData') {
     return this.userData;
   }
-  getVersion() {
-    return '0.1.0';
-  }
   /** Like Electron: quitting emits before-quit, and stops if a listener prevented it. */
   quit() {
     this.quitCalls++;

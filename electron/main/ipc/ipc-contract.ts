@@ -1,15 +1,20 @@
+import type { SwitchyardBridge } from '../../shared/switchyard-bridge.js';
+
+/** A bridge function as a channel: its arguments and what the main process answers. */
+type BridgeCall<F extends keyof SwitchyardBridge> = {
+  args: Parameters<SwitchyardBridge[F]>;
+  result: Awaited<ReturnType<SwitchyardBridge[F]>>;
+};
+
 /**
- * The IPC surface between the console window and the main process: one entry per channel, with
- * the arguments the preload sends and what the main process answers. The preload and the handler
- * table are both typed against this map, so a channel cannot exist on one side only.
+ * The IPC surface between the console window and the main process: one channel per bridge function,
+ * typed from the bridge. The preload and the handler table are both typed against this map, so a
+ * channel cannot exist on one side only.
  */
 export interface IpcContract {
-  'switchyard:get-api-key': { args: []; result: string };
-  'switchyard:get-gateway-url': { args: []; result: string };
-  'switchyard:get-app-version': { args: []; result: string };
-  'switchyard:open-external': { args: [url: string]; result: void };
-  /** The system file dialog for a .gguf file; the chosen path, or null when cancelled. */
-  'switchyard:pick-model-file': { args: []; result: string | null };
+  'switchyard:get-api-key': BridgeCall<'getApiKey'>;
+  'switchyard:get-gateway-url': BridgeCall<'getGatewayUrl'>;
+  'switchyard:pick-model-file': BridgeCall<'pickModelFile'>;
 }
 
 export type IpcChannel = keyof IpcContract;
@@ -18,8 +23,6 @@ export type IpcChannel = keyof IpcContract;
 export const IPC_CHANNELS = [
   'switchyard:get-api-key',
   'switchyard:get-gateway-url',
-  'switchyard:get-app-version',
-  'switchyard:open-external',
   'switchyard:pick-model-file',
 ] as const satisfies readonly IpcChannel[];
 
@@ -29,12 +32,3 @@ export type IpcHandlers = { [C in IpcChannel]: IpcHandler<C> };
 
 /** Turns the untyped arguments from the renderer into the contract's, or throws. */
 export type IpcArgumentParsers = { [C in IpcChannel]: (args: unknown[]) => IpcContract[C]['args'] };
-
-/** What the preload exposes as `window.switchyard`; the renderer declares its global with this type. */
-export interface SwitchyardBridge {
-  getApiKey(): Promise<string>;
-  getGatewayUrl(): Promise<string>;
-  getAppVersion(): Promise<string>;
-  openExternal(url: string): Promise<void>;
-  pickModelFile(): Promise<string | null>;
-}

@@ -1,13 +1,8 @@
-/** What the Electron preload exposes; absent when the console runs as a web page. */
-export interface SwitchyardBridge {
-  getApiKey(): Promise<string>;
-  getGatewayUrl(): Promise<string>;
-  /** The system file dialog for a .gguf model: the chosen path, or null when cancelled. */
-  pickModelFile?(): Promise<string | null>;
-}
+import type { SwitchyardBridge } from '../../../electron/shared/switchyard-bridge';
 
 declare global {
   interface Window {
+    /** Set by the Electron preload; absent when the console runs as a web page. */
     switchyard?: SwitchyardBridge;
   }
 }

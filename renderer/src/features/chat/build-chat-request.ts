@@ -1,3 +1,4 @@
+import { samplingBody } from '../../lib/sampling-settings';
 import type { ChatCompletionRequest, ChatMessage, ChatSettings, ContentPart, WireMessage } from './chat-types';
 
 function toWire(message: ChatMessage): WireMessage {
@@ -13,17 +14,10 @@ export function buildChatRequest(settings: ChatSettings, messages: ChatMessage[]
   const wire: WireMessage[] = [];
   if (settings.system.trim()) wire.push({ role: 'system', content: settings.system });
   for (const m of messages) if (m.status !== 'error' || m.role === 'user') wire.push(toWire(m));
-  const stop = settings.stop.split('\n').filter((s) => s.length > 0);
   return {
     model: settings.model,
     messages: wire,
-    temperature: settings.temperature,
-    top_p: settings.topP,
-    ...(settings.maxTokens !== null ? { max_tokens: settings.maxTokens } : {}),
-    ...(stop.length ? { stop } : {}),
-    ...(settings.seed !== null ? { seed: settings.seed } : {}),
-    ...(settings.presencePenalty != null ? { presence_penalty: settings.presencePenalty } : {}),
-    ...(settings.frequencyPenalty != null ? { frequency_penalty: settings.frequencyPenalty } : {}),
+    ...samplingBody(settings),
     ...(settings.responseFormat === 'json_object' ? { response_format: { type: 'json_object' as const } } : {}),
     stream: true,
     stream_options: { include_usage: true },

@@ -1,21 +1,13 @@
 import type { StreamStats } from '../../lib/collect-text-stream';
+import type { SamplingSettings } from '../../lib/sampling-settings';
 import type { ChatBodyType } from '../../../../gateway/src/api/chat/chat-schemas';
 import type { ChatMessage as WireChatMessage, ContentPart } from '../../../../gateway/src/wire/chat-message-schemas';
 
 export type ResponseFormat = 'text' | 'json_object';
 
-export interface ChatSettings {
+export interface ChatSettings extends SamplingSettings {
   model: string;
   system: string;
-  temperature: number;
-  maxTokens: number | null;
-  topP: number;
-  /** One stop sequence per line. */
-  stop: string;
-  seed: number | null;
-  /** null: not sent. Optional because settings saved before these existed lack them. */
-  presencePenalty?: number | null;
-  frequencyPenalty?: number | null;
   responseFormat: ResponseFormat;
 }
 

@@ -2,11 +2,41 @@ import { formatSize } from '../format-size';
 import { useDeleteLocalFile } from '../api/delete-local-file';
 import { useDownloads } from '../api/list-downloads';
 import { useLocalFiles } from '../api/list-local-files';
-import { isActive } from '../local-model-wire';
+import { isActive, type LocalModelFile } from '../local-model-wire';
 import { DownloadProgress } from './download-progress';
 import { useInstallWatch } from './use-install-watch';
 import './local-models.css';
 import { CellText } from '../../cell-text';
+import { DataTable, type Column } from '../../data-table';
+
+function fileColumns(deletePending: boolean, remove: (name: string) => void): Column<LocalModelFile>[] {
+  return [
+    { header: 'File', className: 'mono', cell: (file) => <CellText text={file.name} /> },
+    { header: 'Model', className: 'mono', cell: (file) => <CellText text={file.model} className="cell-text-narrow" /> },
+    { header: 'Size', cell: (file) => formatSize(file.size_bytes) },
+    { header: 'Quantization', cell: (file) => file.quantization ?? '—' },
+    { header: 'Context', cell: (file) => file.context_length?.toLocaleString() ?? '—' },
+    {
+      header: 'Loaded',
+      cell: (file) =>
+        file.loaded ? <span className="badge badge-ok">loaded</span> : <span className="faint">no</span>,
+    },
+    {
+      header: 'Actions',
+      headerHidden: true,
+      cell: (file) => (
+        <button
+          type="button"
+          className="btn btn-sm btn-ghost"
+          disabled={deletePending}
+          onClick={() => window.confirm(`Delete ${file.name} from disk?`) && remove(file.name)}
+        >
+          Delete
+        </button>
+      ),
+    },
+  ];
+}
 
 /** The Models page's local part: the model files on disk (from their metadata) and the downloads. Owners only. */
 export function LocalModelsSection() {
@@ -32,49 +62,13 @@ export function LocalModelsSection() {
         </div>
       ) : (
         <div className="local-table-wrap">
-          <table className="table" data-testid="local-files-table">
-            <thead>
-              <tr>
-                <th>File</th>
-                <th>Model</th>
-                <th>Size</th>
-                <th>Quantization</th>
-                <th>Context</th>
-                <th>Loaded</th>
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {files.data.data.map((file) => (
-                <tr key={file.name} aria-label={file.name}>
-                  <td className="mono">
-                    <CellText text={file.name} />
-                  </td>
-                  <td className="mono">
-                    <CellText text={file.model} className="cell-text-narrow" />
-                  </td>
-                  <td>{formatSize(file.size_bytes)}</td>
-                  <td>{file.quantization ?? '—'}</td>
-                  <td>{file.context_length?.toLocaleString() ?? '—'}</td>
-                  <td>
-                    {file.loaded ? <span className="badge badge-ok">loaded</span> : <span className="faint">no</span>}
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="btn btn-sm btn-ghost"
-                      disabled={remove.isPending}
-                      onClick={() => window.confirm(`Delete ${file.name} from disk?`) && remove.mutate(file.name)}
-                    >
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            testId="local-files-table"
+            columns={fileColumns(remove.isPending, (file) => remove.mutate(file))}
+            rows={files.data.data}
+            rowKey={(file) => file.name}
+            rowLabel={(file) => file.name}
+          />
         </div>
       )}
       {shown.length > 0 && (

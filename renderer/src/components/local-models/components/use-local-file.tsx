@@ -21,7 +21,7 @@ export function UseLocalFile() {
     if (path.trim()) link.mutate(path.trim());
   };
   const choose = async () => {
-    const chosen = await bridge?.pickModelFile?.();
+    const chosen = await bridge?.pickModelFile();
     if (chosen) {
       setPath(chosen);
       link.mutate(chosen);
@@ -37,7 +37,7 @@ export function UseLocalFile() {
         </span>
       </div>
       <form className="row local-file-form" onSubmit={submit}>
-        {bridge?.pickModelFile && (
+        {bridge && (
           <button type="button" className="btn" onClick={() => void choose()} disabled={link.isPending}>
             Choose a file…
           </button>

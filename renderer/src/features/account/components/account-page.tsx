@@ -11,6 +11,7 @@ import { fillUsageDays } from '../usage-days';
 import { BalanceForm } from './balance-form';
 import { UsageBarChart } from './usage-bar-chart';
 import { CellText } from '../../../components/cell-text';
+import { DataTable, type Column } from '../../../components/data-table';
 
 type Metric = 'requests' | 'total_tokens' | 'cost';
 const METRICS: readonly { id: Metric; label: string }[] = [
@@ -82,6 +83,16 @@ function TotalsCard({ usage }: { usage: AccountUsage }) {
   );
 }
 
+function usageColumns(currency: string): Column<UsageGroup>[] {
+  return [
+    { header: 'Model', className: 'mono', cell: (row) => <CellText text={row.key} /> },
+    { header: 'Requests', numeric: true, cell: (row) => row.requests.toLocaleString() },
+    { header: 'Prompt tokens', numeric: true, cell: (row) => row.prompt_tokens.toLocaleString() },
+    { header: 'Completion tokens', numeric: true, cell: (row) => row.completion_tokens.toLocaleString() },
+    { header: 'Cost', numeric: true, cell: (row) => formatCost(row.cost, currency) },
+  ];
+}
+
 function UsageDetails({ usage }: { usage: AccountUsage }) {
   const [metric, setMetric] = useState<Metric>('requests');
   const days = fillUsageDays(usage.by_day, CHART_DAYS, Date.now());
@@ -109,36 +120,17 @@ function UsageDetails({ usage }: { usage: AccountUsage }) {
       </section>
       <section className="card table-card" aria-label="Usage by model">
         <div className="card-title table-card-pad">Usage by model</div>
-        {usage.by_model.length === 0 ? (
-          <EmptyState icon="◉" title="No usage yet">
-            <span className="small">Requests to models appear here once the gateway has served them.</span>
-          </EmptyState>
-        ) : (
-          <table className="table" data-testid="usage-by-model">
-            <thead>
-              <tr>
-                <th>Model</th>
-                <th className="num">Requests</th>
-                <th className="num">Prompt tokens</th>
-                <th className="num">Completion tokens</th>
-                <th className="num">Cost</th>
-              </tr>
-            </thead>
-            <tbody>
-              {usage.by_model.map((row) => (
-                <tr key={row.key}>
-                  <td className="mono">
-                    <CellText text={row.key} />
-                  </td>
-                  <td className="num">{row.requests.toLocaleString()}</td>
-                  <td className="num">{row.prompt_tokens.toLocaleString()}</td>
-                  <td className="num">{row.completion_tokens.toLocaleString()}</td>
-                  <td className="num">{formatCost(row.cost, usage.currency)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          testId="usage-by-model"
+          columns={usageColumns(usage.currency)}
+          rows={usage.by_model}
+          rowKey={(row) => row.key}
+          empty={
+            <EmptyState icon="◉" title="No usage yet">
+              <span className="small">Requests to models appear here once the gateway has served them.</span>
+            </EmptyState>
+          }
+        />
       </section>
     </>
   );

@@ -4,7 +4,28 @@ import { Loading } from '../../../components/loading';
 import { downloadFile } from '../../../lib/download';
 import { useFileText } from '../api/get-file-text';
 import { failureReasons, parseResultLines, resultText } from '../batch-result-lines';
+import type { BatchResultLine } from '../batch-types';
 import { CellText } from '../../../components/cell-text';
+import { DataTable, type Column } from '../../../components/data-table';
+
+const RESULT_COLUMNS: Column<BatchResultLine>[] = [
+  {
+    header: 'Custom id',
+    className: 'mono',
+    cell: (line) => <CellText text={line.custom_id} className="cell-text-narrow" />,
+  },
+  {
+    header: 'Status',
+    cell: (line) => (
+      <span
+        className={`badge ${line.error || (line.response?.status_code ?? 500) >= 400 ? 'badge-error' : 'badge-ok'}`}
+      >
+        {line.response?.status_code ?? 'error'}
+      </span>
+    ),
+  },
+  { header: 'Result', className: 'cell-wrap', cell: resultText },
+];
 
 interface Props {
   batchId: string;
@@ -41,32 +62,7 @@ export function BatchOutputDialog({ batchId, fileId, kind, onClose }: Props) {
             </div>
           )}
           <div className="table-scroll">
-            <table className="table" data-testid="batch-output">
-              <thead>
-                <tr>
-                  <th>Custom id</th>
-                  <th>Status</th>
-                  <th>Result</th>
-                </tr>
-              </thead>
-              <tbody>
-                {lines.map((line) => (
-                  <tr key={line.id}>
-                    <td className="mono">
-                      <CellText text={line.custom_id} className="cell-text-narrow" />
-                    </td>
-                    <td>
-                      <span
-                        className={`badge ${line.error || (line.response?.status_code ?? 500) >= 400 ? 'badge-error' : 'badge-ok'}`}
-                      >
-                        {line.response?.status_code ?? 'error'}
-                      </span>
-                    </td>
-                    <td className="cell-wrap">{resultText(line)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable testId="batch-output" columns={RESULT_COLUMNS} rows={lines} rowKey={(line) => line.id} />
           </div>
           <div className="row dialog-actions">
             <button

@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { DataTable, type Column } from '../../../components/data-table';
+import { RowActions } from '../../../components/row-actions';
 import { formatUnixTime } from '../../../lib/format';
 import { useCancelBatch } from '../api/cancel-batch';
 import { batchLook, batchProblem, type Batch, type BatchTone } from '../batch-types';
@@ -37,115 +39,108 @@ function Progress({ batch }: { batch: Batch }) {
   );
 }
 
+interface BatchRowActions {
+  cancelPending: boolean;
+  view(viewing: { batch: Batch; kind: 'output' | 'errors' }): void;
+  cancel(batch: Batch): void;
+}
+
+function BatchProgress({ batch: b, view }: { batch: Batch; view: BatchRowActions['view'] }) {
+  const failed = b.request_counts.failed;
+  return (
+    <>
+      {b.status === 'failed' && b.request_counts.total === 0 ? null : <Progress batch={b} />}
+      {batchProblem(b) && (
+        <div className={`small ${b.status === 'failed' ? 'text-danger' : 'muted'}`} data-testid="batch-problem">
+          {batchProblem(b)}
+        </div>
+      )}
+      {failed > 0 && b.error_file_id && (
+        <div
+          className={`small row batch-failed-lines ${batchLook(b).tone === 'error' ? 'text-danger' : 'text-warning'}`}
+          data-testid="batch-failed-lines"
+        >
+          {failed === b.request_counts.total
+            ? `Every line failed.`
+            : `${failed} of ${b.request_counts.total} lines failed.`}
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={() => view({ batch: b, kind: 'errors' })}
+            aria-label={`Why lines of ${b.id} failed`}
+          >
+            See why
+          </button>
+        </div>
+      )}
+      {b.status === 'cancelled' && !b.output_file_id && !b.error_file_id && (
+        <div className="small muted">Cancelled; results finished before the cancel appear here.</div>
+      )}
+    </>
+  );
+}
+
+function batchColumns({ cancelPending, view, cancel }: BatchRowActions): Column<Batch>[] {
+  return [
+    { header: 'Batch', className: 'mono', cell: (b) => b.id },
+    { header: 'Endpoint', className: 'mono cell-nowrap', cell: (b) => b.endpoint },
+    {
+      header: 'Status',
+      cell: (b) => (
+        <span
+          className={`badge badge-wrap ${TONE_CLASS[batchLook(b).tone]}`}
+          data-testid="batch-status"
+          title={b.errors.data.map((e) => `line ${e.line}: ${e.message}`).join('\n') || undefined}
+        >
+          {batchLook(b).label}
+        </span>
+      ),
+    },
+    { header: 'Progress', className: 'cell-wrap', cell: (b) => <BatchProgress batch={b} view={view} /> },
+    { header: 'Created', cell: (b) => formatUnixTime(b.created_at) },
+    {
+      header: 'Actions',
+      headerHidden: true,
+      cell: (b) => (
+        <RowActions
+          actions={[
+            b.status === 'in_progress' && {
+              label: 'Cancel',
+              name: `Cancel ${b.id}`,
+              danger: true,
+              disabled: cancelPending,
+              onClick: () => cancel(b),
+            },
+            !!b.output_file_id && {
+              label: 'Output',
+              name: `Output of ${b.id}`,
+              onClick: () => view({ batch: b, kind: 'output' }),
+            },
+            !!b.error_file_id && {
+              label: 'Errors',
+              name: `Errors of ${b.id}`,
+              onClick: () => view({ batch: b, kind: 'errors' }),
+            },
+          ]}
+        />
+      ),
+    },
+  ];
+}
+
 export function BatchTable({ batches }: { batches: Batch[] }) {
   const cancel = useCancelBatch();
   const [viewing, setViewing] = useState<{ batch: Batch; kind: 'output' | 'errors' } | null>(null);
   const [cancelling, setCancelling] = useState<Batch | null>(null);
   return (
     <>
-      <table className="table" data-testid="batches-table">
-        <thead>
-          <tr>
-            <th>Batch</th>
-            <th>Endpoint</th>
-            <th>Status</th>
-            <th>Progress</th>
-            <th>Created</th>
-            <th>
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {batches.map((b) => {
-            const look = batchLook(b);
-            const failed = b.request_counts.failed;
-            return (
-              <tr key={b.id} aria-label={b.id}>
-                <td className="mono">{b.id}</td>
-                <td className="mono cell-nowrap">{b.endpoint}</td>
-                <td>
-                  <span
-                    className={`badge badge-wrap ${TONE_CLASS[look.tone]}`}
-                    data-testid="batch-status"
-                    title={b.errors.data.map((e) => `line ${e.line}: ${e.message}`).join('\n') || undefined}
-                  >
-                    {look.label}
-                  </span>
-                </td>
-                <td className="cell-wrap">
-                  {b.status === 'failed' && b.request_counts.total === 0 ? null : <Progress batch={b} />}
-                  {batchProblem(b) && (
-                    <div
-                      className={`small ${b.status === 'failed' ? 'text-danger' : 'muted'}`}
-                      data-testid="batch-problem"
-                    >
-                      {batchProblem(b)}
-                    </div>
-                  )}
-                  {failed > 0 && b.error_file_id && (
-                    <div
-                      className={`small row batch-failed-lines ${look.tone === 'error' ? 'text-danger' : 'text-warning'}`}
-                      data-testid="batch-failed-lines"
-                    >
-                      {failed === b.request_counts.total
-                        ? `Every line failed.`
-                        : `${failed} of ${b.request_counts.total} lines failed.`}
-                      <button
-                        type="button"
-                        className="btn btn-sm"
-                        onClick={() => setViewing({ batch: b, kind: 'errors' })}
-                        aria-label={`Why lines of ${b.id} failed`}
-                      >
-                        See why
-                      </button>
-                    </div>
-                  )}
-                  {b.status === 'cancelled' && !b.output_file_id && !b.error_file_id && (
-                    <div className="small muted">Cancelled; results finished before the cancel appear here.</div>
-                  )}
-                </td>
-                <td>{formatUnixTime(b.created_at)}</td>
-                <td>
-                  <div className="table-actions">
-                    {b.status === 'in_progress' && (
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-danger"
-                        disabled={cancel.isPending}
-                        onClick={() => setCancelling(b)}
-                        aria-label={`Cancel ${b.id}`}
-                      >
-                        Cancel
-                      </button>
-                    )}
-                    {b.output_file_id && (
-                      <button
-                        type="button"
-                        className="btn btn-sm"
-                        onClick={() => setViewing({ batch: b, kind: 'output' })}
-                        aria-label={`Output of ${b.id}`}
-                      >
-                        Output
-                      </button>
-                    )}
-                    {b.error_file_id && (
-                      <button
-                        type="button"
-                        className="btn btn-sm"
-                        onClick={() => setViewing({ batch: b, kind: 'errors' })}
-                        aria-label={`Errors of ${b.id}`}
-                      >
-                        Errors
-                      </button>
-                    )}
-                  </div>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <DataTable
+        testId="batches-table"
+        columns={batchColumns({ cancelPending: cancel.isPending, view: setViewing, cancel: setCancelling })}
+        rows={batches}
+        rowKey={(b) => b.id}
+        rowLabel={(b) => b.id}
+      />
       {cancelling && (
         <ConfirmDialog
           title={`Cancel ${cancelling.id}?`}

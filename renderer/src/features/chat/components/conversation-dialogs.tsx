@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../../components/dialog';
+import { FormActions } from '../../../components/form-actions';
 import { downloadFile } from '../../../lib/download';
 import type { Conversation } from '../chat-types';
 import { conversationFileName, conversationToJson, conversationToMarkdown } from '../export-conversation';
@@ -26,14 +27,7 @@ export function RenameConversationDialog({
           <span>Title</span>
           <input className="input" value={title} maxLength={120} autoFocus onChange={(e) => setTitle(e.target.value)} />
         </label>
-        <div className="row dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!title.trim()}>
-            Rename
-          </button>
-        </div>
+        <FormActions submitLabel="Rename" onCancel={onClose} disabled={!title.trim()} />
       </form>
     </Dialog>
   );

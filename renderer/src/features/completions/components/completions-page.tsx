@@ -3,42 +3,37 @@ import { CodeDialog } from '../../../components/code-dialog';
 import { ErrorNotice } from '../../../components/error-notice';
 import { ModelGate } from '../../../components/model-gate';
 import { ModelPicker, resolveModel } from '../../../components/model-picker';
-import { OptionalNumberField } from '../../../components/optional-number-field';
 import { PageHeader } from '../../../components/page-header';
-import { SliderField } from '../../../components/slider-field';
+import { SamplingFields } from '../../../components/sampling-fields';
 import { StreamStatsView } from '../../../components/stream-stats-view';
 import { useAccount } from '../../../lib/account-query';
 import type { GatewayModel } from '../../../lib/gateway-types';
+import { samplingBody, type SamplingSettings } from '../../../lib/sampling-settings';
 import type { TextStreamOutcome } from '../../../lib/use-text-stream';
 import { useCompletionStream, type CompletionRequest } from '../api/stream-completion';
 
 function CompletionsPlayground({ models }: { models: GatewayModel[] }) {
   const [modelChoice, setModel] = useState<string | null>(null);
   const [prompt, setPrompt] = useState('');
-  const [maxTokens, setMaxTokens] = useState<number | null>(256);
-  const [temperature, setTemperature] = useState(0.7);
-  const [topP, setTopP] = useState(1);
-  const [seed, setSeed] = useState<number | null>(null);
-  const [presencePenalty, setPresencePenalty] = useState<number | null>(null);
-  const [frequencyPenalty, setFrequencyPenalty] = useState<number | null>(null);
-  const [stopText, setStopText] = useState('');
+  const [sampling, setSampling] = useState<SamplingSettings>({
+    temperature: 0.7,
+    topP: 1,
+    maxTokens: 256,
+    seed: null,
+    presencePenalty: null,
+    frequencyPenalty: null,
+    stop: '',
+  });
   const [outcome, setOutcome] = useState<(TextStreamOutcome & { prompt: string }) | null>(null);
   const [showCode, setShowCode] = useState(false);
   const stream = useCompletionStream();
   const currency = useAccount().data?.balance.currency;
   const model = resolveModel(models, modelChoice);
 
-  const stop = stopText.split('\n').filter((line) => line.length > 0);
   const request: CompletionRequest = {
     model,
     prompt,
-    ...(maxTokens !== null ? { max_tokens: maxTokens } : {}),
-    temperature,
-    top_p: topP,
-    ...(stop.length ? { stop } : {}),
-    ...(seed !== null ? { seed } : {}),
-    ...(presencePenalty !== null ? { presence_penalty: presencePenalty } : {}),
-    ...(frequencyPenalty !== null ? { frequency_penalty: frequencyPenalty } : {}),
+    ...samplingBody(sampling),
     stream: true,
     stream_options: { include_usage: true },
   };
@@ -104,40 +99,7 @@ function CompletionsPlayground({ models }: { models: GatewayModel[] }) {
       </section>
       <aside className="card stack" aria-label="Completion settings">
         <ModelPicker models={models} value={model} onChange={setModel} />
-        <SliderField label="Temperature" value={temperature} min={0} max={2} step={0.05} onChange={setTemperature} />
-        <SliderField label="Top P" value={topP} min={0} max={1} step={0.01} onChange={setTopP} />
-        <div className="two-col">
-          <OptionalNumberField label="Max tokens" min={1} value={maxTokens} onChange={setMaxTokens} />
-          <OptionalNumberField label="Seed" value={seed} placeholder="random" onChange={setSeed} />
-        </div>
-        <div className="two-col">
-          <OptionalNumberField
-            label="Presence penalty"
-            min={-2}
-            max={2}
-            integer={false}
-            value={presencePenalty}
-            onChange={setPresencePenalty}
-          />
-          <OptionalNumberField
-            label="Frequency penalty"
-            min={-2}
-            max={2}
-            integer={false}
-            value={frequencyPenalty}
-            onChange={setFrequencyPenalty}
-          />
-        </div>
-        <label className="field">
-          <span>Stop sequences</span>
-          <textarea
-            className="textarea mono"
-            rows={2}
-            placeholder="one per line"
-            value={stopText}
-            onChange={(e) => setStopText(e.target.value)}
-          />
-        </label>
+        <SamplingFields settings={sampling} onChange={(patch) => setSampling({ ...sampling, ...patch })} />
       </aside>
       {showCode && (
         <CodeDialog request={{ path: '/v1/completions', body: { ...request } }} onClose={() => setShowCode(false)} />

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../../components/dialog';
+import { FormActions } from '../../../components/form-actions';
 import { ErrorNotice } from '../../../components/error-notice';
 import { OptionalNumberField } from '../../../components/optional-number-field';
 import type { KeyRole, PublicKey } from '../../../lib/gateway-types';
@@ -79,14 +80,12 @@ export function KeyFormDialog({ editing, currency, onCreated, onClose }: Props) 
             title={editing ? 'The key could not be saved' : 'The key could not be created'}
           />
         )}
-        <div className="row dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!name.trim() || mutation.isPending}>
-            {mutation.isPending ? 'Saving…' : editing ? 'Save' : 'Create key'}
-          </button>
-        </div>
+        <FormActions
+          submitLabel={editing ? 'Save' : 'Create key'}
+          onCancel={onClose}
+          saving={mutation.isPending}
+          disabled={!name.trim()}
+        />
       </form>
     </Dialog>
   );

@@ -14,6 +14,8 @@ import { useRevokeKey } from '../api/revoke-key';
 import { KeyFormDialog } from './key-form-dialog';
 import { NewKeyDialog } from './new-key-dialog';
 import { CellText } from '../../../components/cell-text';
+import { DataTable, type Column } from '../../../components/data-table';
+import { RowActions } from '../../../components/row-actions';
 
 type Open =
   | { kind: 'create' }
@@ -21,6 +23,73 @@ type Open =
   | { kind: 'revoke'; key: PublicKey }
   | { kind: 'created'; key: CreatedKey }
   | null;
+
+/** The columns of the keys table; `open` opens a key's dialog. */
+function keyColumns(
+  currentKeyId: string | undefined,
+  currency: string,
+  open: (next: Open) => void,
+): Column<PublicKey>[] {
+  return [
+    {
+      header: 'Name',
+      cell: (k) => (
+        <>
+          <CellText text={k.name} />
+          {k.id === currentKeyId && <span className="badge badge-accent table-badge">this key</span>}
+        </>
+      ),
+    },
+    {
+      header: 'Role',
+      cell: (k) => <span className={`badge${k.role === 'owner' ? ' badge-accent' : ''}`}>{k.role}</span>,
+    },
+    { header: 'Key', className: 'mono', cell: (k) => k.prefix },
+    {
+      header: 'Created · last used',
+      cell: (k) => (
+        <>
+          <div>{formatUnixTime(k.created_at)}</div>
+          <div className="faint">
+            {k.last_used_at === null ? 'never used' : `used ${formatUnixTime(k.last_used_at)}`}
+          </div>
+        </>
+      ),
+    },
+    {
+      header: 'Limits',
+      cell: (k) => (
+        <>
+          <div>{k.spend_limit === null ? 'no spend limit' : `${formatCost(k.spend_limit, currency)} max`}</div>
+          <div className="faint">{k.rpm_limit === null ? 'no rate limit' : `${k.rpm_limit} req/min`}</div>
+        </>
+      ),
+    },
+    {
+      header: 'Status',
+      cell: (k) =>
+        k.revoked ? <span className="badge badge-error">revoked</span> : <span className="badge badge-ok">active</span>,
+    },
+    {
+      header: 'Actions',
+      headerHidden: true,
+      cell: (k) =>
+        !k.revoked && (
+          <RowActions
+            actions={[
+              { label: 'Edit', name: `Edit ${k.name}`, onClick: () => open({ kind: 'edit', key: k }) },
+              {
+                label: 'Revoke',
+                name: `Revoke ${k.name}`,
+                danger: true,
+                onClick: () => open({ kind: 'revoke', key: k }),
+              },
+            ]}
+          />
+        ),
+    },
+  ];
+}
 
 export function KeysPage() {
   const keys = useKeys();
@@ -34,7 +103,6 @@ export function KeysPage() {
   const currency = account.data?.balance.currency ?? 'USD';
   const currentKeyId = account.data?.api_key.id;
   const forbidden = isForbidden(keys.error) || account.data?.api_key.role === 'member';
-
   return (
     <div className="page">
       <PageHeader title="Keys" description="API keys of this gateway: who may call it, with which role and limits.">
@@ -56,79 +124,16 @@ export function KeysPage() {
             <div className="table-card-pad">
               <ErrorNotice error={keys.error} title="The keys could not be loaded" onRetry={() => keys.refetch()} />
             </div>
-          ) : keys.data.data.length === 0 ? (
-            <EmptyState icon="⚷" title="No keys yet" />
           ) : (
-            <table className="table" data-testid="keys-table">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Role</th>
-                  <th>Key</th>
-                  <th>Created · last used</th>
-                  <th>Limits</th>
-                  <th>Status</th>
-                  <th>
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.data.map((k) => (
-                  <tr key={k.id} className={k.revoked ? 'row-muted' : undefined} aria-label={k.name}>
-                    <td>
-                      <CellText text={k.name} />
-                      {k.id === currentKeyId && <span className="badge badge-accent table-badge">this key</span>}
-                    </td>
-                    <td>
-                      <span className={`badge${k.role === 'owner' ? ' badge-accent' : ''}`}>{k.role}</span>
-                    </td>
-                    <td className="mono">{k.prefix}</td>
-                    <td>
-                      <div>{formatUnixTime(k.created_at)}</div>
-                      <div className="faint">
-                        {k.last_used_at === null ? 'never used' : `used ${formatUnixTime(k.last_used_at)}`}
-                      </div>
-                    </td>
-                    <td>
-                      <div>
-                        {k.spend_limit === null ? 'no spend limit' : `${formatCost(k.spend_limit, currency)} max`}
-                      </div>
-                      <div className="faint">{k.rpm_limit === null ? 'no rate limit' : `${k.rpm_limit} req/min`}</div>
-                    </td>
-                    <td>
-                      {k.revoked ? (
-                        <span className="badge badge-error">revoked</span>
-                      ) : (
-                        <span className="badge badge-ok">active</span>
-                      )}
-                    </td>
-                    <td>
-                      {!k.revoked && (
-                        <div className="table-actions">
-                          <button
-                            type="button"
-                            className="btn btn-sm"
-                            onClick={() => setOpen({ kind: 'edit', key: k })}
-                            aria-label={`Edit ${k.name}`}
-                          >
-                            Edit
-                          </button>
-                          <button
-                            type="button"
-                            className="btn btn-sm btn-danger"
-                            onClick={() => setOpen({ kind: 'revoke', key: k })}
-                            aria-label={`Revoke ${k.name}`}
-                          >
-                            Revoke
-                          </button>
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              testId="keys-table"
+              columns={keyColumns(currentKeyId, currency, setOpen)}
+              rows={keys.data.data}
+              rowKey={(k) => k.id}
+              rowLabel={(k) => k.name}
+              rowClassName={(k) => (k.revoked ? 'row-muted' : undefined)}
+              empty={<EmptyState icon="⚷" title="No keys yet" />}
+            />
           )}
         </section>
       )}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorNotice } from '../../../components/error-notice';
+import { RowActions } from '../../../components/row-actions';
 import type { GatewayModel } from '../../../lib/gateway-types';
 import { useDeleteModel } from '../api/delete-model';
 import { useSetModelArchived } from '../api/set-model-archived';
@@ -16,34 +17,18 @@ export function FineTuneActions({ model, isOwner }: { model: GatewayModel; isOwn
     setOpen(null);
   };
   return (
-    <div className="table-actions">
-      <button
-        type="button"
-        className="btn btn-sm"
-        onClick={() => setOpen('metadata')}
-        aria-label={`Edit metadata of ${model.id}`}
-      >
-        Metadata
-      </button>
-      <button
-        type="button"
-        className="btn btn-sm"
-        disabled={archive.isPending}
-        onClick={() => archive.mutate({ id: model.id, archived: !model.archived })}
-        aria-label={`${model.archived ? 'Unarchive' : 'Archive'} ${model.id}`}
-      >
-        {model.archived ? 'Unarchive' : 'Archive'}
-      </button>
-      {isOwner && (
-        <button
-          type="button"
-          className="btn btn-sm btn-danger"
-          onClick={() => setOpen('delete')}
-          aria-label={`Delete ${model.id}`}
-        >
-          Delete
-        </button>
-      )}
+    <RowActions
+      actions={[
+        { label: 'Metadata', name: `Edit metadata of ${model.id}`, onClick: () => setOpen('metadata') },
+        {
+          label: model.archived ? 'Unarchive' : 'Archive',
+          name: `${model.archived ? 'Unarchive' : 'Archive'} ${model.id}`,
+          disabled: archive.isPending,
+          onClick: () => archive.mutate({ id: model.id, archived: !model.archived }),
+        },
+        isOwner && { label: 'Delete', name: `Delete ${model.id}`, danger: true, onClick: () => setOpen('delete') },
+      ]}
+    >
       {archive.isError && <ErrorNotice error={archive.error} title="Archiving failed" />}
       {open === 'metadata' && <MetadataDialog model={model} onClose={close} />}
       {open === 'delete' && (
@@ -61,6 +46,6 @@ export function FineTuneActions({ model, isOwner }: { model: GatewayModel; isOwn
           </p>
         </ConfirmDialog>
       )}
-    </div>
+    </RowActions>
   );
 }

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../../components/dialog';
+import { FormActions } from '../../../components/form-actions';
 import { ErrorNotice } from '../../../components/error-notice';
 import type { GatewayModel } from '../../../lib/gateway-types';
 import { useUpdateModelMetadata } from '../api/update-model-metadata';
@@ -52,14 +53,7 @@ export function MetadataDialog({ model, onClose }: { model: GatewayModel; onClos
           </button>
         </div>
         {update.isError && <ErrorNotice error={update.error} title="The metadata could not be saved" />}
-        <div className="row dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={update.isPending}>
-            {update.isPending ? 'Saving…' : 'Save metadata'}
-          </button>
-        </div>
+        <FormActions submitLabel="Save metadata" onCancel={onClose} saving={update.isPending} />
       </form>
     </Dialog>
   );

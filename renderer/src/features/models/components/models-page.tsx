@@ -14,6 +14,7 @@ import { CellText } from '../../../components/cell-text';
 import { ModelDownloadOffer } from '../../../components/local-models/components/model-download-offer';
 import { UseLocalFile } from '../../../components/local-models/components/use-local-file';
 import { AliasList } from '../../../components/alias-list';
+import { DataTable, type Column } from '../../../components/data-table';
 
 function Pricing({ pricing, currency }: { pricing: GatewayModel['pricing']; currency: string }) {
   if (!pricing) return <span className="faint">—</span>;
@@ -24,6 +25,54 @@ function Pricing({ pricing, currency }: { pricing: GatewayModel['pricing']; curr
       {parts.join(' · ')} <span className="faint">{currency}</span>
     </span>
   );
+}
+
+/** The columns of the models table; `unknown` while the list is outdated (the gateway does not answer). */
+function modelColumns(currency: string, isOwner: boolean, unknown: boolean): Column<GatewayModel>[] {
+  return [
+    {
+      header: 'Model',
+      cell: (m) => (
+        <>
+          <CellText text={m.id} className="mono" />
+          <AliasList aliases={m.aliases} prefix="aka " />
+          {m.fine_tuned && (
+            <div className="row chip-row">
+              <span className="badge badge-accent">fine-tuned</span>
+              {m.archived && <span className="badge badge-warn">archived</span>}
+              {Object.entries(m.metadata).map(([k, v]) => (
+                <CellText key={k} text={`${k}: ${v}`} className="small faint" />
+              ))}
+            </div>
+          )}
+        </>
+      ),
+    },
+    {
+      header: 'Capabilities',
+      cell: (m) => (
+        <div className="row chip-row">
+          {m.capabilities.map((c) => (
+            <span key={c} className="chip">
+              {c}
+            </span>
+          ))}
+        </div>
+      ),
+    },
+    {
+      header: 'Provider',
+      className: 'mono',
+      cell: (m) => <CellText text={m.provider} className="cell-text-narrow" />,
+    },
+    { header: 'State', cell: (m) => <ModelState model={m} unknown={unknown} /> },
+    { header: 'Pricing', className: 'small', cell: (m) => <Pricing pricing={m.pricing} currency={currency} /> },
+    {
+      header: 'Actions',
+      headerHidden: true,
+      cell: (m) => m.fine_tuned && <FineTuneActions model={m} isOwner={isOwner} />,
+    },
+  ];
 }
 
 export function ModelsPage() {
@@ -83,64 +132,21 @@ export function ModelsPage() {
               onRetry={() => models.refetch()}
             />
           </div>
-        ) : rows.length === 0 ? (
-          <EmptyState
-            icon="◈"
-            title={capability === 'all' ? 'No models are configured' : `No model offers ${capability}`}
-          />
         ) : (
-          <table className="table" data-testid="models-table">
-            <thead>
-              <tr>
-                <th>Model</th>
-                <th>Capabilities</th>
-                <th>Provider</th>
-                <th>State</th>
-                <th>Pricing</th>
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((m) => (
-                <tr key={m.id} aria-label={m.id} className={m.archived ? 'row-muted' : undefined}>
-                  <td>
-                    <CellText text={m.id} className="mono" />
-                    <AliasList aliases={m.aliases} prefix="aka " />
-                    {m.fine_tuned && (
-                      <div className="row chip-row">
-                        <span className="badge badge-accent">fine-tuned</span>
-                        {m.archived && <span className="badge badge-warn">archived</span>}
-                        {Object.entries(m.metadata).map(([k, v]) => (
-                          <CellText key={k} text={`${k}: ${v}`} className="small faint" />
-                        ))}
-                      </div>
-                    )}
-                  </td>
-                  <td>
-                    <div className="row chip-row">
-                      {m.capabilities.map((c) => (
-                        <span key={c} className="chip">
-                          {c}
-                        </span>
-                      ))}
-                    </div>
-                  </td>
-                  <td className="mono">
-                    <CellText text={m.provider} className="cell-text-narrow" />
-                  </td>
-                  <td>
-                    <ModelState model={m} unknown={outdated} />
-                  </td>
-                  <td className="small">
-                    <Pricing pricing={m.pricing} currency={currency} />
-                  </td>
-                  <td>{m.fine_tuned && <FineTuneActions model={m} isOwner={isOwner} />}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            testId="models-table"
+            columns={modelColumns(currency, isOwner, outdated)}
+            rows={rows}
+            rowKey={(m) => m.id}
+            rowLabel={(m) => m.id}
+            rowClassName={(m) => (m.archived ? 'row-muted' : undefined)}
+            empty={
+              <EmptyState
+                icon="◈"
+                title={capability === 'all' ? 'No models are configured' : `No model offers ${capability}`}
+              />
+            }
+          />
         )}
       </section>
       {isOwner && (

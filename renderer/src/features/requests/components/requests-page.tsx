@@ -1,3 +1,4 @@
+import type { RequestLogEntry } from '../../../../../gateway/src/api/console/console-schemas';
 import { CONSOLE_CLIENT, PLAYGROUND_CLIENT } from '../../../lib/console-client';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
@@ -13,6 +14,7 @@ import { useRequestStream, type LiveState } from '../api/stream-requests';
 import { EMPTY_FILTER, failureText, matchesRequestFilter, requestsToCsv, type RequestFilter } from '../request-view';
 import { RequestDetailDrawer } from './request-detail-drawer';
 import { CellText } from '../../../components/cell-text';
+import { DataTable, type Column } from '../../../components/data-table';
 
 const statusClass = (status: number) => (status >= 500 ? 'badge-error' : status >= 400 ? 'badge-warn' : 'badge-ok');
 
@@ -33,6 +35,56 @@ function LiveBadge({ live }: { live: LiveState }) {
 }
 
 const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
+
+function requestColumns(currency: string | undefined): Column<RequestLogEntry>[] {
+  return [
+    { header: 'Time', className: 'mono', cell: (r) => new Date(r.time).toLocaleTimeString() },
+    {
+      header: 'Request',
+      className: 'mono cell-path',
+      cell: (r) => (
+        <>
+          <span className="faint">{r.method}</span> {r.path}
+          {r.client === CONSOLE_CLIENT && <span className="badge table-badge">console</span>}
+          {r.client === PLAYGROUND_CLIENT && <span className="badge table-badge">playground</span>}
+        </>
+      ),
+    },
+    {
+      header: 'Status',
+      cell: (r) => (
+        <div className="cell-stack">
+          <span>
+            <span className={`badge ${statusClass(r.status)}`}>{r.status}</span>
+          </span>
+          {(r.error_code || r.error_message) && (
+            <CellText text={failureText(r)} className="text-danger small cell-text-narrow" />
+          )}
+        </div>
+      ),
+    },
+    {
+      header: 'Model · key',
+      cell: (r) => (
+        <div className="cell-stack">
+          <CellText text={r.model ?? '—'} className="mono cell-text-narrow" />
+          <span className="mono faint small">{r.key_prefix ?? 'no key'}</span>
+        </div>
+      ),
+    },
+    { header: 'Latency', numeric: true, cell: (r) => `${Math.round(r.latency_ms)} ms` },
+    {
+      header: 'Tokens in / out',
+      numeric: true,
+      cell: (r) => `${r.prompt_tokens ?? '—'} / ${r.completion_tokens ?? '—'}`,
+    },
+    {
+      header: 'Cost',
+      numeric: true,
+      cell: (r) => (r.cost !== null && r.cost !== undefined ? formatCost(r.cost, currency) : '—'),
+    },
+  ];
+}
 
 export function RequestsPage() {
   const [following, setFollowing] = useState(true);
@@ -154,66 +206,20 @@ export function RequestsPage() {
               onRetry={() => requests.refetch()}
             />
           </div>
-        ) : rows.length === 0 ? (
-          <EmptyState icon="☰" title={filtered ? 'No request matches the filters' : 'No requests yet'}>
-            <span className="small">Requests appear here as soon as the gateway serves them.</span>
-          </EmptyState>
         ) : (
-          <table className="table" data-testid="request-log">
-            <thead>
-              <tr>
-                <th>Time</th>
-                <th>Request</th>
-                <th>Status</th>
-                <th>Model · key</th>
-                <th className="num">Latency</th>
-                <th className="num">Tokens in / out</th>
-                <th className="num">Cost</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr
-                  key={r.id}
-                  className="row-link"
-                  tabIndex={0}
-                  aria-label={`${r.method} ${r.path} ${r.status}, open details`}
-                  onClick={() => setOpenId(r.id)}
-                  onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), setOpenId(r.id))}
-                >
-                  <td className="mono">{new Date(r.time).toLocaleTimeString()}</td>
-                  <td className="mono cell-path">
-                    <span className="faint">{r.method}</span> {r.path}
-                    {r.client === CONSOLE_CLIENT && <span className="badge table-badge">console</span>}
-                    {r.client === PLAYGROUND_CLIENT && <span className="badge table-badge">playground</span>}
-                  </td>
-                  <td>
-                    <div className="cell-stack">
-                      <span>
-                        <span className={`badge ${statusClass(r.status)}`}>{r.status}</span>
-                      </span>
-                      {(r.error_code || r.error_message) && (
-                        <CellText text={failureText(r)} className="text-danger small cell-text-narrow" />
-                      )}
-                    </div>
-                  </td>
-                  <td>
-                    <div className="cell-stack">
-                      <CellText text={r.model ?? '—'} className="mono cell-text-narrow" />
-                      <span className="mono faint small">{r.key_prefix ?? 'no key'}</span>
-                    </div>
-                  </td>
-                  <td className="num">{Math.round(r.latency_ms)} ms</td>
-                  <td className="num">
-                    {r.prompt_tokens ?? '—'} / {r.completion_tokens ?? '—'}
-                  </td>
-                  <td className="num">
-                    {r.cost !== null && r.cost !== undefined ? formatCost(r.cost, currency) : '—'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            testId="request-log"
+            columns={requestColumns(currency)}
+            rows={rows}
+            rowKey={(r) => r.id}
+            rowLabel={(r) => `${r.method} ${r.path} ${r.status}, open details`}
+            onOpenRow={(r) => setOpenId(r.id)}
+            empty={
+              <EmptyState icon="☰" title={filtered ? 'No request matches the filters' : 'No requests yet'}>
+                <span className="small">Requests appear here as soon as the gateway serves them.</span>
+              </EmptyState>
+            }
+          />
         )}
       </section>
       {opened && (

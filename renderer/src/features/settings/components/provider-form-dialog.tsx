@@ -1,14 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
-import {
-  useAddProvider,
-  useEditProvider,
-  useTestProvider,
-  type ProviderInput,
-  type ProviderSetting,
-} from '../api/settings-api';
-import { useProviderChecksStore } from '../stores/provider-checks-store';
+import { FormActions } from '../../../components/form-actions';
+import { useAddProvider } from '../api/add-provider';
+import { useEditProvider } from '../api/edit-provider';
+import { useTestProvider } from '../api/test-provider';
+import type { ProviderInput, ProviderSetting } from '../settings-types';
 
 interface Props {
   /** The provider to edit; without one the dialog adds a provider. */
@@ -30,10 +27,8 @@ export function ProviderFormDialog({ editing, types, onClose }: Props) {
   const edit = useEditProvider();
   const save = editing ? edit : add;
   const test = useTestProvider();
-  const forget = useProviderChecksStore((s) => s.forget);
   /** An upstream is tested once it is saved, so its state shows what the new URL and key really do. */
   const saved = (provider: ProviderSetting) => {
-    forget(provider.id);
     if (provider.base_url) test.mutate(provider.id);
     onClose();
   };
@@ -124,14 +119,12 @@ export function ProviderFormDialog({ editing, types, onClose }: Props) {
           changes them, with <span className="mono">breaker:</span> on the provider.
         </p>
         {save.isError && <ErrorNotice error={save.error} title="The provider could not be saved" />}
-        <div className="row dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={save.isPending || !id.trim() || !type}>
-            {save.isPending ? 'Saving…' : editing ? 'Save provider' : 'Add provider'}
-          </button>
-        </div>
+        <FormActions
+          submitLabel={editing ? 'Save provider' : 'Add provider'}
+          onCancel={onClose}
+          saving={save.isPending}
+          disabled={!id.trim() || !type}
+        />
       </form>
     </Dialog>
   );

@@ -1,15 +1,13 @@
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { DataTable, type Column } from '../../../components/data-table';
 import { ErrorNotice } from '../../../components/error-notice';
+import { RowActions } from '../../../components/row-actions';
 import { HEALTH_TONE_CLASS, healthView } from '../../../lib/provider-health';
-import {
-  useDeleteProvider,
-  useResetProvider,
-  useTestProvider,
-  type ProviderCheck,
-  type ProviderSetting,
-} from '../api/settings-api';
-import { useProviderChecksStore } from '../stores/provider-checks-store';
+import { useDeleteProvider } from '../api/delete-provider';
+import { useResetProvider } from '../api/reset-provider';
+import { useProviderCheck, useTestProvider } from '../api/test-provider';
+import type { ProviderCheck, ProviderSetting } from '../settings-types';
 import { ProviderFormDialog } from './provider-form-dialog';
 import { entrySourceLabel } from '../file-source-label';
 
@@ -28,102 +26,110 @@ function CheckResult({ check }: { check: ProviderCheck }) {
   );
 }
 
-interface RowProps {
+interface ProviderActionsProps {
   provider: ProviderSetting;
-  configPath: string | null;
-  onEdit(): void;
-  onDelete(): void;
+  onEdit(provider: ProviderSetting): void;
+  onDelete(provider: ProviderSetting): void;
 }
 
-function ProviderRow({ provider, configPath, onEdit, onDelete }: RowProps) {
+/** Test, edit, reset and remove (or restore a removed one), with the last test's result. */
+function ProviderActions({ provider, onEdit, onDelete }: ProviderActionsProps) {
   const test = useTestProvider();
   const reset = useResetProvider();
   // This session's test, else the gateway's record of the last one (it outlives a reload).
-  const check = useProviderChecksStore((s) => s.checks[provider.id]) ?? provider.last_check;
+  const check = useProviderCheck(provider.id) ?? provider.last_check;
+  const restore = () => reset.mutate(provider.id);
+  return (
+    <>
+      <RowActions
+        className="provider-actions"
+        actions={
+          provider.removed
+            ? [{ label: 'Restore', name: `Restore ${provider.id}`, disabled: reset.isPending, onClick: restore }]
+            : [
+                {
+                  label: test.isPending ? 'Testing…' : 'Test',
+                  name: `Test ${provider.id}`,
+                  disabled: test.isPending,
+                  onClick: () => test.mutate(provider.id),
+                },
+                { label: 'Edit', name: `Edit ${provider.id}`, onClick: () => onEdit(provider) },
+                provider.source === 'console' &&
+                  provider.in_config && {
+                    label: 'Reset',
+                    name: `Reset ${provider.id}`,
+                    disabled: reset.isPending,
+                    onClick: restore,
+                  },
+                { label: 'Remove', name: `Remove ${provider.id}`, danger: true, onClick: () => onDelete(provider) },
+              ]
+        }
+      />
+      {check && <CheckResult check={check} />}
+      {test.isError && <ErrorNotice error={test.error} title="The test could not run" />}
+      {reset.isError && <ErrorNotice error={reset.error} title="The provider could not be restored" />}
+    </>
+  );
+}
+
+function ProviderHealth({ provider }: { provider: ProviderSetting }) {
   const health = healthView(provider.health, provider.removed);
   return (
-    <tr aria-label={provider.id}>
-      <td className="mono cell-wrap">
-        {provider.id}
-        <div>
-          <span className={`badge source-badge${provider.source === 'console' ? ' badge-accent' : ''}`}>
-            {entrySourceLabel(provider, configPath)}
-          </span>
+    <>
+      <span className={`badge ${HEALTH_TONE_CLASS[health.tone]}`} data-testid="provider-state">
+        {health.label}
+      </span>
+      {provider.breaker.state === 'half_open' && (
+        <span className="badge badge-warn table-badge">breaker half open</span>
+      )}
+      {health.note && (
+        <div className="faint small clamp-3" title={health.note}>
+          {health.note}
         </div>
-      </td>
-      <td className="cell-nowrap">{provider.type}</td>
-      <td className="mono cell-wrap">
-        {provider.base_url ?? <span className="faint">built in</span>}
-        <div className="faint small">key {provider.has_api_key ? 'set' : 'not set'}</div>
-      </td>
-      <td className="provider-state-cell">
-        <span className={`badge ${HEALTH_TONE_CLASS[health.tone]}`} data-testid="provider-state">
-          {health.label}
-        </span>
-        {provider.breaker.state === 'half_open' && (
-          <span className="badge badge-warn table-badge">breaker half open</span>
-        )}
-        {health.note && (
-          <div className="faint small clamp-3" title={health.note}>
-            {health.note}
-          </div>
-        )}
-      </td>
-      <td className="num">{provider.routes.length}</td>
-      <td className="settings-test-cell">
-        <div className="table-actions provider-actions">
-          {provider.removed ? (
-            <button
-              type="button"
-              className="btn btn-sm"
-              disabled={reset.isPending}
-              onClick={() => reset.mutate(provider.id)}
-              aria-label={`Restore ${provider.id}`}
-            >
-              Restore
-            </button>
-          ) : (
-            <>
-              <button
-                type="button"
-                className="btn btn-sm"
-                disabled={test.isPending}
-                onClick={() => test.mutate(provider.id)}
-                aria-label={`Test ${provider.id}`}
-              >
-                {test.isPending ? 'Testing…' : 'Test'}
-              </button>
-              <button type="button" className="btn btn-sm" onClick={onEdit} aria-label={`Edit ${provider.id}`}>
-                Edit
-              </button>
-              {provider.source === 'console' && provider.in_config && (
-                <button
-                  type="button"
-                  className="btn btn-sm"
-                  disabled={reset.isPending}
-                  onClick={() => reset.mutate(provider.id)}
-                  aria-label={`Reset ${provider.id}`}
-                >
-                  Reset
-                </button>
-              )}
-              <button
-                type="button"
-                className="btn btn-sm btn-danger"
-                onClick={onDelete}
-                aria-label={`Remove ${provider.id}`}
-              >
-                Remove
-              </button>
-            </>
-          )}
-        </div>
-        {check && <CheckResult check={check} />}
-        {test.isError && <ErrorNotice error={test.error} title="The test could not run" />}
-        {reset.isError && <ErrorNotice error={reset.error} title="The provider could not be restored" />}
-      </td>
-    </tr>
+      )}
+    </>
   );
+}
+
+function providerColumns(
+  configPath: string | null,
+  actions: Omit<ProviderActionsProps, 'provider'>,
+): Column<ProviderSetting>[] {
+  return [
+    {
+      header: 'Id',
+      className: 'mono cell-wrap',
+      cell: (provider) => (
+        <>
+          {provider.id}
+          <div>
+            <span className={`badge source-badge${provider.source === 'console' ? ' badge-accent' : ''}`}>
+              {entrySourceLabel(provider, configPath)}
+            </span>
+          </div>
+        </>
+      ),
+    },
+    { header: 'Type', className: 'cell-nowrap', cell: (provider) => provider.type },
+    {
+      header: 'Endpoint',
+      className: 'mono cell-wrap',
+      cell: (provider) => (
+        <>
+          {provider.base_url ?? <span className="faint">built in</span>}
+          <div className="faint small">key {provider.has_api_key ? 'set' : 'not set'}</div>
+        </>
+      ),
+    },
+    { header: 'State', className: 'provider-state-cell', cell: (provider) => <ProviderHealth provider={provider} /> },
+    { header: 'Routes', numeric: true, cell: (provider) => provider.routes.length },
+    {
+      header: 'Actions',
+      headerHidden: true,
+      className: 'settings-test-cell',
+      cell: (provider) => <ProviderActions provider={provider} {...actions} />,
+    },
+  ];
 }
 
 /** The providers: add, edit, test, remove (a config-file provider is hidden and can be restored). */
@@ -154,31 +160,16 @@ export function ProvidersSection({
           + Add provider
         </button>
       </div>
-      <table className="table" data-testid="providers-table">
-        <thead>
-          <tr>
-            <th>Id</th>
-            <th>Type</th>
-            <th>Endpoint</th>
-            <th>State</th>
-            <th className="num">Routes</th>
-            <th>
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {providers.map((provider) => (
-            <ProviderRow
-              key={provider.id}
-              provider={provider}
-              configPath={configPath}
-              onEdit={() => setOpen({ kind: 'edit', provider })}
-              onDelete={() => setOpen({ kind: 'delete', provider })}
-            />
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        testId="providers-table"
+        columns={providerColumns(configPath, {
+          onEdit: (provider) => setOpen({ kind: 'edit', provider }),
+          onDelete: (provider) => setOpen({ kind: 'delete', provider }),
+        })}
+        rows={providers}
+        rowKey={(provider) => provider.id}
+        rowLabel={(provider) => provider.id}
+      />
       <p className="small muted table-card-pad">
         Changes apply at once and are kept in the database over the config file. A test sends one one-token request (on
         a route of the provider, or its test model) and does not affect the circuit breaker; saving a provider with a

@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { ErrorNotice } from '../../../components/error-notice';
+import { FormActions } from '../../../components/form-actions';
 import type { Capability } from '../../../lib/gateway-types';
-import { useSaveRoute, type ProviderSetting, type RouteSetting } from '../api/settings-api';
+import { useSaveRoute } from '../api/save-route';
+import type { ProviderSetting, RouteSetting } from '../settings-types';
 
 /** Every capability once; the Record makes the compiler insist on the full list. */
 const CAPABILITY_LABELS: Record<Capability, string> = {
@@ -129,18 +131,12 @@ export function RouteFormDialog({ editing, providers, onClose }: Props) {
           />
         </label>
         {save.isError && <ErrorNotice error={save.error} title="The route could not be saved" />}
-        <div className="row dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={save.isPending || !id.trim() || capabilities.length === 0 || !provider}
-          >
-            {save.isPending ? 'Saving…' : editing ? 'Save route' : 'Add route'}
-          </button>
-        </div>
+        <FormActions
+          submitLabel={editing ? 'Save route' : 'Add route'}
+          onCancel={onClose}
+          saving={save.isPending}
+          disabled={!id.trim() || capabilities.length === 0 || !provider}
+        />
       </form>
     </Dialog>
   );

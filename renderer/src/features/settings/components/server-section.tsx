@@ -1,7 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { CopyButton } from '../../../components/copy-button';
 import { ErrorNotice } from '../../../components/error-notice';
-import { useChangeServer, type ServerSetting, type ServerSettingsChange } from '../api/settings-api';
+import { useChangeServer } from '../api/change-server';
+import type { ServerSetting, ServerSettingsChange } from '../settings-types';
 import { fileSourceLabel } from '../file-source-label';
 
 const splitList = (text: string) => text.split(/[\s,]+/).filter(Boolean);

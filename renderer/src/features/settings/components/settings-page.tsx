@@ -5,14 +5,79 @@ import { Loading } from '../../../components/loading';
 import { isForbidden, OwnerRequiredNotice } from '../../../components/owner-required-notice';
 import { PageHeader } from '../../../components/page-header';
 import { useAccount } from '../../../lib/account-query';
-import { useDeleteRoute, useResetRoute, useSettings, type RouteSetting, type Settings } from '../api/settings-api';
+import { useDeleteRoute } from '../api/delete-route';
+import { useSettings } from '../api/get-settings';
+import { useResetRoute } from '../api/reset-route';
+import type { RouteSetting, Settings } from '../settings-types';
 import { ProvidersSection } from './providers-section';
 import { RouteFormDialog } from './route-form-dialog';
 import { entrySourceLabel } from '../file-source-label';
 import { ServerSection } from './server-section';
 import { AliasList } from '../../../components/alias-list';
+import { DataTable, type Column } from '../../../components/data-table';
+import { RowActions } from '../../../components/row-actions';
 
 type Open = { kind: 'add' } | { kind: 'edit'; route: RouteSetting } | { kind: 'delete'; route: RouteSetting } | null;
+
+interface RouteActions {
+  edit(route: RouteSetting): void;
+  remove(route: RouteSetting): void;
+  reset(route: RouteSetting): void;
+  resetPending: boolean;
+}
+
+function routeColumns(configPath: string | null, actions: RouteActions): Column<RouteSetting>[] {
+  return [
+    {
+      header: 'Model',
+      className: 'mono cell-wrap',
+      cell: (route) => (
+        <>
+          {route.id}
+          <AliasList aliases={route.aliases ?? []} />
+        </>
+      ),
+    },
+    {
+      header: 'Provider · upstream',
+      className: 'mono cell-wrap',
+      cell: (route) => (
+        <>
+          {route.provider}
+          <div className="faint small">{route.upstream_model ?? route.id}</div>
+        </>
+      ),
+    },
+    { header: 'Capabilities', className: 'cell-wrap', cell: (route) => route.capabilities.join(', ') },
+    {
+      header: 'Source',
+      cell: (route) => (
+        <span className={`badge${route.source === 'console' ? ' badge-accent' : ''}`}>
+          {entrySourceLabel(route, configPath)}
+        </span>
+      ),
+    },
+    {
+      header: 'Actions',
+      headerHidden: true,
+      cell: (route) => (
+        <RowActions
+          actions={[
+            { label: 'Edit', name: `Edit ${route.id}`, onClick: () => actions.edit(route) },
+            route.source === 'console' &&
+              route.in_config && {
+                label: 'Reset',
+                name: `Reset ${route.id}`,
+                disabled: actions.resetPending,
+                onClick: () => actions.reset(route),
+              },
+            { label: 'Delete', name: `Delete ${route.id}`, danger: true, onClick: () => actions.remove(route) },
+          ]}
+        />
+      ),
+    },
+  ];
+}
 
 function SettingsContent({ settings }: { settings: Settings }) {
   const [open, setOpen] = useState<Open>(null);
@@ -45,70 +110,18 @@ function SettingsContent({ settings }: { settings: Settings }) {
             <ErrorNotice error={reset.error} title="The route could not be reset" />
           </div>
         )}
-        <table className="table" data-testid="routes-table">
-          <thead>
-            <tr>
-              <th>Model</th>
-              <th>Provider · upstream</th>
-              <th>Capabilities</th>
-              <th>Source</th>
-              <th>
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {settings.routes.map((route) => (
-              <tr key={route.id} aria-label={route.id}>
-                <td className="mono cell-wrap">
-                  {route.id}
-                  <AliasList aliases={route.aliases ?? []} />
-                </td>
-                <td className="mono cell-wrap">
-                  {route.provider}
-                  <div className="faint small">{route.upstream_model ?? route.id}</div>
-                </td>
-                <td className="cell-wrap">{route.capabilities.join(', ')}</td>
-                <td>
-                  <span className={`badge${route.source === 'console' ? ' badge-accent' : ''}`}>
-                    {entrySourceLabel(route, settings.server.config_path)}
-                  </span>
-                </td>
-                <td>
-                  <div className="table-actions">
-                    <button
-                      type="button"
-                      className="btn btn-sm"
-                      onClick={() => setOpen({ kind: 'edit', route })}
-                      aria-label={`Edit ${route.id}`}
-                    >
-                      Edit
-                    </button>
-                    {route.source === 'console' && route.in_config && (
-                      <button
-                        type="button"
-                        className="btn btn-sm"
-                        disabled={reset.isPending}
-                        onClick={() => reset.mutate(route.id)}
-                        aria-label={`Reset ${route.id}`}
-                      >
-                        Reset
-                      </button>
-                    )}
-                    <button
-                      type="button"
-                      className="btn btn-sm btn-danger"
-                      onClick={() => setOpen({ kind: 'delete', route })}
-                      aria-label={`Delete ${route.id}`}
-                    >
-                      Delete
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          testId="routes-table"
+          columns={routeColumns(settings.server.config_path, {
+            edit: (route) => setOpen({ kind: 'edit', route }),
+            remove: (route) => setOpen({ kind: 'delete', route }),
+            reset: (route) => reset.mutate(route.id),
+            resetPending: reset.isPending,
+          })}
+          rows={settings.routes}
+          rowKey={(route) => route.id}
+          rowLabel={(route) => route.id}
+        />
         <p className="small muted table-card-pad">
           Changes apply to the next request, without a restart, and are kept in the database over the config file.
         </p>

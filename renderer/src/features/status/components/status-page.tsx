@@ -12,8 +12,10 @@ import { useEngineQueues } from '../api/get-engine-queues';
 import { useRecentTraffic } from '../api/get-recent-requests';
 import { useGatewayStatus } from '../api/get-status';
 import { minuteBuckets, providersOf, type BreakerView, type ProviderView } from '../status-view';
+import type { EngineQueue } from '../engine-queues';
 import { TrafficChart } from './traffic-chart';
 import { CellText } from '../../../components/cell-text';
+import { DataTable, type Column } from '../../../components/data-table';
 
 const STATE_CLASS: Record<string, string> = {
   ready: 'badge-ok',
@@ -71,41 +73,54 @@ function CapabilityBadge({ name, health }: { name: string; health: Health }) {
   );
 }
 
+const QUEUE_COLUMNS: Column<EngineQueue>[] = [
+  {
+    header: 'Provider',
+    className: 'mono',
+    cell: (q) => <CellText text={q.provider} className="cell-text-narrow" />,
+  },
+  { header: 'Queue', className: 'mono', cell: (q) => q.queue },
+  { header: 'Waiting', numeric: true, cell: (q) => q.waiting },
+  { header: 'Running', numeric: true, cell: (q) => q.running },
+];
+
 function EngineQueues() {
   const queues = useEngineQueues();
   if (!queues.data) return null;
   return (
     <section className="card table-card" aria-label="Engine queues">
       <div className="card-title table-card-pad">Engine queues</div>
-      {queues.data.length === 0 ? (
-        <p className="muted small table-card-pad">No local engine has a queue right now.</p>
-      ) : (
-        <table className="table" data-testid="engine-queues">
-          <thead>
-            <tr>
-              <th>Provider</th>
-              <th>Queue</th>
-              <th className="num">Waiting</th>
-              <th className="num">Running</th>
-            </tr>
-          </thead>
-          <tbody>
-            {queues.data.map((q) => (
-              <tr key={`${q.provider}/${q.queue}`} aria-label={`${q.provider} ${q.queue}`}>
-                <td className="mono">
-                  <CellText text={q.provider} className="cell-text-narrow" />
-                </td>
-                <td className="mono">{q.queue}</td>
-                <td className="num">{q.waiting}</td>
-                <td className="num">{q.running}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        testId="engine-queues"
+        columns={QUEUE_COLUMNS}
+        rows={queues.data}
+        rowKey={(q) => `${q.provider}/${q.queue}`}
+        rowLabel={(q) => `${q.provider} ${q.queue}`}
+        empty={<p className="muted small table-card-pad">No local engine has a queue right now.</p>}
+      />
     </section>
   );
 }
+
+const PROVIDER_COLUMNS: Column<ProviderView>[] = [
+  {
+    header: 'Provider',
+    className: 'mono cell-nowrap',
+    cell: (p) => <CellText text={p.id} className="cell-text-narrow" />,
+  },
+  {
+    header: 'Type',
+    className: 'mono faint cell-nowrap',
+    cell: (p) => (
+      <>
+        {p.type}
+        <div className="small">{p.kind === 'upstream' ? 'upstream' : 'local engine'}</div>
+      </>
+    ),
+  },
+  { header: 'State', className: 'cell-wrap', cell: (p) => <ProviderState provider={p} /> },
+  { header: 'Circuit breaker', cell: (p) => <Breaker breaker={p.breaker} /> },
+];
 
 /** The gateway at a glance: version, uptime, instance, each provider and engine with its breaker, loaded models, and recent latency and errors. */
 export function StatusPage() {
@@ -159,39 +174,14 @@ export function StatusPage() {
       )}
       <section className="card table-card" aria-label="Providers">
         <div className="card-title table-card-pad">Providers and engines</div>
-        {providers.length === 0 ? (
-          <p className="muted small table-card-pad">This gateway does not report its providers.</p>
-        ) : (
-          <table className="table" data-testid="providers-table">
-            <thead>
-              <tr>
-                <th>Provider</th>
-                <th>Type</th>
-                <th>State</th>
-                <th>Circuit breaker</th>
-              </tr>
-            </thead>
-            <tbody>
-              {providers.map((p) => (
-                <tr key={p.id} aria-label={p.id}>
-                  <td className="mono cell-nowrap">
-                    <CellText text={p.id} className="cell-text-narrow" />
-                  </td>
-                  <td className="mono faint cell-nowrap">
-                    {p.type}
-                    <div className="small">{p.kind === 'upstream' ? 'upstream' : 'local engine'}</div>
-                  </td>
-                  <td className="cell-wrap">
-                    <ProviderState provider={p} />
-                  </td>
-                  <td>
-                    <Breaker breaker={p.breaker} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          testId="providers-table"
+          columns={PROVIDER_COLUMNS}
+          rows={providers}
+          rowKey={(p) => p.id}
+          rowLabel={(p) => p.id}
+          empty={<p className="muted small table-card-pad">This gateway does not report its providers.</p>}
+        />
       </section>
       <section className="card" aria-label="Loaded models">
         <div className="card-title">Loaded models</div>
