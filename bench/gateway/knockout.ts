@@ -2,7 +2,7 @@
  * What the gateway's per-request features cost together: a copy of the build in which chosen
  * features are left out (their registration skipped), measured against the build itself with
  * ab.ts (both at once, under the same load). Issue 16's targets were judged with it
- * (docs/performance.md, "Eleventh session").
+ * (docs/performance.md, "Where the gap to the bare proxy is").
  *
  *   npx tsx bench/gateway/knockout.ts [--leave-out host,cors,usage,spend,metrics,compress,headers]
  *     [--keep] [ab.ts options: --rounds 5 --seconds 3 --stream ...]

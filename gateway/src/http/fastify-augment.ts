@@ -1,6 +1,21 @@
 import type { ApiKeyRecord } from '../store/keys-repository.js';
 import type { GatewayServices } from '../core/lifecycle/gateway-services.js';
-import type { RequestBilling } from '../core/billing/billing-service.js';
+import type { ChargedUsage, RequestBilling } from '../core/billing/billing-service.js';
+
+/** How the usage recorder billed a request (http/usage-recorder.ts). */
+export interface RecordedRequest {
+  status: number;
+  usage: ChargedUsage | null;
+  latency: number;
+  /** Its log entry is written, or it has none to write (a route kept out of the log). */
+  logDone: boolean;
+}
+
+/** Why an answer failed, for the request log: its error body's code and message, or a stream's error frame's. */
+export interface RequestFailure {
+  code: string | null;
+  message: string | null;
+}
 
 /**
  * Who may call a route: nobody needs a key, any key, a key sent as X-API-Key, an Owner key, or an
@@ -19,8 +34,16 @@ declare module 'fastify' {
   interface FastifyRequest {
     startedAt: bigint;
     apiKey: ApiKeyRecord | null;
-    /** The request's bill: the meter its use case charges, settled by the usage recorder. */
+    /** The request's bill: the meter its use case charges, settled by the usage recorder; made on first read. */
     billing: RequestBilling;
+    /** The bill `billing` made, null until it is first read (http/spend-reservation.ts). */
+    madeBill: RequestBilling | null;
+    /** Set once the usage recorder billed the request. */
+    recorded: RecordedRequest | null;
+    /** The complete answer (or `[stream]`) the usage recorder redacts into the request log once it has left. */
+    responseBodyForLog: string | Buffer | null;
+    /** Set when the answer failed: its error body's code and message, or a stream's error frame's. */
+    failure: RequestFailure | null;
     /** A JSON body as the client sent it (the request log shows it instead of serialising the parsed body again). */
     jsonText: string | null;
     /** `routeOptions`, kept once read (request-context.ts `routeOf`). */

@@ -13,7 +13,7 @@ export function clientRequestId(header: string | string[] | undefined): string |
 /**
  * A request's own id: `req_`, the millisecond it arrived, then 96 random bits. The request log's table
  * is keyed by it, and over ids in time order every row of a batch lands on the rightmost page of that
- * key's B-tree instead of a random page each (a writer thread's CPU per request 28 → 17 µs).
+ * key's B-tree instead of a random page each.
  */
 export function newRequestId(): string {
   return newTimeOrderedId('req_');

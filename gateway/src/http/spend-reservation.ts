@@ -3,20 +3,17 @@ import { RequestBilling } from '../core/billing/billing-service.js';
 import { pendingAdmission } from './authentication.js';
 import { routeOf } from './request-context.js';
 
-/** Where a request keeps its bill: a field every request has from its construction (a WeakMap lookup per access was measurable). */
-const BILL = Symbol('billing');
-type Billed = FastifyRequest & { [BILL]: RequestBilling | null };
-
 /**
  * Every request carries its bill (`request.billing`, the meter its use case charges); before a
  * billable route's handler runs, core/billing reserves its estimated cost (402 when it does not fit),
  * and a charged cost leaves in X-Request-Cost. The usage recorder settles the bill.
  */
 export function registerSpendReservation(app: FastifyInstance): void {
-  app.decorateRequest(BILL, null);
+  // Made on first read: a request refused by an earlier onRequest hook still has one for the recorder to settle.
+  app.decorateRequest('madeBill', null);
   app.decorateRequest('billing', {
     getter(this: FastifyRequest): RequestBilling {
-      return ((this as Billed)[BILL] ??= new RequestBilling());
+      return (this.madeBill ??= new RequestBilling());
     },
   });
   app.addHook('preHandler', (request, _reply, done) => {

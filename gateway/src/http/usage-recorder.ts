@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { boundedJsonText } from '../core/json/bounded-json-text.js';
-import type { ChargedUsage } from '../core/billing/billing-service.js';
 import { CONSOLE_CLIENT, redactBody, redactHeaders, type RequestLogEntry } from '../core/request-log/request-log.js';
 import { elapsedMs, routeOf } from './request-context.js';
+import type { RequestFailure } from './fastify-augment.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,34 +20,6 @@ declare module 'fastify' {
 /** The status the request log shows for a client that closed the connection before the answer was complete (nginx's). */
 export const CLIENT_CLOSED_REQUEST = 499;
 
-/** What the recorder keeps of a request between its hooks: how it was billed, and whether its log is done. */
-interface Recorded {
-  status: number;
-  usage: ChargedUsage | null;
-  latency: number;
-  /** Its log entry is written, or it has none to write (a route kept out of the log). */
-  logDone: boolean;
-}
-
-/**
- * Per-request state in fields every request has from its construction: WeakMaps keyed by the request
- * cost a hashed lookup per access and ephemeron work in every garbage collection.
- */
-const RECORDED = Symbol('recorded');
-/** The complete answer a request got (or `[stream]`), redacted into the request log once the answer has left. */
-const RESPONSE_BODY = Symbol('responseBody');
-/** The code and message of a failed answer (its error body, or a stream's error frame). */
-const FAILURE = Symbol('failure');
-interface Failure {
-  code: string | null;
-  message: string | null;
-}
-type Recordable = FastifyRequest & {
-  [RECORDED]: Recorded | null;
-  [RESPONSE_BODY]: string | Buffer | null;
-  [FAILURE]: Failure | null;
-};
-
 const STREAM = '[stream]';
 
 /** More than the request log keeps of a body (4 KiB), so it still says the body was cut. */
@@ -62,7 +34,7 @@ export const MAX_LOGGED_ERROR_MESSAGE_CHARS = 1000;
  * The code and message of an error answer, from the documented error shape (`{object:"error", message, code}`)
  * or OpenAI's `{error:{message, code}}`; nothing when the body is neither.
  */
-function failureOf(payload: string | Buffer): Failure | null {
+function failureOf(payload: string | Buffer): RequestFailure | null {
   if (payload.length === 0 || payload.length > MAX_ERROR_BODY_CHARS) return null;
   let body: unknown;
   try {
@@ -130,15 +102,15 @@ function requestBodyText(request: FastifyRequest): string | undefined {
  * closes, with status 499.
  */
 export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => boolean): void {
-  app.decorateRequest(RECORDED, null);
-  app.decorateRequest(RESPONSE_BODY, null);
-  app.decorateRequest(FAILURE, null);
+  app.decorateRequest('recorded', null);
+  app.decorateRequest('responseBodyForLog', null);
+  app.decorateRequest('failure', null);
 
   /** Bills the request once; resolves once its ledger entry is kept (at once for requests without a key). */
-  const bill = (request: Recordable, status: number): Promise<void> | undefined => {
-    if (request[RECORDED]) return;
+  const bill = (request: FastifyRequest, status: number): Promise<void> | undefined => {
+    if (request.recorded) return;
     if (routeOf(request).config?.unlogged) {
-      request[RECORDED] = { status, usage: null, latency: 0, logDone: true };
+      request.recorded = { status, usage: null, latency: 0, logDone: true };
       app.services.billing.release(request.billing);
       return;
     }
@@ -154,21 +126,21 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
       abandoned: status === CLIENT_CLOSED_REQUEST,
       fromConsole: client === CONSOLE_CLIENT,
     });
-    request[RECORDED] = { status, usage, latency, logDone: false };
+    request.recorded = { status, usage, latency, logDone: false };
     return committed;
   };
 
   /** Writes the request's log entry (once, after it was billed). */
-  const log = (request: Recordable): void => {
-    const outcome = request[RECORDED];
+  const log = (request: FastifyRequest): void => {
+    const outcome = request.recorded;
     if (!outcome || outcome.logDone) return;
     outcome.logDone = true;
     const { status, usage, latency } = outcome;
     const secrets = knownSecrets(app, request);
     const bodies = keepBodies();
     const requestBody = bodies ? requestBodyText(request) : undefined;
-    const responseBody = bodies ? (request[RESPONSE_BODY] ?? undefined) : undefined;
-    const failure = request[FAILURE];
+    const responseBody = bodies ? (request.responseBodyForLog ?? undefined) : undefined;
+    const failure = request.failure;
     const entry: RequestLogEntry = {
       id: request.id,
       time: Date.now(),
@@ -199,8 +171,8 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
   };
 
   const record = (request: FastifyRequest, status: number): Promise<void> | undefined => {
-    const committed = bill(request as Recordable, status);
-    log(request as Recordable);
+    const committed = bill(request, status);
+    log(request);
     return committed;
   };
 
@@ -209,15 +181,15 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
     (request: FastifyRequest, status: number) => record(request, status) ?? Promise.resolve(),
   );
   app.decorate('recordStreamFailure', (request: FastifyRequest, failure: { code: string; message: string }) => {
-    (request as Recordable)[FAILURE] = failure;
+    request.failure = failure;
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
     const complete =
       payload === null || payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload);
-    if (keepBodies()) (request as Recordable)[RESPONSE_BODY] = complete ? (payload ?? '') : STREAM;
-    if (complete && payload && reply.statusCode >= 400) (request as Recordable)[FAILURE] = failureOf(payload);
-    const committed = complete ? bill(request as Recordable, reply.statusCode) : undefined;
+    if (keepBodies()) request.responseBodyForLog = complete ? (payload ?? '') : STREAM;
+    if (complete && payload && reply.statusCode >= 400) request.failure = failureOf(payload);
+    const committed = complete ? bill(request, reply.statusCode) : undefined;
     if (committed) committed.then(() => done(null, payload), done);
     else done(null, payload);
   });

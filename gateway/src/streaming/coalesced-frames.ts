@@ -4,15 +4,13 @@ import type { FrameSink } from './sse-writer.js';
 
 /**
  * The body of one streamed response, as the Readable Fastify pipes into the response, written to
- * frame by frame (`write`, `end`) without a Writable side. Frames written in the same turn of the
- * event loop (an upstream chunk usually carries several) are pushed as one chunk, so one socket write
- * instead of one write (and one chunked-encoding frame) each; frames that arrive apart still go out at
- * the next turn. When the reader falls behind (the client does not read), `write` says so and 'drain'
- * follows once it asks for more. The end corks the socket over its turn, so a stream that ends in it
- * (its frames, `[DONE]` and the end of the chunked body) leaves in one system call.
- *
- * A Transform (a Writable side that only handed frames on) cost a stream 26 to 44 µs of the event
- * loop's time and about 40 µs of V8's helper threads under load; this class is the part that was used.
+ * frame by frame (`write`, `end`) without a Writable side (docs/performance.md says why). Frames
+ * written in the same turn of the event loop (an upstream chunk usually carries several) are pushed
+ * as one chunk, so one socket write instead of one write (and one chunked-encoding frame) each;
+ * frames that arrive apart still go out at the next turn. When the reader falls behind (the client
+ * does not read), `write` says so and 'drain' follows once it asks for more. The end corks the socket
+ * over its turn, so a stream that ends in it (its frames, `[DONE]` and the end of the chunked body)
+ * leaves in one system call.
  */
 export class CoalescedFrames extends Readable implements FrameSink {
   private pending: string[] = [];

@@ -69,11 +69,6 @@ export class SseWriter {
     return this.write(`data: ${JSON.stringify(data)}\n\n`);
   }
 
-  /** Sends one frame whose JSON text the caller serialised already (a chunk built from a precompiled head). */
-  sendJsonText(json: string): Promise<boolean> {
-    return this.write(`data: ${json}\n\n`);
-  }
-
   /** Sends one JSON frame under an event name (`event: <name>`), as OpenAI's Responses API streams do. */
   sendEvent(event: string, data: unknown): Promise<boolean> {
     return this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -101,9 +96,10 @@ export class SseWriter {
   }
 
   /**
-   * Sends one frame whose JSON text the caller serialised, without a promise: false when the socket's
-   * buffer is full and the caller should wait for `drained()` before the next. After the end or once
-   * the client left, the frame is dropped (`closed` says so).
+   * Sends one frame whose JSON text the caller serialised (frameChatChunk), for a loop that writes
+   * many frames and waits only when it must: false when the socket's buffer is full and the caller
+   * should wait for `drained()` before the next. After the end or once the client left, the frame is
+   * dropped (`closed` says so).
    */
   queueJsonText(json: string): boolean {
     if (this.ended || this.closed) return true;
@@ -126,7 +122,7 @@ export class SseWriter {
     return !this.closed;
   }
 
-  /** Not async: a frame the socket takes at once (nearly all) costs no promise of its own. */
+  /** Not async: a frame the socket takes at once (nearly all) needs no promise of its own. */
   private write(frame: string): Promise<boolean> {
     try {
       if (this.ended || this.closed) return SENT_NOTHING;

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  contentOnlyFrame,
-  reframeOpenAiStream,
-} from '../../src/providers/_shared/openai-wire/reframe-openai-stream.js';
+import { reframeOpenAiStream } from '../../src/providers/_shared/openai-wire/reframe-openai-stream.js';
+import { readContentOnlyFrame } from '../../src/providers/_shared/openai-wire/content-only-frame.js';
 import type { JsonRecord } from '../../src/providers/_shared/http/wire-guards.js';
 
 const frame = (body: object) =>
@@ -52,7 +50,7 @@ describe('content-only chat frames', () => {
     const { fast, full } = await bothWays(frames);
     expect(fast).toEqual(full);
     expect(fast).toContainEqual({ type: 'delta', index: 0, content: 'Hé "quoted" \\ \n \u2028 😀' });
-    expect(contentOnlyFrame(frames[1])).toEqual({ index: 0, content: 'Hé "quoted" \\ \n \u2028 😀' });
+    expect(readContentOnlyFrame(frames[1])).toEqual({ index: 0, content: 'Hé "quoted" \\ \n \u2028 😀' });
   });
 
   it('reads any text exactly: quotes, backslashes (also last), control characters, surrogates', () => {
@@ -79,10 +77,10 @@ describe('content-only chat frames', () => {
     for (let i = 0; i < 2000; i++) {
       const content = Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]).join('');
       const data = frame({ choices: [{ index: 0, delta: { content }, finish_reason: null }] });
-      expect(contentOnlyFrame(data), JSON.stringify(content)).toEqual({ index: 0, content });
+      expect(readContentOnlyFrame(data), JSON.stringify(content)).toEqual({ index: 0, content });
     }
     expect(
-      contentOnlyFrame(
+      readContentOnlyFrame(
         frame({ model: 'm\\"', choices: [{ index: 2, delta: { content: '\\' }, finish_reason: null }] }),
       ),
     ).toEqual({ index: 2, content: '\\' });
@@ -90,15 +88,15 @@ describe('content-only chat frames', () => {
 
   it('leaves every other frame to the full parse', () => {
     expect(
-      contentOnlyFrame(
+      readContentOnlyFrame(
         frame({ choices: [{ index: 0, delta: { role: 'assistant', content: 'x' }, finish_reason: null }] }),
       ),
     ).toBeUndefined();
     expect(
-      contentOnlyFrame(frame({ choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }] })),
+      readContentOnlyFrame(frame({ choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }] })),
     ).toBeUndefined();
     expect(
-      contentOnlyFrame(
+      readContentOnlyFrame(
         frame({
           choices: [{ index: 0, delta: { content: 'x' }, finish_reason: null }],
           usage: { prompt_tokens: 1, completion_tokens: 1 },
@@ -106,29 +104,29 @@ describe('content-only chat frames', () => {
       ),
     ).toBeUndefined();
     expect(
-      contentOnlyFrame(
+      readContentOnlyFrame(
         frame({ choices: [{ index: 0, delta: { content: 'x', tool_calls: [] }, finish_reason: null }] }),
       ),
     ).toBeUndefined();
     expect(
-      contentOnlyFrame(
+      readContentOnlyFrame(
         frame({ error: { message: 'boom' }, choices: [{ index: 0, delta: { content: 'x' }, finish_reason: null }] }),
       ),
     ).toBeUndefined();
     // An escape JSON does not allow: the full parse reports the frame as malformed.
     expect(
-      contentOnlyFrame(
+      readContentOnlyFrame(
         '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"\\q"},"finish_reason":null}]}',
       ),
     ).toBeUndefined();
     // A raw control character, which JSON does not allow inside a string, whether or not the text has an escape.
     expect(
-      contentOnlyFrame(
+      readContentOnlyFrame(
         '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"a\u0001b"},"finish_reason":null}]}',
       ),
     ).toBeUndefined();
     expect(
-      contentOnlyFrame(
+      readContentOnlyFrame(
         '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"a\tb"},"finish_reason":null}]}',
       ),
     ).toBeUndefined();

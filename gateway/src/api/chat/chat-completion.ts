@@ -8,6 +8,7 @@ import type { ChatMessage, ContentPart, ToolCall } from '../../wire/chat-message
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 import { batchesOf } from '../../streaming/event-batches.js';
+import { frameChatChunk } from '../../streaming/chat-chunk-frame.js';
 import { usageBody } from '../_shared/usage-body.js';
 import { samplingParams } from '../_shared/sampling-schema.js';
 import type { ChatBodyType } from './chat-schemas.js';
@@ -95,13 +96,7 @@ export function chatCompletionAnswer(
     };
   }
   const includeUsage = body.stream_options?.include_usage === true;
-  // The fields every chunk repeats are serialised once per stream; each chunk adds its choices (and usage).
-  const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(served.id)},"choices":`;
-  const chunk = (choices: unknown[], usage?: unknown) =>
-    `${head}${JSON.stringify(choices)}${usage === undefined ? '' : `,"usage":${JSON.stringify(usage)}`}}`;
-  // Most chunks carry only text: the same bytes as chunk([{ index, delta: { content }, finish_reason: null }]), built as text.
-  const textChunk = (index: number, content: string) =>
-    `${head}[{"index":${index},"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]}`;
+  const head = { id, created, model: served.id };
   return sendEventStream(request, reply, served.provider.id, async (writer) => {
     const started = new Set<number>();
     let mustWait = false;
@@ -110,24 +105,22 @@ export function chatCompletionAnswer(
     };
     const toolCalls = new WholeToolCalls((event) => {
       if (event.type === 'usage') {
-        if (includeUsage) send(chunk([], usageBody(event.usage)));
+        if (includeUsage) send(frameChatChunk(head, [], usageBody(event.usage)));
         return;
       }
       const firstOfChoice = !started.has(event.index);
       started.add(event.index);
       if (event.type === 'delta') {
-        if (!firstOfChoice && event.content !== undefined && !event.tool_calls)
-          return send(textChunk(event.index, event.content));
         // Every delta carries content, '' where it has no text (the role, tool calls), as Mistral's API sends them.
         const delta = {
           ...(firstOfChoice ? { role: 'assistant' } : {}),
           content: event.content ?? '',
           ...(event.tool_calls ? { tool_calls: event.tool_calls } : {}),
         };
-        send(chunk([{ index: event.index, delta, finish_reason: null }]));
+        send(frameChatChunk(head, [{ index: event.index, delta, finish_reason: null }]));
       } else {
         send(
-          chunk([
+          frameChatChunk(head, [
             {
               index: event.index,
               delta: firstOfChoice ? { role: 'assistant', content: '' } : { content: '' },

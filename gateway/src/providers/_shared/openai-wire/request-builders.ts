@@ -54,7 +54,6 @@ export function buildEmbeddingBody(request: EmbeddingRequest, dialect: OpenAiDia
 }
 
 function definedOnly(record: JsonRecord): JsonRecord {
-  // A plain loop: no entries array and no closure per field on every upstream request.
   const defined: JsonRecord = {};
   for (const key in record) if (record[key] !== undefined) defined[key] = record[key];
   return defined;
