@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { UsageWith } from '../../wire/usage-schema.js';
 
 export const Transcript = Type.Object(
   {
@@ -11,13 +12,8 @@ export const Transcript = Type.Object(
       Type.Array(Type.Object({ id: Type.Integer(), start: Type.Number(), end: Type.Number(), text: Type.String() })),
     ),
     usage: Type.Optional(
-      Type.Object(
-        {
-          prompt_tokens: Type.Integer(),
-          completion_tokens: Type.Integer(),
-          total_tokens: Type.Integer(),
-          prompt_audio_seconds: Type.Union([Type.Integer(), Type.Null()]),
-        },
+      UsageWith(
+        { prompt_audio_seconds: Type.Union([Type.Integer(), Type.Null()]) },
         { description: "Mistral's usage: audio seconds when known" },
       ),
     ),
