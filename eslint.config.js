@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import checkFile from 'eslint-plugin-check-file';
+import { noTypeImportCycle } from './eslint-rules/no-type-import-cycle.js';
 
 const root = import.meta.dirname;
 const subfolders = (dir) =>
@@ -160,7 +161,11 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
-    plugins: { 'import-x': importX, 'check-file': checkFile },
+    plugins: {
+      'import-x': importX,
+      'check-file': checkFile,
+      switchyard: { rules: { 'no-type-import-cycle': noTypeImportCycle } },
+    },
     settings: {
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs', '.cjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
@@ -176,6 +181,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'import-x/no-restricted-paths': zonesRule(zones),
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'switchyard/no-type-import-cycle': 'error',
       'check-file/filename-naming-convention': [
         'error',
         { '**/*.{ts,tsx,js,mjs,cjs}': 'KEBAB_CASE' },

@@ -57,7 +57,7 @@ export const ServerConfigSchema = Type.Object(
     drain_delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 })),
     /** Overall deadline of every request (retries, backoff and fallbacks included), until a non-streamed answer is complete or a stream has started. */
     request_deadline_ms: Type.Optional(Type.Integer({ minimum: 1 })),
-    /** Names this gateway on /status and in metrics (default: hostname-pid). */
+    /** Names this gateway on /status and in metrics (default: hostname-pid); GATEWAY_INSTANCE_ID overrides it. */
     instance_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     /** Addresses the gateway may fetch client-given URLs from although they are loopback or private: `127.0.0.1:9000`, `10.0.0.0/8`. */
     url_fetch_allow: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
@@ -98,6 +98,7 @@ export const ServerConfigSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+export type ServerConfig = Static<typeof ServerConfigSchema>;
 
 export const AccountConfigSchema = Type.Object(
   {
@@ -110,6 +111,7 @@ export const AccountConfigSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+export type AccountConfig = Static<typeof AccountConfigSchema>;
 
 /** What one key may keep stored; see DEFAULT_QUOTAS for the defaults and why. */
 export const QuotasConfigSchema = Type.Object(
@@ -131,6 +133,7 @@ export const QuotasConfigSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+export type QuotasConfig = Static<typeof QuotasConfigSchema>;
 
 export const ConfigFileSchema = Type.Object(
   {

@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
-import type { ModelConfig, ProviderConfig } from './config-schema.js';
-import type { AccountSettings, ServerSettings, StorageQuotaSettings } from './gateway-options.js';
+import type { AccountConfig, ModelConfig, ProviderConfig, QuotasConfig, ServerConfig } from './config-schema.js';
 import {
   DEFAULT_CHAT_MODEL,
   DEFAULT_EMBEDDING_MODEL,
@@ -17,48 +16,55 @@ export { DEFAULT_EMBEDDING_MODEL };
  */
 export const TEAM_DRAIN_DELAY_MS = 5_000;
 
-export const DEFAULT_SERVER: ServerSettings = {
-  bodyLimitBytes: 50 * 1024 * 1024,
+/**
+ * The config file's server settings when it does not give them, in its names and units. Two have no
+ * default: instance_id (hostname-pid is made up at start) and metrics_token (only an Owner key reads /metrics).
+ */
+export const DEFAULT_SERVER: Required<Omit<ServerConfig, 'instance_id' | 'metrics_token'>> = {
+  body_limit_mb: 50,
   // A JSON body of 4 MB is about a million tokens of text: past any context window, far below the body limit.
-  inflatedBodyLimitBytes: 4 * 1024 * 1024,
-  bodyIdleTimeoutMs: 30_000,
-  allowedHosts: [],
-  corsOrigins: [],
-  compressionThresholdBytes: 1024,
-  requestLogSize: 500,
-  requestLogBodies: false,
-  requestLogRetentionDays: 7,
-  shutdownGraceMs: 10_000,
-  drainDelayMs: 0,
-  warmEngines: true,
+  inflated_body_limit_mb: 4,
+  body_idle_timeout_ms: 30_000,
+  allowed_hosts: [],
+  cors_origins: [],
+  compression_threshold_bytes: 1024,
+  request_log_size: 500,
+  request_log_bodies: false,
+  request_log_retention_days: 7,
+  shutdown_grace_ms: 10_000,
+  drain_delay_ms: 0,
+  warm_engines: true,
   // 5 minutes: past today's worst case of one hanging route (60 s first byte x 3 attempts), under the
   // 10 minutes SDKs wait by default, and room for long non-streamed answers and OCR on a CPU.
-  requestDeadlineMs: 300_000,
-  urlFetchAllow: [],
-  headersTimeoutMs: 30_000,
-  requestTimeoutMs: 300_000,
-  keepAliveTimeoutMs: 72_000,
+  request_deadline_ms: 300_000,
+  url_fetch_allow: [],
+  headers_timeout_ms: 30_000,
+  request_timeout_ms: 300_000,
+  keep_alive_timeout_ms: 72_000,
   // 8 lines at once per instance, 4 of one batch: two batches share an instance evenly, and an
   // upstream sees at most 4 × instances concurrent requests from one batch.
-  batchConcurrency: 8,
-  batchConcurrencyPerBatch: 4,
-  batchRecoverySeconds: 10,
+  batch_concurrency: 8,
+  batch_concurrency_per_batch: 4,
+  batch_recovery_seconds: 10,
   // A local engine has up to 4 workers and reads a document's pages in parallel: 4 documents at
   // once keep it busy, and 2 of one key let another key's first document in at once (behind at
   // most two documents' pages in flight) while one key alone can still keep 2 going.
-  ocrConcurrency: 4,
-  ocrConcurrencyPerKey: 2,
+  ocr_concurrency: 4,
+  ocr_concurrency_per_key: 2,
   // A client uploads a few files in parallel at most; more from one key are slow or stalled uploads
   // holding connections and buffers.
-  uploadConcurrencyPerKey: 4,
+  upload_concurrency_per_key: 4,
   // Two decoding threads leave a small machine's event loop a core; a page is rendered in well under
   // a second, so a minute is far past any honest document, and 512 MiB of heap reads any page of one.
-  mediaWorkers: Math.min(2, availableParallelism()),
-  mediaJobTimeoutMs: 60_000,
-  mediaJobMemoryMb: 512,
+  media_workers: Math.min(2, availableParallelism()),
+  media_job_timeout_ms: 60_000,
+  media_job_memory_mb: 512,
   // Ten times the largest real extraction schemas seen (a few hundred properties); Ajv compiles
   // 10,000 values in about a second on one core, and 32 levels are 15 of nested properties.
-  clientSchemas: { maxBytes: 256 * 1024, maxDepth: 32, maxNodes: 10_000, jobTimeoutMs: 10_000 },
+  schema_max_kb: 256,
+  schema_max_depth: 32,
+  schema_max_nodes: 10_000,
+  schema_job_timeout_ms: 10_000,
 };
 
 /**
@@ -68,14 +74,12 @@ export const DEFAULT_SERVER: ServerSettings = {
  */
 export const DEFAULT_BREAKER = { failureThreshold: 5, cooldownMs: 10_000, maxCooldownMs: 120_000 } as const;
 
-export const DEFAULT_ACCOUNT: AccountSettings = {
-  fullName: 'Local developer',
+export const DEFAULT_ACCOUNT: Required<AccountConfig> = {
+  full_name: 'Local developer',
   currency: 'USD',
-  initialBalance: 100,
-  defaultCompletionTokens: 1024,
+  initial_balance: 100,
+  default_completion_tokens: 1024,
 };
-
-const MIB = 1024 * 1024;
 
 /**
  * What one key may keep: generous for one developer or service, small enough that a dozen keys
@@ -87,15 +91,15 @@ const MIB = 1024 * 1024;
  * 10,000, each at most 16 MiB of entries (hundreds of long turns, or a few with images). Batches: 100 not yet ended at once (ended ones cannot be
  * deleted, so they do not count; each may hold 50,000 lines).
  */
-export const DEFAULT_QUOTAS: StorageQuotaSettings = {
-  filesPerKey: 1000,
-  fileBytesPerKey: 1024 * MIB,
-  agentsPerKey: 1000,
-  agentMaxBytes: 128 * 1024,
-  agentAllVersionsMaxBytes: 256 * 1024,
-  conversationsPerKey: 10_000,
-  conversationMaxBytes: 16 * MIB,
-  unfinishedBatchesPerKey: 100,
+export const DEFAULT_QUOTAS: Required<QuotasConfig> = {
+  files_per_key: 1000,
+  file_storage_mb_per_key: 1024,
+  agents_per_key: 1000,
+  agent_max_kb: 128,
+  agent_all_versions_max_kb: 256,
+  conversations_per_key: 10_000,
+  conversation_max_mb: 16,
+  unfinished_batches_per_key: 100,
 };
 
 /** The built-in provider that serves GGUF files from the data folder's models/ directory. */

@@ -14,8 +14,9 @@ import {
   localLanguageModelRoutes,
   TEAM_DRAIN_DELAY_MS,
 } from './defaults.js';
+import { accountSettings, serverSettings, storageQuotaSettings, type ServerFileSettings } from './file-settings.js';
 import type { GatewayOptions } from './gateway-options.js';
-import { parseUrlFetchAllow } from './url-fetch-allow.js';
+import { withDefaults } from './section-settings.js';
 import { loadTeamSettings } from './team-settings.js';
 
 export interface LoadOptionsInput {
@@ -118,19 +119,12 @@ function instanceIdFrom(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** Node refuses a headers timeout longer than a (non-zero) request timeout. */
-function connectionTimeouts(server: NonNullable<ConfigFile['server']>) {
-  const headersTimeoutMs = server.headers_timeout_ms ?? DEFAULT_SERVER.headersTimeoutMs;
-  const requestTimeoutMs = server.request_timeout_ms ?? DEFAULT_SERVER.requestTimeoutMs;
-  if (requestTimeoutMs > 0 && headersTimeoutMs > requestTimeoutMs) {
+function checkConnectionTimeouts({ headers_timeout_ms, request_timeout_ms }: ServerFileSettings): void {
+  if (request_timeout_ms > 0 && headers_timeout_ms > request_timeout_ms) {
     throw new ConfigError(
-      `server.headers_timeout_ms (${headersTimeoutMs}) must not be longer than server.request_timeout_ms (${requestTimeoutMs})`,
+      `server.headers_timeout_ms (${headers_timeout_ms}) must not be longer than server.request_timeout_ms (${request_timeout_ms})`,
     );
   }
-  return {
-    headersTimeoutMs,
-    requestTimeoutMs,
-    keepAliveTimeoutMs: server.keep_alive_timeout_ms ?? DEFAULT_SERVER.keepAliveTimeoutMs,
-  };
 }
 
 /** GATEWAY_METRICS_TOKEN over server.metrics_token; a short token is refused like the config file's. */
@@ -150,10 +144,11 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
   const file: ConfigFile = configPath ? await readConfigFile(resolve(configPath), env) : {};
   const dataDir = resolve(overrides.dataDir ?? env.GATEWAY_DATA_DIR ?? defaultDataDir(env));
   const filesDir = resolve(env.GATEWAY_FILES_DIR?.trim() || join(dataDir, 'files'));
-  const server = file.server ?? {};
   const team = loadTeamSettings(env);
-  const account = file.account ?? {};
-  const quotas = file.quotas ?? {};
+  const server = withDefaults(
+    file.server,
+    team.redisUrl ? { ...DEFAULT_SERVER, drain_delay_ms: TEAM_DRAIN_DELAY_MS } : DEFAULT_SERVER,
+  );
 
   const builtInModels = [...localLanguageModelRoutes(ggufNamesIn(join(dataDir, 'models'))), ...BUILT_IN_MODELS];
   const providers = mergeById(BUILT_IN_PROVIDERS, file.providers ?? []);
@@ -163,6 +158,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
   const consoleDir = join(packageRoot, 'dist', 'renderer');
   const host = overrides.host ?? env.GATEWAY_HOST ?? '127.0.0.1';
   if (!host.trim()) throw new ConfigError('GATEWAY_HOST: must not be empty');
+  checkConnectionTimeouts(server);
 
   return {
     host,
@@ -172,74 +168,14 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
     configPath,
     adminKey: overrides.adminKey ?? (env.GATEWAY_ADMIN_KEY || undefined),
     secretKey: env.GATEWAY_SECRET_KEY || undefined,
-    server: {
-      bodyLimitBytes:
-        server.body_limit_mb !== undefined
-          ? Math.round(server.body_limit_mb * 1024 * 1024)
-          : DEFAULT_SERVER.bodyLimitBytes,
-      inflatedBodyLimitBytes:
-        server.inflated_body_limit_mb !== undefined
-          ? Math.round(server.inflated_body_limit_mb * 1024 * 1024)
-          : DEFAULT_SERVER.inflatedBodyLimitBytes,
-      bodyIdleTimeoutMs: server.body_idle_timeout_ms ?? DEFAULT_SERVER.bodyIdleTimeoutMs,
-      allowedHosts: server.allowed_hosts ?? DEFAULT_SERVER.allowedHosts,
-      corsOrigins: server.cors_origins ?? DEFAULT_SERVER.corsOrigins,
-      compressionThresholdBytes: server.compression_threshold_bytes ?? DEFAULT_SERVER.compressionThresholdBytes,
-      requestLogSize: server.request_log_size ?? DEFAULT_SERVER.requestLogSize,
-      requestLogBodies: server.request_log_bodies ?? DEFAULT_SERVER.requestLogBodies,
-      requestLogRetentionDays: server.request_log_retention_days ?? DEFAULT_SERVER.requestLogRetentionDays,
-      shutdownGraceMs: server.shutdown_grace_ms ?? DEFAULT_SERVER.shutdownGraceMs,
-      drainDelayMs: server.drain_delay_ms ?? (team.redisUrl ? TEAM_DRAIN_DELAY_MS : DEFAULT_SERVER.drainDelayMs),
-      warmEngines: server.warm_engines ?? DEFAULT_SERVER.warmEngines,
-      requestDeadlineMs: server.request_deadline_ms ?? DEFAULT_SERVER.requestDeadlineMs,
-      instanceId: instanceIdFrom(env) ?? server.instance_id,
-      urlFetchAllow: server.url_fetch_allow ? parseUrlFetchAllow(server.url_fetch_allow) : DEFAULT_SERVER.urlFetchAllow,
-      ...connectionTimeouts(server),
-      metricsToken: metricsToken(env, server.metrics_token),
-      batchConcurrency: server.batch_concurrency ?? DEFAULT_SERVER.batchConcurrency,
-      batchConcurrencyPerBatch: server.batch_concurrency_per_batch ?? DEFAULT_SERVER.batchConcurrencyPerBatch,
-      batchRecoverySeconds: server.batch_recovery_seconds ?? DEFAULT_SERVER.batchRecoverySeconds,
-      ocrConcurrency: server.ocr_concurrency ?? DEFAULT_SERVER.ocrConcurrency,
-      ocrConcurrencyPerKey: server.ocr_concurrency_per_key ?? DEFAULT_SERVER.ocrConcurrencyPerKey,
-      uploadConcurrencyPerKey: server.upload_concurrency_per_key ?? DEFAULT_SERVER.uploadConcurrencyPerKey,
-      mediaWorkers: server.media_workers ?? DEFAULT_SERVER.mediaWorkers,
-      mediaJobTimeoutMs: server.media_job_timeout_ms ?? DEFAULT_SERVER.mediaJobTimeoutMs,
-      mediaJobMemoryMb: server.media_job_memory_mb ?? DEFAULT_SERVER.mediaJobMemoryMb,
-      clientSchemas: {
-        maxBytes:
-          server.schema_max_kb !== undefined ? server.schema_max_kb * 1024 : DEFAULT_SERVER.clientSchemas.maxBytes,
-        maxDepth: server.schema_max_depth ?? DEFAULT_SERVER.clientSchemas.maxDepth,
-        maxNodes: server.schema_max_nodes ?? DEFAULT_SERVER.clientSchemas.maxNodes,
-        jobTimeoutMs: server.schema_job_timeout_ms ?? DEFAULT_SERVER.clientSchemas.jobTimeoutMs,
-      },
-    },
+    server: serverSettings({
+      ...server,
+      instance_id: instanceIdFrom(env) ?? server.instance_id,
+      metrics_token: metricsToken(env, server.metrics_token),
+    }),
     team,
-    account: {
-      fullName: account.full_name ?? DEFAULT_ACCOUNT.fullName,
-      currency: account.currency ?? DEFAULT_ACCOUNT.currency,
-      initialBalance: account.initial_balance ?? DEFAULT_ACCOUNT.initialBalance,
-      defaultCompletionTokens: account.default_completion_tokens ?? DEFAULT_ACCOUNT.defaultCompletionTokens,
-    },
-    quotas: {
-      filesPerKey: quotas.files_per_key ?? DEFAULT_QUOTAS.filesPerKey,
-      fileBytesPerKey:
-        quotas.file_storage_mb_per_key !== undefined
-          ? Math.round(quotas.file_storage_mb_per_key * 1024 * 1024)
-          : DEFAULT_QUOTAS.fileBytesPerKey,
-      agentsPerKey: quotas.agents_per_key ?? DEFAULT_QUOTAS.agentsPerKey,
-      agentMaxBytes:
-        quotas.agent_max_kb !== undefined ? Math.round(quotas.agent_max_kb * 1024) : DEFAULT_QUOTAS.agentMaxBytes,
-      agentAllVersionsMaxBytes:
-        quotas.agent_all_versions_max_kb !== undefined
-          ? Math.round(quotas.agent_all_versions_max_kb * 1024)
-          : DEFAULT_QUOTAS.agentAllVersionsMaxBytes,
-      conversationsPerKey: quotas.conversations_per_key ?? DEFAULT_QUOTAS.conversationsPerKey,
-      conversationMaxBytes:
-        quotas.conversation_max_mb !== undefined
-          ? Math.round(quotas.conversation_max_mb * 1024 * 1024)
-          : DEFAULT_QUOTAS.conversationMaxBytes,
-      unfinishedBatchesPerKey: quotas.unfinished_batches_per_key ?? DEFAULT_QUOTAS.unfinishedBatchesPerKey,
-    },
+    account: accountSettings(withDefaults(file.account, DEFAULT_ACCOUNT)),
+    quotas: storageQuotaSettings(withDefaults(file.quotas, DEFAULT_QUOTAS)),
     providers,
     models,
     builtIn: {

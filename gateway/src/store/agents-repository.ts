@@ -3,41 +3,24 @@ import { newestFirst } from './newest-first.js';
 import { inScope, ownerCondition, type OwnerScope } from './owner-scope.js';
 import type { Row } from './tables.js';
 
+type StoredAgent = Row<'agents'>;
+
 /** What an agent is configured with; each update makes a new version of it. */
-export interface AgentConfiguration {
-  name: string;
-  model: string;
-  instructions: string | null;
-  description: string | null;
+export type AgentConfiguration = Pick<StoredAgent, 'name' | 'model' | 'instructions' | 'description'> & {
   tools: unknown[];
   /** Mistral's `completion_args`: chat parameters (temperature, max_tokens, ...) every turn uses. */
   completion_args: Record<string, unknown>;
-}
+};
 
-export interface AgentRecord extends AgentConfiguration {
-  id: string;
-  created_at: number;
-  /** When the current version was made (null: never updated since before versions were recorded). */
-  updated_at: number | null;
-  /** The current version; versions 0 … version - 1 are in `history`. */
-  version: number;
-  /** The earlier configurations, oldest first, each with the time it was made. */
-  history: (AgentConfiguration & { updated_at: number })[];
-  /** The key that created the agent (null: created before ownership was recorded; Owners only). */
-  key_id: string | null;
-  /** The version served when none is named (null: the newest, `version`). */
-  active_version: number | null;
-}
+/** An agent with its JSON columns read. */
+export type AgentRecord = Omit<StoredAgent, 'tools' | 'completion_args' | 'history'> &
+  AgentConfiguration & {
+    /** The earlier configurations, oldest first, each with the time it was made. */
+    history: (AgentConfiguration & { updated_at: number })[];
+  };
 
 /** A name for one of an agent's versions (times in seconds). */
-export interface AgentAlias {
-  alias: string;
-  version: number;
-  created_at: number;
-  updated_at: number;
-}
-
-type StoredAgent = Row<'agents'>;
+export type AgentAlias = Omit<Row<'agent_aliases'>, 'agent_id'>;
 
 /** Versions recorded before agents had completion_args had none. */
 const withArgs = (version: Partial<AgentConfiguration>) => ({

@@ -6,24 +6,14 @@ import type { Row } from './tables.js';
 /** One entry of a conversation, in Mistral's conversations wire form (`message.input`, `message.output`, `function.call`, `function.result`). */
 export type ConversationEntry = Record<string, unknown> & { id: string; type: string };
 
-export interface ConversationRecord {
-  id: string;
-  key_id: string | null;
-  /** Set when the conversation talks to an agent; `model`, `instructions` and `tools` are then the agent's at `agent_version`. */
-  agent_id: string | null;
-  agent_version: number | null;
-  model: string;
-  instructions: string | null;
+type StoredConversation = Row<'conversations'>;
+
+/** A conversation with its JSON columns read. */
+export type ConversationRecord = Omit<StoredConversation, 'tools' | 'metadata' | 'entries'> & {
   tools: unknown[];
-  name: string | null;
-  description: string | null;
   metadata: Record<string, unknown> | null;
   entries: ConversationEntry[];
-  created_at: number;
-  updated_at: number;
-}
-
-type StoredConversation = Row<'conversations'>;
+};
 
 const fromStored = (stored: StoredConversation): ConversationRecord => ({
   ...stored,

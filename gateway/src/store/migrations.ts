@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, Dialect } from './database.js';
+import type { Database, Dialect } from './database-interface.js';
 import { StoreError } from './store-error.js';
 import type { Tables } from './tables.js';
 

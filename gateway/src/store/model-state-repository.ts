@@ -1,13 +1,11 @@
 import type { Database } from './database.js';
 import type { Row } from './tables.js';
 
-export interface ModelStateRecord {
-  id: string;
+export type ModelStateRecord = Omit<Row<'model_state'>, 'metadata' | 'archived' | 'deleted'> & {
   metadata: Record<string, string>;
   archived: boolean;
   deleted: boolean;
-  updated_at: number;
-}
+};
 
 const fromStored = (stored: Row<'model_state'>): ModelStateRecord => ({
   id: stored.id,

@@ -2,16 +2,13 @@ import type { Database } from './database.js';
 import type { Row } from './tables.js';
 
 /** A stored Responses API response: the response object, the input items it was given, and the items of the conversation before them. */
-export interface StoredResponseRecord {
-  id: string;
-  created_at: number;
-  key_id: string | null;
+export type StoredResponseRecord = Omit<Row<'responses'>, 'native' | 'response' | 'input_items' | 'context_items'> & {
   /** True when an upstream that speaks the Responses API produced it (and can continue it itself). */
   native: boolean;
   response: Record<string, unknown>;
   input_items: Record<string, unknown>[];
   context_items: Record<string, unknown>[];
-}
+};
 
 export class ResponsesRepository {
   constructor(private readonly db: Database) {}

@@ -87,10 +87,15 @@ export interface Tables {
     tools: string;
     description: string | null;
     created_at: number;
+    /** The key that created the agent (null: created before ownership was recorded; Owners only). */
     key_id: string | null;
+    /** The current version; versions 0 … version - 1 are in `history`. */
     version: number;
+    /** When the current version was made (null: never updated since before versions were recorded). */
     updated_at: number | null;
+    /** JSON array: the earlier configurations, oldest first, each with the time it was made. */
     history: string;
+    /** The version served when none is named (null: the newest, `version`). */
     active_version: number | null;
     /** JSON object: the chat parameters every turn of the agent uses. */
     completion_args: string;
@@ -137,6 +142,7 @@ export interface Tables {
   conversations: {
     id: string;
     key_id: string | null;
+    /** Set when the conversation talks to an agent; `model`, `instructions` and `tools` are then the agent's at `agent_version`. */
     agent_id: string | null;
     agent_version: number | null;
     model: string;

@@ -23,6 +23,15 @@ export const ToolCall = Type.Object({
 });
 export type ToolCall = Static<typeof ToolCall>;
 
+/** A piece of a streamed tool call, for the choice's call at `index`: the first piece names it, the rest add to its arguments. */
+export const ToolCallDelta = Type.Object({
+  index: Type.Integer(),
+  id: Type.Optional(Type.String()),
+  type: Type.Optional(Type.Literal('function')),
+  function: Type.Optional(Type.Object({ name: Type.Optional(Type.String()), arguments: Type.Optional(Type.String()) })),
+});
+export type ToolCallDelta = Static<typeof ToolCallDelta>;
+
 export const ChatMessage = Type.Object({
   role: ChatRole,
   content: Type.Union([Type.String(), Type.Array(ContentPart), Type.Null()]),

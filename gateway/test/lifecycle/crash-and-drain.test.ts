@@ -200,7 +200,7 @@ describe('batches across a stop', () => {
   it('SIGTERM lets the line in flight finish and records it: after a restart every line reached the upstream exactly once', async () => {
     // Three rounds of lines (the per-batch concurrency at once), 0.6 s a round: the signal has two rounds
     // (1.2 s), not one, to arrive before every line has started, however late a busy machine handles it.
-    const lines = 3 * DEFAULT_SERVER.batchConcurrencyPerBatch;
+    const lines = 3 * DEFAULT_SERVER.batch_concurrency_per_batch;
     const gateway = await start({ shutdown_grace_ms: 10_000 });
     upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 }, path: '/v1/chat/completions' });
     const id = await uploadBatch(gateway, lines);
@@ -235,7 +235,7 @@ describe('batches across a stop', () => {
     expect(counts.every((count) => count >= 1)).toBe(true);
     // The lines in flight at the kill (at most the per-batch concurrency) may run twice, no other.
     expect(counts.reduce((sum, count) => sum + count, 0)).toBeLessThanOrEqual(
-      LINES + DEFAULT_SERVER.batchConcurrencyPerBatch,
+      LINES + DEFAULT_SERVER.batch_concurrency_per_batch,
     );
   }, 120_000);
 });

@@ -202,6 +202,14 @@ describe('cycles and file names', () => {
     dir = mkdtempSync(join(root, 'gateway/test/lint/cycle-probe-'));
     writeFileSync(join(dir, 'first.ts'), "import { second } from './second.js';\nexport const first = () => second;\n");
     writeFileSync(join(dir, 'second.ts'), "import { first } from './first.js';\nexport const second = () => first;\n");
+    writeFileSync(
+      join(dir, 'type-first.ts'),
+      "import { second } from './type-second.js';\nexport type First = typeof second;\n",
+    );
+    writeFileSync(
+      join(dir, 'type-second.ts'),
+      "import type { First } from './type-first.js';\nexport const second = (first: First) => first;\n",
+    );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -213,6 +221,18 @@ describe('cycles and file names', () => {
     );
     expect(
       found.some((problem) => problem.startsWith('import-x/no-cycle:')),
+      found.join('\n'),
+    ).toBe(true);
+  });
+
+  it('fails an import cycle through a type-only import', async () => {
+    const relativeDir = dir.slice(root.length + 1);
+    const found = await problems(
+      `${relativeDir}/type-second.ts`,
+      "import type { First } from './type-first.js';\nexport const second = (first: First) => first;",
+    );
+    expect(
+      found.some((problem) => problem.startsWith('switchyard/no-type-import-cycle:')),
       found.join('\n'),
     ).toBe(true);
   });

@@ -18,6 +18,7 @@ import { errorResponses } from '../_shared/common-schemas.js';
 import { chatCompletion, toChatRequest } from '../chat/chat-completion.js';
 import { CompletionArgs, type ChatBodyType } from '../chat/chat-schemas.js';
 import { AgentToolInput as AgentTool } from '../../wire/agent-tool-schemas.js';
+import { Usage } from '../../wire/usage-schema.js';
 
 const Inputs = Type.Union(
   [
@@ -69,11 +70,6 @@ const RestartBody = Type.Object(
 
 const Entry = Type.Record(Type.String(), Type.Unknown(), {
   description: 'A conversation entry: {object: "entry", type, id, created_at, …}',
-});
-const Usage = Type.Object({
-  prompt_tokens: Type.Integer(),
-  completion_tokens: Type.Integer(),
-  total_tokens: Type.Integer(),
 });
 const ConversationResponse = Type.Object({
   object: Type.Literal('conversation.response'),

@@ -1,9 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TEXT_LIMITS } from '../../wire/text-limits.js';
-import { ChatRole, ImageUrl, TextPart } from '../../wire/chat-message-schemas.js';
+import { ChatRole, ImageUrl, TextPart, ToolCallDelta } from '../../wire/chat-message-schemas.js';
 import { ResponseFormat } from '../../wire/response-format-schema.js';
 import { NamedToolChoice, ToolChoiceMode, ToolDefinition } from '../../wire/tool-schemas.js';
 import { SamplingFields } from '../_shared/sampling-schema.js';
+import { Usage } from '../../wire/usage-schema.js';
 
 /** An image part as clients send it: OpenAI's `{url, detail}` object or Mistral's bare URL string. */
 const ImagePartInput = Type.Object({
@@ -86,19 +87,6 @@ export const CompletionArgs = Type.Object(
   },
 );
 export type CompletionArgsType = Static<typeof CompletionArgs>;
-
-const ToolCallDelta = Type.Object({
-  index: Type.Integer(),
-  id: Type.Optional(Type.String()),
-  type: Type.Optional(Type.Literal('function')),
-  function: Type.Optional(Type.Object({ name: Type.Optional(Type.String()), arguments: Type.Optional(Type.String()) })),
-});
-
-const Usage = Type.Object({
-  prompt_tokens: Type.Integer(),
-  completion_tokens: Type.Integer(),
-  total_tokens: Type.Integer(),
-});
 
 export const ChatCompletion = Type.Object(
   {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SamplingFields } from '../_shared/sampling-schema.js';
+import { Usage } from '../../wire/usage-schema.js';
 
 export const CompletionBody = Type.Object(
   {
@@ -25,11 +26,7 @@ export const TextCompletion = Type.Object(
         logprobs: Type.Null(),
       }),
     ),
-    usage: Type.Object({
-      prompt_tokens: Type.Integer(),
-      completion_tokens: Type.Integer(),
-      total_tokens: Type.Integer(),
-    }),
+    usage: Usage,
   },
   { additionalProperties: true },
 );

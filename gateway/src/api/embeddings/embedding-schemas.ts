@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { EmbeddingsUsage } from '../../wire/usage-schema.js';
 
 export const Input = Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 2048 })]);
 
@@ -27,7 +28,7 @@ export const EmbeddingList = Type.Object(
       }),
     ),
     model: Type.String(),
-    usage: Type.Object({ prompt_tokens: Type.Integer(), total_tokens: Type.Integer() }),
+    usage: EmbeddingsUsage,
   },
   { additionalProperties: true },
 );

@@ -5,6 +5,7 @@ import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 import { usageBody } from '../_shared/usage-body.js';
 import { SamplingFields, samplingParams } from '../_shared/sampling-schema.js';
+import { Usage } from '../../wire/usage-schema.js';
 
 const FimBody = Type.Object(
   {
@@ -29,11 +30,7 @@ const FimCompletion = Type.Object({
       finish_reason: Type.String(),
     }),
   ),
-  usage: Type.Object({
-    prompt_tokens: Type.Integer(),
-    completion_tokens: Type.Integer(),
-    total_tokens: Type.Integer(),
-  }),
+  usage: Usage,
 });
 
 /** POST /v1/fim/completions (Mistral's fill in the middle): the code between `prompt` and `suffix`, answered in the chat shape, or streamed as chat chunks. */

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MissingFieldSchema, MistralOcrResponseSchema } from '../../wire/mistral-ocr-response-schema.js';
+import { UsageWith } from '../../wire/usage-schema.js';
 
 export const Granularity = Type.Union([Type.Literal('word'), Type.Literal('line'), Type.Literal('block')], {
   default: 'word',
@@ -151,10 +152,7 @@ export const SpecOcrResultSchema = Type.Object(
       Type.Array(MissingFieldSchema, { description: 'The schema fields left null in structured_data, and why.' }),
     ),
     usage: Type.Optional(
-      Type.Object(
-        { prompt_tokens: Type.Integer(), completion_tokens: Type.Integer(), total_tokens: Type.Integer() },
-        { description: "The chat model's tokens for a schema fill (billed); zero for the extractor." },
-      ),
+      UsageWith({}, { description: "The chat model's tokens for a schema fill (billed); zero for the extractor." }),
     ),
   },
   { additionalProperties: false },

@@ -1,12 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { EngineState } from '../../wire/engine-state-schema.js';
 import { HealthSchema } from '../../wire/health-schema.js';
-
-export const EngineState = Type.Union([
-  Type.Literal('cold'),
-  Type.Literal('loading'),
-  Type.Literal('ready'),
-  Type.Literal('unavailable'),
-]);
 
 export const BreakerObject = Type.Object({
   state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')]),

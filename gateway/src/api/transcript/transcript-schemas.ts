@@ -1,4 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { TranscriptSegment } from '../../wire/transcript-segment-schema.js';
+import { UsageWith } from '../../wire/usage-schema.js';
 
 export const Transcript = Type.Object(
   {
@@ -7,17 +9,10 @@ export const Transcript = Type.Object(
     task: Type.Optional(Type.String()),
     language: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     duration: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-    segments: Type.Optional(
-      Type.Array(Type.Object({ id: Type.Integer(), start: Type.Number(), end: Type.Number(), text: Type.String() })),
-    ),
+    segments: Type.Optional(Type.Array(TranscriptSegment)),
     usage: Type.Optional(
-      Type.Object(
-        {
-          prompt_tokens: Type.Integer(),
-          completion_tokens: Type.Integer(),
-          total_tokens: Type.Integer(),
-          prompt_audio_seconds: Type.Union([Type.Integer(), Type.Null()]),
-        },
+      UsageWith(
+        { prompt_audio_seconds: Type.Union([Type.Integer(), Type.Null()]) },
         { description: "Mistral's usage: audio seconds when known" },
       ),
     ),

@@ -1,4 +1,4 @@
-import type { AccountSettings } from '../../config/gateway-options.js';
+import type { AccountSettings } from '../../config/file-settings.js';
 import type { AccountRecord, AccountRepository } from '../../store/account-repository.js';
 import type { ApiKeyRecord } from '../../store/keys-repository.js';
 import { GatewayError } from '../errors/gateway-error.js';

@@ -1,4 +1,4 @@
-import type { StorageQuotaSettings } from '../../config/gateway-options.js';
+import type { StorageQuotaSettings } from '../../config/file-settings.js';
 import type { AgentsRepository } from '../../store/agents-repository.js';
 import type { BatchesRepository } from '../../store/batches-repository.js';
 import type { ConversationsRepository } from '../../store/conversations-repository.js';

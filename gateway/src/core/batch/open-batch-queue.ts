@@ -1,4 +1,4 @@
-import type { ServerSettings } from '../../config/gateway-options.js';
+import type { ServerSettings } from '../../config/file-settings.js';
 import { openJobQueue } from '../../store/job-queue.js';
 import type { BatchLineQueue } from './batch-line-queue.js';
 import { MAX_RATE_LIMIT_WAIT_MS } from './batch-runner.js';

@@ -1,16 +1,9 @@
-import type { ServerSettings } from '../../config/gateway-options.js';
-import type { ServerOverrides } from './settings-store.js';
+import type { CamelCase } from '../../config/camel-cased.js';
+import type { ServerConfig } from '../../config/config-schema.js';
+import type { ServerSettings } from '../../config/file-settings.js';
 
 /** Where a setting's value comes from: the config file (or its default), or the console (stored in the database). */
 export type SettingSource = 'config' | 'console';
-
-/** The server settings the console edits, as they apply now. */
-export interface LiveServerSettings {
-  corsOrigins: string[];
-  allowedHosts: string[];
-  requestLogBodies: boolean;
-  requestLogRetentionDays: number;
-}
 
 export const EDITABLE_SERVER_SETTINGS = [
   'cors_origins',
@@ -19,6 +12,12 @@ export const EDITABLE_SERVER_SETTINGS = [
   'request_log_retention_days',
 ] as const;
 export type EditableServerSetting = (typeof EDITABLE_SERVER_SETTINGS)[number];
+
+/** Server settings the console changed; an absent field means the config file's value applies. */
+export type ServerOverrides = Pick<ServerConfig, EditableServerSetting>;
+
+/** The server settings the console edits, as they apply now. */
+export type LiveServerSettings = Pick<ServerSettings, CamelCase<EditableServerSetting>>;
 
 /** A change from the console: a value sets it, null goes back to the config file's value. */
 export type ServerSettingsChange = { [K in EditableServerSetting]?: ServerOverrides[K] | null };

@@ -11,11 +11,12 @@ import {
   liveServerSettings,
   settingSources,
   type LiveServerSettings,
+  type ServerOverrides,
   type ServerSettingsChange,
   type SettingSource,
 } from './server-settings.js';
 import { RunningProviders, type RunningProvidersDeps } from './running-providers.js';
-import { RESERVED_ID_PREFIX, type ServerOverrides, type SettingsStore } from './settings-store.js';
+import { RESERVED_ID_PREFIX, type SettingsStore } from './settings-store.js';
 
 /** Where a provider or route comes from: the config file, the console, or the gateway's own built-in engines. */
 export type EntrySource = SettingSource | 'built_in';

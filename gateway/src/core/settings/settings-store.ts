@@ -2,14 +2,7 @@ import type { ModelConfig, ProviderConfig } from '../../config/config-schema.js'
 import type { RouteOverride, SettingsRepository } from '../../store/settings-repository.js';
 import { ConfigError } from '../../config/config-error.js';
 import { SecretBox, UnreadableSecretError } from './secret-box.js';
-
-/** Server settings the console changed; an absent field means the config file's value applies. */
-export interface ServerOverrides {
-  cors_origins?: string[];
-  allowed_hosts?: string[];
-  request_log_bodies?: boolean;
-  request_log_retention_days?: number;
-}
+import type { ServerOverrides } from './server-settings.js';
 
 /** Everything the console changed: route overrides, providers (null: a config-file provider removed) and server settings. */
 export interface StoredSettings {

@@ -1,7 +1,9 @@
-import type { ChatMessage, ToolCall } from '../../wire/chat-message-schemas.js';
+import type { ChatMessage, ToolCall, ToolCallDelta } from '../../wire/chat-message-schemas.js';
 import type { ResponseFormat } from '../../wire/response-format-schema.js';
 import type { ToolChoice, ToolDefinition } from '../../wire/tool-schemas.js';
 import type { FinishReason, SamplingParams, TokenUsage } from './sampling.js';
+
+export type { ToolCallDelta };
 
 export interface ChatRequest extends SamplingParams {
   messages: ChatMessage[];
@@ -27,13 +29,6 @@ export type ChatStreamEvent =
   | { type: 'delta'; index: number; content?: string; role?: 'assistant'; tool_calls?: ToolCallDelta[] }
   | { type: 'finish'; index: number; finish_reason: FinishReason }
   | { type: 'usage'; usage: TokenUsage };
-
-export interface ToolCallDelta {
-  index: number;
-  id?: string;
-  type?: 'function';
-  function?: { name?: string; arguments?: string };
-}
 
 export interface ChatProvider {
   chat(request: ChatRequest): Promise<ChatResult>;

@@ -1,4 +1,5 @@
 import type { MediaDecoder } from '../../media/media-decoder.js';
+import type { EngineState } from '../../wire/engine-state-schema.js';
 import type { ChatProvider } from './chat.js';
 import type { CompletionProvider } from './completions.js';
 import type { EmbeddingProvider } from './embeddings.js';
@@ -19,11 +20,7 @@ export interface ProviderCapabilities {
   responses?: ResponsesProvider;
 }
 
-/**
- * Engine state, for /status and the warm-up gate: `cold` means not loaded (the next call loads it),
- * `loading` means a load is under way, `ready` is warm, `unavailable` means it cannot serve (see `detail`).
- */
-export type EngineState = 'cold' | 'loading' | 'ready' | 'unavailable';
+export type { EngineState };
 
 export interface EngineStatus {
   state: EngineState;

@@ -1,3 +1,5 @@
+import type { TranscriptSegment } from '../../wire/transcript-segment-schema.js';
+
 export interface TranscriptionRequest {
   model: string;
   audio: Buffer;
@@ -9,12 +11,7 @@ export interface TranscriptionRequest {
   signal: AbortSignal;
 }
 
-export interface TranscriptSegment {
-  id: number;
-  start: number;
-  end: number;
-  text: string;
-}
+export type { TranscriptSegment };
 
 export interface TranscriptionResult {
   text: string;
