@@ -3,6 +3,9 @@ import type { ChatRequest, ChatResult, ChatStreamEvent } from '../../providers/c
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
+import type { ChatMessage } from '../../wire/chat-message-schemas.js';
+import type { ResponseFormat } from '../../wire/response-format-schema.js';
+import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import { batchedEvents, batchesOf, type BatchedEvents } from '../../streaming/event-batches.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
@@ -19,7 +22,17 @@ export type ChatOutcome =
 /** What a chat-completions request is answered by: a chat route, or document question answering on a documents route. */
 export type ChatTarget = { useCase: 'chat'; route: ModelRoute } | { useCase: 'documents'; route: ModelRoute };
 
-/** Chat completions on a chat route, with its retries and fallbacks: a whole answer, or a stream of events. */
+/** A whole chat turn another feature asked for: the answer's text, what it used, and the route that served it. */
+export interface ChatAnswer {
+  text: string;
+  usage: TokenUsage;
+  route: ModelRoute;
+}
+
+/**
+ * The one chat path: every chat turn (chat completions, conversations, agents, and the turns OCR,
+ * documents and vision ask for) is checked, run with its retries and fallbacks and billed here.
+ */
 export class ChatService {
   constructor(
     private readonly models: ModelRegistry,
@@ -50,6 +63,31 @@ export class ChatService {
     return { useCase: 'chat', route: this.models.resolve(name, 'chat') };
   }
 
+  /** The language model other features lean on (schema filling, document answers): the default chat model if it is served, else any chat route. */
+  helperRoute(): ModelRoute | undefined {
+    const routes = this.models.withCapability('chat');
+    return routes.find((route) => route.id === DEFAULT_CHAT_MODEL) ?? routes[0];
+  }
+
+  /** A whole turn at temperature 0 for another feature; its usage adds to the request's bill. */
+  async ask(
+    route: ModelRoute,
+    messages: ChatMessage[],
+    options: { responseFormat?: ResponseFormat; maxTokens?: number },
+    meter: UsageMeter,
+    signal: AbortSignal,
+  ): Promise<ChatAnswer> {
+    const turn: ChatTurn = {
+      messages,
+      temperature: 0,
+      max_tokens: options.maxTokens ?? 1024,
+      response_format: options.responseFormat,
+    };
+    const { value, route: served } = await this.whole(route, turn, signal);
+    meter.addCharge(served, value.usage);
+    return { text: value.choices[0]?.message.content ?? '', usage: value.usage, route: served };
+  }
+
   async complete(
     route: ModelRoute,
     turn: ChatTurn,
@@ -57,14 +95,12 @@ export class ChatService {
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<ChatOutcome> {
-    checkTurnSchemas(turn, this.schemaLimits);
     if (!stream) {
-      const { value, route: served } = await this.runner.invoke(route, 'chat', signal, (chat, model, attemptSignal) =>
-        chat.chat({ ...turn, model, signal: attemptSignal }),
-      );
+      const { value, route: served } = await this.whole(route, turn, signal);
       meter.charge(served, value.usage);
       return { kind: 'json', route: served, result: value };
     }
+    checkTurnSchemas(turn, this.schemaLimits);
     const { value: events, route: served } = await this.runner.invoke(
       route,
       'chat',
@@ -74,6 +110,13 @@ export class ChatService {
     const estimate = StreamUsageEstimate.forChat(turn.messages);
     meter.chargeEstimateIfAbandoned(served, estimate);
     return { kind: 'stream', route: served, events: metered(events, served, estimate, meter) };
+  }
+
+  private whole(route: ModelRoute, turn: ChatTurn, signal: AbortSignal) {
+    checkTurnSchemas(turn, this.schemaLimits);
+    return this.runner.invoke(route, 'chat', signal, (chat, model, attemptSignal) =>
+      chat.chat({ ...turn, model, signal: attemptSignal }),
+    );
   }
 }
 
