@@ -335,7 +335,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, batchQueue, app.log),
     agents,
-    conversations: new ConversationsService(conversationsRepository, agents, models, quotas),
+    conversations: new ConversationsService(conversationsRepository, agents, models, quotas, chat),
     urlFetchPolicy,
     quotas,
     localModels: new LocalModels(

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-import { chatCompletion } from './chat-completion.js';
+import { chatCompletionAnswer, toChatTurn } from './chat-completion.js';
+import { clientAbortSignal } from '../_shared/client-abort.js';
 import { ChatBody, ChatCompletion } from './chat-schemas.js';
 import { documentQuestion } from '../documents/document-question.js';
 
@@ -33,7 +34,16 @@ export const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
           throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", {
             param: 'messages',
           });
-        return chatCompletion(request, reply, body, body.messages, target.route);
+        const signal = clientAbortSignal(reply);
+        const turn = toChatTurn(body, body.messages);
+        const outcome = await app.services.chat.complete(
+          target.route,
+          turn,
+          body.stream === true,
+          request.billing,
+          signal,
+        );
+        return chatCompletionAnswer(request, reply, body, outcome);
       },
     );
   }
