@@ -4,7 +4,6 @@ import type { ChatOutcome, ChatTurn } from '../../core/chat/chat-service.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { ChatMessage, ContentPart, ToolCall } from '../../wire/chat-message-schemas.js';
 import { sendEventStream } from '../_shared/event-stream.js';
-import { batchesOf } from '../../streaming/event-batches.js';
 import { usageBody } from '../_shared/usage-body.js';
 import { samplingParams } from '../_shared/sampling-schema.js';
 import type { ChatBodyType } from './chat-schemas.js';
@@ -131,7 +130,7 @@ export function chatCompletionAnswer(
       }
     });
     // Frames are written as events come, with no promise per frame; the loop waits only when the socket is full.
-    for await (const batch of batchesOf(outcome.events)) {
+    for await (const batch of outcome.batches) {
       if (writer.closed) break;
       for (const event of batch) toolCalls.push(event);
       if (mustWait) {

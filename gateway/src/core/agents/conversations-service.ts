@@ -19,6 +19,7 @@ import type { AgentsService } from './agents-service.js';
 import { conversationEvents, conversationUsage, type ConversationStreamEvent } from './conversation-stream.js';
 import { chatMessagesOf, inputEntries, outputEntries, type ConversationInputs } from './conversation-entries.js';
 import { completionArgsTurn } from './completion-args-turn.js';
+import { batchedEvents } from '../../streaming/event-batches.js';
 
 export interface TurnOptions {
   inputs: ConversationInputs;
@@ -241,7 +242,7 @@ export class PendingTurn {
   async stream(meter: UsageMeter, signal: AbortSignal): Promise<AsyncGenerator<ConversationStreamEvent>> {
     const answer = await this.services.chat.complete(this.route(), this.turn(), true, meter, signal);
     if (answer.kind !== 'stream') throw new Error('a streamed chat turn came back whole');
-    return this.streamed(answer.events);
+    return this.streamed(batchedEvents(answer.batches));
   }
 
   private async *streamed(chat: AsyncIterable<ChatStreamEvent>): AsyncGenerator<ConversationStreamEvent> {

@@ -6,7 +6,7 @@ import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { ChatMessage } from '../../wire/chat-message-schemas.js';
 import type { ResponseFormat } from '../../wire/response-format-schema.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
-import { batchedEvents, batchesOf, type BatchedEvents } from '../../streaming/event-batches.js';
+import { batchesOf } from '../../streaming/event-batches.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
 import { checkTurnSchemas } from '../json/check-turn-schemas.js';
@@ -16,8 +16,11 @@ export type ChatTurn = Omit<ChatRequest, 'model' | 'signal'>;
 
 export type ChatOutcome =
   | { kind: 'json'; route: ModelRoute; result: ChatResult }
-  /** The provider's events, charged as they pass (the final usage, or the estimate if the client leaves). */
-  | { kind: 'stream'; route: ModelRoute; events: AsyncIterable<ChatStreamEvent> };
+  /**
+   * The provider's events in the batches they arrived in (the events of one upstream chunk), charged
+   * as they pass (the final usage, or the estimate if the client leaves).
+   */
+  | { kind: 'stream'; route: ModelRoute; batches: AsyncIterable<readonly ChatStreamEvent[]> };
 
 /** What a chat-completions request is answered by: a chat route, or document question answering on a documents route. */
 export type ChatTarget = { useCase: 'chat'; route: ModelRoute } | { useCase: 'documents'; route: ModelRoute };
@@ -109,7 +112,7 @@ export class ChatService {
     );
     const estimate = StreamUsageEstimate.forChat(turn.messages);
     meter.chargeEstimateIfAbandoned(served, estimate);
-    return { kind: 'stream', route: served, events: metered(events, served, estimate, meter) };
+    return { kind: 'stream', route: served, batches: metered(batchesOf(events), served, estimate, meter) };
   }
 
   private whole(route: ModelRoute, turn: ChatTurn, signal: AbortSignal) {
@@ -120,17 +123,8 @@ export class ChatService {
   }
 }
 
-/** The events as they pass, charged: the final usage, or the estimate grown by the text that went by. */
-function metered(
-  events: AsyncIterable<ChatStreamEvent>,
-  route: ModelRoute,
-  estimate: StreamUsageEstimate,
-  meter: UsageMeter,
-): BatchedEvents<ChatStreamEvent> {
-  return batchedEvents(meteredBatches(batchesOf(events), route, estimate, meter));
-}
-
-async function* meteredBatches(
+/** The batches as they pass, charged: the final usage, or the estimate grown by the text that went by. */
+async function* metered(
   batches: AsyncIterable<readonly ChatStreamEvent[]>,
   route: ModelRoute,
   estimate: StreamUsageEstimate,
