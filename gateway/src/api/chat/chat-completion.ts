@@ -87,13 +87,15 @@ export function chatCompletionAnswer(
     };
   }
   const includeUsage = body.stream_options?.include_usage === true;
-  // The fields every chunk repeats are serialised once per stream; each chunk adds its choices (and usage).
-  const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(served.id)},"choices":`;
   const chunk = (choices: unknown[], usage?: unknown) =>
-    `${head}${JSON.stringify(choices)}${usage === undefined ? '' : `,"usage":${JSON.stringify(usage)}`}}`;
-  // Most chunks carry only text: the same bytes as chunk([{ index, delta: { content }, finish_reason: null }]), built as text.
-  const textChunk = (index: number, content: string) =>
-    `${head}[{"index":${index},"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]}`;
+    JSON.stringify({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model: served.id,
+      choices,
+      ...(usage === undefined ? {} : { usage }),
+    });
   return sendEventStream(request, reply, served.provider.id, async (writer) => {
     const started = new Set<number>();
     let mustWait = false;
@@ -108,8 +110,6 @@ export function chatCompletionAnswer(
       const firstOfChoice = !started.has(event.index);
       started.add(event.index);
       if (event.type === 'delta') {
-        if (!firstOfChoice && event.content !== undefined && !event.tool_calls)
-          return send(textChunk(event.index, event.content));
         // Every delta carries content, '' where it has no text (the role, tool calls), as Mistral's API sends them.
         const delta = {
           ...(firstOfChoice ? { role: 'assistant' } : {}),
