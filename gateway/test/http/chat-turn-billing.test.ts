@@ -3,6 +3,7 @@ import { drawTextImage, makeTextPdf, type DrawnImage } from '../support/draw-tex
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY } from '../support/upstream-config.js';
+import { useFakeUpstream, useGateway } from '../support/use-resources.js';
 
 /** The chat turns that OCR, documents and vision ask for are billed once, at the chat route's prices (issue 33 item 2). */
 let upstream: FakeUpstream;
@@ -132,5 +133,51 @@ describe('a chat turn asked for by another feature', () => {
       }),
     );
     expect(body).toMatchObject({ method: 'vision_model', analysis: 'A note about a meeting.' });
+  });
+});
+
+describe('the chat path holds a spent budget', () => {
+  it('refuses chat, agent completions and conversation turns with 402 before any reaches the provider', async () => {
+    const own = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
+    const priced = await useGateway({
+      config: {
+        providers: [{ id: 'upstream', type: 'openai', base_url: own.url, api_key: UPSTREAM_KEY }],
+        models: [
+          {
+            id: 'by-output',
+            provider: 'upstream',
+            capabilities: ['chat'],
+            pricing: { input_per_million: 0, output_per_million: 100_000 },
+          },
+        ],
+      },
+    });
+    const agent = await json(
+      await priced.request('/v1/agents', { method: 'POST', json: { name: 'helper', model: 'by-output' } }),
+    );
+    const spender = await json(
+      await priced.request('/account/keys', {
+        method: 'POST',
+        json: { role: 'member', name: 'spender', spend_limit: 0.2 },
+      }),
+    );
+    const post = (path: string, body: Record<string, unknown>) =>
+      priced.request(path, { method: 'POST', key: spender.key, json: body });
+    const messages = [{ role: 'user', content: 'one two' }];
+    // Two completion tokens at 0.1 each: the whole limit.
+    expect((await post('/v1/chat/completions', { model: 'by-output', max_tokens: 2, messages })).status).toBe(200);
+    const sent = own.requests.length;
+    const refused = [
+      await post('/v1/chat/completions', { model: 'by-output', max_tokens: 2, messages }),
+      await post('/v1/chat/completions', { model: 'by-output', max_tokens: 2, messages, stream: true }),
+      await post('/v1/agents/completions', { agent_id: agent.id, messages }),
+      await post('/v1/conversations', { model: 'by-output', inputs: 'one two' }),
+      await post('/v1/conversations', { agent_id: agent.id, inputs: 'one two', stream: true }),
+    ];
+    for (const response of refused) {
+      expect(response.status).toBe(402);
+      expect(await json(response)).toMatchObject({ type: 'insufficient_quota', code: 'key_limit_reached' });
+    }
+    expect(own.requests).toHaveLength(sent);
   });
 });

@@ -28,7 +28,12 @@ export const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
           (message) => Array.isArray(message.content) && message.content.some((part) => part.type === 'document_url'),
         );
         const asksAboutDocument = body.document !== undefined || body.question !== undefined || hasDocumentPart;
-        const target = app.services.chat.target({ model: body.model, asksAboutDocument, hasDocumentPart });
+        const target = app.services.chat.target({
+          model: body.model,
+          named: request.billing.namedRoute,
+          asksAboutDocument,
+          hasDocumentPart,
+        });
         if (target.useCase === 'documents') return documentQuestion(request, reply, body, target.route);
         if (!body.messages)
           throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", {

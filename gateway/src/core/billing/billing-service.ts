@@ -32,6 +32,8 @@ export class RequestBilling implements UsageMeter {
   private added: ChargedUsage[] | undefined;
   private estimate: (() => ChargedUsage) | undefined;
   reservation: Reservation | undefined;
+  /** The route the body's `model` names, found once when the cost was reserved (undefined: it names none). */
+  namedRoute: ModelRoute | undefined;
 
   charge(route: ModelRoute, usage: TokenUsage): void {
     this.charged = priced(route, usage);
@@ -115,7 +117,7 @@ export class BillingService {
       body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
     let route: ModelRoute | undefined;
     try {
-      if (typeof fields?.model === 'string') route = this.models.find(fields.model);
+      if (typeof fields?.model === 'string') route = billing.namedRoute = this.models.find(fields.model);
     } catch {
       // An unknown model: the handler answers 404; only the limits' remainder is checked here.
     }

@@ -47,23 +47,29 @@ export class ChatService {
    * Document question answering when the client asks about a document (`document` + `question`, or a
    * `document_url` part) or names a documents model that cannot chat; chat otherwise. A document_url
    * part sent to a chat model is read by the default documents model; the chat model writes the answer.
+   * `named` is the route `model` names when the spend reservation found it already.
    */
-  target(request: { model?: string; asksAboutDocument: boolean; hasDocumentPart: boolean }): ChatTarget {
+  target(request: {
+    model?: string;
+    named?: ModelRoute;
+    asksAboutDocument: boolean;
+    hasDocumentPart: boolean;
+  }): ChatTarget {
     if (!request.model) {
       return request.asksAboutDocument
         ? { useCase: 'documents', route: this.models.resolveOrDefault(undefined, 'documents', DEFAULT_OCR_MODEL) }
         : { useCase: 'chat', route: this.models.resolveOrDefault(undefined, 'chat', DEFAULT_CHAT_MODEL) };
     }
     const name = request.model;
-    const found = this.models.find(name, request.asksAboutDocument ? 'documents' : 'chat');
+    const found = request.named ?? this.models.find(name, request.asksAboutDocument ? 'documents' : 'chat');
     if (request.asksAboutDocument || (found.capabilities.has('documents') && !found.capabilities.has('chat'))) {
       const route =
         request.hasDocumentPart && !found.capabilities.has('documents')
           ? this.models.resolveOrDefault(undefined, 'documents', DEFAULT_OCR_MODEL)
-          : this.models.resolve(name, 'documents');
+          : this.models.usable(found, name, 'documents');
       return { useCase: 'documents', route };
     }
-    return { useCase: 'chat', route: this.models.resolve(name, 'chat') };
+    return { useCase: 'chat', route: this.models.usable(found, name, 'chat') };
   }
 
   /** The language model other features lean on (schema filling, document answers): the default chat model if it is served, else any chat route. */
