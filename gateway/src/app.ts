@@ -268,7 +268,8 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     perKey: Math.min(options.server.ocrConcurrencyPerKey, options.server.ocrConcurrency),
   });
   const schemas = new ClientSchemaChecker(options.server.clientSchemas);
-  const useCaseDeps = { models, runner, files, options, urlFetchPolicy, ocrAdmission, media, schemas };
+  const chat = new ChatService(models, runner, options.server.clientSchemas);
+  const useCaseDeps = { chat, models, runner, files, options, urlFetchPolicy, ocrAdmission, media, schemas };
   const accounts = new AccountService(
     new AccountRepository(db),
     ledger,
@@ -334,7 +335,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     batches,
     batchRunner: new BatchRunner(batches, files, keys, runBatchRequest, batchQueue, app.log),
     agents,
-    conversations: new ConversationsService(conversationsRepository, agents, models, quotas),
+    conversations: new ConversationsService(conversationsRepository, agents, models, quotas, chat),
     urlFetchPolicy,
     quotas,
     localModels: new LocalModels(
@@ -343,7 +344,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
       new ModelDownloadsRepository(db),
       app.log,
     ),
-    chat: new ChatService(models, runner, options.server.clientSchemas),
+    chat,
     completions: new CompletionService(models, runner),
     fim: new FimService(models, runner),
     embeddings: new EmbeddingService(models, runner),

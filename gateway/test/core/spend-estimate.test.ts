@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRoute } from '../../src/core/routing/model-registry.js';
-import { estimateRequestCost } from '../../src/core/billing/spend-estimate.js';
+import { estimateRequestCost } from '../../src/core/billing/pricing.js';
 
 const route = (pricing?: ModelRoute['pricing']) => ({ pricing }) as ModelRoute;
 const perToken = route({ input_per_million: 1_000_000, output_per_million: 2_000_000 });

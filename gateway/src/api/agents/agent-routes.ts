@@ -5,7 +5,8 @@ import { ownerScope } from '../../core/account/resource-owner.js';
 import type { AgentAlias, AgentRecord } from '../../core/agents/agents-service.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
-import { chatCompletion } from '../chat/chat-completion.js';
+import { chatCompletionAnswer, toChatTurn } from '../chat/chat-completion.js';
+import { clientAbortSignal } from '../_shared/client-abort.js';
 import { ChatBody, ChatCompletion, CompletionArgs, type ChatBodyType } from '../chat/chat-schemas.js';
 import { AgentObject } from './agent-schemas.js';
 import { AgentToolInput as AgentTool } from '../../wire/agent-tool-schemas.js';
@@ -60,7 +61,7 @@ const toAgentObject = (agent: AgentRecord) => ({
  * instructions and function tools, versioned on every update, and /v1/agents/completions to run one.
  */
 export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { agents, models } = app.services;
+  const { agents, models, chat } = app.services;
 
   app.post(
     '/v1/agents',
@@ -302,7 +303,15 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         model: agent.model,
         ...(tools.length > 0 ? { tools } : {}),
       };
-      return chatCompletion(request, reply, body, messages, models.resolve(agent.model, 'chat'));
+      const signal = clientAbortSignal(reply);
+      const outcome = await chat.complete(
+        models.resolve(agent.model, 'chat'),
+        toChatTurn(body, messages),
+        body.stream === true,
+        request.billing,
+        signal,
+      );
+      return chatCompletionAnswer(request, reply, body, outcome);
     },
   );
 };

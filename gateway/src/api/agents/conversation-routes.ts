@@ -2,21 +2,14 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { DescriptionText, MetadataOf, MetadataValue, NameText, TEXT_LIMITS } from '../../wire/text-limits.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ownerScope } from '../../core/account/resource-owner.js';
-import type {
-  ConversationChat,
-  ConversationRecord,
-  PendingTurn,
-  RunConversationChat,
-  StreamConversationChat,
-} from '../../core/agents/conversations-service.js';
+import type { ConversationRecord, PendingTurn } from '../../core/agents/conversations-service.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { toGatewayError } from '../../core/errors/provider-error-mapping.js';
 import { registerNotServed } from '../_shared/not-served.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream, type StreamEnding } from '../_shared/event-stream.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-import { chatCompletion, toChatRequest } from '../chat/chat-completion.js';
-import { CompletionArgs, type ChatBodyType } from '../chat/chat-schemas.js';
+import { CompletionArgs } from '../chat/chat-schemas.js';
 import { AgentToolInput as AgentTool } from '../../wire/agent-tool-schemas.js';
 import { Usage } from '../../wire/usage-schema.js';
 
@@ -100,62 +93,6 @@ function toConversationObject(conversation: ConversationRecord) {
     : { ...common, model: conversation.model, instructions: conversation.instructions, tools: conversation.tools };
 }
 
-const COMPLETION_ARGS = [
-  'temperature',
-  'top_p',
-  'max_tokens',
-  'random_seed',
-  'stop',
-  'presence_penalty',
-  'frequency_penalty',
-  'response_format',
-  'tool_choice',
-];
-
-function chatBody(chat: ConversationChat, stream: boolean): ChatBodyType {
-  const args = Object.fromEntries(
-    Object.entries(chat.completionArgs).filter(([name, value]) => COMPLETION_ARGS.includes(name) && value !== null),
-  );
-  return {
-    ...args,
-    model: chat.model,
-    messages: chat.messages as NonNullable<ChatBodyType['messages']>,
-    stream,
-    ...(chat.tools.length > 0 ? { tools: chat.tools } : {}),
-  } as ChatBodyType;
-}
-
-/** A conversation turn runs as a chat completion on the conversation's model, billed and logged like chat. */
-function chatRunner(request: FastifyRequest, reply: FastifyReply): RunConversationChat {
-  return async (chat) => {
-    const body = chatBody(chat, false);
-    return (await chatCompletion(
-      request,
-      reply,
-      body,
-      body.messages!,
-      request.server.services.models.resolve(chat.model, 'chat'),
-    )) as Awaited<ReturnType<RunConversationChat>>;
-  };
-}
-
-/** The same chat completion, streamed: the chat service's events as they come. */
-function chatStreamer(request: FastifyRequest, reply: FastifyReply): StreamConversationChat {
-  return async (chat) => {
-    const body = chatBody(chat, true);
-    const signal = clientAbortSignal(reply);
-    const outcome = await request.server.services.chat.complete(
-      request.server.services.models.resolve(chat.model, 'chat'),
-      toChatRequest(body, body.messages!, signal),
-      true,
-      request.billing,
-      signal,
-    );
-    if (outcome.kind !== 'stream') throw new Error('a streamed chat turn came back whole');
-    return outcome.events;
-  };
-}
-
 /** Conversation streams carry no `[DONE]`; a failure after the start is a conversation.response.error event (code: the HTTP status). */
 const CONVERSATION_ENDING: StreamEnding = { done: (writer) => writer.finish(), fail: (writer) => writer.finish() };
 
@@ -166,8 +103,9 @@ async function answerTurn(
   turn: PendingTurn,
   stream: boolean | undefined,
 ) {
-  if (!stream) return { object: 'conversation.response' as const, ...(await turn.run(chatRunner(request, reply))) };
-  const events = await turn.stream(chatStreamer(request, reply));
+  const signal = clientAbortSignal(reply);
+  if (!stream) return { object: 'conversation.response' as const, ...(await turn.run(request.billing, signal)) };
+  const events = await turn.stream(request.billing, signal);
   return sendEventStream(
     request,
     reply,

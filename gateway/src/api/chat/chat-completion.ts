@@ -1,13 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newId } from '../../core/ids/ids.js';
-import type { ChatOutcome } from '../../core/chat/chat-service.js';
-import type { ModelRoute } from '../../core/routing/model-registry.js';
+import type { ChatOutcome, ChatTurn } from '../../core/chat/chat-service.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import type { ChatRequest } from '../../providers/contracts/chat.js';
 import type { ChatMessage, ContentPart, ToolCall } from '../../wire/chat-message-schemas.js';
-import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream } from '../_shared/event-stream.js';
-import { batchesOf } from '../../streaming/event-batches.js';
 import { frameChatChunk } from '../../streaming/chat-chunk-frame.js';
 import { usageBody } from '../_shared/usage-body.js';
 import { samplingParams } from '../_shared/sampling-schema.js';
@@ -59,11 +55,8 @@ function normaliseMessage(message: BodyMessage): ChatMessage {
   };
 }
 
-export function toChatRequest(
-  body: ChatBodyType,
-  messages: NonNullable<ChatBodyType['messages']>,
-  signal: AbortSignal,
-): Omit<ChatRequest, 'model'> {
+/** The chat turn a chat-completions body asks for (`messages` given apart: an agent puts its instructions first). */
+export function toChatTurn(body: ChatBodyType, messages: NonNullable<ChatBodyType['messages']>): ChatTurn {
   return {
     ...samplingParams(body),
     messages: messages.map(normaliseMessage),
@@ -71,7 +64,6 @@ export function toChatRequest(
     tools: body.tools ?? undefined,
     tool_choice: body.tool_choice ?? undefined,
     parallel_tool_calls: body.parallel_tool_calls,
-    signal,
   };
 }
 
@@ -131,7 +123,7 @@ export function chatCompletionAnswer(
       }
     });
     // Frames are written as events come, with no promise per frame; the loop waits only when the socket is full.
-    for await (const batch of batchesOf(outcome.events)) {
+    for await (const batch of outcome.batches) {
       if (writer.closed) break;
       for (const event of batch) toolCalls.push(event);
       if (mustWait) {
@@ -141,23 +133,4 @@ export function chatCompletionAnswer(
     }
     toolCalls.end();
   });
-}
-
-/** A chat completion on a chat route: the turn parsed from the body, run by the chat service, answered in OpenAI's shape. */
-export async function chatCompletion(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  body: ChatBodyType,
-  messages: NonNullable<ChatBodyType['messages']>,
-  route: ModelRoute,
-) {
-  const signal = clientAbortSignal(reply);
-  const outcome = await request.server.services.chat.complete(
-    route,
-    toChatRequest(body, messages, signal),
-    body.stream === true,
-    request.billing,
-    signal,
-  );
-  return chatCompletionAnswer(request, reply, body, outcome);
 }

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-import { chatCompletion } from './chat-completion.js';
+import { chatCompletionAnswer, toChatTurn } from './chat-completion.js';
+import { clientAbortSignal } from '../_shared/client-abort.js';
 import { ChatBody, ChatCompletion } from './chat-schemas.js';
 import { documentQuestion } from '../documents/document-question.js';
 
@@ -27,13 +28,27 @@ export const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
           (message) => Array.isArray(message.content) && message.content.some((part) => part.type === 'document_url'),
         );
         const asksAboutDocument = body.document !== undefined || body.question !== undefined || hasDocumentPart;
-        const target = app.services.chat.target({ model: body.model, asksAboutDocument, hasDocumentPart });
+        const target = app.services.chat.target({
+          model: body.model,
+          named: request.billing.namedRoute,
+          asksAboutDocument,
+          hasDocumentPart,
+        });
         if (target.useCase === 'documents') return documentQuestion(request, reply, body, target.route);
         if (!body.messages)
           throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", {
             param: 'messages',
           });
-        return chatCompletion(request, reply, body, body.messages, target.route);
+        const signal = clientAbortSignal(reply);
+        const turn = toChatTurn(body, body.messages);
+        const outcome = await app.services.chat.complete(
+          target.route,
+          turn,
+          body.stream === true,
+          request.billing,
+          signal,
+        );
+        return chatCompletionAnswer(request, reply, body, outcome);
       },
     );
   }

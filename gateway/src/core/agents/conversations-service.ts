@@ -1,5 +1,4 @@
-import type { ChatChoice, ChatStreamEvent } from '../../providers/contracts/chat.js';
-import type { ChatMessage } from '../../wire/chat-message-schemas.js';
+import type { ChatStreamEvent } from '../../providers/contracts/chat.js';
 import type { ToolDefinition } from '../../wire/tool-schemas.js';
 import type {
   ConversationEntry,
@@ -10,29 +9,17 @@ import type {
 export type { ConversationRecord };
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
+import type { UsageMeter } from '../billing/billing-service.js';
+import type { ChatService, ChatTurn } from '../chat/chat-service.js';
 import type { StorageQuotas } from '../account/storage-quotas.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newOrderedId } from '../ids/ids.js';
 import { functionToolsOnly } from './agent-tools.js';
 import type { AgentsService } from './agents-service.js';
-import { conversationEvents, type ConversationStreamEvent } from './conversation-stream.js';
+import { conversationEvents, conversationUsage, type ConversationStreamEvent } from './conversation-stream.js';
 import { chatMessagesOf, inputEntries, outputEntries, type ConversationInputs } from './conversation-entries.js';
-
-/** One chat turn of a conversation, as the chat route runs it (routing, billing and logging are chat's). */
-export interface ConversationChat {
-  model: string;
-  messages: ChatMessage[];
-  tools: ToolDefinition[];
-  /** Mistral's `completion_args` (temperature, max_tokens, ...), passed as chat parameters. */
-  completionArgs: Record<string, unknown>;
-}
-/** Streams one chat turn: the chat route's events once the model has accepted the request. */
-export type StreamConversationChat = (chat: ConversationChat) => Promise<AsyncIterable<ChatStreamEvent>>;
-export type RunConversationChat = (chat: ConversationChat) => Promise<{
-  model: string;
-  choices: ChatChoice[];
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-}>;
+import { completionArgsTurn } from './completion-args-turn.js';
+import { batchedEvents } from '../../streaming/event-batches.js';
 
 export interface TurnOptions {
   inputs: ConversationInputs;
@@ -70,6 +57,7 @@ export class ConversationsService {
     private readonly agents: AgentsService,
     private readonly models: Pick<ModelRegistry, 'resolve'>,
     private readonly quotas: Pick<StorageQuotas, 'checkNewConversation' | 'checkConversationSize'>,
+    private readonly chat: ChatService,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -215,15 +203,16 @@ export class ConversationsService {
       { ...agentArgs, ...request.completion_args },
       startedAt,
       request.store === false ? async () => undefined : keep,
-      this.now,
+      { chat: this.chat, models: this.models, now: this.now },
     );
   }
 }
 
 /**
  * One conversation turn, validated and ready: run it for the whole answer, or stream it as Mistral's
- * conversation events. Either way the chat runs on the conversation's model and the entries are kept
- * (unless the client sent `store: false`) once the answer is complete.
+ * conversation events. Either way the chat service runs it on the conversation's model (routing,
+ * billing and checks are chat's) and the entries are kept (unless the client sent `store: false`)
+ * once the answer is complete.
  */
 export class PendingTurn {
   constructor(
@@ -232,26 +221,28 @@ export class PendingTurn {
     private readonly completionArgs: Record<string, unknown>,
     private readonly startedAt: number,
     private readonly keep: (entries: ConversationEntry[]) => Promise<void>,
-    private readonly now: () => number,
+    private readonly services: { chat: ChatService; models: Pick<ModelRegistry, 'resolve'>; now: () => number },
   ) {}
 
-  async run(runChat: RunConversationChat): Promise<ConversationTurn> {
-    const answer = await runChat(this.chat());
+  async run(meter: UsageMeter, signal: AbortSignal): Promise<ConversationTurn> {
+    const answer = await this.services.chat.complete(this.route(), this.turn(), false, meter, signal);
+    if (answer.kind !== 'json') throw new Error('a whole chat turn came back streamed');
     const outputs = outputEntries(
-      answer.choices[0],
-      answer.model,
+      answer.result.choices[0],
+      answer.route.id,
       this.conversation.agent_id,
       this.startedAt,
-      this.now(),
+      this.services.now(),
     );
     await this.keep([...this.entries, ...outputs]);
-    return { conversation_id: this.conversation.id, outputs, usage: answer.usage };
+    return { conversation_id: this.conversation.id, outputs, usage: conversationUsage(answer.result.usage) };
   }
 
   /** Connects to the model first (so a refused request is still a plain HTTP error), then yields the turn's events. */
-  async stream(streamChat: StreamConversationChat): Promise<AsyncGenerator<ConversationStreamEvent>> {
-    const events = await streamChat(this.chat());
-    return this.streamed(events);
+  async stream(meter: UsageMeter, signal: AbortSignal): Promise<AsyncGenerator<ConversationStreamEvent>> {
+    const answer = await this.services.chat.complete(this.route(), this.turn(), true, meter, signal);
+    if (answer.kind !== 'stream') throw new Error('a streamed chat turn came back whole');
+    return this.streamed(batchedEvents(answer.batches));
   }
 
   private async *streamed(chat: AsyncIterable<ChatStreamEvent>): AsyncGenerator<ConversationStreamEvent> {
@@ -261,18 +252,21 @@ export class PendingTurn {
       model: conversation.model,
       agentId: conversation.agent_id,
       startedAt: this.startedAt,
-      now: this.now,
+      now: this.services.now,
     });
     await this.keep([...this.entries, ...outputs]);
   }
 
-  private chat(): ConversationChat {
+  private route() {
+    return this.services.models.resolve(this.conversation.model, 'chat');
+  }
+
+  private turn(): ChatTurn {
     const { conversation } = this;
-    return {
-      model: conversation.model,
-      messages: chatMessagesOf(conversation.instructions, this.entries),
-      tools: conversation.tools as ToolDefinition[],
-      completionArgs: this.completionArgs,
-    };
+    return completionArgsTurn(
+      chatMessagesOf(conversation.instructions, this.entries),
+      conversation.tools as ToolDefinition[],
+      this.completionArgs,
+    );
   }
 }

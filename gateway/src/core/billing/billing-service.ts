@@ -2,8 +2,7 @@ import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { ApiKeyRecord } from '../../store/keys-repository.js';
 import type { AccountService } from '../account/account-service.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
-import { costOf } from './pricing.js';
-import { estimateRequestCost } from './spend-estimate.js';
+import { costOf, estimateRequestCost } from './pricing.js';
 import type { Reservation } from './spend-reservations.js';
 import type { StreamUsageEstimate } from './stream-usage-estimate.js';
 import type { UsageLedger } from './usage-ledger.js';
@@ -18,8 +17,10 @@ export interface ChargedUsage {
 
 /** Where a use case reports what its request used; the billing of that request. */
 export interface UsageMeter {
-  /** The request's usage on `route` so far (a later call replaces it). */
+  /** The usage of the request's own call on `route` so far (a later call replaces it). */
   charge(route: ModelRoute, usage: TokenUsage): void;
+  /** A further whole call made for the request (a chat turn a feature asks for): its usage adds to the bill. */
+  addCharge(route: ModelRoute, usage: TokenUsage): void;
   /** A stream starts on `route`: a client that leaves before its final usage is billed `estimate`. */
   chargeEstimateIfAbandoned(route: ModelRoute, estimate: StreamUsageEstimate): void;
 }
@@ -27,11 +28,18 @@ export interface UsageMeter {
 /** One request's bill: its reservation, the usage its use case charged, and the estimate of a stream in progress. */
 export class RequestBilling implements UsageMeter {
   private charged: ChargedUsage | null = null;
+  private added: ChargedUsage[] | undefined;
   private estimate: (() => ChargedUsage) | undefined;
   reservation: Reservation | undefined;
+  /** The route the body's `model` names, found once when the cost was reserved (undefined: it names none). */
+  namedRoute: ModelRoute | undefined;
 
   charge(route: ModelRoute, usage: TokenUsage): void {
     this.charged = priced(route, usage);
+  }
+
+  addCharge(route: ModelRoute, usage: TokenUsage): void {
+    (this.added ??= []).push(priced(route, usage));
   }
 
   chargeEstimateIfAbandoned(route: ModelRoute, estimate: StreamUsageEstimate): void {
@@ -40,12 +48,25 @@ export class RequestBilling implements UsageMeter {
 
   /** The usage charged so far (null until the use case reports it); its cost goes in X-Request-Cost. */
   get usage(): ChargedUsage | null {
-    return this.charged;
+    return this.withAdded(this.charged);
   }
 
   /** What the finished request is billed: its charged usage, or for a stream the client left, the estimate. */
   billed(abandoned: boolean): ChargedUsage | null {
-    return this.charged ?? (abandoned ? (this.estimate?.() ?? null) : null);
+    return this.withAdded(this.charged ?? (abandoned ? (this.estimate?.() ?? null) : null));
+  }
+
+  /** The request's own charge plus its further calls: tokens and costs summed, under the model that used the most tokens. */
+  private withAdded(own: ChargedUsage | null): ChargedUsage | null {
+    if (!this.added) return own;
+    const lines = own ? [own, ...this.added] : this.added;
+    const tokens = (line: ChargedUsage) => line.prompt_tokens + line.completion_tokens;
+    return {
+      model: lines.reduce((most, line) => (tokens(line) > tokens(most) ? line : most)).model,
+      prompt_tokens: lines.reduce((sum, line) => sum + line.prompt_tokens, 0),
+      completion_tokens: lines.reduce((sum, line) => sum + line.completion_tokens, 0),
+      cost: Math.round(lines.reduce((sum, line) => sum + line.cost, 0) * 1e8) / 1e8,
+    };
   }
 }
 
@@ -95,7 +116,7 @@ export class BillingService {
       body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
     let route: ModelRoute | undefined;
     try {
-      if (typeof fields?.model === 'string') route = this.models.find(fields.model);
+      if (typeof fields?.model === 'string') route = billing.namedRoute = this.models.find(fields.model);
     } catch {
       // An unknown model: the handler answers 404; only the limits' remainder is checked here.
     }

@@ -3,7 +3,10 @@ import type { ChatRequest, ChatResult, ChatStreamEvent } from '../../providers/c
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
-import { batchedEvents, batchesOf, type BatchedEvents } from '../../streaming/event-batches.js';
+import type { ChatMessage } from '../../wire/chat-message-schemas.js';
+import type { ResponseFormat } from '../../wire/response-format-schema.js';
+import type { TokenUsage } from '../../providers/contracts/sampling.js';
+import { batchesOf } from '../../streaming/event-batches.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
 import { checkTurnSchemas } from '../json/check-turn-schemas.js';
@@ -13,13 +16,26 @@ export type ChatTurn = Omit<ChatRequest, 'model' | 'signal'>;
 
 export type ChatOutcome =
   | { kind: 'json'; route: ModelRoute; result: ChatResult }
-  /** The provider's events, charged as they pass (the final usage, or the estimate if the client leaves). */
-  | { kind: 'stream'; route: ModelRoute; events: AsyncIterable<ChatStreamEvent> };
+  /**
+   * The provider's events in the batches they arrived in (the events of one upstream chunk), charged
+   * as they pass (the final usage, or the estimate if the client leaves).
+   */
+  | { kind: 'stream'; route: ModelRoute; batches: AsyncIterable<readonly ChatStreamEvent[]> };
 
 /** What a chat-completions request is answered by: a chat route, or document question answering on a documents route. */
 export type ChatTarget = { useCase: 'chat'; route: ModelRoute } | { useCase: 'documents'; route: ModelRoute };
 
-/** Chat completions on a chat route, with its retries and fallbacks: a whole answer, or a stream of events. */
+/** A whole chat turn another feature asked for: the answer's text, what it used, and the route that served it. */
+export interface ChatAnswer {
+  text: string;
+  usage: TokenUsage;
+  route: ModelRoute;
+}
+
+/**
+ * The one chat path: every chat turn (chat completions, conversations, agents, and the turns OCR,
+ * documents and vision ask for) is checked, run with its retries and fallbacks and billed here.
+ */
 export class ChatService {
   constructor(
     private readonly models: ModelRegistry,
@@ -31,23 +47,54 @@ export class ChatService {
    * Document question answering when the client asks about a document (`document` + `question`, or a
    * `document_url` part) or names a documents model that cannot chat; chat otherwise. A document_url
    * part sent to a chat model is read by the default documents model; the chat model writes the answer.
+   * `named` is the route `model` names when the spend reservation found it already.
    */
-  target(request: { model?: string; asksAboutDocument: boolean; hasDocumentPart: boolean }): ChatTarget {
+  target(request: {
+    model?: string;
+    named?: ModelRoute;
+    asksAboutDocument: boolean;
+    hasDocumentPart: boolean;
+  }): ChatTarget {
     if (!request.model) {
       return request.asksAboutDocument
         ? { useCase: 'documents', route: this.models.resolveOrDefault(undefined, 'documents', DEFAULT_OCR_MODEL) }
         : { useCase: 'chat', route: this.models.resolveOrDefault(undefined, 'chat', DEFAULT_CHAT_MODEL) };
     }
     const name = request.model;
-    const found = this.models.find(name, request.asksAboutDocument ? 'documents' : 'chat');
+    const found = request.named ?? this.models.find(name, request.asksAboutDocument ? 'documents' : 'chat');
     if (request.asksAboutDocument || (found.capabilities.has('documents') && !found.capabilities.has('chat'))) {
       const route =
         request.hasDocumentPart && !found.capabilities.has('documents')
           ? this.models.resolveOrDefault(undefined, 'documents', DEFAULT_OCR_MODEL)
-          : this.models.resolve(name, 'documents');
+          : this.models.usable(found, name, 'documents');
       return { useCase: 'documents', route };
     }
-    return { useCase: 'chat', route: this.models.resolve(name, 'chat') };
+    return { useCase: 'chat', route: this.models.usable(found, name, 'chat') };
+  }
+
+  /** The language model other features lean on (schema filling, document answers): the default chat model if it is served, else any chat route. */
+  helperRoute(): ModelRoute | undefined {
+    const routes = this.models.withCapability('chat');
+    return routes.find((route) => route.id === DEFAULT_CHAT_MODEL) ?? routes[0];
+  }
+
+  /** A whole turn at temperature 0 for another feature; its usage adds to the request's bill. */
+  async ask(
+    route: ModelRoute,
+    messages: ChatMessage[],
+    options: { responseFormat?: ResponseFormat; maxTokens?: number },
+    meter: UsageMeter,
+    signal: AbortSignal,
+  ): Promise<ChatAnswer> {
+    const turn: ChatTurn = {
+      messages,
+      temperature: 0,
+      max_tokens: options.maxTokens ?? 1024,
+      response_format: options.responseFormat,
+    };
+    const { value, route: served } = await this.whole(route, turn, signal);
+    meter.addCharge(served, value.usage);
+    return { text: value.choices[0]?.message.content ?? '', usage: value.usage, route: served };
   }
 
   async complete(
@@ -57,14 +104,12 @@ export class ChatService {
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<ChatOutcome> {
-    checkTurnSchemas(turn, this.schemaLimits);
     if (!stream) {
-      const { value, route: served } = await this.runner.invoke(route, 'chat', signal, (chat, model, attemptSignal) =>
-        chat.chat({ ...turn, model, signal: attemptSignal }),
-      );
+      const { value, route: served } = await this.whole(route, turn, signal);
       meter.charge(served, value.usage);
       return { kind: 'json', route: served, result: value };
     }
+    checkTurnSchemas(turn, this.schemaLimits);
     const { value: events, route: served } = await this.runner.invoke(
       route,
       'chat',
@@ -73,21 +118,19 @@ export class ChatService {
     );
     const estimate = StreamUsageEstimate.forChat(turn.messages);
     meter.chargeEstimateIfAbandoned(served, estimate);
-    return { kind: 'stream', route: served, events: metered(events, served, estimate, meter) };
+    return { kind: 'stream', route: served, batches: metered(batchesOf(events), served, estimate, meter) };
+  }
+
+  private whole(route: ModelRoute, turn: ChatTurn, signal: AbortSignal) {
+    checkTurnSchemas(turn, this.schemaLimits);
+    return this.runner.invoke(route, 'chat', signal, (chat, model, attemptSignal) =>
+      chat.chat({ ...turn, model, signal: attemptSignal }),
+    );
   }
 }
 
-/** The events as they pass, charged: the final usage, or the estimate grown by the text that went by. */
-function metered(
-  events: AsyncIterable<ChatStreamEvent>,
-  route: ModelRoute,
-  estimate: StreamUsageEstimate,
-  meter: UsageMeter,
-): BatchedEvents<ChatStreamEvent> {
-  return batchedEvents(meteredBatches(batchesOf(events), route, estimate, meter));
-}
-
-async function* meteredBatches(
+/** The batches as they pass, charged: the final usage, or the estimate grown by the text that went by. */
+async function* metered(
   batches: AsyncIterable<readonly ChatStreamEvent[]>,
   route: ModelRoute,
   estimate: StreamUsageEstimate,

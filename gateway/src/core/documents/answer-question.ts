@@ -1,8 +1,8 @@
 import type { OcrResult } from '../../providers/contracts/ocr.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
-import { askChat, helperChatRoute } from '../routing/chat-route.js';
-import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
-import type { RouteRunner } from '../routing/route-runner.js';
+import type { UsageMeter } from '../billing/billing-service.js';
+import type { ChatService } from '../chat/chat-service.js';
+import type { ModelRoute } from '../routing/model-registry.js';
 import { chunkDocument } from './chunk-document.js';
 import { extractiveAnswer } from './extractive-answer.js';
 import { rankPassages, type RankedPassage } from './rank-passages.js';
@@ -48,22 +48,22 @@ function citation(ranked: RankedPassage, offsets: number[], pages: OcrResult['pa
  * sentence itself (extractive).
  */
 export async function answerQuestion(
-  services: { models: ModelRegistry; runner: RouteRunner },
+  chatService: ChatService,
   result: OcrResult,
   question: string,
+  meter: UsageMeter,
   signal: AbortSignal,
 ): Promise<DocumentAnswer> {
   const documentText = result.pages.map((page) => page.text).join(PAGE_SEPARATOR);
   const offsets = pageOffsets(result);
   const ranked = rankPassages(chunkDocument(result), question, 3);
-  const chat = helperChatRoute(services.models);
+  const chat = chatService.helperRoute();
 
   if (chat && ranked.length > 0) {
     const context = ranked
       .map((entry, index) => `[${index + 1}] (page ${entry.passage.page + 1}) ${entry.passage.text}`)
       .join('\n\n');
-    const answer = await askChat(
-      services.runner,
+    const answer = await chatService.ask(
       chat,
       [
         {
@@ -73,7 +73,9 @@ export async function answerQuestion(
         },
         { role: 'user', content: `Passages:\n${context}\n\nQuestion: ${question}` },
       ],
-      { signal, maxTokens: 512 },
+      { maxTokens: 512 },
+      meter,
+      signal,
     );
     return {
       answer: answer.text,

@@ -1,8 +1,10 @@
 import type { UsageMeter } from '../billing/billing-service.js';
+import type { ChatService } from '../chat/chat-service.js';
 import type { ModelRoute } from '../routing/model-registry.js';
 import { recogniseDocument, type RecogniseServices } from '../ocr/recognise-document.js';
-import type { ModelRegistry } from '../routing/model-registry.js';
 import { answerQuestion, type DocumentAnswer } from './answer-question.js';
+
+const NO_TOKENS = { prompt_tokens: 0, completion_tokens: 0 };
 
 /** A question about a document: base64, a data URL or an http(s) URL. */
 export interface DocumentQuestion {
@@ -12,7 +14,7 @@ export interface DocumentQuestion {
 
 /** Document question answering: the document read by an OCR (documents) route, the answer with the passages it rests on. */
 export class DocumentService {
-  constructor(private readonly services: RecogniseServices & { models: ModelRegistry }) {}
+  constructor(private readonly services: RecogniseServices & { chat: ChatService }) {}
 
   /** `keyId`: the calling key, whose turn the local OCR engine waits for. */
   async answer(
@@ -28,8 +30,9 @@ export class DocumentService {
       { source: document, param: 'document', keyId },
       signal,
     );
-    const answer = await answerQuestion(this.services, result, question, signal);
-    meter.charge(served, answer.usage);
+    // Reading the document is billed on its route; the chat turn that answers (if any) adds its own tokens.
+    meter.charge(served, NO_TOKENS);
+    const answer = await answerQuestion(this.services.chat, result, question, meter, signal);
     return { answer, route: served };
   }
 }

@@ -1,9 +1,9 @@
 import type { OcrResult } from '../../providers/contracts/ocr.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
-import { askChat, helperChatRoute } from '../routing/chat-route.js';
+import type { UsageMeter } from '../billing/billing-service.js';
+import type { ChatService } from '../chat/chat-service.js';
 import type { SchemaValidator } from '../json/client-schema-checker.js';
-import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
-import type { RouteRunner } from '../routing/route-runner.js';
+import type { ModelRoute } from '../routing/model-registry.js';
 import { extractBySchema, type MissingField } from './extract-by-schema.js';
 import { nullableOptional, withoutMissing } from './nullable-optional.js';
 
@@ -23,7 +23,7 @@ export interface FilledSchema {
   missingRequired: string[];
   /** Who filled it and, for the extractor, why no language model did. */
   note: string;
-  /** The chat route that answered and what it used (also when its answer was not used): the request is billed for it. */
+  /** The chat route that answered and what it used (also when its answer was not used; the chat service billed it). */
   chat?: ChatUse;
 }
 
@@ -59,21 +59,19 @@ function nullFields(data: unknown, path = ''): MissingField[] {
  * the rule-based extractor does. Fields the schema does not require may be null, with the reason.
  */
 export async function fillSchema(
-  services: { models: ModelRegistry; runner: RouteRunner },
+  chatService: ChatService,
   schema: Record<string, unknown>,
   validate: SchemaValidator,
   result: OcrResult,
-  signal: AbortSignal,
-  log: (message: string) => void,
+  { meter, signal, log }: { meter: UsageMeter; signal: AbortSignal; log: (message: string) => void },
   prompt?: string,
 ): Promise<FilledSchema> {
-  const route = helperChatRoute(services.models);
+  const route = chatService.helperRoute();
   let chat: FilledSchema['chat'];
   let why = 'no chat model is routed';
   if (route) {
     try {
-      const answer = await askChat(
-        services.runner,
+      const answer = await chatService.ask(
         route,
         [
           {
@@ -83,12 +81,13 @@ export async function fillSchema(
           { role: 'user', content: `JSON schema:\n${JSON.stringify(schema)}\n\n${documentForModel(result)}` },
         ],
         {
-          signal,
           responseFormat: {
             type: 'json_schema',
             json_schema: { name: 'document_data', schema: nullableOptional(schema) },
           },
         },
+        meter,
+        signal,
       );
       chat = { route: answer.route, usage: answer.usage };
       const data = JSON.parse(answer.text) as Record<string, unknown>;

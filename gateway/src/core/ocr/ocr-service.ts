@@ -2,6 +2,7 @@ import { DEFAULT_OCR_MODEL } from '../../wire/default-models.js';
 import type { OcrResult } from '../../providers/contracts/ocr.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { UsageMeter } from '../billing/billing-service.js';
+import type { ChatService } from '../chat/chat-service.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { toGatewayError } from '../errors/provider-error-mapping.js';
 import { documentSourceLimits, loadDocument } from '../files/document-source.js';
@@ -11,7 +12,7 @@ import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import type { MissingField } from './extract-by-schema.js';
-import type { ChatUse, FilledSchema } from './fill-schema.js';
+import type { FilledSchema } from './fill-schema.js';
 import { fillSchemaStrictly } from './fill-schema-strictly.js';
 import { layoutAsStructuredData } from './layout-as-structured-data.js';
 import type { MistralOcrResponse } from '../../wire/mistral-ocr-response-schema.js';
@@ -47,6 +48,7 @@ export interface OcrOutcome {
 }
 
 export interface OcrServices {
+  chat: ChatService;
   models: ModelRegistry;
   runner: RouteRunner;
   files: FileStore;
@@ -108,12 +110,10 @@ export class OcrService {
     };
     if (request.schema && validate) {
       const filled = await fillSchemaStrictly(
-        this.services,
+        this.services.chat,
         { schema: request.schema, validate, param: 'schema' },
         result,
-        signal,
-        log,
-        (chat: ChatUse) => meter.charge(chat.route, chat.usage),
+        { meter, signal, log },
       );
       return { ...outcome, structured: { data: filled.data, method: filled.method }, fill: fillReport(filled) };
     }
@@ -123,15 +123,9 @@ export class OcrService {
   }
 
   /** Mistral's form: its pages (markdown, figures, tables, ...), and the annotations it asks for. */
-  async readAsMistral(input: MistralOcrInput, { keyId, meter, signal, log }: OcrCall): Promise<MistralOcrResponse> {
-    let billed = false;
-    const bill = (chat: ChatUse) => {
-      billed = true;
-      meter.charge(chat.route, chat.usage);
-    };
-    const { response, route } = await processMistralOcr(this.services, input, { keyId, signal, log }, bill);
-    // A document annotation filled by a chat model is billed for that model's tokens.
-    if (!billed) meter.charge(route, NO_TOKENS);
+  async readAsMistral(input: MistralOcrInput, call: OcrCall): Promise<MistralOcrResponse> {
+    const { response, route } = await processMistralOcr(this.services, input, call);
+    call.meter.charge(route, NO_TOKENS);
     return response;
   }
 

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { DEFAULT_OCR_MODEL } from '../../wire/default-models.js';
 import type { BoxCoordinates, OcrPage } from '../../providers/contracts/ocr.js';
-import { askChat } from '../routing/chat-route.js';
+import type { UsageMeter } from '../billing/billing-service.js';
+import type { ChatService } from '../chat/chat-service.js';
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import type { FileStore } from '../files/file-store.js';
@@ -11,7 +12,6 @@ import type { ClientSchemaChecker, SchemaValidator } from '../json/client-schema
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import { toGatewayError } from '../errors/provider-error-mapping.js';
 import type { RouteRunner } from '../routing/route-runner.js';
-import type { ChatUse } from './fill-schema.js';
 import { fillSchemaStrictly } from './fill-schema-strictly.js';
 import { buildMistralPages, type MistralPageOptions, type PageExtras } from './mistral-pages/build-mistral-pages.js';
 import type { FigureJob } from './mistral-pages/figure-tasks.js';
@@ -38,6 +38,7 @@ export interface MistralOcrInput extends MistralPageOptions {
 }
 
 interface Services {
+  chat: ChatService;
   models: ModelRegistry;
   runner: RouteRunner;
   files: FileStore;
@@ -107,12 +108,10 @@ async function annotateImage(
   schema: Record<string, unknown>,
   validate: SchemaValidator,
   image: string,
-  signal: AbortSignal,
-  log: (message: string) => void,
+  { meter, signal, log }: { meter: UsageMeter; signal: AbortSignal; log: (message: string) => void },
 ): Promise<string | null> {
   try {
-    const answer = await askChat(
-      services.runner,
+    const answer = await services.chat.ask(
       route,
       [
         {
@@ -128,7 +127,9 @@ async function annotateImage(
           ],
         },
       ],
-      { signal, responseFormat: { type: 'json_schema', json_schema: { name: 'image_annotation', schema } } },
+      { responseFormat: { type: 'json_schema', json_schema: { name: 'image_annotation', schema } } },
+      meter,
+      signal,
     );
     const data: unknown = JSON.parse(answer.text);
     const problem = await validate(data);
@@ -149,8 +150,12 @@ async function annotateImage(
 export async function processMistralOcr(
   services: Services,
   input: MistralOcrInput,
-  { keyId, signal, log }: { keyId: string | null; signal: AbortSignal; log: (message: string) => void },
-  bill: (chat: ChatUse) => void,
+  {
+    keyId,
+    meter,
+    signal,
+    log,
+  }: { keyId: string | null; meter: UsageMeter; signal: AbortSignal; log: (message: string) => void },
 ): Promise<{ response: MistralOcrResponse; route: ModelRoute }> {
   const documentCheck = input.documentAnnotation
     ? await services.schemas.compile(input.documentAnnotation.schema, 'document_annotation_format', signal)
@@ -212,8 +217,7 @@ export async function processMistralOcr(
           input.bboxAnnotation.schema,
           bboxCheck,
           crop,
-          signal,
-          log,
+          { meter, signal, log },
         );
     }
   }
@@ -225,7 +229,7 @@ export async function processMistralOcr(
   };
   if (input.documentAnnotation && documentCheck) {
     const filled = await fillSchemaStrictly(
-      services,
+      services.chat,
       {
         schema: input.documentAnnotation.schema,
         validate: documentCheck,
@@ -233,9 +237,7 @@ export async function processMistralOcr(
         prompt: input.documentAnnotation.prompt,
       },
       result,
-      signal,
-      log,
-      bill,
+      { meter, signal, log },
     );
     response.document_annotation = JSON.stringify(filled.data);
     response.document_annotation_method = filled.method;

@@ -197,7 +197,11 @@ export class ModelRegistry {
 
   /** The route to run a request on: it must exist, not be archived, and have the capability. */
   resolve(name: string, capability: Capability): ModelRoute {
-    const route = this.find(name, capability);
+    return this.usable(this.find(name, capability), name, capability);
+  }
+
+  /** `resolve` for a route already found by `name`: it must not be archived, and must have the capability. */
+  usable(route: ModelRoute, name: string, capability: Capability): ModelRoute {
     if (this.stateOf(route.id)?.archived) {
       throw new GatewayError(
         404,

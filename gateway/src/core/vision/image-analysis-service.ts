@@ -3,7 +3,7 @@ import type { OcrProvider } from '../../providers/contracts/ocr.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { toGatewayError } from '../errors/provider-error-mapping.js';
 import { documentSourceLimits, loadDocument, type LoadedDocument } from '../files/document-source.js';
-import { askChat, helperChatRoute } from '../routing/chat-route.js';
+import type { ChatService } from '../chat/chat-service.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
@@ -22,6 +22,7 @@ export interface ImageAnalysis {
 }
 
 export interface ImageAnalysisServices {
+  chat: ChatService;
   models: ModelRegistry;
   runner: RouteRunner;
   options: { server: { bodyLimitBytes: number } };
@@ -54,13 +55,11 @@ export class ImageAnalysisService {
     if (route.provider.capabilities.chat) return this.seen(route, loaded, prompt, meter, signal);
     const facts = await this.measured(route, loaded, keyId, signal);
     const described = describeFacts(facts, prompt);
-    const chat = helperChatRoute(this.services.models);
-    if (!chat) {
-      meter.charge(route, NO_USAGE);
-      return { model: route.id, analysis: described, method: 'local', details: facts };
-    }
-    const answer = await askChat(
-      this.services.runner,
+    // The local look is billed on the vision route; a chat turn that explains it adds its own tokens.
+    meter.charge(route, NO_USAGE);
+    const chat = this.services.chat.helperRoute();
+    if (!chat) return { model: route.id, analysis: described, method: 'local', details: facts };
+    const answer = await this.services.chat.ask(
       chat,
       [
         {
@@ -70,9 +69,10 @@ export class ImageAnalysisService {
         },
         { role: 'user', content: `Facts about the image:\n${described}\n\nRequest: ${prompt}` },
       ],
-      { signal, maxTokens: 512 },
+      { maxTokens: 512 },
+      meter,
+      signal,
     );
-    meter.charge(route, answer.usage);
     return { model: route.id, analysis: answer.text, method: 'local_with_chat', details: facts };
   }
 
@@ -85,8 +85,7 @@ export class ImageAnalysisService {
     signal: AbortSignal,
   ): Promise<ImageAnalysis> {
     const dataUrl = `data:${image.mediaType};base64,${image.bytes.toString('base64')}`;
-    const answer = await askChat(
-      this.services.runner,
+    const answer = await this.services.chat.ask(
       route,
       [
         {
@@ -97,9 +96,10 @@ export class ImageAnalysisService {
           ],
         },
       ],
-      { signal },
+      {},
+      meter,
+      signal,
     );
-    meter.charge(answer.route, answer.usage);
     return { model: answer.route.id, analysis: answer.text, method: 'vision_model' };
   }
 

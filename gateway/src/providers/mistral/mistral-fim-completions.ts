@@ -30,7 +30,7 @@ export function createMistralFimCompletions(client: UpstreamClient, dialect: Ope
       body: { json: body(request, false) },
       signal: request.signal,
     });
-    const chat = readChatResult(answer, client.name, approximateTokens(request.prompt));
+    const chat = readChatResult(answer, client.name, () => approximateTokens(request.prompt));
     return {
       choices: chat.choices.map((choice) => ({
         index: choice.index,

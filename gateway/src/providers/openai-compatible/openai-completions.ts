@@ -14,9 +14,8 @@ import {
   type JsonRecord,
 } from '../_shared/http/wire-guards.js';
 import { approximateTokens } from '../_shared/approximate-tokens.js';
-import { toFinishReason } from '../_shared/openai-wire/finish-reason.js';
+import { readTokenUsage, toFinishReason } from '../_shared/openai-wire/answer-values.js';
 import type { OpenAiDialect } from '../_shared/openai-wire/openai-dialect.js';
-import { readTokenUsage } from '../_shared/openai-wire/read-token-usage.js';
 import { reframeOpenAiStream } from '../_shared/openai-wire/reframe-openai-stream.js';
 import { buildCompletionBody } from '../_shared/openai-wire/request-builders.js';
 

@@ -19,9 +19,8 @@ import {
 } from '../http/wire-guards.js';
 import { approximateTokens } from '../approximate-tokens.js';
 import { chatMessageText } from '../chat-message-text.js';
-import { toFinishReason } from './finish-reason.js';
+import { readTokenUsage, toFinishReason } from './answer-values.js';
 import type { OpenAiDialect } from './openai-dialect.js';
-import { readTokenUsage } from './read-token-usage.js';
 import { reframeOpenAiStream } from './reframe-openai-stream.js';
 import { buildChatBody } from './request-builders.js';
 
@@ -42,7 +41,7 @@ export function createOpenAiChat(
         body: { json: buildChatBody(request, dialect, false) },
         signal: request.signal,
       });
-      return readChatResult(answer, client.name, promptTokens(request));
+      return readChatResult(answer, client.name, () => promptTokens(request));
     },
 
     async chatStream(request: ChatRequest): Promise<AsyncIterable<ChatStreamEvent>> {
@@ -61,8 +60,11 @@ export function createOpenAiChat(
   };
 }
 
-/** Reads a `chat.completion` answer (also Mistral's FIM answer, which has the same shape). */
-export function readChatResult(answer: unknown, providerName: string, promptTokens: number): ChatResult {
+/**
+ * Reads a `chat.completion` answer (also Mistral's FIM answer, which has the same shape); `promptTokens`
+ * counts the prompt approximately, only when the upstream reports no usage.
+ */
+export function readChatResult(answer: unknown, providerName: string, promptTokens: () => number): ChatResult {
   const record = expectRecord(answer, providerName, 'the answer');
   const choices = expectArray(record.choices, providerName, 'choices').map((choice, position): ChatChoice => {
     const item = expectRecord(choice, providerName, 'a choice');
@@ -82,7 +84,7 @@ export function readChatResult(answer: unknown, providerName: string, promptToke
   });
   if (choices.length === 0) throw malformedResponse(providerName, 'no choices');
   const usage = readTokenUsage(record.usage) ?? {
-    prompt_tokens: promptTokens,
+    prompt_tokens: promptTokens(),
     completion_tokens: approximateTokens(...choices.map((choice) => choice.message.content ?? '')),
   };
   return { choices, usage };

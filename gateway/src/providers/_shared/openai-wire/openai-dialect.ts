@@ -15,7 +15,8 @@ export interface OpenAiDialect {
   /** `encoding_format` to request for embeddings, if any (answers in float or base64 are both read). */
   embeddingEncoding?: 'float' | 'base64';
   toolChoice(choice: ToolChoice): unknown;
-  role(role: ChatMessage['role']): string;
+  /** How the backend spells a message's role, when it spells some differently (absent: as they are). */
+  role?(role: ChatMessage['role']): string;
 }
 
 export const openAiDialect: OpenAiDialect = {
@@ -25,5 +26,4 @@ export const openAiDialect: OpenAiDialect = {
   embeddingEncoding: 'float',
   // OpenAI has no 'any'; it is Mistral's word for 'required'.
   toolChoice: (choice) => (choice === 'any' ? 'required' : choice),
-  role: (role) => role,
 };

@@ -5,8 +5,7 @@ import { readSseEventBatches } from '../../../streaming/sse-reader.js';
 import { batchedEvents, type BatchedEvents } from '../../../streaming/event-batches.js';
 import type { FinishReason, TokenUsage } from '../../contracts/sampling.js';
 import { approximateTokens } from '../approximate-tokens.js';
-import { toFinishReason } from './finish-reason.js';
-import { readTokenUsage } from './read-token-usage.js';
+import { readTokenUsage, toFinishReason } from './answer-values.js';
 import { readContentOnlyFrame } from './content-only-frame.js';
 
 export type FinishEvent = { type: 'finish'; index: number; finish_reason: FinishReason };

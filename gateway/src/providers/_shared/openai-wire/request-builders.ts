@@ -23,9 +23,10 @@ function samplingFields(request: SamplingParams, dialect: OpenAiDialect, stream:
 }
 
 export function buildChatBody(request: ChatRequest, dialect: OpenAiDialect, stream: boolean): JsonRecord {
+  const role = dialect.role;
   return {
     ...samplingFields(request, dialect, stream),
-    messages: request.messages.map((message) => ({ ...message, role: dialect.role(message.role) })),
+    messages: role ? request.messages.map((message) => ({ ...message, role: role(message.role) })) : request.messages,
     ...definedOnly({
       response_format: request.response_format,
       tools: request.tools && request.tools.length > 0 ? request.tools : undefined,
