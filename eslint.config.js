@@ -114,6 +114,22 @@ const zones = [
     message: 'media/, streaming/ and wire/ are leaf rooms: they import no provider.',
   },
   {
+    target: `${src}/ocr-layout`,
+    from: [
+      `${src}/api`,
+      `${src}/core`,
+      `${src}/http`,
+      `${src}/store`,
+      `${src}/config`,
+      `${src}/providers`,
+      `${src}/media`,
+      `${src}/streaming`,
+      `${src}/app.ts`,
+      `${src}/cli.ts`,
+    ],
+    message: 'ocr-layout/ is a leaf room of pure functions over OCR pages: it imports only wire/.',
+  },
+  {
     target: `${src}/config`,
     from: [`${src}/api`, `${src}/core`, `${src}/http`, `${src}/store`, `${src}/app.ts`, `${src}/cli.ts`],
     message: 'Config is read by the layers; it reads none of them.',

@@ -15,7 +15,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { blocksText } from '../../gateway/src/media/pdf/layout-from-words.js';
+import { blocksText } from '../../gateway/src/ocr-layout/layout-from-words.js';
 import { createTesseractProvider } from '../../gateway/src/providers/tesseract/create-tesseract-provider.js';
 import { probeNativeTesseract } from '../../gateway/src/providers/tesseract/native-engine.js';
 import { tsvToOcrBlocks } from '../../gateway/src/providers/tesseract/tsv-to-ocr-blocks.js';

@@ -13,8 +13,8 @@ import { toGatewayError } from '../errors/provider-error-mapping.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { ChatUse } from './fill-schema.js';
 import { fillSchemaStrictly } from './fill-schema-strictly.js';
-import { buildMistralPages, type MistralPageOptions, type PageExtras } from './mistral-pages/build-mistral-pages.js';
-import type { FigureJob } from './mistral-pages/figure-tasks.js';
+import { buildMistralPages, type MistralPageOptions, type PageExtras } from '../../ocr-layout/build-mistral-pages.js';
+import type { FigureJob } from './figure-tasks.js';
 import { taskModule } from '../../media/work-pool/task-module.js';
 import type { MistralOcrResponse } from '../../wire/mistral-ocr-response-schema.js';
 import type { OcrAdmission } from './ocr-admission.js';
@@ -58,7 +58,7 @@ interface PageImage {
   figures: BoxCoordinates[];
 }
 
-const FIGURE_TASKS = taskModule(import.meta.url, 'mistral-pages/figure-tasks');
+const FIGURE_TASKS = taskModule(import.meta.url, 'figure-tasks');
 
 /** The page as its OCR saw it (rendered at the width OCR reported), and the figure regions found on it, both on the work pool. */
 async function pageImage(

@@ -4,7 +4,7 @@ import { checkPdfStreams, type PdfStreamLimits } from '../pdf/check-pdf-streams.
 import { openPdf, type PDFDocumentProxy } from '../pdf/open-pdf.js';
 import { readTextLayer } from '../pdf/read-text-layer.js';
 import { pdfPageSize, renderPdfPage } from '../pdf/render-pdf-page.js';
-import type { OcrWord } from '../../providers/contracts/ocr.js';
+import type { OcrWord } from '../../ocr-layout/ocr-page.js';
 import { ProviderError } from '../../providers/_shared/provider-error.js';
 import { workTask } from './work-task.js';
 

@@ -1,4 +1,4 @@
-import { makeBlock, makeLine } from '../../media/pdf/box-geometry.js';
+import { makeBlock, makeLine } from '../../ocr-layout/box-geometry.js';
 import type { OcrBlock } from '../contracts/ocr.js';
 import { pageConfidence } from './page-confidence.js';
 

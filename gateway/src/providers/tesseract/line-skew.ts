@@ -1,4 +1,4 @@
-import { median } from '../../media/pdf/box-geometry.js';
+import { upperMedian } from '../../ocr-layout/box-geometry.js';
 import type { OcrBlock } from '../contracts/ocr.js';
 
 /**
@@ -22,5 +22,5 @@ export function lineSkew(blocks: OcrBlock[]): number | undefined {
     });
     if (sxx > 0) angles.push((Math.atan(sxy / sxx) * 180) / Math.PI);
   }
-  return angles.length >= 3 ? median(angles) : undefined;
+  return angles.length >= 3 ? upperMedian(angles) : undefined;
 }

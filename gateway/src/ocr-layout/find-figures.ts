@@ -1,5 +1,5 @@
-import type { BoxCoordinates } from '../../../providers/contracts/ocr.js';
-import { median } from './page-regions.js';
+import type { BoxCoordinates } from './ocr-page.js';
+import { median } from './box-geometry.js';
 
 export interface GrayPixels {
   width: number;

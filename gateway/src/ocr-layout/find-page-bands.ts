@@ -1,5 +1,6 @@
-import type { OcrLine, OcrPage } from '../../../providers/contracts/ocr.js';
-import { bodyLineHeight, boxHeight } from './page-regions.js';
+import type { OcrLine, OcrPage } from './ocr-page.js';
+import { boxHeight } from './box-geometry.js';
+import { bodyLineHeight } from './page-regions.js';
 
 /** Top and bottom bands, as fractions of the page height, where a running header or footer sits. */
 const BAND = 0.1;

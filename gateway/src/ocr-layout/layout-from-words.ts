@@ -1,4 +1,4 @@
-import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from '../../providers/contracts/ocr.js';
+import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from './ocr-page.js';
 import { makeBlock, makeLine } from './box-geometry.js';
 import { orderBlocks } from './reading-order.js';
 

@@ -1,7 +1,8 @@
-import type { BoxCoordinates, OcrLine, OcrPage, OcrWord } from '../../../providers/contracts/ocr.js';
+import type { BoxCoordinates, OcrLine, OcrPage, OcrWord } from './ocr-page.js';
 import type { PageBands } from './find-page-bands.js';
 import { findTables } from './find-tables.js';
-import { bodyLineHeight, boxHeight, unionBox, type PageRegion, type RegionType } from './page-regions.js';
+import { boxHeight, unionBox } from './box-geometry.js';
+import { bodyLineHeight, type PageRegion, type RegionType } from './page-regions.js';
 
 /** A line this much taller than the body text is a heading; the steps after it pick the level. */
 const HEADING = 1.25;

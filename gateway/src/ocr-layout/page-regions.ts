@@ -1,4 +1,5 @@
-import type { BoxCoordinates, OcrLine } from '../../../providers/contracts/ocr.js';
+import { boxHeight, median } from './box-geometry.js';
+import type { BoxCoordinates, OcrLine } from './ocr-page.js';
 
 /** The region types a page is cut into, named as Mistral's OCR blocks name them. */
 export type RegionType = 'title' | 'text' | 'list' | 'table' | 'caption' | 'image' | 'header' | 'footer';
@@ -12,17 +13,6 @@ export interface PageRegion {
   level?: number;
   /** Cell texts, row by row (the first row is the header), for a table. */
   rows?: string[][];
-}
-
-export { unionBox } from '../../../media/pdf/box-geometry.js';
-
-export const boxHeight = (box: BoxCoordinates): number => box[3] - box[1];
-
-export function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** The height of the page's body text: the median line height, each line weighted by its words. */

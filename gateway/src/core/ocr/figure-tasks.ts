@@ -1,7 +1,7 @@
 import sharp from 'sharp';
-import { workTask } from '../../../media/work-pool/work-task.js';
-import type { BoxCoordinates } from '../../../providers/contracts/ocr.js';
-import { findFigures } from './find-figures.js';
+import { workTask } from '../../media/work-pool/work-task.js';
+import type { BoxCoordinates } from '../../ocr-layout/ocr-page.js';
+import { findFigures } from '../../ocr-layout/find-figures.js';
 
 // The task pageFigures runs on the work pool's threads (see WorkPool).
 
