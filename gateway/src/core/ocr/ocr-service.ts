@@ -3,7 +3,7 @@ import type { OcrResult } from '../../providers/contracts/ocr.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { toGatewayError } from '../errors/provider-error-mapping.js';
+import { fromMediaFailure } from '../errors/provider-error-mapping.js';
 import { documentSourceLimits, loadDocument } from '../files/document-source.js';
 import type { FileStore } from '../files/file-store.js';
 import type { ClientSchemaChecker } from '../json/client-schema-checker.js';
@@ -152,7 +152,7 @@ export class OcrService {
         renderDocumentPage(this.services.media, document, page, width, signal),
       );
     } catch (error) {
-      throw toGatewayError(error, 'renderer');
+      throw fromMediaFailure(error);
     }
   }
 }

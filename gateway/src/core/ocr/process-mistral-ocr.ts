@@ -9,7 +9,7 @@ import type { LoadedDocument } from '../files/document-source.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ClientSchemaChecker, SchemaValidator } from '../json/client-schema-checker.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
-import { toGatewayError } from '../errors/provider-error-mapping.js';
+import { fromMediaFailure } from '../errors/provider-error-mapping.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { ChatUse } from './fill-schema.js';
 import { fillSchemaStrictly } from './fill-schema-strictly.js';
@@ -188,7 +188,7 @@ export async function processMistralOcr(
       figuresLeft -= image.figures.length;
       images.push(image);
     } catch (error) {
-      throw toGatewayError(error, 'renderer');
+      throw fromMediaFailure(error);
     }
   }
   let figureCount = 0;

@@ -1,5 +1,5 @@
 import type { MediaDecoder } from '../../media/media-decoder.js';
-import { ProviderError } from '../../providers/_shared/provider-error.js';
+import { MediaError } from '../../media/media-error.js';
 import type { LoadedDocument } from '../files/document-source.js';
 
 const MAX_PIXELS = 60_000_000;
@@ -30,7 +30,7 @@ export async function renderDocumentPage(
 ): Promise<RenderedPage> {
   if (mediaType !== 'application/pdf') {
     if (pageIndex !== 0)
-      throw new ProviderError('invalid_request', 'An image has only page 0.', {
+      throw new MediaError('invalid_document', 'An image has only page 0.', {
         code: 'page_out_of_range',
         param: 'page',
       });

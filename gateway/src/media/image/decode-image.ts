@@ -1,5 +1,5 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
-import { ProviderError } from '../../providers/_shared/provider-error.js';
+import { MediaError } from '../media-error.js';
 import { decodeBmp } from './decode-bmp.js';
 import { sniffMediaType } from '../sniff-media-type.js';
 
@@ -18,8 +18,8 @@ export interface DecodeImageOptions {
 /** Rejects what is not a readable image before any decoding work is done. */
 export function assertImageBytes(bytes: Buffer): string {
   if (bytes.length === 0) {
-    throw new ProviderError(
-      'invalid_input',
+    throw new MediaError(
+      'invalid_document',
       'The document is empty (0 bytes). Send a PNG, JPEG, WebP, TIFF, BMP, GIF or PDF file.',
       {
         code: 'empty_document',
@@ -28,8 +28,8 @@ export function assertImageBytes(bytes: Buffer): string {
   }
   const mimeType = sniffMediaType(bytes);
   if (mimeType === null || mimeType === 'application/pdf') {
-    throw new ProviderError(
-      'invalid_input',
+    throw new MediaError(
+      'invalid_document',
       mimeType === null
         ? 'The document is not a supported image: its bytes match no PNG, JPEG, WebP, TIFF, BMP, GIF or PDF signature.'
         : 'A PDF cannot be decoded as an image; open it as a PDF.',
@@ -41,7 +41,7 @@ export function assertImageBytes(bytes: Buffer): string {
 
 function assertPixelLimit(width: number, height: number, maxPixels: number | undefined): void {
   if (maxPixels !== undefined && width * height > maxPixels) {
-    throw new ProviderError(
+    throw new MediaError(
       'too_large',
       `The image is ${width}×${height} (${((width * height) / 1e6).toFixed(1)} megapixels), over the max_pixels limit of ${(maxPixels / 1e6).toFixed(1)} megapixels per page. Send a smaller image or raise max_pixels.`,
       { code: 'image_too_large', param: 'max_pixels' },
@@ -49,10 +49,10 @@ function assertPixelLimit(width: number, height: number, maxPixels: number | und
   }
 }
 
-function corruptImage(mimeType: string, cause: unknown): ProviderError {
+function corruptImage(mimeType: string, cause: unknown): MediaError {
   const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
-  return new ProviderError(
-    'invalid_input',
+  return new MediaError(
+    'invalid_document',
     `The ${mimeType} image could not be decoded (corrupt or truncated): ${reason}`,
     {
       code: 'corrupt_image',

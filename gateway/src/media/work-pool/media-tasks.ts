@@ -5,7 +5,7 @@ import { openPdf, type PDFDocumentProxy } from '../pdf/open-pdf.js';
 import { readTextLayer } from '../pdf/read-text-layer.js';
 import { pdfPageSize, renderPdfPage } from '../pdf/render-pdf-page.js';
 import type { OcrWord } from '../../ocr-layout/ocr-page.js';
-import { ProviderError } from '../../providers/_shared/provider-error.js';
+import { MediaError } from '../media-error.js';
 import { workTask } from './work-task.js';
 
 // The tasks MediaDecoder runs on the work pool's threads (see WorkPool); each returns a WorkOutcome.
@@ -91,8 +91,8 @@ export const renderPdfPageToPng = workTask(
     checkPdfStreams(job.pdf, job.limits);
     return withPdf(job, async (pdf) => {
       if (job.page >= pdf.numPages) {
-        throw new ProviderError(
-          'invalid_request',
+        throw new MediaError(
+          'invalid_document',
           `The PDF has ${pdf.numPages} page(s); page ${job.page} does not exist (pages are 0-based).`,
           { code: 'page_out_of_range', param: 'page' },
         );

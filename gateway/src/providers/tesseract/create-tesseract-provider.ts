@@ -1,4 +1,5 @@
 import type { ProviderFactory, ProviderInstance } from '../contracts/provider-instance.js';
+import { rethrowAsProviderError } from '../_shared/provider-error.js';
 import { ocrDocument } from './ocr-document.js';
 import { parseTesseractOptions } from './tesseract-options.js';
 import { createEngine } from './create-engine.js';
@@ -19,7 +20,9 @@ export const createTesseractProvider: ProviderFactory = (context): ProviderInsta
   return {
     id: context.id,
     type: context.options.type,
-    capabilities: { ocr: { ocr: (request) => ocrDocument(media, engine, options, request) } },
+    capabilities: {
+      ocr: { ocr: (request) => ocrDocument(media, engine, options, request).catch(rethrowAsProviderError) },
+    },
     warm: async () => {
       await engine.warm();
       context.logger.info(

@@ -2,7 +2,7 @@ import { assertImageBytes } from '../../media/image/decode-image.js';
 import type { MediaDecoder } from '../../media/media-decoder.js';
 import { sniffMediaType } from '../../media/sniff-media-type.js';
 import { blocksText, layoutFromWords } from '../../ocr-layout/layout-from-words.js';
-import { selectPages } from '../../media/pdf/select-pages.js';
+import { selectPages } from './select-pages.js';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { OcrPage, OcrRequest, OcrResult } from '../contracts/ocr.js';
 import type { OcrEngine } from './ocr-engine.js';

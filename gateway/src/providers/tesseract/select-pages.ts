@@ -1,4 +1,4 @@
-import { ProviderError } from '../../providers/_shared/provider-error.js';
+import { ProviderError } from '../_shared/provider-error.js';
 
 /**
  * The 0-based pages to process: all pages, or the requested ones (deduplicated, in document order).
