@@ -1,12 +1,15 @@
 import type { GrayImage } from './image/decode-image.js';
+import type { BoxCoordinates } from '../ocr-layout/ocr-page.js';
 import type { PdfStreamLimits } from './pdf/check-pdf-streams.js';
 import type {
+  CropJob,
   DecodedPng,
   ImageJob,
   PdfBytes,
   PdfPageContent,
   PdfPageJob,
   PdfRenderJob,
+  PicturesJob,
   RenderedPdfPage,
 } from './work-pool/media-tasks.js';
 import { taskModule } from './work-pool/task-module.js';
@@ -56,11 +59,18 @@ export class MediaDecoder {
     return { bytes: shared, pageCount, limits };
   }
 
-  /** A page's words from its text layer at `dpi`, or, when it has none, its pixels rendered at `dpi`. */
-  pdfPage(pdf: OpenedPdf, page: number, dpi: number, maxPixels: number, signal: AbortSignal): Promise<PdfPageContent> {
+  /**
+   * A page's words from its text layer at `dpi`, or, when it has none, its pixels rendered at `dpi`;
+   * `withImage`: its pixels as well when it has a text layer.
+   */
+  pdfPage(
+    pdf: OpenedPdf,
+    request: { page: number; dpi: number; maxPixels: number; withImage?: boolean },
+    signal: AbortSignal,
+  ): Promise<PdfPageContent> {
     return this.run<PdfPageJob, PdfPageContent>(
       'pdfPageContent',
-      { pdf: pdf.bytes, limits: pdf.limits, page, dpi, maxPixels },
+      { pdf: pdf.bytes, limits: pdf.limits, ...request },
       signal,
     );
   }
@@ -79,13 +89,34 @@ export class MediaDecoder {
     return this.run<PdfRenderJob, RenderedPdfPage>('renderPdfPageToPng', { pdf: bytes, limits, ...request }, signal);
   }
 
-  /** An image (first frame) in 8-bit gray. */
-  imageToGray(bytes: Uint8Array, maxPixels: number, signal: AbortSignal): Promise<GrayImage> {
-    return this.run<ImageJob, GrayImage>('imageToGray', { bytes, maxPixels }, signal);
+  /** An image (first frame, orientation applied) in 8-bit gray, with the density it names; `mediaType` as the caller detected it. */
+  imageToGray(
+    bytes: Uint8Array,
+    mediaType: string,
+    maxPixels: number,
+    signal: AbortSignal,
+  ): Promise<GrayImage & { density?: number }> {
+    return this.run<ImageJob, GrayImage & { density?: number }>('imageToGray', { bytes, mediaType, maxPixels }, signal);
   }
 
   /** An image (first frame, orientation applied) as PNG, with its size and density. */
-  imageToPng(bytes: Uint8Array, maxPixels: number, signal: AbortSignal): Promise<DecodedPng> {
-    return this.run<ImageJob, DecodedPng>('imageToPng', { bytes, maxPixels }, signal);
+  imageToPng(bytes: Uint8Array, mediaType: string, maxPixels: number, signal: AbortSignal): Promise<DecodedPng> {
+    return this.run<ImageJob, DecodedPng>('imageToPng', { bytes, mediaType, maxPixels }, signal);
+  }
+
+  /** The picture areas (photos, charts, drawings) of a page image that no word covers, top to bottom (see findFigures). */
+  findPictures(
+    image: GrayImage,
+    words: BoxCoordinates[],
+    minSize: number | null,
+    signal: AbortSignal,
+  ): Promise<BoxCoordinates[]> {
+    return this.run<PicturesJob, BoxCoordinates[]>('pagePictures', { image, words, minSize }, signal);
+  }
+
+  /** `boxes` cut out of an image (in its colours) or a gray page image, as JPEGs. */
+  async cropJpegs(source: CropJob['source'], boxes: BoxCoordinates[], signal: AbortSignal): Promise<Buffer[]> {
+    const jpegs = await this.run<CropJob, Uint8Array[]>('cropsAsJpeg', { source, boxes }, signal);
+    return jpegs.map((jpeg) => Buffer.from(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength));
   }
 }

@@ -1,3 +1,10 @@
+/** An 8-bit grayscale image, one byte per pixel, row-major. */
+export interface GrayImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
 /** [x1, y1, x2, y2] in pixels of the page image, top-left origin, x2/y2 exclusive. */
 export type BoxCoordinates = [number, number, number, number];
 
@@ -29,4 +36,10 @@ export interface OcrPage {
   source: 'ocr' | 'text_layer';
   /** 0..1: the recogniser's mean word confidence (weighted by length); 1 for a text layer, 0 for a page with no text. */
   confidence?: number;
+  /** Pixels per inch of the page image (a PDF page's render resolution, an image's own density or 72). */
+  dpi?: number;
+  /** Picture areas (photos, charts, drawings: see findFigures), top to bottom, when the request asked for them. */
+  pictures?: BoxCoordinates[];
+  /** The page image as it was read, kept when the request asked for it and the page has pictures. */
+  image?: GrayImage;
 }

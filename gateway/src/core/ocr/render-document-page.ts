@@ -34,7 +34,7 @@ export async function renderDocumentPage(
         code: 'page_out_of_range',
         param: 'page',
       });
-    const decoded = await media.imageToPng(bytes, MAX_PIXELS, signal);
+    const decoded = await media.imageToPng(bytes, mediaType, MAX_PIXELS, signal);
     return {
       page: 0,
       pageCount: 1,

@@ -99,7 +99,7 @@ export async function imageFacts(
   ocr: OcrResult | undefined,
   signal: AbortSignal,
 ): Promise<ImageFacts> {
-  const decoded = await media.imageToPng(bytes, 60_000_000, signal);
+  const decoded = await media.imageToPng(bytes, mimeType, 60_000_000, signal);
   const page = ocr?.pages[0];
   const words = (page?.blocks ?? [])
     .flatMap((block) => block.lines.flatMap((line) => line.words))

@@ -5,11 +5,17 @@ export type { BoxCoordinates, OcrBlock, OcrBlockKind, OcrLine, OcrPage, OcrWord 
 export interface OcrRequest {
   model: string;
   document: Buffer;
-  /** Sniffed from the bytes by the caller: image/png, image/jpeg, application/pdf, ... */
+  /** Sniffed from the bytes by the caller, once: image/png, image/jpeg, application/pdf, ... */
   mimeType: string;
   /** 0-based page indices to process; all pages when absent. */
   pages?: number[];
   signal: AbortSignal;
+  /**
+   * Also each page's resolution and picture areas (OcrPage's `dpi` and `pictures`), none under `minSize`
+   * pixels a side (null: 8 % of the page's shorter side); `keepImages`: a page with pictures keeps its
+   * image (`image`), to cut them out. A provider that sees no pixels leaves them out.
+   */
+  pictures?: { minSize: number | null; keepImages: boolean };
 }
 
 export interface OcrResult {

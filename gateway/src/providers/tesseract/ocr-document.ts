@@ -1,6 +1,5 @@
-import { assertImageBytes } from '../../media/image/decode-image.js';
+import type { GrayImage } from '../../media/image/decode-image.js';
 import type { MediaDecoder } from '../../media/media-decoder.js';
-import { sniffMediaType } from '../../media/sniff-media-type.js';
 import { blocksText, layoutFromWords } from '../../ocr-layout/layout-from-words.js';
 import { selectPages } from './select-pages.js';
 import { ProviderError } from '../_shared/provider-error.js';
@@ -12,6 +11,20 @@ import type { TesseractOptions } from './tesseract-options.js';
 
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new ProviderError('aborted', 'The OCR request was cancelled.', { code: 'aborted' });
+}
+
+/** The page with its resolution and picture areas (and its image, when it has pictures and the request keeps them). */
+async function withPictures(
+  media: MediaDecoder,
+  page: OcrPage,
+  image: GrayImage,
+  dpi: number,
+  { pictures, signal }: OcrRequest,
+): Promise<OcrPage> {
+  if (!pictures) return page;
+  const words = page.blocks.flatMap((block) => block.lines.flatMap((line) => line.words.map((word) => word.bbox)));
+  const found = await media.findPictures(image, words, pictures.minSize, signal);
+  return { ...page, dpi, pictures: found, ...(pictures.keepImages && found.length > 0 ? { image } : {}) };
 }
 
 /**
@@ -58,10 +71,15 @@ async function ocrPdf(
   const signal = AbortSignal.any([request.signal, stop.signal]);
   const recognise = async (index: number): Promise<OcrPage> => {
     throwIfAborted(signal);
-    const content = await media.pdfPage(pdf, index, options.renderDpi, options.maxPixels, signal);
+    const content = await media.pdfPage(
+      pdf,
+      { page: index, dpi: options.renderDpi, maxPixels: options.maxPixels, withImage: request.pictures !== undefined },
+      signal,
+    );
+    let page: OcrPage;
     if ('words' in content) {
       const blocks = layoutFromWords(content.words, content);
-      return {
+      page = {
         index,
         width: content.width,
         height: content.height,
@@ -70,14 +88,16 @@ async function ocrPdf(
         source: 'text_layer',
         confidence: 1,
       };
+    } else {
+      // No text layer: a scanned page.
+      throwIfAborted(signal);
+      page = await recognizeGray(engine, content.image, index, {
+        ...options,
+        signal,
+        pixels: pooledPagePixels(media.pool, signal),
+      });
     }
-    // No text layer: a scanned page.
-    throwIfAborted(signal);
-    return recognizeGray(engine, content.image, index, {
-      ...options,
-      signal,
-      pixels: pooledPagePixels(media.pool, signal),
-    });
+    return content.image ? withPictures(media, page, content.image, options.renderDpi, { ...request, signal }) : page;
   };
   // Reading a page happens outside the recognition workers, so one page more than there are workers keeps them busy.
   return { pages: await mapConcurrent(pages, engine.workers + 1, recognise, stop) };
@@ -91,16 +111,14 @@ export async function ocrDocument(
   request: OcrRequest,
 ): Promise<OcrResult> {
   throwIfAborted(request.signal);
-  const mimeType = request.document.length > 0 ? sniffMediaType(request.document) : null;
-  if (mimeType === 'application/pdf') return ocrPdf(media, engine, options, request);
-  assertImageBytes(request.document);
+  if (request.mimeType === 'application/pdf') return ocrPdf(media, engine, options, request);
   selectPages(1, request.pages, options.maxPages);
-  const image = await media.imageToGray(request.document, options.maxPixels, request.signal);
+  const image = await media.imageToGray(request.document, request.mimeType, options.maxPixels, request.signal);
   const page = await recognizeGray(engine, image, 0, {
     ...options,
     signal: request.signal,
     pixels: pooledPagePixels(media.pool, request.signal),
   });
   throwIfAborted(request.signal);
-  return { pages: [page] };
+  return { pages: [await withPictures(media, page, image, Math.round(image.density ?? 72), request)] };
 }
