@@ -52,3 +52,8 @@ export function makeBlock(lines: OcrLine[], kind?: OcrBlock['kind']): OcrBlock {
     ...(kind ? { kind } : {}),
   };
 }
+
+/** The height of the page's body text: the median line height, each line weighted by its words. */
+export function bodyLineHeight(lines: OcrLine[]): number {
+  return median(lines.flatMap((line) => line.words.map(() => boxHeight(line.bbox))));
+}

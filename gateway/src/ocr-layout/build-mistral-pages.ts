@@ -1,6 +1,5 @@
 import type { BoxCoordinates, OcrPage, OcrWord } from './ocr-page.js';
-import { classifyRegions, LIST_MARKER } from './classify-regions.js';
-import { findPageBands } from './find-page-bands.js';
+import { classifyRegions, findPageBands, LIST_MARKER } from './classify-regions.js';
 import type {
   OcrPageBlock,
   OcrPageObject,

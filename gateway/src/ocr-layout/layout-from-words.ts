@@ -54,8 +54,3 @@ export function layoutFromWords(words: OcrWord[], page: { width: number; height:
     page,
   );
 }
-
-/** Page text from blocks: lines on their own rows, blocks separated by a blank line. */
-export function blocksText(blocks: OcrBlock[]): string {
-  return blocks.map((b) => b.text).join('\n\n');
-}

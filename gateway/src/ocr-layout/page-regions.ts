@@ -1,4 +1,3 @@
-import { boxHeight, median } from './box-geometry.js';
 import type { BoxCoordinates, OcrLine } from './ocr-page.js';
 
 /** The region types a page is cut into, named as Mistral's OCR blocks name them. */
@@ -13,9 +12,4 @@ export interface PageRegion {
   level?: number;
   /** Cell texts, row by row (the first row is the header), for a table. */
   rows?: string[][];
-}
-
-/** The height of the page's body text: the median line height, each line weighted by its words. */
-export function bodyLineHeight(lines: OcrLine[]): number {
-  return median(lines.flatMap((line) => line.words.map(() => boxHeight(line.bbox))));
 }

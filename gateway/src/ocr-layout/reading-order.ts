@@ -253,3 +253,8 @@ export function orderBlocks(blocks: OcrBlock[], page: Page): OcrBlock[] {
   markMargins(ordered, page, unit);
   return ordered;
 }
+
+/** Page text from blocks: lines on their own rows, blocks separated by a blank line. */
+export function blocksText(blocks: OcrBlock[]): string {
+  return blocks.map((b) => b.text).join('\n\n');
+}

@@ -1,5 +1,4 @@
 import { cropJpegs, decodeGray, decodeToPng, grayToPng, type GrayImage } from '../image/decode-image.js';
-import { sharedGray } from '../image/shared-gray.js';
 import { checkPdfStreams, type PdfStreamLimits } from '../pdf/check-pdf-streams.js';
 import { openPdf, type PDFDocumentProxy } from '../pdf/open-pdf.js';
 import { readTextLayer } from '../pdf/read-text-layer.js';
@@ -7,7 +6,7 @@ import { pdfPageSize, renderPdfPage } from '../pdf/render-pdf-page.js';
 import { findFigures } from '../../ocr-layout/find-figures.js';
 import type { BoxCoordinates, OcrWord } from '../../ocr-layout/ocr-page.js';
 import { MediaError } from '../media-error.js';
-import { workTask } from './work-task.js';
+import { sharedGray, workTask } from './work-task.js';
 
 // The tasks MediaDecoder runs on the work pool's threads (see WorkPool); each returns a WorkOutcome.
 

@@ -1,5 +1,6 @@
 import type { MessageChannel } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
+import type { GrayImage } from '../../ocr-layout/ocr-page.js';
 import { MediaError, type MediaErrorKind } from '../media-error.js';
 
 /** A job as a thread receives it: its payload, and the port that says it has started. */
@@ -62,4 +63,16 @@ export function unwrapOutcome<R>(outcome: WorkOutcome<R>): R {
   if ('value' in outcome) return outcome.value;
   const { kind, message, code, param } = outcome.failure;
   throw new MediaError(kind, message, { code, param });
+}
+
+/**
+ * The image with its pixels in shared memory, so the jobs of a page on the work pool's threads read
+ * them without a copy each (a 200-DPI page is 4 MB, a page at the pixel limit 40 MB). Copied once,
+ * unless they are shared already.
+ */
+export function sharedGray(image: GrayImage): GrayImage {
+  if (image.data.buffer instanceof SharedArrayBuffer) return image;
+  const data = new Uint8Array(new SharedArrayBuffer(image.data.byteLength));
+  data.set(image.data);
+  return { width: image.width, height: image.height, data };
 }

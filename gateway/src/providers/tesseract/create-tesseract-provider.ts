@@ -1,9 +1,9 @@
 import type { ProviderFactory, ProviderInstance } from '../contracts/provider-instance.js';
 import { rethrowAsProviderError } from '../_shared/provider-error.js';
-import { ocrDocument } from './ocr-document.js';
+
 import { parseTesseractOptions } from './tesseract-options.js';
 import { createEngine } from './create-engine.js';
-import { pooledPagePixels } from './pooled-page-pixels.js';
+import { ocrDocument, pooledPagePixels } from './ocr-document.js';
 import { MediaDecoder } from '../../media/media-decoder.js';
 import { defaultWorkPoolOptions, WorkPool } from '../../media/work-pool/work-pool.js';
 

@@ -1,13 +1,59 @@
 import type { GrayImage } from '../../media/image/decode-image.js';
 import type { MediaDecoder } from '../../media/media-decoder.js';
-import { blocksText, layoutFromWords } from '../../ocr-layout/layout-from-words.js';
-import { selectPages } from './select-pages.js';
+import { sharedGray } from '../../media/work-pool/work-task.js';
+import { taskModule } from '../../media/work-pool/task-module.js';
+import type { WorkPool } from '../../media/work-pool/work-pool.js';
+import { layoutFromWords } from '../../ocr-layout/layout-from-words.js';
+import { blocksText } from '../../ocr-layout/reading-order.js';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { OcrPage, OcrRequest, OcrResult } from '../contracts/ocr.js';
 import type { OcrEngine } from './ocr-engine.js';
-import { pooledPagePixels } from './pooled-page-pixels.js';
 import { recognizeGray } from './recognize-gray.js';
+import type { PagePixels } from './survey-page.js';
 import type { TesseractOptions } from './tesseract-options.js';
+
+const PAGE_TASKS = taskModule(import.meta.url, 'page-tasks');
+
+/** A page's pixel work (survey, preprocessing, the cut, PNG encoding) on the work pool's threads, for one request (`signal`). */
+export function pooledPagePixels(pool: WorkPool, signal: AbortSignal): PagePixels {
+  return {
+    survey: (image, options) =>
+      pool.run({ image: sharedGray(image), options }, { module: PAGE_TASKS, name: 'survey', signal }),
+    preprocess: (image, options, cleaned) =>
+      pool.run({ image: sharedGray(image), options, cleaned }, { module: PAGE_TASKS, name: 'preprocess', signal }),
+    blankCut: (image) => pool.run({ image: sharedGray(image) }, { module: PAGE_TASKS, name: 'blankCut', signal }),
+    png: (image) => pool.run({ image: sharedGray(image) }, { module: PAGE_TASKS, name: 'png', signal }),
+  };
+}
+
+/**
+ * The 0-based pages to process: all pages, or the requested ones (deduplicated, in document order).
+ * Rejects indices outside the document and selections over `maxPages`.
+ */
+function selectPages(pageCount: number, requested: number[] | undefined, maxPages: number): number[] {
+  let pages: number[];
+  if (requested === undefined) {
+    pages = Array.from({ length: pageCount }, (_, i) => i);
+  } else {
+    const outside = requested.filter((p) => !Number.isInteger(p) || p < 0 || p >= pageCount);
+    if (outside.length > 0) {
+      throw new ProviderError(
+        'invalid_input',
+        `Page ${outside[0]} does not exist: the document has ${pageCount} page${pageCount === 1 ? '' : 's'} (0-based indices 0 to ${pageCount - 1}).`,
+        { code: 'page_out_of_range', param: 'pages' },
+      );
+    }
+    pages = [...new Set(requested)].sort((a, b) => a - b);
+  }
+  if (pages.length > maxPages) {
+    throw new ProviderError(
+      'too_large',
+      `${pages.length} pages selected, over the max_pages limit of ${maxPages}. Select fewer pages with \`pages\` or raise max_pages.`,
+      { code: 'too_many_pages', param: 'pages' },
+    );
+  }
+  return pages;
+}
 
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new ProviderError('aborted', 'The OCR request was cancelled.', { code: 'aborted' });

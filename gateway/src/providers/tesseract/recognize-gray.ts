@@ -1,13 +1,11 @@
 import { availableParallelism, loadavg } from 'node:os';
 import type { GrayImage } from '../../media/image/decode-image.js';
 import { makeBlock, makeLine, upperMedian } from '../../ocr-layout/box-geometry.js';
-import { blocksText } from '../../ocr-layout/layout-from-words.js';
+import { blocksText } from '../../ocr-layout/reading-order.js';
 import { orderBlocks } from '../../ocr-layout/reading-order.js';
 import type { BoxCoordinates, OcrBlock, OcrLine, OcrPage, OcrWord } from '../contracts/ocr.js';
-import { dropDoubtfulWords } from './drop-doubtful-words.js';
+import { dropDoubtfulWords, lineSkew, pageConfidence } from './reading-quality.js';
 import type { OcrEngine, PageLayout } from './ocr-engine.js';
-import { lineSkew } from './line-skew.js';
-import { pageConfidence } from './page-confidence.js';
 import { blocksToOriginal, identityTransform, type PageTransform } from './preprocess/page-transform.js';
 import { inThreadPixels, type PagePixels } from './survey-page.js';
 import { cropRows, recognizeInBands, spareWorkers } from './recognize-in-bands.js';
