@@ -4,6 +4,7 @@ import type { PdfStreamLimits } from './pdf/check-pdf-streams.js';
 import type {
   CropJob,
   DecodedPng,
+  ImageColours,
   ImageJob,
   PdfBytes,
   PdfPageContent,
@@ -102,6 +103,11 @@ export class MediaDecoder {
   /** An image (first frame, orientation applied) as PNG, with its size and density. */
   imageToPng(bytes: Uint8Array, mediaType: string, maxPixels: number, signal: AbortSignal): Promise<DecodedPng> {
     return this.run<ImageJob, DecodedPng>('imageToPng', { bytes, mediaType, maxPixels }, signal);
+  }
+
+  /** An image's size (orientation applied) and its most common colours. */
+  imageColours(bytes: Uint8Array, mediaType: string, maxPixels: number, signal: AbortSignal): Promise<ImageColours> {
+    return this.run<ImageJob, ImageColours>('imageColours', { bytes, mediaType, maxPixels }, signal);
   }
 
   /** The picture areas (photos, charts, drawings) of a page image that no word covers, top to bottom (see findFigures). */

@@ -1,3 +1,4 @@
+import { dominantColours, type DominantColour } from '../image/dominant-colours.js';
 import { cropJpegs, decodeGray, decodeToPng, grayToPng, type GrayImage } from '../image/decode-image.js';
 import { checkPdfStreams, type PdfStreamLimits } from '../pdf/check-pdf-streams.js';
 import { openPdf, type PDFDocumentProxy } from '../pdf/open-pdf.js';
@@ -180,3 +181,15 @@ export const cropsAsJpeg = workTask(
   },
   (jpegs) => jpegs.map((jpeg) => jpeg.buffer as ArrayBuffer),
 );
+
+export interface ImageColours {
+  width: number;
+  height: number;
+  colours: DominantColour[];
+}
+
+/** An image's size (orientation applied) and its most common colours (see dominantColours). */
+export const imageColours = workTask(async (job: ImageJob): Promise<ImageColours> => {
+  const decoded = await decodeToPng(bytesOf(job.bytes), { maxPixels: job.maxPixels, mediaType: job.mediaType });
+  return { width: decoded.width, height: decoded.height, colours: await dominantColours(decoded.png) };
+});
