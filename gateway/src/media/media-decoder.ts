@@ -1,5 +1,6 @@
 import type { GrayImage } from './image/decode-image.js';
 import type { BoxCoordinates } from '../ocr-layout/ocr-page.js';
+import { MediaError } from './media-error.js';
 import type { PdfStreamLimits } from './pdf/check-pdf-streams.js';
 import type {
   CropJob,
@@ -16,7 +17,18 @@ import type {
 import { taskModule } from './work-pool/task-module.js';
 import type { WorkPool } from './work-pool/work-pool.js';
 
-export type { DecodedPng, PdfPageContent, RenderedPdfPage } from './work-pool/media-tasks.js';
+export type { PdfPageContent } from './work-pool/media-tasks.js';
+
+/** A document's page as a PNG (see MediaDecoder.pagePng). */
+export interface RenderedPage {
+  page: number;
+  pageCount: number;
+  width: number;
+  height: number;
+  /** Pixels per inch of the rendering (an image's own density, 72 when it names none). */
+  dpi: number;
+  png: Buffer;
+}
 
 /** Most bytes one PDF stream (a page's content, a form, a font) may inflate to. */
 const PDF_MAX_STREAM_BYTES = 64 * 2 ** 20;
@@ -76,18 +88,51 @@ export class MediaDecoder {
     );
   }
 
-  /** One page of a PDF as a gray PNG, `width` pixels wide or at `defaultDpi`. */
-  renderPdfPage(
-    bytes: Uint8Array,
+  /**
+   * A page of a document as a PNG, for showing OCR boxes over it: a PDF page rendered in gray at `width`
+   * (the width OCR gave it, so box pixels line up) or at `defaultDpi`, or an image (page 0) decoded as
+   * it is, orientation applied.
+   */
+  async pagePng(
+    document: { bytes: Uint8Array; mediaType: string },
     request: { page: number; width?: number; defaultDpi: number; maxPixels: number },
     signal: AbortSignal,
-  ): Promise<RenderedPdfPage> {
+  ): Promise<RenderedPage> {
+    const asBuffer = (png: Uint8Array): Buffer => Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+    if (document.mediaType !== 'application/pdf') {
+      if (request.page !== 0)
+        throw new MediaError('invalid_document', 'An image has only page 0.', {
+          code: 'page_out_of_range',
+          param: 'page',
+        });
+      const { bytes, mediaType } = document;
+      const decoded = await this.run<ImageJob, DecodedPng>(
+        'imageToPng',
+        { bytes, mediaType, maxPixels: request.maxPixels },
+        signal,
+      );
+      const { width, height } = decoded;
+      return {
+        page: 0,
+        pageCount: 1,
+        width,
+        height,
+        dpi: Math.round(decoded.density ?? 72),
+        png: asBuffer(decoded.png),
+      };
+    }
     const limits: PdfStreamLimits = {
       maxImagePixels: request.maxPixels,
       maxStreamBytes: PDF_MAX_STREAM_BYTES,
       maxOperators: PDF_MAX_OPERATORS,
     };
-    return this.run<PdfRenderJob, RenderedPdfPage>('renderPdfPageToPng', { pdf: bytes, limits, ...request }, signal);
+    const rendered = await this.run<PdfRenderJob, RenderedPdfPage>(
+      'renderPdfPageToPng',
+      { pdf: document.bytes, limits, ...request },
+      signal,
+    );
+    const { pageCount, width, height, dpi } = rendered;
+    return { page: request.page, pageCount, width, height, dpi, png: asBuffer(rendered.png) };
   }
 
   /** An image (first frame, orientation applied) in 8-bit gray, with the density it names; `mediaType` as the caller detected it. */
@@ -98,11 +143,6 @@ export class MediaDecoder {
     signal: AbortSignal,
   ): Promise<GrayImage & { density?: number }> {
     return this.run<ImageJob, GrayImage & { density?: number }>('imageToGray', { bytes, mediaType, maxPixels }, signal);
-  }
-
-  /** An image (first frame, orientation applied) as PNG, with its size and density. */
-  imageToPng(bytes: Uint8Array, mediaType: string, maxPixels: number, signal: AbortSignal): Promise<DecodedPng> {
-    return this.run<ImageJob, DecodedPng>('imageToPng', { bytes, mediaType, maxPixels }, signal);
   }
 
   /** An image's size (orientation applied) and its most common colours. */
