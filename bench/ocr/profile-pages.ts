@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { decodeGray } from '../../gateway/src/media/image/decode-image.js';
 import { createEngine } from '../../gateway/src/providers/tesseract/create-engine.js';
 import type { OcrEngine } from '../../gateway/src/providers/tesseract/ocr-engine.js';
-import { pageConfidence } from '../../gateway/src/providers/tesseract/page-confidence.js';
+import { pageConfidence } from '../../gateway/src/providers/tesseract/reading-quality.js';
 import { estimateNoise } from '../../gateway/src/providers/tesseract/preprocess/estimate-noise.js';
 import { lineProfile } from '../../gateway/src/providers/tesseract/preprocess/line-profile.js';
 import { preprocessPage } from '../../gateway/src/providers/tesseract/preprocess/preprocess-page.js';

@@ -1,18 +1,34 @@
 import type { GrayImage } from './image/decode-image.js';
+import type { BoxCoordinates } from '../ocr-layout/ocr-page.js';
+import { MediaError } from './media-error.js';
 import type { PdfStreamLimits } from './pdf/check-pdf-streams.js';
 import type {
+  CropJob,
   DecodedPng,
+  ImageColours,
   ImageJob,
   PdfBytes,
   PdfPageContent,
   PdfPageJob,
   PdfRenderJob,
+  PicturesJob,
   RenderedPdfPage,
 } from './work-pool/media-tasks.js';
 import { taskModule } from './work-pool/task-module.js';
 import type { WorkPool } from './work-pool/work-pool.js';
 
-export type { DecodedPng, PdfPageContent, RenderedPdfPage } from './work-pool/media-tasks.js';
+export type { PdfPageContent } from './work-pool/media-tasks.js';
+
+/** A document's page as a PNG (see MediaDecoder.pagePng). */
+export interface RenderedPage {
+  page: number;
+  pageCount: number;
+  width: number;
+  height: number;
+  /** Pixels per inch of the rendering (an image's own density, 72 when it names none). */
+  dpi: number;
+  png: Buffer;
+}
 
 /** Most bytes one PDF stream (a page's content, a form, a font) may inflate to. */
 const PDF_MAX_STREAM_BYTES = 64 * 2 ** 20;
@@ -56,36 +72,97 @@ export class MediaDecoder {
     return { bytes: shared, pageCount, limits };
   }
 
-  /** A page's words from its text layer at `dpi`, or, when it has none, its pixels rendered at `dpi`. */
-  pdfPage(pdf: OpenedPdf, page: number, dpi: number, maxPixels: number, signal: AbortSignal): Promise<PdfPageContent> {
+  /**
+   * A page's words from its text layer at `dpi`, or, when it has none, its pixels rendered at `dpi`;
+   * `withImage`: its pixels as well when it has a text layer.
+   */
+  pdfPage(
+    pdf: OpenedPdf,
+    request: { page: number; dpi: number; maxPixels: number; withImage?: boolean },
+    signal: AbortSignal,
+  ): Promise<PdfPageContent> {
     return this.run<PdfPageJob, PdfPageContent>(
       'pdfPageContent',
-      { pdf: pdf.bytes, limits: pdf.limits, page, dpi, maxPixels },
+      { pdf: pdf.bytes, limits: pdf.limits, ...request },
       signal,
     );
   }
 
-  /** One page of a PDF as a gray PNG, `width` pixels wide or at `defaultDpi`. */
-  renderPdfPage(
-    bytes: Uint8Array,
+  /**
+   * A page of a document as a PNG, for showing OCR boxes over it: a PDF page rendered in gray at `width`
+   * (the width OCR gave it, so box pixels line up) or at `defaultDpi`, or an image (page 0) decoded as
+   * it is, orientation applied.
+   */
+  async pagePng(
+    document: { bytes: Uint8Array; mediaType: string },
     request: { page: number; width?: number; defaultDpi: number; maxPixels: number },
     signal: AbortSignal,
-  ): Promise<RenderedPdfPage> {
+  ): Promise<RenderedPage> {
+    const asBuffer = (png: Uint8Array): Buffer => Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+    if (document.mediaType !== 'application/pdf') {
+      if (request.page !== 0)
+        throw new MediaError('invalid_document', 'An image has only page 0.', {
+          code: 'page_out_of_range',
+          param: 'page',
+        });
+      const { bytes, mediaType } = document;
+      const decoded = await this.run<ImageJob, DecodedPng>(
+        'imageToPng',
+        { bytes, mediaType, maxPixels: request.maxPixels },
+        signal,
+      );
+      const { width, height } = decoded;
+      return {
+        page: 0,
+        pageCount: 1,
+        width,
+        height,
+        dpi: Math.round(decoded.density ?? 72),
+        png: asBuffer(decoded.png),
+      };
+    }
     const limits: PdfStreamLimits = {
       maxImagePixels: request.maxPixels,
       maxStreamBytes: PDF_MAX_STREAM_BYTES,
       maxOperators: PDF_MAX_OPERATORS,
     };
-    return this.run<PdfRenderJob, RenderedPdfPage>('renderPdfPageToPng', { pdf: bytes, limits, ...request }, signal);
+    const rendered = await this.run<PdfRenderJob, RenderedPdfPage>(
+      'renderPdfPageToPng',
+      { pdf: document.bytes, limits, ...request },
+      signal,
+    );
+    const { pageCount, width, height, dpi } = rendered;
+    return { page: request.page, pageCount, width, height, dpi, png: asBuffer(rendered.png) };
   }
 
-  /** An image (first frame) in 8-bit gray. */
-  imageToGray(bytes: Uint8Array, maxPixels: number, signal: AbortSignal): Promise<GrayImage> {
-    return this.run<ImageJob, GrayImage>('imageToGray', { bytes, maxPixels }, signal);
+  /** An image (first frame, orientation applied) in 8-bit gray, with the density it names; `mediaType` as the caller detected it. */
+  imageToGray(
+    bytes: Uint8Array,
+    mediaType: string,
+    maxPixels: number,
+    signal: AbortSignal,
+  ): Promise<GrayImage & { density?: number }> {
+    return this.run<ImageJob, GrayImage & { density?: number }>('imageToGray', { bytes, mediaType, maxPixels }, signal);
   }
 
-  /** An image (first frame, orientation applied) as PNG, with its size and density. */
-  imageToPng(bytes: Uint8Array, maxPixels: number, signal: AbortSignal): Promise<DecodedPng> {
-    return this.run<ImageJob, DecodedPng>('imageToPng', { bytes, maxPixels }, signal);
+  /** An image's size (orientation applied) and its most common colours. */
+  imageColours(bytes: Uint8Array, mediaType: string, maxPixels: number, signal: AbortSignal): Promise<ImageColours> {
+    return this.run<ImageJob, ImageColours>('imageColours', { bytes, mediaType, maxPixels }, signal);
+  }
+
+  /** The picture areas (photos, charts, drawings) of a page image that no word covers, top to bottom (see findFigures). */
+  findPictures(
+    image: GrayImage,
+    words: BoxCoordinates[],
+    minSize: number | null,
+    signal: AbortSignal,
+  ): Promise<BoxCoordinates[]> {
+    return this.run<PicturesJob, BoxCoordinates[]>('pagePictures', { image, words, minSize }, signal);
+  }
+
+  /** `boxes` cut out of an image (in its colours) or a gray page image, as JPEGs. */
+  async cropJpegs(source: CropJob['source'], boxes: BoxCoordinates[], signal: AbortSignal): Promise<Buffer[]> {
+    const jpegs = await this.run<CropJob, Uint8Array[]>('cropsAsJpeg', { source, boxes }, signal);
+    return jpegs.map((jpeg) => Buffer.from(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength));
   }
 }

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NameText } from './text-limits.js';
-import { CAPABILITIES } from '../providers/contracts/capability.js';
+import { CAPABILITIES } from './capabilities.js';
 
 /** A model route as the config file's `models` list and the Settings API write it. */
 

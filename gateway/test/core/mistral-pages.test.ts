@@ -3,8 +3,8 @@ import {
   buildMistralPages,
   type MistralPageOptions,
   type PageExtras,
-} from '../../src/core/ocr/mistral-pages/build-mistral-pages.js';
-import { findFigures } from '../../src/core/ocr/mistral-pages/find-figures.js';
+} from '../../src/ocr-layout/build-mistral-pages.js';
+import { findFigures } from '../../src/ocr-layout/find-figures.js';
 import type { BoxCoordinates, OcrBlock, OcrLine, OcrPage, OcrWord } from '../../src/providers/contracts/ocr.js';
 
 /** A line of words laid out left to right from x, each character `height * 0.55` wide, one space `height * 0.3`. */

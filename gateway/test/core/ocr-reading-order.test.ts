@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orderBlocks } from '../../src/media/pdf/reading-order.js';
+import { orderBlocks } from '../../src/ocr-layout/reading-order.js';
 import type { BoxCoordinates, OcrBlock, OcrLine } from '../../src/providers/contracts/ocr.js';
 
 /** A block of 20 px lines of six words (prose, not table cells) from `top` to `bottom` between `left` and `right`. */

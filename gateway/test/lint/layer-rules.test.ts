@@ -125,6 +125,24 @@ const forbidden: Array<[string, string, string, string]> = [
     zone,
   ],
   [
+    'media imports a provider error',
+    'gateway/src/media/probe.ts',
+    "export { ProviderError } from '../providers/_shared/provider-error.js';",
+    zone,
+  ],
+  [
+    'wire imports a provider contract',
+    'gateway/src/wire/probe.ts',
+    "export { CAPABILITIES } from '../providers/contracts/capability.js';",
+    zone,
+  ],
+  [
+    'ocr-layout imports media',
+    'gateway/src/ocr-layout/probe.ts',
+    "export { MediaDecoder } from '../media/media-decoder.js';",
+    zone,
+  ],
+  [
     'the renderer imports gateway code at run time',
     'renderer/src/lib/probe.ts',
     "export { CircuitBreaker } from '../../../gateway/src/core/routing/circuit-breaker.js';",

@@ -1,9 +1,11 @@
-import { ProviderError } from '../../providers/_shared/provider-error.js';
+import { MediaError } from '../../media/media-error.js';
+import { fromMediaError, ProviderError } from '../../providers/_shared/provider-error.js';
 import { GatewayError } from './gateway-error.js';
 
 /** A backend's failure in the gateway's error shape; `providerId` names the backend in the message. */
 export function toGatewayError(error: unknown, providerId: string): GatewayError {
   if (error instanceof GatewayError) return error;
+  if (error instanceof MediaError) return mediaToGatewayError(error);
   if (!(error instanceof ProviderError)) {
     return new GatewayError(
       502,
@@ -66,4 +68,14 @@ export function toGatewayError(error: unknown, providerId: string): GatewayError
         type: 'invalid_request_error',
       });
   }
+}
+
+/** A document media/ could not read, in the gateway's error shape: the status a provider's same failure gets. */
+export function mediaToGatewayError(error: MediaError): GatewayError {
+  return toGatewayError(fromMediaError(error), 'media');
+}
+
+/** `error` in the gateway's shape when media/ threw it; anything else as it was. */
+export function fromMediaFailure(error: unknown): unknown {
+  return error instanceof MediaError ? mediaToGatewayError(error) : error;
 }

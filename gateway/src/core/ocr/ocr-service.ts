@@ -4,7 +4,7 @@ import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import type { ChatService } from '../chat/chat-service.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { toGatewayError } from '../errors/provider-error-mapping.js';
+import { fromMediaFailure } from '../errors/provider-error-mapping.js';
 import { documentSourceLimits, loadDocument } from '../files/document-source.js';
 import type { FileStore } from '../files/file-store.js';
 import type { ClientSchemaChecker } from '../json/client-schema-checker.js';
@@ -19,9 +19,8 @@ import type { MistralOcrResponse } from '../../wire/mistral-ocr-response-schema.
 import { processMistralOcr, type MistralOcrInput } from './process-mistral-ocr.js';
 import type { OcrAdmission } from './ocr-admission.js';
 import { recogniseDocument } from './recognise-document.js';
-import { renderDocumentPage, type RenderedPage } from './render-document-page.js';
 import { selectBoxes, type BoxGranularity, type SelectedBox } from './select-boxes.js';
-import type { MediaDecoder } from '../../media/media-decoder.js';
+import type { MediaDecoder, RenderedPage } from '../../media/media-decoder.js';
 
 /** One OCR request in SPEC's form, whether it came as JSON or as a multipart upload. */
 export interface OcrRequest {
@@ -66,6 +65,9 @@ export interface OcrCall {
   signal: AbortSignal;
   log: (message: string) => void;
 }
+
+/** A page drawn for boxes: at most 60 megapixels; a PDF page without a width at the local OCR engine's own 200 DPI, so it lines up with its boxes. */
+const PAGE_RENDERING = { maxPixels: 60_000_000, defaultDpi: 200 };
 
 const NO_TOKENS: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
 
@@ -143,10 +145,10 @@ export class OcrService {
     });
     try {
       return await this.services.ocrAdmission.rendering(keyId, signal, () =>
-        renderDocumentPage(this.services.media, document, page, width, signal),
+        this.services.media.pagePng(document, { page, width, ...PAGE_RENDERING }, signal),
       );
     } catch (error) {
-      throw toGatewayError(error, 'renderer');
+      throw fromMediaFailure(error);
     }
   }
 }

@@ -1,6 +1,5 @@
-import sharp from 'sharp';
 import { DEFAULT_OCR_MODEL } from '../../wire/default-models.js';
-import type { BoxCoordinates, OcrPage } from '../../providers/contracts/ocr.js';
+import type { OcrPage } from '../../providers/contracts/ocr.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import type { ChatService } from '../chat/chat-service.js';
 import type { OwnerScope } from '../../store/owner-scope.js';
@@ -10,16 +9,13 @@ import type { LoadedDocument } from '../files/document-source.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ClientSchemaChecker, SchemaValidator } from '../json/client-schema-checker.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
-import { toGatewayError } from '../errors/provider-error-mapping.js';
+import { fromMediaFailure } from '../errors/provider-error-mapping.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import { fillSchemaStrictly } from './fill-schema-strictly.js';
-import { buildMistralPages, type MistralPageOptions, type PageExtras } from './mistral-pages/build-mistral-pages.js';
-import type { FigureJob } from './mistral-pages/figure-tasks.js';
-import { taskModule } from '../../media/work-pool/task-module.js';
+import { buildMistralPages, type MistralPageOptions, type PageExtras } from '../../ocr-layout/build-mistral-pages.js';
 import type { MistralOcrResponse } from '../../wire/mistral-ocr-response-schema.js';
 import type { OcrAdmission } from './ocr-admission.js';
 import { recogniseDocument } from './recognise-document.js';
-import { renderDocumentPage } from './render-document-page.js';
 import type { MediaDecoder } from '../../media/media-decoder.js';
 
 /** Mistral's OCR request, read from the wire: where the document is, and what to make of it. */
@@ -49,43 +45,26 @@ interface Services {
   schemas: ClientSchemaChecker;
 }
 
-interface PageImage {
-  /** Kept only when figures are cropped. */
-  png?: Buffer;
-  dpi: number;
-  /** Every picture area found on the page. */
-  pictures: BoxCoordinates[];
-  /** The pictures returned as figures, within image_limit. */
-  figures: BoxCoordinates[];
-}
-
-const FIGURE_TASKS = taskModule(import.meta.url, 'mistral-pages/figure-tasks');
-
-/** The page as its OCR saw it (rendered at the width OCR reported), and the figure regions found on it, both on the work pool. */
-async function pageImage(
+/**
+ * The figures of a page cut out as JPEG data URLs: from the document itself when it is an image (in its
+ * colours), from the page image the OCR kept when it is a PDF; none when there is no such image.
+ */
+async function figureCrops(
   media: MediaDecoder,
   document: LoadedDocument,
   page: OcrPage,
-  minSize: number | null,
-  keepPng: boolean,
+  figures: PageExtras['figures'],
   signal: AbortSignal,
-): Promise<PageImage> {
-  const rendered = await renderDocumentPage(media, document, page.index, page.width, signal);
-  const words = page.blocks.flatMap((block) => block.lines.flatMap((line) => line.words.map((word) => word.bbox)));
-  const pictures = await media.pool.run<FigureJob, BoxCoordinates[]>(
-    { png: rendered.png, words, minSize },
-    { module: FIGURE_TASKS, name: 'figuresOnPage', signal },
+): Promise<string[] | undefined> {
+  if (figures.length === 0) return undefined;
+  const source = document.mediaType !== 'application/pdf' ? document : page.image ? { gray: page.image } : undefined;
+  if (!source) return undefined;
+  const jpegs = await media.cropJpegs(
+    source,
+    figures.map((figure) => figure.bbox),
+    signal,
   );
-  return { png: keepPng ? rendered.png : undefined, dpi: rendered.dpi, pictures, figures: pictures };
-}
-
-async function cropAsDataUrl(png: Buffer, box: BoxCoordinates): Promise<string> {
-  const jpeg = await sharp(png)
-    .extract({ left: box[0], top: box[1], width: box[2] - box[0], height: box[3] - box[1] })
-    .flatten({ background: '#ffffff' })
-    .jpeg({ quality: 85 })
-    .toBuffer();
-  return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+  return jpegs.map((jpeg) => `data:image/jpeg;base64,${jpeg.toString('base64')}`);
 }
 
 function visionRoute(models: ModelRegistry): ModelRoute {
@@ -169,56 +148,62 @@ export async function processMistralOcr(
     'url' in input.document
       ? input.document.url
       : (await services.files.content(input.document.fileId, input.document.owner)).content;
+  const cropping = input.includeImageBase64 || annotator !== undefined;
   const {
     result,
     route: served,
     document,
-  } = await recogniseDocument(services, route, { source, pages: input.pages, param: 'document', keyId }, signal);
+  } = await recogniseDocument(
+    services,
+    route,
+    {
+      source,
+      pages: input.pages,
+      param: 'document',
+      keyId,
+      pictures: { minSize: input.imageMinSize, keepImages: cropping },
+    },
+    signal,
+  );
 
   let figuresLeft = input.imageLimit ?? Infinity;
-  const cropping = input.includeImageBase64 || annotator !== undefined;
-  const images: (PageImage | undefined)[] = [];
-  for (const page of result.pages) {
-    signal.throwIfAborted();
-    // A page an upstream engine returned as text, without layout or size, has no image to look at.
-    if (page.blocks.length === 0 && (page.width === 0 || page.text)) {
-      images.push(undefined);
-      continue;
-    }
-    try {
-      const image = await services.ocrAdmission.rendering(keyId, signal, () =>
-        pageImage(services.media, document, page, input.imageMinSize, cropping, signal),
-      );
-      image.figures = image.pictures.slice(0, Math.max(0, figuresLeft));
-      figuresLeft -= image.figures.length;
-      images.push(image);
-    } catch (error) {
-      throw toGatewayError(error, 'renderer');
-    }
-  }
   let figureCount = 0;
-  const extras: PageExtras[] = images.map((image) => ({
-    dpi: image?.dpi ?? 200,
-    pictures: image?.pictures ?? [],
-    figures: (image?.figures ?? []).map((bbox) => ({ id: `img-${figureCount++}.jpeg`, bbox })),
-  }));
+  const extras: PageExtras[] = result.pages.map((page) => {
+    const pictures = page.pictures ?? [];
+    const figures = pictures.slice(0, Math.max(0, figuresLeft));
+    figuresLeft -= figures.length;
+    return {
+      dpi: Math.round(page.dpi ?? 200),
+      pictures,
+      figures: figures.map((bbox) => ({ id: `img-${figureCount++}.jpeg`, bbox })),
+    };
+  });
   const pages = buildMistralPages(result.pages, extras, input);
 
-  for (const [position, page] of pages.entries()) {
-    const png = images[position]?.png;
-    if (!png) continue;
-    for (const [at, object] of page.images.entries()) {
-      const crop = await cropAsDataUrl(png, images[position]!.figures[at]);
-      if (input.includeImageBase64) object.image_base64 = crop;
-      if (annotator && bboxCheck && input.bboxAnnotation)
-        object.image_annotation = await annotateImage(
-          services,
-          annotator,
-          input.bboxAnnotation.schema,
-          bboxCheck,
-          crop,
-          { meter, signal, log },
+  if (cropping) {
+    for (const [position, page] of pages.entries()) {
+      signal.throwIfAborted();
+      let crops: string[] | undefined;
+      try {
+        crops = await services.ocrAdmission.rendering(keyId, signal, () =>
+          figureCrops(services.media, document, result.pages[position], extras[position].figures, signal),
         );
+      } catch (error) {
+        throw fromMediaFailure(error);
+      }
+      if (!crops) continue;
+      for (const [at, object] of page.images.entries()) {
+        if (input.includeImageBase64) object.image_base64 = crops[at];
+        if (annotator && bboxCheck && input.bboxAnnotation)
+          object.image_annotation = await annotateImage(
+            services,
+            annotator,
+            input.bboxAnnotation.schema,
+            bboxCheck,
+            crops[at],
+            { meter, signal, log },
+          );
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-import type { OcrResult } from '../../providers/contracts/ocr.js';
+import type { OcrRequest, OcrResult } from '../../providers/contracts/ocr.js';
 import { documentSourceLimits, loadDocument, type LoadedDocument } from '../files/document-source.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import type { ModelRoute } from '../routing/model-registry.js';
@@ -26,6 +26,8 @@ export interface RecogniseRequest {
   param: string;
   /** The calling key: a local engine takes jobs in turns by key. */
   keyId: string | null;
+  /** Each page's picture areas too (see OcrRequest). */
+  pictures?: OcrRequest['pictures'];
 }
 
 /** Loads a document (data URL, base64, URL or bytes), checks it is an image or PDF, and runs OCR on the route in the key's turn. */
@@ -51,6 +53,7 @@ export async function recogniseDocument(
           mimeType: document.mediaType,
           pages: request.pages,
           signal: attemptSignal,
+          pictures: request.pictures,
         }),
       ),
   );

@@ -1,4 +1,4 @@
-import { ProviderError } from '../../providers/_shared/provider-error.js';
+import { MediaError } from '../media-error.js';
 
 export interface RgbaImage {
   data: Buffer;
@@ -6,8 +6,8 @@ export interface RgbaImage {
   height: number;
 }
 
-function corrupt(detail: string): ProviderError {
-  return new ProviderError('invalid_input', `The BMP image is corrupt or unsupported: ${detail}.`, {
+function corrupt(detail: string): MediaError {
+  return new MediaError('invalid_document', `The BMP image is corrupt or unsupported: ${detail}.`, {
     code: 'corrupt_image',
   });
 }

@@ -1,5 +1,5 @@
 import { constants, inflateSync } from 'node:zlib';
-import { ProviderError } from '../../providers/_shared/provider-error.js';
+import { MediaError } from '../media-error.js';
 
 export interface PdfStreamLimits {
   /** Most pixels (width × height, from the image's dictionary) of one image drawn in the PDF. */
@@ -123,7 +123,7 @@ export function checkPdfStreams(bytes: Uint8Array, limits: PdfStreamLimits): voi
       const width = integer(dictionary, 'Width');
       const height = integer(dictionary, 'Height');
       if (width * height > limits.maxImagePixels) {
-        throw new ProviderError(
+        throw new MediaError(
           'too_large',
           `The PDF holds a ${width}×${height} image (${((width * height) / 1e6).toFixed(1)} megapixels), over the max_pixels limit of ${(limits.maxImagePixels / 1e6).toFixed(1)} megapixels. Send the document with smaller images or raise max_pixels.`,
           { code: 'image_too_large', param: 'max_pixels' },
@@ -139,7 +139,7 @@ export function checkPdfStreams(bytes: Uint8Array, limits: PdfStreamLimits): voi
         data = inflateSync(data, { maxOutputLength: limits.maxStreamBytes, finishFlush: constants.Z_SYNC_FLUSH });
       } catch (error) {
         if ((error as { code?: string }).code !== 'ERR_BUFFER_TOO_LARGE') continue;
-        throw new ProviderError(
+        throw new MediaError(
           'too_large',
           `A stream in the PDF inflates to more than ${Math.round(limits.maxStreamBytes / 2 ** 20)} MiB, the most one stream may hold (a decompression bomb, or a page far larger than a document needs).`,
           { code: 'pdf_stream_too_large', param: 'document' },
@@ -147,7 +147,7 @@ export function checkPdfStreams(bytes: Uint8Array, limits: PdfStreamLimits): voi
       }
     }
     if (holdsOperators(dictionary) && countOperators(data, limits.maxOperators) > limits.maxOperators) {
-      throw new ProviderError(
+      throw new MediaError(
         'too_large',
         `A page of the PDF draws with more than ${limits.maxOperators.toLocaleString('en')} operators in one content stream, the most a page may use. Simplify or split the page (for example by printing it to a new PDF).`,
         { code: 'pdf_page_too_complex', param: 'document' },

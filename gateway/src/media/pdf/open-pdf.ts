@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { ProviderError } from '../../providers/_shared/provider-error.js';
+import { MediaError } from '../media-error.js';
 
 export type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
@@ -24,7 +24,7 @@ function errorName(error: unknown): string {
  */
 export async function openPdf(bytes: Uint8Array, maxImagePixels: number): Promise<PDFDocumentProxy> {
   if (bytes.length === 0) {
-    throw new ProviderError('invalid_input', 'The document is empty (0 bytes).', { code: 'empty_document' });
+    throw new MediaError('invalid_document', 'The document is empty (0 bytes).', { code: 'empty_document' });
   }
   // pdfjs is a large module: loaded on the first PDF, not at gateway start.
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -45,14 +45,14 @@ export async function openPdf(bytes: Uint8Array, maxImagePixels: number): Promis
   } catch (error) {
     await task.destroy().catch(() => undefined);
     if (errorName(error) === 'PasswordException') {
-      throw new ProviderError(
-        'invalid_input',
+      throw new MediaError(
+        'invalid_document',
         'The PDF is password-protected. Remove the password (for example by printing it to a new PDF) and send it again.',
         { code: 'pdf_encrypted', cause: error },
       );
     }
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ProviderError('invalid_input', `The PDF could not be read (corrupt or truncated): ${reason}`, {
+    throw new MediaError('invalid_document', `The PDF could not be read (corrupt or truncated): ${reason}`, {
       code: 'corrupt_pdf',
       cause: error,
     });

@@ -1,6 +1,6 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { OcrWord } from '../../providers/contracts/ocr.js';
+import type { OcrWord } from '../../ocr-layout/ocr-page.js';
 
 export interface TextLayerPage {
   /** Size of the page rendered at the requested DPI, pixels. */

@@ -1,6 +1,6 @@
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { GrayImage } from '../image/decode-image.js';
-import { ProviderError } from '../../providers/_shared/provider-error.js';
+import { MediaError } from '../media-error.js';
 
 type RenderParameters = Parameters<PDFPageProxy['render']>[0];
 
@@ -10,7 +10,7 @@ export function pdfPageSize(page: PDFPageProxy, dpi: number, maxPixels: number):
   const width = Math.ceil(viewport.width);
   const height = Math.ceil(viewport.height);
   if (width * height > maxPixels) {
-    throw new ProviderError(
+    throw new MediaError(
       'too_large',
       `PDF page ${page.pageNumber - 1} is ${width}×${height} pixels at ${dpi} DPI (${((width * height) / 1e6).toFixed(1)} megapixels), over the max_pixels limit of ${(maxPixels / 1e6).toFixed(1)} megapixels. Lower render_dpi or raise max_pixels.`,
       { code: 'page_too_large', param: 'max_pixels' },

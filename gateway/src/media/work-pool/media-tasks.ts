@@ -1,12 +1,13 @@
-import { decodeGray, decodeToPng, grayToPng, type GrayImage } from '../image/decode-image.js';
-import { sharedGray } from '../image/shared-gray.js';
+import { dominantColours, type DominantColour } from '../image/dominant-colours.js';
+import { cropJpegs, decodeGray, decodeToPng, grayToPng, type GrayImage } from '../image/decode-image.js';
 import { checkPdfStreams, type PdfStreamLimits } from '../pdf/check-pdf-streams.js';
 import { openPdf, type PDFDocumentProxy } from '../pdf/open-pdf.js';
 import { readTextLayer } from '../pdf/read-text-layer.js';
 import { pdfPageSize, renderPdfPage } from '../pdf/render-pdf-page.js';
-import type { OcrWord } from '../../providers/contracts/ocr.js';
-import { ProviderError } from '../../providers/_shared/provider-error.js';
-import { workTask } from './work-task.js';
+import { findFigures } from '../../ocr-layout/find-figures.js';
+import type { BoxCoordinates, OcrWord } from '../../ocr-layout/ocr-page.js';
+import { MediaError } from '../media-error.js';
+import { sharedGray, workTask } from './work-task.js';
 
 // The tasks MediaDecoder runs on the work pool's threads (see WorkPool); each returns a WorkOutcome.
 
@@ -45,20 +46,27 @@ export interface PdfPageJob extends PdfJob {
   page: number;
   dpi: number;
   maxPixels: number;
+  /** Render a page with a text layer too. */
+  withImage?: boolean;
 }
 
 export type PdfPageContent =
-  { width: number; height: number; words: OcrWord[] } | { width: number; height: number; image: GrayImage };
+  | { width: number; height: number; words: OcrWord[]; image?: GrayImage }
+  | { width: number; height: number; image: GrayImage };
 
-/** A page's text layer at `dpi`, or, when it has none (a scan), the page rendered in gray (in shared memory, see sharedGray). */
+/**
+ * A page's text layer at `dpi`, or, when it has none (a scan), the page rendered in gray (in shared
+ * memory, see sharedGray); `withImage`: a page with a text layer rendered as well.
+ */
 export const pdfPageContent = workTask((job: PdfPageJob): Promise<PdfPageContent> =>
   withPdf(job, async (pdf) => {
     const page = await pdf.getPage(job.page + 1);
     pdfPageSize(page, job.dpi, job.maxPixels);
     const layer = await readTextLayer(page, job.dpi);
-    if (layer.words.length > 0) return layer;
-    const image = await renderPdfPage(page, job.dpi, job.maxPixels);
-    return { width: image.width, height: image.height, image: sharedGray(image) };
+    if (layer.words.length > 0 && !job.withImage) return layer;
+    const image = sharedGray(await renderPdfPage(page, job.dpi, job.maxPixels));
+    if (layer.words.length > 0) return { ...layer, image };
+    return { width: image.width, height: image.height, image };
   }),
 );
 
@@ -91,8 +99,8 @@ export const renderPdfPageToPng = workTask(
     checkPdfStreams(job.pdf, job.limits);
     return withPdf(job, async (pdf) => {
       if (job.page >= pdf.numPages) {
-        throw new ProviderError(
-          'invalid_request',
+        throw new MediaError(
+          'invalid_document',
           `The PDF has ${pdf.numPages} page(s); page ${job.page} does not exist (pages are 0-based).`,
           { code: 'page_out_of_range', param: 'page' },
         );
@@ -114,17 +122,18 @@ export const renderPdfPageToPng = workTask(
 
 export interface ImageJob {
   bytes: Uint8Array;
+  /** As the caller detected it (see sniffMediaType). */
+  mediaType: string;
   maxPixels: number;
 }
 
-/** An image decoded to 8-bit gray, in shared memory (see sharedGray). */
-export const imageToGray = workTask(async (job: ImageJob): Promise<GrayImage> =>
-  sharedGray(
-    await decodeGray(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), {
-      maxPixels: job.maxPixels,
-    }),
-  ),
-);
+const bytesOf = (view: Uint8Array): Buffer => Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+
+/** An image decoded to 8-bit gray, in shared memory (see sharedGray), with the density it names. */
+export const imageToGray = workTask(async (job: ImageJob): Promise<GrayImage & { density?: number }> => {
+  const decoded = await decodeGray(bytesOf(job.bytes), { maxPixels: job.maxPixels, mediaType: job.mediaType });
+  return { ...sharedGray(decoded), density: decoded.density };
+});
 
 export interface DecodedPng {
   png: Uint8Array;
@@ -137,10 +146,50 @@ export interface DecodedPng {
 /** An image decoded (orientation applied) and encoded again as PNG, with its size and density. */
 export const imageToPng = workTask(
   async (job: ImageJob): Promise<DecodedPng> => {
-    const decoded = await decodeToPng(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), {
-      maxPixels: job.maxPixels,
-    });
+    const decoded = await decodeToPng(bytesOf(job.bytes), { maxPixels: job.maxPixels, mediaType: job.mediaType });
     return { ...decoded, png: movable(decoded.png) };
   },
   (decoded) => [decoded.png.buffer as ArrayBuffer],
 );
+
+/** Smallest picture side by default: 8 % of the page's shorter side. */
+const DEFAULT_PICTURE_SIDE = 0.08;
+
+export interface PicturesJob {
+  image: GrayImage;
+  words: BoxCoordinates[];
+  /** Smallest picture side in pixels; null: the default. */
+  minSize: number | null;
+}
+
+/** The picture areas of a page image (see findFigures). */
+export const pagePictures = workTask(({ image, words, minSize }: PicturesJob): BoxCoordinates[] => {
+  const side = minSize ?? Math.round(Math.min(image.width, image.height) * DEFAULT_PICTURE_SIDE);
+  return findFigures(image, words, Math.max(8, side));
+});
+
+export interface CropJob {
+  source: { bytes: Uint8Array; mediaType: string } | { gray: GrayImage };
+  boxes: BoxCoordinates[];
+}
+
+/** `boxes` cut out of an image or a gray page as JPEGs (see cropJpegs). */
+export const cropsAsJpeg = workTask(
+  async ({ source, boxes }: CropJob): Promise<Uint8Array[]> => {
+    const jpegs = await cropJpegs('gray' in source ? source : { ...source, bytes: bytesOf(source.bytes) }, boxes);
+    return jpegs.map(movable);
+  },
+  (jpegs) => jpegs.map((jpeg) => jpeg.buffer as ArrayBuffer),
+);
+
+export interface ImageColours {
+  width: number;
+  height: number;
+  colours: DominantColour[];
+}
+
+/** An image's size (orientation applied) and its most common colours (see dominantColours). */
+export const imageColours = workTask(async (job: ImageJob): Promise<ImageColours> => {
+  const decoded = await decodeToPng(bytesOf(job.bytes), { maxPixels: job.maxPixels, mediaType: job.mediaType });
+  return { width: decoded.width, height: decoded.height, colours: await dominantColours(decoded.png) };
+});

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type TransferListItem } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { ProviderError } from '../../providers/_shared/provider-error.js';
+import { MediaError } from '../media-error.js';
 import { threadExecArgv } from './task-module.js';
 import { unwrapOutcome, type WorkEnvelope, type WorkOutcome } from './work-task.js';
 
@@ -29,7 +29,7 @@ export interface WorkJob {
   transferList?: TransferListItem[];
 }
 
-const cancelled = (): ProviderError => new ProviderError('aborted', 'The request was cancelled.', { code: 'aborted' });
+const cancelled = (): MediaError => new MediaError('cancelled', 'The request was cancelled.', { code: 'aborted' });
 
 /** Idle threads are stopped after this long, so a gateway that read one PDF does not keep its memory. */
 const IDLE_MS = 30_000;
@@ -52,7 +52,7 @@ export class WorkPool {
     });
   }
 
-  /** Runs a task on a thread; a ProviderError it throws is thrown here as it was. */
+  /** Runs a task on a thread; a MediaError it throws is thrown here as it was. */
   async run<P, R>(payload: P, job: WorkJob): Promise<R> {
     if (job.signal.aborted) throw cancelled();
     const budget = new AbortController();
@@ -75,11 +75,11 @@ export class WorkPool {
       })) as WorkOutcome<R>;
       return unwrapOutcome(outcome);
     } catch (error) {
-      if (error instanceof ProviderError) throw error;
+      if (error instanceof MediaError) throw error;
       if (job.signal.aborted) throw cancelled();
       if (budget.signal.aborted) {
-        throw new ProviderError(
-          'deadline',
+        throw new MediaError(
+          'too_slow',
           `Reading the document took longer than its ${this.options.jobTimeoutMs} ms budget (server.media_job_timeout_ms) and was stopped. Send a simpler or smaller document.`,
           {
             code: 'document_too_slow',
@@ -87,7 +87,7 @@ export class WorkPool {
         );
       }
       if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        throw new ProviderError(
+        throw new MediaError(
           'too_large',
           `Reading the document needed more than its ${this.options.jobMemoryMb} MiB memory limit (server.media_job_memory_mb) and was stopped. Send a simpler or smaller document.`,
           {

@@ -1,3 +1,5 @@
+import { MediaError, type MediaErrorKind } from '../../media/media-error.js';
+
 /**
  * The one error a provider throws. Core maps it to the gateway's error shape and decides whether
  * to retry or fall back (only when `beforeFirstByte` and the kind is retryable).
@@ -54,4 +56,25 @@ export class ProviderError extends Error {
       this.kind === 'connection' || this.kind === 'timeout' || this.kind === 'rate_limited' || this.kind === 'upstream'
     );
   }
+}
+
+const KIND_OF_MEDIA_ERROR: Record<MediaErrorKind, ProviderErrorKind> = {
+  invalid_document: 'invalid_input',
+  too_large: 'too_large',
+  too_slow: 'deadline',
+  cancelled: 'aborted',
+};
+
+/** A document media/ could not read, as a provider reports it: the same code, message and field. */
+export function fromMediaError(error: MediaError): ProviderError {
+  return new ProviderError(KIND_OF_MEDIA_ERROR[error.kind], error.message, {
+    code: error.code,
+    param: error.param,
+    cause: error,
+  });
+}
+
+/** Throws `error` as the provider's own: a MediaError as fromMediaError makes it, anything else as it was. */
+export function rethrowAsProviderError(error: unknown): never {
+  throw error instanceof MediaError ? fromMediaError(error) : error;
 }

@@ -1,13 +1,1 @@
-/** The closed set of capabilities a model route can serve. */
-
-export const CAPABILITIES = [
-  'chat',
-  'completions',
-  'embeddings',
-  'ocr',
-  'documents',
-  'vision',
-  'image_generation',
-  'transcription',
-] as const;
-export type Capability = (typeof CAPABILITIES)[number];
+export { CAPABILITIES, type Capability } from '../../wire/capabilities.js';

@@ -1,44 +1,21 @@
-/** [x1, y1, x2, y2] in pixels of the page image, top-left origin, x2/y2 exclusive. */
-export type BoxCoordinates = [number, number, number, number];
+import type { OcrPage } from '../../ocr-layout/ocr-page.js';
 
-export interface OcrWord {
-  text: string;
-  bbox: BoxCoordinates;
-  /** 0..1 */
-  confidence: number;
-}
-export interface OcrLine extends OcrWord {
-  words: OcrWord[];
-}
-/** What a block is on the page, where the layout says so: a running header or footer, or a table read row by row. */
-export type OcrBlockKind = 'header' | 'footer' | 'table';
-export interface OcrBlock extends OcrWord {
-  lines: OcrLine[];
-  /** Absent for body text (paragraphs, captions, list items). */
-  kind?: OcrBlockKind;
-}
-
-export interface OcrPage {
-  /** 0-based page index in the document. */
-  index: number;
-  width: number;
-  height: number;
-  text: string;
-  blocks: OcrBlock[];
-  /** 'text_layer' when a PDF page's own text was used, 'ocr' when it was recognised. */
-  source: 'ocr' | 'text_layer';
-  /** 0..1: the recogniser's mean word confidence (weighted by length); 1 for a text layer, 0 for a page with no text. */
-  confidence?: number;
-}
+export type { BoxCoordinates, OcrBlock, OcrBlockKind, OcrLine, OcrPage, OcrWord } from '../../ocr-layout/ocr-page.js';
 
 export interface OcrRequest {
   model: string;
   document: Buffer;
-  /** Sniffed from the bytes by the caller: image/png, image/jpeg, application/pdf, ... */
+  /** Sniffed from the bytes by the caller, once: image/png, image/jpeg, application/pdf, ... */
   mimeType: string;
   /** 0-based page indices to process; all pages when absent. */
   pages?: number[];
   signal: AbortSignal;
+  /**
+   * Also each page's resolution and picture areas (OcrPage's `dpi` and `pictures`), none under `minSize`
+   * pixels a side (null: 8 % of the page's shorter side); `keepImages`: a page with pictures keeps its
+   * image (`image`), to cut them out. A provider that sees no pixels leaves them out.
+   */
+  pictures?: { minSize: number | null; keepImages: boolean };
 }
 
 export interface OcrResult {

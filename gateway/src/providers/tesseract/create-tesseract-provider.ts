@@ -1,8 +1,9 @@
 import type { ProviderFactory, ProviderInstance } from '../contracts/provider-instance.js';
-import { ocrDocument } from './ocr-document.js';
+import { rethrowAsProviderError } from '../_shared/provider-error.js';
+
 import { parseTesseractOptions } from './tesseract-options.js';
 import { createEngine } from './create-engine.js';
-import { pooledPagePixels } from './pooled-page-pixels.js';
+import { ocrDocument, pooledPagePixels } from './ocr-document.js';
 import { MediaDecoder } from '../../media/media-decoder.js';
 import { defaultWorkPoolOptions, WorkPool } from '../../media/work-pool/work-pool.js';
 
@@ -19,7 +20,9 @@ export const createTesseractProvider: ProviderFactory = (context): ProviderInsta
   return {
     id: context.id,
     type: context.options.type,
-    capabilities: { ocr: { ocr: (request) => ocrDocument(media, engine, options, request) } },
+    capabilities: {
+      ocr: { ocr: (request) => ocrDocument(media, engine, options, request).catch(rethrowAsProviderError) },
+    },
     warm: async () => {
       await engine.warm();
       context.logger.info(

@@ -1,9 +1,141 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { PSM_FOR_LAYOUT, type OcrEngine } from './ocr-engine.js';
-import { runNativeTesseract } from './run-native-tesseract.js';
-import { tsvToOcrBlocks } from './tsv-to-ocr-blocks.js';
+import type { GrayImage } from '../../media/image/decode-image.js';
+import { ProviderError } from '../_shared/provider-error.js';
+import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from '../contracts/ocr.js';
 import { WorkerPool } from './worker-pool.js';
+
+export interface NativeRunOptions {
+  command: string;
+  /** Kills the process after this long. */
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Extra arguments before the output name, e.g. ['--psm', '3']. */
+  args: string[];
+}
+
+/** A binary PGM: Leptonica reads it from stdin without decompressing anything. */
+function encodePgm(image: GrayImage): Buffer {
+  const header = Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, 'latin1');
+  return Buffer.concat([header, image.data]);
+}
+
+/**
+ * Runs the machine's `tesseract` command on one page (piped in as PGM, no shell, no temp file) and
+ * returns what it writes to stdout. One OpenMP thread: the pool runs one process per core.
+ */
+export function runNativeTesseract(image: GrayImage, outputs: string[], options: NativeRunOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (options.signal.aborted) {
+      reject(new ProviderError('aborted', 'The OCR request was cancelled.', { code: 'aborted' }));
+      return;
+    }
+    const child = spawn(options.command, ['stdin', 'stdout', ...options.args, ...outputs], {
+      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const stdout: Buffer[] = [];
+    let stderr = '';
+    let failure: ProviderError | undefined;
+    const stop = (error: ProviderError): void => {
+      failure ??= error;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(
+      () =>
+        stop(
+          new ProviderError(
+            'unavailable',
+            `The tesseract command took longer than ${options.timeoutMs} ms on one page.`,
+            { code: 'ocr_timeout' },
+          ),
+        ),
+      options.timeoutMs,
+    );
+    const onAbort = (): void =>
+      stop(new ProviderError('aborted', 'The OCR request was cancelled.', { code: 'aborted' }));
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 4000) stderr += chunk.toString('utf8');
+    });
+    // A process that dies early closes its stdin; the exit code reports why.
+    child.stdin.on('error', () => undefined);
+    child.on('error', (error) =>
+      stop(
+        new ProviderError('unavailable', `The tesseract command could not be started: ${error.message}`, {
+          code: 'ocr_engine_unavailable',
+          cause: error,
+        }),
+      ),
+    );
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', onAbort);
+      if (failure) reject(failure);
+      else if (code !== 0) {
+        reject(
+          new ProviderError(
+            'unavailable',
+            `The tesseract command failed (exit ${code}): ${stderr.trim().slice(0, 300)}`,
+            { code: 'ocr_engine_failed' },
+          ),
+        );
+      } else resolve(Buffer.concat(stdout).toString('utf8'));
+    });
+    child.stdin.end(encodePgm(image));
+  });
+}
+
+const mean = (values: number[]): number => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
+
+/**
+ * Converts the `tesseract` command's TSV (level, page, block, paragraph, line, word, left, top, width,
+ * height, conf, text) to blocks → lines → words in Tesseract's order, one block per paragraph, boxes
+ * in the image's pixels, confidences 0..1 (lines and blocks: the mean of their words).
+ */
+export function tsvToOcrBlocks(tsv: string): OcrBlock[] {
+  const blocks: OcrBlock[] = [];
+  let block: OcrBlock | undefined;
+  let line: OcrLine | undefined;
+  for (const row of tsv.split('\n')) {
+    const cells = row.split('\t');
+    if (cells.length < 12 || !/^\d+$/.test(cells[0])) continue;
+    const [left, top, width, height] = cells.slice(6, 10).map(Number);
+    const bbox: BoxCoordinates = [left, top, left + width, top + height];
+    const level = Number(cells[0]);
+    if (level === 3) {
+      block = { text: '', bbox, confidence: 0, lines: [] };
+      blocks.push(block);
+    } else if (level === 4 && block) {
+      line = { text: '', bbox, confidence: 0, words: [] };
+      block.lines.push(line);
+    } else if (level === 5 && line) {
+      const text = cells.slice(11).join('\t').trim();
+      if (text.length === 0) continue;
+      const word: OcrWord = { text, bbox, confidence: Math.max(0, Math.min(1, Number(cells[10]) / 100)) };
+      line.words.push(word);
+    }
+  }
+  const out: OcrBlock[] = [];
+  for (const b of blocks) {
+    const lines = b.lines.filter((l) => l.words.length > 0);
+    for (const l of lines) {
+      l.text = l.words.map((w) => w.text).join(' ');
+      l.confidence = mean(l.words.map((w) => w.confidence));
+    }
+    if (lines.length === 0) continue;
+    out.push({
+      text: lines.map((l) => l.text).join('\n'),
+      bbox: b.bbox,
+      confidence: mean(lines.map((l) => l.confidence)),
+      lines,
+    });
+  }
+  return out;
+}
 
 const exec = promisify(execFile);
 

@@ -1,17 +1,76 @@
-import { assertImageBytes } from '../../media/image/decode-image.js';
+import type { GrayImage } from '../../media/image/decode-image.js';
 import type { MediaDecoder } from '../../media/media-decoder.js';
-import { sniffMediaType } from '../../media/sniff-media-type.js';
-import { blocksText, layoutFromWords } from '../../media/pdf/layout-from-words.js';
-import { selectPages } from '../../media/pdf/select-pages.js';
+import { sharedGray } from '../../media/work-pool/work-task.js';
+import { taskModule } from '../../media/work-pool/task-module.js';
+import type { WorkPool } from '../../media/work-pool/work-pool.js';
+import { layoutFromWords } from '../../ocr-layout/layout-from-words.js';
+import { blocksText } from '../../ocr-layout/reading-order.js';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { OcrPage, OcrRequest, OcrResult } from '../contracts/ocr.js';
 import type { OcrEngine } from './ocr-engine.js';
-import { pooledPagePixels } from './pooled-page-pixels.js';
 import { recognizeGray } from './recognize-gray.js';
+import type { PagePixels } from './survey-page.js';
 import type { TesseractOptions } from './tesseract-options.js';
+
+const PAGE_TASKS = taskModule(import.meta.url, 'page-tasks');
+
+/** A page's pixel work (survey, preprocessing, the cut, PNG encoding) on the work pool's threads, for one request (`signal`). */
+export function pooledPagePixels(pool: WorkPool, signal: AbortSignal): PagePixels {
+  return {
+    survey: (image, options) =>
+      pool.run({ image: sharedGray(image), options }, { module: PAGE_TASKS, name: 'survey', signal }),
+    preprocess: (image, options, cleaned) =>
+      pool.run({ image: sharedGray(image), options, cleaned }, { module: PAGE_TASKS, name: 'preprocess', signal }),
+    blankCut: (image) => pool.run({ image: sharedGray(image) }, { module: PAGE_TASKS, name: 'blankCut', signal }),
+    png: (image) => pool.run({ image: sharedGray(image) }, { module: PAGE_TASKS, name: 'png', signal }),
+  };
+}
+
+/**
+ * The 0-based pages to process: all pages, or the requested ones (deduplicated, in document order).
+ * Rejects indices outside the document and selections over `maxPages`.
+ */
+function selectPages(pageCount: number, requested: number[] | undefined, maxPages: number): number[] {
+  let pages: number[];
+  if (requested === undefined) {
+    pages = Array.from({ length: pageCount }, (_, i) => i);
+  } else {
+    const outside = requested.filter((p) => !Number.isInteger(p) || p < 0 || p >= pageCount);
+    if (outside.length > 0) {
+      throw new ProviderError(
+        'invalid_input',
+        `Page ${outside[0]} does not exist: the document has ${pageCount} page${pageCount === 1 ? '' : 's'} (0-based indices 0 to ${pageCount - 1}).`,
+        { code: 'page_out_of_range', param: 'pages' },
+      );
+    }
+    pages = [...new Set(requested)].sort((a, b) => a - b);
+  }
+  if (pages.length > maxPages) {
+    throw new ProviderError(
+      'too_large',
+      `${pages.length} pages selected, over the max_pages limit of ${maxPages}. Select fewer pages with \`pages\` or raise max_pages.`,
+      { code: 'too_many_pages', param: 'pages' },
+    );
+  }
+  return pages;
+}
 
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new ProviderError('aborted', 'The OCR request was cancelled.', { code: 'aborted' });
+}
+
+/** The page with its resolution and picture areas (and its image, when it has pictures and the request keeps them). */
+async function withPictures(
+  media: MediaDecoder,
+  page: OcrPage,
+  image: GrayImage,
+  dpi: number,
+  { pictures, signal }: OcrRequest,
+): Promise<OcrPage> {
+  if (!pictures) return page;
+  const words = page.blocks.flatMap((block) => block.lines.flatMap((line) => line.words.map((word) => word.bbox)));
+  const found = await media.findPictures(image, words, pictures.minSize, signal);
+  return { ...page, dpi, pictures: found, ...(pictures.keepImages && found.length > 0 ? { image } : {}) };
 }
 
 /**
@@ -58,10 +117,15 @@ async function ocrPdf(
   const signal = AbortSignal.any([request.signal, stop.signal]);
   const recognise = async (index: number): Promise<OcrPage> => {
     throwIfAborted(signal);
-    const content = await media.pdfPage(pdf, index, options.renderDpi, options.maxPixels, signal);
+    const content = await media.pdfPage(
+      pdf,
+      { page: index, dpi: options.renderDpi, maxPixels: options.maxPixels, withImage: request.pictures !== undefined },
+      signal,
+    );
+    let page: OcrPage;
     if ('words' in content) {
       const blocks = layoutFromWords(content.words, content);
-      return {
+      page = {
         index,
         width: content.width,
         height: content.height,
@@ -70,14 +134,16 @@ async function ocrPdf(
         source: 'text_layer',
         confidence: 1,
       };
+    } else {
+      // No text layer: a scanned page.
+      throwIfAborted(signal);
+      page = await recognizeGray(engine, content.image, index, {
+        ...options,
+        signal,
+        pixels: pooledPagePixels(media.pool, signal),
+      });
     }
-    // No text layer: a scanned page.
-    throwIfAborted(signal);
-    return recognizeGray(engine, content.image, index, {
-      ...options,
-      signal,
-      pixels: pooledPagePixels(media.pool, signal),
-    });
+    return content.image ? withPictures(media, page, content.image, options.renderDpi, { ...request, signal }) : page;
   };
   // Reading a page happens outside the recognition workers, so one page more than there are workers keeps them busy.
   return { pages: await mapConcurrent(pages, engine.workers + 1, recognise, stop) };
@@ -91,16 +157,14 @@ export async function ocrDocument(
   request: OcrRequest,
 ): Promise<OcrResult> {
   throwIfAborted(request.signal);
-  const mimeType = request.document.length > 0 ? sniffMediaType(request.document) : null;
-  if (mimeType === 'application/pdf') return ocrPdf(media, engine, options, request);
-  assertImageBytes(request.document);
+  if (request.mimeType === 'application/pdf') return ocrPdf(media, engine, options, request);
   selectPages(1, request.pages, options.maxPages);
-  const image = await media.imageToGray(request.document, options.maxPixels, request.signal);
+  const image = await media.imageToGray(request.document, request.mimeType, options.maxPixels, request.signal);
   const page = await recognizeGray(engine, image, 0, {
     ...options,
     signal: request.signal,
     pixels: pooledPagePixels(media.pool, request.signal),
   });
   throwIfAborted(request.signal);
-  return { pages: [page] };
+  return { pages: [await withPictures(media, page, image, Math.round(image.density ?? 72), request)] };
 }

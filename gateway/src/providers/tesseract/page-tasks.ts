@@ -1,5 +1,5 @@
 import type { GrayImage } from '../../media/image/decode-image.js';
-import { sharedGray } from '../../media/image/shared-gray.js';
+import { sharedGray } from '../../media/work-pool/work-task.js';
 import { workTask } from '../../media/work-pool/work-task.js';
 import type { CleanedPixels, PreprocessedPage, PreprocessOptions } from './preprocess/preprocess-page.js';
 import { inThreadPixels, type PageSurvey } from './survey-page.js';

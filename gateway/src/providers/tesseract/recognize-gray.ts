@@ -1,13 +1,11 @@
 import { availableParallelism, loadavg } from 'node:os';
 import type { GrayImage } from '../../media/image/decode-image.js';
-import { makeBlock, makeLine, median } from '../../media/pdf/box-geometry.js';
-import { blocksText } from '../../media/pdf/layout-from-words.js';
-import { orderBlocks } from '../../media/pdf/reading-order.js';
+import { makeBlock, makeLine, upperMedian } from '../../ocr-layout/box-geometry.js';
+import { blocksText } from '../../ocr-layout/reading-order.js';
+import { orderBlocks } from '../../ocr-layout/reading-order.js';
 import type { BoxCoordinates, OcrBlock, OcrLine, OcrPage, OcrWord } from '../contracts/ocr.js';
-import { dropDoubtfulWords } from './drop-doubtful-words.js';
+import { dropDoubtfulWords, lineSkew, pageConfidence } from './reading-quality.js';
 import type { OcrEngine, PageLayout } from './ocr-engine.js';
-import { lineSkew } from './line-skew.js';
-import { pageConfidence } from './page-confidence.js';
 import { blocksToOriginal, identityTransform, type PageTransform } from './preprocess/page-transform.js';
 import { inThreadPixels, type PagePixels } from './survey-page.js';
 import { cropRows, recognizeInBands, spareWorkers } from './recognize-in-bands.js';
@@ -38,7 +36,7 @@ interface Reading {
  */
 function strayTallLines(blocks: OcrBlock[]): OcrLine[] {
   const lines = blocks.flatMap((b) => b.lines);
-  const height = median(lines.map((l) => l.bbox[3] - l.bbox[1]));
+  const height = upperMedian(lines.map((l) => l.bbox[3] - l.bbox[1]));
   return lines.filter((l) => l.words.length >= 3 && l.bbox[3] - l.bbox[1] > 2.5 * height);
 }
 const hasStrayTallLines = (blocks: OcrBlock[]): boolean => strayTallLines(blocks).length > 0;
@@ -217,7 +215,7 @@ export async function recognizeGray(
   if (stray.length > 0) {
     // Only the rows the misread column runs through are read again, as one block of lines: the rest of
     // the page was read well, and reading it twice would double the time.
-    const pad = median(best.blocks.flatMap((b) => b.lines.map((l) => l.bbox[3] - l.bbox[1])));
+    const pad = upperMedian(best.blocks.flatMap((b) => b.lines.map((l) => l.bbox[3] - l.bbox[1])));
     const top = Math.max(0, Math.floor(Math.min(...stray.map((l) => l.bbox[1])) - pad));
     const bottom = Math.min(best.image.height, Math.ceil(Math.max(...stray.map((l) => l.bbox[3])) + pad));
     const inBand = (w: OcrWord): boolean => (w.bbox[1] + w.bbox[3]) / 2 >= top && (w.bbox[1] + w.bbox[3]) / 2 < bottom;

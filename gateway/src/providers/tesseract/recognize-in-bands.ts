@@ -1,5 +1,5 @@
 import type { GrayImage } from '../../media/image/decode-image.js';
-import { makeBlock, median, unionBox } from '../../media/pdf/box-geometry.js';
+import { makeBlock, upperMedian, unionBox } from '../../ocr-layout/box-geometry.js';
 import type { BoxCoordinates, OcrBlock } from '../contracts/ocr.js';
 import type { OcrEngine, PageLayout } from './ocr-engine.js';
 import { otsuThreshold } from './preprocess/otsu-threshold.js';
@@ -66,7 +66,7 @@ const SAME_COLUMN = 0.7;
  */
 export function stitchBands(upper: OcrBlock[], lower: OcrBlock[], cut: number, gap: number): OcrBlock[] {
   const lines = [...upper, ...lower].flatMap((b) => b.lines);
-  const reach = gap / 2 + 2 * (median(lines.map((l) => l.bbox[3] - l.bbox[1])) || 10);
+  const reach = gap / 2 + 2 * (upperMedian(lines.map((l) => l.bbox[3] - l.bbox[1])) || 10);
   const joined = new Set<OcrBlock>();
   const out = [...upper];
   for (const below of lower) {

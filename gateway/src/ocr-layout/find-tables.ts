@@ -1,5 +1,6 @@
-import type { OcrLine, OcrWord } from '../../../providers/contracts/ocr.js';
-import { boxHeight, median, unionBox, type PageRegion } from './page-regions.js';
+import type { OcrLine, OcrWord } from './ocr-page.js';
+import { boxHeight, median, unionBox } from './box-geometry.js';
+import type { PageRegion } from './page-regions.js';
 
 /** A gap between words wider than this many word heights separates two cells. */
 const CELL_GAP = 1.2;

@@ -1,12 +1,5 @@
-import type { BoxCoordinates } from '../../../providers/contracts/ocr.js';
-import { median } from './page-regions.js';
-
-export interface GrayPixels {
-  width: number;
-  height: number;
-  /** One byte per pixel, row by row. */
-  data: Uint8Array;
-}
+import type { BoxCoordinates, GrayImage } from './ocr-page.js';
+import { median } from './box-geometry.js';
 
 /** A cell this far darker than the paper, or this busy, holds picture. */
 const INK_CONTRAST = 45;
@@ -79,7 +72,7 @@ function clearScanBorders(picture: Uint8Array, columns: number, rows: number): v
  * touches it; the dark margins of a scan are not picture. Touching picture cells make a figure; one smaller than `minSize` pixels either way,
  * or mostly empty, is dropped.
  */
-export function findFigures(image: GrayPixels, wordBoxes: BoxCoordinates[], minSize: number): BoxCoordinates[] {
+export function findFigures(image: GrayImage, wordBoxes: BoxCoordinates[], minSize: number): BoxCoordinates[] {
   const cell = Math.max(4, Math.round(Math.min(image.width, image.height) / 150));
   const columns = Math.ceil(image.width / cell);
   const rows = Math.ceil(image.height / cell);

@@ -1,5 +1,5 @@
-import type { OcrBlock, OcrLine } from '../../providers/contracts/ocr.js';
-import { makeBlock, makeLine, median } from './box-geometry.js';
+import type { OcrBlock, OcrLine } from './ocr-page.js';
+import { makeBlock, makeLine, upperMedian } from './box-geometry.js';
 
 interface Page {
   width: number;
@@ -65,7 +65,7 @@ function isTable(cols: OcrBlock[][]): boolean {
       if (partner) paired++;
     }
   });
-  return paired / all.length >= 0.6 && median(all.map((l) => l.words.length)) <= 4;
+  return paired / all.length >= 0.6 && upperMedian(all.map((l) => l.words.length)) <= 4;
 }
 
 /** Lines that share a row (their centres within half a line height), top to bottom, each row left to right. */
@@ -74,7 +74,7 @@ function rowsOf(blocks: OcrBlock[]): OcrLine[][] {
   const rows: OcrLine[][] = [];
   for (const line of lines) {
     const row = rows[rows.length - 1];
-    const rowCentre = row ? median(row.map(centre)) : 0;
+    const rowCentre = row ? upperMedian(row.map(centre)) : 0;
     if (row && Math.abs(centre(line) - rowCentre) < Math.max(...row.map(lineHeight), lineHeight(line)) / 2)
       row.push(line);
     else rows.push([line]);
@@ -128,7 +128,7 @@ function splitAtGutters(blocks: OcrBlock[]): OcrBlock[] {
     const pieces = block.lines.flatMap((line) => lineSegments(line, GUTTER_FACTOR * lineHeight(line)));
     if (pieces.length === block.lines.length) return [block];
     const asBlocks = pieces.map((piece) => makeBlock([piece]));
-    const unit = median(pieces.map(lineHeight));
+    const unit = upperMedian(pieces.map(lineHeight));
     const cols = columns(asBlocks, Math.max(6, unit * 0.8));
     // Pieces that do not fall into separate columns (a receipt's prices under a centred heading) stay
     // lines; so does a row whose far piece stands alone (a letterhead's name and "INVOICE").
@@ -227,7 +227,7 @@ function order(blocks: OcrBlock[], unit: number): OcrBlock[] {
 function markMargins(blocks: OcrBlock[], page: Page, unit: number): void {
   if (blocks.length < 3) return;
   const body = (b: OcrBlock): boolean => b.kind === undefined;
-  const small = (b: OcrBlock): boolean => median(b.lines.map(lineHeight)) <= unit * 1.3 && b.lines.length <= 2;
+  const small = (b: OcrBlock): boolean => upperMedian(b.lines.map(lineHeight)) <= unit * 1.3 && b.lines.length <= 2;
   const first = blocks[0];
   const rest = blocks.slice(1);
   const restTop = Math.min(...rest.map((b) => b.bbox[1]));
@@ -248,8 +248,13 @@ function markMargins(blocks: OcrBlock[], page: Page, unit: number): void {
  */
 export function orderBlocks(blocks: OcrBlock[], page: Page): OcrBlock[] {
   const split = splitAtGutters(blocks);
-  const unit = median(split.flatMap((b) => b.lines.map(lineHeight))) || 10;
+  const unit = upperMedian(split.flatMap((b) => b.lines.map(lineHeight))) || 10;
   const ordered = order(split, unit);
   markMargins(ordered, page, unit);
   return ordered;
+}
+
+/** Page text from blocks: lines on their own rows, blocks separated by a blank line. */
+export function blocksText(blocks: OcrBlock[]): string {
+  return blocks.map((b) => b.text).join('\n\n');
 }

@@ -1,12 +1,11 @@
-import type { BoxCoordinates, OcrPage, OcrWord } from '../../../providers/contracts/ocr.js';
-import { classifyRegions, LIST_MARKER } from './classify-regions.js';
-import { findPageBands } from './find-page-bands.js';
+import type { BoxCoordinates, OcrPage, OcrWord } from './ocr-page.js';
+import { classifyRegions, findPageBands, LIST_MARKER } from './classify-regions.js';
 import type {
   OcrPageBlock,
   OcrPageObject,
   OcrTableObject,
   WordConfidence,
-} from '../../../wire/mistral-ocr-response-schema.js';
+} from '../wire/mistral-ocr-response-schema.js';
 import type { PageRegion } from './page-regions.js';
 import { htmlTable, markdownTable } from './table-markup.js';
 

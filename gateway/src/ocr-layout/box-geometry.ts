@@ -1,4 +1,4 @@
-import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from '../../providers/contracts/ocr.js';
+import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from './ocr-page.js';
 
 /** The smallest box holding every box. */
 export function unionBox(boxes: BoxCoordinates[]): BoxCoordinates {
@@ -14,11 +14,22 @@ export function mean(values: number[]): number {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
 }
 
-export function median(values: number[]): number {
+/** The middle value; of an even count, the upper of the two middle ones (0 for none). */
+export function upperMedian(values: number[]): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
 }
+
+/** The middle value; of an even count, the mean of the two middle ones (0 for none). */
+export function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+export const boxHeight = (box: BoxCoordinates): number => box[3] - box[1];
 
 /** A line of words, left to right. */
 export function makeLine(words: OcrWord[]): OcrLine {
@@ -40,4 +51,9 @@ export function makeBlock(lines: OcrLine[], kind?: OcrBlock['kind']): OcrBlock {
     lines,
     ...(kind ? { kind } : {}),
   };
+}
+
+/** The height of the page's body text: the median line height, each line weighted by its words. */
+export function bodyLineHeight(lines: OcrLine[]): number {
+  return median(lines.flatMap((line) => line.words.map(() => boxHeight(line.bbox))));
 }

@@ -1,4 +1,4 @@
-import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from '../../providers/contracts/ocr.js';
+import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from './ocr-page.js';
 import { makeBlock, makeLine } from './box-geometry.js';
 import { orderBlocks } from './reading-order.js';
 
@@ -53,9 +53,4 @@ export function layoutFromWords(words: OcrWord[], page: { width: number; height:
     blocks.map((b) => makeBlock(b)),
     page,
   );
-}
-
-/** Page text from blocks: lines on their own rows, blocks separated by a blank line. */
-export function blocksText(blocks: OcrBlock[]): string {
-  return blocks.map((b) => b.text).join('\n\n');
 }
