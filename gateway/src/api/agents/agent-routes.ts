@@ -9,6 +9,9 @@ import { chatCompletion } from '../chat/chat-completion.js';
 import { ChatBody, ChatCompletion, CompletionArgs, type ChatBodyType } from '../chat/chat-schemas.js';
 import { AgentObject } from './agent-schemas.js';
 import { AgentToolInput as AgentTool } from '../../wire/agent-tool-schemas.js';
+import type { AgentsService } from '../../core/agents/agents-service.js';
+import type { ChatService } from '../../core/chat/chat-service.js';
+import type { ModelRegistry } from '../../core/routing/model-registry.js';
 
 const AgentFields = {
   name: NameText(),
@@ -59,9 +62,11 @@ const toAgentObject = (agent: AgentRecord) => ({
  * Agents (SPEC.md, and Mistral's beta agents API on the same paths): a named model configuration with
  * instructions and function tools, versioned on every update, and /v1/agents/completions to run one.
  */
-export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { agents, models } = app.services;
-
+export const agentRoutes: FastifyPluginAsyncTypebox<{
+  agents: AgentsService;
+  chat: ChatService;
+  models: ModelRegistry;
+}> = async (app, { agents, chat, models }) => {
   app.post(
     '/v1/agents',
     {
@@ -302,7 +307,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         model: agent.model,
         ...(tools.length > 0 ? { tools } : {}),
       };
-      return chatCompletion(request, reply, body, messages, models.resolve(agent.model, 'chat'));
+      return chatCompletion(chat, request, reply, body, messages, models.resolve(agent.model, 'chat'));
     },
   );
 };

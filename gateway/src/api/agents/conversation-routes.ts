@@ -18,6 +18,9 @@ import { errorResponses } from '../_shared/common-schemas.js';
 import { chatCompletion, toChatRequest } from '../chat/chat-completion.js';
 import { CompletionArgs, type ChatBodyType } from '../chat/chat-schemas.js';
 import { AgentToolInput as AgentTool } from '../../wire/agent-tool-schemas.js';
+import type { ConversationsService } from '../../core/agents/conversations-service.js';
+import type { ChatService } from '../../core/chat/chat-service.js';
+import type { ModelRegistry } from '../../core/routing/model-registry.js';
 
 const Inputs = Type.Union(
   [
@@ -129,27 +132,34 @@ function chatBody(chat: ConversationChat, stream: boolean): ChatBodyType {
   } as ChatBodyType;
 }
 
+/** What a conversation's turn runs on: the chat service, on the route of the conversation's model. */
+interface TurnServices {
+  chat: ChatService;
+  models: ModelRegistry;
+}
+
 /** A conversation turn runs as a chat completion on the conversation's model, billed and logged like chat. */
-function chatRunner(request: FastifyRequest, reply: FastifyReply): RunConversationChat {
+function chatRunner(use: TurnServices, request: FastifyRequest, reply: FastifyReply): RunConversationChat {
   return async (chat) => {
     const body = chatBody(chat, false);
     return (await chatCompletion(
+      use.chat,
       request,
       reply,
       body,
       body.messages!,
-      request.server.services.models.resolve(chat.model, 'chat'),
+      use.models.resolve(chat.model, 'chat'),
     )) as Awaited<ReturnType<RunConversationChat>>;
   };
 }
 
 /** The same chat completion, streamed: the chat service's events as they come. */
-function chatStreamer(request: FastifyRequest, reply: FastifyReply): StreamConversationChat {
+function chatStreamer(use: TurnServices, request: FastifyRequest, reply: FastifyReply): StreamConversationChat {
   return async (chat) => {
     const body = chatBody(chat, true);
     const signal = clientAbortSignal(reply);
-    const outcome = await request.server.services.chat.complete(
-      request.server.services.models.resolve(chat.model, 'chat'),
+    const outcome = await use.chat.complete(
+      use.models.resolve(chat.model, 'chat'),
       toChatRequest(body, body.messages!, signal),
       true,
       request.billing,
@@ -165,13 +175,15 @@ const CONVERSATION_ENDING: StreamEnding = { done: (writer) => writer.finish(), f
 
 /** Answers a turn: JSON, or Mistral's conversation events over SSE when the client streams. */
 async function answerTurn(
+  use: TurnServices,
   request: FastifyRequest,
   reply: FastifyReply,
   turn: PendingTurn,
   stream: boolean | undefined,
 ) {
-  if (!stream) return { object: 'conversation.response' as const, ...(await turn.run(chatRunner(request, reply))) };
-  const events = await turn.stream(chatStreamer(request, reply));
+  if (!stream)
+    return { object: 'conversation.response' as const, ...(await turn.run(chatRunner(use, request, reply))) };
+  const events = await turn.stream(chatStreamer(use, request, reply));
   return sendEventStream(
     request,
     reply,
@@ -210,8 +222,12 @@ async function refuseOpenAiConversations(request: FastifyRequest) {
 }
 
 /** Mistral's conversations API (beta): start, append, restart, read, list, history, messages, delete. */
-export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { conversations } = app.services;
+export const conversationRoutes: FastifyPluginAsyncTypebox<{
+  conversations: ConversationsService;
+  chat: ChatService;
+  models: ModelRegistry;
+}> = async (app, { conversations, chat, models }) => {
+  const turns: TurnServices = { chat, models };
   const tags = ['agents'];
 
   app.post(
@@ -229,6 +245,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       return answerTurn(
+        turns,
         request,
         reply,
         await conversations.start(request.body, ownerScope(request.apiKey)),
@@ -307,6 +324,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       return answerTurn(
+        turns,
         request,
         reply,
         await conversations.append(request.params.conversation_id, request.body, ownerScope(request.apiKey)),
@@ -330,6 +348,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       return answerTurn(
+        turns,
         request,
         reply,
         await conversations.restart(request.params.conversation_id, request.body, ownerScope(request.apiKey)),

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newId } from '../../core/ids/ids.js';
-import type { ChatOutcome } from '../../core/chat/chat-service.js';
+import type { ChatOutcome, ChatService } from '../../core/chat/chat-service.js';
 import type { ModelRoute } from '../../core/routing/model-registry.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { ChatRequest } from '../../providers/contracts/chat.js';
@@ -152,6 +152,7 @@ export function chatCompletionAnswer(
 
 /** A chat completion on a chat route: the turn parsed from the body, run by the chat service, answered in OpenAI's shape. */
 export async function chatCompletion(
+  chat: ChatService,
   request: FastifyRequest,
   reply: FastifyReply,
   body: ChatBodyType,
@@ -159,7 +160,7 @@ export async function chatCompletion(
   route: ModelRoute,
 ) {
   const signal = clientAbortSignal(reply);
-  const outcome = await request.server.services.chat.complete(
+  const outcome = await chat.complete(
     route,
     toChatRequest(body, messages, signal),
     body.stream === true,

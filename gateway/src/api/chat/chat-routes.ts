@@ -4,13 +4,18 @@ import { errorResponses } from '../_shared/common-schemas.js';
 import { chatCompletion } from './chat-completion.js';
 import { ChatBody, ChatCompletion } from './chat-schemas.js';
 import { documentQuestion } from '../documents/document-question.js';
+import type { ChatService } from '../../core/chat/chat-service.js';
+import type { DocumentService } from '../../core/documents/document-service.js';
 
 /**
  * POST /v1/chat/completions (and /chat/completions): chat on a chat route, plain or streamed, or
  * document question answering when the body carries `document` + `question`, a message carries a
  * `document_url` part, or the model is a documents (OCR) model.
  */
-export const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const chatRoutes: FastifyPluginAsyncTypebox<{ chat: ChatService; documents: DocumentService }> = async (
+  app,
+  { chat, documents },
+) => {
   const schema = {
     tags: ['chat'],
     summary: 'Chat completion (stream: true for server-sent chunks); document QnA with document + question',
@@ -27,13 +32,13 @@ export const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
           (message) => Array.isArray(message.content) && message.content.some((part) => part.type === 'document_url'),
         );
         const asksAboutDocument = body.document !== undefined || body.question !== undefined || hasDocumentPart;
-        const target = app.services.chat.target({ model: body.model, asksAboutDocument, hasDocumentPart });
-        if (target.useCase === 'documents') return documentQuestion(request, reply, body, target.route);
+        const target = chat.target({ model: body.model, asksAboutDocument, hasDocumentPart });
+        if (target.useCase === 'documents') return documentQuestion(documents, request, reply, body, target.route);
         if (!body.messages)
           throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", {
             param: 'messages',
           });
-        return chatCompletion(request, reply, body, body.messages, target.route);
+        return chatCompletion(chat, request, reply, body, body.messages, target.route);
       },
     );
   }
