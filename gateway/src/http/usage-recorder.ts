@@ -5,6 +5,7 @@ import {
   CONSOLE_CLIENT,
   redactBody,
   redactHeaders,
+  rememberedSecretNames,
   type RequestLog,
   type RequestLogEntry,
 } from '../core/request-log/request-log.js';
@@ -151,6 +152,7 @@ function requestBodyText(request: FastifyRequest): string | undefined {
 export function registerUsageRecorder(app: FastifyInstance, services: UsageRecorderServices): void {
   const { billing, requestLog, keepBodies } = services;
   const knownSecrets = secretsOf(services);
+  const isSecret = rememberedSecretNames();
   app.decorateRequest(RECORDED, null);
   app.decorateRequest(RESPONSE_BODY, null);
   app.decorateRequest(FAILURE, null);
@@ -203,17 +205,18 @@ export function registerUsageRecorder(app: FastifyInstance, services: UsageRecor
       completion_tokens: usage ? usage.completion_tokens : null,
       cost: usage ? usage.cost : null,
       client: headerValue(request, 'x-switchyard-client')?.slice(0, 40) ?? null,
-      request_headers: redactHeaders(request.headers, secrets),
-      ...(requestBody !== undefined ? { request_body: redactBody(requestBody, 4096, secrets) } : {}),
+      request_headers: redactHeaders(request.headers, secrets, isSecret),
+      ...(requestBody !== undefined ? { request_body: redactBody(requestBody, 4096, secrets, isSecret) } : {}),
       ...(responseBody !== undefined
         ? {
-            response_body: responseBody === STREAM ? STREAM : redactBody(responseBody.toString(), 4096, secrets),
+            response_body:
+              responseBody === STREAM ? STREAM : redactBody(responseBody.toString(), 4096, secrets, isSecret),
           }
         : {}),
       // Kept whether or not bodies are: the gateway's own words on why the request failed (an upstream's may quote secrets).
       ...(failure?.code ? { error_code: failure.code } : {}),
       ...(failure?.message
-        ? { error_message: redactBody(failure.message, MAX_LOGGED_ERROR_MESSAGE_CHARS, secrets) }
+        ? { error_message: redactBody(failure.message, MAX_LOGGED_ERROR_MESSAGE_CHARS, secrets, isSecret) }
         : {}),
     };
     // The log is the Owner's: requests without a valid key go apart and cannot evict the entries of keys.

@@ -4,8 +4,12 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { buildGateway, type BuildExtras, type Gateway } from '../../src/app.js';
 import { loadGatewayOptions } from '../../src/config/load-options.js';
+import { NativeEngines } from '../../src/providers/_shared/native-engines.js';
 
 export const ADMIN_KEY = 'sk-sy-test-admin-key-0123456789abcdef';
+
+/** The test process's native engines (llama.cpp's loads in seconds), shared by the gateways its tests start. */
+const nativeEngines = new NativeEngines();
 
 export interface TestGateway {
   url: string;
@@ -44,7 +48,7 @@ export async function startGateway(options: StartOptions = {}): Promise<TestGate
     env: { GATEWAY_LOG_LEVEL: 'silent', ...options.env },
     overrides: { dataDir, port: 0, host: '127.0.0.1', adminKey: options.adminKey ?? ADMIN_KEY, configPath },
   });
-  const { app, control } = await buildGateway(gatewayOptions, options.extras);
+  const { app, control } = await buildGateway(gatewayOptions, { nativeEngines, ...options.extras });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -2,6 +2,7 @@ import type { GatewayOptions } from '../../config/gateway-options.js';
 import { loadGatewayOptions } from '../../config/load-options.js';
 import { PROVIDER_FACTORIES } from '../../providers/index.js';
 import type { ProviderFactory } from '../../providers/contracts/provider-instance.js';
+import { NativeEngines } from '../../providers/_shared/native-engines.js';
 import { MediaDecoder } from '../../media/media-decoder.js';
 import { WorkPool } from '../../media/work-pool/work-pool.js';
 import { AccountRepository } from '../../store/account-repository.js';
@@ -97,6 +98,8 @@ export interface BuildExtras {
   providerFactories?: Record<string, ProviderFactory>;
   /** Reads the config file again for a reload (default: the same file and data folder, this process's environment). */
   reloadOptions?: () => Promise<ConfigFileContent>;
+  /** Native engines to share with other gateways of the process (default: this gateway's own). */
+  nativeEngines?: NativeEngines;
 }
 
 /**
@@ -192,6 +195,7 @@ export async function composeGateway(
     media,
     fetchUpstreamFile: upstreamFileFetcher(urlFetchPolicy),
     source: options.configPath ?? 'built-in defaults',
+    engines: extras.nativeEngines ?? new NativeEngines(),
     logger: (providerId) => {
       const child = log.child({ provider: providerId });
       return {
