@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { InProcessBatchExecutor } from '../core/batch/in-process-batch-executor.js';
 
 declare module 'fastify' {
@@ -10,9 +10,5 @@ declare module 'fastify' {
 
 /** Gives each request its batch line's abort, looked up in this gateway's executor only when a route asks. */
 export function registerBatchLineAborts(app: FastifyInstance, lines: Pick<InProcessBatchExecutor, 'lineSignal'>): void {
-  app.decorateRequest('batchLineAbort', {
-    getter(this: FastifyRequest): AbortSignal | undefined {
-      return lines.lineSignal(this.headers);
-    },
-  });
+  app.decorateRequest('batchLineAbort', { getter: lines.lineSignal });
 }

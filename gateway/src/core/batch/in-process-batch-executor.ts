@@ -27,8 +27,11 @@ export interface InProcessResponse {
 /** The batch executor of a single gateway, and the aborts of the lines it is running. */
 export interface InProcessBatchExecutor {
   run: BatchExecutor;
-  /** For a batch line's request: the signal that aborts when the line is stopped (its batch cancelled or expired). */
-  lineSignal(headers: Record<string, string | string[] | undefined>): AbortSignal | undefined;
+  /**
+   * For a batch line's request (`this`): the signal that aborts when the line is stopped (its batch
+   * cancelled or expired). It reads `this` so that it can serve as a request property's getter.
+   */
+  lineSignal(this: { headers: Record<string, string | string[] | undefined> }): AbortSignal | undefined;
 }
 
 /**
@@ -40,8 +43,8 @@ export function inProcessBatchExecutor(
 ): InProcessBatchExecutor {
   const lineAborts = new Map<string, AbortSignal>();
   return {
-    lineSignal(headers) {
-      const id = headers[LINE_HEADER];
+    lineSignal() {
+      const id = this.headers[LINE_HEADER];
       return typeof id === 'string' ? lineAborts.get(id) : undefined;
     },
     async run(endpoint, body, token, signal) {

@@ -259,6 +259,21 @@ export async function composeGateway(
     log.error({ err: error }, 'could not settle a spend reservation'),
   );
   const rateLimiter: RateLimiter = team?.rateLimiter ?? new LocalRateLimiter();
+  const settings: SettingsService = new SettingsService({
+    options,
+    store: new SettingsStore(new SettingsRepository(db), {
+      box: new SecretBox(secretKey.key),
+      source: secretKey.source,
+    }),
+    models,
+    providers,
+    breakers,
+    health,
+    providerTypes: Object.keys(providerFactories),
+    createProvider: (config) => createProvider(config, providerFactories, providerContext),
+    reportProviderError: (providerId, error) =>
+      log.error({ provider: providerId, err: error }, 'provider settings could not be applied'),
+  });
   const configReload = new ConfigFileReload(
     extras.reloadOptions ??
       (() =>
@@ -273,7 +288,7 @@ export async function composeGateway(
     options.server.requestLogSize,
     {
       store: new RequestLogRepository(db),
-      retentionDays: () => settings.live().requestLogRetentionDays,
+      retentionDays: settings.requestLogRetentionDays,
       onWriteError: databaseWriteErrorReporter(log, outages, {
         duringOutage:
           'request log: the database does not answer; entries wait in memory and are written when it is back',
@@ -303,21 +318,6 @@ export async function composeGateway(
     new ModelDownloadsRepository(db),
     log,
   );
-  const settings: SettingsService = new SettingsService({
-    options,
-    store: new SettingsStore(new SettingsRepository(db), {
-      box: new SecretBox(secretKey.key),
-      source: secretKey.source,
-    }),
-    models,
-    providers,
-    breakers,
-    health,
-    providerTypes: Object.keys(providerFactories),
-    createProvider: (config) => createProvider(config, providerFactories, providerContext),
-    reportProviderError: (providerId, error) =>
-      log.error({ provider: providerId, err: error }, 'provider settings could not be applied'),
-  });
   /** The use cases, one service each: what routes call (api/index.ts hands each route its own). */
   const useCases = {
     status,
