@@ -86,8 +86,9 @@ export interface ApiServices {
  * hooks (an async onRequest and onResponse, for temporary files) run for these requests only, not for
  * every chat. Elsewhere a multipart body is answered with 415.
  */
-const uploadRoutes: FastifyPluginAsync<ApiServices> = async (app, services) => {
-  const { files, fileLinks, ocr, transcription, uploads } = services;
+const uploadRoutes: FastifyPluginAsync<
+  Pick<ApiServices, 'files' | 'fileLinks' | 'ocr' | 'transcription' | 'uploads'>
+> = async (app, { files, fileLinks, ocr, transcription, uploads }) => {
   await app.register(multipart, {
     limits: { fileSize: uploads.maxBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 },
   });
@@ -98,7 +99,9 @@ const uploadRoutes: FastifyPluginAsync<ApiServices> = async (app, services) => {
 
 /** Every resource's routes, each handed the use-case services it calls. */
 export const apiRoutes: FastifyPluginAsync<ApiServices> = async (app, services) => {
-  const { status, metrics, models, keys, accounts, requestLog, settings, chat, documents, batches } = services;
+  const { status, metrics, models, keys, accounts, requestLog, settings, chat, documents, responses } = services;
+  const { completions, fim, embeddings, files, fileLinks, ocr, transcription, uploads } = services;
+  const { imageGeneration, imageAnalysis, batches, agents, conversations, localModels } = services;
   await app.register(statusRoutes, { status });
   await app.register(healthRoutes, { status });
   await app.register(metricsRoutes, { metrics });
@@ -108,20 +111,20 @@ export const apiRoutes: FastifyPluginAsync<ApiServices> = async (app, services) 
   await app.register(consoleRoutes, { requestLog });
   await app.register(settingsRoutes, { settings });
   await app.register(chatRoutes, { chat, documents });
-  await app.register(responsesRoutes, { responses: services.responses });
-  await app.register(completionRoutes, { completions: services.completions });
-  await app.register(fimRoutes, { fim: services.fim });
+  await app.register(responsesRoutes, { responses });
+  await app.register(completionRoutes, { completions });
+  await app.register(fimRoutes, { fim });
   await app.register(classifierRoutes);
   await app.register(platformRoutes);
-  await app.register(embeddingRoutes, { embeddings: services.embeddings });
-  await app.register(uploadRoutes, services);
+  await app.register(embeddingRoutes, { embeddings });
+  await app.register(uploadRoutes, { files, fileLinks, ocr, transcription, uploads });
   await app.register(libraryRoutes);
-  await app.register(imageGenerationRoutes, { imageGeneration: services.imageGeneration });
-  await app.register(imageAnalysisRoutes, { imageAnalysis: services.imageAnalysis });
+  await app.register(imageGenerationRoutes, { imageGeneration });
+  await app.register(imageAnalysisRoutes, { imageAnalysis });
   await app.register(speechRoutes);
   await app.register(batchRoutes, { batches });
   await app.register(mistralBatchJobsRoutes, { batches });
-  await app.register(agentRoutes, { agents: services.agents, chat, models });
-  await app.register(conversationRoutes, { conversations: services.conversations, chat, models });
-  await app.register(localModelsRoutes, { localModels: services.localModels });
+  await app.register(agentRoutes, { agents, chat, models });
+  await app.register(conversationRoutes, { conversations, chat, models });
+  await app.register(localModelsRoutes, { localModels });
 };
