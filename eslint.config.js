@@ -37,6 +37,19 @@ const zones = [
     message: 'The api reaches the database only through core.',
   },
   {
+    id: 'api-ledger',
+    target: `${src}/api`,
+    from: `${src}/core/billing/usage-ledger.ts`,
+    message: 'The api never reaches the usage ledger: a core service (billing, the account) reads and writes it.',
+  },
+  {
+    id: 'api-composition',
+    target: `${src}/api`,
+    from: `${src}/core/lifecycle`,
+    message:
+      'Routes receive the use-case services they call as plugin options (api/index.ts); they never reach the composition that builds them.',
+  },
+  {
     id: 'api-config',
     target: [`${src}/api`, `${src}/http`],
     from: `${src}/config`,

@@ -47,9 +47,9 @@ const EDITS: Record<Feature, { file: string; find: string; replace: string }> = 
   },
   metrics: {
     file: 'app.js',
-    find: '    registerMetricsHooks(app);',
+    find: '    registerMetricsHooks(app,',
     replace:
-      "    if (LEFT_OUT.has('metrics')) app.decorateRequest('firstFrameAt', null); else registerMetricsHooks(app);",
+      "    if (LEFT_OUT.has('metrics')) app.decorateRequest('firstFrameAt', null); else registerMetricsHooks(app,",
   },
   compress: {
     file: 'app.js',

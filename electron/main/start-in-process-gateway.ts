@@ -6,14 +6,14 @@ import type { GatewayStarter } from './gateway-starter.js';
 /** The one place the desktop app touches gateway code: build it, then listen (house rule 1). */
 export const startInProcessGateway: GatewayStarter = async ({ env, dataDir, adminKey, host, port }) => {
   const options = await loadGatewayOptions({ env, overrides: { dataDir, adminKey, host, port } });
-  const app = await buildGateway(options);
+  const { app, control } = await buildGateway(options);
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
     await app.close();
     throw error;
   }
-  const { keys } = app.services;
+  const { keys } = control;
   const access = await keys.ownerAccess(adminKey);
   const consoleKey =
     access.kind === 'admin-key-revoked'

@@ -41,7 +41,7 @@ async function main(args: string[]): Promise<void> {
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
   const options = await loadGatewayOptions({ env: process.env });
-  const app = await buildGateway(options);
+  const { app, control } = await buildGateway(options);
   // Before the listening line: a supervisor may signal as soon as it reads it, and a signal that
   // arrives before the handlers exist kills the process without the drain.
   let stopping = false;
@@ -55,7 +55,7 @@ async function main(args: string[]): Promise<void> {
       return;
     }
     stopping = true;
-    app.services.startup.beginDrain();
+    control.beginDrain();
     const { drainDelayMs } = options.server;
     process.stdout.write(
       `${signal} received: ${drainDelayMs > 0 ? `not ready, still serving for ${drainDelayMs} ms, then ` : ''}finishing in-flight requests\n`,
@@ -84,7 +84,7 @@ async function main(args: string[]): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   // SIGHUP reads the config file again (and, in team mode, every other instance does too).
   process.on('SIGHUP', () => {
-    app.services.configReload.reload('SIGHUP').then(
+    control.configReload.reload('SIGHUP').then(
       () => process.stdout.write('SIGHUP received: config file reloaded\n'),
       (error: unknown) =>
         process.stderr.write(
@@ -100,7 +100,7 @@ async function main(args: string[]): Promise<void> {
   process.stdout.write(
     `Switchyard gateway listening on http://${host}:${port} (console: http://${host}:${port}/ui/, data: ${options.dataDir})\n`,
   );
-  const { keys } = app.services;
+  const { keys } = control;
   const line = ownerAccessLine(
     args.includes(RESET_OWNER_KEY)
       ? { kind: 'reset', key: (await keys.create({ name: `Owner (${RESET_OWNER_KEY})`, role: 'owner' })).key }

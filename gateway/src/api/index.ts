@@ -27,10 +27,58 @@ import { fimRoutes } from './fim/fim-routes.js';
 import { classifierRoutes } from './classifiers/classifier-routes.js';
 import { platformRoutes } from './agents/platform-routes.js';
 import { settingsRoutes } from './settings/settings-routes.js';
+import type { UploadIntake } from './_shared/read-multipart.js';
+import type { AccountService } from '../core/account/account-service.js';
+import type { KeyService } from '../core/account/key-service.js';
+import type { AgentsService } from '../core/agents/agents-service.js';
+import type { ConversationsService } from '../core/agents/conversations-service.js';
+import type { TranscriptionService } from '../core/audio/transcription-service.js';
+import type { BatchService } from '../core/batch/batch-service.js';
+import type { ChatService } from '../core/chat/chat-service.js';
+import type { CompletionService } from '../core/completions/completion-service.js';
+import type { DocumentService } from '../core/documents/document-service.js';
+import type { EmbeddingService } from '../core/embeddings/embedding-service.js';
+import type { FileStore } from '../core/files/file-store.js';
+import type { SignedFileLinks } from '../core/files/signed-file-links.js';
+import type { FimService } from '../core/fim/fim-service.js';
+import type { ImageGenerationService } from '../core/images/image-generation-service.js';
+import type { LocalModels } from '../core/local-models/local-models.js';
+import type { GatewayMetrics } from '../core/metrics/gateway-metrics.js';
+import type { OcrService } from '../core/ocr/ocr-service.js';
+import type { RequestLog } from '../core/request-log/request-log.js';
+import type { ResponsesService } from '../core/responses/responses-service.js';
+import type { ModelRegistry } from '../core/routing/model-registry.js';
+import type { SettingsService } from '../core/settings/settings-service.js';
+import type { GatewayStatus } from '../core/status/gateway-status.js';
+import type { ImageAnalysisService } from '../core/vision/image-analysis-service.js';
 
-export interface ApiRoutesOptions {
-  /** The largest file a multipart upload may carry (the body limit). */
-  uploadLimitBytes: number;
+/** The use cases the routes call, one service each; each route plugin gets only its own. */
+export interface ApiServices {
+  status: GatewayStatus;
+  metrics: GatewayMetrics;
+  models: ModelRegistry;
+  keys: KeyService;
+  accounts: AccountService;
+  requestLog: RequestLog;
+  settings: SettingsService;
+  chat: ChatService;
+  documents: DocumentService;
+  responses: ResponsesService;
+  completions: CompletionService;
+  fim: FimService;
+  embeddings: EmbeddingService;
+  files: FileStore;
+  fileLinks: SignedFileLinks;
+  ocr: OcrService;
+  transcription: TranscriptionService;
+  imageGeneration: ImageGenerationService;
+  imageAnalysis: ImageAnalysisService;
+  batches: BatchService;
+  agents: AgentsService;
+  conversations: ConversationsService;
+  localModels: LocalModels;
+  /** Where multipart uploads are received and the limits they are read under. */
+  uploads: UploadIntake;
 }
 
 /**
@@ -38,40 +86,45 @@ export interface ApiRoutesOptions {
  * hooks (an async onRequest and onResponse, for temporary files) run for these requests only, not for
  * every chat. Elsewhere a multipart body is answered with 415.
  */
-const uploadRoutes: FastifyPluginAsync<ApiRoutesOptions> = async (app, { uploadLimitBytes }) => {
+const uploadRoutes: FastifyPluginAsync<
+  Pick<ApiServices, 'files' | 'fileLinks' | 'ocr' | 'transcription' | 'uploads'>
+> = async (app, { files, fileLinks, ocr, transcription, uploads }) => {
   await app.register(multipart, {
-    limits: { fileSize: uploadLimitBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 },
+    limits: { fileSize: uploads.maxBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 },
   });
-  await app.register(fileRoutes);
-  await app.register(ocrRoutes);
-  await app.register(transcriptRoutes);
+  await app.register(fileRoutes, { files, links: fileLinks, uploads });
+  await app.register(ocrRoutes, { ocr, uploads });
+  await app.register(transcriptRoutes, { transcription, uploads });
 };
 
-/** Every resource's routes. */
-export const apiRoutes: FastifyPluginAsync<ApiRoutesOptions> = async (app, options) => {
-  await app.register(statusRoutes);
-  await app.register(healthRoutes);
-  await app.register(metricsRoutes);
-  await app.register(modelsRoutes);
-  await app.register(mistralFineTuningRoutes);
-  await app.register(accountRoutes);
-  await app.register(consoleRoutes);
-  await app.register(settingsRoutes);
-  await app.register(chatRoutes);
-  await app.register(responsesRoutes);
-  await app.register(completionRoutes);
-  await app.register(fimRoutes);
+/** Every resource's routes, each handed the use-case services it calls. */
+export const apiRoutes: FastifyPluginAsync<ApiServices> = async (app, services) => {
+  const { status, metrics, models, keys, accounts, requestLog, settings, chat, documents, responses } = services;
+  const { completions, fim, embeddings, files, fileLinks, ocr, transcription, uploads } = services;
+  const { imageGeneration, imageAnalysis, batches, agents, conversations, localModels } = services;
+  await app.register(statusRoutes, { status });
+  await app.register(healthRoutes, { status });
+  await app.register(metricsRoutes, { metrics });
+  await app.register(modelsRoutes, { models });
+  await app.register(mistralFineTuningRoutes, { models });
+  await app.register(accountRoutes, { keys, accounts });
+  await app.register(consoleRoutes, { requestLog });
+  await app.register(settingsRoutes, { settings });
+  await app.register(chatRoutes, { chat, documents });
+  await app.register(responsesRoutes, { responses });
+  await app.register(completionRoutes, { completions });
+  await app.register(fimRoutes, { fim });
   await app.register(classifierRoutes);
   await app.register(platformRoutes);
-  await app.register(embeddingRoutes);
-  await app.register(uploadRoutes, options);
+  await app.register(embeddingRoutes, { embeddings });
+  await app.register(uploadRoutes, { files, fileLinks, ocr, transcription, uploads });
   await app.register(libraryRoutes);
-  await app.register(imageGenerationRoutes);
-  await app.register(imageAnalysisRoutes);
+  await app.register(imageGenerationRoutes, { imageGeneration });
+  await app.register(imageAnalysisRoutes, { imageAnalysis });
   await app.register(speechRoutes);
-  await app.register(batchRoutes);
-  await app.register(mistralBatchJobsRoutes);
-  await app.register(agentRoutes);
-  await app.register(conversationRoutes);
-  await app.register(localModelsRoutes);
+  await app.register(batchRoutes, { batches });
+  await app.register(mistralBatchJobsRoutes, { batches });
+  await app.register(agentRoutes, { agents, chat, models });
+  await app.register(conversationRoutes, { conversations });
+  await app.register(localModelsRoutes, { localModels });
 };

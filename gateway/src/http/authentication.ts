@@ -1,10 +1,19 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../core/errors/gateway-error.js';
-import type { RateVerdict } from '../core/account/rate-limiter.js';
+import type { AccountService } from '../core/account/account-service.js';
+import type { KeyService } from '../core/account/key-service.js';
+import type { RateLimiter, RateVerdict } from '../core/account/rate-limiter.js';
 import type { ApiKeyRecord } from '../store/keys-repository.js';
 import type { RouteAuth } from './fastify-augment.js';
 import { routeOf } from './request-context.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The rate verdict of a billable request that team mode did not wait for (see `pendingAdmission`). */
+    pendingAdmission: Promise<void> | null;
+  }
+}
 
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -18,9 +27,6 @@ function apiKeyHeader(request: FastifyRequest): string | undefined {
   return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
 }
 
-/** Billable requests of a limited key whose rate verdict is still on its way (team mode): see `pendingAdmission`. */
-const pendingAdmissions = new WeakMap<FastifyRequest, Promise<void>>();
-
 /**
  * The rate verdict (then the spending check) of a billable request that team mode did not wait for
  * before reading the body: the spend reservation goes to Redis beside it, so the two round trips
@@ -29,20 +35,31 @@ const pendingAdmissions = new WeakMap<FastifyRequest, Promise<void>>();
  * from reading or validating the body, as if it had been waited for here.
  */
 export function pendingAdmission(request: FastifyRequest): Promise<void> | undefined {
-  return pendingAdmissions.get(request);
+  return request.pendingAdmission ?? undefined;
+}
+
+/** What authentication asks: who a key is, its rate limit, the account's spending limits, and the metrics token. */
+export interface AuthenticationServices {
+  keys: KeyService;
+  rateLimiter: RateLimiter;
+  accounts: AccountService;
+  metricsToken: string | undefined;
 }
 
 /**
  * Authentication (both key headers, SPEC.md section 5), then the per-key rate limit and the
  * account's and key's spending limits. Routes declare who may call them in `config.auth`.
  */
-export function registerAuthentication(app: FastifyInstance): void {
-  const isMetricsToken = metricsTokenCheck(app.services.options.server.metricsToken);
+export function registerAuthentication(
+  app: FastifyInstance,
+  { keys, rateLimiter, accounts, metricsToken }: AuthenticationServices,
+): void {
+  const isMetricsToken = metricsTokenCheck(metricsToken);
+  app.decorateRequest('pendingAdmission', null);
   // A callback hook: only a key with a requests-per-minute limit waits (for the rate limiter); the others pass in the same turn.
   app.addHook('onRequest', (request, reply, done) => {
     const auth: RouteAuth = routeOf(request).config?.auth ?? 'key';
     if (auth === 'none' || request.method === 'OPTIONS') return done();
-    const { keys, rateLimiter, accounts } = app.services;
 
     const fromHeader = apiKeyHeader(request);
     const presented = auth === 'x-api-key' ? fromHeader : (bearerToken(request) ?? fromHeader);
@@ -89,7 +106,7 @@ export function registerAuthentication(app: FastifyInstance): void {
       const admission = verdict.then(admit);
       if (!routeOf(request).config?.billable) return admission;
       admission.catch(() => undefined);
-      pendingAdmissions.set(request, admission);
+      request.pendingAdmission = admission;
     };
     const found = keys.authenticate(presented);
     const admitted = found instanceof Promise ? found.then(admitKey) : admitKey(found);

@@ -3,6 +3,7 @@ import { GatewayError } from '../core/errors/gateway-error.js';
 import { isDatabaseUnavailable } from '../store/store-error.js';
 import { pendingAdmission } from './authentication.js';
 import { megabytes } from '../core/errors/megabytes.js';
+import type { OutageWarnings } from '../core/errors/outage-warnings.js';
 
 interface ValidationIssue {
   instancePath: string;
@@ -101,7 +102,7 @@ function fromFastifyError(error: FastifyError, bodyLimitBytes: number, clientLef
 }
 
 /** The one error path: everything leaves as {object:"error", message, type, param, code}. */
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, outages?: Pick<OutageWarnings, 'refusedRequest'>): void {
   app.setErrorHandler(async (raised: FastifyError | GatewayError, request, reply) => {
     // A rate verdict not waited for before the body was read (authentication.ts) answers first, as if it had been.
     const error =
@@ -127,7 +128,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(500).send(internal.toBody());
     }
     // A database or Redis outage is logged once and then in periodic reminders with a count, not once per refused request.
-    if (mapped.status >= 500 && !app.services?.outages.refusedRequest(mapped.code))
+    if (mapped.status >= 500 && !outages?.refusedRequest(mapped.code))
       request.log.warn({ code: mapped.code, msg: mapped.message }, 'request failed');
     if (mapped.retryAfter !== undefined) reply.header('Retry-After', String(Math.max(1, Math.ceil(mapped.retryAfter))));
     return reply.status(mapped.status).send(mapped.toBody());

@@ -1,5 +1,4 @@
 import type { ApiKeyRecord } from '../store/keys-repository.js';
-import type { GatewayServices } from '../core/lifecycle/gateway-services.js';
 import type { ChargedUsage, RequestBilling } from '../core/billing/billing-service.js';
 
 /** How the usage recorder billed a request (http/usage-recorder.ts). */
@@ -48,8 +47,5 @@ declare module 'fastify' {
     jsonText: string | null;
     /** `routeOptions`, kept once read (request-context.ts `routeOf`). */
     matchedRoute: FastifyRequest['routeOptions'] | null;
-  }
-  interface FastifyInstance {
-    services: GatewayServices;
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { GenAiLabels } from '../core/metrics/gateway-metrics.js';
+import type { GatewayMetrics, GenAiLabels } from '../core/metrics/gateway-metrics.js';
+import type { ModelRegistry } from '../core/routing/model-registry.js';
 import { routeOf } from './request-context.js';
 
 declare module 'fastify' {
@@ -30,8 +31,7 @@ const ERROR_CODE = /"code":"([^"]{1,100})"/;
  * Feeds /metrics from every response: HTTP duration by route template and status, errors by the
  * code of their body, and for model endpoints the GenAI duration, time to first token and tokens.
  */
-export function registerMetricsHooks(app: FastifyInstance): void {
-  const { metrics, models } = app.services;
+export function registerMetricsHooks(app: FastifyInstance, metrics: GatewayMetrics, models: ModelRegistry): void {
   const errorTypes = new WeakMap<FastifyRequest, string>();
   app.decorateRequest('firstFrameAt', null);
 

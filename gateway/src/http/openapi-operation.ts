@@ -13,17 +13,18 @@ type RouteSchema = Record<string, unknown> & {
 };
 
 /** Multipart fields besides `file`, per path; a route with multipart and no entry documents `file` alone. */
-const MULTIPART_FIELDS: Record<string, Record<string, { type: string; description?: string }>> = {
-  '/v1/files': { purpose: { type: 'string', description: 'batch, batch_output, fine-tune, ocr, user_data, ...' } },
-  '/transcript': {
-    model: { type: 'string' },
-    language: { type: 'string' },
-    prompt: { type: 'string' },
-    response_format: { type: 'string', description: 'json | text | verbose_json | srt | vtt' },
-    temperature: { type: 'string', description: 'a number from 0 to 1' },
-  },
+const TRANSCRIPT_FIELDS = {
+  model: { type: 'string' },
+  language: { type: 'string' },
+  prompt: { type: 'string' },
+  response_format: { type: 'string', description: 'json | text | verbose_json | srt | vtt' },
+  temperature: { type: 'string', description: 'a number from 0 to 1' },
 };
-MULTIPART_FIELDS['/v1/audio/transcriptions'] = MULTIPART_FIELDS['/transcript'];
+const MULTIPART_FIELDS: Readonly<Record<string, Record<string, { type: string; description?: string }>>> = {
+  '/v1/files': { purpose: { type: 'string', description: 'batch, batch_output, fine-tune, ocr, user_data, ...' } },
+  '/transcript': TRANSCRIPT_FIELDS,
+  '/v1/audio/transcriptions': TRANSCRIPT_FIELDS,
+};
 
 /** Aliases the document lists although their route hides them (a second path for the same operation). */
 const LISTED_ALIASES = new Set(['/chat/completions']);

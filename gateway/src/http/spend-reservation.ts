@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RequestBilling } from '../core/billing/billing-service.js';
+import { RequestBilling, type BillingService } from '../core/billing/billing-service.js';
 import { pendingAdmission } from './authentication.js';
 import { routeOf } from './request-context.js';
 
@@ -8,7 +8,7 @@ import { routeOf } from './request-context.js';
  * billable route's handler runs, core/billing reserves its estimated cost (402 when it does not fit),
  * and a charged cost leaves in X-Request-Cost. The usage recorder settles the bill.
  */
-export function registerSpendReservation(app: FastifyInstance): void {
+export function registerSpendReservation(app: FastifyInstance, billing: BillingService): void {
   // Made on first read: a request refused by an earlier onRequest hook still has one for the recorder to settle.
   app.decorateRequest('madeBill', null);
   app.decorateRequest('billing', {
@@ -18,13 +18,13 @@ export function registerSpendReservation(app: FastifyInstance): void {
   });
   app.addHook('preHandler', (request, _reply, done) => {
     if (!request.apiKey || !routeOf(request).config?.billable) return done();
-    const reserving = app.services.billing.reserve(request.billing, request.apiKey, request.body);
+    const reserving = billing.reserve(request.billing, request.apiKey, request.body);
     const admission = pendingAdmission(request);
     if (!admission) return void reserving.then(() => done(), done);
     // Team mode: the reservation went out while the rate verdict was on its way; the verdict decides first.
     void Promise.allSettled([admission, reserving]).then(([admitted, reserved]) => {
       if (admitted.status === 'rejected') {
-        app.services.billing.release(request.billing);
+        billing.release(request.billing);
         return done(admitted.reason as Error);
       }
       if (reserved.status === 'rejected') return done(reserved.reason as Error);

@@ -1,6 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { boundedJsonText } from '../core/json/bounded-json-text.js';
-import { CONSOLE_CLIENT, redactBody, redactHeaders, type RequestLogEntry } from '../core/request-log/request-log.js';
+import type { BillingService } from '../core/billing/billing-service.js';
+import {
+  CONSOLE_CLIENT,
+  redactBody,
+  redactHeaders,
+  rememberedSecretNames,
+  type RequestLog,
+  type RequestLogEntry,
+} from '../core/request-log/request-log.js';
+import type { SettingsService } from '../core/settings/settings-service.js';
 import { elapsedMs, routeOf } from './request-context.js';
 import type { RequestFailure } from './fastify-augment.js';
 
@@ -62,27 +71,39 @@ function requestedModel(body: unknown): string | null {
   return typeof model === 'string' && model ? model.slice(0, 200) : null;
 }
 
-const configuredSecrets = new WeakMap<readonly string[], string[]>();
+/** What the recorder bills with, logs to, and keeps out of the log. */
+export interface UsageRecorderServices {
+  billing: BillingService;
+  requestLog: RequestLog;
+  /** The providers in effect, whose API keys the log must never show. */
+  settings: Pick<SettingsService, 'providerKeys'>;
+  /** Secrets fixed at start (the admin key, the config file's provider keys). */
+  startSecrets: readonly (string | undefined)[];
+  /** Whether request and response bodies are kept (server.request_log_bodies, live). */
+  keepBodies: () => boolean;
+}
 
-/** The secrets the log must never show: the admin key, provider keys and the key this request presented. */
-function knownSecrets(app: FastifyInstance, request: FastifyRequest): string[] {
-  const { options, settings } = app.services;
-  // The configured ones are worked out again only when the providers in effect change.
-  const providerKeys = settings.providerKeys();
-  let configured = configuredSecrets.get(providerKeys);
-  if (!configured) {
-    configured = [options.adminKey, ...options.providers.map((provider) => provider.api_key), ...providerKeys].filter(
-      (secret): secret is string => typeof secret === 'string' && secret.length > 0,
-    );
-    configuredSecrets.set(providerKeys, configured);
-  }
-  const secrets = [...configured];
-  for (const presented of [
-    headerValue(request, 'x-api-key'),
-    headerValue(request, 'authorization')?.replace(/^Bearer\s+/i, ''),
-  ])
-    if (presented) secrets.push(presented);
-  return secrets;
+/** The secrets the log must never show: the admin key, provider keys and the key a request presented. */
+function secretsOf({ settings, startSecrets }: UsageRecorderServices): (request: FastifyRequest) => string[] {
+  const configuredSecrets = new WeakMap<readonly string[], string[]>();
+  return (request) => {
+    // The configured ones are worked out again only when the providers in effect change.
+    const providerKeys = settings.providerKeys();
+    let configured = configuredSecrets.get(providerKeys);
+    if (!configured) {
+      configured = [...startSecrets, ...providerKeys].filter(
+        (secret): secret is string => typeof secret === 'string' && secret.length > 0,
+      );
+      configuredSecrets.set(providerKeys, configured);
+    }
+    const secrets = [...configured];
+    for (const presented of [
+      headerValue(request, 'x-api-key'),
+      headerValue(request, 'authorization')?.replace(/^Bearer\s+/i, ''),
+    ])
+      if (presented) secrets.push(presented);
+    return secrets;
+  };
 }
 
 function requestBodyText(request: FastifyRequest): string | undefined {
@@ -101,7 +122,10 @@ function requestBodyText(request: FastifyRequest): string | undefined {
  * disconnects first (mid-stream, or while a long answer is computed) is recorded when the connection
  * closes, with status 499.
  */
-export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => boolean): void {
+export function registerUsageRecorder(app: FastifyInstance, services: UsageRecorderServices): void {
+  const { billing, requestLog, keepBodies } = services;
+  const knownSecrets = secretsOf(services);
+  const isSecret = rememberedSecretNames();
   app.decorateRequest('recorded', null);
   app.decorateRequest('responseBodyForLog', null);
   app.decorateRequest('failure', null);
@@ -111,12 +135,12 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
     if (request.recorded) return;
     if (routeOf(request).config?.unlogged) {
       request.recorded = { status, usage: null, latency: 0, logDone: true };
-      app.services.billing.release(request.billing);
+      billing.release(request.billing);
       return;
     }
     const client = headerValue(request, 'x-switchyard-client');
     const latency = elapsedMs(request.startedAt);
-    const { usage, committed } = app.services.billing.settle(request.billing, {
+    const { usage, committed } = billing.settle(request.billing, {
       id: request.id,
       key: request.apiKey,
       method: request.method,
@@ -136,7 +160,7 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
     if (!outcome || outcome.logDone) return;
     outcome.logDone = true;
     const { status, usage, latency } = outcome;
-    const secrets = knownSecrets(app, request);
+    const secrets = knownSecrets(request);
     const bodies = keepBodies();
     const requestBody = bodies ? requestBodyText(request) : undefined;
     const responseBody = bodies ? (request.responseBodyForLog ?? undefined) : undefined;
@@ -154,20 +178,23 @@ export function registerUsageRecorder(app: FastifyInstance, keepBodies: () => bo
       completion_tokens: usage ? usage.completion_tokens : null,
       cost: usage ? usage.cost : null,
       client: headerValue(request, 'x-switchyard-client')?.slice(0, 40) ?? null,
-      request_headers: redactHeaders(request.headers, secrets),
-      ...(requestBody !== undefined ? { request_body: redactBody(requestBody, 4096, secrets) } : {}),
+      request_headers: redactHeaders(request.headers, secrets, isSecret),
+      ...(requestBody !== undefined ? { request_body: redactBody(requestBody, 4096, secrets, isSecret) } : {}),
       ...(responseBody !== undefined
-        ? { response_body: responseBody === STREAM ? STREAM : redactBody(responseBody.toString(), 4096, secrets) }
+        ? {
+            response_body:
+              responseBody === STREAM ? STREAM : redactBody(responseBody.toString(), 4096, secrets, isSecret),
+          }
         : {}),
       // Kept whether or not bodies are: the gateway's own words on why the request failed (an upstream's may quote secrets).
       ...(failure?.code ? { error_code: failure.code } : {}),
       ...(failure?.message
-        ? { error_message: redactBody(failure.message, MAX_LOGGED_ERROR_MESSAGE_CHARS, secrets) }
+        ? { error_message: redactBody(failure.message, MAX_LOGGED_ERROR_MESSAGE_CHARS, secrets, isSecret) }
         : {}),
     };
     // The log is the Owner's: requests without a valid key go apart and cannot evict the entries of keys.
-    if (request.apiKey) app.services.requestLog.add(entry);
-    else app.services.requestLog.addKeyless(entry);
+    if (request.apiKey) requestLog.add(entry);
+    else requestLog.addKeyless(entry);
   };
 
   const record = (request: FastifyRequest, status: number): Promise<void> | undefined => {

@@ -4,11 +4,6 @@ import type { Tables } from './tables.js';
 
 /** Rows per INSERT: three values each, well under both databases' limits of bound parameters. */
 const ROWS_PER_INSERT = 500;
-const LOG_INSERT = new MultiRowInsert<Tables['request_log']>(
-  'request_log',
-  ['id', 'time', 'entry'],
-  ' ON CONFLICT ("id") DO UPDATE SET "time" = "excluded"."time", "entry" = "excluded"."entry"',
-);
 
 /** One logged request, as the console's request log shows it. */
 export interface RequestLogEntry {
@@ -38,6 +33,13 @@ export interface RequestLogEntry {
 
 /** The console's request log on disk, so it survives a restart; the in-memory ring stays the fast path. */
 export class RequestLogRepository {
+  /** The log's INSERT, its SQL kept per row count. */
+  private readonly insert = new MultiRowInsert<Tables['request_log']>(
+    'request_log',
+    ['id', 'time', 'entry'],
+    ' ON CONFLICT ("id") DO UPDATE SET "time" = "excluded"."time", "entry" = "excluded"."entry"',
+  );
+
   constructor(private readonly db: Database) {}
 
   /** Stores the entries in one transaction, off the event loop on SQLite (a batch of bodies takes milliseconds). */
@@ -48,7 +50,7 @@ export class RequestLogRepository {
     const rows = latest.map((entry) => ({ id: entry.id, time: entry.time, entry: JSON.stringify(entry) }));
     const statements = [];
     for (let start = 0; start < rows.length; start += ROWS_PER_INSERT)
-      statements.push(LOG_INSERT.compile(this.db.dialect, rows.slice(start, start + ROWS_PER_INSERT)));
+      statements.push(this.insert.compile(this.db.dialect, rows.slice(start, start + ROWS_PER_INSERT)));
     await this.db.atomicallyInBackground(statements);
   }
 

@@ -81,8 +81,6 @@ const USAGE_COLUMNS = [
   'cost',
   'entry_id',
 ] as const satisfies readonly (keyof UsageRecord)[];
-/** The ledger's rows; a duplicate `entry_id` fails the transaction (unique index, migration 16): the ledger skips stored ids before writing. */
-const USAGE_INSERT = new MultiRowInsert<UsageRecord>('usage', USAGE_COLUMNS);
 
 const ROLLUP_COLUMNS = [
   'day',
@@ -94,12 +92,6 @@ const ROLLUP_COLUMNS = [
   'cost',
 ] as const satisfies readonly (keyof Rollup)[];
 const SUMMED = ['requests', 'prompt_tokens', 'completion_tokens', 'cost'] as const;
-/** The roll-up's rows, added to the day's row for the key and model when it exists. */
-const ROLLUP_INSERT = new MultiRowInsert<Rollup>(
-  'usage_daily',
-  ROLLUP_COLUMNS,
-  ` ON CONFLICT ("day", "key_id", "model") DO UPDATE SET ${SUMMED.map((column) => `"${column}" = "usage_daily"."${column}" + "excluded"."${column}"`).join(', ')}`,
-);
 
 const DEBIT_SQL = 'UPDATE "account" SET "balance" = "balance" - ? WHERE "id" = 1';
 
@@ -108,6 +100,15 @@ const DEBIT_SQL = 'UPDATE "account" SET "balance" = "balance" - ? WHERE "id" = 1
  * in the same transaction, which every aggregate reads (so the account pages do not grow with the ledger).
  */
 export class UsageRepository {
+  /** The ledger's rows; a duplicate `entry_id` fails the transaction (unique index, migration 16): the ledger skips stored ids before writing. */
+  private readonly usageInsert = new MultiRowInsert<UsageRecord>('usage', USAGE_COLUMNS);
+  /** The roll-up's rows, added to the day's row for the key and model when it exists. */
+  private readonly rollupInsert = new MultiRowInsert<Rollup>(
+    'usage_daily',
+    ROLLUP_COLUMNS,
+    ` ON CONFLICT ("day", "key_id", "model") DO UPDATE SET ${SUMMED.map((column) => `"${column}" = "usage_daily"."${column}" + "excluded"."${column}"`).join(', ')}`,
+  );
+
   constructor(private readonly db: Database) {}
 
   /**
@@ -119,11 +120,11 @@ export class UsageRepository {
     const debit = entries.reduce((sum, entry) => sum + entry.cost, 0);
     const statements: CompiledQuery[] = [];
     for (let start = 0; start < entries.length; start += ROWS_PER_INSERT) {
-      statements.push(USAGE_INSERT.compile(this.db.dialect, entries.slice(start, start + ROWS_PER_INSERT)));
+      statements.push(this.usageInsert.compile(this.db.dialect, entries.slice(start, start + ROWS_PER_INSERT)));
     }
     const rollup = rollUp(entries);
     for (let start = 0; start < rollup.length; start += ROWS_PER_INSERT) {
-      statements.push(ROLLUP_INSERT.compile(this.db.dialect, rollup.slice(start, start + ROWS_PER_INSERT)));
+      statements.push(this.rollupInsert.compile(this.db.dialect, rollup.slice(start, start + ROWS_PER_INSERT)));
     }
     if (debit > 0) statements.push(CompiledQuery.raw(numberedFor(this.db.dialect, DEBIT_SQL), [debit]));
     await (inBackground ? this.db.atomicallyInBackground(statements) : this.db.atomically(statements));

@@ -72,7 +72,8 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to the
       env: { GATEWAY_LOG_LEVEL: 'silent' },
       overrides: { dataDir, port: 0, host: '127.0.0.1', adminKey: ADMIN_KEY, configPath },
     });
-    const app = closeAfterTest(await buildGateway(options));
+    const { app } = await buildGateway(options);
+    closeAfterTest(app);
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
     const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -65,7 +65,7 @@ describe('health probes', () => {
 
   it('readiness is 503 unavailable when the database does not answer', async () => {
     gateway = await useGateway();
-    await gateway.app.services.db.close();
+    await gateway.control.db.close();
     const response = await gateway.request('/health/readiness', { key: null });
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
@@ -299,7 +299,7 @@ describe('GET /metrics', () => {
       env: { GATEWAY_LOG_LEVEL: 'silent' },
       overrides: { dataDir, port: 0, host: '0.0.0.0', adminKey: ADMIN_KEY, configPath },
     });
-    const app = await buildGateway(options);
+    const { app } = await buildGateway(options);
     try {
       await app.listen({ host: '127.0.0.1', port: 0 });
       const address = app.server.address();

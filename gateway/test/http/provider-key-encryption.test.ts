@@ -25,7 +25,7 @@ afterEach(async () => {
 
 /** The providers' rows in gateway_settings, as the database holds them. */
 async function storedProviders(on: TestGateway): Promise<Record<string, unknown>[]> {
-  return on.app.services.db.query
+  return on.control.db.query
     .selectFrom('gateway_settings')
     .selectAll()
     .where('kind', '=', 'provider')

@@ -207,7 +207,7 @@ describe('stored resources belong to the key that created them', () => {
 
   it('agents stored before ownership was recorded are visible to Owners only, also after a restart', async () => {
     await sql`INSERT INTO agents (id, name, model, tools, created_at) VALUES ('ag_legacy', 'legacy', 'svc-large-3', '[]', 1)`.execute(
-      gateway.app.services.db.query,
+      gateway.control.db.query,
     );
     const dataDir = gateway.dataDir;
     await gateway.stop();

@@ -105,7 +105,7 @@ describe('stalled and aborted uploads', () => {
   it('an upload or a JSON body whose client leaves half-way is cleaned up and logs no "database unavailable"', async () => {
     const gateway = await useGateway({ config: { server: { body_idle_timeout_ms: 10_000 } } });
     const key = await createMemberKey(gateway);
-    const { outages } = gateway.app.services;
+    const { outages } = gateway.control;
     const refusedRequest = vi.spyOn(outages, 'refusedRequest');
     const refused = vi.spyOn(outages, 'refused');
     for (const path of ['/v1/files', '/v1/ocr', '/transcript']) {

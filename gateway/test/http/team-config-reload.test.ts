@@ -45,7 +45,7 @@ describe('config file reloads', () => {
     expect(await modelIds(b)).not.toContain('reloaded-model');
 
     writeFileSync(configPath, stringify(withReloadedRoute({ server: { warm_engines: false } })));
-    await a.app.services.configReload.reload('test');
+    await a.control.configReload.reload('test');
     expect(await modelIds(a)).toContain('reloaded-model');
     const started = performance.now();
     await expect.poll(() => modelIds(b), { timeout: 1000, interval: 20 }).toContain('reloaded-model');
@@ -57,7 +57,7 @@ describe('config file reloads', () => {
     expect(answer.status).toBe(200);
 
     writeFileSync(configPath, 'models: [{ id: 42 }]\n');
-    await expect(a.app.services.configReload.reload('test')).rejects.toThrow(/config/i);
+    await expect(a.control.configReload.reload('test')).rejects.toThrow(/config/i);
     await new Promise((resolve) => setTimeout(resolve, 300));
     for (const on of [a, b]) expect(await modelIds(on)).toContain('reloaded-model');
   });

@@ -2,15 +2,21 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { buildGateway, type BuildExtras } from '../../src/app.js';
+import { buildGateway, type BuildExtras, type Gateway } from '../../src/app.js';
 import { loadGatewayOptions } from '../../src/config/load-options.js';
+import { NativeEngines } from '../../src/providers/_shared/native-engines.js';
 
 export const ADMIN_KEY = 'sk-sy-test-admin-key-0123456789abcdef';
+
+/** The test process's native engines (llama.cpp's loads in seconds), shared by the gateways its tests start. */
+const nativeEngines = new NativeEngines();
 
 export interface TestGateway {
   url: string;
   dataDir: string;
-  app: Awaited<ReturnType<typeof buildGateway>>;
+  app: Gateway['app'];
+  /** The operator's handle: the database, outage warnings, config reloads. */
+  control: Gateway['control'];
   /** fetch against the gateway with the admin key unless `headers.authorization` is given (null: no key). */
   request(path: string, init?: RequestInit & { json?: unknown; key?: string | null }): Promise<Response>;
   stop(): Promise<void>;
@@ -42,7 +48,7 @@ export async function startGateway(options: StartOptions = {}): Promise<TestGate
     env: { GATEWAY_LOG_LEVEL: 'silent', ...options.env },
     overrides: { dataDir, port: 0, host: '127.0.0.1', adminKey: options.adminKey ?? ADMIN_KEY, configPath },
   });
-  const app = await buildGateway(gatewayOptions, options.extras);
+  const { app, control } = await buildGateway(gatewayOptions, { nativeEngines, ...options.extras });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -56,6 +62,7 @@ export async function startGateway(options: StartOptions = {}): Promise<TestGate
     url,
     dataDir,
     app,
+    control,
     request(path, init = {}) {
       const { json, key, ...rest } = init;
       const headers = new Headers(rest.headers);

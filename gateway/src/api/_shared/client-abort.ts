@@ -1,5 +1,4 @@
 import type { FastifyReply } from 'fastify';
-import { batchLineSignal } from '../../core/batch/in-process-batch-executor.js';
 
 /**
  * Aborts when the client goes away before the response is complete, so the backend stops working for
@@ -11,6 +10,6 @@ export function clientAbortSignal(reply: FastifyReply): AbortSignal {
     if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
   };
   reply.raw.once('close', gone);
-  batchLineSignal(reply.request.headers)?.addEventListener('abort', gone, { once: true });
+  reply.request.batchLineAbort?.addEventListener('abort', gone, { once: true });
   return controller.signal;
 }

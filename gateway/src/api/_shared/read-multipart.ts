@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
-import type { ReceivedFile } from '../../core/files/file-store.js';
+import type { FileStore, ReceivedFile } from '../../core/files/file-store.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { megabytes } from '../../core/errors/megabytes.js';
 
@@ -16,6 +16,13 @@ export interface UploadedFile extends ReceivedFile {
   field: string;
 }
 
+/** Where an upload's file is received and the limits it is read under (server.body_limit_mb, server.body_idle_timeout_ms). */
+export interface UploadIntake {
+  files: Pick<FileStore, 'receive'>;
+  maxBytes: number;
+  idleTimeoutMs: number;
+}
+
 export interface MultipartUpload {
   fields: Record<string, string>;
   file?: UploadedFile;
@@ -28,7 +35,11 @@ export interface MultipartUpload {
  * answer sent before the body has arrived (a refusal, a stall) closes the connection, so the rest of
  * the body is neither read nor waited for.
  */
-export async function readMultipart(request: FastifyRequest, reply: FastifyReply): Promise<MultipartUpload> {
+export async function readMultipart(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  intake: UploadIntake,
+): Promise<MultipartUpload> {
   if (!request.isMultipart()) {
     throw new GatewayError(
       415,
@@ -36,12 +47,11 @@ export async function readMultipart(request: FastifyRequest, reply: FastifyReply
       'Send multipart/form-data with a `file` field; let your HTTP client set the Content-Type and its boundary.',
     );
   }
-  const { files, options } = request.server.services;
   const upload: MultipartUpload = { fields: {} };
   // The parser pipes the body first; the watch's 'data' listener then only sees what flows to it.
   const parts = request.parts()[Symbol.asyncIterator]();
   const stalled = new AbortController();
-  const stall = idleWatch(request, options.server.bodyIdleTimeoutMs, stalled);
+  const stall = idleWatch(request, intake.idleTimeoutMs, stalled);
   let fieldBytes = 0;
   try {
     for (let next = await stall.race(parts.next()); !next.done; next = await stall.race(parts.next())) {
@@ -53,8 +63,8 @@ export async function readMultipart(request: FastifyRequest, reply: FastifyReply
             param: part.fieldname,
           });
         }
-        const received = await files.receive(part.file, {
-          maxBytes: options.server.bodyLimitBytes,
+        const received = await intake.files.receive(part.file, {
+          maxBytes: intake.maxBytes,
           signal: stalled.signal,
         });
         // Removed once the answer has left (or the client has gone); a route that keeps it has moved it by then.

@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { toPublicKey } from '../../core/account/key-service.js';
+import type { AccountService } from '../../core/account/account-service.js';
+import { toPublicKey, type KeyService } from '../../core/account/key-service.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import {
   AccountSnapshot,
@@ -20,23 +21,23 @@ const withTotal = <T extends { prompt_tokens: number; completion_tokens: number 
 });
 
 /** /account/me, /account/usage, the balance, and key management for Owners. */
-export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { keys, accounts, ledger } = app.services;
-
+export const accountRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService; accounts: AccountService }> = async (
+  app,
+  { keys, accounts },
+) => {
   /** Usage of the whole account for Owners, of the presenting key for Members. */
   const usageFor = async (keyId: string | undefined) => {
-    await ledger.flush();
-    const repository = ledger.repository;
-    const totals = withTotal(await repository.totals(keyId));
+    const usage = await accounts.usage(keyId);
+    const totals = withTotal(usage.totals);
     return {
       total_requests: totals.requests,
       total_tokens: totals.total_tokens,
       prompt_tokens: totals.prompt_tokens,
       completion_tokens: totals.completion_tokens,
       total_cost: Math.round(totals.cost * 1e6) / 1e6,
-      currency: accounts.record().currency,
-      by_model: (await repository.byModel(keyId)).map(withTotal),
-      by_day: (await repository.byDay(keyId)).map(withTotal),
+      currency: usage.currency,
+      by_model: usage.byModel.map(withTotal),
+      by_day: usage.byDay.map(withTotal),
     };
   };
 

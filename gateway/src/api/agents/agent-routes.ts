@@ -10,6 +10,9 @@ import { clientAbortSignal } from '../_shared/client-abort.js';
 import { ChatBody, ChatCompletion, CompletionArgs, type ChatBodyType } from '../chat/chat-schemas.js';
 import { AgentObject } from './agent-schemas.js';
 import { AgentToolInput as AgentTool } from '../../wire/agent-tool-schemas.js';
+import type { AgentsService } from '../../core/agents/agents-service.js';
+import type { ChatService } from '../../core/chat/chat-service.js';
+import type { ModelRegistry } from '../../core/routing/model-registry.js';
 
 const AgentFields = {
   name: NameText(),
@@ -60,9 +63,11 @@ const toAgentObject = (agent: AgentRecord) => ({
  * Agents (SPEC.md, and Mistral's beta agents API on the same paths): a named model configuration with
  * instructions and function tools, versioned on every update, and /v1/agents/completions to run one.
  */
-export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { agents, models, chat } = app.services;
-
+export const agentRoutes: FastifyPluginAsyncTypebox<{
+  agents: AgentsService;
+  chat: ChatService;
+  models: ModelRegistry;
+}> = async (app, { agents, chat, models }) => {
   app.post(
     '/v1/agents',
     {

@@ -12,6 +12,7 @@ import { errorResponses } from '../_shared/common-schemas.js';
 import { CompletionArgs } from '../chat/chat-schemas.js';
 import { AgentToolInput as AgentTool } from '../../wire/agent-tool-schemas.js';
 import { Usage } from '../../wire/usage-schema.js';
+import type { ConversationsService } from '../../core/agents/conversations-service.js';
 
 const Inputs = Type.Union(
   [
@@ -144,8 +145,10 @@ async function refuseOpenAiConversations(request: FastifyRequest) {
 }
 
 /** Mistral's conversations API (beta): start, append, restart, read, list, history, messages, delete. */
-export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { conversations } = app.services;
+export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: ConversationsService }> = async (
+  app,
+  { conversations },
+) => {
   const tags = ['agents'];
 
   app.post(

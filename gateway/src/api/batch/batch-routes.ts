@@ -1,8 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ownerScope } from '../../core/account/resource-owner.js';
-import { createBatchJob } from '../../core/batch/create-batch-job.js';
 import { windowSeconds } from '../../core/batch/batch-runner.js';
-import { cancelBatchToEnd } from '../../core/batch/cancel-batch-to-end.js';
+import type { BatchService } from '../../core/batch/batch-service.js';
 import type { BatchRecord } from '../../core/batch/create-batch-job.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
@@ -34,8 +33,7 @@ export function toBatchObject(batch: BatchRecord) {
 const BatchPath = Type.Object({ batch_id: Type.String({ minLength: 1, maxLength: 200 }) });
 
 /** Batch jobs (SPEC.md), at /v1/batch and OpenAI's /v1/batches: create, read, list, cancel. */
-export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { batchRunner, batches } = app.services;
+export const batchRoutes: FastifyPluginAsyncTypebox<{ batches: BatchService }> = async (app, { batches }) => {
   for (const base of ['/v1/batch', '/v1/batches']) {
     // OpenAI's path is left out of the OpenAPI document, and its cancel answers `cancelling` as OpenAI's does.
     const openAiPath = base === '/v1/batches';
@@ -62,7 +60,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async (request) => {
         const body = request.body;
-        const record = await createBatchJob(app.services, {
+        const record = await batches.create({
           inputFileId: body.input_file_id,
           endpoint: body.endpoint,
           completionWindow: body.completion_window ?? '24h',
@@ -111,7 +109,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
           response: { 200: BatchObject, ...errorResponses },
         },
       },
-      async (request) => toBatchObject(await batchRunner.get(request.params.batch_id, ownerScope(request.apiKey))),
+      async (request) => toBatchObject(await batches.get(request.params.batch_id, ownerScope(request.apiKey))),
     );
 
     app.post(
@@ -131,8 +129,8 @@ export const batchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const scope = ownerScope(request.apiKey);
         return toBatchObject(
           openAiPath
-            ? await batchRunner.cancel(request.params.batch_id, scope)
-            : await cancelBatchToEnd(batchRunner, request.params.batch_id, scope),
+            ? await batches.cancel(request.params.batch_id, scope)
+            : await batches.cancelToEnd(request.params.batch_id, scope),
         );
       },
     );

@@ -1,6 +1,7 @@
 import { ownerScope } from '../../core/account/resource-owner.js';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createMistralBatchJob, refuseBatchJobDelete, toMistralBatchJob } from '../../core/batch/mistral-batch-jobs.js';
+import type { BatchService } from '../../core/batch/batch-service.js';
+import { toMistralBatchJob } from '../../core/batch/mistral-batch-jobs.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { Metadata } from '../../wire/text-limits.js';
 
@@ -29,9 +30,10 @@ const BatchJob = Type.Object({
 const JobPath = Type.Object({ job_id: Type.String({ minLength: 1, maxLength: 200 }) });
 
 /** Mistral's batch jobs API (/v1/batch/jobs) over the same batch engine as /v1/batch (SPEC) and /v1/batches (OpenAI). */
-export const mistralBatchJobsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { batchRunner, batches } = app.services;
-
+export const mistralBatchJobsRoutes: FastifyPluginAsyncTypebox<{ batches: BatchService }> = async (
+  app,
+  { batches },
+) => {
   app.post(
     '/v1/batch/jobs',
     {
@@ -68,8 +70,7 @@ export const mistralBatchJobsRoutes: FastifyPluginAsyncTypebox = async (app) => 
         response: { 200: BatchJob, ...errorResponses },
       },
     },
-    async (request) =>
-      toMistralBatchJob(await createMistralBatchJob(app.services, request.body, ownerScope(request.apiKey))),
+    async (request) => toMistralBatchJob(await batches.createMistralJob(request.body, ownerScope(request.apiKey))),
   );
 
   app.get(
@@ -98,7 +99,7 @@ export const mistralBatchJobsRoutes: FastifyPluginAsyncTypebox = async (app) => 
       const scope = ownerScope(request.apiKey);
       const [rows, total] = await Promise.all([
         batches.list(size, undefined, scope, page * size),
-        batches.countIn(scope),
+        batches.count(scope),
       ]);
       return { object: 'list' as const, data: rows.map(toMistralBatchJob), total };
     },
@@ -115,7 +116,7 @@ export const mistralBatchJobsRoutes: FastifyPluginAsyncTypebox = async (app) => 
         response: { 200: BatchJob, ...errorResponses },
       },
     },
-    async (request) => toMistralBatchJob(await batchRunner.get(request.params.job_id, ownerScope(request.apiKey))),
+    async (request) => toMistralBatchJob(await batches.get(request.params.job_id, ownerScope(request.apiKey))),
   );
 
   app.post(
@@ -129,7 +130,7 @@ export const mistralBatchJobsRoutes: FastifyPluginAsyncTypebox = async (app) => 
         response: { 200: BatchJob, ...errorResponses },
       },
     },
-    async (request) => toMistralBatchJob(await batchRunner.cancel(request.params.job_id, ownerScope(request.apiKey))),
+    async (request) => toMistralBatchJob(await batches.cancel(request.params.job_id, ownerScope(request.apiKey))),
   );
 
   app.delete(
@@ -144,6 +145,6 @@ export const mistralBatchJobsRoutes: FastifyPluginAsyncTypebox = async (app) => 
         response: { ...errorResponses },
       },
     },
-    async (request) => refuseBatchJobDelete(batchRunner, request.params.job_id, ownerScope(request.apiKey)),
+    async (request) => batches.refuseDelete(request.params.job_id, ownerScope(request.apiKey)),
   );
 };

@@ -5,13 +5,18 @@ import { chatCompletionAnswer, toChatTurn } from './chat-completion.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { ChatBody, ChatCompletion } from './chat-schemas.js';
 import { documentQuestion } from '../documents/document-question.js';
+import type { ChatService } from '../../core/chat/chat-service.js';
+import type { DocumentService } from '../../core/documents/document-service.js';
 
 /**
  * POST /v1/chat/completions (and /chat/completions): chat on a chat route, plain or streamed, or
  * document question answering when the body carries `document` + `question`, a message carries a
  * `document_url` part, or the model is a documents (OCR) model.
  */
-export const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const chatRoutes: FastifyPluginAsyncTypebox<{ chat: ChatService; documents: DocumentService }> = async (
+  app,
+  { chat, documents },
+) => {
   const schema = {
     tags: ['chat'],
     summary: 'Chat completion (stream: true for server-sent chunks); document QnA with document + question',
@@ -28,20 +33,20 @@ export const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
           (message) => Array.isArray(message.content) && message.content.some((part) => part.type === 'document_url'),
         );
         const asksAboutDocument = body.document !== undefined || body.question !== undefined || hasDocumentPart;
-        const target = app.services.chat.target({
+        const target = chat.target({
           model: body.model,
           named: request.billing.namedRoute,
           asksAboutDocument,
           hasDocumentPart,
         });
-        if (target.useCase === 'documents') return documentQuestion(request, reply, body, target.route);
+        if (target.useCase === 'documents') return documentQuestion(documents, request, reply, body, target.route);
         if (!body.messages)
           throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", {
             param: 'messages',
           });
         const signal = clientAbortSignal(reply);
         const turn = toChatTurn(body, body.messages);
-        const outcome = await app.services.chat.complete(
+        const outcome = await chat.complete(
           target.route,
           turn,
           body.stream === true,

@@ -6,9 +6,13 @@ import { sendEventStream } from '../_shared/event-stream.js';
 import { usageBody } from '../_shared/usage-body.js';
 import { samplingParams } from '../_shared/sampling-schema.js';
 import { CompletionBody, TextCompletion } from './completion-schemas.js';
+import type { CompletionService } from '../../core/completions/completion-service.js';
 
 /** POST /v1/completions: a prompt (or several: choice index = prompt index × n + i), plain or streamed. */
-export const completionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const completionRoutes: FastifyPluginAsyncTypebox<{ completions: CompletionService }> = async (
+  app,
+  { completions },
+) => {
   app.post(
     '/v1/completions',
     {
@@ -24,7 +28,7 @@ export const completionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body;
       const prompts = Array.isArray(body.prompt) ? body.prompt : [body.prompt];
       const sampling = { ...samplingParams(body), ...(body.suffix ? { suffix: body.suffix } : {}) };
-      const outcome = await app.services.completions.complete(
+      const outcome = await completions.complete(
         body.model,
         prompts,
         sampling,

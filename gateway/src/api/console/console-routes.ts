@@ -3,13 +3,13 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { Entry } from './console-schemas.js';
+import type { RequestLog } from '../../core/request-log/request-log.js';
 
 const KEEPALIVE_MS = 15_000;
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 /** The console's request log: the last N requests, and a live SSE feed of new ones (Owner only). */
-export const consoleRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { requestLog } = app.services;
+export const consoleRoutes: FastifyPluginAsyncTypebox<{ requestLog: RequestLog }> = async (app, { requestLog }) => {
   const openFeeds = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const stop of [...openFeeds]) stop();

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { DocumentQuestion } from '../../core/documents/document-service.js';
+import type { DocumentQuestion, DocumentService } from '../../core/documents/document-service.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { newId } from '../../core/ids/ids.js';
 import type { ModelRoute } from '../../core/routing/model-registry.js';
@@ -53,12 +53,13 @@ function documentAndQuestion(body: ChatBodyType): DocumentQuestion {
 
 /** Document question answering on an OCR (documents) model, answered like a chat completion with the citations beside it. */
 export async function documentQuestion(
+  documents: DocumentService,
   request: FastifyRequest,
   reply: FastifyReply,
   body: ChatBodyType,
   route: ModelRoute,
 ) {
-  const { answer, route: served } = await request.server.services.documents.answer(
+  const { answer, route: served } = await documents.answer(
     route,
     documentAndQuestion(body),
     request.apiKey?.id ?? null,

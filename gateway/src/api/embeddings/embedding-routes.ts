@@ -4,6 +4,7 @@ import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { EmbeddingBody, EmbeddingList } from './embedding-schemas.js';
+import type { EmbeddingService } from '../../core/embeddings/embedding-service.js';
 
 /** Float32 little-endian bytes in base64, as the `openai` SDK asks for by default. */
 function toBase64(vector: number[]): string {
@@ -11,7 +12,10 @@ function toBase64(vector: number[]): string {
 }
 
 /** POST /v1/embeddings: one vector per input string. */
-export const embeddingRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const embeddingRoutes: FastifyPluginAsyncTypebox<{ embeddings: EmbeddingService }> = async (
+  app,
+  { embeddings },
+) => {
   app.post(
     '/v1/embeddings',
     {
@@ -29,7 +33,7 @@ export const embeddingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (raw === undefined)
         throw new GatewayError(422, 'invalid_value', "Invalid request: 'input' is required.", { param: 'input' });
       const input = Array.isArray(raw) ? raw : [raw];
-      const { result: value, route: served } = await app.services.embeddings.embed(
+      const { result: value, route: served } = await embeddings.embed(
         body.model,
         input,
         body.dimensions ?? undefined,

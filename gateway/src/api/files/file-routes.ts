@@ -1,12 +1,12 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { toPublicFile, type FileRecord } from '../../core/files/file-store.js';
-import { SignedFileLinks } from '../../core/files/signed-file-links.js';
+import { toPublicFile, type FileRecord, type FileStore } from '../../core/files/file-store.js';
+import type { SignedFileLinks } from '../../core/files/signed-file-links.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { ownerScope } from '../../core/account/resource-owner.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { pageOf } from '../_shared/page-of.js';
-import { readMultipart } from '../_shared/read-multipart.js';
+import { readMultipart, type UploadIntake } from '../_shared/read-multipart.js';
 import { create as contentDisposition } from 'content-disposition';
 import { servedContentType } from './served-content-type.js';
 import { FileObject } from './file-schemas.js';
@@ -17,9 +17,11 @@ const MEDIA_TYPE = /^[\w.+-]{1,100}\/[\w.+-]{1,100}$/;
 const PURPOSES = ['batch', 'batch_output', 'image_generation', 'fine-tune', 'assistants', 'user_data', 'ocr', 'vision'];
 
 /** Files: uploads (batch input) and what the gateway generates (images, batch output), served by id. */
-export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { files } = app.services;
-
+export const fileRoutes: FastifyPluginAsyncTypebox<{
+  files: FileStore;
+  links: SignedFileLinks;
+  uploads: UploadIntake;
+}> = async (app, { files, links, uploads }) => {
   app.post(
     '/v1/files',
     {
@@ -35,7 +37,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await files.checkUploadQuota(keyId, Number(request.headers['content-length'] ?? 0) || 0);
       const release = files.beginUpload(keyId);
       try {
-        const upload = await readMultipart(request, reply);
+        const upload = await readMultipart(request, reply, uploads);
         if (!upload.file)
           throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' is required.", { param: 'file' });
         const purpose = upload.fields.purpose ?? 'user_data';
@@ -105,8 +107,6 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) =>
       sendContent(request, reply, await files.content(request.params.file_id, ownerScope(request.apiKey))),
   );
-
-  const links = new SignedFileLinks(files, app.services.keys);
 
   app.get(
     '/v1/files/:file_id/url',

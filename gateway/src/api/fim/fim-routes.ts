@@ -6,6 +6,7 @@ import { sendEventStream } from '../_shared/event-stream.js';
 import { usageBody } from '../_shared/usage-body.js';
 import { SamplingFields, samplingParams } from '../_shared/sampling-schema.js';
 import { Usage } from '../../wire/usage-schema.js';
+import type { FimService } from '../../core/fim/fim-service.js';
 
 const FimBody = Type.Object(
   {
@@ -34,7 +35,7 @@ const FimCompletion = Type.Object({
 });
 
 /** POST /v1/fim/completions (Mistral's fill in the middle): the code between `prompt` and `suffix`, answered in the chat shape, or streamed as chat chunks. */
-export const fimRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const fimRoutes: FastifyPluginAsyncTypebox<{ fim: FimService }> = async (app, { fim }) => {
   app.post(
     '/v1/fim/completions',
     {
@@ -53,11 +54,11 @@ export const fimRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Mistral's FIM request has no n and no penalties.
       const { n: _n, presence_penalty: _presence, frequency_penalty: _frequency, ...sampling } = samplingParams(body);
       // An empty suffix is no gap to fill: a plain completion.
-      const fim = { ...sampling, model: body.model, prompt: body.prompt, suffix: body.suffix || undefined };
+      const gap = { ...sampling, model: body.model, prompt: body.prompt, suffix: body.suffix || undefined };
       const id = newId('cmpl-');
       const created = Math.floor(Date.now() / 1000);
       if (body.stream) {
-        const { events, route } = await app.services.fim.fillStream(fim, request.billing, signal);
+        const { events, route } = await fim.fillStream(gap, request.billing, signal);
         const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({
           id,
           object: 'chat.completion.chunk',
@@ -83,7 +84,7 @@ export const fimRoutes: FastifyPluginAsyncTypebox = async (app) => {
           }
         });
       }
-      const { result, route } = await app.services.fim.fill(fim, request.billing, signal);
+      const { result, route } = await fim.fill(gap, request.billing, signal);
       return {
         id,
         object: 'chat.completion' as const,

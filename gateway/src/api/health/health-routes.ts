@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { GatewayStatus } from '../../core/status/gateway-status.js';
 
 const Liveness = Type.Object({ status: Type.Literal('ok') });
 
@@ -27,7 +28,7 @@ const Readiness = Type.Object({
 const probe = { config: { auth: 'none' as const, unlogged: true }, security: [] };
 
 /** Probes for supervisors and load balancers: no key, not in the request log. */
-export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<{ status: GatewayStatus }> = async (app, { status }) => {
   app.get(
     '/health/liveness',
     {
@@ -55,7 +56,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (_request, reply) => {
-      const { retryAfterSeconds, ...readiness } = await app.services.status.readiness();
+      const { retryAfterSeconds, ...readiness } = await status.readiness();
       if (retryAfterSeconds !== undefined) reply.status(503).header('Retry-After', String(retryAfterSeconds));
       return readiness;
     },

@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { CatalogEntry, HubModel, LocalModelFile, ModelDownload } from '../../wire/local-model-schemas.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream } from '../_shared/event-stream.js';
+import type { LocalModels } from '../../core/local-models/local-models.js';
 
 const list = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
   Type.Object({ object: Type.Literal('list'), data: Type.Array(item) });
@@ -13,8 +14,10 @@ const tags = ['local-models'];
  * The download manager (Owner only): the curated catalog, hub search, downloads with progress,
  * pause, resume, cancel and server-sent events, and the local model files.
  */
-export const localModelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { localModels } = app.services;
+export const localModelsRoutes: FastifyPluginAsyncTypebox<{ localModels: LocalModels }> = async (
+  app,
+  { localModels },
+) => {
   const { downloads, files } = localModels;
 
   app.get(

@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../_shared/common-schemas.js';
+import type { GatewayMetrics } from '../../core/metrics/gateway-metrics.js';
 
 /**
  * GET /metrics in the Prometheus text format, for an Owner key or the metrics token
@@ -7,7 +8,7 @@ import { errorResponses } from '../_shared/common-schemas.js';
  * error counts are an operator's business, also on a loopback-bound gateway, where every local
  * process and user reaches the port. The health probes stay public.
  */
-export const metricsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const metricsRoutes: FastifyPluginAsyncTypebox<{ metrics: GatewayMetrics }> = async (app, { metrics }) => {
   app.get(
     '/metrics',
     {
@@ -22,7 +23,6 @@ export const metricsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (_request, reply) => {
-      const { metrics } = app.services;
       reply.header('content-type', metrics.contentType).header('cache-control', 'no-store');
       return metrics.exposition();
     },

@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { DescriptionText, NameText } from '../../wire/text-limits.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { ArchiveResponse } from './model-schemas.js';
+import type { ModelRegistry } from '../../core/routing/model-registry.js';
 
 const ModelIdPath = Type.Object({ model_id: Type.String({ minLength: 1 }) });
 
@@ -33,8 +34,10 @@ const FineTunedModel = Type.Object(
 );
 
 /** Mistral's fine-tuned model management paths, beside SPEC's /v1/models/{model}: update, archive, unarchive. */
-export const mistralFineTuningRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { models } = app.services;
+export const mistralFineTuningRoutes: FastifyPluginAsyncTypebox<{ models: ModelRegistry }> = async (
+  app,
+  { models },
+) => {
   const fineTunedModel = (id: string) => {
     const route = models.find(id);
     const info = models.info(route);

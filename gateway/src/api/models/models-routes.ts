@@ -3,13 +3,13 @@ import { errorResponses } from '../_shared/common-schemas.js';
 import { modelCardSchema, toModelCard } from './model-card.js';
 import { ArchiveResponse, ModelObject } from './model-schemas.js';
 import { DescriptionText, MetadataOf, MetadataValue, NameText } from '../../wire/text-limits.js';
+import type { ModelRegistry } from '../../core/routing/model-registry.js';
 
 const ModelCard = modelCardSchema(ModelObject);
 const ModelPath = Type.Object({ model: Type.String({ minLength: 1 }) });
 
 /** GET /models and the fine-tuned model management of SPEC.md (update, archive, unarchive, delete). */
-export const modelsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { models } = app.services;
+export const modelsRoutes: FastifyPluginAsyncTypebox<{ models: ModelRegistry }> = async (app, { models }) => {
   const list = async () => ({ object: 'list' as const, data: models.all().map((route) => models.info(route)) });
   const listSchema = {
     tags: ['models'],

@@ -1,7 +1,7 @@
 import type { OwnerScope } from '../../core/account/resource-owner.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import { booleanField, readMultipart } from '../_shared/read-multipart.js';
+import { booleanField, readMultipart, type UploadIntake } from '../_shared/read-multipart.js';
 import type { MistralOcrInput } from '../../core/ocr/process-mistral-ocr.js';
 import type { OcrRequest } from '../../core/ocr/ocr-service.js';
 import type { BoxGranularity } from '../../core/ocr/select-boxes.js';
@@ -115,8 +115,12 @@ function parsePages(value: string | undefined): number[] | undefined {
 }
 
 /** Multipart fields: file, model, return_bboxes, structured_output, schema (JSON text), granularity, pages. */
-export async function fromMultipart(request: FastifyRequest, reply: FastifyReply): Promise<OcrRequest> {
-  const { fields, file } = await readMultipart(request, reply);
+export async function fromMultipart(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  uploads: UploadIntake,
+): Promise<OcrRequest> {
+  const { fields, file } = await readMultipart(request, reply, uploads);
   if (!file)
     throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' is required in a multipart OCR request.", {
       param: 'file',

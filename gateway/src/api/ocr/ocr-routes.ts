@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newId } from '../../core/ids/ids.js';
-import type { OcrCall, OcrRequest } from '../../core/ocr/ocr-service.js';
+import type { OcrCall, OcrRequest, OcrService } from '../../core/ocr/ocr-service.js';
 import { ownerScope } from '../../core/account/resource-owner.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
+import type { UploadIntake } from '../_shared/read-multipart.js';
 import { fromJson, fromMistralJson, fromMultipart, isMistralForm } from './ocr-input.js';
 import { OcrBody, OcrResultSchema, RenderPageBody, RenderedPage, type OcrBodyType } from './ocr-schemas.js';
 
@@ -21,9 +22,10 @@ function ocrCall(request: FastifyRequest, reply: FastifyReply): OcrCall {
  * POST /v1/ocr: text (with word, line or block boxes) or schema-shaped data from an image or PDF,
  * sent as JSON (data URL, base64 or URL; Mistral's `document` also works) or as a multipart upload.
  */
-export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { ocr } = app.services;
-
+export const ocrRoutes: FastifyPluginAsyncTypebox<{ ocr: OcrService; uploads: UploadIntake }> = async (
+  app,
+  { ocr, uploads },
+) => {
   async function handle(request: FastifyRequest, reply: FastifyReply, input: OcrRequest) {
     const read = await ocr.read(input, ocrCall(request, reply));
     const pages = read.result.pages.map((page) => ({
@@ -56,7 +58,7 @@ export const ocrRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   async function route(request: FastifyRequest<{ Body: OcrBodyType }>, reply: FastifyReply) {
-    if (request.isMultipart()) return handle(request, reply, await fromMultipart(request, reply));
+    if (request.isMultipart()) return handle(request, reply, await fromMultipart(request, reply, uploads));
     if (!isMistralForm(request.body)) return handle(request, reply, fromJson(request.body));
     return ocr.readAsMistral(fromMistralJson(request.body, ownerScope(request.apiKey)), ocrCall(request, reply));
   }

@@ -5,6 +5,7 @@ import type { ResponsesCaller } from '../../core/responses/responses-service.js'
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream, type StreamEnding } from '../_shared/event-stream.js';
+import type { ResponsesService } from '../../core/responses/responses-service.js';
 
 const ResponsePath = Type.Object({ response_id: Type.String({ minLength: 1, maxLength: 200 }) });
 
@@ -30,9 +31,10 @@ const RESPONSES_ENDING: StreamEnding = {
 };
 
 /** OpenAI's Responses API: POST /v1/responses (plain or streamed), GET / DELETE /v1/responses/{id}, and its input items. */
-export const responsesRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { responses } = app.services;
-
+export const responsesRoutes: FastifyPluginAsyncTypebox<{ responses: ResponsesService }> = async (
+  app,
+  { responses },
+) => {
   app.post(
     '/v1/responses',
     {

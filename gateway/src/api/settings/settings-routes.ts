@@ -14,14 +14,13 @@ import {
   ProviderParams,
   Deleted,
 } from './settings-schemas.js';
+import type { SettingsService } from '../../core/settings/settings-service.js';
 
 const owner = { auth: 'owner' as const };
 const tags = ['settings'];
 
 /** Owner-only settings: the providers, model routes and server settings the console edits (stored in the database, applied at once, kept across restarts). */
-export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const settings = () => app.services.settings;
-
+export const settingsRoutes: FastifyPluginAsyncTypebox<{ settings: SettingsService }> = async (app, { settings }) => {
   app.get(
     '/settings',
     {
@@ -33,10 +32,10 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async () => ({
-      providers: settings().listProviders(),
-      provider_types: settings().providerTypes(),
-      routes: settings().listRoutes(),
-      server: settings().server(),
+      providers: settings.listProviders(),
+      provider_types: settings.providerTypes(),
+      routes: settings.listRoutes(),
+      server: settings.server(),
     }),
   );
 
@@ -51,7 +50,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ServerSetting, ...errorResponses },
       },
     },
-    async (request) => settings().changeServer(request.body),
+    async (request) => settings.changeServer(request.body),
   );
 
   app.post(
@@ -67,7 +66,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { id, ...input } = request.body;
-      return settings().addProvider(id, input);
+      return settings.addProvider(id, input);
     },
   );
 
@@ -83,7 +82,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ProviderSetting, ...errorResponses },
       },
     },
-    async (request) => settings().editProvider(request.params.id, request.body),
+    async (request) => settings.editProvider(request.params.id, request.body),
   );
 
   app.delete(
@@ -98,7 +97,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await settings().deleteProvider(request.params.id);
+      await settings.deleteProvider(request.params.id);
       return { id: request.params.id, deleted: true as const };
     },
   );
@@ -114,7 +113,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ProviderSetting, ...errorResponses },
       },
     },
-    async (request) => settings().resetProvider(request.params.id),
+    async (request) => settings.resetProvider(request.params.id),
   );
 
   app.put(
@@ -129,7 +128,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RouteSetting, ...errorResponses },
       },
     },
-    async (request) => settings().saveRoute({ ...request.body, id: request.params.id }),
+    async (request) => settings.saveRoute({ ...request.body, id: request.params.id }),
   );
 
   app.delete(
@@ -144,7 +143,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await settings().deleteRoute(request.params.id);
+      await settings.deleteRoute(request.params.id);
       return { id: request.params.id, deleted: true as const };
     },
   );
@@ -160,7 +159,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RouteSetting, ...errorResponses },
       },
     },
-    async (request) => settings().resetRoute(request.params.id),
+    async (request) => settings.resetRoute(request.params.id),
   );
 
   app.post(
@@ -179,6 +178,6 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ProviderCheck, ...errorResponses },
       },
     },
-    async (request) => settings().testProvider(request.params.id, request.query.model),
+    async (request) => settings.testProvider(request.params.id, request.query.model),
   );
 };

@@ -2,12 +2,12 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { toSrt, toVtt } from '../../core/audio/subtitles.js';
 import { ownerScope } from '../../core/account/resource-owner.js';
-import { audioSource } from '../../core/audio/audio-source.js';
+import type { TranscriptionService } from '../../core/audio/transcription-service.js';
 import { mistralTranscript, transcriptionEvents } from '../../core/audio/transcription-events.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { sendEventStream, type StreamEnding } from '../_shared/event-stream.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-import { numberField, readMultipart } from '../_shared/read-multipart.js';
+import { numberField, readMultipart, type UploadIntake } from '../_shared/read-multipart.js';
 import { Transcript } from './transcript-schemas.js';
 
 /** Transcription streams end without `[DONE]` (Mistral's SDK parses every frame as an event). */
@@ -22,7 +22,10 @@ type TranscriptFormat = (typeof FORMATS)[number];
  * transcription events, for the json format). Instead of `file`, Mistral's `file_id` (a stored file)
  * or `file_url`.
  */
-export const transcriptRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const transcriptRoutes: FastifyPluginAsyncTypebox<{
+  transcription: TranscriptionService;
+  uploads: UploadIntake;
+}> = async (app, { transcription, uploads }) => {
   const schema = {
     tags: ['transcription'],
     summary:
@@ -35,7 +38,7 @@ export const transcriptRoutes: FastifyPluginAsyncTypebox = async (app) => {
       path,
       { config: { billable: true }, schema: path === '/transcript' ? schema : { ...schema, hide: true } },
       async (request, reply) => {
-        const upload = await readMultipart(request, reply);
+        const upload = await readMultipart(request, reply, uploads);
         const { fields } = upload;
         const format = (fields.response_format ?? 'json') as TranscriptFormat;
         if (!FORMATS.includes(format))
@@ -50,14 +53,12 @@ export const transcriptRoutes: FastifyPluginAsyncTypebox = async (app) => {
           result,
           route: served,
           declaredSeconds: duration,
-        } = await app.services.transcription.transcribe(
+        } = await transcription.transcribe(
           {
             model: fields.model || undefined,
-            file: await audioSource(
-              upload.file && { content: await upload.file.read(), filename: upload.file.filename },
-              fields,
-              { files: app.services.files, owner: ownerScope(request.apiKey), addresses: app.services.urlFetchPolicy },
-            ),
+            upload: upload.file && { content: await upload.file.read(), filename: upload.file.filename },
+            source: fields,
+            owner: ownerScope(request.apiKey),
             language: fields.language || undefined,
             prompt: fields.prompt || undefined,
             temperature,

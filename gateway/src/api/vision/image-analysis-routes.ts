@@ -3,9 +3,13 @@ import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { AnalyzeBody, Analysis } from './image-analysis-schemas.js';
+import type { ImageAnalysisService } from '../../core/vision/image-analysis-service.js';
 
 /** POST /v1/vision/analyze: an image and a prompt, analysed by core/vision (see ImageAnalysisService for the three ways). */
-export const imageAnalysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const imageAnalysisRoutes: FastifyPluginAsyncTypebox<{ imageAnalysis: ImageAnalysisService }> = async (
+  app,
+  { imageAnalysis },
+) => {
   app.post(
     '/v1/vision/analyze',
     {
@@ -19,7 +23,7 @@ export const imageAnalysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const body = request.body;
-      const result = await app.services.imageAnalysis.analyse(
+      const result = await imageAnalysis.analyse(
         body.model,
         body.image,
         body.prompt,

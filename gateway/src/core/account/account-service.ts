@@ -10,6 +10,15 @@ import {
   type SpendReservations,
 } from '../billing/spend-reservations.js';
 import type { UsageLedger } from '../billing/usage-ledger.js';
+import type { UsageGroup, UsageTotals } from '../../store/usage-repository.js';
+
+/** What the account (or one key) has used: totals, by model, and by day over the last 30 days. */
+export interface UsageReport {
+  totals: UsageTotals;
+  currency: string;
+  byModel: UsageGroup[];
+  byDay: UsageGroup[];
+}
 
 export interface Balance {
   amount: number;
@@ -107,6 +116,15 @@ export class AccountService {
     const balance = this.balance(key);
     const shared = await this.reservations.sharedBalance?.(key.id);
     return shared === undefined ? balance : { ...balance, amount: round(shared) };
+  }
+
+  /** The usage of the whole account (no key) or of one key, read after the ledger's pending entries are written. */
+  async usage(keyId: string | undefined): Promise<UsageReport> {
+    await this.ledger.flush();
+    const repository = this.ledger.repository;
+    const totals = await repository.totals(keyId);
+    const currency = this.record().currency;
+    return { totals, currency, byModel: await repository.byModel(keyId), byDay: await repository.byDay(keyId) };
   }
 
   async update(changes: { full_name?: string; balance?: number; spend_limit?: number | null }): Promise<AccountRecord> {

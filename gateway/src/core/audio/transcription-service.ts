@@ -5,6 +5,10 @@ import type { UsageMeter } from '../billing/billing-service.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner } from '../routing/route-runner.js';
+import type { OwnerScope } from '../../store/owner-scope.js';
+import type { FileStore } from '../files/file-store.js';
+import type { AddressPolicy } from '../url-fetch/address-policy.js';
+import { audioSource, type AudioSourceFields } from './audio-source.js';
 
 const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
 const MAX_DURATION_SECONDS = 2 * 60 * 60;
@@ -12,7 +16,11 @@ const MAX_DURATION_SECONDS = 2 * 60 * 60;
 export interface TranscriptionInput {
   model?: string;
   /** The uploaded audio; undefined when the client sent none. */
-  file: { content: Buffer; filename: string } | undefined;
+  upload: { content: Buffer; filename: string } | undefined;
+  /** Instead of an upload: a stored file (`file_id`) or a URL (`file_url`). */
+  source: AudioSourceFields;
+  /** The asking key's scope: a stored file must be one it may read. */
+  owner: OwnerScope;
   language?: string;
   prompt?: string;
   temperature?: number;
@@ -30,15 +38,18 @@ export class TranscriptionService {
   constructor(
     private readonly models: ModelRegistry,
     private readonly runner: RouteRunner,
+    /** Where a `file_id` is read and which addresses a `file_url` may be fetched from. */
+    private readonly sources: { files: Pick<FileStore, 'content'>; addresses: AddressPolicy },
   ) {}
 
   async transcribe(input: TranscriptionInput, meter: UsageMeter, signal: AbortSignal): Promise<Transcript> {
+    const file = await audioSource(input.upload, input.source, { ...this.sources, owner: input.owner });
     const route = this.models.resolveOrDefault(input.model, 'transcription', DEFAULT_TRANSCRIPTION_MODEL);
-    if (!input.file)
+    if (!file)
       throw new GatewayError(422, 'invalid_value', "Invalid request: 'file' (the audio) is required.", {
         param: 'file',
       });
-    const { content: audio, filename } = input.file;
+    const { content: audio, filename } = file;
     if (audio.length === 0) throw new GatewayError(422, 'empty_audio', 'The audio file is empty.', { param: 'file' });
     if (audio.length > MAX_AUDIO_BYTES)
       throw new GatewayError(

@@ -2,18 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { BatchExecutor } from './batch-runner.js';
 
 /**
- * The aborts of the batch lines being run in process, by the random id their request carries in
- * this header: Fastify's inject cannot abort a request whose body was read, so the route looks its
- * line's signal up here. An id from outside matches nothing.
+ * The header whose random id ties a batch line's in-process request to its abort: Fastify's inject
+ * cannot abort a request whose body was read, so the route looks its line's signal up by this id.
+ * An id from outside matches nothing.
  */
 const LINE_HEADER = 'x-switchyard-batch-line';
-const lineAborts = new Map<string, AbortSignal>();
-
-/** For a batch line's request: the signal that aborts when the line is stopped (its batch cancelled or expired). */
-export function batchLineSignal(headers: Record<string, string | string[] | undefined>): AbortSignal | undefined {
-  const id = headers[LINE_HEADER];
-  return typeof id === 'string' ? lineAborts.get(id) : undefined;
-}
 
 /** A request handed to the gateway's own routes without a socket (app.ts passes Fastify's `inject`). */
 export interface InProcessRequest {
@@ -31,35 +24,52 @@ export interface InProcessResponse {
   json(): unknown;
 }
 
+/** The batch executor of a single gateway, and the aborts of the lines it is running. */
+export interface InProcessBatchExecutor {
+  run: BatchExecutor;
+  /**
+   * For a batch line's request (`this`): the signal that aborts when the line is stopped (its batch
+   * cancelled or expired). It reads `this` so that it can serve as a request property's getter.
+   */
+  lineSignal(this: { headers: Record<string, string | string[] | undefined> }): AbortSignal | undefined;
+}
+
 /**
- * The batch executor of a single gateway: each line is posted to the gateway's own route in process,
- * as the batch's key, so it passes authentication, limits, billing and the request log like any call.
+ * Each line is posted to the gateway's own route in process, as the batch's key, so it passes
+ * authentication, limits, billing and the request log like any call.
  */
 export function inProcessBatchExecutor(
   inject: (request: InProcessRequest) => Promise<InProcessResponse>,
-): BatchExecutor {
-  return async (endpoint, body, token, signal) => {
-    const line = randomUUID();
-    lineAborts.set(line, signal);
-    const response = await inject({
-      method: 'POST',
-      url: endpoint,
-      signal,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', [LINE_HEADER]: line },
-      payload: JSON.stringify(body),
-    }).finally(() => lineAborts.delete(line));
-    let parsed: unknown;
-    try {
-      parsed = response.json();
-    } catch {
-      parsed = response.body;
-    }
-    const retryAfter = Number(response.headers['retry-after']);
-    return {
-      status: response.statusCode,
-      body: parsed,
-      requestId: String(response.headers['x-request-id'] ?? ''),
-      ...(Number.isFinite(retryAfter) ? { retryAfter } : {}),
-    };
+): InProcessBatchExecutor {
+  const lineAborts = new Map<string, AbortSignal>();
+  return {
+    lineSignal() {
+      const id = this.headers[LINE_HEADER];
+      return typeof id === 'string' ? lineAborts.get(id) : undefined;
+    },
+    async run(endpoint, body, token, signal) {
+      const line = randomUUID();
+      lineAborts.set(line, signal);
+      const response = await inject({
+        method: 'POST',
+        url: endpoint,
+        signal,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', [LINE_HEADER]: line },
+        payload: JSON.stringify(body),
+      }).finally(() => lineAborts.delete(line));
+      let parsed: unknown;
+      try {
+        parsed = response.json();
+      } catch {
+        parsed = response.body;
+      }
+      const retryAfter = Number(response.headers['retry-after']);
+      return {
+        status: response.statusCode,
+        body: parsed,
+        requestId: String(response.headers['x-request-id'] ?? ''),
+        ...(Number.isFinite(retryAfter) ? { retryAfter } : {}),
+      };
+    },
   };
 }

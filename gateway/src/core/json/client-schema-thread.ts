@@ -55,28 +55,35 @@ export function firstProblem(validate: ValidateFunction): string {
 }
 
 const CACHED_SCHEMAS = 32;
-/** The thread's compiled schemas by text, oldest first: a request checks its schema two or three times, and clients reuse theirs. */
-const compiled = new Map<string, ValidateFunction>();
 
-function validatorFor(schema: string): ValidateFunction {
-  const found = compiled.get(schema);
-  if (found) return found;
-  const validate = compileClientSchemaHere(JSON.parse(schema));
-  if (compiled.size >= CACHED_SCHEMAS) compiled.delete(compiled.keys().next().value!);
-  compiled.set(schema, validate);
-  return validate;
+/**
+ * The thread's job: a schema compiled (or taken from the thread's own compiled schemas, by text,
+ * oldest first: a request checks its schema two or three times, and clients reuse theirs), then the
+ * value checked against it.
+ */
+function schemaJobRunner(): (job: SchemaJob) => SchemaJobResult {
+  const compiled = new Map<string, ValidateFunction>();
+  const validatorFor = (schema: string): ValidateFunction => {
+    const found = compiled.get(schema);
+    if (found) return found;
+    const validate = compileClientSchemaHere(JSON.parse(schema));
+    if (compiled.size >= CACHED_SCHEMAS) compiled.delete(compiled.keys().next().value!);
+    compiled.set(schema, validate);
+    return validate;
+  };
+  return (job) => {
+    let validate: ValidateFunction;
+    try {
+      validate = validatorFor(job.schema);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return {
+        refused: { code: error instanceof UnsupportedPattern ? 'unsupported_pattern' : 'invalid_schema', message },
+      };
+    }
+    if (!('value' in job) || validate(job.value)) return {};
+    return { problem: firstProblem(validate) };
+  };
 }
 
-export default function runSchemaJob(job: SchemaJob): SchemaJobResult {
-  let validate: ValidateFunction;
-  try {
-    validate = validatorFor(job.schema);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      refused: { code: error instanceof UnsupportedPattern ? 'unsupported_pattern' : 'invalid_schema', message },
-    };
-  }
-  if (!('value' in job) || validate(job.value)) return {};
-  return { problem: firstProblem(validate) };
-}
+export default schemaJobRunner();

@@ -253,19 +253,28 @@ const SECRET_FIELD_ENDINGS = [
   'cookie',
 ];
 
-/** Names already judged (header and field names repeat on every request); cleared when it grows past the bound. */
-const judgedNames = new Map<string, boolean>();
+export function isSecretName(name: string): boolean {
+  const normalized = name.toLowerCase().replace(/[-_]/g, '');
+  return SECRET_FIELD_ENDINGS.some((ending) => normalized.endsWith(ending));
+}
+
 const JUDGED_NAMES_BOUND = 4096;
 
-export function isSecretName(name: string): boolean {
-  let secret = judgedNames.get(name);
-  if (secret === undefined) {
-    const normalized = name.toLowerCase().replace(/[-_]/g, '');
-    secret = SECRET_FIELD_ENDINGS.some((ending) => normalized.endsWith(ending));
-    if (judgedNames.size >= JUDGED_NAMES_BOUND) judgedNames.clear();
-    judgedNames.set(name, secret);
-  }
-  return secret;
+/**
+ * `isSecretName` with its verdicts remembered (header and field names repeat on every request),
+ * forgotten when they grow past the bound; each request log's recorder keeps its own.
+ */
+export function rememberedSecretNames(): (name: string) => boolean {
+  const judged = new Map<string, boolean>();
+  return (name) => {
+    let secret = judged.get(name);
+    if (secret === undefined) {
+      secret = isSecretName(name);
+      if (judged.size >= JUDGED_NAMES_BOUND) judged.clear();
+      judged.set(name, secret);
+    }
+    return secret;
+  };
 }
 
 // A JSON member `"name": "value"` (escapes allowed in both) or `"name": 123`; the value may be cut off by the size cap.
@@ -287,14 +296,18 @@ const PATTERNS: [guard: RegExp, pattern: RegExp, replacement: string][] = [
  * secret, password, authorization…) whatever its format, bearer credentials, `sk-` keys, and every known secret
  * (the gateway's admin key, provider keys, the key the request itself presented) wherever it appears.
  */
-export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
+export function redactSecrets(
+  text: string,
+  knownSecrets: readonly string[] = [],
+  isSecret: (name: string) => boolean = isSecretName,
+): string {
   // Matched in decoded form: `"x\u002dapi\u002dkey"` names the same member as `"x-api-key"`.
   let out = MAY_HOLD_ESCAPES.test(text) ? unescapePrintable(text) : text;
   for (const secret of knownSecrets) {
     if (secret.length >= 6 && out.includes(secret)) out = out.replaceAll(secret, REDACTED);
   }
   // Only JSON text has members to look at.
-  if (out.includes('"')) out = redactSecretMembers(out);
+  if (out.includes('"')) out = redactSecretMembers(out, isSecret);
   // Every pattern needs whitespace (after Bearer/Basic), `sk-` or `=`: most header values have none.
   if (MAY_MATCH_A_PATTERN.test(out))
     for (const [guard, pattern, replacement] of PATTERNS) if (guard.test(out)) out = out.replace(pattern, replacement);
@@ -323,24 +336,30 @@ function unescapePrintable(text: string): string {
  * Every key-ish member's value replaced. Read with `exec` and copied only when a member is replaced:
  * `replace` with a function built a new string on every text, most of which have no such member.
  */
-function redactSecretMembers(text: string): string {
+function redactSecretMembers(text: string, isSecret: (name: string) => boolean): string {
   let out = '';
   let copied = 0;
-  JSON_MEMBER.lastIndex = 0;
-  for (let member = JSON_MEMBER.exec(text); member; member = JSON_MEMBER.exec(text)) {
+  // A copy per text: `exec` moves the pattern's lastIndex.
+  const members = new RegExp(JSON_MEMBER);
+  for (let member = members.exec(text); member; member = members.exec(text)) {
     const name = member[1];
-    if (name.length === 0 || name.length > MAX_NAME_LENGTH || !isSecretName(name)) continue;
+    if (name.length === 0 || name.length > MAX_NAME_LENGTH || !isSecret(name)) continue;
     out += `${text.slice(copied, member.index)}"${name}"${member[2]}"${REDACTED}"`;
-    copied = JSON_MEMBER.lastIndex;
+    copied = members.lastIndex;
   }
   return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** A body for the request log: secrets redacted, cut to `maxBytes`. */
-export function redactBody(body: string, maxBytes = 4096, knownSecrets: readonly string[] = []): string {
+export function redactBody(
+  body: string,
+  maxBytes = 4096,
+  knownSecrets: readonly string[] = [],
+  isSecret: (name: string) => boolean = isSecretName,
+): string {
   // Cut before redacting (with room for a secret straddling the cut), so a huge body costs no more than a small one.
   const cut = body.length > maxBytes + 256 ? body.slice(0, maxBytes + 256) : body;
-  const text = redactSecrets(cut, knownSecrets);
+  const text = redactSecrets(cut, knownSecrets, isSecret);
   if (text.length <= maxBytes && cut.length === body.length) return text;
   return `${text.slice(0, maxBytes)}… [cut from ${body.length} characters]`;
 }
@@ -349,13 +368,16 @@ export function redactBody(body: string, maxBytes = 4096, knownSecrets: readonly
 export function redactHeaders(
   headers: Record<string, string | string[] | undefined>,
   knownSecrets: readonly string[] = [],
+  isSecret: (name: string) => boolean = isSecretName,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(', ') : value;
     out[name] =
-      isSecretName(name) || name.toLowerCase() === 'proxy-authorization' ? REDACTED : redactSecrets(text, knownSecrets);
+      isSecret(name) || name.toLowerCase() === 'proxy-authorization'
+        ? REDACTED
+        : redactSecrets(text, knownSecrets, isSecret);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import type { ProviderConfig } from '../../config/config-schema.js';
 import { ConfigError } from '../../config/config-error.js';
 import type { MediaDecoder } from '../../media/media-decoder.js';
+import type { NativeEngines } from '../../providers/_shared/native-engines.js';
 import type {
   ProviderFactory,
   ProviderInstance,
@@ -16,6 +17,8 @@ export interface ProviderPoolContext {
   fetchUpstreamFile: UpstreamFileFetcher;
   /** The gateway's decoding threads (documents, images). */
   media: MediaDecoder;
+  /** Native engines the provider instances share (llama.cpp's). */
+  engines: NativeEngines;
 }
 
 /** Instantiates every configured provider through the factories of providers/index.ts. */
@@ -55,5 +58,6 @@ export function createProvider(
     logger: context.logger(config.id),
     fetchUpstreamFile: context.fetchUpstreamFile,
     media: context.media,
+    engines: context.engines,
   });
 }

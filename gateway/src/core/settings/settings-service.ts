@@ -161,6 +161,9 @@ export class SettingsService {
     return this.liveServer;
   }
 
+  /** How many days the request log keeps entries (live: the console may change it). */
+  readonly requestLogRetentionDays = (): number => this.liveServer.requestLogRetentionDays;
+
   server(): ServerSetting {
     const { options } = this.deps;
     const live = this.live();

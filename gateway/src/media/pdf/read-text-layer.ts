@@ -24,10 +24,9 @@ const MEASURE_FONTS: Record<string, string> = {
   monospace: '"Liberation Mono", "Courier New", "DejaVu Sans Mono", monospace',
 };
 
-// Loaded on first use: the canvas library costs about 20 MB of memory, and most gateways read no PDF.
-let measuring: Promise<SKRSContext2D> | undefined;
+// Imported on first use (the module loader keeps it): the canvas library costs about 20 MB of memory, and most gateways read no PDF.
 const measuringContext = (): Promise<SKRSContext2D> =>
-  (measuring ??= import('@napi-rs/canvas').then(({ createCanvas }) => createCanvas(1, 1).getContext('2d')));
+  import('@napi-rs/canvas').then(({ createCanvas }) => createCanvas(1, 1).getContext('2d'));
 
 function textWidth(measure: SKRSContext2D, text: string, family: string): number {
   measure.font = `100px ${MEASURE_FONTS[family] ?? MEASURE_FONTS['sans-serif']}`;

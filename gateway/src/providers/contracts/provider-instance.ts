@@ -6,6 +6,7 @@ import type { EmbeddingProvider } from './embeddings.js';
 import type { ImageGenerationProvider } from './image-generation.js';
 import type { OcrProvider } from './ocr.js';
 import type { ResponsesProvider } from './responses.js';
+import type { NativeEngines } from '../_shared/native-engines.js';
 import type { TranscriptionProvider } from './transcription.js';
 
 /** What a provider kind offers; core looks a capability up here. Vision and documents are served through chat/ocr. */
@@ -77,6 +78,8 @@ export interface ProviderContext {
   fetchUpstreamFile?: UpstreamFileFetcher;
   /** The gateway's decoding threads for documents and images; a provider without it starts its own. */
   media?: MediaDecoder;
+  /** Native engines shared with the other instances (llama.cpp's); a provider without it loads its own. */
+  engines?: NativeEngines;
 }
 
 export interface ProviderOptions {

@@ -1,3 +1,4 @@
+import { NativeEngines } from '../_shared/native-engines.js';
 import type { ProviderFactory } from '../contracts/provider-instance.js';
 import { createLlamaCppChat } from './llamacpp-chat.js';
 import { createLlamaCppCompletions } from './llamacpp-completions.js';
@@ -16,7 +17,11 @@ export type { GgufSummary } from './read-gguf-summary.js';
  * loads on first use and unloads after `idle_unload_ms` idle.
  */
 export const createLlamaCppProvider: ProviderFactory = (context) => {
-  const pool = new ModelPool(parseLlamaCppOptions(context.options, context.dataDir), context.logger);
+  const pool = new ModelPool(
+    parseLlamaCppOptions(context.options, context.dataDir),
+    context.logger,
+    context.engines ?? new NativeEngines(),
+  );
   return {
     id: context.id,
     type: context.options.type,

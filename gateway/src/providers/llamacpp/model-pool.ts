@@ -1,6 +1,7 @@
 import type { Llama } from 'node-llama-cpp';
 import { ProviderError } from '../_shared/provider-error.js';
 import { basename } from 'node:path';
+import type { NativeEngines } from '../_shared/native-engines.js';
 import type { EngineStatus, ProviderLogger, QueueDepth } from '../contracts/provider-instance.js';
 import type { LlamaCppOptions } from './llamacpp-options.js';
 import { getLlamaEngine, subscribeToEngineLogs } from './llama-engine.js';
@@ -18,6 +19,8 @@ export class ModelPool {
   constructor(
     private readonly options: LlamaCppOptions,
     private readonly logger: ProviderLogger,
+    /** Where the process-wide llama.cpp engine is kept (see llama-engine.ts). */
+    private readonly engines: NativeEngines,
   ) {}
 
   /** Resolves the request's model name to its file and the model object (not loaded yet). */
@@ -71,8 +74,8 @@ export class ModelPool {
   engine(): Promise<Llama> {
     if (!this.llama) {
       this.engineState = { state: 'loading' };
-      this.unsubscribeLogs ??= subscribeToEngineLogs(this.logger);
-      this.llama = getLlamaEngine(this.options.gpu).then(
+      this.unsubscribeLogs ??= subscribeToEngineLogs(this.engines, this.logger);
+      this.llama = getLlamaEngine(this.engines, this.options.gpu).then(
         (engine) => {
           this.engineState = { state: 'ready' };
           return engine;
