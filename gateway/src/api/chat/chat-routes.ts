@@ -46,13 +46,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ chat: ChatService; document
           });
         const signal = clientAbortSignal(reply);
         const turn = toChatTurn(body, body.messages);
-        const outcome = await chat.complete(
-          target.route,
-          turn,
-          body.stream === true,
-          request.billing,
-          signal,
-        );
+        const outcome = await chat.complete(target.route, turn, body.stream === true, request.billing, signal);
         return chatCompletionAnswer(request, reply, body, outcome);
       },
     );
