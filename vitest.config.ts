@@ -22,7 +22,7 @@ export default defineConfig({
         test: {
           name: 'renderer',
           environment: 'jsdom',
-          include: ['renderer/src/**/*.test.{ts,tsx}'],
+          include: ['renderer/test/**/*.test.{ts,tsx}'],
         },
       },
       {

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { chatLine, createChatBatch } from '../../support/chat-batch.js';
+import { createMemberKey } from '../../support/latency-probe.js';
+import { json, type TestGateway } from '../../support/start-gateway.js';
+import { UPSTREAM_KEY, upstreamConfig } from '../../support/upstream-config.js';
+import { useFakeUpstream, useGateway } from '../../support/use-resources.js';
+
+const as = (gateway: TestGateway, key: string) => ({
+  request: (path: string, init: RequestInit & { json?: unknown } = {}) => gateway.request(path, { ...init, key }),
+});
+const lines = (prefix: string, count: number) =>
+  Array.from({ length: count }, (_, index) => chatLine(`${prefix}-${index}`));
+
+describe('batch lines take keys in turns', () => {
+  it("two 300-line batches of one key keep another key's one-line batch waiting for one line, not for their length", async () => {
+    const upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
+    // 120 ms an answer: the big batches' 600 lines take about 9 s at the default 8 at once, 4 of one batch.
+    upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 60 } });
+    const gateway = await useGateway({ config: upstreamConfig(upstream) });
+    const busy = as(gateway, await createMemberKey(gateway, 'busy'));
+    const other = as(gateway, await createMemberKey(gateway, 'other'));
+
+    const big = [await createChatBatch(busy, lines('first', 300)), await createChatBatch(busy, lines('second', 300))];
+    await expect
+      .poll(async () => (await json(await busy.request(`/v1/batches/${big[1].id}`))).request_counts.completed, {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(0);
+    const small = await createChatBatch(other, lines('small', 1));
+
+    const started = performance.now();
+    await expect
+      .poll(async () => (await json(await other.request(`/v1/batches/${small.id}`))).status, {
+        timeout: 30_000,
+        interval: 50,
+      })
+      .toBe('completed');
+    expect(performance.now() - started).toBeLessThan(3000);
+    for (const batch of big)
+      expect((await json(await busy.request(`/v1/batches/${batch.id}`))).status).toBe('in_progress');
+  });
+});
