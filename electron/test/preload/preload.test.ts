@@ -4,7 +4,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { IPC_CHANNELS } from '../../main/ipc/ipc-contract.js';
 
-const preloadPath = new URL('../../../preload/preload.cts', import.meta.url);
+const preloadPath = new URL('../../preload/preload.cts', import.meta.url);
 
 /**
  * Compiles the preload the way the build does and runs it the way a sandboxed renderer does:
