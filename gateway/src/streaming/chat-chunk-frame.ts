@@ -6,15 +6,24 @@ export interface ChatChunkHead {
   model: string;
 }
 
-/** The JSON text of one `chat.completion.chunk` frame, its fields in OpenAI's order; `usage` only when given. */
-export function frameChatChunk(head: ChatChunkHead, choices: readonly unknown[], usage?: unknown): string {
-  const { id, created, model } = head;
-  return JSON.stringify({
-    id,
-    object: 'chat.completion.chunk',
-    created,
-    model,
-    choices,
-    ...(usage === undefined ? {} : { usage }),
-  });
+/** The JSON text of the `chat.completion.chunk` frames of one stream, fields in OpenAI's order. */
+export interface ChatChunkFrames {
+  /** Any chunk; `usage` only when given. */
+  chunk(choices: readonly unknown[], usage?: unknown): string;
+  /** A chunk that carries only text for one choice: the same bytes as chunk() of that delta. */
+  text(index: number, content: string): string;
+}
+
+/**
+ * The fields every chunk repeats are serialised once per stream, and a text-only chunk (most of a
+ * stream) is written as text: measured in docs/performance.md ("Chat chunks around a head serialised once").
+ */
+export function chatChunkFrames({ id, created, model }: ChatChunkHead): ChatChunkFrames {
+  const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)},"choices":`;
+  return {
+    chunk: (choices, usage) =>
+      `${head}${JSON.stringify(choices)}${usage === undefined ? '' : `,"usage":${JSON.stringify(usage)}`}}`,
+    text: (index, content) =>
+      `${head}[{"index":${index},"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]}`,
+  };
 }

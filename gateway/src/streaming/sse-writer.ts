@@ -96,7 +96,7 @@ export class SseWriter {
   }
 
   /**
-   * Sends one frame whose JSON text the caller serialised (frameChatChunk), for a loop that writes
+   * Sends one frame whose JSON text the caller serialised (chatChunkFrames), for a loop that writes
    * many frames and waits only when it must: false when the socket's buffer is full and the caller
    * should wait for `drained()` before the next. After the end or once the client left, the frame is
    * dropped (`closed` says so).

@@ -4,7 +4,7 @@ import type { ChatOutcome, ChatTurn } from '../../core/chat/chat-service.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { ChatMessage, ContentPart, ToolCall } from '../../wire/chat-message-schemas.js';
 import { sendEventStream } from '../_shared/event-stream.js';
-import { frameChatChunk } from '../../streaming/chat-chunk-frame.js';
+import { chatChunkFrames } from '../../streaming/chat-chunk-frame.js';
 import { usageBody } from '../_shared/usage-body.js';
 import { samplingParams } from '../_shared/sampling-schema.js';
 import type { ChatBodyType } from './chat-schemas.js';
@@ -88,7 +88,7 @@ export function chatCompletionAnswer(
     };
   }
   const includeUsage = body.stream_options?.include_usage === true;
-  const head = { id, created, model: served.id };
+  const frames = chatChunkFrames({ id, created, model: served.id });
   return sendEventStream(request, reply, served.provider.id, async (writer) => {
     const started = new Set<number>();
     let mustWait = false;
@@ -97,22 +97,24 @@ export function chatCompletionAnswer(
     };
     const toolCalls = new WholeToolCalls((event) => {
       if (event.type === 'usage') {
-        if (includeUsage) send(frameChatChunk(head, [], usageBody(event.usage)));
+        if (includeUsage) send(frames.chunk([], usageBody(event.usage)));
         return;
       }
       const firstOfChoice = !started.has(event.index);
       started.add(event.index);
       if (event.type === 'delta') {
+        if (!firstOfChoice && event.content !== undefined && !event.tool_calls)
+          return send(frames.text(event.index, event.content));
         // Every delta carries content, '' where it has no text (the role, tool calls), as Mistral's API sends them.
         const delta = {
           ...(firstOfChoice ? { role: 'assistant' } : {}),
           content: event.content ?? '',
           ...(event.tool_calls ? { tool_calls: event.tool_calls } : {}),
         };
-        send(frameChatChunk(head, [{ index: event.index, delta, finish_reason: null }]));
+        send(frames.chunk([{ index: event.index, delta, finish_reason: null }]));
       } else {
         send(
-          frameChatChunk(head, [
+          frames.chunk([
             {
               index: event.index,
               delta: firstOfChoice ? { role: 'assistant', content: '' } : { content: '' },
