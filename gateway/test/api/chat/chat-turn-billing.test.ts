@@ -4,6 +4,7 @@ import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstrea
 import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../../support/start-gateway.js';
 import { UPSTREAM_KEY } from '../../support/upstream-config.js';
 import { useFakeUpstream, useGateway } from '../../support/use-resources.js';
+import { scriptedChatAnswer } from '../../support/scripted-chat-answer.js';
 
 /** The chat turns that OCR, documents and vision ask for are billed once, at the chat route's prices (issue 33 item 2). */
 let upstream: FakeUpstream;
@@ -12,22 +13,7 @@ let page: DrawnImage;
 
 const USAGE = { prompt_tokens: 40, completion_tokens: 9 };
 const dataUrl = (bytes: Buffer, type = 'image/png') => `data:${type};base64,${bytes.toString('base64')}`;
-const chatAnswer = (content: string) => ({
-  failure: {
-    type: 'status' as const,
-    status: 200,
-    body: {
-      id: 'chatcmpl-x',
-      object: 'chat.completion',
-      created: 1,
-      model: 'm',
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-      usage: { ...USAGE, total_tokens: 49 },
-    },
-  },
-  times: 1,
-  path: '/v1/chat/completions',
-});
+const chatAnswer = (content: string) => scriptedChatAnswer(content, { usage: USAGE });
 
 async function modelUsage(model: string): Promise<Json> {
   const usage = await json(await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': ADMIN_KEY } }));

@@ -5,6 +5,7 @@ import { drawTextImage, makeTextPdf, seededRandom, type DrawnImage } from '../..
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream.js';
 import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../../support/start-gateway.js';
 import { UPSTREAM_KEY, ocrWithLanguageModelsConfig } from '../../support/upstream-config.js';
+import { scriptedChatAnswer } from '../../support/scripted-chat-answer.js';
 
 /** POST /v1/ocr in Mistral's form (document: image_url | document_url | file), over HTTP and through the official SDK. */
 let upstream: FakeUpstream;
@@ -14,22 +15,7 @@ let pdf: Buffer;
 
 const dataUrl = (bytes: Buffer, type = 'image/png') => `data:${type};base64,${bytes.toString('base64')}`;
 const ocr = (body: Record<string, unknown>) => gateway.request('/v1/ocr', { method: 'POST', json: body });
-const chatAnswer = (content: string, path = '/v1/chat/completions') => ({
-  failure: {
-    type: 'status' as const,
-    status: 200,
-    body: {
-      id: 'chatcmpl-x',
-      object: 'chat.completion',
-      created: 1,
-      model: 'm',
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 40, completion_tokens: 9, total_tokens: 49 },
-    },
-  },
-  times: 1,
-  path,
-});
+const chatAnswer = (content: string, path = '/v1/chat/completions') => scriptedChatAnswer(content, { path });
 
 /** FIGURE: where the "photo" sits on the generated report page. */
 const FIGURE = { left: 60, top: 330, width: 420, height: 240 };

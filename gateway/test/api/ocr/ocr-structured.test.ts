@@ -7,6 +7,7 @@ import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstrea
 import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../../support/start-gateway.js';
 import { writeTinyLlamaGguf } from '../../support/tiny-gguf.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../../support/upstream-config.js';
+import { scriptedChatAnswer } from '../../support/scripted-chat-answer.js';
 
 /** Structured OCR that is right or says it could not fill a field, offline and with a chat model routed (issue 32 item 2, issue 33 item 2). */
 let offline: TestGateway;
@@ -95,22 +96,8 @@ describe('the rule-based extractor (no chat model routed)', () => {
 describe('with a chat model routed', () => {
   let upstream: FakeUpstream;
   let gateway: TestGateway;
-  const chatAnswer = (content: string) => ({
-    failure: {
-      type: 'status' as const,
-      status: 200,
-      body: {
-        id: 'chatcmpl-x',
-        object: 'chat.completion',
-        created: 1,
-        model: 'm',
-        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 300, completion_tokens: 20, total_tokens: 320 },
-      },
-    },
-    times: 1,
-    path: '/v1/chat/completions',
-  });
+  const chatAnswer = (content: string) =>
+    scriptedChatAnswer(content, { usage: { prompt_tokens: 300, completion_tokens: 20 } });
 
   beforeAll(async () => {
     upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });

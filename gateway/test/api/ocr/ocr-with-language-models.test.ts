@@ -3,6 +3,7 @@ import { drawTextImage, makeInvoiceImage, makeTextPdf, type DrawnImage } from '.
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream.js';
 import { json, startGateway, type Json, type TestGateway } from '../../support/start-gateway.js';
 import { UPSTREAM_KEY, ocrWithLanguageModelsConfig } from '../../support/upstream-config.js';
+import { scriptedChatAnswer } from '../../support/scripted-chat-answer.js';
 
 /** OCR, documents and vision when language-model routes exist: a chat route, a vision route, and Mistral's OCR. */
 let upstream: FakeUpstream;
@@ -10,22 +11,7 @@ let gateway: TestGateway;
 let page: DrawnImage;
 
 const dataUrl = (bytes: Buffer, type = 'image/png') => `data:${type};base64,${bytes.toString('base64')}`;
-const chatAnswer = (content: string) => ({
-  failure: {
-    type: 'status' as const,
-    status: 200,
-    body: {
-      id: 'chatcmpl-x',
-      object: 'chat.completion',
-      created: 1,
-      model: 'm',
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 40, completion_tokens: 9, total_tokens: 49 },
-    },
-  },
-  times: 1,
-  path: '/v1/chat/completions',
-});
+const chatAnswer = (content: string) => scriptedChatAnswer(content);
 
 beforeAll(async () => {
   upstream = await startFakeUpstream({ apiKey: UPSTREAM_KEY });
