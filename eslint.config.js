@@ -18,6 +18,10 @@ const providerFolders = subfolders(`${src}/providers`).filter((name) => name !==
 const featureFolders = subfolders('renderer/src/features');
 
 const plainNode = 'The gateway is plain Node: no Electron or renderer imports.';
+/** gateway/src paths: `inSrc('api', 'core')`. */
+const inSrc = (...names) => names.map((name) => `${src}/${name}`);
+/** The layers and entry points that only import downwards: what an adapter or a leaf room never imports. */
+const layersAbove = (...also) => inSrc('api', 'core', 'http', 'store', 'config', ...also, 'app.ts', 'cli.ts');
 
 // Dependency directions (DESIGN.md, ARCHITECTURE.md). A zone forbids files under `target` to import
 // files under `from` (except the `except` folders, relative to `from`). Every layer rule lives in this
@@ -68,15 +72,7 @@ const zones = [
   },
   {
     target: `${src}/providers`,
-    from: [
-      `${src}/api`,
-      `${src}/core`,
-      `${src}/http`,
-      `${src}/store`,
-      `${src}/config`,
-      `${src}/app.ts`,
-      `${src}/cli.ts`,
-    ],
+    from: layersAbove(),
     message:
       'Providers are adapters: they import only providers/_shared, providers/contracts, their own folder, media/, streaming/ and wire/ (options come through ProviderContext).',
   },
@@ -94,30 +90,12 @@ const zones = [
   },
   {
     target: `${src}/store`,
-    from: [
-      `${src}/api`,
-      `${src}/core`,
-      `${src}/http`,
-      `${src}/providers`,
-      `${src}/config`,
-      `${src}/media`,
-      `${src}/streaming`,
-      `${src}/app.ts`,
-      `${src}/cli.ts`,
-    ],
+    from: inSrc('api', 'core', 'http', 'providers', 'config', 'media', 'streaming', 'app.ts', 'cli.ts'),
     message: 'The store knows only the database (store/ and wire/).',
   },
   {
-    target: [`${src}/media`, `${src}/streaming`, `${src}/wire`],
-    from: [
-      `${src}/api`,
-      `${src}/core`,
-      `${src}/http`,
-      `${src}/store`,
-      `${src}/config`,
-      `${src}/app.ts`,
-      `${src}/cli.ts`,
-    ],
+    target: inSrc('media', 'streaming', 'wire'),
+    from: layersAbove(),
     message: 'media/, streaming/ and wire/ are leaf rooms: they import no gateway layer.',
   },
   {
@@ -127,18 +105,7 @@ const zones = [
   },
   {
     target: `${src}/ocr-layout`,
-    from: [
-      `${src}/api`,
-      `${src}/core`,
-      `${src}/http`,
-      `${src}/store`,
-      `${src}/config`,
-      `${src}/providers`,
-      `${src}/media`,
-      `${src}/streaming`,
-      `${src}/app.ts`,
-      `${src}/cli.ts`,
-    ],
+    from: layersAbove('providers', 'media', 'streaming'),
     message: 'ocr-layout/ is a leaf room of pure functions over OCR pages: it imports only wire/.',
   },
   {
