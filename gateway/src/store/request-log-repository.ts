@@ -1,35 +1,12 @@
 import type { Database } from './database.js';
 import { MultiRowInsert } from './multi-row-insert.js';
 import type { Tables } from './tables.js';
+import type { RequestLogEntry } from '../wire/request-log-entry-schema.js';
+
+export type { RequestLogEntry };
 
 /** Rows per INSERT: three values each, well under both databases' limits of bound parameters. */
 const ROWS_PER_INSERT = 500;
-
-/** One logged request, as the console's request log shows it. */
-export interface RequestLogEntry {
-  id: string;
-  time: number;
-  method: string;
-  path: string;
-  status: number;
-  latency_ms: number;
-  key_prefix: string | null;
-  model: string | null;
-  prompt_tokens: number | null;
-  completion_tokens: number | null;
-  cost: number | null;
-  /** Who sent it, from the X-Switchyard-Client header (the console sends `console` on its own calls). */
-  client: string | null;
-  /** Request headers, credentials redacted. */
-  request_headers?: Record<string, string>;
-  /** A failed request's error code and message (its error body, or a stream's error frame), kept whether or not bodies are. */
-  error_code?: string;
-  error_message?: string;
-  request_body?: string;
-  response_body?: string;
-  /** The gateway instance that served it (team mode runs several). */
-  instance_id?: string;
-}
 
 /** The console's request log on disk, so it survives a restart; the in-memory ring stays the fast path. */
 export class RequestLogRepository {

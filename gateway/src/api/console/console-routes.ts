@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { errorResponses } from '../_shared/common-schemas.js';
-import { Entry } from './console-schemas.js';
+import { Entry } from '../../wire/request-log-entry-schema.js';
 import type { RequestLog } from '../../core/request-log/request-log.js';
 
 const KEEPALIVE_MS = 15_000;

@@ -1,4 +1,4 @@
-import type { RequestLogEntry } from '../../../../gateway/src/api/console/console-schemas';
+import type { RequestLogEntry } from '../../../../gateway/src/wire/request-log-entry-schema';
 
 export const MAX_ENTRIES = 500;
 

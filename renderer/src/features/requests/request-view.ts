@@ -1,6 +1,6 @@
 import { CONSOLE_CLIENT } from '../../lib/console-client';
 import { toCsv } from '../../lib/csv';
-import type { RequestLogEntry } from '../../../../gateway/src/api/console/console-schemas';
+import type { RequestLogEntry } from '../../../../gateway/src/wire/request-log-entry-schema';
 
 export interface RequestFilter {
   keyPrefix: string;

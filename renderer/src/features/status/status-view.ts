@@ -1,5 +1,5 @@
 import { CONSOLE_CLIENT } from '../../lib/console-client';
-import type { RequestLogEntry } from '../../../../gateway/src/api/console/console-schemas';
+import type { RequestLogEntry } from '../../../../gateway/src/wire/request-log-entry-schema';
 import type { GatewayStatus } from '../../lib/gateway-types';
 
 /** A provider as /status reports it, with its circuit breaker: the wire schema's type. */

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RequestLogEntry } from '../../../../gateway/src/api/console/console-schemas';
+import type { RequestLogEntry } from '../../../../gateway/src/wire/request-log-entry-schema';
 import { requestToCurl, requestsToCsv } from '../../../src/features/requests/request-view';
 
 const entry: RequestLogEntry = {

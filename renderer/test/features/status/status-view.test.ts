@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RequestLogEntry } from '../../../../gateway/src/api/console/console-schemas';
+import type { RequestLogEntry } from '../../../../gateway/src/wire/request-log-entry-schema';
 import { minuteBuckets, providersOf } from '../../../src/features/status/status-view';
 
 const entry = (time: number, status: number, latency: number, client: string | null = null): RequestLogEntry => ({

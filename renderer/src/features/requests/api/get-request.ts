@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { getJson } from '../../../lib/gateway-client';
-import type { RequestLogEntry } from '../../../../../gateway/src/api/console/console-schemas';
+import type { RequestLogEntry } from '../../../../../gateway/src/wire/request-log-entry-schema';
 
 export const getRequest = (id: string): Promise<RequestLogEntry> =>
   getJson(`/console/requests/${encodeURIComponent(id)}`);

@@ -4,7 +4,7 @@ import { gatewayFetch } from '../../../lib/gateway-client';
 import { errorMessage, GatewayError } from '../../../lib/gateway-error';
 import type { ListResponse } from '../../../lib/gateway-types';
 import { readSseJson } from '../../../lib/sse-reader';
-import type { RequestLogEntry } from '../../../../../gateway/src/api/console/console-schemas';
+import type { RequestLogEntry } from '../../../../../gateway/src/wire/request-log-entry-schema';
 import { mergeEntries } from '../request-entry';
 import { listRequests, requestsQueryOptions } from './list-requests';
 

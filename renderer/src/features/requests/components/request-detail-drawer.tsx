@@ -5,7 +5,7 @@ import { Dialog } from '../../../components/dialog';
 import { Loading } from '../../../components/loading';
 import { formatCost } from '../../../lib/format';
 import { gatewayUrl } from '../../../lib/gateway-client';
-import type { RequestLogEntry } from '../../../../../gateway/src/api/console/console-schemas';
+import type { RequestLogEntry } from '../../../../../gateway/src/wire/request-log-entry-schema';
 import { playgroundFor, prettyBody, requestToCurl } from '../request-view';
 import { LongText } from '../../../components/long-text';
 

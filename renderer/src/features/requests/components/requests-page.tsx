@@ -1,4 +1,4 @@
-import type { RequestLogEntry } from '../../../../../gateway/src/api/console/console-schemas';
+import type { RequestLogEntry } from '../../../../../gateway/src/wire/request-log-entry-schema';
 import { CONSOLE_CLIENT, PLAYGROUND_CLIENT } from '../../../lib/console-client';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';

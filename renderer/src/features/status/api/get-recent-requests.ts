@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '../../../lib/gateway-client';
 import type { ListResponse } from '../../../lib/gateway-types';
-import type { RequestLogEntry } from '../../../../../gateway/src/api/console/console-schemas';
+import type { RequestLogEntry } from '../../../../../gateway/src/wire/request-log-entry-schema';
 
 /** The recent traffic the status charts are drawn from (Owner only: a Member gets 403 and no chart). */
 export const fetchRecentTraffic = (): Promise<ListResponse<RequestLogEntry>> =>
