@@ -48,8 +48,7 @@ const EDITS: Record<Feature, { file: string; find: string; replace: string }> = 
   metrics: {
     file: 'app.js',
     find: '    registerMetricsHooks(app,',
-    replace:
-      "    if (LEFT_OUT.has('metrics')) app.decorateRequest('firstFrameAt', null); else registerMetricsHooks(app,",
+    replace: "    if (!LEFT_OUT.has('metrics')) registerMetricsHooks(app,",
   },
   compress: {
     file: 'app.js',

@@ -1,5 +1,6 @@
 import type { ModelConfig, ProviderConfig } from './config-schema.js';
 import type { AccountSettings, ServerSettings, StorageQuotaSettings } from './file-settings.js';
+import type { OtlpMetricsSettings } from './otlp-metrics-settings.js';
 import type { TeamSettings } from './team-settings.js';
 
 export interface BuiltInIds {
@@ -26,6 +27,8 @@ export interface GatewayOptions {
   server: ServerSettings;
   /** Team mode (several instances sharing Redis); absent or without `redisUrl`, the gateway runs alone. */
   team?: TeamSettings;
+  /** The OTLP export of the metrics (OTEL_EXPORTER_OTLP_* variables); absent, only /metrics shows them. */
+  otlpMetrics?: OtlpMetricsSettings;
   account: AccountSettings;
   quotas: StorageQuotaSettings;
   providers: ProviderConfig[];

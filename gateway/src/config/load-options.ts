@@ -17,6 +17,7 @@ import {
 import { accountSettings, serverSettings, storageQuotaSettings, type ServerFileSettings } from './file-settings.js';
 import type { GatewayOptions } from './gateway-options.js';
 import { withDefaults } from './section-settings.js';
+import { loadOtlpMetricsSettings } from './otlp-metrics-settings.js';
 import { loadTeamSettings } from './team-settings.js';
 
 export interface LoadOptionsInput {
@@ -174,6 +175,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       metrics_token: metricsToken(env, server.metrics_token),
     }),
     team,
+    otlpMetrics: loadOtlpMetricsSettings(env),
     account: accountSettings(withDefaults(file.account, DEFAULT_ACCOUNT)),
     quotas: storageQuotaSettings(withDefaults(file.quotas, DEFAULT_QUOTAS)),
     providers,

@@ -32,6 +32,11 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     startedAt: bigint;
+    /**
+     * When a streamed answer's first content left (api/_shared/event-stream.ts): its time to first
+     * token, for /metrics and the request log's ttft_ms; null for a whole answer.
+     */
+    firstTokenAt: bigint | null;
     apiKey: ApiKeyRecord | null;
     /** The request's bill: the meter its use case charges, settled by the usage recorder; made on first read. */
     billing: RequestBilling;

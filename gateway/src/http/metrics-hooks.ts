@@ -1,14 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayMetrics, GenAiLabels } from '../core/metrics/gateway-metrics.js';
-import type { ModelRegistry } from '../core/routing/model-registry.js';
+import type { ModelRegistry, ModelRoute } from '../core/routing/model-registry.js';
 import { routeOf } from './request-context.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** When the first frame of a streamed answer left (time to first token). */
-    firstFrameAt: bigint | null;
-  }
-}
 
 /** The model endpoints (every path they answer on) and their OpenTelemetry GenAI operation names. */
 const OPERATION_BY_ROUTE: Readonly<Record<string, string>> = {
@@ -16,6 +9,12 @@ const OPERATION_BY_ROUTE: Readonly<Record<string, string>> = {
   '/chat/completions': 'chat',
   '/v1/agents/completions': 'invoke_agent',
   '/v1/completions': 'text_completion',
+  '/v1/fim/completions': 'text_completion',
+  '/v1/responses': 'chat',
+  // A conversation's turn runs on the chat path, for an agent or a model alike.
+  '/v1/conversations': 'chat',
+  '/v1/conversations/:conversation_id': 'chat',
+  '/v1/conversations/:conversation_id/restart': 'chat',
   '/v1/embeddings': 'embeddings',
   '/v1/ocr': 'ocr',
   '/v1/audio/transcriptions': 'transcription',
@@ -29,11 +28,11 @@ const ERROR_CODE = /"code":"([^"]{1,100})"/;
 
 /**
  * Feeds /metrics from every response: HTTP duration by route template and status, errors by the
- * code of their body, and for model endpoints the GenAI duration, time to first token and tokens.
+ * code of their body, and for model endpoints the GenAI duration and tokens, and for their streams
+ * the time to first token and per output token.
  */
 export function registerMetricsHooks(app: FastifyInstance, metrics: GatewayMetrics, models: ModelRegistry): void {
   const errorTypes = new WeakMap<FastifyRequest, string>();
-  app.decorateRequest('firstFrameAt', null);
 
   app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode >= 400 && typeof payload === 'string') {
@@ -57,26 +56,47 @@ export function registerMetricsHooks(app: FastifyInstance, metrics: GatewayMetri
 
     const operation = OPERATION_BY_ROUTE[route];
     if (!operation) return;
-    const labels = modelLabels(operation, request.billing.usage?.model ?? requestedModel(request.body));
+    const labels = genAiLabels(operation, request);
     const usage = request.billing.usage;
+    const succeeded = status < 400 && !request.failure;
     metrics.modelRequest(
       labels,
       seconds,
-      errorType,
-      usage && status < 400 ? { input: usage.prompt_tokens, output: usage.completion_tokens } : undefined,
+      errorType ?? (request.failure ? (request.failure.code ?? 'stream_failed') : undefined),
+      usage && succeeded ? { input: usage.prompt_tokens, output: usage.completion_tokens } : undefined,
     );
-    if (request.firstFrameAt !== null)
-      metrics.firstToken(labels, Number(request.firstFrameAt - request.startedAt) / 1e9);
+    if (request.firstTokenAt !== null && succeeded)
+      metrics.streamed(
+        labels,
+        Number(request.firstTokenAt - request.startedAt) / 1e9,
+        seconds,
+        usage?.completion_tokens,
+      );
   }
 
-  /** Only models the gateway serves become label values, so clients cannot blow up the series count. */
-  function modelLabels(operation: string, name: string | undefined): GenAiLabels {
-    if (name === undefined) return { operation, model: '', provider: '' };
+  /**
+   * The request's model attributes. Only routes the gateway serves become label values, so clients
+   * cannot blow up the series count; the route the spend reservation found is not looked up again.
+   */
+  function genAiLabels(operation: string, request: FastifyRequest): GenAiLabels {
+    const billing = request.billing;
+    const name = requestedModel(request.body);
+    const requested = billing.namedRoute ?? (name === undefined ? undefined : routeNamed(name));
+    const servedId = billing.usage?.model ?? undefined;
+    const served = servedId === undefined || servedId === requested?.id ? requested : routeNamed(servedId);
+    return {
+      operation,
+      requestModel: requested?.id ?? (name === undefined ? (served?.id ?? '') : 'unknown'),
+      responseModel: servedId === undefined ? '' : (served?.id ?? ''),
+      provider: (served ?? requested)?.provider.id ?? '',
+    };
+  }
+
+  function routeNamed(name: string): ModelRoute | undefined {
     try {
-      const route = models.find(name);
-      return { operation, model: route.id, provider: route.provider.id };
+      return models.find(name);
     } catch {
-      return { operation, model: 'unknown', provider: '' };
+      return undefined;
     }
   }
 }

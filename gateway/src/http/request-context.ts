@@ -22,6 +22,7 @@ export function newRequestId(): string {
 /** Headers every response carries, errors included (SPEC.md section 4, common response behaviour). */
 export function registerRequestContext(app: FastifyInstance): void {
   app.decorateRequest('startedAt', 0n);
+  app.decorateRequest('firstTokenAt', null);
   app.decorateRequest('apiKey', null);
   app.decorateRequest('matchedRoute', null);
 

@@ -178,6 +178,10 @@ export function registerUsageRecorder(app: FastifyInstance, services: UsageRecor
       completion_tokens: usage ? usage.completion_tokens : null,
       cost: usage ? usage.cost : null,
       client: headerValue(request, 'x-switchyard-client')?.slice(0, 40) ?? null,
+      // A model's stream (one that was billed, not a download's progress) that sent content.
+      ...(request.firstTokenAt !== null && usage
+        ? { ttft_ms: Math.round(Number(request.firstTokenAt - request.startedAt) / 1e4) / 100 }
+        : {}),
       request_headers: redactHeaders(request.headers, secrets, isSecret),
       ...(requestBody !== undefined ? { request_body: redactBody(requestBody, 4096, secrets, isSecret) } : {}),
       ...(responseBody !== undefined

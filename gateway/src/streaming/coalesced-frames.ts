@@ -22,7 +22,8 @@ export class CoalescedFrames extends Readable implements FrameSink {
 
   constructor(
     private readonly socket: Socket | null,
-    private onFirstFrame?: () => void,
+    /** Shown each frame until it says the frame is the stream's first content (time to first token). */
+    private firstContent?: (frame: string) => boolean,
   ) {
     // Frames stay strings on their way to the response (no copy into a Buffer per chunk).
     super({ encoding: 'utf8' });
@@ -31,10 +32,7 @@ export class CoalescedFrames extends Readable implements FrameSink {
   /** Queues one frame; false when the reader is behind and the writer should wait for 'drain'. */
   write(frame: string): boolean {
     if (this.ending || this.destroyed) return false;
-    if (this.onFirstFrame) {
-      this.onFirstFrame();
-      this.onFirstFrame = undefined;
-    }
+    if (this.firstContent?.(frame)) this.firstContent = undefined;
     this.pending.push(frame);
     if (!this.scheduled) {
       this.scheduled = true;

@@ -12,6 +12,14 @@ export interface StreamEnding {
 const DONE_ENDING: StreamEnding = { done: (writer) => writer.done(), fail: (writer, error) => writer.fail(error) };
 
 /**
+ * Frames that carry no content: the events that open a Responses or conversation stream before the
+ * model has said anything, and the error frames of a stream that failed. The first token is the
+ * first frame that is none of these.
+ */
+const NOT_CONTENT =
+  /^(?:event: (?:response\.created|response\.in_progress|conversation\.response\.started|conversation\.response\.error)\n|data: \{"object":"error")/;
+
+/**
  * Starts a server-sent-event response through Fastify (so the usual hooks, the usage ledger and
  * the request log see it), runs `produce` to write frames, records the request (its ledger entry
  * committed) and ends with `[DONE]`, or with an error frame and `[DONE]` when producing fails after
@@ -24,7 +32,11 @@ export function sendEventStream(
   produce: (writer: SseWriter) => Promise<void>,
   ending: StreamEnding = DONE_ENDING,
 ): FastifyReply {
-  const body = new CoalescedFrames(reply.raw.socket, () => (request.firstFrameAt = process.hrtime.bigint()));
+  const body = new CoalescedFrames(reply.raw.socket, (frame) => {
+    if (NOT_CONTENT.test(frame)) return false;
+    request.firstTokenAt = process.hrtime.bigint();
+    return true;
+  });
   const writer = new SseWriter(body);
   // Fastify destroys a body it pipes when the response closes. One it never pipes (an onSend hook
   // failed, and an error answer went out instead) is destroyed here, so the producer stops rather

@@ -52,6 +52,7 @@ import { ImageGenerationService } from '../images/image-generation-service.js';
 import { ClientSchemaChecker } from '../json/client-schema-checker.js';
 import { LocalModels } from '../local-models/local-models.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import { OtlpMetricsExport } from '../metrics/otlp-metrics-export.js';
 import { OcrAdmission } from '../ocr/ocr-admission.js';
 import { OcrService } from '../ocr/ocr-service.js';
 import { RequestLog } from '../request-log/request-log.js';
@@ -239,6 +240,9 @@ export async function composeGateway(
   const batchQueue = await openBatchQueue(options.server, options.team?.databaseUrl, log);
   const startup = new StartupState();
   const metrics = new GatewayMetrics(providers, breakers);
+  const otlpMetrics =
+    options.otlpMetrics &&
+    new OtlpMetricsExport(options.otlpMetrics, metrics, { version: options.version, instanceId }, log);
   const runner = new RouteRunner(models, log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
   /** What the use cases that load client documents need. */
   const ocrAdmission = new OcrAdmission({
@@ -380,8 +384,9 @@ export async function composeGateway(
       await batchRunner.stop(options.server.shutdownGraceMs);
       await localModels.close();
     },
-    /** Fastify's onClose: engines, pools, the ledger, the request log, the database and Redis close. */
+    /** Fastify's onClose: the OTLP metrics' last export, engines, pools, the ledger, the request log, the database and Redis close. */
     async release() {
+      await otlpMetrics?.close();
       await Promise.allSettled([...providers.values()].map((provider) => provider.close()));
       await media.pool.close();
       await schemas.close();

@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 
-interface Series {
+export interface Series {
   labels: Record<string, string | number>;
   /** Observations per bucket (not cumulative), one slot per upper bound. */
   counts: Float64Array;
@@ -25,15 +25,15 @@ interface ExportedValue {
 export class FastHistogram<Label extends string> {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  private readonly series: Series[] = [];
+  protected readonly series: Series[] = [];
   /** Label values, one Map level per label name, down to the series: found without building a key string per call. */
   private readonly index = new Map<string, unknown>();
 
   constructor(
     readonly name: string,
     readonly help: string,
-    private readonly labelNames: readonly Label[],
-    private readonly upperBounds: readonly number[],
+    protected readonly labelNames: readonly Label[],
+    protected readonly upperBounds: readonly number[],
     registry: Registry,
   ) {
     registry.registerMetric(this as never);

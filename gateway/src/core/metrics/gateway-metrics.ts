@@ -1,5 +1,5 @@
 import { Counter, Gauge, Registry } from 'prom-client';
-import { FastHistogram } from './fast-histogram.js';
+import { OtelHistogram, type HistogramSpec, type Underscored } from './otel-histogram.js';
 import type { Capability } from '../../providers/contracts/capability.js';
 import type { ProviderInstance } from '../../providers/contracts/provider-instance.js';
 import type { BreakerState } from '../routing/circuit-breaker.js';
@@ -17,85 +17,114 @@ export const OPERATION_BY_CAPABILITY: Record<Capability, string> = {
   transcription: 'transcription',
 };
 
-// Bucket boundaries advised by the OpenTelemetry semantic conventions.
+// Bucket boundaries the OpenTelemetry GenAI semantic conventions advise for each histogram.
 const GEN_AI_DURATION_BUCKETS = [
   0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
 ];
 const TIME_TO_FIRST_TOKEN_BUCKETS = [
   0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10,
 ];
+const TIME_PER_OUTPUT_TOKEN_BUCKETS = [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 2.5];
 const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
 const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 const BREAKER_STATES: BreakerState[] = ['closed', 'open', 'half_open'];
 
-const GEN_AI_LABEL_NAMES = ['gen_ai_operation_name', 'gen_ai_request_model', 'gen_ai_provider_name'] as const;
-type GenAiLabelName = (typeof GEN_AI_LABEL_NAMES)[number];
+const GEN_AI_ATTRIBUTES = [
+  'gen_ai.operation.name',
+  'gen_ai.request.model',
+  'gen_ai.response.model',
+  'gen_ai.provider.name',
+] as const;
+type GenAiAttribute = (typeof GEN_AI_ATTRIBUTES)[number];
 
+/** The attributes of one model operation: its model ids are the gateway's route ids, its provider the configured provider's id. */
 export interface GenAiLabels {
   operation: string;
-  model: string;
+  /** The route the client named ('unknown' for a name no route serves, so clients cannot add series). */
+  requestModel: string;
+  /** The route that answered ('' when none did); another than requestModel after a fallback. */
+  responseModel: string;
   provider: string;
 }
 
 /**
  * The gateway's Prometheus metrics, in a registry of its own (one per gateway, no global state).
  * Names follow the OpenTelemetry GenAI and HTTP semantic conventions, dots as underscores;
- * gateway-specific ones start with `switchyard_`. Breaker states and queue depths are read at scrape time.
+ * gateway-specific ones start with `switchyard_`. Breaker states and queue depths are read at scrape
+ * time. The histograms are also what an OTLP export sends (`histograms`, otlp-metrics-export.ts).
  */
 export class GatewayMetrics {
   readonly registry = new Registry();
-  private readonly httpDuration: FastHistogram<'http_request_method' | 'http_route' | 'http_response_status_code'>;
+  private readonly httpDuration: OtelHistogram<'http.request.method' | 'http.route' | 'http.response.status_code'>;
   private readonly errors: Counter;
-  private readonly serverDuration: FastHistogram<GenAiLabelName | 'error_type'>;
-  private readonly timeToFirstToken: FastHistogram<GenAiLabelName>;
-  private readonly clientDuration: FastHistogram<GenAiLabelName | 'error_type'>;
-  private readonly tokenUsage: FastHistogram<GenAiLabelName | 'gen_ai_token_type'>;
+  private readonly serverDuration: OtelHistogram<GenAiAttribute | 'error.type'>;
+  private readonly timeToFirstToken: OtelHistogram<GenAiAttribute>;
+  private readonly timePerOutputToken: OtelHistogram<GenAiAttribute>;
+  private readonly clientDuration: OtelHistogram<GenAiAttribute | 'error.type'>;
+  private readonly tokenUsage: OtelHistogram<GenAiAttribute | 'gen_ai.token.type'>;
+  /** OTLP exports that failed (the collector down, slow or refusing): none of them held up a request. */
+  private readonly exportFailures: Counter;
 
   constructor(providers: ReadonlyMap<string, ProviderInstance>, breakers: ProviderBreakers) {
     const registers = [this.registry];
-    const histogram = <Label extends string>(
-      name: string,
-      help: string,
-      labelNames: readonly Label[],
-      buckets: number[],
-    ) => new FastHistogram(name, help, labelNames, buckets, this.registry);
-    const genAi = GEN_AI_LABEL_NAMES;
-    this.httpDuration = histogram(
-      'http_server_request_duration_seconds',
-      'Duration of HTTP server requests, by route template and status code.',
-      ['http_request_method', 'http_route', 'http_response_status_code'],
-      HTTP_DURATION_BUCKETS,
-    );
+    const histogram = <Attribute extends string>(spec: HistogramSpec<Attribute>) =>
+      new OtelHistogram(spec, this.registry);
+    const genAi = GEN_AI_ATTRIBUTES;
+    this.httpDuration = histogram({
+      name: 'http.server.request.duration',
+      unit: 's',
+      description: 'Duration of HTTP server requests, by route template and status code.',
+      attributes: ['http.request.method', 'http.route', 'http.response.status_code'],
+      buckets: HTTP_DURATION_BUCKETS,
+    });
     this.errors = new Counter({
       name: 'switchyard_errors_total',
       help: "Error responses, by error type (the error body's code) and status code.",
       labelNames: ['error_type', 'http_response_status_code'],
       registers,
     });
-    this.serverDuration = histogram(
-      'gen_ai_server_request_duration_seconds',
-      'Duration of model requests served by the gateway, until the last byte of the answer.',
-      [...genAi, 'error_type'],
-      GEN_AI_DURATION_BUCKETS,
-    );
-    this.timeToFirstToken = histogram(
-      'gen_ai_server_time_to_first_token_seconds',
-      'Time from the request to the first streamed chunk of the answer.',
-      genAi,
-      TIME_TO_FIRST_TOKEN_BUCKETS,
-    );
-    this.clientDuration = histogram(
-      'gen_ai_client_operation_duration_seconds',
-      "Duration of the gateway's calls to its providers (retries and fallbacks included; for a stream, until it starts).",
-      [...genAi, 'error_type'],
-      GEN_AI_DURATION_BUCKETS,
-    );
-    this.tokenUsage = histogram(
-      'gen_ai_client_token_usage',
-      'Tokens used per request, by token type (input, output).',
-      [...genAi, 'gen_ai_token_type'],
-      TOKEN_BUCKETS,
-    );
+    this.serverDuration = histogram({
+      name: 'gen_ai.server.request.duration',
+      unit: 's',
+      description: 'Duration of model requests served by the gateway, until the last byte of the answer.',
+      attributes: [...genAi, 'error.type'],
+      buckets: GEN_AI_DURATION_BUCKETS,
+    });
+    this.timeToFirstToken = histogram({
+      name: 'gen_ai.server.time_to_first_token',
+      unit: 's',
+      description: "A successful stream's time from the request to its first content leaving the gateway.",
+      attributes: genAi,
+      buckets: TIME_TO_FIRST_TOKEN_BUCKETS,
+    });
+    this.timePerOutputToken = histogram({
+      name: 'gen_ai.server.time_per_output_token',
+      unit: 's',
+      description:
+        "A successful stream's time per output token after the first: (duration - time to first token) / (output tokens - 1).",
+      attributes: genAi,
+      buckets: TIME_PER_OUTPUT_TOKEN_BUCKETS,
+    });
+    this.clientDuration = histogram({
+      name: 'gen_ai.client.operation.duration',
+      unit: 's',
+      description:
+        "Duration of the gateway's calls to its providers (retries and fallbacks included; for a stream, until it starts).",
+      attributes: [...genAi, 'error.type'],
+      buckets: GEN_AI_DURATION_BUCKETS,
+    });
+    this.tokenUsage = histogram({
+      name: 'gen_ai.client.token.usage',
+      unit: '{token}',
+      description: 'Tokens used per request (the billed usage), by token type (input, output).',
+      attributes: [...genAi, 'gen_ai.token.type'],
+      buckets: TOKEN_BUCKETS,
+    });
+    this.exportFailures = new Counter({
+      name: 'switchyard_otlp_metric_export_failures_total',
+      help: 'OTLP metric exports that failed or timed out (the collector down, slow or refusing).',
+      registers,
+    });
     new Gauge({
       name: 'switchyard_provider_breaker_state',
       help: 'Circuit breaker of each provider: 1 for its current state (closed, open, half_open), 0 for the others.',
@@ -165,57 +194,52 @@ export class GatewayMetrics {
     errorType: string | undefined,
     tokens: { input: number; output: number } | undefined,
   ): void {
-    const { operation, model, provider } = labels;
-    this.serverDuration.observe(
-      {
-        gen_ai_operation_name: operation,
-        gen_ai_request_model: model,
-        gen_ai_provider_name: provider,
-        error_type: errorType ?? '',
-      },
-      seconds,
-    );
+    const attributes = genAiAttributes(labels);
+    this.serverDuration.observe({ ...attributes, error_type: errorType ?? '' }, seconds);
     if (!tokens) return;
-    this.tokenUsage.observe(
-      {
-        gen_ai_operation_name: operation,
-        gen_ai_request_model: model,
-        gen_ai_provider_name: provider,
-        gen_ai_token_type: 'input',
-      },
-      tokens.input,
-    );
-    this.tokenUsage.observe(
-      {
-        gen_ai_operation_name: operation,
-        gen_ai_request_model: model,
-        gen_ai_provider_name: provider,
-        gen_ai_token_type: 'output',
-      },
-      tokens.output,
-    );
+    this.tokenUsage.observe({ ...attributes, gen_ai_token_type: 'input' }, tokens.input);
+    this.tokenUsage.observe({ ...attributes, gen_ai_token_type: 'output' }, tokens.output);
   }
 
-  firstToken(labels: GenAiLabels, seconds: number): void {
-    this.timeToFirstToken.observe(
-      {
-        gen_ai_operation_name: labels.operation,
-        gen_ai_request_model: labels.model,
-        gen_ai_provider_name: labels.provider,
-      },
-      seconds,
-    );
+  /** A successful stream: its time to first token and, with more than one output token, the time per token after it. */
+  streamed(
+    labels: GenAiLabels,
+    firstTokenSeconds: number,
+    totalSeconds: number,
+    outputTokens: number | undefined,
+  ): void {
+    const attributes = genAiAttributes(labels);
+    this.timeToFirstToken.observe(attributes, firstTokenSeconds);
+    if (outputTokens !== undefined && outputTokens > 1)
+      this.timePerOutputToken.observe(attributes, (totalSeconds - firstTokenSeconds) / (outputTokens - 1));
   }
 
   providerCall(labels: GenAiLabels, seconds: number, errorType: string | undefined): void {
-    this.clientDuration.observe(
-      {
-        gen_ai_operation_name: labels.operation,
-        gen_ai_request_model: labels.model,
-        gen_ai_provider_name: labels.provider,
-        error_type: errorType ?? '',
-      },
-      seconds,
-    );
+    this.clientDuration.observe({ ...genAiAttributes(labels), error_type: errorType ?? '' }, seconds);
   }
+
+  exportFailed(): void {
+    this.exportFailures.inc();
+  }
+
+  /** The histograms, for an OTLP export: the GenAI ones and the HTTP server duration. */
+  histograms(): readonly OtelHistogram<string>[] {
+    return [
+      this.httpDuration,
+      this.serverDuration,
+      this.timeToFirstToken,
+      this.timePerOutputToken,
+      this.clientDuration,
+      this.tokenUsage,
+    ];
+  }
+}
+
+function genAiAttributes(labels: GenAiLabels): Record<Underscored<GenAiAttribute>, string> {
+  return {
+    gen_ai_operation_name: labels.operation,
+    gen_ai_request_model: labels.requestModel,
+    gen_ai_response_model: labels.responseModel,
+    gen_ai_provider_name: labels.provider,
+  };
 }

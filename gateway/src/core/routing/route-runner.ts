@@ -74,13 +74,14 @@ export class RouteRunner {
     const tried = { provider: first.provider.id };
     try {
       const result = await this.runCandidates(first, capability, signal, deadline, call, tried);
-      this.observe(capability, first, result.route.provider.id, started, undefined);
+      this.observe(capability, first, result.route.provider.id, result.route.id, started, undefined);
       return result;
     } catch (error) {
       this.observe(
         capability,
         first,
         tried.provider,
+        '',
         started,
         error instanceof GatewayError ? error.code : 'internal_error',
       );
@@ -94,10 +95,11 @@ export class RouteRunner {
     capability: Capability,
     first: ModelRoute,
     provider: string,
+    responseModel: string,
     started: number,
     errorType: string | undefined,
   ): void {
-    const labels = { operation: OPERATION_BY_CAPABILITY[capability], model: first.id, provider };
+    const labels = { operation: OPERATION_BY_CAPABILITY[capability], requestModel: first.id, responseModel, provider };
     this.metrics.providerCall(labels, (performance.now() - started) / 1000, errorType);
   }
 
