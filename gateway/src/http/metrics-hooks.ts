@@ -63,7 +63,13 @@ export function registerMetricsHooks(app: FastifyInstance, metrics: GatewayMetri
       labels,
       seconds,
       errorType ?? (request.failure ? (request.failure.code ?? 'stream_failed') : undefined),
-      usage && succeeded ? { input: usage.prompt_tokens, output: usage.completion_tokens } : undefined,
+      usage && succeeded
+        ? {
+            input: usage.prompt_tokens,
+            // An embedding has no output tokens to count.
+            output: operation === 'embeddings' ? undefined : usage.completion_tokens,
+          }
+        : undefined,
     );
     if (request.firstTokenAt !== null && succeeded)
       metrics.streamed(

@@ -192,13 +192,14 @@ export class GatewayMetrics {
     labels: GenAiLabels,
     seconds: number,
     errorType: string | undefined,
-    tokens: { input: number; output: number } | undefined,
+    tokens: { input: number; output: number | undefined } | undefined,
   ): void {
     const attributes = genAiAttributes(labels);
     this.serverDuration.observe({ ...attributes, error_type: errorType ?? '' }, seconds);
     if (!tokens) return;
     this.tokenUsage.observe({ ...attributes, gen_ai_token_type: 'input' }, tokens.input);
-    this.tokenUsage.observe({ ...attributes, gen_ai_token_type: 'output' }, tokens.output);
+    if (tokens.output !== undefined)
+      this.tokenUsage.observe({ ...attributes, gen_ai_token_type: 'output' }, tokens.output);
   }
 
   /** A successful stream: its time to first token and, with more than one output token, the time per token after it. */
