@@ -52,7 +52,6 @@ import { ImageGenerationService } from '../images/image-generation-service.js';
 import { ClientSchemaChecker } from '../json/client-schema-checker.js';
 import { LocalModels } from '../local-models/local-models.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import { OtlpMetricsExport } from '../metrics/otlp-metrics-export.js';
 import { OcrAdmission } from '../ocr/ocr-admission.js';
 import { OcrService } from '../ocr/ocr-service.js';
 import { RequestLog } from '../request-log/request-log.js';
@@ -240,9 +239,15 @@ export async function composeGateway(
   const batchQueue = await openBatchQueue(options.server, options.team?.databaseUrl, log);
   const startup = new StartupState();
   const metrics = new GatewayMetrics(providers, breakers);
+  // The OpenTelemetry SDK and its exporters are loaded only by a gateway that exports.
   const otlpMetrics =
     options.otlpMetrics &&
-    new OtlpMetricsExport(options.otlpMetrics, metrics, { version: options.version, instanceId }, log);
+    new (await import('../metrics/otlp-metrics-export.js')).OtlpMetricsExport(
+      options.otlpMetrics,
+      metrics,
+      { version: options.version, instanceId },
+      log,
+    );
   const runner = new RouteRunner(models, log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
   /** What the use cases that load client documents need. */
   const ocrAdmission = new OcrAdmission({

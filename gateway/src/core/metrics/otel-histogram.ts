@@ -1,5 +1,3 @@
-import { ValueType, type Attributes, type HrTime } from '@opentelemetry/api';
-import { AggregationTemporality, DataPointType, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
 import type { Registry } from 'prom-client';
 import { FastHistogram } from './fast-histogram.js';
 
@@ -22,6 +20,15 @@ export interface HistogramSpec<Attribute extends string> {
   buckets: readonly number[];
 }
 
+/** One series of an OtelHistogram as OTLP sends it. */
+export interface HistogramPoint {
+  attributes: Record<string, string | number>;
+  boundaries: number[];
+  bucketCounts: number[];
+  sum: number;
+  count: number;
+}
+
 function underscored<Name extends string>(name: Name): Underscored<Name> {
   return name.replaceAll('.', '_') as Underscored<Name>;
 }
@@ -30,12 +37,12 @@ function underscored<Name extends string>(name: Name): Underscored<Name> {
  * A FastHistogram named by OpenTelemetry's conventions: /metrics shows it under the Prometheus name
  * OpenTelemetry's compatibility rules give (dots as underscores, the unit as a suffix:
  * `gen_ai.client.operation.duration` is `gen_ai_client_operation_duration_seconds`), and an OTLP
- * export reads the same series as cumulative histogram points under the OpenTelemetry name, so
- * exporting adds nothing to the request path.
+ * export reads the same series (`points`) under the OpenTelemetry name, so exporting adds nothing
+ * to the request path.
  */
 export class OtelHistogram<Attribute extends string> extends FastHistogram<Underscored<Attribute>> {
   constructor(
-    private readonly spec: HistogramSpec<Attribute>,
+    readonly spec: HistogramSpec<Attribute>,
     registry: Registry,
   ) {
     super(
@@ -47,29 +54,21 @@ export class OtelHistogram<Attribute extends string> extends FastHistogram<Under
     );
   }
 
-  /** The series counted since `startTime`, as the OpenTelemetry SDK's metric data (what its exporters send). */
-  metricData(startTime: HrTime, endTime: HrTime): HistogramMetricData {
-    const { name, description, unit, attributes } = this.spec;
+  /**
+   * Each series counted so far under its OpenTelemetry attributes (a '' label value left out), with
+   * one count per bucket and the count above the last boundary, as OTLP's histogram points carry them.
+   */
+  points(): HistogramPoint[] {
     const boundaries = [...this.upperBounds];
-    return {
-      descriptor: { name, description, unit, valueType: ValueType.DOUBLE },
-      aggregationTemporality: AggregationTemporality.CUMULATIVE,
-      dataPointType: DataPointType.HISTOGRAM,
-      dataPoints: this.series.map(({ labels, counts, sum, count }) => {
-        const pointAttributes: Attributes = {};
-        attributes.forEach((attribute, i) => {
-          const value = labels[this.labelNames[i]];
-          if (value !== '') pointAttributes[attribute] = value;
-        });
-        const bucketCounts = Array.from(counts);
-        bucketCounts.push(count - bucketCounts.reduce((total, n) => total + n, 0));
-        return {
-          startTime,
-          endTime,
-          attributes: pointAttributes,
-          value: { buckets: { boundaries, counts: bucketCounts }, sum, count },
-        };
-      }),
-    };
+    return this.series.map(({ labels, counts, sum, count }) => {
+      const attributes: Record<string, string | number> = {};
+      this.spec.attributes.forEach((attribute, i) => {
+        const value = labels[this.labelNames[i]];
+        if (value !== '') attributes[attribute] = value;
+      });
+      const bucketCounts = Array.from(counts);
+      bucketCounts.push(count - bucketCounts.reduce((total, n) => total + n, 0));
+      return { attributes, boundaries, bucketCounts, sum, count };
+    });
   }
 }

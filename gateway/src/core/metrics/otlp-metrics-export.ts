@@ -2,15 +2,20 @@ import { ExportResultCode, hrTime, type ExportResult } from '@opentelemetry/core
 import { OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPMetricExporter as ProtobufMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
+import { ValueType, type HrTime } from '@opentelemetry/api';
 import {
+  AggregationTemporality,
+  DataPointType,
   MeterProvider,
   PeriodicExportingMetricReader,
+  type HistogramMetricData,
   type MetricProducer,
   type PushMetricExporter,
   type ResourceMetrics,
 } from '@opentelemetry/sdk-metrics';
 import type { OtlpMetricsSettings } from '../../config/otlp-metrics-settings.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
+import type { OtelHistogram } from './otel-histogram.js';
 
 interface ExportLogger {
   warn(object: object, message: string): void;
@@ -57,7 +62,7 @@ export class OtlpMetricsExport {
         const endTime = hrTime();
         const collected = metrics
           .histograms()
-          .map((histogram) => histogram.metricData(startTime, endTime))
+          .map((histogram) => metricData(histogram, startTime, endTime))
           .filter((data) => data.dataPoints.length > 0);
         const resourceMetrics: ResourceMetrics = {
           resource,
@@ -87,6 +92,22 @@ export class OtlpMetricsExport {
   async close(): Promise<void> {
     await this.provider.shutdown({ timeoutMillis: CLOSE_TIMEOUT_MS }).catch(() => undefined);
   }
+}
+
+/** A histogram's series as the OpenTelemetry SDK's cumulative metric data, what its exporters send. */
+function metricData(histogram: OtelHistogram<string>, startTime: HrTime, endTime: HrTime): HistogramMetricData {
+  const { name, description, unit } = histogram.spec;
+  return {
+    descriptor: { name, description, unit, valueType: ValueType.DOUBLE },
+    aggregationTemporality: AggregationTemporality.CUMULATIVE,
+    dataPointType: DataPointType.HISTOGRAM,
+    dataPoints: histogram.points().map(({ attributes, boundaries, bucketCounts, sum, count }) => ({
+      startTime,
+      endTime,
+      attributes,
+      value: { buckets: { boundaries, counts: bucketCounts }, sum, count },
+    })),
+  };
 }
 
 /** The exporter, telling `warnings` how each export went. */
