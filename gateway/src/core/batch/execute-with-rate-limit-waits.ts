@@ -7,8 +7,9 @@ const MAX_RATE_LIMIT_WAIT_SECONDS = 60;
 export const MAX_RATE_LIMIT_WAIT_MS = MAX_RATE_LIMIT_WAITS * MAX_RATE_LIMIT_WAIT_SECONDS * 1000;
 
 /**
- * Runs one queued request (never streamed), waiting out the key's 429s as `Retry-After` says (at
- * most 5 waits of 60 s): work in the background should not fail because its own key is busy. The
+ * Runs one queued request (never streamed), waiting out the key's 429s, and 503s that say when to
+ * come back (an engine still warming up), as `Retry-After` says (at most 5 waits of 60 s): work in
+ * the background should not fail because its key is busy or a local engine is starting. The
  * answer, or undefined when `stopping` cut a wait short (the line runs again later).
  */
 export async function executeWithRateLimitWaits(
@@ -20,7 +21,8 @@ export async function executeWithRateLimitWaits(
   for (let attempt = 0; ; attempt++) {
     const result = await execute(request.endpoint, { ...request.body, stream: false }, request.token, signal);
     const wait = result.retryAfter ?? 1;
-    if (result.status !== 429 || attempt >= MAX_RATE_LIMIT_WAITS || wait > MAX_RATE_LIMIT_WAIT_SECONDS) return result;
+    const comeBack = result.status === 429 || (result.status === 503 && result.retryAfter !== undefined);
+    if (!comeBack || attempt >= MAX_RATE_LIMIT_WAITS || wait > MAX_RATE_LIMIT_WAIT_SECONDS) return result;
     if (stopping.aborted) return undefined;
     await sleep(wait * 1000, undefined, { signal: AbortSignal.any([stopping, signal]) });
   }
