@@ -4,6 +4,7 @@ import { accountRoutes } from './account/account-routes.js';
 import { agentRoutes } from './agents/agent-routes.js';
 import { conversationRoutes } from './agents/conversation-routes.js';
 import { batchRoutes } from './batch/batch-routes.js';
+import { evalsRoutes } from './evals/evals-routes.js';
 import { chatRoutes } from './chat/chat-routes.js';
 import { completionRoutes } from './completions/completion-routes.js';
 import { embeddingRoutes } from './embeddings/embedding-routes.js';
@@ -34,6 +35,7 @@ import type { AgentsService } from '../core/agents/agents-service.js';
 import type { ConversationsService } from '../core/agents/conversations-service.js';
 import type { TranscriptionService } from '../core/audio/transcription-service.js';
 import type { BatchService } from '../core/batch/batch-service.js';
+import type { EvalsService } from '../core/evals/evals-service.js';
 import type { ChatService } from '../core/chat/chat-service.js';
 import type { CompletionService } from '../core/completions/completion-service.js';
 import type { DocumentService } from '../core/documents/document-service.js';
@@ -74,6 +76,7 @@ export interface ApiServices {
   imageGeneration: ImageGenerationService;
   imageAnalysis: ImageAnalysisService;
   batches: BatchService;
+  evals: EvalsService;
   agents: AgentsService;
   conversations: ConversationsService;
   localModels: LocalModels;
@@ -101,7 +104,7 @@ const uploadRoutes: FastifyPluginAsync<
 export const apiRoutes: FastifyPluginAsync<ApiServices> = async (app, services) => {
   const { status, metrics, models, keys, accounts, requestLog, settings, chat, documents, responses } = services;
   const { completions, fim, embeddings, files, fileLinks, ocr, transcription, uploads } = services;
-  const { imageGeneration, imageAnalysis, batches, agents, conversations, localModels } = services;
+  const { imageGeneration, imageAnalysis, batches, evals, agents, conversations, localModels } = services;
   await app.register(statusRoutes, { status });
   await app.register(healthRoutes, { status });
   await app.register(metricsRoutes, { metrics });
@@ -124,6 +127,7 @@ export const apiRoutes: FastifyPluginAsync<ApiServices> = async (app, services) 
   await app.register(speechRoutes);
   await app.register(batchRoutes, { batches });
   await app.register(mistralBatchJobsRoutes, { batches });
+  await app.register(evalsRoutes, { evals });
   await app.register(agentRoutes, { agents, chat, models });
   await app.register(conversationRoutes, { conversations });
   await app.register(localModelsRoutes, { localModels });

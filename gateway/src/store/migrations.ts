@@ -414,4 +414,53 @@ export const MIGRATIONS: Migration[] = [
       DROP INDEX usage_model_cover;
     `,
   },
+  {
+    version: 18,
+    name: 'evals, their runs and output items',
+    // OpenAI's Evals API. A run's items are stored once per (run, row), whichever instance graded
+    // them, so a row run twice (an instance killed mid-row) counts once; the run's counters grow with
+    // each stored item, and its summary is written when it ends.
+    sql: `
+      CREATE TABLE evals (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        metadata TEXT NOT NULL,
+        data_source_config TEXT NOT NULL,
+        testing_criteria TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        key_id TEXT
+      );
+      CREATE INDEX evals_created ON evals (created_at, id);
+      CREATE TABLE eval_runs (
+        id TEXT PRIMARY KEY,
+        eval_id TEXT NOT NULL REFERENCES evals (id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        model TEXT,
+        status TEXT NOT NULL,
+        data_source TEXT NOT NULL,
+        metadata TEXT NOT NULL,
+        error TEXT,
+        created_at INTEGER NOT NULL,
+        key_id TEXT,
+        total INTEGER NOT NULL,
+        passed INTEGER NOT NULL,
+        failed INTEGER NOT NULL,
+        errored INTEGER NOT NULL,
+        summary TEXT
+      );
+      CREATE INDEX eval_runs_eval ON eval_runs (eval_id, created_at, id);
+      CREATE TABLE eval_run_items (
+        run_id TEXT NOT NULL REFERENCES eval_runs (id) ON DELETE CASCADE,
+        item_index INTEGER NOT NULL,
+        id TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        datasource_item TEXT NOT NULL,
+        sample TEXT NOT NULL,
+        results TEXT NOT NULL,
+        usage TEXT NOT NULL,
+        PRIMARY KEY (run_id, item_index)
+      );
+    `,
+  },
 ];

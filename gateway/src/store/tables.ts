@@ -79,6 +79,51 @@ export interface Tables {
     ok: number;
     result: string;
   };
+  /** OpenAI's evals: a data source config and testing criteria (JSON), owned by the key that made them. */
+  evals: {
+    id: string;
+    name: string;
+    /** JSON object, or 'null'. */
+    metadata: string;
+    data_source_config: string;
+    testing_criteria: string;
+    /** Seconds. */
+    created_at: number;
+    key_id: string | null;
+  };
+  /** One run of an eval; the result counters grow as items are stored, `summary` is written when it ends. */
+  eval_runs: {
+    id: string;
+    eval_id: string;
+    name: string;
+    model: string | null;
+    status: string;
+    data_source: string;
+    metadata: string;
+    /** JSON `{code, message}` of a failed run, or null. */
+    error: string | null;
+    created_at: number;
+    key_id: string | null;
+    total: number;
+    passed: number;
+    failed: number;
+    errored: number;
+    /** JSON `{per_model_usage, per_testing_criteria_results}` once the run ended, else null (read from the items). */
+    summary: string | null;
+  };
+  /** A run's output item: one per row of its data, stored once per (run, row). */
+  eval_run_items: {
+    run_id: string;
+    item_index: number;
+    id: string;
+    created_at: number;
+    status: string;
+    datasource_item: string;
+    sample: string;
+    results: string;
+    /** JSON `[{model, calls, prompt_tokens, completion_tokens, cached_tokens}]`: the sample's and the judges' requests. */
+    usage: string;
+  };
   agents: {
     id: string;
     name: string;

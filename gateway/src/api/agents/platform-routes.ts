@@ -20,7 +20,6 @@ const SURFACES: { prefix: string; platform: 'Mistral' | 'OpenAI'; what: string }
   { prefix: '/v1/threads', platform: 'OpenAI', what: 'assistant threads and runs' },
   { prefix: '/v1/fine_tuning', platform: 'OpenAI', what: 'fine-tuning jobs' },
   { prefix: '/v1/uploads', platform: 'OpenAI', what: 'multipart uploads' },
-  { prefix: '/v1/evals', platform: 'OpenAI', what: 'evals' },
   { prefix: '/v1/containers', platform: 'OpenAI', what: 'containers' },
   { prefix: '/v1/realtime', platform: 'OpenAI', what: 'realtime sessions' },
 ];

@@ -14,7 +14,17 @@ import { FileObject } from './file-schemas.js';
 const FilePath = Type.Object({ file_id: Type.String({ minLength: 1 }) });
 /** A plain type/subtype; anything else (parameters, control or non-ASCII characters) is stored as application/octet-stream. */
 const MEDIA_TYPE = /^[\w.+-]{1,100}\/[\w.+-]{1,100}$/;
-const PURPOSES = ['batch', 'batch_output', 'image_generation', 'fine-tune', 'assistants', 'user_data', 'ocr', 'vision'];
+const PURPOSES = [
+  'batch',
+  'batch_output',
+  'evals',
+  'image_generation',
+  'fine-tune',
+  'assistants',
+  'user_data',
+  'ocr',
+  'vision',
+];
 
 /** Files: uploads (batch input) and what the gateway generates (images, batch output), served by id. */
 export const fileRoutes: FastifyPluginAsyncTypebox<{

@@ -1,5 +1,11 @@
-/** One request of a batch, as queued: enough to run it without reading the input file again. */
+/** What queued work belongs to: a batch's lines, or an eval run's items (core/evals), on the one queue. */
+export type BatchJobKind = 'batch' | 'eval_run';
+
+/** One request of a batch (or one item of an eval run), as queued: enough to run it without reading the input again. */
 export interface QueuedBatchLine {
+  /** Absent on lines queued by an older version: a batch's. */
+  kind?: BatchJobKind;
+  /** The batch's id, or the eval run's. */
   batchId: string;
   /** The key that created the batch: lines are taken in turns by key, then by batch. Absent on lines queued by an older version. */
   keyId?: string | null;
@@ -33,12 +39,12 @@ export interface BatchConcurrency {
 export interface BatchLineQueue {
   /** True when queued work outlives the process (nothing to queue again at start). */
   readonly durable: boolean;
-  /** Starts handing work to `handlers`. */
-  start(handlers: BatchQueueHandlers): Promise<void>;
-  /** Queues the start of a new batch (validation, then its lines). */
-  queueBatch(batchId: string): Promise<void>;
+  /** Starts handing each kind's work to its handlers. */
+  start(handlers: Record<BatchJobKind, BatchQueueHandlers>): Promise<void>;
+  /** Queues the start of a new batch (validation, then its lines); `kind` defaults to a batch. */
+  queueBatch(batchId: string, kind?: BatchJobKind): Promise<void>;
   /** Queues the writing of a batch's files (once per batch; pg-boss retries it if the instance dies). */
-  queueFinalise(batchId: string): Promise<void>;
+  queueFinalise(batchId: string, kind?: BatchJobKind): Promise<void>;
   /** Queues lines; a line queued before for the same batch is not queued twice. */
   queueLines(lines: QueuedBatchLine[]): Promise<void>;
   /** Team mode: `announce` tells the other instances that work was queued here (they then look at once). */

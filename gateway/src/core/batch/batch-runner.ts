@@ -1,29 +1,19 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { BatchLineResult, BatchRecord, BatchesRepository, BatchStatus } from '../../store/batches-repository.js';
 import type { OwnerScope } from '../../store/owner-scope.js';
 import type { FileStore } from '../files/file-store.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newId } from '../ids/ids.js';
 import type { KeyService } from '../account/key-service.js';
+import type { BatchExecutor } from './batch-executor.js';
 import { parseBatchInput, type BatchRequestLine } from './parse-batch-input.js';
-import type { BatchLineQueue, QueuedBatchLine } from './batch-line-queue.js';
-
-/** Runs one request of a batch through the gateway's own pipeline (auth, limits, billing, logging). */
-export type BatchExecutor = (
-  endpoint: string,
-  body: Record<string, unknown>,
-  token: string,
-  signal: AbortSignal,
-) => Promise<{ status: number; body: unknown; requestId: string; retryAfter?: number }>;
+import type { BatchLineQueue, BatchQueueHandlers, QueuedBatchLine } from './batch-line-queue.js';
+import { executeWithRateLimitWaits } from './execute-with-rate-limit-waits.js';
+import { untilAborted } from './until-aborted.js';
+import type { QueueWorker } from './queue-worker.js';
 
 export interface BatchRunnerLogger {
   warn(object: Record<string, unknown>, message: string): void;
 }
-
-const MAX_RATE_LIMIT_WAITS = 5;
-const MAX_RATE_LIMIT_WAIT_SECONDS = 60;
-/** The longest a line may wait on 429s on top of its requests (for the queue's expiry of a line). */
-export const MAX_RATE_LIMIT_WAIT_MS = MAX_RATE_LIMIT_WAITS * MAX_RATE_LIMIT_WAIT_SECONDS * 1000;
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
@@ -31,21 +21,6 @@ export function windowSeconds(window: string): number {
   const match = /^(\d+)(h|d)$/.exec(window);
   if (!match) return 24 * 3600;
   return Number(match[1]) * (match[2] === 'd' ? 86_400 : 3_600);
-}
-
-/** The work's result, or undefined as soon as `signal` aborts (the work's own result or failure is then ignored). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work
-      .then(
-        (value) => (signal.aborted ? resolve(undefined) : resolve(value)),
-        (error: unknown) => (signal.aborted ? resolve(undefined) : reject(error)),
-      )
-      .finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** A line stopped before its result was stored (the instance is stopping): it runs again, at the next start or on another instance. */
@@ -64,7 +39,7 @@ const UNFINISHED: BatchStatus[] = ['validating', 'in_progress', 'finalizing', 'c
 /** How often an instance with lines in flight re-reads their batches' status (a cancel missed over Redis). */
 const STATUS_CHECK_MS = 3000;
 
-export class BatchRunner {
+export class BatchRunner implements QueueWorker {
   /** Aborts of the lines in flight on this instance, per batch (a cancel or expiry stops them). */
   private readonly inFlight = new Map<string, Set<AbortController>>();
   /** The internal token each batch's lines run with on this instance. */
@@ -86,19 +61,21 @@ export class BatchRunner {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** What the queue calls for batches' work. */
+  readonly handlers: BatchQueueHandlers = {
+    startBatch: (id) => this.startBatch(id),
+    finaliseBatch: (id) => this.finalise(id),
+    runLine: (line, signal) => this.runLine(line, signal),
+  };
+
   /**
-   * Starts taking work, and queues the unfinished batches again: their start (the lines not stored
-   * yet) or their files. On pg-boss the job ids are the batch's, so that queues nothing twice while
-   * the jobs exist, and picks up batches that were running before the queue existed.
+   * Once the queue takes work: queues the unfinished batches again, their start (the lines not
+   * stored yet) or their files. On pg-boss the job ids are the batch's, so that queues nothing twice
+   * while the jobs exist, and picks up batches that were running before the queue existed.
    */
-  async start(): Promise<void> {
+  async resume(): Promise<void> {
     this.statusCheck = setInterval(() => void this.abortLinesOfStoppedBatches(), STATUS_CHECK_MS);
     this.statusCheck.unref();
-    await this.queue.start({
-      startBatch: (id) => this.startBatch(id),
-      finaliseBatch: (id) => this.finalise(id),
-      runLine: (line, signal) => this.runLine(line, signal),
-    });
     for (const batch of await this.batches.withStatus([...UNFINISHED, 'expired'])) {
       if (batch.status === 'validating' || batch.status === 'in_progress') await this.queue.queueBatch(batch.id);
       else if (batch.status !== 'expired' || (batch.output_file_id === null && batch.error_file_id === null))
@@ -109,16 +86,6 @@ export class BatchRunner {
   /** Queues a new batch (it is validated, then its lines are queued). */
   async enqueue(id: string): Promise<void> {
     await this.queue.queueBatch(id);
-  }
-
-  /** Team mode: `announce` tells the other instances that batch work was queued here, so they look for it at once. */
-  announceQueuedTo(announce: () => void): void {
-    this.queue.announceQueuedTo?.(announce);
-  }
-
-  /** Batch work was queued on another instance: look for it now rather than at the next idle poll. */
-  wakeQueue(): void {
-    this.queue.wake?.();
   }
 
   /** Team mode: `announce` tells the other instances that a batch stopped (cancelled, expired), so they abort its lines in flight. */
@@ -176,15 +143,19 @@ export class BatchRunner {
   }
 
   /**
-   * Starts no further line and lets the ones in flight finish and be stored within `graceMs`, so a
-   * graceful stop never sends a line upstream twice. A line still running after that is abandoned
-   * (not stored: it runs again at the next start, or on another instance).
+   * Stopping begins (`BatchWork.stop`): no further line starts, and the ones in flight finish and are
+   * stored within the queue's grace, so a graceful stop never sends a line upstream twice. A line
+   * still running after that is abandoned (not stored: it runs again at the next start, or on
+   * another instance).
    */
-  async stop(graceMs: number): Promise<void> {
+  beginStop(): void {
     this.stopping = true;
     clearInterval(this.statusCheck);
     this.stopRequested.abort();
-    await this.queue.stop(graceMs);
+  }
+
+  /** The queue stopped: the batches' internal tokens go. */
+  stopped(): void {
     for (const token of this.tokens.values()) this.keys.revokeInternalToken(token);
     this.tokens.clear();
   }
@@ -256,7 +227,12 @@ export class BatchRunner {
     try {
       const signal = AbortSignal.any([stopped.signal, abandon]);
       const result = await untilAborted(
-        this.executeWithRateLimitWaits(batch.endpoint, line.body, this.tokenFor(batch), signal),
+        executeWithRateLimitWaits(
+          this.execute,
+          { endpoint: batch.endpoint, body: line.body, token: this.tokenFor(batch) },
+          signal,
+          this.stopRequested.signal,
+        ),
         signal,
       );
       // Cancelled or expired meanwhile: the result is not stored.
@@ -297,22 +273,6 @@ export class BatchRunner {
     if (token && !this.inFlight.has(batchId)) {
       this.keys.revokeInternalToken(token);
       this.tokens.delete(batchId);
-    }
-  }
-
-  /** The line's result, or undefined when stopping cut a rate-limit wait short (the line runs again). */
-  private async executeWithRateLimitWaits(
-    endpoint: string,
-    body: Record<string, unknown>,
-    token: string,
-    signal: AbortSignal,
-  ) {
-    for (let attempt = 0; ; attempt++) {
-      const result = await this.execute(endpoint, { ...body, stream: false }, token, signal);
-      const wait = result.retryAfter ?? 1;
-      if (result.status !== 429 || attempt >= MAX_RATE_LIMIT_WAITS || wait > MAX_RATE_LIMIT_WAIT_SECONDS) return result;
-      if (this.stopping) return undefined;
-      await sleep(wait * 1000, undefined, { signal: AbortSignal.any([this.stopRequested.signal, signal]) });
     }
   }
 

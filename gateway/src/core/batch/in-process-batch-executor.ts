@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BatchExecutor } from './batch-runner.js';
+import type { BatchExecutor } from './batch-executor.js';
 
 /**
  * The header whose random id ties a batch line's in-process request to its abort: Fastify's inject

@@ -1,4 +1,10 @@
-import type { BatchConcurrency, BatchLineQueue, BatchQueueHandlers, QueuedBatchLine } from './batch-line-queue.js';
+import type {
+  BatchConcurrency,
+  BatchJobKind,
+  BatchLineQueue,
+  BatchQueueHandlers,
+  QueuedBatchLine,
+} from './batch-line-queue.js';
 
 interface QueueLogger {
   warn(object: Record<string, unknown>, message: string): void;
@@ -20,7 +26,7 @@ interface WaitingBatch {
  */
 export class InProcessBatchQueue implements BatchLineQueue {
   readonly durable = false;
-  private handlers: BatchQueueHandlers | undefined;
+  private handlers: Record<BatchJobKind, BatchQueueHandlers> | undefined;
   /** Waiting lines per batch, in the order the batches were queued. */
   private readonly waiting = new Map<string, WaitingBatch>();
   /** When each key with waiting lines last had a line started; a key or batch that starts waiting ranks just before those served since. */
@@ -39,23 +45,23 @@ export class InProcessBatchQueue implements BatchLineQueue {
     private readonly logger: QueueLogger,
   ) {}
 
-  async start(handlers: BatchQueueHandlers): Promise<void> {
+  async start(handlers: Record<BatchJobKind, BatchQueueHandlers>): Promise<void> {
     this.handlers = handlers;
     this.pump();
   }
 
-  async queueBatch(batchId: string): Promise<void> {
+  async queueBatch(batchId: string, kind: BatchJobKind = 'batch'): Promise<void> {
     if (this.stopped) return;
     this.track(
-      this.handlers!.startBatch(batchId).catch((error: unknown) =>
+      this.handlers![kind].startBatch(batchId).catch((error: unknown) =>
         this.logger.warn({ batch: batchId, err: error }, 'batch could not be started'),
       ),
     );
   }
 
-  async queueFinalise(batchId: string): Promise<void> {
+  async queueFinalise(batchId: string, kind: BatchJobKind = 'batch'): Promise<void> {
     this.track(
-      this.handlers!.finaliseBatch(batchId).catch((error: unknown) =>
+      this.handlers![kind].finaliseBatch(batchId).catch((error: unknown) =>
         this.logger.warn({ batch: batchId, err: error }, 'batch could not be finalised'),
       ),
     );
@@ -103,7 +109,7 @@ export class InProcessBatchQueue implements BatchLineQueue {
       this.inFlight++;
       this.inFlightPerBatch.set(line.batchId, (this.inFlightPerBatch.get(line.batchId) ?? 0) + 1);
       this.track(
-        this.handlers
+        this.handlers[line.kind ?? 'batch']
           .runLine(line, this.abandon.signal)
           .catch((error: unknown) =>
             this.logger.warn({ batch: line.batchId, line: line.line, err: error }, 'batch line failed'),

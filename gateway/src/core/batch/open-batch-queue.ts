@@ -1,7 +1,7 @@
 import type { ServerSettings } from '../../config/file-settings.js';
 import { openJobQueue } from '../../store/job-queue.js';
 import type { BatchLineQueue } from './batch-line-queue.js';
-import { MAX_RATE_LIMIT_WAIT_MS } from './batch-runner.js';
+import { MAX_RATE_LIMIT_WAIT_MS } from './execute-with-rate-limit-waits.js';
 import { InProcessBatchQueue } from './in-process-batch-queue.js';
 import { PgBossBatchQueue } from './pg-boss-batch-queue.js';
 

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job, PgBoss } from '../../store/job-queue.js';
-import type { BatchConcurrency, BatchLineQueue, BatchQueueHandlers, QueuedBatchLine } from './batch-line-queue.js';
+import type {
+  BatchConcurrency,
+  BatchJobKind,
+  BatchLineQueue,
+  BatchQueueHandlers,
+  QueuedBatchLine,
+} from './batch-line-queue.js';
 
 /** A batch's start (validation, its lines queued) and its end (the files written). */
 const BATCH_QUEUE = 'switchyard-batch';
@@ -26,6 +32,8 @@ const IDLE_POLL_MAX_MS = 8000;
 const BATCH_POLL_SECONDS = 8;
 
 interface BatchStep {
+  /** Absent on steps queued by an older version: a batch's. */
+  kind?: BatchJobKind;
   batchId: string;
   step: 'start' | 'finalise';
 }
@@ -80,7 +88,7 @@ export class PgBossBatchQueue implements BatchLineQueue {
     private readonly logger: QueueLogger,
   ) {}
 
-  async start(handlers: BatchQueueHandlers): Promise<void> {
+  async start(handlers: Record<BatchJobKind, BatchQueueHandlers>): Promise<void> {
     const expireInSeconds = Math.max(HEARTBEAT_SECONDS, this.settings.lineExpirySeconds);
     // A finished line's job (its body) is deleted after an hour: its result is in batch_lines by then.
     const retries = {
@@ -94,10 +102,10 @@ export class PgBossBatchQueue implements BatchLineQueue {
     this.batchWorker = await this.boss.work<BatchStep>(
       BATCH_QUEUE,
       { pollingIntervalSeconds: BATCH_POLL_SECONDS, batchSize: 1 },
-      async ([job]) =>
-        job!.data.step === 'finalise'
-          ? handlers.finaliseBatch(job!.data.batchId)
-          : handlers.startBatch(job!.data.batchId),
+      async ([job]) => {
+        const { kind = 'batch', step, batchId } = job!.data;
+        return step === 'finalise' ? handlers[kind].finaliseBatch(batchId) : handlers[kind].startBatch(batchId);
+      },
     );
     this.heartbeat = setInterval(() => this.touch(), (HEARTBEAT_SECONDS / 2) * 1000);
     this.loop = this.fetchLines(handlers);
@@ -119,15 +127,15 @@ export class PgBossBatchQueue implements BatchLineQueue {
     this.announceQueued();
   }
 
-  async queueBatch(batchId: string): Promise<void> {
-    await this.boss.send(BATCH_QUEUE, { batchId, step: 'start' } satisfies BatchStep, {
+  async queueBatch(batchId: string, kind: BatchJobKind = 'batch'): Promise<void> {
+    await this.boss.send(BATCH_QUEUE, { kind, batchId, step: 'start' } satisfies BatchStep, {
       id: stableJobId(`start:${batchId}`),
     });
     this.queued();
   }
 
-  async queueFinalise(batchId: string): Promise<void> {
-    await this.boss.send(BATCH_QUEUE, { batchId, step: 'finalise' } satisfies BatchStep, {
+  async queueFinalise(batchId: string, kind: BatchJobKind = 'batch'): Promise<void> {
+    await this.boss.send(BATCH_QUEUE, { kind, batchId, step: 'finalise' } satisfies BatchStep, {
       id: stableJobId(`finalise:${batchId}`),
     });
     this.queued();
@@ -163,7 +171,7 @@ export class PgBossBatchQueue implements BatchLineQueue {
   }
 
   /** Keeps up to `concurrency.lines` lines in flight, fetching one as soon as a slot frees up. */
-  private async fetchLines(handlers: BatchQueueHandlers): Promise<void> {
+  private async fetchLines(handlers: Record<BatchJobKind, BatchQueueHandlers>): Promise<void> {
     const { lines } = this.settings.concurrency;
     while (!this.stopping) {
       let fetched: Job<QueuedBatchLine> | undefined;
@@ -214,13 +222,13 @@ export class PgBossBatchQueue implements BatchLineQueue {
     return undefined;
   }
 
-  private run(job: Job<QueuedBatchLine>, handlers: BatchQueueHandlers): void {
+  private run(job: Job<QueuedBatchLine>, handlers: Record<BatchJobKind, BatchQueueHandlers>): void {
     const batchId = job.data.batchId;
     const key = keyOf(job.data);
     this.perBatch.set(batchId, (this.perBatch.get(batchId) ?? 0) + 1);
     this.perKey.set(key, (this.perKey.get(key) ?? 0) + 1);
     this.batchKeys.set(batchId, key);
-    const settled = handlers
+    const settled = handlers[job.data.kind ?? 'batch']
       .runLine(job.data, this.abandon.signal)
       .then(
         () => this.boss.complete(LINE_QUEUE, job.id),

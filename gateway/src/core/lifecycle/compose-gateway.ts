@@ -8,6 +8,7 @@ import { WorkPool } from '../../media/work-pool/work-pool.js';
 import { AccountRepository } from '../../store/account-repository.js';
 import { AgentsRepository } from '../../store/agents-repository.js';
 import { BatchesRepository } from '../../store/batches-repository.js';
+import { EvalsRepository } from '../../store/evals-repository.js';
 import { ConversationsRepository } from '../../store/conversations-repository.js';
 import { openDatabase, type Database } from '../../store/database.js';
 import { FilesRepository } from '../../store/files-repository.js';
@@ -28,6 +29,7 @@ import { ConversationsService } from '../agents/conversations-service.js';
 import { TranscriptionService } from '../audio/transcription-service.js';
 import { BatchRunner } from '../batch/batch-runner.js';
 import { BatchService } from '../batch/batch-service.js';
+import { BatchWork } from '../batch/batch-work.js';
 import {
   inProcessBatchExecutor,
   type InProcessBatchExecutor,
@@ -43,6 +45,8 @@ import { ChatService } from '../chat/chat-service.js';
 import { CompletionService } from '../completions/completion-service.js';
 import { DocumentService } from '../documents/document-service.js';
 import { EmbeddingService } from '../embeddings/embedding-service.js';
+import { EvalRunner } from '../evals/eval-runner.js';
+import { EvalsService } from '../evals/evals-service.js';
 import { databaseWriteErrorReporter } from '../errors/database-write-errors.js';
 import { OutageWarnings } from '../errors/outage-warnings.js';
 import { FileStore } from '../files/file-store.js';
@@ -321,6 +325,10 @@ export async function composeGateway(
     lastTest: (id) => settings.lastCheck(id),
   });
   const batchRunner = new BatchRunner(batchesRepository, files, keys, batchExecutor.run, batchQueue, log);
+  const evalsRepository = new EvalsRepository(db);
+  const evalRunner = new EvalRunner(evalsRepository, files, keys, batchExecutor.run, batchQueue, log);
+  // Batches and eval runs share the one queue: its concurrency bounds both, restarts and other instances resume both.
+  const batchWork = new BatchWork(batchQueue, { batch: batchRunner, eval_run: evalRunner });
   const conversations = new ConversationsService(conversationsRepository, agents, models, quotas, chat);
   const localModels = new LocalModels(
     { dataDir: options.dataDir, hub: options.hub },
@@ -350,13 +358,14 @@ export async function composeGateway(
     imageAnalysis: new ImageAnalysisService(useCaseDeps),
     documents: new DocumentService(useCaseDeps),
     batches: new BatchService({ files, batches: batchesRepository, batchRunner, quotas, models }),
+    evals: new EvalsService({ evals: evalsRepository, runner: evalRunner, files, models, schemas }),
     agents,
     conversations,
     localModels,
   };
   await requestLog.load();
   await settings.reload();
-  await team?.join({ keys, models, accounts, breakers, settings, batchRunner, providerIds: [...providers.keys()] });
+  await team?.join({ keys, models, accounts, breakers, settings, batchWork, providerIds: [...providers.keys()] });
   await team?.shareRequestLog(requestLog);
   await team?.shareConfigReloads(configReload);
 
@@ -370,11 +379,9 @@ export async function composeGateway(
     outages,
     batchLines: batchExecutor as Pick<InProcessBatchExecutor, 'lineSignal'>,
     control,
-    /** Fastify's onReady: the batch runner and local models start, engines warm in the background. */
+    /** Fastify's onReady: the batch queue (batches, eval runs) and local models start, engines warm in the background. */
     async ready() {
-      await batchRunner
-        .start()
-        .catch((error: unknown) => log.error({ err: error }, 'the batch runner could not start'));
+      await batchWork.start().catch((error: unknown) => log.error({ err: error }, 'the batch runner could not start'));
       await localModels.start().catch((error: unknown) => log.error({ err: error }, 'local models failed to start'));
       if (!options.server.warmEngines) return;
       const routed = new Set(models.all().map((route) => route.provider));
@@ -383,10 +390,10 @@ export async function composeGateway(
         if (!closing) log.error({ provider: providerId, err: error }, 'engine failed to warm up');
       });
     },
-    /** Fastify's preClose: batch lines in flight finish (within server.shutdown_grace_ms), downloads stop. */
+    /** Fastify's preClose: batch lines and eval rows in flight finish (within server.shutdown_grace_ms), downloads stop. */
     async drain() {
       closing = true;
-      await batchRunner.stop(options.server.shutdownGraceMs);
+      await batchWork.stop(options.server.shutdownGraceMs);
       await localModels.close();
     },
     /** Fastify's onClose: the OTLP metrics' last export, engines, pools, the ledger, the request log, the database and Redis close. */

@@ -1,7 +1,7 @@
 import { ConfigError } from '../../config/config-error.js';
 import { openRedis, redactedRedisUrl, type RedisConnection } from '../../store/redis/redis-connection.js';
 import type { AccountService } from '../account/account-service.js';
-import type { BatchRunner } from '../batch/batch-runner.js';
+import type { BatchWork } from '../batch/batch-work.js';
 import type { KeyService } from '../account/key-service.js';
 import { RedisRateLimiter } from '../account/redis-rate-limiter.js';
 import { retryAtStart } from '../../store/redis/retry-at-start.js';
@@ -42,8 +42,8 @@ export interface SharedServices {
   settings: SettingsService;
   /** The configured providers, whose breakers may already be open on other instances. */
   providerIds: string[];
-  /** Batches cancelled or expired on one instance stop their lines in flight on every instance. */
-  batchRunner: BatchRunner;
+  /** Batches and eval runs cancelled or expired on one instance stop their lines in flight on every instance. */
+  batchWork: BatchWork;
 }
 
 interface TeamLogger {
@@ -96,7 +96,7 @@ export class TeamMode {
 
   /** Announces this instance's changes and follows the others'. */
   async join(services: SharedServices): Promise<void> {
-    const { keys, models, accounts, breakers, settings, providerIds, batchRunner } = services;
+    const { keys, models, accounts, breakers, settings, providerIds, batchWork } = services;
     const reloadSettings = () =>
       void settings
         .reload()
@@ -122,8 +122,8 @@ export class TeamMode {
       );
       this.publish({ topic: 'breaker', provider, transition });
     });
-    batchRunner.announceStopsTo((batchId) => this.publish({ topic: 'batch-stopped', batchId }));
-    batchRunner.announceQueuedTo(() => this.publish({ topic: 'batch-queued' }));
+    batchWork.announceStopsTo((batchId) => this.publish({ topic: 'batch-stopped', batchId }));
+    batchWork.announceQueuedTo(() => this.publish({ topic: 'batch-queued' }));
 
     this.redis.subscriber.on('message', (channel: string, text: string) => {
       if (channel !== this.channel) return;
@@ -148,9 +148,9 @@ export class TeamMode {
         case 'breaker':
           return breakers.follow(change.provider, change.transition);
         case 'batch-stopped':
-          return batchRunner.abortLines(change.batchId);
+          return batchWork.abortLines(change.batchId);
         case 'batch-queued':
-          return batchRunner.wakeQueue();
+          return batchWork.wakeQueue();
       }
     });
     this.redis.subscriber.on('close', () => this.closing || this.lostRedis());
@@ -162,7 +162,7 @@ export class TeamMode {
       this.reread('the model state', () => models.reloadState());
       this.reread('the account', () => accounts.reload());
       reloadSettings();
-      batchRunner.wakeQueue();
+      batchWork.wakeQueue();
     });
     // Asked again with backoff when slow (a busy start); without this channel the caches would go stale.
     await retryAtStart(
