@@ -145,12 +145,12 @@ export class EvalsRepository {
 
   /** Deletes the eval with its runs and their items. */
   async deleteEval(id: string): Promise<void> {
-    await this.db.query.transaction().execute(async (trx) => {
-      const runs = trx.selectFrom('eval_runs').select('id').where('eval_id', '=', id);
-      await trx.deleteFrom('eval_run_items').where('run_id', 'in', runs).execute();
-      await trx.deleteFrom('eval_runs').where('eval_id', '=', id).execute();
-      await trx.deleteFrom('evals').where('id', '=', id).execute();
-    });
+    const runs = this.db.query.selectFrom('eval_runs').select('id').where('eval_id', '=', id);
+    await this.db.atomically([
+      this.db.query.deleteFrom('eval_run_items').where('run_id', 'in', runs).compile(),
+      this.db.query.deleteFrom('eval_runs').where('eval_id', '=', id).compile(),
+      this.db.query.deleteFrom('evals').where('id', '=', id).compile(),
+    ]);
   }
 
   async insertRun(record: EvalRunRecord): Promise<void> {
@@ -235,10 +235,10 @@ export class EvalsRepository {
 
   /** Deletes the run and its items. */
   async deleteRun(id: string): Promise<void> {
-    await this.db.query.transaction().execute(async (trx) => {
-      await trx.deleteFrom('eval_run_items').where('run_id', '=', id).execute();
-      await trx.deleteFrom('eval_runs').where('id', '=', id).execute();
-    });
+    await this.db.atomically([
+      this.db.query.deleteFrom('eval_run_items').where('run_id', '=', id).compile(),
+      this.db.query.deleteFrom('eval_runs').where('id', '=', id).compile(),
+    ]);
   }
 
   /**
