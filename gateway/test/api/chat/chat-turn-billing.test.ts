@@ -122,6 +122,18 @@ describe('a chat turn asked for by another feature', () => {
   });
 });
 
+/** A new Member key with a spending limit on `on`, and a POST made with it. */
+async function postAsLimitedKey(on: TestGateway, spendLimit: number) {
+  const key = await json(
+    await on.request('/account/keys', {
+      method: 'POST',
+      json: { role: 'member', name: 'limited', spend_limit: spendLimit },
+    }),
+  );
+  return (path: string, body: Record<string, unknown>) =>
+    on.request(path, { method: 'POST', key: key.key, json: body });
+}
+
 describe('the chat path holds a spent budget', () => {
   it('refuses chat, agent completions and conversation turns with 402 before any reaches the provider', async () => {
     const own = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
@@ -141,14 +153,7 @@ describe('the chat path holds a spent budget', () => {
     const agent = await json(
       await priced.request('/v1/agents', { method: 'POST', json: { name: 'helper', model: 'by-output' } }),
     );
-    const spender = await json(
-      await priced.request('/account/keys', {
-        method: 'POST',
-        json: { role: 'member', name: 'spender', spend_limit: 0.2 },
-      }),
-    );
-    const post = (path: string, body: Record<string, unknown>) =>
-      priced.request(path, { method: 'POST', key: spender.key, json: body });
+    const post = await postAsLimitedKey(priced, 0.2);
     const messages = [{ role: 'user', content: 'one two' }];
     // Two completion tokens at 0.1 each: the whole limit.
     expect((await post('/v1/chat/completions', { model: 'by-output', max_tokens: 2, messages })).status).toBe(200);
@@ -182,14 +187,7 @@ describe('the chat path holds a spent budget', () => {
         ],
       },
     });
-    const tight = await json(
-      await priced.request('/account/keys', {
-        method: 'POST',
-        json: { role: 'member', name: 'tight', spend_limit: 0.01 },
-      }),
-    );
-    const post = (path: string, body: Record<string, unknown>) =>
-      priced.request(path, { method: 'POST', key: tight.key, json: body });
+    const post = await postAsLimitedKey(priced, 0.01);
     const agent = await json(await post('/v1/agents', { name: 'helper', model: 'by-output' }));
     const messages = [{ role: 'user', content: 'one two' }];
     // One completion token at 0.001 fits the limit.
