@@ -25,8 +25,12 @@ export type RouteAuth = 'none' | 'key' | 'x-api-key' | 'owner' | 'owner-or-metri
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
-    /** Spends money: refused with 402 once the balance or a spending limit is exhausted. */
-    billable?: boolean;
+    /**
+     * Spends money: refused with 402 once the balance or a spending limit is exhausted, and its
+     * estimated cost reserved before the handler runs; `'at-turn'` when the body names an agent or a
+     * conversation rather than the model: reserved when the use case knows its chat turn.
+     */
+    billable?: boolean | 'at-turn';
     /** Excluded from the usage ledger and the request log (health checks, the log's own feed, the console's files). */
     unlogged?: boolean;
   }

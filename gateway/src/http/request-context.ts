@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RETRYABLE_STATUSES } from '../core/errors/gateway-error.js';
-import { newTimeOrderedId } from '../core/ids/ids.js';
+import { newOrderedId } from '../core/ids/ids.js';
 
 const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,256}$/;
 const NO_STORE_PATHS = /^\/(account\/|transcript(\/|$|\?))/;
@@ -16,7 +16,7 @@ export function clientRequestId(header: string | string[] | undefined): string |
  * key's B-tree instead of a random page each.
  */
 export function newRequestId(): string {
-  return newTimeOrderedId('req_');
+  return newOrderedId('req_');
 }
 
 /** Headers every response carries, errors included (SPEC.md section 4, common response behaviour). */

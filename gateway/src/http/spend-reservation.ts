@@ -5,8 +5,8 @@ import { routeOf } from './request-context.js';
 
 /**
  * Every request carries its bill (`request.billing`, the meter its use case charges); before a
- * billable route's handler runs, core/billing reserves its estimated cost (402 when it does not fit),
- * and a charged cost leaves in X-Request-Cost. The usage recorder settles the bill.
+ * billable route's handler runs, core/billing reserves its estimated cost (402 when it does not fit;
+ * an `'at-turn'` route's when its chat turn is known), and a charged cost leaves in X-Request-Cost. The usage recorder settles the bill.
  */
 export function registerSpendReservation(app: FastifyInstance, billing: BillingService): void {
   // Made on first read: a request refused by an earlier onRequest hook still has one for the recorder to settle.
@@ -17,8 +17,12 @@ export function registerSpendReservation(app: FastifyInstance, billing: BillingS
     },
   });
   app.addHook('preHandler', (request, _reply, done) => {
-    if (!request.apiKey || !routeOf(request).config?.billable) return done();
-    const reserving = billing.reserve(request.billing, request.apiKey, request.body);
+    const billable = routeOf(request).config?.billable;
+    if (!request.apiKey || !billable) return done();
+    const reserving =
+      billable === 'at-turn'
+        ? billing.reserveAtTurn(request.billing, request.apiKey)
+        : billing.reserve(request.billing, request.apiKey, request.body);
     const admission = pendingAdmission(request);
     if (!admission) return void reserving.then(() => done(), done);
     // Team mode: the reservation went out while the rate verdict was on its way; the verdict decides first.

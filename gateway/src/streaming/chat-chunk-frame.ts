@@ -8,8 +8,8 @@ export interface ChatChunkHead {
 
 /** The JSON text of the `chat.completion.chunk` frames of one stream, fields in OpenAI's order. */
 export interface ChatChunkFrames {
-  /** Any chunk; `usage` only when given. */
-  chunk(choices: readonly unknown[], usage?: unknown): string;
+  /** Any chunk; `more` (usage, a document answer's citations) after the choices, field by field, when given. */
+  chunk(choices: readonly unknown[], more?: Record<string, unknown>): string;
   /** A chunk that carries only text for one choice: the same bytes as chunk() of that delta. */
   text(index: number, content: string): string;
 }
@@ -21,8 +21,10 @@ export interface ChatChunkFrames {
 export function chatChunkFrames({ id, created, model }: ChatChunkHead): ChatChunkFrames {
   const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)},"choices":`;
   return {
-    chunk: (choices, usage) =>
-      `${head}${JSON.stringify(choices)}${usage === undefined ? '' : `,"usage":${JSON.stringify(usage)}`}}`,
+    chunk: (choices, more) => {
+      const fields = more === undefined ? '{}' : JSON.stringify(more);
+      return `${head}${JSON.stringify(choices)}${fields === '{}' ? '}' : `,${fields.slice(1)}`}`;
+    },
     text: (index, content) =>
       `${head}[{"index":${index},"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]}`,
   };

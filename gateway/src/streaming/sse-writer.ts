@@ -69,6 +69,11 @@ export class SseWriter {
     return this.write(`data: ${JSON.stringify(data)}\n\n`);
   }
 
+  /** Sends one frame whose JSON text the caller serialised (chatChunkFrames); resolves as `send` does. */
+  sendJsonText(json: string): Promise<boolean> {
+    return this.write(`data: ${json}\n\n`);
+  }
+
   /** Sends one JSON frame under an event name (`event: <name>`), as OpenAI's Responses API streams do. */
   sendEvent(event: string, data: unknown): Promise<boolean> {
     return this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);

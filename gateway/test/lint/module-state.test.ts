@@ -6,16 +6,8 @@ import { describe, expect, it } from 'vitest';
 // House rule 13: no module-level mutable state in the gateway. What lives as long as a gateway is
 // built in composition and passed down, so two gateways in one process (tests, the desktop app)
 // never share a cache, a counter or a pending request. cli.ts, the process's entry point, may hold
-// some (today it holds none). One exception is left, listed here so that it stays the only one:
-// core/ids/ids.ts's random pool and millisecond clock, which every id (request, chat, conversation,
-// response ids, minted in free functions across the chat path) draws from; a pool per call was 20 to
-// 30 times slower. Moving them into an id source built in composition waits for the one chat path.
-const ALLOWED: string[] = [
-  'core/ids/ids.ts: clockMillis (a module-level let or var)',
-  'core/ids/ids.ts: clockText (a module-level let or var)',
-  'core/ids/ids.ts: lastMillis (a module-level let or var)',
-  'core/ids/ids.ts: offset (a module-level let or var)',
-];
+// some (today it holds none), and nothing else does.
+const ALLOWED: string[] = [];
 
 const root = resolve(import.meta.dirname, '../../..');
 const src = join(root, 'gateway/src');

@@ -285,7 +285,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/v1/agents/completions',
     {
-      config: { billable: true },
+      config: { billable: 'at-turn' },
       schema: {
         tags: ['agents'],
         summary: "Run an agent: its instructions as the system message, its function tools, the agent's model",

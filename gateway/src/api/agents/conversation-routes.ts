@@ -154,7 +154,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
   app.post(
     '/v1/conversations',
     {
-      config: { billable: true },
+      config: { billable: 'at-turn' },
       preValidation: refuseOpenAiConversations,
       schema: {
         tags,
@@ -232,7 +232,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
   app.post(
     '/v1/conversations/:conversation_id',
     {
-      config: { billable: true },
+      config: { billable: 'at-turn' },
       schema: {
         tags,
         operationId: 'appendConversation',
@@ -255,7 +255,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
   app.post(
     '/v1/conversations/:conversation_id/restart',
     {
-      config: { billable: true },
+      config: { billable: 'at-turn' },
       schema: {
         tags,
         operationId: 'restartConversation',

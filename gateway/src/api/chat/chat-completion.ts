@@ -97,7 +97,7 @@ export function chatCompletionAnswer(
     };
     const toolCalls = new WholeToolCalls((event) => {
       if (event.type === 'usage') {
-        if (includeUsage) send(frames.chunk([], usageBody(event.usage)));
+        if (includeUsage) send(frames.chunk([], { usage: usageBody(event.usage) }));
         return;
       }
       const firstOfChoice = !started.has(event.index);

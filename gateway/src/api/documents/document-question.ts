@@ -4,6 +4,7 @@ import { GatewayError } from '../../core/errors/gateway-error.js';
 import { newId } from '../../core/ids/ids.js';
 import type { ModelRoute } from '../../core/routing/model-registry.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
+import { chatChunkFrames } from '../../streaming/chat-chunk-frame.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 import { usageBody } from '../_shared/usage-body.js';
 import type { ChatBodyType } from '../chat/chat-schemas.js';
@@ -71,20 +72,14 @@ export async function documentQuestion(
   const extras = { citations: answer.citations, document_text: answer.documentText, answer_method: answer.method };
   if (body.stream) {
     // Streaming clients get the answer as chunks like any chat stream; the citations ride on the last one.
-    const chunk = (choices: unknown[], more: Record<string, unknown> = {}) => ({
-      id,
-      object: 'chat.completion.chunk',
-      created,
-      model: served.id,
-      choices,
-      ...more,
-    });
+    const frames = chatChunkFrames({ id, created, model: served.id });
     return sendEventStream(request, reply, served.provider.id, async (writer) => {
-      await writer.send(
-        chunk([{ index: 0, delta: { role: 'assistant', content: answer.answer }, finish_reason: null }]),
+      await writer.sendJsonText(
+        frames.chunk([{ index: 0, delta: { role: 'assistant', content: answer.answer }, finish_reason: null }]),
       );
-      await writer.send(chunk([{ index: 0, delta: { content: '' }, finish_reason: 'stop' }], extras));
-      if (body.stream_options?.include_usage) await writer.send(chunk([], { usage: usageBody(answer.usage) }));
+      await writer.sendJsonText(frames.chunk([{ index: 0, delta: { content: '' }, finish_reason: 'stop' }], extras));
+      if (body.stream_options?.include_usage)
+        await writer.sendJsonText(frames.chunk([], { usage: usageBody(answer.usage) }));
     });
   }
   return {

@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
+import { chatChunkFrames } from '../../streaming/chat-chunk-frame.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 import { usageBody } from '../_shared/usage-body.js';
 import { SamplingFields, samplingParams } from '../_shared/sampling-schema.js';
@@ -59,26 +60,21 @@ export const fimRoutes: FastifyPluginAsyncTypebox<{ fim: FimService }> = async (
       const created = Math.floor(Date.now() / 1000);
       if (body.stream) {
         const { events, route } = await fim.fillStream(gap, request.billing, signal);
-        const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({
-          id,
-          object: 'chat.completion.chunk',
-          created,
-          model: route.id,
-          choices,
-          ...extra,
-        });
+        const frames = chatChunkFrames({ id, created, model: route.id });
         return sendEventStream(request, reply, route.provider.id, async (writer) => {
           for await (const event of events) {
             if (writer.closed) return;
             if (event.type === 'usage') {
-              await writer.send(chunk([], { usage: usageBody(event.usage) }));
+              await writer.sendJsonText(frames.chunk([], { usage: usageBody(event.usage) }));
             } else if (event.type === 'delta') {
-              await writer.send(
-                chunk([{ index: event.index, delta: { role: 'assistant', content: event.text }, finish_reason: null }]),
+              await writer.sendJsonText(
+                frames.chunk([
+                  { index: event.index, delta: { role: 'assistant', content: event.text }, finish_reason: null },
+                ]),
               );
             } else {
-              await writer.send(
-                chunk([{ index: event.index, delta: { content: '' }, finish_reason: event.finish_reason }]),
+              await writer.sendJsonText(
+                frames.chunk([{ index: event.index, delta: { content: '' }, finish_reason: event.finish_reason }]),
               );
             }
           }

@@ -38,7 +38,7 @@ export const responsesRoutes: FastifyPluginAsyncTypebox<{ responses: ResponsesSe
   app.post(
     '/v1/responses',
     {
-      config: { billable: true },
+      config: { billable: 'at-turn' },
       schema: {
         tags: ['responses'],
         operationId: 'createResponse',

@@ -10,10 +10,8 @@ import {
   ServerChange,
   SettingsResponse,
   ProviderCheck,
-  IdParams,
-  ProviderParams,
-  Deleted,
-} from './settings-schemas.js';
+} from '../../wire/settings-schemas.js';
+import { IdParams, ProviderParams, Deleted } from './settings-schemas.js';
 import type { SettingsService } from '../../core/settings/settings-service.js';
 
 const owner = { auth: 'owner' as const };

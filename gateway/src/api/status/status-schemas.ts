@@ -1,16 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EngineState } from '../../wire/engine-state-schema.js';
 import { HealthSchema } from '../../wire/health-schema.js';
-
-export const BreakerObject = Type.Object({
-  state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')]),
-  consecutive_failures: Type.Integer({
-    description: 'Failed requests in a row (the retries of one request count once)',
-  }),
-  retry_after_seconds: Type.Union([Type.Integer(), Type.Null()], {
-    description: 'While open: seconds until one trial request is let through',
-  }),
-});
+import { BreakerObject } from '../../wire/breaker-schema.js';
 
 export const ProviderKind = Type.Union([Type.Literal('local'), Type.Literal('upstream')], {
   description:

@@ -23,6 +23,12 @@ export interface UsageMeter {
   addCharge(route: ModelRoute, usage: TokenUsage): void;
   /** A stream starts on `route`: a client that leaves before its final usage is billed `estimate`. */
   chargeEstimateIfAbandoned(route: ModelRoute, estimate: StreamUsageEstimate): void;
+  /**
+   * Before a chat turn runs on `route`: holds its estimated cost (the turn as a provider gets it) when
+   * the request's body did not name the model (an agent's, a conversation's, a Responses request's
+   * whole conversation); 402 when it does not fit. Nothing when the cost was reserved already.
+   */
+  reserveTurn(route: ModelRoute, turn: Record<string, unknown>): Promise<void>;
 }
 
 /** One request's bill: its reservation, the usage its use case charged, and the estimate of a stream in progress. */
@@ -30,6 +36,7 @@ export class RequestBilling implements UsageMeter {
   private charged: ChargedUsage | null = null;
   private added: ChargedUsage[] | undefined;
   private estimate: (() => ChargedUsage) | undefined;
+  private reserveLater: ((route: ModelRoute, turn: Record<string, unknown>) => Promise<void>) | undefined;
   reservation: Reservation | undefined;
   /** The route the body's `model` names, found once when the cost was reserved (undefined: it names none). */
   namedRoute: ModelRoute | undefined;
@@ -44,6 +51,18 @@ export class RequestBilling implements UsageMeter {
 
   chargeEstimateIfAbandoned(route: ModelRoute, estimate: StreamUsageEstimate): void {
     this.estimate = () => priced(route, estimate.usage());
+  }
+
+  reserveTurn(route: ModelRoute, turn: Record<string, unknown>): Promise<void> {
+    const reserve = this.reserveLater;
+    if (!reserve) return Promise.resolve();
+    this.reserveLater = undefined;
+    return reserve(route, turn);
+  }
+
+  /** The request's cost is reserved at its first chat turn, by `reserve`. */
+  reserveAtTurn(reserve: (route: ModelRoute, turn: Record<string, unknown>) => Promise<void>): void {
+    this.reserveLater = reserve;
   }
 
   /** The usage charged so far (null until the use case reports it); its cost goes in X-Request-Cost. */
@@ -120,6 +139,25 @@ export class BillingService {
     } catch {
       // An unknown model: the handler answers 404; only the limits' remainder is checked here.
     }
+    await this.hold(billing, key, route, fields);
+  }
+
+  /**
+   * For a request whose body names an agent or a conversation rather than the model: its estimated
+   * cost is held when its use case knows the chat turn (`UsageMeter.reserveTurn`), estimated from
+   * that turn the way a chat body is.
+   */
+  reserveAtTurn(billing: RequestBilling, key: ApiKeyRecord): Promise<void> {
+    billing.reserveAtTurn((route, turn) => this.hold(billing, key, route, turn));
+    return Promise.resolve();
+  }
+
+  private async hold(
+    billing: RequestBilling,
+    key: ApiKeyRecord,
+    route: ModelRoute | undefined,
+    fields: Record<string, unknown> | undefined,
+  ): Promise<void> {
     const amount = route && fields ? estimateRequestCost(route, fields, this.defaultCompletionTokens) : 0;
     billing.reservation = await this.accounts.reserve(key, amount);
   }

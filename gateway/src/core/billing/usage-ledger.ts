@@ -1,5 +1,5 @@
 import type { UsageRecord, UsageRepository } from '../../store/usage-repository.js';
-import { newTimeOrderedId } from '../ids/ids.js';
+import { newOrderedId } from '../ids/ids.js';
 import type { UsageJournal } from './usage-journal.js';
 
 /** How long, journal first, the entries wait for their commit (they are in the journal meanwhile). */
@@ -93,7 +93,7 @@ export class UsageLedger {
    * for the next commit.
    */
   record(entry: UsageRecord): Promise<void> {
-    entry.entry_id ??= newTimeOrderedId('use_');
+    entry.entry_id ??= newOrderedId('use_');
     if (entry.cost > 0) {
       this.recordedDebit += entry.cost;
       if (entry.key_id) this.spentByKey.set(entry.key_id, this.spentBy(entry.key_id) + entry.cost);

@@ -9,7 +9,7 @@ import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import { batchesOf } from '../../streaming/event-batches.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
-import { checkTurnSchemas } from '../json/check-turn-schemas.js';
+import { checkTurnSchemas, type TurnSchemaFields } from '../json/check-turn-schemas.js';
 
 /** One chat turn as the client asked for it, apart from the model. */
 export type ChatTurn = Omit<ChatRequest, 'model' | 'signal'>;
@@ -92,24 +92,31 @@ export class ChatService {
       max_tokens: options.maxTokens ?? 1024,
       response_format: options.responseFormat,
     };
+    checkTurnSchemas(turn, this.schemaLimits);
     const { value, route: served } = await this.whole(route, turn, signal);
     meter.addCharge(served, value.usage);
     return { text: value.choices[0]?.message.content ?? '', usage: value.usage, route: served };
   }
 
+  /**
+   * The request's own turn: its cost held if the request's body did not name the model, its client
+   * schemas checked (`fields` names them in errors), then run, whole or streamed, and charged.
+   */
   async complete(
     route: ModelRoute,
     turn: ChatTurn,
     stream: boolean,
     meter: UsageMeter,
     signal: AbortSignal,
+    fields?: TurnSchemaFields,
   ): Promise<ChatOutcome> {
+    await meter.reserveTurn(route, turn);
+    checkTurnSchemas(turn, this.schemaLimits, fields);
     if (!stream) {
       const { value, route: served } = await this.whole(route, turn, signal);
       meter.charge(served, value.usage);
       return { kind: 'json', route: served, result: value };
     }
-    checkTurnSchemas(turn, this.schemaLimits);
     const { value: events, route: served } = await this.runner.invoke(
       route,
       'chat',
@@ -122,7 +129,6 @@ export class ChatService {
   }
 
   private whole(route: ModelRoute, turn: ChatTurn, signal: AbortSignal) {
-    checkTurnSchemas(turn, this.schemaLimits);
     return this.runner.invoke(route, 'chat', signal, (chat, model, attemptSignal) =>
       chat.chat({ ...turn, model, signal: attemptSignal }),
     );
@@ -139,7 +145,10 @@ async function* metered(
   for await (const batch of batches) {
     for (const event of batch) {
       if (event.type === 'usage') meter.charge(route, event.usage);
-      else if (event.type === 'delta') estimate.add(event.content);
+      else if (event.type === 'delta') {
+        estimate.add(event.content);
+        for (const call of event.tool_calls ?? []) estimate.add(call.function?.arguments);
+      }
     }
     yield batch;
   }

@@ -1,54 +1,46 @@
-import { randomFillSync } from 'node:crypto';
-
-const POOL_SIZE = 18 * 256;
-const pool = Buffer.alloc(POOL_SIZE);
-let offset = POOL_SIZE;
-
-function randomPart(bytes: number): string {
-  if (offset + bytes > POOL_SIZE) {
-    randomFillSync(pool);
-    offset = 0;
-  }
-  const part = pool.toString('base64url', offset, offset + bytes);
-  offset += bytes;
-  return part;
-}
-
-/** Prefixed random ids (`chatcmpl-…`, `batch_req_…`): 144 random bits, URL-safe, drawn from a refilled pool (one syscall per 256 ids). */
-export function newId(prefix: string): string {
-  return prefix + randomPart(18);
-}
-
-let clockMillis = -1;
-let clockText = '';
-/** 12 hex digits of a millisecond clock value; the last one is kept (thousands of ids a second share it). */
-function clockPart(millis: number): string {
-  if (millis !== clockMillis) {
-    clockMillis = millis;
-    clockText = millis.toString(16).padStart(12, '0');
-  }
-  return clockText;
-}
-
-let lastMillis = 0;
+import { randomUUID } from 'node:crypto';
 
 /**
- * Prefixed ids of listed resources (`file-…`, `batch_…`, `ag_…`, `conv_…`) that sort in creation order:
- * 12 hex digits of a strictly increasing millisecond clock, then 96 random bits. Lists are ordered by
- * `created_at` (whole seconds, as the APIs define it) and then by id, so two resources made in the same
- * second still list newest first.
+ * Random hex digits from a version-4 UUID (122 random bits), the cheapest fresh randomness Node has:
+ * `randomUUID` draws from an entropy cache of Node's own, where `randomBytes` asks OpenSSL on every
+ * call (per id, 20 to 30 times slower; see docs/performance.md).
+ */
+function uuidHex(): string {
+  const uuid = randomUUID();
+  return uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(14, 18) + uuid.slice(19, 23) + uuid.slice(24);
+}
+
+/** Prefixed random ids (`chatcmpl-…`, `batch_req_…`): 32 hex digits, 122 random bits. */
+export function newId(prefix: string): string {
+  return prefix + uuidHex();
+}
+
+/**
+ * 12 hex digits of the millisecond, then 3 of the microsecond within it, from a clock that only moves
+ * forward within the process (`performance.now()` from the process's wall-clock origin): ids made
+ * later in a process sort after, and ids made before this clock (12 hex digits of `Date.now()`)
+ * still sort by their millisecond with the new ones.
+ */
+function clockPart(): string {
+  const now = performance.timeOrigin + performance.now();
+  const millis = Math.floor(now);
+  const micros = Math.min(999, Math.floor((now - millis) * 1000));
+  return millis.toString(16).padStart(12, '0') + micros.toString(16).padStart(3, '0');
+}
+
+/** 13 random hex digits (52 bits, the version digit skipped): with the 3 microsecond digits, as long as the 16 random characters before. */
+function orderedRandomPart(): string {
+  const uuid = randomUUID();
+  return uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(15, 16);
+}
+
+/**
+ * Prefixed ids that sort in the order they were made, to the microsecond: listed resources (`file-…`,
+ * `batch_…`, `ag_…`, `conv_…`; lists are ordered by `created_at`, whole seconds as the APIs define it,
+ * then by id, so two resources made in the same second still list newest first), request ids and
+ * the usage ledger's `entry_id`s (thousands a second: a unique index over random ids writes a random
+ * page of its B-tree for every row; over these, every row of a commit lands on its rightmost page).
  */
 export function newOrderedId(prefix: string): string {
-  lastMillis = Math.max(Date.now(), lastMillis + 1);
-  return prefix + clockPart(lastMillis) + randomPart(12);
-}
-
-/**
- * Prefixed ids that sort by the millisecond they were made in, then 96 random bits (the usage ledger's
- * `entry_id`s, thousands a second: no strictly increasing clock to run ahead of the time). A unique
- * index over random ids writes a random page of its B-tree for every row; over these, every row of a
- * commit lands on its rightmost page.
- */
-export function newTimeOrderedId(prefix: string): string {
-  return prefix + clockPart(Date.now()) + randomPart(12);
+  return prefix + clockPart() + orderedRandomPart();
 }

@@ -346,7 +346,7 @@ export async function composeGateway(
     requestLog,
     settings,
     chat,
-    responses: new ResponsesService(models, runner, new ResponsesRepository(db), options.server.clientSchemas),
+    responses: new ResponsesService(models, chat, runner, new ResponsesRepository(db), options.server.clientSchemas),
     completions: new CompletionService(models, runner),
     fim: new FimService(models, runner),
     embeddings: new EmbeddingService(models, runner),

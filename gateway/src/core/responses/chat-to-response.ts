@@ -1,7 +1,7 @@
 import type { ChatChoice, ChatStreamEvent } from '../../providers/contracts/chat.js';
 import type { FinishReason, TokenUsage } from '../../providers/contracts/sampling.js';
 import { newId } from '../ids/ids.js';
-import type { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
+import type { ResponseStreamEvent } from './responses-outcome.js';
 import type {
   FunctionCallItemType,
   OutputItemType,
@@ -9,9 +9,6 @@ import type {
   ResponseObjectType,
   ResponsesBodyType,
 } from '../../wire/responses-schemas.js';
-
-/** One event of a Responses stream: `type` names it, `sequence_number` counts from 0. */
-export type ResponseStreamEvent = { type: string; sequence_number: number } & Record<string, unknown>;
 
 /** The response object before any output: what the request asked for, status in_progress. */
 export function responseSkeleton(body: ResponsesBodyType, modelId: string): ResponseObjectType {
@@ -103,13 +100,12 @@ export function choiceToOutput(choice: ChatChoice | undefined): OutputItemType[]
  * .in_progress, then per output item .output_item.added, its text (.content_part.added,
  * .output_text.delta…, .output_text.done, .content_part.done) or its arguments
  * (.function_call_arguments.delta…, .done), .output_item.done, and last .completed (or .incomplete).
- * `onFinish` gets the final response and usage before the last event leaves.
+ * `onFinish` gets the final response before the last event leaves.
  */
 export async function* chatStreamToResponseEvents(
   events: AsyncIterable<ChatStreamEvent>,
   skeleton: ResponseObjectType,
-  onFinish: (response: ResponseObjectType, usage: TokenUsage) => void,
-  estimate: StreamUsageEstimate,
+  onFinish: (response: ResponseObjectType) => void,
 ): AsyncGenerator<ResponseStreamEvent> {
   let sequence = 0;
   const event = (type: string, fields: Record<string, unknown>): ResponseStreamEvent => ({
@@ -121,7 +117,8 @@ export async function* chatStreamToResponseEvents(
   let message: { item: OutputMessageType; index: number; text: string } | undefined;
   const calls = new Map<number, { item: FunctionCallItemType; index: number }>();
   let finishReason: FinishReason = 'stop';
-  let usage: TokenUsage | undefined;
+  // Every chat stream ends with its usage (ChatStreamEvent); the chat service has charged it.
+  let usage: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
 
   yield event('response.created', { response: skeleton });
   yield event('response.in_progress', { response: skeleton });
@@ -172,7 +169,6 @@ export async function* chatStreamToResponseEvents(
         });
       }
       message.text += chunk.content;
-      estimate.add(chunk.content);
       yield event('response.output_text.delta', {
         item_id: message.item.id,
         output_index: message.index,
@@ -203,7 +199,6 @@ export async function* chatStreamToResponseEvents(
       const piece = delta.function?.arguments ?? '';
       if (piece !== '') {
         call.item.arguments += piece;
-        estimate.add(piece);
         yield event('response.function_call_arguments.delta', {
           item_id: call.item.id,
           output_index: call.index,
@@ -225,7 +220,7 @@ export async function* chatStreamToResponseEvents(
     output[index] = done;
     yield event('response.output_item.done', { output_index: index, item: done });
   }
-  const final = finishResponse(skeleton, output, finishReason, usage ?? estimate.usage());
-  onFinish(final, usage ?? estimate.usage());
+  const final = finishResponse(skeleton, output, finishReason, usage);
+  onFinish(final);
   yield event(final.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: final });
 }

@@ -1,34 +1,26 @@
 import { DEFAULT_CHAT_MODEL } from '../../wire/default-models.js';
-import type { ChatRequest, ChatResult, ChatStreamEvent } from '../../providers/contracts/chat.js';
 import type { ChatMessage } from '../../wire/chat-message-schemas.js';
-import type { ResponsesUpstreamEvent } from '../../providers/contracts/responses.js';
-import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { ResponsesRepository, StoredResponseRecord } from '../../store/responses-repository.js';
+import { batchedEvents } from '../../streaming/event-batches.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
-import { providerFor, type RouteRunner } from '../routing/route-runner.js';
+import type { ModelRegistry } from '../routing/model-registry.js';
+import type { RouteRunner } from '../routing/route-runner.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
-import {
-  chatStreamToResponseEvents,
-  choiceToOutput,
-  finishResponse,
-  responseSkeleton,
-  type ResponseStreamEvent,
-} from './chat-to-response.js';
+import type { ChatService } from '../chat/chat-service.js';
+import { chatStreamToResponseEvents, choiceToOutput, finishResponse, responseSkeleton } from './chat-to-response.js';
 import type { ResponseObjectType, ResponsesBodyType, StoredInputItemType } from '../../wire/responses-schemas.js';
 import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
 import { checkTurnSchemas } from '../json/check-turn-schemas.js';
-import { inputItemsOf, itemsToMessages, toChatToolChoice, toChatTools, toResponseFormat } from './responses-to-chat.js';
+import { inputItemsOf, itemsToMessages, RESPONSES_SCHEMA_FIELDS, responsesTurn } from './responses-to-chat.js';
+import { passThroughResponse } from './native-responses.js';
+import { storeAfterStream, type ResponsesOutcome } from './responses-outcome.js';
 
 /** Who asks: stored responses belong to the key that created them; an Owner key sees all. */
 export interface ResponsesCaller {
   keyId: string | null;
   owner: boolean;
 }
-
-export type ResponsesOutcome =
-  { kind: 'json'; response: ResponseObjectType } | { kind: 'stream'; events: AsyncIterable<ResponseStreamEvent> };
 
 export interface InputItemsPage {
   object: 'list';
@@ -38,24 +30,24 @@ export interface InputItemsPage {
   has_more: boolean;
 }
 
-type Served =
-  | { mode: 'chat'; result: ChatResult }
-  | { mode: 'chat-stream'; events: AsyncIterable<ChatStreamEvent> }
-  | { mode: 'native'; result: Record<string, unknown> }
-  | { mode: 'native-stream'; events: AsyncIterable<ResponsesUpstreamEvent> };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A request's conversation: the response it continues, the items before its own, its input, and all of it as chat messages. */
+interface ResponsesConversation {
+  previous: StoredResponseRecord | undefined;
+  context: StoredInputItemType[];
+  input: StoredInputItemType[];
+  messages: ChatMessage[];
+}
 
 /**
- * OpenAI's Responses API over the gateway's chat routes: a request is translated to a chat turn (so
- * routing, fallbacks, usage and billing are chat's), or passed through to an upstream that speaks
- * the Responses API itself. Responses are stored unless `store: false`, so they can be retrieved
- * and continued with `previous_response_id`.
+ * OpenAI's Responses API over the gateway's chat routes: a request's conversation becomes one chat
+ * turn that the chat service runs (so checks, routing, fallbacks, usage and billing are chat's), or
+ * is passed through to an upstream that speaks the Responses API itself. Responses are stored unless
+ * `store: false`, so they can be retrieved and continued with `previous_response_id`.
  */
 export class ResponsesService {
   constructor(
     private readonly models: ModelRegistry,
+    private readonly chat: ChatService,
     private readonly runner: RouteRunner,
     private readonly store: ResponsesRepository,
     private readonly schemaLimits: ClientSchemaSizeLimits,
@@ -68,121 +60,37 @@ export class ResponsesService {
     meter: UsageMeter,
   ): Promise<ResponsesOutcome> {
     const route = this.models.resolveOrDefault(body.model, 'chat', DEFAULT_CHAT_MODEL);
-    const previous = body.previous_response_id ? await this.store.get(body.previous_response_id) : undefined;
-    const previousVisible = previous && this.mayRead(previous, caller) ? previous : undefined;
-    const inputItems = inputItemsOf(body.input);
-    if (inputItems.length === 0 && !body.previous_response_id)
-      throw new GatewayError(
-        422,
-        'invalid_value',
-        "Invalid request: 'input' is required (a string or a list of items).",
-        { param: 'input' },
+    const conversation = await this.conversation(body, caller);
+    const turn = responsesTurn(body, conversation.messages);
+    const keep = (response: Record<string, unknown>, native: boolean) =>
+      this.keep(body, caller, conversation, response, native);
+
+    if (route.provider.capabilities.responses) {
+      await meter.reserveTurn(route, turn);
+      checkTurnSchemas(turn, this.schemaLimits, RESPONSES_SCHEMA_FIELDS);
+      const estimate = StreamUsageEstimate.forChat(conversation.messages);
+      return passThroughResponse(this.runner, route, { body, ...conversation, estimate }, meter, signal, (response) =>
+        keep(response, true),
       );
-    const context = previousVisible ? conversationOf(previousVisible) : [];
-    const known = new Map([...context, ...inputItems].map((item) => [item.id, item]));
-    const stored = await this.storedItems(inputItems, known, caller);
-    const messages: ChatMessage[] = [
-      ...(body.instructions ? [{ role: 'system' as const, content: body.instructions }] : []),
-      ...itemsToMessages([...context, ...inputItems], (id) => known.get(id) ?? stored.get(id)),
-    ];
-    const chatRequest: Omit<ChatRequest, 'model'> = {
-      messages,
-      max_tokens: body.max_output_tokens ?? undefined,
-      temperature: body.temperature ?? undefined,
-      top_p: body.top_p ?? undefined,
-      tools: toChatTools(body.tools),
-      tool_choice: toChatToolChoice(body.tool_choice),
-      parallel_tool_calls: body.parallel_tool_calls ?? undefined,
-      response_format: toResponseFormat(body.text?.format),
-      signal,
-    };
-    checkTurnSchemas(chatRequest, this.schemaLimits, { format: 'text.format', tools: 'tools' });
-    const missingPrevious = (): GatewayError =>
-      new GatewayError(
+    }
+    if (body.previous_response_id && !conversation.previous)
+      throw new GatewayError(
         404,
         'response_not_found',
         `No stored response with id "${body.previous_response_id}" (responses created with store: false are not kept).`,
         { param: 'previous_response_id' },
       );
-
-    const { value: served, route: servedRoute } = await this.runner.run(
-      route,
-      'chat',
-      signal,
-      async (candidate): Promise<Served> => {
-        const native = candidate.provider.capabilities.responses;
-        if (native) {
-          const nativeBody = nativeRequest(body, candidate.upstreamModel, previousVisible, inputItems);
-          return body.stream
-            ? { mode: 'native-stream', events: await native.createStream(nativeBody, signal) }
-            : { mode: 'native', result: await native.create(nativeBody, signal) };
-        }
-        if (body.previous_response_id && !previousVisible) throw missingPrevious();
-        const chat = providerFor(candidate, 'chat');
-        const request = { ...chatRequest, model: candidate.upstreamModel };
-        return body.stream
-          ? { mode: 'chat-stream', events: await chat.chatStream(request) }
-          : { mode: 'chat', result: await chat.chat(request) };
-      },
-    );
-
-    const keep = async (response: Record<string, unknown>, native: boolean): Promise<void> => {
-      if (body.store === false || typeof response.id !== 'string') return;
-      await this.store.insert({
-        id: response.id,
-        created_at: Math.floor(Date.now() / 1000),
-        key_id: caller.keyId,
-        native,
-        response,
-        input_items: inputItems,
-        context_items: native ? [] : context,
-      });
-    };
-    const skeleton = responseSkeleton(body, servedRoute.id);
-    switch (served.mode) {
-      case 'chat': {
-        meter.charge(servedRoute, served.result.usage);
-        const choice = served.result.choices[0];
-        const response = finishResponse(
-          skeleton,
-          choiceToOutput(choice),
-          choice?.finish_reason ?? 'stop',
-          served.result.usage,
-        );
-        await keep(response, false);
-        return { kind: 'json', response };
-      }
-      case 'chat-stream': {
-        const estimate = StreamUsageEstimate.forChat(messages);
-        meter.chargeEstimateIfAbandoned(servedRoute, estimate);
-        const finish = (response: ResponseObjectType, usage: TokenUsage): void => {
-          meter.charge(servedRoute, usage);
-          void keep(response, false).catch(warnUnstored);
-        };
-        return { kind: 'stream', events: chatStreamToResponseEvents(served.events, skeleton, finish, estimate) };
-      }
-      case 'native': {
-        const response = { ...served.result, model: servedRoute.id };
-        meter.charge(servedRoute, usageOf(served.result.usage) ?? StreamUsageEstimate.forChat(messages).usage());
-        await keep(response, true);
-        // The upstream's own response object: the same wire shape, passed through.
-        return { kind: 'json', response: response as unknown as ResponseObjectType };
-      }
-      case 'native-stream': {
-        const estimate = StreamUsageEstimate.forChat(messages);
-        meter.chargeEstimateIfAbandoned(servedRoute, estimate);
-        return {
-          kind: 'stream',
-          events: relayNativeEvents(
-            served.events,
-            servedRoute,
-            estimate,
-            meter,
-            (response) => void keep(response, true).catch(warnUnstored),
-          ),
-        };
-      }
+    const answer = await this.chat.complete(route, turn, body.stream === true, meter, signal, RESPONSES_SCHEMA_FIELDS);
+    const skeleton = responseSkeleton(body, answer.route.id);
+    if (answer.kind === 'stream') {
+      const finish = storeAfterStream((response) => keep(response, false));
+      return { kind: 'stream', events: chatStreamToResponseEvents(batchedEvents(answer.batches), skeleton, finish) };
     }
+    const choice = answer.result.choices[0];
+    const output = choiceToOutput(choice);
+    const response = finishResponse(skeleton, output, choice?.finish_reason ?? 'stop', answer.result.usage);
+    await keep(response, false);
+    return { kind: 'json', response };
   }
 
   async get(id: string, caller: ResponsesCaller): Promise<ResponseObjectType> {
@@ -212,6 +120,48 @@ export class ResponsesService {
       last_id: data.at(-1)?.id ?? null,
       has_more: start + limit < ordered.length,
     };
+  }
+
+  /** The conversation a request continues (a previous response only when the caller may read it) and its own input. */
+  private async conversation(body: ResponsesBodyType, caller: ResponsesCaller): Promise<ResponsesConversation> {
+    const stored = body.previous_response_id ? await this.store.get(body.previous_response_id) : undefined;
+    const previous = stored && this.mayRead(stored, caller) ? stored : undefined;
+    const input = inputItemsOf(body.input);
+    if (input.length === 0 && !body.previous_response_id)
+      throw new GatewayError(
+        422,
+        'invalid_value',
+        "Invalid request: 'input' is required (a string or a list of items).",
+        { param: 'input' },
+      );
+    const context = previous ? conversationOf(previous) : [];
+    const known = new Map([...context, ...input].map((item) => [item.id, item]));
+    const referenced = await this.storedItems(input, known, caller);
+    const messages: ChatMessage[] = [
+      ...(body.instructions ? [{ role: 'system' as const, content: body.instructions }] : []),
+      ...itemsToMessages([...context, ...input], (id) => known.get(id) ?? referenced.get(id)),
+    ];
+    return { previous, context, input, messages };
+  }
+
+  /** Stores a response unless the request said `store: false`; a translated one keeps the conversation before it. */
+  private async keep(
+    body: ResponsesBodyType,
+    caller: ResponsesCaller,
+    conversation: ResponsesConversation,
+    response: Record<string, unknown>,
+    native: boolean,
+  ): Promise<void> {
+    if (body.store === false || typeof response.id !== 'string') return;
+    await this.store.insert({
+      id: response.id,
+      created_at: Math.floor(Date.now() / 1000),
+      key_id: caller.keyId,
+      native,
+      response,
+      input_items: conversation.input,
+      context_items: native ? [] : conversation.context,
+    });
   }
 
   /** The stored items the input refers to (`item_reference`) and does not carry itself, that the caller may read. */
@@ -250,11 +200,6 @@ export class ResponsesService {
   }
 }
 
-/** A streamed response is stored after its last event: a failed write is reported, the client already has the answer. */
-function warnUnstored(error: unknown): void {
-  process.emitWarning(`Responses: could not store a streamed response: ${String(error)}`);
-}
-
 /** The items a stored response leaves for the next turn: what came before it, its input, its output. */
 function conversationOf(record: StoredResponseRecord): StoredInputItemType[] {
   const output = Array.isArray(record.response.output) ? (record.response.output as StoredInputItemType[]) : [];
@@ -263,52 +208,4 @@ function conversationOf(record: StoredResponseRecord): StoredInputItemType[] {
     ...(record.input_items as StoredInputItemType[]),
     ...output,
   ];
-}
-
-/**
- * The body for an upstream that speaks the Responses API. A previous response this gateway produced
- * by translation is unknown upstream, so its conversation is sent as input instead of its id.
- */
-function nativeRequest(
-  body: ResponsesBodyType,
-  upstreamModel: string,
-  previous: StoredResponseRecord | undefined,
-  inputItems: StoredInputItemType[],
-): Record<string, unknown> {
-  const request: Record<string, unknown> = { ...body, model: upstreamModel };
-  if (previous && !previous.native) {
-    delete request.previous_response_id;
-    request.input = [...conversationOf(previous), ...inputItems].map(({ id: _id, ...item }) => item);
-  }
-  return request;
-}
-
-function usageOf(value: unknown): TokenUsage | undefined {
-  if (!isRecord(value) || typeof value.input_tokens !== 'number' || typeof value.output_tokens !== 'number')
-    return undefined;
-  return { prompt_tokens: value.input_tokens, completion_tokens: value.output_tokens };
-}
-
-/** Relays an upstream's Responses events with the gateway's model id in every response snapshot; bills and stores the final response. */
-async function* relayNativeEvents(
-  events: AsyncIterable<ResponsesUpstreamEvent>,
-  route: ModelRoute,
-  estimate: StreamUsageEstimate,
-  meter: UsageMeter,
-  keep: (response: Record<string, unknown>) => void,
-): AsyncGenerator<ResponseStreamEvent> {
-  let sequence = 0;
-  for await (const event of events) {
-    if (event.type === 'response.output_text.delta' && typeof event.delta === 'string') estimate.add(event.delta);
-    const relayed: ResponseStreamEvent = {
-      ...event,
-      sequence_number: sequence++,
-      ...(isRecord(event.response) ? { response: { ...event.response, model: route.id } } : {}),
-    };
-    if ((event.type === 'response.completed' || event.type === 'response.incomplete') && isRecord(relayed.response)) {
-      meter.charge(route, usageOf(relayed.response.usage) ?? estimate.usage());
-      keep(relayed.response);
-    }
-    yield relayed;
-  }
 }

@@ -3,6 +3,8 @@ import type { ResponseFormat } from '../../wire/response-format-schema.js';
 import type { ToolChoice, ToolDefinition } from '../../wire/tool-schemas.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newId } from '../ids/ids.js';
+import type { ChatTurn } from '../chat/chat-service.js';
+import type { TurnSchemaFields } from '../json/check-turn-schemas.js';
 import type {
   InputItemType,
   ResponsesBodyType,
@@ -118,8 +120,25 @@ export function itemsToMessages(
   return messages;
 }
 
+/** What schema-size errors name in a Responses request. */
+export const RESPONSES_SCHEMA_FIELDS: TurnSchemaFields = { format: 'text.format', tools: 'tools' };
+
+/** A Responses request as the chat turn it runs: the conversation's messages and the request's sampling, tools and format. */
+export function responsesTurn(body: ResponsesBodyType, messages: ChatMessage[]): ChatTurn {
+  return {
+    messages,
+    max_tokens: body.max_output_tokens ?? undefined,
+    temperature: body.temperature ?? undefined,
+    top_p: body.top_p ?? undefined,
+    tools: toChatTools(body.tools),
+    tool_choice: toChatToolChoice(body.tool_choice),
+    parallel_tool_calls: body.parallel_tool_calls ?? undefined,
+    response_format: toResponseFormat(body.text?.format),
+  };
+}
+
 /** Function tools become chat tools; built-in tools are refused, since nothing here would run them. */
-export function toChatTools(tools: ResponsesBodyType['tools']): ToolDefinition[] | undefined {
+function toChatTools(tools: ResponsesBodyType['tools']): ToolDefinition[] | undefined {
   if (!tools || tools.length === 0) return undefined;
   return tools.map((tool, index) => {
     if (tool.type !== 'function') {
@@ -140,12 +159,12 @@ export function toChatTools(tools: ResponsesBodyType['tools']): ToolDefinition[]
   });
 }
 
-export function toChatToolChoice(choice: ResponsesToolChoiceType | null | undefined): ToolChoice | undefined {
+function toChatToolChoice(choice: ResponsesToolChoiceType | null | undefined): ToolChoice | undefined {
   if (choice === null || choice === undefined) return undefined;
   return typeof choice === 'string' ? (choice as ToolChoice) : { type: 'function', function: { name: choice.name } };
 }
 
-export function toResponseFormat(format: TextFormatType | null | undefined): ResponseFormat | undefined {
+function toResponseFormat(format: TextFormatType | null | undefined): ResponseFormat | undefined {
   if (!format || format.type === 'text') return undefined;
   if (format.type === 'json_object') return { type: 'json_object' };
   return {

@@ -1,4 +1,6 @@
-export type BreakerState = 'closed' | 'open' | 'half_open';
+import type { BreakerSnapshot, BreakerState } from '../../wire/breaker-schema.js';
+
+export type { BreakerSnapshot, BreakerState };
 
 export interface BreakerSettings {
   /** Failed requests in a row (not attempts: the retries of one request are one failure) that open the breaker. */
@@ -6,13 +8,6 @@ export interface BreakerSettings {
   /** First cool-down after opening; doubled after each failed trial, up to `maxCooldownMs`. */
   cooldownMs: number;
   maxCooldownMs: number;
-}
-
-export interface BreakerSnapshot {
-  state: BreakerState;
-  consecutive_failures: number;
-  /** Seconds until a trial request is let through, rounded up; null unless open. */
-  retry_after_seconds: number | null;
 }
 
 /** What `admit` hands out: report exactly one outcome of the request it let through. */

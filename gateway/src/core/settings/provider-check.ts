@@ -1,16 +1,6 @@
 import type { Capability } from '../../providers/contracts/capability.js';
 import type { ProviderInstance } from '../../providers/contracts/provider-instance.js';
-
-export interface ProviderCheck {
-  ok: boolean;
-  /** What was tried: a one-token request on a model, or only the engine's state when no route can be called cheaply. */
-  checked: 'request' | 'engine_state';
-  model?: string;
-  capability?: Capability;
-  latency_ms: number;
-  /** The provider's own error (the upstream's message, a refused key, a connection failure). */
-  error?: string;
-}
+import type { ProviderCheck } from '../../wire/settings-schemas.js';
 
 const TIMEOUT_MS = 15_000;
 /** Capabilities a provider can be tested with for the price of a token, cheapest first. */

@@ -1,9 +1,7 @@
 import type { CamelCase } from '../../config/camel-cased.js';
 import type { ServerConfig } from '../../config/config-schema.js';
 import type { ServerSettings } from '../../config/file-settings.js';
-
-/** Where a setting's value comes from: the config file (or its default), or the console (stored in the database). */
-export type SettingSource = 'config' | 'console';
+import type { ServerChange, SettingSource } from '../../wire/settings-schemas.js';
 
 export const EDITABLE_SERVER_SETTINGS = [
   'cors_origins',
@@ -18,9 +16,6 @@ export type ServerOverrides = Pick<ServerConfig, EditableServerSetting>;
 
 /** The server settings the console edits, as they apply now. */
 export type LiveServerSettings = Pick<ServerSettings, CamelCase<EditableServerSetting>>;
-
-/** A change from the console: a value sets it, null goes back to the config file's value. */
-export type ServerSettingsChange = { [K in EditableServerSetting]?: ServerOverrides[K] | null };
 
 export function liveServerSettings(file: ServerSettings, overrides: ServerOverrides): LiveServerSettings {
   return {
@@ -38,7 +33,7 @@ export function settingSources(overrides: ServerOverrides): Record<EditableServe
 }
 
 /** The overrides after a change: null fields are dropped, so the file's value applies again. */
-export function applyChange(overrides: ServerOverrides, change: ServerSettingsChange): ServerOverrides {
+export function applyChange(overrides: ServerOverrides, change: ServerChange): ServerOverrides {
   const next: Record<string, unknown> = { ...overrides };
   for (const name of EDITABLE_SERVER_SETTINGS) {
     const value = change[name];

@@ -1,72 +1,27 @@
 import type { ModelConfig, ProviderConfig } from '../../config/config-schema.js';
 import type { GatewayOptions } from '../../config/gateway-options.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { BreakerSnapshot } from '../routing/circuit-breaker.js';
 import type { ProviderBreakers } from '../routing/provider-breakers.js';
 import type { RouteHealth } from '../routing/route-health.js';
-import type { Health } from '../../wire/health-schema.js';
-import { CHECKABLE, checkProvider, type ProviderCheck } from './provider-check.js';
+import type {
+  EntrySource,
+  ProviderBody,
+  ProviderCheck,
+  ProviderSetting,
+  RouteSetting,
+  ServerChange,
+  ServerSetting,
+} from '../../wire/settings-schemas.js';
+import { CHECKABLE, checkProvider } from './provider-check.js';
 import {
   applyChange,
   liveServerSettings,
   settingSources,
   type LiveServerSettings,
   type ServerOverrides,
-  type ServerSettingsChange,
-  type SettingSource,
 } from './server-settings.js';
 import { RunningProviders, type RunningProvidersDeps } from './running-providers.js';
 import { RESERVED_ID_PREFIX, type SettingsStore } from './settings-store.js';
-
-/** Where a provider or route comes from: the config file, the console, or the gateway's own built-in engines. */
-export type EntrySource = SettingSource | 'built_in';
-
-export interface RouteSetting extends ModelConfig {
-  source: EntrySource;
-  /** The config file defines this id: deleting the console's version brings the file's back only after "reset". */
-  in_config: boolean;
-}
-
-export interface ProviderSetting {
-  id: string;
-  type: string;
-  base_url?: string;
-  /** Whether a key is set; the key itself never leaves the gateway. */
-  has_api_key: boolean;
-  timeouts?: ProviderConfig['timeouts'];
-  test_model?: string;
-  source: EntrySource;
-  in_config: boolean;
-  /** A config-file provider removed in the console: not running, restored by POST .../reset. */
-  removed: boolean;
-  state: string;
-  detail?: string;
-  breaker: BreakerSnapshot;
-  /** The same verdict /status and /v1/models give (a removed provider: unavailable). */
-  health: Health;
-  routes: string[];
-  /** The last test of this provider on this instance since it started or its entry last changed (kept in memory). */
-  last_check?: ProviderCheck;
-}
-
-export interface ServerSetting {
-  config_path: string | null;
-  data_dir: string;
-  cors_origins: string[];
-  allowed_hosts: string[];
-  request_log_bodies: boolean;
-  request_log_retention_days: number;
-  sources: ReturnType<typeof settingSources>;
-}
-
-/** What the console sends for a provider: the config file's fields. An absent or empty api_key keeps the current key; null clears it. */
-export interface ProviderInput {
-  type: string;
-  base_url?: string;
-  api_key?: string | null;
-  timeouts?: ProviderConfig['timeouts'];
-  test_model?: string;
-}
 
 interface Deps extends RunningProvidersDeps {
   options: GatewayOptions;
@@ -178,7 +133,7 @@ export class SettingsService {
     };
   }
 
-  async changeServer(change: ServerSettingsChange): Promise<ServerSetting> {
+  async changeServer(change: ServerChange): Promise<ServerSetting> {
     await this.deps.store.saveServer(applyChange(this.serverOverrides, change));
     await this.changed();
     return this.server();
@@ -221,7 +176,7 @@ export class SettingsService {
     return this.providerKeysOf.keys;
   }
 
-  async addProvider(id: string, input: ProviderInput): Promise<ProviderSetting> {
+  async addProvider(id: string, input: ProviderBody): Promise<ProviderSetting> {
     if (this.effectiveProviders.has(id))
       throw new GatewayError(409, 'provider_exists', `A provider "${id}" already exists; edit it instead.`, {
         param: 'id',
@@ -237,7 +192,7 @@ export class SettingsService {
     return this.saveProvider(this.providerConfig(id, input, undefined));
   }
 
-  async editProvider(id: string, input: ProviderInput): Promise<ProviderSetting> {
+  async editProvider(id: string, input: ProviderBody): Promise<ProviderSetting> {
     const current = this.effectiveProviders.get(id);
     if (!current) throw this.providerNotFound(id);
     this.lastChecks.delete(id);
@@ -428,7 +383,7 @@ export class SettingsService {
     this.routes = next;
   }
 
-  private providerConfig(id: string, input: ProviderInput, current: ProviderConfig | undefined): ProviderConfig {
+  private providerConfig(id: string, input: ProviderBody, current: ProviderConfig | undefined): ProviderConfig {
     if (!this.deps.providerTypes.includes(input.type)) {
       throw new GatewayError(
         422,

@@ -122,6 +122,18 @@ describe('a chat turn asked for by another feature', () => {
   });
 });
 
+/** A new Member key with a spending limit on `on`, and a POST made with it. */
+async function postAsLimitedKey(on: TestGateway, spendLimit: number) {
+  const key = await json(
+    await on.request('/account/keys', {
+      method: 'POST',
+      json: { role: 'member', name: 'limited', spend_limit: spendLimit },
+    }),
+  );
+  return (path: string, body: Record<string, unknown>) =>
+    on.request(path, { method: 'POST', key: key.key, json: body });
+}
+
 describe('the chat path holds a spent budget', () => {
   it('refuses chat, agent completions and conversation turns with 402 before any reaches the provider', async () => {
     const own = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
@@ -141,14 +153,7 @@ describe('the chat path holds a spent budget', () => {
     const agent = await json(
       await priced.request('/v1/agents', { method: 'POST', json: { name: 'helper', model: 'by-output' } }),
     );
-    const spender = await json(
-      await priced.request('/account/keys', {
-        method: 'POST',
-        json: { role: 'member', name: 'spender', spend_limit: 0.2 },
-      }),
-    );
-    const post = (path: string, body: Record<string, unknown>) =>
-      priced.request(path, { method: 'POST', key: spender.key, json: body });
+    const post = await postAsLimitedKey(priced, 0.2);
     const messages = [{ role: 'user', content: 'one two' }];
     // Two completion tokens at 0.1 each: the whole limit.
     expect((await post('/v1/chat/completions', { model: 'by-output', max_tokens: 2, messages })).status).toBe(200);
@@ -163,6 +168,57 @@ describe('the chat path holds a spent budget', () => {
     for (const response of refused) {
       expect(response.status).toBe(402);
       expect(await json(response)).toMatchObject({ type: 'insufficient_quota', code: 'key_limit_reached' });
+    }
+    expect(own.requests).toHaveLength(sent);
+  });
+
+  it('holds agent completions, conversation turns and Responses to the estimate of the turn their model runs', async () => {
+    const own = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
+    const byOutput = { input_per_million: 0, output_per_million: 1_000 };
+    const priced = await useGateway({
+      config: {
+        providers: [
+          { id: 'upstream', type: 'openai', base_url: own.url, api_key: UPSTREAM_KEY },
+          { id: 'native', type: 'openai', base_url: own.url, api_key: UPSTREAM_KEY, responses_api: true },
+        ],
+        models: [
+          { id: 'by-output', provider: 'upstream', capabilities: ['chat'], pricing: byOutput },
+          { id: 'native-by-output', provider: 'native', capabilities: ['chat'], pricing: byOutput },
+        ],
+      },
+    });
+    const post = await postAsLimitedKey(priced, 0.01);
+    const agent = await json(await post('/v1/agents', { name: 'helper', model: 'by-output' }));
+    const messages = [{ role: 'user', content: 'one two' }];
+    // One completion token at 0.001 fits the limit.
+    const started = await post('/v1/conversations', {
+      model: 'by-output',
+      inputs: 'one two',
+      completion_args: { max_tokens: 1 },
+    });
+    expect(started.status).toBe(200);
+    const conversation = await json(started);
+    const sent = own.requests.length;
+    // Without max_tokens a turn may write server.default_completion_tokens (1,024) tokens, 1.024: far past what is left.
+    const refused = [
+      await post('/v1/agents/completions', { agent_id: agent.id, messages }),
+      await post('/v1/agents/completions', { agent_id: agent.id, messages, stream: true }),
+      await post('/v1/conversations', { model: 'by-output', inputs: 'one two' }),
+      await post('/v1/conversations', { agent_id: agent.id, inputs: 'one two', stream: true }),
+      await post(`/v1/conversations/${conversation.conversation_id}`, { inputs: 'three' }),
+      await post(`/v1/conversations/${conversation.conversation_id}/restart`, {
+        inputs: 'three',
+        from_entry_id: conversation.outputs[0].id,
+      }),
+      await post('/v1/responses', { model: 'by-output', input: 'one two' }),
+      await post('/v1/responses', { model: 'by-output', input: 'one two', stream: true }),
+      await post('/v1/responses', { model: 'native-by-output', input: 'one two' }),
+    ];
+    for (const response of refused) {
+      expect(response.status).toBe(402);
+      const error = await json(response);
+      expect(error).toMatchObject({ type: 'insufficient_quota', code: 'key_limit_reached' });
+      expect(error.message).toMatch(/may cost up to/);
     }
     expect(own.requests).toHaveLength(sent);
   });

@@ -1,20 +1,17 @@
 import type {
-  ProviderBodyInput,
-  ProviderCheckView,
-  ProviderSettingView,
-  RouteBodyInput,
-  RouteSettingView,
-  ServerChangeBody,
-  ServerSettingView,
-  SettingsView,
-} from '../../../../gateway/src/api/settings/settings-schemas';
+  ProviderBody,
+  ProviderCheck,
+  ProviderSetting,
+  RouteBody,
+  RouteSetting,
+  ServerChange,
+  ServerSetting,
+  SettingsResponse,
+} from '../../../../gateway/src/wire/settings-schemas';
 
-/** GET /settings, from the route's schema. */
-export type Settings = SettingsView;
-export type ProviderSetting = ProviderSettingView;
-export type RouteSetting = RouteSettingView;
-export type ServerSetting = ServerSettingView;
-export type ProviderCheck = ProviderCheckView;
-export type ProviderInput = ProviderBodyInput;
-export type RouteInput = RouteBodyInput;
-export type ServerSettingsChange = ServerChangeBody;
+/** GET /settings and the bodies the console sends, from the Settings API's schemas. */
+export type Settings = SettingsResponse;
+export type { ProviderCheck, ProviderSetting, RouteSetting, ServerSetting };
+export type ProviderInput = ProviderBody;
+export type RouteInput = RouteBody;
+export type ServerSettingsChange = ServerChange;
