@@ -96,7 +96,14 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const gateway = await composeGateway(
     options,
     instanceId,
-    { log: app.log, inject: (request) => app.inject(request) },
+    {
+      log: app.log,
+      inject: (request) => app.inject(request),
+      send: async (request) => {
+        const response = await app.inject({ ...request, payloadAsStream: true });
+        return { statusCode: response.statusCode, body: response.stream() };
+      },
+    },
     extras,
   );
   await registerHooks(app, options, gateway);
