@@ -8,6 +8,8 @@ export interface Column<Row> {
   numeric?: boolean;
   /** Classes of each cell of the column. */
   className?: string;
+  /** The rows can be ordered by this column: the header is a button, and says whether they are. */
+  sort?: { active: boolean; onSort(): void };
   cell(row: Row): ReactNode;
 }
 
@@ -49,8 +51,21 @@ export function DataTable<Row>({
       <thead>
         <tr>
           {columns.map((column) => (
-            <th key={column.header} className={classes(column.numeric && 'num')}>
-              {column.headerHidden ? <span className="visually-hidden">{column.header}</span> : column.header}
+            <th
+              key={column.header}
+              className={classes(column.numeric && 'num')}
+              aria-sort={column.sort ? (column.sort.active ? 'descending' : 'none') : undefined}
+            >
+              {column.headerHidden ? (
+                <span className="visually-hidden">{column.header}</span>
+              ) : column.sort ? (
+                <button type="button" className="th-sort" onClick={column.sort.onSort}>
+                  {column.header}
+                  <span aria-hidden="true">{column.sort.active ? ' ▼' : ' ↕'}</span>
+                </button>
+              ) : (
+                column.header
+              )}
             </th>
           ))}
         </tr>
