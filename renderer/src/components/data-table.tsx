@@ -4,6 +4,8 @@ export interface Column<Row> {
   header: string;
   /** The header is read by screen readers only (an actions column). */
   headerHidden?: boolean;
+  /** The header is an abbreviation: what it stands for (shown on hover, read by screen readers). */
+  headerTitle?: string;
   /** Right-aligned tabular figures, in the header and the cells. */
   numeric?: boolean;
   /** Classes of each cell of the column. */
@@ -63,6 +65,8 @@ export function DataTable<Row>({
                   {column.header}
                   <span aria-hidden="true">{column.sort.active ? ' ▼' : ' ↕'}</span>
                 </button>
+              ) : column.headerTitle ? (
+                <abbr title={column.headerTitle}>{column.header}</abbr>
               ) : (
                 column.header
               )}

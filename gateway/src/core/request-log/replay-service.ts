@@ -101,6 +101,7 @@ export class ReplayService {
           'content-type': 'application/json',
           'x-request-id': requestId,
           'x-switchyard-client': REPLAY_CLIENT,
+          'user-agent': 'switchyard-replay',
         },
         payload: JSON.stringify(body),
         ...(options.signal ? { signal: options.signal } : {}),

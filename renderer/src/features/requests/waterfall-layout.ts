@@ -101,6 +101,7 @@ function byStart(spans: readonly RecordedSpan[]): RecordedSpan[] {
 
 /** A duration for people: microseconds under 1 ms, milliseconds under 10 s, seconds above. */
 export function formatDuration(ms: number): string {
+  if (ms === 0) return '0 ms';
   if (ms < 1) return `${Math.round(ms * 1000)} µs`;
   if (ms < 10) return `${ms.toFixed(1)} ms`;
   if (ms < 10_000) return `${Math.round(ms)} ms`;

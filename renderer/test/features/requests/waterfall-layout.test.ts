@@ -102,6 +102,6 @@ describe('the waterfall of a request', () => {
     expect(axisTicks(820)).toEqual([0, 200, 400, 600, 800]);
     expect(axisTicks(2400)).toEqual([0, 500, 1000, 1500, 2000]);
     expect(axisTicks(0)).toEqual([0]);
-    expect([0.25, 3.14, 820, 24_500].map(formatDuration)).toEqual(['250 µs', '3.1 ms', '820 ms', '24.5 s']);
+    expect([0, 0.25, 3.14, 820, 24_500].map(formatDuration)).toEqual(['0 ms', '250 µs', '3.1 ms', '820 ms', '24.5 s']);
   });
 });

@@ -160,7 +160,7 @@ export function ReplayPanel({ entry, currency, onOpenRequest }: Props) {
       <h3 className="card-title">Replay and compare</h3>
       <div className="row wrap">
         {!refusal && (
-          <label className="row small">
+          <label className="row small replay-model">
             <span>Model</span>
             <select
               className="select"

@@ -1,4 +1,4 @@
-import { CONSOLE_CLIENT, PLAYGROUND_CLIENT } from '../../../lib/console-client';
+import { CONSOLE_CLIENT, PLAYGROUND_CLIENT, REPLAY_CLIENT } from '../../../lib/console-client';
 import { Link, useNavigate } from 'react-router-dom';
 import { CopyButton } from '../../../components/copy-button';
 import { Dialog } from '../../../components/dialog';
@@ -57,6 +57,7 @@ export function RequestDetailDrawer({ entry, loading = false, currency, onClose,
         </span>
         {entry.client === CONSOLE_CLIENT && <span className="badge">console</span>}
         {entry.client === PLAYGROUND_CLIENT && <span className="badge">console playground</span>}
+        {entry.client === REPLAY_CLIENT && <span className="badge">replay</span>}
         <span className="header-spacer" />
         <CopyButton text={requestToCurl(entry, origin)} label="Copy as cURL" />
         {playground && parsedBody !== null && (

@@ -1,5 +1,5 @@
 import type { RequestLogEntry } from '../../../../../gateway/src/wire/request-log-entry-schema';
-import { CONSOLE_CLIENT, PLAYGROUND_CLIENT } from '../../../lib/console-client';
+import { CONSOLE_CLIENT, PLAYGROUND_CLIENT, REPLAY_CLIENT } from '../../../lib/console-client';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorNotice } from '../../../components/error-notice';
@@ -54,7 +54,7 @@ function requestColumns(
   return [
     {
       header: 'Time',
-      className: 'mono',
+      className: 'mono cell-nowrap',
       sort: { active: order === 'time', onSort: () => setOrder('time') },
       cell: (r) => new Date(r.time).toLocaleTimeString(),
     },
@@ -66,6 +66,7 @@ function requestColumns(
           <span className="faint">{r.method}</span> {r.path}
           {r.client === CONSOLE_CLIENT && <span className="badge table-badge">console</span>}
           {r.client === PLAYGROUND_CLIENT && <span className="badge table-badge">playground</span>}
+          {r.client === REPLAY_CLIENT && <span className="badge table-badge">replay</span>}
         </>
       ),
     },
@@ -98,7 +99,8 @@ function requestColumns(
       cell: (r) => `${Math.round(r.latency_ms)} ms`,
     },
     {
-      header: 'First token',
+      header: 'TTFT',
+      headerTitle: 'Time to first token (streams)',
       numeric: true,
       cell: (r) => (r.ttft_ms !== undefined ? formatDuration(r.ttft_ms) : <span className="faint">—</span>),
     },
