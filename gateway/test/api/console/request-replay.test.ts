@@ -119,6 +119,26 @@ describe('POST /console/requests/{id}/replay', () => {
     expect(upstream.requests.at(-1)!.body).toMatchObject({ stream: true });
   });
 
+  it('stops the replayed request when the caller goes away', async () => {
+    // Timeouts longer than the test: only the caller's leaving can end the upstream call.
+    const config = replayConfig(upstream);
+    config.providers[0].timeouts = { connect: 2000, first_byte: 120_000, idle: 120_000 };
+    gateway = await useGateway({ config });
+    await chat('to-abandon', { messages: [{ role: 'user', content: 'a b c d' }], stream: true });
+    upstream.setBehaviour({ failure: { type: 'hang_mid_stream', afterFrames: 1 }, path: '/v1/chat/completions' });
+    const controller = new AbortController();
+    const pending = gateway
+      .request('/console/requests/to-abandon/replay', { method: 'POST', json: {}, signal: controller.signal })
+      .catch((error: unknown) => error);
+    for (let attempt = 0; attempt < 250 && upstream.requests.length < 2; attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const replayed = upstream.requests.at(-1)!;
+    controller.abort();
+    await pending;
+    await replayed.settled;
+    expect(replayed.aborted).toBe(true);
+  });
+
   it('is allowed to the key that made the request and to an Owner, billed to the caller; another key is told it does not exist', async () => {
     const memberA = await createMember('member A');
     const memberB = await createMember('member B');
