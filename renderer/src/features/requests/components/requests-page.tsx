@@ -129,8 +129,12 @@ export function RequestsPage() {
   // A trace, or the slowest first, is the gateway's answer over its whole log; otherwise the live list.
   const query = requestSearch(filter, order);
   const search = useRequestSearch(query, following);
-  const rows = query !== null ? (search.data?.data ?? []) : all.filter((r) => matchesRequestFilter(r, filter));
-  const shown = query !== null ? search : requests;
+  // Until the gateway answers, the live list's own matches, in the same order.
+  const local = all.filter((r) => matchesRequestFilter(r, filter));
+  if (order === 'latency') local.sort((a, b) => b.latency_ms - a.latency_ms);
+  const searched = query !== null && (search.data !== undefined || search.isError);
+  const rows = searched ? (search.data?.data ?? []) : local;
+  const shown = searched ? search : requests;
   const traceTyped = filter.traceId.trim() !== '';
   const hiddenConsole = filter.showConsole ? 0 : all.filter((r) => r.client === CONSOLE_CLIENT).length;
   const detail = useRequestDetail(openId);
