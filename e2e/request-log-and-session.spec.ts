@@ -82,7 +82,7 @@ describe('request log, layout and sessions', () => {
     let text = '';
     for await (const chunk of csv) text += chunk.toString();
     expect(text.split('\r\n')[0]).toBe(
-      'id,time,method,path,status,model,key_prefix,client,latency_ms,prompt_tokens,completion_tokens,cost,error_code,error_message',
+      'id,time,method,path,status,model,key_prefix,client,latency_ms,ttft_ms,prompt_tokens,completion_tokens,cost,error_code,error_message,trace_id',
     );
     expect(text).toContain('/v1/chat/completions');
     expect(text).not.toContain('/account/me');

@@ -96,7 +96,18 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const gateway = await composeGateway(
     options,
     instanceId,
-    { log: app.log, inject: (request) => app.inject(request) },
+    {
+      log: app.log,
+      inject: (request) => app.inject(request),
+      send: async (request) => {
+        const response = await app.inject({ ...request, payloadAsStream: true });
+        // Its routes hear a caller that goes away as a closed response, as they would from a socket.
+        const close = () => response.raw.res.destroy();
+        if (request.signal?.aborted) close();
+        else request.signal?.addEventListener('abort', close, { once: true });
+        return { statusCode: response.statusCode, body: response.stream() };
+      },
+    },
     extras,
   );
   await registerHooks(app, options, gateway);

@@ -47,6 +47,7 @@ import type { ImageGenerationService } from '../core/images/image-generation-ser
 import type { LocalModels } from '../core/local-models/local-models.js';
 import type { GatewayMetrics } from '../core/metrics/gateway-metrics.js';
 import type { OcrService } from '../core/ocr/ocr-service.js';
+import type { ReplayService } from '../core/request-log/replay-service.js';
 import type { RequestLog } from '../core/request-log/request-log.js';
 import type { ResponsesService } from '../core/responses/responses-service.js';
 import type { ModelRegistry } from '../core/routing/model-registry.js';
@@ -62,6 +63,7 @@ export interface ApiServices {
   keys: KeyService;
   accounts: AccountService;
   requestLog: RequestLog;
+  replay: ReplayService;
   settings: SettingsService;
   chat: ChatService;
   documents: DocumentService;
@@ -102,7 +104,8 @@ const uploadRoutes: FastifyPluginAsync<
 
 /** Every resource's routes, each handed the use-case services it calls. */
 export const apiRoutes: FastifyPluginAsync<ApiServices> = async (app, services) => {
-  const { status, metrics, models, keys, accounts, requestLog, settings, chat, documents, responses } = services;
+  const { status, metrics, models, keys, accounts, requestLog, replay, settings, chat, documents, responses } =
+    services;
   const { completions, fim, embeddings, files, fileLinks, ocr, transcription, uploads } = services;
   const { imageGeneration, imageAnalysis, batches, evals, agents, conversations, localModels } = services;
   await app.register(statusRoutes, { status });
@@ -111,7 +114,7 @@ export const apiRoutes: FastifyPluginAsync<ApiServices> = async (app, services) 
   await app.register(modelsRoutes, { models });
   await app.register(mistralFineTuningRoutes, { models });
   await app.register(accountRoutes, { keys, accounts });
-  await app.register(consoleRoutes, { requestLog });
+  await app.register(consoleRoutes, { requestLog, replay });
   await app.register(settingsRoutes, { settings });
   await app.register(chatRoutes, { chat, documents });
   await app.register(responsesRoutes, { responses });

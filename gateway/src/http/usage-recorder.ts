@@ -173,6 +173,7 @@ export function registerUsageRecorder(app: FastifyInstance, services: UsageRecor
       status,
       latency_ms: Math.round(latency * 100) / 100,
       key_prefix: request.apiKey?.prefix ?? null,
+      ...(request.apiKey ? { key_id: request.apiKey.id } : {}),
       model: usage?.model ?? requestedModel(request.body),
       prompt_tokens: usage ? usage.prompt_tokens : null,
       completion_tokens: usage ? usage.completion_tokens : null,

@@ -52,6 +52,9 @@ export const Entry = Type.Object({
   status: Type.Integer(),
   latency_ms: Type.Number(),
   key_prefix: Type.Union([Type.String(), Type.Null()]),
+  key_id: Type.Optional(
+    Type.String({ description: 'The id of the key that made the request (never the key): who may replay it.' }),
+  ),
   model: Type.Union([Type.String(), Type.Null()]),
   prompt_tokens: Type.Union([Type.Integer(), Type.Null()]),
   completion_tokens: Type.Union([Type.Integer(), Type.Null()]),

@@ -4,10 +4,14 @@ export interface Column<Row> {
   header: string;
   /** The header is read by screen readers only (an actions column). */
   headerHidden?: boolean;
+  /** The header is an abbreviation: what it stands for (shown on hover, read by screen readers). */
+  headerTitle?: string;
   /** Right-aligned tabular figures, in the header and the cells. */
   numeric?: boolean;
   /** Classes of each cell of the column. */
   className?: string;
+  /** The rows can be ordered by this column: the header is a button, and says whether they are. */
+  sort?: { active: boolean; onSort(): void };
   cell(row: Row): ReactNode;
 }
 
@@ -49,8 +53,23 @@ export function DataTable<Row>({
       <thead>
         <tr>
           {columns.map((column) => (
-            <th key={column.header} className={classes(column.numeric && 'num')}>
-              {column.headerHidden ? <span className="visually-hidden">{column.header}</span> : column.header}
+            <th
+              key={column.header}
+              className={classes(column.numeric && 'num')}
+              aria-sort={column.sort ? (column.sort.active ? 'descending' : 'none') : undefined}
+            >
+              {column.headerHidden ? (
+                <span className="visually-hidden">{column.header}</span>
+              ) : column.sort ? (
+                <button type="button" className="th-sort" onClick={column.sort.onSort}>
+                  {column.header}
+                  <span aria-hidden="true">{column.sort.active ? ' ▼' : ' ↕'}</span>
+                </button>
+              ) : column.headerTitle ? (
+                <abbr title={column.headerTitle}>{column.header}</abbr>
+              ) : (
+                column.header
+              )}
             </th>
           ))}
         </tr>

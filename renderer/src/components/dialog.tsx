@@ -49,6 +49,13 @@ function inertOthers(keep: HTMLElement): () => void {
   };
 }
 
+/** Whether another dialog was opened on top of the one whose backdrop is `backdrop`. */
+function openedAfter(backdrop: Element): boolean {
+  for (let next = backdrop.nextElementSibling; next; next = next.nextElementSibling)
+    if (next.classList.contains('dialog-backdrop')) return true;
+  return false;
+}
+
 /**
  * A modal dialog, rendered at the end of <body>: the page behind it is inert while it is open,
  * focus moves in on open and stays inside (Tab cycles), Escape and the backdrop close it, and focus
@@ -67,6 +74,8 @@ export function Dialog({ title, onClose, children, wide, drawer }: Props) {
     // A field with autoFocus already took focus; otherwise the dialog itself takes it.
     if (!ref.current?.contains(document.activeElement)) ref.current?.focus();
     const onKey = (event: KeyboardEvent) => {
+      // A dialog opened from this one (its backdrop comes later in <body>) takes the keys while it is open.
+      if (backdrop.current && openedAfter(backdrop.current)) return;
       if (event.key === 'Escape') onCloseRef.current();
       else if (event.key === 'Tab' && ref.current) trapTab(event, ref.current);
     };

@@ -1,15 +1,25 @@
 import { PassThrough } from 'node:stream';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { GatewayError } from '../../core/errors/gateway-error.js';
+import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { Entry } from '../../wire/request-log-entry-schema.js';
+import { ReplayAnswer, ReplayRequest } from '../../wire/replay-answer-schema.js';
+import { ownerScope } from '../../core/account/resource-owner.js';
+import type { ReplayService } from '../../core/request-log/replay-service.js';
 import type { RequestLog } from '../../core/request-log/request-log.js';
 
 const KEEPALIVE_MS = 15_000;
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
-/** The console's request log: the last N requests, and a live SSE feed of new ones (Owner only). */
-export const consoleRoutes: FastifyPluginAsyncTypebox<{ requestLog: RequestLog }> = async (app, { requestLog }) => {
+/**
+ * The console's request log: the last N requests, and a live SSE feed of new ones (Owner only); a
+ * logged request replayed (its own key or an Owner).
+ */
+export const consoleRoutes: FastifyPluginAsyncTypebox<{ requestLog: RequestLog; replay: ReplayService }> = async (
+  app,
+  { requestLog, replay },
+) => {
   const openFeeds = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const stop of [...openFeeds]) stop();
@@ -22,6 +32,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ requestLog: RequestLog }
       schema: {
         tags: ['console'],
         summary: 'Recent requests (Owner)',
+        description: "Without the entries' spans: `GET /console/requests/{id}` has them.",
         querystring: Type.Object({
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })),
           key_prefix: Type.Optional(Type.String({ maxLength: 64 })),
@@ -34,13 +45,22 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ requestLog: RequestLog }
           ),
           path: Type.Optional(Type.String({ maxLength: 200, description: 'A part of the path.' })),
           exclude_console: Type.Optional(Type.Boolean({ description: "Leave out the console's own calls." })),
+          trace_id: Type.Optional(
+            Type.String({ pattern: '^[0-9a-fA-F]{32}$', description: 'The requests of one OpenTelemetry trace.' }),
+          ),
+          sort: Type.Optional(
+            Type.Union([Type.Literal('time_desc'), Type.Literal('latency_desc')], {
+              default: 'time_desc',
+              description: 'Newest first (the default) or slowest first.',
+            }),
+          ),
         }),
         response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(Entry) }), ...errorResponses },
       },
     },
     async (request) => {
-      const { limit, ...filter } = request.query;
-      return { object: 'list' as const, data: requestLog.recent(limit ?? 100, filter) };
+      const { limit, sort, ...filter } = request.query;
+      return { object: 'list' as const, data: requestLog.recent(limit ?? 100, filter, sort) };
     },
   );
 
@@ -65,6 +85,33 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ requestLog: RequestLog }
         );
       return entry;
     },
+  );
+
+  app.post(
+    '/console/requests/:id/replay',
+    {
+      // Any key: the service answers 404 for a request another key made, unless the caller is an Owner.
+      config: { auth: 'key', unlogged: true },
+      // No body at all means no options, as `{}` does.
+      preValidation: (request, _reply, done) => {
+        request.body ??= {};
+        done();
+      },
+      schema: {
+        tags: ['console'],
+        summary: 'Send a logged request again, to its model or another (the key that made it, or an Owner)',
+        description:
+          'The stored body goes through the whole gateway again as the calling key (billed, rate-limited, logged, traced); a streamed original is streamed and its frames put back together. 409 when the log did not keep the body or the request is not a JSON inference call.',
+        params: Type.Object({ id: Type.String({ maxLength: 200 }) }),
+        body: ReplayRequest,
+        response: { 200: ReplayAnswer, ...errorResponses },
+      },
+    },
+    async (request, reply) =>
+      replay.replay(request.params.id, ownerScope(request.apiKey), {
+        ...(request.body.model !== undefined ? { model: request.body.model } : {}),
+        signal: clientAbortSignal(reply),
+      }),
   );
 
   app.get(

@@ -58,6 +58,7 @@ import { LocalModels } from '../local-models/local-models.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { OcrAdmission } from '../ocr/ocr-admission.js';
 import { OcrService } from '../ocr/ocr-service.js';
+import { ReplayService, type SendThroughGateway } from '../request-log/replay-service.js';
 import { RequestLog } from '../request-log/request-log.js';
 import { ResponsesService } from '../responses/responses-service.js';
 import { ModelRegistry } from '../routing/model-registry.js';
@@ -95,6 +96,8 @@ export interface GatewayHost {
   log: GatewayLogger;
   /** Runs a request through the gateway's own routes without a socket (batch lines). */
   inject(request: InProcessRequest): Promise<InProcessResponse>;
+  /** The same, its answer read as it is written (replays time a stream's first frame). */
+  send: SendThroughGateway;
 }
 
 export interface BuildExtras {
@@ -344,6 +347,7 @@ export async function composeGateway(
     keys,
     accounts,
     requestLog,
+    replay: new ReplayService({ requestLog, keys, send: host.send }),
     settings,
     chat,
     responses: new ResponsesService(models, chat, runner, new ResponsesRepository(db), options.server.clientSchemas),

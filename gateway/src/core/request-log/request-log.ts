@@ -13,15 +13,28 @@ export interface RequestLogFilter {
   path?: string;
   /** Leave out the console's own calls (client `console`). */
   exclude_console?: boolean;
+  /** The requests of one OpenTelemetry trace (32 hex digits). */
+  trace_id?: string;
 }
 
+/** The list's order: newest first (the default), or slowest first. */
+export type RequestLogOrder = 'time_desc' | 'latency_desc';
+
 export const CONSOLE_CLIENT = 'console';
+
+/** An entry as lists and the live feed carry it: its spans are for its detail only. */
+export function withoutSpans(entry: RequestLogEntry): RequestLogEntry {
+  if (entry.spans === undefined) return entry;
+  const { spans: _spans, ...summary } = entry;
+  return summary;
+}
 
 export function matchesFilter(entry: RequestLogEntry, filter: RequestLogFilter): boolean {
   if (filter.exclude_console && entry.client === CONSOLE_CLIENT) return false;
   if (filter.key_prefix && entry.key_prefix !== filter.key_prefix) return false;
   if (filter.model && entry.model !== filter.model) return false;
   if (filter.path && !entry.path.includes(filter.path)) return false;
+  if (filter.trace_id && entry.trace_id !== filter.trace_id.toLowerCase()) return false;
   if (filter.status) {
     const classMatch = /^([1-5])xx$/i.exec(filter.status);
     if (classMatch ? Math.floor(entry.status / 100) !== Number(classMatch[1]) : String(entry.status) !== filter.status)
@@ -143,7 +156,9 @@ export class RequestLog {
     this.entries.push(entry);
     // Trimmed once it holds twice the capacity, not on every add: a splice moves every entry.
     if (this.entries.length >= 2 * this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
-    for (const listener of this.listeners) listener(entry);
+    if (this.listeners.size === 0) return;
+    const summary = withoutSpans(entry);
+    for (const listener of this.listeners) listener(summary);
   }
 
   /**
@@ -183,18 +198,24 @@ export class RequestLog {
     return this.pruneTurn().catch(() => false);
   }
 
-  /** Newest first: the entries of keys and the keyless ones merged by time. */
-  recent(limit: number, filter: RequestLogFilter = {}): RequestLogEntry[] {
+  /**
+   * Newest first (or slowest first): the entries of keys and the keyless ones merged by time, without
+   * their spans.
+   */
+  recent(limit: number, filter: RequestLogFilter = {}, order: RequestLogOrder = 'time_desc'): RequestLogEntry[] {
     const out: RequestLogEntry[] = [];
+    // Slowest first needs every match before it can keep the `limit` slowest.
+    const wanted = order === 'time_desc' ? limit : Infinity;
     const oldestKeyless = Math.max(0, this.keyless.length - KEYLESS_ENTRIES);
     let i = this.entries.length - 1;
     let k = this.keyless.length - 1;
-    while (out.length < limit && (i >= this.oldest || k >= oldestKeyless)) {
+    while (out.length < wanted && (i >= this.oldest || k >= oldestKeyless)) {
       const fromKeyless = k >= oldestKeyless && (i < this.oldest || this.keyless[k].time > this.entries[i].time);
       const entry = fromKeyless ? this.keyless[k--] : this.entries[i--];
       if (matchesFilter(entry, filter)) out.push(entry);
     }
-    return out;
+    if (order === 'latency_desc') out.sort((a, b) => b.latency_ms - a.latency_ms).splice(limit);
+    return out.map(withoutSpans);
   }
 
   /**

@@ -9,15 +9,49 @@ export interface RequestFilter {
   status: string;
   path: string;
   showConsole: boolean;
+  /** An OpenTelemetry trace id: the requests of one trace. */
+  traceId: string;
 }
 
-export const EMPTY_FILTER: RequestFilter = { keyPrefix: '', model: '', status: '', path: '', showConsole: false };
+export const EMPTY_FILTER: RequestFilter = {
+  keyPrefix: '',
+  model: '',
+  status: '',
+  path: '',
+  showConsole: false,
+  traceId: '',
+};
+
+/** The list's order: newest first, or slowest first. */
+export type RequestOrder = 'time' | 'latency';
+
+/** A trace id as W3C trace context writes it: 32 hex digits (spaces around it ignored). */
+export const isTraceId = (text: string) => /^[0-9a-f]{32}$/i.test(text.trim());
+
+/**
+ * The query that asks the gateway for the list when the live list cannot answer alone: the requests
+ * of one trace, or the slowest of the whole log. Null while the live list does (newest first, no trace).
+ */
+export function requestSearch(filter: RequestFilter, order: RequestOrder): string | null {
+  const trace = isTraceId(filter.traceId) ? filter.traceId.trim().toLowerCase() : '';
+  if (!trace && order === 'time') return null;
+  const params = new URLSearchParams({ limit: '500' });
+  if (trace) params.set('trace_id', trace);
+  if (order === 'latency') params.set('sort', 'latency_desc');
+  if (filter.keyPrefix) params.set('key_prefix', filter.keyPrefix);
+  if (filter.model) params.set('model', filter.model);
+  if (filter.status) params.set('status', filter.status);
+  if (filter.path.trim()) params.set('path', filter.path.trim());
+  if (!filter.showConsole) params.set('exclude_console', 'true');
+  return params.toString();
+}
 
 export function matchesRequestFilter(entry: RequestLogEntry, filter: RequestFilter): boolean {
   if (!filter.showConsole && entry.client === CONSOLE_CLIENT) return false;
   if (filter.keyPrefix && entry.key_prefix !== filter.keyPrefix) return false;
   if (filter.model && entry.model !== filter.model) return false;
   if (filter.path && !entry.path.toLowerCase().includes(filter.path.trim().toLowerCase())) return false;
+  if (isTraceId(filter.traceId) && entry.trace_id !== filter.traceId.trim().toLowerCase()) return false;
   if (filter.status) {
     const cls = /^([1-5])xx$/.exec(filter.status);
     if (cls ? Math.floor(entry.status / 100) !== Number(cls[1]) : String(entry.status) !== filter.status) return false;
@@ -40,11 +74,13 @@ const CSV_COLUMNS = [
   'key_prefix',
   'client',
   'latency_ms',
+  'ttft_ms',
   'prompt_tokens',
   'completion_tokens',
   'cost',
   'error_code',
   'error_message',
+  'trace_id',
 ] as const satisfies readonly (keyof RequestLogEntry)[];
 
 /** The rows as CSV (RFC 4180, formulas defused), time as ISO 8601. */

@@ -32,13 +32,13 @@ describe('requestsToCsv', () => {
     };
     const [header, row, failedRow] = requestsToCsv([entry, failed]).split('\r\n');
     expect(header).toBe(
-      'id,time,method,path,status,model,key_prefix,client,latency_ms,prompt_tokens,completion_tokens,cost,error_code,error_message',
+      'id,time,method,path,status,model,key_prefix,client,latency_ms,ttft_ms,prompt_tokens,completion_tokens,cost,error_code,error_message,trace_id',
     );
     expect(row).toBe(
-      `req_1,2026-11-28T12:00:00.000Z,POST,/v1/chat/completions,200,"'=cmd|"" /C calc""!A0",sk-sy-ab,'@evil,12,3,4,0.5,,`,
+      `req_1,2026-11-28T12:00:00.000Z,POST,/v1/chat/completions,200,"'=cmd|"" /C calc""!A0",sk-sy-ab,'@evil,12,,3,4,0.5,,,`,
     );
     expect(failedRow).toBe(
-      `req_2,2026-11-28T12:00:00.000Z,POST,/v1/chat/completions,404,"'=cmd|"" /C calc""!A0",sk-sy-ab,'@evil,12,3,4,0.5,model_not_found,"'=HYPERLINK(""x"") is not a model"`,
+      `req_2,2026-11-28T12:00:00.000Z,POST,/v1/chat/completions,404,"'=cmd|"" /C calc""!A0",sk-sy-ab,'@evil,12,,3,4,0.5,model_not_found,"'=HYPERLINK(""x"") is not a model",`,
     );
   });
 });

@@ -1,4 +1,4 @@
-import { CONSOLE_CLIENT, PLAYGROUND_CLIENT } from '../../../lib/console-client';
+import { CONSOLE_CLIENT, PLAYGROUND_CLIENT, REPLAY_CLIENT } from '../../../lib/console-client';
 import { Link, useNavigate } from 'react-router-dom';
 import { CopyButton } from '../../../components/copy-button';
 import { Dialog } from '../../../components/dialog';
@@ -8,6 +8,9 @@ import { gatewayUrl } from '../../../lib/gateway-client';
 import type { RequestLogEntry } from '../../../../../gateway/src/wire/request-log-entry-schema';
 import { playgroundFor, prettyBody, requestToCurl } from '../request-view';
 import { LongText } from '../../../components/long-text';
+import { formatDuration } from '../waterfall-layout';
+import { ReplayPanel } from './replay-panel';
+import { RequestWaterfall } from './request-waterfall';
 
 interface Props {
   entry: RequestLogEntry;
@@ -15,6 +18,10 @@ interface Props {
   loading?: boolean;
   currency: string | undefined;
   onClose(): void;
+  /** Opens another logged request (a replay's) in the drawer. */
+  onOpenRequest(id: string): void;
+  /** Filters the list to the requests of this trace. */
+  onShowTrace(traceId: string): void;
 }
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -27,7 +34,7 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 }
 
 /** One logged request: timing, tokens, cost, headers and bodies (secrets already redacted by the gateway). */
-export function RequestDetailDrawer({ entry, loading = false, currency, onClose }: Props) {
+export function RequestDetailDrawer({ entry, loading = false, currency, onClose, onOpenRequest, onShowTrace }: Props) {
   const navigate = useNavigate();
   const origin = gatewayUrl('') || window.location.origin;
   const playground = playgroundFor(entry.path);
@@ -39,6 +46,7 @@ export function RequestDetailDrawer({ entry, loading = false, currency, onClose 
     }
   })();
   const headers = Object.entries(entry.request_headers ?? {});
+  const traceId = entry.trace_id;
   return (
     <Dialog title={`${entry.method} ${entry.path}`} onClose={onClose} drawer>
       <div className="row wrap">
@@ -49,6 +57,7 @@ export function RequestDetailDrawer({ entry, loading = false, currency, onClose 
         </span>
         {entry.client === CONSOLE_CLIENT && <span className="badge">console</span>}
         {entry.client === PLAYGROUND_CLIENT && <span className="badge">console playground</span>}
+        {entry.client === REPLAY_CLIENT && <span className="badge">replay</span>}
         <span className="header-spacer" />
         <CopyButton text={requestToCurl(entry, origin)} label="Copy as cURL" />
         {playground && parsedBody !== null && (
@@ -78,6 +87,7 @@ export function RequestDetailDrawer({ entry, loading = false, currency, onClose 
         </Field>
         <Field label="Time">{new Date(entry.time).toLocaleString()}</Field>
         <Field label="Latency">{entry.latency_ms.toLocaleString()} ms</Field>
+        {entry.ttft_ms !== undefined && <Field label="First token">{formatDuration(entry.ttft_ms)}</Field>}
         <Field label="Model">
           <span className="mono">{entry.model ?? '—'}</span>
         </Field>
@@ -94,6 +104,25 @@ export function RequestDetailDrawer({ entry, loading = false, currency, onClose 
           </Field>
         )}
       </dl>
+      {traceId && (
+        <div className="row wrap small">
+          <span className="faint">Trace</span>
+          <span className="mono">{traceId}</span>
+          <CopyButton text={traceId} label="Copy" />
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => onShowTrace(traceId)}>
+            List the requests of this trace
+          </button>
+        </div>
+      )}
+      <section className="stack" aria-label="Timeline">
+        <h3 className="card-title">Timeline</h3>
+        {loading && entry.spans === undefined ? (
+          <Loading label="Reading the request's spans…" />
+        ) : (
+          <RequestWaterfall key={entry.id} spans={entry.spans} />
+        )}
+      </section>
+      <ReplayPanel key={entry.id} entry={entry} currency={currency} onOpenRequest={onOpenRequest} />
       {headers.length > 0 && (
         <details open>
           <summary className="card-title">Request headers</summary>

@@ -1,5 +1,5 @@
 import type { RequestLogEntry } from '../../../../../gateway/src/wire/request-log-entry-schema';
-import { CONSOLE_CLIENT, PLAYGROUND_CLIENT } from '../../../lib/console-client';
+import { CONSOLE_CLIENT, PLAYGROUND_CLIENT, REPLAY_CLIENT } from '../../../lib/console-client';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorNotice } from '../../../components/error-notice';
@@ -9,9 +9,19 @@ import { useAccount } from '../../../lib/account-query';
 import { downloadFile } from '../../../lib/download';
 import { formatCost } from '../../../lib/format';
 import { useRequestDetail } from '../api/get-request';
-import { useRequests } from '../api/list-requests';
+import { useRequests, useRequestSearch } from '../api/list-requests';
 import { useRequestStream, type LiveState } from '../api/stream-requests';
-import { EMPTY_FILTER, failureText, matchesRequestFilter, requestsToCsv, type RequestFilter } from '../request-view';
+import {
+  EMPTY_FILTER,
+  failureText,
+  isTraceId,
+  matchesRequestFilter,
+  requestSearch,
+  requestsToCsv,
+  type RequestFilter,
+  type RequestOrder,
+} from '../request-view';
+import { formatDuration } from '../waterfall-layout';
 import { RequestDetailDrawer } from './request-detail-drawer';
 import { CellText } from '../../../components/cell-text';
 import { DataTable, type Column } from '../../../components/data-table';
@@ -36,9 +46,18 @@ function LiveBadge({ live }: { live: LiveState }) {
 
 const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
 
-function requestColumns(currency: string | undefined): Column<RequestLogEntry>[] {
+function requestColumns(
+  currency: string | undefined,
+  order: RequestOrder,
+  setOrder: (order: RequestOrder) => void,
+): Column<RequestLogEntry>[] {
   return [
-    { header: 'Time', className: 'mono', cell: (r) => new Date(r.time).toLocaleTimeString() },
+    {
+      header: 'Time',
+      className: 'mono cell-nowrap',
+      sort: { active: order === 'time', onSort: () => setOrder('time') },
+      cell: (r) => new Date(r.time).toLocaleTimeString(),
+    },
     {
       header: 'Request',
       className: 'mono cell-path',
@@ -47,6 +66,7 @@ function requestColumns(currency: string | undefined): Column<RequestLogEntry>[]
           <span className="faint">{r.method}</span> {r.path}
           {r.client === CONSOLE_CLIENT && <span className="badge table-badge">console</span>}
           {r.client === PLAYGROUND_CLIENT && <span className="badge table-badge">playground</span>}
+          {r.client === REPLAY_CLIENT && <span className="badge table-badge">replay</span>}
         </>
       ),
     },
@@ -72,7 +92,18 @@ function requestColumns(currency: string | undefined): Column<RequestLogEntry>[]
         </div>
       ),
     },
-    { header: 'Latency', numeric: true, cell: (r) => `${Math.round(r.latency_ms)} ms` },
+    {
+      header: 'Latency',
+      numeric: true,
+      sort: { active: order === 'latency', onSort: () => setOrder(order === 'latency' ? 'time' : 'latency') },
+      cell: (r) => `${Math.round(r.latency_ms)} ms`,
+    },
+    {
+      header: 'TTFT',
+      headerTitle: 'Time to first token (streams)',
+      numeric: true,
+      cell: (r) => (r.ttft_ms !== undefined ? formatDuration(r.ttft_ms) : <span className="faint">—</span>),
+    },
     {
       header: 'Tokens in / out',
       numeric: true,
@@ -89,18 +120,28 @@ function requestColumns(currency: string | undefined): Column<RequestLogEntry>[]
 export function RequestsPage() {
   const [following, setFollowing] = useState(true);
   const [filter, setFilter] = useState<RequestFilter>(EMPTY_FILTER);
+  const [order, setOrder] = useState<RequestOrder>('time');
   const [openId, setOpenId] = useState<string | null>(null);
   const requests = useRequests();
   const live = useRequestStream(following && !requests.isError);
   const currency = useAccount().data?.balance.currency;
   const all = requests.data?.data ?? [];
-  const rows = all.filter((r) => matchesRequestFilter(r, filter));
+  // A trace, or the slowest first, is the gateway's answer over its whole log; otherwise the live list.
+  const query = requestSearch(filter, order);
+  const search = useRequestSearch(query, following);
+  // Until the gateway answers, the live list's own matches, in the same order.
+  const local = all.filter((r) => matchesRequestFilter(r, filter));
+  if (order === 'latency') local.sort((a, b) => b.latency_ms - a.latency_ms);
+  const searched = query !== null && (search.data !== undefined || search.isError);
+  const rows = searched ? (search.data?.data ?? []) : local;
+  const shown = searched ? search : requests;
+  const traceTyped = filter.traceId.trim() !== '';
   const hiddenConsole = filter.showConsole ? 0 : all.filter((r) => r.client === CONSOLE_CLIENT).length;
   const detail = useRequestDetail(openId);
   // The list's entry at once; the whole one (another instance's headers and bodies) once it is read.
-  const opened = openId ? (detail.data ?? all.find((r) => r.id === openId)) : undefined;
+  const opened = openId ? (detail.data ?? [...all, ...rows].find((r) => r.id === openId)) : undefined;
   const set = (patch: Partial<RequestFilter>) => setFilter({ ...filter, ...patch });
-  const filtered = filter.keyPrefix || filter.model || filter.status || filter.path;
+  const filtered = filter.keyPrefix || filter.model || filter.status || filter.path || traceTyped;
 
   return (
     <div className="page">
@@ -174,6 +215,17 @@ export function RequestsPage() {
             </option>
           ))}
         </select>
+        <input
+          className="input mono trace-filter"
+          type="search"
+          aria-label="Filter by trace id"
+          aria-invalid={traceTyped && !isTraceId(filter.traceId)}
+          aria-describedby={traceTyped && !isTraceId(filter.traceId) ? 'trace-filter-hint' : undefined}
+          placeholder="Trace id…"
+          spellCheck={false}
+          value={filter.traceId}
+          onChange={(e) => set({ traceId: e.target.value })}
+        />
         <label className="row small">
           <input
             type="checkbox"
@@ -192,24 +244,37 @@ export function RequestsPage() {
           </button>
         )}
       </div>
+      {traceTyped && !isTraceId(filter.traceId) && (
+        <p id="trace-filter-hint" className="small text-danger">
+          A trace id is 32 hexadecimal digits (the second part of a traceparent header).
+        </p>
+      )}
+      {order === 'latency' && (
+        <p className="small muted" data-testid="order-note">
+          Slowest first, over the whole log the gateway keeps in memory.{' '}
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setOrder('time')}>
+            Newest first
+          </button>
+        </p>
+      )}
       {live.state === 'error' && <ErrorNotice error={new Error(live.message)} title="The live feed is not connected" />}
       <section className="card table-card" aria-label="Requests">
-        {requests.isPending ? (
+        {shown.isPending ? (
           <div className="table-card-pad">
             <Loading />
           </div>
-        ) : requests.isError ? (
+        ) : shown.isError ? (
           <div className="table-card-pad">
             <ErrorNotice
-              error={requests.error}
+              error={shown.error}
               title="The request log could not be loaded"
-              onRetry={() => requests.refetch()}
+              onRetry={() => shown.refetch()}
             />
           </div>
         ) : (
           <DataTable
             testId="request-log"
-            columns={requestColumns(currency)}
+            columns={requestColumns(currency, order, setOrder)}
             rows={rows}
             rowKey={(r) => r.id}
             rowLabel={(r) => `${r.method} ${r.path} ${r.status}, open details`}
@@ -228,6 +293,11 @@ export function RequestsPage() {
           loading={detail.isPending}
           currency={currency}
           onClose={() => setOpenId(null)}
+          onOpenRequest={setOpenId}
+          onShowTrace={(traceId) => {
+            setFilter({ ...EMPTY_FILTER, showConsole: filter.showConsole, traceId });
+            setOpenId(null);
+          }}
         />
       )}
     </div>

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '../../../../src/lib/session-store';
@@ -69,5 +69,54 @@ describe('request log page', () => {
     const failure = await screen.findByTestId('request-failure');
     expect(failure.textContent).toBe(`upstream_error: ${MESSAGE}`);
     expect(await screen.findByText('Not kept.')).toBeTruthy();
+  });
+
+  it('asks the gateway for the slowest first and for one trace, and shows time to first token for streams', async () => {
+    useSessionStore.setState({ apiKey: 'k', baseUrl: '', source: 'web' });
+    const TRACE = 'AbCdEf0123456789abcdef0123456789';
+    const streamed = { ...base, id: 'req_stream', time: 4000, status: 200, latency_ms: 900, ttft_ms: 87.4 };
+    const asked: string[] = [];
+    const reply = (body: unknown) =>
+      new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        asked.push(url);
+        if (url === '/console/requests?limit=500') return reply({ object: 'list', data: [...ENTRIES, streamed] });
+        if (url.startsWith('/console/requests?')) return reply({ object: 'list', data: [streamed] });
+        return new Response('{}', { status: 404 });
+      }),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <RequestsPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const table = await screen.findByTestId('request-log');
+    const [streamedRow, ...others] = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .sort((a) => (a.textContent?.includes('900 ms') ? -1 : 1));
+    expect(streamedRow.textContent).toContain('900 ms87 ms');
+    for (const other of others) expect(other.textContent).toContain('12 ms—');
+
+    const latency = within(table).getByRole('columnheader', { name: /Latency/ });
+    fireEvent.click(within(latency).getByRole('button'));
+    expect(latency.getAttribute('aria-sort')).toBe('descending');
+    await waitFor(() => expect(asked).toContain('/console/requests?limit=500&sort=latency_desc&exclude_console=true'));
+    fireEvent.click(within(latency).getByRole('button'));
+    expect(latency.getAttribute('aria-sort')).toBe('none');
+
+    const trace = screen.getByLabelText('Filter by trace id');
+    fireEvent.change(trace, { target: { value: 'not-a-trace' } });
+    expect(trace.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText(/A trace id is 32 hexadecimal digits/)).toBeTruthy();
+    fireEvent.change(trace, { target: { value: ` ${TRACE} ` } });
+    await waitFor(() =>
+      expect(asked).toContain(`/console/requests?limit=500&trace_id=${TRACE.toLowerCase()}&exclude_console=true`),
+    );
+    await waitFor(() => expect(within(screen.getByTestId('request-log')).getAllByRole('row')).toHaveLength(2));
   });
 });
