@@ -3,7 +3,7 @@ import { readSseEvents } from '../../streaming/sse-reader.js';
 import type { ReplayAnswer } from '../../wire/replay-answer-schema.js';
 import { inScope, type OwnerScope } from '../../store/owner-scope.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { newTimeOrderedId } from '../ids/ids.js';
+import { newOrderedId } from '../ids/ids.js';
 import { reassembledStream } from './reassembled-stream.js';
 import type { RequestLog, RequestLogEntry } from './request-log.js';
 
@@ -84,7 +84,7 @@ export class ReplayService {
     const body = replayableBody(entry);
     if (options.model !== undefined) body.model = options.model;
     const stream = body.stream === true;
-    const requestId = newTimeOrderedId('req_');
+    const requestId = newOrderedId('req_');
     const watch = this.watchLog(requestId);
     const token = this.deps.keys.issueInternalToken(caller.keyId);
     const started = performance.now();
