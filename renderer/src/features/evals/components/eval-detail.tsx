@@ -35,7 +35,6 @@ export function EvalDetail({ evaluation, models }: { evaluation: EvalObject; mod
         {showNewRun && list[0] && (
           <div className="table-card-pad">
             <NewRunForm
-              key={list[0].id}
               evalId={evaluation.id}
               latest={list[0]}
               models={models}

@@ -5,6 +5,7 @@ import { Loading } from '../../../components/loading';
 import { useOutputItems } from '../api/list-output-items';
 import { verdictChanges, type Verdict, type VerdictChange } from '../compare-runs';
 import type { EvalRunObject } from '../eval-types';
+import { itemText } from '../item-text';
 import { modelResult, percent } from '../run-results';
 
 const VERDICT_CLASS: Record<Verdict, string> = {
@@ -42,14 +43,9 @@ function RunSelect({
   );
 }
 
-const itemInput = (item: Record<string, unknown>) =>
-  Object.values(item)
-    .map((value) => (typeof value === 'string' ? value : JSON.stringify(value)))
-    .join(' · ');
-
 const COLUMNS: Column<VerdictChange>[] = [
   { header: '#', numeric: true, cell: (c) => c.index + 1 },
-  { header: 'Item', className: 'eval-item-cell', cell: (c) => <div className="eval-output">{itemInput(c.item)}</div> },
+  { header: 'Item', className: 'eval-item-cell', cell: (c) => <div className="eval-output">{itemText(c.item)}</div> },
   {
     header: 'Verdict',
     cell: (c) => (

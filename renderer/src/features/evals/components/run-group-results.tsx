@@ -4,18 +4,13 @@ import { useAccount } from '../../../lib/account-query';
 import { formatCost, formatMs } from '../../../lib/format';
 import { useOutputItems } from '../api/list-output-items';
 import { outputText } from '../compare-runs';
+import { itemText } from '../item-text';
 import type { EvalOutputItemObject, EvalRunObject } from '../eval-types';
 import { barsOf, modelResult, percent } from '../run-results';
 import { sideBySideRows, type SideBySideRow } from '../side-by-side-rows';
 import { BarChart } from './bar-chart';
 
 const VERDICT_CLASS = { pass: 'badge-ok', fail: 'badge-error', error: 'badge-warn' } as const;
-
-/** The item's fields as plain text (it comes from the dataset: never rendered as HTML). */
-const itemText = (item: Record<string, unknown>) =>
-  Object.entries(item)
-    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
-    .join('\n');
 
 function OutputCell({ item }: { item: EvalOutputItemObject | undefined }) {
   if (!item) return <span className="small muted">not graded yet</span>;
