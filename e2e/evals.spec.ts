@@ -145,7 +145,7 @@ describe('the Evals page', () => {
   it('compares two models side by side in the chat playground and saves the prompt with an answer as an eval item', async () => {
     const { page } = session;
     await page.getByRole('link', { name: 'Chat' }).click();
-    await page.getByRole('button', { name: 'Compare models' }).click();
+    await page.getByRole('tab', { name: 'Compare models' }).click();
     await page.getByRole('region', { name: 'Answer 1' }).getByRole('combobox').selectOption(SMALL);
     await page.getByRole('region', { name: 'Answer 2' }).getByRole('combobox').selectOption(LARGE);
     await page.getByLabel('Prompt for every model').fill('Name the <b>capital</b> of France');

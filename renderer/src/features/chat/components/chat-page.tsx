@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ModelGate } from '../../../components/model-gate';
 import { PageHeader } from '../../../components/page-header';
+import { Tabs } from '../../../components/tabs';
 import { conversationFromRequest } from '../conversation-from-request';
 import { useConversationsStore } from '../stores/conversations-store';
 import { ChatPlayground } from './chat-playground';
@@ -28,6 +29,12 @@ function NoModelComposer() {
   );
 }
 
+type Mode = 'chat' | 'compare';
+const MODES = [
+  { id: 'chat', label: 'Conversation' },
+  { id: 'compare', label: 'Compare models' },
+] as const satisfies readonly { id: Mode; label: string }[];
+
 export function ChatPage() {
   const { conversations, activeId, create, select, remove, add, rename } = useConversationsStore();
   const location = useLocation();
@@ -43,7 +50,7 @@ export function ChatPage() {
   }, [requestBody, add, navigate, location.pathname]);
   const active = conversations.find((c) => c.id === activeId) ?? conversations[0];
   const [dialog, setDialog] = useState<'delete' | 'rename' | 'export' | null>(null);
-  const [mode, setMode] = useState<'chat' | 'compare'>('chat');
+  const [mode, setMode] = useState<Mode>('chat');
   const closeDialog = () => setDialog(null);
 
   useEffect(() => {
@@ -53,14 +60,6 @@ export function ChatPage() {
   return (
     <div className="page">
       <PageHeader title="Chat" description="Streamed chat completions with any chat model the gateway routes.">
-        <div className="segmented" role="group" aria-label="Playground mode">
-          <button type="button" aria-pressed={mode === 'chat'} onClick={() => setMode('chat')}>
-            Chat
-          </button>
-          <button type="button" aria-pressed={mode === 'compare'} onClick={() => setMode('compare')}>
-            Compare models
-          </button>
-        </div>
         {mode === 'chat' && (
           <div className="page-actions" aria-label="Conversation actions" role="group">
             <label className="field page-actions-select">
@@ -88,6 +87,7 @@ export function ChatPage() {
           </div>
         )}
       </PageHeader>
+      <Tabs<Mode> tabs={MODES} value={mode} onChange={setMode} label="Playground mode" />
       {dialog === 'rename' && active && (
         <RenameConversationDialog
           conversation={active}
