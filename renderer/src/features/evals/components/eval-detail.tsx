@@ -45,7 +45,13 @@ export function EvalDetail({ evaluation, models }: { evaluation: EvalObject; mod
             />
           </div>
         )}
-        <RunTable runs={list} />
+        {list.length === 0 ? (
+          <p className="small muted table-card-pad">
+            No runs yet. Runs started here or through the API (the openai SDK's client.evals.runs) appear here.
+          </p>
+        ) : (
+          <RunTable runs={list} />
+        )}
       </section>
       {group && (
         <section className="card stack" aria-label="Results">

@@ -61,7 +61,9 @@ export function NewRunForm({
   return (
     <form className="stack" onSubmit={submit} aria-label="New run">
       <p className="small muted">
-        On the {rows.length} rows of “{latest.name}”. Change the prompt or the models, then compare the runs below.
+        {rows.length > 0
+          ? `On the ${rows.length} rows of “${latest.name}”. Change the prompt or the models, then compare the runs below.`
+          : `“${latest.name}” reads its rows from an uploaded file: start runs on it through the API.`}
       </p>
       <RunSettings value={settings} models={models} onChange={(patch) => setSettings({ ...settings, ...patch })} />
       {start.isError && <ErrorNotice error={start.error} title="The run could not be started" />}
