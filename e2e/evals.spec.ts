@@ -155,8 +155,10 @@ describe('the Evals page', () => {
       await page.locator(`section[aria-label="${name}"][data-status="done"]`).waitFor();
       expect(await pane.textContent()).toContain('Name the <b>capital</b> of France');
       expect(await pane.locator('.markdown b').count()).toBe(0);
-      const stats = await pane.getByRole('definition').allTextContents();
-      expect(stats.join(' ')).toMatch(/ms .*tok\/s .*tok .*tok .*USD/);
+      // A stream's cost is read from its request log entry once the stream ended: it shows a moment later.
+      await expect
+        .poll(async () => (await pane.getByRole('definition').allTextContents()).join(' '))
+        .toMatch(/ms .*tok\/s .*tok .*tok .*USD/);
     }
     // Each model had its own stream, billed at its own route's prices.
     const costs = await Promise.all(

@@ -10,4 +10,8 @@ export const listLoggedChats = (): Promise<ListResponse<RequestLogEntry>> =>
 export const loggedChatsQueryOptions = () =>
   queryOptions({ queryKey: ['evals', 'logged-chats'], queryFn: listLoggedChats });
 
-export const useLoggedChats = (enabled: boolean) => useQuery({ ...loggedChatsQueryOptions(), enabled });
+const POLL_MS = 3_000;
+
+/** Polled while shown: a request is logged a moment after its answer ended, and new ones keep coming. */
+export const useLoggedChats = (enabled: boolean) =>
+  useQuery({ ...loggedChatsQueryOptions(), enabled, refetchInterval: enabled ? POLL_MS : false });
