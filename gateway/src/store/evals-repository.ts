@@ -26,6 +26,9 @@ export interface EvalModelCalls {
   prompt_tokens: number;
   completion_tokens: number;
   cached_tokens: number;
+  /** What the requests were billed, and how long the gateway took to answer them (absent in items stored before). */
+  cost?: number;
+  latency_ms?: number;
 }
 
 /** What a run's answer adds up over its items, written once the run ended. */
@@ -37,6 +40,8 @@ export interface EvalRunSummary {
     completion_tokens: number;
     total_tokens: number;
     cached_tokens: number;
+    cost: number;
+    total_latency_ms: number;
   }[];
   per_testing_criteria_results: { testing_criteria: string; passed: number; failed: number }[];
 }

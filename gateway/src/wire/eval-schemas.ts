@@ -195,6 +195,12 @@ export const EvalModelUsage = Type.Object({
   model_name: Type.String(),
   invocation_count: Type.Integer(),
   ...TokenCounts,
+  cost: Type.Number({
+    description: "Switchyard's addition: what the model's requests were billed, in the account's currency.",
+  }),
+  total_latency_ms: Type.Number({
+    description: "Switchyard's addition: the time the gateway took to answer the model's requests, added up.",
+  }),
 });
 export type EvalModelUsage = Static<typeof EvalModelUsage>;
 

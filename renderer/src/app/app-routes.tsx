@@ -31,6 +31,7 @@ const PAGES: Record<string, ComponentType> = {
   requests: lazyPage(() => import('../features/requests/components/requests-page'), 'RequestsPage'),
   models: lazyPage(() => import('../features/models/components/models-page'), 'ModelsPage'),
   batches: lazyPage(() => import('../features/batches/components/batches-page'), 'BatchesPage'),
+  evals: lazyPage(() => import('../features/evals/components/evals-page'), 'EvalsPage'),
   agents: lazyPage(() => import('../features/agents/components/agents-page'), 'AgentsPage'),
   keys: lazyPage(() => import('../features/keys/components/keys-page'), 'KeysPage'),
   account: lazyPage(() => import('../features/account/components/account-page'), 'AccountPage'),

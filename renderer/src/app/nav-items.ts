@@ -35,6 +35,7 @@ export const NAV_GROUPS: NavGroup[] = [
       { path: '/requests', label: 'Request log', icon: '☰', ownerOnly: true },
       { path: '/models', label: 'Models', icon: '◈' },
       { path: '/batches', label: 'Batches', icon: '≣' },
+      { path: '/evals', label: 'Evals', icon: '✓' },
       { path: '/agents', label: 'Agents', icon: '⚙' },
       { path: '/keys', label: 'Keys', icon: '⚷', ownerOnly: true },
       { path: '/account', label: 'Account', icon: '◉' },

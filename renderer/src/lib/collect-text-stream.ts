@@ -7,6 +7,8 @@ export interface StreamStats {
   promptTokens: number | null;
   completionTokens: number | null;
   cost: number | null;
+  /** The request's id, by which its log entry (and the cost of a streamed answer) is found. */
+  requestId?: string | null;
 }
 
 /** Below this, time between the first and the last fragment says nothing about the model's speed. */
@@ -52,6 +54,7 @@ export async function collectTextStream<T extends UsageFrame>(
       promptTokens: usage?.prompt_tokens ?? null,
       completionTokens,
       cost: stream.cost,
+      requestId: stream.requestId,
     },
   };
 }

@@ -12,4 +12,8 @@ export interface BatchExecution {
   body: unknown;
   requestId: string;
   retryAfter?: number;
+  /** X-Request-Cost: what the request was billed, in the account's currency (null when nothing was charged). */
+  cost: number | null;
+  /** How long the gateway took to answer it, in milliseconds. */
+  latencyMs: number;
 }

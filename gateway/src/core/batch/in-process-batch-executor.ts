@@ -50,6 +50,7 @@ export function inProcessBatchExecutor(
     async run(endpoint, body, token, signal) {
       const line = randomUUID();
       lineAborts.set(line, signal);
+      const startedAt = performance.now();
       const response = await inject({
         method: 'POST',
         url: endpoint,
@@ -63,11 +64,15 @@ export function inProcessBatchExecutor(
       } catch {
         parsed = response.body;
       }
+      const latencyMs = performance.now() - startedAt;
       const retryAfter = Number(response.headers['retry-after']);
+      const cost = Number(response.headers['x-request-cost'] ?? Number.NaN);
       return {
         status: response.statusCode,
         body: parsed,
         requestId: String(response.headers['x-request-id'] ?? ''),
+        cost: Number.isFinite(cost) ? cost : null,
+        latencyMs,
         ...(Number.isFinite(retryAfter) ? { retryAfter } : {}),
       };
     },

@@ -228,7 +228,7 @@ export class EvalRunner implements QueueWorker {
       const answer = await call('/v1/chat/completions', request.body);
       sample = request.sample(answer);
       if (answer.status >= 400) return item('error', []);
-      usage.push(callUsage(run.data_source.model, answer.body));
+      usage.push(callUsage(run.data_source.model, answer));
       namespaces.sample = sampleNamespace(answer.body);
     }
     const grades = await gradeRow(evaluation.testing_criteria, namespaces, call);

@@ -31,8 +31,8 @@ export function callError(answer: BatchExecution): { code: string; message: stri
 }
 
 /** The usage of a chat or embeddings answer as one model's calls. */
-export function callUsage(model: string, body: unknown): EvalModelCalls {
-  const usage = (body as { usage?: Record<string, unknown> } | undefined)?.usage ?? {};
+export function callUsage(model: string, answer: BatchExecution): EvalModelCalls {
+  const usage = (answer.body as { usage?: Record<string, unknown> } | undefined)?.usage ?? {};
   const count = (value: unknown) => (typeof value === 'number' ? value : 0);
   const details = usage.prompt_tokens_details as { cached_tokens?: unknown } | undefined;
   return {
@@ -41,6 +41,8 @@ export function callUsage(model: string, body: unknown): EvalModelCalls {
     prompt_tokens: count(usage.prompt_tokens),
     completion_tokens: count(usage.completion_tokens),
     cached_tokens: count(details?.cached_tokens),
+    cost: answer.cost ?? 0,
+    latency_ms: answer.latencyMs,
   };
 }
 
@@ -230,7 +232,7 @@ async function askJudge(
     const { code, message } = callError(answer);
     throw new GatewayError(502, code, `the judge ${grader.model} failed: ${message}`);
   }
-  const calls = callUsage(grader.model, answer.body);
+  const calls = callUsage(grader.model, answer);
   usage.push(calls);
   const text = answerText(answer.body);
   return {
@@ -255,7 +257,7 @@ async function cosine(input: string, reference: string, call: EvalCall, usage: E
     const { code, message } = callError(answer);
     throw new GatewayError(502, code, `the embedding model failed: ${message}`);
   }
-  usage.push(callUsage(DEFAULT_EMBEDDING_MODEL, answer.body));
+  usage.push(callUsage(DEFAULT_EMBEDDING_MODEL, answer));
   const data = (answer.body as { data: { index: number; embedding: number[] }[] }).data;
   const byIndex = (index: number) => data.find((entry) => entry.index === index)!.embedding;
   return cosineSimilarity(byIndex(0), byIndex(1));

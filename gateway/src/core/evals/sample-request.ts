@@ -64,7 +64,7 @@ export function sampleRequest(source: CompletionsRunDataSource, row: EvalRow): S
     body,
     sample(answer) {
       const failed = answer.status >= 400;
-      const calls = failed ? undefined : callUsage(source.model, answer.body);
+      const calls = failed ? undefined : callUsage(source.model, answer);
       const choice = failed
         ? undefined
         : (answer.body as { choices?: { finish_reason?: string | null }[] }).choices?.[0];

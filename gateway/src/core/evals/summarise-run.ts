@@ -21,12 +21,16 @@ export function summariseRun(
         completion_tokens: 0,
         total_tokens: 0,
         cached_tokens: 0,
+        cost: 0,
+        total_latency_ms: 0,
       };
       usage.invocation_count += calls.calls;
       usage.prompt_tokens += calls.prompt_tokens;
       usage.completion_tokens += calls.completion_tokens;
       usage.total_tokens += calls.prompt_tokens + calls.completion_tokens;
       usage.cached_tokens += calls.cached_tokens;
+      usage.cost += calls.cost ?? 0;
+      usage.total_latency_ms += calls.latency_ms ?? 0;
       models.set(calls.model, usage);
     }
   }

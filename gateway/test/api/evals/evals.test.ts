@@ -184,6 +184,16 @@ describe('evals through the official openai SDK', () => {
       account.usage.by_model.map((entry: { key: string; requests: number }) => [entry.key, entry.requests]),
     );
     expect(requests).toMatchObject({ 'svc-large-3-2512': 2, 'label-judge': 2, 'score-judge': 2 });
+    // The run reports what its model's requests were billed (the ledger's figure) and how long they took.
+    const billed = account.usage.by_model.find((entry: { key: string }) => entry.key === 'svc-large-3-2512').cost;
+    // Switchyard's additions to OpenAI's per_model_usage, which the SDK's type does not name.
+    const sampled = done.per_model_usage.find((entry) => entry.model_name === 'svc-large-3') as unknown as {
+      cost: number;
+      total_latency_ms: number;
+    };
+    expect(billed).toBeGreaterThan(0);
+    expect(sampled.cost).toBeCloseTo(billed, 9);
+    expect(sampled.total_latency_ms).toBeGreaterThan(0);
 
     // Another member key sees none of it.
     const other = client(await memberKey());

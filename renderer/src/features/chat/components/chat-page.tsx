@@ -3,9 +3,11 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ModelGate } from '../../../components/model-gate';
 import { PageHeader } from '../../../components/page-header';
+import { Tabs } from '../../../components/tabs';
 import { conversationFromRequest } from '../conversation-from-request';
 import { useConversationsStore } from '../stores/conversations-store';
 import { ChatPlayground } from './chat-playground';
+import { CompareMode } from './compare-mode';
 import { ExportConversationDialog, RenameConversationDialog } from './conversation-dialogs';
 
 /** The message box before any chat model exists: visible, disabled, with one line saying why and what to do. */
@@ -27,6 +29,12 @@ function NoModelComposer() {
   );
 }
 
+type Mode = 'chat' | 'compare';
+const MODES = [
+  { id: 'chat', label: 'Conversation' },
+  { id: 'compare', label: 'Compare models' },
+] as const satisfies readonly { id: Mode; label: string }[];
+
 export function ChatPage() {
   const { conversations, activeId, create, select, remove, add, rename } = useConversationsStore();
   const location = useLocation();
@@ -42,6 +50,7 @@ export function ChatPage() {
   }, [requestBody, add, navigate, location.pathname]);
   const active = conversations.find((c) => c.id === activeId) ?? conversations[0];
   const [dialog, setDialog] = useState<'delete' | 'rename' | 'export' | null>(null);
+  const [mode, setMode] = useState<Mode>('chat');
   const closeDialog = () => setDialog(null);
 
   useEffect(() => {
@@ -51,31 +60,34 @@ export function ChatPage() {
   return (
     <div className="page">
       <PageHeader title="Chat" description="Streamed chat completions with any chat model the gateway routes.">
-        <div className="page-actions" aria-label="Conversation actions" role="group">
-          <label className="field page-actions-select">
-            <span>Conversation</span>
-            <select className="select" value={active?.id ?? ''} onChange={(e) => select(e.target.value)}>
-              {conversations.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.title}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="button" className="btn" onClick={create}>
-            + New chat
-          </button>
-          <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setDialog('rename')}>
-            Rename
-          </button>
-          <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setDialog('export')}>
-            Export
-          </button>
-          <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setDialog('delete')}>
-            Delete
-          </button>
-        </div>
+        {mode === 'chat' && (
+          <div className="page-actions" aria-label="Conversation actions" role="group">
+            <label className="field page-actions-select">
+              <span>Conversation</span>
+              <select className="select" value={active?.id ?? ''} onChange={(e) => select(e.target.value)}>
+                {conversations.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.title}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="button" className="btn" onClick={create}>
+              + New chat
+            </button>
+            <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setDialog('rename')}>
+              Rename
+            </button>
+            <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setDialog('export')}>
+              Export
+            </button>
+            <button type="button" className="btn btn-ghost" disabled={!active} onClick={() => setDialog('delete')}>
+              Delete
+            </button>
+          </div>
+        )}
       </PageHeader>
+      <Tabs<Mode> tabs={MODES} value={mode} onChange={setMode} label="Playground mode" />
       {dialog === 'rename' && active && (
         <RenameConversationDialog
           conversation={active}
@@ -103,7 +115,13 @@ export function ChatPage() {
         </ConfirmDialog>
       )}
       <ModelGate capability="chat" whenEmpty={<NoModelComposer />}>
-        {(models) => active && <ChatPlayground key={active.id} models={models} conversation={active} />}
+        {(models) =>
+          mode === 'compare' ? (
+            <CompareMode models={models} />
+          ) : (
+            active && <ChatPlayground key={active.id} models={models} conversation={active} />
+          )
+        }
       </ModelGate>
     </div>
   );
