@@ -49,6 +49,7 @@ export const McpServerSettingView = Type.Object({
   max_output_chars: Type.Integer(),
   source: Type.Union([Type.Literal('config'), Type.Literal('console')]),
   in_config: Type.Boolean(),
+  removed: Type.Boolean({ description: 'A config-file server removed in the console: not offered until reset' }),
 });
 
 export const McpServerSettingList = Type.Object({

@@ -45,6 +45,8 @@ export interface McpServerSetting {
   source: 'config' | 'console';
   /** The config file defines this id (POST .../reset brings the file's entry back). */
   in_config: boolean;
+  /** A config-file server removed in the console: not offered until it is reset. */
+  removed: boolean;
 }
 
 /**
@@ -168,10 +170,12 @@ export class McpService {
 
   // --- settings ---
 
+  /** Every entry, and the config file's servers removed in the console (to be reset). */
   settings(): McpServerSetting[] {
-    return [...this.entries.values()]
-      .map(({ config, source }) => this.setting(config, source))
-      .sort((a, b) => a.id.localeCompare(b.id));
+    const removed = [...this.removed].map((id) => this.setting(this.fileServers.get(id)!, 'console', true));
+    return [...[...this.entries.values()].map(({ config, source }) => this.setting(config, source)), ...removed].sort(
+      (a, b) => a.id.localeCompare(b.id),
+    );
   }
 
   async add(id: string, input: McpServerInput): Promise<McpServerSetting> {
@@ -250,7 +254,7 @@ export class McpService {
       });
   }
 
-  private setting(config: McpServerConfig, source: Entry['source']): McpServerSetting {
+  private setting(config: McpServerConfig, source: Entry['source'], removed = false): McpServerSetting {
     return {
       id: config.id,
       transport: config.command ? 'stdio' : 'http',
@@ -264,6 +268,7 @@ export class McpService {
       max_output_chars: config.max_output_chars ?? MCP_DEFAULTS.max_output_chars,
       source,
       in_config: this.fileServers.has(config.id),
+      removed,
     };
   }
 

@@ -202,6 +202,9 @@ describe('MCP servers in the settings', () => {
     expect(removed.status).toBe(200);
     expect(isRunning(pid)).toBe(false);
     expect((await json(await gateway.request('/v1/mcp/servers'))).data).toEqual([]);
+    expect((await json(await gateway.request('/settings/mcp-servers'))).data).toEqual([
+      expect.objectContaining({ id: 'everything', removed: true, in_config: true }),
+    ]);
     const reset = await gateway.request('/settings/mcp-servers/everything/reset', { method: 'POST' });
     expect(reset.status).toBe(200);
     expect((await json(await gateway.request('/v1/mcp/servers'))).data[0]).toMatchObject({ state: 'ready' });
