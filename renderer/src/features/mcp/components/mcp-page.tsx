@@ -55,7 +55,7 @@ function ServerState({ status, removed }: { status?: McpServerStatus; removed: b
         {status.state}
       </span>
       {status.error && (
-        <div className="small text-danger clamp-3 cell-wrap" title={status.error}>
+        <div className="small text-danger clamp-3 mcp-wrap" title={status.error}>
           {status.error}
         </div>
       )}
@@ -82,18 +82,23 @@ function columns(actions: Actions): Column<Row>[] {
     {
       header: 'Runs',
       className: 'mono cell-wrap mcp-runs',
-      cell: ({ setting }) => (
-        <>
-          <span className="faint">{setting.transport}</span>{' '}
-          {setting.transport === 'stdio' ? [setting.command, ...(setting.args ?? [])].join(' ') : setting.url}
-          {(setting.env_names.length > 0 || setting.header_names.length > 0) && (
-            <div className="faint small">
-              {setting.transport === 'stdio' ? 'env' : 'headers'}:{' '}
-              {[...setting.env_names, ...setting.header_names].join(', ')}
+      cell: ({ setting }) => {
+        const runs =
+          setting.transport === 'stdio' ? [setting.command, ...(setting.args ?? [])].join(' ') : (setting.url ?? '');
+        return (
+          <>
+            <div className="clamp-3" title={runs}>
+              <span className="faint">{setting.transport}</span> {runs}
             </div>
-          )}
-        </>
-      ),
+            {(setting.env_names.length > 0 || setting.header_names.length > 0) && (
+              <div className="faint small">
+                {setting.transport === 'stdio' ? 'env' : 'headers'}:{' '}
+                {[...setting.env_names, ...setting.header_names].join(', ')}
+              </div>
+            )}
+          </>
+        );
+      },
     },
     {
       header: 'State',
@@ -213,7 +218,7 @@ function McpContent({ settings }: { settings: McpServerSetting[] }) {
           rowKey={(row) => row.setting.id}
           rowLabel={(row) => row.setting.id}
           empty={
-            <EmptyState icon="⛭" title="No MCP servers yet">
+            <EmptyState icon="⊶" title="No MCP servers yet">
               <span className="small">
                 Add a server, import the mcp.json of LM Studio or Claude Desktop, or list them under{' '}
                 <span className="mono">mcp_servers:</span> in the config file.
