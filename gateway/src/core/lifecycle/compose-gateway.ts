@@ -372,7 +372,16 @@ export async function composeGateway(
   await requestLog.load();
   await settings.reload();
   await mcp.reload();
-  await team?.join({ keys, models, accounts, breakers, settings, batchRunner, providerIds: [...providers.keys()] });
+  await team?.join({
+    keys,
+    models,
+    accounts,
+    breakers,
+    settings,
+    mcp,
+    batchRunner,
+    providerIds: [...providers.keys()],
+  });
   await team?.shareRequestLog(requestLog);
   await team?.shareConfigReloads(configReload);
 

@@ -76,6 +76,7 @@ export class McpService {
   private entries = new Map<string, Entry>();
   private removed = new Set<string>();
   private readonly connections = new Map<string, McpConnection>();
+  private announce: () => void = () => undefined;
 
   constructor(private readonly deps: Deps) {
     this.fileServers = new Map(deps.fileServers.map((config) => [config.id, config]));
@@ -102,6 +103,11 @@ export class McpService {
       this.connections.delete(id);
       await connection.close();
     }
+  }
+
+  /** Sends a note after every change this instance makes (team mode tells the other instances, which `reload`). */
+  announceChangesTo(listener: () => void): void {
+    this.announce = listener;
   }
 
   /** The config file was read again (SIGHUP): its servers become the base the console's changes lie over. */
@@ -203,7 +209,7 @@ export class McpService {
     if (!this.entries.has(id)) throw this.notFound(id);
     if (this.fileServers.has(id)) await this.deps.store.markRemoved(id);
     else await this.deps.store.clear(id);
-    await this.reload();
+    await this.changed();
   }
 
   /** Drops the console's change to a config-file server: the file's entry applies again. */
@@ -214,7 +220,7 @@ export class McpService {
         param: 'id',
       });
     await this.deps.store.clear(id);
-    await this.reload();
+    await this.changed();
     return this.setting(original, 'config');
   }
 
@@ -223,8 +229,13 @@ export class McpService {
     const servers = parseMcpJson(document);
     for (const server of servers) this.check(server);
     for (const server of servers) await this.deps.store.save(server);
-    await this.reload();
+    await this.changed();
     return servers.map((server) => this.setting(server, 'console'));
+  }
+
+  private async changed(): Promise<void> {
+    await this.reload();
+    this.announce();
   }
 
   private async save(config: McpServerConfig, current: McpServerConfig | undefined): Promise<McpServerSetting> {
@@ -242,7 +253,7 @@ export class McpService {
     if (merged.command) delete merged.headers;
     this.check(merged);
     await this.deps.store.save(merged);
-    await this.reload();
+    await this.changed();
     return this.setting(merged, 'console');
   }
 
