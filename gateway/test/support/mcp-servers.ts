@@ -38,10 +38,15 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** server-everything's Streamable HTTP mode on a free port of 127.0.0.1, stopped after the test. */
-export async function useEverythingHttp(): Promise<{ url: string; port: number }> {
+/**
+ * server-everything over HTTP on a free port of 127.0.0.1 (Streamable HTTP at /mcp, or the legacy
+ * HTTP+SSE transport at /sse), stopped after the test.
+ */
+export async function useEverythingHttp(
+  mode: 'streamableHttp' | 'sse' = 'streamableHttp',
+): Promise<{ url: string; port: number }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING_SERVER, 'streamableHttp'], {
+  const child = spawn(process.execPath, [EVERYTHING_SERVER, mode], {
     env: { PATH: process.env.PATH ?? '', PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -52,11 +57,11 @@ export async function useEverythingHttp(): Promise<{ url: string; port: number }
     let output = '';
     child.stderr.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('listening on port')) resolve();
+      if (/listening on port|running on port/i.test(output)) resolve();
     });
     child.once('exit', (code) => reject(new Error(`server-everything exited with ${code}: ${output}`)));
   });
-  return { url: `http://127.0.0.1:${port}/mcp`, port };
+  return { url: `http://127.0.0.1:${port}/${mode === 'sse' ? 'sse' : 'mcp'}`, port };
 }
 
 /** The ids of the running processes whose command line contains `text` (Linux's /proc). */

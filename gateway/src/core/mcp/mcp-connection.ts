@@ -17,6 +17,7 @@ import {
 } from '../../wire/mcp-server-schemas.js';
 import type { McpCallOutcomeName } from '../../wire/mcp-server-schemas.js';
 import type { AddressPolicy } from '../url-fetch/address-policy.js';
+import { UrlRefusedError } from '../url-fetch/fetch-client-url.js';
 import { policyCheckedFetch } from '../url-fetch/policy-checked-fetch.js';
 import { capToolResult, type ContentBlock } from './cap-tool-result.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
@@ -192,6 +193,8 @@ export class McpConnection {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.restartTimer);
+    // Ending the process (or the HTTP connections) first makes a start in progress fail at once.
+    await this.disconnect();
     await this.starting?.catch(() => undefined);
     await this.disconnect();
   }
@@ -213,7 +216,7 @@ export class McpConnection {
     } catch (error) {
       const reason = this.failureReason(error);
       await this.disconnect();
-      this.fail(reason);
+      if (!this.closed) this.fail(reason);
     }
   }
 
@@ -336,6 +339,10 @@ export class McpConnection {
   private failureReason(error: unknown): string {
     const stdio = this.stdioReason();
     if (stdio) return stdio;
+    for (let current = error; current; current = (current as { cause?: unknown }).cause) {
+      if (current instanceof UrlRefusedError)
+        return `the gateway does not connect to ${current.url.host}: ${current.reason}. Add the address to server.url_fetch_allow in the config file if you trust this server.`;
+    }
     return (error as Error).message || String(error);
   }
 

@@ -55,8 +55,13 @@ export interface McpServerSetting {
  */
 export type McpServerInput = Omit<McpServerConfig, 'id'>;
 
+/** How long GET /v1/mcp/servers waits for servers to start before it lists them as starting. */
+const DEFAULT_LIST_WAIT_MS = 10_000;
+
 interface Deps extends McpConnectionDeps {
   fileServers: McpServerConfig[];
+  /** See DEFAULT_LIST_WAIT_MS. */
+  listWaitMs?: number;
   store: McpServerStore;
   observeCall?: McpCallObserver;
 }
@@ -119,9 +124,20 @@ export class McpService {
   // --- use ---
 
   /** Every server with its state and tools; servers not started yet are started (in parallel) first. */
+  /**
+   * Every server with its state and tools. Servers not started yet are started (in parallel); one
+   * still starting after `listWaitMs` is listed as starting, so a slow server never holds the list.
+   */
   async listServers(): Promise<(McpServerStatus & { skipped_tools?: SkippedTool[] })[]> {
     const connections = [...this.entries.keys()].sort().map((id) => this.connection(id));
-    await Promise.all(connections.map((connection) => connection.ensureReady()));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(connections.map((connection) => connection.ensureReady())),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, this.deps.listWaitMs ?? DEFAULT_LIST_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
     return connections.map((connection) => connection.status());
   }
 

@@ -7,10 +7,12 @@ import { parseUrlFetchAllow } from '../../../src/config/url-fetch-allow.js';
 import type { McpServerConfig } from '../../../src/wire/mcp-server-schemas.js';
 import { closeAfterTest, useTempDir } from '../../support/use-resources.js';
 import {
+  EVERYTHING_SERVER,
   everythingStdio,
   filesystemStdio,
   fixtureStdio,
   isRunning,
+  processesWith,
   useEverythingHttp,
 } from '../../support/mcp-servers.js';
 
@@ -42,6 +44,9 @@ describe('McpConnection: server-everything over stdio', () => {
       require_approval: 'never',
     });
     expect(server.status().state).toBe('ready');
+    // The gateway offers the server nothing to ask of it (sampling its models, roots, elicitation).
+    expect(tools?.map((tool) => tool.name)).not.toContain('trigger-sampling-request');
+    expect(tools?.map((tool) => tool.name)).not.toContain('get-roots-list');
     const result = await server.callTool('echo', { message: 'hello' }, {});
     expect(result).toMatchObject({ outcome: 'ok', isError: false, truncated: false });
     expect(textOf(result)).toBe('Echo: hello');
@@ -97,13 +102,20 @@ describe('McpConnection: server-everything over stdio', () => {
     expect((await server.callTool('echo', { message: 'again' }, {})).outcome).toBe('ok');
   });
 
-  it('ends its process (and the process group) when closed', async () => {
-    const server = connect(everythingStdio());
-    await server.readyTools();
-    const pid = server.pid!;
-    expect(isRunning(pid)).toBe(true);
+  it('ends its process, and what that process started, when closed', async () => {
+    // A launcher that leaves a helper running beside the server, which no closed stdin ends.
+    const marker = `marker-wrapped-${process.pid}-${Date.now()}`;
+    const node = `"${process.execPath}"`;
+    const server = connect({
+      id: 'wrapped',
+      command: '/bin/sh',
+      args: ['-c', `${node} -e "setInterval(() => {}, 1000)" ${marker} & exec ${node} "${EVERYTHING_SERVER}" stdio`],
+    });
+    expect((await server.readyTools())?.length).toBeGreaterThan(0);
+    const pids = [...new Set([server.pid!, ...processesWith(marker)])];
+    expect(pids.filter(isRunning)).toHaveLength(2);
     await server.close();
-    expect(isRunning(pid)).toBe(false);
+    expect(pids.filter(isRunning)).toEqual([]);
   });
 });
 
@@ -197,12 +209,19 @@ describe('McpConnection: server-everything over Streamable HTTP', () => {
   });
 
   it('refuses a loopback URL the policy does not admit, before connecting', async () => {
-    const { url } = await useEverythingHttp();
+    const { url, port } = await useEverythingHttp();
     const server = connect({ id: 'remote', url });
     expect(await server.readyTools()).toBeUndefined();
     expect(server.status()).toMatchObject({
       state: 'failed',
-      error: expect.stringContaining('a loopback address'),
+      error: `the gateway does not connect to 127.0.0.1:${port}: it is a loopback address. Add the address to server.url_fetch_allow in the config file if you trust this server.`,
     });
+  });
+
+  it('falls back to the legacy HTTP+SSE transport for a server that speaks only that', async () => {
+    const { url, port } = await useEverythingHttp('sse');
+    const server = connect({ id: 'legacy', url }, [`127.0.0.1:${port}`]);
+    expect((await server.readyTools())?.map((tool) => tool.name)).toContain('echo');
+    expect(textOf(await server.callTool('echo', { message: 'over sse' }, {}))).toBe('Echo: over sse');
   });
 });

@@ -9,7 +9,7 @@ import { openDatabase } from '../../../src/store/database.js';
 import { SettingsRepository } from '../../../src/store/settings-repository.js';
 import type { McpServerConfig } from '../../../src/wire/mcp-server-schemas.js';
 import { closeAfterTest, useTempDir } from '../../support/use-resources.js';
-import { everythingStdio } from '../../support/mcp-servers.js';
+import { everythingStdio, isRunning, processesWith } from '../../support/mcp-servers.js';
 
 const owner = { id: 'key_owner', role: 'owner' as const };
 const member = { id: 'key_member', role: 'member' as const };
@@ -81,5 +81,27 @@ describe('McpService: calls', () => {
       outcome: 'failed',
       isError: true,
     });
+  });
+});
+
+describe('McpService: a server that never answers', () => {
+  it('is listed as starting instead of holding the list, and is ended at once when the service closes', async () => {
+    const marker = `marker-silent-${process.pid}-${Date.now()}`;
+    const db = closeAfterTest(await openDatabase({ dataDir: useTempDir() }));
+    const mcp = new McpService({
+      fileServers: [{ id: 'silent', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)', marker] }],
+      store: new McpServerStore(new SettingsRepository(db), { box: new SecretBox(randomBytes(32)), source: 'test' }),
+      urlPolicy: new AddressPolicy([]),
+      version: 'test',
+      log: { info: () => undefined, warn: () => undefined },
+      path: process.env.PATH,
+      listWaitMs: 300,
+    });
+    await mcp.reload();
+    expect(await mcp.listServers()).toEqual([{ id: 'silent', transport: 'stdio', state: 'starting', tools: [] }]);
+    const [pid] = processesWith(marker);
+    expect(isRunning(pid)).toBe(true);
+    await mcp.close();
+    expect(isRunning(pid)).toBe(false);
   });
 });
