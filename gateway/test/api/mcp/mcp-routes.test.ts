@@ -1,4 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { json, startGateway, type TestGateway } from '../../support/start-gateway.js';
 import { useGateway } from '../../support/use-resources.js';
 import { everythingStdio, isRunning, processesWith } from '../../support/mcp-servers.js';
@@ -208,6 +211,21 @@ describe('MCP servers in the settings', () => {
     const reset = await gateway.request('/settings/mcp-servers/everything/reset', { method: 'POST' });
     expect(reset.status).toBe(200);
     expect((await json(await gateway.request('/v1/mcp/servers'))).data[0]).toMatchObject({ state: 'ready' });
+  });
+});
+
+describe('a config file reload (SIGHUP)', () => {
+  it("applies the file's servers again: a new one is offered, a dropped one is stopped", async () => {
+    const marker = `marker-reload-${process.pid}-${Date.now()}`;
+    const gateway = await useGateway({ config: { mcp_servers: [everythingStdio('before', marker)] } });
+    await gateway.request('/v1/mcp/servers');
+    const [pid] = processesWith(marker);
+    expect(isRunning(pid)).toBe(true);
+    writeFileSync(join(gateway.dataDir, 'config.yaml'), stringify({ mcp_servers: [everythingStdio('after')] }));
+    await gateway.control.configReload.reload('test');
+    expect(isRunning(pid)).toBe(false);
+    const listed = await json(await gateway.request('/v1/mcp/servers'));
+    expect(listed.data).toEqual([expect.objectContaining({ id: 'after', state: 'ready' })]);
   });
 });
 
