@@ -132,6 +132,7 @@ describe('MCP servers in the settings', () => {
       json: { command: process.execPath, args, env: { API_TOKEN: '' }, allowed_keys: 'all' },
     });
     expect(edited.status).toBe(200);
+    await edited.body?.cancel();
     expect((await first.request('/settings/mcp-servers').then((r) => r.text())).includes(SECRET)).toBe(false);
     const env = await json(await call(first, 'added', 'get-env', {}));
     expect(JSON.parse(env.content[0].text)).toMatchObject({ API_TOKEN: SECRET });
@@ -198,11 +199,12 @@ describe('MCP servers in the settings', () => {
   it('stops the process of a server removed in the console; a config-file server stays removed until reset', async () => {
     const marker = `marker-removed-${process.pid}-${Date.now()}`;
     const gateway = await useGateway({ config: { mcp_servers: [everythingStdio('everything', marker)] } });
-    await gateway.request('/v1/mcp/servers');
+    await json(await gateway.request('/v1/mcp/servers'));
     const [pid] = processesWith(marker);
     expect(pid).toBeDefined();
     const removed = await gateway.request('/settings/mcp-servers/everything', { method: 'DELETE' });
     expect(removed.status).toBe(200);
+    await removed.body?.cancel();
     expect(isRunning(pid)).toBe(false);
     expect((await json(await gateway.request('/v1/mcp/servers'))).data).toEqual([]);
     expect((await json(await gateway.request('/settings/mcp-servers'))).data).toEqual([
@@ -218,7 +220,7 @@ describe('a config file reload (SIGHUP)', () => {
   it("applies the file's servers again: a new one is offered, a dropped one is stopped", async () => {
     const marker = `marker-reload-${process.pid}-${Date.now()}`;
     const gateway = await useGateway({ config: { mcp_servers: [everythingStdio('before', marker)] } });
-    await gateway.request('/v1/mcp/servers');
+    await json(await gateway.request('/v1/mcp/servers'));
     const [pid] = processesWith(marker);
     expect(isRunning(pid)).toBe(true);
     writeFileSync(join(gateway.dataDir, 'config.yaml'), stringify({ mcp_servers: [everythingStdio('after')] }));
@@ -236,7 +238,8 @@ describe('the gateway stopping', () => {
       config: { mcp_servers: [everythingStdio('one', `${marker}-1`), everythingStdio('two', `${marker}-2`)] },
     });
     try {
-      await gateway.request('/v1/mcp/servers');
+      // Read to the end: an answer left unread keeps its connection busy, and the stop waits for it.
+      await json(await gateway.request('/v1/mcp/servers'));
       const pids = processesWith(marker);
       expect(pids).toHaveLength(2);
       await gateway.stop();
