@@ -28,6 +28,7 @@ import { fimRoutes } from './fim/fim-routes.js';
 import { classifierRoutes } from './classifiers/classifier-routes.js';
 import { platformRoutes } from './agents/platform-routes.js';
 import { settingsRoutes } from './settings/settings-routes.js';
+import { mcpRoutes } from './mcp/mcp-routes.js';
 import type { UploadIntake } from './_shared/read-multipart.js';
 import type { AccountService } from '../core/account/account-service.js';
 import type { KeyService } from '../core/account/key-service.js';
@@ -45,6 +46,7 @@ import type { SignedFileLinks } from '../core/files/signed-file-links.js';
 import type { FimService } from '../core/fim/fim-service.js';
 import type { ImageGenerationService } from '../core/images/image-generation-service.js';
 import type { LocalModels } from '../core/local-models/local-models.js';
+import type { McpService } from '../core/mcp/mcp-service.js';
 import type { GatewayMetrics } from '../core/metrics/gateway-metrics.js';
 import type { OcrService } from '../core/ocr/ocr-service.js';
 import type { ReplayService } from '../core/request-log/replay-service.js';
@@ -82,6 +84,7 @@ export interface ApiServices {
   agents: AgentsService;
   conversations: ConversationsService;
   localModels: LocalModels;
+  mcp: McpService;
   /** Where multipart uploads are received and the limits they are read under. */
   uploads: UploadIntake;
 }
@@ -107,7 +110,7 @@ export const apiRoutes: FastifyPluginAsync<ApiServices> = async (app, services) 
   const { status, metrics, models, keys, accounts, requestLog, replay, settings, chat, documents, responses } =
     services;
   const { completions, fim, embeddings, files, fileLinks, ocr, transcription, uploads } = services;
-  const { imageGeneration, imageAnalysis, batches, evals, agents, conversations, localModels } = services;
+  const { imageGeneration, imageAnalysis, batches, evals, agents, conversations, localModels, mcp } = services;
   await app.register(statusRoutes, { status });
   await app.register(healthRoutes, { status });
   await app.register(metricsRoutes, { metrics });
@@ -116,6 +119,7 @@ export const apiRoutes: FastifyPluginAsync<ApiServices> = async (app, services) 
   await app.register(accountRoutes, { keys, accounts });
   await app.register(consoleRoutes, { requestLog, replay });
   await app.register(settingsRoutes, { settings });
+  await app.register(mcpRoutes, { mcp });
   await app.register(chatRoutes, { chat, documents });
   await app.register(responsesRoutes, { responses });
   await app.register(completionRoutes, { completions });

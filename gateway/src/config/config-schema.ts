@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ModelConfigSchema } from '../wire/model-route-schema.js';
 import { ProviderTimeoutsSchema } from '../wire/provider-schema.js';
+import { McpServerConfigSchema } from '../wire/mcp-server-schemas.js';
 
 export { ModelConfigSchema, PricingSchema, type ModelConfig, type Pricing } from '../wire/model-route-schema.js';
 
@@ -142,6 +143,8 @@ export const ConfigFileSchema = Type.Object(
     quotas: Type.Optional(QuotasConfigSchema),
     providers: Type.Optional(Type.Array(ProviderConfigSchema)),
     models: Type.Optional(Type.Array(ModelConfigSchema)),
+    /** MCP servers tools run on: `command` (stdio) or `url` (Streamable HTTP) each. */
+    mcp_servers: Type.Optional(Type.Array(McpServerConfigSchema)),
   },
   { additionalProperties: false },
 );

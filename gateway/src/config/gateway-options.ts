@@ -2,6 +2,7 @@ import type { ModelConfig, ProviderConfig } from './config-schema.js';
 import type { AccountSettings, ServerSettings, StorageQuotaSettings } from './file-settings.js';
 import type { OtlpMetricsSettings } from './otlp-metrics-settings.js';
 import type { TeamSettings } from './team-settings.js';
+import type { McpServerConfig } from '../wire/mcp-server-schemas.js';
 
 export interface BuiltInIds {
   providers: readonly string[];
@@ -33,6 +34,8 @@ export interface GatewayOptions {
   quotas: StorageQuotaSettings;
   providers: ProviderConfig[];
   models: ModelConfig[];
+  /** The config file's `mcp_servers` (the console adds its own, stored in the database). */
+  mcpServers: McpServerConfig[];
   /** The ids among `providers` and `models` that are the gateway's own (its local engines, the GGUF files in the models folder), not the config file's. */
   builtIn?: BuiltInIds;
   /** The model hub the download manager talks to (HF_ENDPOINT, HF_TOKEN). */

@@ -19,6 +19,7 @@ import type { GatewayOptions } from './gateway-options.js';
 import { withDefaults } from './section-settings.js';
 import { loadOtlpMetricsSettings } from './otlp-metrics-settings.js';
 import { loadTeamSettings } from './team-settings.js';
+import { mcpServerShapeProblem, type McpServerConfig } from '../wire/mcp-server-schemas.js';
 
 export interface LoadOptionsInput {
   env: NodeJS.ProcessEnv;
@@ -113,6 +114,18 @@ function checkReferences(providers: ProviderConfig[], models: ModelConfig[], sou
   });
 }
 
+/** Each MCP server has a unique id and exactly one of `command` (stdio) and `url` (HTTP). */
+function checkMcpServers(servers: McpServerConfig[], source: string): void {
+  const ids = new Set<string>();
+  servers.forEach((server, index) => {
+    const at = `${source}: mcp_servers[${index}]`;
+    if (ids.has(server.id)) throw new ConfigError(`${at}.id: duplicate MCP server id "${server.id}"`);
+    ids.add(server.id);
+    const problem = mcpServerShapeProblem(server);
+    if (problem) throw new ConfigError(`${at}: ${problem}`);
+  });
+}
+
 function instanceIdFrom(env: NodeJS.ProcessEnv): string | undefined {
   const id = env.GATEWAY_INSTANCE_ID?.trim();
   if (id && id.length > 200) throw new ConfigError('GATEWAY_INSTANCE_ID: longer than 200 characters');
@@ -155,6 +168,8 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
   const providers = mergeById(BUILT_IN_PROVIDERS, file.providers ?? []);
   const models = mergeById(builtInModels, file.models ?? []);
   checkReferences(providers, models, configPath ?? 'built-in defaults');
+  const mcpServers = file.mcp_servers ?? [];
+  checkMcpServers(mcpServers, configPath ?? 'config');
 
   const consoleDir = join(packageRoot, 'dist', 'renderer');
   const host = overrides.host ?? env.GATEWAY_HOST ?? '127.0.0.1';
@@ -180,6 +195,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
     quotas: storageQuotaSettings(withDefaults(file.quotas, DEFAULT_QUOTAS)),
     providers,
     models,
+    mcpServers,
     builtIn: {
       providers: notRedefined(BUILT_IN_PROVIDERS, file.providers ?? []),
       models: notRedefined(builtInModels, file.models ?? []),

@@ -4,8 +4,8 @@ import type { Database } from './database.js';
 /** A route the console changed: its new definition, or a removal of a config-file route. */
 export type RouteOverride = { id: string; deleted: false; route: ModelConfig } | { id: string; deleted: true };
 
-/** A kind of console setting kept as JSON documents: providers by id, and the server settings (id ''). */
-export type SettingKind = 'provider' | 'server';
+/** A kind of console setting kept as JSON documents: providers and MCP servers by id, and the server settings (id ''). */
+export type SettingKind = 'provider' | 'server' | 'mcp_server';
 
 /** A stored setting: its document, or null when the console removed a config-file entry. */
 export interface SettingDocument {

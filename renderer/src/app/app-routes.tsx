@@ -33,6 +33,7 @@ const PAGES: Record<string, ComponentType> = {
   batches: lazyPage(() => import('../features/batches/components/batches-page'), 'BatchesPage'),
   evals: lazyPage(() => import('../features/evals/components/evals-page'), 'EvalsPage'),
   agents: lazyPage(() => import('../features/agents/components/agents-page'), 'AgentsPage'),
+  mcp: lazyPage(() => import('../features/mcp/components/mcp-page'), 'McpPage'),
   keys: lazyPage(() => import('../features/keys/components/keys-page'), 'KeysPage'),
   account: lazyPage(() => import('../features/account/components/account-page'), 'AccountPage'),
   status: lazyPage(() => import('../features/status/components/status-page'), 'StatusPage'),

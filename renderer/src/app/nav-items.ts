@@ -37,6 +37,7 @@ export const NAV_GROUPS: NavGroup[] = [
       { path: '/batches', label: 'Batches', icon: '≣' },
       { path: '/evals', label: 'Evals', icon: '✓' },
       { path: '/agents', label: 'Agents', icon: '⚙' },
+      { path: '/mcp', label: 'MCP servers', icon: '⊶', ownerOnly: true },
       { path: '/keys', label: 'Keys', icon: '⚷', ownerOnly: true },
       { path: '/account', label: 'Account', icon: '◉' },
       { path: '/status', label: 'Status', icon: '◍' },

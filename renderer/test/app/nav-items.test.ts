@@ -11,6 +11,7 @@ describe('navGroupsFor', () => {
     expect(links('loading')).not.toContain('Keys');
     expect(loading.filter((item) => item.placeholder).map((item) => item.label)).toEqual([
       'Request log',
+      'MCP servers',
       'Keys',
       'Settings',
     ]);
@@ -19,6 +20,8 @@ describe('navGroupsFor', () => {
   it('gives an Owner every page and a Member only theirs', () => {
     expect(links('owner')).toEqual(expect.arrayContaining(['Request log', 'Keys', 'Settings', 'Status']));
     expect(links('member')).not.toEqual(expect.arrayContaining(['Settings']));
+    expect(links('owner')).toContain('MCP servers');
+    expect(links('member')).not.toContain('MCP servers');
     expect(links('member')).toEqual(expect.arrayContaining(['Chat', 'Status', 'Account']));
   });
 });

@@ -55,6 +55,8 @@ import { FimService } from '../fim/fim-service.js';
 import { ImageGenerationService } from '../images/image-generation-service.js';
 import { ClientSchemaChecker } from '../json/client-schema-checker.js';
 import { LocalModels } from '../local-models/local-models.js';
+import { McpServerStore } from '../mcp/mcp-server-store.js';
+import { McpService } from '../mcp/mcp-service.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { OcrAdmission } from '../ocr/ocr-admission.js';
 import { OcrService } from '../ocr/ocr-service.js';
@@ -276,12 +278,10 @@ export async function composeGateway(
     log.error({ err: error }, 'could not settle a spend reservation'),
   );
   const rateLimiter: RateLimiter = team?.rateLimiter ?? new LocalRateLimiter();
+  const secrets = { box: new SecretBox(secretKey.key), source: secretKey.source };
   const settings: SettingsService = new SettingsService({
     options,
-    store: new SettingsStore(new SettingsRepository(db), {
-      box: new SecretBox(secretKey.key),
-      source: secretKey.source,
-    }),
+    store: new SettingsStore(new SettingsRepository(db), secrets),
     models,
     providers,
     breakers,
@@ -291,6 +291,26 @@ export async function composeGateway(
     reportProviderError: (providerId, error) =>
       log.error({ provider: providerId, err: error }, 'provider settings could not be applied'),
   });
+  const mcp = new McpService({
+    fileServers: options.mcpServers,
+    store: new McpServerStore(new SettingsRepository(db), secrets),
+    urlPolicy: urlFetchPolicy,
+    version: options.version,
+    path: process.env.PATH,
+    log: log.child({ room: 'mcp' }),
+    // The request's trace takes its `execute_tool {tool}` span here (start, then end with the outcome).
+    observeCall: (call) => (result) =>
+      log.info(
+        {
+          mcpServer: call.server,
+          tool: call.tool,
+          key: call.keyId,
+          outcome: result.outcome,
+          durationMs: result.durationMs,
+        },
+        'MCP tool call',
+      ),
+  });
   const configReload = new ConfigFileReload(
     extras.reloadOptions ??
       (() =>
@@ -298,7 +318,10 @@ export async function composeGateway(
           env: process.env,
           overrides: { configPath: options.configPath, dataDir: options.dataDir },
         })),
-    (file) => settings.useConfigFile(file),
+    async (file) => {
+      await settings.useConfigFile(file);
+      await mcp.useConfigFile(file.mcpServers);
+    },
     log,
   );
   const requestLog = new RequestLog(
@@ -366,10 +389,21 @@ export async function composeGateway(
     agents,
     conversations,
     localModels,
+    mcp,
   };
   await requestLog.load();
   await settings.reload();
-  await team?.join({ keys, models, accounts, breakers, settings, batchWork, providerIds: [...providers.keys()] });
+  await mcp.reload();
+  await team?.join({
+    keys,
+    models,
+    accounts,
+    breakers,
+    settings,
+    mcp,
+    batchWork,
+    providerIds: [...providers.keys()],
+  });
   await team?.shareRequestLog(requestLog);
   await team?.shareConfigReloads(configReload);
 
@@ -400,9 +434,10 @@ export async function composeGateway(
       await batchWork.stop(options.server.shutdownGraceMs);
       await localModels.close();
     },
-    /** Fastify's onClose: the OTLP metrics' last export, engines, pools, the ledger, the request log, the database and Redis close. */
+    /** Fastify's onClose: the OTLP metrics' last export, MCP servers, engines, pools, the ledger, the request log, the database and Redis close. */
     async release() {
       await otlpMetrics?.close();
+      await mcp.close();
       await Promise.allSettled([...providers.values()].map((provider) => provider.close()));
       await media.pool.close();
       await schemas.close();

@@ -1,6 +1,6 @@
 import type { GatewayOptions } from '../../config/gateway-options.js';
 
-export type ConfigFileContent = Pick<GatewayOptions, 'providers' | 'models' | 'server' | 'builtIn'>;
+export type ConfigFileContent = Pick<GatewayOptions, 'providers' | 'models' | 'server' | 'builtIn' | 'mcpServers'>;
 
 interface ReloadLogger {
   info(object: object, message: string): void;

@@ -14,6 +14,7 @@ import type { RequestLog } from '../request-log/request-log.js';
 import type { OutageWarnings } from '../errors/outage-warnings.js';
 import type { ConfigFileReload } from '../settings/config-file-reload.js';
 import type { SettingsService } from '../settings/settings-service.js';
+import type { McpService } from '../mcp/mcp-service.js';
 import { shareConfigReloads } from './shared-config-reloads.js';
 import { shareRequestLog } from './shared-request-log.js';
 
@@ -27,7 +28,7 @@ export interface TeamModeSettings {
 /** What changes on one instance and must reach the others. */
 type Change = { from: string } & ChangeBody;
 type ChangeBody =
-  | { topic: 'keys' | 'models' | 'account' | 'settings' }
+  | { topic: 'keys' | 'models' | 'account' | 'settings' | 'mcp' }
   | { topic: 'breaker'; provider: string; transition: BreakerTransition }
   | { topic: 'batch-stopped'; batchId: string }
   | { topic: 'batch-queued' };
@@ -40,6 +41,8 @@ export interface SharedServices {
   breakers: ProviderBreakers;
   /** Providers, routes and server settings the console edits (stored in the shared database). */
   settings: SettingsService;
+  /** The MCP servers the console edits (stored in the shared database). */
+  mcp: McpService;
   /** The configured providers, whose breakers may already be open on other instances. */
   providerIds: string[];
   /** Batches and eval runs cancelled or expired on one instance stop their lines in flight on every instance. */
@@ -96,13 +99,18 @@ export class TeamMode {
 
   /** Announces this instance's changes and follows the others'. */
   async join(services: SharedServices): Promise<void> {
-    const { keys, models, accounts, breakers, settings, providerIds, batchWork } = services;
+    const { keys, models, accounts, breakers, settings, mcp, providerIds, batchWork } = services;
     const reloadSettings = () =>
       void settings
         .reload()
         .catch((error: unknown) => this.log.warn({ err: error }, 'team mode: could not apply a settings change'));
+    const reloadMcp = () =>
+      void mcp
+        .reload()
+        .catch((error: unknown) => this.log.warn({ err: error }, 'team mode: could not apply an MCP server change'));
     keys.announceChangesTo(() => this.publish({ topic: 'keys' }));
     settings.announceChangesTo(() => this.publish({ topic: 'settings' }));
+    mcp.announceChangesTo(() => this.publish({ topic: 'mcp' }));
     models.announceChangesTo(() => this.publish({ topic: 'models' }));
     accounts.announceChangesTo(() => {
       if (!this.reservations) return this.publish({ topic: 'account' });
@@ -145,6 +153,8 @@ export class TeamMode {
           return this.reread('the account', () => accounts.reload());
         case 'settings':
           return reloadSettings();
+        case 'mcp':
+          return reloadMcp();
         case 'breaker':
           return breakers.follow(change.provider, change.transition);
         case 'batch-stopped':
@@ -162,6 +172,7 @@ export class TeamMode {
       this.reread('the model state', () => models.reloadState());
       this.reread('the account', () => accounts.reload());
       reloadSettings();
+      reloadMcp();
       batchWork.wakeQueue();
     });
     // Asked again with backoff when slow (a busy start); without this channel the caches would go stale.

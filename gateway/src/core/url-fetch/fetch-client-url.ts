@@ -18,6 +18,9 @@ export interface ClientUrlFetchOptions {
   trusted?: (url: URL) => boolean;
 }
 
+/** The policy a URL is checked against and the field it came from (named in errors). */
+export type AddressCheck = Pick<ClientUrlFetchOptions, 'policy' | 'param'>;
+
 /** A URL the address policy refuses; `reason` says why in words a user recognises. */
 export class UrlRefusedError extends GatewayError {
   constructor(
@@ -38,7 +41,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'metadata.azure.com', 'instance-data']);
 
 /** Checks what a URL names before anything is sent: scheme, metadata names, and hosts given as IP literals. */
-function checkTarget(url: URL, options: ClientUrlFetchOptions, trusted: boolean): number {
+export function checkTarget(url: URL, options: AddressCheck, trusted: boolean): number {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new GatewayError(
       422,
@@ -62,7 +65,7 @@ function checkTarget(url: URL, options: ClientUrlFetchOptions, trusted: boolean)
  * resolved address must pass the policy, and the socket connects to exactly the addresses checked,
  * so a name cannot resolve to a public address for the check and to a private one for the connection.
  */
-function checkedAgent(url: URL, port: number, options: ClientUrlFetchOptions): Agent {
+export function checkedAgent(url: URL, port: number, options: AddressCheck): Agent {
   return new Agent({
     connect: {
       lookup: (hostname, lookupOptions, callback) => {

@@ -262,6 +262,22 @@ describe('team mode: instances sharing one Redis and one data folder', () => {
     expect(await until(allowed, (seen) => seen === origin)).toBe(origin);
   });
 
+  it('applies an MCP server added and removed in the console on one instance on the others', async () => {
+    team = await startTeamOfGateways(2, { config: config() });
+    const [a, b] = team.instances;
+    const listed = async () =>
+      ((await json(await b.request('/settings/mcp-servers'))).data as { id: string }[]).map((server) => server.id);
+    expect(await listed()).toEqual([]);
+    const added = await a.request('/settings/mcp-servers', {
+      method: 'POST',
+      json: { id: 'team-tools', command: 'switchyard-no-such-command', env: { TOKEN: 'shared' } },
+    });
+    expect(added.status).toBe(200);
+    expect(await until(listed, (ids) => ids.includes('team-tools'))).toEqual(['team-tools']);
+    expect((await a.request('/settings/mcp-servers/team-tools', { method: 'DELETE' })).status).toBe(200);
+    expect(await until(listed, (ids) => ids.length === 0)).toEqual([]);
+  });
+
   it('refuses on every instance a provider whose breaker opened on one, without calling it', async () => {
     team = await startTeamOfGateways(2, {
       config: config({ failure_threshold: 2, cooldown_ms: 30_000, max_cooldown_ms: 60_000 }),
