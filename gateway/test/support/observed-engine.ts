@@ -11,6 +11,8 @@ export function observedEngine(inner: OcrEngine, recognize: OcrEngine['recognize
     },
     workers: inner.workers,
     recognize,
+    detectScript: (image, signal) => inner.detectScript(image, signal),
+    languages: () => inner.languages(),
     warm: () => inner.warm(),
     status: () => inner.status(),
     queues: () => inner.queues(),
