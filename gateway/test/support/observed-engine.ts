@@ -13,6 +13,7 @@ export function observedEngine(inner: OcrEngine, recognize: OcrEngine['recognize
     recognize,
     detectScript: (image, signal) => inner.detectScript(image, signal),
     languages: () => inner.languages(),
+    knownLanguages: () => inner.knownLanguages(),
     warm: () => inner.warm(),
     status: () => inner.status(),
     queues: () => inner.queues(),

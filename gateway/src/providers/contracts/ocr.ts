@@ -37,4 +37,9 @@ export interface OcrResult {
 
 export interface OcrProvider {
   ocr(request: OcrRequest): Promise<OcrResult>;
+  /**
+   * A local engine's installed language models (Tesseract's codes), once it has started; undefined
+   * before, and for a provider that reads every language (an upstream).
+   */
+  languages?(): readonly string[] | undefined;
 }

@@ -33,6 +33,7 @@ export function createEngine(options: TesseractOptions, encodePng?: PngEncoder):
     recognize: async (image, signal, layout, languages) => (await choose()).recognize(image, signal, layout, languages),
     detectScript: async (image, signal) => (await choose()).detectScript(image, signal),
     languages: async () => (await choose()).languages(),
+    knownLanguages: () => chosen?.knownLanguages(),
     warm: async () => (await choose()).warm(),
     status: (): EngineStatus => chosen?.status() ?? (choosing ? { state: 'loading' } : { state: 'cold' }),
     queues: () => chosen?.queues() ?? [],

@@ -185,11 +185,13 @@ export function parseOsd(output: string): ScriptGuess | undefined {
 /** The machine's `tesseract` command: one process per page, at most `workers` at a time. */
 export function createNativeEngine(options: NativeEngineOptions): OcrEngine {
   let probed: Promise<string[]> | undefined;
+  let known: string[] | undefined;
   const languages = (): Promise<string[]> => {
     probed ??= probeNativeTesseract(options.command).then(async (version) => {
       if (!version)
         throw new Error(`no usable \`${options.command}\` command with the English model (install tesseract-ocr)`);
-      return listNativeLanguages(options.command);
+      known = await listNativeLanguages(options.command);
+      return known;
     });
     return probed;
   };
@@ -219,6 +221,7 @@ export function createNativeEngine(options: NativeEngineOptions): OcrEngine {
       });
     },
     languages,
+    knownLanguages: () => known,
     warm: () => pool.warm(),
     status: () => pool.status(),
     queues: () => pool.queues(),

@@ -36,8 +36,10 @@ export interface OcrEngine {
   ): Promise<OcrBlock[]>;
   /** The page's script, by Tesseract's orientation and script detection; undefined where it cannot tell. */
   detectScript(image: GrayImage, signal: AbortSignal): Promise<ScriptGuess | undefined>;
-  /** Tesseract's codes of the languages the engine has data for. */
+  /** Tesseract's codes of the languages the engine has data for (`osd`, script detection, among them). */
   languages(): Promise<readonly string[]>;
+  /** The same, once the engine has found them (it has started); undefined before. */
+  knownLanguages(): readonly string[] | undefined;
   warm(): Promise<void>;
   status(): EngineStatus;
   /** Pages waiting for and running on a worker, for /metrics. */

@@ -47,6 +47,7 @@ export function createWasmEngine(
     },
     detectScript: async () => undefined,
     languages: async () => ['eng'],
+    knownLanguages: () => ['eng'],
     warm: () => pool.warm(),
     status: () => pool.status(),
     queues: () => pool.queues(),

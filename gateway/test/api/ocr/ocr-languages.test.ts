@@ -66,6 +66,16 @@ describe('the language of each page', () => {
   });
 });
 
+describe('the installed language models', () => {
+  it('are listed on the OCR model in /v1/models (script detection left out)', async ({ skip }) => {
+    if (!has('eng')) skip();
+    const models = await json(await gateway.request('/v1/models'));
+    const card = models.data.find((model: { id: string }) => model.id === 'svc-ocr-3-2512');
+    expect(card.ocr_languages).toEqual(installed.filter((l) => /^[a-z]{3}(_[a-z]+)*$/.test(l) && l !== 'osd'));
+    expect(card.ocr_languages).toContain('eng');
+  });
+});
+
 describe('the official @mistralai/mistralai SDK, unchanged', () => {
   it('ocr.process accepts pages carrying the language fields', async ({ skip }) => {
     if (!has('fra')) skip();
