@@ -129,7 +129,9 @@ function speculateBlock(
  * and read again (a page whose pixels show a clear skew is straightened first and read only that way:
  * see lineProfile); rows whose layout was misread (a column of short items taken for vertical text) are
  * read again as one block of lines, and an unsure page as a whole; the most confident reading is kept.
- * Blocks are ordered for reading on the (straightened) page, then mapped back.
+ * Blocks are ordered for reading on the (straightened) page, then mapped back. The first reading is
+ * English's (or the named languages'); the page's language is chosen from it (see choosePageLanguage)
+ * and every reading after it uses that language's models.
  */
 export async function recognizeGray(
   engine: OcrEngine,
@@ -177,9 +179,10 @@ export async function recognizeGray(
   /** The page's language from its first reading (see choosePageLanguage); the readings after it use that language. */
   const withLanguage = async (first: Reading): Promise<Reading> => {
     if (language) return first;
+    // Script detection looks at the page as it came: denoising for reading can thin small strokes it needs.
     const chosen = await choosePageLanguage(
       engine,
-      first.image,
+      image,
       first,
       (models) => {
         languages = models;
