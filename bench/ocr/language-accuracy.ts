@@ -52,10 +52,12 @@ async function commandText(file: string, language: string): Promise<{ text: stri
 export async function measureLanguages(
   provider: ProviderInstance,
   dir: string,
-  { quick, perPage }: { quick: boolean; perPage: boolean },
+  { quick, perPage, only }: { quick: boolean; perPage: boolean; only?: string[] },
 ): Promise<void> {
   const installed = await listNativeLanguages('tesseract');
-  const languages = (Object.keys(UDHR_LANGUAGES) as UdhrLanguage[]).filter((l) => installed.includes(l));
+  const languages = (Object.keys(UDHR_LANGUAGES) as UdhrLanguage[]).filter(
+    (l) => installed.includes(l) && (!only || only.includes(l)),
+  );
   const absent = Object.keys(UDHR_LANGUAGES).filter((l) => !installed.includes(l));
   const kinds = quick ? LANGUAGE_PAGE_KINDS.slice(0, 2) : LANGUAGE_PAGE_KINDS;
   console.log(

@@ -9,7 +9,7 @@
  * nothing beside the command given the right language; --no-languages leaves it out, --languages-only runs it alone.
  * Pages/s per category is measured one page at a time and, unless --no-pairs, two at a time (the category's pages in pairs).
  *   npx tsx bench/ocr/run.ts [--quick] [--pages] [--no-wasm] [--no-pairs] [--accuracy-only] [--throughput-only] [--no-http]
- *     [--no-languages] [--languages-only]
+ *     [--no-languages] [--languages-only] [--languages <code>[,<code>...]]
  *     [--only <category>[,<category>...]] [--dump <dir>]
  * --only keeps the named categories (or pages); --dump writes each engine's text per page beside the truth.
  */
@@ -287,7 +287,11 @@ try {
     );
   const languagesOnly = args.includes('--languages-only');
   if (native && !args.includes('--throughput-only') && !args.includes('--no-languages'))
-    await measureLanguages(keep(gatewayEngine('native')), dir, { quick, perPage: args.includes('--pages') });
+    await measureLanguages(keep(gatewayEngine('native')), dir, {
+      quick,
+      perPage: args.includes('--pages'),
+      only: option('--languages')?.split(','),
+    });
   if (!args.includes('--throughput-only') && !languagesOnly) {
     const engines: [string, Reader][] = [];
     if (native) engines.push(['native', gatewayReader(keep(gatewayEngine('native')))], ['command', commandReader(dir)]);
