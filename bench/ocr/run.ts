@@ -5,8 +5,11 @@
  * the real scans in bench/ocr/real, structured OCR's field accuracy on public invoices and receipts
  * (bench/ocr/structured-fields.ts; --no-structured leaves it out), then throughput on A4 pages one and two at a time, then one A4 page's
  * latency through `POST /v1/ocr` on the built gateway (p50/p95, needs `npm run build:gateway`).
+ * Languages (bench/ocr/language-accuracy.ts): per-language CER on real translated text, the gateway told
+ * nothing beside the command given the right language; --no-languages leaves it out, --languages-only runs it alone.
  * Pages/s per category is measured one page at a time and, unless --no-pairs, two at a time (the category's pages in pairs).
  *   npx tsx bench/ocr/run.ts [--quick] [--pages] [--no-wasm] [--no-pairs] [--accuracy-only] [--throughput-only] [--no-http]
+ *     [--no-languages] [--languages-only] [--languages <code>[,<code>...]]
  *     [--only <category>[,<category>...]] [--dump <dir>]
  * --only keeps the named categories (or pages); --dump writes each engine's text per page beside the truth.
  */
@@ -28,6 +31,7 @@ import { measureA4Latency, printA4Latency } from './http-latency.js';
 import { benchPages, type BenchPage } from './pages.js';
 import { realPages } from './real-pages.js';
 import { measureStructuredFields } from './structured-fields.js';
+import { measureLanguages } from './language-accuracy.js';
 
 const exec = promisify(execFile);
 const args = process.argv.slice(2);
@@ -281,7 +285,14 @@ try {
     console.log(
       'No `tesseract` command on this machine (apt-get install tesseract-ocr): measuring tesseract.js alone.',
     );
-  if (!args.includes('--throughput-only')) {
+  const languagesOnly = args.includes('--languages-only');
+  if (native && !args.includes('--throughput-only') && !args.includes('--no-languages'))
+    await measureLanguages(keep(gatewayEngine('native')), dir, {
+      quick,
+      perPage: args.includes('--pages'),
+      only: option('--languages')?.split(','),
+    });
+  if (!args.includes('--throughput-only') && !languagesOnly) {
     const engines: [string, Reader][] = [];
     if (native) engines.push(['native', gatewayReader(keep(gatewayEngine('native')))], ['command', commandReader(dir)]);
     if (!args.includes('--no-wasm')) engines.push(['wasm', gatewayReader(keep(gatewayEngine('wasm')))]);
@@ -291,8 +302,8 @@ try {
         perPage: args.includes('--pages'),
       });
   }
-  if (!args.includes('--accuracy-only')) await throughput(dir, native);
-  if (native && !args.includes('--accuracy-only') && !args.includes('--no-http'))
+  if (!args.includes('--accuracy-only') && !languagesOnly) await throughput(dir, native);
+  if (native && !args.includes('--accuracy-only') && !args.includes('--no-http') && !languagesOnly)
     printA4Latency(await measureA4Latency(quick ? 6 : 20));
 } finally {
   await Promise.all(opened.map((p) => p.close()));

@@ -1,3 +1,4 @@
+import { joinWords } from './join-words.js';
 import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from './ocr-page.js';
 
 /** The smallest box holding every box. */
@@ -35,7 +36,7 @@ export const boxHeight = (box: BoxCoordinates): number => box[3] - box[1];
 export function makeLine(words: OcrWord[]): OcrLine {
   const sorted = [...words].sort((a, b) => a.bbox[0] - b.bbox[0]);
   return {
-    text: sorted.map((w) => w.text).join(' '),
+    text: joinWords(sorted.map((w) => w.text)),
     bbox: unionBox(sorted.map((w) => w.bbox)),
     confidence: mean(sorted.map((w) => w.confidence)),
     words: sorted,

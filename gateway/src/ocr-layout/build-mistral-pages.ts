@@ -8,6 +8,9 @@ import type {
 } from '../wire/mistral-ocr-response-schema.js';
 import type { PageRegion } from './page-regions.js';
 import { htmlTable, markdownTable } from './table-markup.js';
+import { languageApart } from './block-languages.js';
+import { joinWords } from './join-words.js';
+import { pageLanguageFields } from './page-language-fields.js';
 
 export interface MistralPageOptions {
   /** null: tables inline in the markdown; otherwise apart in `tables`, linked from the markdown. */
@@ -42,11 +45,13 @@ const sameBox = (a: BoxCoordinates, b: BoxCoordinates): boolean => a.every((valu
 
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
 
-/** Lines joined as running text: a word hyphenated across a line break is joined again. */
+/** Lines joined as running text: a word hyphenated across a line break is joined again; Chinese and Japanese lines join without a space. */
 function runningText(lines: { text: string }[]): string {
   return lines.reduce((text, line) => {
     if (!text) return line.text;
-    return /[A-Za-z]-$/.test(text) && /^[a-z]/.test(line.text) ? text.slice(0, -1) + line.text : `${text} ${line.text}`;
+    return /[A-Za-z]-$/.test(text) && /^[a-z]/.test(line.text)
+      ? text.slice(0, -1) + line.text
+      : joinWords([text, line.text]);
   }, '');
 }
 
@@ -200,6 +205,7 @@ export function buildMistralPages(
       header: options.extractHeader ? (header?.content ?? null) : null,
       footer: options.extractFooter ? (footer?.content ?? null) : null,
       dimensions: page.width > 0 && page.height > 0 ? { dpi, height: page.height, width: page.width } : null,
+      ...pageLanguageFields(page),
     };
     if (options.includeBlocks) {
       object.blocks = rendered.map((part) => {
@@ -207,6 +213,8 @@ export function buildMistralPages(
         if (options.confidenceGranularity === 'block') block.confidence_scores = blockConfidence(part.words);
         if (part.tableId) block.table_id = part.tableId;
         if (part.imageId) block.image_id = part.imageId;
+        const language = page.language && languageApart(part.content, page.language);
+        if (language) block.language = language;
         return block;
       });
     }

@@ -23,6 +23,22 @@ export interface OcrBlock extends OcrWord {
   lines: OcrLine[];
   /** Absent for body text (paragraphs, captions, list items). */
   kind?: OcrBlockKind;
+  /** The block's language (Tesseract's code), where its text shows one other than the page's. */
+  language?: string;
+}
+
+/** The language a page was read in, and how it was chosen. */
+export interface PageLanguage {
+  /** Tesseract's codes of the models the page was read with (`eng`, `fra`, `rus+eng`, ...). */
+  read: string[];
+  /** The language found on the page, or the first one the request named; null when nothing could be told (no text). */
+  detected: string | null;
+  /** The page's script (Latin, Cyrillic, Greek, Han, Japanese, ...), when known. */
+  script: string | null;
+  /** `named`: the request named the languages; `detected`: the engine found them. */
+  source: 'named' | 'detected';
+  /** The detected language when no model for it is installed: the page was read without it (or not at all). */
+  missing?: string;
 }
 
 export interface OcrPage {
@@ -40,6 +56,8 @@ export interface OcrPage {
   dpi?: number;
   /** Picture areas (photos, charts, drawings: see findFigures), top to bottom, when the request asked for them. */
   pictures?: BoxCoordinates[];
+  /** The language the page was read in (recognised pages only). */
+  language?: PageLanguage;
   /** The page image as it was read, kept when the request asked for it and the page has pictures. */
   image?: GrayImage;
 }

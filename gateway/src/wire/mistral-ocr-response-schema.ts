@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { BlockLanguageField, PageLanguageFields } from './ocr-page-language-schema.js';
 
 /**
  * Mistral's OCR response, the one source of its types (the route's response schema and the builders'
@@ -33,6 +34,7 @@ export const OcrPageBlockSchema = Type.Object({
   confidence_scores: Type.Optional(Nullable(BlockConfidenceSchema)),
   table_id: Type.Optional(Nullable(Type.String())),
   image_id: Type.Optional(Type.String({ description: 'Present on image blocks.' })),
+  ...BlockLanguageField,
 });
 
 export const OcrImageObjectSchema = Type.Object({
@@ -73,6 +75,7 @@ export const OcrPageObjectSchema = Type.Object({
   dimensions: Nullable(Type.Object({ dpi: Type.Integer(), height: Type.Integer(), width: Type.Integer() })),
   blocks: Type.Optional(Nullable(Type.Array(OcrPageBlockSchema))),
   confidence_scores: Type.Optional(Nullable(OcrPageConfidenceSchema)),
+  ...PageLanguageFields,
 });
 
 /** A field a schema fill left null, and why (dotted path for nested fields). */

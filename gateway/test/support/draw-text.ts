@@ -12,7 +12,8 @@ import { seededRandom } from './seeded-random.js';
 
 export { seededRandom };
 
-export type FontKind = 'sans' | 'serif' | 'mono';
+/** `cjk`: a font with Chinese and Japanese glyphs (fonts-wqy-microhei or fonts-noto-cjk). */
+export type FontKind = 'sans' | 'serif' | 'mono' | 'cjk';
 
 export interface TextLineSpec {
   text: string;
@@ -85,6 +86,7 @@ const FONT_FILES: Record<FontKind, string[]> = {
     '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf',
     '/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf',
   ],
+  cjk: ['/usr/share/fonts/truetype/wqy/wqy-microhei.ttc', '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'],
 };
 const BOLD_FILES: Record<FontKind, string[]> = {
   sans: [
@@ -99,6 +101,7 @@ const BOLD_FILES: Record<FontKind, string[]> = {
     '/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf',
     '/usr/share/fonts/truetype/liberation/LiberationMono-Bold.ttf',
   ],
+  cjk: ['/usr/share/fonts/truetype/wqy/wqy-microhei.ttc', '/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc'],
 };
 
 const registered = new Set<string>();
@@ -106,7 +109,10 @@ function fontFamily(kind: FontKind, bold: boolean): string {
   const family = `Test ${kind}${bold ? ' bold' : ''}`;
   if (!registered.has(family)) {
     const file = (bold ? BOLD_FILES : FONT_FILES)[kind].find((candidate) => existsSync(candidate));
-    if (!file) throw new Error(`No ${kind} font found for drawing test text; install fonts-dejavu-core.`);
+    if (!file)
+      throw new Error(
+        `No ${kind} font found for drawing test text; install ${kind === 'cjk' ? 'fonts-wqy-microhei' : 'fonts-dejavu-core'}.`,
+      );
     GlobalFonts.registerFromPath(file, family);
     registered.add(family);
   }

@@ -33,6 +33,12 @@ export const ModelObject = Type.Object(
         per_request: Type.Optional(Type.Number()),
       }),
     ),
+    ocr_languages: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          "Local OCR models: the language models installed (Tesseract's codes: eng, fra, rus, chi_sim, ...), once the engine has started.",
+      }),
+    ),
     image_sizes: Type.Optional(
       Type.Array(Type.String(), { description: 'Image generation models: the sizes the route accepts.' }),
     ),

@@ -71,6 +71,7 @@ export function fromMistralJson(body: OcrBodyType & { document: MistralDocument 
     model: body.model ?? undefined,
     document: mistralDocument(body.document, owner),
     pages: pageList(body.pages),
+    languages: body.languages ?? undefined,
     includeImageBase64: body.include_image_base64 ?? false,
     imageLimit: body.image_limit ?? null,
     imageMinSize: body.image_min_size ?? null,
@@ -103,6 +104,7 @@ export function fromJson(body: OcrBodyType): OcrRequest {
     schema: body.schema,
     granularity: body.granularity ?? 'word',
     pages: pageList(body.pages),
+    languages: body.languages ?? undefined,
   };
 }
 
@@ -114,7 +116,21 @@ function parsePages(value: string | undefined): number[] | undefined {
   return pages;
 }
 
-/** Multipart fields: file, model, return_bboxes, structured_output, schema (JSON text), granularity, pages. */
+/** A multipart `languages` field: codes apart by commas or spaces ("fra,eng"). */
+function languageList(value: string | undefined): string[] | undefined {
+  const languages = value?.split(/[\s,+]+/).filter(Boolean);
+  if (!languages || languages.length === 0) return undefined;
+  if (languages.length > 8 || languages.some((language) => !/^[A-Za-z_-]{2,20}$/.test(language)))
+    throw new GatewayError(
+      422,
+      'invalid_value',
+      "Invalid request: 'languages' must be up to 8 language codes (fra, rus, chi_sim or fr, ...), apart by commas.",
+      { param: 'languages' },
+    );
+  return languages;
+}
+
+/** Multipart fields: file, model, return_bboxes, structured_output, schema (JSON text), granularity, pages, languages. */
 export async function fromMultipart(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -161,5 +177,6 @@ export async function fromMultipart(
     schema,
     granularity: granularity as BoxGranularity,
     pages,
+    languages: languageList(fields.languages),
   };
 }

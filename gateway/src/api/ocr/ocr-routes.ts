@@ -7,6 +7,7 @@ import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import type { UploadIntake } from '../_shared/read-multipart.js';
 import { fromJson, fromMistralJson, fromMultipart, isMistralForm } from './ocr-input.js';
+import { pageLanguageFields } from '../../ocr-layout/page-language-fields.js';
 import { OcrBody, OcrResultSchema, RenderPageBody, RenderedPage, type OcrBodyType } from './ocr-schemas.js';
 
 function ocrCall(request: FastifyRequest, reply: FastifyReply): OcrCall {
@@ -34,6 +35,7 @@ export const ocrRoutes: FastifyPluginAsyncTypebox<{ ocr: OcrService; uploads: Up
       height: page.height,
       text: page.text,
       source: page.source,
+      ...pageLanguageFields(page),
     }));
     return {
       id: newId('ocr-'),

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MissingFieldSchema, MistralOcrResponseSchema } from '../../wire/mistral-ocr-response-schema.js';
 import { UsageWith } from '../../wire/usage-schema.js';
+import { PageLanguageFields } from '../../wire/ocr-page-language-schema.js';
 
 export const Granularity = Type.Union([Type.Literal('word'), Type.Literal('line'), Type.Literal('block')], {
   default: 'word',
@@ -73,6 +74,16 @@ export const OcrBody = Type.Object(
         }),
       ),
     ),
+    languages: Type.Optional(
+      Nullable(
+        Type.Array(Type.String({ minLength: 2, maxLength: 20, pattern: '^[A-Za-z_-]+$' }), {
+          minItems: 1,
+          maxItems: 8,
+          description:
+            "Not in Mistral's API: the document's languages (Tesseract's codes like fra, rus, chi_sim, or ISO 639-1 like fr), read with their models and no detection. Absent: each page's language is detected.",
+        }),
+      ),
+    ),
     include_image_base64: Type.Optional(
       Nullable(Type.Boolean({ description: "Mistral form: each figure's crop as a data URL in image_base64." })),
     ),
@@ -135,6 +146,7 @@ export const SpecOcrResultSchema = Type.Object(
           height: Type.Integer(),
           text: Type.String(),
           source: Type.Union([Type.Literal('ocr'), Type.Literal('text_layer')]),
+          ...PageLanguageFields,
         }),
       ),
     ),

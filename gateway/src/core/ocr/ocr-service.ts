@@ -32,6 +32,8 @@ export interface OcrRequest {
   schema?: Record<string, unknown>;
   granularity: BoxGranularity;
   pages?: number[];
+  /** The document's languages as the client named them (see the provider's OcrRequest.languages); absent: detected. */
+  languages?: string[];
 }
 
 export interface OcrOutcome {
@@ -98,7 +100,7 @@ export class OcrService {
     const { result, route: served } = await recogniseDocument(
       this.services,
       route,
-      { source: request.source, pages: request.pages, param: 'image', keyId },
+      { source: request.source, pages: request.pages, languages: request.languages, param: 'image', keyId },
       signal,
     );
     meter.charge(served, NO_TOKENS);

@@ -24,6 +24,8 @@ export interface MistralOcrInput extends MistralPageOptions {
   /** A URL, or an uploaded file that the calling key may read (`owner`). */
   document: { url: string } | { fileId: string; owner: OwnerScope };
   pages?: number[];
+  /** The document's languages as the client named them; absent: detected. */
+  languages?: string[];
   includeImageBase64: boolean;
   /** Most figures to return over the whole document; null: no limit. */
   imageLimit: number | null;
@@ -159,6 +161,7 @@ export async function processMistralOcr(
     {
       source,
       pages: input.pages,
+      languages: input.languages,
       param: 'document',
       keyId,
       pictures: { minSize: input.imageMinSize, keepImages: cropping },

@@ -22,6 +22,8 @@ export interface RecogniseServices {
 export interface RecogniseRequest {
   source: string | Buffer;
   pages?: number[];
+  /** The languages the client named; absent: each page's language is detected. */
+  languages?: string[];
   /** The request field the document came in, for errors. */
   param: string;
   /** The calling key: a local engine takes jobs in turns by key. */
@@ -52,6 +54,7 @@ export async function recogniseDocument(
           document: document.bytes,
           mimeType: document.mediaType,
           pages: request.pages,
+          languages: request.languages,
           signal: attemptSignal,
           pictures: request.pictures,
         }),

@@ -49,6 +49,8 @@ export interface ModelInfo {
   fine_tuned: boolean;
   metadata: Record<string, string>;
   pricing?: Pricing;
+  /** Local OCR routes: the language models installed (Tesseract's codes), once the engine has started. */
+  ocr_languages?: string[];
   /** Image generation routes: the sizes and the largest `n` they accept. */
   image_sizes?: string[];
   max_images?: number;
@@ -260,10 +262,16 @@ export class ModelRegistry {
       fine_tuned: route.fineTuned,
       metadata: stored?.metadata ?? {},
       ...(route.pricing ? { pricing: route.pricing } : {}),
+      ...this.ocrLanguages(route),
       ...(route.capabilities.has('image_generation')
         ? { image_sizes: route.imageSizes ?? DEFAULT_IMAGE_SIZES, max_images: route.maxImages ?? DEFAULT_MAX_IMAGES }
         : {}),
     };
+  }
+
+  private ocrLanguages(route: ModelRoute): { ocr_languages?: string[] } {
+    const languages = route.capabilities.has('ocr') ? route.provider.capabilities.ocr?.languages?.() : undefined;
+    return languages ? { ocr_languages: [...languages] } : {};
   }
 
   /** Fine-tuned model management (SPEC.md: update, archive, unarchive, delete). */

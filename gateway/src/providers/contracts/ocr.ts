@@ -1,6 +1,14 @@
 import type { OcrPage } from '../../ocr-layout/ocr-page.js';
 
-export type { BoxCoordinates, OcrBlock, OcrBlockKind, OcrLine, OcrPage, OcrWord } from '../../ocr-layout/ocr-page.js';
+export type {
+  BoxCoordinates,
+  OcrBlock,
+  OcrBlockKind,
+  OcrLine,
+  OcrPage,
+  OcrWord,
+  PageLanguage,
+} from '../../ocr-layout/ocr-page.js';
 
 export interface OcrRequest {
   model: string;
@@ -9,6 +17,11 @@ export interface OcrRequest {
   mimeType: string;
   /** 0-based page indices to process; all pages when absent. */
   pages?: number[];
+  /**
+   * Languages to read in (Tesseract's codes, e.g. ['fra'] or ['rus', 'eng']): detection is skipped.
+   * Absent: each page's script and language are detected. A provider that reads every language ignores it.
+   */
+  languages?: string[];
   signal: AbortSignal;
   /**
    * Also each page's resolution and picture areas (OcrPage's `dpi` and `pictures`), none under `minSize`
@@ -24,4 +37,9 @@ export interface OcrResult {
 
 export interface OcrProvider {
   ocr(request: OcrRequest): Promise<OcrResult>;
+  /**
+   * A local engine's installed language models (Tesseract's codes), once it has started; undefined
+   * before, and for a provider that reads every language (an upstream).
+   */
+  languages?(): readonly string[] | undefined;
 }

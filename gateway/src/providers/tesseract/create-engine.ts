@@ -30,7 +30,10 @@ export function createEngine(options: TesseractOptions, encodePng?: PngEncoder):
       return chosen?.kind ?? 'native';
     },
     workers: options.workers,
-    recognize: async (image, signal, layout) => (await choose()).recognize(image, signal, layout),
+    recognize: async (image, signal, layout, languages) => (await choose()).recognize(image, signal, layout, languages),
+    detectScript: async (image, signal) => (await choose()).detectScript(image, signal),
+    languages: async () => (await choose()).languages(),
+    knownLanguages: () => chosen?.knownLanguages(),
     warm: async () => (await choose()).warm(),
     status: (): EngineStatus => chosen?.status() ?? (choosing ? { state: 'loading' } : { state: 'cold' }),
     queues: () => chosen?.queues() ?? [],

@@ -21,7 +21,10 @@ export const createTesseractProvider: ProviderFactory = (context): ProviderInsta
     id: context.id,
     type: context.options.type,
     capabilities: {
-      ocr: { ocr: (request) => ocrDocument(media, engine, options, request).catch(rethrowAsProviderError) },
+      ocr: {
+        ocr: (request) => ocrDocument(media, engine, options, request).catch(rethrowAsProviderError),
+        languages: () => engine.knownLanguages()?.filter((language) => language !== 'osd'),
+      },
     },
     warm: async () => {
       await engine.warm();

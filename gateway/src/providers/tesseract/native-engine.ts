@@ -1,10 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { PSM_FOR_LAYOUT, type OcrEngine } from './ocr-engine.js';
+import { PSM_FOR_LAYOUT, type OcrEngine, type ScriptGuess } from './ocr-engine.js';
 import type { GrayImage } from '../../media/image/decode-image.js';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from '../contracts/ocr.js';
 import { WorkerPool } from './worker-pool.js';
+import { joinWords } from '../../ocr-layout/join-words.js';
 
 export interface NativeRunOptions {
   command: string;
@@ -123,7 +124,7 @@ export function tsvToOcrBlocks(tsv: string): OcrBlock[] {
   for (const b of blocks) {
     const lines = b.lines.filter((l) => l.words.length > 0);
     for (const l of lines) {
-      l.text = l.words.map((w) => w.text).join(' ');
+      l.text = joinWords(l.words.map((w) => w.text));
       l.confidence = mean(l.words.map((w) => w.confidence));
     }
     if (lines.length === 0) continue;
@@ -155,42 +156,72 @@ export async function probeNativeTesseract(command: string): Promise<string | un
     const version = await exec(command, ['--version'], { timeout: 10_000 });
     const match = /tesseract\s+v?(\d+)\.[\w.-]*/i.exec(`${version.stdout}\n${version.stderr}`);
     if (!match || Number(match[1]) < 4) return undefined;
-    const langs = await exec(command, ['--list-langs'], { timeout: 10_000 });
-    return /^eng$/m.test(`${langs.stdout}\n${langs.stderr}`) ? match[0] : undefined;
+    return (await listNativeLanguages(command)).includes('eng') ? match[0] : undefined;
   } catch {
     return undefined;
   }
 }
 
+/**
+ * The language models `command` finds in its tessdata folder (Debian's tesseract-ocr-<lang> packages
+ * install there), by Tesseract's codes; `osd` (script detection) is listed too, script models
+ * (script/Latin, ...) are not.
+ */
+export async function listNativeLanguages(command: string): Promise<string[]> {
+  const listed = await exec(command, ['--list-langs'], { timeout: 10_000 });
+  return `${listed.stdout}\n${listed.stderr}`
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /^[a-z]{3}(_[a-z]+)*$/.test(line));
+}
+
+/** The script Tesseract's `--psm 0` output names, or undefined when it names none. */
+export function parseOsd(output: string): ScriptGuess | undefined {
+  const script = /^Script:\s*(\S+)/m.exec(output)?.[1];
+  const confidence = Number(/^Script confidence:\s*([\d.]+)/m.exec(output)?.[1] ?? 0);
+  return script ? { script, confidence } : undefined;
+}
+
 /** The machine's `tesseract` command: one process per page, at most `workers` at a time. */
 export function createNativeEngine(options: NativeEngineOptions): OcrEngine {
-  let probed: Promise<void> | undefined;
+  let probed: Promise<string[]> | undefined;
+  let known: string[] | undefined;
+  const languages = (): Promise<string[]> => {
+    probed ??= probeNativeTesseract(options.command).then(async (version) => {
+      if (!version)
+        throw new Error(`no usable \`${options.command}\` command with the English model (install tesseract-ocr)`);
+      known = await listNativeLanguages(options.command);
+      return known;
+    });
+    return probed;
+  };
   let slot = 0;
   const pool = new WorkerPool<number>(options.workers, {
     start: async () => {
-      probed ??= probeNativeTesseract(options.command).then((version) => {
-        if (!version)
-          throw new Error(`no usable \`${options.command}\` command with the English model (install tesseract-ocr)`);
-      });
-      await probed;
+      await languages();
       return slot++;
     },
     stop: async () => undefined,
   });
+  const run = (image: GrayImage, signal: AbortSignal, outputs: string[], args: string[]): Promise<string> =>
+    pool.run(signal, () =>
+      runNativeTesseract(image, outputs, { command: options.command, timeoutMs: options.timeoutMs, signal, args }),
+    );
   return {
     kind: 'native',
     workers: options.workers,
-    recognize: async (image, signal, layout = 'auto') => {
-      const tsv = await pool.run(signal, () =>
-        runNativeTesseract(image, ['tsv'], {
-          command: options.command,
-          timeoutMs: options.timeoutMs,
-          signal,
-          args: ['-l', 'eng', '--psm', PSM_FOR_LAYOUT[layout]],
-        }),
-      );
-      return tsvToOcrBlocks(tsv);
+    recognize: async (image, signal, layout = 'auto', models = ['eng']) =>
+      tsvToOcrBlocks(await run(image, signal, ['tsv'], ['-l', models.join('+'), '--psm', PSM_FOR_LAYOUT[layout]])),
+    detectScript: async (image, signal) => {
+      if (!(await languages()).includes('osd')) return undefined;
+      // Too few characters to tell: the command fails, and the page has no script to speak of.
+      return run(image, signal, [], ['--psm', '0']).then(parseOsd, (error: unknown) => {
+        if (signal.aborted) throw error;
+        return undefined;
+      });
     },
+    languages,
+    knownLanguages: () => known,
     warm: () => pool.warm(),
     status: () => pool.status(),
     queues: () => pool.queues(),

@@ -9,6 +9,7 @@ import { ProviderError } from '../_shared/provider-error.js';
 import type { OcrPage, OcrRequest, OcrResult } from '../contracts/ocr.js';
 import type { OcrEngine } from './ocr-engine.js';
 import { recognizeGray } from './recognize-gray.js';
+import { tesseractLanguage } from './script-languages.js';
 import type { PagePixels } from './survey-page.js';
 import type { TesseractOptions } from './tesseract-options.js';
 
@@ -53,6 +54,30 @@ function selectPages(pageCount: number, requested: number[] | undefined, maxPage
     );
   }
   return pages;
+}
+
+/** The languages the request named, each one the engine has a model for; undefined when it named none (detection). */
+async function namedLanguages(engine: OcrEngine, request: OcrRequest): Promise<string[] | undefined> {
+  if (!request.languages || request.languages.length === 0) return undefined;
+  const unknown = request.languages.find((name) => tesseractLanguage(name) === undefined);
+  if (unknown !== undefined) {
+    throw new ProviderError(
+      'invalid_input',
+      `'${unknown}' is not a language code: name languages by Tesseract's codes (fra, rus, chi_sim, ...) or ISO 639-1 (fr, ru, zh).`,
+      { code: 'invalid_value', param: 'languages' },
+    );
+  }
+  const named = [...new Set(request.languages.map((name) => tesseractLanguage(name) as string))];
+  const installed = await engine.languages();
+  const absent = named.filter((language) => !installed.includes(language) || language === 'osd');
+  if (absent.length > 0) {
+    throw new ProviderError(
+      'invalid_input',
+      `No OCR model is installed for ${absent.join(', ')} (installed: ${installed.filter((l) => l !== 'osd').join(', ')}). Install it (on Debian: apt-get install tesseract-ocr-${absent[0].replace('_', '-')}), or leave 'languages' out to detect each page's language.`,
+      { code: 'ocr_language_not_installed', param: 'languages' },
+    );
+  }
+  return named;
 }
 
 function throwIfAborted(signal: AbortSignal): void {
@@ -110,6 +135,7 @@ async function ocrPdf(
   options: TesseractOptions,
   request: OcrRequest,
 ): Promise<OcrResult> {
+  const languages = await namedLanguages(engine, request);
   const pdf = await media.openPdf(request.document, options.maxPixels, request.signal);
   const pages = selectPages(pdf.pageCount, request.pages, options.maxPages);
   // One page failing stops the others' work (their reading threads and recognitions) before the request answers.
@@ -139,6 +165,7 @@ async function ocrPdf(
       throwIfAborted(signal);
       page = await recognizeGray(engine, content.image, index, {
         ...options,
+        languages,
         signal,
         pixels: pooledPagePixels(media.pool, signal),
       });
@@ -159,9 +186,11 @@ export async function ocrDocument(
   throwIfAborted(request.signal);
   if (request.mimeType === 'application/pdf') return ocrPdf(media, engine, options, request);
   selectPages(1, request.pages, options.maxPages);
+  const languages = await namedLanguages(engine, request);
   const image = await media.imageToGray(request.document, request.mimeType, options.maxPixels, request.signal);
   const page = await recognizeGray(engine, image, 0, {
     ...options,
+    languages,
     signal: request.signal,
     pixels: pooledPagePixels(media.pool, request.signal),
   });

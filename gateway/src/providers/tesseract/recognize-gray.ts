@@ -9,6 +9,10 @@ import type { OcrEngine, PageLayout } from './ocr-engine.js';
 import { blocksToOriginal, identityTransform, type PageTransform } from './preprocess/page-transform.js';
 import { inThreadPixels, type PagePixels } from './survey-page.js';
 import { cropRows, recognizeInBands, spareWorkers } from './recognize-in-bands.js';
+import { choosePageLanguage } from './page-language.js';
+import { markBlockLanguages } from '../../ocr-layout/block-languages.js';
+import type { PageLanguage } from '../contracts/ocr.js';
+import { scriptOf } from './script-languages.js';
 
 export interface RecognizeOptions {
   preprocess: boolean;
@@ -18,6 +22,8 @@ export interface RecognizeOptions {
   idleCore?: () => boolean;
   /** Where the page's pixel work runs (default: this thread). */
   pixels?: PagePixels;
+  /** Languages the request named (Tesseract's codes, installed): read in them, no detection. Absent: detected. */
+  languages?: readonly string[];
 }
 
 /** A reading at or above this confidence is kept; below it, the page is also read other ways. */
@@ -123,7 +129,9 @@ function speculateBlock(
  * and read again (a page whose pixels show a clear skew is straightened first and read only that way:
  * see lineProfile); rows whose layout was misread (a column of short items taken for vertical text) are
  * read again as one block of lines, and an unsure page as a whole; the most confident reading is kept.
- * Blocks are ordered for reading on the (straightened) page, then mapped back.
+ * Blocks are ordered for reading on the (straightened) page, then mapped back. The first reading is
+ * English's (or the named languages'); the page's language is chosen from it (see choosePageLanguage)
+ * and every reading after it uses that language's models.
  */
 export async function recognizeGray(
   engine: OcrEngine,
@@ -132,18 +140,25 @@ export async function recognizeGray(
   options: RecognizeOptions,
 ): Promise<OcrPage> {
   const pixels = options.pixels ?? inThreadPixels;
+  const named = options.languages;
+  let language: PageLanguage | undefined = named
+    ? { read: [...named], detected: named[0], script: scriptOf(named[0]) ?? null, source: 'named' }
+    : undefined;
+  // The first reading is English's unless the request named languages; detection may change them.
+  let languages: readonly string[] = named ?? ['eng'];
   const read = async (
     page: GrayImage,
     transform: PageTransform,
     layout: PageLayout,
     signal = options.signal,
   ): Promise<Reading> => {
-    const blocks = await recognizeInBands(engine, page, signal, layout, (whole) => pixels.blankCut(whole));
+    const blocks = await recognizeInBands(engine, page, signal, layout, (whole) => pixels.blankCut(whole), languages);
     return { image: page, transform, blocks, confidence: pageConfidence(blocks) };
   };
   const finish = (best: Reading): OcrPage => {
     const ordered = orderBlocks(dropDoubtfulWords(best.blocks), best.image);
-    const blocks = blocksToOriginal(best.transform, ordered);
+    const original = blocksToOriginal(best.transform, ordered);
+    const blocks = language ? markBlockLanguages(original, language) : original;
     return {
       index,
       width: image.width,
@@ -153,6 +168,7 @@ export async function recognizeGray(
       source: 'ocr',
       // The whole reading's confidence: dropping doubtful words does not make the page any more legible.
       confidence: Math.round(best.confidence * 1000) / 1000,
+      ...(language ? { language } : {}),
     };
   };
   const asIs = identityTransform(image.width, image.height);
@@ -160,7 +176,25 @@ export async function recognizeGray(
   if (survey.kind === 'blank') return finish({ image, transform: asIs, blocks: [], confidence: 0 });
   // Cleaned, grain is still grain-sized marks: the few words that stand out of it are read on their
   // own, on clean paper (read with the grain, Tesseract finds no text line at all).
-  if (survey.kind === 'distinct') return finish(await read(survey.image, asIs, 'auto'));
+  /** The page's language from its first reading (see choosePageLanguage); the readings after it use that language. */
+  const withLanguage = async (first: Reading): Promise<Reading> => {
+    if (language) return first;
+    // Script detection looks at the page as it came: denoising for reading can thin small strokes it needs.
+    const chosen = await choosePageLanguage(
+      engine,
+      image,
+      first,
+      (models) => {
+        languages = models;
+        return read(first.image, first.transform, 'auto');
+      },
+      options.signal,
+    );
+    language = chosen.language;
+    languages = chosen.language.read.length > 0 ? chosen.language.read : ['eng'];
+    return chosen.reading;
+  };
+  if (survey.kind === 'distinct') return finish(await withLanguage(await read(survey.image, asIs, 'auto')));
   // A page whose pixels show a clear skew and that needs nothing else is straightened first and read
   // once: read as it comes, its reading would only be compared with the straightened one, which wins.
   // When preprocessing does more (rules erased), the page is still read both ways: on a ruled invoice
@@ -180,11 +214,15 @@ export async function recognizeGray(
     : speculateBlock(engine, image, options, (signal) => read(image, asIs, 'block', signal));
   let best: Reading;
   try {
-    best = await first;
+    best = await withLanguage(await first);
   } catch (error) {
     asBlock?.cancel();
     throw error;
   }
+  // Read in another language than English, the page's English reading as a block is of no use.
+  if (languages.join('+') !== 'eng') asBlock?.cancel();
+  // A page in a script no installed model reads: nothing more to read.
+  if (language?.read.length === 0) return finish(best);
   // A confident reading, or one of noise, is not read as a block: the spare worker is let go at once.
   if (best.confidence >= CONFIDENT || best.confidence < LEGIBLE) asBlock?.cancel();
   if (denoisedFirst && best.confidence < CONFIDENT) {
@@ -219,7 +257,7 @@ export async function recognizeGray(
     const top = Math.max(0, Math.floor(Math.min(...stray.map((l) => l.bbox[1])) - pad));
     const bottom = Math.min(best.image.height, Math.ceil(Math.max(...stray.map((l) => l.bbox[3])) + pad));
     const inBand = (w: OcrWord): boolean => (w.bbox[1] + w.bbox[3]) / 2 >= top && (w.bbox[1] + w.bbox[3]) / 2 < bottom;
-    const band = await engine.recognize(cropRows(best.image, top, bottom), options.signal, 'block');
+    const band = await engine.recognize(cropRows(best.image, top, bottom), options.signal, 'block', languages);
     const blocks = [...mapWords(best.blocks, (w) => !inBand(w)), ...mapWords(band, () => true, top)];
     const reading: Reading = {
       image: best.image,

@@ -102,15 +102,16 @@ export async function recognizeInBands(
   layout: PageLayout,
   blankCut: (image: GrayImage) => Promise<{ cut: number; gap: number } | undefined> = async (page) =>
     findBlankCut(page),
+  languages?: readonly string[],
 ): Promise<OcrBlock[]> {
   if (layout !== 'auto' || image.width * image.height < SPLIT_FROM_PIXELS || spareWorkers(engine) < 2) {
-    return engine.recognize(image, signal, layout);
+    return engine.recognize(image, signal, layout, languages);
   }
   const found = await blankCut(image);
-  if (!found) return engine.recognize(image, signal, layout);
+  if (!found) return engine.recognize(image, signal, layout, languages);
   const [upper, lower] = await Promise.all([
-    engine.recognize(cropRows(image, 0, found.cut), signal, layout),
-    engine.recognize(cropRows(image, found.cut, image.height), signal, layout),
+    engine.recognize(cropRows(image, 0, found.cut), signal, layout, languages),
+    engine.recognize(cropRows(image, found.cut, image.height), signal, layout, languages),
   ]);
   const shifted = lower.map((block) => ({
     ...block,

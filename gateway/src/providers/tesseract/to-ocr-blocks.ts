@@ -1,4 +1,5 @@
 import type { Block, Bbox } from 'tesseract.js';
+import { joinWords } from '../../ocr-layout/join-words.js';
 import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from '../contracts/ocr.js';
 
 /**
@@ -19,7 +20,7 @@ export function toOcrBlocks(blocks: Block[] | null): OcrBlock[] {
           .map((w) => ({ text: w.text.trim(), bbox: box(w.bbox), confidence: confidence(w.confidence) }));
         if (words.length === 0) continue;
         lines.push({
-          text: words.map((w) => w.text).join(' '),
+          text: joinWords(words.map((w) => w.text)),
           bbox: box(line.bbox),
           confidence: confidence(line.confidence),
           words,

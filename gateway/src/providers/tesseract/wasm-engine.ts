@@ -35,6 +35,7 @@ export function createWasmEngine(
   return {
     kind: 'wasm',
     workers,
+    // Only the English model ships with tesseract.js here; other languages need the native command.
     recognize: async (image, signal, layout = 'auto') => {
       const encoded = await encode(image, signal);
       const png = Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength);
@@ -44,6 +45,9 @@ export function createWasmEngine(
       });
       return toOcrBlocks(result.data.blocks);
     },
+    detectScript: async () => undefined,
+    languages: async () => ['eng'],
+    knownLanguages: () => ['eng'],
     warm: () => pool.warm(),
     status: () => pool.status(),
     queues: () => pool.queues(),

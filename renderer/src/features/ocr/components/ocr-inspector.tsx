@@ -70,6 +70,7 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
   const ocr = useRunOcr();
   const view = useOcrViewStore();
   const model = resolveModel(models, modelChoice);
+  const installedLanguages = models.find((candidate) => candidate.id === model)?.ocr_languages;
 
   const [showCode, setShowCode] = useState(false);
 
@@ -144,6 +145,11 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
         </div>
         <div style={{ width: 240 }}>
           <ModelPicker models={models} value={model} onChange={setModel} />
+          {installedLanguages && (
+            <p className="muted small" data-testid="ocr-languages">
+              Languages: {installedLanguages.join(', ')} (each page's language is detected)
+            </p>
+          )}
         </div>
       </div>
       {doc && (
