@@ -10,15 +10,18 @@ function timestamp(seconds: number, separator: ',' | '.'): string {
   return `${pad(hours)}:${pad(minutes)}:${pad(secs)}${separator}${pad(ms, 3)}`;
 }
 
+/** A blank line ends a cue in both formats, so one inside a segment's text is closed up. */
+const cueText = (segment: TranscriptSegment) => segment.text.trim().replace(/\n{2,}/g, '\n');
+
 export function toSrt(segments: TranscriptSegment[]): string {
   return segments
     .map(
       (segment, index) =>
-        `${index + 1}\n${timestamp(segment.start, ',')} --> ${timestamp(segment.end, ',')}\n${segment.text.trim()}\n`,
+        `${index + 1}\n${timestamp(segment.start, ',')} --> ${timestamp(segment.end, ',')}\n${cueText(segment)}\n`,
     )
     .join('\n');
 }
 
 export function toVtt(segments: TranscriptSegment[]): string {
-  return `WEBVTT\n\n${segments.map((segment) => `${timestamp(segment.start, '.')} --> ${timestamp(segment.end, '.')}\n${segment.text.trim()}\n`).join('\n')}`;
+  return `WEBVTT\n\n${segments.map((segment) => `${timestamp(segment.start, '.')} --> ${timestamp(segment.end, '.')}\n${cueText(segment)}\n`).join('\n')}`;
 }
