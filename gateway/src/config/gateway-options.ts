@@ -1,6 +1,7 @@
 import type { ModelConfig, ProviderConfig } from './config-schema.js';
 import type { AccountSettings, ServerSettings, StorageQuotaSettings } from './file-settings.js';
 import type { TeamSettings } from './team-settings.js';
+import type { TraceSettings } from './trace-settings.js';
 
 export interface BuiltInIds {
   providers: readonly string[];
@@ -26,6 +27,8 @@ export interface GatewayOptions {
   server: ServerSettings;
   /** Team mode (several instances sharing Redis); absent or without `redisUrl`, the gateway runs alone. */
   team?: TeamSettings;
+  /** OpenTelemetry traces (the OTEL_* variables); absent, spans are recorded for the request log only. */
+  traces?: TraceSettings;
   account: AccountSettings;
   quotas: StorageQuotaSettings;
   providers: ProviderConfig[];

@@ -18,6 +18,7 @@ import { accountSettings, serverSettings, storageQuotaSettings, type ServerFileS
 import type { GatewayOptions } from './gateway-options.js';
 import { withDefaults } from './section-settings.js';
 import { loadTeamSettings } from './team-settings.js';
+import { loadTraceSettings } from './trace-settings.js';
 
 export interface LoadOptionsInput {
   env: NodeJS.ProcessEnv;
@@ -174,6 +175,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       metrics_token: metricsToken(env, server.metrics_token),
     }),
     team,
+    traces: loadTraceSettings(env),
     account: accountSettings(withDefaults(file.account, DEFAULT_ACCOUNT)),
     quotas: storageQuotaSettings(withDefaults(file.quotas, DEFAULT_QUOTAS)),
     providers,

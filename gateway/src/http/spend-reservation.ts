@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RequestBilling, type BillingService } from '../core/billing/billing-service.js';
 import { pendingAdmission } from './authentication.js';
 import { routeOf } from './request-context.js';
+import { startRequestStage } from './request-tracing.js';
 
 /**
  * Every request carries its bill (`request.billing`, the meter its use case charges); before a
@@ -16,8 +17,16 @@ export function registerSpendReservation(app: FastifyInstance, billing: BillingS
       return (this.madeBill ??= new RequestBilling());
     },
   });
-  app.addHook('preHandler', (request, _reply, done) => {
-    if (!request.apiKey || !routeOf(request).config?.billable) return done();
+  app.addHook('preHandler', (request, _reply, hookDone) => {
+    if (!request.apiKey || !routeOf(request).config?.billable) return hookDone();
+    const span = startRequestStage(request, 'reserve spend');
+    const done = (error?: Error): void => {
+      if (span) {
+        if (error) span.fail(error);
+        span.end();
+      }
+      hookDone(error);
+    };
     const reserving = billing.reserve(request.billing, request.apiKey, request.body);
     const admission = pendingAdmission(request);
     if (!admission) return void reserving.then(() => done(), done);

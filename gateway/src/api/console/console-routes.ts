@@ -3,10 +3,17 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { Entry } from '../../wire/request-log-entry-schema.js';
-import type { RequestLog } from '../../core/request-log/request-log.js';
+import type { RequestLog, RequestLogEntry } from '../../core/request-log/request-log.js';
 
 const KEEPALIVE_MS = 15_000;
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+/** A request's spans are in its detail only: the list and the feed would carry hundreds of them. */
+function withoutSpans(entry: RequestLogEntry): RequestLogEntry {
+  if (entry.spans === undefined) return entry;
+  const { spans: _spans, ...rest } = entry;
+  return rest;
+}
 
 /** The console's request log: the last N requests, and a live SSE feed of new ones (Owner only). */
 export const consoleRoutes: FastifyPluginAsyncTypebox<{ requestLog: RequestLog }> = async (app, { requestLog }) => {
@@ -40,7 +47,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ requestLog: RequestLog }
     },
     async (request) => {
       const { limit, ...filter } = request.query;
-      return { object: 'list' as const, data: requestLog.recent(limit ?? 100, filter) };
+      return { object: 'list' as const, data: requestLog.recent(limit ?? 100, filter).map(withoutSpans) };
     },
   );
 
@@ -79,7 +86,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ requestLog: RequestLog }
       feed.write(': connected\n\n');
       // A console that stops reading is dropped rather than buffered for without end.
       const send = (text: string) => (feed.writableLength > MAX_BUFFERED_BYTES ? feed.destroy() : feed.write(text));
-      const unsubscribe = requestLog.subscribe((entry) => send(`data: ${JSON.stringify(entry)}\n\n`));
+      const unsubscribe = requestLog.subscribe((entry) => send(`data: ${JSON.stringify(withoutSpans(entry))}\n\n`));
       const keepalive = setInterval(() => send(': keepalive\n\n'), KEEPALIVE_MS);
       const stop = () => {
         openFeeds.delete(stop);

@@ -92,11 +92,15 @@ export const ServerSetting = Type.Object(
     allowed_hosts: Type.Array(Type.String()),
     request_log_bodies: Type.Boolean(),
     request_log_retention_days: Type.Number(),
+    trace_content: Type.Boolean({
+      description: 'Message contents go on trace spans (gen_ai.input.messages, gen_ai.output.messages).',
+    }),
     sources: Type.Object({
       cors_origins: Source,
       allowed_hosts: Source,
       request_log_bodies: Source,
       request_log_retention_days: Source,
+      trace_content: Source,
     }),
   },
   { description: 'The editable server settings as they apply now, and where each value comes from' },
@@ -108,6 +112,7 @@ export const ServerChange = Type.Object(
     allowed_hosts: nullable(Type.Array(HostName, { maxItems: 100 })),
     request_log_bodies: nullable(Type.Boolean()),
     request_log_retention_days: nullable(Type.Number({ minimum: 0, maximum: 3650 })),
+    trace_content: nullable(Type.Boolean()),
   },
   { additionalProperties: false, description: 'Fields to change; null goes back to the config file value' },
 );

@@ -4,12 +4,12 @@ const POOL_SIZE = 18 * 256;
 const pool = Buffer.alloc(POOL_SIZE);
 let offset = POOL_SIZE;
 
-function randomPart(bytes: number): string {
+function randomPart(bytes: number, encoding: 'base64url' | 'hex' = 'base64url'): string {
   if (offset + bytes > POOL_SIZE) {
     randomFillSync(pool);
     offset = 0;
   }
-  const part = pool.toString('base64url', offset, offset + bytes);
+  const part = pool.toString(encoding, offset, offset + bytes);
   offset += bytes;
   return part;
 }
@@ -17,6 +17,11 @@ function randomPart(bytes: number): string {
 /** Prefixed random ids (`chatcmpl-…`, `batch_req_…`): 144 random bits, URL-safe, drawn from a refilled pool (one syscall per 256 ids). */
 export function newId(prefix: string): string {
   return prefix + randomPart(18);
+}
+
+/** `bytes` random bytes as lower-case hex: OpenTelemetry's trace ids (16) and span ids (8). */
+export function randomHex(bytes: number): string {
+  return randomPart(bytes, 'hex');
 }
 
 let clockMillis = -1;

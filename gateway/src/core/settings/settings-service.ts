@@ -56,6 +56,7 @@ export interface ServerSetting {
   allowed_hosts: string[];
   request_log_bodies: boolean;
   request_log_retention_days: number;
+  trace_content: boolean;
   sources: ReturnType<typeof settingSources>;
 }
 
@@ -174,6 +175,7 @@ export class SettingsService {
       allowed_hosts: live.allowedHosts,
       request_log_bodies: live.requestLogBodies,
       request_log_retention_days: live.requestLogRetentionDays,
+      trace_content: live.traceContent,
       sources: settingSources(this.serverOverrides),
     };
   }
