@@ -13,6 +13,8 @@ const MAX_QUEUED_SPANS = 4096;
 const MAX_BATCH_SPANS = 512;
 const BATCH_DELAY_MS = 1000;
 const EXPORT_TIMEOUT_MS = 10_000;
+/** A stopping gateway gives the collector this long for what is still queued. */
+const SHUTDOWN_WAIT_MS = 2_000;
 
 /**
  * The span processor's own metrics (OpenTelemetry's `otel.sdk.processor.span.processed`, whose
@@ -61,8 +63,13 @@ export class OtlpSpanExport {
     this.processor.onEnd(readableSpan(span, this.resource, this.scope));
   }
 
-  /** Sends what is queued (waiting at most for the export timeout), then stops. */
-  shutdown(): Promise<void> {
-    return this.processor.shutdown().catch(() => undefined);
+  /** Sends what is queued, waiting for the collector at most SHUTDOWN_WAIT_MS, then stops. */
+  async shutdown(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.processor.shutdown().catch(() => undefined),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
   }
 }
