@@ -86,7 +86,6 @@ export function registerAuthentication(
     auth: RouteAuth,
     done: (error?: Error) => void,
   ): void => {
-
     const fromHeader = apiKeyHeader(request);
     const presented = auth === 'x-api-key' ? fromHeader : (bearerToken(request) ?? fromHeader);
     if (!presented) {

@@ -155,7 +155,7 @@ export function registerUsageRecorder(app: FastifyInstance, services: UsageRecor
     request.recorded = { status, usage, latency, logDone: false };
     if (!span) return committed;
     if (!committed) span.end();
-    else committed.then(() => span.end());
+    else void committed.then(() => span.end());
     return committed;
   };
 

@@ -12,7 +12,10 @@ const OTLP_TRACES = protobuf.Root.fromJSON({
       nested: {
         ExportTraceServiceRequest: { fields: { resourceSpans: { rule: 'repeated', type: 'ResourceSpans', id: 1 } } },
         ResourceSpans: {
-          fields: { resource: { type: 'Resource', id: 1 }, scopeSpans: { rule: 'repeated', type: 'ScopeSpans', id: 2 } },
+          fields: {
+            resource: { type: 'Resource', id: 1 },
+            scopeSpans: { rule: 'repeated', type: 'ScopeSpans', id: 2 },
+          },
         },
         Resource: { fields: { attributes: { rule: 'repeated', type: 'KeyValue', id: 1 } } },
         ScopeSpans: {
@@ -174,7 +177,10 @@ function spansOf(request: RequestJson, encoding: ReceivedSpan['encoding']): Rece
           startNanos: BigInt(span.startTimeUnixNano.toString()),
           endNanos: BigInt(span.endTimeUnixNano.toString()),
           attributes: attributesOf(span.attributes),
-          events: (span.events ?? []).map((event) => ({ name: event.name, attributes: attributesOf(event.attributes) })),
+          events: (span.events ?? []).map((event) => ({
+            name: event.name,
+            attributes: attributesOf(event.attributes),
+          })),
           statusCode: span.status?.code ?? 0,
           statusMessage: span.status?.message || undefined,
           resource,
@@ -255,7 +261,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         const wake = () => void check();
         const timer = setTimeout(() => {
           waiters.delete(wake);
-          reject(new Error(`the receiver got ${spans.filter(where).length} of ${count} spans (${spans.length} in all)`));
+          reject(
+            new Error(`the receiver got ${spans.filter(where).length} of ${count} spans (${spans.length} in all)`),
+          );
         }, timeoutMs);
         waiters.add(wake);
         check();

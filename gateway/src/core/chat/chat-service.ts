@@ -178,7 +178,10 @@ class StreamTrace {
   see(event: ChatStreamEvent): void {
     if (event.type === 'finish') {
       this.finishReasons[event.index] = event.finish_reason;
-      this.span.set('gen_ai.response.finish_reasons', this.finishReasons.filter((reason) => reason !== undefined));
+      this.span.set(
+        'gen_ai.response.finish_reasons',
+        this.finishReasons.filter((reason) => reason !== undefined),
+      );
     } else if (this.captureContent && event.type === 'delta' && event.content)
       this.texts[event.index] = (this.texts[event.index] ?? '') + event.content;
   }

@@ -265,7 +265,18 @@ export async function composeGateway(
   });
   const schemas = new ClientSchemaChecker(options.server.clientSchemas);
   const chat = new ChatService(models, runner, options.server.clientSchemas, tracing);
-  const useCaseDeps = { chat, models, runner, files, options, urlFetchPolicy, ocrAdmission, media, schemas };
+  const useCaseDeps = {
+    chat,
+    models,
+    runner,
+    files,
+    options,
+    urlFetchPolicy,
+    ocrAdmission,
+    media,
+    schemas,
+    tracer: tracing,
+  };
   const accounts = new AccountService(
     new AccountRepository(db),
     ledger,

@@ -149,7 +149,12 @@ export class RouteRunner {
       if (span) {
         span.set('gen_ai.provider.name', genAiProviderName(route.provider.type));
         span.set('switchyard.provider.id', route.provider.id);
-        if (route !== first) span.event('fallback', { 'switchyard.model': route.id, 'switchyard.provider.id': route.provider.id, 'error.type': lastError?.code ?? 'unknown' });
+        if (route !== first)
+          span.event('fallback', {
+            'switchyard.model': route.id,
+            'switchyard.provider.id': route.provider.id,
+            'error.type': lastError?.code ?? 'unknown',
+          });
       }
       const admission = this.breakers.for(route.provider.id).admit();
       if (!admission.admitted) {

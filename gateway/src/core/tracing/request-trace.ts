@@ -1,8 +1,4 @@
-import type {
-  SpanAttributes,
-  SpanAttributeValue,
-  StageSpan,
-} from '../../providers/contracts/stage-tracer.js';
+import type { SpanAttributes, SpanAttributeValue, StageSpan } from '../../providers/contracts/stage-tracer.js';
 import { ProviderError } from '../../providers/_shared/provider-error.js';
 import type { RecordedSpan } from '../../wire/request-log-entry-schema.js';
 import { GatewayError } from '../errors/gateway-error.js';

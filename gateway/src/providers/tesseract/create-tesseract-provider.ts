@@ -21,7 +21,9 @@ export const createTesseractProvider: ProviderFactory = (context): ProviderInsta
     id: context.id,
     type: context.options.type,
     capabilities: {
-      ocr: { ocr: (request) => ocrDocument(media, engine, options, request).catch(rethrowAsProviderError) },
+      ocr: {
+        ocr: (request) => ocrDocument(media, engine, options, request, context.tracer).catch(rethrowAsProviderError),
+      },
     },
     warm: async () => {
       await engine.warm();

@@ -110,9 +110,9 @@ describe('traces of chat requests, exported over OTLP/HTTP', () => {
       'http.response.status_code': 200,
     });
     // Without content capture, no message text leaves in a span.
-    expect(JSON.stringify(spans, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value))).not.toContain(
-      'secret words',
-    );
+    expect(
+      JSON.stringify(spans, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value)),
+    ).not.toContain('secret words');
     expect(call.attributes['gen_ai.input.messages']).toBeUndefined();
   });
 
@@ -130,7 +130,14 @@ describe('traces of chat requests, exported over OTLP/HTTP', () => {
       .toBe(traceId);
     const names = (detail.spans as Json[]).map((span) => span.name);
     expect(names).toEqual(
-      expect.arrayContaining(['POST /v1/chat/completions', 'authenticate', 'reserve spend', 'chat svc-large-3-2512', 'POST', 'usage write']),
+      expect.arrayContaining([
+        'POST /v1/chat/completions',
+        'authenticate',
+        'reserve spend',
+        'chat svc-large-3-2512',
+        'POST',
+        'usage write',
+      ]),
     );
     const server = (detail.spans as Json[]).find((span) => span.span_id === spanId)!;
     expect(server).toMatchObject({ kind: 'server', status: 'unset', trace_id: traceId });

@@ -79,7 +79,12 @@ export class UpstreamClient {
     const span = this.startSpan(req);
     let answer: { statusCode: number; body: Buffer };
     try {
-      answer = await dispatchBuffered(this.agent, this.dispatchOptions(req, 'application/json', span), req.signal, this.rules);
+      answer = await dispatchBuffered(
+        this.agent,
+        this.dispatchOptions(req, 'application/json', span),
+        req.signal,
+        this.rules,
+      );
     } catch (error) {
       endSpan(span, 0, error);
       throw error;
@@ -138,7 +143,11 @@ export class UpstreamClient {
     );
   }
 
-  private dispatchOptions(req: UpstreamRequest, accept: string, span: StageSpan | undefined): Dispatcher.DispatchOptions {
+  private dispatchOptions(
+    req: UpstreamRequest,
+    accept: string,
+    span: StageSpan | undefined,
+  ): Dispatcher.DispatchOptions {
     const headers: Record<string, string> = { accept, 'user-agent': 'switchyard' };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     if (span) headers.traceparent = span.traceparent;
