@@ -7,7 +7,7 @@ import type { RateLimiter, RateVerdict } from '../core/account/rate-limiter.js';
 import type { ApiKeyRecord } from '../store/keys-repository.js';
 import type { RouteAuth } from './fastify-augment.js';
 import { routeOf } from './request-context.js';
-import { startRequestStage } from './request-tracing.js';
+import { recordQuickStage } from './request-tracing.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -61,20 +61,15 @@ export function registerAuthentication(
   app.addHook('onRequest', (request, reply, hookDone) => {
     const auth: RouteAuth = routeOf(request).config?.auth ?? 'key';
     if (auth === 'none' || request.method === 'OPTIONS') return hookDone();
-    const span = startRequestStage(request, 'authenticate');
+    const startedAt = performance.now();
     const done = (error?: Error): void => {
-      if (span) {
-        if (error) span.fail(error);
-        if (request.apiKey) span.set('switchyard.key.id', request.apiKey.id);
-        span.end();
-      }
+      recordQuickStage(request, 'authenticate', startedAt, error);
       hookDone(error);
     };
     try {
       authenticate(request, reply, auth, done);
     } catch (error) {
-      span?.fail(error);
-      span?.end();
+      recordQuickStage(request, 'authenticate', startedAt, error);
       throw error;
     }
   });

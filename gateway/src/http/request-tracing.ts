@@ -16,6 +16,23 @@ function headerValue(request: FastifyRequest, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** Quick stages shorter than this that succeed leave no span (see `recordQuickStage`). */
+const MIN_QUICK_STAGE_MS = 1;
+
+/**
+ * A stage that usually takes microseconds (authentication and limits, the spend reservation),
+ * recorded as a span under the server span only when it failed or took at least MIN_QUICK_STAGE_MS
+ * (a rate limiter or team mode's Redis): the plain path stays at a few spans.
+ */
+export function recordQuickStage(request: FastifyRequest, name: string, startedAt: number, error?: unknown): void {
+  const server = request.traceSpan;
+  if (!server || (!error && performance.now() - startedAt < MIN_QUICK_STAGE_MS)) return;
+  const span = server.trace.start(name, server, {}, 'internal', startedAt);
+  if (request.apiKey) span.set('switchyard.key.id', request.apiKey.id);
+  if (error) span.fail(error);
+  span.end();
+}
+
 /** A span under the request's server span (for the hooks, which run outside the handler's context). */
 export function startRequestStage(request: FastifyRequest, name: string): TraceSpan | undefined {
   const server = request.traceSpan;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RequestBilling, type BillingService } from '../core/billing/billing-service.js';
 import { pendingAdmission } from './authentication.js';
 import { routeOf } from './request-context.js';
-import { startRequestStage } from './request-tracing.js';
+import { recordQuickStage } from './request-tracing.js';
 
 /**
  * Every request carries its bill (`request.billing`, the meter its use case charges); before a
@@ -19,12 +19,9 @@ export function registerSpendReservation(app: FastifyInstance, billing: BillingS
   });
   app.addHook('preHandler', (request, _reply, hookDone) => {
     if (!request.apiKey || !routeOf(request).config?.billable) return hookDone();
-    const span = startRequestStage(request, 'reserve spend');
+    const startedAt = performance.now();
     const done = (error?: Error): void => {
-      if (span) {
-        if (error) span.fail(error);
-        span.end();
-      }
+      recordQuickStage(request, 'reserve spend', startedAt, error);
       hookDone(error);
     };
     const reserving = billing.reserve(request.billing, request.apiKey, request.body);

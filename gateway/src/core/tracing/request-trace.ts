@@ -27,8 +27,10 @@ export class TraceSpan implements StageSpan {
     kind: RecordedSpan['kind'],
     parent: TraceSpan | undefined,
     attributes: SpanAttributes,
+    /** When it began (`performance.now()`), if before now. */
+    startedAt = performance.now(),
   ) {
-    this.startedAt = performance.now();
+    this.startedAt = startedAt;
     this.record = {
       trace_id: trace.traceId,
       span_id: randomHex(8),
@@ -107,8 +109,9 @@ export class RequestTrace {
     parent: TraceSpan | undefined,
     attributes: SpanAttributes = {},
     kind: RecordedSpan['kind'] = 'internal',
+    startedAt?: number,
   ): TraceSpan {
-    return new TraceSpan(this, name, kind, parent, attributes);
+    return new TraceSpan(this, name, kind, parent, attributes, startedAt);
   }
 
   finished(span: TraceSpan): void {
