@@ -20,6 +20,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { registerHostGuard } from './http/host-guard.js';
 import { registerMetricsHooks } from './http/metrics-hooks.js';
 import { clientRequestId, newRequestId, registerRequestContext } from './http/request-context.js';
+import { registerRequestTracing } from './http/request-tracing.js';
 import { registerUsageRecorder } from './http/usage-recorder.js';
 import { registerSpendReservation } from './http/spend-reservation.js';
 import { validationController } from './http/validation.js';
@@ -133,6 +134,7 @@ async function registerHooks(app: FastifyInstance, options: GatewayOptions, gate
   const { useCases, billing } = gateway;
   const live = () => useCases.settings.live();
   registerRequestContext(app);
+  registerRequestTracing(app, gateway.tracing);
   registerRequestFraming(app);
   registerErrorHandler(app, gateway.outages);
   registerHostGuard(app, options.host, () => live().allowedHosts);

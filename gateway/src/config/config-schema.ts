@@ -50,6 +50,8 @@ export const ServerConfigSchema = Type.Object(
     request_log_bodies: Type.Optional(Type.Boolean()),
     /** Days the request log is kept on disk across restarts. */
     request_log_retention_days: Type.Optional(Type.Number({ minimum: 0, maximum: 3650 })),
+    /** Put message contents on trace spans (the GenAI conventions' opt-in gen_ai.input.messages and gen_ai.output.messages). */
+    trace_content: Type.Optional(Type.Boolean()),
     /** Warm engines (OCR workers) at start; false loads them on first use instead. */
     warm_engines: Type.Optional(Type.Boolean()),
     /** How long in-flight requests may take to finish on shutdown, in milliseconds. */

@@ -31,6 +31,7 @@ export const DEFAULT_SERVER: Required<Omit<ServerConfig, 'instance_id' | 'metric
   request_log_size: 500,
   request_log_bodies: false,
   request_log_retention_days: 7,
+  trace_content: false,
   shutdown_grace_ms: 10_000,
   drain_delay_ms: 0,
   warm_engines: true,

@@ -3,6 +3,7 @@ import type { AccountSettings, ServerSettings, StorageQuotaSettings } from './fi
 import type { OtlpMetricsSettings } from './otlp-metrics-settings.js';
 import type { TeamSettings } from './team-settings.js';
 import type { McpServerConfig } from '../wire/mcp-server-schemas.js';
+import type { TraceSettings } from './trace-settings.js';
 
 export interface BuiltInIds {
   providers: readonly string[];
@@ -30,6 +31,8 @@ export interface GatewayOptions {
   team?: TeamSettings;
   /** The OTLP export of the metrics (OTEL_EXPORTER_OTLP_* variables); absent, only /metrics shows them. */
   otlpMetrics?: OtlpMetricsSettings;
+  /** OpenTelemetry traces (the OTEL_* variables); absent, spans are recorded for the request log only. */
+  traces?: TraceSettings;
   account: AccountSettings;
   quotas: StorageQuotaSettings;
   providers: ProviderConfig[];

@@ -20,6 +20,7 @@ import { withDefaults } from './section-settings.js';
 import { loadOtlpMetricsSettings } from './otlp-metrics-settings.js';
 import { loadTeamSettings } from './team-settings.js';
 import { mcpServerShapeProblem, type McpServerConfig } from '../wire/mcp-server-schemas.js';
+import { loadTraceSettings } from './trace-settings.js';
 
 export interface LoadOptionsInput {
   env: NodeJS.ProcessEnv;
@@ -191,6 +192,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
     }),
     team,
     otlpMetrics: loadOtlpMetricsSettings(env),
+    traces: loadTraceSettings(env),
     account: accountSettings(withDefaults(file.account, DEFAULT_ACCOUNT)),
     quotas: storageQuotaSettings(withDefaults(file.quotas, DEFAULT_QUOTAS)),
     providers,

@@ -1,5 +1,5 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../core/errors/gateway-error.js';
 import type { AccountService } from '../core/account/account-service.js';
 import type { KeyService } from '../core/account/key-service.js';
@@ -7,6 +7,7 @@ import type { RateLimiter, RateVerdict } from '../core/account/rate-limiter.js';
 import type { ApiKeyRecord } from '../store/keys-repository.js';
 import type { RouteAuth } from './fastify-augment.js';
 import { routeOf } from './request-context.js';
+import { recordQuickStage } from './request-tracing.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -57,10 +58,29 @@ export function registerAuthentication(
   const isMetricsToken = metricsTokenCheck(metricsToken);
   app.decorateRequest('pendingAdmission', null);
   // A callback hook: only a key with a requests-per-minute limit waits (for the rate limiter); the others pass in the same turn.
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', (request, reply, hookDone) => {
     const auth: RouteAuth = routeOf(request).config?.auth ?? 'key';
-    if (auth === 'none' || request.method === 'OPTIONS') return done();
+    if (auth === 'none' || request.method === 'OPTIONS') return hookDone();
+    const startedAt = performance.now();
+    const done = (error?: Error): void => {
+      recordQuickStage(request, 'authenticate', startedAt, error);
+      hookDone(error);
+    };
+    try {
+      authenticate(request, reply, auth, done);
+    } catch (error) {
+      recordQuickStage(request, 'authenticate', startedAt, error);
+      throw error;
+    }
+  });
 
+  /** Who presents the key, and whether its rate limit and the spending limits let the request in. */
+  const authenticate = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    auth: RouteAuth,
+    done: (error?: Error) => void,
+  ): void => {
     const fromHeader = apiKeyHeader(request);
     const presented = auth === 'x-api-key' ? fromHeader : (bearerToken(request) ?? fromHeader);
     if (!presented) {
@@ -112,7 +132,7 @@ export function registerAuthentication(
     const admitted = found instanceof Promise ? found.then(admitKey) : admitKey(found);
     if (admitted instanceof Promise) admitted.then(() => done(), done);
     else done();
-  });
+  };
 }
 
 /** Whether a presented bearer token is the metrics token, compared in constant time (by digest, so lengths never differ). */

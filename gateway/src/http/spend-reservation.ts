@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RequestBilling, type BillingService } from '../core/billing/billing-service.js';
 import { pendingAdmission } from './authentication.js';
 import { routeOf } from './request-context.js';
+import { recordQuickStage } from './request-tracing.js';
 
 /**
  * Every request carries its bill (`request.billing`, the meter its use case charges); before a
@@ -16,9 +17,14 @@ export function registerSpendReservation(app: FastifyInstance, billing: BillingS
       return (this.madeBill ??= new RequestBilling());
     },
   });
-  app.addHook('preHandler', (request, _reply, done) => {
+  app.addHook('preHandler', (request, _reply, hookDone) => {
     const billable = routeOf(request).config?.billable;
-    if (!request.apiKey || !billable) return done();
+    if (!request.apiKey || !billable) return hookDone();
+    const startedAt = performance.now();
+    const done = (error?: Error): void => {
+      recordQuickStage(request, 'reserve spend', startedAt, error);
+      hookDone(error);
+    };
     const reserving =
       billable === 'at-turn'
         ? billing.reserveAtTurn(request.billing, request.apiKey)

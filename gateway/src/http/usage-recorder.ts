@@ -12,6 +12,7 @@ import {
 import type { SettingsService } from '../core/settings/settings-service.js';
 import { elapsedMs, routeOf } from './request-context.js';
 import type { RequestFailure } from './fastify-augment.js';
+import { endRequestTrace, startRequestStage } from './request-tracing.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -140,6 +141,7 @@ export function registerUsageRecorder(app: FastifyInstance, services: UsageRecor
     }
     const client = headerValue(request, 'x-switchyard-client');
     const latency = elapsedMs(request.startedAt);
+    const span = startRequestStage(request, 'usage write');
     const { usage, committed } = billing.settle(request.billing, {
       id: request.id,
       key: request.apiKey,
@@ -151,6 +153,9 @@ export function registerUsageRecorder(app: FastifyInstance, services: UsageRecor
       fromConsole: client === CONSOLE_CLIENT,
     });
     request.recorded = { status, usage, latency, logDone: false };
+    if (!span) return committed;
+    if (!committed) span.end();
+    else void committed.then(() => span.end());
     return committed;
   };
 
@@ -165,6 +170,7 @@ export function registerUsageRecorder(app: FastifyInstance, services: UsageRecor
     const requestBody = bodies ? requestBodyText(request) : undefined;
     const responseBody = bodies ? (request.responseBodyForLog ?? undefined) : undefined;
     const failure = request.failure;
+    const trace = endRequestTrace(request, status);
     const entry: RequestLogEntry = {
       id: request.id,
       time: Date.now(),
@@ -196,6 +202,7 @@ export function registerUsageRecorder(app: FastifyInstance, services: UsageRecor
       ...(failure?.message
         ? { error_message: redactBody(failure.message, MAX_LOGGED_ERROR_MESSAGE_CHARS, secrets, isSecret) }
         : {}),
+      ...trace,
     };
     // The log is the Owner's: requests without a valid key go apart and cannot evict the entries of keys.
     if (request.apiKey) requestLog.add(entry);
@@ -204,7 +211,9 @@ export function registerUsageRecorder(app: FastifyInstance, services: UsageRecor
 
   const record = (request: FastifyRequest, status: number): Promise<void> | undefined => {
     const committed = bill(request, status);
-    log(request);
+    // After the usage write, so the entry's trace holds its span.
+    if (committed) void committed.then(() => log(request));
+    else log(request);
     return committed;
   };
 

@@ -98,11 +98,15 @@ export const ServerSetting = Type.Object(
     allowed_hosts: Type.Array(Type.String()),
     request_log_bodies: Type.Boolean(),
     request_log_retention_days: Type.Number(),
+    trace_content: Type.Boolean({
+      description: 'Message contents go on trace spans (gen_ai.input.messages, gen_ai.output.messages).',
+    }),
     sources: Type.Object({
       cors_origins: SettingSource,
       allowed_hosts: SettingSource,
       request_log_bodies: SettingSource,
       request_log_retention_days: SettingSource,
+      trace_content: SettingSource,
     }),
   },
   { description: 'The editable server settings as they apply now, and where each value comes from' },
@@ -114,6 +118,7 @@ export const ServerChange = Type.Object(
     allowed_hosts: nullable(Type.Array(HostName, { maxItems: 100 })),
     request_log_bodies: nullable(Type.Boolean()),
     request_log_retention_days: nullable(Type.Number({ minimum: 0, maximum: 3650 })),
+    trace_content: nullable(Type.Boolean()),
   },
   { additionalProperties: false, description: 'Fields to change; null goes back to the config file value' },
 );

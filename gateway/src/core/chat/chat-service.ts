@@ -5,11 +5,15 @@ import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { ChatMessage } from '../../wire/chat-message-schemas.js';
 import type { ResponseFormat } from '../../wire/response-format-schema.js';
-import type { TokenUsage } from '../../providers/contracts/sampling.js';
+import type { FinishReason, TokenUsage } from '../../providers/contracts/sampling.js';
+import type { SpanAttributes } from '../../providers/contracts/stage-tracer.js';
 import { batchesOf } from '../../streaming/event-batches.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
 import { checkTurnSchemas, type TurnSchemaFields } from '../json/check-turn-schemas.js';
+import type { GatewayTracing } from '../tracing/gateway-tracing.js';
+import { inputMessages, outputMessages, samplingAttributes } from '../tracing/gen-ai-attributes.js';
+import type { TraceSpan } from '../tracing/request-trace.js';
 
 /** One chat turn as the client asked for it, apart from the model. */
 export type ChatTurn = Omit<ChatRequest, 'model' | 'signal'>;
@@ -41,6 +45,7 @@ export class ChatService {
     private readonly models: ModelRegistry,
     private readonly runner: RouteRunner,
     private readonly schemaLimits: ClientSchemaSizeLimits,
+    private readonly tracing?: GatewayTracing,
   ) {}
 
   /**
@@ -112,9 +117,18 @@ export class ChatService {
   ): Promise<ChatOutcome> {
     await meter.reserveTurn(route, turn);
     checkTurnSchemas(turn, this.schemaLimits, fields);
+    const attributes = this.spanAttributes(turn, stream);
     if (!stream) {
-      const { value, route: served } = await this.whole(route, turn, signal);
+      const { value, route: served } = await this.whole(route, turn, signal, attributes);
       meter.charge(served, value.usage);
+      const operation = this.operationSpan();
+      if (operation) {
+        operation.set(
+          'gen_ai.response.finish_reasons',
+          value.choices.map((choice) => choice.finish_reason),
+        );
+        if (this.tracing?.captureContent()) operation.set('gen_ai.output.messages', outputMessages(value.choices));
+      }
       return { kind: 'json', route: served, result: value };
     }
     const { value: events, route: served } = await this.runner.invoke(
@@ -122,16 +136,70 @@ export class ChatService {
       'chat',
       signal,
       (chat, model, attemptSignal) => chat.chatStream({ ...turn, model, signal: attemptSignal }),
+      'chat',
+      attributes,
     );
     const estimate = StreamUsageEstimate.forChat(turn.messages);
     meter.chargeEstimateIfAbandoned(served, estimate);
-    return { kind: 'stream', route: served, batches: metered(batchesOf(events), served, estimate, meter) };
+    const operation = this.operationSpan();
+    const trace = operation && new StreamTrace(operation, this.tracing?.captureContent() ?? false);
+    return { kind: 'stream', route: served, batches: metered(batchesOf(events), served, estimate, meter, trace) };
   }
 
-  private whole(route: ModelRoute, turn: ChatTurn, signal: AbortSignal) {
-    return this.runner.invoke(route, 'chat', signal, (chat, model, attemptSignal) =>
-      chat.chat({ ...turn, model, signal: attemptSignal }),
+  private whole(route: ModelRoute, turn: ChatTurn, signal: AbortSignal, attributes?: SpanAttributes) {
+    return this.runner.invoke(
+      route,
+      'chat',
+      signal,
+      (chat, model, attemptSignal) => chat.chat({ ...turn, model, signal: attemptSignal }),
+      'chat',
+      attributes,
     );
+  }
+
+  /** The GenAI span's request attributes; the messages only when an Owner turned content capture on. */
+  private spanAttributes(turn: ChatTurn, stream: boolean): SpanAttributes | undefined {
+    if (!this.tracing) return undefined;
+    const attributes = samplingAttributes(turn, stream);
+    if (this.tracing.captureContent()) attributes['gen_ai.input.messages'] = inputMessages(turn.messages);
+    return attributes;
+  }
+
+  /** The request's GenAI span, which the response's attributes go on. */
+  private operationSpan(): TraceSpan | undefined {
+    return this.tracing?.active()?.trace.operation;
+  }
+}
+
+/** A stream's finish reasons (and, with content capture, its text) on the request's GenAI span as they pass. */
+class StreamTrace {
+  private readonly finishReasons: FinishReason[] = [];
+  private readonly texts: string[] = [];
+
+  constructor(
+    private readonly span: TraceSpan,
+    private readonly captureContent: boolean,
+  ) {}
+
+  see(event: ChatStreamEvent): void {
+    if (event.type === 'finish') {
+      this.finishReasons[event.index] = event.finish_reason;
+      this.span.set(
+        'gen_ai.response.finish_reasons',
+        this.finishReasons.filter((reason) => reason !== undefined),
+      );
+    } else if (this.captureContent && event.type === 'delta' && event.content)
+      this.texts[event.index] = (this.texts[event.index] ?? '') + event.content;
+  }
+
+  end(): void {
+    if (!this.captureContent) return;
+    const choices = this.texts.map((content, index) => ({
+      index,
+      message: { role: 'assistant' as const, content },
+      finish_reason: this.finishReasons[index] ?? 'stop',
+    }));
+    this.span.set('gen_ai.output.messages', outputMessages(choices));
   }
 }
 
@@ -141,6 +209,7 @@ async function* metered(
   route: ModelRoute,
   estimate: StreamUsageEstimate,
   meter: UsageMeter,
+  trace: StreamTrace | undefined,
 ): AsyncGenerator<readonly ChatStreamEvent[]> {
   for await (const batch of batches) {
     for (const event of batch) {
@@ -149,7 +218,9 @@ async function* metered(
         estimate.add(event.content);
         for (const call of event.tool_calls ?? []) estimate.add(call.function?.arguments);
       }
+      trace?.see(event);
     }
     yield batch;
   }
+  trace?.end();
 }

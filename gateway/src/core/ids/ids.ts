@@ -44,3 +44,11 @@ function orderedRandomPart(): string {
 export function newOrderedId(prefix: string): string {
   return prefix + clockPart() + orderedRandomPart();
 }
+
+/**
+ * `bytes` (at most 16) random bytes as lower-case hex: OpenTelemetry's trace ids (16) and span ids (8).
+ * The hex of a UUID ends in its variant digit (8 to b) and 15 random ones, so neither id is ever zero.
+ */
+export function randomHex(bytes: number): string {
+  return uuidHex().slice(32 - 2 * bytes);
+}

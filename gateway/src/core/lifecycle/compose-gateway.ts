@@ -75,6 +75,7 @@ import { SettingsService } from '../settings/settings-service.js';
 import { SettingsStore } from '../settings/settings-store.js';
 import { GatewayStatus } from '../status/gateway-status.js';
 import { TeamMode } from '../team/team-mode.js';
+import { GatewayTracing } from '../tracing/gateway-tracing.js';
 import { AddressPolicy } from '../url-fetch/address-policy.js';
 import { upstreamFileFetcher } from '../url-fetch/fetch-upstream-file.js';
 import { ImageAnalysisService } from '../vision/image-analysis-service.js';
@@ -199,12 +200,21 @@ export async function composeGateway(
       jobMemoryMb: options.server.mediaJobMemoryMb,
     }),
   );
+  // Settings is built below; content capture is asked for only once requests arrive.
+  const tracing = new GatewayTracing({
+    settings: options.traces,
+    version: options.version,
+    instanceId,
+    log,
+    captureContent: () => settings.live().traceContent,
+  });
   const providerContext: ProviderPoolContext = {
     dataDir: options.dataDir,
     media,
     fetchUpstreamFile: upstreamFileFetcher(urlFetchPolicy),
     source: options.configPath ?? 'built-in defaults',
     engines: extras.nativeEngines ?? new NativeEngines(),
+    tracer: tracing,
     logger: (providerId) => {
       const child = log.child({ provider: providerId });
       return {
@@ -257,15 +267,34 @@ export async function composeGateway(
       { version: options.version, instanceId },
       log,
     );
-  const runner = new RouteRunner(models, log, breakers, metrics, { deadlineMs: options.server.requestDeadlineMs });
+  tracing.countDroppedSpansIn(metrics.registry);
+  const runner = new RouteRunner(
+    models,
+    log,
+    breakers,
+    metrics,
+    { deadlineMs: options.server.requestDeadlineMs },
+    tracing,
+  );
   /** What the use cases that load client documents need. */
   const ocrAdmission = new OcrAdmission({
     concurrency: options.server.ocrConcurrency,
     perKey: Math.min(options.server.ocrConcurrencyPerKey, options.server.ocrConcurrency),
   });
   const schemas = new ClientSchemaChecker(options.server.clientSchemas);
-  const chat = new ChatService(models, runner, options.server.clientSchemas);
-  const useCaseDeps = { chat, models, runner, files, options, urlFetchPolicy, ocrAdmission, media, schemas };
+  const chat = new ChatService(models, runner, options.server.clientSchemas, tracing);
+  const useCaseDeps = {
+    chat,
+    models,
+    runner,
+    files,
+    options,
+    urlFetchPolicy,
+    ocrAdmission,
+    media,
+    schemas,
+    tracer: tracing,
+  };
   const accounts = new AccountService(
     new AccountRepository(db),
     ledger,
@@ -413,6 +442,7 @@ export async function composeGateway(
     useCases,
     /** What the http hooks call besides the use cases. */
     billing,
+    tracing,
     rateLimiter,
     outages,
     batchLines: batchExecutor as Pick<InProcessBatchExecutor, 'lineSignal'>,
@@ -445,6 +475,7 @@ export async function composeGateway(
         .close()
         .catch((error: unknown) => log.error({ err: error }, 'usage records could not be written at close'));
       await requestLog.flush();
+      await tracing.close();
       await db.close();
       await team?.close();
     },

@@ -21,6 +21,7 @@ import type { OcrAdmission } from './ocr-admission.js';
 import { recogniseDocument } from './recognise-document.js';
 import { selectBoxes, type BoxGranularity, type SelectedBox } from './select-boxes.js';
 import type { MediaDecoder, RenderedPage } from '../../media/media-decoder.js';
+import type { StageTracer } from '../../providers/contracts/stage-tracer.js';
 
 /** One OCR request in SPEC's form, whether it came as JSON or as a multipart upload. */
 export interface OcrRequest {
@@ -58,6 +59,8 @@ export interface OcrServices {
   ocrAdmission: OcrAdmission;
   media: MediaDecoder;
   schemas: ClientSchemaChecker;
+  /** Where the layout of Mistral's pages records its span. */
+  tracer?: StageTracer;
 }
 
 /** One OCR call: who asks (the local engine takes keys in turns), its meter, its abort and its log. */

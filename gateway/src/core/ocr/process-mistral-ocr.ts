@@ -17,6 +17,7 @@ import type { MistralOcrResponse } from '../../wire/mistral-ocr-response-schema.
 import type { OcrAdmission } from './ocr-admission.js';
 import { recogniseDocument } from './recognise-document.js';
 import type { MediaDecoder } from '../../media/media-decoder.js';
+import type { StageTracer } from '../../providers/contracts/stage-tracer.js';
 
 /** Mistral's OCR request, read from the wire: where the document is, and what to make of it. */
 export interface MistralOcrInput extends MistralPageOptions {
@@ -45,6 +46,7 @@ interface Services {
   ocrAdmission: OcrAdmission;
   media: MediaDecoder;
   schemas: ClientSchemaChecker;
+  tracer?: StageTracer;
 }
 
 /**
@@ -181,7 +183,9 @@ export async function processMistralOcr(
       figures: figures.map((bbox) => ({ id: `img-${figureCount++}.jpeg`, bbox })),
     };
   });
+  const layout = services.tracer?.start('ocr layout', { 'switchyard.ocr.pages': result.pages.length });
   const pages = buildMistralPages(result.pages, extras, input);
+  layout?.end();
 
   if (cropping) {
     for (const [position, page] of pages.entries()) {

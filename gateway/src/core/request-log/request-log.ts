@@ -62,6 +62,27 @@ export interface RequestLogPersistence {
 }
 
 const PRUNE_EVERY_MS = 60_000;
+/** A request at least this slow keeps its spans in the store (see `storedForm`). */
+export const STORED_SPANS_MIN_LATENCY_MS = 100;
+
+/**
+ * An entry as the store keeps it: with its spans when the request failed, was slow, or had a stage
+ * that failed or an event (a retry, a fallback, a circuit refusal); a quick plain success keeps them
+ * in memory only. Its few spans were most of the stored entry's bytes, and writing them for every
+ * request cost far more than the 3 % of CPU traces may add to a request (docs/observability.md).
+ */
+export function storedForm(entry: RequestLogEntry): RequestLogEntry {
+  const spans = entry.spans;
+  if (
+    spans === undefined ||
+    entry.status >= 400 ||
+    entry.latency_ms >= STORED_SPANS_MIN_LATENCY_MS ||
+    spans.some((span) => span.status === 'error' || span.events !== undefined)
+  )
+    return entry;
+  const { spans: _spans, ...rest } = entry;
+  return rest;
+}
 /** How long the detail of a peer's entry waits for the peer's write (its batches go out every 250 ms by default). */
 const PEER_WRITE_WAITS_MS = [50, 100, 200, 400, 800, 1500] as const;
 const DAY_MS = 86_400_000;
@@ -176,7 +197,7 @@ export class RequestLog {
     if (prune) this.lastPrune = now;
     this.writing = this.writing.then(async () => {
       try {
-        await store.insertMany(batch);
+        await store.insertMany(batch.map(storedForm));
       } catch (error) {
         this.pending = [...batch, ...this.pending];
         if (this.persistence?.onWriteError) this.persistence.onWriteError(error);

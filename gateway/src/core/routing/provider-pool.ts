@@ -2,6 +2,7 @@ import type { ProviderConfig } from '../../config/config-schema.js';
 import { ConfigError } from '../../config/config-error.js';
 import type { MediaDecoder } from '../../media/media-decoder.js';
 import type { NativeEngines } from '../../providers/_shared/native-engines.js';
+import type { StageTracer } from '../../providers/contracts/stage-tracer.js';
 import type {
   ProviderFactory,
   ProviderInstance,
@@ -19,6 +20,8 @@ export interface ProviderPoolContext {
   media: MediaDecoder;
   /** Native engines the provider instances share (llama.cpp's). */
   engines: NativeEngines;
+  /** Where providers record the spans of their stages. */
+  tracer?: StageTracer;
 }
 
 /** Instantiates every configured provider through the factories of providers/index.ts. */
@@ -59,5 +62,6 @@ export function createProvider(
     fetchUpstreamFile: context.fetchUpstreamFile,
     media: context.media,
     engines: context.engines,
+    tracer: context.tracer,
   });
 }

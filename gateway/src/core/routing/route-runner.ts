@@ -8,6 +8,10 @@ import { toGatewayError } from '../errors/provider-error-mapping.js';
 import { OPERATION_BY_CAPABILITY, type GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { BreakerPermit } from './circuit-breaker.js';
 import type { ProviderBreakers } from './provider-breakers.js';
+import type { SpanAttributes } from '../../providers/contracts/stage-tracer.js';
+import type { GatewayTracing } from '../tracing/gateway-tracing.js';
+import type { TraceSpan } from '../tracing/request-trace.js';
+import { genAiProviderName } from '../tracing/gen-ai-attributes.js';
 
 export interface RouteRunnerLogger {
   warn(object: Record<string, unknown>, message: string): void;
@@ -42,6 +46,7 @@ export class RouteRunner {
     private readonly breakers: ProviderBreakers,
     private readonly metrics: GatewayMetrics,
     private readonly settings: RouteRunnerSettings,
+    private readonly tracing?: GatewayTracing,
   ) {
     this.baseBackoffMs = settings.baseBackoffMs ?? 100;
   }
@@ -50,6 +55,7 @@ export class RouteRunner {
    * Runs `call` with the `capability` of each candidate's provider, its upstream model name, the
    * attempt's signal and the candidate route. A candidate whose provider lacks the capability is a 400. `routeCapability`
    * is what the route serves (for fallbacks and metrics) when it differs: a vision route read by OCR.
+   * `attributes` go on the call's GenAI span (the request's parameters: temperature, max tokens).
    */
   invoke<K extends ProviderCapability, T>(
     first: ModelRoute,
@@ -57,24 +63,46 @@ export class RouteRunner {
     signal: AbortSignal,
     call: (provider: ProviderOf<K>, model: string, signal: AbortSignal, route: ModelRoute) => Promise<T>,
     routeCapability: Capability = capability as Capability,
+    attributes?: SpanAttributes,
   ): Promise<{ value: T; route: ModelRoute }> {
-    return this.run(first, routeCapability, signal, (candidate, attemptSignal) =>
-      call(providerFor(candidate, capability), candidate.upstreamModel, attemptSignal, candidate),
+    return this.run(
+      first,
+      routeCapability,
+      signal,
+      (candidate, attemptSignal) =>
+        call(providerFor(candidate, capability), candidate.upstreamModel, attemptSignal, candidate),
+      attributes,
     );
   }
 
+  /**
+   * The call's span (`chat svc-large`, GenAI conventions) holds the attempts' spans; retries,
+   * backoffs, fallbacks and breaker refusals are its events. The request's first call stays open
+   * until the request ends (http/request-tracing.ts adds the usage then); any other ends here.
+   */
   async run<T>(
     first: ModelRoute,
     capability: Capability,
     signal: AbortSignal,
     call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
+    attributes: SpanAttributes = {},
   ): Promise<{ value: T; route: ModelRoute }> {
     const deadline = new RequestDeadline(first.deadlineMs ?? this.settings.deadlineMs, signal);
     const started = performance.now();
     const tried = { provider: first.provider.id };
+    const operation = OPERATION_BY_CAPABILITY[capability];
+    attributes['gen_ai.operation.name'] = operation;
+    attributes['gen_ai.request.model'] = first.id;
+    const span = this.tracing?.start(`${operation} ${first.id}`, attributes, 'client');
+    const isOperation = span !== undefined && (span.trace.operation ??= span) === span;
     try {
-      const result = await this.runCandidates(first, capability, signal, deadline, call, tried);
+      const runCandidates = () => this.runCandidates(first, capability, signal, deadline, call, tried, span);
+      const result = await (this.tracing ? this.tracing.within(span, runCandidates) : runCandidates());
       this.observe(capability, first, result.route.provider.id, result.route.id, started, undefined);
+      if (span) {
+        span.set('gen_ai.response.model', result.route.id);
+        if (!isOperation) span.end();
+      }
       return result;
     } catch (error) {
       this.observe(
@@ -85,6 +113,8 @@ export class RouteRunner {
         started,
         error instanceof GatewayError ? error.code : 'internal_error',
       );
+      span?.fail(error);
+      span?.end();
       throw error;
     } finally {
       deadline.dispose();
@@ -110,6 +140,7 @@ export class RouteRunner {
     deadline: RequestDeadline,
     call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
     tried: { provider: string },
+    span: TraceSpan | undefined,
   ): Promise<{ value: T; route: ModelRoute }> {
     const candidates: (ModelRoute | string)[] = [first, ...first.fallbacks];
     let lastError: GatewayError | undefined;
@@ -117,15 +148,29 @@ export class RouteRunner {
       const route = typeof candidate === 'string' ? this.tryResolve(candidate, capability) : candidate;
       if (!route) continue;
       tried.provider = route.provider.id;
+      if (span) {
+        span.set('gen_ai.provider.name', genAiProviderName(route.provider.type));
+        span.set('switchyard.provider.id', route.provider.id);
+        if (route !== first)
+          span.event('fallback', {
+            'switchyard.model': route.id,
+            'switchyard.provider.id': route.provider.id,
+            'error.type': lastError?.code ?? 'unknown',
+          });
+      }
       const admission = this.breakers.for(route.provider.id).admit();
       if (!admission.admitted) {
         lastError = circuitOpen(route, admission.retryAfterSeconds);
+        span?.event('circuit_open', {
+          'switchyard.provider.id': route.provider.id,
+          'switchyard.retry_after_s': admission.retryAfterSeconds,
+        });
         if (candidates.length > 1)
           this.logger.warn({ model: route.id, provider: route.provider.id }, 'circuit open; trying the next fallback');
         continue;
       }
       try {
-        const value = await this.runWithRetries(route, deadline.signal, call);
+        const value = await this.runWithRetries(route, deadline.signal, call, span);
         admission.permit.succeeded();
         return { value, route };
       } catch (error) {
@@ -177,6 +222,7 @@ export class RouteRunner {
     route: ModelRoute,
     signal: AbortSignal,
     call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
+    span: TraceSpan | undefined,
   ): Promise<T> {
     this.assertEngineUp(route);
     for (let attempt = 0; ; attempt++) {
@@ -192,6 +238,11 @@ export class RouteRunner {
           MAX_BACKOFF_MS,
           suggested !== undefined ? suggested * 1000 : this.baseBackoffMs * 2 ** attempt * (0.75 + Math.random() / 2),
         );
+        span?.event('retry', {
+          'switchyard.attempt': attempt + 2,
+          'switchyard.backoff_ms': Math.round(backoff),
+          'error.type': (error as ProviderError).code ?? (error as ProviderError).kind,
+        });
         await sleep(backoff, undefined, { signal }).catch(() => undefined);
         if (signal.aborted) throw new ProviderError('aborted', 'the request was cancelled');
       }

@@ -8,6 +8,7 @@ export const EDITABLE_SERVER_SETTINGS = [
   'allowed_hosts',
   'request_log_bodies',
   'request_log_retention_days',
+  'trace_content',
 ] as const;
 export type EditableServerSetting = (typeof EDITABLE_SERVER_SETTINGS)[number];
 
@@ -23,6 +24,7 @@ export function liveServerSettings(file: ServerSettings, overrides: ServerOverri
     allowedHosts: overrides.allowed_hosts ?? file.allowedHosts,
     requestLogBodies: overrides.request_log_bodies ?? file.requestLogBodies,
     requestLogRetentionDays: overrides.request_log_retention_days ?? file.requestLogRetentionDays,
+    traceContent: overrides.trace_content ?? file.traceContent,
   };
 }
 

@@ -129,6 +129,7 @@ export class SettingsService {
       allowed_hosts: live.allowedHosts,
       request_log_bodies: live.requestLogBodies,
       request_log_retention_days: live.requestLogRetentionDays,
+      trace_content: live.traceContent,
       sources: settingSources(this.serverOverrides),
     };
   }

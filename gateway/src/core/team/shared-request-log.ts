@@ -80,8 +80,13 @@ export async function shareRequestLog(
  * bytes, and every instance publishes a summary of every request it serves.
  */
 function summary(entry: RequestLogEntry): RequestLogEntry {
-  if (entry.request_headers === undefined && entry.request_body === undefined && entry.response_body === undefined)
+  if (
+    entry.request_headers === undefined &&
+    entry.request_body === undefined &&
+    entry.response_body === undefined &&
+    entry.spans === undefined
+  )
     return entry;
-  const { request_headers: _headers, request_body: _request, response_body: _response, ...rest } = entry;
+  const { request_headers: _headers, request_body: _request, response_body: _response, spans: _spans, ...rest } = entry;
   return rest;
 }

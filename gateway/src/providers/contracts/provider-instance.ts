@@ -7,6 +7,7 @@ import type { ImageGenerationProvider } from './image-generation.js';
 import type { OcrProvider } from './ocr.js';
 import type { ResponsesProvider } from './responses.js';
 import type { NativeEngines } from '../_shared/native-engines.js';
+import type { StageTracer } from './stage-tracer.js';
 import type { TranscriptionProvider } from './transcription.js';
 
 /** What a provider kind offers; core looks a capability up here. Vision and documents are served through chat/ocr. */
@@ -80,6 +81,8 @@ export interface ProviderContext {
   media?: MediaDecoder;
   /** Native engines shared with the other instances (llama.cpp's); a provider without it loads its own. */
   engines?: NativeEngines;
+  /** Where the provider's stages (upstream calls, queue waits, model loads, generation, OCR pages) record their spans. */
+  tracer?: StageTracer;
 }
 
 export interface ProviderOptions {

@@ -21,6 +21,7 @@ export const createLlamaCppProvider: ProviderFactory = (context) => {
     parseLlamaCppOptions(context.options, context.dataDir),
     context.logger,
     context.engines ?? new NativeEngines(),
+    context.tracer,
   );
   return {
     id: context.id,

@@ -1,5 +1,6 @@
 import type { ChatChoice, ChatProvider, ChatRequest, ChatResult, ChatStreamEvent } from '../contracts/chat.js';
 import { ChoiceOutput } from './choice-output.js';
+import { GenerationStages } from './generation-stages.js';
 import { startOutputTokenCount, toGenerationOptions } from './generation-options.js';
 import type { ModelPool } from './model-pool.js';
 import { createResponseGrammar } from './response-grammar.js';
@@ -31,18 +32,28 @@ async function runChat(pool: ModelPool, request: ChatRequest, signal: AbortSigna
           : await createResponseGrammar(loaded.llama, request.response_format);
       const choices: ChatChoice[] = [];
       let completionTokens = 0;
-      for (let index = 0; index < (request.n ?? 1); index++) {
-        const countOutputTokens = startOutputTokenCount(loaded.sequence);
-        const output = new ChoiceOutput(index, mode, emit);
-        const { response, metadata } = await loaded.chat.generateResponse(history, {
-          ...options,
-          grammar,
-          signal: generationSignal,
-          onTextChunk: (text) => output.push(text),
-        });
-        choices.push(output.finish(response, metadata.stopReason));
-        completionTokens += countOutputTokens();
+      const stages = new GenerationStages(pool.tracer, promptTokens);
+      try {
+        for (let index = 0; index < (request.n ?? 1); index++) {
+          const countOutputTokens = startOutputTokenCount(loaded.sequence);
+          const output = new ChoiceOutput(index, mode, emit);
+          const { response, metadata } = await loaded.chat.generateResponse(history, {
+            ...options,
+            grammar,
+            signal: generationSignal,
+            onTextChunk: (text) => {
+              stages.firstToken();
+              output.push(text);
+            },
+          });
+          choices.push(output.finish(response, metadata.stopReason));
+          completionTokens += countOutputTokens();
+        }
+      } catch (error) {
+        stages.end(completionTokens, error);
+        throw error;
       }
+      stages.end(completionTokens);
       return { choices, usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens } };
     });
   } catch (error) {

@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type {
   ChatWrapper,
   Llama,
@@ -11,6 +13,7 @@ import type {
 } from 'node-llama-cpp';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { EngineStatus, ProviderLogger } from '../contracts/provider-instance.js';
+import type { StageTracer } from '../contracts/stage-tracer.js';
 import { RequestQueue } from './request-queue.js';
 
 export interface LocalModelSettings {
@@ -60,6 +63,7 @@ export class LocalModel {
     private readonly getLlama: () => Promise<Llama>,
     private readonly settings: LocalModelSettings,
     private readonly logger: ProviderLogger,
+    private readonly tracer?: StageTracer,
   ) {
     this.queue = new RequestQueue(settings.queueLimit, () => this.scheduleUnload());
   }
@@ -80,24 +84,52 @@ export class LocalModel {
    * with a signal that fires when the request is aborted or the provider closes.
    */
   use<T>(signal: AbortSignal, task: (loaded: LoadedModel, signal: AbortSignal) => Promise<T>): Promise<T> {
-    return this.queue.run(signal, () => {
-      clearTimeout(this.idleTimer);
-      const run = (async () => {
-        try {
-          const { loaded } = await this.load();
-          return await task(loaded, AbortSignal.any([signal, this.shutdown.signal]));
-        } catch (error) {
-          if (this.closed)
-            throw new ProviderError('unavailable', 'The local llama.cpp engine shut down during the request.', {
-              code: 'engine_closed',
-              cause: error,
-            });
-          throw error;
-        }
-      })();
-      this.current = run;
-      return run;
+    const waiting = this.tracer?.start('llama.cpp queue', { 'switchyard.queue.waiting': this.queue.waitingCount });
+    let started = false;
+    // A waiting request starts when the one before it ends: its spans still belong to its own trace.
+    const start = AsyncLocalStorage.bind(() => {
+      started = true;
+      waiting?.end();
+      return this.runTask(signal, task);
     });
+    const running = this.queue.run(signal, start);
+    if (waiting)
+      running.catch((error: unknown) => {
+        if (started) return;
+        waiting.fail(error);
+        waiting.end();
+      });
+    return running;
+  }
+
+  private runTask<T>(signal: AbortSignal, task: (loaded: LoadedModel, signal: AbortSignal) => Promise<T>): Promise<T> {
+    clearTimeout(this.idleTimer);
+    const run = (async () => {
+      try {
+        const loading = this.ready
+          ? undefined
+          : this.tracer?.start('llama.cpp model load', { 'switchyard.model.file': basename(this.path) });
+        let loaded: LoadedModel;
+        try {
+          ({ loaded } = await this.load());
+        } catch (error) {
+          loading?.fail(error);
+          throw error;
+        } finally {
+          loading?.end();
+        }
+        return await task(loaded, AbortSignal.any([signal, this.shutdown.signal]));
+      } catch (error) {
+        if (this.closed)
+          throw new ProviderError('unavailable', 'The local llama.cpp engine shut down during the request.', {
+            code: 'engine_closed',
+            cause: error,
+          });
+        throw error;
+      }
+    })();
+    this.current = run;
+    return run;
   }
 
   async unload(): Promise<void> {

@@ -3,6 +3,7 @@ import { ProviderError } from '../_shared/provider-error.js';
 import { basename } from 'node:path';
 import type { NativeEngines } from '../_shared/native-engines.js';
 import type { EngineStatus, ProviderLogger, QueueDepth } from '../contracts/provider-instance.js';
+import type { StageTracer } from '../contracts/stage-tracer.js';
 import type { LlamaCppOptions } from './llamacpp-options.js';
 import { getLlamaEngine, subscribeToEngineLogs } from './llama-engine.js';
 import { LocalModel } from './local-model.js';
@@ -21,6 +22,8 @@ export class ModelPool {
     private readonly logger: ProviderLogger,
     /** Where the process-wide llama.cpp engine is kept (see llama-engine.ts). */
     private readonly engines: NativeEngines,
+    /** Where queue waits, model loads, prompt processing and generation record their spans. */
+    readonly tracer?: StageTracer,
   ) {}
 
   /** Resolves the request's model name to its file and the model object (not loaded yet). */
@@ -30,7 +33,7 @@ export class ModelPool {
     const path = resolveModelFile(this.options.modelsDir, name);
     let model = this.models.get(path);
     if (!model) {
-      model = new LocalModel(path, () => this.engine(), this.options, this.logger);
+      model = new LocalModel(path, () => this.engine(), this.options, this.logger, this.tracer);
       this.models.set(path, model);
     }
     return model;

@@ -22,7 +22,7 @@ export const createTesseractProvider: ProviderFactory = (context): ProviderInsta
     type: context.options.type,
     capabilities: {
       ocr: {
-        ocr: (request) => ocrDocument(media, engine, options, request).catch(rethrowAsProviderError),
+        ocr: (request) => ocrDocument(media, engine, options, request, context.tracer).catch(rethrowAsProviderError),
         languages: () => engine.knownLanguages()?.filter((language) => language !== 'osd'),
       },
     },

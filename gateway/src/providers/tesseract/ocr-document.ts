@@ -6,6 +6,8 @@ import type { WorkPool } from '../../media/work-pool/work-pool.js';
 import { layoutFromWords } from '../../ocr-layout/layout-from-words.js';
 import { blocksText } from '../../ocr-layout/reading-order.js';
 import { ProviderError } from '../_shared/provider-error.js';
+import { tracedStage } from '../_shared/traced-stage.js';
+import type { StageTracer } from '../contracts/stage-tracer.js';
 import type { OcrPage, OcrRequest, OcrResult } from '../contracts/ocr.js';
 import type { OcrEngine } from './ocr-engine.js';
 import { recognizeGray } from './recognize-gray.js';
@@ -134,23 +136,39 @@ async function ocrPdf(
   engine: OcrEngine,
   options: TesseractOptions,
   request: OcrRequest,
+  tracer: StageTracer | undefined,
 ): Promise<OcrResult> {
   const languages = await namedLanguages(engine, request);
-  const pdf = await media.openPdf(request.document, options.maxPixels, request.signal);
+  const pdf = await tracedStage(tracer, 'ocr open pdf', {}, () =>
+    media.openPdf(request.document, options.maxPixels, request.signal),
+  );
   const pages = selectPages(pdf.pageCount, request.pages, options.maxPages);
   // One page failing stops the others' work (their reading threads and recognitions) before the request answers.
   const stop = new AbortController();
   const signal = AbortSignal.any([request.signal, stop.signal]);
   const recognise = async (index: number): Promise<OcrPage> => {
     throwIfAborted(signal);
-    const content = await media.pdfPage(
-      pdf,
-      { page: index, dpi: options.renderDpi, maxPixels: options.maxPixels, withImage: request.pictures !== undefined },
-      signal,
+    const onPage = { 'switchyard.ocr.page': index };
+    const content = await tracedStage(tracer, 'ocr page decode', onPage, () =>
+      media.pdfPage(
+        pdf,
+        {
+          page: index,
+          dpi: options.renderDpi,
+          maxPixels: options.maxPixels,
+          withImage: request.pictures !== undefined,
+        },
+        signal,
+      ),
     );
     let page: OcrPage;
     if ('words' in content) {
+      const layout = tracer?.start('ocr page layout', {
+        'switchyard.ocr.page': index,
+        'switchyard.ocr.source': 'text_layer',
+      });
       const blocks = layoutFromWords(content.words, content);
+      layout?.end();
       page = {
         index,
         width: content.width,
@@ -163,12 +181,14 @@ async function ocrPdf(
     } else {
       // No text layer: a scanned page.
       throwIfAborted(signal);
-      page = await recognizeGray(engine, content.image, index, {
-        ...options,
-        languages,
-        signal,
-        pixels: pooledPagePixels(media.pool, signal),
-      });
+      page = await tracedStage(tracer, 'ocr page recognise', { 'switchyard.ocr.page': index }, () =>
+        recognizeGray(engine, content.image, index, {
+          ...options,
+          languages,
+          signal,
+          pixels: pooledPagePixels(media.pool, signal),
+        }),
+      );
     }
     return content.image ? withPictures(media, page, content.image, options.renderDpi, { ...request, signal }) : page;
   };
@@ -182,18 +202,24 @@ export async function ocrDocument(
   engine: OcrEngine,
   options: TesseractOptions,
   request: OcrRequest,
+  tracer?: StageTracer,
 ): Promise<OcrResult> {
   throwIfAborted(request.signal);
-  if (request.mimeType === 'application/pdf') return ocrPdf(media, engine, options, request);
+  if (request.mimeType === 'application/pdf') return ocrPdf(media, engine, options, request, tracer);
   selectPages(1, request.pages, options.maxPages);
   const languages = await namedLanguages(engine, request);
-  const image = await media.imageToGray(request.document, request.mimeType, options.maxPixels, request.signal);
-  const page = await recognizeGray(engine, image, 0, {
-    ...options,
-    languages,
-    signal: request.signal,
-    pixels: pooledPagePixels(media.pool, request.signal),
-  });
+  const onPage = { 'switchyard.ocr.page': 0 };
+  const image = await tracedStage(tracer, 'ocr page decode', onPage, () =>
+    media.imageToGray(request.document, request.mimeType, options.maxPixels, request.signal),
+  );
+  const page = await tracedStage(tracer, 'ocr page recognise', { 'switchyard.ocr.page': 0 }, () =>
+    recognizeGray(engine, image, 0, {
+      ...options,
+      languages,
+      signal: request.signal,
+      pixels: pooledPagePixels(media.pool, request.signal),
+    }),
+  );
   throwIfAborted(request.signal);
   return { pages: [await withPictures(media, page, image, Math.round(image.density ?? 72), request)] };
 }

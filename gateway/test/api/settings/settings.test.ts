@@ -486,6 +486,7 @@ describe('Owner settings: providers and live server settings', () => {
       allowed_hosts: 'config',
       request_log_bodies: 'config',
       request_log_retention_days: 'config',
+      trace_content: 'config',
     });
 
     const patched = await gateway.request('/settings/server', {

@@ -15,9 +15,11 @@ export function dispatchStreamed(
   options: Dispatcher.DispatchOptions,
   signal: AbortSignal,
   rules: AnswerRules,
+  /** Told once when the exchange is over: the status, and the error it failed with. */
+  over?: (statusCode: number, error?: Error) => void,
 ): Promise<AsyncIterable<Uint8Array>> {
   return new Promise((resolve, reject) => {
-    dispatcher.dispatch(options, new StreamedAnswer(signal, rules, resolve, reject));
+    dispatcher.dispatch(options, new StreamedAnswer(signal, rules, resolve, reject, over));
   });
 }
 
@@ -36,6 +38,7 @@ class StreamedAnswer extends AnswerHandler implements AsyncIterableIterator<Uint
     rules: AnswerRules,
     private readonly resolveStart: (body: AsyncIterable<Uint8Array>) => void,
     private readonly rejectStart: (error: Error) => void,
+    private readonly over: ((statusCode: number, error?: Error) => void) | undefined,
   ) {
     super(signal, rules);
   }
@@ -57,6 +60,7 @@ class StreamedAnswer extends AnswerHandler implements AsyncIterableIterator<Uint
     if (!this.finished && !this.failure) {
       this.finished = true;
       this.settle();
+      this.over?.(this.statusCode);
       this.controller?.abort(new Error('The consumer stopped reading.'));
     }
     this.queue.length = this.head = this.queuedBytes = 0;
@@ -88,6 +92,7 @@ class StreamedAnswer extends AnswerHandler implements AsyncIterableIterator<Uint
     if (this.finished) return;
     this.finished = true;
     this.settle();
+    this.over?.(this.statusCode);
     const waiter = this.waiter;
     this.waiter = undefined;
     waiter?.resolve({ value: undefined, done: true });
@@ -95,6 +100,7 @@ class StreamedAnswer extends AnswerHandler implements AsyncIterableIterator<Uint
 
   protected failedWith(error: Error): void {
     if (!this.settle()) return;
+    this.over?.(this.statusCode, error);
     if (!this.opened) return this.rejectStart(error);
     this.failure = error;
     const waiter = this.waiter;

@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher, type FormData } from 'undici';
 import { ProviderError } from '../provider-error.js';
 import type { EngineStatus, ProviderContext } from '../../contracts/provider-instance.js';
+import type { StageSpan, StageTracer } from '../../contracts/stage-tracer.js';
 import type { AnswerRules } from './answer-handler.js';
 import { dispatchBuffered } from './buffered-answer.js';
 import { providerErrorFromFailure } from './provider-error-from-failure.js';
@@ -39,13 +40,22 @@ export class UpstreamClient {
   private readonly apiKey: string | undefined;
   readonly name: string;
   private readonly rules: AnswerRules;
+  private readonly tracer: StageTracer | undefined;
+  /** The HTTP client span's fixed attributes (OpenTelemetry's HTTP conventions). */
+  private readonly server: { address: string; port: number };
 
-  constructor(context: Pick<ProviderContext, 'id' | 'options'>) {
+  constructor(context: Pick<ProviderContext, 'id' | 'options' | 'tracer'>) {
     const { base_url: baseUrl, api_key: apiKey, timeouts = {} } = context.options;
     if (!baseUrl) throw new Error(`Provider "${context.id}" needs a base_url (for example http://127.0.0.1:8000/v1).`);
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.apiKey = apiKey || undefined;
     this.name = `Upstream provider "${context.id}"`;
+    this.tracer = context.tracer;
+    const base = new URL(this.baseUrl);
+    this.server = {
+      address: base.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(base.port) || (base.protocol === 'https:' ? 443 : 80),
+    };
     const name = this.name;
     this.rules = {
       maxBytes: MAX_JSON_BYTES,
@@ -66,12 +76,21 @@ export class UpstreamClient {
   /** POSTs and returns the parsed JSON answer. */
   async postJson(req: UpstreamRequest): Promise<unknown> {
     refuseIfAborted(req.signal);
-    const { statusCode, body } = await dispatchBuffered(
-      this.agent,
-      this.dispatchOptions(req, 'application/json'),
-      req.signal,
-      this.rules,
-    );
+    const span = this.startSpan(req);
+    let answer: { statusCode: number; body: Buffer };
+    try {
+      answer = await dispatchBuffered(
+        this.agent,
+        this.dispatchOptions(req, 'application/json', span),
+        req.signal,
+        this.rules,
+      );
+    } catch (error) {
+      endSpan(span, 0, error);
+      throw error;
+    }
+    const { statusCode, body } = answer;
+    endSpan(span, statusCode);
     const text = body.toString('utf8');
     try {
       return JSON.parse(text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text);
@@ -86,7 +105,14 @@ export class UpstreamClient {
   /** POSTs and returns the response body as it arrives; failures while reading are ProviderErrors too. */
   async postStream(req: UpstreamRequest): Promise<AsyncIterable<Uint8Array>> {
     refuseIfAborted(req.signal);
-    return dispatchStreamed(this.agent, this.dispatchOptions(req, 'text/event-stream'), req.signal, this.rules);
+    const span = this.startSpan(req);
+    return dispatchStreamed(
+      this.agent,
+      this.dispatchOptions(req, 'text/event-stream', span),
+      req.signal,
+      this.rules,
+      span && ((statusCode, error) => endSpan(span, statusCode, error)),
+    );
   }
 
   /** The scheme, host and port of the base URL: where this provider's own files live. */
@@ -103,9 +129,28 @@ export class UpstreamClient {
     return this.agent.close();
   }
 
-  private dispatchOptions(req: UpstreamRequest, accept: string): Dispatcher.DispatchOptions {
+  /** The upstream call's client span; its `traceparent` goes with the request, so a provider that traces continues the trace. */
+  private startSpan(req: UpstreamRequest): StageSpan | undefined {
+    return this.tracer?.start(
+      'POST',
+      {
+        'http.request.method': 'POST',
+        'server.address': this.server.address,
+        'server.port': this.server.port,
+        'url.path': this.target(req.path).path,
+      },
+      'client',
+    );
+  }
+
+  private dispatchOptions(
+    req: UpstreamRequest,
+    accept: string,
+    span: StageSpan | undefined,
+  ): Dispatcher.DispatchOptions {
     const headers: Record<string, string> = { accept, 'user-agent': 'switchyard' };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    if (span) headers.traceparent = span.traceparent;
     const { origin, path } = this.target(req.path);
     if ('json' in req.body) {
       headers['content-type'] = 'application/json';
@@ -125,6 +170,14 @@ export class UpstreamClient {
     }
     return target;
   }
+}
+
+function endSpan(span: StageSpan | undefined, statusCode: number, error?: unknown): void {
+  if (!span) return;
+  const status = statusCode || (error instanceof ProviderError ? error.upstreamStatus : undefined);
+  if (status) span.set('http.response.status_code', status);
+  if (error) span.fail(error);
+  span.end();
 }
 
 function refuseIfAborted(signal: AbortSignal): void {

@@ -1,0 +1,173 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import { parseTraceParent } from '@opentelemetry/core';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  ParentBasedSampler,
+  SamplingDecision,
+  TraceIdRatioBasedSampler,
+  type Sampler,
+} from '@opentelemetry/sdk-trace-base';
+import { Counter, type Registry } from 'prom-client';
+import type { TraceSampler, TraceSettings } from '../../config/trace-settings.js';
+import type { SpanAttributes, StageSpan, StageTracer } from '../../providers/contracts/stage-tracer.js';
+import { randomHex } from '../ids/ids.js';
+import { OtlpSpanExport } from './otlp-span-export.js';
+import { RequestTrace, TraceSpan } from './request-trace.js';
+
+const DROP_WARNING_EVERY_MS = 30_000;
+/** W3C trace context: a longer tracestate may be dropped. */
+const MAX_TRACESTATE_CHARS = 512;
+
+export interface GatewayTracingOptions {
+  /** The OTEL_* variables (absent: nothing is exported). */
+  settings: TraceSettings | undefined;
+  version: string;
+  instanceId: string;
+  log: { warn(object: object, message: string): void };
+  /** Whether message contents go on spans (server.trace_content, live). */
+  captureContent: () => boolean;
+}
+
+function samplerOf(setting: TraceSampler): Sampler {
+  switch (setting.kind) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return new TraceIdRatioBasedSampler(setting.ratio);
+    case 'parentbased_always_on':
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(setting.ratio) });
+  }
+}
+
+/**
+ * The traces of one gateway, built in composition. Every request is a trace: its spans are recorded
+ * for the request log whether or not anything is exported (a few small objects per request, so the
+ * plain path stays cheap), and, when an OTLP endpoint is set, each sampled span is handed to the
+ * OpenTelemetry SDK's batch processor and exporter as it ends. The stage running now (the parent of
+ * the next span) is kept in an AsyncLocalStorage of this object, entered around each route's
+ * handler (http/request-tracing.ts) and each stage that has children; nothing is registered globally.
+ */
+export class GatewayTracing implements StageTracer {
+  private readonly current = new AsyncLocalStorage<TraceSpan>();
+  private readonly sampler: Sampler;
+  private readonly otlp: OtlpSpanExport | undefined;
+  private readonly exportSpan: ((span: TraceSpan) => void) | undefined;
+  private readonly dropped: Counter;
+  private droppedSinceWarning = 0;
+  private warningTimer: NodeJS.Timeout | undefined;
+  readonly captureContent: () => boolean;
+
+  constructor(private readonly options: GatewayTracingOptions) {
+    const { settings } = options;
+    this.captureContent = options.captureContent;
+    this.sampler = samplerOf(settings?.sampler ?? { kind: 'parentbased_always_on' });
+    this.dropped = new Counter({
+      name: 'switchyard_trace_spans_dropped_total',
+      help: 'Spans that could not be exported: the queue for the collector was full, or the collector failed or refused them.',
+      registers: [],
+    });
+    if (settings?.export) {
+      const resource = resourceFromAttributes({
+        'service.name': settings.serviceName,
+        'service.version': options.version,
+        'service.instance.id': options.instanceId,
+      });
+      this.otlp = new OtlpSpanExport(
+        settings.export,
+        resource,
+        { name: 'switchyard', version: options.version },
+        (count) => this.countDropped(count),
+      );
+      const otlp = this.otlp;
+      this.exportSpan = (span) => otlp.export(span);
+    }
+  }
+
+  /** Exposes the dropped-span counter (switchyard_trace_spans_dropped_total) on the gateway's /metrics. */
+  countDroppedSpansIn(registry: Registry): void {
+    registry.registerMetric(this.dropped);
+  }
+
+  /** Whether spans leave the process (an OTLP endpoint is set). */
+  get exporting(): boolean {
+    return this.otlp !== undefined;
+  }
+
+  /**
+   * The server span of a request: a new trace, or the client's continued when it sent a valid
+   * `traceparent` (its `tracestate` is kept and handed on).
+   */
+  startRequest(
+    name: string,
+    attributes: SpanAttributes,
+    traceparent: string | undefined,
+    tracestate: string | undefined,
+  ): TraceSpan {
+    const parent = traceparent ? parseTraceParent(traceparent) : null;
+    const traceId = parent?.traceId ?? randomHex(16);
+    const context = parent ? trace.setSpanContext(ROOT_CONTEXT, { ...parent, isRemote: true }) : ROOT_CONTEXT;
+    const sampled =
+      this.sampler.shouldSample(context, traceId, name, SpanKind.SERVER, attributes, []).decision ===
+      SamplingDecision.RECORD_AND_SAMPLED;
+    const remote = parent
+      ? {
+          spanId: parent.spanId,
+          traceState: tracestate && tracestate.length <= MAX_TRACESTATE_CHARS ? tracestate : undefined,
+        }
+      : undefined;
+    const requestTrace = new RequestTrace(traceId, sampled, remote, sampled ? this.exportSpan : undefined);
+    return requestTrace.start(name, undefined, attributes, 'server');
+  }
+
+  /** A span under the stage running now (none outside a traced request). */
+  start(name: string, attributes?: SpanAttributes, kind: 'internal' | 'client' = 'internal'): TraceSpan | undefined {
+    const parent = this.current.getStore();
+    return parent?.trace.start(name, parent, attributes, kind);
+  }
+
+  /** The stage running now. */
+  active(): TraceSpan | undefined {
+    return this.current.getStore();
+  }
+
+  within<T>(span: StageSpan | undefined, work: () => T): T {
+    return span instanceof TraceSpan ? this.current.run(span, work) : work();
+  }
+
+  /** Sends the spans still queued for the collector (at close). */
+  close(): Promise<void> {
+    clearTimeout(this.warningTimer);
+    return this.otlp?.shutdown() ?? Promise.resolve();
+  }
+
+  private countDropped(count: number): void {
+    this.dropped.inc(count);
+    this.droppedSinceWarning += count;
+    if (this.warningTimer) return;
+    this.warn();
+    // At most one warning every 30 s, with what was dropped in between.
+    this.warningTimer = setTimeout(() => {
+      this.warningTimer = undefined;
+      if (this.droppedSinceWarning > 0) this.countDropped(0);
+    }, DROP_WARNING_EVERY_MS);
+    this.warningTimer.unref();
+  }
+
+  private warn(): void {
+    const url = this.options.settings?.export?.url;
+    this.options.log.warn(
+      { droppedSpans: this.droppedSinceWarning, collector: url },
+      `traces: ${this.droppedSinceWarning} spans could not be exported to ${url} (the collector is down, slow or refusing them); requests are not affected. See switchyard_trace_spans_dropped_total.`,
+    );
+    this.droppedSinceWarning = 0;
+  }
+}
