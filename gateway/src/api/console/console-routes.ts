@@ -126,7 +126,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ requestLog: RequestLog; 
       feed.write(': connected\n\n');
       // A console that stops reading is dropped rather than buffered for without end.
       const send = (text: string) => (feed.writableLength > MAX_BUFFERED_BYTES ? feed.destroy() : feed.write(text));
-      const unsubscribe = requestLog.subscribe((entry) => send(`data: ${JSON.stringify(withoutSpans(entry))}\n\n`));
+      const unsubscribe = requestLog.subscribe((entry) => send(`data: ${JSON.stringify(entry)}\n\n`));
       const keepalive = setInterval(() => send(': keepalive\n\n'), KEEPALIVE_MS);
       const stop = () => {
         openFeeds.delete(stop);
