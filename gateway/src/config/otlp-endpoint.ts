@@ -1,0 +1,75 @@
+import { ConfigError } from './config-error.js';
+
+/** Where one signal (traces or metrics) is sent over OTLP/HTTP, by the OpenTelemetry SDK's standard variables. */
+export interface OtlpEndpoint {
+  /** OTEL_EXPORTER_OTLP_<SIGNAL>_ENDPOINT as given, or OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/<signal>`. */
+  url: string;
+  protocol: 'http/protobuf' | 'http/json';
+  /** OTEL_EXPORTER_OTLP_HEADERS with OTEL_EXPORTER_OTLP_<SIGNAL>_HEADERS over it. */
+  headers: Record<string, string>;
+}
+
+const PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+
+function checkedUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name}: "${value}" is not a URL (expected http://host:4318)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`${name}: the scheme must be http:// or https://, not ${url.protocol}//`);
+  return value;
+}
+
+/** `key=value,key2=value2`, values percent-encoded (the W3C Baggage form the OpenTelemetry variables use). */
+function parseHeaders(env: NodeJS.ProcessEnv, name: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of (env[name] ?? '').split(',')) {
+    if (!pair.trim()) continue;
+    const at = pair.indexOf('=');
+    const key = at > 0 ? pair.slice(0, at).trim() : '';
+    let value: string | undefined;
+    try {
+      value = at > 0 ? decodeURIComponent(pair.slice(at + 1).trim()) : undefined;
+    } catch {
+      value = undefined;
+    }
+    // The values may be credentials: the message names the variable and the key only.
+    if (!key || value === undefined)
+      throw new ConfigError(
+        `${name}: expected key=value pairs separated by commas${key ? ` (the value of ${key})` : ''}`,
+      );
+    headers[key] = value;
+  }
+  return headers;
+}
+
+/**
+ * The OTLP/HTTP endpoint of one signal, or undefined when neither OTEL_EXPORTER_OTLP_ENDPOINT nor the
+ * signal's own endpoint is set. A bad URL, a protocol other than http/protobuf or http/json, or a
+ * malformed header list stops the start with a ConfigError naming the variable.
+ */
+export function otlpEndpoint(env: NodeJS.ProcessEnv, signal: 'TRACES' | 'METRICS'): OtlpEndpoint | undefined {
+  const signalEndpoint = env[`OTEL_EXPORTER_OTLP_${signal}_ENDPOINT`]?.trim();
+  const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  let url: string;
+  if (signalEndpoint) url = checkedUrl(`OTEL_EXPORTER_OTLP_${signal}_ENDPOINT`, signalEndpoint);
+  else if (endpoint)
+    url = `${checkedUrl('OTEL_EXPORTER_OTLP_ENDPOINT', endpoint).replace(/\/+$/, '')}/v1/${signal.toLowerCase()}`;
+  else return undefined;
+  const protocolName = env[`OTEL_EXPORTER_OTLP_${signal}_PROTOCOL`]?.trim()
+    ? `OTEL_EXPORTER_OTLP_${signal}_PROTOCOL`
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocol = env[protocolName]?.trim() || 'http/protobuf';
+  if (!(PROTOCOLS as readonly string[]).includes(protocol))
+    throw new ConfigError(
+      `${protocolName}: "${protocol}" is not supported; use http/protobuf (the default) or http/json${protocol === 'grpc' ? ' (a collector takes both on port 4318)' : ''}`,
+    );
+  const headers = {
+    ...parseHeaders(env, 'OTEL_EXPORTER_OTLP_HEADERS'),
+    ...parseHeaders(env, `OTEL_EXPORTER_OTLP_${signal}_HEADERS`),
+  };
+  return { url, protocol: protocol as OtlpEndpoint['protocol'], headers };
+}
