@@ -46,8 +46,8 @@ export function newOrderedId(prefix: string): string {
 }
 
 /**
- * `bytes` (at most 16) random bytes as lower-case hex: OpenTelemetry's trace ids (16) and span ids (8).
- * The hex of a UUID ends in its variant digit (8 to b) and 15 random ones, so neither id is ever zero.
+ * `bytes` (at most 16) random bytes as lower-case hex, from the end of a UUID's hex: OpenTelemetry's
+ * trace ids (16: never zero, the UUID's version digit is 4) and the base of a trace's span ids (6).
  */
 export function randomHex(bytes: number): string {
   return uuidHex().slice(32 - 2 * bytes);

@@ -33,7 +33,7 @@ export class TraceSpan implements StageSpan {
     this.startedAt = startedAt;
     this.record = {
       trace_id: trace.traceId,
-      span_id: randomHex(8),
+      span_id: trace.nextSpanId(),
       parent_span_id: parent?.record.span_id,
       name,
       kind,
@@ -95,6 +95,12 @@ export class RequestTrace {
   dropped = 0;
   /** The request's GenAI operation (its first model call): it ends with the request, which adds the usage. */
   operation: TraceSpan | undefined;
+  /**
+   * Span ids are 12 random hex digits drawn once per request, then a count: unique within the trace
+   * (which is all a span id must be), never zero, and one random draw per request instead of one per span.
+   */
+  private readonly spanIdBase = randomHex(6);
+  private spanCount = 0;
 
   constructor(
     readonly traceId: string,
@@ -112,6 +118,11 @@ export class RequestTrace {
     startedAt?: number,
   ): TraceSpan {
     return new TraceSpan(this, name, kind, parent, attributes, startedAt);
+  }
+
+  nextSpanId(): string {
+    this.spanCount = (this.spanCount + 1) & 0xffff || 1;
+    return this.spanIdBase + this.spanCount.toString(16).padStart(4, '0');
   }
 
   finished(span: TraceSpan): void {
