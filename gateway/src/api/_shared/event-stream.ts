@@ -19,6 +19,12 @@ const DONE_ENDING: StreamEnding = { done: (writer) => writer.done(), fail: (writ
 const NOT_CONTENT =
   /^(?:event: (?:response\.created|response\.in_progress|conversation\.response\.started|conversation\.response\.error)\n|data: \{"object":"error")/;
 
+/** A stream's first and last token, as events of the request's GenAI span (or its server span): the waterfall draws them. */
+function markOnTrace(request: FastifyRequest, name: 'first token' | 'last token'): void {
+  const span = request.traceSpan;
+  (span?.trace.operation ?? span)?.event(name);
+}
+
 /**
  * Starts a server-sent-event response through Fastify (so the usual hooks, the usage ledger and
  * the request log see it), runs `produce` to write frames, records the request (its ledger entry
@@ -35,6 +41,7 @@ export function sendEventStream(
   const body = new CoalescedFrames(reply.raw.socket, (frame) => {
     if (NOT_CONTENT.test(frame)) return false;
     request.firstTokenAt = process.hrtime.bigint();
+    markOnTrace(request, 'first token');
     return true;
   });
   const writer = new SseWriter(body);
@@ -46,6 +53,7 @@ export function sendEventStream(
   void (async () => {
     try {
       await produce(writer);
+      if (request.firstTokenAt !== null) markOnTrace(request, 'last token');
       body.holdForEnd();
       // The usage is committed before the last frame: a client that has read it finds the request billed.
       await request.server.recordStreamEnd(request, reply.statusCode);

@@ -193,6 +193,8 @@ describe('traces of chat requests, exported over OTLP/HTTP', () => {
       'gen_ai.response.finish_reasons': ['stop'],
     });
     expect(call.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
+    // The waterfall's first and last token marks.
+    expect(call.events.map((event) => event.name)).toEqual(['first token', 'last token']);
     const http = one(spans, 'POST');
     // The upstream span lasts until the upstream stream ended, within the GenAI span.
     expect(http.endNanos).toBeLessThanOrEqual(call.endNanos);
