@@ -1,50 +1,27 @@
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { postgresConnection } from '../../../src/store/database.js';
-import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream.js';
-import { json, startGateway, type Json, type TestGateway } from '../../support/start-gateway.js';
+import type { FakeUpstream } from '../../support/fake-upstream.js';
+import { startPostgresTeamPair, type PostgresTeamPair } from '../../support/postgres-team-pair.js';
+import { json, type Json, type TestGateway } from '../../support/start-gateway.js';
 import { chatLine, createChatBatch } from '../../support/chat-batch.js';
-import { dropRedisPrefix, teamInstanceEnv, TEST_REDIS_URL } from '../../support/team-of-gateways.js';
-import { createTestDatabase } from '../../support/test-databases.js';
-import { UPSTREAM_KEY, upstreamConfig } from '../../support/upstream-config.js';
 
-let database: { url: string; drop(): Promise<void> };
-/** Two gateways on one fresh database, one Redis prefix and one files directory, each on its own fake upstream (so each one's share of the lines is counted); shared by the tests. */
+/** Two gateways on one PostgreSQL and Redis, each on its own fake upstream, so each one's share shows; shared by the tests. */
+let pair: PostgresTeamPair;
 let a: TestGateway;
 let b: TestGateway;
 let upstreamA: FakeUpstream;
 let upstreamB: FakeUpstream;
-const prefix = `switchyard-test-${randomUUID()}:`;
-const filesDir = mkdtempSync(join(tmpdir(), 'switchyard-shared-files-'));
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  [upstreamA, upstreamB] = await Promise.all([
-    startFakeUpstream({ apiKey: UPSTREAM_KEY }),
-    startFakeUpstream({ apiKey: UPSTREAM_KEY }),
-  ]);
-  const start = (id: string, upstream: FakeUpstream) =>
-    startGateway({
-      env: teamInstanceEnv({ databaseUrl: database.url, prefix, filesDir }, id),
-      config: {
-        ...upstreamConfig(upstream),
-        server: { batch_concurrency: 4, batch_concurrency_per_batch: 2, batch_recovery_seconds: 1 },
-      },
-    });
-  a = await start('gw-a', upstreamA);
-  b = await start('gw-b', upstreamB);
+  pair = await startPostgresTeamPair({
+    batch_concurrency: 4,
+    batch_concurrency_per_batch: 2,
+    batch_recovery_seconds: 1,
+  });
+  ({ a, b, upstreamA, upstreamB } = pair);
 });
-afterAll(async () => {
-  await Promise.allSettled([a?.close(), b?.close()]);
-  await Promise.allSettled([upstreamA?.close(), upstreamB?.close()]);
-  await dropRedisPrefix(TEST_REDIS_URL, prefix);
-  await database.drop();
-  rmSync(filesDir, { recursive: true, force: true });
-});
+afterAll(() => pair?.close());
 beforeEach(() => {
   for (const upstream of [upstreamA, upstreamB]) {
     upstream.requests.length = 0;
@@ -53,7 +30,7 @@ beforeEach(() => {
 });
 
 async function query<T>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client(postgresConnection(database.url));
+  const client = new pg.Client(postgresConnection(pair.databaseUrl));
   await client.connect();
   try {
     return (await client.query(text, values)).rows as T[];

@@ -1,48 +1,25 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream.js';
-import { ADMIN_KEY, startGateway, type TestGateway } from '../../support/start-gateway.js';
-import { dropRedisPrefix, teamInstanceEnv, TEST_REDIS_URL } from '../../support/team-of-gateways.js';
-import { createTestDatabase } from '../../support/test-databases.js';
-import { UPSTREAM_KEY, upstreamConfig } from '../../support/upstream-config.js';
+import type { FakeUpstream } from '../../support/fake-upstream.js';
+import { startPostgresTeamPair, type PostgresTeamPair } from '../../support/postgres-team-pair.js';
+import { ADMIN_KEY, type TestGateway } from '../../support/start-gateway.js';
 
-let database: { url: string; drop(): Promise<void> };
+/** Two gateways on one PostgreSQL and Redis, each on its own fake upstream, so each one's share shows; shared by the tests. */
+let pair: PostgresTeamPair;
 let a: TestGateway;
 let b: TestGateway;
 let upstreamA: FakeUpstream;
 let upstreamB: FakeUpstream;
-const prefix = `switchyard-test-${randomUUID()}:`;
-const filesDir = mkdtempSync(join(tmpdir(), 'switchyard-shared-files-'));
 
-/** Two gateways on one PostgreSQL and Redis, each on its own fake upstream, so each one's share of the rows shows. */
 beforeAll(async () => {
-  database = await createTestDatabase();
-  [upstreamA, upstreamB] = await Promise.all([
-    startFakeUpstream({ apiKey: UPSTREAM_KEY }),
-    startFakeUpstream({ apiKey: UPSTREAM_KEY }),
-  ]);
-  const start = (id: string, upstream: FakeUpstream) =>
-    startGateway({
-      env: teamInstanceEnv({ databaseUrl: database.url, prefix, filesDir }, id),
-      config: {
-        ...upstreamConfig(upstream),
-        server: { batch_concurrency: 2, batch_concurrency_per_batch: 2, batch_recovery_seconds: 1 },
-      },
-    });
-  a = await start('gw-a', upstreamA);
-  b = await start('gw-b', upstreamB);
+  pair = await startPostgresTeamPair({
+    batch_concurrency: 2,
+    batch_concurrency_per_batch: 2,
+    batch_recovery_seconds: 1,
+  });
+  ({ a, b, upstreamA, upstreamB } = pair);
 });
-afterAll(async () => {
-  await Promise.allSettled([a?.close(), b?.close()]);
-  await Promise.allSettled([upstreamA?.close(), upstreamB?.close()]);
-  await dropRedisPrefix(TEST_REDIS_URL, prefix);
-  await database?.drop();
-  rmSync(filesDir, { recursive: true, force: true });
-});
+afterAll(() => pair?.close());
 
 it('two instances share the rows of one eval run; each row is graded once and both see the result', async () => {
   for (const upstream of [upstreamA, upstreamB])
