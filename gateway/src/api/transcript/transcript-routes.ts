@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import { toSrt, toVtt } from '../../core/audio/subtitles.js';
+import { toSrt, toVtt } from '../../wire/subtitles.js';
 import { ownerScope } from '../../core/account/resource-owner.js';
 import type { TranscriptionService } from '../../core/audio/transcription-service.js';
 import { mistralTranscript, transcriptionEvents } from '../../core/audio/transcription-events.js';

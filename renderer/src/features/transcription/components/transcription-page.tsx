@@ -11,7 +11,7 @@ import { formatSeconds } from '../../../lib/format';
 import type { GatewayModel } from '../../../lib/gateway-types';
 import { canServe } from '../../../lib/provider-health';
 import { useTranscribe } from '../api/transcribe';
-import { toSrt, toVtt } from '../subtitles';
+import { toSrt, toVtt } from '../../../../../gateway/src/wire/subtitles';
 import { canRecord, useRecorder } from './use-recorder';
 
 interface Audio {

@@ -1,4 +1,5 @@
-import type { TranscriptSegment } from '../../providers/contracts/transcription.js';
+/** SubRip and WebVTT, the transcript's subtitle formats: the gateway answers them and the console downloads them. */
+import type { TranscriptSegment } from './transcript-segment-schema.js';
 
 function timestamp(seconds: number, separator: ',' | '.'): string {
   const totalMs = Math.max(0, Math.round(seconds * 1000));
@@ -13,7 +14,7 @@ function timestamp(seconds: number, separator: ',' | '.'): string {
 /** A blank line ends a cue in both formats, so one inside a segment's text is closed up. */
 const cueText = (segment: TranscriptSegment) => segment.text.trim().replace(/\n{2,}/g, '\n');
 
-export function toSrt(segments: TranscriptSegment[]): string {
+export function toSrt(segments: readonly TranscriptSegment[]): string {
   return segments
     .map(
       (segment, index) =>
@@ -22,6 +23,6 @@ export function toSrt(segments: TranscriptSegment[]): string {
     .join('\n');
 }
 
-export function toVtt(segments: TranscriptSegment[]): string {
+export function toVtt(segments: readonly TranscriptSegment[]): string {
   return `WEBVTT\n\n${segments.map((segment) => `${timestamp(segment.start, '.')} --> ${timestamp(segment.end, '.')}\n${cueText(segment)}\n`).join('\n')}`;
 }

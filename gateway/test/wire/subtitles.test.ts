@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toSrt, toVtt } from '../../../src/core/audio/subtitles.js';
+import { toSrt, toVtt } from '../../src/wire/subtitles.js';
 
 const segments = [
   { id: 0, start: 0, end: 1.5, text: ' Hello there. ' },
