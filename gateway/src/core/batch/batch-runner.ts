@@ -8,7 +8,7 @@ import type { BatchExecutor } from './batch-executor.js';
 import { parseBatchInput, type BatchRequestLine } from './parse-batch-input.js';
 import type { BatchLineQueue, BatchQueueHandlers, QueuedBatchLine } from './batch-line-queue.js';
 import { executeWithRateLimitWaits } from './execute-with-rate-limit-waits.js';
-import { untilAborted } from './until-aborted.js';
+import { LinesInFlight } from './lines-in-flight.js';
 import type { QueueWorker } from './queue-worker.js';
 
 export interface BatchRunnerLogger {
@@ -23,11 +23,6 @@ export function windowSeconds(window: string): number {
   return Number(match[1]) * (match[2] === 'd' ? 86_400 : 3_600);
 }
 
-/** A line stopped before its result was stored (the instance is stopping): it runs again, at the next start or on another instance. */
-export class BatchLineAbandoned extends Error {
-  override readonly name = 'BatchLineAbandoned';
-}
-
 const UNFINISHED: BatchStatus[] = ['validating', 'in_progress', 'finalizing', 'cancelling'];
 
 /**
@@ -36,30 +31,22 @@ const UNFINISHED: BatchStatus[] = ['validating', 'in_progress', 'finalizing', 'c
  * the database once (on (batch, custom_id)); when every line is stored (or the batch is cancelled or
  * expires) the stored results become the output and error files, in input order.
  */
-/** How often an instance with lines in flight re-reads their batches' status (a cancel missed over Redis). */
-const STATUS_CHECK_MS = 3000;
-
 export class BatchRunner implements QueueWorker {
-  /** Aborts of the lines in flight on this instance, per batch (a cancel or expiry stops them). */
-  private readonly inFlight = new Map<string, Set<AbortController>>();
-  /** The internal token each batch's lines run with on this instance. */
-  private readonly tokens = new Map<string, string>();
-  private stopping = false;
-  /** Aborted when stopping begins: rate-limit waits end and no further line starts. */
-  private readonly stopRequested = new AbortController();
-  private announceStop: (batchId: string) => void = () => undefined;
-  /** Re-reads the status of the batches with lines in flight here (the cancel's fallback when Redis is away). */
-  private statusCheck: NodeJS.Timeout | undefined;
+  private readonly lines: LinesInFlight;
 
   constructor(
     private readonly batches: BatchesRepository,
     private readonly files: FileStore,
-    private readonly keys: KeyService,
+    keys: KeyService,
     private readonly execute: BatchExecutor,
     private readonly queue: BatchLineQueue,
     private readonly logger: BatchRunnerLogger,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.lines = new LinesInFlight(keys, logger, async () =>
+      (await batches.withStatus(['in_progress'])).map((batch) => batch.id),
+    );
+  }
 
   /** What the queue calls for batches' work. */
   readonly handlers: BatchQueueHandlers = {
@@ -74,8 +61,7 @@ export class BatchRunner implements QueueWorker {
    * while the jobs exist, and picks up batches that were running before the queue existed.
    */
   async resume(): Promise<void> {
-    this.statusCheck = setInterval(() => void this.abortLinesOfStoppedBatches(), STATUS_CHECK_MS);
-    this.statusCheck.unref();
+    this.lines.watchStatus();
     for (const batch of await this.batches.withStatus([...UNFINISHED, 'expired'])) {
       if (batch.status === 'validating' || batch.status === 'in_progress') await this.queue.queueBatch(batch.id);
       else if (batch.status !== 'expired' || (batch.output_file_id === null && batch.error_file_id === null))
@@ -90,27 +76,12 @@ export class BatchRunner implements QueueWorker {
 
   /** Team mode: `announce` tells the other instances that a batch stopped (cancelled, expired), so they abort its lines in flight. */
   announceStopsTo(announce: (batchId: string) => void): void {
-    this.announceStop = announce;
+    this.lines.announceStopsTo(announce);
   }
 
   /** Aborts this instance's lines in flight of a batch that stopped (their results are not stored, nor billed unless they reached the upstream). */
   abortLines(batchId: string): void {
-    for (const controller of this.inFlight.get(batchId) ?? []) controller.abort();
-  }
-
-  /**
-   * The fallback of the `batch-stopped` message (which a Redis outage loses): one query for the
-   * batches still in_progress, and this instance's lines of any other batch are aborted. Nothing is
-   * read while no line is in flight here.
-   */
-  private async abortLinesOfStoppedBatches(): Promise<void> {
-    if (this.inFlight.size === 0) return;
-    try {
-      const running = new Set((await this.batches.withStatus(['in_progress'])).map((batch) => batch.id));
-      for (const batchId of this.inFlight.keys()) if (!running.has(batchId)) this.abortLines(batchId);
-    } catch (error) {
-      this.logger.warn({ err: error }, 'batch runner: could not re-read the status of the batches in flight');
-    }
+    this.lines.abortLines(batchId);
   }
 
   /**
@@ -129,7 +100,7 @@ export class BatchRunner implements QueueWorker {
         { param: 'batch_id' },
       );
     }
-    this.stopLines(id);
+    this.lines.stopLines(id);
     const cancelling = await this.get(id);
     await this.queue.queueFinalise(id);
     return cancelling;
@@ -149,15 +120,12 @@ export class BatchRunner implements QueueWorker {
    * another instance).
    */
   beginStop(): void {
-    this.stopping = true;
-    clearInterval(this.statusCheck);
-    this.stopRequested.abort();
+    this.lines.beginStop();
   }
 
   /** The queue stopped: the batches' internal tokens go. */
   stopped(): void {
-    for (const token of this.tokens.values()) this.keys.revokeInternalToken(token);
-    this.tokens.clear();
+    this.lines.stopped();
   }
 
   private deadline(batch: BatchRecord): number {
@@ -204,7 +172,7 @@ export class BatchRunner implements QueueWorker {
       if (lines.length === 0) return await this.finishIfDone(id);
       await this.queue.queueLines(lines);
     } catch (error) {
-      if (this.stopping) throw error;
+      if (this.lines.isStopping) throw error;
       this.logger.warn({ batch: id, err: error }, 'batch failed');
       await this.batches.update(id, {
         status: 'failed',
@@ -217,34 +185,20 @@ export class BatchRunner implements QueueWorker {
   /** Runs one line and stores its result; throws BatchLineAbandoned when stopping cut it short. */
   private async runLine(line: QueuedBatchLine, abandon: AbortSignal): Promise<void> {
     const batch = await this.batches.get(line.batchId);
-    if (!batch || batch.status !== 'in_progress') return this.forgetToken(line.batchId);
+    if (!batch || batch.status !== 'in_progress') return this.lines.forgetToken(line.batchId);
     if (this.now() > this.deadline(batch)) return this.expire(batch.id);
-    if (this.stopping)
-      throw new BatchLineAbandoned(`Batch ${line.batchId} line ${line.line} was not started: the gateway is stopping.`);
-    const stopped = new AbortController();
-    const lines = this.inFlight.get(line.batchId) ?? new Set();
-    this.inFlight.set(line.batchId, lines.add(stopped));
-    try {
-      const signal = AbortSignal.any([stopped.signal, abandon]);
-      const result = await untilAborted(
-        executeWithRateLimitWaits(
-          this.execute,
-          { endpoint: batch.endpoint, body: line.body, token: this.tokenFor(batch) },
-          signal,
-          this.stopRequested.signal,
-        ),
+    const result = await this.lines.run(batch.id, `Batch ${batch.id} line ${line.line}`, abandon, (signal) =>
+      executeWithRateLimitWaits(
+        this.execute,
+        { endpoint: batch.endpoint, body: line.body, token: this.lines.tokenFor(batch.id, batch.key_id) },
         signal,
-      );
-      // Cancelled or expired meanwhile: the result is not stored.
-      if (stopped.signal.aborted) return;
-      if (!result)
-        throw new BatchLineAbandoned(`Batch ${line.batchId} line ${line.line} was stopped with the gateway.`);
-      const stored = await this.batches.storeLine(line.batchId, this.lineResult(line, result));
-      if (stored !== 'not_running') await this.finishIfDone(line.batchId);
-    } finally {
-      lines.delete(stopped);
-      if (lines.size === 0) this.inFlight.delete(line.batchId);
-    }
+        this.lines.stopSignal,
+      ),
+    );
+    // Cancelled or expired meanwhile: the result is not stored.
+    if (result === 'stopped') return;
+    const stored = await this.batches.storeLine(line.batchId, this.lineResult(line, result));
+    if (stored !== 'not_running') await this.finishIfDone(line.batchId);
   }
 
   private lineResult(line: QueuedBatchLine, result: Awaited<ReturnType<BatchExecutor>>): BatchLineResult {
@@ -261,31 +215,10 @@ export class BatchRunner implements QueueWorker {
     return { customId: line.customId, line: line.line, ok, result: JSON.stringify({ ...written, error }) };
   }
 
-  private tokenFor(batch: BatchRecord): string {
-    if (!batch.key_id) return '';
-    let token = this.tokens.get(batch.id);
-    if (!token) this.tokens.set(batch.id, (token = this.keys.issueInternalToken(batch.key_id)));
-    return token;
-  }
-
-  private forgetToken(batchId: string): void {
-    const token = this.tokens.get(batchId);
-    if (token && !this.inFlight.has(batchId)) {
-      this.keys.revokeInternalToken(token);
-      this.tokens.delete(batchId);
-    }
-  }
-
-  /** Stops a batch's lines in flight here and on the other instances. */
-  private stopLines(id: string): void {
-    this.abortLines(id);
-    this.announceStop(id);
-  }
-
   /** The completion window passed: the batch is `expired`, its remaining lines are not run, what finished is written out. */
   private async expire(id: string): Promise<void> {
     if (!(await this.batches.transition(id, ['in_progress'], 'expired'))) return;
-    this.stopLines(id);
+    this.lines.stopLines(id);
     await this.queue.queueFinalise(id);
   }
 
@@ -294,7 +227,7 @@ export class BatchRunner implements QueueWorker {
     const batch = await this.get(id);
     if (batch.status === 'in_progress' && (await this.batches.lineCount(id)) >= batch.total) {
       if (await this.batches.transition(id, ['in_progress'], 'finalizing')) await this.queue.queueFinalise(id);
-    } else if (batch.status !== 'in_progress') this.forgetToken(id);
+    } else if (batch.status !== 'in_progress') this.lines.forgetToken(id);
   }
 
   /**
@@ -342,7 +275,7 @@ export class BatchRunner implements QueueWorker {
       ...ended,
     });
     await this.batches.deleteLines(id);
-    this.forgetToken(id);
+    this.lines.forgetToken(id);
   }
 
   private async expiredLines(batch: BatchRecord, stored: BatchLineResult[]): Promise<string[]> {

@@ -3,10 +3,9 @@ import type { EvalRow, EvalRunStatus, EvalSample } from '../../wire/eval-schemas
 import type { KeyService } from '../account/key-service.js';
 import type { BatchExecutor } from '../batch/batch-executor.js';
 import type { BatchLineQueue, BatchQueueHandlers, QueuedBatchLine } from '../batch/batch-line-queue.js';
-import { BatchLineAbandoned } from '../batch/batch-runner.js';
 import { executeWithRateLimitWaits } from '../batch/execute-with-rate-limit-waits.js';
+import { BatchLineAbandoned, LinesInFlight } from '../batch/lines-in-flight.js';
 import type { QueueWorker } from '../batch/queue-worker.js';
-import { untilAborted } from '../batch/until-aborted.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { FileStore } from '../files/file-store.js';
 import { newId } from '../ids/ids.js';
@@ -22,8 +21,6 @@ interface EvalRunnerLogger {
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 const RUNNING: EvalRunStatus[] = ['queued', 'in_progress'];
-/** How often an instance with items in flight re-reads their runs' status (a cancel missed over Redis). */
-const STATUS_CHECK_MS = 3000;
 
 /** A row with nothing asked of a model: its given sample (jsonl runs). */
 function givenSample(row: EvalRow): EvalSample {
@@ -63,12 +60,7 @@ function sampleNamespace(body: unknown): Record<string, unknown> {
  * runs the rows not stored, so at most the rows in flight run twice.
  */
 export class EvalRunner implements QueueWorker {
-  private readonly inFlight = new Map<string, Set<AbortController>>();
-  private readonly tokens = new Map<string, string>();
-  private stopping = false;
-  private readonly stopRequested = new AbortController();
-  private announceStop: (runId: string) => void = () => undefined;
-  private statusCheck: NodeJS.Timeout | undefined;
+  private readonly lines: LinesInFlight;
 
   readonly handlers: BatchQueueHandlers = {
     startBatch: (id) => this.startRun(id),
@@ -79,17 +71,20 @@ export class EvalRunner implements QueueWorker {
   constructor(
     private readonly evals: EvalsRepository,
     private readonly files: FileStore,
-    private readonly keys: KeyService,
+    keys: KeyService,
     private readonly execute: BatchExecutor,
     private readonly queue: BatchLineQueue,
     private readonly logger: EvalRunnerLogger,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.lines = new LinesInFlight(keys, logger, async () =>
+      (await evals.runsWithStatus(['in_progress'])).map((run) => run.id),
+    );
+  }
 
   /** Queues the start of the runs that had not ended (their rows not stored yet run), and the summary of those cancelled meanwhile. */
   async resume(): Promise<void> {
-    this.statusCheck = setInterval(() => void this.abortRowsOfStoppedRuns(), STATUS_CHECK_MS);
-    this.statusCheck.unref();
+    this.lines.watchStatus();
     for (const run of await this.evals.runsWithStatus(RUNNING)) await this.queue.queueBatch(run.id, 'eval_run');
   }
 
@@ -101,39 +96,25 @@ export class EvalRunner implements QueueWorker {
   /** Cancels a queued or running run: no further row starts, rows in flight are dropped on every instance; false when it had ended. */
   async cancel(runId: string): Promise<boolean> {
     if (!(await this.evals.transitionRun(runId, RUNNING, 'canceled'))) return false;
-    this.abortLines(runId);
-    this.announceStop(runId);
+    this.lines.stopLines(runId);
     await this.queue.queueFinalise(runId, 'eval_run');
     return true;
   }
 
   beginStop(): void {
-    this.stopping = true;
-    clearInterval(this.statusCheck);
-    this.stopRequested.abort();
+    this.lines.beginStop();
   }
 
   stopped(): void {
-    for (const token of this.tokens.values()) this.keys.revokeInternalToken(token);
-    this.tokens.clear();
+    this.lines.stopped();
   }
 
   abortLines(runId: string): void {
-    for (const controller of this.inFlight.get(runId) ?? []) controller.abort();
+    this.lines.abortLines(runId);
   }
 
   announceStopsTo(announce: (runId: string) => void): void {
-    this.announceStop = announce;
-  }
-
-  private async abortRowsOfStoppedRuns(): Promise<void> {
-    if (this.inFlight.size === 0) return;
-    try {
-      const running = new Set((await this.evals.runsWithStatus(['in_progress'])).map((run) => run.id));
-      for (const runId of this.inFlight.keys()) if (!running.has(runId)) this.abortLines(runId);
-    } catch (error) {
-      this.logger.warn({ err: error }, 'eval runner: could not re-read the status of the runs in flight');
-    }
+    this.lines.announceStopsTo(announce);
   }
 
   private async startRun(id: string): Promise<void> {
@@ -157,7 +138,7 @@ export class EvalRunner implements QueueWorker {
       if (lines.length === 0) return await this.finishIfDone(id);
       await this.queue.queueLines(lines);
     } catch (error) {
-      if (this.stopping) throw error;
+      if (this.lines.isStopping) throw error;
       this.logger.warn({ run: id, err: error }, 'eval run failed');
       const problem = error instanceof GatewayError ? error : undefined;
       await this.evals.transitionRun(id, RUNNING, 'failed', {
@@ -169,22 +150,12 @@ export class EvalRunner implements QueueWorker {
   /** Samples and grades one row and stores its output item; throws BatchLineAbandoned when stopping cut it short. */
   private async runRow(line: QueuedBatchLine, abandon: AbortSignal): Promise<void> {
     const run = await this.evals.getRun(line.batchId);
-    if (!run || run.status !== 'in_progress') return this.forgetToken(line.batchId);
-    if (this.stopping)
-      throw new BatchLineAbandoned(`Eval run ${run.id} row ${line.line} was not started: the gateway is stopping.`);
-    const stopped = new AbortController();
-    const rows = this.inFlight.get(run.id) ?? new Set();
-    this.inFlight.set(run.id, rows.add(stopped));
-    try {
-      const signal = AbortSignal.any([stopped.signal, abandon]);
-      const item = await untilAborted(this.outputItem(run, line, signal), signal);
-      if (stopped.signal.aborted) return;
-      if (!item) throw new BatchLineAbandoned(`Eval run ${run.id} row ${line.line} was stopped with the gateway.`);
-      if ((await this.evals.storeItem(item)) !== 'not_running') await this.finishIfDone(run.id);
-    } finally {
-      rows.delete(stopped);
-      if (rows.size === 0) this.inFlight.delete(run.id);
-    }
+    if (!run || run.status !== 'in_progress') return this.lines.forgetToken(line.batchId);
+    const item = await this.lines.run(run.id, `Eval run ${run.id} row ${line.line}`, abandon, (signal) =>
+      this.outputItem(run, line, signal),
+    );
+    if (item === 'stopped') return;
+    if ((await this.evals.storeItem(item)) !== 'not_running') await this.finishIfDone(run.id);
   }
 
   /** The row's output item: its sample (asked of the run's model, or given), then each grader's verdict. */
@@ -195,9 +166,9 @@ export class EvalRunner implements QueueWorker {
     const call: EvalCall = async (endpoint, body) => {
       const answer = await executeWithRateLimitWaits(
         this.execute,
-        { endpoint, body, token: this.tokenFor(run) },
+        { endpoint, body, token: this.lines.tokenFor(run.id, run.key_id) },
         signal,
-        this.stopRequested.signal,
+        this.lines.stopSignal,
       );
       if (!answer) throw new BatchLineAbandoned(`Eval run ${run.id} row ${line.line} was stopped with the gateway.`);
       return answer;
@@ -240,21 +211,6 @@ export class EvalRunner implements QueueWorker {
     return item(grades.results.every((result) => result.passed) ? 'pass' : 'fail', grades.results);
   }
 
-  private tokenFor(run: EvalRunRecord): string {
-    if (!run.key_id) return '';
-    let token = this.tokens.get(run.id);
-    if (!token) this.tokens.set(run.id, (token = this.keys.issueInternalToken(run.key_id)));
-    return token;
-  }
-
-  private forgetToken(runId: string): void {
-    const token = this.tokens.get(runId);
-    if (token && !this.inFlight.has(runId)) {
-      this.keys.revokeInternalToken(token);
-      this.tokens.delete(runId);
-    }
-  }
-
   /** Every row stored: the one instance that moves the run to `completed` writes its summary with it. */
   private async finishIfDone(runId: string): Promise<void> {
     const run = await this.evals.getRun(runId);
@@ -262,8 +218,8 @@ export class EvalRunner implements QueueWorker {
     if (run.status === 'in_progress' && (await this.evals.itemCount(runId)) >= run.total) {
       const summary = await this.summary(run);
       await this.evals.transitionRun(runId, ['in_progress'], 'completed', { summary });
-      this.forgetToken(runId);
-    } else if (run.status !== 'in_progress') this.forgetToken(runId);
+      this.lines.forgetToken(runId);
+    } else if (run.status !== 'in_progress') this.lines.forgetToken(runId);
   }
 
   /** A cancelled run: its summary of the rows stored before the cancel. */
@@ -271,7 +227,7 @@ export class EvalRunner implements QueueWorker {
     const run = await this.evals.getRun(runId);
     if (!run || run.summary !== null || RUNNING.includes(run.status)) return;
     await this.evals.setSummary(runId, await this.summary(run));
-    this.forgetToken(runId);
+    this.lines.forgetToken(runId);
   }
 
   private async summary(run: EvalRunRecord) {
