@@ -3,10 +3,12 @@ import { classifyRegions, findPageBands, LIST_MARKER } from './classify-regions.
 import type {
   OcrPageBlock,
   OcrPageObject,
+  OcrTableCell,
   OcrTableObject,
   WordConfidence,
 } from '../wire/mistral-ocr-response-schema.js';
-import type { PageRegion } from './page-regions.js';
+import type { PageRegion, TableCell } from './page-regions.js';
+import { joinPageTables } from './join-page-tables.js';
 import { htmlTable, markdownTable } from './table-markup.js';
 import { languageApart } from './block-languages.js';
 import { joinWords } from './join-words.js';
@@ -111,6 +113,14 @@ const toCorners = (bbox: BoxCoordinates) => ({
   bottom_right_y: Math.round(bbox[3]),
 });
 
+const wireCell = (cell: TableCell): OcrTableCell => ({
+  row: cell.row,
+  col: cell.col,
+  col_span: cell.colSpan,
+  text: cell.text,
+  ...toCorners(cell.bbox),
+});
+
 /**
  * Mistral-style pages from an OCR result: markdown (headings, paragraphs, lists, tables inline or
  * apart, figures linked as ![img-n.jpeg](img-n.jpeg)), header and footer apart when asked, typed
@@ -124,12 +134,19 @@ export function buildMistralPages(
   options: MistralPageOptions,
 ): OcrPageObject[] {
   const bands = findPageBands(pages);
+  const withLayout = pages.map((page, position) => page.blocks.length > 0 || extras[position].figures.length > 0);
+  const pageRegions = joinPageTables(
+    pages.map((page, position) => {
+      const { figures, pictures } = extras[position];
+      const figureBoxes = figures.map((figure) => figure.bbox);
+      return withLayout[position] ? classifyRegions(page, bands[position], figureBoxes, pictures ?? figureBoxes) : [];
+    }),
+  );
+  const tableIds = new Map<PageRegion, string>();
   let tableCount = 0;
   return pages.map((page, position) => {
-    const { figures, pictures, dpi } = extras[position];
-    const withLayout = page.blocks.length > 0 || figures.length > 0;
-    const figureBoxes = figures.map((figure) => figure.bbox);
-    const regions = withLayout ? classifyRegions(page, bands[position], figureBoxes, pictures ?? figureBoxes) : [];
+    const { figures, dpi } = extras[position];
+    const regions = pageRegions[position];
     const tables: OcrTableObject[] = [];
     const rendered: Rendered[] = regions.map((region) => {
       const words = region.lines.flatMap((line) => line.words);
@@ -154,11 +171,14 @@ export function buildMistralPages(
             return { type: region.type, markdown: table, content: table, words, region };
           }
           const id = `tbl-${tableCount++}.${options.tableFormat === 'html' ? 'html' : 'md'}`;
+          tableIds.set(region, id);
+          const continues = region.continues && tableIds.get(region.continues);
           const content = options.tableFormat === 'html' ? htmlTable(rows) : markdownTable(rows);
           tables.push({
             id,
             content,
             format: options.tableFormat,
+            ...(continues ? { continues_table_id: continues } : {}),
             ...(options.confidenceGranularity === 'word'
               ? { word_confidence_scores: wordConfidences(words, content) }
               : {}),
@@ -190,7 +210,7 @@ export function buildMistralPages(
         wordScores.push(...wordConfidences(part.words, part.markdown, markdown.length));
       markdown += part.markdown;
     }
-    if (!withLayout) markdown = page.text;
+    if (!withLayout[position]) markdown = page.text;
 
     const header = rendered.find((part) => part.type === 'header');
     const footer = rendered.find((part) => part.type === 'footer');
@@ -212,6 +232,10 @@ export function buildMistralPages(
         const block: OcrPageBlock = { type: part.type, content: part.content, ...toCorners(part.region.bbox) };
         if (options.confidenceGranularity === 'block') block.confidence_scores = blockConfidence(part.words);
         if (part.tableId) block.table_id = part.tableId;
+        if (part.region.cells) block.cells = part.region.cells.map(wireCell);
+        if (part.region.ruling) block.table_ruling = part.region.ruling;
+        const continues = part.region.continues && tableIds.get(part.region.continues);
+        if (continues) block.continues_table_id = continues;
         if (part.imageId) block.image_id = part.imageId;
         const language = page.language && languageApart(part.content, page.language);
         if (language) block.language = language;

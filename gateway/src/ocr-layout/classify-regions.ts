@@ -227,7 +227,10 @@ export function classifyRegions(
     ...allLines.flatMap(pictureWords),
   ]);
   const body = bodyLineHeight(allLines.filter((line) => !line.words.some((word) => banded.has(word))));
-  const tables = findTables(allLines.flatMap((line) => line.words).filter((word) => !banded.has(word)));
+  const tables = findTables(
+    allLines.flatMap((line) => line.words).filter((word) => !banded.has(word)),
+    page.rules,
+  );
   const taken = new Set<OcrWord>([...banded, ...tables.flatMap((table) => table.lines.flatMap((line) => line.words))]);
 
   const regions: PageRegion[] = [];

@@ -1,6 +1,8 @@
-import type { OcrLine, OcrWord } from './ocr-page.js';
+import type { BoxCoordinates, OcrLine, OcrWord } from './ocr-page.js';
 import { boxHeight, median, unionBox } from './box-geometry.js';
-import type { PageRegion } from './page-regions.js';
+import type { PageRegion, TableCell } from './page-regions.js';
+import type { PageRules } from './page-rules.js';
+import { findRuledTables } from './find-ruled-tables.js';
 
 /** A gap between words wider than this many word heights separates two cells. */
 const CELL_GAP = 1.2;
@@ -78,11 +80,23 @@ function columnsRecur(placedRows: number[][], columnCount: number): boolean {
 }
 
 /**
- * Tables found from word positions alone, whatever blocks the engine made: runs of consecutive rows
- * that each split into two or more short cells lining up in the same columns. At least two rows, and
- * three rows or three columns (so a pair of label/value lines stays text), and columns that recur.
+ * The page's tables, top to bottom: those drawn as a grid of rules (see findRuledTables), then, among
+ * the other words, those found from word positions alone, whatever blocks the engine made.
  */
-export function findTables(words: OcrWord[]): PageRegion[] {
+export function findTables(words: OcrWord[], rules?: PageRules): PageRegion[] {
+  const ruled = rules ? findRuledTables(words, rules) : [];
+  const taken = new Set(ruled.flatMap((table) => table.lines.flatMap((line) => line.words)));
+  return [...ruled, ...findAlignedTables(words.filter((word) => !taken.has(word)))].sort(
+    (a, b) => a.bbox[1] - b.bbox[1],
+  );
+}
+
+/**
+ * Unruled tables: runs of consecutive rows that each split into two or more short cells lining up in
+ * the same columns. At least two rows, and three rows or three columns (so a pair of label/value lines
+ * stays text), and columns that recur. A cell's box is its column's extent across its row's.
+ */
+function findAlignedTables(words: OcrWord[]): PageRegion[] {
   const rows = visualRows(words);
   const tables: PageRegion[] = [];
   let at = 0;
@@ -129,9 +143,25 @@ export function findTables(words: OcrWord[]): PageRegion[] {
           return cell ? cell.words.map((word) => word.text).join(' ') : '';
         }),
       );
+      const cells: TableCell[] = run.flatMap(({ row }, at) =>
+        order.map((column, col) => ({
+          row: at,
+          col,
+          colSpan: 1,
+          text: cellRows[at][col],
+          bbox: [columns[column].x1, row.top, columns[column].x2, row.bottom].map(Math.round) as BoxCoordinates,
+        })),
+      );
       const tableWords = run.flatMap(({ row }) => row.words);
       const lines: OcrLine[] = run.map(({ row }) => ({ ...lineOf(row.words), words: row.words }));
-      tables.push({ type: 'table', bbox: unionBox(tableWords.map((w) => w.bbox)), lines, rows: cellRows });
+      tables.push({
+        type: 'table',
+        bbox: unionBox(tableWords.map((w) => w.bbox)),
+        lines,
+        rows: cellRows,
+        cells,
+        ruling: 'unruled',
+      });
       at = next;
     } else at++;
   }

@@ -22,6 +22,29 @@ export const BlockConfidenceSchema = Type.Object({
   block_type_confidence_score: Nullable(Type.Number()),
 });
 
+export const OcrTableCellSchema = Type.Object({
+  row: Type.Integer({ minimum: 0, description: "The cell's row in the table's content (0: the header row)." }),
+  col: Type.Integer({ minimum: 0, description: "The cell's first column (0-based)." }),
+  col_span: Type.Integer({
+    minimum: 1,
+    description: 'How many columns the cell spans (a merged cell of a ruled table).',
+  }),
+  text: Type.String(),
+  top_left_x: Type.Integer(),
+  top_left_y: Type.Integer(),
+  bottom_right_x: Type.Integer(),
+  bottom_right_y: Type.Integer(),
+});
+
+const TableExtensionFields = {
+  continues_table_id: Type.Optional(
+    Type.String({
+      description:
+        "Not in Mistral's API: this table continues the one on an earlier page with this id (same columns); its header row is that table's.",
+    }),
+  ),
+};
+
 export const OcrPageBlockSchema = Type.Object({
   type: Type.Union(
     ['title', 'text', 'list', 'table', 'caption', 'image', 'header', 'footer'].map((type) => Type.Literal(type)),
@@ -34,6 +57,17 @@ export const OcrPageBlockSchema = Type.Object({
   confidence_scores: Type.Optional(Nullable(BlockConfidenceSchema)),
   table_id: Type.Optional(Nullable(Type.String())),
   image_id: Type.Optional(Type.String({ description: 'Present on image blocks.' })),
+  cells: Type.Optional(
+    Type.Array(OcrTableCellSchema, {
+      description: "Not in Mistral's API: a table block's cells with their boxes, row by row.",
+    }),
+  ),
+  table_ruling: Type.Optional(
+    Type.Union([Type.Literal('ruled'), Type.Literal('unruled')], {
+      description: "Not in Mistral's API: whether the table was found by its drawn grid or by its columns lining up.",
+    }),
+  ),
+  ...TableExtensionFields,
   ...BlockLanguageField,
 });
 
@@ -56,6 +90,7 @@ export const OcrTableObjectSchema = Type.Object({
   content: Type.String(),
   format: Type.Union([Type.Literal('markdown'), Type.Literal('html')]),
   word_confidence_scores: Type.Optional(Nullable(Type.Array(WordConfidenceSchema))),
+  ...TableExtensionFields,
 });
 
 export const OcrPageConfidenceSchema = Type.Object({
@@ -102,6 +137,7 @@ export const MistralOcrResponseSchema = Type.Object({
 
 export type WordConfidence = Static<typeof WordConfidenceSchema>;
 export type OcrPageBlock = Static<typeof OcrPageBlockSchema>;
+export type OcrTableCell = Static<typeof OcrTableCellSchema>;
 export type OcrImageObject = Static<typeof OcrImageObjectSchema>;
 export type OcrTableObject = Static<typeof OcrTableObjectSchema>;
 export type OcrPageObject = Static<typeof OcrPageObjectSchema>;
