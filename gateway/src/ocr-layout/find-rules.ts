@@ -11,16 +11,10 @@ const MIN_LENGTH_SHARE = 0.05;
 const MAX_THICKNESS = 8;
 
 /**
- * Long dark runs along one direction of the image, in raster order (`lines` rows of `length` pixels,
- * `pixel(line, along)` the value): each a run of ink at least `minLength` long, runs on neighbouring
+ * Long dark runs along the rows of a raster (`lines` rows of `length` pixels): each a run of ink at least `minLength` long, runs on neighbouring
  * lines that cover the same span joined into one rule of some thickness.
  */
-function rulesAlong(
-  lines: number,
-  length: number,
-  pixel: (line: number, along: number) => number,
-  minLength: number,
-): Rule[] {
+function rulesAlong(data: Uint8Array, lines: number, length: number, minLength: number): Rule[] {
   const open: { first: number; last: number; from: number; to: number }[] = [];
   const rules: Rule[] = [];
   const close = (run: (typeof open)[number]) => {
@@ -29,10 +23,11 @@ function rulesAlong(
   };
   for (let line = 0; line < lines; line++) {
     const runs: { from: number; to: number }[] = [];
+    const offset = line * length;
     let start = -1;
     let lastInk = -BRIDGE - 2;
     for (let along = 0; along <= length; along++) {
-      const ink = along < length && pixel(line, along) < INK;
+      const ink = along < length && data[offset + along] < INK;
       if (ink) {
         if (start < 0 || along - lastInk > BRIDGE + 1) {
           if (start >= 0 && lastInk + 1 - start >= minLength) runs.push({ from: start, to: lastInk + 1 });
@@ -73,6 +68,16 @@ function rulesAlong(
   return rules.sort((a, b) => a.at - b.at || a.from - b.from);
 }
 
+/** The image's columns as rows (read down a column as along a row). */
+function transposed({ data, width, height }: GrayImage): Uint8Array {
+  const out = new Uint8Array(data.length);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) out[x * height + y] = data[row + x];
+  }
+  return out;
+}
+
 /**
  * The ruled lines of a page image: runs of ink at least a twentieth of the page's shorter side long
  * and at most 8 pixels thick, across (horizontal) and down (vertical). A table's grid, an underline,
@@ -82,7 +87,7 @@ export function findRules(image: GrayImage): PageRules {
   const { data, width, height } = image;
   const minLength = Math.max(40, Math.round(Math.min(width, height) * MIN_LENGTH_SHARE));
   return {
-    horizontal: rulesAlong(height, width, (y, x) => data[y * width + x], minLength),
-    vertical: rulesAlong(width, height, (x, y) => data[y * width + x], minLength),
+    horizontal: rulesAlong(data, height, width, minLength),
+    vertical: rulesAlong(transposed(image), width, height, minLength),
   };
 }
