@@ -1,14 +1,15 @@
 import type { BoxCoordinates, OcrPage, OcrWord } from './ocr-page.js';
-import { classifyRegions, findPageBands, LIST_MARKER } from './classify-regions.js';
+import { LIST_MARKER } from './classify-regions.js';
+import { boxCorners } from './box-corners.js';
+import { documentRegions } from './document-regions.js';
+import { wireTableCells } from './wire-table-cells.js';
 import type {
   OcrPageBlock,
   OcrPageObject,
-  OcrTableCell,
   OcrTableObject,
   WordConfidence,
 } from '../wire/mistral-ocr-response-schema.js';
-import type { PageRegion, TableCell } from './page-regions.js';
-import { joinPageTables } from './join-page-tables.js';
+import type { PageRegion } from './page-regions.js';
 import { htmlTable, markdownTable } from './table-markup.js';
 import { languageApart } from './block-languages.js';
 import { joinWords } from './join-words.js';
@@ -106,21 +107,6 @@ function blockConfidence(words: OcrWord[]) {
   };
 }
 
-const toCorners = (bbox: BoxCoordinates) => ({
-  top_left_x: Math.round(bbox[0]),
-  top_left_y: Math.round(bbox[1]),
-  bottom_right_x: Math.round(bbox[2]),
-  bottom_right_y: Math.round(bbox[3]),
-});
-
-const wireCell = (cell: TableCell): OcrTableCell => ({
-  row: cell.row,
-  col: cell.col,
-  col_span: cell.colSpan,
-  text: cell.text,
-  ...toCorners(cell.bbox),
-});
-
 /**
  * Mistral-style pages from an OCR result: markdown (headings, paragraphs, lists, tables inline or
  * apart, figures linked as ![img-n.jpeg](img-n.jpeg)), header and footer apart when asked, typed
@@ -133,14 +119,10 @@ export function buildMistralPages(
   extras: PageExtras[],
   options: MistralPageOptions,
 ): OcrPageObject[] {
-  const bands = findPageBands(pages);
   const withLayout = pages.map((page, position) => page.blocks.length > 0 || extras[position].figures.length > 0);
-  const pageRegions = joinPageTables(
-    pages.map((page, position) => {
-      const { figures, pictures } = extras[position];
-      const figureBoxes = figures.map((figure) => figure.bbox);
-      return withLayout[position] ? classifyRegions(page, bands[position], figureBoxes, pictures ?? figureBoxes) : [];
-    }),
+  const pageRegions = documentRegions(
+    pages,
+    extras.map(({ figures, pictures }) => ({ figures: figures.map((figure) => figure.bbox), pictures })),
   );
   const tableIds = new Map<PageRegion, string>();
   let tableCount = 0;
@@ -219,7 +201,7 @@ export function buildMistralPages(
     const object: OcrPageObject = {
       index: page.index,
       markdown,
-      images: figures.map((figure) => ({ id: figure.id, ...toCorners(figure.bbox) })),
+      images: figures.map((figure) => ({ id: figure.id, ...boxCorners(figure.bbox) })),
       tables,
       hyperlinks: [],
       header: options.extractHeader ? (header?.content ?? null) : null,
@@ -229,10 +211,10 @@ export function buildMistralPages(
     };
     if (options.includeBlocks) {
       object.blocks = rendered.map((part) => {
-        const block: OcrPageBlock = { type: part.type, content: part.content, ...toCorners(part.region.bbox) };
+        const block: OcrPageBlock = { type: part.type, content: part.content, ...boxCorners(part.region.bbox) };
         if (options.confidenceGranularity === 'block') block.confidence_scores = blockConfidence(part.words);
         if (part.tableId) block.table_id = part.tableId;
-        if (part.region.cells) block.cells = part.region.cells.map(wireCell);
+        if (part.region.cells) block.cells = wireTableCells(part.region.cells);
         if (part.region.ruling) block.table_ruling = part.region.ruling;
         const continues = part.region.continues && tableIds.get(part.region.continues);
         if (continues) block.continues_table_id = continues;

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BlockLanguageField, PageLanguageFields } from './ocr-page-language-schema.js';
+import { OcrTableCellSchema, TableRulingSchema } from './ocr-table-schema.js';
 
 /**
  * Mistral's OCR response, the one source of its types (the route's response schema and the builders'
@@ -20,20 +21,6 @@ export const BlockConfidenceSchema = Type.Object({
   average_content_confidence_score: Nullable(Type.Number()),
   minimum_content_confidence_score: Nullable(Type.Number()),
   block_type_confidence_score: Nullable(Type.Number()),
-});
-
-export const OcrTableCellSchema = Type.Object({
-  row: Type.Integer({ minimum: 0, description: "The cell's row in the table's content (0: the header row)." }),
-  col: Type.Integer({ minimum: 0, description: "The cell's first column (0-based)." }),
-  col_span: Type.Integer({
-    minimum: 1,
-    description: 'How many columns the cell spans (a merged cell of a ruled table).',
-  }),
-  text: Type.String(),
-  top_left_x: Type.Integer(),
-  top_left_y: Type.Integer(),
-  bottom_right_x: Type.Integer(),
-  bottom_right_y: Type.Integer(),
 });
 
 const TableExtensionFields = {
@@ -62,11 +49,7 @@ export const OcrPageBlockSchema = Type.Object({
       description: "Not in Mistral's API: a table block's cells with their boxes, row by row.",
     }),
   ),
-  table_ruling: Type.Optional(
-    Type.Union([Type.Literal('ruled'), Type.Literal('unruled')], {
-      description: "Not in Mistral's API: whether the table was found by its drawn grid or by its columns lining up.",
-    }),
-  ),
+  table_ruling: Type.Optional(TableRulingSchema),
   ...TableExtensionFields,
   ...BlockLanguageField,
 });
@@ -137,7 +120,6 @@ export const MistralOcrResponseSchema = Type.Object({
 
 export type WordConfidence = Static<typeof WordConfidenceSchema>;
 export type OcrPageBlock = Static<typeof OcrPageBlockSchema>;
-export type OcrTableCell = Static<typeof OcrTableCellSchema>;
 export type OcrImageObject = Static<typeof OcrImageObjectSchema>;
 export type OcrTableObject = Static<typeof OcrTableObjectSchema>;
 export type OcrPageObject = Static<typeof OcrPageObjectSchema>;

@@ -47,6 +47,20 @@ export interface TablePageOptions extends Degradation {
   columnWidths?: number[];
 }
 
+/** Each column's width as drawTablePage draws it: its widest text, plus padding in a grid. */
+export function tableColumnWidths(
+  rows: string[][],
+  options: Pick<TablePageOptions, 'style' | 'font' | 'size'>,
+): number[] {
+  const size = options.size ?? 20;
+  const padX = options.style === 'grid' ? size * 0.6 : 0;
+  const columns = Math.max(...rows.map((row) => row.length));
+  return Array.from(
+    { length: columns },
+    (_, col) => Math.max(...rows.map((row) => textWidth(row[col] ?? '', size, options.font ?? 'sans'))) + 2 * padX,
+  );
+}
+
 /** Draws `rows` as a table on one page. */
 export async function drawTablePage(rows: string[][], options: TablePageOptions): Promise<DrawnTablePage> {
   const size = options.size ?? 20;
@@ -57,12 +71,7 @@ export async function drawTablePage(rows: string[][], options: TablePageOptions)
   const padX = options.style === 'grid' ? size * 0.6 : 0;
   const gap = options.style === 'grid' ? 0 : size * 2;
   const columns = Math.max(...rows.map((row) => row.length));
-  const widths =
-    options.columnWidths ??
-    Array.from(
-      { length: columns },
-      (_, col) => Math.max(...rows.map((row) => textWidth(row[col] ?? '', size, font))) + 2 * padX,
-    );
+  const widths = options.columnWidths ?? tableColumnWidths(rows, options);
   const xs = widths.reduce<number[]>((at, w, i) => [...at, at[i] + w + gap], [left]);
   const lines: TextLineSpec[] = [];
   let y = 90;
