@@ -182,6 +182,12 @@ async function scoreCase(table: TableCase, provider: ProviderInstance, dir: stri
     ? truth.reduce((sum, row, r) => sum + row.filter((text, c) => (found.rows[r]?.[c] ?? null) === text).length, 0)
     : 0;
   const nonEmpty = truth.flat().filter(Boolean);
+  if (process.env.TABLES_DUMP && found) {
+    const wrong = truth
+      .map((row, r) => [r, row, found.rows[r]] as const)
+      .filter(([, row, got]) => row.join('|') !== got?.join('|'));
+    console.log(table.name, `${found.rows.length} rows answered`, JSON.stringify(wrong.slice(0, 4)));
+  }
   return {
     name: table.name,
     style: table.style,

@@ -28,7 +28,9 @@ function visualRows(words: OcrWord[]): Row[] {
   const rows: OcrWord[][] = [];
   for (const word of [...words].sort((a, b) => centreY(a) - centreY(b))) {
     const row = rows[rows.length - 1];
-    if (row && Math.abs(centreY(row[0]) - centreY(word)) < boxHeight(word.bbox) / 2) row.push(word);
+    // Against the taller of the two: a dash or a dot is a flat box whose own half height would start a row of its own.
+    const reach = Math.max(boxHeight(word.bbox), boxHeight(row?.[0].bbox ?? word.bbox)) / 2;
+    if (row && Math.abs(centreY(row[0]) - centreY(word)) < reach) row.push(word);
     else rows.push([word]);
   }
   return rows.map((row) => {
@@ -66,6 +68,9 @@ function placeCells(row: Row, columns: { x1: number; x2: number }[]): number[] |
 
 const isTableRow = (row: Row) =>
   row.cells.length >= 2 && row.cells.every((cell) => cell.words.length <= MAX_WORDS_PER_CELL);
+/** A row that goes on with a table already begun may have one long cell (a comment column), if its cells keep to the table's columns. */
+const mayContinue = (row: Row) =>
+  row.cells.length >= 2 && row.cells.filter((cell) => cell.words.length > MAX_WORDS_PER_CELL).length <= 1;
 
 /**
  * Whether the run's columns are columns: at least two of them, and two thirds of them, have a cell in
@@ -111,9 +116,10 @@ function findAlignedTables(words: OcrWord[]): PageRegion[] {
     while (next < rows.length) {
       const row = rows[next];
       const previous = run[run.length - 1].row;
-      if (!isTableRow(row) || row.top - previous.bottom > 2.5 * boxHeight([0, previous.top, 0, previous.bottom])) break;
+      if (!mayContinue(row) || row.top - previous.bottom > 2.5 * boxHeight([0, previous.top, 0, previous.bottom]))
+        break;
       const placed = placeCells(row, columns);
-      if (!placed) break;
+      if (!placed || (!isTableRow(row) && placed.includes(-1))) break;
       placed.forEach((column, i) => {
         const cell = row.cells[i];
         if (column < 0) {

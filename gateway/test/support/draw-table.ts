@@ -36,13 +36,14 @@ export interface TablePageOptions extends Degradation {
   font?: FontKind;
   /** Text size in pixels (default 20). */
   size?: number;
-  width?: number;
   height?: number;
   /** A heading and a paragraph drawn above the table (none: the table starts at the top). */
   heading?: string;
   paragraph?: string[];
   /** Lines drawn below the table. */
   after?: string[];
+  /** Page width (default: A4 at 150 DPI, wider when the table needs it). */
+  width?: number;
   /** Column widths (pixels); default: the widest text of each column plus padding. */
   columnWidths?: number[];
 }
@@ -65,7 +66,6 @@ export function tableColumnWidths(
 export async function drawTablePage(rows: string[][], options: TablePageOptions): Promise<DrawnTablePage> {
   const size = options.size ?? 20;
   const font = options.font ?? 'sans';
-  const width = options.width ?? 1240;
   const height = options.height ?? 1754;
   const left = 80;
   const padX = options.style === 'grid' ? size * 0.6 : 0;
@@ -73,6 +73,8 @@ export async function drawTablePage(rows: string[][], options: TablePageOptions)
   const columns = Math.max(...rows.map((row) => row.length));
   const widths = options.columnWidths ?? tableColumnWidths(rows, options);
   const xs = widths.reduce<number[]>((at, w, i) => [...at, at[i] + w + gap], [left]);
+  // An A4 page at 150 DPI, or wider for a wide table: no cell is cut off at the page's edge.
+  const width = options.width ?? Math.max(1240, Math.ceil(xs[columns - 1] + widths[columns - 1] + left));
   const lines: TextLineSpec[] = [];
   let y = 90;
   if (options.heading) {
