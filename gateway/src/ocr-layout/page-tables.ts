@@ -3,6 +3,7 @@ import { boxCorners } from './box-corners.js';
 import { documentRegions } from './document-regions.js';
 import type { OcrPage } from './ocr-page.js';
 import { wireTableCells } from './wire-table-cells.js';
+import { markdownTable } from './table-markup.js';
 
 /** Each page's tables, found as in Mistral's form (words inside pictures and running headers left out), for SPEC's form. */
 export function pageTables(pages: OcrPage[]): SpecOcrTable[][] {
@@ -16,6 +17,7 @@ export function pageTables(pages: OcrPage[]): SpecOcrTable[][] {
         ...boxCorners(table.bbox),
         ruling: table.ruling ?? 'unruled',
         rows: table.rows ?? [],
+        markdown: markdownTable(table.rows ?? []),
         cells: wireTableCells(table.cells ?? []),
         continues_previous_page: table.continues !== undefined,
       })),

@@ -27,6 +27,9 @@ export const SpecOcrTableSchema = Type.Object({
   bottom_right_y: Type.Integer(),
   ruling: TableRulingSchema,
   rows: Type.Array(Type.Array(Type.String()), { description: 'Cell texts row by row; row 0 is the header.' }),
+  markdown: Type.String({
+    description: "The table as a GitHub-flavoured Markdown table, as the page markdown of Mistral's form has it.",
+  }),
   cells: Type.Array(OcrTableCellSchema),
   continues_previous_page: Type.Boolean({
     description:
