@@ -22,7 +22,7 @@ export function OcrTablesPanel({ tables }: { tables: OcrTable[] }) {
             data-testid="ocr-table"
             aria-label={`Table ${index + 1}`}
           >
-            <div className="row">
+            <div className="row ocr-table-head">
               <span className="small grow">
                 <strong>Table {index + 1}</strong> · {table.rows.length} rows × {header.length} columns ·{' '}
                 {table.ruling === 'ruled' ? 'ruled' : 'unruled'}
