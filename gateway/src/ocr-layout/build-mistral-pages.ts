@@ -1,8 +1,6 @@
 import type { BoxCoordinates, OcrPage, OcrWord } from './ocr-page.js';
-import { LIST_MARKER } from './classify-regions.js';
-import { boxCorners } from './box-corners.js';
-import { documentRegions } from './document-regions.js';
-import { wireTableCells } from './wire-table-cells.js';
+import { documentRegions, LIST_MARKER } from './classify-regions.js';
+import { boxCorners } from './box-geometry.js';
 import type {
   OcrPageBlock,
   OcrPageObject,
@@ -10,7 +8,7 @@ import type {
   WordConfidence,
 } from '../wire/mistral-ocr-response-schema.js';
 import type { PageRegion } from './page-regions.js';
-import { htmlTable, markdownTable } from './table-markup.js';
+import { htmlTable, markdownTable, wireTableCells } from './table-markup.js';
 import { languageApart } from './block-languages.js';
 import { joinWords } from './join-words.js';
 import { pageLanguageFields } from './page-language-fields.js';

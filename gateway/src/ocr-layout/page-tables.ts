@@ -1,9 +1,8 @@
 import type { SpecOcrTable } from '../wire/ocr-table-schema.js';
-import { boxCorners } from './box-corners.js';
-import { documentRegions } from './document-regions.js';
+import { boxCorners } from './box-geometry.js';
+import { documentRegions } from './classify-regions.js';
 import type { OcrPage } from './ocr-page.js';
-import { wireTableCells } from './wire-table-cells.js';
-import { markdownTable } from './table-markup.js';
+import { markdownTable, wireTableCells } from './table-markup.js';
 
 /** Each page's tables, found as in Mistral's form (words inside pictures and running headers left out), for SPEC's form. */
 export function pageTables(pages: OcrPage[]): SpecOcrTable[][] {
