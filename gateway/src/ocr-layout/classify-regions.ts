@@ -1,5 +1,5 @@
 import type { BoxCoordinates, OcrLine, OcrPage, OcrWord } from './ocr-page.js';
-import { findTables } from './find-tables.js';
+import { findTables, RULE_GLYPHS } from './find-tables.js';
 import { bodyLineHeight, boxHeight, unionBox } from './box-geometry.js';
 import type { PageRegion, RegionType } from './page-regions.js';
 
@@ -226,7 +226,13 @@ export function classifyRegions(
     ...[...bands.header, ...bands.footer].flatMap((line) => line.words),
     ...allLines.flatMap(pictureWords),
   ]);
-  const body = bodyLineHeight(allLines.filter((line) => !line.words.some((word) => banded.has(word))));
+  // A table's rules read as glyphs (`|`) stand a whole row high: they would make its rows look taller than its text.
+  const ruleGlyphs = new Set(allLines.flatMap((line) => line.words.filter((word) => RULE_GLYPHS.test(word.text))));
+  const body = bodyLineHeight(
+    allLines
+      .filter((line) => !line.words.some((word) => banded.has(word)))
+      .flatMap((line) => remainder(line, ruleGlyphs) ?? []),
+  );
   const tables = findTables(
     allLines.flatMap((line) => line.words).filter((word) => !banded.has(word)),
     page.rules,

@@ -127,7 +127,7 @@ function connectedGrids(rules: PageRules): { horizontal: Rule[]; vertical: Rule[
 const centre = (box: BoxCoordinates) => [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2] as const;
 
 /** What the engine makes of a drawn rule it reads as a glyph (`|`, `[`, `!`): no text of the cell's. */
-const RULE_GLYPHS = /^[|[\]!]+$/;
+export const RULE_GLYPHS = /^[|[\]!]+$/;
 const withoutRuleGlyphs = (text: string) => text.replace(/^[|[\]]+|[|[\]]+$/g, '');
 
 /** Words in reading order (top to bottom by line, left to right) joined as a cell's text, rules read as glyphs left out. */
