@@ -84,6 +84,8 @@ function columnsRecur(placedRows: number[][], columnCount: number): boolean {
   return recurring >= 2 && recurring * 3 >= columnCount * 2;
 }
 
+/** A ruled table's cells hold this many words on average at most; more is prose between rules. */
+const MAX_WORDS_PER_RULED_CELL = 12;
 /** Rules this close (pixels) meet; grid lines this close are one line (a double rule). */
 const TOLERANCE = 6;
 
@@ -151,7 +153,8 @@ function cellText(held: OcrWord[]): string {
  * grid's outer edge counts where no frame is drawn), and each word belongs to the cell its centre
  * falls in. Where no vertical rule crosses a row between two columns, those cells are one spanning
  * cell. Rows that hold no word (the gap of a double rule) are left out; a grid with fewer than two
- * rows of words or one column of words (a frame around a paragraph) is no table.
+ * rows of words or one column of words (a frame around a paragraph), or with more than 12 words a
+ * cell on average (columns of prose between a rule under the header and one over the footer), is no table.
  */
 function findRuledTables(words: OcrWord[], rules: PageRules): PageRegion[] {
   const tables: PageRegion[] = [];
@@ -203,8 +206,11 @@ function findRuledTables(words: OcrWord[], rules: PageRules): PageRegion[] {
       lines.push(makeLine(rowWords));
       row++;
     }
-    const columnsWithText = new Set(cells.filter((cell) => cell.text).map((cell) => cell.col));
-    if (row < 2 || columnsWithText.size < 2) continue;
+    const filled = cells.filter((cell) => cell.text);
+    const columnsWithText = new Set(filled.map((cell) => cell.col));
+    const wordsPerCell = lines.reduce((sum, line) => sum + line.words.length, 0) / Math.max(1, filled.length);
+    // Rules around columns of prose (a gutter rule between rules under a header and over a footer) are no table.
+    if (row < 2 || columnsWithText.size < 2 || wordsPerCell > MAX_WORDS_PER_RULED_CELL) continue;
     const columns = xs.length - 1;
     const rows = Array.from({ length: row }, (_, at) => {
       const texts = new Array<string>(columns).fill('');

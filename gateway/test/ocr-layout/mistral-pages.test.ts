@@ -605,4 +605,20 @@ describe('tables: drawn grids and tables running over pages', () => {
     ]);
     expect(table.cells![0]).toMatchObject({ top_left_x: 90, top_left_y: 90, bottom_right_x: 290, bottom_right_y: 130 });
   });
+
+  it('columns of prose in a ruled frame are no table', () => {
+    const prose = 'the committee met on Tuesday and agreed to publish the figures';
+    const lines = Array.from({ length: 6 }, (_, at) => [
+      line(prose, 100, 120 + at * 30),
+      line(prose, 720, 120 + at * 30),
+    ]);
+    const columns = page([block(lines.map(([left]) => left)), block(lines.map(([, right]) => right))]);
+    columns.rules = {
+      horizontal: [90, 200, 300].map((at) => ({ at, from: 90, to: 1400 })),
+      vertical: [90, 700, 1400].map((at) => ({ at, from: 90, to: 300 })),
+    };
+    columns.width = 1500;
+    const [result] = buildMistralPages([columns], extras(1), options);
+    expect(result.blocks!.some((block) => block.type === 'table')).toBe(false);
+  });
 });
