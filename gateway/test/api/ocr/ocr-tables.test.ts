@@ -131,6 +131,14 @@ describe('tables in POST /v1/ocr', () => {
     }
   });
 
+  it("SPEC's form with include_tables: each page's tables with rows, Markdown and cells (what the console's inspector draws)", async () => {
+    const body = await json(await ocr({ image: dataUrl(unruled.image), include_tables: true, return_bboxes: false }));
+    const [table] = body.pages[0].tables;
+    expect(table).toMatchObject({ ruling: 'unruled', continues_previous_page: false, rows: unruled.rows });
+    expect(table.markdown).toMatch(/^\| Countries \| Coordinates \| Time zone \| Comments \|\n\| --- \|/);
+    expect(table.cells).toHaveLength(unruled.cells.length);
+  });
+
   it('a table running on to a second page: the second part continues the first, under its header row', async () => {
     const body = await json(
       await ocr({
