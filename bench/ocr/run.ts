@@ -7,9 +7,11 @@
  * latency through `POST /v1/ocr` on the built gateway (p50/p95, needs `npm run build:gateway`).
  * Languages (bench/ocr/language-accuracy.ts): per-language CER on real translated text, the gateway told
  * nothing beside the command given the right language; --no-languages leaves it out, --languages-only runs it alone.
+ * Tables (bench/ocr/table-accuracy.ts): cell accuracy and row/column structure on tables of real data, ruled,
+ * unruled and over two pages; --no-tables leaves it out, --tables-only runs it alone (--tables <name>,... some of them).
  * Pages/s per category is measured one page at a time and, unless --no-pairs, two at a time (the category's pages in pairs).
  *   npx tsx bench/ocr/run.ts [--quick] [--pages] [--no-wasm] [--no-pairs] [--accuracy-only] [--throughput-only] [--no-http]
- *     [--no-languages] [--languages-only] [--languages <code>[,<code>...]]
+ *     [--no-languages] [--languages-only] [--languages <code>[,<code>...]] [--no-tables] [--tables-only] [--tables <name>,...]
  *     [--only <category>[,<category>...]] [--dump <dir>]
  * --only keeps the named categories (or pages); --dump writes each engine's text per page beside the truth.
  */
@@ -32,6 +34,7 @@ import { benchPages, type BenchPage } from './pages.js';
 import { realPages } from './real-pages.js';
 import { measureStructuredFields } from './structured-fields.js';
 import { measureLanguages } from './language-accuracy.js';
+import { measureTables } from './table-accuracy.js';
 
 const exec = promisify(execFile);
 const args = process.argv.slice(2);
@@ -285,8 +288,20 @@ try {
     console.log(
       'No `tesseract` command on this machine (apt-get install tesseract-ocr): measuring tesseract.js alone.',
     );
-  const languagesOnly = args.includes('--languages-only');
-  if (native && !args.includes('--throughput-only') && !args.includes('--no-languages'))
+  const languagesOnly = args.includes('--languages-only') || args.includes('--tables-only');
+  if (
+    native &&
+    !args.includes('--throughput-only') &&
+    !args.includes('--no-tables') &&
+    !args.includes('--languages-only')
+  )
+    await measureTables(keep(gatewayEngine('native')), dir, { only: option('--tables')?.split(',') });
+  if (
+    native &&
+    !args.includes('--throughput-only') &&
+    !args.includes('--no-languages') &&
+    !args.includes('--tables-only')
+  )
     await measureLanguages(keep(gatewayEngine('native')), dir, {
       quick,
       perPage: args.includes('--pages'),

@@ -11,6 +11,7 @@ import type {
   PdfPageContent,
   PdfPageJob,
   PdfRenderJob,
+  PageDrawing,
   PicturesJob,
   RenderedPdfPage,
 } from './work-pool/media-tasks.js';
@@ -150,14 +151,17 @@ export class MediaDecoder {
     return this.run<ImageJob, ImageColours>('imageColours', { bytes, mediaType, maxPixels }, signal);
   }
 
-  /** The picture areas (photos, charts, drawings) of a page image that no word covers, top to bottom (see findFigures). */
+  /**
+   * The picture areas (photos, charts, drawings) of a page image that no word covers, top to bottom
+   * (see findFigures), and its ruled lines (see findRules).
+   */
   findPictures(
     image: GrayImage,
     words: BoxCoordinates[],
     minSize: number | null,
     signal: AbortSignal,
-  ): Promise<BoxCoordinates[]> {
-    return this.run<PicturesJob, BoxCoordinates[]>('pagePictures', { image, words, minSize }, signal);
+  ): Promise<PageDrawing> {
+    return this.run<PicturesJob, PageDrawing>('pagePictures', { image, words, minSize }, signal);
   }
 
   /** `boxes` cut out of an image (in its colours) or a gray page image, as JPEGs. */

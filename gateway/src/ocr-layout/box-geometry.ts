@@ -58,3 +58,11 @@ export function makeBlock(lines: OcrLine[], kind?: OcrBlock['kind']): OcrBlock {
 export function bodyLineHeight(lines: OcrLine[]): number {
   return median(lines.flatMap((line) => line.words.map(() => boxHeight(line.bbox))));
 }
+
+/** A box as Mistral's answers give one: whole pixels, top-left and bottom-right corners. */
+export const boxCorners = (bbox: BoxCoordinates) => ({
+  top_left_x: Math.round(bbox[0]),
+  top_left_y: Math.round(bbox[1]),
+  bottom_right_x: Math.round(bbox[2]),
+  bottom_right_y: Math.round(bbox[3]),
+});

@@ -1,5 +1,6 @@
 import type { BoxCoordinates, OcrPage, OcrWord } from './ocr-page.js';
-import { classifyRegions, findPageBands, LIST_MARKER } from './classify-regions.js';
+import { documentRegions, LIST_MARKER } from './classify-regions.js';
+import { boxCorners } from './box-geometry.js';
 import type {
   OcrPageBlock,
   OcrPageObject,
@@ -7,7 +8,7 @@ import type {
   WordConfidence,
 } from '../wire/mistral-ocr-response-schema.js';
 import type { PageRegion } from './page-regions.js';
-import { htmlTable, markdownTable } from './table-markup.js';
+import { htmlTable, markdownTable, wireTableCells } from './table-markup.js';
 import { languageApart } from './block-languages.js';
 import { joinWords } from './join-words.js';
 import { pageLanguageFields } from './page-language-fields.js';
@@ -104,13 +105,6 @@ function blockConfidence(words: OcrWord[]) {
   };
 }
 
-const toCorners = (bbox: BoxCoordinates) => ({
-  top_left_x: Math.round(bbox[0]),
-  top_left_y: Math.round(bbox[1]),
-  bottom_right_x: Math.round(bbox[2]),
-  bottom_right_y: Math.round(bbox[3]),
-});
-
 /**
  * Mistral-style pages from an OCR result: markdown (headings, paragraphs, lists, tables inline or
  * apart, figures linked as ![img-n.jpeg](img-n.jpeg)), header and footer apart when asked, typed
@@ -123,13 +117,16 @@ export function buildMistralPages(
   extras: PageExtras[],
   options: MistralPageOptions,
 ): OcrPageObject[] {
-  const bands = findPageBands(pages);
+  const withLayout = pages.map((page, position) => page.blocks.length > 0 || extras[position].figures.length > 0);
+  const pageRegions = documentRegions(
+    pages,
+    extras.map(({ figures, pictures }) => ({ figures: figures.map((figure) => figure.bbox), pictures })),
+  );
+  const tableIds = new Map<PageRegion, string>();
   let tableCount = 0;
   return pages.map((page, position) => {
-    const { figures, pictures, dpi } = extras[position];
-    const withLayout = page.blocks.length > 0 || figures.length > 0;
-    const figureBoxes = figures.map((figure) => figure.bbox);
-    const regions = withLayout ? classifyRegions(page, bands[position], figureBoxes, pictures ?? figureBoxes) : [];
+    const { figures, dpi } = extras[position];
+    const regions = pageRegions[position];
     const tables: OcrTableObject[] = [];
     const rendered: Rendered[] = regions.map((region) => {
       const words = region.lines.flatMap((line) => line.words);
@@ -154,11 +151,14 @@ export function buildMistralPages(
             return { type: region.type, markdown: table, content: table, words, region };
           }
           const id = `tbl-${tableCount++}.${options.tableFormat === 'html' ? 'html' : 'md'}`;
+          tableIds.set(region, id);
+          const continues = region.continues && tableIds.get(region.continues);
           const content = options.tableFormat === 'html' ? htmlTable(rows) : markdownTable(rows);
           tables.push({
             id,
             content,
             format: options.tableFormat,
+            ...(continues ? { continues_table_id: continues } : {}),
             ...(options.confidenceGranularity === 'word'
               ? { word_confidence_scores: wordConfidences(words, content) }
               : {}),
@@ -190,7 +190,7 @@ export function buildMistralPages(
         wordScores.push(...wordConfidences(part.words, part.markdown, markdown.length));
       markdown += part.markdown;
     }
-    if (!withLayout) markdown = page.text;
+    if (!withLayout[position]) markdown = page.text;
 
     const header = rendered.find((part) => part.type === 'header');
     const footer = rendered.find((part) => part.type === 'footer');
@@ -199,7 +199,7 @@ export function buildMistralPages(
     const object: OcrPageObject = {
       index: page.index,
       markdown,
-      images: figures.map((figure) => ({ id: figure.id, ...toCorners(figure.bbox) })),
+      images: figures.map((figure) => ({ id: figure.id, ...boxCorners(figure.bbox) })),
       tables,
       hyperlinks: [],
       header: options.extractHeader ? (header?.content ?? null) : null,
@@ -209,9 +209,13 @@ export function buildMistralPages(
     };
     if (options.includeBlocks) {
       object.blocks = rendered.map((part) => {
-        const block: OcrPageBlock = { type: part.type, content: part.content, ...toCorners(part.region.bbox) };
+        const block: OcrPageBlock = { type: part.type, content: part.content, ...boxCorners(part.region.bbox) };
         if (options.confidenceGranularity === 'block') block.confidence_scores = blockConfidence(part.words);
         if (part.tableId) block.table_id = part.tableId;
+        if (part.region.cells) block.cells = wireTableCells(part.region.cells);
+        if (part.region.ruling) block.table_ruling = part.region.ruling;
+        const continues = part.region.continues && tableIds.get(part.region.continues);
+        if (continues) block.continues_table_id = continues;
         if (part.imageId) block.image_id = part.imageId;
         const language = page.language && languageApart(part.content, page.language);
         if (language) block.language = language;

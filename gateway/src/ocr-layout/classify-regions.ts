@@ -1,5 +1,5 @@
 import type { BoxCoordinates, OcrLine, OcrPage, OcrWord } from './ocr-page.js';
-import { findTables } from './find-tables.js';
+import { findTables, RULE_GLYPHS } from './find-tables.js';
 import { bodyLineHeight, boxHeight, unionBox } from './box-geometry.js';
 import type { PageRegion, RegionType } from './page-regions.js';
 
@@ -226,8 +226,17 @@ export function classifyRegions(
     ...[...bands.header, ...bands.footer].flatMap((line) => line.words),
     ...allLines.flatMap(pictureWords),
   ]);
-  const body = bodyLineHeight(allLines.filter((line) => !line.words.some((word) => banded.has(word))));
-  const tables = findTables(allLines.flatMap((line) => line.words).filter((word) => !banded.has(word)));
+  // A table's rules read as glyphs (`|`) stand a whole row high: they would make its rows look taller than its text.
+  const ruleGlyphs = new Set(allLines.flatMap((line) => line.words.filter((word) => RULE_GLYPHS.test(word.text))));
+  const body = bodyLineHeight(
+    allLines
+      .filter((line) => !line.words.some((word) => banded.has(word)))
+      .flatMap((line) => remainder(line, ruleGlyphs) ?? []),
+  );
+  const tables = findTables(
+    allLines.flatMap((line) => line.words).filter((word) => !banded.has(word)),
+    page.rules,
+  );
   const taken = new Set<OcrWord>([...banded, ...tables.flatMap((table) => table.lines.flatMap((line) => line.words))]);
 
   const regions: PageRegion[] = [];
@@ -253,4 +262,83 @@ export function classifyRegions(
   const header = bands.header.length ? [region('header', bands.header)] : [];
   const footer = bands.footer.length ? [region('footer', bands.footer)] : [];
   return [...header, ...attachCaptions(regions, body), ...footer];
+}
+
+const BODY_EDGE = new Set<PageRegion['type']>(['header', 'footer']);
+
+/** Each column's horizontal extent, from its single-column cells. */
+function columnExtents(table: PageRegion): { x1: number; x2: number }[] {
+  const width = table.rows?.[0]?.length ?? 0;
+  return Array.from({ length: width }, (_, col) => {
+    const cells = (table.cells ?? []).filter((cell) => cell.col === col && cell.colSpan === 1);
+    return cells.length
+      ? { x1: Math.min(...cells.map((cell) => cell.bbox[0])), x2: Math.max(...cells.map((cell) => cell.bbox[2])) }
+      : { x1: NaN, x2: NaN };
+  });
+}
+
+/** Whether two tables have the same columns: as many, each overlapping its counterpart across the page. */
+function sameColumns(a: PageRegion, b: PageRegion): boolean {
+  const first = columnExtents(a);
+  const second = columnExtents(b);
+  return (
+    first.length >= 2 &&
+    first.length === second.length &&
+    first.every((column, at) => column.x1 < second[at].x2 && second[at].x1 < column.x2)
+  );
+}
+
+const rowKey = (row: string[]) => row.map((cell) => cell.replace(/\s+/g, ' ').trim().toLowerCase()).join('\u0000');
+
+/**
+ * Tables that run on across pages: when a page's last body region (before its footer) is a table and
+ * the next page's first body region (after its header) is a table with the same columns, the second
+ * continues the first (`continues` names the chain's first part). A continuing part that does not
+ * repeat the header row gets it as its row 0 (with no cells: it is not on that page), so each part is
+ * a whole table in itself and the joined table is the first part plus each continuing part's rows
+ * after row 0. Regions are returned as given, continuing parts replaced.
+ */
+function joinPageTables(pages: PageRegion[][]): PageRegion[][] {
+  const joined: PageRegion[][] = [];
+  for (const [position, regions] of pages.entries()) {
+    const previous = joined[position - 1]?.filter((region) => !BODY_EDGE.has(region.type)).at(-1);
+    const first = regions.find((region) => !BODY_EDGE.has(region.type));
+    if (previous?.type !== 'table' || first?.type !== 'table' || !sameColumns(previous, first)) {
+      joined.push(regions);
+      continue;
+    }
+    const root = previous.continues ?? previous;
+    const header = root.rows![0];
+    const repeats = rowKey(first.rows![0]) === rowKey(header);
+    const continuing: PageRegion = repeats
+      ? { ...first, continues: root }
+      : {
+          ...first,
+          continues: root,
+          rows: [header, ...first.rows!],
+          cells: first.cells?.map((cell) => ({ ...cell, row: cell.row + 1 })),
+        };
+    joined.push(regions.map((region) => (region === first ? continuing : region)));
+  }
+  return joined;
+}
+
+/**
+ * Every page cut into typed regions in reading order (see classifyRegions), running headers and
+ * footers found across the pages and tables that run on from one page to the next joined (see
+ * joinPageTables). `figures` per page are the pictures returned as figures; `pictures` all picture
+ * areas. A page with neither blocks nor figures (text without layout) has no regions.
+ */
+export function documentRegions(
+  pages: OcrPage[],
+  drawings: { figures: BoxCoordinates[]; pictures?: BoxCoordinates[] }[],
+): PageRegion[][] {
+  const bands = findPageBands(pages);
+  return joinPageTables(
+    pages.map((page, position) => {
+      const { figures, pictures } = drawings[position];
+      const withLayout = page.blocks.length > 0 || figures.length > 0;
+      return withLayout ? classifyRegions(page, bands[position], figures, pictures ?? figures) : [];
+    }),
+  );
 }

@@ -1,3 +1,5 @@
+import type { PageRules } from './page-rules.js';
+
 /** An 8-bit grayscale image, one byte per pixel, row-major. */
 export interface GrayImage {
   data: Uint8Array;
@@ -56,6 +58,8 @@ export interface OcrPage {
   dpi?: number;
   /** Picture areas (photos, charts, drawings: see findFigures), top to bottom, when the request asked for them. */
   pictures?: BoxCoordinates[];
+  /** The page's drawn rules (table grids, underlines), found with its pictures. */
+  rules?: PageRules;
   /** The language the page was read in (recognised pages only). */
   language?: PageLanguage;
   /** The page image as it was read, kept when the request asked for it and the page has pictures. */

@@ -12,4 +12,19 @@ export interface PageRegion {
   level?: number;
   /** Cell texts, row by row (the first row is the header), for a table. */
   rows?: string[][];
+  /** A table's cells with their boxes (what `rows` holds, placed on the page). */
+  cells?: TableCell[];
+  /** How a table was found: by its drawn grid, or by words lining up in columns. */
+  ruling?: 'ruled' | 'unruled';
+  /** The table on an earlier page that this one continues (the first part of the chain). */
+  continues?: PageRegion;
+}
+
+/** One cell of a table: its row and column in `rows` (0-based), the columns it spans, its text and box. */
+export interface TableCell {
+  row: number;
+  col: number;
+  colSpan: number;
+  text: string;
+  bbox: BoxCoordinates;
 }

@@ -1,3 +1,7 @@
+import type { OcrTableCell } from '../wire/ocr-table-schema.js';
+import { boxCorners } from './box-geometry.js';
+import type { TableCell } from './page-regions.js';
+
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -18,3 +22,13 @@ export function htmlTable(rows: string[][]): string {
     .map((cells) => row(cells, 'td'))
     .join('')}</table>`;
 }
+
+/** A table's cells as the answers carry them (`col_span`, corner coordinates). */
+export const wireTableCells = (cells: TableCell[]): OcrTableCell[] =>
+  cells.map((cell) => ({
+    row: cell.row,
+    col: cell.col,
+    col_span: cell.colSpan,
+    text: cell.text,
+    ...boxCorners(cell.bbox),
+  }));

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BlockLanguageField, PageLanguageFields } from './ocr-page-language-schema.js';
+import { OcrTableCellSchema, TableRulingSchema } from './ocr-table-schema.js';
 
 /**
  * Mistral's OCR response, the one source of its types (the route's response schema and the builders'
@@ -22,6 +23,15 @@ export const BlockConfidenceSchema = Type.Object({
   block_type_confidence_score: Nullable(Type.Number()),
 });
 
+const TableExtensionFields = {
+  continues_table_id: Type.Optional(
+    Type.String({
+      description:
+        "Not in Mistral's API: this table continues the one on an earlier page with this id (same columns); its header row is that table's.",
+    }),
+  ),
+};
+
 export const OcrPageBlockSchema = Type.Object({
   type: Type.Union(
     ['title', 'text', 'list', 'table', 'caption', 'image', 'header', 'footer'].map((type) => Type.Literal(type)),
@@ -34,6 +44,13 @@ export const OcrPageBlockSchema = Type.Object({
   confidence_scores: Type.Optional(Nullable(BlockConfidenceSchema)),
   table_id: Type.Optional(Nullable(Type.String())),
   image_id: Type.Optional(Type.String({ description: 'Present on image blocks.' })),
+  cells: Type.Optional(
+    Type.Array(OcrTableCellSchema, {
+      description: "Not in Mistral's API: a table block's cells with their boxes, row by row.",
+    }),
+  ),
+  table_ruling: Type.Optional(TableRulingSchema),
+  ...TableExtensionFields,
   ...BlockLanguageField,
 });
 
@@ -56,6 +73,7 @@ export const OcrTableObjectSchema = Type.Object({
   content: Type.String(),
   format: Type.Union([Type.Literal('markdown'), Type.Literal('html')]),
   word_confidence_scores: Type.Optional(Nullable(Type.Array(WordConfidenceSchema))),
+  ...TableExtensionFields,
 });
 
 export const OcrPageConfidenceSchema = Type.Object({

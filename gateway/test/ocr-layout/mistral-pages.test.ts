@@ -481,3 +481,144 @@ describe('figure regions on a page image', () => {
     expect(findFigures(canvas(800, 1000).image, [], 60)).toEqual([]);
   });
 });
+
+describe('tables: drawn grids and tables running over pages', () => {
+  const extras = (count: number): PageExtras[] => Array.from({ length: count }, () => ({ figures: [], dpi: 72 }));
+  const options = { ...OPTIONS, tableFormat: 'markdown' as const, includeBlocks: true };
+  const tableRows = (first: number, count: number, y: number) =>
+    Array.from({ length: count }, (_, at) =>
+      row(
+        [
+          [`${first + at}`, 100],
+          [`${300 + first + at}.5`, 300],
+          [`${at % 3}`, 500],
+        ],
+        y + at * 30,
+      ),
+    );
+  const header = (y: number) =>
+    row(
+      [
+        ['Year', 100],
+        ['Mean', 300],
+        ['Rank', 500],
+      ],
+      y,
+    );
+
+  it('a part on the next page that repeats the header continues the table without a second header', () => {
+    const first = page([
+      block([line('Yearly means', 100, 100, 30)]),
+      block([header(1000), ...tableRows(1990, 10, 1030)]),
+    ]);
+    const second = page([block([header(100), ...tableRows(2000, 5, 130)])], 1);
+    const [one, two] = buildMistralPages([first, second], extras(2), options);
+    expect(one.tables.map((table) => table.id)).toEqual(['tbl-0.md']);
+    expect(two.tables[0]).toMatchObject({ id: 'tbl-1.md', continues_table_id: 'tbl-0.md' });
+    expect(two.tables[0].content.split('\n')).toHaveLength(7);
+    expect(two.tables[0].content).toMatch(/^\| Year \| Mean \| Rank \|\n\| --- \| --- \| --- \|\n\| 2000 \|/);
+    const cells = two.blocks!.find((block) => block.type === 'table')!.cells!;
+    expect(cells.filter((cell) => cell.row === 0).map((cell) => cell.text)).toEqual(['Year', 'Mean', 'Rank']);
+  });
+
+  it('a table with other columns on the next page is a table of its own', () => {
+    const first = page([block([header(1000), ...tableRows(1990, 10, 1030)])]);
+    const other = row(
+      [
+        ['Code', 100],
+        ['Name', 400],
+      ],
+      100,
+    );
+    const second = page(
+      [
+        block([
+          other,
+          ...['AD Andorra', 'AE Emirates', 'AF Afghanistan'].map((text, at) =>
+            row(
+              [
+                [text.split(' ')[0], 100],
+                [text.split(' ')[1], 400],
+              ],
+              130 + at * 30,
+            ),
+          ),
+        ]),
+      ],
+      1,
+    );
+    const [, two] = buildMistralPages([first, second], extras(2), options);
+    expect(two.tables[0].continues_table_id).toBeUndefined();
+    expect(two.tables[0].content).toMatch(/^\| Code \| Name \|/);
+  });
+
+  it('a drawn grid is a table cell by cell, a row without a divider one spanning cell', () => {
+    // Rules at x 90, 290, 490, 690 and y 90, 130, 170, 210; the last row has no divider at x 290 (a merged cell).
+    const rows = [
+      row(
+        [
+          ['Name', 100],
+          ['Kind', 300],
+          ['Size', 500],
+        ],
+        100,
+      ),
+      row(
+        [
+          ['alpha', 100],
+          ['file', 300],
+          ['12', 500],
+        ],
+        140,
+      ),
+      row(
+        [
+          ['beta', 100],
+          ['merged', 200],
+          ['7', 500],
+        ],
+        180,
+      ),
+    ];
+    const grid = page([block(rows)]);
+    grid.rules = {
+      horizontal: [90, 130, 170, 210].map((at) => ({ at, from: 90, to: 690 })),
+      vertical: [
+        { at: 90, from: 90, to: 210 },
+        { at: 290, from: 90, to: 170 },
+        { at: 490, from: 90, to: 210 },
+        { at: 690, from: 90, to: 210 },
+      ],
+    };
+    const [result] = buildMistralPages([grid], extras(1), options);
+    const table = result.blocks!.find((block) => block.type === 'table')!;
+    expect(table.table_ruling).toBe('ruled');
+    expect(table.cells!.map((cell) => [cell.row, cell.col, cell.col_span, cell.text])).toEqual([
+      [0, 0, 1, 'Name'],
+      [0, 1, 1, 'Kind'],
+      [0, 2, 1, 'Size'],
+      [1, 0, 1, 'alpha'],
+      [1, 1, 1, 'file'],
+      [1, 2, 1, '12'],
+      [2, 0, 2, 'beta merged'],
+      [2, 2, 1, '7'],
+    ]);
+    expect(table.cells![0]).toMatchObject({ top_left_x: 90, top_left_y: 90, bottom_right_x: 290, bottom_right_y: 130 });
+  });
+
+  it('columns of prose in a ruled frame are no table', () => {
+    const prose = 'the committee met on Tuesday and agreed to publish the figures';
+    const lines = Array.from({ length: 6 }, (_, at) => [
+      line(prose, 100, 120 + at * 30),
+      line(prose, 720, 120 + at * 30),
+    ]);
+    const columns = page([block(lines.map(([left]) => left)), block(lines.map(([, right]) => right))]);
+    columns.rules = {
+      horizontal: [90, 200, 300].map((at) => ({ at, from: 90, to: 1400 })),
+      vertical: [90, 700, 1400].map((at) => ({ at, from: 90, to: 300 })),
+    };
+    columns.width = 1500;
+    const [result] = buildMistralPages([columns], extras(1), options);
+    expect(result.blocks!.some((block) => block.type === 'table')).toBe(false);
+  });
+});

@@ -103,6 +103,7 @@ export function fromJson(body: OcrBodyType): OcrRequest {
     structuredOutput: body.structured_output ?? false,
     schema: body.schema,
     granularity: body.granularity ?? 'word',
+    includeTables: body.include_tables ?? false,
     pages: pageList(body.pages),
     languages: body.languages ?? undefined,
   };
@@ -130,7 +131,7 @@ function languageList(value: string | undefined): string[] | undefined {
   return languages;
 }
 
-/** Multipart fields: file, model, return_bboxes, structured_output, schema (JSON text), granularity, pages, languages. */
+/** Multipart fields: file, model, return_bboxes, structured_output, schema (JSON text), granularity, include_tables, pages, languages. */
 export async function fromMultipart(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -176,6 +177,7 @@ export async function fromMultipart(
     structuredOutput: booleanField(fields, 'structured_output') ?? false,
     schema,
     granularity: granularity as BoxGranularity,
+    includeTables: booleanField(fields, 'include_tables') ?? false,
     pages,
     languages: languageList(fields.languages),
   };

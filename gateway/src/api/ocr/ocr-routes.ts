@@ -29,12 +29,13 @@ export const ocrRoutes: FastifyPluginAsyncTypebox<{ ocr: OcrService; uploads: Up
 ) => {
   async function handle(request: FastifyRequest, reply: FastifyReply, input: OcrRequest) {
     const read = await ocr.read(input, ocrCall(request, reply));
-    const pages = read.result.pages.map((page) => ({
+    const pages = read.result.pages.map((page, position) => ({
       index: page.index,
       width: page.width,
       height: page.height,
       text: page.text,
       source: page.source,
+      ...(read.tables ? { tables: read.tables[position] } : {}),
       ...pageLanguageFields(page),
     }));
     return {

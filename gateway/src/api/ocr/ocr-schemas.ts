@@ -1,3 +1,4 @@
+import { SpecOcrTableSchema } from '../../wire/ocr-table-schema.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { MissingFieldSchema, MistralOcrResponseSchema } from '../../wire/mistral-ocr-response-schema.js';
 import { UsageWith } from '../../wire/usage-schema.js';
@@ -67,6 +68,12 @@ export const OcrBody = Type.Object(
     structured_output: Type.Optional(Type.Boolean()),
     schema: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     granularity: Type.Optional(Granularity),
+    include_tables: Type.Optional(
+      Type.Boolean({
+        description:
+          "SPEC's form (an extension): each page's tables in `pages[].tables`, with cell texts and cell boxes (Mistral's form has them in its table blocks).",
+      }),
+    ),
     pages: Type.Optional(
       Nullable(
         Type.Union([Type.Array(Type.Integer({ minimum: 0 }), { maxItems: 1000 }), Type.String({ maxLength: 10_000 })], {
@@ -146,6 +153,7 @@ export const SpecOcrResultSchema = Type.Object(
           height: Type.Integer(),
           text: Type.String(),
           source: Type.Union([Type.Literal('ocr'), Type.Literal('text_layer')]),
+          tables: Type.Optional(Type.Array(SpecOcrTableSchema, { description: 'With include_tables.' })),
           ...PageLanguageFields,
         }),
       ),

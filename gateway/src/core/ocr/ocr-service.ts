@@ -20,6 +20,8 @@ import { processMistralOcr, type MistralOcrInput } from './process-mistral-ocr.j
 import type { OcrAdmission } from './ocr-admission.js';
 import { recogniseDocument } from './recognise-document.js';
 import { selectBoxes, type BoxGranularity, type SelectedBox } from './select-boxes.js';
+import { pageTables } from '../../ocr-layout/page-tables.js';
+import type { SpecOcrTable } from '../../wire/ocr-table-schema.js';
 import type { MediaDecoder, RenderedPage } from '../../media/media-decoder.js';
 import type { StageTracer } from '../../providers/contracts/stage-tracer.js';
 
@@ -32,6 +34,8 @@ export interface OcrRequest {
   structuredOutput: boolean;
   schema?: Record<string, unknown>;
   granularity: BoxGranularity;
+  /** Each page's tables with their cells (found with the page's ruled lines, which asks the provider for its drawing). */
+  includeTables?: boolean;
   pages?: number[];
   /** The document's languages as the client named them (see the provider's OcrRequest.languages); absent: detected. */
   languages?: string[];
@@ -43,6 +47,8 @@ export interface OcrOutcome {
   /** Every page's text, pages apart by a blank line. */
   text: string;
   boxes?: { bboxes: SelectedBox[]; granularity: BoxGranularity };
+  /** Per page, with includeTables. */
+  tables?: SpecOcrTable[][];
   /** Schema-shaped data (`schema`), or the layout as data (`structured_output` alone). */
   structured?: { data: Record<string, unknown>; method: 'language_model' | 'extractor' | 'layout' };
   /** How a schema was filled: the fields left null with their reasons, who filled it, and the chat model's tokens. */
@@ -103,7 +109,14 @@ export class OcrService {
     const { result, route: served } = await recogniseDocument(
       this.services,
       route,
-      { source: request.source, pages: request.pages, languages: request.languages, param: 'image', keyId },
+      {
+        source: request.source,
+        pages: request.pages,
+        languages: request.languages,
+        param: 'image',
+        keyId,
+        ...(request.includeTables ? { pictures: { minSize: null, keepImages: false } } : {}),
+      },
       signal,
     );
     meter.charge(served, NO_TOKENS);
@@ -114,6 +127,7 @@ export class OcrService {
       ...(request.returnBboxes
         ? { boxes: { bboxes: selectBoxes(result, request.granularity), granularity: request.granularity } }
         : {}),
+      ...(request.includeTables ? { tables: pageTables(result.pages) } : {}),
     };
     if (request.schema && validate) {
       const filled = await fillSchemaStrictly(

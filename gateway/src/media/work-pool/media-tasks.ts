@@ -5,6 +5,8 @@ import { openPdf, type PDFDocumentProxy } from '../pdf/open-pdf.js';
 import { readTextLayer } from '../pdf/read-text-layer.js';
 import { pdfPageSize, renderPdfPage } from '../pdf/render-pdf-page.js';
 import { findFigures } from '../../ocr-layout/find-figures.js';
+import { findRules } from '../../ocr-layout/find-rules.js';
+import type { PageRules } from '../../ocr-layout/page-rules.js';
 import type { BoxCoordinates, OcrWord } from '../../ocr-layout/ocr-page.js';
 import { MediaError } from '../media-error.js';
 import { sharedGray, workTask } from './work-task.js';
@@ -162,10 +164,15 @@ export interface PicturesJob {
   minSize: number | null;
 }
 
-/** The picture areas of a page image (see findFigures). */
-export const pagePictures = workTask(({ image, words, minSize }: PicturesJob): BoxCoordinates[] => {
+export interface PageDrawing {
+  pictures: BoxCoordinates[];
+  rules: PageRules;
+}
+
+/** The picture areas of a page image (see findFigures) and its ruled lines (see findRules). */
+export const pagePictures = workTask(({ image, words, minSize }: PicturesJob): PageDrawing => {
   const side = minSize ?? Math.round(Math.min(image.width, image.height) * DEFAULT_PICTURE_SIDE);
-  return findFigures(image, words, Math.max(8, side));
+  return { pictures: findFigures(image, words, Math.max(8, side)), rules: findRules(image) };
 });
 
 export interface CropJob {

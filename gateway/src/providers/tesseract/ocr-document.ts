@@ -96,8 +96,8 @@ async function withPictures(
 ): Promise<OcrPage> {
   if (!pictures) return page;
   const words = page.blocks.flatMap((block) => block.lines.flatMap((line) => line.words.map((word) => word.bbox)));
-  const found = await media.findPictures(image, words, pictures.minSize, signal);
-  return { ...page, dpi, pictures: found, ...(pictures.keepImages && found.length > 0 ? { image } : {}) };
+  const { pictures: found, rules } = await media.findPictures(image, words, pictures.minSize, signal);
+  return { ...page, dpi, pictures: found, rules, ...(pictures.keepImages && found.length > 0 ? { image } : {}) };
 }
 
 /**

@@ -18,11 +18,15 @@ export type OcrBox = Omit<Static<typeof OcrBoxSchema>, 'bbox'> & { bbox: BBox };
 type SpecOcrResult = Static<typeof SpecOcrResultSchema>;
 export type OcrPage = NonNullable<SpecOcrResult['pages']>[number];
 
-/** The inspector's request: SPEC's form, always with boxes. */
+/** A table found on a page (`include_tables`): cell texts, cells with boxes, and its Markdown. */
+export type OcrTable = NonNullable<OcrPage['tables']>[number];
+
+/** The inspector's request: SPEC's form, always with boxes and tables. */
 export type OcrRequest = Pick<OcrBodyType, 'pages' | 'structured_output' | 'schema'> & {
   model: string;
   image: string;
   return_bboxes: true;
+  include_tables: true;
   granularity: Granularity;
   pages?: number[];
 };

@@ -14,6 +14,7 @@ import { OCR_MODEL, useRunOcr } from '../api/run-ocr';
 import type { Granularity, OcrRequest, OcrResult } from '../ocr-types';
 import { useOcrViewStore, type OcrPanelTab } from '../stores/ocr-view-store';
 import type { IndexedBox } from './box-overlay';
+import { OcrTablesPanel } from './ocr-tables-panel';
 import { OcrTextPanel } from './ocr-text-panel';
 import { OcrToolbar } from './ocr-toolbar';
 import { PageViewer } from './page-viewer';
@@ -53,6 +54,7 @@ interface LoadedDocument {
 
 const PANEL_TABS: readonly { id: OcrPanelTab; label: string }[] = [
   { id: 'text', label: 'Text' },
+  { id: 'tables', label: 'Tables' },
   { id: 'structured', label: 'Structured' },
   { id: 'json', label: 'Raw JSON' },
 ];
@@ -79,7 +81,13 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
     granularity: Granularity,
     withSchema: Record<string, unknown> | null,
   ): OcrRequest => {
-    const request: OcrRequest = { model, image: target.dataUrl, return_bboxes: true, granularity };
+    const request: OcrRequest = {
+      model,
+      image: target.dataUrl,
+      return_bboxes: true,
+      include_tables: true,
+      granularity,
+    };
     if (withSchema) Object.assign(request, { structured_output: true, schema: withSchema });
     return request;
   };
@@ -196,6 +204,7 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
                 pageWidth={pageSize.width}
                 pageHeight={pageSize.height}
                 boxes={result ? boxes : []}
+                tables={page?.tables ?? []}
               />
             ) : (
               !ocr.isPending &&
@@ -214,6 +223,12 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
                 <OcrTextPanel boxes={boxes} granularity={view.granularity} />
               ) : (
                 <p className="muted small">The text appears once OCR is done.</p>
+              ))}
+            {view.tab === 'tables' &&
+              (result ? (
+                <OcrTablesPanel tables={page?.tables ?? []} />
+              ) : (
+                <p className="muted small">The tables appear once OCR is done.</p>
               ))}
             {view.tab === 'structured' && (
               <div className="stack">

@@ -1,13 +1,17 @@
 import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent, type WheelEvent } from 'react';
 import { fitScale, toDisplayRect } from '../box-geometry';
 import { useOcrViewStore } from '../stores/ocr-view-store';
+import type { OcrTable } from '../ocr-types';
 import { BoxOverlay, type IndexedBox } from './box-overlay';
+import { TableOverlay } from './table-overlay';
 
 interface Props {
   imageSrc: string;
   pageWidth: number;
   pageHeight: number;
   boxes: IndexedBox[];
+  /** The page's tables: their cell grid is drawn under the word boxes. */
+  tables?: OcrTable[];
 }
 
 const VIEWER_PADDING = 16;
@@ -16,7 +20,7 @@ const VIEWER_PADDING = 16;
  * The page image at fit × zoom with its boxes on top. Drag to pan, Ctrl+wheel to zoom; the
  * selected box is scrolled into view when it changes.
  */
-export function PageViewer({ imageSrc, pageWidth, pageHeight, boxes }: Props) {
+export function PageViewer({ imageSrc, pageWidth, pageHeight, boxes, tables = [] }: Props) {
   const { zoom, setZoom, threshold, selected, hovered, query, select, hover } = useOcrViewStore();
   const viewport = useRef<HTMLDivElement>(null);
   const [viewportWidth, setViewportWidth] = useState(0);
@@ -109,6 +113,7 @@ export function PageViewer({ imageSrc, pageWidth, pageHeight, boxes }: Props) {
           height={height}
           draggable={false}
         />
+        {tables.length > 0 && <TableOverlay tables={tables} scale={scale} width={width} height={height} />}
         <BoxOverlay
           boxes={boxes}
           scale={scale}

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { clampZoom } from '../box-geometry';
 import type { Granularity } from '../ocr-types';
 
-export type OcrPanelTab = 'text' | 'structured' | 'json';
+export type OcrPanelTab = 'text' | 'tables' | 'structured' | 'json';
 
 interface OcrViewState {
   granularity: Granularity;
