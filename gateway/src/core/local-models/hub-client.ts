@@ -9,6 +9,8 @@ export interface HubFileInfo {
   sizeBytes: number;
   /** SHA-256 of an LFS file (X-Linked-Etag); null for small files kept in git itself. */
   sha256: string | null;
+  /** The file's git blob id, for a file kept in git itself (the ETag the hub gives it); null for LFS files. */
+  gitSha1: string | null;
   /** Where the bytes are: the file host the hub redirects to, or the resolve URL itself. */
   downloadUrl: string;
 }
@@ -244,6 +246,7 @@ export class HubClient {
         commit: header(response.headers, 'x-repo-commit') ?? null,
         sizeBytes: size,
         sha256: etag && /^[0-9a-f]{64}$/i.test(etag) ? etag.toLowerCase() : null,
+        gitSha1: !linkedEtag && etag && /^[0-9a-f]{40}$/i.test(etag) ? etag.toLowerCase() : null,
         downloadUrl: next?.toString() ?? url,
       };
     }

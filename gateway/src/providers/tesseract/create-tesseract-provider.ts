@@ -29,6 +29,7 @@ export const createTesseractProvider: ProviderFactory = (context): ProviderInsta
           const sources = tessdata.sources();
           return sources && [...sources.keys()].filter((language) => language !== 'osd').sort();
         },
+        languageSources: () => tessdata.sources(),
       },
     },
     warm: async () => {
