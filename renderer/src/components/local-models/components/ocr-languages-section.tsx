@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ErrorNotice } from '../../error-notice';
 import { formatSize } from '../format-size';
 import { useDownloads } from '../api/list-downloads';
@@ -34,7 +34,13 @@ export function OcrLanguagesSection() {
   const downloads = useDownloads();
   const start = useStartDownload();
   const [filter, setFilter] = useState('');
+  const section = useRef<HTMLElement>(null);
+  const loaded = languages.data !== undefined;
   useInstallWatch(downloads.data?.data);
+  // The OCR page's "Add a language" link lands here once the list has loaded.
+  useEffect(() => {
+    if (loaded && window.location.hash === '#ocr-languages') section.current?.scrollIntoView({ block: 'start' });
+  }, [loaded]);
   if (languages.isError || !languages.data) return null;
   const installed = languages.data.data.filter((language) => language.installed);
   const needle = filter.trim().toLowerCase();
@@ -43,7 +49,7 @@ export function OcrLanguagesSection() {
     .filter((language) => !needle || language.name.toLowerCase().includes(needle) || language.code.includes(needle))
     .sort((a, b) => a.name.localeCompare(b.name));
   return (
-    <section className="card stack local-offer" aria-label="OCR languages" id="ocr-languages">
+    <section ref={section} className="card stack local-offer" aria-label="OCR languages" id="ocr-languages">
       <div>
         <h2 className="card-title">OCR languages</h2>
         <span className="small faint">
