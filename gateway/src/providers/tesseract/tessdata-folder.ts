@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
-import { copyFile, lstat, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -101,23 +102,31 @@ export class TessdataFolder {
     for (const [code, source] of sources) {
       const name = `${code}.traineddata`;
       const target = join(folder, name);
+      const wanted =
+        source === 'system'
+          ? join(this.systemFolder as string, name)
+          : source === 'download'
+            ? join(this.options.downloads, name)
+            : undefined;
       if (present.has(name)) {
-        // A link whose model was removed (a deleted download) is replaced from another source or dropped.
-        if (existsSync(target)) continue;
+        // A link whose model was removed (a deleted download), or that another source now comes before, is replaced.
+        const linked = await readlink(target).catch(() => undefined);
+        if (existsSync(target) && (wanted === undefined || linked === undefined || linked === wanted)) continue;
         await rm(target, { force: true });
       }
-      if (source === 'system') await this.link(join(this.systemFolder as string, name), target);
-      else if (source === 'download') await this.link(join(this.options.downloads, name), target);
+      if (wanted) await this.link(wanted, target);
       else {
         const packed = await readFile(join(this.npmScope as string, code, NPM_MODEL_FOLDER, `${name}.gz`));
-        await writeFile(`${target}.tmp`, gunzipSync(packed));
-        await rename(`${target}.tmp`, target);
+        // A name of its own, so two gateways sharing the data folder never rename each other's file.
+        const unpacked = `${target}.${randomUUID()}.tmp`;
+        await writeFile(unpacked, gunzipSync(packed));
+        await rename(unpacked, target);
       }
     }
     for (const name of present) {
       const code = TRAINEDDATA.exec(name)?.[1];
-      if (code && !sources.has(code) && (await lstat(join(folder, name))).isSymbolicLink())
-        await rm(join(folder, name), { force: true });
+      const entry = code && !sources.has(code) ? await lstat(join(folder, name)).catch(() => undefined) : undefined;
+      if (entry?.isSymbolicLink()) await rm(join(folder, name), { force: true });
     }
     return [...sources.keys()].sort();
   }
