@@ -1,7 +1,13 @@
 import { request } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
-import { HubClient, hubUnreachable, type HubFileInfo, type HubRangeResponse } from './hub-client.js';
+import { HubClient, hubUnreachable, type HubFileInfo, type HubRangeResponse, type SourceNames } from './hub-client.js';
 import type { DownloadSource } from './download-manager.js';
+
+const GITHUB_NAMES: SourceNames = {
+  variable: 'GITHUB_API_URL',
+  offline:
+    "Without GitHub, install the language's model another way: Debian's tesseract-ocr-<lang> package or npm's @tesseract.js-data/<lang>.",
+};
 
 interface ContentsEntry {
   type?: string;
@@ -23,7 +29,7 @@ export class GithubContents implements DownloadSource {
   constructor(apiEndpoint: string) {
     this.endpoint = apiEndpoint.replace(/\/+$/, '');
     // No token: nothing is sent to the file host but the Range.
-    this.files = new HubClient(this.endpoint, undefined);
+    this.files = new HubClient(this.endpoint, undefined, GITHUB_NAMES);
   }
 
   async fileInfo(repo: string, revision: string, file: string): Promise<HubFileInfo> {
@@ -38,7 +44,7 @@ export class GithubContents implements DownloadSource {
       headersTimeout: 30_000,
       bodyTimeout: 30_000,
     }).catch((error: unknown) => {
-      throw hubUnreachable(this.endpoint, error);
+      throw hubUnreachable(this.endpoint, error, GITHUB_NAMES);
     });
     if (response.statusCode === 404) {
       await response.body.dump();

@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GatewayError } from '../../../src/core/errors/gateway-error.js';
+import { GithubContents } from '../../../src/core/local-models/github-contents.js';
 import { startFakeGithub, type FakeGithub } from '../../support/fake-github.js';
 import { makeLanguagePage } from '../../support/language-pages.js';
 import { json, startGateway, type Json } from '../../support/start-gateway.js';
@@ -138,6 +140,15 @@ describe('OCR languages from the download manager', () => {
     const unknown = await start('tlh.traineddata');
     expect(unknown.status).toBe(404);
     expect((await json(unknown)).code).toBe('hub_not_found');
+  });
+
+  it('GitHub out of reach is a 502 that names GITHUB_API_URL and the other ways to add a language', async () => {
+    const refusal = await new GithubContents('http://127.0.0.1:9')
+      .fileInfo(REPO, '4.1.0', 'kor.traineddata')
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(GatewayError);
+    expect(refusal).toMatchObject({ status: 502, code: 'hub_unreachable' });
+    expect((refusal as GatewayError).message).toMatch(/GITHUB_API_URL.*tesseract-ocr-<lang>/);
   });
 });
 
