@@ -60,7 +60,7 @@ export function OcrLanguagesSection() {
         </span>
       </div>
       <div className="stack">
-        <h3 className="card-title">Installed ({installed.length})</h3>
+        <h3 className="card-title ocr-language-heading">Installed ({installed.length})</h3>
         <ul className="row chip-row ocr-language-chips" aria-label="Installed OCR languages">
           {installed.map((language) => (
             <li key={language.code} className="chip" aria-label={language.name}>
@@ -74,7 +74,7 @@ export function OcrLanguagesSection() {
       </div>
       <div className="stack">
         <div className="row ocr-language-head">
-          <h3 className="card-title">Available to download ({available.length})</h3>
+          <h3 className="card-title ocr-language-heading">Available to download ({available.length})</h3>
           <label className="field">
             <span className="visually-hidden">Find a language</span>
             <input
