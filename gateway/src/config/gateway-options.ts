@@ -43,6 +43,8 @@ export interface GatewayOptions {
   builtIn?: BuiltInIds;
   /** The model hub the download manager talks to (HF_ENDPOINT, HF_TOKEN). */
   hub: { endpoint: string; token?: string };
+  /** GitHub's REST API, where the download manager finds Tesseract's language models (GITHUB_API_URL). */
+  githubApi?: string;
   /** Folder of the built console (served at /ui/), when it exists. */
   consoleDir?: string;
   version: string;

@@ -203,6 +203,7 @@ export async function loadGatewayOptions(input: LoadOptionsInput): Promise<Gatew
       models: notRedefined(builtInModels, file.models ?? []),
     },
     hub: { endpoint: env.HF_ENDPOINT || 'https://huggingface.co', token: env.HF_TOKEN || undefined },
+    githubApi: env.GITHUB_API_URL || 'https://api.github.com',
     consoleDir: existsSync(join(consoleDir, 'index.html')) ? consoleDir : undefined,
     version: packageVersion(),
     logLevel: parseLogLevel(env.GATEWAY_LOG_LEVEL),

@@ -5,7 +5,7 @@ import type { OcrPage } from './ocr-page.js';
 function missingWarning(missing: string, readWith: string[]): string {
   const read =
     readWith.length > 0 ? `it was read with ${readWith.join('+')} instead` : 'it was not read (no text returned)';
-  return `Page looks like ${missing}, but no OCR model for ${missing} is installed: ${read}. Install Debian's tesseract-ocr-${missing.replace('_', '-')} package (or name the page's languages in 'languages').`;
+  return `Page looks like ${missing}, but no OCR model for ${missing} is installed: ${read}. Add it in the console (Models → OCR languages, or POST /v1/local-models/downloads {"repo": "tesseract-ocr/tessdata_fast", "file": "${missing}.traineddata"}) or install Debian's tesseract-ocr-${missing.replace('_', '-')} package, or name the page's languages in 'languages'.`;
 }
 
 /** The answer's language fields of a recognised page (none for a PDF page read from its text layer). */

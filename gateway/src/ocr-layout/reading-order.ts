@@ -220,7 +220,18 @@ function order(blocks: OcrBlock[], unit: number): OcrBlock[] {
   }
   const horizontal = bands(blocks, unit * 0.1);
   if (horizontal.length > 1) return horizontal.flatMap((band) => order(band, unit));
-  return [...blocks].sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
+  return [...blocks].sort((a, b) => readingStart(a, b, unit));
+}
+
+/**
+ * Which of two overlapping blocks is read first: the one whose first line starts further left when
+ * their first lines share a row, else the higher one. Where Tesseract cut a line in two, the block of
+ * its right piece runs on to the next line's start and begins at the margin too, so its box cannot say.
+ */
+function readingStart(a: OcrBlock, b: OcrBlock, unit: number): number {
+  const [first, second] = [a.lines[0]?.bbox ?? a.bbox, b.lines[0]?.bbox ?? b.bbox];
+  const sameRow = Math.min(first[3], second[3]) - Math.max(first[1], second[1]) > unit * 0.5;
+  return sameRow ? first[0] - second[0] : a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0];
 }
 
 /** Running headers and footers: small text alone at the top or bottom edge, set apart from the body. */

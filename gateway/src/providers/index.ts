@@ -20,3 +20,4 @@ export const PROVIDER_FACTORIES: Readonly<Record<string, ProviderFactory>> = {
 /** What the local model manager reads from model files on disk. */
 export { listGgufModels, readGgufSummary, type GgufSummary } from './llamacpp/create-llamacpp-provider.js';
 export { discoverSpeechModels } from './sherpa-onnx/discover-speech-models.js';
+export { TESSDATA_DOWNLOADS } from './tesseract/tessdata-folder.js';

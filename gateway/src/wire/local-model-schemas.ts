@@ -72,7 +72,7 @@ export type HubModel = Static<typeof HubModel>;
 export const LocalModelFile = Type.Object({
   name: Type.String({ description: 'File name in the models folder' }),
   model: Type.String({ description: 'The model id it is served as' }),
-  kind: Type.Union([Type.Literal('gguf'), Type.Literal('speech')]),
+  kind: Type.Union([Type.Literal('gguf'), Type.Literal('speech'), Type.Literal('ocr_language')]),
   size_bytes: Type.Integer(),
   architecture: Type.Union([Type.String(), Type.Null()]),
   quantization: Type.Union([Type.String(), Type.Null()]),
@@ -81,3 +81,19 @@ export const LocalModelFile = Type.Object({
   loaded: Type.Boolean(),
 });
 export type LocalModelFile = Static<typeof LocalModelFile>;
+
+export const OcrLanguage = Type.Object({
+  object: Type.Literal('local_model.ocr_language'),
+  code: Type.String({ description: "Tesseract's code: the name `languages` takes in an OCR request" }),
+  name: Type.String(),
+  installed: Type.Boolean(),
+  source: Type.Union([Type.Literal('system'), Type.Literal('npm'), Type.Literal('download'), Type.Null()], {
+    description:
+      "Where the installed model comes from: Debian's tesseract-ocr-<lang> package (system), npm's @tesseract.js-data/<lang> package, or a download; null when not installed",
+  }),
+  size_bytes: Type.Union([Type.Integer(), Type.Null()], { description: 'Size of the download' }),
+  repo: Type.String({ description: 'Download it with POST /v1/local-models/downloads {repo, file, revision}' }),
+  file: Type.String(),
+  revision: Type.String(),
+});
+export type OcrLanguage = Static<typeof OcrLanguage>;

@@ -57,3 +57,20 @@ describe('reading order around a caption between two columns', () => {
     expect(names(orderBlocks(blocks, { width: 1100, height: 1000 }))).toEqual(['title', 'left', 'right']);
   });
 });
+
+describe('a line Tesseract cut in two', () => {
+  it('reads the left piece before the block that holds the right piece and the next line (both start at the margin)', () => {
+    const left = block('left', 60, 370, 352, 374);
+    // The right piece of row one, then row two from the margin: one block whose box starts at the margin too.
+    const rest = block('rest', 400, 1030, 352, 374);
+    const next = block('next', 60, 1030, 380, 402);
+    const merged: OcrBlock = {
+      text: `${rest.text}\n${next.text}`,
+      bbox: [60, 352, 1030, 402],
+      confidence: 0.9,
+      lines: [...rest.lines, ...next.lines],
+    };
+    const below = block('below', 60, 1030, 440, 470);
+    expect(names(orderBlocks([merged, left, below], { width: 1100, height: 600 }))).toEqual(['left', 'rest', 'below']);
+  });
+});

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CatalogEntry, HubModel, LocalModelFile, ModelDownload } from '../../wire/local-model-schemas.js';
+import { CatalogEntry, HubModel, LocalModelFile, ModelDownload, OcrLanguage } from '../../wire/local-model-schemas.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 import type { LocalModels } from '../../core/local-models/local-models.js';
@@ -34,6 +34,19 @@ export const localModelsRoutes: FastifyPluginAsyncTypebox<{ localModels: LocalMo
       object: 'list' as const,
       data: [...localModels.catalog()],
     }),
+  );
+
+  app.get(
+    '/v1/local-models/ocr-languages',
+    {
+      config: owner,
+      schema: {
+        tags,
+        summary: "Every language the OCR engine reads: installed, or downloadable from Tesseract's own models",
+        response: { 200: list(OcrLanguage), ...errorResponses },
+      },
+    },
+    async () => ({ object: 'list' as const, data: localModels.ocrLanguages() }),
   );
 
   app.get(

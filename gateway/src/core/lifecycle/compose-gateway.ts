@@ -386,7 +386,7 @@ export async function composeGateway(
   const batchWork = new BatchWork(batchQueue, { batch: batchRunner, eval_run: evalRunner });
   const conversations = new ConversationsService(conversationsRepository, agents, models, quotas, chat);
   const localModels = new LocalModels(
-    { dataDir: options.dataDir, hub: options.hub },
+    { dataDir: options.dataDir, hub: options.hub, githubApi: options.githubApi },
     models,
     new ModelDownloadsRepository(db),
     log,

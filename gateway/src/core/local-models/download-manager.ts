@@ -9,8 +9,14 @@ import type { ModelDownloadRecord, ModelDownloadsRepository } from '../../store/
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../../store/private-folder.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newId } from '../ids/ids.js';
-import type { HubClient } from './hub-client.js';
+import type { HubFileInfo, HubRangeResponse } from './hub-client.js';
 import type { DownloadStatus, ModelDownload } from '../../wire/local-model-schemas.js';
+
+/** Where a download's bytes come from: the model hub, or GitHub for Tesseract's language models. */
+export interface DownloadSource {
+  fileInfo(repo: string, revision: string, file: string): Promise<HubFileInfo>;
+  openRange(url: string, start: number, signal: AbortSignal): Promise<HubRangeResponse>;
+}
 
 /** What happens to a file once it is verified: it becomes a route. */
 export interface ModelInstaller {
@@ -34,6 +40,8 @@ export interface DownloadManagerSettings {
 
 interface Job {
   record: ModelDownloadRecord;
+  /** The git blob id the source gave on the latest look (files kept in git have no SHA-256). */
+  gitSha1?: string | null;
   controller?: AbortController;
   running?: Promise<void>;
   bytesPerSecond: number;
@@ -62,10 +70,18 @@ async function sha256Of(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** Git's id of a file's content: SHA-1 of `blob <size>\0` and the bytes. */
+async function gitBlobSha1Of(path: string): Promise<string> {
+  const hash = createHash('sha1').update(`blob ${await sizeOf(path)}\0`);
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
 /**
  * Downloads model files from the hub into `<models>/.partial/<id>.part`, resuming with Range after
  * a pause, a dropped connection or a restart (state in the database), verifies the SHA-256 the hub
- * published, then moves the file into the models folder and has it installed as a route.
+ * published (or, for a file kept in git, its git blob id), then moves the file into the models
+ * folder and has it installed. `sourceFor` says where a repository's files come from.
  */
 export class DownloadManager {
   private readonly jobs = new Map<string, Job>();
@@ -74,7 +90,7 @@ export class DownloadManager {
   private saving: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly hub: HubClient,
+    private readonly sourceFor: (repo: string) => DownloadSource,
     private readonly repository: ModelDownloadsRepository,
     private readonly installer: ModelInstaller,
     private readonly settings: DownloadManagerSettings,
@@ -136,7 +152,7 @@ export class DownloadManager {
     revision: string,
   ): Promise<{ download: ModelDownload; created: boolean }> {
     const target = this.installer.targetFor(repo, file);
-    const info = await this.hub.fileInfo(repo, revision, file);
+    const info = await this.sourceFor(repo).fileInfo(repo, revision, file);
     const done = [...this.jobs.values()].find(
       (job) => job.record.target === target && job.record.status === 'completed' && job.record.sha256 === info.sha256,
     );
@@ -376,15 +392,20 @@ export class DownloadManager {
       await this.transfer(job, signal);
       this.update(job, { status: 'verifying' });
       const partial = this.partialPath(job.record.id);
-      if (job.record.sha256) {
-        const actual = await sha256Of(partial);
+      const expected = job.record.sha256
+        ? { name: 'SHA-256', value: job.record.sha256, of: sha256Of }
+        : job.gitSha1
+          ? { name: 'git blob id', value: job.gitSha1, of: gitBlobSha1Of }
+          : undefined;
+      if (expected) {
+        const actual = await expected.of(partial);
         if (signal.aborted) return;
-        if (actual !== job.record.sha256) {
+        if (actual !== expected.value) {
           await rm(partial, { force: true });
           this.update(job, {
             status: 'failed',
             bytes_done: 0,
-            error: `The downloaded file's SHA-256 (${actual}) does not match the hub's (${job.record.sha256}); it was discarded. Resume to download it again.`,
+            error: `The downloaded file's ${expected.name} (${actual}) does not match the source's (${expected.value}); it was discarded. Resume to download it again.`,
           });
           return;
         }
@@ -412,11 +433,14 @@ export class DownloadManager {
       let progressed = false;
       try {
         // A fresh look every attempt: file-host links expire, and the file may have changed.
-        const info = await this.hub.fileInfo(record.repo, record.revision, record.file);
-        if (info.sha256 !== record.sha256 || info.sizeBytes !== record.bytes_total) {
+        const source = this.sourceFor(record.repo);
+        const info = await source.fileInfo(record.repo, record.revision, record.file);
+        const changedInGit = job.gitSha1 != null && info.gitSha1 !== job.gitSha1;
+        if (info.sha256 !== record.sha256 || info.sizeBytes !== record.bytes_total || changedInGit) {
           await rm(partial, { force: true });
           this.update(job, { sha256: info.sha256, bytes_total: info.sizeBytes, commit_sha: info.commit });
         }
+        job.gitSha1 = info.gitSha1;
         this.update(job, { download_url: info.downloadUrl }, false);
         let start = await sizeOf(partial);
         if (start > info.sizeBytes) {
@@ -424,7 +448,7 @@ export class DownloadManager {
           start = 0;
         }
         if (start === info.sizeBytes) return;
-        const response = await this.hub.openRange(info.downloadUrl, start, signal);
+        const response = await source.openRange(info.downloadUrl, start, signal);
         if (response.status === 200) start = 0;
         job.sample = { time: Date.now(), bytes: start };
         job.record.bytes_done = start;

@@ -9,6 +9,8 @@ export interface HubFileInfo {
   sizeBytes: number;
   /** SHA-256 of an LFS file (X-Linked-Etag); null for small files kept in git itself. */
   sha256: string | null;
+  /** The file's git blob id, for a file kept in git itself (the ETag the hub gives it); null for LFS files. */
+  gitSha1: string | null;
   /** Where the bytes are: the file host the hub redirects to, or the resolve URL itself. */
   downloadUrl: string;
 }
@@ -44,19 +46,31 @@ function failureCode(error: unknown): string | undefined {
   return code;
 }
 
+/** How refusals name a source: its setting, and what to do without it. */
+export interface SourceNames {
+  /** The environment variable that points at it. */
+  variable: string;
+  offline: string;
+}
+
+const HUB_NAMES: SourceNames = {
+  variable: 'HF_ENDPOINT',
+  offline: 'Without the hub, use a .gguf file already on this computer (Models → Use a file on this computer).',
+};
+
 /**
  * What went wrong on the way to the hub, in words (a DNS failure, a refused connection, TLS, a
  * timeout), with what to do; Retry-After says 30 s, since trying again in a second fixes none of them.
  */
-export function hubUnreachable(endpoint: string, error: unknown): GatewayError {
+export function hubUnreachable(endpoint: string, error: unknown, names: SourceNames = HUB_NAMES): GatewayError {
   const code = failureCode(error);
   const host = new URL(endpoint).host;
-  const offline = 'Without the hub, use a .gguf file already on this computer (Models → Use a file on this computer).';
+  const { variable, offline } = names;
   let what: string;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
-    what = `The model hub's address ${host} could not be resolved (DNS failure, ${code}): this computer may be offline, or HF_ENDPOINT is wrong.`;
+    what = `The model hub's address ${host} could not be resolved (DNS failure, ${code}): this computer may be offline, or ${variable} is wrong.`;
   else if (code === 'ECONNREFUSED')
-    what = `The model hub at ${endpoint} refused the connection (ECONNREFUSED): nothing listens there; check HF_ENDPOINT.`;
+    what = `The model hub at ${endpoint} refused the connection (ECONNREFUSED): nothing listens there; check ${variable}.`;
   else if (code && TLS_CODE.test(code))
     what = `The TLS connection to the model hub at ${host} failed (${code}): its certificate is not trusted here (a proxy that intercepts TLS?).`;
   else if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'ETIMEDOUT')
@@ -64,7 +78,7 @@ export function hubUnreachable(endpoint: string, error: unknown): GatewayError {
   else if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
     what = `The connection to the model hub at ${host} was cut (${code}).`;
   else
-    what = `Cannot reach the model hub at ${endpoint} (${error instanceof Error ? error.message : String(error)}); check the network or HF_ENDPOINT.`;
+    what = `Cannot reach the model hub at ${endpoint} (${error instanceof Error ? error.message : String(error)}); check the network or ${variable}.`;
   return new GatewayError(502, 'hub_unreachable', `${what} ${offline}`, { retryAfter: HUB_RETRY_AFTER_SECONDS });
 }
 
@@ -92,6 +106,7 @@ export class HubClient {
   constructor(
     endpoint: string,
     private readonly token: string | undefined,
+    private readonly names: SourceNames = HUB_NAMES,
   ) {
     this.endpoint = endpoint.replace(/\/+$/, '');
   }
@@ -123,7 +138,7 @@ export class HubClient {
       });
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw hubUnreachable(this.endpoint, error);
+      throw hubUnreachable(this.endpoint, error, this.names);
     }
   }
 
@@ -244,6 +259,7 @@ export class HubClient {
         commit: header(response.headers, 'x-repo-commit') ?? null,
         sizeBytes: size,
         sha256: etag && /^[0-9a-f]{64}$/i.test(etag) ? etag.toLowerCase() : null,
+        gitSha1: !linkedEtag && etag && /^[0-9a-f]{40}$/i.test(etag) ? etag.toLowerCase() : null,
         downloadUrl: next?.toString() ?? url,
       };
     }

@@ -1,8 +1,14 @@
 import { mkdir, open, readdir, rm, stat, symlink } from 'node:fs/promises';
 import { basename, isAbsolute, join, posix } from 'node:path';
 import { LOCAL_LLM_PROVIDER, defaultChatRoute, localGgufRoute } from '../../config/defaults.js';
-import { DEFAULT_CHAT_MODEL, DEFAULT_TRANSCRIPTION_MODEL } from '../../wire/default-models.js';
-import { discoverSpeechModels, listGgufModels, readGgufSummary, type GgufSummary } from '../../providers/index.js';
+import { DEFAULT_CHAT_MODEL, DEFAULT_OCR_MODEL, DEFAULT_TRANSCRIPTION_MODEL } from '../../wire/default-models.js';
+import {
+  discoverSpeechModels,
+  listGgufModels,
+  readGgufSummary,
+  TESSDATA_DOWNLOADS,
+  type GgufSummary,
+} from '../../providers/index.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ModelRegistry } from '../routing/model-registry.js';
 import type { LocalModelFile } from '../../wire/local-model-schemas.js';
@@ -10,6 +16,9 @@ import type { ModelInstaller } from './download-manager.js';
 
 const SPEECH_DIR = 'speech';
 const REPO = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
+/** Tesseract's model repositories on GitHub, and a language model's file name in them. */
+const TESSDATA_REPO = /^tesseract-ocr\/tessdata(_fast|_best)?$/;
+const TRAINEDDATA = /^[a-z]{3}(_[a-z]+)*\.traineddata$/;
 
 function capabilitiesOf(summary: GgufSummary): LocalModelFile['capabilities'] {
   return summary.kind === 'embedding' ? ['embeddings'] : ['chat', 'completions', 'embeddings'];
@@ -71,6 +80,16 @@ export class LocalModelFiles implements ModelInstaller {
       });
     }
     const name = parts[parts.length - 1];
+    if (TESSDATA_REPO.test(repo)) {
+      if (parts.length !== 1 || !TRAINEDDATA.test(name) || name === 'osd.traineddata')
+        throw new GatewayError(
+          422,
+          'unsupported_model_file',
+          `"${file}" is not a language model of ${repo}: name one as <code>.traineddata (GET /v1/local-models/ocr-languages lists them).`,
+          { param: 'file' },
+        );
+      return posix.join(TESSDATA_DOWNLOADS, name);
+    }
     if (name.toLowerCase().endsWith('.gguf')) {
       if (/^mmproj/i.test(name))
         throw new GatewayError(
@@ -92,11 +111,13 @@ export class LocalModelFiles implements ModelInstaller {
   }
 
   modelIdFor(target: string): string {
+    if (target.startsWith(`${TESSDATA_DOWNLOADS}/`)) return DEFAULT_OCR_MODEL;
     return target.startsWith(`${SPEECH_DIR}/`) ? DEFAULT_TRANSCRIPTION_MODEL : basename(target).replace(/\.gguf$/i, '');
   }
 
   async install(target: string): Promise<void> {
-    if (target.startsWith(`${SPEECH_DIR}/`)) return; // the speech provider looks for new folders on each request
+    // The speech provider looks for new folders on each request, the OCR engines for new languages on each page.
+    if (target.startsWith(`${SPEECH_DIR}/`) || target.startsWith(`${TESSDATA_DOWNLOADS}/`)) return;
     const name = this.modelIdFor(target);
     const summary = await readGgufSummary(join(this.modelsDir, target));
     this.route(name, summary);
@@ -222,6 +243,21 @@ export class LocalModelFiles implements ModelInstaller {
         loaded: false,
       });
     }
+    const tessdata = join(this.modelsDir, TESSDATA_DOWNLOADS);
+    const languages = await readdir(tessdata).catch(() => [] as string[]);
+    for (const name of languages.filter((candidate) => TRAINEDDATA.test(candidate)).sort()) {
+      files.push({
+        name: posix.join(TESSDATA_DOWNLOADS, name),
+        model: DEFAULT_OCR_MODEL,
+        kind: 'ocr_language',
+        size_bytes: (await stat(join(tessdata, name))).size,
+        architecture: 'tesseract-lstm',
+        quantization: null,
+        context_length: null,
+        capabilities: [],
+        loaded: false,
+      });
+    }
     return files;
   }
 
@@ -250,6 +286,7 @@ export class LocalModelFiles implements ModelInstaller {
         if (summary?.kind === 'language') this.models.add(defaultChatRoute(next.name));
       }
     } else {
+      // An OCR language's link in the engines' folder is dropped on their next look.
       await rm(join(this.modelsDir, file.name), { recursive: true, force: true });
     }
     return file;

@@ -4,12 +4,17 @@ import type { ModelRegistry } from '../routing/model-registry.js';
 import { DownloadManager, type DownloadManagerSettings } from './download-manager.js';
 import { HubClient } from './hub-client.js';
 import { LocalModelFiles } from './local-model-files.js';
-import type { CatalogEntry, HubModel, LocalModelFile } from '../../wire/local-model-schemas.js';
+import type { CatalogEntry, HubModel, LocalModelFile, OcrLanguage } from '../../wire/local-model-schemas.js';
 import { MODEL_CATALOG } from './model-catalog.js';
+import { GithubContents } from './github-contents.js';
+import { OCR_LANGUAGES, TESSDATA_REPO, TESSDATA_REVISION } from './ocr-language-catalog.js';
+import { DEFAULT_OCR_MODEL } from '../../wire/default-models.js';
 
 export interface LocalModelsOptions {
   dataDir: string;
   hub: { endpoint: string; token?: string };
+  /** GitHub's REST API, where Tesseract's language models are found (GITHUB_API_URL; default api.github.com). */
+  githubApi?: string;
   downloads?: Partial<DownloadManagerSettings>;
 }
 
@@ -24,15 +29,16 @@ export class LocalModels {
 
   constructor(
     options: LocalModelsOptions,
-    models: ModelRegistry,
+    private readonly models: ModelRegistry,
     repository: ModelDownloadsRepository,
     log: { warn(message: string): void },
   ) {
     const modelsDir = join(options.dataDir, 'models');
     this.hub = new HubClient(options.hub.endpoint, options.hub.token);
     this.files = new LocalModelFiles(modelsDir, models);
+    const github = new GithubContents(options.githubApi ?? 'https://api.github.com');
     this.downloads = new DownloadManager(
-      this.hub,
+      (repo) => (repo.startsWith('tesseract-ocr/') ? github : this.hub),
       repository,
       this.files,
       {
@@ -48,6 +54,30 @@ export class LocalModels {
 
   catalog(): readonly CatalogEntry[] {
     return MODEL_CATALOG;
+  }
+
+  /**
+   * Every language Tesseract has a model for: installed (from Debian's packages, npm's or a
+   * download, as the local OCR engine found them) or to download from tesseract-ocr/tessdata_fast.
+   */
+  ocrLanguages(): OcrLanguage[] {
+    const ocr = this.models
+      .all()
+      .filter((route) => route.capabilities.has('ocr'))
+      .sort((a, b) => Number(b.id === DEFAULT_OCR_MODEL) - Number(a.id === DEFAULT_OCR_MODEL))
+      .find((route) => route.provider.capabilities.ocr?.languageSources)?.provider.capabilities.ocr;
+    const sources = ocr?.languageSources?.() ?? new Map<string, 'system' | 'npm' | 'download'>();
+    return OCR_LANGUAGES.map(([code, name, sizeBytes]) => ({
+      object: 'local_model.ocr_language' as const,
+      code,
+      name,
+      installed: sources.has(code),
+      source: sources.get(code) ?? null,
+      size_bytes: sizeBytes,
+      repo: TESSDATA_REPO,
+      file: `${code}.traineddata`,
+      revision: TESSDATA_REVISION,
+    }));
   }
 
   /** The hub's models matching `query` that the local engines load (GGUF, sherpa-onnx), with their loadable files. */

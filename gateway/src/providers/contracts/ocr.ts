@@ -42,4 +42,6 @@ export interface OcrProvider {
    * before, and for a provider that reads every language (an upstream).
    */
   languages?(): readonly string[] | undefined;
+  /** Where each installed language model comes from, as `languages()`, for the console's catalog. */
+  languageSources?(): ReadonlyMap<string, 'system' | 'npm' | 'download'> | undefined;
 }

@@ -1,25 +1,46 @@
 import type { EngineStatus } from '../contracts/provider-instance.js';
-import { createNativeEngine, probeNativeTesseract } from './native-engine.js';
+import { join } from 'node:path';
+import { createNativeEngine, nativeTessdataDir, probeNativeTesseract } from './native-engine.js';
 import type { EngineKind, OcrEngine } from './ocr-engine.js';
 import type { TesseractOptions } from './tesseract-options.js';
 import { createWasmEngine, type PngEncoder } from './wasm-engine.js';
+import { TESSDATA_DOWNLOADS, TessdataFolder } from './tessdata-folder.js';
+
+/**
+ * The language models of Debian's packages (the command's folder, else TESSDATA_PREFIX), npm's
+ * @tesseract.js-data packages and the download manager's folder, as one folder in `dataDir`.
+ */
+export function tessdataFolderIn(dataDir: string, options: TesseractOptions): TessdataFolder {
+  return new TessdataFolder({
+    folder: join(dataDir, 'ocr-tessdata'),
+    downloads: join(dataDir, 'models', TESSDATA_DOWNLOADS),
+    system: async () => (await nativeTessdataDir(options.nativeCommand)) ?? process.env.TESSDATA_PREFIX,
+  });
+}
 
 /**
  * The engine the options ask for: `native` (the machine's `tesseract` command), `wasm` (tesseract.js),
  * or `auto`: native when the command is installed with the English model, else wasm. The choice is
- * made once, when the engine first warms or recognises. `encodePng` encodes pages for tesseract.js.
+ * made once, when the engine first warms or recognises. `encodePng` encodes pages for tesseract.js;
+ * `tessdata`, the models both engines read (without: the command's own, or tesseract.js' English).
  */
-export function createEngine(options: TesseractOptions, encodePng?: PngEncoder): OcrEngine {
+export function createEngine(options: TesseractOptions, encodePng?: PngEncoder, tessdata?: TessdataFolder): OcrEngine {
   const native = (): OcrEngine =>
-    createNativeEngine({ workers: options.workers, command: options.nativeCommand, timeoutMs: options.pageTimeoutMs });
+    createNativeEngine({
+      workers: options.workers,
+      command: options.nativeCommand,
+      timeoutMs: options.pageTimeoutMs,
+      tessdata,
+    });
+  const wasm = (): OcrEngine => createWasmEngine(options.workers, encodePng, tessdata);
   if (options.engine === 'native') return native();
-  if (options.engine === 'wasm') return createWasmEngine(options.workers, encodePng);
+  if (options.engine === 'wasm') return wasm();
   let chosen: OcrEngine | undefined;
   let choosing: Promise<OcrEngine> | undefined;
   let closed = false;
   const choose = (): Promise<OcrEngine> => {
     choosing ??= probeNativeTesseract(options.nativeCommand).then((version) => {
-      chosen = version ? native() : createWasmEngine(options.workers, encodePng);
+      chosen = version ? native() : wasm();
       if (closed) void chosen.close();
       return chosen;
     });

@@ -2,7 +2,7 @@ import type { ProviderFactory, ProviderInstance } from '../contracts/provider-in
 import { rethrowAsProviderError } from '../_shared/provider-error.js';
 
 import { parseTesseractOptions } from './tesseract-options.js';
-import { createEngine } from './create-engine.js';
+import { createEngine, tessdataFolderIn } from './create-engine.js';
 import { ocrDocument, pooledPagePixels } from './ocr-document.js';
 import { MediaDecoder } from '../../media/media-decoder.js';
 import { defaultWorkPoolOptions, WorkPool } from '../../media/work-pool/work-pool.js';
@@ -16,14 +16,20 @@ export const createTesseractProvider: ProviderFactory = (context): ProviderInsta
   const options = parseTesseractOptions(context.options);
   // Outside a gateway (unit tests, the OCR benchmark) the provider decodes on threads of its own.
   const media = context.media ?? new MediaDecoder(new WorkPool(defaultWorkPoolOptions()));
-  const engine = createEngine(options, (image, signal) => pooledPagePixels(media.pool, signal).png(image));
+  const tessdata = tessdataFolderIn(context.dataDir, options);
+  const engine = createEngine(options, (image, signal) => pooledPagePixels(media.pool, signal).png(image), tessdata);
   return {
     id: context.id,
     type: context.options.type,
     capabilities: {
       ocr: {
         ocr: (request) => ocrDocument(media, engine, options, request, context.tracer).catch(rethrowAsProviderError),
-        languages: () => engine.knownLanguages()?.filter((language) => language !== 'osd'),
+        // Read from the sources on each look, so a model downloaded a moment ago is listed.
+        languages: () => {
+          const sources = tessdata.sources();
+          return sources && [...sources.keys()].filter((language) => language !== 'osd').sort();
+        },
+        languageSources: () => tessdata.sources(),
       },
     },
     warm: async () => {

@@ -6,6 +6,7 @@ import { ProviderError } from '../_shared/provider-error.js';
 import type { BoxCoordinates, OcrBlock, OcrLine, OcrWord } from '../contracts/ocr.js';
 import { WorkerPool } from './worker-pool.js';
 import { joinWords } from '../../ocr-layout/join-words.js';
+import type { TessdataFolder } from './tessdata-folder.js';
 
 export interface NativeRunOptions {
   command: string;
@@ -145,6 +146,8 @@ export interface NativeEngineOptions {
   /** The command's name or path. */
   command: string;
   timeoutMs: number;
+  /** The models of every source as one folder (`--tessdata-dir`); without it, the command's own folder. */
+  tessdata?: TessdataFolder;
 }
 
 /**
@@ -175,6 +178,12 @@ export async function listNativeLanguages(command: string): Promise<string[]> {
     .filter((line) => /^[a-z]{3}(_[a-z]+)*$/.test(line));
 }
 
+/** The folder `command` reads its models from (`--list-langs` names it), or undefined when it cannot be run. */
+export async function nativeTessdataDir(command: string): Promise<string | undefined> {
+  const listed = await exec(command, ['--list-langs'], { timeout: 10_000 }).catch(() => undefined);
+  return listed && /languages in "([^"]+)"/.exec(`${listed.stdout}\n${listed.stderr}`)?.[1];
+}
+
 /** The script Tesseract's `--psm 0` output names, or undefined when it names none. */
 export function parseOsd(output: string): ScriptGuess | undefined {
   const script = /^Script:\s*(\S+)/m.exec(output)?.[1];
@@ -193,8 +202,11 @@ export function createNativeEngine(options: NativeEngineOptions): OcrEngine {
       known = await listNativeLanguages(options.command);
       return known;
     });
-    return probed;
+    if (!options.tessdata) return probed;
+    const folder = options.tessdata;
+    return probed.then(async () => (known = await folder.languages()));
   };
+  const folderArgs = options.tessdata ? ['--tessdata-dir', options.tessdata.path] : [];
   let slot = 0;
   const pool = new WorkerPool<number>(options.workers, {
     start: async () => {
@@ -205,7 +217,12 @@ export function createNativeEngine(options: NativeEngineOptions): OcrEngine {
   });
   const run = (image: GrayImage, signal: AbortSignal, outputs: string[], args: string[]): Promise<string> =>
     pool.run(signal, () =>
-      runNativeTesseract(image, outputs, { command: options.command, timeoutMs: options.timeoutMs, signal, args }),
+      runNativeTesseract(image, outputs, {
+        command: options.command,
+        timeoutMs: options.timeoutMs,
+        signal,
+        args: [...folderArgs, ...args],
+      }),
     );
   return {
     kind: 'native',

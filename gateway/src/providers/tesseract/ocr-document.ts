@@ -75,7 +75,7 @@ async function namedLanguages(engine: OcrEngine, request: OcrRequest): Promise<s
   if (absent.length > 0) {
     throw new ProviderError(
       'invalid_input',
-      `No OCR model is installed for ${absent.join(', ')} (installed: ${installed.filter((l) => l !== 'osd').join(', ')}). Install it (on Debian: apt-get install tesseract-ocr-${absent[0].replace('_', '-')}), or leave 'languages' out to detect each page's language.`,
+      `No OCR model is installed for ${absent.join(', ')} (installed: ${installed.filter((l) => l !== 'osd').join(', ')}). Add it in the console (Models → OCR languages) or with POST /v1/local-models/downloads {"repo": "tesseract-ocr/tessdata_fast", "file": "${absent[0]}.traineddata"}, or on Debian: apt-get install tesseract-ocr-${absent[0].replace('_', '-')}; or leave 'languages' out to detect each page's language.`,
       { code: 'ocr_language_not_installed', param: 'languages' },
     );
   }
@@ -94,7 +94,8 @@ async function withPictures(
   dpi: number,
   { pictures, signal }: OcrRequest,
 ): Promise<OcrPage> {
-  if (!pictures) return page;
+  // A page in a script no installed model reads was not read: its ink is text, not pictures.
+  if (!pictures || page.language?.read.length === 0) return page;
   const words = page.blocks.flatMap((block) => block.lines.flatMap((line) => line.words.map((word) => word.bbox)));
   const { pictures: found, rules } = await media.findPictures(image, words, pictures.minSize, signal);
   return { ...page, dpi, pictures: found, rules, ...(pictures.keepImages && found.length > 0 ? { image } : {}) };

@@ -1,4 +1,9 @@
-export type { CatalogEntry, LocalModelFile, ModelDownload } from '../../../../gateway/src/wire/local-model-schemas';
+export type {
+  CatalogEntry,
+  LocalModelFile,
+  ModelDownload,
+  OcrLanguage,
+} from '../../../../gateway/src/wire/local-model-schemas';
 
 /** Downloads still moving: the list is polled while any is. */
 export const isActive = (status: string): boolean =>

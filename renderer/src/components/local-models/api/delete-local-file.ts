@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getJson } from '../../../lib/gateway-client';
 import { modelsQueryOptions } from '../../../lib/models-query';
 import { localFilesQueryOptions } from './list-local-files';
+import { ocrLanguagesQueryOptions } from './list-ocr-languages';
 
 export const deleteLocalFile = (name: string): Promise<{ name: string; deleted: boolean }> =>
   getJson(`/v1/local-models/files/${encodeURIComponent(name)}`, { method: 'DELETE' });
@@ -13,6 +14,7 @@ export function useDeleteLocalFile() {
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: localFilesQueryOptions().queryKey });
       await queryClient.invalidateQueries({ queryKey: modelsQueryOptions().queryKey });
+      await queryClient.invalidateQueries({ queryKey: ocrLanguagesQueryOptions().queryKey });
     },
   });
 }

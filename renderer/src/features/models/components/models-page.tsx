@@ -13,6 +13,7 @@ import { LocalModelsSection } from '../../../components/local-models/components/
 import { CellText } from '../../../components/cell-text';
 import { ModelDownloadOffer } from '../../../components/local-models/components/model-download-offer';
 import { UseLocalFile } from '../../../components/local-models/components/use-local-file';
+import { OcrLanguagesSection } from '../../../components/local-models/components/ocr-languages-section';
 import { AliasList } from '../../../components/alias-list';
 import { DataTable, type Column } from '../../../components/data-table';
 
@@ -154,6 +155,7 @@ export function ModelsPage() {
           <LocalModelsSection />
           <UseLocalFile />
           <ModelDownloadOffer />
+          <OcrLanguagesSection />
         </>
       )}
     </div>

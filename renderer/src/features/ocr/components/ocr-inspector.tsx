@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import { useState } from 'react';
 import { CodeDialog } from '../../../components/code-dialog';
 import { EmptyState } from '../../../components/empty-state';
@@ -155,7 +156,8 @@ export function OcrInspector({ models }: { models: GatewayModel[] }) {
           <ModelPicker models={models} value={model} onChange={setModel} />
           {installedLanguages && (
             <p className="muted small" data-testid="ocr-languages">
-              Languages: {installedLanguages.join(', ')} (each page's language is detected)
+              Languages installed: {installedLanguages.join(', ')} (each page's language is detected).{' '}
+              <Link to="/models#ocr-languages">Add a language</Link>
             </p>
           )}
         </div>
