@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { ChatTurn } from '../chat/chat-service.js';
+import type { ChatRequest } from '../../providers/contracts/chat.js';
 import type { ChatMessage } from '../../wire/chat-message-schemas.js';
+
+/** A chat turn as core's ChatService takes it (its ChatTurn): the request apart from the model. */
+export type CachedTurn = Omit<ChatRequest, 'model' | 'signal'>;
 
 /** The response cache's names for one request (docs/routing.md, "Cache"). */
 export interface CacheKeys {
@@ -43,7 +46,7 @@ function textOf(message: ChatMessage): string | undefined {
 }
 
 /** The turn with the last user message's text parts blanked: what must match exactly for a semantic hit. */
-function withoutLastUserText(turn: ChatTurn, last: number): ChatTurn {
+function withoutLastUserText(turn: CachedTurn, last: number): CachedTurn {
   const message = turn.messages[last]!;
   const content = Array.isArray(message.content)
     ? message.content.map((part) => (part.type === 'text' ? { ...part, text: '' } : part))
@@ -56,7 +59,7 @@ function withoutLastUserText(turn: ChatTurn, last: number): ChatTurn {
  * n, tools, tool_choice, parallel_tool_calls, response_format), never the client's `stream`,
  * `stream_options` or `user`, which the turn does not carry; `form` separates whole and streamed answers.
  */
-export function cacheKeysOf(scope: string, routeId: string, form: 'json' | 'stream', turn: ChatTurn): CacheKeys {
+export function cacheKeysOf(scope: string, routeId: string, form: 'json' | 'stream', turn: CachedTurn): CacheKeys {
   const head = `${KEY_VERSION}\u0000${scope}\u0000${routeId}\u0000${form}\u0000`;
   let last = -1;
   for (let index = turn.messages.length - 1; index >= 0; index--)

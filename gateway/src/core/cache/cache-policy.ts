@@ -1,4 +1,4 @@
-import type { ChatTurn } from '../chat/chat-service.js';
+import type { CachedTurn } from './cache-keys.js';
 import type { ResponseCacheConfig } from '../../wire/response-cache-schema.js';
 
 /** What the cache may do for one request: read a stored answer, store this one; `reason` says why neither. */
@@ -26,7 +26,7 @@ function directives(header: string | undefined): Set<string> {
  */
 export function cachePolicy(
   config: ResponseCacheConfig,
-  turn: ChatTurn,
+  turn: CachedTurn,
   keyId: string | undefined,
   cacheControl: string | undefined,
 ): CachePolicy {

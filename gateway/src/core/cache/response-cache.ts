@@ -1,11 +1,11 @@
-import type { ChatRequest, ChatResult, ChatStreamEvent } from '../../providers/contracts/chat.js';
+import type { ChatResult, ChatStreamEvent } from '../../providers/contracts/chat.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { ResponseCacheStore } from '../../store/response-cache-store.js';
 import type { CacheNote } from '../../wire/response-cache-schema.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { newId } from '../ids/ids.js';
 import type { ModelRoute } from '../routing/model-registry.js';
-import { cacheKeysOf, type CacheKeys } from './cache-keys.js';
+import { cacheKeysOf, type CacheKeys, type CachedTurn } from './cache-keys.js';
 import { cachePolicy } from './cache-policy.js';
 import { encodeVector, nearest } from './vectors.js';
 import { recordedBatches, replayedBatches, type AnswerStamp, type StoredAnswer } from './stored-answer.js';
@@ -47,7 +47,7 @@ export class ResponseCache {
   /** Undefined when the route has no cache; else a hit to replay, or a lookup that keeps the answer. */
   async lookup(
     route: ModelRoute,
-    turn: Omit<ChatRequest, 'model' | 'signal'>,
+    turn: CachedTurn,
     stream: boolean,
     ask: CacheAsk | undefined,
     signal: AbortSignal,

@@ -121,7 +121,7 @@ export class ChatService {
   ): Promise<ChatOutcome> {
     await meter.reserveTurn(route, turn);
     checkTurnSchemas(turn, this.schemaLimits, fields);
-    const cached = await this.cache?.lookup(route, turn, stream, cache, signal);
+    const cached = route.cache && (await this.cache?.lookup(route, turn, stream, cache, signal));
     const hit = cached?.replay(meter);
     if (hit) return hit;
     const attributes = this.spanAttributes(turn, stream);
