@@ -119,6 +119,23 @@ describe('exact cache', () => {
     expect((await chat(gateway, shared, { key: bob })).headers.get('x-switchyard-cache')).toBe('hit');
   });
 
+  it('still asks a hit for a valid key and counts it against the key rate limit', async () => {
+    const calls = upstreamCalls();
+    const made = await json(
+      await gateway.request('/account/keys', {
+        method: 'POST',
+        json: { role: 'member', name: 'limited', rpm_limit: 2 },
+      }),
+    );
+    const body = question('a limited question');
+    expect((await chat(gateway, body, { key: made.key })).headers.get('x-switchyard-cache')).toBe('miss');
+    expect((await chat(gateway, body, { key: made.key })).headers.get('x-switchyard-cache')).toBe('hit');
+    const third = await chat(gateway, body, { key: made.key });
+    expect(third.status).toBe(429);
+    expect((await chat(gateway, body, { key: 'sk-sy-not-a-key-0123456789abcdef' })).status).toBe(401);
+    expect(calls()).toBe(1);
+  });
+
   it('never caches a sampling request unless the route allows it', async () => {
     const calls = upstreamCalls();
     for (const extra of [{ temperature: 0.7 }, { temperature: undefined }]) {
