@@ -1,3 +1,4 @@
+import { sql, type CompiledQuery } from 'kysely';
 import type { Database } from './database.js';
 import {
   EVICTION_HEADROOM,
@@ -7,8 +8,16 @@ import {
   type ResponseCacheStore,
 } from './response-cache-store.js';
 
-/** The response cache in the database (`response_cache`): kept over restarts, bounded by entries and bytes, least recently used out first. */
+/**
+ * The response cache in the database (`response_cache`): kept over restarts, bounded by entries and
+ * bytes, least recently used out first. A hit only reads: when it was used is noted in memory and
+ * written with the next store, so answering from the cache never waits for a write. Stores run on
+ * the background writer (SQLite's writer thread), entry, uses and eviction in one transaction.
+ */
 export class ResponseCacheRepository implements ResponseCacheStore {
+  /** Entries read since the last store, and when. */
+  private readonly used = new Map<string, number>();
+
   constructor(
     private readonly db: Database,
     private readonly limits: CacheLimits,
@@ -22,7 +31,7 @@ export class ResponseCacheRepository implements ResponseCacheStore {
       .where('expires_at', '>', now)
       .executeTakeFirst();
     if (!row) return undefined;
-    await this.db.query.updateTable('response_cache').set({ used_at: now }).where('cache_key', '=', key).execute();
+    this.used.set(key, now);
     return {
       key: row.cache_key,
       context: row.context_key,
@@ -54,42 +63,44 @@ export class ResponseCacheRepository implements ResponseCacheStore {
       expires_at: entry.expiresAt,
       used_at: now,
     };
-    await this.db.query
-      .insertInto('response_cache')
-      .values({ cache_key: entry.key, ...stored })
-      .onConflict((conflict) => conflict.column('cache_key').doUpdateSet(stored))
-      .execute();
-    await this.evict(now);
+    const uses: CompiledQuery[] = [];
+    for (const [key, at] of this.used)
+      uses.push(
+        this.db.query.updateTable('response_cache').set({ used_at: at }).where('cache_key', '=', key).compile(),
+      );
+    this.used.clear();
+    await this.db.atomicallyInBackground([
+      ...uses,
+      this.db.query
+        .insertInto('response_cache')
+        .values({ cache_key: entry.key, ...stored })
+        .onConflict((conflict) => conflict.column('cache_key').doUpdateSet(stored))
+        .compile(),
+      this.db.query.deleteFrom('response_cache').where('expires_at', '<=', now).compile(),
+      ...this.eviction(),
+    ]);
   }
 
-  private async evict(now: number): Promise<void> {
-    await this.db.query.deleteFrom('response_cache').where('expires_at', '<=', now).execute();
-    const totals = await this.db.query
-      .selectFrom('response_cache')
-      .select((eb) => [eb.fn.countAll<number>().as('entries'), eb.fn.sum<number | null>('bytes').as('bytes')])
-      .executeTakeFirstOrThrow();
-    let entries = Number(totals.entries);
-    let bytes = Number(totals.bytes ?? 0);
-    if (entries <= this.limits.maxEntries && bytes <= this.limits.maxBytes) return;
+  /**
+   * Past either limit, the least recently used entries go until the cache is at 90 % of both: the
+   * newest uses are kept up to the entries kept, then up to the bytes kept (a running sum).
+   */
+  private eviction(): CompiledQuery[] {
     const keepEntries = Math.floor(this.limits.maxEntries * EVICTION_HEADROOM);
     const keepBytes = Math.floor(this.limits.maxBytes * EVICTION_HEADROOM);
-    const oldest = await this.db.query
-      .selectFrom('response_cache')
-      .select(['cache_key', 'bytes'])
-      .orderBy('used_at')
-      .orderBy('cache_key')
-      .execute();
-    const doomed: string[] = [];
-    for (const row of oldest) {
-      if (entries <= keepEntries && bytes <= keepBytes) break;
-      doomed.push(row.cache_key);
-      entries -= 1;
-      bytes -= Number(row.bytes);
-    }
-    for (let start = 0; start < doomed.length; start += 500)
-      await this.db.query
-        .deleteFrom('response_cache')
-        .where('cache_key', 'in', doomed.slice(start, start + 500))
-        .execute();
+    return [
+      sql`DELETE FROM response_cache
+          WHERE (SELECT COUNT(*) FROM response_cache) > ${this.limits.maxEntries}
+            AND cache_key IN (SELECT cache_key FROM response_cache
+                              ORDER BY used_at DESC, cache_key DESC LIMIT ${Number.MAX_SAFE_INTEGER} OFFSET ${keepEntries})`.compile(
+        this.db.query,
+      ),
+      sql`DELETE FROM response_cache
+          WHERE (SELECT SUM(bytes) FROM response_cache) > ${this.limits.maxBytes}
+            AND cache_key IN (SELECT cache_key FROM (SELECT cache_key,
+                                SUM(bytes) OVER (ORDER BY used_at DESC, cache_key DESC) AS running
+                              FROM response_cache) ranked
+                              WHERE running > ${keepBytes})`.compile(this.db.query),
+    ];
   }
 }
