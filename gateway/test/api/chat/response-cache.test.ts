@@ -17,7 +17,7 @@ let dataDir: string;
 beforeAll(async () => {
   upstream = await startFakeUpstream();
   dataDir = mkdtempSync(join(tmpdir(), 'switchyard-cache-'));
-  gateway = await startGateway({ config: cacheConfig(upstream), dataDir });
+  gateway = await startGateway({ config: { ...cacheConfig(upstream), server: { request_log_bodies: true } }, dataDir });
 });
 afterAll(async () => {
   await gateway.close();
@@ -134,6 +134,22 @@ describe('exact cache', () => {
     expect(third.status).toBe(429);
     expect((await chat(gateway, body, { key: 'sk-sy-not-a-key-0123456789abcdef' })).status).toBe(401);
     expect(calls()).toBe(1);
+  });
+
+  it("sends a replayed request to the model, neither reading nor replacing the route's cache", async () => {
+    const calls = upstreamCalls();
+    const body = question('replay me');
+    const first = await chat(gateway, body);
+    const firstText = await first.text();
+    const replayed = await gateway.request(`/console/requests/${first.headers.get('x-request-id')}/replay`, {
+      method: 'POST',
+      json: {},
+    });
+    expect(replayed.status).toBe(200);
+    expect(calls()).toBe(2);
+    const hit = await chat(gateway, body);
+    expect(hit.headers.get('x-switchyard-cache')).toBe('hit');
+    expect(await hit.text()).toBe(firstText);
   });
 
   it('never caches a sampling request unless the route allows it', async () => {
