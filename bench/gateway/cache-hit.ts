@@ -12,6 +12,8 @@ export interface CacheHitOptions {
   concurrency: number;
   streamConcurrency: number;
   gatewayScript?: string;
+  /** A second run's upstream answers after this many milliseconds, as a model takes time (0: no second run). */
+  upstreamDelayMs: number;
 }
 
 interface Measured {
@@ -32,7 +34,20 @@ const fmt = (value: number, digits: number) => (Number.isFinite(value) ? value.t
  * request is printed too: on a shared machine it moves less than throughput and latency do.
  */
 export async function measureCacheHits(options: CacheHitOptions): Promise<string[][]> {
-  const processes = await startBenchProcesses(options.gatewayScript);
+  const rows = await measureOn(options, 0);
+  if (options.upstreamDelayMs > 0) {
+    const slow = await measureOn(options, options.upstreamDelayMs);
+    rows.push(
+      ...slow
+        .slice(3, 5)
+        .map(([label, ...rest]) => [`${label}, upstream taking ${options.upstreamDelayMs} ms`, ...rest]),
+    );
+  }
+  return rows;
+}
+
+async function measureOn(options: CacheHitOptions, upstreamDelayMs: number): Promise<string[][]> {
+  const processes = await startBenchProcesses(options.gatewayScript, undefined, {}, upstreamDelayMs);
   try {
     const key = await processes.createKey();
     const target = (via: Via, stream: boolean): Target => ({
@@ -47,11 +62,12 @@ export async function measureCacheHits(options: CacheHitOptions): Promise<string
         ...(stream ? { stream_options: { include_usage: true } } : {}),
       }),
     });
-    await warmUp(
-      VIAS.flatMap((via) => [target(via, false), target(via, true)]),
-      [processes.gateway.pid!, processes.bareProxy.pid!],
-      options.concurrency,
-    );
+    if (upstreamDelayMs === 0)
+      await warmUp(
+        VIAS.flatMap((via) => [target(via, false), target(via, true)]),
+        [processes.gateway.pid!, processes.bareProxy.pid!],
+        options.concurrency,
+      );
     const measure = async (run: (t: Target) => Promise<LoadResult>, stream: boolean) => {
       const results = {} as Record<Via, Measured>;
       for (const via of VIAS) {
@@ -71,8 +87,15 @@ export async function measureCacheHits(options: CacheHitOptions): Promise<string
       }
       return results;
     };
-    const plainLoad = await measure((t) => fullLoad(t, options.concurrency, options.seconds), false);
-    const streamLoad = await measure((t) => fullLoad(t, options.streamConcurrency, options.seconds), true);
+    // With a slow upstream only latency is of interest: the closed loops would measure the upstream.
+    const plainLoad = await measure(
+      (t) => fullLoad(t, options.concurrency, upstreamDelayMs ? 0 : options.seconds),
+      false,
+    );
+    const streamLoad = await measure(
+      (t) => fullLoad(t, options.streamConcurrency, upstreamDelayMs ? 0 : options.seconds),
+      true,
+    );
     const plainRate = await measure((t) => fixedRate(t, options.rate, options.seconds), false);
     const streamRate = await measure((t) => fixedRate(t, options.rate, options.seconds), true);
     const line = (label: string, results: Record<Via, Measured>, field: keyof Measured, digits: number) => [

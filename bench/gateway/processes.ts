@@ -56,9 +56,11 @@ export async function startBenchProcesses(
   gatewayScript = join(root, 'dist/gateway/src/cli.js'),
   nodeArgs: string[] = serveNodeFlags(),
   extraEnv: Record<string, string> = {},
+  /** How long the upstream takes to answer (the cache benchmark's model that takes time). */
+  upstreamDelayMs = 0,
 ): Promise<BenchProcesses> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
-  const upstream = spawn(process.execPath, [join(import.meta.dirname, 'fast-upstream.mjs')], {
+  const upstream = spawn(process.execPath, [join(import.meta.dirname, 'fast-upstream.mjs'), String(upstreamDelayMs)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const upstreamPort = (await firstLine(upstream, /^(\d+)\n/))[1];

@@ -9,7 +9,7 @@
  * a CPU profile of the gateway under load, its idle memory and the ledger's cost.
  *
  *   npx tsx bench/gateway/run.ts [--seconds 5] [--rate 1000] [--concurrency 32] [--stream-concurrency 16]
- *     [--redis redis://127.0.0.1:6379] [--only solo,team,cache,profile,memory,ledger] [--profile-out gateway.cpuprofile]
+ *     [--redis redis://127.0.0.1:6379] [--only solo,team,cache,profile,memory,ledger] [--cache-upstream-ms 20] [--profile-out gateway.cpuprofile]
  *     [--profile-load mixed|plain|streamed] [--profile-rate N (open loop instead of closed)] [--profile-team (the profiled gateway in team mode)] [--gateway path/to/dist/gateway/src/cli.js (another build, for A/B runs)]
  *
  * `--only sizing` (not in the default run): team mode's sizing on PostgreSQL (--database, default
@@ -387,7 +387,15 @@ async function main() {
     if (solo) compareTeam(solo, team);
   }
   if (sections.has('cache')) {
-    const rows = await measureCacheHits({ seconds, rate, concurrency, streamConcurrency, gatewayScript });
+    const upstreamDelayMs = Number(args.get('--cache-upstream-ms') ?? 20);
+    const rows = await measureCacheHits({
+      seconds,
+      rate,
+      concurrency,
+      streamConcurrency,
+      gatewayScript,
+      upstreamDelayMs,
+    });
     console.log(
       `\nResponse cache: every request a hit, beside the bare proxy and an uncached route (${seconds} s per run)\n`,
     );

@@ -8,15 +8,21 @@ import {
   type ResponseCacheStore,
 } from './response-cache-store.js';
 
+/** The entries last read, also kept in memory until the next store: a hot entry is answered without a query. */
+const RECENT_ENTRIES = 256;
+
 /**
  * The response cache in the database (`response_cache`): kept over restarts, bounded by entries and
- * bytes, least recently used out first. A hit only reads: when it was used is noted in memory and
- * written with the next store, so answering from the cache never waits for a write. Stores run on
- * the background writer (SQLite's writer thread), entry, uses and eviction in one transaction.
+ * bytes, least recently used out first. A hit only reads (the most recent entries from memory): when
+ * it was used is noted in memory and written with the next store, so answering from the cache never
+ * waits for a write. Stores run on the background writer (SQLite's writer thread), entry, uses and
+ * eviction in one transaction. One gateway process owns the table (team mode keeps its cache in Redis).
  */
 export class ResponseCacheRepository implements ResponseCacheStore {
   /** Entries read since the last store, and when. */
   private readonly used = new Map<string, number>();
+  /** The most recently read entries since the last store, oldest first. */
+  private readonly recent = new Map<string, CacheEntryRecord>();
 
   constructor(
     private readonly db: Database,
@@ -24,6 +30,12 @@ export class ResponseCacheRepository implements ResponseCacheStore {
   ) {}
 
   async get(key: string, now: number): Promise<CacheEntryRecord | undefined> {
+    const remembered = this.recent.get(key);
+    if (remembered && remembered.expiresAt > now) {
+      this.used.set(key, now);
+      this.remember(remembered);
+      return remembered;
+    }
     const row = await this.db.query
       .selectFrom('response_cache')
       .select(['cache_key', 'context_key', 'embedding', 'answer', 'created_at', 'expires_at'])
@@ -32,14 +44,21 @@ export class ResponseCacheRepository implements ResponseCacheStore {
       .executeTakeFirst();
     if (!row) return undefined;
     this.used.set(key, now);
-    return {
+    return this.remember({
       key: row.cache_key,
       context: row.context_key,
       embedding: row.embedding,
       answer: row.answer,
       createdAt: row.created_at,
       expiresAt: row.expires_at,
-    };
+    });
+  }
+
+  private remember(entry: CacheEntryRecord): CacheEntryRecord {
+    this.recent.delete(entry.key);
+    this.recent.set(entry.key, entry);
+    if (this.recent.size > RECENT_ENTRIES) this.recent.delete(this.recent.keys().next().value!);
+    return entry;
   }
 
   async candidates(context: string, now: number): Promise<CacheCandidate[]> {
@@ -69,6 +88,8 @@ export class ResponseCacheRepository implements ResponseCacheStore {
         this.db.query.updateTable('response_cache').set({ used_at: at }).where('cache_key', '=', key).compile(),
       );
     this.used.clear();
+    // A store may evict: what memory holds is read again from the table.
+    this.recent.clear();
     await this.db.atomicallyInBackground([
       ...uses,
       this.db.query

@@ -9,7 +9,7 @@ export type CachedTurn = Omit<ChatRequest, 'model' | 'signal'>;
 export interface CacheKeys {
   /** The scope, route, answer form and whole normalised turn. */
   exact: string;
-  /** The same with the last user message's text left out: the entries a semantic lookup compares. */
+  /** Semantic lookups: the same with the last user message's text left out, the entries they compare ('' otherwise). */
   context: string;
   /** The last user message's text, compared by embedding; undefined when it has none. */
   fuzzyText: string | undefined;
@@ -59,7 +59,13 @@ function withoutLastUserText(turn: CachedTurn, last: number): CachedTurn {
  * n, tools, tool_choice, parallel_tool_calls, response_format), never the client's `stream`,
  * `stream_options` or `user`, which the turn does not carry; `form` separates whole and streamed answers.
  */
-export function cacheKeysOf(scope: string, routeId: string, form: 'json' | 'stream', turn: CachedTurn): CacheKeys {
+export function cacheKeysOf(
+  scope: string,
+  routeId: string,
+  form: 'json' | 'stream',
+  turn: CachedTurn,
+  semantic = true,
+): CacheKeys {
   const head = `${KEY_VERSION}\u0000${scope}\u0000${routeId}\u0000${form}\u0000`;
   let last = -1;
   for (let index = turn.messages.length - 1; index >= 0; index--)
@@ -70,9 +76,9 @@ export function cacheKeysOf(scope: string, routeId: string, form: 'json' | 'stre
   const fuzzyText = last >= 0 ? textOf(turn.messages[last]!) : undefined;
   return {
     exact: sha256(head + canonical(turn)),
-    context: sha256(
-      `${head}context\u0000${canonical(fuzzyText === undefined ? turn : withoutLastUserText(turn, last))}`,
-    ),
+    context: semantic
+      ? sha256(`${head}context\u0000${canonical(fuzzyText === undefined ? turn : withoutLastUserText(turn, last))}`)
+      : '',
     fuzzyText,
   };
 }

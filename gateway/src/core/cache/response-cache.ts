@@ -57,7 +57,7 @@ export class ResponseCache {
     const policy = cachePolicy(config, turn, ask.keyId, ask.cacheControl);
     if (!policy.write) return new CacheLookup(this, route, { status: 'bypass', reason: policy.reason });
     const scope = config.scope === 'account' ? 'account' : `key:${ask.keyId}`;
-    const keys = cacheKeysOf(scope, route.id, stream ? 'stream' : 'json', turn);
+    const keys = cacheKeysOf(scope, route.id, stream ? 'stream' : 'json', turn, config.mode === 'semantic');
     const semantic = config.mode === 'semantic' && keys.fuzzyText !== undefined && this.embed !== undefined;
     try {
       const now = this.now();
