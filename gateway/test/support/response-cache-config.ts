@@ -8,6 +8,7 @@ export const SAMPLING = 'sampling-cached';
 export const SHARED = 'account-cached';
 export const SHORT = 'short-lived';
 export const SEMANTIC = 'semantic-cached';
+export const BILLED = 'billed-cached';
 
 export function cacheConfig(upstream: FakeUpstream) {
   const base = upstreamConfig(upstream);
@@ -27,6 +28,7 @@ export function cacheConfig(upstream: FakeUpstream) {
       route(SHARED, { mode: 'exact', ttl_s: 600, scope: 'account' }),
       route(SHORT, { mode: 'exact', ttl_s: 1 }),
       route(SEMANTIC, { mode: 'semantic', ttl_s: 600, similarity: 0.9 }),
+      route(BILLED, { mode: 'exact', ttl_s: 600, bill_hits: true }),
       route('uncached'),
     ],
   };

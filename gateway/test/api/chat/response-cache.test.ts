@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startGateway, type TestGateway } from '../../support/start-gateway.js';
-import { cacheConfig, CACHED, chat, SAMPLING, SHARED, SHORT } from '../../support/response-cache-config.js';
+import { BILLED, cacheConfig, CACHED, chat, SAMPLING, SHARED, SHORT } from '../../support/response-cache-config.js';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream.js';
 
 /** The response cache (issue 38 §2, docs/routing.md "Cache") on a real gateway in front of a fake upstream. */
@@ -150,6 +150,15 @@ describe('exact cache', () => {
     const hit = await chat(gateway, body);
     expect(hit.headers.get('x-switchyard-cache')).toBe('hit');
     expect(await hit.text()).toBe(firstText);
+  });
+
+  it('bills a hit the stored answer at the route prices where the route says bill_hits', async () => {
+    const body = question('a billed question', { model: BILLED });
+    const first = await chat(gateway, body);
+    const again = await chat(gateway, body);
+    expect(again.headers.get('x-switchyard-cache')).toBe('hit');
+    expect(Number(again.headers.get('x-request-cost'))).toBeGreaterThan(0);
+    expect(again.headers.get('x-request-cost')).toBe(first.headers.get('x-request-cost'));
   });
 
   it('never caches a sampling request unless the route allows it', async () => {
