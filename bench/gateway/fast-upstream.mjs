@@ -22,18 +22,28 @@ const words =
     .map((word, i) => (i === 0 ? word : ` ${word}`));
 const stream = words.map((word) => chunk(word, null)).join('') + chunk(null, 'stop') + usage + 'data: [DONE]\n\n';
 
+// An optional first argument: milliseconds every answer waits before it is sent, as a model takes time (0: at once).
+const delayMs = Number(process.argv[2] ?? 0);
+
 const server = createServer((request, response) => {
   const parts = [];
   request.on('data', (part) => parts.push(part));
   request.on('end', () => {
     const streamed = Buffer.concat(parts).includes('"stream":true');
-    if (streamed) {
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.end(stream);
-    } else {
-      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(completion) });
-      response.end(completion);
-    }
+    const answer = () => {
+      if (streamed) {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end(stream);
+      } else {
+        response.writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(completion),
+        });
+        response.end(completion);
+      }
+    };
+    if (delayMs > 0) setTimeout(answer, delayMs);
+    else answer();
   });
 });
 server.keepAliveTimeout = 60_000;

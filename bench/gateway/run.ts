@@ -9,7 +9,7 @@
  * a CPU profile of the gateway under load, its idle memory and the ledger's cost.
  *
  *   npx tsx bench/gateway/run.ts [--seconds 5] [--rate 1000] [--concurrency 32] [--stream-concurrency 16]
- *     [--redis redis://127.0.0.1:6379] [--only solo,team,profile,memory,ledger] [--profile-out gateway.cpuprofile]
+ *     [--redis redis://127.0.0.1:6379] [--only solo,team,cache,profile,memory,ledger] [--cache-upstream-ms 20] [--profile-out gateway.cpuprofile]
  *     [--profile-load mixed|plain|streamed] [--profile-rate N (open loop instead of closed)] [--profile-team (the profiled gateway in team mode)] [--gateway path/to/dist/gateway/src/cli.js (another build, for A/B runs)]
  *
  * `--only sizing` (not in the default run): team mode's sizing on PostgreSQL (--database, default
@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { summariseCpuProfile, type CpuProfile } from './cpu-profile.js';
 import { measureIdleMemory } from './idle-memory.js';
 import { measureLedgerCost } from './ledger-cost.js';
+import { measureCacheHits } from './cache-hit.js';
 import { measureSizing } from './sizing.js';
 import { fixedRate, fullLoad, percentile, type LoadResult, type Target } from './load.js';
 import { cpuMicros, THREAD_GROUPS, threadCpuMicros, type ThreadGroup } from './process-stats.js';
@@ -35,7 +36,7 @@ const rate = Number(args.get('--rate') ?? 1000);
 const concurrency = Number(args.get('--concurrency') ?? 32);
 const streamConcurrency = Number(args.get('--stream-concurrency') ?? 16);
 const redisUrl = args.get('--redis') ?? process.env.GATEWAY_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const sections = new Set((args.get('--only') ?? 'solo,team,profile,memory,ledger').split(','));
+const sections = new Set((args.get('--only') ?? 'solo,team,cache,profile,memory,ledger').split(','));
 const profileLoad = args.get('--profile-load') ?? 'mixed';
 /** Profile at this many requests per second (open loop, where latency is measured) instead of the closed loop. */
 const profileRate = args.has('--profile-rate') ? Number(args.get('--profile-rate')) : undefined;
@@ -384,6 +385,21 @@ async function main() {
       () => dropRedisKeys(prefix),
     );
     if (solo) compareTeam(solo, team);
+  }
+  if (sections.has('cache')) {
+    const upstreamDelayMs = Number(args.get('--cache-upstream-ms') ?? 20);
+    const rows = await measureCacheHits({
+      seconds,
+      rate,
+      concurrency,
+      streamConcurrency,
+      gatewayScript,
+      upstreamDelayMs,
+    });
+    console.log(
+      `\nResponse cache: every request a hit, beside the bare proxy and an uncached route (${seconds} s per run)\n`,
+    );
+    table(rows);
   }
   if (sections.has('profile')) await profile();
   if (sections.has('memory')) {

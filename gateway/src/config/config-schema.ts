@@ -98,6 +98,10 @@ export const ServerConfigSchema = Type.Object(
     schema_max_nodes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
     /** Longest compiling an OCR or annotation schema, or checking data against it, may run on its thread before it is stopped with 422, in milliseconds (default 10000). */
     schema_job_timeout_ms: Type.Optional(Type.Integer({ minimum: 100 })),
+    /** Most answers the response cache keeps (routes with `cache`); the least recently used go first (default 10000). */
+    response_cache_max_entries: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
+    /** Most the response cache keeps, in MiB of stored answers and embeddings (default 256). */
+    response_cache_max_mb: Type.Optional(Type.Number({ minimum: 0.01, maximum: 1_048_576 })),
   },
   { additionalProperties: false },
 );

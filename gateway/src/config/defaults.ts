@@ -66,6 +66,9 @@ export const DEFAULT_SERVER: Required<Omit<ServerConfig, 'instance_id' | 'metric
   schema_max_depth: 32,
   schema_max_nodes: 10_000,
   schema_job_timeout_ms: 10_000,
+  // The response cache: an answer is a few KB, so this is a few hundred MB at most on disk or in Redis.
+  response_cache_max_entries: 10_000,
+  response_cache_max_mb: 256,
 };
 
 /**

@@ -18,6 +18,8 @@ const SERVER_CONVERTED = [
   'schema_max_depth',
   'schema_max_nodes',
   'schema_job_timeout_ms',
+  'response_cache_max_entries',
+  'response_cache_max_mb',
 ] as const;
 
 const convertServer = (server: ServerFileSettings) => ({
@@ -30,6 +32,11 @@ const convertServer = (server: ServerFileSettings) => ({
     maxDepth: server.schema_max_depth,
     maxNodes: server.schema_max_nodes,
     jobTimeoutMs: server.schema_job_timeout_ms,
+  },
+  /** The response cache's bounds (core/cache). */
+  responseCacheLimits: {
+    maxEntries: server.response_cache_max_entries,
+    maxBytes: Math.round(server.response_cache_max_mb * MIB),
   },
 });
 

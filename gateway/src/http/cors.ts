@@ -13,7 +13,15 @@ export async function registerCors(app: FastifyInstance, origins: () => string[]
     },
     methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'X-Request-ID', 'X-Switchyard-Client'],
-    exposedHeaders: ['X-Request-ID', 'X-Process-Time-Ms', 'Retry-After', 'X-Request-Cost'],
+    exposedHeaders: [
+      'X-Request-ID',
+      'X-Process-Time-Ms',
+      'Retry-After',
+      'X-Request-Cost',
+      'X-Switchyard-Cache',
+      'X-Switchyard-Cache-Similarity',
+      'Age',
+    ],
     maxAge: 600,
   });
 }

@@ -189,6 +189,7 @@ export function registerUsageRecorder(app: FastifyInstance, services: UsageRecor
       ...(request.firstTokenAt !== null && usage
         ? { ttft_ms: Math.round(Number(request.firstTokenAt - request.startedAt) / 1e4) / 100 }
         : {}),
+      ...(request.madeBill?.cache ? { cache: request.madeBill.cache } : {}),
       request_headers: redactHeaders(request.headers, secrets, isSecret),
       ...(requestBody !== undefined ? { request_body: redactBody(requestBody, 4096, secrets, isSecret) } : {}),
       ...(responseBody !== undefined

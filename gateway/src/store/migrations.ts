@@ -463,4 +463,25 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 19,
+    name: 'response cache',
+    // The routes' response cache in solo mode (team mode keeps it in Redis). `cache_key` names the
+    // scope, route, answer form and normalised request; `context_key` the same without the last user
+    // message's text, which semantic lookups compare by `embedding`. `used_at` orders the LRU eviction.
+    sql: `
+      CREATE TABLE response_cache (
+        cache_key TEXT PRIMARY KEY,
+        context_key TEXT NOT NULL,
+        embedding TEXT,
+        answer TEXT NOT NULL,
+        bytes INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        used_at INTEGER NOT NULL
+      );
+      CREATE INDEX response_cache_context ON response_cache (context_key);
+      CREATE INDEX response_cache_used ON response_cache (used_at);
+    `,
+  },
 ];

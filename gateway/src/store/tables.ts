@@ -182,6 +182,18 @@ export interface Tables {
   };
   response_items: { id: string; response_id: string; item: string };
   request_log: { id: string; time: number; entry: string };
+  response_cache: {
+    cache_key: string;
+    context_key: string;
+    /** Semantic entries: the last user message's embedding (base64 of float32s). */
+    embedding: string | null;
+    /** The stored answer (JSON). */
+    answer: string;
+    bytes: number;
+    created_at: number;
+    expires_at: number;
+    used_at: number;
+  };
   route_overrides: { id: string; route: string | null; deleted: number; updated_at: number };
   gateway_settings: { kind: string; id: string; value: string | null; updated_at: number };
   conversations: {

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { CacheNoteSchema } from './response-cache-schema.js';
 
 /** A span's attribute value, as OpenTelemetry allows it (arrays of one primitive type). */
 const AttributeValue = Type.Union([
@@ -85,6 +86,8 @@ export const Entry = Type.Object({
   ttft_ms: Type.Optional(
     Type.Number({ description: 'A stream: milliseconds from the request to its first token (or first content).' }),
   ),
+  /** On a route with a response cache: hit, miss or bypass, a hit's age and a semantic hit's similarity. */
+  cache: Type.Optional(CacheNoteSchema),
   spans: Type.Optional(
     Type.Array(RecordedSpan, {
       description: "The request's spans within the gateway (its detail only; the list leaves them out).",

@@ -9,6 +9,7 @@ import { usageBody } from '../_shared/usage-body.js';
 import { samplingParams } from '../_shared/sampling-schema.js';
 import type { ChatBodyType } from './chat-schemas.js';
 import { WholeToolCalls } from './whole-tool-calls.js';
+import { cacheHeaders } from './cache-headers.js';
 
 type BodyMessage = NonNullable<ChatBodyType['messages']>[number];
 
@@ -74,21 +75,24 @@ export function chatCompletionAnswer(
   body: ChatBodyType,
   outcome: ChatOutcome,
 ) {
-  const id = newId('chatcmpl-');
-  const created = Math.floor(Date.now() / 1000);
+  const stamp = outcome.cache?.stamp;
+  const id = stamp?.id ?? newId('chatcmpl-');
+  const created = stamp?.created ?? Math.floor(Date.now() / 1000);
   const served = outcome.route;
+  const model = stamp?.model ?? served.id;
+  if (outcome.cache) reply.headers(cacheHeaders(outcome.cache.note));
   if (outcome.kind === 'json') {
     return {
       id,
       object: 'chat.completion' as const,
       created,
-      model: served.id,
+      model,
       choices: outcome.result.choices,
       usage: usageBody(outcome.result.usage),
     };
   }
   const includeUsage = body.stream_options?.include_usage === true;
-  const frames = chatChunkFrames({ id, created, model: served.id });
+  const frames = chatChunkFrames({ id, created, model });
   return sendEventStream(request, reply, served.provider.id, async (writer) => {
     const started = new Set<number>();
     let mustWait = false;

@@ -46,7 +46,9 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ chat: ChatService; document
           });
         const signal = clientAbortSignal(reply);
         const turn = toChatTurn(body, body.messages);
-        const outcome = await chat.complete(target.route, turn, body.stream === true, request.billing, signal);
+        const cache = { keyId: request.apiKey?.id, cacheControl: request.headers['cache-control'] };
+        const stream = body.stream === true;
+        const outcome = await chat.complete(target.route, turn, stream, request.billing, signal, undefined, cache);
         return chatCompletionAnswer(request, reply, body, outcome);
       },
     );

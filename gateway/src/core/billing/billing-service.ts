@@ -1,5 +1,6 @@
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { ApiKeyRecord } from '../../store/keys-repository.js';
+import type { CacheNote } from '../../wire/response-cache-schema.js';
 import type { AccountService } from '../account/account-service.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import { costOf, estimateRequestCost } from './pricing.js';
@@ -29,6 +30,8 @@ export interface UsageMeter {
    * whole conversation); 402 when it does not fit. Nothing when the cost was reserved already.
    */
   reserveTurn(route: ModelRoute, turn: Record<string, unknown>): Promise<void>;
+  /** What the response cache did for the request (a hit, a miss, a bypass), for the request log. */
+  noteCache(note: CacheNote): void;
 }
 
 /** One request's bill: its reservation, the usage its use case charged, and the estimate of a stream in progress. */
@@ -40,6 +43,8 @@ export class RequestBilling implements UsageMeter {
   reservation: Reservation | undefined;
   /** The route the body's `model` names, found once when the cost was reserved (undefined: it names none). */
   namedRoute: ModelRoute | undefined;
+  /** What the response cache did for the request, on a cached route. */
+  cache: CacheNote | undefined;
 
   charge(route: ModelRoute, usage: TokenUsage): void {
     this.charged = priced(route, usage);
@@ -58,6 +63,10 @@ export class RequestBilling implements UsageMeter {
     if (!reserve) return Promise.resolve();
     this.reserveLater = undefined;
     return reserve(route, turn);
+  }
+
+  noteCache(note: CacheNote): void {
+    this.cache = note;
   }
 
   /** The request's cost is reserved at its first chat turn, by `reserve`. */

@@ -14,17 +14,18 @@ import { checkTurnSchemas, type TurnSchemaFields } from '../json/check-turn-sche
 import type { GatewayTracing } from '../tracing/gateway-tracing.js';
 import { inputMessages, outputMessages, samplingAttributes } from '../tracing/gen-ai-attributes.js';
 import type { TraceSpan } from '../tracing/request-trace.js';
+import type { CacheAsk, CacheOutcome, ResponseCache } from '../cache/response-cache.js';
 
 /** One chat turn as the client asked for it, apart from the model. */
 export type ChatTurn = Omit<ChatRequest, 'model' | 'signal'>;
 
 export type ChatOutcome =
-  | { kind: 'json'; route: ModelRoute; result: ChatResult }
+  | { kind: 'json'; route: ModelRoute; result: ChatResult; cache?: CacheOutcome }
   /**
    * The provider's events in the batches they arrived in (the events of one upstream chunk), charged
-   * as they pass (the final usage, or the estimate if the client leaves).
+   * as they pass (the final usage, or the estimate if the client leaves). `cache`: on a cached route.
    */
-  | { kind: 'stream'; route: ModelRoute; batches: AsyncIterable<readonly ChatStreamEvent[]> };
+  | { kind: 'stream'; route: ModelRoute; batches: AsyncIterable<readonly ChatStreamEvent[]>; cache?: CacheOutcome };
 
 /** What a chat-completions request is answered by: a chat route, or document question answering on a documents route. */
 export type ChatTarget = { useCase: 'chat'; route: ModelRoute } | { useCase: 'documents'; route: ModelRoute };
@@ -46,6 +47,7 @@ export class ChatService {
     private readonly runner: RouteRunner,
     private readonly schemaLimits: ClientSchemaSizeLimits,
     private readonly tracing?: GatewayTracing,
+    private readonly cache?: ResponseCache,
   ) {}
 
   /**
@@ -105,7 +107,8 @@ export class ChatService {
 
   /**
    * The request's own turn: its cost held if the request's body did not name the model, its client
-   * schemas checked (`fields` names them in errors), then run, whole or streamed, and charged.
+   * schemas checked (`fields` names them in errors), then run, whole or streamed, and charged; on a
+   * route with a response cache, answered from it or kept in it as `cache` (the client's) allows.
    */
   async complete(
     route: ModelRoute,
@@ -114,9 +117,13 @@ export class ChatService {
     meter: UsageMeter,
     signal: AbortSignal,
     fields?: TurnSchemaFields,
+    cache?: CacheAsk,
   ): Promise<ChatOutcome> {
     await meter.reserveTurn(route, turn);
     checkTurnSchemas(turn, this.schemaLimits, fields);
+    const cached = route.cache && (await this.cache?.lookup(route, turn, stream, cache, signal));
+    const hit = cached?.replay(meter);
+    if (hit) return hit;
     const attributes = this.spanAttributes(turn, stream);
     if (!stream) {
       const { value, route: served } = await this.whole(route, turn, signal, attributes);
@@ -129,7 +136,8 @@ export class ChatService {
         );
         if (this.tracing?.captureContent()) operation.set('gen_ai.output.messages', outputMessages(value.choices));
       }
-      return { kind: 'json', route: served, result: value };
+      const outcome = { kind: 'json' as const, route: served, result: value };
+      return cached ? cached.keep(outcome, meter) : outcome;
     }
     const { value: events, route: served } = await this.runner.invoke(
       route,
@@ -143,7 +151,12 @@ export class ChatService {
     meter.chargeEstimateIfAbandoned(served, estimate);
     const operation = this.operationSpan();
     const trace = operation && new StreamTrace(operation, this.tracing?.captureContent() ?? false);
-    return { kind: 'stream', route: served, batches: metered(batchesOf(events), served, estimate, meter, trace) };
+    const outcome = {
+      kind: 'stream' as const,
+      route: served,
+      batches: metered(batchesOf(events), served, estimate, meter, trace),
+    };
+    return cached ? cached.keep(outcome, meter) : outcome;
   }
 
   private whole(route: ModelRoute, turn: ChatTurn, signal: AbortSignal, attributes?: SpanAttributes) {

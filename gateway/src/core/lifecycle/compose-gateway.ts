@@ -37,7 +37,7 @@ import {
   type InProcessResponse,
 } from '../batch/in-process-batch-executor.js';
 import { openBatchQueue } from '../batch/open-batch-queue.js';
-import { BillingService } from '../billing/billing-service.js';
+import { BillingService, RequestBilling } from '../billing/billing-service.js';
 import { storedSpend } from '../billing/stored-spend.js';
 import { usageJournalAt } from '../billing/usage-journal.js';
 import { UsageLedger } from '../billing/usage-ledger.js';
@@ -45,6 +45,9 @@ import { ChatService } from '../chat/chat-service.js';
 import { CompletionService } from '../completions/completion-service.js';
 import { DocumentService } from '../documents/document-service.js';
 import { EmbeddingService } from '../embeddings/embedding-service.js';
+import { ResponseCache } from '../cache/response-cache.js';
+import { ResponseCacheRepository } from '../../store/response-cache-repository.js';
+import { DEFAULT_EMBEDDING_MODEL } from '../../wire/default-models.js';
 import { EvalRunner } from '../evals/eval-runner.js';
 import { EvalsService } from '../evals/evals-service.js';
 import { databaseWriteErrorReporter } from '../errors/database-write-errors.js';
@@ -282,7 +285,19 @@ export async function composeGateway(
     perKey: Math.min(options.server.ocrConcurrencyPerKey, options.server.ocrConcurrency),
   });
   const schemas = new ClientSchemaChecker(options.server.clientSchemas);
-  const chat = new ChatService(models, runner, options.server.clientSchemas, tracing);
+  const embeddings = new EmbeddingService(models, runner);
+  const responseCache = new ResponseCache(
+    team?.responseCache(options.server.responseCacheLimits) ??
+      new ResponseCacheRepository(db, options.server.responseCacheLimits),
+    async (text, signal) =>
+      (await embeddings.embed(DEFAULT_EMBEDDING_MODEL, [text], undefined, new RequestBilling(), signal)).result
+        .vectors[0]!,
+    databaseWriteErrorReporter(log, outages, {
+      duringOutage: 'response cache: the database does not answer; requests go to their providers',
+      otherwise: 'response cache: could not read or store an answer; the request went to its provider',
+    }),
+  );
+  const chat = new ChatService(models, runner, options.server.clientSchemas, tracing, responseCache);
   const useCaseDeps = {
     chat,
     models,
@@ -405,7 +420,7 @@ export async function composeGateway(
     responses: new ResponsesService(models, chat, runner, new ResponsesRepository(db), options.server.clientSchemas),
     completions: new CompletionService(models, runner),
     fim: new FimService(models, runner),
-    embeddings: new EmbeddingService(models, runner),
+    embeddings,
     files,
     fileLinks: new SignedFileLinks(files, keys),
     ocr: new OcrService(useCaseDeps),

@@ -102,6 +102,8 @@ export class ReplayService {
           'x-request-id': requestId,
           'x-switchyard-client': REPLAY_CLIENT,
           'user-agent': 'switchyard-replay',
+          // A replay measures the model again: a cached route's stored answer is neither used nor replaced.
+          'cache-control': 'no-store',
         },
         payload: JSON.stringify(body),
         ...(options.signal ? { signal: options.signal } : {}),

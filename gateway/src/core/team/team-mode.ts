@@ -5,6 +5,8 @@ import type { BatchWork } from '../batch/batch-work.js';
 import type { KeyService } from '../account/key-service.js';
 import { RedisRateLimiter } from '../account/redis-rate-limiter.js';
 import { retryAtStart } from '../../store/redis/retry-at-start.js';
+import { RedisResponseCache } from '../../store/redis/redis-response-cache.js';
+import type { CacheLimits } from '../../store/response-cache-store.js';
 import { RedisSpendReservations } from '../billing/redis-spend-reservations.js';
 import type { CommittedSpend } from '../billing/spend-reservations.js';
 import type { BreakerTransition } from '../routing/circuit-breaker.js';
@@ -92,6 +94,11 @@ export class TeamMode {
   }
 
   /** The shared spend reservations, seeded from what the database says was spent. */
+  /** The response cache every instance shares, bounded by `limits`. */
+  responseCache(limits: CacheLimits): RedisResponseCache {
+    return new RedisResponseCache(this.redis, limits);
+  }
+
   spendReservations(storedSpend: (keyId: string) => Promise<CommittedSpend>): RedisSpendReservations {
     this.reservations = new RedisSpendReservations(this.redis, storedSpend);
     return this.reservations;

@@ -1,0 +1,123 @@
+import { fixedRate, fullLoad, percentile, type LoadResult, type Target } from './load.js';
+import { cpuMicros } from './process-stats.js';
+import { startBenchProcesses } from './processes.js';
+import { warmUp } from './warm-up.js';
+
+type Via = 'bare' | 'gateway' | 'hit';
+const VIAS: Via[] = ['bare', 'gateway', 'hit'];
+
+export interface CacheHitOptions {
+  seconds: number;
+  rate: number;
+  concurrency: number;
+  streamConcurrency: number;
+  gatewayScript?: string;
+  /** A second run's upstream answers after this many milliseconds, as a model takes time (0: no second run). */
+  upstreamDelayMs: number;
+}
+
+interface Measured {
+  rps: number;
+  p50: number;
+  /** CPU of the process in between (the bare proxy, or the gateway) per answered request, in microseconds. */
+  cpuPerRequest: number;
+  errors: number;
+}
+
+const fmt = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+
+/**
+ * The response cache's promise (issue 38 §2): a hit answers at least as fast as the bare proxy.
+ * Side by side in one run on the same processes: the bare Node proxy in front of the fast upstream,
+ * Switchyard on an uncached route, and Switchyard answering every request from its cache (the same
+ * body at temperature 0 on `bench-cached`, stored by the first request), plain and streamed. CPU per
+ * request is printed too: on a shared machine it moves less than throughput and latency do.
+ */
+export async function measureCacheHits(options: CacheHitOptions): Promise<string[][]> {
+  const rows = await measureOn(options, 0);
+  if (options.upstreamDelayMs > 0) {
+    const slow = await measureOn(options, options.upstreamDelayMs);
+    rows.push(
+      ...slow
+        .slice(3, 5)
+        .map(([label, ...rest]) => [`${label}, upstream taking ${options.upstreamDelayMs} ms`, ...rest]),
+    );
+  }
+  return rows;
+}
+
+async function measureOn(options: CacheHitOptions, upstreamDelayMs: number): Promise<string[][]> {
+  const processes = await startBenchProcesses(options.gatewayScript, undefined, {}, upstreamDelayMs);
+  try {
+    const key = await processes.createKey();
+    const target = (via: Via, stream: boolean): Target => ({
+      origin: via === 'bare' ? processes.bareProxyUrl : processes.gatewayUrl,
+      path: '/v1/chat/completions',
+      headers: { 'content-type': 'application/json', ...(via === 'bare' ? {} : { authorization: `Bearer ${key}` }) },
+      body: JSON.stringify({
+        model: via === 'hit' ? 'bench-cached' : 'bench-model',
+        temperature: 0,
+        messages: [{ role: 'user', content: 'Say hello.' }],
+        stream,
+        ...(stream ? { stream_options: { include_usage: true } } : {}),
+      }),
+    });
+    if (upstreamDelayMs === 0)
+      await warmUp(
+        VIAS.flatMap((via) => [target(via, false), target(via, true)]),
+        [processes.gateway.pid!, processes.bareProxy.pid!],
+        options.concurrency,
+      );
+    const measure = async (run: (t: Target) => Promise<LoadResult>, stream: boolean) => {
+      const results = {} as Record<Via, Measured>;
+      for (const via of VIAS) {
+        const pid = via === 'bare' ? processes.bareProxy.pid! : processes.gateway.pid!;
+        await run(target(via, stream));
+        const cpuBefore = cpuMicros(pid);
+        const result = await run(target(via, stream));
+        results[via] = {
+          rps: result.requests / result.seconds,
+          p50: percentile(
+            [...result.latencies].sort((a, b) => a - b),
+            50,
+          ),
+          cpuPerRequest: result.requests ? (cpuMicros(pid) - cpuBefore) / result.requests : NaN,
+          errors: result.errors,
+        };
+      }
+      return results;
+    };
+    // With a slow upstream only latency is of interest: the closed loops would measure the upstream.
+    const plainLoad = await measure(
+      (t) => fullLoad(t, options.concurrency, upstreamDelayMs ? 0 : options.seconds),
+      false,
+    );
+    const streamLoad = await measure(
+      (t) => fullLoad(t, options.streamConcurrency, upstreamDelayMs ? 0 : options.seconds),
+      true,
+    );
+    const plainRate = await measure((t) => fixedRate(t, options.rate, options.seconds), false);
+    const streamRate = await measure((t) => fixedRate(t, options.rate, options.seconds), true);
+    const line = (label: string, results: Record<Via, Measured>, field: keyof Measured, digits: number) => [
+      label,
+      ...VIAS.map((via) => fmt(results[via][field], digits)),
+      `${fmt(results.hit[field] / results.bare[field], 2)}×`,
+    ];
+    const errors = [plainLoad, streamLoad, plainRate, streamRate].reduce(
+      (sum, results) => sum + VIAS.reduce((viaSum, via) => viaSum + results[via].errors, 0),
+      0,
+    );
+    return [
+      ['', 'bare proxy', 'Switchyard', 'Switchyard, cache hit', 'hit / bare'],
+      line(`plain, closed loop ${options.concurrency} conns (req/s)`, plainLoad, 'rps', 0),
+      line(`streamed, closed loop ${options.streamConcurrency} conns (req/s)`, streamLoad, 'rps', 0),
+      line(`plain, ${options.rate} req/s: p50 (ms)`, plainRate, 'p50', 2),
+      line(`streamed, ${options.rate} req/s: p50 to the last chunk (ms)`, streamRate, 'p50', 2),
+      line('CPU per request, plain closed loop (µs)', plainLoad, 'cpuPerRequest', 0),
+      line('CPU per request, streamed closed loop (µs)', streamLoad, 'cpuPerRequest', 0),
+      [`errors: ${errors}`, '', '', '', ''],
+    ];
+  } finally {
+    await processes.stop();
+  }
+}

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import type { ChatRequest } from '../../providers/contracts/chat.js';
+import type { ChatMessage } from '../../wire/chat-message-schemas.js';
+
+/** A chat turn as core's ChatService takes it (its ChatTurn): the request apart from the model. */
+export type CachedTurn = Omit<ChatRequest, 'model' | 'signal'>;
+
+/** The response cache's names for one request (docs/routing.md, "Cache"). */
+export interface CacheKeys {
+  /** The scope, route, answer form and whole normalised turn. */
+  exact: string;
+  /** Semantic lookups: the same with the last user message's text left out, the entries they compare ('' otherwise). */
+  context: string;
+  /** The last user message's text, compared by embedding; undefined when it has none. */
+  fuzzyText: string | undefined;
+}
+
+/** Bumped when what goes into a key changes, so older entries are never read as newer ones. */
+const KEY_VERSION = 1;
+
+/**
+ * JSON with object keys sorted and undefined fields left out: two turns that differ only in field
+ * order or in fields not given name the same entry.
+ */
+function canonical(value: unknown): string {
+  if (Array.isArray(value))
+    return `[${value.map((item) => (item === undefined ? 'null' : canonical(item))).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const fields = Object.entries(value as Record<string, unknown>)
+      .filter(([, field]) => field !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${fields.map(([name, field]) => `${JSON.stringify(name)}:${canonical(field)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('base64url');
+
+/** The text of a message's content (a string, or its text parts joined by newlines). */
+function textOf(message: ChatMessage): string | undefined {
+  const content = message.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const texts = content.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+/** The turn with the last user message's text parts blanked: what must match exactly for a semantic hit. */
+function withoutLastUserText(turn: CachedTurn, last: number): CachedTurn {
+  const message = turn.messages[last]!;
+  const content = Array.isArray(message.content)
+    ? message.content.map((part) => (part.type === 'text' ? { ...part, text: '' } : part))
+    : '';
+  return { ...turn, messages: turn.messages.map((each, index) => (index === last ? { ...message, content } : each)) };
+}
+
+/**
+ * The keys of a turn: the whole turn as core received it (messages, sampling parameters, stop, seed,
+ * n, tools, tool_choice, parallel_tool_calls, response_format), never the client's `stream`,
+ * `stream_options` or `user`, which the turn does not carry; `form` separates whole and streamed answers.
+ */
+export function cacheKeysOf(
+  scope: string,
+  routeId: string,
+  form: 'json' | 'stream',
+  turn: CachedTurn,
+  semantic = true,
+): CacheKeys {
+  const head = `${KEY_VERSION}\u0000${scope}\u0000${routeId}\u0000${form}\u0000`;
+  let last = -1;
+  for (let index = turn.messages.length - 1; index >= 0; index--)
+    if (turn.messages[index]!.role === 'user') {
+      last = index;
+      break;
+    }
+  const fuzzyText = last >= 0 ? textOf(turn.messages[last]!) : undefined;
+  return {
+    exact: sha256(head + canonical(turn)),
+    context: semantic
+      ? sha256(`${head}context\u0000${canonical(fuzzyText === undefined ? turn : withoutLastUserText(turn, last))}`)
+      : '',
+    fuzzyText,
+  };
+}
