@@ -8,7 +8,7 @@ import type { RouteRunner } from '../routing/route-runner.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { ChatService } from '../chat/chat-service.js';
-import { chatStreamToResponseEvents, choiceToOutput, finishResponse, responseSkeleton } from './chat-to-response.js';
+import { chatAnswerToResponse, chatStreamToResponseEvents, responseSkeleton } from './chat-to-response.js';
 import type { ResponseObjectType, ResponsesBodyType, StoredInputItemType } from '../../wire/responses-schemas.js';
 import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
 import { checkTurnSchemas } from '../json/check-turn-schemas.js';
@@ -86,9 +86,7 @@ export class ResponsesService {
       const finish = storeAfterStream((response) => keep(response, false));
       return { kind: 'stream', events: chatStreamToResponseEvents(batchedEvents(answer.batches), skeleton, finish) };
     }
-    const choice = answer.result.choices[0];
-    const output = choiceToOutput(choice);
-    const response = finishResponse(skeleton, output, choice?.finish_reason ?? 'stop', answer.result.usage);
+    const response = chatAnswerToResponse(skeleton, answer.result.choices[0], answer.result.usage);
     await keep(response, false);
     return { kind: 'json', response };
   }
