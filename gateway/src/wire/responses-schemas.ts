@@ -45,6 +45,9 @@ export const InputItem = Type.Object(
       Type.Union([Type.String(), Type.Array(Type.Record(Type.String(), Type.Unknown())), Type.Null()]),
     ),
     approval_request_id: Type.Optional(Type.String({ description: 'mcp_approval_response: the request it answers' })),
+    reason: Type.Optional(Nullable(Type.String({ description: 'mcp_approval_response: why, told to the model' }))),
+    server_label: Type.Optional(Type.String()),
+    error: Type.Optional(Nullable(Type.String())),
     approve: Type.Optional(Type.Boolean({ description: 'mcp_approval_response: run the call (true) or refuse it' })),
   },
   { additionalProperties: true },
@@ -80,6 +83,7 @@ const FunctionTool = Type.Object(
       Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000, description: 'mcp: a Streamable HTTP server' }),
     ),
     server_description: Type.Optional(Type.String()),
+    connector_id: Type.Optional(Type.String({ description: 'mcp: OpenAI connectors are refused' })),
     headers: Type.Optional(
       Nullable(
         Type.Record(Type.String(), Type.String(), {
@@ -227,7 +231,13 @@ export const McpApprovalRequestItem = Type.Object(
   },
   { additionalProperties: true },
 );
-export const OutputItem = Type.Union([OutputMessage, FunctionCallItem, McpListToolsItem, McpCallItem, McpApprovalRequestItem]);
+export const OutputItem = Type.Union([
+  OutputMessage,
+  FunctionCallItem,
+  McpListToolsItem,
+  McpCallItem,
+  McpApprovalRequestItem,
+]);
 export type OutputItemType = Static<typeof OutputItem>;
 export type McpListToolsItemType = Static<typeof McpListToolsItem>;
 export type McpCallItemType = Static<typeof McpCallItem>;

@@ -167,16 +167,12 @@ export class McpService {
    * A server a request names by its URL (the Responses API's `server_url`): a connection of its own
    * through the URL-fetch policy, for that request only; `close` ends it.
    */
-  connectUrl(
-    label: string,
-    url: string,
-    headers: Record<string, string> | undefined,
-    caller: McpCaller,
-  ): McpSession {
+  connectUrl(label: string, url: string, headers: Record<string, string> | undefined, caller: McpCaller): McpSession {
     const connection = new McpConnection({ id: label, url, ...(headers ? { headers } : {}) }, this.deps);
     return {
       listTools: () => readyToolsOf(label, connection),
-      callTool: (tool, args, options) => this.observed(label, tool, caller, () => connection.callTool(tool, args, options)),
+      callTool: (tool, args, options) =>
+        this.observed(label, tool, caller, () => connection.callTool(tool, args, options)),
       close: () => connection.close(),
     };
   }

@@ -43,7 +43,9 @@ export async function openMcpToolset(
   try {
     for (const choice of choices)
       sessions.push(
-        choice.url ? mcp.connectUrl(choice.label, choice.url, choice.headers, caller) : mcp.session(choice.label, caller),
+        choice.url
+          ? mcp.connectUrl(choice.label, choice.url, choice.headers, caller)
+          : mcp.session(choice.label, caller),
       );
     const listed = await Promise.all(sessions.map((session) => session.listTools()));
     const names = new Set<string>();

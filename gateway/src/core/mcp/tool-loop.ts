@@ -116,7 +116,12 @@ export async function* runToolLoop(request: ToolLoopRequest): AsyncGenerator<Too
   const usage: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
 
   if (request.resumed?.length) {
-    messages.push(assistantWithCalls(null, request.resumed.map(({ call }) => call)));
+    messages.push(
+      assistantWithCalls(
+        null,
+        request.resumed.map(({ call }) => call),
+      ),
+    );
     for (const { call, approved, reason } of request.resumed) {
       const result = approved ? yield* runCall(call, signal) : refusedResult(call, reason);
       if (!approved) yield { type: 'call.done', call, result };
@@ -201,7 +206,13 @@ async function* runCall(call: LoopCall, signal: AbortSignal): AsyncGenerator<Too
   const args = parseArguments(call.arguments);
   const result =
     typeof args === 'string'
-      ? { outcome: 'tool_error' as const, isError: true, content: [{ type: 'text', text: args }], durationMs: 0, truncated: false }
+      ? {
+          outcome: 'tool_error' as const,
+          isError: true,
+          content: [{ type: 'text', text: args }],
+          durationMs: 0,
+          truncated: false,
+        }
       : await call.tool.call(args, signal);
   yield { type: 'call.done', call, result };
   return result;
@@ -274,7 +285,11 @@ async function* modelStep(
   }
   const toolCalls = [...calls.values()];
   return {
-    message: { role: 'assistant', content: content || null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+    message: {
+      role: 'assistant',
+      content: content || null,
+      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    },
     finishReason,
     usage,
     route: answer.route,

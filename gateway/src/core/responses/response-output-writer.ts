@@ -216,7 +216,11 @@ export class ResponseOutputWriter {
   /** The finished response: `incomplete` when the output was cut (max_output_tokens, a content filter, `incomplete`). */
   finish(finishReason: FinishReason, usage: TokenUsage, incomplete?: string): ResponseObjectType {
     const cut =
-      finishReason === 'length' ? 'max_output_tokens' : finishReason === 'content_filter' ? 'content_filter' : undefined;
+      finishReason === 'length'
+        ? 'max_output_tokens'
+        : finishReason === 'content_filter'
+          ? 'content_filter'
+          : undefined;
     const reason = incomplete ?? cut;
     return {
       ...this.skeleton,
@@ -280,7 +284,11 @@ export class ResponseOutputWriter {
     yield this.event('response.output_item.added', { output_index: index, item: { ...item } });
     item.arguments = args;
     if (args !== '')
-      yield this.event('response.function_call_arguments.delta', { item_id: item.id, output_index: index, delta: args });
+      yield this.event('response.function_call_arguments.delta', {
+        item_id: item.id,
+        output_index: index,
+        delta: args,
+      });
   }
 
   private *text(piece: string): Generator<ResponseStreamEvent> {
