@@ -115,6 +115,13 @@ describe('the openai SDK: responses.create with an mcp tool', () => {
       .toBe('/v1/responses');
     const log = await json(await gateway.request('/console/requests?limit=1'));
     const entry = await json(await gateway.request(`/console/requests/${log.data[0].id}`));
+    // Both model calls are billed: the logged usage is the two calls' sum, as the response says.
+    expect(entry.prompt_tokens).toBe(final.usage.input_tokens);
+    expect(entry.completion_tokens).toBe(final.usage.output_tokens);
+    expect(entry.cost).toBeGreaterThan(0);
+    expect(entry.spans.filter((candidate: Json) => candidate.name.startsWith('chat ')).length).toBeGreaterThanOrEqual(
+      2,
+    );
     const span = entry.spans.find((candidate: Json) => candidate.name === 'execute_tool echo');
     expect(span).toMatchObject({
       status: 'unset',

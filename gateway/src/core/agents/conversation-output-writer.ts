@@ -2,8 +2,13 @@ import type { ChatStreamEvent } from '../../providers/contracts/chat.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { ConversationEntry } from '../../store/conversations-repository.js';
 import { newId } from '../ids/ids.js';
-import type { ToolCallResult } from '../mcp/mcp-connection.js';
-import { resultText, type AssistantMessage, type LoopCall, type LoopTool } from '../mcp/tool-loop.js';
+import {
+  resultText,
+  type AssistantMessage,
+  type LoopCallResult,
+  type LoopCall,
+  type LoopTool,
+} from '../mcp/tool-loop.js';
 import { outputStamp } from './conversation-entries.js';
 
 /** One of Mistral's conversation server-sent events; `type` is also the SSE event name. */
@@ -170,7 +175,7 @@ export class ConversationOutputWriter {
   }
 
   /** A call ended (a refused call ends without starting); its entry's `info` holds the outcome and the result. */
-  *toolDone(call: LoopCall, result: ToolCallResult): Generator<ConversationStreamEvent> {
+  *toolDone(call: LoopCall, result: LoopCallResult): Generator<ConversationStreamEvent> {
     if (!this.executions.has(call.id)) for (const _ of this.toolStarted(call));
     const entry = this.executions.get(call.id)!;
     const text = resultText(result);

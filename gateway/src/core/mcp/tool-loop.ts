@@ -11,6 +11,9 @@ import { newId } from '../ids/ids.js';
 import type { ModelRoute } from '../routing/model-registry.js';
 import type { ToolCallResult } from './mcp-connection.js';
 
+/** A call's result in the loop: the server's, or `refused` for a call a person did not approve. */
+export type LoopCallResult = Omit<ToolCallResult, 'outcome'> & { outcome: ToolCallResult['outcome'] | 'refused' };
+
 /** One MCP tool offered to the model, bound to the server that runs it. */
 export interface LoopTool {
   /** The function name the model sees (the tool's own name unless two servers share it). */
@@ -39,7 +42,7 @@ export type ToolLoopEvent =
   /** A model call ended: its whole message (also for a streamed step). */
   | { type: 'step.done'; step: number; message: AssistantMessage; finishReason: FinishReason; route: ModelRoute }
   | { type: 'call.started'; call: LoopCall }
-  | { type: 'call.done'; call: LoopCall; result: ToolCallResult };
+  | { type: 'call.done'; call: LoopCall; result: LoopCallResult };
 
 export interface ToolLoopEnd {
   /**
@@ -76,7 +79,7 @@ export interface ToolLoopRequest {
 }
 
 /** What a refused call gives the model instead of a result. */
-export function refusedResult(call: LoopCall, reason?: string | null): ToolCallResult {
+export function refusedResult(call: LoopCall, reason?: string | null): LoopCallResult {
   return {
     outcome: 'refused',
     isError: true,
@@ -92,7 +95,7 @@ export function refusedResult(call: LoopCall, reason?: string | null): ToolCallR
 }
 
 /** A tool result as the text of the `tool` message the model reads: text blocks as they are, other blocks as JSON. */
-export function resultText(result: Pick<ToolCallResult, 'content' | 'structuredContent'>): string {
+export function resultText(result: Pick<LoopCallResult, 'content' | 'structuredContent'>): string {
   const parts = result.content.map((block) =>
     block.type === 'text' && typeof block.text === 'string' ? block.text : JSON.stringify(block),
   );
@@ -199,7 +202,7 @@ function assistantWithCalls(content: string | null, calls: LoopCall[]): ChatMess
   };
 }
 
-function toolMessage(call: LoopCall, result: ToolCallResult): ChatMessage {
+function toolMessage(call: LoopCall, result: LoopCallResult): ChatMessage {
   return { role: 'tool', tool_call_id: call.id, content: resultText(result) };
 }
 

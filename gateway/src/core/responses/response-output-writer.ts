@@ -10,8 +10,13 @@ import type {
   ResponseObjectType,
 } from '../../wire/responses-schemas.js';
 import { newId } from '../ids/ids.js';
-import type { ToolCallResult } from '../mcp/mcp-connection.js';
-import { resultText, type AssistantMessage, type LoopCall, type LoopTool } from '../mcp/tool-loop.js';
+import {
+  resultText,
+  type AssistantMessage,
+  type LoopCallResult,
+  type LoopCall,
+  type LoopTool,
+} from '../mcp/tool-loop.js';
 import type { ResponseStreamEvent } from './responses-outcome.js';
 
 /** What the writer needs of an MCP tool the model may call. */
@@ -179,7 +184,7 @@ export class ResponseOutputWriter {
     yield this.event('response.mcp_call.in_progress', { item_id: open.item.id, output_index: open.index });
   }
 
-  *callDone(call: LoopCall, result: ToolCallResult): Generator<ResponseStreamEvent> {
+  *callDone(call: LoopCall, result: LoopCallResult): Generator<ResponseStreamEvent> {
     let open = this.calls.get(call.id);
     // A refused call never ran: its item is written now.
     if (!open) {
