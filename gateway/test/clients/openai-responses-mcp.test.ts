@@ -2,10 +2,11 @@ import OpenAI from 'openai';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, json, startGateway, type Json, type TestGateway } from '../support/start-gateway.js';
-import { useEverythingHttp, everythingStdio, fixtureStdio } from '../support/mcp-servers.js';
+import { useEverythingHttp, everythingStdio, fixtureStdio, processesWith } from '../support/mcp-servers.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { upstreamConfig } from '../support/upstream-config.js';
 
+const CRASHY = `marker-crashy-${process.pid}`;
 let upstream: FakeUpstream;
 let gateway: TestGateway;
 
@@ -19,6 +20,7 @@ beforeAll(async () => {
         { ...fixtureStdio('fixture'), max_output_chars: 1000 },
         { ...everythingStdio('slow'), timeout_ms: 300 },
         { ...everythingStdio('private', 'marker-private') },
+        everythingStdio('crashy', CRASHY),
       ],
       server: { tool_loop_max_steps: 3, url_fetch_allow: ['127.0.0.1'] },
     },
@@ -163,6 +165,8 @@ describe('the openai SDK: responses.create with an mcp tool', () => {
     const first = await client().responses.create({ model: 'svc-large-3', input: 'call big {"chars": 5}', tools });
     const request = first.output.at(-1) as Json;
     expect(request.type).toBe('mcp_approval_request');
+    // The tool whose input schema is broken is left out of the list; the others are offered.
+    expect((first.output[0] as Json).tools.map((tool: Json) => tool.name)).toEqual(['ok', 'grow', 'big']);
     const second = await client().responses.create({
       model: 'svc-large-3',
       previous_response_id: first.id,
@@ -202,6 +206,24 @@ describe('the openai SDK: responses.create with an mcp tool', () => {
     });
     expect(wrong.output[1]).toMatchObject({ type: 'mcp_call', status: 'failed' });
     expect(wrong.status).toBe('completed');
+  });
+
+  it('a server that dies during a call is a failed call the model is told about', async () => {
+    const stream = await client().responses.create({
+      model: 'svc-large-3',
+      input: 'trigger-long-running-operation {"duration": 30, "steps": 1}',
+      tools: [{ type: 'mcp', server_label: 'crashy', require_approval: 'never' }],
+      stream: true,
+    });
+    let final: Json;
+    for await (const event of stream) {
+      if (event.type === 'response.mcp_call.in_progress')
+        for (const pid of processesWith(CRASHY)) process.kill(pid, 'SIGKILL');
+      if (event.type === 'response.completed') final = event.response;
+    }
+    expect(final!.output[1]).toMatchObject({ type: 'mcp_call', status: 'failed', output: null });
+    expect(final!.output[1].error).toContain('SIGKILL');
+    expect(final!.output[2].content[0].text).toContain('Tool said:');
   });
 
   it('stops at the step limit with an incomplete response', async () => {
