@@ -20,7 +20,7 @@ import {
 import type { ModelRoute } from '../routing/model-registry.js';
 import { responseSkeleton } from './chat-to-response.js';
 import { ResponseOutputWriter } from './response-output-writer.js';
-import type { ResponseStreamEvent, ResponsesOutcome } from './responses-outcome.js';
+import { storeAfterStream, type ResponseStreamEvent, type ResponsesOutcome } from './responses-outcome.js';
 
 const invalid = (param: string, message: string): GatewayError =>
   new GatewayError(422, 'invalid_value', message, { param });
@@ -79,6 +79,14 @@ export function mcpServerChoices(tools: ResponsesBodyType['tools']): McpServerCh
   });
 }
 
+/** Whether a request runs the MCP tool loop: it offers `mcp` tools (an approval answer without them is a 422). */
+export function usesMcpTools(body: ResponsesBodyType, input: readonly StoredInputItemType[]): boolean {
+  const offered = (body.tools ?? []).some((tool) => tool.type === 'mcp');
+  if (!offered && input.some((item) => item.type === 'mcp_approval_response'))
+    throw invalid('tools', 'An mcp_approval_response needs the mcp tool of its server in `tools` again.');
+  return offered;
+}
+
 export interface McpResponseRequest {
   body: ResponsesBodyType;
   route: ModelRoute;
@@ -90,7 +98,8 @@ export interface McpResponseRequest {
   caller: McpCaller;
   meter: UsageMeter;
   signal: AbortSignal;
-  keep(response: ResponseObjectType): Promise<void>;
+  /** Stores the finished response (unless `store: false`); a stream's is stored after its last event. */
+  keep(response: Record<string, unknown>): Promise<void>;
 }
 
 export interface McpResponseServices {
@@ -138,7 +147,7 @@ export async function createMcpResponse(
       stream,
       resumedIds: new Set(resumed.filter(({ approved }) => approved).map(({ call }) => call.id)),
       newLists: toolset.servers.filter((server) => !listedBefore.has(server.label)),
-      keep: request.keep,
+      keep: stream ? async (response) => storeAfterStream(request.keep)(response) : request.keep,
       close: () => toolset.close(),
     });
     if (stream) return { kind: 'stream', events };
@@ -190,7 +199,7 @@ interface EventOptions {
   stream: boolean;
   resumedIds: Set<string>;
   newLists: { label: string; tools: McpTool[] }[];
-  keep(response: ResponseObjectType): Promise<void>;
+  keep(response: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -232,7 +241,7 @@ async function* responseEvents(
       ...writer.finish(end.finishReason, end.usage, end.reason === 'step_limit' ? 'max_tool_calls' : undefined),
       model: end.route.id,
     };
-    await options.keep(response);
+    await options.keep(response as unknown as Record<string, unknown>);
     yield writer.finished(response);
   } finally {
     await loop.return(undefined as never).catch(() => undefined);

@@ -15,7 +15,7 @@ import { checkTurnSchemas } from '../json/check-turn-schemas.js';
 import { inputItemsOf, itemsToMessages, RESPONSES_SCHEMA_FIELDS, responsesTurn } from './responses-to-chat.js';
 import { passThroughResponse } from './native-responses.js';
 import { storeAfterStream, type ResponsesOutcome } from './responses-outcome.js';
-import { createMcpResponse } from './mcp-responses.js';
+import { createMcpResponse, usesMcpTools } from './mcp-responses.js';
 import type { McpService } from '../mcp/mcp-service.js';
 
 /** Who asks: stored responses belong to the key that created them; an Owner key sees all. */
@@ -69,18 +69,8 @@ export class ResponsesService {
     const keep = (response: Record<string, unknown>, native: boolean) =>
       this.keep(body, caller, conversation, response, native);
 
-    const mcpTools = (body.tools ?? []).some((tool) => tool.type === 'mcp');
-    if (mcpTools || conversation.input.some((item) => item.type === 'mcp_approval_response')) {
-      if (!mcpTools)
-        throw new GatewayError(
-          422,
-          'invalid_value',
-          'An mcp_approval_response needs the mcp tool of its server in `tools` again.',
-          { param: 'tools' },
-        );
+    if (usesMcpTools(body, conversation.input)) {
       this.checkPrevious(body, conversation);
-      const record = (response: Record<string, unknown>) => keep(response, false);
-      const stored = (response: ResponseObjectType) => record(response as unknown as Record<string, unknown>);
       return createMcpResponse(
         { chat: this.chat, ...this.toolLoop },
         {
@@ -92,9 +82,7 @@ export class ResponsesService {
           caller: { id: caller.keyId ?? '', role: caller.owner ? 'owner' : 'member' },
           meter,
           signal,
-          keep: body.stream
-            ? async (response) => storeAfterStream(record)(response as unknown as Record<string, unknown>)
-            : stored,
+          keep: (response) => keep(response, false),
         },
       );
     }
