@@ -102,6 +102,8 @@ export const ServerConfigSchema = Type.Object(
     response_cache_max_entries: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
     /** Most the response cache keeps, in MiB of stored answers and embeddings (default 256). */
     response_cache_max_mb: Type.Optional(Type.Number({ minimum: 0.01, maximum: 1_048_576 })),
+    /** Model calls one request's MCP tool loop may make (Responses `mcp` tools, agents' MCP connectors). */
+    tool_loop_max_steps: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   },
   { additionalProperties: false },
 );

@@ -69,6 +69,8 @@ export const DEFAULT_SERVER: Required<Omit<ServerConfig, 'instance_id' | 'metric
   // The response cache: an answer is a few KB, so this is a few hundred MB at most on disk or in Redis.
   response_cache_max_entries: 10_000,
   response_cache_max_mb: 256,
+  // A model that calls tools answers within a few rounds; 8 bounds a model that keeps calling.
+  tool_loop_max_steps: 8,
 };
 
 /**

@@ -60,6 +60,8 @@ const STABLE_AFTER_MS = 60_000;
 const MAX_TOOL_PAGES = 50;
 /** Starting a server (an `npx` download, a slow interpreter) and listing its tools may take longer than one call. */
 const MIN_START_TIMEOUT_MS = 30_000;
+/** Longest close() waits for a start in progress to fail after its process was ended. */
+const CLOSE_WAIT_MS = 3_000;
 
 /** The delay before the `failures`th retry: 1 s, 2 s, 4 s ... up to a minute. */
 export function retryDelay(failures: number): number {
@@ -193,9 +195,18 @@ export class McpConnection {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.restartTimer);
-    // Ending the process (or the HTTP connections) first makes a start in progress fail at once.
+    // Ending the process (or the HTTP connections) first makes a start in progress fail at once; one
+    // that does not notice (a restart caught between its spawn and its first message) is not waited
+    // on past CLOSE_WAIT_MS: it sees `closed` when it ends.
     await this.disconnect();
-    await this.starting?.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.starting?.catch(() => undefined),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
     await this.disconnect();
   }
 

@@ -48,6 +48,8 @@ export class StdioProcessTransport implements Transport {
   }
 
   start(): Promise<void> {
+    // Closed before it started (the gateway stopped while a restart was on its way): nothing is spawned.
+    if (this.closing) return Promise.reject(new Error('the server was stopped before it started'));
     return new Promise((resolve, reject) => {
       const child = spawn(this.options.command, this.options.args, {
         env: this.options.env,
@@ -89,9 +91,9 @@ export class StdioProcessTransport implements Transport {
 
   /** Closes stdin (an MCP server exits then), then SIGTERM, then SIGKILL to the process group. */
   async close(): Promise<void> {
+    this.closing = true;
     const child = this.child;
     if (!child) return;
-    this.closing = true;
     child.stdin?.end();
     for (const signal of [undefined, 'SIGTERM', 'SIGKILL'] as const) {
       if (signal) this.signal(child, signal);

@@ -86,6 +86,17 @@ describe('McpConnection: server-everything over stdio', () => {
     expect(await call).toMatchObject({ outcome: 'cancelled', isError: true });
   });
 
+  it('closes within seconds while it is starting again after a crash (the gateway stops then)', async () => {
+    const server = connect(everythingStdio('restarting', `marker-restarting-${process.pid}`));
+    await server.readyTools();
+    process.kill(server.pid!, 'SIGKILL');
+    await vi.waitFor(() => expect(server.status().state).toBe('starting'), { timeout: 5_000, interval: 2 });
+    const startedAt = Date.now();
+    await server.close();
+    expect(Date.now() - startedAt).toBeLessThan(6_000);
+    await vi.waitFor(() => expect(processesWith(`marker-restarting-${process.pid}`)).toEqual([]), { timeout: 5_000 });
+  });
+
   it('reports a process killed mid-call, then starts it again with backoff', async () => {
     const server = connect(everythingStdio());
     await server.readyTools();
