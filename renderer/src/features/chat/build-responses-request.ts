@@ -1,10 +1,30 @@
 import type { ChatMessage, ChatSettings } from './chat-types';
-import type { McpApprovalResponse, ResponsesInputMessage, ResponsesRequest } from './responses-types';
+import type { McpApprovalResponse, McpCallInput, ResponsesInputMessage, ResponsesRequest } from './responses-types';
 
 /** An approval a person gave or refused for one tool call. */
 export interface ApprovalDecision {
   approvalRequestId: string;
   approve: boolean;
+}
+
+/** The calls an earlier answer made and what they returned, so the model knows them on the next turn. */
+function finishedCalls(message: ChatMessage): McpCallInput[] {
+  return (message.tools ?? []).flatMap((entry) =>
+    entry.kind === 'call' && (entry.state === 'completed' || entry.state === 'failed')
+      ? [
+          {
+            type: 'mcp_call' as const,
+            id: entry.id,
+            server_label: entry.server,
+            name: entry.name,
+            arguments: entry.arguments,
+            output: entry.output ?? null,
+            error: entry.error ?? null,
+            status: entry.state,
+          },
+        ]
+      : [],
+  );
 }
 
 function toInput(message: ChatMessage): ResponsesInputMessage {
@@ -40,10 +60,13 @@ function commonFields(settings: ChatSettings): Omit<ResponsesRequest, 'input'> {
 
 /**
  * The body the chat playground sends to POST /v1/responses when MCP servers are picked: the
- * conversation's text as input messages (failed answers left out, as in a chat request).
+ * conversation as input messages (failed answers left out, as in a chat request), each earlier answer
+ * after the tool calls it made.
  */
 export function buildResponsesRequest(settings: ChatSettings, messages: ChatMessage[]): ResponsesRequest {
-  const input = messages.filter((m) => m.status !== 'error' || m.role === 'user').map(toInput);
+  const input = messages
+    .filter((m) => m.status !== 'error' || m.role === 'user')
+    .flatMap((m) => [...finishedCalls(m), toInput(m)]);
   return { ...commonFields(settings), input };
 }
 

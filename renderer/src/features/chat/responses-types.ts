@@ -14,4 +14,5 @@ import type {
 export type ResponsesRequest = ResponseCreateParamsStreaming & { tools: Tool.Mcp[]; input: ResponseInputItem[] };
 export type ResponsesInputMessage = EasyInputMessage;
 export type McpApprovalResponse = ResponseInputItem.McpApprovalResponse;
+export type McpCallInput = ResponseInputItem.McpCall;
 export type { ResponseOutputItem, ResponseStreamEvent };
