@@ -90,9 +90,9 @@ export function McpServerPicker({ selected, approval, onChange }: Props) {
             value={approval}
             onChange={(e) => onChange({ mcpApproval: e.target.value as McpApproval })}
           >
-            <option value="server">Unless the server marks it read-only</option>
-            <option value="always">Always ask</option>
-            <option value="never">Never ask</option>
+            <option value="server">Unless marked read-only</option>
+            <option value="always">Always</option>
+            <option value="never">Never</option>
           </select>
         </label>
       )}
