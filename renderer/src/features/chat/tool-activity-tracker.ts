@@ -2,6 +2,7 @@ import type { ToolActivity, ToolCall } from './chat-types';
 import type { ResponseOutputItem, ResponseStreamEvent } from './responses-types';
 
 type McpCallItem = Extract<ResponseOutputItem, { type: 'mcp_call' }>;
+type CallFields = Pick<McpCallItem, 'id' | 'server_label' | 'name' | 'arguments' | 'approval_request_id'>;
 
 /** A gateway may say how long a call took; otherwise it is timed from its start to its end event here. */
 const reportedDuration = (item: McpCallItem): number | undefined => {
@@ -39,10 +40,12 @@ export class ToolActivityTracker {
       case 'response.mcp_call.in_progress':
         if (!this.startedAt.has(event.item_id)) this.startedAt.set(event.item_id, this.now());
         return false;
+      case 'response.mcp_call_arguments.delta':
+        return this.patch(event.item_id, (call) => ({ arguments: call.arguments + event.delta }));
       case 'response.mcp_call_arguments.done':
-        return this.patch(event.item_id, { arguments: event.arguments });
+        return this.patch(event.item_id, () => ({ arguments: event.arguments }));
       case 'response.mcp_call.failed':
-        return this.patch(event.item_id, { state: 'failed' });
+        return this.patch(event.item_id, () => ({ state: 'failed' }));
       case 'response.output_item.done':
         return this.itemDone(event.item);
       default:
@@ -52,10 +55,12 @@ export class ToolActivityTracker {
 
   private itemDone(item: ResponseOutputItem): boolean {
     if (item.type === 'mcp_call') {
-      const failed = item.status === 'failed' || !!item.error;
+      const failed = item.status === 'failed' || item.status === 'incomplete' || !!item.error;
       const started = this.startedAt.get(item.id);
+      // A call a person denied comes back as a failed call that never ran: it stays "denied".
+      const denied = this.find(item).entry?.state === 'denied';
       return this.upsertCall(item, {
-        state: failed ? 'failed' : 'completed',
+        state: denied ? 'denied' : failed ? 'failed' : 'completed',
         output: item.output ?? undefined,
         error: item.error ?? undefined,
         durationMs: reportedDuration(item) ?? (started !== undefined ? this.now() - started : undefined),
@@ -74,21 +79,25 @@ export class ToolActivityTracker {
     return false;
   }
 
-  private upsertCall(
-    item: Pick<McpCallItem, 'id' | 'server_label' | 'name' | 'arguments' | 'approval_request_id'>,
-    change: Partial<ToolCall>,
-  ): boolean {
+  /** The entry of a call: by its id, or by the approval request it answers. */
+  private find(item: CallFields): { index: number; entry?: ToolCall } {
     const index = this.items.findIndex(
       (entry) =>
         entry.kind === 'call' &&
         (entry.id === item.id || (!!item.approval_request_id && entry.approvalRequestId === item.approval_request_id)),
     );
+    return { index, entry: index >= 0 ? (this.items[index] as ToolCall) : undefined };
+  }
+
+  private upsertCall(item: CallFields, change: Partial<ToolCall>): boolean {
+    const { index, entry } = this.find(item);
     const call: ToolCall = {
-      ...(index >= 0 ? (this.items[index] as ToolCall) : { kind: 'call', state: 'calling' }),
+      ...(entry ?? { kind: 'call', state: 'calling' }),
       id: item.id,
       server: item.server_label,
       name: item.name,
-      arguments: item.arguments,
+      // A call's item opens with empty arguments that its delta events then fill.
+      arguments: item.arguments || entry?.arguments || '',
       ...(item.approval_request_id ? { approvalRequestId: item.approval_request_id } : {}),
       ...change,
     };
@@ -96,10 +105,11 @@ export class ToolActivityTracker {
     return true;
   }
 
-  private patch(id: string, change: Partial<ToolCall>): boolean {
+  private patch(id: string, change: (call: ToolCall) => Partial<ToolCall>): boolean {
     const index = this.items.findIndex((entry) => entry.kind === 'call' && entry.id === id);
     if (index < 0) return false;
-    this.items = this.items.map((entry, i) => (i === index ? { ...(entry as ToolCall), ...change } : entry));
+    const call = this.items[index] as ToolCall;
+    this.items = this.items.map((entry, i) => (i === index ? { ...call, ...change(call) } : entry));
     return true;
   }
 }

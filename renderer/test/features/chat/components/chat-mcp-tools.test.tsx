@@ -145,7 +145,14 @@ describe('chat playground with MCP servers', () => {
     scripted.push([
       { type: 'response.created', response: response('resp_1', 'in_progress') },
       listTools('everything'),
-      { type: 'response.output_item.added', output_index: 1, item: call('mcp_1', { status: 'in_progress' }) },
+      // As the gateway streams a call: its item opens with empty arguments that a delta then fills.
+      {
+        type: 'response.output_item.added',
+        output_index: 1,
+        item: call('mcp_1', { status: 'in_progress', arguments: '', output: null, error: null }),
+      },
+      { type: 'response.mcp_call_arguments.delta', item_id: 'mcp_1', output_index: 1, delta: '{"message":"hi"}' },
+      { type: 'response.mcp_call_arguments.done', item_id: 'mcp_1', output_index: 1, arguments: '{"message":"hi"}' },
       { type: 'response.mcp_call.in_progress', item_id: 'mcp_1', output_index: 1 },
       { type: 'response.mcp_call.completed', item_id: 'mcp_1', output_index: 1 },
       {
@@ -229,9 +236,21 @@ describe('chat playground with MCP servers', () => {
     scripted.push([
       { type: 'response.created', response: response('resp_2', 'in_progress') },
       {
+        type: 'response.output_item.added',
+        output_index: 0,
+        item: call('mcp_1', { status: 'in_progress', arguments: '', approval_request_id: 'mcpr_1' }),
+      },
+      { type: 'response.mcp_call.in_progress', item_id: 'mcp_1', output_index: 0 },
+      {
         type: 'response.output_item.done',
         output_index: 0,
-        item: call('mcp_1', { status: 'completed', output: 'Echo: hi', error: null, approval_request_id: 'mcpr_1' }),
+        item: call('mcp_1', {
+          status: 'completed',
+          output: 'Echo: hi',
+          error: null,
+          approval_request_id: 'mcpr_1',
+          duration_ms: 1234,
+        }),
       },
       text('Done.'),
       { type: 'response.completed', response: response('resp_2') },
@@ -247,6 +266,9 @@ describe('chat playground with MCP servers', () => {
     expect(screen.queryByRole('region', { name: 'Approve echo' })).toBeNull();
     const echo = screen.getByRole('group', { name: 'Tool call echo' });
     expect(within(echo).getByLabelText('Output').textContent).toBe('Echo: hi');
+    // The arguments stay those of the approval request, and the gateway's own duration is shown.
+    expect(within(echo).getByLabelText('Arguments').textContent).toContain('"message": "hi"');
+    expect(echo.textContent).toContain('1.23 s');
     // The approved request and its call are one entry.
     expect(lastAnswer().tools).toHaveLength(1);
     expect(screen.getByRole('article', { name: 'Assistant' }).textContent).toContain('Done.');
@@ -269,6 +291,18 @@ describe('chat playground with MCP servers', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('Could not list the tools of broken');
     scripted.push([
       { type: 'response.created', response: response('resp_2', 'in_progress') },
+      // The gateway writes a refused call as a failed call that never ran.
+      {
+        type: 'response.output_item.done',
+        output_index: 0,
+        item: call('mcp_9', {
+          arguments: '{}',
+          status: 'failed',
+          output: null,
+          error: 'The user refused this call.',
+          approval_request_id: 'mcpr_9',
+        }),
+      },
       text('As you wish.'),
       { type: 'response.completed', response: response('resp_2') },
     ]);
@@ -280,6 +314,8 @@ describe('chat playground with MCP servers', () => {
     });
     const echo = screen.getByRole('group', { name: 'Tool call echo' });
     expect(echo.textContent).toContain('denied');
+    expect(echo.textContent).not.toContain('failed');
+    expect(within(echo).getByLabelText('Error').textContent).toBe('The user refused this call.');
     expect(screen.getByRole('article', { name: 'Assistant' }).textContent).toContain('As you wish.');
   });
 });
