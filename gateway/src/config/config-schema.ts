@@ -98,6 +98,8 @@ export const ServerConfigSchema = Type.Object(
     schema_max_nodes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
     /** Longest compiling an OCR or annotation schema, or checking data against it, may run on its thread before it is stopped with 422, in milliseconds (default 10000). */
     schema_job_timeout_ms: Type.Optional(Type.Integer({ minimum: 100 })),
+    /** Model calls one request's MCP tool loop may make (Responses `mcp` tools, agents' MCP connectors). */
+    tool_loop_max_steps: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   },
   { additionalProperties: false },
 );

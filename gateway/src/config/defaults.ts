@@ -66,6 +66,8 @@ export const DEFAULT_SERVER: Required<Omit<ServerConfig, 'instance_id' | 'metric
   schema_max_depth: 32,
   schema_max_nodes: 10_000,
   schema_job_timeout_ms: 10_000,
+  // A model that calls tools answers within a few rounds; 8 bounds a model that keeps calling.
+  tool_loop_max_steps: 8,
 };
 
 /**

@@ -84,6 +84,8 @@ export const McpCallOutcome = Type.Union([
   Type.Literal('timeout'),
   Type.Literal('cancelled'),
   Type.Literal('failed'),
+  /** A model's call that a person refused (tool loops only). */
+  Type.Literal('refused'),
 ]);
 export type McpCallOutcomeName = Static<typeof McpCallOutcome>;
 

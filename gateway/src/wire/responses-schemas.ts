@@ -14,7 +14,7 @@ export const InputItem = Type.Object(
     type: Type.Optional(
       Type.String({
         description:
-          'message (default when role is set), function_call, function_call_output, item_reference; reasoning items are ignored',
+          'message (default when role is set), function_call, function_call_output, item_reference, mcp_approval_response; mcp_call items are read back as calls and results, mcp_list_tools, mcp_approval_request and reasoning items are skipped',
       }),
     ),
     id: Type.Optional(Type.String()),
@@ -41,22 +41,69 @@ export const InputItem = Type.Object(
     call_id: Type.Optional(Type.String()),
     name: Type.Optional(Type.String()),
     arguments: Type.Optional(Type.String()),
-    output: Type.Optional(Type.Union([Type.String(), Type.Array(Type.Record(Type.String(), Type.Unknown()))])),
+    output: Type.Optional(
+      Type.Union([Type.String(), Type.Array(Type.Record(Type.String(), Type.Unknown())), Type.Null()]),
+    ),
+    approval_request_id: Type.Optional(Type.String({ description: 'mcp_approval_response: the request it answers' })),
+    reason: Type.Optional(Nullable(Type.String({ description: 'mcp_approval_response: why, told to the model' }))),
+    server_label: Type.Optional(Type.String()),
+    error: Type.Optional(Nullable(Type.String())),
+    approve: Type.Optional(Type.Boolean({ description: 'mcp_approval_response: run the call (true) or refuse it' })),
   },
   { additionalProperties: true },
 );
 export type InputItemType = Static<typeof InputItem>;
 
+const McpToolFilter = Type.Object(
+  {
+    tool_names: Type.Optional(Type.Array(Type.String())),
+    read_only: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
+
 const FunctionTool = Type.Object(
   {
     type: Type.String({
       description:
-        'function; built-in tools (web_search, file_search, code_interpreter, ...) are refused: nothing here runs them',
+        'function, or mcp (tools of an MCP server, run by the gateway); other built-in tools (web_search, file_search, code_interpreter, ...) are refused: nothing here runs them',
     }),
     name: Type.Optional(Type.String({ minLength: 1 })),
     description: Type.Optional(Nullable(Type.String())),
     parameters: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
     strict: Type.Optional(Nullable(Type.Boolean())),
+    server_label: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'mcp: a configured MCP server id (without server_url), or a label for server_url',
+      }),
+    ),
+    server_url: Type.Optional(
+      Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000, description: 'mcp: a Streamable HTTP server' }),
+    ),
+    server_description: Type.Optional(Type.String()),
+    connector_id: Type.Optional(Type.String({ description: 'mcp: OpenAI connectors are refused' })),
+    headers: Type.Optional(
+      Nullable(
+        Type.Record(Type.String(), Type.String(), {
+          description: 'mcp: sent to server_url; never stored or shown back',
+        }),
+      ),
+    ),
+    allowed_tools: Type.Optional(Nullable(Type.Union([Type.Array(Type.String()), McpToolFilter]))),
+    require_approval: Type.Optional(
+      Nullable(
+        Type.Union([
+          Type.Literal('always'),
+          Type.Literal('never'),
+          Type.Object(
+            { always: Type.Optional(McpToolFilter), never: Type.Optional(McpToolFilter) },
+            { additionalProperties: true },
+          ),
+        ]),
+      ),
+    ),
   },
   { additionalProperties: true },
 );
@@ -142,8 +189,59 @@ export const FunctionCallItem = Type.Object(
   },
   { additionalProperties: true },
 );
-export const OutputItem = Type.Union([OutputMessage, FunctionCallItem]);
+export const McpListToolsItem = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.Literal('mcp_list_tools'),
+    server_label: Type.String(),
+    tools: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        description: Nullable(Type.String()),
+        input_schema: Type.Unknown(),
+        annotations: Nullable(Type.Unknown()),
+      }),
+    ),
+    error: Type.Optional(Nullable(Type.String())),
+  },
+  { additionalProperties: true },
+);
+export const McpCallItem = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.Literal('mcp_call'),
+    server_label: Type.String(),
+    name: Type.String(),
+    arguments: Type.String(),
+    status: Type.Union(['in_progress', 'calling', 'completed', 'incomplete', 'failed'].map((s) => Type.Literal(s))),
+    output: Nullable(Type.String()),
+    error: Nullable(Type.String()),
+    approval_request_id: Type.Optional(Nullable(Type.String())),
+    duration_ms: Type.Optional(Type.Number({ description: "The gateway's addition: how long the call took" })),
+  },
+  { additionalProperties: true },
+);
+export const McpApprovalRequestItem = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.Literal('mcp_approval_request'),
+    server_label: Type.String(),
+    name: Type.String(),
+    arguments: Type.String(),
+  },
+  { additionalProperties: true },
+);
+export const OutputItem = Type.Union([
+  OutputMessage,
+  FunctionCallItem,
+  McpListToolsItem,
+  McpCallItem,
+  McpApprovalRequestItem,
+]);
 export type OutputItemType = Static<typeof OutputItem>;
+export type McpListToolsItemType = Static<typeof McpListToolsItem>;
+export type McpCallItemType = Static<typeof McpCallItem>;
+export type McpApprovalRequestItemType = Static<typeof McpApprovalRequestItem>;
 export type OutputMessageType = Static<typeof OutputMessage>;
 export type FunctionCallItemType = Static<typeof FunctionCallItem>;
 

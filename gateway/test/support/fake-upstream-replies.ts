@@ -27,6 +27,8 @@ export interface ReplyOptions {
   origin: string;
   /** Stores a generated file under a name the fake serves at /files/<name>. */
   storeFile(name: string, data: Buffer): void;
+  /** The model of a tool loop (see FakeUpstreamOptions.toolLoop). */
+  toolLoop?: boolean;
 }
 
 let counter = 0;
@@ -94,7 +96,7 @@ interface PlannedToolCall {
 }
 
 /** A tool call when tools are given and the prompt names one (or tool_choice forces one). */
-function planToolCall(body: JsonObject, userText: string): PlannedToolCall | undefined {
+function planToolCall(body: JsonObject, userText: string, options: ReplyOptions): PlannedToolCall | undefined {
   const tools = Array.isArray(body.tools) ? body.tools.filter(isObject) : [];
   const names = tools.map((tool) =>
     isObject(tool.function) && typeof tool.function.name === 'string' ? tool.function.name : '',
@@ -107,7 +109,31 @@ function planToolCall(body: JsonObject, userText: string): PlannedToolCall | und
   name ??= names.find((candidate) => candidate !== '' && userText.includes(candidate));
   if (!name && (choice === 'required' || choice === 'any')) name = names[0];
   if (!name) return undefined;
-  return { id: nextId('call_'), name, arguments: JSON.stringify({ input: userText }) };
+  return {
+    id: nextId('call_'),
+    name,
+    arguments: options.toolLoop ? loopArguments(userText) : JSON.stringify({ input: userText }),
+  };
+}
+
+/** The JSON object the user's text carries (`... {"message": "hi"}`), else `{"input": <text>}`. */
+function loopArguments(userText: string): string {
+  const start = userText.indexOf('{');
+  if (start >= 0) {
+    try {
+      return JSON.stringify(JSON.parse(userText.slice(start)));
+    } catch {
+      // not JSON: the text itself
+    }
+  }
+  return JSON.stringify({ input: userText });
+}
+
+/** The last message when it is a tool result and the model of a tool loop reads it (unless the user asked to `repeat`). */
+function toolResultToAnswer(body: JsonObject, options: ReplyOptions): string | undefined {
+  const last = messagesOf(body).at(-1);
+  if (!options.toolLoop || last?.role !== 'tool' || lastUserText(body).includes('repeat')) return undefined;
+  return `Tool said: ${textOf(last.content)}`;
 }
 
 interface PlannedAnswer {
@@ -117,9 +143,10 @@ interface PlannedAnswer {
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
-function planAnswer(body: JsonObject, text: string): PlannedAnswer {
-  const toolCall = planToolCall(body, text);
-  const all = tokensOf(text === '' ? 'Hello from the fake upstream.' : text);
+function planAnswer(body: JsonObject, text: string, options: ReplyOptions): PlannedAnswer {
+  const answer = toolResultToAnswer(body, options);
+  const toolCall = answer === undefined ? planToolCall(body, text, options) : undefined;
+  const all = tokensOf(answer ?? (text === '' ? 'Hello from the fake upstream.' : text));
   const max = typeof body.max_tokens === 'number' ? body.max_tokens : Infinity;
   const tokens = toolCall ? [] : all.slice(0, max);
   const finishReason = toolCall ? 'tool_calls' : tokens.length < all.length ? 'length' : 'stop';
@@ -143,7 +170,7 @@ export function chatReply(body: JsonObject, options: ReplyOptions): FakeReply {
   const isFim = typeof body.prompt === 'string';
   if (!isFim && messagesOf(body).length === 0)
     return openAiError(400, "'messages' must contain at least one message", 'messages');
-  const plan = planAnswer(body, isFim ? String(body.prompt) : lastUserText(body));
+  const plan = planAnswer(body, isFim ? String(body.prompt) : lastUserText(body), options);
   const id = nextId('chatcmpl-');
   const created = now();
   const model = body.model;
@@ -241,7 +268,7 @@ export function completionReply(body: JsonObject, options: ReplyOptions): FakeRe
       ? body.prompt
       : undefined;
   if (prompt === undefined) return openAiError(400, "'prompt' is required", 'prompt');
-  const plan = planAnswer({ ...body, prompt, tools: undefined }, prompt);
+  const plan = planAnswer({ ...body, prompt, tools: undefined }, prompt, options);
   const id = nextId('cmpl-');
   const created = now();
   const indices = Array.from({ length: choiceCount(body) }, (_, index) => index);

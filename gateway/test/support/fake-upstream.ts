@@ -84,6 +84,12 @@ export interface FakeUpstreamOptions {
   models?: string[];
   /** Listen on this port (default: any free one), e.g. to come back where a stopped upstream was. */
   port?: number;
+  /**
+   * The model of a tool loop: a tool call's arguments are the JSON object the user's text ends with
+   * (`call echo {"message": "hi"}`), and a conversation ending in a tool result is answered
+   * `Tool said: <result>` (unless the user's text says `repeat`: then it calls the tool again).
+   */
+  toolLoop?: boolean;
 }
 
 export interface RecordedRequest {
@@ -115,6 +121,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
 
   const replyOptions: ReplyOptions = {
     usage: options.usage ?? true,
+    toolLoop: options.toolLoop ?? false,
     verboseJson: options.verboseJson ?? true,
     images: options.images ?? 'b64_json',
     models: options.models ?? ['fake-chat', 'fake-embed'],

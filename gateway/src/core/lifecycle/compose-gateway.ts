@@ -327,18 +327,30 @@ export async function composeGateway(
     version: options.version,
     path: process.env.PATH,
     log: log.child({ room: 'mcp' }),
-    // The request's trace takes its `execute_tool {tool}` span here (start, then end with the outcome).
-    observeCall: (call) => (result) =>
-      log.info(
-        {
-          mcpServer: call.server,
-          tool: call.tool,
-          key: call.keyId,
-          outcome: result.outcome,
-          durationMs: result.durationMs,
-        },
-        'MCP tool call',
-      ),
+    // Each call is a span `execute_tool {tool}` of the request's trace (the request log shows it) and a log line.
+    observeCall: (call) => {
+      const span = tracing.start(`execute_tool ${call.tool}`, {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': call.tool,
+        'switchyard.mcp.server': call.server,
+      });
+      return (result) => {
+        span?.set('switchyard.mcp.outcome', result.outcome);
+        span?.set('switchyard.mcp.truncated', result.truncated);
+        if (result.isError) span?.fail(new Error(`MCP tool call ${result.outcome}`));
+        span?.end();
+        log.info(
+          {
+            mcpServer: call.server,
+            tool: call.tool,
+            key: call.keyId,
+            outcome: result.outcome,
+            durationMs: result.durationMs,
+          },
+          'MCP tool call',
+        );
+      };
+    },
   });
   const configReload = new ConfigFileReload(
     extras.reloadOptions ??
@@ -402,7 +414,10 @@ export async function composeGateway(
     replay: new ReplayService({ requestLog, keys, send: host.send }),
     settings,
     chat,
-    responses: new ResponsesService(models, chat, runner, new ResponsesRepository(db), options.server.clientSchemas),
+    responses: new ResponsesService(models, chat, runner, new ResponsesRepository(db), options.server.clientSchemas, {
+      mcp,
+      maxSteps: options.server.toolLoopMaxSteps,
+    }),
     completions: new CompletionService(models, runner),
     fim: new FimService(models, runner),
     embeddings: new EmbeddingService(models, runner),

@@ -27,6 +27,13 @@ export interface McpCallStart {
 /** Told when a call starts; the function it returns is told how the call ended (outcome, duration). */
 export type McpCallObserver = (call: McpCallStart) => (result: ToolCallResult) => void;
 
+/** One server as a request's tool loop uses it: its tools, and calls of them (closed after the request). */
+export interface McpSession {
+  listTools(): Promise<McpTool[]>;
+  callTool(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal }): Promise<ToolCallResult>;
+  close(): Promise<void>;
+}
+
 /** A server's entry as the console edits it: secrets by name only. */
 export interface McpServerSetting {
   id: string;
@@ -143,17 +150,31 @@ export class McpService {
 
   /** A server's tools for a caller allowed to use it; 502 while the server cannot be reached. */
   async listTools(serverId: string, caller: McpCaller): Promise<McpTool[]> {
-    const connection = this.usable(serverId, caller);
-    const tools = await connection.readyTools();
-    if (!tools) {
-      throw new GatewayError(
-        502,
-        'mcp_server_unavailable',
-        `The MCP server "${serverId}" is not available: ${connection.status().error ?? 'it is starting'}.`,
-        { param: 'server' },
-      );
-    }
-    return tools;
+    return readyToolsOf(serverId, this.usable(serverId, caller));
+  }
+
+  /** A configured server the caller may use (404 otherwise), for one request's tool loop; it stays running after. */
+  session(serverId: string, caller: McpCaller): McpSession {
+    this.usable(serverId, caller);
+    return {
+      listTools: () => this.listTools(serverId, caller),
+      callTool: (tool, args, options) => this.callTool(serverId, tool, args, { caller, ...options }),
+      close: () => Promise.resolve(),
+    };
+  }
+
+  /**
+   * A server a request names by its URL (the Responses API's `server_url`): a connection of its own
+   * through the URL-fetch policy, for that request only; `close` ends it.
+   */
+  connectUrl(label: string, url: string, headers: Record<string, string> | undefined, caller: McpCaller): McpSession {
+    const connection = new McpConnection({ id: label, url, ...(headers ? { headers } : {}) }, this.deps);
+    return {
+      listTools: () => readyToolsOf(label, connection),
+      callTool: (tool, args, options) =>
+        this.observed(label, tool, caller, () => connection.callTool(tool, args, options)),
+      close: () => connection.close(),
+    };
   }
 
   /**
@@ -177,8 +198,17 @@ export class McpService {
         { param: 'tool' },
       );
     }
-    const end = this.deps.observeCall?.({ server: serverId, tool: toolName, keyId: options.caller.id });
-    const result = await connection.callTool(toolName, args, options);
+    return this.observed(serverId, toolName, options.caller, () => connection.callTool(toolName, args, options));
+  }
+
+  private async observed(
+    server: string,
+    tool: string,
+    caller: McpCaller,
+    call: () => Promise<ToolCallResult>,
+  ): Promise<ToolCallResult> {
+    const end = this.deps.observeCall?.({ server, tool, keyId: caller.id });
+    const result = await call();
     end?.(result);
     return result;
   }
@@ -325,6 +355,19 @@ export class McpService {
       { param: 'server' },
     );
   }
+}
+
+async function readyToolsOf(serverId: string, connection: McpConnection): Promise<McpTool[]> {
+  const tools = await connection.readyTools();
+  if (!tools) {
+    throw new GatewayError(
+      502,
+      'mcp_server_unavailable',
+      `The MCP server "${serverId}" is not available: ${connection.status().error ?? 'it is starting'}.`,
+      { param: 'server' },
+    );
+  }
+  return tools;
 }
 
 /** A new map of secrets where an empty value keeps the current value of that name. */

@@ -8,13 +8,15 @@ import type { RouteRunner } from '../routing/route-runner.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { ChatService } from '../chat/chat-service.js';
-import { chatStreamToResponseEvents, choiceToOutput, finishResponse, responseSkeleton } from './chat-to-response.js';
+import { chatAnswerToResponse, chatStreamToResponseEvents, responseSkeleton } from './chat-to-response.js';
 import type { ResponseObjectType, ResponsesBodyType, StoredInputItemType } from '../../wire/responses-schemas.js';
 import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
 import { checkTurnSchemas } from '../json/check-turn-schemas.js';
 import { inputItemsOf, itemsToMessages, RESPONSES_SCHEMA_FIELDS, responsesTurn } from './responses-to-chat.js';
 import { passThroughResponse } from './native-responses.js';
 import { storeAfterStream, type ResponsesOutcome } from './responses-outcome.js';
+import { createMcpResponse } from './mcp-responses.js';
+import type { McpService } from '../mcp/mcp-service.js';
 
 /** Who asks: stored responses belong to the key that created them; an Owner key sees all. */
 export interface ResponsesCaller {
@@ -51,6 +53,8 @@ export class ResponsesService {
     private readonly runner: RouteRunner,
     private readonly store: ResponsesRepository,
     private readonly schemaLimits: ClientSchemaSizeLimits,
+    /** The MCP servers `mcp` tools name, and the tool loop's step limit. */
+    private readonly toolLoop: { mcp: McpService; maxSteps: number },
   ) {}
 
   async create(
@@ -65,6 +69,35 @@ export class ResponsesService {
     const keep = (response: Record<string, unknown>, native: boolean) =>
       this.keep(body, caller, conversation, response, native);
 
+    const mcpTools = (body.tools ?? []).some((tool) => tool.type === 'mcp');
+    if (mcpTools || conversation.input.some((item) => item.type === 'mcp_approval_response')) {
+      if (!mcpTools)
+        throw new GatewayError(
+          422,
+          'invalid_value',
+          'An mcp_approval_response needs the mcp tool of its server in `tools` again.',
+          { param: 'tools' },
+        );
+      this.checkPrevious(body, conversation);
+      const record = (response: Record<string, unknown>) => keep(response, false);
+      const stored = (response: ResponseObjectType) => record(response as unknown as Record<string, unknown>);
+      return createMcpResponse(
+        { chat: this.chat, ...this.toolLoop },
+        {
+          body,
+          route,
+          turn,
+          context: conversation.context,
+          input: conversation.input,
+          caller: { id: caller.keyId ?? '', role: caller.owner ? 'owner' : 'member' },
+          meter,
+          signal,
+          keep: body.stream
+            ? async (response) => storeAfterStream(record)(response as unknown as Record<string, unknown>)
+            : stored,
+        },
+      );
+    }
     if (route.provider.capabilities.responses) {
       await meter.reserveTurn(route, turn);
       checkTurnSchemas(turn, this.schemaLimits, RESPONSES_SCHEMA_FIELDS);
@@ -73,6 +106,20 @@ export class ResponsesService {
         keep(response, true),
       );
     }
+    this.checkPrevious(body, conversation);
+    const answer = await this.chat.complete(route, turn, body.stream === true, meter, signal, RESPONSES_SCHEMA_FIELDS);
+    const skeleton = responseSkeleton(body, answer.route.id);
+    if (answer.kind === 'stream') {
+      const finish = storeAfterStream((response) => keep(response, false));
+      return { kind: 'stream', events: chatStreamToResponseEvents(batchedEvents(answer.batches), skeleton, finish) };
+    }
+    const response = chatAnswerToResponse(skeleton, answer.result.choices[0], answer.result.usage);
+    await keep(response, false);
+    return { kind: 'json', response };
+  }
+
+  /** A translated request continues only a response the caller may read. */
+  private checkPrevious(body: ResponsesBodyType, conversation: ResponsesConversation): void {
     if (body.previous_response_id && !conversation.previous)
       throw new GatewayError(
         404,
@@ -80,17 +127,6 @@ export class ResponsesService {
         `No stored response with id "${body.previous_response_id}" (responses created with store: false are not kept).`,
         { param: 'previous_response_id' },
       );
-    const answer = await this.chat.complete(route, turn, body.stream === true, meter, signal, RESPONSES_SCHEMA_FIELDS);
-    const skeleton = responseSkeleton(body, answer.route.id);
-    if (answer.kind === 'stream') {
-      const finish = storeAfterStream((response) => keep(response, false));
-      return { kind: 'stream', events: chatStreamToResponseEvents(batchedEvents(answer.batches), skeleton, finish) };
-    }
-    const choice = answer.result.choices[0];
-    const output = choiceToOutput(choice);
-    const response = finishResponse(skeleton, output, choice?.finish_reason ?? 'stop', answer.result.usage);
-    await keep(response, false);
-    return { kind: 'json', response };
   }
 
   async get(id: string, caller: ResponsesCaller): Promise<ResponseObjectType> {

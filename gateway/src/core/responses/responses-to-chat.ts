@@ -108,12 +108,35 @@ export function itemsToMessages(
         messages.push({ role: 'tool', tool_call_id: item.call_id, content: output });
         return;
       }
+      case 'mcp_call': {
+        // A call the gateway ran for an earlier response: the model reads it back as its call and result.
+        if (!item.id || !item.name) throw invalid(param, 'An mcp_call item needs id, name and arguments.');
+        const call = {
+          id: item.id,
+          type: 'function' as const,
+          function: { name: item.name, arguments: item.arguments ?? '{}' },
+        };
+        const last = messages.at(-1);
+        if (last?.role === 'assistant') last.tool_calls = [...(last.tool_calls ?? []), call];
+        else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+        const error = typeof item.error === 'string' ? item.error : undefined;
+        messages.push({
+          role: 'tool',
+          tool_call_id: item.id,
+          content: error ?? (typeof item.output === 'string' ? item.output : ''),
+        });
+        return;
+      }
+      // The tool lists are offered again from the request's mcp tools; approvals are the tool loop's.
+      case 'mcp_list_tools':
+      case 'mcp_approval_request':
+      case 'mcp_approval_response':
       case 'reasoning':
         return;
       default:
         throw invalid(
           `${param}.type`,
-          `Unsupported input item type "${type}": use message, function_call, function_call_output or item_reference.`,
+          `Unsupported input item type "${type}": use message, function_call, function_call_output, mcp_approval_response or item_reference.`,
         );
     }
   });
@@ -137,10 +160,14 @@ export function responsesTurn(body: ResponsesBodyType, messages: ChatMessage[]):
   };
 }
 
-/** Function tools become chat tools; built-in tools are refused, since nothing here would run them. */
+/**
+ * Function tools become chat tools; `mcp` tools are the tool loop's (mcp-responses.ts); other built-in
+ * tools are refused, since nothing here would run them.
+ */
 function toChatTools(tools: ResponsesBodyType['tools']): ToolDefinition[] | undefined {
-  if (!tools || tools.length === 0) return undefined;
-  return tools.map((tool, index) => {
+  const functions = (tools ?? []).flatMap((tool, index) => (tool.type === 'mcp' ? [] : [{ tool, index }]));
+  if (functions.length === 0) return undefined;
+  return functions.map(({ tool, index }) => {
     if (tool.type !== 'function') {
       throw invalid(
         `tools[${index}].type`,
