@@ -67,5 +67,13 @@ describe('chat playground with MCP tools', () => {
     const second = chatCalls().at(-1)?.body as { messages: { role: string; content: unknown }[] };
     expect(second.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('Echo: ') });
     await checkLayoutAndShoot(page, 'mcp-chat-result');
+
+    // The next turn tells the model which call the last answer made and what it returned.
+    await page.getByRole('textbox', { name: 'Message' }).fill('Thanks');
+    await page.keyboard.press('Enter');
+    await page.getByRole('article', { name: 'Assistant' }).nth(1).getByText('Thanks').waitFor();
+    const third = chatCalls().at(-1)?.body as { messages: { role: string; tool_calls?: unknown[] }[] };
+    expect(third.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+    expect(third.messages[1].tool_calls).toMatchObject([{ function: { name: 'echo' } }]);
   });
 });
