@@ -79,6 +79,16 @@ export async function streamResponse(
   return { text: soFar.text + result.text, stats: result.stats };
 }
 
+/** Calls still running when a stream stopped or failed never report back: they are shown as cut off. */
+function settle(tools: ToolActivity[], outcome: TextStreamOutcome): ToolActivity[] {
+  if (outcome.status === 'done') return tools;
+  const why =
+    outcome.status === 'stopped' ? 'Stopped before the call finished.' : 'The answer failed before the call finished.';
+  return tools.map((entry) =>
+    entry.kind === 'call' && entry.state === 'calling' ? { ...entry, state: 'failed', error: why } : entry,
+  );
+}
+
 export interface ResponseOutcome extends TextStreamOutcome {
   tools: ToolActivity[];
   responseId: string | null;
@@ -101,7 +111,7 @@ export function useResponseStream() {
       });
       const outcome = await runStream((signal, onText) => streamResponse(request, soFar, listeners(onText), signal));
       // A stream that failed before its first fragment still keeps what the answer held.
-      return { ...outcome, text: outcome.text || soFar.text, tools: latest, responseId };
+      return { ...outcome, text: outcome.text || soFar.text, tools: settle(latest, outcome), responseId };
     },
     [runStream],
   );

@@ -318,4 +318,21 @@ describe('chat playground with MCP servers', () => {
     expect(within(echo).getByLabelText('Error').textContent).toBe('The user refused this call.');
     expect(screen.getByRole('article', { name: 'Assistant' }).textContent).toContain('As you wish.');
   });
+
+  it('a call still running when the stream fails is shown as cut off, with the gateway message', async () => {
+    renderPage();
+    await pickEverything();
+    scripted.push([
+      { type: 'response.created', response: response('resp_1', 'in_progress') },
+      { type: 'response.output_item.added', output_index: 0, item: call('mcp_1', { status: 'in_progress' }) },
+      { type: 'response.mcp_call.in_progress', item_id: 'mcp_1', output_index: 0 },
+      { type: 'error', object: 'error', message: 'The upstream provider failed: 502', code: 'upstream_failed' },
+    ]);
+    await sendMessage('Call echo');
+    await waitFor(() => expect(lastAnswer().status).toBe('error'));
+    expect(screen.getByRole('alert').textContent).toContain('The upstream provider failed: 502');
+    const echo = screen.getByRole('group', { name: 'Tool call echo' });
+    expect(echo.textContent).toContain('failed');
+    expect(within(echo).getByLabelText('Error').textContent).toBe('The answer failed before the call finished.');
+  });
 });
