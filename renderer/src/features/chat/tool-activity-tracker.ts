@@ -36,7 +36,8 @@ export class ToolActivityTracker {
       case 'response.output_item.added':
         if (event.item.type !== 'mcp_call') return false;
         this.startedAt.set(event.item.id, this.now());
-        return this.upsertCall(event.item, { state: 'calling' });
+        // Its arguments start over here (usually empty): the delta events that follow fill them.
+        return this.upsertCall(event.item, { state: 'calling', arguments: event.item.arguments });
       case 'response.mcp_call.in_progress':
         if (!this.startedAt.has(event.item_id)) this.startedAt.set(event.item_id, this.now());
         return false;
@@ -45,7 +46,7 @@ export class ToolActivityTracker {
       case 'response.mcp_call_arguments.done':
         return this.patch(event.item_id, () => ({ arguments: event.arguments }));
       case 'response.mcp_call.failed':
-        return this.patch(event.item_id, () => ({ state: 'failed' }));
+        return this.patch(event.item_id, (call) => (call.state === 'denied' ? {} : { state: 'failed' }));
       case 'response.output_item.done':
         return this.itemDone(event.item);
       default:
@@ -96,7 +97,7 @@ export class ToolActivityTracker {
       id: item.id,
       server: item.server_label,
       name: item.name,
-      // A call's item opens with empty arguments that its delta events then fill.
+      // An item without arguments keeps those already known (the approval request's).
       arguments: item.arguments || entry?.arguments || '',
       ...(item.approval_request_id ? { approvalRequestId: item.approval_request_id } : {}),
       ...change,
