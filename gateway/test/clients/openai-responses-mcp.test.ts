@@ -233,6 +233,38 @@ describe('the openai SDK: responses.create with an mcp tool', () => {
     await expect(refused).rejects.toMatchObject({ status: 502, code: 'mcp_server_unavailable' });
   });
 
+  it('a client that disconnects during a call cancels it, and no further model call is made', async () => {
+    const before = modelCalls().length;
+    const controller = new AbortController();
+    const response = await gateway.request('/v1/responses', {
+      method: 'POST',
+      json: {
+        model: 'svc-large-3',
+        input: 'trigger-long-running-operation {"duration": 20, "steps": 2}',
+        tools: [everything],
+        stream: true,
+      },
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('response.mcp_call.in_progress'))
+      text += new TextDecoder().decode((await reader.read()).value);
+    const startedAt = Date.now();
+    controller.abort();
+    await expect
+      .poll(async () => {
+        const log = await json(await gateway.request('/console/requests?limit=1'));
+        if (log.data[0]?.path !== '/v1/responses') return undefined;
+        const entry = await json(await gateway.request(`/console/requests/${log.data[0].id}`));
+        return entry.spans.find((span: Json) => span.name === 'execute_tool trigger-long-running-operation')
+          ?.attributes['switchyard.mcp.outcome'];
+      })
+      .toBe('cancelled');
+    expect(Date.now() - startedAt).toBeLessThan(5000);
+    expect(modelCalls().length - before).toBe(1);
+  });
+
   it('reaches a server_url for this request only', async () => {
     const { url } = await useEverythingHttp();
     const response = await client().responses.create({

@@ -52,7 +52,25 @@ const StartBody = Type.Object(
   },
   { additionalProperties: true },
 );
-const AppendBody = Type.Object(Turn, { additionalProperties: true });
+const AppendBody = Type.Object(
+  {
+    ...Turn,
+    inputs: Type.Optional(Inputs),
+    tool_confirmations: Type.Optional(
+      Type.Union([
+        Type.Array(
+          Type.Object({
+            tool_call_id: Type.String({ minLength: 1 }),
+            confirmation: Type.Union([Type.Literal('allow'), Type.Literal('deny')]),
+          }),
+          { maxItems: 128 },
+        ),
+        Type.Null(),
+      ]),
+    ),
+  },
+  { additionalProperties: true },
+);
 const RestartBody = Type.Object(
   {
     ...Turn,

@@ -7,7 +7,7 @@ import type { ModelRegistry } from '../routing/model-registry.js';
 import type { StorageQuotas } from '../account/storage-quotas.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newOrderedId } from '../ids/ids.js';
-import { functionToolsOnly } from './agent-tools.js';
+import { agentTools } from './agent-tools.js';
 
 export interface NewAgent {
   name: string;
@@ -50,7 +50,7 @@ export class AgentsService {
       model,
       instructions: fields.instructions ?? null,
       description: fields.description ?? null,
-      tools: functionToolsOnly(fields.tools ?? []),
+      tools: agentTools(fields.tools ?? []),
       completion_args: fields.completion_args ?? {},
       created_at: created,
       updated_at: created,
@@ -83,7 +83,7 @@ export class AgentsService {
   async update(id: string, changes: AgentChanges, scope: OwnerScope): Promise<AgentRecord> {
     const agent = await this.get(id, scope);
     if (changes.model) this.models.resolve(changes.model, 'chat');
-    const tools = changes.tools === undefined ? agent.tools : functionToolsOnly(changes.tools);
+    const tools = changes.tools === undefined ? agent.tools : agentTools(changes.tools);
     const defined = Object.fromEntries(
       Object.entries(changes).filter(([, value]) => value !== undefined),
     ) as AgentChanges;

@@ -1,4 +1,3 @@
-import type { ChatChoice } from '../../providers/contracts/chat.js';
 import type { ChatMessage, ContentPart } from '../../wire/chat-message-schemas.js';
 import type { ConversationEntry } from '../../store/conversations-repository.js';
 import { GatewayError } from '../errors/gateway-error.js';
@@ -80,7 +79,21 @@ export function chatMessagesOf(instructions: string | null, entries: Conversatio
     if (entry.type === 'message.input')
       messages.push({ role: entry.role as 'user' | 'assistant', content: chatContent(entry.content) });
     else if (entry.type === 'message.output') messages.push({ role: 'assistant', content: chatContent(entry.content) });
-    else if (entry.type === 'function.call') {
+    else if (entry.type === 'tool.execution') {
+      // An MCP call the gateway ran: the model reads it back as its call and the result.
+      const info = (entry.info ?? {}) as Record<string, unknown>;
+      const id = String(info.tool_call_id ?? entry.id);
+      const call = {
+        id,
+        type: 'function' as const,
+        function: { name: String(entry.name), arguments: String(entry.arguments) },
+      };
+      if (last?.role === 'assistant') last.tool_calls = [...(last.tool_calls ?? []), call];
+      else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+      messages.push({ role: 'tool', tool_call_id: id, content: String(info.output ?? info.error ?? '') });
+    } else if (entry.type === 'function.call' && entry.confirmation_status) {
+      // An MCP call that waited for confirmation: its tool.execution entry (if it ran or was refused) carries it.
+    } else if (entry.type === 'function.call') {
       const call = {
         id: String(entry.tool_call_id),
         type: 'function' as const,
@@ -102,34 +115,3 @@ export const outputStamp = (model: string, agentId: string | null, startedAt: nu
   model,
   agent_id: agentId,
 });
-
-/** The model's answer as output entries: its text as `message.output`, each tool call as `function.call`. */
-export function outputEntries(
-  choice: ChatChoice | undefined,
-  model: string,
-  agentId: string | null,
-  startedAt: number,
-  now: number,
-): ConversationEntry[] {
-  const stamp = outputStamp(model, agentId, startedAt, now);
-  const entries: ConversationEntry[] = [];
-  const message = choice?.message;
-  if (message?.content || !message?.tool_calls?.length)
-    entries.push({
-      ...stamp,
-      id: newId('msg_'),
-      type: 'message.output',
-      role: 'assistant',
-      content: message?.content ?? '',
-    });
-  for (const call of message?.tool_calls ?? [])
-    entries.push({
-      ...stamp,
-      id: newId('fc_'),
-      type: 'function.call',
-      tool_call_id: call.id,
-      name: call.function.name,
-      arguments: call.function.arguments,
-    });
-  return entries;
-}

@@ -1,5 +1,3 @@
-import type { ChatStreamEvent } from '../../providers/contracts/chat.js';
-import type { ToolDefinition } from '../../wire/tool-schemas.js';
 import type {
   ConversationEntry,
   ConversationRecord,
@@ -14,15 +12,35 @@ import type { ChatService, ChatTurn } from '../chat/chat-service.js';
 import type { StorageQuotas } from '../account/storage-quotas.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newOrderedId } from '../ids/ids.js';
-import { functionToolsOnly } from './agent-tools.js';
+import { agentTools, connectorServers, functionTools } from './agent-tools.js';
 import type { AgentsService } from './agents-service.js';
-import { conversationEvents, conversationUsage, type ConversationStreamEvent } from './conversation-stream.js';
-import { chatMessagesOf, inputEntries, outputEntries, type ConversationInputs } from './conversation-entries.js';
+import {
+  ConversationOutputWriter,
+  conversationUsage,
+  type ConversationStreamEvent,
+} from './conversation-output-writer.js';
+import { chatMessagesOf, inputEntries, type ConversationInputs } from './conversation-entries.js';
 import { completionArgsTurn } from './completion-args-turn.js';
-import { batchedEvents } from '../../streaming/event-batches.js';
+import type { McpCaller, McpService } from '../mcp/mcp-service.js';
+import { openMcpToolset } from '../mcp/mcp-toolset.js';
+import {
+  runToolLoop,
+  type ApprovedCall,
+  type LoopTool,
+  type ToolLoopEnd,
+  type ToolLoopEvent,
+} from '../mcp/tool-loop.js';
+
+/** The MCP servers connector tools name, and the tool loop's step limit. */
+export interface ConversationToolLoop {
+  mcp: McpService;
+  maxSteps: number;
+}
 
 export interface TurnOptions {
-  inputs: ConversationInputs;
+  /** Absent only on an append that answers `tool_confirmations`. */
+  inputs?: ConversationInputs;
+  tool_confirmations?: ToolConfirmation[] | null;
   /** false: the turn is answered but not kept. */
   store?: boolean | null;
   completion_args?: Record<string, unknown> | null;
@@ -58,6 +76,7 @@ export class ConversationsService {
     private readonly models: Pick<ModelRegistry, 'resolve'>,
     private readonly quotas: Pick<StorageQuotas, 'checkNewConversation' | 'checkConversationSize'>,
     private readonly chat: ChatService,
+    private readonly toolLoop: ConversationToolLoop,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -95,6 +114,7 @@ export class ConversationsService {
         [],
         request,
         (entries) => this.conversations.insert({ ...conversation, entries }),
+        owner,
         agent.completion_args,
       );
     }
@@ -107,10 +127,14 @@ export class ConversationsService {
       agent_version: null,
       model: request.model,
       instructions: request.instructions ?? null,
-      tools: functionToolsOnly(request.tools ?? []),
+      tools: agentTools(request.tools ?? []),
     };
-    return this.pending(conversation, [], request, (entries) =>
-      this.conversations.insert({ ...conversation, entries }),
+    return this.pending(
+      conversation,
+      [],
+      request,
+      (entries) => this.conversations.insert({ ...conversation, entries }),
+      owner,
     );
   }
 
@@ -122,6 +146,7 @@ export class ConversationsService {
       conversation.entries,
       request,
       (entries) => this.conversations.setEntries(id, entries, seconds(this.now())),
+      owner,
       await this.agentArgs(conversation, owner),
     );
   }
@@ -153,6 +178,7 @@ export class ConversationsService {
       original.entries.slice(0, at + 1),
       request,
       (entries) => this.conversations.insert({ ...conversation, entries }),
+      owner,
       await this.agentArgs(original, owner),
     );
   }
@@ -192,10 +218,15 @@ export class ConversationsService {
     history: ConversationEntry[],
     request: TurnOptions,
     keep: (entries: ConversationEntry[]) => Promise<void>,
+    owner: OwnerScope,
     agentArgs: Record<string, unknown> = {},
   ): PendingTurn {
     const startedAt = this.now();
-    const entries = [...history, ...inputEntries(request.inputs, startedAt)];
+    const confirmations = request.tool_confirmations ?? [];
+    // An append may only answer confirmations; otherwise a turn needs inputs.
+    const inputs =
+      request.inputs === undefined && confirmations.length > 0 ? [] : inputEntries(request.inputs ?? [], startedAt);
+    const entries = [...history, ...inputs];
     if (request.store !== false) this.quotas.checkConversationSize(entries);
     return new PendingTurn(
       conversation,
@@ -203,16 +234,34 @@ export class ConversationsService {
       { ...agentArgs, ...request.completion_args },
       startedAt,
       request.store === false ? async () => undefined : keep,
-      { chat: this.chat, models: this.models, now: this.now },
+      { chat: this.chat, models: this.models, now: this.now, toolLoop: this.toolLoop },
+      { id: owner.keyId ?? '', role: owner.seesAll ? 'owner' : 'member' },
+      confirmations,
     );
   }
 }
 
+/** Mistral's answer to an MCP call that waited: run it (`allow`) or tell the model it was refused (`deny`). */
+export interface ToolConfirmation {
+  tool_call_id: string;
+  confirmation: 'allow' | 'deny';
+}
+
+interface TurnServices {
+  chat: ChatService;
+  models: Pick<ModelRegistry, 'resolve'>;
+  now: () => number;
+  toolLoop: ConversationToolLoop;
+}
+
 /**
  * One conversation turn, validated and ready: run it for the whole answer, or stream it as Mistral's
- * conversation events. Either way the chat service runs it on the conversation's model (routing,
- * billing and checks are chat's) and the entries are kept (unless the client sent `store: false`)
- * once the answer is complete.
+ * conversation events. The turn runs the tool loop (runToolLoop) on the conversation's model through
+ * the chat service (routing, billing and checks are chat's): the MCP servers its connector tools name
+ * are called by the gateway (each call a `tool.execution` entry) until the model answers, calls a
+ * function tool the client runs, or calls a tool that waits for confirmation (a `function.call` entry
+ * with `confirmation_status: "pending"`, answered by the next append's `tool_confirmations`). The
+ * entries are kept (unless the client sent `store: false`) once the turn is complete.
  */
 export class PendingTurn {
   constructor(
@@ -221,40 +270,134 @@ export class PendingTurn {
     private readonly completionArgs: Record<string, unknown>,
     private readonly startedAt: number,
     private readonly keep: (entries: ConversationEntry[]) => Promise<void>,
-    private readonly services: { chat: ChatService; models: Pick<ModelRegistry, 'resolve'>; now: () => number },
+    private readonly services: TurnServices,
+    private readonly caller: McpCaller,
+    private readonly confirmations: readonly ToolConfirmation[],
   ) {}
 
   async run(meter: UsageMeter, signal: AbortSignal): Promise<ConversationTurn> {
-    const answer = await this.services.chat.complete(this.route(), this.turn(), false, meter, signal);
-    if (answer.kind !== 'json') throw new Error('a whole chat turn came back streamed');
-    const outputs = outputEntries(
-      answer.result.choices[0],
-      answer.route.id,
-      this.conversation.agent_id,
-      this.startedAt,
-      this.services.now(),
-    );
-    await this.keep([...this.entries, ...outputs]);
-    return { conversation_id: this.conversation.id, outputs, usage: conversationUsage(answer.result.usage) };
+    const events = await this.begin(false, meter, signal);
+    for (;;) {
+      const next = await events.next();
+      if (next.done) return next.value;
+    }
   }
 
   /** Connects to the model first (so a refused request is still a plain HTTP error), then yields the turn's events. */
   async stream(meter: UsageMeter, signal: AbortSignal): Promise<AsyncGenerator<ConversationStreamEvent>> {
-    const answer = await this.services.chat.complete(this.route(), this.turn(), true, meter, signal);
-    if (answer.kind !== 'stream') throw new Error('a streamed chat turn came back whole');
-    return this.streamed(batchedEvents(answer.batches));
+    return this.begin(true, meter, signal);
   }
 
-  private async *streamed(chat: AsyncIterable<ChatStreamEvent>): AsyncGenerator<ConversationStreamEvent> {
-    const { conversation } = this;
-    const outputs = yield* conversationEvents(chat, {
-      conversationId: conversation.id,
-      model: conversation.model,
-      agentId: conversation.agent_id,
-      startedAt: this.startedAt,
-      now: this.services.now,
+  private async begin(
+    stream: boolean,
+    meter: UsageMeter,
+    signal: AbortSignal,
+  ): Promise<AsyncGenerator<ConversationStreamEvent, ConversationTurn>> {
+    const { conversation, services } = this;
+    const servers = connectorServers(conversation.tools);
+    const toolset = servers.length > 0 ? await openMcpToolset(services.toolLoop.mcp, servers, this.caller) : undefined;
+    try {
+      const tools = toolset?.tools ?? [];
+      const byName = new Map(tools.map((tool) => [tool.name, tool]));
+      const resumed = this.confirmed(byName);
+      const route = this.route();
+      const writer = new ConversationOutputWriter(
+        {
+          conversationId: conversation.id,
+          model: stream ? conversation.model : route.id,
+          agentId: conversation.agent_id,
+          startedAt: this.startedAt,
+          now: services.now,
+        },
+        (name) => byName.get(name),
+      );
+      const loop = runToolLoop({
+        chat: services.chat,
+        route,
+        turn: this.turn(),
+        tools,
+        stream,
+        maxSteps: services.toolLoop.maxSteps,
+        meter,
+        signal,
+        resumed,
+      });
+      const first = await loop.next();
+      return this.events(first, loop, writer, stream, async () => toolset?.close());
+    } catch (error) {
+      await toolset?.close();
+      throw error;
+    }
+  }
+
+  private async *events(
+    first: IteratorResult<ToolLoopEvent, ToolLoopEnd>,
+    loop: AsyncGenerator<ToolLoopEvent, ToolLoopEnd>,
+    writer: ConversationOutputWriter,
+    stream: boolean,
+    close: () => Promise<void>,
+  ): AsyncGenerator<ConversationStreamEvent, ConversationTurn> {
+    try {
+      yield writer.started();
+      let next = first;
+      while (!next.done) {
+        const event = next.value;
+        if (event.type === 'step.delta') yield* writer.delta(event.event);
+        else if (event.type === 'step.done') {
+          if (stream) yield* writer.endStep();
+          else writer.wholeStep(event.message);
+        } else if (event.type === 'call.started') yield* writer.toolStarted(event.call);
+        else yield* writer.toolDone(event.call, event.result);
+        next = await loop.next();
+      }
+      const end = next.value;
+      if (end.reason === 'step_limit')
+        for (const call of end.pending)
+          yield* writer.notRun(
+            call,
+            'Not run: the tool loop reached its step limit (server.tool_loop_max_steps); the turn ended here.',
+          );
+      const { event, outputs } = writer.done(end.usage);
+      await this.keep([...this.entries, ...outputs]);
+      yield event;
+      return { conversation_id: this.conversation.id, outputs, usage: conversationUsage(end.usage) };
+    } finally {
+      await loop.return(undefined as never).catch(() => undefined);
+      await close();
+    }
+  }
+
+  /** The calls `tool_confirmations` answer, their pending entries marked allowed or denied. */
+  private confirmed(tools: ReadonlyMap<string, LoopTool>): ApprovedCall[] {
+    return this.confirmations.map(({ tool_call_id: id, confirmation }, index) => {
+      const param = `tool_confirmations[${index}].tool_call_id`;
+      const entry = this.entries.find(
+        (candidate) =>
+          candidate.type === 'function.call' &&
+          candidate.tool_call_id === id &&
+          candidate.confirmation_status === 'pending',
+      );
+      if (!entry)
+        throw new GatewayError(
+          422,
+          'invalid_value',
+          `Invalid request: no function.call waiting for confirmation has tool_call_id "${id}".`,
+          { param },
+        );
+      const tool = tools.get(String(entry.name));
+      if (!tool)
+        throw new GatewayError(
+          422,
+          'invalid_value',
+          `Invalid request: the conversation's tools no longer offer "${String(entry.name)}".`,
+          { param },
+        );
+      entry.confirmation_status = confirmation === 'allow' ? 'allowed' : 'denied';
+      return {
+        call: { id, name: tool.name, arguments: String(entry.arguments), tool },
+        approved: confirmation === 'allow',
+      };
     });
-    await this.keep([...this.entries, ...outputs]);
   }
 
   private route() {
@@ -265,7 +408,7 @@ export class PendingTurn {
     const { conversation } = this;
     return completionArgsTurn(
       chatMessagesOf(conversation.instructions, this.entries),
-      conversation.tools as ToolDefinition[],
+      functionTools(conversation.tools),
       this.completionArgs,
     );
   }

@@ -396,7 +396,10 @@ export async function composeGateway(
   const evalRunner = new EvalRunner(evalsRepository, files, keys, batchExecutor.run, batchQueue, log);
   // Batches and eval runs share the one queue: its concurrency bounds both, restarts and other instances resume both.
   const batchWork = new BatchWork(batchQueue, { batch: batchRunner, eval_run: evalRunner });
-  const conversations = new ConversationsService(conversationsRepository, agents, models, quotas, chat);
+  const conversations = new ConversationsService(conversationsRepository, agents, models, quotas, chat, {
+    mcp,
+    maxSteps: options.server.toolLoopMaxSteps,
+  });
   const localModels = new LocalModels(
     { dataDir: options.dataDir, hub: options.hub },
     models,

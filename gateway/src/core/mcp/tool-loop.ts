@@ -45,9 +45,9 @@ export interface ToolLoopEnd {
   /**
    * answered: the last model call used no MCP tool; client_tools: it called function tools the client
    * runs; approval: `pending` waits for approval; step_limit: the model still called tools at the last
-   * step allowed, and `pending` was not run.
+   * step allowed, and `pending` was not run; cancelled: the client went away during the calls.
    */
-  reason: 'answered' | 'client_tools' | 'approval' | 'step_limit';
+  reason: 'answered' | 'client_tools' | 'approval' | 'step_limit' | 'cancelled';
   pending: LoopCall[];
   finishReason: FinishReason;
   /** Every model call's usage, summed. */
@@ -164,6 +164,8 @@ export async function* runToolLoop(request: ToolLoopRequest): AsyncGenerator<Too
       if (call.tool.needsApproval) pending.push(call);
       else messages.push(toolMessage(call, yield* runCall(call, signal)));
     }
+    // The client left during the calls: no further model call.
+    if (signal.aborted) return end('cancelled');
     if (pending.length > 0) return end('approval', pending);
     if (clientCalls) return end('client_tools');
   }
