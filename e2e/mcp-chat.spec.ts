@@ -1,5 +1,5 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { EVERYTHING_SERVER } from '../gateway/test/support/mcp-servers.js';
 import { screenshot } from './support/browser.js';
@@ -16,9 +16,11 @@ async function shot(page: Page, name: string): Promise<void> {
   copyFileSync(path, `/tmp/shots/${name}.png`);
 }
 
-async function checkLayoutAndShoot(page: Page, name: string): Promise<void> {
+/** At each size, with `focus` scrolled into view as the thread does when it arrives. */
+async function checkLayoutAndShoot(page: Page, name: string, focus: Locator): Promise<void> {
   for (const viewport of VIEWPORTS) {
     await page.setViewportSize(viewport);
+    await focus.scrollIntoViewIfNeeded();
     expect(await layoutProblems(page)).toEqual([]);
     await shot(page, `${name}-${viewport.width}`);
   }
@@ -50,7 +52,7 @@ describe('chat playground with MCP tools', () => {
     // Nothing ran yet: the model was asked once, and no tool result went back to it.
     const chatCalls = () => stack.upstream.requests.filter((r) => r.path === '/v1/chat/completions');
     expect(chatCalls()).toHaveLength(1);
-    await checkLayoutAndShoot(page, 'mcp-chat-approval');
+    await checkLayoutAndShoot(page, 'mcp-chat-approval', prompt.getByRole('button', { name: 'Deny' }));
 
     await prompt.getByRole('button', { name: 'Approve' }).click();
     const answer = page.getByRole('article', { name: 'Assistant' }).last();
@@ -66,7 +68,7 @@ describe('chat playground with MCP tools', () => {
     // The model's second turn read the tool's result.
     const second = chatCalls().at(-1)?.body as { messages: { role: string; content: unknown }[] };
     expect(second.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('Echo: ') });
-    await checkLayoutAndShoot(page, 'mcp-chat-result');
+    await checkLayoutAndShoot(page, 'mcp-chat-result', call.getByLabel('Output'));
 
     // The next turn tells the model which call the last answer made and what it returned.
     await page.getByRole('textbox', { name: 'Message' }).fill('Thanks');

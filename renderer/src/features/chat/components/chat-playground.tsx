@@ -41,7 +41,7 @@ export function ChatPlayground({ models, conversation }: Props) {
 
   useEffect(() => {
     listEnd.current?.scrollIntoView?.({ block: 'end' });
-  }, [stream.text, responses.text, responses.tools, conversation.messages.length]);
+  }, [stream.text, responses.text, responses.tools, conversation.messages]);
 
   const finish = (id: string, outcome: TextStreamOutcome, more: Partial<ChatMessage> = {}) =>
     updateMessage(conversation.id, id, {
