@@ -89,7 +89,10 @@ beforeEach(() => {
     vi.fn(async (url: string, init?: RequestInit) => {
       if (url === '/models') return json(MODELS);
       if (url === '/account/me') return new Response('{}', { status: 404 });
-      if (url === '/v1/mcp/servers') return json(servers);
+      if (url === '/v1/mcp/servers')
+        return servers === 'forbidden'
+          ? json({ object: 'error', message: 'Owner only.', type: 'permission_error', code: 'owner_only' }, 403)
+          : json(servers);
       if (url === '/v1/responses') {
         sent.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
         return eventStream(scripted.shift() ?? []);
@@ -135,6 +138,16 @@ describe('chat playground with MCP servers', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Choose MCP servers…' }));
     const empty = await screen.findByTestId('mcp-picker-empty');
     expect(within(empty).getByRole('link', { name: 'MCP servers' }).getAttribute('href')).toBe('/mcp');
+  });
+
+  it('tells a key that may not list servers that an Owner key is needed, without sending anything', async () => {
+    servers = 'forbidden';
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Choose MCP servers…' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Only an Owner key lists MCP servers: sign in with one to use tools here.',
+    );
+    expect(screen.queryByRole('checkbox')).toBeNull();
   });
 
   it('sends the picked servers as mcp tools to /v1/responses and shows a call, its output as text and a failure inline', async () => {
