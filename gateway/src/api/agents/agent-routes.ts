@@ -1,3 +1,4 @@
+import { functionTools } from '../../core/agents/agent-tools.js';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DescriptionText, NameText, TEXT_LIMITS } from '../../wire/text-limits.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
@@ -301,7 +302,8 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{
       const messages = agent.instructions
         ? [{ role: 'system' as const, content: agent.instructions }, ...rest.messages]
         : rest.messages;
-      const tools = [...(agent.tools as NonNullable<ChatBodyType['tools']>), ...(rest.tools ?? [])];
+      // Connector tools run only in conversations (the server-side tool loop); a completion gets the function tools.
+      const tools = [...functionTools(agent.tools), ...(rest.tools ?? [])];
       const body: ChatBodyType = {
         ...agent.completion_args,
         ...rest,
