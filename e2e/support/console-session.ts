@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { launchChromium, newConsolePage, screenshot, signIn } from './browser.js';
+import type { FakeUpstreamOptions } from '../../gateway/test/support/fake-upstream.js';
 import { startFakeStack, type FakeStack } from './fake-stack.js';
 
 /** A gateway on a fake upstream and one Chromium page on its console, for the whole spec file. */
@@ -15,6 +16,8 @@ export interface ConsoleSession {
 export interface ConsoleSessionSetup {
   models?: Record<string, unknown>[];
   config?: Record<string, unknown>;
+  /** Options of the fake upstream (e.g. `toolLoop`). */
+  upstream?: FakeUpstreamOptions;
   /** The console page to sign in on; false leaves the page signed out. */
   signInPath?: string | false;
   /** Prefix of the screenshot taken when a test fails. */
@@ -31,7 +34,7 @@ export function useConsoleSession(setup: ConsoleSessionSetup = {}): ConsoleSessi
       }),
   } as ConsoleSession;
   beforeAll(async () => {
-    session.stack = await startFakeStack(setup.models ?? [], setup.config ?? {});
+    session.stack = await startFakeStack(setup.models ?? [], setup.config ?? {}, setup.upstream);
     session.browser = await launchChromium();
     session.page = await newConsolePage(session.browser);
     if (setup.signInPath !== false)

@@ -1,4 +1,8 @@
-import { startFakeUpstream, type FakeUpstream } from '../../gateway/test/support/fake-upstream.js';
+import {
+  startFakeUpstream,
+  type FakeUpstream,
+  type FakeUpstreamOptions,
+} from '../../gateway/test/support/fake-upstream.js';
 import { startGateway, type RunningGateway } from './gateway.js';
 
 export interface FakeStack {
@@ -14,12 +18,14 @@ export const TRANSCRIBE_MODEL = 'svc-transcribe-1-2507';
 /**
  * The gateway in front of the fake OpenAI-compatible upstream for chat, completions, embeddings,
  * images and transcription (plus `extraModels` routed to it); OCR stays on the built-in local engine.
+ * `upstreamOptions` change the fake's answers (e.g. `toolLoop` for a model that calls tools).
  */
 export async function startFakeStack(
   extraModels: Record<string, unknown>[] = [],
   extraConfig: Record<string, unknown> = {},
+  upstreamOptions: FakeUpstreamOptions = {},
 ): Promise<FakeStack> {
-  const upstream = await startFakeUpstream({ apiKey: 'sk-upstream', images: 'b64_json' });
+  const upstream = await startFakeUpstream({ apiKey: 'sk-upstream', images: 'b64_json', ...upstreamOptions });
   try {
     const gateway = await startGateway({
       providers: [{ id: 'fake', type: 'openai', base_url: upstream.url, api_key: 'sk-upstream' }],

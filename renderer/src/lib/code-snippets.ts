@@ -9,7 +9,7 @@ export interface SnippetRequest {
 }
 
 /** Endpoints the openai SDK has a method for. */
-type SdkPath = '/v1/chat/completions' | '/v1/completions' | '/v1/embeddings';
+type SdkPath = '/v1/chat/completions' | '/v1/completions' | '/v1/embeddings' | '/v1/responses';
 /** Gateway endpoints outside the OpenAI API: plain HTTP in every language. */
 type PlainPath = '/v1/ocr' | '/v1/vision/generate' | '/v1/vision/analyze';
 
@@ -48,6 +48,22 @@ const SDK_METHODS: Record<SdkPath, { python: string; javascript: string; params:
     python: 'client.embeddings.create',
     javascript: 'client.embeddings.create',
     params: ['model', 'input', 'dimensions', 'encoding_format'],
+  },
+  '/v1/responses': {
+    python: 'client.responses.create',
+    javascript: 'client.responses.create',
+    params: [
+      'model',
+      'input',
+      'instructions',
+      'tools',
+      'previous_response_id',
+      'temperature',
+      'top_p',
+      'max_output_tokens',
+      'text',
+      'stream',
+    ],
   },
 };
 
@@ -110,7 +126,19 @@ function splitParams(request: SnippetRequest & { path: SdkPath }): {
   return { known, extra };
 }
 
+/** The Responses API's text, as it streams or whole. */
+function printResponse(language: 'python' | 'javascript', stream: boolean): string {
+  if (language === 'python')
+    return stream
+      ? 'for event in response:\n    if event.type == "response.output_text.delta":\n        print(event.delta, end="", flush=True)'
+      : 'print(response.output_text)';
+  return stream
+    ? "for await (const event of response) {\n  if (event.type === 'response.output_text.delta') process.stdout.write(event.delta);\n}"
+    : 'console.log(response.output_text);';
+}
+
 function printLoop(path: SdkPath, language: 'python' | 'javascript', stream: boolean): string {
+  if (path === '/v1/responses') return printResponse(language, stream);
   const chat = path === '/v1/chat/completions';
   if (path === '/v1/embeddings') {
     return language === 'python'

@@ -69,6 +69,24 @@ describe('buildCodeSnippets', () => {
     expect(s.python).toContain('for item in response.data:');
     expect(s.python).not.toContain('extra_body');
   });
+
+  it('a Responses request with MCP tools uses responses.create and prints the streamed text', () => {
+    const body = {
+      model: 'm',
+      input: [{ role: 'user', content: 'hi' }],
+      tools: [{ type: 'mcp', server_label: 'everything', require_approval: 'always' }],
+      stream: true,
+    };
+    const s = buildCodeSnippets({ baseUrl: 'http://h', path: '/v1/responses', body });
+    expect(s.python).toContain('client.responses.create(');
+    expect(s.python).toContain('"server_label": "everything"');
+    expect(s.python).not.toContain('extra_body');
+    expect(s.python).toContain('if event.type == "response.output_text.delta":');
+    expect(s.javascript).toContain('client.responses.create(');
+    expect(s.javascript).toContain(
+      "if (event.type === 'response.output_text.delta') process.stdout.write(event.delta);",
+    );
+  });
 });
 
 describe('toPythonLiteral', () => {

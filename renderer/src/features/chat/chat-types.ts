@@ -5,11 +5,49 @@ import type { ChatMessage as WireChatMessage, ContentPart } from '../../../../ga
 
 export type ResponseFormat = 'text' | 'json_object';
 
+/** When a tool call waits for a person: as each server marks its tools (read-only ones run), always, or never. */
+export type McpApproval = 'server' | 'always' | 'never';
+
 export interface ChatSettings extends SamplingSettings {
   model: string;
   system: string;
   responseFormat: ResponseFormat;
+  /** Ids of the MCP servers whose tools the model may call; optional because older chats lack it. */
+  mcpServers?: string[];
+  mcpApproval?: McpApproval;
 }
+
+/** What became of a tool call: waiting for a person, answered by them, running, or finished. */
+export type ToolCallState = 'awaiting_approval' | 'approved' | 'denied' | 'calling' | 'completed' | 'failed';
+
+/** One MCP tool call the model made, as the conversation shows it. */
+export interface ToolCall {
+  kind: 'call';
+  /** The mcp_call item's id (the approval request's id while it waits). */
+  id: string;
+  server: string;
+  name: string;
+  /** The arguments as the model wrote them (JSON text). */
+  arguments: string;
+  state: ToolCallState;
+  approvalRequestId?: string;
+  /** Approved or denied here, and not yet sent to the gateway. */
+  pendingDecision?: boolean;
+  /** The tool's output: untrusted text, shown as text. */
+  output?: string;
+  error?: string;
+  durationMs?: number;
+}
+
+/** A server whose tools could not be listed for the model. */
+export interface ToolListFailure {
+  kind: 'list_failed';
+  id: string;
+  server: string;
+  error: string;
+}
+
+export type ToolActivity = ToolCall | ToolListFailure;
 
 export type MessageStats = StreamStats;
 
@@ -25,6 +63,10 @@ export interface ChatMessage {
   error?: string;
   model?: string;
   stats?: MessageStats;
+  /** MCP tool calls made for this answer, in order (assistant messages of chats with MCP servers). */
+  tools?: ToolActivity[];
+  /** The stored response this answer continues from (the Responses API's previous_response_id) after an approval. */
+  responseId?: string;
 }
 
 export interface Conversation {

@@ -6,8 +6,7 @@ import type {
   McpToolResultBody,
 } from '../../../../gateway/src/api/mcp/mcp-schemas';
 
-/** GET /v1/mcp/servers, from the route's schema. */
-export type McpServerList = McpServerListView;
+/** A server of GET /v1/mcp/servers (renderer/src/lib/mcp-servers-query.ts), from the route's schema. */
 export type McpServerStatus = McpServerListView['data'][number];
 export type McpTool = McpServerStatus['tools'][number];
 /** GET /settings/mcp-servers. */

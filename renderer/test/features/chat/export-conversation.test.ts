@@ -36,6 +36,35 @@ describe('conversation export', () => {
     expect(md).toContain('_Failed: upstream down_');
   });
 
+  it('Markdown has each tool call of an answer with its arguments and output fenced, whatever backticks they hold', () => {
+    const md = conversationToMarkdown({
+      ...conversation,
+      messages: [
+        {
+          id: 'm4',
+          role: 'assistant' as const,
+          content: 'Done.',
+          images: [],
+          tools: [
+            {
+              kind: 'call' as const,
+              id: 'mcp_1',
+              server: 'everything',
+              name: 'echo',
+              arguments: '{"message":"hi"}',
+              state: 'completed' as const,
+              output: 'Echo: ```\n# not a heading',
+              durationMs: 12.4,
+            },
+          ],
+        },
+      ],
+    });
+    expect(md).toContain(
+      '## Assistant\n\n_Tool call `everything · echo` (completed, 12 ms)_\n\n```\n{"message":"hi"}\n```\n\nOutput:\n\n````\nEcho: ```\n# not a heading\n````\n\nDone.',
+    );
+  });
+
   it('JSON keeps settings and messages, images included', () => {
     const parsed = JSON.parse(conversationToJson(conversation));
     expect(parsed.createdAt).toBe('2026-01-02T00:00:00.000Z');

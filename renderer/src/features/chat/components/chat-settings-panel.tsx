@@ -2,6 +2,7 @@ import { ModelPicker } from '../../../components/model-picker';
 import { SamplingFields } from '../../../components/sampling-fields';
 import type { GatewayModel } from '../../../lib/gateway-types';
 import type { ChatSettings, ResponseFormat } from '../chat-types';
+import { McpServerPicker } from './mcp-server-picker';
 
 interface Props {
   models: GatewayModel[];
@@ -35,6 +36,11 @@ export function ChatSettingsPanel({ models, settings, onChange }: Props) {
           <option value="json_object">JSON object</option>
         </select>
       </label>
+      <McpServerPicker
+        selected={settings.mcpServers ?? []}
+        approval={settings.mcpApproval ?? 'server'}
+        onChange={onChange}
+      />
     </aside>
   );
 }

@@ -2,20 +2,34 @@ import { useState } from 'react';
 import { LongText } from '../../../components/long-text';
 import { MarkdownView } from '../../../components/markdown-view';
 import { StreamStatsView } from '../../../components/stream-stats-view';
-import type { ChatMessage } from '../chat-types';
+import type { ChatMessage, ToolActivity } from '../chat-types';
+import { ToolActivityList } from './tool-activity-list';
 
 interface Props {
   message: ChatMessage;
   /** Live text while this message is being streamed. */
   liveText?: string;
+  /** Live tool calls while this message is being streamed. */
+  liveTools?: ToolActivity[];
   busy: boolean;
   canRegenerate: boolean;
   currency?: string;
   onResend(content: string): void;
   onRegenerate(): void;
+  onDecide(approvalRequestId: string, approve: boolean): void;
 }
 
-export function MessageItem({ message, liveText, busy, canRegenerate, currency, onResend, onRegenerate }: Props) {
+export function MessageItem({
+  message,
+  liveText,
+  liveTools,
+  busy,
+  canRegenerate,
+  currency,
+  onResend,
+  onRegenerate,
+  onDecide,
+}: Props) {
   const [draft, setDraft] = useState<string | null>(null);
   const text = liveText ?? message.content;
   const streaming = liveText !== undefined;
@@ -65,6 +79,11 @@ export function MessageItem({ message, liveText, busy, canRegenerate, currency, 
               ))}
             </div>
           )}
+          <ToolActivityList
+            tools={liveTools ?? message.tools ?? []}
+            canDecide={canRegenerate && !busy}
+            onDecide={onDecide}
+          />
           {message.role === 'assistant' ? (
             text ? (
               <MarkdownView source={text} />

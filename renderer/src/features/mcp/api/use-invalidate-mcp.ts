@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { mcpServersQueryOptions } from './list-mcp-servers';
+import { mcpServersQueryOptions } from '../../../lib/mcp-servers-query';
 import { mcpSettingsQueryOptions } from './get-mcp-settings';
 
 /** A change to an entry changes its state and tools too: both lists are read again. */

@@ -10,7 +10,7 @@ import { RowActions } from '../../../components/row-actions';
 import { useAccount } from '../../../lib/account-query';
 import { useDeleteMcpServer } from '../api/delete-mcp-server';
 import { useMcpSettings } from '../api/get-mcp-settings';
-import { useMcpServers } from '../api/list-mcp-servers';
+import { useMcpServers } from '../../../lib/mcp-servers-query';
 import { useResetMcpServer } from '../api/reset-mcp-server';
 import type { McpServerSetting, McpServerStatus } from '../mcp-types';
 import { McpImportDialog } from './mcp-import-dialog';
