@@ -43,10 +43,13 @@ export class RequestBilling implements UsageMeter {
 
   charge(route: ModelRoute, usage: TokenUsage): void {
     this.charged = priced(route, usage);
+    route.deployment?.charged(usage.prompt_tokens + usage.completion_tokens, this.charged.cost);
   }
 
   addCharge(route: ModelRoute, usage: TokenUsage): void {
-    (this.added ??= []).push(priced(route, usage));
+    const line = priced(route, usage);
+    (this.added ??= []).push(line);
+    route.deployment?.charged(usage.prompt_tokens + usage.completion_tokens, line.cost);
   }
 
   chargeEstimateIfAbandoned(route: ModelRoute, estimate: StreamUsageEstimate): void {

@@ -114,12 +114,13 @@ export class ChatService {
     meter: UsageMeter,
     signal: AbortSignal,
     fields?: TurnSchemaFields,
+    stickyKey?: string,
   ): Promise<ChatOutcome> {
     await meter.reserveTurn(route, turn);
     checkTurnSchemas(turn, this.schemaLimits, fields);
     const attributes = this.spanAttributes(turn, stream);
     if (!stream) {
-      const { value, route: served } = await this.whole(route, turn, signal, attributes);
+      const { value, route: served } = await this.whole(route, turn, signal, attributes, stickyKey);
       meter.charge(served, value.usage);
       const operation = this.operationSpan();
       if (operation) {
@@ -138,6 +139,7 @@ export class ChatService {
       (chat, model, attemptSignal) => chat.chatStream({ ...turn, model, signal: attemptSignal }),
       'chat',
       attributes,
+      stickyKey,
     );
     const estimate = StreamUsageEstimate.forChat(turn.messages);
     meter.chargeEstimateIfAbandoned(served, estimate);
@@ -146,7 +148,13 @@ export class ChatService {
     return { kind: 'stream', route: served, batches: metered(batchesOf(events), served, estimate, meter, trace) };
   }
 
-  private whole(route: ModelRoute, turn: ChatTurn, signal: AbortSignal, attributes?: SpanAttributes) {
+  private whole(
+    route: ModelRoute,
+    turn: ChatTurn,
+    signal: AbortSignal,
+    attributes?: SpanAttributes,
+    stickyKey?: string,
+  ) {
     return this.runner.invoke(
       route,
       'chat',
@@ -154,6 +162,7 @@ export class ChatService {
       (chat, model, attemptSignal) => chat.chat({ ...turn, model, signal: attemptSignal }),
       'chat',
       attributes,
+      stickyKey,
     );
   }
 

@@ -8,6 +8,11 @@ import type { BreakerState } from './circuit-breaker.js';
 import { cannotServe, RouteHealth } from './route-health.js';
 import { DEFAULT_IMAGE_SIZES, DEFAULT_MAX_IMAGES } from '../images/image-generation-defaults.js';
 import { CLIENT_MODEL_NAMES } from '../../wire/default-models.js';
+import { ROUTING_STRATEGY_ALIASES, type RoutingStrategy } from '../../wire/model-route-schema.js';
+import type { DeploymentStatus } from '../../wire/deployment-status-schema.js';
+import { DeploymentSet, type DeploymentMember } from './deployment-set.js';
+import { LocalDeploymentUsage, type DeploymentUsage } from './deployment-usage.js';
+import { RouteDeployment } from './route-deployment.js';
 
 /** Each of the names other clients send (CLIENT_MODEL_NAMES) and the model id it leads to. */
 const CLIENT_NAME_TARGETS: ReadonlyMap<string, string> = new Map(
@@ -29,6 +34,10 @@ export interface ModelRoute {
   maxImages?: number;
   ownedBy: string;
   fineTuned: boolean;
+  /** A balanced route's deployments (`provider` and `upstreamModel` are then its first one's). */
+  deployments?: DeploymentSet;
+  /** On the route a deployment's request runs on: that deployment. */
+  deployment?: RouteDeployment;
 }
 
 export interface ModelInfo {
@@ -54,6 +63,9 @@ export interface ModelInfo {
   /** Image generation routes: the sizes and the largest `n` they accept. */
   image_sizes?: string[];
   max_images?: number;
+  /** Balanced routes: how a deployment is chosen, and each deployment's state and traffic. */
+  routing_strategy?: RoutingStrategy;
+  deployments?: DeploymentStatus[];
 }
 
 const HOW_TO_ADD =
@@ -86,6 +98,8 @@ export class ModelRegistry {
     private readonly state: ModelStateRepository,
     private readonly breakerState: (providerId: string) => BreakerState = () => 'closed',
     private readonly health: RouteHealth = RouteHealth.enginesOnly(),
+    /** The per-minute counters of deployments' rpm and tpm (shared through Redis in team mode). */
+    private readonly usage: DeploymentUsage = new LocalDeploymentUsage(),
   ) {
     for (const model of models) this.add(model);
   }
@@ -103,13 +117,15 @@ export class ModelRegistry {
 
   /** Adds (or replaces) a route at run time, e.g. for a model file that was just downloaded. Returns false when its provider does not exist. */
   add(model: ModelConfig): boolean {
-    const provider = this.providers.get(model.provider);
-    if (!provider) return false;
+    const served = model.deployments ?? (model.provider === undefined ? [] : [model]);
+    const providers = served.map((entry) => this.providers.get(entry.provider!));
+    const provider = providers[0];
+    if (!provider || providers.some((each) => each === undefined)) return false;
     const route: ModelRoute = {
       id: model.id,
       aliases: model.aliases ?? [],
       provider,
-      upstreamModel: model.upstream_model ?? model.id,
+      upstreamModel: served[0]!.upstream_model ?? model.id,
       capabilities: new Set(model.capabilities),
       pricing: model.pricing,
       fallbacks: model.fallbacks ?? [],
@@ -120,17 +136,48 @@ export class ModelRegistry {
       ownedBy: model.owned_by ?? provider.id,
       fineTuned: model.id.startsWith('ft:'),
     };
+    if (model.deployments) route.deployments = this.deploymentsOf(route, model, providers as ProviderInstance[]);
     if (this.routes.has(route.id)) this.remove(route.id);
     this.routes.set(route.id, route);
     for (const name of [route.id, ...route.aliases]) if (!this.byName.has(name)) this.byName.set(name, route);
     return true;
   }
 
+  private deploymentsOf(route: ModelRoute, model: ModelConfig, providers: ProviderInstance[]): DeploymentSet {
+    const ids = new Set<string>();
+    const members = (model.deployments ?? []).map((config, index): DeploymentMember => {
+      let id = `${config.provider}/${config.upstream_model ?? model.id}`;
+      for (let n = 2; ids.has(id); n++) id = `${config.provider}/${config.upstream_model ?? model.id}#${n}`;
+      ids.add(id);
+      const deployment = new RouteDeployment(model.id, id, providers[index]!, config, this.usage);
+      const served: ModelRoute = { ...route, provider: deployment.provider, upstreamModel: deployment.upstreamModel };
+      served.deployment = deployment;
+      return { deployment, route: served };
+    });
+    const strategy = model.routing_strategy ?? 'weighted';
+    return new DeploymentSet(
+      ROUTING_STRATEGY_ALIASES[strategy] ?? (strategy as RoutingStrategy),
+      members,
+      (providerId) => this.breakerState(providerId) === 'open',
+    );
+  }
+
   /** A provider's instance was replaced (edited in Settings): every route on it, whoever added it, calls the new one. */
   rebindProvider(providerId: string): void {
     const provider = this.providers.get(providerId);
     if (!provider) return;
-    for (const route of this.routes.values()) if (route.provider.id === providerId) route.provider = provider;
+    for (const route of this.routes.values()) {
+      if (route.provider.id === providerId) route.provider = provider;
+      for (const member of route.deployments?.members ?? [])
+        if (member.deployment.provider.id === providerId) member.deployment.provider = member.route.provider = provider;
+    }
+  }
+
+  /** Every deployment of every balanced route, for /metrics. */
+  deployments(): { route: ModelRoute; deployment: RouteDeployment }[] {
+    return this.all().flatMap((route) =>
+      (route.deployments?.members ?? []).map((member) => ({ route, deployment: member.deployment })),
+    );
   }
 
   /** Removes a route added at run time (a deleted model file); its aliases go with it. */
@@ -237,7 +284,10 @@ export class ModelRegistry {
   info(route: ModelRoute): ModelInfo {
     const stored = this.stateOf(route.id);
     const status = route.provider.modelStatus?.(route.upstreamModel) ?? route.provider.status();
-    const health = this.health.route(route);
+    const deployments = route.deployments?.members.map((member) => this.deploymentStatus(member.deployment));
+    // A balanced route serves while any deployment does.
+    const health =
+      deployments?.find((deployment) => !cannotServe(deployment.health))?.health ?? this.health.route(route);
     const refused = cannotServe(health) && status.state !== 'unavailable';
     return {
       id: route.id,
@@ -266,6 +316,32 @@ export class ModelRegistry {
       ...(route.capabilities.has('image_generation')
         ? { image_sizes: route.imageSizes ?? DEFAULT_IMAGE_SIZES, max_images: route.maxImages ?? DEFAULT_MAX_IMAGES }
         : {}),
+      ...(route.deployments && deployments ? { routing_strategy: route.deployments.strategy, deployments } : {}),
+    };
+  }
+
+  private deploymentStatus(deployment: RouteDeployment): DeploymentStatus {
+    const minute = deployment.minuteUsage();
+    const latency = deployment.latencyMs();
+    return {
+      id: deployment.id,
+      provider: deployment.provider.id,
+      upstream_model: deployment.upstreamModel,
+      weight: deployment.weight,
+      ...(deployment.rpm !== undefined ? { rpm: deployment.rpm } : {}),
+      ...(deployment.tpm !== undefined ? { tpm: deployment.tpm } : {}),
+      tags: [...deployment.tags],
+      health: this.health.route(deployment),
+      breaker_state: this.breakerState(deployment.provider.id),
+      cooldown_seconds: deployment.coolingSeconds(),
+      in_flight: deployment.inFlight,
+      requests: deployment.requests,
+      errors: deployment.errors,
+      latency_ms: latency === undefined ? null : Math.round(latency * 10) / 10,
+      tokens: deployment.tokens,
+      spend: Math.round(deployment.spend * 1e8) / 1e8,
+      minute_requests: minute.requests,
+      minute_tokens: minute.tokens,
     };
   }
 
