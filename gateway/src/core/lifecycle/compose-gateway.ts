@@ -57,6 +57,7 @@ import { ClientSchemaChecker } from '../json/client-schema-checker.js';
 import { LocalModels } from '../local-models/local-models.js';
 import { McpServerStore } from '../mcp/mcp-server-store.js';
 import { McpService } from '../mcp/mcp-service.js';
+import { registerDeploymentMetrics } from '../metrics/deployment-metrics.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { OcrAdmission } from '../ocr/ocr-admission.js';
 import { OcrService } from '../ocr/ocr-service.js';
@@ -258,6 +259,7 @@ export async function composeGateway(
   const batchQueue = await openBatchQueue(options.server, options.team?.databaseUrl, log);
   const startup = new StartupState();
   const metrics = new GatewayMetrics(providers, breakers);
+  registerDeploymentMetrics(metrics.registry, () => models.deployments());
   // The OpenTelemetry SDK and its exporters are loaded only by a gateway that exports.
   const otlpMetrics =
     options.otlpMetrics &&
