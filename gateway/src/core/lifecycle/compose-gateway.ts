@@ -240,6 +240,7 @@ export async function composeGateway(
     new ModelStateRepository(db),
     (providerId) => breakers.for(providerId).state,
     health,
+    team?.deploymentUsage(),
   );
   await models.reloadState();
   const batchesRepository = new BatchesRepository(db);

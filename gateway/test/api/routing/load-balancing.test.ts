@@ -1,65 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { ADMIN_KEY, json } from '../../support/start-gateway.js';
-import type { FakeUpstream } from '../../support/fake-upstream.js';
 import { useFakeUpstream, useGateway } from '../../support/use-resources.js';
-import { UPSTREAM_KEY } from '../../support/upstream-config.js';
-
-/** Two upstream providers and one route balanced over them (`deployments` and the rest from `route`). */
-function balanced(a: FakeUpstream, b: FakeUpstream, route: Record<string, unknown>) {
-  const provider = (id: string, upstream: FakeUpstream) => ({
-    id,
-    type: 'openai',
-    base_url: upstream.url,
-    api_key: UPSTREAM_KEY,
-    timeouts: { connect: 1000, first_byte: 1500, idle: 1500 },
-  });
-  return {
-    providers: [provider('east', a), provider('west', b)],
-    models: [
-      {
-        id: 'svc-balanced',
-        capabilities: ['chat'],
-        pricing: { input_per_million: 1, output_per_million: 2 },
-        max_retries: 1,
-        ...route,
-      },
-    ],
-  };
-}
-
-const TWO = [
-  { provider: 'east', upstream_model: 'model-east', weight: 80 },
-  { provider: 'west', upstream_model: 'model-west', weight: 20 },
-];
-
-/** `count` chat requests, `parallel` at a time over keep-alive; the statuses that were not 200. */
-async function send(
-  url: string,
-  count: number,
-  parallel = 8,
-  extra: (index: number) => { body?: Record<string, unknown>; headers?: Record<string, string> } = () => ({}),
-): Promise<number[]> {
-  const failed: number[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const index = next++;
-      const { body, headers } = extra(index);
-      const response = await fetch(`${url}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json', ...headers },
-        body: JSON.stringify({ model: 'svc-balanced', messages: [{ role: 'user', content: 'hi there' }], ...body }),
-      });
-      await response.arrayBuffer();
-      if (response.status !== 200) failed.push(response.status);
-    }
-  };
-  await Promise.all(Array.from({ length: parallel }, worker));
-  return failed;
-}
-
-const chats = (upstream: FakeUpstream) => upstream.requests.filter((r) => r.path === '/v1/chat/completions');
+import {
+  awayFromMinuteEnd,
+  balancedConfig as balanced,
+  chatsOn as chats,
+  EIGHTY_TWENTY as TWO,
+  sendChats as send,
+} from '../../support/balanced-route.js';
 
 describe('several deployments behind one model id', () => {
   it('splits 1,000 requests 80/20 by weight, and shows each deployment on /models and /metrics', async () => {
@@ -142,6 +91,7 @@ describe('several deployments behind one model id', () => {
   });
 
   it('usage_based keeps each deployment under its rpm, then refuses with 503 and Retry-After', async () => {
+    await awayFromMinuteEnd();
     const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
     const gateway = await useGateway({
       config: balanced(east, west, {
