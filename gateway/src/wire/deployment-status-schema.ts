@@ -12,7 +12,9 @@ export const DeploymentStatusSchema = Type.Object({
   tags: Type.Array(Type.String()),
   health: HealthSchema,
   breaker_state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')]),
-  cooldown_seconds: Type.Integer({ description: 'Seconds it is still skipped after answering 429 (0: not cooling down)' }),
+  cooldown_seconds: Type.Integer({
+    description: 'Seconds it is still skipped after answering 429 (0: not cooling down)',
+  }),
   in_flight: Type.Integer({ description: 'Requests waiting for its first byte on this instance' }),
   requests: Type.Integer({ description: 'Requests sent to it since the gateway started (this instance)' }),
   errors: Type.Integer({ description: 'Of those, the ones that failed' }),
@@ -21,7 +23,11 @@ export const DeploymentStatusSchema = Type.Object({
   }),
   tokens: Type.Integer({ description: 'Prompt and completion tokens it served' }),
   spend: Type.Number({ description: "What its requests cost at the route's prices" }),
-  minute_requests: Type.Integer({ description: 'Requests counted against its rpm this minute (every instance in team mode)' }),
-  minute_tokens: Type.Integer({ description: 'Tokens counted against its tpm this minute (every instance in team mode)' }),
+  minute_requests: Type.Integer({
+    description: 'Requests counted against its rpm this minute (every instance in team mode)',
+  }),
+  minute_tokens: Type.Integer({
+    description: 'Tokens counted against its tpm this minute (every instance in team mode)',
+  }),
 });
 export type DeploymentStatus = Static<typeof DeploymentStatusSchema>;

@@ -65,7 +65,11 @@ export function registerDeploymentMetrics(registry: Registry, source: () => Depl
         }
       },
     });
-  gauge('switchyard_deployment_in_flight', 'Requests waiting for a deployment to answer (this instance).', (d) => d.inFlight);
+  gauge(
+    'switchyard_deployment_in_flight',
+    'Requests waiting for a deployment to answer (this instance).',
+    (d) => d.inFlight,
+  );
   gauge(
     'switchyard_deployment_latency_seconds',
     "Mean time to each deployment's answer (a stream's first byte) over its last 32 requests.",

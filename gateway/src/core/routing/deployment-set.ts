@@ -1,11 +1,10 @@
 import type { RoutingStrategy } from '../../wire/model-route-schema.js';
-import type { ModelRoute } from './model-registry.js';
 import type { RouteDeployment } from './route-deployment.js';
 
 /** A deployment and the route a request it serves runs on (the balanced route with the deployment's provider and model). */
-export interface DeploymentMember {
+export interface DeploymentMember<Route> {
   deployment: RouteDeployment;
-  route: ModelRoute;
+  route: Route;
 }
 
 /**
@@ -16,16 +15,16 @@ export interface DeploymentMember {
  * @example
  *   const [first, ...then] = route.deployments.rank(request.user); // same user, same deployment while it is available
  */
-export class DeploymentSet {
+export class DeploymentSet<Route> {
   constructor(
     readonly strategy: RoutingStrategy,
-    readonly members: readonly DeploymentMember[],
+    readonly members: readonly DeploymentMember<Route>[],
     private readonly breakerOpen: (providerId: string) => boolean,
     private readonly random: () => number = Math.random,
   ) {}
 
   /** The deployments that may serve now, best first; `stickyKey` picks the first by rendezvous hashing. */
-  rank(stickyKey?: string): DeploymentMember[] {
+  rank(stickyKey?: string): DeploymentMember<Route>[] {
     const ready = this.members.filter(
       (member) => member.deployment.available() && !this.breakerOpen(member.deployment.provider.id),
     );
@@ -33,7 +32,9 @@ export class DeploymentSet {
     const first = stickyKey ? stickyChoice(ready, stickyKey) : this.choose(ready);
     const score = this.score;
     const rest = ready.filter((member) => member !== first);
-    rest.sort(score ? (a, b) => score(a.deployment) - score(b.deployment) : (a, b) => b.deployment.weight - a.deployment.weight);
+    rest.sort(
+      score ? (a, b) => score(a.deployment) - score(b.deployment) : (a, b) => b.deployment.weight - a.deployment.weight,
+    );
     rest.unshift(first);
     return rest;
   }
@@ -54,11 +55,11 @@ export class DeploymentSet {
   }
 
   /** The strategy's pick: the best score, ties drawn by weight. */
-  private choose(ready: DeploymentMember[]): DeploymentMember {
+  private choose(ready: DeploymentMember<Route>[]): DeploymentMember<Route> {
     const score = this.score;
     if (!score) return this.draw(ready);
     let best = Infinity;
-    let tied: DeploymentMember[] = [];
+    let tied: DeploymentMember<Route>[] = [];
     for (const member of ready) {
       const value = score(member.deployment);
       if (value < best) {
@@ -70,7 +71,7 @@ export class DeploymentSet {
   }
 
   /** Weighted random; uniform when every weight is 0. */
-  private draw(members: DeploymentMember[]): DeploymentMember {
+  private draw(members: DeploymentMember<Route>[]): DeploymentMember<Route> {
     let total = 0;
     for (const member of members) total += member.deployment.weight;
     if (total <= 0) return members[Math.floor(this.random() * members.length)]!;
@@ -88,7 +89,7 @@ export class DeploymentSet {
  * and the deployment, the highest wins. A key keeps its deployment while that one is available,
  * keys spread by weight, and when one deployment leaves only its keys move.
  */
-function stickyChoice(ready: DeploymentMember[], key: string): DeploymentMember {
+function stickyChoice<Route>(ready: DeploymentMember<Route>[], key: string): DeploymentMember<Route> {
   let best = ready[0]!;
   let bestScore = -1;
   for (const member of ready) {

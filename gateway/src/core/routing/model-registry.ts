@@ -35,7 +35,7 @@ export interface ModelRoute {
   ownedBy: string;
   fineTuned: boolean;
   /** A balanced route's deployments (`provider` and `upstreamModel` are then its first one's). */
-  deployments?: DeploymentSet;
+  deployments?: DeploymentSet<ModelRoute>;
   /** On the route a deployment's request runs on: that deployment. */
   deployment?: RouteDeployment;
 }
@@ -143,9 +143,13 @@ export class ModelRegistry {
     return true;
   }
 
-  private deploymentsOf(route: ModelRoute, model: ModelConfig, providers: ProviderInstance[]): DeploymentSet {
+  private deploymentsOf(
+    route: ModelRoute,
+    model: ModelConfig,
+    providers: ProviderInstance[],
+  ): DeploymentSet<ModelRoute> {
     const ids = new Set<string>();
-    const members = (model.deployments ?? []).map((config, index): DeploymentMember => {
+    const members = (model.deployments ?? []).map((config, index): DeploymentMember<ModelRoute> => {
       let id = `${config.provider}/${config.upstream_model ?? model.id}`;
       for (let n = 2; ids.has(id); n++) id = `${config.provider}/${config.upstream_model ?? model.id}#${n}`;
       ids.add(id);

@@ -54,7 +54,10 @@ export class RouteDeployment {
   available(): boolean {
     if (this.coolUntil > 0 && this.now() < this.coolUntil) return false;
     const used = this.usage.used(this.key);
-    return !((this.rpm !== undefined && used.requests >= this.rpm) || (this.tpm !== undefined && used.tokens >= this.tpm));
+    return !(
+      (this.rpm !== undefined && used.requests >= this.rpm) ||
+      (this.tpm !== undefined && used.tokens >= this.tpm)
+    );
   }
 
   /** Counts a request against the rpm/tpm shared by every instance; false when another took the last slot of the minute. */

@@ -101,8 +101,7 @@ export class RouteRunner {
     const span = this.tracing?.start(`${operation} ${first.id}`, attributes, 'client');
     const isOperation = span !== undefined && (span.trace.operation ??= span) === span;
     try {
-      const runCandidates = () =>
-        this.runCandidates(first, capability, signal, deadline, call, tried, span, stickyKey);
+      const runCandidates = () => this.runCandidates(first, capability, signal, deadline, call, tried, span, stickyKey);
       const result = await (this.tracing ? this.tracing.within(span, runCandidates) : runCandidates());
       this.observe(capability, first, result.route.provider.id, result.route.id, started, undefined);
       if (span) {
@@ -167,7 +166,16 @@ export class RouteRunner {
       }
       if (route.deployments) {
         try {
-          return await this.runDeployments(route, route.deployments, clientSignal, deadline, call, tried, span, stickyKey);
+          return await this.runDeployments(
+            route,
+            route.deployments,
+            clientSignal,
+            deadline,
+            call,
+            tried,
+            span,
+            stickyKey,
+          );
         } catch (error) {
           if (clientSignal.aborted)
             throw toGatewayError(new ProviderError('aborted', 'the client closed the request'), tried.provider);
@@ -175,7 +183,10 @@ export class RouteRunner {
           lastError = error instanceof GatewayError ? error : toGatewayError(error, tried.provider);
           if (!this.mayFallBack(error)) throw lastError;
           if (candidates.length > 1)
-            this.logger.warn({ model: route.id, code: lastError.code }, 'no deployment served; trying the next fallback');
+            this.logger.warn(
+              { model: route.id, code: lastError.code },
+              'no deployment served; trying the next fallback',
+            );
           continue;
         }
       }
@@ -217,7 +228,7 @@ export class RouteRunner {
    */
   private async runDeployments<T>(
     route: ModelRoute,
-    deployments: DeploymentSet,
+    deployments: DeploymentSet<ModelRoute>,
     clientSignal: AbortSignal,
     deadline: RequestDeadline,
     call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,

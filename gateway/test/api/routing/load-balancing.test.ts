@@ -35,7 +35,9 @@ describe('several deployments behind one model id', () => {
     expect(metrics).toContain(
       `switchyard_deployment_requests_total{model="svc-balanced",deployment="east/model-east",provider="east",outcome="ok"} ${chats(east).length}`,
     );
-    expect(metrics).toMatch(/switchyard_deployment_spend_total\{model="svc-balanced",deployment="west\/model-west"[^}]*\} [0-9.]+/);
+    expect(metrics).toMatch(
+      /switchyard_deployment_spend_total\{model="svc-balanced",deployment="west\/model-west"[^}]*\} [0-9.]+/,
+    );
   });
 
   it('moves traffic off a deployment that answers 429 (honouring Retry-After) or is down, with no failed request', async () => {
@@ -66,7 +68,11 @@ describe('several deployments behind one model id', () => {
     const client = new OpenAI({ apiKey: ADMIN_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
     const servedBy = async (user: string) => {
       const before = chats(east).length;
-      await client.chat.completions.create({ model: 'svc-balanced', user, messages: [{ role: 'user', content: 'hi' }] });
+      await client.chat.completions.create({
+        model: 'svc-balanced',
+        user,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
       return chats(east).length > before ? 'east' : 'west';
     };
     const users = Array.from({ length: 12 }, (_, index) => `user-${index}`);
@@ -77,7 +83,9 @@ describe('several deployments behind one model id', () => {
 
     const viaHeader = async () => {
       const before = chats(east).length;
-      expect(await send(gateway.url, 1, 1, () => ({ headers: { 'x-switchyard-sticky-key': 'session-42' } }))).toEqual([]);
+      expect(await send(gateway.url, 1, 1, () => ({ headers: { 'x-switchyard-sticky-key': 'session-42' } }))).toEqual(
+        [],
+      );
       return chats(east).length > before ? 'east' : 'west';
     };
     const pinned = await viaHeader();
@@ -116,9 +124,9 @@ describe('several deployments behind one model id', () => {
 
   it('validates deployments in the config file and the Settings API, naming the field', async () => {
     const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
-    await expect(
-      useGateway({ config: balanced(east, west, { provider: 'east', deployments: TWO }) }),
-    ).rejects.toThrow(/models\[0\]\.provider: a route has either `provider` or `deployments`/);
+    await expect(useGateway({ config: balanced(east, west, { provider: 'east', deployments: TWO }) })).rejects.toThrow(
+      /models\[0\]\.provider: a route has either `provider` or `deployments`/,
+    );
     await expect(
       useGateway({ config: balanced(east, west, { deployments: [{ provider: 'north' }] }) }),
     ).rejects.toThrow(/models\[0\]\.deployments\[0\]\.provider: no provider with id "north"/);

@@ -3,13 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import {
-  awayFromMinuteEnd,
-  balancedConfig,
-  chatsOn,
-  EIGHTY_TWENTY,
-  sendChats,
-} from '../../support/balanced-route.js';
+import { awayFromMinuteEnd, balancedConfig, chatsOn, EIGHTY_TWENTY, sendChats } from '../../support/balanced-route.js';
 import { startGateway, type TestGateway } from '../../support/start-gateway.js';
 import { dropRedisPrefix, teamInstanceEnv, TEST_REDIS_URL } from '../../support/team-of-gateways.js';
 import { createTestDatabase } from '../../support/test-databases.js';
