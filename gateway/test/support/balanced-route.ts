@@ -23,7 +23,8 @@ export function balancedConfig(
     type: 'openai',
     base_url: upstream.url,
     api_key: UPSTREAM_KEY,
-    timeouts: { connect: 1000, first_byte: 1500, idle: 1500 },
+    // Long enough that a busy machine does not time a request out and move it to the other deployment.
+    timeouts: { connect: 5000, first_byte: 10000, idle: 10000 },
   });
   return {
     providers: [provider('east', east), provider('west', west)],

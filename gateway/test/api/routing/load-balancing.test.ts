@@ -25,7 +25,13 @@ describe('several deployments behind one model id', () => {
     const model = await json(await gateway.request('/v1/models/svc-balanced'));
     expect(model.routing_strategy).toBe('weighted');
     const [first, second] = model.deployments;
-    expect(first).toMatchObject({ id: 'east/model-east', provider: 'east', weight: 80, requests: chats(east).length });
+    expect(first).toMatchObject({
+      id: 'east/model-east',
+      provider: 'east',
+      weight: 80,
+      requests: chats(east).length,
+      errors: 0,
+    });
     expect(second).toMatchObject({ id: 'west/model-west', requests: chats(west).length, errors: 0 });
     expect(first.tokens).toBeGreaterThan(0);
     expect(first.spend).toBeGreaterThan(0);
