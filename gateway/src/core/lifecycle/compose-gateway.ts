@@ -455,7 +455,13 @@ export async function composeGateway(
       await batchWork.start().catch((error: unknown) => log.error({ err: error }, 'the batch runner could not start'));
       await localModels.start().catch((error: unknown) => log.error({ err: error }, 'local models failed to start'));
       if (!options.server.warmEngines) return;
-      const routed = new Set(models.all().map((route) => route.provider));
+      const routed = new Set(
+        models
+          .all()
+          .flatMap(
+            (route) => route.deployments?.members.map((member) => member.deployment.provider) ?? [route.provider],
+          ),
+      );
       // A stop while engines warm (Ctrl+C reaches the engines' child processes too) is not an engine failure.
       void startup.warm(routed, (providerId, error) => {
         if (!closing) log.error({ provider: providerId, err: error }, 'engine failed to warm up');
