@@ -78,6 +78,17 @@ describe('DeploymentSet.rank', () => {
         .rank()
         .map((m) => m.route),
     ).toEqual(['b']); // a is at its rpm
+
+    const tokens = members([{ provider: 'a', tpm: 1000 }, { provider: 'b' }]);
+    tokens[0]!.deployment.charged(999, 0.01);
+    expect(set('weighted', tokens).rank()).toHaveLength(2);
+    tokens[0]!.deployment.charged(1, 0.01);
+    expect(
+      set('weighted', tokens)
+        .rank()
+        .map((m) => m.route),
+    ).toEqual(['b']); // a is at its tpm
+    expect(tokens[0]!.deployment.spend).toBeCloseTo(0.02);
   });
 
   it('skips a deployment cooling down after a 429 for its Retry-After, then takes it back', () => {
