@@ -289,9 +289,7 @@ export class ModelRegistry {
     const stored = this.stateOf(route.id);
     const status = route.provider.modelStatus?.(route.upstreamModel) ?? route.provider.status();
     const deployments = route.deployments?.members.map((member) => this.deploymentStatus(member.deployment));
-    // A balanced route serves while any deployment does.
-    const health =
-      deployments?.find((deployment) => !cannotServe(deployment.health))?.health ?? this.health.route(route);
+    const health = this.health.route(route);
     const refused = cannotServe(health) && status.state !== 'unavailable';
     return {
       id: route.id,

@@ -61,6 +61,11 @@ describe('several deployments behind one model id', () => {
     await down.close();
     expect(await send(other.url, 40)).toEqual([]);
     expect(chats(up).length).toBe(40);
+    // Its breaker opened; the route still serves, on the other deployment.
+    const route = await json(await other.request('/v1/models/svc-balanced'));
+    expect(route.deployments[0]).toMatchObject({ breaker_state: 'open', health: { state: 'unreachable' } });
+    expect(route.health.state).not.toBe('unreachable');
+    expect(route.state).not.toBe('unavailable');
   });
 
   it('keeps a user (or X-Switchyard-Sticky-Key) on one deployment while it is available, through the openai SDK', async () => {
