@@ -24,10 +24,12 @@ export const DeploymentStatusSchema = Type.Object({
   tokens: Type.Integer({ description: 'Prompt and completion tokens it served' }),
   spend: Type.Number({ description: "What its requests cost at the route's prices" }),
   minute_requests: Type.Integer({
-    description: 'Requests counted against its rpm this minute (every instance in team mode)',
+    description:
+      'Requests counted this minute (every instance in team mode when it has rpm/tpm or the route is usage_based)',
   }),
   minute_tokens: Type.Integer({
-    description: 'Tokens counted against its tpm this minute (every instance in team mode)',
+    description:
+      'Tokens counted this minute (every instance in team mode when it has rpm/tpm or the route is usage_based)',
   }),
 });
 export type DeploymentStatus = Static<typeof DeploymentStatusSchema>;

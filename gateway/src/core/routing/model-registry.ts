@@ -85,6 +85,8 @@ function howToAdd(capability: Capability): string {
 /** Model ids and aliases to routes; the one place that knows which provider serves which model. */
 export class ModelRegistry {
   private readonly routes = new Map<string, ModelRoute>();
+  /** The minute counts of deployments with no rpm/tpm on a route that does not rank by them: this instance's alone. */
+  private readonly localUsage = new LocalDeploymentUsage();
   private readonly byName = new Map<string, ModelRoute>();
   private readonly created = Math.floor(Date.now() / 1000);
   /** Stored model state, cached: read on every request, written only by management calls. */
@@ -148,22 +150,22 @@ export class ModelRegistry {
     model: ModelConfig,
     providers: ProviderInstance[],
   ): DeploymentSet<ModelRoute> {
+    const named = model.routing_strategy ?? 'weighted';
+    const strategy = ROUTING_STRATEGY_ALIASES[named] ?? (named as RoutingStrategy);
     const ids = new Set<string>();
     const members = (model.deployments ?? []).map((config, index): DeploymentMember<ModelRoute> => {
       let id = `${config.provider}/${config.upstream_model ?? model.id}`;
       for (let n = 2; ids.has(id); n++) id = `${config.provider}/${config.upstream_model ?? model.id}#${n}`;
       ids.add(id);
-      const deployment = new RouteDeployment(model.id, id, providers[index]!, config, this.usage);
+      // Only what limits or ranks by the minute's usage is counted where every instance sees it (Redis in team mode).
+      const shared = strategy === 'usage_based' || config.rpm !== undefined || config.tpm !== undefined;
+      const usage = shared ? this.usage : this.localUsage;
+      const deployment = new RouteDeployment(model.id, id, providers[index]!, config, usage);
       const served: ModelRoute = { ...route, provider: deployment.provider, upstreamModel: deployment.upstreamModel };
       served.deployment = deployment;
       return { deployment, route: served };
     });
-    const strategy = model.routing_strategy ?? 'weighted';
-    return new DeploymentSet(
-      ROUTING_STRATEGY_ALIASES[strategy] ?? (strategy as RoutingStrategy),
-      members,
-      (providerId) => this.breakerState(providerId) === 'open',
-    );
+    return new DeploymentSet(strategy, members, (providerId) => this.breakerState(providerId) === 'open');
   }
 
   /** A provider's instance was replaced (edited in Settings): every route on it, whoever added it, calls the new one. */
