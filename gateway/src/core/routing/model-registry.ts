@@ -13,6 +13,7 @@ import type { DeploymentStatus } from '../../wire/deployment-status-schema.js';
 import { DeploymentSet, type DeploymentMember } from './deployment-set.js';
 import { LocalDeploymentUsage, type DeploymentUsage } from './deployment-usage.js';
 import { RouteDeployment } from './route-deployment.js';
+import { routeProviders } from '../../config/route-providers.js';
 
 /** Each of the names other clients send (CLIENT_MODEL_NAMES) and the model id it leads to. */
 const CLIENT_NAME_TARGETS: ReadonlyMap<string, string> = new Map(
@@ -119,15 +120,15 @@ export class ModelRegistry {
 
   /** Adds (or replaces) a route at run time, e.g. for a model file that was just downloaded. Returns false when its provider does not exist. */
   add(model: ModelConfig): boolean {
-    const served = model.deployments ?? (model.provider === undefined ? [] : [model]);
-    const providers = served.map((entry) => this.providers.get(entry.provider!));
+    const served = routeProviders(model);
+    const providers = served.map((entry) => this.providers.get(entry.provider));
     const provider = providers[0];
     if (!provider || providers.some((each) => each === undefined)) return false;
     const route: ModelRoute = {
       id: model.id,
       aliases: model.aliases ?? [],
       provider,
-      upstreamModel: served[0]!.upstream_model ?? model.id,
+      upstreamModel: served[0]!.upstreamModel,
       capabilities: new Set(model.capabilities),
       pricing: model.pricing,
       fallbacks: model.fallbacks ?? [],

@@ -247,7 +247,11 @@ export class RouteRunner {
         continue;
       }
       tried.provider = deployment.provider.id;
-      span?.set('switchyard.deployment', deployment.id);
+      if (span) {
+        span.set('gen_ai.provider.name', genAiProviderName(deployment.provider.type));
+        span.set('switchyard.provider.id', deployment.provider.id);
+        span.set('switchyard.deployment', deployment.id);
+      }
       const started = performance.now();
       deployment.started();
       try {
