@@ -31,7 +31,7 @@ export function balancedConfig(
     models: [
       {
         id: BALANCED_MODEL,
-        capabilities: ['chat'],
+        capabilities: ['chat', 'completions'],
         pricing: { input_per_million: 1, output_per_million: 2 },
         max_retries: 1,
         ...route,

@@ -101,6 +101,14 @@ describe('several deployments behind one model id', () => {
     };
     const pinned = await viaHeader();
     for (let round = 0; round < 5; round++) expect(await viaHeader()).toBe(pinned);
+    // Text completions too: the same user stays on its deployment.
+    const completedBy = async (user: string) => {
+      const before = east.requests.length;
+      await client.completions.create({ model: 'svc-balanced', user, prompt: 'hi' });
+      return east.requests.length > before ? 'east' : 'west';
+    };
+    const firstCompletion = await completedBy('writer-7');
+    for (let round = 0; round < 4; round++) expect(await completedBy('writer-7')).toBe(firstCompletion);
 
     // Its deployment answers 429: the user moves, and no request fails.
     const user = users.find((each) => first.get(each) === 'east')!;
