@@ -54,7 +54,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ chat: ChatService; document
           request.billing,
           signal,
           undefined,
-          stickyKey(request, body),
+          () => stickyKey(request, body),
         );
         return chatCompletionAnswer(request, reply, body, outcome);
       },

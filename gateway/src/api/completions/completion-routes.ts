@@ -36,7 +36,7 @@ export const completionRoutes: FastifyPluginAsyncTypebox<{ completions: Completi
         body.stream === true,
         request.billing,
         clientAbortSignal(reply),
-        stickyKey(request, body),
+        () => stickyKey(request, body),
       );
       const id = newId('cmpl-');
       const created = Math.floor(Date.now() / 1000);

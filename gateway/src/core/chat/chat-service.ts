@@ -8,7 +8,7 @@ import type { ResponseFormat } from '../../wire/response-format-schema.js';
 import type { FinishReason, TokenUsage } from '../../providers/contracts/sampling.js';
 import type { SpanAttributes } from '../../providers/contracts/stage-tracer.js';
 import { batchesOf } from '../../streaming/event-batches.js';
-import type { RouteRunner } from '../routing/route-runner.js';
+import type { RouteRunner, StickyKey } from '../routing/route-runner.js';
 import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
 import { checkTurnSchemas, type TurnSchemaFields } from '../json/check-turn-schemas.js';
 import type { GatewayTracing } from '../tracing/gateway-tracing.js';
@@ -114,7 +114,7 @@ export class ChatService {
     meter: UsageMeter,
     signal: AbortSignal,
     fields?: TurnSchemaFields,
-    stickyKey?: string,
+    stickyKey?: StickyKey,
   ): Promise<ChatOutcome> {
     await meter.reserveTurn(route, turn);
     checkTurnSchemas(turn, this.schemaLimits, fields);
@@ -153,7 +153,7 @@ export class ChatService {
     turn: ChatTurn,
     signal: AbortSignal,
     attributes?: SpanAttributes,
-    stickyKey?: string,
+    stickyKey?: StickyKey,
   ) {
     return this.runner.invoke(
       route,

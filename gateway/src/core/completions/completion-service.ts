@@ -8,7 +8,7 @@ import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
-import type { RouteRunner } from '../routing/route-runner.js';
+import type { RouteRunner, StickyKey } from '../routing/route-runner.js';
 
 /** A streamed completion's events with choice indexes over all prompts; the total usage comes last. */
 export type CompletionPiece = Exclude<CompletionStreamEvent, { type: 'usage' }> | { type: 'usage'; usage: TokenUsage };
@@ -44,7 +44,7 @@ export class CompletionService {
     stream: boolean,
     meter: UsageMeter,
     signal: AbortSignal,
-    stickyKey?: string,
+    stickyKey?: StickyKey,
   ): Promise<CompletionOutcome> {
     const route = this.models.resolveOrDefault(model, 'completions', DEFAULT_CHAT_MODEL);
     const perPrompt = sampling.n ?? 1;

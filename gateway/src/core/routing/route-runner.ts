@@ -26,6 +26,9 @@ export interface RouteRunnerSettings {
 
 const MAX_BACKOFF_MS = 2_000;
 
+/** Reads a request's sticky key (undefined: none), asked only on a balanced route. */
+export type StickyKey = () => string | undefined;
+
 /** A capability a provider offers, by the name core looks it up with. */
 export type ProviderCapability = keyof ProviderCapabilities;
 /** The provider interface behind a capability: `ProviderOf<'chat'>` is the ChatProvider. */
@@ -57,7 +60,8 @@ export class RouteRunner {
    * attempt's signal and the candidate route. A candidate whose provider lacks the capability is a 400. `routeCapability`
    * is what the route serves (for fallbacks and metrics) when it differs: a vision route read by OCR.
    * `attributes` go on the call's GenAI span (the request's parameters: temperature, max tokens).
-   * `stickyKey` (the request's `user` or X-Switchyard-Sticky-Key) keeps a balanced route on one deployment.
+   * `stickyKey` reads what keeps a balanced route on one deployment (the request's `user` or
+   * X-Switchyard-Sticky-Key), only when the route is balanced.
    */
   invoke<K extends ProviderCapability, T>(
     first: ModelRoute,
@@ -66,7 +70,7 @@ export class RouteRunner {
     call: (provider: ProviderOf<K>, model: string, signal: AbortSignal, route: ModelRoute) => Promise<T>,
     routeCapability: Capability = capability as Capability,
     attributes?: SpanAttributes,
-    stickyKey?: string,
+    stickyKey?: StickyKey,
   ): Promise<{ value: T; route: ModelRoute }> {
     return this.run(
       first,
@@ -90,7 +94,7 @@ export class RouteRunner {
     signal: AbortSignal,
     call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
     attributes: SpanAttributes = {},
-    stickyKey?: string,
+    stickyKey?: StickyKey,
   ): Promise<{ value: T; route: ModelRoute }> {
     const deadline = new RequestDeadline(first.deadlineMs ?? this.settings.deadlineMs, signal);
     const started = performance.now();
@@ -146,7 +150,7 @@ export class RouteRunner {
     call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
     tried: { provider: string },
     span: TraceSpan | undefined,
-    stickyKey: string | undefined,
+    stickyKey: StickyKey | undefined,
   ): Promise<{ value: T; route: ModelRoute }> {
     const candidates: (ModelRoute | string)[] = [first, ...first.fallbacks];
     let lastError: GatewayError | undefined;
@@ -234,9 +238,9 @@ export class RouteRunner {
     call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
     tried: { provider: string },
     span: TraceSpan | undefined,
-    stickyKey: string | undefined,
+    stickyKey: StickyKey | undefined,
   ): Promise<{ value: T; route: ModelRoute }> {
-    const order = deployments.rank(stickyKey);
+    const order = deployments.rank(stickyKey?.());
     let lastError: unknown;
     for (let index = 0; index < order.length; index++) {
       const { deployment, route: served } = order[index]!;
