@@ -1,3 +1,4 @@
+import { routeProviders, routeShapeProblem } from './route-providers.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -100,11 +101,13 @@ function checkReferences(providers: ProviderConfig[], models: ModelConfig[], sou
   });
   const names = new Map<string, number>();
   models.forEach((model, index) => {
-    if (!providerIds.has(model.provider)) {
-      throw new ConfigError(
-        `${source}: models[${index}].provider: no provider with id "${model.provider}" (known: ${[...providerIds].join(', ')})`,
-      );
-    }
+    const shape = routeShapeProblem(model);
+    if (shape) throw new ConfigError(`${source}: models[${index}].${shape.field}: ${shape.message}`);
+    for (const provider of routeProviders(model))
+      if (!providerIds.has(provider.provider))
+        throw new ConfigError(
+          `${source}: models[${index}].${provider.field}: no provider with id "${provider.provider}" (known: ${[...providerIds].join(', ')})`,
+        );
     for (const name of [model.id, ...(model.aliases ?? [])]) {
       if (names.has(name))
         throw new ConfigError(

@@ -19,12 +19,44 @@ export const PricingSchema = Type.Object(
 );
 export type Pricing = Static<typeof PricingSchema>;
 
+/** Load balancing strategies (docs/routing.md); LiteLLM's names are accepted as aliases and mean the same. */
+export const ROUTING_STRATEGIES = ['weighted', 'least_busy', 'lowest_latency', 'usage_based'] as const;
+export type RoutingStrategy = (typeof ROUTING_STRATEGIES)[number];
+export const ROUTING_STRATEGY_ALIASES: Readonly<Record<string, RoutingStrategy>> = {
+  'simple-shuffle': 'weighted',
+  'least-busy': 'least_busy',
+  'latency-based-routing': 'lowest_latency',
+  'usage-based-routing': 'usage_based',
+  'usage-based-routing-v2': 'usage_based',
+};
+
+/** One deployment of a route's model: a provider and the name it knows the model by. */
+export const DeploymentConfigSchema = Type.Object(
+  {
+    provider: NameText(),
+    upstream_model: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    /** Share of the traffic under `weighted` (default 1). */
+    weight: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000 })),
+    /** Requests and tokens per minute this deployment takes; past them it is skipped until the next minute. */
+    rpm: Type.Optional(Type.Integer({ minimum: 1 })),
+    tpm: Type.Optional(Type.Integer({ minimum: 1 })),
+    tags: Type.Optional(Type.Array(NameText(), { maxItems: 32 })),
+  },
+  { additionalProperties: false },
+);
+export type DeploymentConfig = Static<typeof DeploymentConfigSchema>;
+
 export const ModelConfigSchema = Type.Object(
   {
     id: NameText(),
     aliases: Type.Optional(Type.Array(NameText(), { maxItems: 64 })),
-    provider: NameText(),
+    /** The one provider serving the route; a route lists `deployments` instead to balance several. */
+    provider: Type.Optional(NameText()),
     upstream_model: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    deployments: Type.Optional(Type.Array(DeploymentConfigSchema, { minItems: 1, maxItems: 64 })),
+    routing_strategy: Type.Optional(
+      Type.Union([...ROUTING_STRATEGIES, ...Object.keys(ROUTING_STRATEGY_ALIASES)].map((name) => Type.Literal(name))),
+    ),
     capabilities: Type.Array(Capability, { minItems: 1 }),
     pricing: Type.Optional(PricingSchema),
     /** Model ids tried in order when this route fails before its first byte. */

@@ -3,6 +3,7 @@ import { GatewayError } from '../../core/errors/gateway-error.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { chatCompletionAnswer, toChatTurn } from './chat-completion.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
+import { stickyKey } from '../_shared/sticky-key.js';
 import { ChatBody, ChatCompletion } from './chat-schemas.js';
 import { documentQuestion } from '../documents/document-question.js';
 import type { ChatService } from '../../core/chat/chat-service.js';
@@ -46,9 +47,10 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ chat: ChatService; document
           });
         const signal = clientAbortSignal(reply);
         const turn = toChatTurn(body, body.messages);
-        const cache = { keyId: request.apiKey?.id, cacheControl: request.headers['cache-control'] };
-        const stream = body.stream === true;
-        const outcome = await chat.complete(target.route, turn, stream, request.billing, signal, undefined, cache);
+        const outcome = await chat.complete(target.route, turn, body.stream === true, request.billing, signal, {
+          cache: { keyId: request.apiKey?.id, cacheControl: request.headers['cache-control'] },
+          stickyKey: () => stickyKey(request, body),
+        });
         return chatCompletionAnswer(request, reply, body, outcome);
       },
     );

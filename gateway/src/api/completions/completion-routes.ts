@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { newId } from '../../core/ids/ids.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
+import { stickyKey } from '../_shared/sticky-key.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { sendEventStream } from '../_shared/event-stream.js';
 import { usageBody } from '../_shared/usage-body.js';
@@ -35,6 +36,7 @@ export const completionRoutes: FastifyPluginAsyncTypebox<{ completions: Completi
         body.stream === true,
         request.billing,
         clientAbortSignal(reply),
+        () => stickyKey(request, body),
       );
       const id = newId('cmpl-');
       const created = Math.floor(Date.now() / 1000);

@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CAPABILITIES } from '../../providers/contracts/capability.js';
 import { HealthSchema } from '../../wire/health-schema.js';
+import { DeploymentStatusSchema } from '../../wire/deployment-status-schema.js';
+import { ROUTING_STRATEGIES } from '../../wire/model-route-schema.js';
 
 export const ModelObject = Type.Object(
   {
@@ -43,6 +45,15 @@ export const ModelObject = Type.Object(
       Type.Array(Type.String(), { description: 'Image generation models: the sizes the route accepts.' }),
     ),
     max_images: Type.Optional(Type.Integer({ description: 'Image generation models: the largest `n`.' })),
+    routing_strategy: Type.Optional(
+      Type.Union(
+        ROUTING_STRATEGIES.map((strategy) => Type.Literal(strategy)),
+        { description: 'Balanced routes: how a deployment is chosen (docs/routing.md)' },
+      ),
+    ),
+    deployments: Type.Optional(
+      Type.Array(DeploymentStatusSchema, { description: "Balanced routes: each deployment's state and traffic" }),
+    ),
   },
   { additionalProperties: true },
 );

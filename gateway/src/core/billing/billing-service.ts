@@ -3,6 +3,7 @@ import type { ApiKeyRecord } from '../../store/keys-repository.js';
 import type { CacheNote } from '../../wire/response-cache-schema.js';
 import type { AccountService } from '../account/account-service.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
+import type { RouteDeployment } from '../routing/route-deployment.js';
 import { costOf, estimateRequestCost } from './pricing.js';
 import type { Reservation } from './spend-reservations.js';
 import type { StreamUsageEstimate } from './stream-usage-estimate.js';
@@ -37,6 +38,8 @@ export interface UsageMeter {
 /** One request's bill: its reservation, the usage its use case charged, and the estimate of a stream in progress. */
 export class RequestBilling implements UsageMeter {
   private charged: ChargedUsage | null = null;
+  /** The deployment of a balanced route that served the charged usage, whose counts hold it. */
+  private chargedDeployment: RouteDeployment | undefined;
   private added: ChargedUsage[] | undefined;
   private estimate: (() => ChargedUsage) | undefined;
   private reserveLater: ((route: ModelRoute, turn: Record<string, unknown>) => Promise<void>) | undefined;
@@ -47,11 +50,18 @@ export class RequestBilling implements UsageMeter {
   cache: CacheNote | undefined;
 
   charge(route: ModelRoute, usage: TokenUsage): void {
+    const previous = this.charged;
     this.charged = priced(route, usage);
+    // A later charge replaces the earlier one (a multi-prompt completion's running total): so do the deployments' counts.
+    if (previous) this.chargedDeployment?.charged(-tokensOf(previous), -previous.cost);
+    this.chargedDeployment = route.deployment;
+    route.deployment?.charged(tokensOf(this.charged), this.charged.cost);
   }
 
   addCharge(route: ModelRoute, usage: TokenUsage): void {
-    (this.added ??= []).push(priced(route, usage));
+    const line = priced(route, usage);
+    (this.added ??= []).push(line);
+    route.deployment?.charged(tokensOf(line), line.cost);
   }
 
   chargeEstimateIfAbandoned(route: ModelRoute, estimate: StreamUsageEstimate): void {
@@ -88,15 +98,16 @@ export class RequestBilling implements UsageMeter {
   private withAdded(own: ChargedUsage | null): ChargedUsage | null {
     if (!this.added) return own;
     const lines = own ? [own, ...this.added] : this.added;
-    const tokens = (line: ChargedUsage) => line.prompt_tokens + line.completion_tokens;
     return {
-      model: lines.reduce((most, line) => (tokens(line) > tokens(most) ? line : most)).model,
+      model: lines.reduce((most, line) => (tokensOf(line) > tokensOf(most) ? line : most)).model,
       prompt_tokens: lines.reduce((sum, line) => sum + line.prompt_tokens, 0),
       completion_tokens: lines.reduce((sum, line) => sum + line.completion_tokens, 0),
       cost: Math.round(lines.reduce((sum, line) => sum + line.cost, 0) * 1e8) / 1e8,
     };
   }
 }
+
+const tokensOf = (line: ChargedUsage) => line.prompt_tokens + line.completion_tokens;
 
 function priced(route: ModelRoute, usage: TokenUsage): ChargedUsage {
   return {

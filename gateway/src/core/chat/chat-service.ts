@@ -8,7 +8,7 @@ import type { ResponseFormat } from '../../wire/response-format-schema.js';
 import type { FinishReason, TokenUsage } from '../../providers/contracts/sampling.js';
 import type { SpanAttributes } from '../../providers/contracts/stage-tracer.js';
 import { batchesOf } from '../../streaming/event-batches.js';
-import type { RouteRunner } from '../routing/route-runner.js';
+import type { RouteRunner, StickyKey } from '../routing/route-runner.js';
 import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
 import { checkTurnSchemas, type TurnSchemaFields } from '../json/check-turn-schemas.js';
 import type { GatewayTracing } from '../tracing/gateway-tracing.js';
@@ -35,6 +35,16 @@ export interface ChatAnswer {
   text: string;
   usage: TokenUsage;
   route: ModelRoute;
+}
+
+/** What a client's turn may bring beside its body. */
+export interface ChatTurnOptions {
+  /** The body's fields that hold client schemas, as errors name them. */
+  fields?: TurnSchemaFields;
+  /** The client's say over the route's response cache (its key, its Cache-Control). */
+  cache?: CacheAsk;
+  /** What keeps a user on one deployment of a balanced route. */
+  stickyKey?: StickyKey;
 }
 
 /**
@@ -116,8 +126,7 @@ export class ChatService {
     stream: boolean,
     meter: UsageMeter,
     signal: AbortSignal,
-    fields?: TurnSchemaFields,
-    cache?: CacheAsk,
+    { fields, cache, stickyKey }: ChatTurnOptions = {},
   ): Promise<ChatOutcome> {
     await meter.reserveTurn(route, turn);
     checkTurnSchemas(turn, this.schemaLimits, fields);
@@ -126,7 +135,7 @@ export class ChatService {
     if (hit) return hit;
     const attributes = this.spanAttributes(turn, stream);
     if (!stream) {
-      const { value, route: served } = await this.whole(route, turn, signal, attributes);
+      const { value, route: served } = await this.whole(route, turn, signal, attributes, stickyKey);
       meter.charge(served, value.usage);
       const operation = this.operationSpan();
       if (operation) {
@@ -146,6 +155,7 @@ export class ChatService {
       (chat, model, attemptSignal) => chat.chatStream({ ...turn, model, signal: attemptSignal }),
       'chat',
       attributes,
+      stickyKey,
     );
     const estimate = StreamUsageEstimate.forChat(turn.messages);
     meter.chargeEstimateIfAbandoned(served, estimate);
@@ -159,7 +169,13 @@ export class ChatService {
     return cached ? cached.keep(outcome, meter) : outcome;
   }
 
-  private whole(route: ModelRoute, turn: ChatTurn, signal: AbortSignal, attributes?: SpanAttributes) {
+  private whole(
+    route: ModelRoute,
+    turn: ChatTurn,
+    signal: AbortSignal,
+    attributes?: SpanAttributes,
+    stickyKey?: StickyKey,
+  ) {
     return this.runner.invoke(
       route,
       'chat',
@@ -167,6 +183,7 @@ export class ChatService {
       (chat, model, attemptSignal) => chat.chat({ ...turn, model, signal: attemptSignal }),
       'chat',
       attributes,
+      stickyKey,
     );
   }
 

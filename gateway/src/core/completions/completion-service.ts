@@ -8,7 +8,7 @@ import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
-import type { RouteRunner } from '../routing/route-runner.js';
+import type { RouteRunner, StickyKey } from '../routing/route-runner.js';
 
 /** A streamed completion's events with choice indexes over all prompts; the total usage comes last. */
 export type CompletionPiece = Exclude<CompletionStreamEvent, { type: 'usage' }> | { type: 'usage'; usage: TokenUsage };
@@ -44,6 +44,7 @@ export class CompletionService {
     stream: boolean,
     meter: UsageMeter,
     signal: AbortSignal,
+    stickyKey?: StickyKey,
   ): Promise<CompletionOutcome> {
     const route = this.models.resolveOrDefault(model, 'completions', DEFAULT_CHAT_MODEL);
     const perPrompt = sampling.n ?? 1;
@@ -52,8 +53,15 @@ export class CompletionService {
       const choices: CompletionResult['choices'] = [];
       let served = route;
       for (const [promptIndex, prompt] of prompts.entries()) {
-        const answer = await this.runner.invoke(route, 'completions', signal, (completions, upstream, attemptSignal) =>
-          completions.complete({ ...sampling, prompt, model: upstream, signal: attemptSignal }),
+        const answer = await this.runner.invoke(
+          route,
+          'completions',
+          signal,
+          (completions, upstream, attemptSignal) =>
+            completions.complete({ ...sampling, prompt, model: upstream, signal: attemptSignal }),
+          undefined,
+          undefined,
+          stickyKey,
         );
         served = answer.route;
         usage = addUsage(usage, answer.value.usage);
@@ -64,13 +72,20 @@ export class CompletionService {
       return { kind: 'json', route: served, choices, usage };
     }
     const startStream = (on: ModelRoute, prompt: string) =>
-      this.runner.invoke(on, 'completions', signal, (completions, upstream, attemptSignal) =>
-        completions.completeStream({
-          ...sampling,
-          prompt,
-          model: upstream,
-          signal: attemptSignal,
-        } satisfies CompletionRequest),
+      this.runner.invoke(
+        on,
+        'completions',
+        signal,
+        (completions, upstream, attemptSignal) =>
+          completions.completeStream({
+            ...sampling,
+            prompt,
+            model: upstream,
+            signal: attemptSignal,
+          } satisfies CompletionRequest),
+        undefined,
+        undefined,
+        stickyKey,
       );
     const first = await startStream(route, prompts[0]);
     const served = first.route;

@@ -60,6 +60,7 @@ import { ClientSchemaChecker } from '../json/client-schema-checker.js';
 import { LocalModels } from '../local-models/local-models.js';
 import { McpServerStore } from '../mcp/mcp-server-store.js';
 import { McpService } from '../mcp/mcp-service.js';
+import { registerDeploymentMetrics } from '../metrics/deployment-metrics.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { OcrAdmission } from '../ocr/ocr-admission.js';
 import { OcrService } from '../ocr/ocr-service.js';
@@ -242,6 +243,7 @@ export async function composeGateway(
     new ModelStateRepository(db),
     (providerId) => breakers.for(providerId).state,
     health,
+    team?.deploymentUsage(),
   );
   await models.reloadState();
   const batchesRepository = new BatchesRepository(db);
@@ -261,6 +263,7 @@ export async function composeGateway(
   const batchQueue = await openBatchQueue(options.server, options.team?.databaseUrl, log);
   const startup = new StartupState();
   const metrics = new GatewayMetrics(providers, breakers);
+  registerDeploymentMetrics(metrics.registry, () => models.deployments());
   // The OpenTelemetry SDK and its exporters are loaded only by a gateway that exports.
   const otlpMetrics =
     options.otlpMetrics &&
@@ -485,7 +488,13 @@ export async function composeGateway(
       await batchWork.start().catch((error: unknown) => log.error({ err: error }, 'the batch runner could not start'));
       await localModels.start().catch((error: unknown) => log.error({ err: error }, 'local models failed to start'));
       if (!options.server.warmEngines) return;
-      const routed = new Set(models.all().map((route) => route.provider));
+      const routed = new Set(
+        models
+          .all()
+          .flatMap(
+            (route) => route.deployments?.members.map((member) => member.deployment.provider) ?? [route.provider],
+          ),
+      );
       // A stop while engines warm (Ctrl+C reaches the engines' child processes too) is not an engine failure.
       void startup.warm(routed, (providerId, error) => {
         if (!closing) log.error({ provider: providerId, err: error }, 'engine failed to warm up');

@@ -314,5 +314,6 @@ function stepMeter(meter: UsageMeter): UsageMeter {
     addCharge: (route, usage) => meter.addCharge(route, usage),
     chargeEstimateIfAbandoned: (route, estimate) => meter.chargeEstimateIfAbandoned(route, estimate),
     reserveTurn: (route, turn) => meter.reserveTurn(route, turn),
+    noteCache: (note) => meter.noteCache(note),
   };
 }

@@ -95,7 +95,9 @@ export class ResponsesService {
       );
     }
     this.checkPrevious(body, conversation);
-    const answer = await this.chat.complete(route, turn, body.stream === true, meter, signal, RESPONSES_SCHEMA_FIELDS);
+    const answer = await this.chat.complete(route, turn, body.stream === true, meter, signal, {
+      fields: RESPONSES_SCHEMA_FIELDS,
+    });
     const skeleton = responseSkeleton(body, answer.route.id);
     if (answer.kind === 'stream') {
       const finish = storeAfterStream((response) => keep(response, false));

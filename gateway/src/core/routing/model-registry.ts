@@ -9,6 +9,12 @@ import { cannotServe, RouteHealth } from './route-health.js';
 import { DEFAULT_IMAGE_SIZES, DEFAULT_MAX_IMAGES } from '../images/image-generation-defaults.js';
 import { CLIENT_MODEL_NAMES } from '../../wire/default-models.js';
 import type { ResponseCacheConfig } from '../../wire/response-cache-schema.js';
+import { ROUTING_STRATEGY_ALIASES, type RoutingStrategy } from '../../wire/model-route-schema.js';
+import type { DeploymentStatus } from '../../wire/deployment-status-schema.js';
+import { DeploymentSet, type DeploymentMember } from './deployment-set.js';
+import { LocalDeploymentUsage, type DeploymentUsage } from './deployment-usage.js';
+import { RouteDeployment } from './route-deployment.js';
+import { routeProviders } from '../../config/route-providers.js';
 
 /** Each of the names other clients send (CLIENT_MODEL_NAMES) and the model id it leads to. */
 const CLIENT_NAME_TARGETS: ReadonlyMap<string, string> = new Map(
@@ -32,6 +38,10 @@ export interface ModelRoute {
   fineTuned: boolean;
   /** The route's response cache, when it has one. */
   cache?: ResponseCacheConfig;
+  /** A balanced route's deployments (`provider` and `upstreamModel` are then its first one's). */
+  deployments?: DeploymentSet<ModelRoute>;
+  /** On the route a deployment's request runs on: that deployment. */
+  deployment?: RouteDeployment;
 }
 
 export interface ModelInfo {
@@ -57,6 +67,9 @@ export interface ModelInfo {
   /** Image generation routes: the sizes and the largest `n` they accept. */
   image_sizes?: string[];
   max_images?: number;
+  /** Balanced routes: how a deployment is chosen, and each deployment's state and traffic. */
+  routing_strategy?: RoutingStrategy;
+  deployments?: DeploymentStatus[];
 }
 
 const HOW_TO_ADD =
@@ -76,6 +89,8 @@ function howToAdd(capability: Capability): string {
 /** Model ids and aliases to routes; the one place that knows which provider serves which model. */
 export class ModelRegistry {
   private readonly routes = new Map<string, ModelRoute>();
+  /** The minute counts of deployments with no rpm/tpm on a route that does not rank by them: this instance's alone. */
+  private readonly localUsage = new LocalDeploymentUsage();
   private readonly byName = new Map<string, ModelRoute>();
   private readonly created = Math.floor(Date.now() / 1000);
   /** Stored model state, cached: read on every request, written only by management calls. */
@@ -89,6 +104,8 @@ export class ModelRegistry {
     private readonly state: ModelStateRepository,
     private readonly breakerState: (providerId: string) => BreakerState = () => 'closed',
     private readonly health: RouteHealth = RouteHealth.enginesOnly(),
+    /** The per-minute counters of deployments' rpm and tpm (shared through Redis in team mode). */
+    private readonly usage: DeploymentUsage = new LocalDeploymentUsage(),
   ) {
     for (const model of models) this.add(model);
   }
@@ -106,13 +123,15 @@ export class ModelRegistry {
 
   /** Adds (or replaces) a route at run time, e.g. for a model file that was just downloaded. Returns false when its provider does not exist. */
   add(model: ModelConfig): boolean {
-    const provider = this.providers.get(model.provider);
-    if (!provider) return false;
+    const served = routeProviders(model);
+    const providers = served.map((entry) => this.providers.get(entry.provider));
+    const provider = providers[0];
+    if (!provider || providers.some((each) => each === undefined)) return false;
     const route: ModelRoute = {
       id: model.id,
       aliases: model.aliases ?? [],
       provider,
-      upstreamModel: model.upstream_model ?? model.id,
+      upstreamModel: served[0]!.upstreamModel,
       capabilities: new Set(model.capabilities),
       pricing: model.pricing,
       fallbacks: model.fallbacks ?? [],
@@ -124,17 +143,52 @@ export class ModelRegistry {
       fineTuned: model.id.startsWith('ft:'),
       cache: model.cache,
     };
+    if (model.deployments) route.deployments = this.deploymentsOf(route, model, providers as ProviderInstance[]);
     if (this.routes.has(route.id)) this.remove(route.id);
     this.routes.set(route.id, route);
     for (const name of [route.id, ...route.aliases]) if (!this.byName.has(name)) this.byName.set(name, route);
     return true;
   }
 
+  private deploymentsOf(
+    route: ModelRoute,
+    model: ModelConfig,
+    providers: ProviderInstance[],
+  ): DeploymentSet<ModelRoute> {
+    const named = model.routing_strategy ?? 'weighted';
+    const strategy = ROUTING_STRATEGY_ALIASES[named] ?? (named as RoutingStrategy);
+    const ids = new Set<string>();
+    const members = (model.deployments ?? []).map((config, index): DeploymentMember<ModelRoute> => {
+      let id = `${config.provider}/${config.upstream_model ?? model.id}`;
+      for (let n = 2; ids.has(id); n++) id = `${config.provider}/${config.upstream_model ?? model.id}#${n}`;
+      ids.add(id);
+      // Only what limits or ranks by the minute's usage is counted where every instance sees it (Redis in team mode).
+      const shared = strategy === 'usage_based' || config.rpm !== undefined || config.tpm !== undefined;
+      const usage = shared ? this.usage : this.localUsage;
+      const deployment = new RouteDeployment(model.id, id, providers[index]!, config, usage);
+      const served: ModelRoute = { ...route, provider: deployment.provider, upstreamModel: deployment.upstreamModel };
+      served.deployment = deployment;
+      return { deployment, route: served };
+    });
+    return new DeploymentSet(strategy, members, (providerId) => this.breakerState(providerId) === 'open');
+  }
+
   /** A provider's instance was replaced (edited in Settings): every route on it, whoever added it, calls the new one. */
   rebindProvider(providerId: string): void {
     const provider = this.providers.get(providerId);
     if (!provider) return;
-    for (const route of this.routes.values()) if (route.provider.id === providerId) route.provider = provider;
+    for (const route of this.routes.values()) {
+      if (route.provider.id === providerId) route.provider = provider;
+      for (const member of route.deployments?.members ?? [])
+        if (member.deployment.provider.id === providerId) member.deployment.provider = member.route.provider = provider;
+    }
+  }
+
+  /** Every deployment of every balanced route, for /metrics. */
+  deployments(): { route: ModelRoute; deployment: RouteDeployment }[] {
+    return this.all().flatMap((route) =>
+      (route.deployments?.members ?? []).map((member) => ({ route, deployment: member.deployment })),
+    );
   }
 
   /** Removes a route added at run time (a deleted model file); its aliases go with it. */
@@ -241,6 +295,7 @@ export class ModelRegistry {
   info(route: ModelRoute): ModelInfo {
     const stored = this.stateOf(route.id);
     const status = route.provider.modelStatus?.(route.upstreamModel) ?? route.provider.status();
+    const deployments = route.deployments?.members.map((member) => this.deploymentStatus(member.deployment));
     const health = this.health.route(route);
     const refused = cannotServe(health) && status.state !== 'unavailable';
     return {
@@ -270,6 +325,32 @@ export class ModelRegistry {
       ...(route.capabilities.has('image_generation')
         ? { image_sizes: route.imageSizes ?? DEFAULT_IMAGE_SIZES, max_images: route.maxImages ?? DEFAULT_MAX_IMAGES }
         : {}),
+      ...(route.deployments && deployments ? { routing_strategy: route.deployments.strategy, deployments } : {}),
+    };
+  }
+
+  private deploymentStatus(deployment: RouteDeployment): DeploymentStatus {
+    const minute = deployment.minuteUsage();
+    const latency = deployment.latencyMs();
+    return {
+      id: deployment.id,
+      provider: deployment.provider.id,
+      upstream_model: deployment.upstreamModel,
+      weight: deployment.weight,
+      ...(deployment.rpm !== undefined ? { rpm: deployment.rpm } : {}),
+      ...(deployment.tpm !== undefined ? { tpm: deployment.tpm } : {}),
+      tags: [...deployment.tags],
+      health: this.health.route(deployment),
+      breaker_state: this.breakerState(deployment.provider.id),
+      cooldown_seconds: deployment.coolingSeconds(),
+      in_flight: deployment.inFlight,
+      requests: deployment.requests,
+      errors: deployment.errors,
+      latency_ms: latency === undefined ? null : Math.round(latency * 10) / 10,
+      tokens: deployment.tokens,
+      spend: Math.round(deployment.spend * 1e8) / 1e8,
+      minute_requests: minute.requests,
+      minute_tokens: minute.tokens,
     };
   }
 

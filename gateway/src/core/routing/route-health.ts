@@ -3,6 +3,12 @@ import type { EngineStatus, ProviderInstance } from '../../providers/contracts/p
 import type { Health } from '../../wire/health-schema.js';
 import type { BreakerSnapshot } from './circuit-breaker.js';
 
+/** What serves a route: a provider and the model name it is sent. */
+interface ServedBy {
+  provider: ProviderInstance;
+  upstreamModel: string;
+}
+
 export interface RouteHealthSources {
   breaker(providerId: string): BreakerSnapshot;
   /** Whether a request to the provider has succeeded on this instance. */
@@ -68,7 +74,7 @@ export class RouteHealth {
    */
   capability(
     capability: Capability,
-    routes: { id: string; provider: ProviderInstance; upstreamModel: string }[],
+    routes: (ServedBy & { id: string; deployments?: { members: readonly { deployment: ServedBy }[] } })[],
   ): Health {
     const verdicts = routes.map((route) => ({ route, health: this.route(route) }));
     const serving = verdicts.find((verdict) => !cannotServe(verdict.health));
@@ -78,8 +84,17 @@ export class RouteHealth {
     return { state: first.health.state, reason: `${first.route.id}: ${first.health.reason ?? first.health.state}` };
   }
 
-  /** A route's health: its provider's, with the state of the route's own model on a provider that loads models one by one. */
-  route(route: { provider: ProviderInstance; upstreamModel: string }): Health {
+  /**
+   * A route's health: its provider's, with the state of the route's own model on a provider that
+   * loads models one by one. A balanced route's is its first deployment that can serve, else its first's.
+   */
+  route(route: ServedBy & { deployments?: { members: readonly { deployment: ServedBy }[] } }): Health {
+    if (!route.deployments) return this.servedBy(route);
+    const verdicts = route.deployments.members.map((member) => this.servedBy(member.deployment));
+    return verdicts.find((health) => !cannotServe(health)) ?? verdicts[0] ?? this.servedBy(route);
+  }
+
+  private servedBy(route: ServedBy): Health {
     const own = route.provider.status();
     return this.provider(
       route.provider,

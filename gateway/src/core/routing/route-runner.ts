@@ -4,6 +4,7 @@ import type { Capability } from '../../providers/contracts/capability.js';
 import type { ProviderCapabilities } from '../../providers/contracts/provider-instance.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ModelRegistry, ModelRoute } from './model-registry.js';
+import type { DeploymentSet } from './deployment-set.js';
 import { toGatewayError } from '../errors/provider-error-mapping.js';
 import { OPERATION_BY_CAPABILITY, type GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { BreakerPermit } from './circuit-breaker.js';
@@ -24,6 +25,9 @@ export interface RouteRunnerSettings {
 }
 
 const MAX_BACKOFF_MS = 2_000;
+
+/** Reads a request's sticky key (undefined: none), asked only on a balanced route. */
+export type StickyKey = () => string | undefined;
 
 /** A capability a provider offers, by the name core looks it up with. */
 export type ProviderCapability = keyof ProviderCapabilities;
@@ -56,6 +60,8 @@ export class RouteRunner {
    * attempt's signal and the candidate route. A candidate whose provider lacks the capability is a 400. `routeCapability`
    * is what the route serves (for fallbacks and metrics) when it differs: a vision route read by OCR.
    * `attributes` go on the call's GenAI span (the request's parameters: temperature, max tokens).
+   * `stickyKey` reads what keeps a balanced route on one deployment (the request's `user` or
+   * X-Switchyard-Sticky-Key), only when the route is balanced.
    */
   invoke<K extends ProviderCapability, T>(
     first: ModelRoute,
@@ -64,6 +70,7 @@ export class RouteRunner {
     call: (provider: ProviderOf<K>, model: string, signal: AbortSignal, route: ModelRoute) => Promise<T>,
     routeCapability: Capability = capability as Capability,
     attributes?: SpanAttributes,
+    stickyKey?: StickyKey,
   ): Promise<{ value: T; route: ModelRoute }> {
     return this.run(
       first,
@@ -72,6 +79,7 @@ export class RouteRunner {
       (candidate, attemptSignal) =>
         call(providerFor(candidate, capability), candidate.upstreamModel, attemptSignal, candidate),
       attributes,
+      stickyKey,
     );
   }
 
@@ -86,6 +94,7 @@ export class RouteRunner {
     signal: AbortSignal,
     call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
     attributes: SpanAttributes = {},
+    stickyKey?: StickyKey,
   ): Promise<{ value: T; route: ModelRoute }> {
     const deadline = new RequestDeadline(first.deadlineMs ?? this.settings.deadlineMs, signal);
     const started = performance.now();
@@ -96,7 +105,7 @@ export class RouteRunner {
     const span = this.tracing?.start(`${operation} ${first.id}`, attributes, 'client');
     const isOperation = span !== undefined && (span.trace.operation ??= span) === span;
     try {
-      const runCandidates = () => this.runCandidates(first, capability, signal, deadline, call, tried, span);
+      const runCandidates = () => this.runCandidates(first, capability, signal, deadline, call, tried, span, stickyKey);
       const result = await (this.tracing ? this.tracing.within(span, runCandidates) : runCandidates());
       this.observe(capability, first, result.route.provider.id, result.route.id, started, undefined);
       if (span) {
@@ -141,6 +150,7 @@ export class RouteRunner {
     call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
     tried: { provider: string },
     span: TraceSpan | undefined,
+    stickyKey: StickyKey | undefined,
   ): Promise<{ value: T; route: ModelRoute }> {
     const candidates: (ModelRoute | string)[] = [first, ...first.fallbacks];
     let lastError: GatewayError | undefined;
@@ -157,6 +167,32 @@ export class RouteRunner {
             'switchyard.provider.id': route.provider.id,
             'error.type': lastError?.code ?? 'unknown',
           });
+      }
+      if (route.deployments) {
+        try {
+          return await this.runDeployments(
+            route,
+            route.deployments,
+            clientSignal,
+            deadline,
+            call,
+            tried,
+            span,
+            stickyKey,
+          );
+        } catch (error) {
+          if (clientSignal.aborted)
+            throw toGatewayError(new ProviderError('aborted', 'the client closed the request'), tried.provider);
+          if (deadline.expired) throw deadline.error();
+          lastError = error instanceof GatewayError ? error : toGatewayError(error, tried.provider);
+          if (!this.mayFallBack(error)) throw lastError;
+          if (candidates.length > 1)
+            this.logger.warn(
+              { model: route.id, code: lastError.code },
+              'no deployment served; trying the next fallback',
+            );
+          continue;
+        }
       }
       const admission = this.breakers.for(route.provider.id).admit();
       if (!admission.admitted) {
@@ -189,6 +225,61 @@ export class RouteRunner {
     );
   }
 
+  /**
+   * A balanced route: its deployments in the strategy's order, each tried once (the last with the
+   * route's retries), so a retry moves to another deployment before a fallback moves to another
+   * model. A deployment whose breaker refuses, or that is at its rpm/tpm on every instance, is passed.
+   */
+  private async runDeployments<T>(
+    route: ModelRoute,
+    deployments: DeploymentSet<ModelRoute>,
+    clientSignal: AbortSignal,
+    deadline: RequestDeadline,
+    call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
+    tried: { provider: string },
+    span: TraceSpan | undefined,
+    stickyKey: StickyKey | undefined,
+  ): Promise<{ value: T; route: ModelRoute }> {
+    const order = deployments.rank(stickyKey?.());
+    let lastError: unknown;
+    for (let index = 0; index < order.length; index++) {
+      const { deployment, route: served } = order[index]!;
+      const admission = this.breakers.for(deployment.provider.id).admit();
+      if (!admission.admitted) continue;
+      if (!(await deployment.claim())) {
+        admission.permit.released();
+        continue;
+      }
+      tried.provider = deployment.provider.id;
+      if (span) {
+        span.set('gen_ai.provider.name', genAiProviderName(deployment.provider.type));
+        span.set('switchyard.provider.id', deployment.provider.id);
+        span.set('switchyard.deployment', deployment.id);
+      }
+      const started = performance.now();
+      deployment.started();
+      try {
+        const value =
+          index === order.length - 1
+            ? await this.runWithRetries(served, deadline.signal, call, span)
+            : await this.runOnce(served, deadline.signal, call);
+        admission.permit.succeeded();
+        deployment.finished(performance.now() - started, undefined);
+        return { value, route: served };
+      } catch (error) {
+        settle(admission.permit, error, deadline.expired && !clientSignal.aborted);
+        deployment.finished(performance.now() - started, error ?? new Error('failed'));
+        if (deadline.signal.aborted || !this.mayFallBack(error)) throw error;
+        lastError = error;
+        span?.event('deployment_failed', {
+          'switchyard.deployment': deployment.id,
+          'error.type': error instanceof ProviderError ? (error.code ?? error.kind) : 'unknown',
+        });
+      }
+    }
+    throw lastError ?? noDeploymentAvailable(route);
+  }
+
   private tryResolve(name: string, capability: Capability): ModelRoute | undefined {
     try {
       return this.registry.resolve(name, capability);
@@ -216,6 +307,15 @@ export class RouteRunner {
         { retryAfter: 30 },
       );
     }
+  }
+
+  private runOnce<T>(
+    route: ModelRoute,
+    signal: AbortSignal,
+    call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    this.assertEngineUp(route);
+    return call(route, signal);
   }
 
   private async runWithRetries<T>(
@@ -250,7 +350,12 @@ export class RouteRunner {
   }
 
   private mayFallBack(error: unknown): boolean {
-    if (error instanceof GatewayError) return error.code === 'engine_warming_up' || error.code === 'engine_unavailable';
+    if (error instanceof GatewayError)
+      return (
+        error.code === 'engine_warming_up' ||
+        error.code === 'engine_unavailable' ||
+        error.code === 'no_deployment_available'
+      );
     return (
       error instanceof ProviderError &&
       (error.retryable || error.kind === 'unavailable' || error.kind === 'upstream_auth')
@@ -287,6 +392,17 @@ function circuitOpen(route: ModelRoute, retryAfterSeconds: number): GatewayError
     'provider_circuit_open',
     `The provider "${route.provider.id}" (serving "${route.id}") failed repeatedly and is paused; the gateway tries it again in ${retryAfterSeconds} s. See GET /status for its breaker state.`,
     { retryAfter: retryAfterSeconds },
+  );
+}
+
+function noDeploymentAvailable(route: ModelRoute): GatewayError {
+  const members = route.deployments?.members ?? [];
+  const cooling = members.map((member) => member.deployment.coolingSeconds()).filter((seconds) => seconds > 0);
+  return new GatewayError(
+    503,
+    'no_deployment_available',
+    `No deployment of "${route.id}" can take a request now: each has its circuit breaker open, is cooling down after a 429, or is at its rpm/tpm this minute. GET /models shows each deployment's state.`,
+    { retryAfter: cooling.length > 0 ? Math.min(...cooling) : 1 },
   );
 }
 

@@ -1,5 +1,6 @@
 import type { ModelConfig, ProviderConfig } from '../../config/config-schema.js';
 import type { GatewayOptions } from '../../config/gateway-options.js';
+import { routeProviders, routeShapeProblem } from '../../config/route-providers.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ProviderBreakers } from '../routing/provider-breakers.js';
 import type { RouteHealth } from '../routing/route-health.js';
@@ -249,7 +250,7 @@ export class SettingsService {
         param: 'id',
       });
     const candidates = this.listRoutes().filter(
-      (route) => route.provider === providerId && (modelId === undefined || route.id === modelId),
+      (route) => usesProvider(route, providerId) && (modelId === undefined || route.id === modelId),
     );
     if (modelId !== undefined && candidates.length === 0)
       throw new GatewayError(400, 'model_not_found', `The provider "${providerId}" serves no route "${modelId}".`, {
@@ -262,7 +263,7 @@ export class SettingsService {
           provider.capabilities[capability as 'chat' | 'completions' | 'embeddings'],
       );
       if (route)
-        return checkProvider(provider, { id: route.id, upstreamModel: route.upstream_model ?? route.id, capability });
+        return checkProvider(provider, { id: route.id, upstreamModel: upstreamModelOn(route, providerId), capability });
     }
     const testModel = this.effectiveProviders.get(providerId)?.config.test_model;
     if (typeof testModel === 'string' && testModel) {
@@ -297,14 +298,16 @@ export class SettingsService {
       throw new GatewayError(400, 'invalid_route_id', `A route id may not start with "${RESERVED_ID_PREFIX}".`, {
         param: 'id',
       });
-    if (!this.running.has(route.provider)) {
-      throw new GatewayError(
-        400,
-        'provider_not_found',
-        `No provider "${route.provider}". Providers: ${this.running.ids().join(', ') || 'none'}.`,
-        { param: 'provider' },
-      );
-    }
+    const shape = routeShapeProblem(route);
+    if (shape) throw new GatewayError(422, 'invalid_route', `Invalid route: ${shape.message}.`, { param: shape.field });
+    for (const provider of routeProviders(route))
+      if (!this.running.has(provider.provider))
+        throw new GatewayError(
+          400,
+          'provider_not_found',
+          `No provider "${provider.provider}". Providers: ${this.running.ids().join(', ') || 'none'}.`,
+          { param: provider.field },
+        );
     for (const name of route.aliases ?? []) {
       const owner = [...this.routes.values()].find(
         (other) => other.id !== route.id && (other.id === name || other.aliases?.includes(name)),
@@ -465,7 +468,7 @@ export class SettingsService {
 
   private routesOf(providerId: string): string[] {
     return this.listRoutes()
-      .filter((route) => route.provider === providerId)
+      .filter((route) => usesProvider(route, providerId))
       .map((route) => route.id);
   }
 
@@ -474,4 +477,13 @@ export class SettingsService {
       param: 'id',
     });
   }
+}
+
+/** The model name a route sends to `providerId` (its deployment's on a balanced route). */
+function upstreamModelOn(route: ModelConfig, providerId: string): string {
+  return routeProviders(route).find((provider) => provider.provider === providerId)?.upstreamModel ?? route.id;
+}
+
+function usesProvider(route: ModelConfig, providerId: string): boolean {
+  return routeProviders(route).some((provider) => provider.provider === providerId);
 }

@@ -19,6 +19,7 @@ import type { SettingsService } from '../settings/settings-service.js';
 import type { McpService } from '../mcp/mcp-service.js';
 import { shareConfigReloads } from './shared-config-reloads.js';
 import { shareRequestLog } from './shared-request-log.js';
+import { RedisDeploymentUsage } from './redis-deployment-usage.js';
 
 export interface TeamModeSettings {
   redisUrl: string;
@@ -102,6 +103,15 @@ export class TeamMode {
   spendReservations(storedSpend: (keyId: string) => Promise<CommittedSpend>): RedisSpendReservations {
     this.reservations = new RedisSpendReservations(this.redis, storedSpend);
     return this.reservations;
+  }
+
+  /** The per-minute counters of balanced routes' deployments, shared by every instance. */
+  deploymentUsage(): RedisDeploymentUsage {
+    return new RedisDeploymentUsage(this.redis, (error) =>
+      this.lostRedis("team mode: could not count a deployment's usage in Redis; counting on this instance alone", {
+        err: error,
+      }),
+    );
   }
 
   /** Announces this instance's changes and follows the others'. */

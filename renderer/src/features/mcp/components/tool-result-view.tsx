@@ -6,7 +6,6 @@ const OUTCOME_LABEL: Record<McpToolResult['outcome'], string> = {
   timeout: 'timed out',
   cancelled: 'cancelled',
   failed: 'failed',
-  refused: 'refused',
 };
 
 /** A block's text when it has one; any other block (an image, a resource) as its JSON. */

@@ -9,6 +9,7 @@ import type { Capability, GatewayModel } from '../../../lib/gateway-types';
 import { modelsQueryOptions } from '../../../lib/models-query';
 import { FineTuneActions } from './fine-tune-actions';
 import { ModelState } from './model-state';
+import { DeploymentList } from './deployment-list';
 import { LocalModelsSection } from '../../../components/local-models/components/local-models-section';
 import { CellText } from '../../../components/cell-text';
 import { ModelDownloadOffer } from '../../../components/local-models/components/model-download-offer';
@@ -64,7 +65,12 @@ function modelColumns(currency: string, isOwner: boolean, unknown: boolean): Col
     {
       header: 'Provider',
       className: 'mono',
-      cell: (m) => <CellText text={m.provider} className="cell-text-narrow" />,
+      cell: (m) =>
+        m.deployments ? (
+          <DeploymentList model={m} currency={currency} />
+        ) : (
+          <CellText text={m.provider} className="cell-text-narrow" />
+        ),
     },
     { header: 'State', cell: (m) => <ModelState model={m} unknown={unknown} /> },
     { header: 'Pricing', className: 'small', cell: (m) => <Pricing pricing={m.pricing} currency={currency} /> },

@@ -45,11 +45,14 @@ export function RouteFormDialog({ editing, providers, onClose }: Props) {
       id: _id,
       ...kept
     } = editing ?? { source: 'console', in_config: false, id: '' };
+    // A balanced route keeps its deployments (edited in the config file or through the Settings API).
+    const serving = editing?.deployments
+      ? {}
+      : { provider, ...(upstream.trim() ? { upstream_model: upstream.trim() } : { upstream_model: undefined }) };
     const route = {
       ...kept,
-      provider,
+      ...serving,
       capabilities,
-      ...(upstream.trim() ? { upstream_model: upstream.trim() } : { upstream_model: undefined }),
       aliases: splitList(aliases),
       fallbacks: splitList(fallbacks),
     };
@@ -76,27 +79,35 @@ export function RouteFormDialog({ editing, providers, onClose }: Props) {
             autoFocus={!editing}
           />
         </label>
-        <div className="two-col">
-          <label className="field">
-            <span>Provider</span>
-            <select className="select" value={provider} onChange={(e) => setProvider(e.target.value)}>
-              {providers.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.id} ({p.type})
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span>Upstream model</span>
-            <input
-              className="input mono"
-              value={upstream}
-              placeholder="same as the id"
-              onChange={(e) => setUpstream(e.target.value)}
-            />
-          </label>
-        </div>
+        {editing?.deployments ? (
+          <p className="small muted" data-testid="route-deployments">
+            Balanced over {editing.deployments.map((deployment) => deployment.provider).join(', ')} (
+            {editing.routing_strategy ?? 'weighted'}); its deployments are edited in the config file or with PUT
+            /settings/routes/{editing.id}.
+          </p>
+        ) : (
+          <div className="two-col">
+            <label className="field">
+              <span>Provider</span>
+              <select className="select" value={provider} onChange={(e) => setProvider(e.target.value)}>
+                {providers.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.id} ({p.type})
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="field">
+              <span>Upstream model</span>
+              <input
+                className="input mono"
+                value={upstream}
+                placeholder="same as the id"
+                onChange={(e) => setUpstream(e.target.value)}
+              />
+            </label>
+          </div>
+        )}
         <fieldset className="field capability-picker">
           <legend>Capabilities</legend>
           <div className="row">

@@ -43,8 +43,12 @@ function routeColumns(configPath: string | null, actions: RouteActions): Column<
       className: 'mono cell-wrap',
       cell: (route) => (
         <>
-          {route.provider}
-          <div className="faint small">{route.upstream_model ?? route.id}</div>
+          {route.deployments ? route.deployments.map((deployment) => deployment.provider).join(', ') : route.provider}
+          <div className="faint small">
+            {route.deployments
+              ? `${route.deployments.length} deployments · ${route.routing_strategy ?? 'weighted'}`
+              : (route.upstream_model ?? route.id)}
+          </div>
         </>
       ),
     },

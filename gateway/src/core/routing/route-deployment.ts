@@ -1,0 +1,119 @@
+import type { DeploymentConfig } from '../../wire/model-route-schema.js';
+import type { ProviderInstance } from '../../providers/contracts/provider-instance.js';
+import { ProviderError } from '../../providers/_shared/provider-error.js';
+import type { DeploymentUsage, MinuteUsage } from './deployment-usage.js';
+
+/** How long a deployment that answered 429 without Retry-After is skipped. */
+export const DEFAULT_COOLDOWN_MS = 5_000;
+/** The latency window of `lowest_latency`: the mean of a deployment's last requests. */
+const LATENCY_WINDOW = 32;
+
+/**
+ * One deployment of a balanced route (a provider and the model name it is sent) with what routing
+ * reads of it: requests in flight, recent latency, a 429 cool-down and this minute's usage, and the
+ * totals the Models page and /metrics show. `route` is the ModelRoute a request it serves runs on.
+ */
+export class RouteDeployment {
+  /** `<provider>/<upstream_model>`, unique within the route. */
+  readonly id: string;
+  /** The usage counters' key: route and deployment. */
+  readonly key: string;
+  readonly upstreamModel: string;
+  readonly weight: number;
+  readonly rpm: number | undefined;
+  readonly tpm: number | undefined;
+  readonly tags: readonly string[];
+  inFlight = 0;
+  requests = 0;
+  errors = 0;
+  tokens = 0;
+  spend = 0;
+  private coolUntil = 0;
+  private readonly latencies = new Float64Array(LATENCY_WINDOW);
+  private latencyCount = 0;
+  private latencySum = 0;
+
+  constructor(
+    routeId: string,
+    id: string,
+    public provider: ProviderInstance,
+    config: DeploymentConfig,
+    private readonly usage: DeploymentUsage,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.id = id;
+    this.key = `${routeId}\u0000${id}`;
+    this.upstreamModel = config.upstream_model ?? routeId;
+    this.weight = config.weight ?? 1;
+    this.rpm = config.rpm;
+    this.tpm = config.tpm;
+    this.tags = config.tags ?? [];
+  }
+
+  /** Whether routing may send it a request now: not cooling down after a 429, and under its rpm/tpm this minute. */
+  available(): boolean {
+    if (this.coolUntil > 0 && this.now() < this.coolUntil) return false;
+    const used = this.usage.used(this.key);
+    return !(
+      (this.rpm !== undefined && used.requests >= this.rpm) ||
+      (this.tpm !== undefined && used.tokens >= this.tpm)
+    );
+  }
+
+  /** Counts a request against the rpm/tpm shared by every instance; false when another took the last slot of the minute. */
+  claim(): boolean | Promise<boolean> {
+    return this.usage.claim(this.key, this.rpm, this.tpm);
+  }
+
+  minuteUsage(): MinuteUsage {
+    return this.usage.used(this.key);
+  }
+
+  /** The fuller of its rpm and tpm this minute (0 to 1); its token count when it has no limits. */
+  load(): number {
+    const used = this.usage.used(this.key);
+    if (this.rpm === undefined && this.tpm === undefined) return used.tokens;
+    return Math.max(
+      this.rpm === undefined ? 0 : used.requests / this.rpm,
+      this.tpm === undefined ? 0 : used.tokens / this.tpm,
+    );
+  }
+
+  /** Mean latency over the window, or undefined before its first answer (tried first by `lowest_latency`). */
+  latencyMs(): number | undefined {
+    return this.latencyCount === 0 ? undefined : this.latencySum / Math.min(this.latencyCount, LATENCY_WINDOW);
+  }
+
+  coolingSeconds(): number {
+    const left = this.coolUntil - this.now();
+    return left > 0 ? Math.ceil(left / 1000) : 0;
+  }
+
+  started(): void {
+    this.inFlight++;
+    this.requests++;
+  }
+
+  /** An attempt ended: its latency joins the window when it answered; a 429 starts the cool-down (Retry-After, else 5 s). */
+  finished(ms: number, error: unknown): void {
+    this.inFlight--;
+    if (error === undefined) {
+      const slot = this.latencyCount % LATENCY_WINDOW;
+      if (this.latencyCount >= LATENCY_WINDOW) this.latencySum -= this.latencies[slot]!;
+      this.latencies[slot] = ms;
+      this.latencySum += ms;
+      this.latencyCount++;
+      return;
+    }
+    this.errors++;
+    if (error instanceof ProviderError && error.kind === 'rate_limited')
+      this.coolUntil = this.now() + (error.retryAfter !== undefined ? error.retryAfter * 1000 : DEFAULT_COOLDOWN_MS);
+  }
+
+  /** What a request it served used, at the route's prices. */
+  charged(tokens: number, cost: number): void {
+    this.tokens += tokens;
+    this.spend += cost;
+    this.usage.addTokens(this.key, tokens);
+  }
+}
