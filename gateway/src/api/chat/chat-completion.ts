@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { newId } from '../../core/ids/ids.js';
+import type { IdGenerator } from '../../core/ids/id-generator.js';
 import type { ChatOutcome, ChatTurn } from '../../core/chat/chat-service.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { ChatMessage, ContentPart, ToolCall } from '../../wire/chat-message-schemas.js';
@@ -73,8 +73,9 @@ export function chatCompletionAnswer(
   reply: FastifyReply,
   body: ChatBodyType,
   outcome: ChatOutcome,
+  ids: IdGenerator,
 ) {
-  const id = newId('chatcmpl-');
+  const id = ids.id('chatcmpl-');
   const created = Math.floor(Date.now() / 1000);
   const served = outcome.route;
   if (outcome.kind === 'json') {
