@@ -9,9 +9,16 @@ const MAX_STATUS_MESSAGE_CHARS = 500;
 
 type SpanEvent = NonNullable<RecordedSpan['events']>[number];
 
+const TIME_ORIGIN = performance.timeOrigin;
+
 /** Milliseconds kept to the microsecond: the log's JSON stays short. */
 function micro(ms: number): number {
   return Math.round(ms * 1000) / 1000;
+}
+
+/** Whole microseconds: small integers, which an object holds in place where a fraction is an object of its own. */
+function micros(ms: number): number {
+  return Math.round(ms * 1000);
 }
 
 /**
@@ -23,6 +30,9 @@ function micro(ms: number): number {
 export class TraceSpan implements StageSpan, RecordedSpan {
   private readonly ordinal: number;
   private id: string | undefined;
+  /** Microseconds from the trace's origin. */
+  private readonly start: number;
+  /** Microseconds, or -1 until it ends. */
   private duration = -1;
   private state: RecordedSpan['status'] = 'unset';
   private message: string | undefined;
@@ -35,9 +45,10 @@ export class TraceSpan implements StageSpan, RecordedSpan {
     readonly parent: TraceSpan | undefined,
     readonly attributes: SpanAttributes,
     /** When it began (`performance.now()`), if before now. */
-    private readonly startedAt = performance.now(),
+    startedAt = performance.now(),
   ) {
     this.ordinal = trace.nextOrdinal();
+    this.start = micros(startedAt - trace.origin);
   }
 
   get trace_id(): string {
@@ -53,11 +64,11 @@ export class TraceSpan implements StageSpan, RecordedSpan {
   }
 
   get start_time_ms(): number {
-    return micro(performance.timeOrigin + this.startedAt);
+    return micro(TIME_ORIGIN + this.trace.origin + this.start / 1000);
   }
 
   get duration_ms(): number {
-    return this.duration;
+    return this.duration < 0 ? -1 : this.duration / 1000;
   }
 
   get status(): RecordedSpan['status'] {
@@ -87,7 +98,7 @@ export class TraceSpan implements StageSpan, RecordedSpan {
   event(name: string, attributes?: SpanAttributes): void {
     (this.eventList ??= []).push({
       name,
-      time_ms: micro(performance.timeOrigin + performance.now()),
+      time_ms: micro(TIME_ORIGIN + performance.now()),
       ...(attributes ? { attributes } : {}),
     });
   }
@@ -114,7 +125,7 @@ export class TraceSpan implements StageSpan, RecordedSpan {
 
   end(): void {
     if (this.ended) return;
-    this.duration = micro(performance.now() - this.startedAt);
+    this.duration = Math.max(0, micros(performance.now() - this.trace.origin) - this.start);
     this.trace.finished(this);
   }
 
@@ -126,7 +137,7 @@ export class TraceSpan implements StageSpan, RecordedSpan {
       name: this.name,
       kind: this.kind,
       start_time_ms: this.start_time_ms,
-      duration_ms: this.duration,
+      duration_ms: this.duration_ms,
       status: this.state,
       ...(this.message !== undefined ? { status_message: this.message } : {}),
       attributes: this.attributes,
@@ -148,6 +159,8 @@ export class RequestTrace {
   /** The model call the request is making at its own level (GatewayTracing.enterCall). */
   call: TraceSpan | undefined;
   private spanCount = 0;
+  /** When the trace began here (`performance.now()`): its spans' times are whole microseconds from it. */
+  readonly origin = performance.now();
 
   constructor(
     readonly traceId: string,
