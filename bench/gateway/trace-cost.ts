@@ -38,23 +38,24 @@ function traceOfRequest(requestId: string): { trace_id: string; spans: RecordedS
   );
   let headers = server.traceparent.length;
   tracing.within(server, () => {
-    const call = tracing.startCall('chat bench-model', {
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.request.model': 'bench-model',
-    })!;
-    call.trace.operation ??= call;
-    const entered = tracing.enterCall(call);
-    call.set('gen_ai.provider.name', 'openai');
-    call.set('switchyard.provider.id', 'up');
-    const post = tracing.start(
-      'POST',
-      { 'http.request.method': 'POST', 'server.address': '127.0.0.1', 'server.port': 9000, 'url.path': '/v1/chat' },
+    const call = tracing.start(
+      'chat bench-model',
+      { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'bench-model' },
       'client',
     )!;
-    headers += post.traceparent.length;
-    post.set('http.response.status_code', 200);
-    post.end();
-    if (entered) tracing.leaveCall(call);
+    call.trace.operation ??= call;
+    call.set('gen_ai.provider.name', 'openai');
+    call.set('switchyard.provider.id', 'up');
+    tracing.within(call, () => {
+      const post = tracing.start(
+        'POST',
+        { 'http.request.method': 'POST', 'server.address': '127.0.0.1', 'server.port': 9000, 'url.path': '/v1/chat' },
+        'client',
+      )!;
+      headers += post.traceparent.length;
+      post.set('http.response.status_code', 200);
+      post.end();
+    });
     call.set('gen_ai.response.model', 'bench-model');
   });
   server.trace.start('usage write', server).end();

@@ -93,13 +93,11 @@ export class RouteRunner {
     const operation = OPERATION_BY_CAPABILITY[capability];
     attributes['gen_ai.operation.name'] = operation;
     attributes['gen_ai.request.model'] = first.id;
-    const tracing = this.tracing;
-    const span = tracing?.startCall(`${operation} ${first.id}`, attributes);
+    const span = this.tracing?.start(`${operation} ${first.id}`, attributes, 'client');
     const isOperation = span !== undefined && (span.trace.operation ??= span) === span;
-    const entered = span !== undefined && tracing?.enterCall(span) === true;
     try {
       const runCandidates = () => this.runCandidates(first, capability, signal, deadline, call, tried, span);
-      const result = await (span && !entered && tracing ? tracing.within(span, runCandidates) : runCandidates());
+      const result = await (this.tracing ? this.tracing.within(span, runCandidates) : runCandidates());
       this.observe(capability, first, result.route.provider.id, result.route.id, started, undefined);
       if (span) {
         span.set('gen_ai.response.model', result.route.id);
@@ -119,7 +117,6 @@ export class RouteRunner {
       span?.end();
       throw error;
     } finally {
-      if (entered) tracing?.leaveCall(span);
       deadline.dispose();
     }
   }

@@ -139,37 +139,10 @@ export class GatewayTracing implements StageTracer {
     return requestTrace.start(name, undefined, attributes, 'server');
   }
 
-  /**
-   * A span under the stage running now (none outside a traced request): at the request's level, the
-   * model call it is making (`enterCall`), if any.
-   */
+  /** A span under the stage running now (none outside a traced request). */
   start(name: string, attributes?: SpanAttributes, kind: 'internal' | 'client' = 'internal'): TraceSpan | undefined {
-    const current = this.current.getStore();
-    if (!current) return undefined;
-    const parent = current.parent === undefined ? (current.trace.call ?? current) : current;
-    return current.trace.start(name, parent, attributes, kind);
-  }
-
-  /** A model call's span, directly under the stage running now. */
-  startCall(name: string, attributes: SpanAttributes): TraceSpan | undefined {
-    const current = this.current.getStore();
-    return current?.trace.start(name, current, attributes, 'client');
-  }
-
-  /**
-   * Makes `call` the parent of the spans the request starts at its own level until `leaveCall`,
-   * without entering the AsyncLocalStorage again (a copy of its context per call): the model call a
-   * request is making is the only one at that level, except when it makes calls side by side, which
-   * is refused here (false) and `within` serves.
-   */
-  enterCall(call: TraceSpan): boolean {
-    if (call.trace.call !== undefined || call.parent?.parent !== undefined) return false;
-    call.trace.call = call;
-    return true;
-  }
-
-  leaveCall(call: TraceSpan): void {
-    if (call.trace.call === call) call.trace.call = undefined;
+    const parent = this.current.getStore();
+    return parent?.trace.start(name, parent, attributes, kind);
   }
 
   /** The stage running now. */

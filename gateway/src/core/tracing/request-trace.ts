@@ -156,8 +156,6 @@ export class RequestTrace {
   dropped = 0;
   /** The request's GenAI operation (its first model call): it ends with the request, which adds the usage. */
   operation: TraceSpan | undefined;
-  /** The model call the request is making at its own level (GatewayTracing.enterCall). */
-  call: TraceSpan | undefined;
   private spanCount = 0;
   /** When the trace began here (`performance.now()`): its spans' times are whole microseconds from it. */
   readonly origin = performance.now();
