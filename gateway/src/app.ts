@@ -31,6 +31,7 @@ import {
   registerRequestFraming,
 } from './http/framework-errors.js';
 import './http/fastify-augment.js';
+import { IdGenerator } from './core/ids/id-generator.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerConsolePage } from './http/console-page.js';
 import { apiRoutes } from './api/index.js';
@@ -52,6 +53,7 @@ const NOT_SPACE = /\S/;
  */
 export async function buildGateway(options: GatewayOptions, extras: BuildExtras = {}): Promise<Gateway> {
   const instanceId = options.server.instanceId ?? generatedInstanceId();
+  const ids = new IdGenerator();
   const app = Fastify({
     logger:
       options.logLevel === 'silent'
@@ -63,7 +65,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
           },
     bodyLimit: options.server.bodyLimitBytes,
     requestIdHeader: false,
-    genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? newRequestId(),
+    genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? newRequestId(ids),
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
@@ -99,6 +101,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     instanceId,
     {
       log: app.log,
+      ids,
       inject: (request) => app.inject(request),
       send: async (request) => {
         const response = await app.inject({ ...request, payloadAsStream: true });
@@ -115,6 +118,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
   const { useCases } = gateway;
   await app.register(apiRoutes, {
     ...useCases,
+    ids,
     uploads: {
       files: useCases.files,
       maxBytes: options.server.bodyLimitBytes,

@@ -47,6 +47,7 @@ import type { FimService } from '../core/fim/fim-service.js';
 import type { ImageGenerationService } from '../core/images/image-generation-service.js';
 import type { LocalModels } from '../core/local-models/local-models.js';
 import type { McpService } from '../core/mcp/mcp-service.js';
+import type { IdGenerator } from '../core/ids/id-generator.js';
 import type { GatewayMetrics } from '../core/metrics/gateway-metrics.js';
 import type { OcrService } from '../core/ocr/ocr-service.js';
 import type { ReplayService } from '../core/request-log/replay-service.js';
@@ -85,6 +86,8 @@ export interface ApiServices {
   conversations: ConversationsService;
   localModels: LocalModels;
   mcp: McpService;
+  /** The answers' ids. */
+  ids: IdGenerator;
   /** Where multipart uploads are received and the limits they are read under. */
   uploads: UploadIntake;
 }
@@ -120,7 +123,7 @@ export const apiRoutes: FastifyPluginAsync<ApiServices> = async (app, services) 
   await app.register(consoleRoutes, { requestLog, replay });
   await app.register(settingsRoutes, { settings });
   await app.register(mcpRoutes, { mcp });
-  await app.register(chatRoutes, { chat, documents });
+  await app.register(chatRoutes, { chat, documents, ids: services.ids });
   await app.register(responsesRoutes, { responses });
   await app.register(completionRoutes, { completions });
   await app.register(fimRoutes, { fim });
@@ -135,7 +138,7 @@ export const apiRoutes: FastifyPluginAsync<ApiServices> = async (app, services) 
   await app.register(batchRoutes, { batches });
   await app.register(mistralBatchJobsRoutes, { batches });
   await app.register(evalsRoutes, { evals });
-  await app.register(agentRoutes, { agents, chat, models });
+  await app.register(agentRoutes, { agents, chat, models, ids: services.ids });
   await app.register(conversationRoutes, { conversations });
   await app.register(localModelsRoutes, { localModels });
 };

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RETRYABLE_STATUSES } from '../core/errors/gateway-error.js';
+import type { IdGenerator } from '../core/ids/id-generator.js';
 import { newOrderedId } from '../core/ids/ids.js';
 
 const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,256}$/;
@@ -15,8 +16,8 @@ export function clientRequestId(header: string | string[] | undefined): string |
  * is keyed by it, and over ids in time order every row of a batch lands on the rightmost page of that
  * key's B-tree instead of a random page each.
  */
-export function newRequestId(): string {
-  return newOrderedId('req_');
+export function newRequestId(ids?: IdGenerator): string {
+  return ids ? ids.orderedId('req_') : newOrderedId('req_');
 }
 
 /** Headers every response carries, errors included (SPEC.md section 4, common response behaviour). */

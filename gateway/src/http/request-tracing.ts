@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { GatewayTracing } from '../core/tracing/gateway-tracing.js';
 import type { TraceSpan } from '../core/tracing/request-trace.js';
+import type { SpanAttributes } from '../providers/contracts/stage-tracer.js';
 import type { RecordedSpan } from '../wire/request-log-entry-schema.js';
 import { routeOf } from './request-context.js';
 
@@ -48,13 +49,12 @@ export function registerRequestTracing(app: FastifyInstance, tracing: GatewayTra
   app.decorateRequest('traceSpan', null);
   app.addHook('onRequest', (request, reply, done) => {
     const route = routeOf(request).url;
+    const attributes: SpanAttributes = { 'http.request.method': request.method };
+    if (route) attributes['http.route'] = route;
+    attributes['switchyard.request.id'] = request.id;
     const span = tracing.startRequest(
       route ? `${request.method} ${route}` : request.method,
-      {
-        'http.request.method': request.method,
-        ...(route ? { 'http.route': route } : {}),
-        'switchyard.request.id': request.id,
-      },
+      attributes,
       headerValue(request, 'traceparent'),
       headerValue(request, 'tracestate'),
     );
@@ -96,15 +96,14 @@ export function endRequestTrace(request: FastifyRequest, status: number): Record
       operation.set('gen_ai.usage.input_tokens', usage.prompt_tokens);
       operation.set('gen_ai.usage.output_tokens', usage.completion_tokens);
     }
-    if (status >= 400 && operation.record.status !== 'error') operation.fail(new Error(`status ${status}`));
+    if (status >= 400 && operation.status !== 'error') operation.fail(new Error(`status ${status}`));
     operation.end();
   }
   server.set('http.response.status_code', status);
   if (request.apiKey) server.set('switchyard.key.id', request.apiKey.id);
   if (usage) server.set('switchyard.cost', usage.cost);
   if (status >= 500) {
-    server.record.status = 'error';
-    server.set('error.type', String(status));
+    server.failWithType(String(status));
   }
   if (trace.dropped > 0) server.set('switchyard.spans.dropped', trace.dropped);
   server.end();

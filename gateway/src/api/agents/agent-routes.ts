@@ -14,6 +14,7 @@ import { AgentToolInput as AgentTool } from '../../wire/agent-tool-schemas.js';
 import type { AgentsService } from '../../core/agents/agents-service.js';
 import type { ChatService } from '../../core/chat/chat-service.js';
 import type { ModelRegistry } from '../../core/routing/model-registry.js';
+import type { IdGenerator } from '../../core/ids/id-generator.js';
 
 const AgentFields = {
   name: NameText(),
@@ -68,7 +69,8 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{
   agents: AgentsService;
   chat: ChatService;
   models: ModelRegistry;
-}> = async (app, { agents, chat, models }) => {
+  ids: IdGenerator;
+}> = async (app, { agents, chat, models, ids }) => {
   app.post(
     '/v1/agents',
     {
@@ -318,7 +320,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{
         request.billing,
         signal,
       );
-      return chatCompletionAnswer(request, reply, body, outcome);
+      return chatCompletionAnswer(request, reply, body, outcome, ids);
     },
   );
 };

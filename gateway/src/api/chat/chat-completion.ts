@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { newId } from '../../core/ids/ids.js';
+import type { IdGenerator } from '../../core/ids/id-generator.js';
 import type { ChatOutcome, ChatTurn } from '../../core/chat/chat-service.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { ChatMessage, ContentPart, ToolCall } from '../../wire/chat-message-schemas.js';
@@ -74,9 +74,10 @@ export function chatCompletionAnswer(
   reply: FastifyReply,
   body: ChatBodyType,
   outcome: ChatOutcome,
+  ids: IdGenerator,
 ) {
   const stamp = outcome.cache?.stamp;
-  const id = stamp?.id ?? newId('chatcmpl-');
+  const id = stamp?.id ?? ids.id('chatcmpl-');
   const created = stamp?.created ?? Math.floor(Date.now() / 1000);
   const served = outcome.route;
   const model = stamp?.model ?? served.id;

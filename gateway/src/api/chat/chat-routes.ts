@@ -7,6 +7,7 @@ import { stickyKey } from '../_shared/sticky-key.js';
 import { ChatBody, ChatCompletion } from './chat-schemas.js';
 import { documentQuestion } from '../documents/document-question.js';
 import type { ChatService } from '../../core/chat/chat-service.js';
+import type { IdGenerator } from '../../core/ids/id-generator.js';
 import type { DocumentService } from '../../core/documents/document-service.js';
 
 /**
@@ -14,10 +15,11 @@ import type { DocumentService } from '../../core/documents/document-service.js';
  * document question answering when the body carries `document` + `question`, a message carries a
  * `document_url` part, or the model is a documents (OCR) model.
  */
-export const chatRoutes: FastifyPluginAsyncTypebox<{ chat: ChatService; documents: DocumentService }> = async (
-  app,
-  { chat, documents },
-) => {
+export const chatRoutes: FastifyPluginAsyncTypebox<{
+  chat: ChatService;
+  documents: DocumentService;
+  ids: IdGenerator;
+}> = async (app, { chat, documents, ids }) => {
   const schema = {
     tags: ['chat'],
     summary: 'Chat completion (stream: true for server-sent chunks); document QnA with document + question',
@@ -51,7 +53,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ chat: ChatService; document
           cache: { keyId: request.apiKey?.id, cacheControl: request.headers['cache-control'] },
           stickyKey: () => stickyKey(request, body),
         });
-        return chatCompletionAnswer(request, reply, body, outcome);
+        return chatCompletionAnswer(request, reply, body, outcome, ids);
       },
     );
   }

@@ -1,5 +1,5 @@
 import type { UsageRecord, UsageRepository } from '../../store/usage-repository.js';
-import { newOrderedId } from '../ids/ids.js';
+import { IdGenerator } from '../ids/id-generator.js';
 import type { UsageJournal } from './usage-journal.js';
 
 /** How long, journal first, the entries wait for their commit (they are in the journal meanwhile). */
@@ -62,6 +62,7 @@ export class UsageLedger {
      * database's commit ('commit': the journal keeps only what the database refuses).
      */
     answerAfter: 'journal' | 'commit' = 'journal',
+    private readonly ids = new IdGenerator(),
   ) {
     this.journalFirst = journal !== undefined && answerAfter === 'journal';
   }
@@ -93,7 +94,7 @@ export class UsageLedger {
    * for the next commit.
    */
   record(entry: UsageRecord): Promise<void> {
-    entry.entry_id ??= newOrderedId('use_');
+    entry.entry_id ??= this.ids.orderedId('use_');
     if (entry.cost > 0) {
       this.recordedDebit += entry.cost;
       if (entry.key_id) this.spentByKey.set(entry.key_id, this.spentBy(entry.key_id) + entry.cost);

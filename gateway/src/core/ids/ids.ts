@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { clockPart } from './id-generator.js';
 
 /**
  * Random hex digits from a version-4 UUID (122 random bits), the cheapest fresh randomness Node has:
@@ -10,22 +11,12 @@ function uuidHex(): string {
   return uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(14, 18) + uuid.slice(19, 23) + uuid.slice(24);
 }
 
-/** Prefixed random ids (`chatcmpl-…`, `batch_req_…`): 32 hex digits, 122 random bits. */
+/**
+ * Prefixed random ids (`batch_req_…`, `msg_…`): 32 hex digits, 122 random bits. What every request
+ * makes (request ids, answer ids, ledger entries, traces) comes from the gateway's IdGenerator instead.
+ */
 export function newId(prefix: string): string {
   return prefix + uuidHex();
-}
-
-/**
- * 12 hex digits of the millisecond, then 3 of the microsecond within it, from a clock that only moves
- * forward within the process (`performance.now()` from the process's wall-clock origin): ids made
- * later in a process sort after, and ids made before this clock (12 hex digits of `Date.now()`)
- * still sort by their millisecond with the new ones.
- */
-function clockPart(): string {
-  const now = performance.timeOrigin + performance.now();
-  const millis = Math.floor(now);
-  const micros = Math.min(999, Math.floor((now - millis) * 1000));
-  return millis.toString(16).padStart(12, '0') + micros.toString(16).padStart(3, '0');
 }
 
 /** 13 random hex digits (52 bits, the version digit skipped): with the 3 microsecond digits, as long as the 16 random characters before. */
@@ -43,12 +34,4 @@ function orderedRandomPart(): string {
  */
 export function newOrderedId(prefix: string): string {
   return prefix + clockPart() + orderedRandomPart();
-}
-
-/**
- * `bytes` (at most 16) random bytes as lower-case hex, from the end of a UUID's hex: OpenTelemetry's
- * trace ids (16: never zero, the UUID's version digit is 4) and the base of a trace's span ids (6).
- */
-export function randomHex(bytes: number): string {
-  return uuidHex().slice(32 - 2 * bytes);
 }

@@ -80,6 +80,7 @@ import { SettingsStore } from '../settings/settings-store.js';
 import { GatewayStatus } from '../status/gateway-status.js';
 import { TeamMode } from '../team/team-mode.js';
 import { GatewayTracing } from '../tracing/gateway-tracing.js';
+import type { IdGenerator } from '../ids/id-generator.js';
 import { AddressPolicy } from '../url-fetch/address-policy.js';
 import { upstreamFileFetcher } from '../url-fetch/fetch-upstream-file.js';
 import { ImageAnalysisService } from '../vision/image-analysis-service.js';
@@ -101,6 +102,8 @@ export interface GatewayLogger {
 /** What composition needs of the Fastify instance it is built for. */
 export interface GatewayHost {
   log: GatewayLogger;
+  /** The ids every request makes (its request id is made by the host). */
+  ids: IdGenerator;
   /** Runs a request through the gateway's own routes without a socket (batch lines). */
   inject(request: InProcessRequest): Promise<InProcessResponse>;
   /** The same, its answer read as it is written (replays time a stream's first frame). */
@@ -184,6 +187,7 @@ export async function composeGateway(
     () => outages.recovered('database', 'database is back: the usage kept during the outage is written'),
     // On PostgreSQL, shared by the instances, an answer waits for its commit, so every instance's reads include it.
     db.dialect === 'sqlite' ? 'journal' : 'commit',
+    host.ids,
   );
   await ledger.load();
   const keys = new KeyService(new KeysRepository(db));
@@ -210,6 +214,7 @@ export async function composeGateway(
     version: options.version,
     instanceId,
     log,
+    ids: host.ids,
     captureContent: () => settings.live().traceContent,
   });
   const providerContext: ProviderPoolContext = {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
 import { parseTraceParent } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -13,7 +13,7 @@ import {
 import { Counter, type Registry } from 'prom-client';
 import type { TraceSampler, TraceSettings } from '../../config/trace-settings.js';
 import type { SpanAttributes, StageSpan, StageTracer } from '../../providers/contracts/stage-tracer.js';
-import { randomHex } from '../ids/ids.js';
+import type { IdGenerator } from '../ids/id-generator.js';
 import { OtlpSpanExport } from './otlp-span-export.js';
 import { RequestTrace, TraceSpan } from './request-trace.js';
 
@@ -29,9 +29,12 @@ export interface GatewayTracingOptions {
   log: { warn(object: object, message: string): void };
   /** Whether message contents go on spans (server.trace_content, live). */
   captureContent: () => boolean;
+  /** Where trace and span ids come from. */
+  ids: IdGenerator;
 }
 
-function samplerOf(setting: TraceSampler): Sampler {
+/** The sampler, or undefined for the default (`parentbased_always_on`), which is decided without the SDK. */
+function samplerOf(setting: TraceSampler): Sampler | undefined {
   switch (setting.kind) {
     case 'always_on':
       return new AlwaysOnSampler();
@@ -40,7 +43,7 @@ function samplerOf(setting: TraceSampler): Sampler {
     case 'traceidratio':
       return new TraceIdRatioBasedSampler(setting.ratio);
     case 'parentbased_always_on':
-      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+      return undefined;
     case 'parentbased_always_off':
       return new ParentBasedSampler({ root: new AlwaysOffSampler() });
     case 'parentbased_traceidratio':
@@ -58,7 +61,7 @@ function samplerOf(setting: TraceSampler): Sampler {
  */
 export class GatewayTracing implements StageTracer {
   private readonly current = new AsyncLocalStorage<TraceSpan>();
-  private readonly sampler: Sampler;
+  private readonly sampler: Sampler | undefined;
   private readonly otlp: OtlpSpanExport | undefined;
   private readonly exportSpan: ((span: TraceSpan) => void) | undefined;
   private readonly dropped: Counter;
@@ -113,18 +116,26 @@ export class GatewayTracing implements StageTracer {
     tracestate: string | undefined,
   ): TraceSpan {
     const parent = traceparent ? parseTraceParent(traceparent) : null;
-    const traceId = parent?.traceId ?? randomHex(16);
-    const context = parent ? trace.setSpanContext(ROOT_CONTEXT, { ...parent, isRemote: true }) : ROOT_CONTEXT;
-    const sampled =
-      this.sampler.shouldSample(context, traceId, name, SpanKind.SERVER, attributes, []).decision ===
-      SamplingDecision.RECORD_AND_SAMPLED;
+    const { ids } = this.options;
+    const traceId = parent?.traceId ?? ids.traceId();
+    const sampled = this.sampler
+      ? this.sampler.shouldSample(
+          parent ? trace.setSpanContext(ROOT_CONTEXT, { ...parent, isRemote: true }) : ROOT_CONTEXT,
+          traceId,
+          name,
+          SpanKind.SERVER,
+          attributes,
+          [],
+        ).decision === SamplingDecision.RECORD_AND_SAMPLED
+      : // parentbased_always_on: the client's decision, else sampled.
+        !parent || (parent.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED;
     const remote = parent
       ? {
           spanId: parent.spanId,
           traceState: tracestate && tracestate.length <= MAX_TRACESTATE_CHARS ? tracestate : undefined,
         }
       : undefined;
-    const requestTrace = new RequestTrace(traceId, sampled, remote, sampled ? this.exportSpan : undefined);
+    const requestTrace = new RequestTrace(traceId, ids.hex(12), sampled, remote, sampled ? this.exportSpan : undefined);
     return requestTrace.start(name, undefined, attributes, 'server');
   }
 

@@ -26,25 +26,24 @@ function hrTime(ms: number): HrTime {
 
 /** A finished span as the SDK's span processors and exporters read it. */
 export function readableSpan(span: TraceSpan, resource: Resource, scope: InstrumentationScope): ReadableSpan {
-  const record = span.record;
   const { trace } = span;
   const traceFlags = trace.sampled ? TraceFlags.SAMPLED : TraceFlags.NONE;
   const traceState = trace.remote?.traceState ? new TraceState(trace.remote.traceState) : undefined;
-  const parentSpanId = record.parent_span_id ?? trace.remote?.spanId;
+  const parentSpanId = span.parent_span_id ?? trace.remote?.spanId;
   return {
-    name: record.name,
-    kind: KINDS[record.kind],
-    spanContext: () => ({ traceId: record.trace_id, spanId: record.span_id, traceFlags, traceState }),
+    name: span.name,
+    kind: KINDS[span.kind],
+    spanContext: () => ({ traceId: span.trace_id, spanId: span.span_id, traceFlags, traceState }),
     parentSpanContext: parentSpanId
-      ? { traceId: record.trace_id, spanId: parentSpanId, traceFlags, isRemote: !record.parent_span_id }
+      ? { traceId: span.trace_id, spanId: parentSpanId, traceFlags, isRemote: !span.parent }
       : undefined,
-    startTime: hrTime(record.start_time_ms),
-    endTime: hrTime(record.start_time_ms + record.duration_ms),
-    duration: hrTime(record.duration_ms),
-    status: { code: STATUSES[record.status], message: record.status_message },
-    attributes: record.attributes,
+    startTime: hrTime(span.start_time_ms),
+    endTime: hrTime(span.start_time_ms + span.duration_ms),
+    duration: hrTime(span.duration_ms),
+    status: { code: STATUSES[span.status], message: span.status_message },
+    attributes: span.attributes,
     links: [],
-    events: (record.events ?? []).map((event) => ({
+    events: (span.events ?? []).map((event) => ({
       name: event.name,
       time: hrTime(event.time_ms),
       attributes: event.attributes,
