@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NameText } from './text-limits.js';
 import { CAPABILITIES } from './capabilities.js';
+import { GuardrailsSchema } from './guardrail-schema.js';
 
 /** A model route as the config file's `models` list and the Settings API write it. */
 
@@ -36,6 +37,8 @@ export const ModelConfigSchema = Type.Object(
     image_sizes: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]+x[0-9]+$' }))),
     max_images: Type.Optional(Type.Integer({ minimum: 1, maximum: 16 })),
     owned_by: Type.Optional(NameText()),
+    /** Checks on this route's input and output (docs/routing.md). */
+    guardrails: Type.Optional(GuardrailsSchema),
   },
   { additionalProperties: false },
 );

@@ -85,6 +85,11 @@ export const Entry = Type.Object({
   ttft_ms: Type.Optional(
     Type.Number({ description: 'A stream: milliseconds from the request to its first token (or first content).' }),
   ),
+  guardrail_flags: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'The guardrails that matched, as `stage:rule:action` (input or output; block, redact or flag).',
+    }),
+  ),
   spans: Type.Optional(
     Type.Array(RecordedSpan, {
       description: "The request's spans within the gateway (its detail only; the list leaves them out).",

@@ -11,6 +11,8 @@ import { batchesOf } from '../../streaming/event-batches.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
 import { checkTurnSchemas, type TurnSchemaFields } from '../json/check-turn-schemas.js';
+import type { GuardrailService } from '../guardrails/guardrail-service.js';
+import { guardChatStream } from '../guardrails/guarded-streams.js';
 import type { GatewayTracing } from '../tracing/gateway-tracing.js';
 import { inputMessages, outputMessages, samplingAttributes } from '../tracing/gen-ai-attributes.js';
 import type { TraceSpan } from '../tracing/request-trace.js';
@@ -46,6 +48,7 @@ export class ChatService {
     private readonly runner: RouteRunner,
     private readonly schemaLimits: ClientSchemaSizeLimits,
     private readonly tracing?: GatewayTracing,
+    private readonly guardrails?: GuardrailService,
   ) {}
 
   /**
@@ -109,18 +112,23 @@ export class ChatService {
    */
   async complete(
     route: ModelRoute,
-    turn: ChatTurn,
+    asked: ChatTurn,
     stream: boolean,
     meter: UsageMeter,
     signal: AbortSignal,
     fields?: TurnSchemaFields,
   ): Promise<ChatOutcome> {
-    await meter.reserveTurn(route, turn);
-    checkTurnSchemas(turn, this.schemaLimits, fields);
+    await meter.reserveTurn(route, asked);
+    checkTurnSchemas(asked, this.schemaLimits, fields);
+    const guardrails = route.guardrails ? this.guardrails : undefined;
+    const turn = guardrails
+      ? { ...asked, messages: await guardrails.checkMessages(route, asked.messages, meter, signal) }
+      : asked;
     const attributes = this.spanAttributes(turn, stream);
     if (!stream) {
-      const { value, route: served } = await this.whole(route, turn, signal, attributes);
-      meter.charge(served, value.usage);
+      const { value: answer, route: served } = await this.whole(route, turn, signal, attributes);
+      meter.charge(served, answer.usage);
+      const value = guardrails ? await guardrails.checkAnswer(route, answer, meter, signal) : answer;
       const operation = this.operationSpan();
       if (operation) {
         operation.set(
@@ -143,7 +151,9 @@ export class ChatService {
     meter.chargeEstimateIfAbandoned(served, estimate);
     const operation = this.operationSpan();
     const trace = operation && new StreamTrace(operation, this.tracing?.captureContent() ?? false);
-    return { kind: 'stream', route: served, batches: metered(batchesOf(events), served, estimate, meter, trace) };
+    const batches = metered(batchesOf(events), served, estimate, meter, trace);
+    const guard = guardrails?.outputStream(route, meter, signal);
+    return { kind: 'stream', route: served, batches: guard ? guardChatStream(batches, guard) : batches };
   }
 
   private whole(route: ModelRoute, turn: ChatTurn, signal: AbortSignal, attributes?: SpanAttributes) {

@@ -9,6 +9,8 @@ import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner } from '../routing/route-runner.js';
+import type { GuardrailService } from '../guardrails/guardrail-service.js';
+import { guardCompletionStream } from '../guardrails/guarded-streams.js';
 
 /** A streamed completion's events with choice indexes over all prompts; the total usage comes last. */
 export type CompletionPiece = Exclude<CompletionStreamEvent, { type: 'usage' }> | { type: 'usage'; usage: TokenUsage };
@@ -35,17 +37,22 @@ export class CompletionService {
   constructor(
     private readonly models: ModelRegistry,
     private readonly runner: RouteRunner,
+    private readonly guardrails?: GuardrailService,
   ) {}
 
   async complete(
     model: string | undefined,
-    prompts: string[],
-    sampling: Sampling,
+    asked: string[],
+    askedSampling: Sampling,
     stream: boolean,
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<CompletionOutcome> {
     const route = this.models.resolveOrDefault(model, 'completions', DEFAULT_CHAT_MODEL);
+    const guardrails = route.guardrails ? this.guardrails : undefined;
+    const { prompts, sampling } = guardrails
+      ? await checkedPrompts(guardrails, route, asked, askedSampling, meter, signal)
+      : { prompts: asked, sampling: askedSampling };
     const perPrompt = sampling.n ?? 1;
     if (!stream) {
       let usage = NO_USAGE;
@@ -61,7 +68,20 @@ export class CompletionService {
           choices.push({ ...choice, index: promptIndex * perPrompt + choice.index });
         meter.charge(served, usage);
       }
-      return { kind: 'json', route: served, choices, usage };
+      if (!guardrails) return { kind: 'json', route: served, choices, usage };
+      const texts = await guardrails.checkTexts(
+        route,
+        'output',
+        choices.map((choice) => choice.text),
+        meter,
+        signal,
+      );
+      return {
+        kind: 'json',
+        route: served,
+        choices: choices.map((choice, index) => ({ ...choice, text: texts[index] })),
+        usage,
+      };
     }
     const startStream = (on: ModelRoute, prompt: string) =>
       this.runner.invoke(on, 'completions', signal, (completions, upstream, attemptSignal) =>
@@ -92,6 +112,21 @@ export class CompletionService {
       }
       yield { type: 'usage', usage };
     }
-    return { kind: 'stream', route: served, events: events() };
+    const guard = guardrails?.outputStream(route, meter, signal);
+    return { kind: 'stream', route: served, events: guard ? guardCompletionStream(events(), guard) : events() };
   }
+}
+
+/** The prompts (and an insert's suffix) as the route's input guardrails leave them. */
+async function checkedPrompts(
+  guardrails: GuardrailService,
+  route: ModelRoute,
+  prompts: string[],
+  sampling: Sampling,
+  meter: UsageMeter,
+  signal: AbortSignal,
+): Promise<{ prompts: string[]; sampling: Sampling }> {
+  const texts = await guardrails.checkTexts(route, 'input', [...prompts, sampling.suffix ?? ''], meter, signal);
+  const suffix = texts.pop();
+  return { prompts: texts, sampling: sampling.suffix === undefined ? sampling : { ...sampling, suffix } };
 }

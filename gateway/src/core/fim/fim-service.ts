@@ -8,6 +8,8 @@ import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import { providerFor, type ProviderOf, type RouteRunner } from '../routing/route-runner.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
+import type { GuardrailService } from '../guardrails/guardrail-service.js';
+import { guardCompletionStream } from '../guardrails/guarded-streams.js';
 
 export interface FimRequest {
   model: string;
@@ -48,6 +50,7 @@ export class FimService {
   constructor(
     private readonly models: ModelRegistry,
     private readonly runner: RouteRunner,
+    private readonly guardrails?: GuardrailService,
   ) {}
 
   async fill(
@@ -55,9 +58,22 @@ export class FimService {
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<{ result: CompletionResult; route: ModelRoute }> {
-    const { value, route } = await this.start(request, signal, (completions, call) => completions.complete(call));
+    const { value, route } = await this.start(request, meter, signal, (completions, call) =>
+      completions.complete(call),
+    );
     meter.charge(route, value.usage);
-    return { result: value, route };
+    if (!route.guardrails || !this.guardrails) return { result: value, route };
+    const texts = await this.guardrails.checkTexts(
+      route,
+      'output',
+      value.choices.map((choice) => choice.text),
+      meter,
+      signal,
+    );
+    return {
+      result: { ...value, choices: value.choices.map((choice, index) => ({ ...choice, text: texts[index] })) },
+      route,
+    };
   }
 
   /** The same, streamed: resolves once the backend has started (so a refusal is still a plain 400); charges the usage as it arrives. */
@@ -66,7 +82,9 @@ export class FimService {
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<{ events: AsyncIterable<CompletionStreamEvent>; route: ModelRoute }> {
-    const { value, route } = await this.start(request, signal, (completions, call) => completions.completeStream(call));
+    const { value, route } = await this.start(request, meter, signal, (completions, call) =>
+      completions.completeStream(call),
+    );
     const estimate = StreamUsageEstimate.forPrompt(`${request.prompt}${request.suffix ?? ''}`);
     meter.chargeEstimateIfAbandoned(route, estimate);
     async function* events(): AsyncGenerator<CompletionStreamEvent> {
@@ -76,15 +94,19 @@ export class FimService {
         yield event;
       }
     }
-    return { events: events(), route };
+    const guard = route.guardrails ? this.guardrails?.outputStream(route, meter, signal) : undefined;
+    return { events: guard ? guardCompletionStream(events(), guard) : events(), route };
   }
 
   private async start<T>(
-    request: FimRequest,
+    asked: FimRequest,
+    meter: UsageMeter,
     signal: AbortSignal,
     call: (completions: ProviderOf<'completions'>, request: FimRequest & { signal: AbortSignal }) => Promise<T>,
   ): Promise<{ value: T; route: ModelRoute }> {
-    const route = this.models.resolve(request.model, 'completions');
+    const route = this.models.resolve(asked.model, 'completions');
+    const guardrails = route.guardrails ? this.guardrails : undefined;
+    const request = guardrails ? await checked(guardrails, route, asked, meter, signal) : asked;
     if (request.suffix && !providerFor(route, 'completions').fillInTheMiddle)
       throw fimRefusal(this.models, `"${route.id}" cannot fill in the middle (its backend has no FIM endpoint).`);
     try {
@@ -97,4 +119,22 @@ export class FimService {
       throw error;
     }
   }
+}
+
+/** The prompt and suffix as the route's input guardrails leave them. */
+async function checked(
+  guardrails: GuardrailService,
+  route: ModelRoute,
+  request: FimRequest,
+  meter: UsageMeter,
+  signal: AbortSignal,
+): Promise<FimRequest> {
+  const [prompt, suffix] = await guardrails.checkTexts(
+    route,
+    'input',
+    [request.prompt, request.suffix ?? ''],
+    meter,
+    signal,
+  );
+  return { ...request, prompt, ...(request.suffix !== undefined ? { suffix } : {}) };
 }

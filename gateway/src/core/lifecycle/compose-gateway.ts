@@ -45,6 +45,8 @@ import { ChatService } from '../chat/chat-service.js';
 import { CompletionService } from '../completions/completion-service.js';
 import { DocumentService } from '../documents/document-service.js';
 import { EmbeddingService } from '../embeddings/embedding-service.js';
+import { ClassifierService } from '../classifiers/classifier-service.js';
+import { GuardrailService } from '../guardrails/guardrail-service.js';
 import { EvalRunner } from '../evals/eval-runner.js';
 import { EvalsService } from '../evals/evals-service.js';
 import { databaseWriteErrorReporter } from '../errors/database-write-errors.js';
@@ -282,7 +284,9 @@ export async function composeGateway(
     perKey: Math.min(options.server.ocrConcurrencyPerKey, options.server.ocrConcurrency),
   });
   const schemas = new ClientSchemaChecker(options.server.clientSchemas);
-  const chat = new ChatService(models, runner, options.server.clientSchemas, tracing);
+  const classifiers = new ClassifierService(models, runner);
+  const guardrails = new GuardrailService(classifiers, tracing);
+  const chat = new ChatService(models, runner, options.server.clientSchemas, tracing, guardrails);
   const useCaseDeps = {
     chat,
     models,
@@ -403,9 +407,10 @@ export async function composeGateway(
     settings,
     chat,
     responses: new ResponsesService(models, chat, runner, new ResponsesRepository(db), options.server.clientSchemas),
-    completions: new CompletionService(models, runner),
-    fim: new FimService(models, runner),
+    completions: new CompletionService(models, runner, guardrails),
+    fim: new FimService(models, runner, guardrails),
     embeddings: new EmbeddingService(models, runner),
+    classifiers,
     files,
     fileLinks: new SignedFileLinks(files, keys),
     ocr: new OcrService(useCaseDeps),

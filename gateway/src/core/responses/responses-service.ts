@@ -65,7 +65,8 @@ export class ResponsesService {
     const keep = (response: Record<string, unknown>, native: boolean) =>
       this.keep(body, caller, conversation, response, native);
 
-    if (route.provider.capabilities.responses) {
+    // A route with guardrails is translated to chat, where they run, rather than passed through.
+    if (route.provider.capabilities.responses && !route.guardrails) {
       await meter.reserveTurn(route, turn);
       checkTurnSchemas(turn, this.schemaLimits, RESPONSES_SCHEMA_FIELDS);
       const estimate = StreamUsageEstimate.forChat(conversation.messages);

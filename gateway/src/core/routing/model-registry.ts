@@ -8,6 +8,7 @@ import type { BreakerState } from './circuit-breaker.js';
 import { cannotServe, RouteHealth } from './route-health.js';
 import { DEFAULT_IMAGE_SIZES, DEFAULT_MAX_IMAGES } from '../images/image-generation-defaults.js';
 import { CLIENT_MODEL_NAMES } from '../../wire/default-models.js';
+import { compileGuardrails, type CompiledGuardrails } from '../guardrails/compile-guardrails.js';
 
 /** Each of the names other clients send (CLIENT_MODEL_NAMES) and the model id it leads to. */
 const CLIENT_NAME_TARGETS: ReadonlyMap<string, string> = new Map(
@@ -29,6 +30,8 @@ export interface ModelRoute {
   maxImages?: number;
   ownedBy: string;
   fineTuned: boolean;
+  /** Checks on what the route is sent and answers (core/guardrails). */
+  guardrails?: CompiledGuardrails;
 }
 
 export interface ModelInfo {
@@ -119,6 +122,7 @@ export class ModelRegistry {
       maxImages: model.max_images,
       ownedBy: model.owned_by ?? provider.id,
       fineTuned: model.id.startsWith('ft:'),
+      guardrails: compileGuardrails(model.guardrails),
     };
     if (this.routes.has(route.id)) this.remove(route.id);
     this.routes.set(route.id, route);

@@ -95,6 +95,8 @@ export class RequestTrace {
   dropped = 0;
   /** The request's GenAI operation (its first model call): it ends with the request, which adds the usage. */
   operation: TraceSpan | undefined;
+  /** The guardrails that matched (`stage:rule:action`), for the request log entry. */
+  readonly guardrails: string[] = [];
   /**
    * Span ids are 12 random hex digits drawn once per request, then a count: unique within the trace
    * (which is all a span id must be), never zero, and one random draw per request instead of one per span.
@@ -118,6 +120,10 @@ export class RequestTrace {
     startedAt?: number,
   ): TraceSpan {
     return new TraceSpan(this, name, kind, parent, attributes, startedAt);
+  }
+
+  noteGuardrail(match: string): void {
+    if (!this.guardrails.includes(match)) this.guardrails.push(match);
   }
 
   nextSpanId(): string {
