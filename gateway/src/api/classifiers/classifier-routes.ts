@@ -13,7 +13,7 @@ import {
   TextClassifierBody,
   type ClassifierMessage,
 } from './classifier-schemas.js';
-import { asksForMistralNames, moderationAnswerResult } from './moderation-answer.js';
+import { categoryNamesFor, moderationAnswerResult } from './moderation-answer.js';
 
 type Part = { type: string; text?: string };
 
@@ -63,7 +63,7 @@ function conversations(input: ClassifierMessage[] | ClassifierMessage[][] | unde
 /**
  * OpenAI's and Mistral's moderation and Mistral's classifiers, on `moderation` and `classification`
  * routes: POST /v1/moderations (both shapes; Mistral's category names when a `mistral-` model is
- * named), /v1/chat/moderations, /v1/classifications and /v1/chat/classifications.
+ * named), /v1/chat/moderations (Mistral's names), /v1/classifications and /v1/chat/classifications.
  */
 export const classifierRoutes: FastifyPluginAsyncTypebox<{ classifiers: ClassifierService }> = async (
   app,
@@ -85,17 +85,18 @@ export const classifierRoutes: FastifyPluginAsyncTypebox<{ classifiers: Classifi
       },
     },
     async (request, reply) => {
+      const names = categoryNamesFor(request.body.model, false);
       const { result, route } = await classifiers.moderate(
         request.body.model,
         { texts: texts(request.body) },
+        names,
         request.billing,
         clientAbortSignal(reply),
       );
-      const mistral = asksForMistralNames(request.body.model);
       return {
         id: newId('modr-'),
         model: route.id,
-        results: result.results.map((verdict) => moderationAnswerResult(verdict, mistral)),
+        results: result.results.map((verdict) => moderationAnswerResult(verdict, names)),
       };
     },
   );
@@ -113,17 +114,18 @@ export const classifierRoutes: FastifyPluginAsyncTypebox<{ classifiers: Classifi
       },
     },
     async (request, reply) => {
+      const names = categoryNamesFor(request.body.model, true);
       const { result, route } = await classifiers.moderate(
         request.body.model,
         { conversations: conversations(request.body.input ?? request.body.inputs) },
+        names,
         request.billing,
         clientAbortSignal(reply),
       );
-      const mistral = asksForMistralNames(request.body.model) || request.body.model === undefined;
       return {
         id: newId('modr-'),
         model: route.id,
-        results: result.results.map((verdict) => moderationAnswerResult(verdict, mistral)),
+        results: result.results.map((verdict) => moderationAnswerResult(verdict, names)),
       };
     },
   );

@@ -1,6 +1,6 @@
 import { DEFAULT_MODERATION_MODEL } from '../../wire/default-models.js';
 import type { ClassificationResult } from '../../providers/contracts/classification.js';
-import type { ClassifierInput, ModerationResult } from '../../providers/contracts/moderation.js';
+import type { CategoryNames, ClassifierInput, ModerationResult } from '../../providers/contracts/moderation.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner } from '../routing/route-runner.js';
@@ -20,10 +20,11 @@ export class ClassifierService {
   async moderate(
     model: string | undefined,
     input: ClassifierInput,
+    names: CategoryNames,
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<{ result: ModerationResult; route: ModelRoute }> {
-    const found = await this.moderation(model, input, signal);
+    const found = await this.moderation(model, input, names, signal);
     meter.charge(found.route, { prompt_tokens: found.result.prompt_tokens, completion_tokens: 0 });
     return found;
   }
@@ -35,7 +36,7 @@ export class ClassifierService {
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<{ result: ModerationResult; route: ModelRoute }> {
-    const found = await this.moderation(model, { texts }, signal);
+    const found = await this.moderation(model, { texts }, 'openai', signal);
     meter.addCharge(found.route, { prompt_tokens: found.result.prompt_tokens, completion_tokens: 0 });
     return found;
   }
@@ -57,13 +58,19 @@ export class ClassifierService {
     return { result: value, route: served };
   }
 
-  private async moderation(model: string | undefined, input: ClassifierInput, signal: AbortSignal) {
+  private async moderation(
+    model: string | undefined,
+    input: ClassifierInput,
+    names: CategoryNames,
+    signal: AbortSignal,
+  ) {
     const route = this.models.resolveOrDefault(model, 'moderation', DEFAULT_MODERATION_MODEL);
     const { value, route: served } = await this.runner.invoke(
       route,
       'moderation',
       signal,
-      (moderation, upstream, attemptSignal) => moderation.moderate({ model: upstream, input, signal: attemptSignal }),
+      (moderation, upstream, attemptSignal) =>
+        moderation.moderate({ model: upstream, input, names, signal: attemptSignal }),
     );
     return { result: value, route: served };
   }

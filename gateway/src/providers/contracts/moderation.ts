@@ -3,9 +3,13 @@ import type { ChatMessage } from '../../wire/chat-message-schemas.js';
 /** What one moderation or classification request reads: texts, or (Mistral's chat endpoints) whole conversations. One result per entry. */
 export type ClassifierInput = { texts: string[] } | { conversations: ChatMessage[][] };
 
+/** Whose category names the client reads; an upstream answers in its own, the local classifier in these. */
+export type CategoryNames = 'openai' | 'mistral';
+
 export interface ModerationRequest {
   model: string;
   input: ClassifierInput;
+  names?: CategoryNames;
   signal: AbortSignal;
 }
 

@@ -3,7 +3,7 @@ export type LabelVectors = ReadonlyMap<string, readonly Float32Array[]>;
 
 /** Calibration of the moderation scores, fitted on half of OpenAI's public moderation test set (docs/routing.md). */
 const MODERATION_SLOPE = 14;
-const MODERATION_OFFSET = -0.02;
+const MODERATION_OFFSET = -0.076;
 
 function cosine(a: Float32Array, b: Float32Array): number {
   let sum = 0;

@@ -1,7 +1,7 @@
 import { chatMessageText } from '../_shared/chat-message-text.js';
 import { ProviderError } from '../_shared/provider-error.js';
 import type { ClassificationProvider, ClassificationScores } from '../contracts/classification.js';
-import type { ClassifierInput, ModerationProvider } from '../contracts/moderation.js';
+import type { CategoryNames, ClassifierInput, ModerationProvider, ModerationVerdict } from '../contracts/moderation.js';
 import {
   classificationScores,
   labelSimilarities,
@@ -20,6 +20,28 @@ export type TargetExamples = Readonly<Record<string, string | readonly string[]>
 const SAFE = 'safe';
 const MODERATION_TARGET = 'moderation';
 const DEFAULT_THRESHOLD = 0.5;
+
+/** Mistral's names for the categories (several of OpenAI's fall under one of Mistral's). */
+const MISTRAL_NAMES: Readonly<Record<string, string>> = {
+  sexual: 'sexual',
+  hate: 'hate_and_discrimination',
+  harassment: 'hate_and_discrimination',
+  violence: 'violence_and_threats',
+  illicit: 'dangerous_and_criminal_content',
+  'self-harm': 'selfharm',
+};
+
+function named(verdict: ModerationVerdict, names: CategoryNames | undefined): ModerationVerdict {
+  if (names !== 'mistral') return verdict;
+  const categories: Record<string, boolean> = {};
+  const scores: Record<string, number> = {};
+  for (const [category, score] of Object.entries(verdict.category_scores)) {
+    const name = MISTRAL_NAMES[category] ?? category;
+    scores[name] = Math.max(scores[name] ?? 0, score);
+    categories[name] = (categories[name] ?? false) || verdict.categories[category];
+  }
+  return { categories, category_scores: scores };
+}
 
 /** A text cut into pieces the model reads whole: halved at a word boundary until each fits. */
 function pieces(model: SentenceEmbedder, text: string): string[] {
@@ -93,7 +115,7 @@ export function createLocalClassifiers(
 
   return {
     moderation: {
-      async moderate({ input, signal }) {
+      async moderate({ input, names, signal }) {
         const { results, tokens } = await similarities(input, [moderationLabels], signal);
         return {
           results: results.map(([found]) => {
@@ -101,7 +123,7 @@ export function createLocalClassifiers(
             const categories = Object.fromEntries(
               Object.entries(scores).map(([name, score]) => [name, score >= threshold]),
             );
-            return { categories, category_scores: scores };
+            return named({ categories, category_scores: scores }, names);
           }),
           prompt_tokens: tokens,
         };
