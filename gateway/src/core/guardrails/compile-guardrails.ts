@@ -22,6 +22,21 @@ export interface CompiledGuardrails {
   output: StageRules;
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** RE2 (with `u`) counts positions in code points; a text with characters beyond the BMP needs them in UTF-16 units. */
+function utf16Positions(text: string): (codePoint: number) => number {
+  if (!SURROGATE.test(text)) return (codePoint) => codePoint;
+  const offsets: number[] = [];
+  let offset = 0;
+  for (const character of text) {
+    offsets.push(offset);
+    offset += character.length;
+  }
+  offsets.push(offset);
+  return (codePoint) => offsets[codePoint] ?? offset;
+}
+
 function regexRule(rule: Extract<GuardrailRule, { type: 'regex' }>): TextRule {
   const patterns = rule.patterns.map((pattern) => {
     try {
@@ -37,6 +52,7 @@ function regexRule(rule: Extract<GuardrailRule, { type: 'regex' }>): TextRule {
     action: rule.action,
     find(text) {
       const found: TextMatch[] = [];
+      const position = utf16Positions(text);
       for (const pattern of patterns) {
         pattern.lastIndex = 0;
         for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
@@ -45,7 +61,8 @@ function regexRule(rule: Extract<GuardrailRule, { type: 'regex' }>): TextRule {
             pattern.lastIndex++;
             continue;
           }
-          found.push({ start: match.index, end: match.index + length, kind: rule.name });
+          const start = position(match.index);
+          found.push({ start, end: start + length, kind: rule.name });
         }
       }
       return found.sort((a, b) => a.start - b.start);

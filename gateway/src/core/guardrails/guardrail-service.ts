@@ -5,7 +5,7 @@ import type { ClassifierService } from '../classifiers/classifier-service.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ModelRoute } from '../routing/model-registry.js';
 import type { GatewayTracing } from '../tracing/gateway-tracing.js';
-import type { CompiledGuardrails, ModerationRule, StageRules, TextRule } from './compile-guardrails.js';
+import type { ModerationRule, TextRule } from './compile-guardrails.js';
 import type { TextMatch } from './find-pii.js';
 import { TextStreamGuard } from './text-stream-guard.js';
 
