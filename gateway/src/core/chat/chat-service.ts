@@ -94,15 +94,17 @@ export class ChatService {
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<ChatAnswer> {
+    const guardrails = route.guardrails ? this.guardrails : undefined;
     const turn: ChatTurn = {
-      messages,
+      messages: guardrails ? await guardrails.checkMessages(route, messages, meter, signal) : messages,
       temperature: 0,
       max_tokens: options.maxTokens ?? 1024,
       response_format: options.responseFormat,
     };
     checkTurnSchemas(turn, this.schemaLimits);
-    const { value, route: served } = await this.whole(route, turn, signal);
-    meter.addCharge(served, value.usage);
+    const { value: answer, route: served } = await this.whole(route, turn, signal);
+    meter.addCharge(served, answer.usage);
+    const value = guardrails ? await guardrails.checkAnswer(route, answer, meter, signal) : answer;
     return { text: value.choices[0]?.message.content ?? '', usage: value.usage, route: served };
   }
 

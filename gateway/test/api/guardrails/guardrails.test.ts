@@ -255,4 +255,31 @@ describe('guardrails on a route', () => {
       byId.secret.response ? { status_code: 400, body: { code: 'guardrail_blocked' } } : { code: 'guardrail_blocked' },
     );
   });
+
+  it('the Settings API takes a route with guardrails, and refuses a pattern RE2 cannot run with 422 naming the rule', async () => {
+    const bad = await gateway.request('/settings/routes/console-guarded', {
+      method: 'PUT',
+      json: {
+        provider: 'up',
+        capabilities: ['chat'],
+        guardrails: { input: [{ name: 'backref', type: 'regex', patterns: ['(a)\\1'], action: 'block' }] },
+      },
+    });
+    expect(bad.status).toBe(422);
+    expect(await json(bad)).toMatchObject({
+      code: 'invalid_guardrail',
+      param: 'guardrails',
+      message: expect.stringContaining('"backref"'),
+    });
+    const good = await gateway.request('/settings/routes/console-guarded', {
+      method: 'PUT',
+      json: {
+        provider: 'up',
+        capabilities: ['chat'],
+        guardrails: { input: [{ name: 'emails', type: 'pii', entities: ['email'], action: 'block' }] },
+      },
+    });
+    expect(good.status).toBe(200);
+    await expectBlocked(await chat('console-guarded', 'a@b.example.com'), 'emails');
+  });
 });
