@@ -463,4 +463,10 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 20,
+    name: 'guardrails of a key',
+    // A JSON object like a route's `guardrails:` (input and output checks), run on every request the key makes.
+    sql: `ALTER TABLE api_keys ADD COLUMN guardrails TEXT;`,
+  },
 ];

@@ -1,6 +1,7 @@
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { ApiKeyRecord } from '../../store/keys-repository.js';
 import type { AccountService } from '../account/account-service.js';
+import type { CompiledGuardrails } from '../guardrails/compile-guardrails.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import { costOf, estimateRequestCost } from './pricing.js';
 import type { Reservation } from './spend-reservations.js';
@@ -29,6 +30,11 @@ export interface UsageMeter {
    * whole conversation); 402 when it does not fit. Nothing when the cost was reserved already.
    */
   reserveTurn(route: ModelRoute, turn: Record<string, unknown>): Promise<void>;
+  /**
+   * The guardrails of the key making the request, which every use case runs beside its route's: they
+   * travel with the bill because it is the one per-request object each use case is handed.
+   */
+  readonly keyGuardrails?: CompiledGuardrails;
 }
 
 /** One request's bill: its reservation, the usage its use case charged, and the estimate of a stream in progress. */
@@ -40,6 +46,7 @@ export class RequestBilling implements UsageMeter {
   reservation: Reservation | undefined;
   /** The route the body's `model` names, found once when the cost was reserved (undefined: it names none). */
   namedRoute: ModelRoute | undefined;
+  keyGuardrails: CompiledGuardrails | undefined;
 
   charge(route: ModelRoute, usage: TokenUsage): void {
     this.charged = priced(route, usage);

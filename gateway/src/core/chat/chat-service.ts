@@ -11,7 +11,7 @@ import { batchesOf } from '../../streaming/event-batches.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
 import { checkTurnSchemas, type TurnSchemaFields } from '../json/check-turn-schemas.js';
-import type { GuardrailService } from '../guardrails/guardrail-service.js';
+import type { GuardrailService, RequestGuardrails } from '../guardrails/guardrail-service.js';
 import { guardChatStream } from '../guardrails/guarded-streams.js';
 import type { GatewayTracing } from '../tracing/gateway-tracing.js';
 import { inputMessages, outputMessages, samplingAttributes } from '../tracing/gen-ai-attributes.js';
@@ -94,9 +94,9 @@ export class ChatService {
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<ChatAnswer> {
-    const guardrails = route.guardrails ? this.guardrails : undefined;
+    const guard = this.guardrailsOf(route, meter);
     const turn: ChatTurn = {
-      messages: guardrails ? await guardrails.checkMessages(route, messages, meter, signal) : messages,
+      messages: guard ? await guard.messages(messages, signal) : messages,
       temperature: 0,
       max_tokens: options.maxTokens ?? 1024,
       response_format: options.responseFormat,
@@ -104,7 +104,7 @@ export class ChatService {
     checkTurnSchemas(turn, this.schemaLimits);
     const { value: answer, route: served } = await this.whole(route, turn, signal);
     meter.addCharge(served, answer.usage);
-    const value = guardrails ? await guardrails.checkAnswer(route, answer, meter, signal) : answer;
+    const value = guard ? await guard.answer(answer, signal) : answer;
     return { text: value.choices[0]?.message.content ?? '', usage: value.usage, route: served };
   }
 
@@ -122,15 +122,13 @@ export class ChatService {
   ): Promise<ChatOutcome> {
     await meter.reserveTurn(route, asked);
     checkTurnSchemas(asked, this.schemaLimits, fields);
-    const guardrails = route.guardrails ? this.guardrails : undefined;
-    const turn = guardrails
-      ? { ...asked, messages: await guardrails.checkMessages(route, asked.messages, meter, signal) }
-      : asked;
+    const guard = this.guardrailsOf(route, meter);
+    const turn = guard ? { ...asked, messages: await guard.messages(asked.messages, signal) } : asked;
     const attributes = this.spanAttributes(turn, stream);
     if (!stream) {
       const { value: answer, route: served } = await this.whole(route, turn, signal, attributes);
       meter.charge(served, answer.usage);
-      const value = guardrails ? await guardrails.checkAnswer(route, answer, meter, signal) : answer;
+      const value = guard ? await guard.answer(answer, signal) : answer;
       const operation = this.operationSpan();
       if (operation) {
         operation.set(
@@ -154,8 +152,13 @@ export class ChatService {
     const operation = this.operationSpan();
     const trace = operation && new StreamTrace(operation, this.tracing?.captureContent() ?? false);
     const batches = metered(batchesOf(events), served, estimate, meter, trace);
-    const guard = guardrails?.outputStream(route, meter, signal);
-    return { kind: 'stream', route: served, batches: guard ? guardChatStream(batches, guard) : batches };
+    const streamGuard = guard?.outputStream(signal);
+    return { kind: 'stream', route: served, batches: streamGuard ? guardChatStream(batches, streamGuard) : batches };
+  }
+
+  /** The request's guardrails (its route's and its key's), when it has any. */
+  private guardrailsOf(route: ModelRoute, meter: UsageMeter): RequestGuardrails | undefined {
+    return route.guardrails || meter.keyGuardrails ? this.guardrails?.for(route, meter) : undefined;
   }
 
   private whole(route: ModelRoute, turn: ChatTurn, signal: AbortSignal, attributes?: SpanAttributes) {

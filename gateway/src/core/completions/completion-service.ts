@@ -9,7 +9,7 @@ import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner } from '../routing/route-runner.js';
-import type { GuardrailService } from '../guardrails/guardrail-service.js';
+import type { GuardrailService, RequestGuardrails } from '../guardrails/guardrail-service.js';
 import { guardCompletionStream } from '../guardrails/guarded-streams.js';
 
 /** A streamed completion's events with choice indexes over all prompts; the total usage comes last. */
@@ -49,9 +49,9 @@ export class CompletionService {
     signal: AbortSignal,
   ): Promise<CompletionOutcome> {
     const route = this.models.resolveOrDefault(model, 'completions', DEFAULT_CHAT_MODEL);
-    const guardrails = route.guardrails ? this.guardrails : undefined;
-    const { prompts, sampling } = guardrails
-      ? await checkedPrompts(guardrails, route, asked, askedSampling, meter, signal)
+    const guard = route.guardrails || meter.keyGuardrails ? this.guardrails?.for(route, meter) : undefined;
+    const { prompts, sampling } = guard
+      ? await checkedPrompts(guard, asked, askedSampling, signal)
       : { prompts: asked, sampling: askedSampling };
     const perPrompt = sampling.n ?? 1;
     if (!stream) {
@@ -68,12 +68,10 @@ export class CompletionService {
           choices.push({ ...choice, index: promptIndex * perPrompt + choice.index });
         meter.charge(served, usage);
       }
-      if (!guardrails) return { kind: 'json', route: served, choices, usage };
-      const texts = await guardrails.checkTexts(
-        route,
+      if (!guard) return { kind: 'json', route: served, choices, usage };
+      const texts = await guard.texts(
         'output',
         choices.map((choice) => choice.text),
-        meter,
         signal,
       );
       return {
@@ -112,21 +110,23 @@ export class CompletionService {
       }
       yield { type: 'usage', usage };
     }
-    const guard = guardrails?.outputStream(route, meter, signal);
-    return { kind: 'stream', route: served, events: guard ? guardCompletionStream(events(), guard) : events() };
+    const streamGuard = guard?.outputStream(signal);
+    return {
+      kind: 'stream',
+      route: served,
+      events: streamGuard ? guardCompletionStream(events(), streamGuard) : events(),
+    };
   }
 }
 
 /** The prompts (and an insert's suffix) as the route's input guardrails leave them. */
 async function checkedPrompts(
-  guardrails: GuardrailService,
-  route: ModelRoute,
+  guard: RequestGuardrails,
   prompts: string[],
   sampling: Sampling,
-  meter: UsageMeter,
   signal: AbortSignal,
 ): Promise<{ prompts: string[]; sampling: Sampling }> {
-  const texts = await guardrails.checkTexts(route, 'input', [...prompts, sampling.suffix ?? ''], meter, signal);
+  const texts = await guard.texts('input', [...prompts, sampling.suffix ?? ''], signal);
   const suffix = texts.pop();
   return { prompts: texts, sampling: sampling.suffix === undefined ? sampling : { ...sampling, suffix } };
 }

@@ -8,7 +8,7 @@ import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import { providerFor, type ProviderOf, type RouteRunner } from '../routing/route-runner.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
-import type { GuardrailService } from '../guardrails/guardrail-service.js';
+import type { GuardrailService, RequestGuardrails } from '../guardrails/guardrail-service.js';
 import { guardCompletionStream } from '../guardrails/guarded-streams.js';
 
 export interface FimRequest {
@@ -58,16 +58,14 @@ export class FimService {
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<{ result: CompletionResult; route: ModelRoute }> {
-    const { value, route } = await this.start(request, meter, signal, (completions, call) =>
+    const { value, route, guard } = await this.start(request, meter, signal, (completions, call) =>
       completions.complete(call),
     );
     meter.charge(route, value.usage);
-    if (!route.guardrails || !this.guardrails) return { result: value, route };
-    const texts = await this.guardrails.checkTexts(
-      route,
+    if (!guard) return { result: value, route };
+    const texts = await guard.texts(
       'output',
       value.choices.map((choice) => choice.text),
-      meter,
       signal,
     );
     return {
@@ -82,7 +80,7 @@ export class FimService {
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<{ events: AsyncIterable<CompletionStreamEvent>; route: ModelRoute }> {
-    const { value, route } = await this.start(request, meter, signal, (completions, call) =>
+    const { value, route, guard } = await this.start(request, meter, signal, (completions, call) =>
       completions.completeStream(call),
     );
     const estimate = StreamUsageEstimate.forPrompt(`${request.prompt}${request.suffix ?? ''}`);
@@ -94,8 +92,8 @@ export class FimService {
         yield event;
       }
     }
-    const guard = route.guardrails ? this.guardrails?.outputStream(route, meter, signal) : undefined;
-    return { events: guard ? guardCompletionStream(events(), guard) : events(), route };
+    const streamGuard = guard?.outputStream(signal);
+    return { events: streamGuard ? guardCompletionStream(events(), streamGuard) : events(), route };
   }
 
   private async start<T>(
@@ -103,16 +101,17 @@ export class FimService {
     meter: UsageMeter,
     signal: AbortSignal,
     call: (completions: ProviderOf<'completions'>, request: FimRequest & { signal: AbortSignal }) => Promise<T>,
-  ): Promise<{ value: T; route: ModelRoute }> {
+  ): Promise<{ value: T; route: ModelRoute; guard: RequestGuardrails | undefined }> {
     const route = this.models.resolve(asked.model, 'completions');
-    const guardrails = route.guardrails ? this.guardrails : undefined;
-    const request = guardrails ? await checked(guardrails, route, asked, meter, signal) : asked;
+    const guard = route.guardrails || meter.keyGuardrails ? this.guardrails?.for(route, meter) : undefined;
+    const request = guard ? await checked(guard, asked, signal) : asked;
     if (request.suffix && !providerFor(route, 'completions').fillInTheMiddle)
       throw fimRefusal(this.models, `"${route.id}" cannot fill in the middle (its backend has no FIM endpoint).`);
     try {
-      return await this.runner.invoke(route, 'completions', signal, (completions, model, attemptSignal) =>
+      const started = await this.runner.invoke(route, 'completions', signal, (completions, model, attemptSignal) =>
         call(completions, { ...request, model, signal: attemptSignal }),
       );
+      return { ...started, guard };
     } catch (error) {
       if (error instanceof GatewayError && error.code === FIM_NOT_SUPPORTED)
         throw fimRefusal(this.models, error.message);
@@ -121,20 +120,8 @@ export class FimService {
   }
 }
 
-/** The prompt and suffix as the route's input guardrails leave them. */
-async function checked(
-  guardrails: GuardrailService,
-  route: ModelRoute,
-  request: FimRequest,
-  meter: UsageMeter,
-  signal: AbortSignal,
-): Promise<FimRequest> {
-  const [prompt, suffix] = await guardrails.checkTexts(
-    route,
-    'input',
-    [request.prompt, request.suffix ?? ''],
-    meter,
-    signal,
-  );
+/** The prompt and suffix as the request's input guardrails leave them. */
+async function checked(guard: RequestGuardrails, request: FimRequest, signal: AbortSignal): Promise<FimRequest> {
+  const [prompt, suffix] = await guard.texts('input', [request.prompt, request.suffix ?? ''], signal);
   return { ...request, prompt, ...(request.suffix !== undefined ? { suffix } : {}) };
 }

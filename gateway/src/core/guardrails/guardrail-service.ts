@@ -5,11 +5,23 @@ import type { ClassifierService } from '../classifiers/classifier-service.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ModelRoute } from '../routing/model-registry.js';
 import type { GatewayTracing } from '../tracing/gateway-tracing.js';
-import type { ModerationRule, TextRule } from './compile-guardrails.js';
+import type { CompiledGuardrails, ModerationRule, StageRules, TextRule } from './compile-guardrails.js';
 import type { TextMatch } from './find-pii.js';
 import { TextStreamGuard } from './text-stream-guard.js';
 
 export type GuardStage = 'input' | 'output';
+
+/** The checks one request runs (its route's and its key's), bound to its bill. */
+export interface RequestGuardrails {
+  /** The messages as the model may see them (redacted), or a 400 when a rule blocks them. */
+  messages(messages: ChatMessage[], signal: AbortSignal): Promise<ChatMessage[]>;
+  /** A whole chat answer with its text (and tool calls' arguments) checked by the output rules. */
+  answer(answer: ChatResult, signal: AbortSignal): Promise<ChatResult>;
+  /** Texts checked by the rules of `stage`: redacted where a rule says so, or a 400 when one blocks. */
+  texts(stage: GuardStage, texts: string[], signal: AbortSignal): Promise<string[]>;
+  /** The output rules over a stream's text, choice by choice; undefined when there are none. */
+  outputStream(signal: AbortSignal): TextStreamGuard | undefined;
+}
 
 const STAGE_WORDS: Record<GuardStage, string> = { input: 'request', output: 'answer' };
 
@@ -25,7 +37,7 @@ function replaceMatches(text: string, matches: readonly TextMatch[]): string {
 }
 
 /**
- * A route's guardrails run on what is sent to the model and on what it answers: pii and regex
+ * A route's and a key's guardrails run on what is sent to the model and on what it answers: pii and regex
  * rules block (400 naming the rule), redact or flag; moderation rules ask a moderation route and
  * block or flag. Every match is recorded on the request's trace (an event on the span running,
  * and the request log entry's `guardrail_flags`). Every path that reaches a model calls it:
@@ -37,22 +49,31 @@ export class GuardrailService {
     private readonly tracing?: GatewayTracing,
   ) {}
 
-  /** The messages as the model may see them (redacted), or a 400 when a rule blocks them. */
-  async checkMessages(
-    route: ModelRoute,
+  /** The route's guardrails and those of the request's key (first), together; undefined when there are none. */
+  for(route: ModelRoute, meter: UsageMeter): RequestGuardrails | undefined {
+    const checks = combined(route.guardrails, meter.keyGuardrails);
+    if (!checks) return undefined;
+    return {
+      messages: (messages, signal) => this.checkMessages(checks, messages, meter, signal),
+      answer: (answer, signal) => this.checkAnswer(checks, answer, meter, signal),
+      texts: (stage, texts, signal) => this.checkTexts(checks, stage, texts, meter, signal),
+      outputStream: (signal) => this.outputStream(checks, meter, signal),
+    };
+  }
+
+  private async checkMessages(
+    checks: CompiledGuardrails,
     messages: ChatMessage[],
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<ChatMessage[]> {
-    const rules = route.guardrails?.input;
-    if (!rules) return messages;
     const texts: string[] = [];
     for (const message of messages) {
       if (typeof message.content === 'string') texts.push(message.content);
       else for (const part of message.content ?? []) if (part.type === 'text') texts.push(part.text);
       for (const call of message.tool_calls ?? []) texts.push(call.function.arguments);
     }
-    const checked = await this.checkTexts(route, 'input', texts, meter, signal);
+    const checked = await this.checkTexts(checks, 'input', texts, meter, signal);
     let next = 0;
     const take = () => checked[next++];
     return messages.map((message) => {
@@ -68,19 +89,18 @@ export class GuardrailService {
     });
   }
 
-  /** A whole chat answer with its text (and tool calls' arguments) checked by the output rules. */
-  async checkAnswer(
-    route: ModelRoute,
+  private async checkAnswer(
+    checks: CompiledGuardrails,
     answer: ChatResult,
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<ChatResult> {
-    if (!route.guardrails?.output) return answer;
+    if (checks.output.text.length === 0 && checks.output.moderation.length === 0) return answer;
     const texts = answer.choices.flatMap((choice) => [
       choice.message.content ?? '',
       ...(choice.message.tool_calls ?? []).map((call) => call.function.arguments),
     ]);
-    const checked = await this.checkTexts(route, 'output', texts, meter, signal);
+    const checked = await this.checkTexts(checks, 'output', texts, meter, signal);
     let next = 0;
     const take = () => checked[next++];
     const choices = answer.choices.map((choice) => {
@@ -101,25 +121,27 @@ export class GuardrailService {
     return { ...answer, choices };
   }
 
-  /** Texts checked by the route's rules of `stage`: redacted where a rule says so, or a 400 when one blocks. */
-  async checkTexts(
-    route: ModelRoute,
+  private async checkTexts(
+    checks: CompiledGuardrails,
     stage: GuardStage,
     texts: string[],
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<string[]> {
-    const rules = route.guardrails?.[stage];
-    if (!rules) return texts;
+    const rules = checks[stage];
+    if (rules.text.length === 0 && rules.moderation.length === 0) return texts;
     const checked = texts.map((text) => this.applyTextRules(rules.text, stage, text, text.length).text);
     await this.moderate(rules.moderation, stage, checked, meter, signal);
     return checked;
   }
 
-  /** The route's output rules over a stream's text, choice by choice; undefined when it has none. */
-  outputStream(route: ModelRoute, meter: UsageMeter, signal: AbortSignal): TextStreamGuard | undefined {
-    const rules = route.guardrails?.output;
-    if (!rules) return undefined;
+  private outputStream(
+    checks: CompiledGuardrails,
+    meter: UsageMeter,
+    signal: AbortSignal,
+  ): TextStreamGuard | undefined {
+    const rules = checks.output;
+    if (rules.text.length === 0 && rules.moderation.length === 0) return undefined;
     return new TextStreamGuard(
       (text, cut) => this.applyTextRules(rules.text, 'output', text, cut),
       rules.moderation.length > 0
@@ -186,6 +208,18 @@ export class GuardrailService {
     });
     span.trace.noteGuardrail(`${stage}:${rule}:${action}`);
   }
+}
+
+function combined(
+  route: CompiledGuardrails | undefined,
+  key: CompiledGuardrails | undefined,
+): CompiledGuardrails | undefined {
+  if (!route || !key) return route ?? key;
+  const both = (a: StageRules, b: StageRules): StageRules => ({
+    text: [...a.text, ...b.text],
+    moderation: [...a.moderation, ...b.moderation],
+  });
+  return { input: both(key.input, route.input), output: both(key.output, route.output) };
 }
 
 function blocked(rule: string, stage: GuardStage, what: string): GatewayError {

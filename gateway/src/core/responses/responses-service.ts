@@ -65,8 +65,8 @@ export class ResponsesService {
     const keep = (response: Record<string, unknown>, native: boolean) =>
       this.keep(body, caller, conversation, response, native);
 
-    // A route with guardrails is translated to chat, where they run, rather than passed through.
-    if (route.provider.capabilities.responses && !route.guardrails) {
+    // With guardrails (the route's or the key's) the request is translated to chat, where they run, rather than passed through.
+    if (route.provider.capabilities.responses && !route.guardrails && !meter.keyGuardrails) {
       await meter.reserveTurn(route, turn);
       checkTurnSchemas(turn, this.schemaLimits, RESPONSES_SCHEMA_FIELDS);
       const estimate = StreamUsageEstimate.forChat(conversation.messages);

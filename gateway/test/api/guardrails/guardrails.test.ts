@@ -71,6 +71,7 @@ beforeAll(async () => {
           guardrails: { ...INPUT_RULES, ...OUTPUT_RULES },
         },
         { id: 'up-moderation', provider: 'up', upstream_model: 'omni', capabilities: ['moderation'] },
+        { id: 'plain', provider: 'up', upstream_model: 'p', capabilities: ['chat', 'completions'] },
       ],
     },
   });
@@ -281,5 +282,41 @@ describe('guardrails on a route', () => {
     });
     expect(good.status).toBe(200);
     await expectBlocked(await chat('console-guarded', 'a@b.example.com'), 'emails');
+  });
+
+  it("a key's guardrails run on every request it makes, on any route; another key is not affected", async () => {
+    const created = await post('/account/keys', {
+      name: 'guarded key',
+      guardrails: { input: [{ name: 'key-secrets', type: 'pii', entities: ['secret'], action: 'block' }] },
+    });
+    expect(created.status).toBe(201);
+    const key = await json(created);
+    expect(key.guardrails).toEqual({
+      input: [{ name: 'key-secrets', type: 'pii', entities: ['secret'], action: 'block' }],
+    });
+    const asKey = (path: string, body: unknown) => gateway.request(path, { method: 'POST', json: body, key: key.key });
+    const message = { model: 'plain', messages: [{ role: 'user', content: `key ${SECRET}` }] };
+    await expectBlocked(await asKey('/v1/chat/completions', message), 'key-secrets');
+    await expectBlocked(await asKey('/v1/completions', { model: 'plain', prompt: SECRET }), 'key-secrets');
+    await expectBlocked(await asKey('/v1/conversations', { model: 'plain', inputs: SECRET }), 'key-secrets');
+    // Its route's rules run too: the key's first, then the route's.
+    await expectBlocked(
+      await asKey('/v1/chat/completions', {
+        model: 'guarded',
+        messages: [{ role: 'user', content: 'project nightingale' }],
+      }),
+      'codename',
+    );
+    expect((await post('/v1/chat/completions', message)).status).toBe(200);
+
+    const bad = await gateway.request(`/account/keys/${key.id}`, {
+      method: 'PATCH',
+      json: { guardrails: { output: [{ name: 'look-ahead', type: 'regex', patterns: ['a(?=b)'], action: 'flag' }] } },
+    });
+    expect(bad.status).toBe(422);
+    expect(await json(bad)).toMatchObject({ code: 'invalid_guardrail', param: 'guardrails' });
+    const cleared = await gateway.request(`/account/keys/${key.id}`, { method: 'PATCH', json: { guardrails: null } });
+    expect(await json(cleared)).toMatchObject({ guardrails: null });
+    expect((await asKey('/v1/chat/completions', message)).status).toBe(200);
   });
 });
