@@ -155,11 +155,20 @@ export class GuardrailService {
    * redacted; `cut` moves back before a match it would split. A block throws; a flag is recorded.
    */
   private applyTextRules(rules: readonly TextRule[], stage: GuardStage, text: string, cut: number) {
+    const found = rules.map((rule) => ({ rule, matches: rule.find(text) }));
+    // Back before every match the cut would split, whichever rule found it (moving back may split another).
     let end = cut;
+    for (let moved = true; moved;) {
+      moved = false;
+      for (const { matches } of found)
+        for (const match of matches)
+          if (match.start < end && match.end > end) {
+            end = match.start;
+            moved = true;
+          }
+    }
     const redacted: TextMatch[] = [];
-    for (const rule of rules) {
-      const matches = rule.find(text);
-      for (const match of matches) if (match.start < end && match.end > end) end = match.start;
+    for (const { rule, matches } of found) {
       const released = matches.filter((match) => match.end <= end);
       if (released.length === 0) continue;
       const kinds = [...new Set(released.map((match) => match.kind))];
