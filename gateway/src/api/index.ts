@@ -38,6 +38,7 @@ import type { TranscriptionService } from '../core/audio/transcription-service.j
 import type { BatchService } from '../core/batch/batch-service.js';
 import type { EvalsService } from '../core/evals/evals-service.js';
 import type { ChatService } from '../core/chat/chat-service.js';
+import type { ClassifierService } from '../core/classifiers/classifier-service.js';
 import type { CompletionService } from '../core/completions/completion-service.js';
 import type { DocumentService } from '../core/documents/document-service.js';
 import type { EmbeddingService } from '../core/embeddings/embedding-service.js';
@@ -74,6 +75,7 @@ export interface ApiServices {
   completions: CompletionService;
   fim: FimService;
   embeddings: EmbeddingService;
+  classifiers: ClassifierService;
   files: FileStore;
   fileLinks: SignedFileLinks;
   ocr: OcrService;
@@ -112,7 +114,7 @@ const uploadRoutes: FastifyPluginAsync<
 export const apiRoutes: FastifyPluginAsync<ApiServices> = async (app, services) => {
   const { status, metrics, models, keys, accounts, requestLog, replay, settings, chat, documents, responses } =
     services;
-  const { completions, fim, embeddings, files, fileLinks, ocr, transcription, uploads } = services;
+  const { completions, fim, embeddings, classifiers, files, fileLinks, ocr, transcription, uploads } = services;
   const { imageGeneration, imageAnalysis, batches, evals, agents, conversations, localModels, mcp } = services;
   await app.register(statusRoutes, { status });
   await app.register(healthRoutes, { status });
@@ -127,7 +129,7 @@ export const apiRoutes: FastifyPluginAsync<ApiServices> = async (app, services) 
   await app.register(responsesRoutes, { responses });
   await app.register(completionRoutes, { completions });
   await app.register(fimRoutes, { fim });
-  await app.register(classifierRoutes);
+  await app.register(classifierRoutes, { classifiers });
   await app.register(platformRoutes);
   await app.register(embeddingRoutes, { embeddings });
   await app.register(uploadRoutes, { files, fileLinks, ocr, transcription, uploads });

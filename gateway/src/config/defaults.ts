@@ -3,6 +3,7 @@ import type { AccountConfig, ModelConfig, ProviderConfig, QuotasConfig, ServerCo
 import {
   DEFAULT_CHAT_MODEL,
   DEFAULT_EMBEDDING_MODEL,
+  DEFAULT_MODERATION_MODEL,
   DEFAULT_OCR_MODEL,
   DEFAULT_VISION_MODEL,
   DEFAULT_TRANSCRIPTION_MODEL,
@@ -146,6 +147,13 @@ export const BUILT_IN_MODELS: ModelConfig[] = [
     id: DEFAULT_EMBEDDING_MODEL,
     provider: 'local-embed',
     capabilities: ['embeddings'],
+    owned_by: 'switchyard-local',
+  },
+  {
+    // The same model scoring text against labelled examples: moderation and classification offline.
+    id: DEFAULT_MODERATION_MODEL,
+    provider: 'local-embed',
+    capabilities: ['moderation', 'classification'],
     owned_by: 'switchyard-local',
   },
 ];

@@ -99,6 +99,7 @@ export function registerAuthentication(
           'The API key is unknown or revoked. Create one in the console or with POST /account/keys.',
         );
       request.apiKey = key;
+      if (key.guardrails !== null) request.billing.keyGuardrails = keys.guardrailsOf(key);
 
       if ((auth === 'owner' || auth === 'owner-or-metrics-token') && key.role !== 'owner') {
         const or = auth === 'owner' ? '' : ' or the metrics token (server.metrics_token, GATEWAY_METRICS_TOKEN)';

@@ -79,6 +79,7 @@ export function registerRequestTracing(app: FastifyInstance, tracing: GatewayTra
 export interface RecordedTrace {
   trace_id: string;
   spans: RecordedSpan[];
+  guardrail_flags?: string[];
 }
 
 /**
@@ -107,5 +108,9 @@ export function endRequestTrace(request: FastifyRequest, status: number): Record
   }
   if (trace.dropped > 0) server.set('switchyard.spans.dropped', trace.dropped);
   server.end();
-  return { trace_id: trace.traceId, spans: trace.spans };
+  return {
+    trace_id: trace.traceId,
+    spans: trace.spans,
+    ...(trace.guardrails.length > 0 ? { guardrail_flags: trace.guardrails } : {}),
+  };
 }

@@ -3,7 +3,7 @@ import type { Row } from './tables.js';
 
 export type ApiKeyRecord = Row<'api_keys'>;
 export type KeyRole = ApiKeyRecord['role'];
-export type ApiKeyChanges = Partial<Pick<ApiKeyRecord, 'name' | 'spend_limit' | 'rpm_limit'>>;
+export type ApiKeyChanges = Partial<Pick<ApiKeyRecord, 'name' | 'spend_limit' | 'rpm_limit' | 'guardrails'>>;
 
 export class KeysRepository {
   constructor(private readonly db: Database) {}

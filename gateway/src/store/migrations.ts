@@ -484,4 +484,10 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX response_cache_used ON response_cache (used_at);
     `,
   },
+  {
+    version: 20,
+    name: 'guardrails of a key',
+    // A JSON object like a route's `guardrails:` (input and output checks), run on every request the key makes.
+    sql: `ALTER TABLE api_keys ADD COLUMN guardrails TEXT;`,
+  },
 ];

@@ -17,6 +17,8 @@ export interface Tables {
     revoked_at: number | null;
     spend_limit: number | null;
     rpm_limit: number | null;
+    /** JSON: the key's guardrails (wire/guardrail-schema.ts), or null. */
+    guardrails: string | null;
   };
   account: {
     id: number;

@@ -8,5 +8,7 @@ export const CAPABILITIES = [
   'vision',
   'image_generation',
   'transcription',
+  'moderation',
+  'classification',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];

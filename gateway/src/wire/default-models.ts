@@ -5,6 +5,8 @@ export const DEFAULT_VISION_MODEL = 'svc-vision-3-1-2505';
 export const DEFAULT_TRANSCRIPTION_MODEL = 'svc-transcribe-1-2507';
 /** The built-in embedding model (all-MiniLM-L6-v2, shipped with the app). */
 export const DEFAULT_EMBEDDING_MODEL = 'svc-embed-local';
+/** The built-in moderation and classification model (the embedding model scoring against labelled examples). */
+export const DEFAULT_MODERATION_MODEL = 'svc-moderation-local';
 
 /**
  * Names Mistral's and OpenAI's docs and SDK examples send, per model that serves the same thing here
@@ -20,6 +22,14 @@ export const CLIENT_MODEL_NAMES: Readonly<Record<string, readonly string[]>> = {
     'text-embedding-3-small',
     'text-embedding-3-large',
     'text-embedding-ada-002',
+  ],
+  [DEFAULT_MODERATION_MODEL]: [
+    'omni-moderation-latest',
+    'omni-moderation-2024-09-26',
+    'text-moderation-latest',
+    'text-moderation-stable',
+    'mistral-moderation-latest',
+    'mistral-moderation-2411',
   ],
   [DEFAULT_TRANSCRIPTION_MODEL]: [
     'voxtral-mini-latest',

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { NameText } from './text-limits.js';
 import { CAPABILITIES } from './capabilities.js';
 import { ResponseCacheSchema } from './response-cache-schema.js';
+import { GuardrailsSchema } from './guardrail-schema.js';
 
 /** A model route as the config file's `models` list and the Settings API write it. */
 
@@ -71,6 +72,8 @@ export const ModelConfigSchema = Type.Object(
     owned_by: Type.Optional(NameText()),
     /** Answers repeated requests from the response cache (off unless given). */
     cache: Type.Optional(ResponseCacheSchema),
+    /** Checks on this route's input and output (docs/routing.md). */
+    guardrails: Type.Optional(GuardrailsSchema),
   },
   { additionalProperties: false },
 );

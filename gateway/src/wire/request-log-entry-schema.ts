@@ -88,6 +88,11 @@ export const Entry = Type.Object({
   ),
   /** On a route with a response cache: hit, miss or bypass, a hit's age and a semantic hit's similarity. */
   cache: Type.Optional(CacheNoteSchema),
+  guardrail_flags: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'The guardrails that matched, as `stage:rule:action` (input or output; block, redact or flag).',
+    }),
+  ),
   spans: Type.Optional(
     Type.Array(RecordedSpan, {
       description: "The request's spans within the gateway (its detail only; the list leaves them out).",

@@ -111,9 +111,16 @@ beforeAll(async () => {
     env: { HF_ENDPOINT: hub.url },
     config: {
       server: { body_limit_mb: BODY_LIMIT_BYTES / 1024 / 1024, request_log_bodies: true },
-      providers: base.providers,
+      // The built-in moderation model on the fake upstream, as Mistral's classifiers (fast: no local model to load).
+      providers: [...base.providers, { id: 'sweep-mistral', type: 'mistral', base_url: upstream.url }],
       models: [
         ...base.models,
+        {
+          id: 'svc-moderation-local',
+          provider: 'sweep-mistral',
+          upstream_model: 'mistral-moderation-latest',
+          capabilities: ['moderation', 'classification'],
+        },
         {
           id: 'svc-image-gen',
           provider: 'upstream',

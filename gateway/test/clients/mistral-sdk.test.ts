@@ -397,28 +397,6 @@ describe('the official @mistralai/mistralai SDK, unchanged', () => {
     expect(body.message).toMatch(message);
   };
 
-  it('classifiers: moderate, moderateChat, classify, classifyChat get the clear error saying nothing here serves them', async () => {
-    await notServed(
-      client().classifiers.moderate({ model: 'svc-large-3', inputs: ['hello'] }),
-      /no moderation or classification backend.*response_format/,
-    );
-    await notServed(
-      client().classifiers.moderateChat({ model: 'svc-large-3', inputs: [{ role: 'user', content: 'hello' }] }),
-      /chat\/moderations is not served/,
-    );
-    await notServed(
-      client().classifiers.classify({ model: 'svc-large-3', inputs: ['hello'] }),
-      /classifications is not served/,
-    );
-    await notServed(
-      client().classifiers.classifyChat({
-        model: 'svc-large-3',
-        input: [{ messages: [{ role: 'user', content: 'hello' }] }],
-      }),
-      /chat\/classifications is not served/,
-    );
-  });
-
   it('audio.speech, audio.voices and beta.libraries get the clear error saying what to use instead', async () => {
     await notServed(
       client().audio.speech.complete({ model: 'whisper-model', input: 'say this' }),

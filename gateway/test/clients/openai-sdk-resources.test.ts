@@ -150,23 +150,13 @@ describe('the official openai SDK, every other resource the gateway serves', () 
     expect(text.length).toBeGreaterThan(0);
   });
 
-  it('moderations: a clear 404 capability_not_served', async () => {
+  it('moderations on a chat model: a clear 400 capability_not_supported naming the models that moderate', async () => {
     // The SDK reads the nested `error`: its message, code and type reach the caller, not only the status.
     await expect(client().moderations.create({ model: 'svc-large-3', input: 'hello' })).rejects.toMatchObject({
-      status: 404,
-      code: 'capability_not_served',
-      type: 'not_found_error',
-      message: expect.stringMatching(/^404 .*no moderation or classification backend/),
-    });
-    const raw = await stack.gateway.request('/v1/moderations', {
-      method: 'POST',
-      json: { model: 'svc-large-3', input: 'hello' },
-    });
-    expect(await raw.json()).toMatchObject({
-      object: 'error',
-      type: 'not_found_error',
-      code: 'capability_not_served',
-      message: expect.stringMatching(/no moderation or classification backend/),
+      status: 400,
+      code: 'capability_not_supported',
+      type: 'invalid_request_error',
+      message: expect.stringMatching(/^400 .*does not support moderation.*svc-moderation-local/),
     });
   });
 

@@ -36,6 +36,7 @@ const key = (id: string, changes: Partial<ApiKeyRecord> = {}): ApiKeyRecord => (
   revoked_at: null,
   spend_limit: null,
   rpm_limit: null,
+  guardrails: null,
   ...changes,
 });
 

@@ -16,7 +16,8 @@
  * (floats, or base64 with `encoding_format: 'base64'`), models, images/generations (real PNGs of
  * the requested size, b64_json or url), audio/transcriptions (multipart; json, text, verbose_json,
  * srt, vtt), ocr (Mistral's shape; data URLs of PNG/JPEG/PDF) and responses (OpenAI's Responses API,
- * JSON or its typed event stream; see fake-upstream-responses.ts).
+ * JSON or its typed event stream; see fake-upstream-responses.ts), moderations and classifications
+ * (OpenAI's and Mistral's, fake-upstream-classifiers.ts).
  *
  * Deterministic answers: chat echoes the last user message word by word (`max_tokens` cuts it,
  * finish_reason `length`); completions echo the prompt; when `tools` are given and the user's
@@ -44,6 +45,7 @@ import {
   type ReplyOptions,
 } from './fake-upstream-replies.js';
 import { responsesReply } from './fake-upstream-responses.js';
+import { classifierReply } from './fake-upstream-classifiers.js';
 
 export type FakeFailure =
   /** Answer with this status (500, 429, 401, ...) and an OpenAI-shaped error body unless `body` is given. */
@@ -217,6 +219,11 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
         return ocrReply(body);
       case '/v1/responses':
         return responsesReply(body);
+      case '/v1/moderations':
+      case '/v1/chat/moderations':
+      case '/v1/classifications':
+      case '/v1/chat/classifications':
+        return classifierReply(path, body);
       default:
         return openAiError(404, `Unknown request URL: POST ${path}.`);
     }

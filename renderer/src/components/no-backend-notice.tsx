@@ -11,6 +11,8 @@ const CAPABILITY_LABELS: Record<Capability, string> = {
   vision: 'image analysis',
   image_generation: 'image generation',
   transcription: 'transcription',
+  moderation: 'moderation',
+  classification: 'classification',
 };
 
 const LOCAL_CAPABLE: readonly Capability[] = ['chat', 'completions', 'embeddings'];

@@ -1,3 +1,4 @@
+import { GuardrailsSchema } from '../../wire/guardrail-schema.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { NameText } from '../../wire/text-limits.js';
 
@@ -45,6 +46,7 @@ export const PublicKey = Type.Object({
   revoked: Type.Boolean(),
   spend_limit: Type.Union([Type.Number(), Type.Null()]),
   rpm_limit: Type.Union([Type.Integer(), Type.Null()]),
+  guardrails: Type.Union([GuardrailsSchema, Type.Null()]),
 });
 export type PublicKey = Static<typeof PublicKey>;
 
@@ -79,6 +81,8 @@ export const NewKey = Type.Object(
     role: Type.Optional(KeyRole),
     spend_limit: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
     rpm_limit: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    /** Checks on every request the key makes, beside its route's (docs/routing.md). */
+    guardrails: Type.Optional(Type.Union([GuardrailsSchema, Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -93,6 +97,7 @@ export const KeyChanges = Type.Object(
     name: Type.Optional(NameText()),
     spend_limit: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
     rpm_limit: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    guardrails: Type.Optional(Type.Union([GuardrailsSchema, Type.Null()])),
   },
   { additionalProperties: false },
 );

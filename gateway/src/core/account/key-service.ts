@@ -2,6 +2,8 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyChanges, ApiKeyRecord, KeyRole, KeysRepository } from '../../store/keys-repository.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { newId } from '../ids/ids.js';
+import { compileGuardrails, type CompiledGuardrails } from '../guardrails/compile-guardrails.js';
+import type { GuardrailsConfig } from '../../wire/guardrail-schema.js';
 
 export const KEY_PREFIX = 'sk-sy-';
 /** Keys found in the database kept in memory (the Owner makes keys, so this bound is rarely reached); the oldest goes first. */
@@ -21,6 +23,7 @@ export interface PublicKey {
   revoked: boolean;
   spend_limit: number | null;
   rpm_limit: number | null;
+  guardrails: GuardrailsConfig | null;
 }
 
 /** What `KeyService.ownerAccess` found: how the person starting the gateway gets in as an Owner. */
@@ -56,7 +59,19 @@ export function toPublicKey(record: ApiKeyRecord): PublicKey {
     revoked: record.revoked_at !== null,
     spend_limit: record.spend_limit,
     rpm_limit: record.rpm_limit,
+    guardrails: record.guardrails === null ? null : (JSON.parse(record.guardrails) as GuardrailsConfig),
   };
+}
+
+/** A key's guardrails as stored: compiled first, so a pattern RE2 cannot run is a 422 naming its rule, never a stored key that fails. */
+function storedGuardrails(guardrails: GuardrailsConfig | null | undefined): string | null {
+  if (!guardrails) return null;
+  try {
+    compileGuardrails(guardrails);
+  } catch (error) {
+    throw new GatewayError(422, 'invalid_guardrail', (error as Error).message, { param: 'guardrails' });
+  }
+  return JSON.stringify(guardrails);
 }
 
 /**
@@ -75,6 +90,8 @@ export class KeyService {
   /** Counts changes, so a lookup that raced with one is not cached. */
   private generation = 0;
   private readonly lastTouched = new Map<string, number>();
+  /** Each cached record's guardrails, compiled once (a changed key is a new record). */
+  private readonly compiled = new WeakMap<ApiKeyRecord, CompiledGuardrails | undefined>();
   /** Short-lived tokens the gateway's own workers (the batch runner) use to act as a key; never stored. */
   private readonly internalTokens = new Map<string, string>();
   /** Told after every change of a key (team mode: the other instances then forget their cached lookups). */
@@ -90,6 +107,7 @@ export class KeyService {
     role: KeyRole;
     spend_limit?: number | null;
     rpm_limit?: number | null;
+    guardrails?: GuardrailsConfig | null;
   }): Promise<{ key: string; record: ApiKeyRecord }> {
     const key = generateKey();
     const record = this.newRecord(input, key);
@@ -99,7 +117,13 @@ export class KeyService {
   }
 
   private newRecord(
-    input: { name: string; role: KeyRole; spend_limit?: number | null; rpm_limit?: number | null },
+    input: {
+      name: string;
+      role: KeyRole;
+      spend_limit?: number | null;
+      rpm_limit?: number | null;
+      guardrails?: GuardrailsConfig | null;
+    },
     key: string,
   ): ApiKeyRecord {
     return {
@@ -113,6 +137,7 @@ export class KeyService {
       revoked_at: null,
       spend_limit: input.spend_limit ?? null,
       rpm_limit: input.rpm_limit ?? null,
+      guardrails: storedGuardrails(input.guardrails),
     };
   }
 
@@ -239,11 +264,25 @@ export class KeyService {
     return record;
   }
 
-  async update(id: string, changes: ApiKeyChanges): Promise<ApiKeyRecord> {
+  async update(
+    id: string,
+    { guardrails, ...changes }: Omit<ApiKeyChanges, 'guardrails'> & { guardrails?: GuardrailsConfig | null },
+  ): Promise<ApiKeyRecord> {
     await this.get(id);
-    await this.keys.update(id, changes);
+    await this.keys.update(
+      id,
+      guardrails === undefined ? changes : { ...changes, guardrails: storedGuardrails(guardrails) },
+    );
     this.changed();
     return this.get(id);
+  }
+
+  /** The key's guardrails, ready to run; undefined when it has none. */
+  guardrailsOf(record: ApiKeyRecord): CompiledGuardrails | undefined {
+    if (record.guardrails === null) return undefined;
+    if (!this.compiled.has(record))
+      this.compiled.set(record, compileGuardrails(JSON.parse(record.guardrails) as GuardrailsConfig));
+    return this.compiled.get(record);
   }
 
   async revoke(id: string, actingKeyId: string): Promise<ApiKeyRecord> {

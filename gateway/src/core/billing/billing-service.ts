@@ -2,6 +2,7 @@ import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { ApiKeyRecord } from '../../store/keys-repository.js';
 import type { CacheNote } from '../../wire/response-cache-schema.js';
 import type { AccountService } from '../account/account-service.js';
+import type { CompiledGuardrails } from '../guardrails/compile-guardrails.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteDeployment } from '../routing/route-deployment.js';
 import { costOf, estimateRequestCost } from './pricing.js';
@@ -33,6 +34,11 @@ export interface UsageMeter {
   reserveTurn(route: ModelRoute, turn: Record<string, unknown>): Promise<void>;
   /** What the response cache did for the request (a hit, a miss, a bypass), for the request log. */
   noteCache(note: CacheNote): void;
+  /**
+   * The guardrails of the key making the request, which every use case runs beside its route's: they
+   * travel with the bill because it is the one per-request object each use case is handed.
+   */
+  readonly keyGuardrails?: CompiledGuardrails;
 }
 
 /** One request's bill: its reservation, the usage its use case charged, and the estimate of a stream in progress. */
@@ -48,6 +54,7 @@ export class RequestBilling implements UsageMeter {
   namedRoute: ModelRoute | undefined;
   /** What the response cache did for the request, on a cached route. */
   cache: CacheNote | undefined;
+  keyGuardrails: CompiledGuardrails | undefined;
 
   charge(route: ModelRoute, usage: TokenUsage): void {
     const previous = this.charged;

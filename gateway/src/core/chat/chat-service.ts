@@ -11,6 +11,8 @@ import { batchesOf } from '../../streaming/event-batches.js';
 import type { RouteRunner, StickyKey } from '../routing/route-runner.js';
 import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
 import { checkTurnSchemas, type TurnSchemaFields } from '../json/check-turn-schemas.js';
+import type { GuardrailService, RequestGuardrails } from '../guardrails/guardrail-service.js';
+import { guardChatStream } from '../guardrails/guarded-streams.js';
 import type { GatewayTracing } from '../tracing/gateway-tracing.js';
 import { inputMessages, outputMessages, samplingAttributes } from '../tracing/gen-ai-attributes.js';
 import type { TraceSpan } from '../tracing/request-trace.js';
@@ -58,6 +60,7 @@ export class ChatService {
     private readonly schemaLimits: ClientSchemaSizeLimits,
     private readonly tracing?: GatewayTracing,
     private readonly cache?: ResponseCache,
+    private readonly guardrails?: GuardrailService,
   ) {}
 
   /**
@@ -103,15 +106,17 @@ export class ChatService {
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<ChatAnswer> {
+    const guard = this.guardrailsOf(route, meter);
     const turn: ChatTurn = {
-      messages,
+      messages: guard ? await guard.messages(messages, signal) : messages,
       temperature: 0,
       max_tokens: options.maxTokens ?? 1024,
       response_format: options.responseFormat,
     };
     checkTurnSchemas(turn, this.schemaLimits);
-    const { value, route: served } = await this.whole(route, turn, signal);
-    meter.addCharge(served, value.usage);
+    const { value: answer, route: served } = await this.whole(route, turn, signal);
+    meter.addCharge(served, answer.usage);
+    const value = guard ? await guard.answer(answer, signal) : answer;
     return { text: value.choices[0]?.message.content ?? '', usage: value.usage, route: served };
   }
 
@@ -122,21 +127,25 @@ export class ChatService {
    */
   async complete(
     route: ModelRoute,
-    turn: ChatTurn,
+    asked: ChatTurn,
     stream: boolean,
     meter: UsageMeter,
     signal: AbortSignal,
     { fields, cache, stickyKey }: ChatTurnOptions = {},
   ): Promise<ChatOutcome> {
-    await meter.reserveTurn(route, turn);
-    checkTurnSchemas(turn, this.schemaLimits, fields);
+    await meter.reserveTurn(route, asked);
+    checkTurnSchemas(asked, this.schemaLimits, fields);
+    const guard = this.guardrailsOf(route, meter);
+    const turn = guard ? { ...asked, messages: await guard.messages(asked.messages, signal) } : asked;
     const cached = route.cache && (await this.cache?.lookup(route, turn, stream, cache, signal));
     const hit = cached?.replay(meter);
-    if (hit) return hit;
+    // A hit passes this request's output checks too: an account-wide entry may reach a key with stricter ones.
+    if (hit) return guard ? guardedOutcome(hit, guard, signal) : hit;
     const attributes = this.spanAttributes(turn, stream);
     if (!stream) {
-      const { value, route: served } = await this.whole(route, turn, signal, attributes, stickyKey);
-      meter.charge(served, value.usage);
+      const { value: answer, route: served } = await this.whole(route, turn, signal, attributes, stickyKey);
+      meter.charge(served, answer.usage);
+      const value = guard ? await guard.answer(answer, signal) : answer;
       const operation = this.operationSpan();
       if (operation) {
         operation.set(
@@ -164,9 +173,14 @@ export class ChatService {
     const outcome = {
       kind: 'stream' as const,
       route: served,
-      batches: metered(batchesOf(events), served, estimate, meter, trace),
+      batches: guardedBatches(metered(batchesOf(events), served, estimate, meter, trace), guard, signal),
     };
     return cached ? cached.keep(outcome, meter) : outcome;
+  }
+
+  /** The request's guardrails (its route's and its key's), when it has any. */
+  private guardrailsOf(route: ModelRoute, meter: UsageMeter): RequestGuardrails | undefined {
+    return route.guardrails || meter.keyGuardrails ? this.guardrails?.for(route, meter) : undefined;
   }
 
   private whole(
@@ -253,4 +267,24 @@ async function* metered(
     yield batch;
   }
   trace?.end();
+}
+
+function guardedBatches(
+  batches: AsyncIterable<readonly ChatStreamEvent[]>,
+  guard: RequestGuardrails | undefined,
+  signal: AbortSignal,
+): AsyncIterable<readonly ChatStreamEvent[]> {
+  const streamGuard = guard?.outputStream(signal);
+  return streamGuard ? guardChatStream(batches, streamGuard) : batches;
+}
+
+/** An answer (a cache hit's) with the request's output checks run over it. */
+async function guardedOutcome(
+  outcome: ChatOutcome,
+  guard: RequestGuardrails,
+  signal: AbortSignal,
+): Promise<ChatOutcome> {
+  return outcome.kind === 'json'
+    ? { ...outcome, result: await guard.answer(outcome.result, signal) }
+    : { ...outcome, batches: guardedBatches(outcome.batches, guard, signal) };
 }

@@ -9,6 +9,8 @@ import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner, StickyKey } from '../routing/route-runner.js';
+import type { GuardrailService, RequestGuardrails } from '../guardrails/guardrail-service.js';
+import { guardCompletionStream } from '../guardrails/guarded-streams.js';
 
 /** A streamed completion's events with choice indexes over all prompts; the total usage comes last. */
 export type CompletionPiece = Exclude<CompletionStreamEvent, { type: 'usage' }> | { type: 'usage'; usage: TokenUsage };
@@ -35,18 +37,23 @@ export class CompletionService {
   constructor(
     private readonly models: ModelRegistry,
     private readonly runner: RouteRunner,
+    private readonly guardrails?: GuardrailService,
   ) {}
 
   async complete(
     model: string | undefined,
-    prompts: string[],
-    sampling: Sampling,
+    asked: string[],
+    askedSampling: Sampling,
     stream: boolean,
     meter: UsageMeter,
     signal: AbortSignal,
     stickyKey?: StickyKey,
   ): Promise<CompletionOutcome> {
     const route = this.models.resolveOrDefault(model, 'completions', DEFAULT_CHAT_MODEL);
+    const guard = route.guardrails || meter.keyGuardrails ? this.guardrails?.for(route, meter) : undefined;
+    const { prompts, sampling } = guard
+      ? await checkedPrompts(guard, asked, askedSampling, signal)
+      : { prompts: asked, sampling: askedSampling };
     const perPrompt = sampling.n ?? 1;
     if (!stream) {
       let usage = NO_USAGE;
@@ -69,7 +76,18 @@ export class CompletionService {
           choices.push({ ...choice, index: promptIndex * perPrompt + choice.index });
         meter.charge(served, usage);
       }
-      return { kind: 'json', route: served, choices, usage };
+      if (!guard) return { kind: 'json', route: served, choices, usage };
+      const texts = await guard.texts(
+        'output',
+        choices.map((choice) => choice.text),
+        signal,
+      );
+      return {
+        kind: 'json',
+        route: served,
+        choices: choices.map((choice, index) => ({ ...choice, text: texts[index] })),
+        usage,
+      };
     }
     const startStream = (on: ModelRoute, prompt: string) =>
       this.runner.invoke(
@@ -107,6 +125,23 @@ export class CompletionService {
       }
       yield { type: 'usage', usage };
     }
-    return { kind: 'stream', route: served, events: events() };
+    const streamGuard = guard?.outputStream(signal);
+    return {
+      kind: 'stream',
+      route: served,
+      events: streamGuard ? guardCompletionStream(events(), streamGuard) : events(),
+    };
   }
+}
+
+/** The prompts (and an insert's suffix) as the route's input guardrails leave them. */
+async function checkedPrompts(
+  guard: RequestGuardrails,
+  prompts: string[],
+  sampling: Sampling,
+  signal: AbortSignal,
+): Promise<{ prompts: string[]; sampling: Sampling }> {
+  const texts = await guard.texts('input', [...prompts, sampling.suffix ?? ''], signal);
+  const suffix = texts.pop();
+  return { prompts: texts, sampling: sampling.suffix === undefined ? sampling : { ...sampling, suffix } };
 }

@@ -8,6 +8,8 @@ import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import { providerFor, type ProviderOf, type RouteRunner } from '../routing/route-runner.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
+import type { GuardrailService, RequestGuardrails } from '../guardrails/guardrail-service.js';
+import { guardCompletionStream } from '../guardrails/guarded-streams.js';
 
 export interface FimRequest {
   model: string;
@@ -48,6 +50,7 @@ export class FimService {
   constructor(
     private readonly models: ModelRegistry,
     private readonly runner: RouteRunner,
+    private readonly guardrails?: GuardrailService,
   ) {}
 
   async fill(
@@ -55,9 +58,20 @@ export class FimService {
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<{ result: CompletionResult; route: ModelRoute }> {
-    const { value, route } = await this.start(request, signal, (completions, call) => completions.complete(call));
+    const { value, route, guard } = await this.start(request, meter, signal, (completions, call) =>
+      completions.complete(call),
+    );
     meter.charge(route, value.usage);
-    return { result: value, route };
+    if (!guard) return { result: value, route };
+    const texts = await guard.texts(
+      'output',
+      value.choices.map((choice) => choice.text),
+      signal,
+    );
+    return {
+      result: { ...value, choices: value.choices.map((choice, index) => ({ ...choice, text: texts[index] })) },
+      route,
+    };
   }
 
   /** The same, streamed: resolves once the backend has started (so a refusal is still a plain 400); charges the usage as it arrives. */
@@ -66,7 +80,9 @@ export class FimService {
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<{ events: AsyncIterable<CompletionStreamEvent>; route: ModelRoute }> {
-    const { value, route } = await this.start(request, signal, (completions, call) => completions.completeStream(call));
+    const { value, route, guard } = await this.start(request, meter, signal, (completions, call) =>
+      completions.completeStream(call),
+    );
     const estimate = StreamUsageEstimate.forPrompt(`${request.prompt}${request.suffix ?? ''}`);
     meter.chargeEstimateIfAbandoned(route, estimate);
     async function* events(): AsyncGenerator<CompletionStreamEvent> {
@@ -76,25 +92,36 @@ export class FimService {
         yield event;
       }
     }
-    return { events: events(), route };
+    const streamGuard = guard?.outputStream(signal);
+    return { events: streamGuard ? guardCompletionStream(events(), streamGuard) : events(), route };
   }
 
   private async start<T>(
-    request: FimRequest,
+    asked: FimRequest,
+    meter: UsageMeter,
     signal: AbortSignal,
     call: (completions: ProviderOf<'completions'>, request: FimRequest & { signal: AbortSignal }) => Promise<T>,
-  ): Promise<{ value: T; route: ModelRoute }> {
-    const route = this.models.resolve(request.model, 'completions');
+  ): Promise<{ value: T; route: ModelRoute; guard: RequestGuardrails | undefined }> {
+    const route = this.models.resolve(asked.model, 'completions');
+    const guard = route.guardrails || meter.keyGuardrails ? this.guardrails?.for(route, meter) : undefined;
+    const request = guard ? await checked(guard, asked, signal) : asked;
     if (request.suffix && !providerFor(route, 'completions').fillInTheMiddle)
       throw fimRefusal(this.models, `"${route.id}" cannot fill in the middle (its backend has no FIM endpoint).`);
     try {
-      return await this.runner.invoke(route, 'completions', signal, (completions, model, attemptSignal) =>
+      const started = await this.runner.invoke(route, 'completions', signal, (completions, model, attemptSignal) =>
         call(completions, { ...request, model, signal: attemptSignal }),
       );
+      return { ...started, guard };
     } catch (error) {
       if (error instanceof GatewayError && error.code === FIM_NOT_SUPPORTED)
         throw fimRefusal(this.models, error.message);
       throw error;
     }
   }
+}
+
+/** The prompt and suffix as the request's input guardrails leave them. */
+async function checked(guard: RequestGuardrails, request: FimRequest, signal: AbortSignal): Promise<FimRequest> {
+  const [prompt, suffix] = await guard.texts('input', [request.prompt, request.suffix ?? ''], signal);
+  return { ...request, prompt, ...(request.suffix !== undefined ? { suffix } : {}) };
 }

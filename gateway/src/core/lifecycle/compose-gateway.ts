@@ -48,6 +48,8 @@ import { EmbeddingService } from '../embeddings/embedding-service.js';
 import { ResponseCache } from '../cache/response-cache.js';
 import { ResponseCacheRepository } from '../../store/response-cache-repository.js';
 import { DEFAULT_EMBEDDING_MODEL } from '../../wire/default-models.js';
+import { ClassifierService } from '../classifiers/classifier-service.js';
+import { GuardrailService } from '../guardrails/guardrail-service.js';
 import { EvalRunner } from '../evals/eval-runner.js';
 import { EvalsService } from '../evals/evals-service.js';
 import { databaseWriteErrorReporter } from '../errors/database-write-errors.js';
@@ -305,7 +307,9 @@ export async function composeGateway(
       otherwise: 'response cache: could not read or store an answer; the request went to its provider',
     }),
   );
-  const chat = new ChatService(models, runner, options.server.clientSchemas, tracing, responseCache);
+  const classifiers = new ClassifierService(models, runner);
+  const guardrails = new GuardrailService(classifiers, tracing);
+  const chat = new ChatService(models, runner, options.server.clientSchemas, tracing, responseCache, guardrails);
   const useCaseDeps = {
     chat,
     models,
@@ -444,9 +448,10 @@ export async function composeGateway(
       mcp,
       maxSteps: options.server.toolLoopMaxSteps,
     }),
-    completions: new CompletionService(models, runner),
-    fim: new FimService(models, runner),
+    completions: new CompletionService(models, runner, guardrails),
+    fim: new FimService(models, runner, guardrails),
     embeddings,
+    classifiers,
     files,
     fileLinks: new SignedFileLinks(files, keys),
     ocr: new OcrService(useCaseDeps),

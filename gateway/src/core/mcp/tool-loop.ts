@@ -315,5 +315,6 @@ function stepMeter(meter: UsageMeter): UsageMeter {
     chargeEstimateIfAbandoned: (route, estimate) => meter.chargeEstimateIfAbandoned(route, estimate),
     reserveTurn: (route, turn) => meter.reserveTurn(route, turn),
     noteCache: (note) => meter.noteCache(note),
+    keyGuardrails: meter.keyGuardrails,
   };
 }

@@ -15,6 +15,8 @@ export const OPERATION_BY_CAPABILITY: Record<Capability, string> = {
   vision: 'image_analysis',
   image_generation: 'image_generation',
   transcription: 'transcription',
+  moderation: 'moderation',
+  classification: 'classification',
 };
 
 // Bucket boundaries the OpenTelemetry GenAI semantic conventions advise for each histogram.

@@ -86,7 +86,8 @@ export class ResponsesService {
         },
       );
     }
-    if (route.provider.capabilities.responses) {
+    // With guardrails (the route's or the key's) the request is translated to chat, where they run, rather than passed through.
+    if (route.provider.capabilities.responses && !route.guardrails && !meter.keyGuardrails) {
       await meter.reserveTurn(route, turn);
       checkTurnSchemas(turn, this.schemaLimits, RESPONSES_SCHEMA_FIELDS);
       const estimate = StreamUsageEstimate.forChat(conversation.messages);

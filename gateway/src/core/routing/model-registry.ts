@@ -15,6 +15,7 @@ import { DeploymentSet, type DeploymentMember } from './deployment-set.js';
 import { LocalDeploymentUsage, type DeploymentUsage } from './deployment-usage.js';
 import { RouteDeployment } from './route-deployment.js';
 import { routeProviders } from '../../config/route-providers.js';
+import { compileGuardrails, type CompiledGuardrails } from '../guardrails/compile-guardrails.js';
 
 /** Each of the names other clients send (CLIENT_MODEL_NAMES) and the model id it leads to. */
 const CLIENT_NAME_TARGETS: ReadonlyMap<string, string> = new Map(
@@ -42,6 +43,8 @@ export interface ModelRoute {
   deployments?: DeploymentSet<ModelRoute>;
   /** On the route a deployment's request runs on: that deployment. */
   deployment?: RouteDeployment;
+  /** Checks on what the route is sent and answers (core/guardrails). */
+  guardrails?: CompiledGuardrails;
 }
 
 export interface ModelInfo {
@@ -142,6 +145,7 @@ export class ModelRegistry {
       ownedBy: model.owned_by ?? provider.id,
       fineTuned: model.id.startsWith('ft:'),
       cache: model.cache,
+      guardrails: compileGuardrails(model.guardrails),
     };
     if (model.deployments) route.deployments = this.deploymentsOf(route, model, providers as ProviderInstance[]);
     if (this.routes.has(route.id)) this.remove(route.id);

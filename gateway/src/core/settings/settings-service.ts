@@ -1,6 +1,7 @@
 import type { ModelConfig, ProviderConfig } from '../../config/config-schema.js';
 import type { GatewayOptions } from '../../config/gateway-options.js';
 import { routeProviders, routeShapeProblem } from '../../config/route-providers.js';
+import { compileGuardrails } from '../guardrails/compile-guardrails.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ProviderBreakers } from '../routing/provider-breakers.js';
 import type { RouteHealth } from '../routing/route-health.js';
@@ -316,6 +317,11 @@ export class SettingsService {
         throw new GatewayError(409, 'alias_taken', `The name "${name}" already belongs to the route "${owner.id}".`, {
           param: 'aliases',
         });
+    }
+    try {
+      compileGuardrails(route.guardrails);
+    } catch (error) {
+      throw new GatewayError(422, 'invalid_guardrail', (error as Error).message, { param: 'guardrails' });
     }
     await this.deps.store.saveRoute(route);
     await this.changed();

@@ -156,6 +156,8 @@ export class RequestTrace {
   dropped = 0;
   /** The request's GenAI operation (its first model call): it ends with the request, which adds the usage. */
   operation: TraceSpan | undefined;
+  /** The guardrails that matched (`stage:rule:action`), for the request log entry. */
+  readonly guardrails: string[] = [];
   private spanCount = 0;
   /** When the trace began here (`performance.now()`): its spans' times are whole microseconds from it. */
   readonly origin = performance.now();
@@ -181,6 +183,10 @@ export class RequestTrace {
     startedAt?: number,
   ): TraceSpan {
     return new TraceSpan(this, name, kind, parent, attributes, startedAt);
+  }
+
+  noteGuardrail(match: string): void {
+    if (!this.guardrails.includes(match)) this.guardrails.push(match);
   }
 
   /** The count part of the next span's id (1 to 0xffff, then round again). */

@@ -1,9 +1,11 @@
 import type { MediaDecoder } from '../../media/media-decoder.js';
 import type { EngineState } from '../../wire/engine-state-schema.js';
 import type { ChatProvider } from './chat.js';
+import type { ClassificationProvider } from './classification.js';
 import type { CompletionProvider } from './completions.js';
 import type { EmbeddingProvider } from './embeddings.js';
 import type { ImageGenerationProvider } from './image-generation.js';
+import type { ModerationProvider } from './moderation.js';
 import type { OcrProvider } from './ocr.js';
 import type { ResponsesProvider } from './responses.js';
 import type { NativeEngines } from '../_shared/native-engines.js';
@@ -18,6 +20,8 @@ export interface ProviderCapabilities {
   ocr?: OcrProvider;
   image_generation?: ImageGenerationProvider;
   transcription?: TranscriptionProvider;
+  moderation?: ModerationProvider;
+  classification?: ClassificationProvider;
   /** Native Responses API, when configured; otherwise core translates Responses to chat. */
   responses?: ResponsesProvider;
 }

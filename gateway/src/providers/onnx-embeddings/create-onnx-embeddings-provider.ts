@@ -2,13 +2,19 @@ import { ProviderError } from '../_shared/provider-error.js';
 import type { EmbeddingRequest, EmbeddingResult } from '../contracts/embeddings.js';
 import type { EngineStatus, ProviderFactory } from '../contracts/provider-instance.js';
 import { builtinModelDir } from './builtin-model-dir.js';
+import { createLocalClassifiers, type OnModel, type TargetExamples } from './local-classifiers.js';
 import { SentenceEmbedder } from './sentence-embedder.js';
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Local sentence embeddings from an ONNX model folder (tokenizer.json + onnx/<file>): by default the
  * built-in all-MiniLM-L6-v2 (384 dimensions), so /v1/embeddings works with no config or download.
  * Options: `model_dir`, `onnx_file` (default model_q4.onnx), `max_tokens` (default 256, as
- * sentence-transformers trains MiniLM), `idle_unload_ms` (default 300000; 0 keeps it loaded).
+ * sentence-transformers trains MiniLM), `idle_unload_ms` (default 300000; 0 keeps it loaded). The
+ * same model moderates and classifies (local-classifiers.ts): `moderation_threshold` (default 0.5),
+ * `classifier_targets` ({target: {label: [examples]}}; default the moderation categories).
  *
  * The model loads on first use, not at start, and unloads when idle: the WebAssembly runtime holds
  * about 200 MB while loaded, more than the rest of an idle gateway, and a load takes about a second.
@@ -69,22 +75,25 @@ export const createOnnxEmbeddingsProvider: ProviderFactory = (context) => {
     return loading;
   };
 
-  async function embed(request: EmbeddingRequest): Promise<EmbeddingResult> {
-    if (request.input.some((text) => text.length === 0))
-      throw new ProviderError('invalid_request', 'Embedding inputs must not be empty strings.', { param: 'input' });
+  /** Work on the loaded model, one inference at a time; the model stays loaded while any runs. */
+  const onModel: OnModel = async (_signal, work) => {
     running++;
     clearTimeout(idleTimer);
     try {
-      return await embedQueued(request);
+      const model = await embedder();
+      const run = queue.then(() => work(model));
+      queue = run.catch(() => undefined);
+      return await run;
     } finally {
       running--;
       unloadWhenIdle();
     }
-  }
+  };
 
-  async function embedQueued(request: EmbeddingRequest): Promise<EmbeddingResult> {
-    const model = await embedder();
-    const run = queue.then(async () => {
+  async function embed(request: EmbeddingRequest): Promise<EmbeddingResult> {
+    if (request.input.some((text) => text.length === 0))
+      throw new ProviderError('invalid_request', 'Embedding inputs must not be empty strings.', { param: 'input' });
+    return onModel(request.signal, async (model) => {
       const vectors: number[][] = [];
       let promptTokens = 0;
       for (const [index, text] of request.input.entries()) {
@@ -114,14 +123,19 @@ export const createOnnxEmbeddingsProvider: ProviderFactory = (context) => {
       }
       return { vectors, prompt_tokens: promptTokens };
     });
-    queue = run.catch(() => undefined);
-    return run;
   }
+
+  const classifiers = createLocalClassifiers(onModel, {
+    threshold: typeof options.moderation_threshold === 'number' ? options.moderation_threshold : undefined,
+    targets: isRecord(options.classifier_targets)
+      ? (options.classifier_targets as Record<string, TargetExamples>)
+      : undefined,
+  });
 
   return {
     id: context.id,
     type: context.options.type,
-    capabilities: { embeddings: { embed } },
+    capabilities: { embeddings: { embed }, ...classifiers },
     status: () => state,
     close: async () => {
       clearTimeout(idleTimer);

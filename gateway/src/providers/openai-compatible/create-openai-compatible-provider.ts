@@ -7,6 +7,7 @@ import { createOpenAiEmbeddings } from '../_shared/openai-wire/openai-embeddings
 import { createOpenAiImageGeneration } from './openai-image-generation.js';
 import { createOpenAiResponses } from './openai-responses.js';
 import { createOpenAiTranscription } from './openai-transcription.js';
+import { createUpstreamModeration } from '../_shared/openai-wire/upstream-classifiers.js';
 
 /**
  * Any server that speaks the OpenAI API: OpenAI itself, Ollama, vLLM, llama.cpp's server,
@@ -25,6 +26,7 @@ export const createOpenAiCompatibleProvider: ProviderFactory = (context): Provid
       embeddings: createOpenAiEmbeddings(client, openAiDialect),
       image_generation: createOpenAiImageGeneration(client, context),
       transcription: createOpenAiTranscription(client),
+      moderation: createUpstreamModeration(client, false),
       ...(context.options.responses_api === true ? { responses: createOpenAiResponses(client) } : {}),
     },
     status: () => client.status(),

@@ -16,6 +16,8 @@ const CAPABILITY_LABELS: Record<Capability, string> = {
   vision: 'Vision',
   image_generation: 'Image generation',
   transcription: 'Transcription',
+  moderation: 'Moderation',
+  classification: 'Classification',
 };
 
 const splitList = (text: string) => text.split(/[\s,]+/).filter(Boolean);
