@@ -73,49 +73,49 @@ describe('OCR languages from the download manager', () => {
     skip,
   }) => {
     if (!tessdata) skip();
-    // Stand-in bytes: the machine's French model served as Polish's (the test needs a model tesseract loads).
+    // Stand-in bytes: the machine's French model served as Italian's (the test needs a model tesseract loads).
     const model = readFileSync(join(tessdata as string, 'fra.traineddata'));
-    github.addFile(REPO, '4.1.0', 'pol.traineddata', model);
-    github.dropOnceAt('pol.traineddata', 300_000);
-    const page = dataUrl((await makeLanguagePage('pol', 'clean')).image);
-    const ocr = () => gateway.request('/v1/ocr', { method: 'POST', json: { image: page, languages: ['pl'] } });
+    github.addFile(REPO, '4.1.0', 'ita.traineddata', model);
+    github.dropOnceAt('ita.traineddata', 300_000);
+    const page = dataUrl((await makeLanguagePage('ita', 'clean')).image);
+    const ocr = () => gateway.request('/v1/ocr', { method: 'POST', json: { image: page, languages: ['it'] } });
 
     const before = await languages();
     expect(before.get('fra')).toMatchObject({ installed: true, source: 'system' });
-    expect(before.get('pol')).toMatchObject({
-      name: 'Polish',
+    expect(before.get('ita')).toMatchObject({
+      name: 'Italian',
       installed: false,
       source: null,
       repo: REPO,
-      file: 'pol.traineddata',
+      file: 'ita.traineddata',
       revision: '4.1.0',
     });
-    expect(before.get('pol').size_bytes).toBeGreaterThan(1_000_000);
+    expect(before.get('ita').size_bytes).toBeGreaterThan(1_000_000);
     expect((await json(await ocr())).code).toBe('ocr_language_not_installed');
 
-    const download = await downloaded('pol.traineddata');
+    const download = await downloaded('ita.traineddata');
     expect(download).toMatchObject({ status: 'completed', bytes_done: model.length, model: 'svc-ocr-3-2512' });
     expect(github.ranges).toEqual([undefined, 'bytes=300000-']);
 
-    expect((await languages()).get('pol')).toMatchObject({ installed: true, source: 'download' });
+    expect((await languages()).get('ita')).toMatchObject({ installed: true, source: 'download' });
     const card = (await json(await gateway.request('/v1/models'))).data.find(
       (entry: Json) => entry.id === 'svc-ocr-3-2512',
     );
-    expect(card.ocr_languages).toContain('pol');
+    expect(card.ocr_languages).toContain('ita');
     const read = await ocr();
     expect(read.status).toBe(200);
     const answer = await json(read);
-    expect(answer.pages[0]).toMatchObject({ detected_language: 'pol', languages: ['pol'] });
-    expect(answer.text).toMatch(/DEKLARACJA PRAW/);
+    expect(answer.pages[0]).toMatchObject({ detected_language: 'ita', languages: ['ita'] });
+    expect(answer.text).toMatch(/Dichiarazione Universale dei Diritti Umani/);
 
     // Listed with the local model files, and deleted like them: the engine no longer has it.
     const files = (await json(await gateway.request('/v1/local-models/files'))).data as Json[];
-    expect(files.find((file) => file.name === 'tessdata/pol.traineddata')).toMatchObject({ kind: 'ocr_language' });
-    const removed = await gateway.request(`/v1/local-models/files/${encodeURIComponent('tessdata/pol.traineddata')}`, {
+    expect(files.find((file) => file.name === 'tessdata/ita.traineddata')).toMatchObject({ kind: 'ocr_language' });
+    const removed = await gateway.request(`/v1/local-models/files/${encodeURIComponent('tessdata/ita.traineddata')}`, {
       method: 'DELETE',
     });
     expect(removed.status).toBe(200);
-    expect((await languages()).get('pol')).toMatchObject({ installed: false });
+    expect((await languages()).get('ita')).toMatchObject({ installed: false });
     expect((await json(await ocr())).code).toBe('ocr_language_not_installed');
   });
 

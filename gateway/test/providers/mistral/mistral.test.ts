@@ -185,8 +185,15 @@ describe('mistral ocr', () => {
 });
 
 describe('mistral provider', () => {
-  it('offers chat, completions, embeddings and ocr, and is ready', () => {
-    expect(Object.keys(provider.capabilities).sort()).toEqual(['chat', 'completions', 'embeddings', 'ocr']);
+  it('offers chat, completions, embeddings, ocr, moderation and classification, and is ready', () => {
+    expect(Object.keys(provider.capabilities).sort()).toEqual([
+      'chat',
+      'classification',
+      'completions',
+      'embeddings',
+      'moderation',
+      'ocr',
+    ]);
     expect(provider.status()).toEqual({ state: 'ready' });
   });
 });

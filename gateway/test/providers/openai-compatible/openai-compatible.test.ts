@@ -321,6 +321,7 @@ describe('openai-compatible status', () => {
       'completions',
       'embeddings',
       'image_generation',
+      'moderation',
       'transcription',
     ]);
   });
