@@ -1,4 +1,5 @@
 import type { CacheCandidate } from '../../store/response-cache-store.js';
+import { cosineSimilarity } from '../embeddings/cosine-similarity.js';
 
 /** An embedding as the store keeps it: its float32s in base64 (a 384-dimension vector in 2 KB). */
 export function encodeVector(vector: readonly number[]): string {
@@ -11,18 +12,6 @@ export function decodeVector(text: string): Float32Array {
   return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + (bytes.byteLength & ~3)));
 }
 
-function cosine(a: readonly number[], b: Float32Array): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let index = 0; index < Math.min(a.length, b.length); index++) {
-    dot += a[index]! * b[index]!;
-    normA += a[index]! * a[index]!;
-    normB += b[index]! * b[index]!;
-  }
-  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
-}
-
 /** The candidate most similar to `vector`, when it reaches `threshold`. */
 export function nearest(
   vector: readonly number[],
@@ -31,7 +20,7 @@ export function nearest(
 ): { key: string; similarity: number } | undefined {
   let best: { key: string; similarity: number } | undefined;
   for (const candidate of candidates) {
-    const similarity = cosine(vector, decodeVector(candidate.embedding));
+    const similarity = cosineSimilarity(vector, decodeVector(candidate.embedding));
     if (similarity >= threshold && (!best || similarity > best.similarity)) best = { key: candidate.key, similarity };
   }
   return best;

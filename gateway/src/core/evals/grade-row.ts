@@ -11,7 +11,8 @@ import type { BatchExecution } from '../batch/batch-executor.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { fillTemplate, type TemplateNamespaces } from './fill-template.js';
 import { stringCheck } from './string-check.js';
-import { cosineSimilarity, textSimilarity } from './text-similarity.js';
+import { cosineSimilarity } from '../embeddings/cosine-similarity.js';
+import { textSimilarity } from './text-similarity.js';
 
 /** Posts one request to the gateway's own route as the run's key (billed, logged, rate-limited like any). */
 export type EvalCall = (endpoint: string, body: Record<string, unknown>) => Promise<BatchExecution>;

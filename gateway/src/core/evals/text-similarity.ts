@@ -16,7 +16,7 @@ import type { TextSimilarityMetric } from '../../wire/eval-schemas.js';
  * - rouge_1 … rouge_5: ROUGE-N (Lin, 2004) F1 of the clipped n-gram overlap; rouge_l: the F1 of the
  *   longest common subsequence of words; both on lower-cased letters-and-digits words, as the
  *   `rouge_score` package tokenises.
- * Cosine, on embeddings, is `cosineSimilarity` below (the vectors come from the embedding model).
+ * Cosine, on embeddings, is `cosineSimilarity` of core/embeddings (the vectors come from the embedding model).
  */
 export function textSimilarity(
   metric: Exclude<TextSimilarityMetric, 'cosine'>,
@@ -41,19 +41,6 @@ export function textSimilarity(
     default:
       return rougeN(Number(metric.slice('rouge_'.length)), rougeTokens(input), rougeTokens(reference));
   }
-}
-
-/** The cosine of the angle between two vectors (0 when either is all zeros). */
-export function cosineSimilarity(a: number[], b: number[]): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let index = 0; index < Math.min(a.length, b.length); index++) {
-    dot += a[index]! * b[index]!;
-    normA += a[index]! * a[index]!;
-    normB += b[index]! * b[index]!;
-  }
-  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
 }
 
 /** Words (letters, digits, underscores) and each punctuation mark on its own. */

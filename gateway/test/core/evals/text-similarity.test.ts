@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cosineSimilarity, textSimilarity } from '../../../src/core/evals/text-similarity.js';
+import { cosineSimilarity } from '../../../src/core/embeddings/cosine-similarity.js';
+import { textSimilarity } from '../../../src/core/evals/text-similarity.js';
 import { stringCheck } from '../../../src/core/evals/string-check.js';
 
 describe('text_similarity metrics, against hand-computed values', () => {
