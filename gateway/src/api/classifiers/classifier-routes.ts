@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import type { UsageMeter } from '../../core/billing/billing-service.js';
 import type { ClassifierService } from '../../core/classifiers/classifier-service.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { newId } from '../../core/ids/ids.js';
 import type { ChatMessage } from '../../wire/chat-message-schemas.js';
+import type { ClassifierInput } from '../../providers/contracts/moderation.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import {
@@ -71,6 +74,22 @@ export const classifierRoutes: FastifyPluginAsyncTypebox<{ classifiers: Classifi
 ) => {
   const tags = ['classifiers'];
   const moderationAnswers = { 200: ModerationAnswer, ...errorResponses };
+  /** Moderation's answer, in the category names of the form asked (Mistral's chat form, or the model's). */
+  const moderationAnswer = async (
+    model: string | undefined,
+    chatForm: boolean,
+    input: ClassifierInput,
+    meter: UsageMeter,
+    reply: FastifyReply,
+  ) => {
+    const names = categoryNamesFor(model, chatForm);
+    const { result, route } = await classifiers.moderate(model, input, names, meter, clientAbortSignal(reply));
+    return {
+      id: newId('modr-'),
+      model: route.id,
+      results: result.results.map((verdict) => moderationAnswerResult(verdict, names)),
+    };
+  };
 
   app.post(
     '/v1/moderations',
@@ -84,21 +103,8 @@ export const classifierRoutes: FastifyPluginAsyncTypebox<{ classifiers: Classifi
         response: moderationAnswers,
       },
     },
-    async (request, reply) => {
-      const names = categoryNamesFor(request.body.model, false);
-      const { result, route } = await classifiers.moderate(
-        request.body.model,
-        { texts: texts(request.body) },
-        names,
-        request.billing,
-        clientAbortSignal(reply),
-      );
-      return {
-        id: newId('modr-'),
-        model: route.id,
-        results: result.results.map((verdict) => moderationAnswerResult(verdict, names)),
-      };
-    },
+    (request, reply) =>
+      moderationAnswer(request.body.model, false, { texts: texts(request.body) }, request.billing, reply),
   );
 
   app.post(
@@ -113,21 +119,14 @@ export const classifierRoutes: FastifyPluginAsyncTypebox<{ classifiers: Classifi
         response: moderationAnswers,
       },
     },
-    async (request, reply) => {
-      const names = categoryNamesFor(request.body.model, true);
-      const { result, route } = await classifiers.moderate(
+    (request, reply) =>
+      moderationAnswer(
         request.body.model,
+        true,
         { conversations: conversations(request.body.input ?? request.body.inputs) },
-        names,
         request.billing,
-        clientAbortSignal(reply),
-      );
-      return {
-        id: newId('modr-'),
-        model: route.id,
-        results: result.results.map((verdict) => moderationAnswerResult(verdict, names)),
-      };
-    },
+        reply,
+      ),
   );
 
   app.post(
