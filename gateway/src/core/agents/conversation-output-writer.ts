@@ -9,6 +9,7 @@ import {
   type LoopCall,
   type LoopTool,
 } from '../mcp/tool-loop.js';
+import { drain, wholeStepDelta } from '../mcp/whole-step.js';
 import { outputStamp } from './conversation-entries.js';
 
 /** One of Mistral's conversation server-sent events; `type` is also the SSE event name. */
@@ -116,22 +117,7 @@ export class ConversationOutputWriter {
 
   /** A whole model call's message, as the entries a stream of it would give. */
   wholeStep(message: AssistantMessage): void {
-    const drain = (events: Generator<ConversationStreamEvent>) => {
-      for (const _ of events);
-    };
-    drain(
-      this.delta({
-        type: 'delta',
-        index: 0,
-        content: message.content ?? undefined,
-        tool_calls: message.tool_calls?.map((call, index) => ({
-          index,
-          id: call.id,
-          type: 'function' as const,
-          function: call.function,
-        })),
-      }),
-    );
+    drain(this.delta(wholeStepDelta(message)));
     drain(this.endStep());
   }
 

@@ -17,6 +17,7 @@ import {
   type LoopCall,
   type LoopTool,
 } from '../mcp/tool-loop.js';
+import { drain, wholeStepDelta } from '../mcp/whole-step.js';
 import type { ResponseStreamEvent } from './responses-outcome.js';
 
 /** What the writer needs of an MCP tool the model may call. */
@@ -106,22 +107,7 @@ export class ResponseOutputWriter {
 
   /** A whole model call's message, as the items a stream of it would give. */
   wholeStep(message: AssistantMessage): void {
-    const drain = (events: Generator<ResponseStreamEvent>) => {
-      for (const _ of events);
-    };
-    drain(
-      this.delta({
-        type: 'delta',
-        index: 0,
-        content: message.content ?? undefined,
-        tool_calls: message.tool_calls?.map((call, index) => ({
-          index,
-          id: call.id,
-          type: 'function' as const,
-          function: call.function,
-        })),
-      }),
-    );
+    drain(this.delta(wholeStepDelta(message)));
     drain(this.endStep());
   }
 
