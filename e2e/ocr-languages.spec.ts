@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -6,17 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGithub, type FakeGithub } from '../gateway/test/support/fake-github.js';
 import { launchChromium, screenshot, signIn } from './support/browser.js';
 import { gatewayIsBuilt, startGateway, type RunningGateway } from './support/gateway.js';
+import { systemTessdata } from '../gateway/test/support/system-tessdata.js';
 
-/** The machine's tessdata folder when its tesseract has the French model (the stand-in bytes below). */
-function systemTessdata(): string | undefined {
-  try {
-    const listed = execFileSync('tesseract', ['--list-langs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    const folder = /languages in "([^"]+)"/.exec(listed)?.[1];
-    return folder && listed.split('\n').some((line) => line.trim() === 'fra') ? folder : undefined;
-  } catch {
-    return undefined;
-  }
-}
 const tessdata = systemTessdata();
 const REPO = 'tesseract-ocr/tessdata_fast';
 // One language per width, neither installed here; GitHub is the fake, the bytes the machine's French model.

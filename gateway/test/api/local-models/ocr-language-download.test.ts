@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { GithubContents } from '../../../src/core/local-models/github-contents.j
 import { startFakeGithub, type FakeGithub } from '../../support/fake-github.js';
 import { makeLanguagePage } from '../../support/language-pages.js';
 import { json, startGateway, type Json } from '../../support/start-gateway.js';
+import { systemTessdata } from '../../support/system-tessdata.js';
 
 /**
  * Tesseract's language models through the download manager: found on GitHub (tesseract-ocr/tessdata_fast,
@@ -15,15 +15,6 @@ import { json, startGateway, type Json } from '../../support/start-gateway.js';
  * its next page on, and removed again. No GitHub is reachable from the test machines.
  */
 
-function systemTessdata(): string | undefined {
-  try {
-    const listed = execFileSync('tesseract', ['--list-langs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    const folder = /languages in "([^"]+)"/.exec(listed)?.[1];
-    return folder && listed.split('\n').some((line) => line.trim() === 'fra') ? folder : undefined;
-  } catch {
-    return undefined;
-  }
-}
 const tessdata = systemTessdata();
 const REPO = 'tesseract-ocr/tessdata_fast';
 

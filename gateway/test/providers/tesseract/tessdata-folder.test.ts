@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -8,17 +7,8 @@ import { TessdataFolder } from '../../../src/providers/tesseract/tessdata-folder
 import { createWasmEngine } from '../../../src/providers/tesseract/wasm-engine.js';
 import { makeLanguagePage } from '../../support/language-pages.js';
 import { useTempDir } from '../../support/use-resources.js';
+import { systemTessdata } from '../../support/system-tessdata.js';
 
-/** The machine's tessdata folder when its tesseract has the French model (the bytes the models below are made of). */
-function systemTessdata(): string | undefined {
-  try {
-    const listed = execFileSync('tesseract', ['--list-langs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    const folder = /languages in "([^"]+)"/.exec(listed)?.[1];
-    return folder && listed.split('\n').some((line) => line.trim() === 'fra') ? folder : undefined;
-  } catch {
-    return undefined;
-  }
-}
 const system = systemTessdata();
 
 const closers: (() => Promise<unknown>)[] = [];
