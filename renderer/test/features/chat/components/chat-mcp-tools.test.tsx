@@ -6,23 +6,9 @@ import { createQueryClient } from '../../../../src/lib/query-client';
 import { useSessionStore } from '../../../../src/lib/session-store';
 import { useConversationsStore } from '../../../../src/features/chat/stores/conversations-store';
 import { ChatPage } from '../../../../src/features/chat/components/chat-page';
+import { chatModelList } from '../../../support/chat-model-card';
 
-const MODELS = {
-  object: 'list',
-  data: [
-    {
-      id: 'svc-small',
-      object: 'model',
-      created: 0,
-      owned_by: 'me',
-      capabilities: ['chat'],
-      aliases: [],
-      archived: false,
-      provider: 'up',
-      state: 'ready',
-    },
-  ],
-};
+const MODELS = chatModelList('svc-small');
 const TOOL = {
   name: 'echo',
   description: 'Echoes',

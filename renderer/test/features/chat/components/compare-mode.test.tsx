@@ -7,18 +7,7 @@ import { useConversationsStore } from '../../../../src/features/chat/stores/conv
 import { useEvalDraftStore } from '../../../../src/lib/eval-draft-store';
 import { createQueryClient } from '../../../../src/lib/query-client';
 import { useSessionStore } from '../../../../src/lib/session-store';
-
-const model = (id: string) => ({
-  id,
-  object: 'model',
-  created: 0,
-  owned_by: 'me',
-  capabilities: ['chat'],
-  aliases: [],
-  archived: false,
-  provider: 'up',
-  state: 'ready',
-});
+import { chatModelList } from '../../../support/chat-model-card';
 
 /** What each model's stream was billed: only its request log entry says (a stream carries no X-Request-Cost). */
 const LOGGED_COST: Record<string, number> = { 'req-svc-small': 0.25, 'req-svc-big': 0.5 };
@@ -54,7 +43,7 @@ beforeEach(() => {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
-      if (url === '/models') return json({ object: 'list', data: [model('svc-small'), model('svc-big')] });
+      if (url === '/models') return json(chatModelList('svc-small', 'svc-big'));
       if (url === '/account/me') return new Response('{}', { status: 404 });
       if (url === '/v1/chat/completions') {
         const body = JSON.parse(String(init?.body)) as { model: string; messages: unknown };
