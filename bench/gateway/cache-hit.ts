@@ -47,7 +47,7 @@ export async function measureCacheHits(options: CacheHitOptions): Promise<string
 }
 
 async function measureOn(options: CacheHitOptions, upstreamDelayMs: number): Promise<string[][]> {
-  const processes = await startBenchProcesses(options.gatewayScript, undefined, {}, upstreamDelayMs);
+  const processes = await startBenchProcesses(options.gatewayScript, undefined, {}, { upstreamDelayMs });
   try {
     const key = await processes.createKey();
     const target = (via: Via, stream: boolean): Target => ({

@@ -46,9 +46,12 @@ export interface BenchProcesses {
   stop(): Promise<void>;
 }
 
+const cachedModel =
+  '  - id: bench-cached\n    provider: up\n    upstream_model: bench\n    capabilities: [chat]\n    pricing: { input_per_million: 1, output_per_million: 2 }\n    cache: { mode: exact, ttl_s: 3600 }\n';
+
 /**
- * The fast fake upstream and the built gateway (a priced model `bench-model` routed to it, and
- * `bench-cached`, the same with a response cache) as two
+ * The fast fake upstream and the built gateway (a priced model `bench-model` routed to it, and for the
+ * cache bench `bench-cached`, the same with a response cache) as two
  * processes on port 0 with a fresh data folder. `gatewayScript` replaces the CLI (the soak uses one
  * that reports its memory over IPC); `nodeArgs` are `npm run serve`'s V8 flags unless given; `extraEnv` adds to the gateway's environment (team mode's Redis).
  */
@@ -56,9 +59,10 @@ export async function startBenchProcesses(
   gatewayScript = join(root, 'dist/gateway/src/cli.js'),
   nodeArgs: string[] = serveNodeFlags(),
   extraEnv: Record<string, string> = {},
-  /** How long the upstream takes to answer (the cache benchmark's model that takes time). */
-  upstreamDelayMs = 0,
+  /** How long the upstream takes to answer, and whether `bench-cached` exists (the cache benchmark; older builds refuse its `cache`). */
+  cacheBench: { upstreamDelayMs: number } | undefined = undefined,
 ): Promise<BenchProcesses> {
+  const upstreamDelayMs = cacheBench?.upstreamDelayMs ?? 0;
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
   const upstream = spawn(process.execPath, [join(import.meta.dirname, 'fast-upstream.mjs'), String(upstreamDelayMs)], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -75,7 +79,7 @@ export async function startBenchProcesses(
   const config = join(dataDir, 'config.yaml');
   writeFileSync(
     config,
-    `server:\n  warm_engines: false\nproviders:\n  - id: up\n    type: openai\n    base_url: http://127.0.0.1:${upstreamPort}/v1\nmodels:\n  - id: bench-model\n    provider: up\n    upstream_model: bench\n    capabilities: [chat]\n    pricing: { input_per_million: 1, output_per_million: 2 }\n  - id: bench-cached\n    provider: up\n    upstream_model: bench\n    capabilities: [chat]\n    pricing: { input_per_million: 1, output_per_million: 2 }\n    cache: { mode: exact, ttl_s: 3600 }\n`,
+    `server:\n  warm_engines: false\nproviders:\n  - id: up\n    type: openai\n    base_url: http://127.0.0.1:${upstreamPort}/v1\nmodels:\n  - id: bench-model\n    provider: up\n    upstream_model: bench\n    capabilities: [chat]\n    pricing: { input_per_million: 1, output_per_million: 2 }\n${cacheBench ? cachedModel : ''}`,
   );
   const gateway = spawn(process.execPath, [...nodeArgs, gatewayScript], {
     env: {
