@@ -19,20 +19,26 @@ import {
 const owner = { auth: 'owner' as const };
 const tags = ['mcp'];
 
-/** Owner-only: the MCP servers the gateway can reach (state, tools, a tool tried by hand) and their settings. */
+/**
+ * The MCP servers the gateway can reach (state and tools) for any key, as far as it may use them;
+ * Owner-only: a tool tried by hand, and the servers' settings.
+ */
 export const mcpRoutes: FastifyPluginAsyncTypebox<{ mcp: McpService }> = async (app, { mcp }) => {
   app.get(
     '/v1/mcp/servers',
     {
-      config: owner,
       schema: {
         tags,
-        summary: 'MCP servers with their state and tools',
-        description: 'A stdio server not started yet is started by this call (all of them in parallel).',
+        summary: 'MCP servers this key may use, with their state and tools',
+        description:
+          "An Owner sees every server; another key the servers whose allowed_keys name it (or 'all'), without the reason a failed one failed. A stdio server not started yet is started by this call (all of them in parallel).",
         response: { 200: McpServerList, ...errorResponses },
       },
     },
-    async () => ({ object: 'list' as const, data: await mcp.listServers() }),
+    async (request) => ({
+      object: 'list' as const,
+      data: await mcp.listServers({ id: request.apiKey!.id, role: request.apiKey!.role }),
+    }),
   );
 
   app.post(

@@ -130,13 +130,15 @@ export class McpService {
 
   // --- use ---
 
-  /** Every server with its state and tools; servers not started yet are started (in parallel) first. */
   /**
-   * Every server with its state and tools. Servers not started yet are started (in parallel); one
-   * still starting after `listWaitMs` is listed as starting, so a slow server never holds the list.
+   * The servers the caller may use (an Owner: every one) with their state and tools. Servers not
+   * started yet are started (in parallel); one still starting after `listWaitMs` is listed as
+   * starting, so a slow server never holds the list. Why a server failed (its command, its stderr)
+   * is for Owners only.
    */
-  async listServers(): Promise<(McpServerStatus & { skipped_tools?: SkippedTool[] })[]> {
-    const connections = [...this.entries.keys()].sort().map((id) => this.connection(id));
+  async listServers(caller: McpCaller): Promise<(McpServerStatus & { skipped_tools?: SkippedTool[] })[]> {
+    const ids = [...this.entries.keys()].filter((id) => this.mayUse(id, caller)).sort();
+    const connections = ids.map((id) => this.connection(id));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.all(connections.map((connection) => connection.ensureReady())),
@@ -145,7 +147,8 @@ export class McpService {
       }),
     ]);
     clearTimeout(timer);
-    return connections.map((connection) => connection.status());
+    const statuses = connections.map((connection) => connection.status());
+    return caller.role === 'owner' ? statuses : statuses.map(({ error: _why, ...status }) => status);
   }
 
   /** A server's tools for a caller allowed to use it; 502 while the server cannot be reached. */
@@ -331,11 +334,14 @@ export class McpService {
 
   /** The connection of a server the caller may use; an unknown and a forbidden server answer alike. */
   private usable(serverId: string, caller: McpCaller): McpConnection {
+    if (!this.mayUse(serverId, caller)) throw this.notFound(serverId);
+    return this.connection(serverId);
+  }
+
+  private mayUse(serverId: string, caller: McpCaller): boolean {
     const entry = this.entries.get(serverId);
     const allowed = entry?.config.allowed_keys;
-    if (!entry || (caller.role !== 'owner' && allowed !== 'all' && !allowed?.includes(caller.id)))
-      throw this.notFound(serverId);
-    return this.connection(serverId);
+    return !!entry && (caller.role === 'owner' || allowed === 'all' || !!allowed?.includes(caller.id));
   }
 
   private connection(id: string): McpConnection {

@@ -50,20 +50,35 @@ describe('GET /v1/mcp/servers', () => {
     expect(echo).toMatchObject({ input_schema: { type: 'object' }, read_only: true });
   });
 
-  it('is for Owners: another key gets 403 in the error shape, on the list and on a call', async () => {
-    const gateway = await useGateway({ config: { mcp_servers: [{ ...everythingStdio(), allowed_keys: 'all' }] } });
+  it('lists to another key only the servers it may use, without why one failed', async () => {
+    const gateway = await useGateway({
+      config: {
+        mcp_servers: [
+          { ...everythingStdio(), allowed_keys: 'all' },
+          { id: 'broken', command: 'switchyard-no-such-command', allowed_keys: 'all' },
+          everythingStdio('owners-only'),
+        ],
+      },
+    });
     const key = await memberKey(gateway);
-    for (const response of [
-      await gateway.request('/v1/mcp/servers', { key }),
-      await call(gateway, 'everything', 'echo', { message: 'hi' }, key),
-    ]) {
-      expect(response.status).toBe(403);
-      expect(await json(response)).toMatchObject({
-        object: 'error',
-        type: 'permission_error',
-        code: expect.any(String),
-      });
-    }
+    const response = await gateway.request('/v1/mcp/servers', { key });
+    expect(response.status).toBe(200);
+    const { data } = await json(response);
+    expect(data.map((server: { id: string }) => server.id)).toEqual(['broken', 'everything']);
+    expect(data[0]).toEqual({ id: 'broken', transport: 'stdio', state: 'failed', tools: [] });
+    expect(data[1]).toMatchObject({
+      state: 'ready',
+      tools: expect.arrayContaining([expect.objectContaining({ name: 'echo' })]),
+    });
+    const owners = await json(await gateway.request('/v1/mcp/servers'));
+    expect(owners.data.map((server: { id: string }) => server.id)).toEqual(['broken', 'everything', 'owners-only']);
+  });
+
+  it('keeps trying a tool by hand for Owners: another key gets 403 in the error shape', async () => {
+    const gateway = await useGateway({ config: { mcp_servers: [{ ...everythingStdio(), allowed_keys: 'all' }] } });
+    const response = await call(gateway, 'everything', 'echo', { message: 'hi' }, await memberKey(gateway));
+    expect(response.status).toBe(403);
+    expect(await json(response)).toMatchObject({ object: 'error', type: 'permission_error', code: expect.any(String) });
   });
 });
 

@@ -98,7 +98,7 @@ describe('McpService: a server that never answers', () => {
       listWaitMs: 300,
     });
     await mcp.reload();
-    expect(await mcp.listServers()).toEqual([{ id: 'silent', transport: 'stdio', state: 'starting', tools: [] }]);
+    expect(await mcp.listServers(owner)).toEqual([{ id: 'silent', transport: 'stdio', state: 'starting', tools: [] }]);
     const [pid] = processesWith(marker);
     expect(isRunning(pid)).toBe(true);
     await mcp.close();

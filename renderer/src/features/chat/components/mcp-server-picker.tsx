@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { GatewayError, errorMessage } from '../../../lib/gateway-error';
+import { useAccount } from '../../../lib/account-query';
+import { errorMessage } from '../../../lib/gateway-error';
 import { useMcpServers } from '../../../lib/mcp-servers-query';
 import type { ChatSettings, McpApproval } from '../chat-types';
 
@@ -19,6 +20,7 @@ const toggled = (list: string[], id: string, on: boolean) => (on ? [...list, id]
 export function McpServerPicker({ selected, approval, onChange }: Props) {
   const [asked, setAsked] = useState(false);
   const servers = useMcpServers(asked || selected.length > 0);
+  const isMember = useAccount().data?.api_key.role === 'member';
 
   if (!asked && selected.length === 0)
     return (
@@ -39,17 +41,24 @@ export function McpServerPicker({ selected, approval, onChange }: Props) {
       {servers.isPending && <span className="small muted">Starting the MCP servers…</span>}
       {servers.isError && (
         <div className="notice notice-error small" role="alert">
-          {servers.error instanceof GatewayError && servers.error.status === 403
-            ? 'Only an Owner key lists MCP servers: sign in with one to use tools here.'
-            : errorMessage(servers.error)}
+          {errorMessage(servers.error)}
         </div>
       )}
       {servers.isSuccess && listed.length === 0 && (
         <div className="notice small" data-testid="mcp-picker-empty">
-          <span className="notice-title">No MCP servers yet</span>
-          <span>
-            Add one on the <Link to="/mcp">MCP servers</Link> page, then pick it here.
-          </span>
+          {isMember ? (
+            <>
+              <span className="notice-title">No MCP server is open to this key</span>
+              <span>An Owner can allow it in a server&apos;s allowed keys on the MCP servers page.</span>
+            </>
+          ) : (
+            <>
+              <span className="notice-title">No MCP servers yet</span>
+              <span>
+                Add one on the <Link to="/mcp">MCP servers</Link> page, then pick it here.
+              </span>
+            </>
+          )}
         </div>
       )}
       {listed.map((server) => (

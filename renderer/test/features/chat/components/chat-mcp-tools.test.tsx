@@ -60,12 +60,14 @@ const call = (id: string, fields: Record<string, unknown>) => ({
 const text = (delta: string) => ({ type: 'response.output_text.delta', item_id: 'msg_1', output_index: 2, delta });
 
 let servers: unknown = SERVERS;
+let account: unknown;
 let scripted: Record<string, unknown>[][] = [];
 let sent: Record<string, unknown>[] = [];
 
 beforeEach(() => {
   localStorage.clear();
   servers = SERVERS;
+  account = undefined;
   scripted = [];
   sent = [];
   useSessionStore.setState({ apiKey: 'sk-test', baseUrl: '', source: 'web' });
@@ -74,10 +76,18 @@ beforeEach(() => {
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
       if (url === '/models') return json(MODELS);
-      if (url === '/account/me') return new Response('{}', { status: 404 });
+      if (url === '/account/me') return account ? json(account) : new Response('{}', { status: 404 });
       if (url === '/v1/mcp/servers')
-        return servers === 'forbidden'
-          ? json({ object: 'error', message: 'Owner only.', type: 'permission_error', code: 'owner_only' }, 403)
+        return servers === 'failing'
+          ? json(
+              {
+                object: 'error',
+                message: 'No route GET /v1/mcp/servers.',
+                type: 'invalid_request_error',
+                code: 'not_found',
+              },
+              404,
+            )
           : json(servers);
       if (url === '/v1/responses') {
         sent.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
@@ -126,14 +136,24 @@ describe('chat playground with MCP servers', () => {
     expect(within(empty).getByRole('link', { name: 'MCP servers' }).getAttribute('href')).toBe('/mcp');
   });
 
-  it('tells a key that may not list servers that an Owner key is needed, without sending anything', async () => {
-    servers = 'forbidden';
+  it('tells a member key with no server open to it that an Owner allows keys, with no link to a page it cannot use', async () => {
+    servers = { object: 'list', data: [] };
+    account = { object: 'account', api_key: { role: 'member' }, balance: { currency: 'USD' } };
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Choose MCP servers…' }));
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      'Only an Owner key lists MCP servers: sign in with one to use tools here.',
-    );
+    const empty = await screen.findByTestId('mcp-picker-empty');
+    expect(empty.textContent).toContain('No MCP server is open to this key');
+    expect(within(empty).queryByRole('link')).toBeNull();
     expect(screen.queryByRole('checkbox')).toBeNull();
+  });
+
+  it("shows the gateway's error when it has no MCP list (an older gateway), without sending anything", async () => {
+    servers = 'failing';
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Choose MCP servers…' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('No route GET /v1/mcp/servers.');
+    expect(screen.queryByRole('checkbox')).toBeNull();
+    expect(sent).toEqual([]);
   });
 
   it('sends the picked servers as mcp tools to /v1/responses and shows a call, its output as text and a failure inline', async () => {
