@@ -159,6 +159,51 @@ describe('the openai SDK: responses.create with an mcp tool', () => {
     expect(modelCalls().length - before).toBe(1);
   });
 
+  it('streams the approval request, and a streamed follow-up runs the approved call with its events', async () => {
+    const tools = [{ type: 'mcp' as const, server_label: 'everything', require_approval: 'always' as const }];
+    const collect = async (stream: AsyncIterable<ResponseStreamEvent>) => {
+      const events: ResponseStreamEvent[] = [];
+      for await (const event of stream) events.push(event);
+      return events;
+    };
+    const first = await collect(
+      await client().responses.create({
+        model: 'svc-large-3',
+        input: 'please echo {"message": "streamed approval"}',
+        tools,
+        stream: true,
+      }),
+    );
+    expect(first.at(-1)!.type).toBe('response.completed');
+    const firstResponse = (first.at(-1) as Json).response;
+    const request = firstResponse.output.at(-1);
+    expect(request).toMatchObject({ type: 'mcp_approval_request', name: 'echo' });
+    const added = first
+      .filter((event) => event.type === 'response.output_item.added')
+      .map((event) => (event as Json).item);
+    expect(added.at(-1)).toMatchObject({ type: 'mcp_approval_request', id: request.id });
+    expect(first.some((event) => event.type.startsWith('response.mcp_call.'))).toBe(false);
+
+    const second = await collect(
+      await client().responses.create({
+        model: 'svc-large-3',
+        previous_response_id: firstResponse.id,
+        input: [{ type: 'mcp_approval_response', approval_request_id: request.id, approve: true }],
+        tools,
+        stream: true,
+      }),
+    );
+    const types = second.map((event) => event.type);
+    expect(types).toContain('response.mcp_call.completed');
+    expect(types.indexOf('response.mcp_call.completed')).toBeLessThan(types.indexOf('response.output_text.delta'));
+    expect(types.at(-1)).toBe('response.completed');
+    expect(second.map((event) => event.sequence_number)).toEqual(second.map((_, index) => index));
+    const final = (second.at(-1) as Json).response;
+    expect(final.output.map((item: Json) => item.type)).toEqual(['mcp_call', 'message']);
+    expect(final.output[0]).toMatchObject({ approval_request_id: request.id, output: 'Echo: streamed approval' });
+    expect(final.output[1].content[0].text).toBe('Tool said: Echo: streamed approval');
+  });
+
   it('a refused call is told to the model and recorded as refused', async () => {
     const tools = [{ type: 'mcp' as const, server_label: 'fixture' }];
     // `big` is not annotated read-only: it waits for approval by default.
