@@ -143,6 +143,15 @@ export const ResponsesBody = Type.Object(
       Nullable(Type.Object({ format: Type.Optional(Nullable(TextFormat)) }, { additionalProperties: true })),
     ),
     max_output_tokens: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+    max_tool_calls: Type.Optional(
+      Nullable(
+        Type.Integer({
+          minimum: 1,
+          description:
+            "MCP tool calls the gateway may run for this response in all; the model's calls past it are not run",
+        }),
+      ),
+    ),
     temperature: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 2 }))),
     top_p: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1 }))),
     previous_response_id: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
@@ -266,6 +275,7 @@ export const ResponseObject = Type.Object(
     incomplete_details: Nullable(Type.Object({ reason: Type.String() })),
     instructions: Nullable(Type.String()),
     max_output_tokens: Nullable(Type.Integer()),
+    max_tool_calls: Type.Optional(Nullable(Type.Integer())),
     model: Type.String(),
     output: Type.Array(OutputItem),
     parallel_tool_calls: Type.Boolean(),

@@ -271,17 +271,58 @@ describe('the openai SDK: responses.create with an mcp tool', () => {
     expect(final!.output[2].content[0].text).toContain('Tool said:');
   });
 
-  it('stops at the step limit with an incomplete response', async () => {
+  it('offers no tool at the last step the step limit allows, so the model answers there', async () => {
+    const before = modelCalls().length;
     const response = await client().responses.create({
       model: 'svc-large-3',
       input: 'repeat echo {"message": "again"}',
       tools: [everything],
     });
-    expect(response.status).toBe('incomplete');
-    expect(response.incomplete_details).toEqual({ reason: 'max_tool_calls' });
+    expect(response.status).toBe('completed');
+    expect(response.incomplete_details).toBeNull();
+    expect(response.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'mcp_call', 'mcp_call', 'message']);
+    const steps = modelCalls().slice(before);
+    expect(steps.map((step) => (step.body as Json).tools?.length ?? 0)).toEqual([
+      expect.any(Number),
+      expect.any(Number),
+      0,
+    ]);
+    expect((steps[0]!.body as Json).tools.length).toBeGreaterThan(0);
+  });
+
+  it('runs at most max_tool_calls calls: the ones past it are not run and the model is told, then offered no tool', async () => {
+    const before = modelCalls().length;
+    const response = await client().responses.create({
+      model: 'svc-large-3',
+      input: 'repeat echo twice {"message": "budget"}',
+      tools: [everything],
+      // In OpenAI's API reference and the SDK's beta and WebSocket create params, not yet in its HTTP create params' type.
+      ...({ max_tool_calls: 1 } as object),
+    });
+    expect(response.status).toBe('completed');
+    expect((response as Json).max_tool_calls).toBe(1);
     const calls = response.output.filter((item) => item.type === 'mcp_call') as Json[];
-    expect(calls.map((call) => call.status)).toEqual(['completed', 'completed', 'incomplete']);
-    expect(calls[2].error).toContain('step limit');
+    expect(calls.map((call) => call.status)).toEqual(['completed', 'failed']);
+    expect(calls[0].output).toBe('Echo: budget');
+    expect(calls[1].error).toContain('max_tool_calls');
+    const steps = modelCalls().slice(before);
+    expect(steps).toHaveLength(2);
+    expect((steps[1]!.body as Json).tools).toBeUndefined();
+    expect((steps[1]!.body as Json).messages.at(-1).content).toContain('Not run');
+    expect(response.output.at(-1)!.type).toBe('message');
+  });
+
+  it('refuses a max_tool_calls below 1 in the error shape', async () => {
+    const attempt = client().responses.create({
+      model: 'svc-large-3',
+      input: 'echo {"message": "x"}',
+      tools: [everything],
+      ...({ max_tool_calls: 0 } as object),
+    });
+    await expect(attempt).rejects.toMatchObject({
+      status: expect.any(Number),
+      error: expect.objectContaining({ param: expect.stringContaining('max_tool_calls') }),
+    });
   });
 
   it('refuses clearly: an unknown server, a key the server does not allow, a server that cannot start', async () => {

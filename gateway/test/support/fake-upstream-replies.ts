@@ -95,7 +95,17 @@ interface PlannedToolCall {
   arguments: string;
 }
 
-/** A tool call when tools are given and the prompt names one (or tool_choice forces one). */
+/**
+ * A tool call when tools are given and the prompt names one (or tool_choice forces one); the model of
+ * a tool loop makes it twice in one answer (parallel calls) when the prompt says `twice`.
+ */
+function planToolCalls(body: JsonObject, userText: string, options: ReplyOptions): PlannedToolCall[] {
+  const call = planToolCall(body, userText, options);
+  if (!call) return [];
+  if (!options.toolLoop || !userText.includes('twice')) return [call];
+  return [call, { ...call, id: nextId('call_') }];
+}
+
 function planToolCall(body: JsonObject, userText: string, options: ReplyOptions): PlannedToolCall | undefined {
   const tools = Array.isArray(body.tools) ? body.tools.filter(isObject) : [];
   const names = tools.map((tool) =>
@@ -139,23 +149,24 @@ function toolResultToAnswer(body: JsonObject, options: ReplyOptions): string | u
 interface PlannedAnswer {
   tokens: string[];
   finishReason: 'stop' | 'length' | 'tool_calls';
-  toolCall?: PlannedToolCall;
+  toolCalls: PlannedToolCall[];
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
 function planAnswer(body: JsonObject, text: string, options: ReplyOptions): PlannedAnswer {
   const answer = toolResultToAnswer(body, options);
-  const toolCall = answer === undefined ? planToolCall(body, text, options) : undefined;
+  const toolCalls = answer === undefined ? planToolCalls(body, text, options) : [];
   const all = tokensOf(answer ?? (text === '' ? 'Hello from the fake upstream.' : text));
   const max = typeof body.max_tokens === 'number' ? body.max_tokens : Infinity;
-  const tokens = toolCall ? [] : all.slice(0, max);
-  const finishReason = toolCall ? 'tool_calls' : tokens.length < all.length ? 'length' : 'stop';
-  const completion = toolCall ? countWords(toolCall.arguments) : tokens.length;
+  const tokens = toolCalls.length > 0 ? [] : all.slice(0, max);
+  const finishReason = toolCalls.length > 0 ? 'tool_calls' : tokens.length < all.length ? 'length' : 'stop';
+  const completion =
+    toolCalls.length > 0 ? toolCalls.reduce((sum, call) => sum + countWords(call.arguments), 0) : tokens.length;
   const prompt = promptTokens(body);
   return {
     tokens,
     finishReason,
-    toolCall,
+    toolCalls,
     usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
   };
 }
@@ -175,15 +186,14 @@ export function chatReply(body: JsonObject, options: ReplyOptions): FakeReply {
   const created = now();
   const model = body.model;
   const indices = Array.from({ length: choiceCount(body) }, (_, index) => index);
-  const toolCalls = plan.toolCall
-    ? [
-        {
-          id: plan.toolCall.id,
+  const toolCalls =
+    plan.toolCalls.length > 0
+      ? plan.toolCalls.map((call) => ({
+          id: call.id,
           type: 'function',
-          function: { name: plan.toolCall.name, arguments: plan.toolCall.arguments },
-        },
-      ]
-    : undefined;
+          function: { name: call.name, arguments: call.arguments },
+        }))
+      : undefined;
 
   if (body.stream !== true) {
     return {
@@ -221,14 +231,13 @@ export function chatReply(body: JsonObject, options: ReplyOptions): FakeReply {
   const frames: unknown[] = [];
   for (const index of indices) {
     frames.push(chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]));
-    if (plan.toolCall) {
-      const { id: callId, name, arguments: args } = plan.toolCall;
+    plan.toolCalls.forEach(({ id: callId, name, arguments: args }, call) => {
       const half = Math.ceil(args.length / 2);
       frames.push(
         chunk([
           {
             index,
-            delta: { tool_calls: [{ index: 0, id: callId, type: 'function', function: { name, arguments: '' } }] },
+            delta: { tool_calls: [{ index: call, id: callId, type: 'function', function: { name, arguments: '' } }] },
             finish_reason: null,
           },
         ]),
@@ -236,11 +245,11 @@ export function chatReply(body: JsonObject, options: ReplyOptions): FakeReply {
       for (const piece of [args.slice(0, half), args.slice(half)]) {
         frames.push(
           chunk([
-            { index, delta: { tool_calls: [{ index: 0, function: { arguments: piece } }] }, finish_reason: null },
+            { index, delta: { tool_calls: [{ index: call, function: { arguments: piece } }] }, finish_reason: null },
           ]),
         );
       }
-    }
+    });
     for (const token of plan.tokens)
       frames.push(chunk([{ index, delta: { content: token }, logprobs: null, finish_reason: null }]));
     frames.push(chunk([{ index, delta: {}, logprobs: null, finish_reason: plan.finishReason }]));

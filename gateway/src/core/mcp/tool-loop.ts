@@ -11,8 +11,13 @@ import { newId } from '../ids/ids.js';
 import type { ModelRoute } from '../routing/model-registry.js';
 import type { ToolCallResult } from './mcp-connection.js';
 
-/** A call's result in the loop: the server's, or `refused` for a call a person did not approve. */
-export type LoopCallResult = Omit<ToolCallResult, 'outcome'> & { outcome: ToolCallResult['outcome'] | 'refused' };
+/**
+ * A call's result in the loop: the server's, `refused` for a call a person did not approve, or
+ * `not_run` for a call past the request's `maxCalls`.
+ */
+export type LoopCallResult = Omit<ToolCallResult, 'outcome'> & {
+  outcome: ToolCallResult['outcome'] | 'refused' | 'not_run';
+};
 
 /** One MCP tool offered to the model, bound to the server that runs it. */
 export interface LoopTool {
@@ -47,8 +52,9 @@ export type ToolLoopEvent =
 export interface ToolLoopEnd {
   /**
    * answered: the last model call used no MCP tool; client_tools: it called function tools the client
-   * runs; approval: `pending` waits for approval; step_limit: the model still called tools at the last
-   * step allowed, and `pending` was not run; cancelled: the client went away during the calls.
+   * runs; approval: `pending` waits for approval; step_limit: the model called MCP tools at the last
+   * step allowed although none were offered to it, and `pending` was not run; cancelled: the client
+   * went away during the calls.
    */
   reason: 'answered' | 'client_tools' | 'approval' | 'step_limit' | 'cancelled';
   pending: LoopCall[];
@@ -72,7 +78,13 @@ export interface ToolLoopRequest {
   turn: ChatTurn;
   tools: LoopTool[];
   stream: boolean;
+  /** Model calls in all; the last one is offered no MCP tool, so that it answers. */
   maxSteps: number;
+  /**
+   * MCP calls the loop may run in all (Responses' `max_tool_calls`): the model's calls past it are
+   * not run (it is told so), and once it is spent no MCP tool is offered.
+   */
+  maxCalls?: number;
   meter: UsageMeter;
   signal: AbortSignal;
   resumed?: ApprovedCall[];
@@ -94,6 +106,22 @@ export function refusedResult(call: LoopCall, reason?: string | null): LoopCallR
   };
 }
 
+/** What a call past the request's `maxCalls` gives the model instead of a result. */
+function notRunResult(maxCalls: number): LoopCallResult {
+  return {
+    outcome: 'not_run',
+    isError: true,
+    content: [
+      {
+        type: 'text',
+        text: `Not run: this request allows ${maxCalls} tool ${maxCalls === 1 ? 'call' : 'calls'} (max_tool_calls), all made. Answer with what you have.`,
+      },
+    ],
+    durationMs: 0,
+    truncated: false,
+  };
+}
+
 /** A tool result as the text of the `tool` message the model reads: text blocks as they are, other blocks as JSON. */
 export function resultText(result: Pick<LoopCallResult, 'content' | 'structuredContent'>): string {
   const parts = result.content.map((block) =>
@@ -106,17 +134,21 @@ export function resultText(result: Pick<LoopCallResult, 'content' | 'structuredC
 /**
  * Runs the server-side tool loop shared by the Responses API and conversations: model → MCP tool
  * calls → results → model, until the model answers, calls a function tool the client runs, calls a
- * tool that needs approval, or `maxSteps` model calls were made. Every model call goes through the
+ * tool that needs approval, or `maxSteps` model calls were made (the last is offered no MCP tool).
+ * Every model call goes through the
  * chat service (checks, routing, traces) and adds its usage to the request's bill; every tool call
  * goes through the MCP service (permission, timeout, size cap, the `execute_tool` span).
  */
 export async function* runToolLoop(request: ToolLoopRequest): AsyncGenerator<ToolLoopEvent, ToolLoopEnd> {
   const { chat, tools, signal } = request;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const definitions = [...(request.turn.tools ?? []), ...tools.map(toolDefinition)];
+  const clientTools = request.turn.tools ?? [];
+  const definitions = [...clientTools, ...tools.map(toolDefinition)];
   const messages = [...request.turn.messages];
   const meter = stepMeter(request.meter);
   const usage: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
+  const maxCalls = request.maxCalls ?? Infinity;
+  let callsRun = 0;
 
   if (request.resumed?.length) {
     messages.push(
@@ -127,18 +159,26 @@ export async function* runToolLoop(request: ToolLoopRequest): AsyncGenerator<Too
     );
     for (const { call, approved, reason } of request.resumed) {
       const result = approved ? yield* runCall(call, signal) : refusedResult(call, reason);
-      if (!approved) yield { type: 'call.done', call, result };
+      if (approved) callsRun++;
+      else yield { type: 'call.done', call, result };
       messages.push(toolMessage(call, result));
     }
   }
 
   for (let step = 1; ; step++) {
+    const offerMcp = step < request.maxSteps && callsRun < maxCalls;
+    const offered = offerMcp ? definitions : clientTools;
     const turn: ChatTurn = {
       ...request.turn,
       messages: [...messages],
-      tools: definitions.length > 0 ? definitions : undefined,
+      tools: offered.length > 0 ? offered : undefined,
       // A forced tool choice asks for a call first; the steps after it may answer.
-      tool_choice: step === 1 ? request.turn.tool_choice : laterChoice(request.turn.tool_choice),
+      tool_choice:
+        offered.length === 0
+          ? undefined
+          : step === 1
+            ? request.turn.tool_choice
+            : laterChoice(request.turn.tool_choice),
     };
     const answer = yield* modelStep(chat, request.route, turn, request.stream, meter, signal);
     usage.prompt_tokens += answer.usage.prompt_tokens;
@@ -159,13 +199,20 @@ export async function* runToolLoop(request: ToolLoopRequest): AsyncGenerator<Too
     });
     const clientCalls = calls.length > mcpCalls.length;
     if (mcpCalls.length === 0) return end(clientCalls ? 'client_tools' : 'answered');
-    if (step >= request.maxSteps) return end('step_limit', mcpCalls);
+    if (!offerMcp) return end('step_limit', mcpCalls);
 
     messages.push(assistantWithCalls(answer.message.content, mcpCalls));
     const pending: LoopCall[] = [];
     for (const call of mcpCalls) {
-      if (call.tool.needsApproval) pending.push(call);
-      else messages.push(toolMessage(call, yield* runCall(call, signal)));
+      if (callsRun >= maxCalls) {
+        const result = notRunResult(maxCalls);
+        yield { type: 'call.done', call, result };
+        messages.push(toolMessage(call, result));
+      } else if (call.tool.needsApproval) pending.push(call);
+      else {
+        callsRun++;
+        messages.push(toolMessage(call, yield* runCall(call, signal)));
+      }
     }
     // The client left during the calls: no further model call.
     if (signal.aborted) return end('cancelled');

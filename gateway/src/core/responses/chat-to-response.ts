@@ -20,6 +20,7 @@ export function responseSkeleton(body: ResponsesBodyType, modelId: string): Resp
     incomplete_details: null,
     instructions: body.instructions ?? null,
     max_output_tokens: body.max_output_tokens ?? null,
+    max_tool_calls: body.max_tool_calls ?? null,
     model: modelId,
     output: [],
     parallel_tool_calls: body.parallel_tool_calls ?? true,

@@ -113,8 +113,8 @@ export interface McpResponseServices {
  * runs the calls (runToolLoop) until the model answers. The output lists each server's tools
  * (`mcp_list_tools`, once per conversation), every call (`mcp_call`), and ends with
  * `mcp_approval_request` items when a call waits for approval: the next request answers them with
- * `mcp_approval_response` items and `previous_response_id`. At the step limit the response is
- * `incomplete` (`max_tool_calls`) and the calls left are marked unrun.
+ * `mcp_approval_response` items and `previous_response_id`. The model's calls past `max_tool_calls`
+ * are not run (their items say so), and the last step the step limit allows is offered no MCP tool.
  */
 export async function createMcpResponse(
   services: McpResponseServices,
@@ -137,6 +137,7 @@ export async function createMcpResponse(
       tools: toolset.tools,
       stream,
       maxSteps: services.maxSteps,
+      maxCalls: body.max_tool_calls ?? undefined,
       meter: request.meter,
       signal: request.signal,
       resumed,
