@@ -15,7 +15,7 @@ export interface ConsoleSession {
 
 export interface ConsoleSessionSetup {
   models?: Record<string, unknown>[];
-  config?: Record<string, unknown>;
+  config?: Parameters<typeof startFakeStack>[1];
   /** Options of the fake upstream (e.g. `toolLoop`). */
   upstream?: FakeUpstreamOptions;
   /** The console page to sign in on; false leaves the page signed out. */

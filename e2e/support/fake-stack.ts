@@ -18,15 +18,17 @@ export const TRANSCRIBE_MODEL = 'svc-transcribe-1-2507';
 /**
  * The gateway in front of the fake OpenAI-compatible upstream for chat, completions, embeddings,
  * images and transcription (plus `extraModels` routed to it); OCR stays on the built-in local engine.
- * `upstreamOptions` change the fake's answers (e.g. `toolLoop` for a model that calls tools).
+ * `upstreamOptions` change the fake's answers (e.g. `toolLoop` for a model that calls tools);
+ * `extraConfig` may be made from the upstream's URL (more providers on it).
  */
 export async function startFakeStack(
   extraModels: Record<string, unknown>[] = [],
-  extraConfig: Record<string, unknown> = {},
+  extraConfig: Record<string, unknown> | ((upstreamUrl: string) => Record<string, unknown>) = {},
   upstreamOptions: FakeUpstreamOptions = {},
 ): Promise<FakeStack> {
   const upstream = await startFakeUpstream({ apiKey: 'sk-upstream', images: 'b64_json', ...upstreamOptions });
   try {
+    const extra = typeof extraConfig === 'function' ? extraConfig(upstream.url) : extraConfig;
     const gateway = await startGateway({
       providers: [{ id: 'fake', type: 'openai', base_url: upstream.url, api_key: 'sk-upstream' }],
       models: [
@@ -45,7 +47,7 @@ export async function startFakeStack(
         { id: TRANSCRIBE_MODEL, provider: 'fake', upstream_model: 'fake-whisper', capabilities: ['transcription'] },
         ...extraModels,
       ],
-      ...extraConfig,
+      ...extra,
     });
     return {
       gateway,

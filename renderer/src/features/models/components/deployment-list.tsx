@@ -24,7 +24,7 @@ export function DeploymentList({ model, currency }: { model: GatewayModel; curre
   const deployments = model.deployments ?? [];
   const totalWeight = deployments.reduce((sum, deployment) => sum + deployment.weight, 0);
   return (
-    <div className="cell-stack" data-testid="deployments">
+    <div className="cell-stack deployment-list" data-testid="deployments">
       <span className="small faint">
         {deployments.length} deployments · {STRATEGY_LABELS[model.routing_strategy ?? 'weighted']}
       </span>
@@ -39,8 +39,9 @@ export function DeploymentList({ model, currency }: { model: GatewayModel; curre
                 <span className="badge badge-warn">429 · back in {deployment.cooldown_seconds} s</span>
               )}
             </span>
+            <span className="small muted">{limits(deployment, totalWeight)}</span>
             <span className="small muted">
-              {limits(deployment, totalWeight)} · {deployment.requests} requests · {deployment.errors} errors
+              {deployment.requests} requests · {deployment.errors} errors
               {deployment.latency_ms !== null && ` · ${formatMs(deployment.latency_ms)}`} · {deployment.tokens} tokens ·{' '}
               {formatCost(deployment.spend, currency)}
             </span>
