@@ -29,3 +29,8 @@ export function formatUptime(seconds: number): string {
 export function formatUnixTime(seconds: number): string {
   return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 }
+
+/** `1 request`, `2 requests`: a count with its noun, plural by `s` unless given. */
+export function formatCount(count: number, noun: string, plural = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : plural}`;
+}

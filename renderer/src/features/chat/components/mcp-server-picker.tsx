@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAccount } from '../../../lib/account-query';
 import { errorMessage } from '../../../lib/gateway-error';
+import { formatCount } from '../../../lib/format';
 import { useMcpServers } from '../../../lib/mcp-servers-query';
 import type { ChatSettings, McpApproval } from '../chat-types';
 
@@ -70,9 +71,7 @@ export function McpServerPicker({ selected, approval, onChange }: Props) {
           />
           <span className="mono">{server.id}</span>
           {server.state === 'ready' ? (
-            <span className="small muted">
-              {server.tools.length} {server.tools.length === 1 ? 'tool' : 'tools'}
-            </span>
+            <span className="small muted">{formatCount(server.tools.length, 'tool')}</span>
           ) : (
             <span
               className={`badge ${server.state === 'failed' ? 'badge-error' : 'badge-warn'}`}

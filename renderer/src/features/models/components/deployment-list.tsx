@@ -1,5 +1,5 @@
 import type { GatewayModel } from '../../../lib/gateway-types';
-import { formatCost, formatMs } from '../../../lib/format';
+import { formatCost, formatCount, formatMs } from '../../../lib/format';
 import { healthView } from '../../../lib/provider-health';
 
 type Deployment = NonNullable<GatewayModel['deployments']>[number];
@@ -41,9 +41,9 @@ export function DeploymentList({ model, currency }: { model: GatewayModel; curre
             </span>
             <span className="small muted">{limits(deployment, totalWeight)}</span>
             <span className="small muted">
-              {deployment.requests} requests · {deployment.errors} errors
-              {deployment.latency_ms !== null && ` · ${formatMs(deployment.latency_ms)}`} · {deployment.tokens} tokens ·{' '}
-              {formatCost(deployment.spend, currency)}
+              {formatCount(deployment.requests, 'request')} · {formatCount(deployment.errors, 'error')}
+              {deployment.latency_ms !== null && ` · ${formatMs(deployment.latency_ms)}`} ·{' '}
+              {formatCount(deployment.tokens, 'token')} · {formatCost(deployment.spend, currency)}
             </span>
           </div>
         );
