@@ -5,6 +5,7 @@ import { FormActions } from '../../../components/form-actions';
 import { useAddMcpServer } from '../api/add-mcp-server';
 import { useEditMcpServer } from '../api/edit-mcp-server';
 import type { McpServerInput, McpServerSetting } from '../mcp-types';
+import { IdField, TextField } from '../../../components/text-field';
 
 interface Props {
   /** The server to edit; without one the dialog adds a server. */
@@ -136,21 +137,7 @@ export function McpServerFormDialog({ editing, onClose }: Props) {
     <Dialog title={editing ? `Edit MCP server ${editing.id}` : 'Add an MCP server'} onClose={onClose} wide>
       <form className="stack" onSubmit={submit} aria-label={editing ? 'Edit MCP server' : 'New MCP server'}>
         <div className="two-col">
-          <label className="field">
-            <span>Server id</span>
-            <input
-              className="input mono"
-              required
-              maxLength={100}
-              pattern="[A-Za-z0-9_.\-]+"
-              title="Letters, digits, dot, dash and underscore"
-              value={id}
-              disabled={!!editing}
-              placeholder="files"
-              onChange={(event) => setId(event.target.value)}
-              autoFocus={!editing}
-            />
-          </label>
+          <IdField label="Server id" value={id} onChange={setId} editing={!!editing} placeholder="files" />
           <div className="field">
             <span>Transport</span>
             <div className="segmented" role="group" aria-label="Transport">
@@ -165,16 +152,7 @@ export function McpServerFormDialog({ editing, onClose }: Props) {
         </div>
         {transport === 'stdio' ? (
           <>
-            <label className="field">
-              <span>Command</span>
-              <input
-                className="input mono"
-                required
-                value={command}
-                placeholder="npx"
-                onChange={(event) => setCommand(event.target.value)}
-              />
-            </label>
+            <TextField label="Command" required value={command} placeholder="npx" onChange={setCommand} />
             <div className="two-col">
               <label className="field">
                 <span>Arguments, one per line</span>
@@ -186,15 +164,7 @@ export function McpServerFormDialog({ editing, onClose }: Props) {
                   onChange={(event) => setArgs(event.target.value)}
                 />
               </label>
-              <label className="field">
-                <span>Working folder</span>
-                <input
-                  className="input mono"
-                  value={cwd}
-                  placeholder="the gateway's"
-                  onChange={(event) => setCwd(event.target.value)}
-                />
-              </label>
+              <TextField label="Working folder" value={cwd} placeholder="the gateway's" onChange={setCwd} />
             </div>
             <SecretRows label="Environment" rows={env} onChange={setEnv} namePlaceholder="API_TOKEN" />
             <p className="small muted field-note">
@@ -204,17 +174,14 @@ export function McpServerFormDialog({ editing, onClose }: Props) {
           </>
         ) : (
           <>
-            <label className="field">
-              <span>URL</span>
-              <input
-                className="input mono"
-                type="url"
-                required
-                value={url}
-                placeholder="https://mcp.example.com/mcp"
-                onChange={(event) => setUrl(event.target.value)}
-              />
-            </label>
+            <TextField
+              label="URL"
+              type="url"
+              required
+              value={url}
+              placeholder="https://mcp.example.com/mcp"
+              onChange={setUrl}
+            />
             <SecretRows label="Headers" rows={headers} onChange={setHeaders} namePlaceholder="Authorization" />
             <p className="small muted field-note">
               Streamable HTTP, or the older HTTP+SSE transport when the server only speaks that. Loopback and private

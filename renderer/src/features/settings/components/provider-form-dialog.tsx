@@ -6,6 +6,7 @@ import { useAddProvider } from '../api/add-provider';
 import { useEditProvider } from '../api/edit-provider';
 import { useTestProvider } from '../api/test-provider';
 import type { ProviderInput, ProviderSetting } from '../settings-types';
+import { IdField, TextField } from '../../../components/text-field';
 
 interface Props {
   /** The provider to edit; without one the dialog adds a provider. */
@@ -51,21 +52,7 @@ export function ProviderFormDialog({ editing, types, onClose }: Props) {
     <Dialog title={editing ? `Edit provider ${editing.id}` : 'Add a provider'} onClose={onClose}>
       <form className="stack" onSubmit={submit} aria-label={editing ? 'Edit provider' : 'New provider'}>
         <div className="two-col">
-          <label className="field">
-            <span>Provider id</span>
-            <input
-              className="input mono"
-              required
-              maxLength={100}
-              pattern="[A-Za-z0-9_.\-]+"
-              title="Letters, digits, dot, dash and underscore"
-              value={id}
-              disabled={!!editing}
-              placeholder="my-provider"
-              onChange={(e) => setId(e.target.value)}
-              autoFocus={!editing}
-            />
-          </label>
+          <IdField label="Provider id" value={id} onChange={setId} editing={!!editing} placeholder="my-provider" />
           <label className="field">
             <span>Type</span>
             <select className="select" value={type} onChange={(e) => setType(e.target.value)} autoFocus={!!editing}>
@@ -77,41 +64,32 @@ export function ProviderFormDialog({ editing, types, onClose }: Props) {
             </select>
           </label>
         </div>
-        <label className="field">
-          <span>Base URL</span>
-          <input
-            className="input mono"
-            type="url"
-            value={baseUrl}
-            placeholder="https://api.example.com/v1"
-            onChange={(e) => setBaseUrl(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span>API key</span>
-          <input
-            className="input mono"
-            type="password"
-            autoComplete="off"
-            value={apiKey}
-            placeholder={editing?.has_api_key ? 'set · leave empty to keep it' : 'not set'}
-            aria-describedby="provider-key-note"
-            onChange={(e) => setApiKey(e.target.value)}
-          />
-        </label>
+        <TextField
+          label="Base URL"
+          type="url"
+          value={baseUrl}
+          placeholder="https://api.example.com/v1"
+          onChange={setBaseUrl}
+        />
+        <TextField
+          label="API key"
+          type="password"
+          autoComplete="off"
+          value={apiKey}
+          placeholder={editing?.has_api_key ? 'set · leave empty to keep it' : 'not set'}
+          aria-describedby="provider-key-note"
+          onChange={setApiKey}
+        />
         <p id="provider-key-note" className="small muted field-note">
           Write-only: the gateway never shows a key again.{' '}
           {editing ? `Currently ${editing.has_api_key ? 'set' : 'not set'}.` : ''}
         </p>
-        <label className="field">
-          <span>Test model</span>
-          <input
-            className="input mono"
-            value={testModel}
-            placeholder="upstream model a test calls when no route uses this provider"
-            onChange={(e) => setTestModel(e.target.value)}
-          />
-        </label>
+        <TextField
+          label="Test model"
+          value={testModel}
+          placeholder="upstream model a test calls when no route uses this provider"
+          onChange={setTestModel}
+        />
         <p className="small muted field-note" data-testid="breaker-note">
           Circuit breaker:{' '}
           {editing?.in_config ? "the config file's settings for this provider, or the defaults" : 'the defaults'} (open

@@ -5,6 +5,7 @@ import { FormActions } from '../../../components/form-actions';
 import type { Capability } from '../../../lib/gateway-types';
 import { useSaveRoute } from '../api/save-route';
 import type { ProviderSetting, RouteSetting } from '../settings-types';
+import { TextField } from '../../../components/text-field';
 
 /** Every capability once; the Record makes the compiler insist on the full list. */
 const CAPABILITY_LABELS: Record<Capability, string> = {
@@ -68,19 +69,16 @@ export function RouteFormDialog({ editing, providers, onClose }: Props) {
   return (
     <Dialog title={editing ? `Edit route ${editing.id}` : 'Add a model route'} onClose={onClose}>
       <form className="stack" onSubmit={submit} aria-label={editing ? 'Edit route' : 'New route'}>
-        <label className="field">
-          <span>Model id</span>
-          <input
-            className="input mono"
-            required
-            maxLength={200}
-            value={id}
-            disabled={!!editing}
-            placeholder="my-model"
-            onChange={(e) => setId(e.target.value)}
-            autoFocus={!editing}
-          />
-        </label>
+        <TextField
+          label="Model id"
+          required
+          maxLength={200}
+          value={id}
+          disabled={!!editing}
+          placeholder="my-model"
+          onChange={setId}
+          autoFocus={!editing}
+        />
         {editing?.deployments ? (
           <p className="small muted" data-testid="route-deployments">
             Balanced over {editing.deployments.map((deployment) => deployment.provider).join(', ')} (
@@ -99,15 +97,7 @@ export function RouteFormDialog({ editing, providers, onClose }: Props) {
                 ))}
               </select>
             </label>
-            <label className="field">
-              <span>Upstream model</span>
-              <input
-                className="input mono"
-                value={upstream}
-                placeholder="same as the id"
-                onChange={(e) => setUpstream(e.target.value)}
-              />
-            </label>
+            <TextField label="Upstream model" value={upstream} placeholder="same as the id" onChange={setUpstream} />
           </div>
         )}
         <fieldset className="field capability-picker">
@@ -125,24 +115,13 @@ export function RouteFormDialog({ editing, providers, onClose }: Props) {
             ))}
           </div>
         </fieldset>
-        <label className="field">
-          <span>Aliases</span>
-          <input
-            className="input mono"
-            value={aliases}
-            placeholder="comma separated"
-            onChange={(e) => setAliases(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span>Fallbacks</span>
-          <input
-            className="input mono"
-            value={fallbacks}
-            placeholder="model ids tried in order when this route fails"
-            onChange={(e) => setFallbacks(e.target.value)}
-          />
-        </label>
+        <TextField label="Aliases" value={aliases} placeholder="comma separated" onChange={setAliases} />
+        <TextField
+          label="Fallbacks"
+          value={fallbacks}
+          placeholder="model ids tried in order when this route fails"
+          onChange={setFallbacks}
+        />
         {save.isError && <ErrorNotice error={save.error} title="The route could not be saved" />}
         <FormActions
           submitLabel={editing ? 'Save route' : 'Add route'}
