@@ -1,0 +1,111 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { FakeUpstream } from '../support/fake-upstream.js';
+import { everythingStdio } from '../support/mcp-servers.js';
+import { json, type TestGateway } from '../support/start-gateway.js';
+import { UPSTREAM_KEY } from '../support/upstream-config.js';
+import { useFakeUpstream, useGateway } from '../support/use-resources.js';
+
+/**
+ * A key's spending limit holds on the paths where one request makes more than the one call its body
+ * names: several choices, several prompts, a pricier fallback, the steps of an MCP tool loop.
+ */
+let upstream: FakeUpstream;
+let gateway: TestGateway;
+
+/** 0.1 a completion token; the fallback of `cheap` costs ten times more. */
+const config = (server: Record<string, unknown> = {}) => ({
+  server,
+  providers: [
+    { id: 'upstream', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY },
+    // The fallback's own provider, so the failing route's breaker does not pause it.
+    { id: 'backup', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY },
+  ],
+  models: [
+    {
+      id: 'by-output',
+      provider: 'upstream',
+      capabilities: ['chat', 'completions'],
+      pricing: { input_per_million: 0, output_per_million: 100_000 },
+    },
+    {
+      id: 'cheap',
+      provider: 'upstream',
+      upstream_model: 'cheap-upstream',
+      capabilities: ['chat'],
+      pricing: { input_per_million: 0, output_per_million: 10_000 },
+      fallbacks: ['pricey'],
+      max_retries: 0,
+    },
+    {
+      id: 'pricey',
+      provider: 'backup',
+      upstream_model: 'pricey-upstream',
+      capabilities: ['chat'],
+      pricing: { input_per_million: 0, output_per_million: 100_000 },
+    },
+    {
+      id: 'per-call',
+      provider: 'upstream',
+      capabilities: ['chat'],
+      pricing: { input_per_million: 0, output_per_million: 0, per_request: 0.3 },
+    },
+  ],
+  mcp_servers: [{ ...everythingStdio('everything'), allowed_keys: 'all' }],
+});
+
+beforeEach(async () => {
+  upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY, toolLoop: true });
+});
+
+async function limitedKey(limit: number): Promise<{ id: string; key: string }> {
+  return json(
+    await gateway.request('/account/keys', {
+      method: 'POST',
+      json: { role: 'member', name: 'spender', spend_limit: limit },
+    }),
+  );
+}
+
+const spentBy = async (key: string): Promise<number> =>
+  (await json(await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': key } }))).usage.total_cost;
+
+/** `count` requests at once, each answered slowly so that all are in flight together. */
+async function together(count: number, send: () => Promise<Response>): Promise<number[]> {
+  upstream.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 150 } });
+  const answers = await Promise.all(Array.from({ length: count }, send));
+  upstream.setBehaviour(null);
+  return answers.map((answer) => answer.status);
+}
+
+describe('a key limit on requests that make more than one answer', () => {
+  it('holds n > 1 choices to the limit: each choice may use max_tokens', async () => {
+    gateway = await useGateway({ config: config() });
+    const spender = await limitedKey(1);
+    // Five choices of two tokens at 0.1: 1.0 a request, so one fits the limit of 1.
+    const statuses = await together(10, () =>
+      gateway.request('/v1/chat/completions', {
+        method: 'POST',
+        key: spender.key,
+        json: { model: 'by-output', n: 5, max_tokens: 2, messages: [{ role: 'user', content: 'one two three' }] },
+      }),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 402)).toHaveLength(9);
+    expect(await spentBy(spender.key)).toBeCloseTo(1, 9);
+  });
+
+  it('holds a completion of several prompts to the limit: each prompt may use max_tokens', async () => {
+    gateway = await useGateway({ config: config() });
+    const spender = await limitedKey(1);
+    // Three prompts of two tokens at 0.1: 0.6 a request, so one fits the limit of 1.
+    const statuses = await together(10, () =>
+      gateway.request('/v1/completions', {
+        method: 'POST',
+        key: spender.key,
+        json: { model: 'by-output', max_tokens: 2, prompt: ['one two three', 'four five six', 'seven eight nine'] },
+      }),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(await spentBy(spender.key)).toBeLessThanOrEqual(1 + 1e-9);
+  });
+});
