@@ -108,4 +108,26 @@ describe('a key limit on requests that make more than one answer', () => {
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(await spentBy(spender.key)).toBeLessThanOrEqual(1 + 1e-9);
   });
+
+  it('holds a request to the price of the dearest route it may fall back to', async () => {
+    gateway = await useGateway({ config: config() });
+    const spender = await limitedKey(1);
+    upstream.setBehaviour([
+      { failure: { type: 'status', status: 500 }, model: 'cheap-upstream' },
+      { failure: { type: 'slow_chunks', delayMs: 150 }, model: 'pricey-upstream' },
+    ]);
+    // The fallback answers two tokens at 0.1: 0.2 a request, so five fit the limit of 1.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        gateway.request('/v1/chat/completions', {
+          method: 'POST',
+          key: spender.key,
+          json: { model: 'cheap', max_tokens: 2, messages: [{ role: 'user', content: 'one two three' }] },
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(5);
+    expect(await spentBy(spender.key)).toBeCloseTo(1, 9);
+  });
 });

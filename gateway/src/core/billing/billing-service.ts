@@ -185,8 +185,22 @@ export class BillingService {
     route: ModelRoute | undefined,
     fields: Record<string, unknown> | undefined,
   ): Promise<void> {
-    const amount = route && fields ? estimateRequestCost(route, fields, this.defaultCompletionTokens) : 0;
-    billing.reservation = await this.accounts.reserve(key, amount);
+    billing.reservation = await this.accounts.reserve(key, route && fields ? this.estimate(route, fields) : 0);
+  }
+
+  /** What a call on `route` may cost at most: at the dearest of the route and the fallbacks it may move to. */
+  private estimate(route: ModelRoute, fields: Record<string, unknown>): number {
+    let most = estimateRequestCost(route, fields, this.defaultCompletionTokens);
+    for (const id of route.fallbacks) {
+      let fallback: ModelRoute;
+      try {
+        fallback = this.models.find(id);
+      } catch {
+        continue; // A fallback no route serves is skipped when the request runs too.
+      }
+      most = Math.max(most, estimateRequestCost(fallback, fields, this.defaultCompletionTokens));
+    }
+    return most;
   }
 
   /**
