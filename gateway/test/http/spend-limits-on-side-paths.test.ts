@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FakeUpstream } from '../support/fake-upstream.js';
+import { drawTextImage } from '../support/draw-text.js';
 import { everythingStdio } from '../support/mcp-servers.js';
-import { json, type TestGateway } from '../support/start-gateway.js';
+import { json, type Json, type TestGateway } from '../support/start-gateway.js';
 import { UPSTREAM_KEY } from '../support/upstream-config.js';
 import { useFakeUpstream, useGateway } from '../support/use-resources.js';
 
@@ -129,5 +130,83 @@ describe('a key limit on requests that make more than one answer', () => {
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);
     expect(await spentBy(spender.key)).toBeCloseTo(1, 9);
+  });
+});
+
+describe('a key limit on the steps of an MCP tool loop', () => {
+  const loop = (key: string, stream: boolean) =>
+    gateway.request('/v1/responses', {
+      method: 'POST',
+      key,
+      json: {
+        model: 'per-call',
+        input: 'please echo and repeat {"message": "again"}',
+        tools: [{ type: 'mcp', server_label: 'everything', require_approval: 'never', allowed_tools: ['echo'] }],
+        stream,
+      },
+    });
+
+  it('stops a whole response when its next model call no longer fits, billing the calls made', async () => {
+    gateway = await useGateway({ config: config({ tool_loop_max_steps: 8 }) });
+    const spender = await limitedKey(1);
+    // Each model call costs 0.3: three fit the limit of 1, the eight the loop would make do not.
+    const answer = await loop(spender.key, false);
+    expect(answer.status).toBe(402);
+    expect(await json(answer)).toMatchObject({ object: 'error', code: 'key_limit_reached' });
+    expect(upstream.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(3);
+    expect(await spentBy(spender.key)).toBeCloseTo(0.9, 9);
+  });
+
+  it('ends a streamed response with an error frame when its next model call no longer fits', async () => {
+    gateway = await useGateway({ config: config({ tool_loop_max_steps: 8 }) });
+    const spender = await limitedKey(1);
+    const answer = await loop(spender.key, true);
+    expect(answer.status).toBe(200);
+    const text = await answer.text();
+    expect(text).toMatch(/key_limit_reached/);
+    expect(upstream.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(3);
+    await expect.poll(() => spentBy(spender.key)).toBeCloseTo(0.9, 9);
+    const refused: Json = await json(await loop(spender.key, false));
+    expect(refused.code).toBe('key_limit_reached');
+  });
+});
+
+describe('a key limit on the chat turn OCR asks for', () => {
+  it('leaves a document annotation to the rule-based extractor when the key cannot pay for the chat turn', async () => {
+    gateway = await useGateway({
+      config: {
+        providers: [
+          { id: 'upstream', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY },
+          { id: 'mistral-cloud', type: 'mistral', base_url: upstream.url, api_key: UPSTREAM_KEY },
+        ],
+        models: [
+          {
+            id: 'svc-large-3-2512',
+            provider: 'upstream',
+            capabilities: ['chat'],
+            pricing: { input_per_million: 100_000, output_per_million: 100_000 },
+          },
+          { id: 'mistral-ocr-latest', provider: 'mistral-cloud', capabilities: ['ocr'] },
+        ],
+      },
+    });
+    // The OCR is free; filling the schema with the chat route would cost far more than 0.01.
+    const spender = await limitedKey(0.01);
+    const page = await drawTextImage([{ text: 'Invoice 42', x: 20, y: 60, size: 32 }], { width: 320, height: 100 });
+    const answer = await gateway.request('/v1/ocr', {
+      method: 'POST',
+      key: spender.key,
+      json: {
+        model: 'mistral-ocr-latest',
+        document: { type: 'image_url', image_url: `data:image/png;base64,${page.image.toString('base64')}` },
+        document_annotation_format: {
+          type: 'json_schema',
+          json_schema: { name: 'invoice', schema: { type: 'object', properties: { title: { type: 'string' } } } },
+        },
+      },
+    });
+    expect(answer.status).toBe(200);
+    expect(upstream.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(0);
+    expect(await spentBy(spender.key)).toBeLessThanOrEqual(0.01);
   });
 });

@@ -6,7 +6,7 @@ import type { CompiledGuardrails } from '../guardrails/compile-guardrails.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteDeployment } from '../routing/route-deployment.js';
 import { costOf, estimateRequestCost } from './pricing.js';
-import type { Reservation } from './spend-reservations.js';
+import { EPSILON, type Reservation } from './spend-reservations.js';
 import type { StreamUsageEstimate } from './stream-usage-estimate.js';
 import type { UsageLedger } from './usage-ledger.js';
 
@@ -32,6 +32,12 @@ export interface UsageMeter {
    * whole conversation); 402 when it does not fit. Nothing when the cost was reserved already.
    */
   reserveTurn(route: ModelRoute, turn: Record<string, unknown>): Promise<void>;
+  /**
+   * Before a further model call the request makes (a tool loop's next step, a turn another feature
+   * asks for): holds enough more that the request's holds cover what it used so far plus that call's
+   * estimate; 402 when it does not fit, so one request cannot spend past a limit call by call.
+   */
+  reserveFurther(route: ModelRoute, turn: Record<string, unknown>): Promise<void>;
   /** What the response cache did for the request (a hit, a miss, a bypass), for the request log. */
   noteCache(note: CacheNote): void;
   /**
@@ -49,7 +55,13 @@ export class RequestBilling implements UsageMeter {
   private added: ChargedUsage[] | undefined;
   private estimate: (() => ChargedUsage) | undefined;
   private reserveLater: ((route: ModelRoute, turn: Record<string, unknown>) => Promise<void>) | undefined;
+  /** Holds `amount` more for the request (its key's limits), once its first hold is made. */
+  holdMore: ((amount: number) => Promise<Reservation>) | undefined;
+  /** The estimate of a further call on a route. */
+  estimateOf: ((route: ModelRoute, turn: Record<string, unknown>) => number) | undefined;
   reservation: Reservation | undefined;
+  /** The holds made for further calls (reserveFurther), released when the request settles. */
+  further: Reservation[] | undefined;
   /** The route the body's `model` names, found once when the cost was reserved (undefined: it names none). */
   namedRoute: ModelRoute | undefined;
   /** What the response cache did for the request, on a cached route. */
@@ -80,6 +92,14 @@ export class RequestBilling implements UsageMeter {
     if (!reserve) return Promise.resolve();
     this.reserveLater = undefined;
     return reserve(route, turn);
+  }
+
+  async reserveFurther(route: ModelRoute, turn: Record<string, unknown>): Promise<void> {
+    if (!this.holdMore || !this.estimateOf || !this.reservation) return;
+    const held = (this.further ?? []).reduce((sum, hold) => sum + hold.amount, this.reservation.amount);
+    const needed = (this.usage?.cost ?? 0) + this.estimateOf(route, turn) - held;
+    if (needed <= EPSILON) return;
+    (this.further ??= []).push(await this.holdMore(needed));
   }
 
   noteCache(note: CacheNote): void {
@@ -186,6 +206,8 @@ export class BillingService {
     fields: Record<string, unknown> | undefined,
   ): Promise<void> {
     billing.reservation = await this.accounts.reserve(key, route && fields ? this.estimate(route, fields) : 0);
+    billing.estimateOf = (next, turn) => this.estimate(next, turn);
+    billing.holdMore = (amount) => this.accounts.reserve(key, amount);
   }
 
   /** What a call on `route` may cost at most: at the dearest of the route and the fallbacks it may move to. */
@@ -239,5 +261,8 @@ export class BillingService {
     billing.reservation = undefined;
     const done = actualCost > 0 ? this.accounts.settle(reservation, actualCost) : this.accounts.release(reservation);
     done.catch((error: unknown) => this.onSettleError(error));
+    for (const further of billing.further ?? [])
+      this.accounts.release(further).catch((error: unknown) => this.onSettleError(error));
+    billing.further = undefined;
   }
 }

@@ -98,7 +98,7 @@ export class ChatService {
     return routes.find((route) => route.id === DEFAULT_CHAT_MODEL) ?? routes[0];
   }
 
-  /** A whole turn at temperature 0 for another feature; its usage adds to the request's bill. */
+  /** A whole turn at temperature 0 for another feature, its estimate held beside the request's; its usage adds to the bill. */
   async ask(
     route: ModelRoute,
     messages: ChatMessage[],
@@ -114,6 +114,7 @@ export class ChatService {
       response_format: options.responseFormat,
     };
     checkTurnSchemas(turn, this.schemaLimits);
+    await meter.reserveFurther(route, turn);
     const { value: answer, route: served } = await this.whole(route, turn, signal);
     meter.addCharge(served, answer.usage);
     const value = guard ? await guard.answer(answer, signal) : answer;
