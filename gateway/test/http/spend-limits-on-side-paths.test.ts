@@ -171,6 +171,41 @@ describe('a key limit on the steps of an MCP tool loop', () => {
   });
 });
 
+describe('a key limit on a cache hit', () => {
+  it('refuses a free hit with 402 once the key has spent its limit, and logs the hits it served', async () => {
+    const base = config();
+    gateway = await useGateway({
+      config: {
+        ...base,
+        models: base.models.map((model) =>
+          model.id === 'by-output' ? { ...model, cache: { mode: 'exact', ttl_s: 600 } } : model,
+        ),
+      },
+    });
+    const spender = await limitedKey(0.4);
+    const ask = (content: string) =>
+      gateway.request('/v1/chat/completions', {
+        method: 'POST',
+        key: spender.key,
+        json: { model: 'by-output', temperature: 0, max_tokens: 2, messages: [{ role: 'user', content }] },
+      });
+    expect((await ask('one two')).headers.get('x-switchyard-cache')).toBe('miss');
+    const hit = await ask('one two');
+    expect(hit.headers.get('x-switchyard-cache')).toBe('hit');
+    expect(hit.headers.get('x-request-cost')).toBe('0');
+    // A second priced answer spends the rest of the limit: the stored answer is then refused too.
+    expect((await ask('three four')).status).toBe(200);
+    const refused = await ask('one two');
+    expect(refused.status).toBe(402);
+    expect(await json(refused)).toMatchObject({ code: 'key_limit_reached' });
+    expect(upstream.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(2);
+    const usage = await json(
+      await gateway.request('/account/usage', { key: null, headers: { 'x-api-key': spender.key } }),
+    );
+    expect(usage.usage.total_cost).toBeCloseTo(0.4, 9);
+  });
+});
+
 describe('a key limit on the chat turn OCR asks for', () => {
   it('leaves a document annotation to the rule-based extractor when the key cannot pay for the chat turn', async () => {
     gateway = await useGateway({

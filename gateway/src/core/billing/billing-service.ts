@@ -35,7 +35,8 @@ export interface UsageMeter {
   /**
    * Before a further model call the request makes (a tool loop's next step, a turn another feature
    * asks for): holds enough more that the request's holds cover what it used so far plus that call's
-   * estimate; 402 when it does not fit, so one request cannot spend past a limit call by call.
+   * estimate (the first hold, when the request's cost is reserved at its turn); 402 when it does not
+   * fit, so one request cannot spend past a limit call by call.
    */
   reserveFurther(route: ModelRoute, turn: Record<string, unknown>): Promise<void>;
   /** What the response cache did for the request (a hit, a miss, a bypass), for the request log. */
@@ -95,6 +96,7 @@ export class RequestBilling implements UsageMeter {
   }
 
   async reserveFurther(route: ModelRoute, turn: Record<string, unknown>): Promise<void> {
+    if (this.reserveLater) return this.reserveTurn(route, turn);
     if (!this.holdMore || !this.estimateOf || !this.reservation) return;
     const held = (this.further ?? []).reduce((sum, hold) => sum + hold.amount, this.reservation.amount);
     const needed = (this.usage?.cost ?? 0) + this.estimateOf(route, turn) - held;

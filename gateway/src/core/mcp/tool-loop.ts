@@ -351,10 +351,9 @@ async function* modelStep(
 /**
  * The request's meter for a loop of model calls: each call's usage adds to the bill (the meter's own
  * `charge` keeps only the last call's), a stream's estimate applies only until its usage arrives, and
- * each call after the first holds its own estimate (402 once the key or account has no room for it).
+ * each call holds its estimate beside what the loop used so far (402 once the key or account has no room).
  */
 function stepMeter(meter: UsageMeter): UsageMeter {
-  let calls = 0;
   return {
     charge(route, usage) {
       meter.addCharge(route, usage);
@@ -362,7 +361,7 @@ function stepMeter(meter: UsageMeter): UsageMeter {
     },
     addCharge: (route, usage) => meter.addCharge(route, usage),
     chargeEstimateIfAbandoned: (route, estimate) => meter.chargeEstimateIfAbandoned(route, estimate),
-    reserveTurn: (route, turn) => (calls++ === 0 ? meter.reserveTurn(route, turn) : meter.reserveFurther(route, turn)),
+    reserveTurn: (route, turn) => meter.reserveFurther(route, turn),
     reserveFurther: (route, turn) => meter.reserveFurther(route, turn),
     noteCache: (note) => meter.noteCache(note),
     keyGuardrails: meter.keyGuardrails,
