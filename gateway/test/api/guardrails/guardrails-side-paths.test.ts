@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drawTextImage } from '../../support/draw-text.js';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream.js';
 import { everythingStdio } from '../../support/mcp-servers.js';
 import { json, startGateway, type Json, type TestGateway } from '../../support/start-gateway.js';
@@ -26,6 +27,8 @@ beforeAll(async () => {
     config: {
       providers: [{ id: 'up', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY }],
       models: [
+        // The default chat model, which writes the answers other features ask for.
+        { id: 'svc-large-3-2512', provider: 'up', upstream_model: 'd', capabilities: ['chat'] },
         { id: 'guarded', provider: 'up', upstream_model: 'g', capabilities: ['chat', 'embeddings'], guardrails: RULES },
         { id: 'plain', provider: 'up', upstream_model: 'p', capabilities: ['chat', 'embeddings'] },
         { id: 'painter', provider: 'up', upstream_model: 'paint', capabilities: ['image_generation'] },
@@ -111,6 +114,34 @@ describe('guardrails beside the chat path', () => {
       keyed,
     );
     expect(fine.status).toBe(200);
+  });
+
+  it('a document question sent to a guarded chat model is answered by it, under its rules', async () => {
+    const page = await drawTextImage([{ text: 'Invoice total 42 euros', x: 20, y: 60, size: 32 }], {
+      width: 480,
+      height: 100,
+    });
+    const ask = (question: string) =>
+      post('/v1/chat/completions', {
+        model: 'guarded',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: question },
+              { type: 'document_url', document_url: `data:image/png;base64,${page.image.toString('base64')}` },
+            ],
+          },
+        ],
+      });
+    const before = sentTo('/v1/chat/completions').length;
+    await expectBlocked(await ask(`What is the total? My key is ${SECRET}`), 'no-secrets');
+    expect(sentTo('/v1/chat/completions')).toHaveLength(before);
+    const answered = await ask('What is the total? Mail it to ann@example.com');
+    expect(answered.status).toBe(200);
+    const sent = sentTo('/v1/chat/completions').at(-1)!.body as Json;
+    expect(sent.model).toBe('g');
+    expect(JSON.stringify(sent.messages)).toContain('[REDACTED:email]');
   });
 
   it("an MCP tool's result passes the input rules before the model reads it", async () => {
