@@ -65,12 +65,13 @@ export class ResponsesService {
   ): Promise<ResponsesOutcome> {
     const route = this.models.resolveOrDefault(body.model, 'chat', DEFAULT_CHAT_MODEL);
     const conversation = await this.conversation(body, caller);
+    // Before any path: passed through, another key's response id would reach the upstream, which keeps every key's.
+    this.checkPrevious(body, conversation);
     const turn = responsesTurn(body, conversation.messages);
     const keep = (response: Record<string, unknown>, native: boolean) =>
       this.keep(body, caller, conversation, response, native);
 
     if (usesMcpTools(body, conversation.input)) {
-      this.checkPrevious(body, conversation);
       return createMcpResponse(
         { chat: this.chat, ...this.toolLoop },
         {
@@ -95,7 +96,6 @@ export class ResponsesService {
         keep(response, true),
       );
     }
-    this.checkPrevious(body, conversation);
     const answer = await this.chat.complete(route, turn, body.stream === true, meter, signal, {
       fields: RESPONSES_SCHEMA_FIELDS,
     });
@@ -109,7 +109,7 @@ export class ResponsesService {
     return { kind: 'json', response };
   }
 
-  /** A translated request continues only a response the caller may read. */
+  /** A request continues only a response the caller may read (stored by this gateway). */
   private checkPrevious(body: ResponsesBodyType, conversation: ResponsesConversation): void {
     if (body.previous_response_id && !conversation.previous)
       throw new GatewayError(
