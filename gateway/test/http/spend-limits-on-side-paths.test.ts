@@ -245,3 +245,39 @@ describe('a key limit on the chat turn OCR asks for', () => {
     expect(await spentBy(spender.key)).toBeLessThanOrEqual(0.01);
   });
 });
+
+describe("a key limit on a guardrail's moderation calls", () => {
+  it('refuses a request whose moderation check the key cannot pay for, before the check runs', async () => {
+    gateway = await useGateway({
+      config: {
+        providers: [{ id: 'upstream', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY }],
+        models: [
+          {
+            id: 'moderated',
+            provider: 'upstream',
+            capabilities: ['chat'],
+            guardrails: { input: [{ name: 'safety', type: 'moderation', model: 'priced-moderation', action: 'flag' }] },
+          },
+          {
+            id: 'priced-moderation',
+            provider: 'upstream',
+            upstream_model: 'omni',
+            capabilities: ['moderation'],
+            pricing: { input_per_million: 100_000, output_per_million: 0 },
+          },
+        ],
+      },
+    });
+    // The chat route is free; checking its input costs 0.1 a token, far more than the 0.01 left.
+    const spender = await limitedKey(0.01);
+    const answer = await gateway.request('/v1/chat/completions', {
+      method: 'POST',
+      key: spender.key,
+      json: { model: 'moderated', messages: [{ role: 'user', content: 'a perfectly ordinary question about trains' }] },
+    });
+    expect(answer.status).toBe(402);
+    expect(await json(answer)).toMatchObject({ code: 'key_limit_reached' });
+    expect(upstream.requests).toHaveLength(0);
+    expect(await spentBy(spender.key)).toBe(0);
+  });
+});
