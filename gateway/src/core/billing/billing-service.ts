@@ -56,10 +56,8 @@ export class RequestBilling implements UsageMeter {
   private added: ChargedUsage[] | undefined;
   private estimate: (() => ChargedUsage) | undefined;
   private reserveLater: ((route: ModelRoute, turn: Record<string, unknown>) => Promise<void>) | undefined;
-  /** Holds `amount` more for the request (its key's limits), once its first hold is made. */
-  holdMore: ((amount: number) => Promise<Reservation>) | undefined;
-  /** The estimate of a further call on a route. */
-  estimateOf: ((route: ModelRoute, turn: Record<string, unknown>) => number) | undefined;
+  /** What holds the costs of further calls, for the key whose first hold was made (see `reserveFurther`). */
+  holder: { billing: BillingService; key: ApiKeyRecord } | undefined;
   reservation: Reservation | undefined;
   /** The holds made for further calls (reserveFurther), released when the request settles. */
   further: Reservation[] | undefined;
@@ -95,13 +93,9 @@ export class RequestBilling implements UsageMeter {
     return reserve(route, turn);
   }
 
-  async reserveFurther(route: ModelRoute, turn: Record<string, unknown>): Promise<void> {
+  reserveFurther(route: ModelRoute, turn: Record<string, unknown>): Promise<void> {
     if (this.reserveLater) return this.reserveTurn(route, turn);
-    if (!this.holdMore || !this.estimateOf || !this.reservation) return;
-    const held = (this.further ?? []).reduce((sum, hold) => sum + hold.amount, this.reservation.amount);
-    const needed = (this.usage?.cost ?? 0) + this.estimateOf(route, turn) - held;
-    if (needed <= EPSILON) return;
-    (this.further ??= []).push(await this.holdMore(needed));
+    return this.holder ? this.holder.billing.holdFurther(this, this.holder.key, route, turn) : Promise.resolve();
   }
 
   noteCache(note: CacheNote): void {
@@ -208,8 +202,22 @@ export class BillingService {
     fields: Record<string, unknown> | undefined,
   ): Promise<void> {
     billing.reservation = await this.accounts.reserve(key, route && fields ? this.estimate(route, fields) : 0);
-    billing.estimateOf = (next, turn) => this.estimate(next, turn);
-    billing.holdMore = (amount) => this.accounts.reserve(key, amount);
+    billing.holder = { billing: this, key };
+  }
+
+  /** Tops the request's holds up to what it used so far plus a further call's estimate; 402 when that does not fit. */
+  async holdFurther(
+    billing: RequestBilling,
+    key: ApiKeyRecord,
+    route: ModelRoute,
+    turn: Record<string, unknown>,
+  ): Promise<void> {
+    const first = billing.reservation;
+    if (!first) return;
+    const held = (billing.further ?? []).reduce((sum, hold) => sum + hold.amount, first.amount);
+    const needed = (billing.usage?.cost ?? 0) + this.estimate(route, turn) - held;
+    if (needed <= EPSILON) return;
+    (billing.further ??= []).push(await this.accounts.reserve(key, needed));
   }
 
   /** What a call on `route` may cost at most: at the dearest of the route and the fallbacks it may move to. */
