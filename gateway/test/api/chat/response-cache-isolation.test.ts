@@ -47,3 +47,28 @@ it('never answers a request from an entry made by another key or for a different
   for (const variant of variants) expect(await cacheOf(variant)).toBe('hit');
   expect(await cacheOf(base, bob)).toBe('miss');
 });
+
+it('never answers from an entry the route stored before it was pointed at another model', async () => {
+  const upstream = await useFakeUpstream();
+  const gateway = await useGateway({ config: cacheConfig(upstream) });
+  const ask = () =>
+    chat(gateway, { model: 'swapped', temperature: 0, messages: [{ role: 'user', content: 'which model are you?' }] });
+  const route = (upstreamModel: string) =>
+    gateway.request('/settings/routes/swapped', {
+      method: 'PUT',
+      json: {
+        provider: 'upstream',
+        upstream_model: upstreamModel,
+        capabilities: ['chat'],
+        cache: { mode: 'exact', ttl_s: 600 },
+      },
+    });
+  expect((await route('old-model')).status).toBe(200);
+  expect((await ask()).headers.get('x-switchyard-cache')).toBe('miss');
+  expect((await ask()).headers.get('x-switchyard-cache')).toBe('hit');
+  expect((await route('new-model')).status).toBe(200);
+  const after = await ask();
+  expect(after.headers.get('x-switchyard-cache')).toBe('miss');
+  expect((await json(after)).model).toBe('swapped');
+  expect((upstream.requests.at(-1)!.body as { model: string }).model).toBe('new-model');
+});
