@@ -38,3 +38,24 @@ it("refuses to continue another key's response, on a translated route and on one
     expect((await respond(alice, { model, previous_response_id: id, input: 'and then?' })).status).toBe(200);
   }
 });
+
+it("refuses an upstream conversation id instead of passing it through to the upstream's stored conversations", async () => {
+  const upstream = await useFakeUpstream({ apiKey: UPSTREAM_KEY });
+  const gateway = await useGateway({
+    config: {
+      providers: [{ id: 'native', type: 'openai', base_url: upstream.url, api_key: UPSTREAM_KEY, responses_api: true }],
+      models: [{ id: 'passed-through', provider: 'native', upstream_model: 'n', capabilities: ['chat'] }],
+    },
+  });
+  const member = (await json(await gateway.request('/account/keys', { method: 'POST', json: { name: 'm' } }))).key;
+  for (const conversation of ['conv_someone_elses', { id: 'conv_someone_elses' }]) {
+    const refused = await gateway.request('/v1/responses', {
+      method: 'POST',
+      key: member,
+      json: { model: 'passed-through', conversation, input: 'what did we say?' },
+    });
+    expect(refused.status).toBe(422);
+    expect(await json(refused)).toMatchObject({ code: 'unsupported_parameter', param: 'conversation' });
+  }
+  expect(upstream.requests).toHaveLength(0);
+});
