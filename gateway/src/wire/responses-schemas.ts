@@ -155,6 +155,12 @@ export const ResponsesBody = Type.Object(
     temperature: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 2 }))),
     top_p: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1 }))),
     previous_response_id: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+    conversation: Type.Optional(
+      Type.Unknown({
+        description:
+          "Not served: an upstream's stored conversations are refused (422); continue with previous_response_id.",
+      }),
+    ),
     store: Type.Optional(
       Nullable(
         Type.Boolean({

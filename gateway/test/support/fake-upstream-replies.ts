@@ -214,7 +214,7 @@ export function chatReply(body: JsonObject, options: ReplyOptions): FakeReply {
           logprobs: null,
           finish_reason: plan.finishReason,
         })),
-        ...(options.usage ? { usage: plan.usage } : {}),
+        ...(options.usage ? { usage: scaleUsage(plan.usage, indices.length) } : {}),
       },
     };
   }
@@ -295,7 +295,7 @@ export function completionReply(body: JsonObject, options: ReplyOptions): FakeRe
           logprobs: null,
           finish_reason: plan.finishReason,
         })),
-        ...(options.usage ? { usage: plan.usage } : {}),
+        ...(options.usage ? { usage: scaleUsage(plan.usage, indices.length) } : {}),
       },
     };
   }

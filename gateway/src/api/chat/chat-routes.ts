@@ -42,7 +42,8 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
           asksAboutDocument,
           hasDocumentPart,
         });
-        if (target.useCase === 'documents') return documentQuestion(documents, request, reply, body, target.route);
+        if (target.useCase === 'documents')
+          return documentQuestion(documents, request, reply, body, target.route, target.writer);
         if (!body.messages)
           throw new GatewayError(422, 'invalid_value', "Invalid request: 'messages' is required.", {
             param: 'messages',

@@ -59,10 +59,11 @@ export async function documentQuestion(
   reply: FastifyReply,
   body: ChatBodyType,
   route: ModelRoute,
+  writer?: ModelRoute,
 ) {
   const { answer, route: served } = await documents.answer(
     route,
-    documentAndQuestion(body),
+    { ...documentAndQuestion(body), writer },
     request.apiKey?.id ?? null,
     request.billing,
     clientAbortSignal(reply),

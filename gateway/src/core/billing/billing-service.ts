@@ -6,7 +6,7 @@ import type { CompiledGuardrails } from '../guardrails/compile-guardrails.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteDeployment } from '../routing/route-deployment.js';
 import { costOf, estimateRequestCost } from './pricing.js';
-import type { Reservation } from './spend-reservations.js';
+import { EPSILON, type Reservation } from './spend-reservations.js';
 import type { StreamUsageEstimate } from './stream-usage-estimate.js';
 import type { UsageLedger } from './usage-ledger.js';
 
@@ -32,6 +32,13 @@ export interface UsageMeter {
    * whole conversation); 402 when it does not fit. Nothing when the cost was reserved already.
    */
   reserveTurn(route: ModelRoute, turn: Record<string, unknown>): Promise<void>;
+  /**
+   * Before a further model call the request makes (a tool loop's next step, a turn another feature
+   * asks for): holds enough more that the request's holds cover what it used so far plus that call's
+   * estimate (the first hold, when the request's cost is reserved at its turn); 402 when it does not
+   * fit, so one request cannot spend past a limit call by call.
+   */
+  reserveFurther(route: ModelRoute, turn: Record<string, unknown>): Promise<void>;
   /** What the response cache did for the request (a hit, a miss, a bypass), for the request log. */
   noteCache(note: CacheNote): void;
   /**
@@ -49,7 +56,11 @@ export class RequestBilling implements UsageMeter {
   private added: ChargedUsage[] | undefined;
   private estimate: (() => ChargedUsage) | undefined;
   private reserveLater: ((route: ModelRoute, turn: Record<string, unknown>) => Promise<void>) | undefined;
+  /** What holds the costs of further calls, for the key whose first hold was made (see `reserveFurther`). */
+  holder: { billing: BillingService; key: ApiKeyRecord } | undefined;
   reservation: Reservation | undefined;
+  /** The holds made for further calls (reserveFurther), released when the request settles. */
+  further: Reservation[] | undefined;
   /** The route the body's `model` names, found once when the cost was reserved (undefined: it names none). */
   namedRoute: ModelRoute | undefined;
   /** What the response cache did for the request, on a cached route. */
@@ -80,6 +91,11 @@ export class RequestBilling implements UsageMeter {
     if (!reserve) return Promise.resolve();
     this.reserveLater = undefined;
     return reserve(route, turn);
+  }
+
+  reserveFurther(route: ModelRoute, turn: Record<string, unknown>): Promise<void> {
+    if (this.reserveLater) return this.reserveTurn(route, turn);
+    return this.holder ? this.holder.billing.holdFurther(this, this.holder.key, route, turn) : Promise.resolve();
   }
 
   noteCache(note: CacheNote): void {
@@ -185,8 +201,38 @@ export class BillingService {
     route: ModelRoute | undefined,
     fields: Record<string, unknown> | undefined,
   ): Promise<void> {
-    const amount = route && fields ? estimateRequestCost(route, fields, this.defaultCompletionTokens) : 0;
-    billing.reservation = await this.accounts.reserve(key, amount);
+    billing.reservation = await this.accounts.reserve(key, route && fields ? this.estimate(route, fields) : 0);
+    billing.holder = { billing: this, key };
+  }
+
+  /** Tops the request's holds up to what it used so far plus a further call's estimate; 402 when that does not fit. */
+  async holdFurther(
+    billing: RequestBilling,
+    key: ApiKeyRecord,
+    route: ModelRoute,
+    turn: Record<string, unknown>,
+  ): Promise<void> {
+    const first = billing.reservation;
+    if (!first) return;
+    const held = (billing.further ?? []).reduce((sum, hold) => sum + hold.amount, first.amount);
+    const needed = (billing.usage?.cost ?? 0) + this.estimate(route, turn) - held;
+    if (needed <= EPSILON) return;
+    (billing.further ??= []).push(await this.accounts.reserve(key, needed));
+  }
+
+  /** What a call on `route` may cost at most: at the dearest of the route and the fallbacks it may move to. */
+  private estimate(route: ModelRoute, fields: Record<string, unknown>): number {
+    let most = estimateRequestCost(route, fields, this.defaultCompletionTokens);
+    for (const id of route.fallbacks) {
+      let fallback: ModelRoute;
+      try {
+        fallback = this.models.find(id);
+      } catch {
+        continue; // A fallback no route serves is skipped when the request runs too.
+      }
+      most = Math.max(most, estimateRequestCost(fallback, fields, this.defaultCompletionTokens));
+    }
+    return most;
   }
 
   /**
@@ -225,5 +271,8 @@ export class BillingService {
     billing.reservation = undefined;
     const done = actualCost > 0 ? this.accounts.settle(reservation, actualCost) : this.accounts.release(reservation);
     done.catch((error: unknown) => this.onSettleError(error));
+    for (const further of billing.further ?? [])
+      this.accounts.release(further).catch((error: unknown) => this.onSettleError(error));
+    billing.further = undefined;
   }
 }

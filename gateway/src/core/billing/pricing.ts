@@ -41,11 +41,18 @@ function textCharacters(body: Record<string, unknown>): number {
 const positiveInteger = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 
+/** The answers a body asks for: `n` choices of each prompt (a completion may send several prompts). */
+function answersAsked(body: Record<string, unknown>): number {
+  const prompts = Array.isArray(body.prompt) ? Math.max(1, body.prompt.length) : 1;
+  return (positiveInteger(body.n) ?? 1) * prompts;
+}
+
 /**
  * What a request may cost at most, reserved before the provider is called: the prompt estimated from
  * the body's text (about four characters a token), plus `max_tokens` (or `max_completion_tokens`)
- * completion tokens for requests that generate text, `defaultCompletionTokens` when the client set
- * neither, plus the route's per-request price. Free routes cost 0.
+ * completion tokens for each answer of requests that generate text (`n` choices of each prompt),
+ * `defaultCompletionTokens` when the client set neither, plus the route's per-request price. Free
+ * routes cost 0.
  */
 export function estimateRequestCost(
   route: ModelRoute,
@@ -55,7 +62,8 @@ export function estimateRequestCost(
   if (!route.pricing) return 0;
   const generates = 'messages' in body || 'prompt' in body;
   const completion = generates
-    ? (positiveInteger(body.max_tokens) ?? positiveInteger(body.max_completion_tokens) ?? defaultCompletionTokens)
+    ? (positiveInteger(body.max_tokens) ?? positiveInteger(body.max_completion_tokens) ?? defaultCompletionTokens) *
+      answersAsked(body)
     : 0;
   // Four characters a token, as approximateTokens counts upstreams that report no usage.
   const prompt = Math.ceil(textCharacters(body) / 4);

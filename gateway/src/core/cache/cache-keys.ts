@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatRequest } from '../../providers/contracts/chat.js';
 import type { ChatMessage } from '../../wire/chat-message-schemas.js';
+import type { ModelRoute } from '../routing/model-registry.js';
 
 /** A chat turn as core's ChatService takes it (its ChatTurn): the request apart from the model. */
 export type CachedTurn = Omit<ChatRequest, 'model' | 'signal'>;
@@ -52,6 +53,17 @@ function withoutLastUserText(turn: CachedTurn, last: number): CachedTurn {
     ? message.content.map((part) => (part.type === 'text' ? { ...part, text: '' } : part))
     : '';
   return { ...turn, messages: turn.messages.map((each, index) => (index === last ? { ...message, content } : each)) };
+}
+
+/**
+ * The route as its entries are named: its id and the provider models it sends to (each deployment's),
+ * so an entry never answers for a route since pointed at another model.
+ */
+export function routeKeyOf(route: ModelRoute): string {
+  const served = route.deployments
+    ? route.deployments.members.map(({ deployment }) => deployment.id)
+    : [`${route.provider.id}/${route.upstreamModel}`];
+  return `${route.id}\u0000${served.join('\u0000')}`;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { CacheNote } from '../../wire/response-cache-schema.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { newId } from '../ids/ids.js';
 import type { ModelRoute } from '../routing/model-registry.js';
-import { cacheKeysOf, type CacheKeys, type CachedTurn } from './cache-keys.js';
+import { cacheKeysOf, routeKeyOf, type CacheKeys, type CachedTurn } from './cache-keys.js';
 import { cachePolicy } from './cache-policy.js';
 import { encodeVector, nearest } from './vectors.js';
 import { recordedBatches, replayedBatches, type AnswerStamp, type StoredAnswer } from './stored-answer.js';
@@ -57,7 +57,7 @@ export class ResponseCache {
     const policy = cachePolicy(config, turn, ask.keyId, ask.cacheControl);
     if (!policy.write) return new CacheLookup(this, route, { status: 'bypass', reason: policy.reason });
     const scope = config.scope === 'account' ? 'account' : `key:${ask.keyId}`;
-    const keys = cacheKeysOf(scope, route.id, stream ? 'stream' : 'json', turn, config.mode === 'semantic');
+    const keys = cacheKeysOf(scope, routeKeyOf(route), stream ? 'stream' : 'json', turn, config.mode === 'semantic');
     const semantic = config.mode === 'semantic' && keys.fuzzyText !== undefined && this.embed !== undefined;
     try {
       const now = this.now();

@@ -29,8 +29,12 @@ export type ChatOutcome =
    */
   | { kind: 'stream'; route: ModelRoute; batches: AsyncIterable<readonly ChatStreamEvent[]>; cache?: CacheOutcome };
 
-/** What a chat-completions request is answered by: a chat route, or document question answering on a documents route. */
-export type ChatTarget = { useCase: 'chat'; route: ModelRoute } | { useCase: 'documents'; route: ModelRoute };
+/**
+ * What a chat-completions request is answered by: a chat route, or document question answering on a
+ * documents route (`writer`: the chat route the client named, which writes the answer under its rules).
+ */
+export type ChatTarget =
+  { useCase: 'chat'; route: ModelRoute } | { useCase: 'documents'; route: ModelRoute; writer?: ModelRoute };
 
 /** A whole chat turn another feature asked for: the answer's text, what it used, and the route that served it. */
 export interface ChatAnswer {
@@ -83,11 +87,13 @@ export class ChatService {
     const name = request.model;
     const found = request.named ?? this.models.find(name, request.asksAboutDocument ? 'documents' : 'chat');
     if (request.asksAboutDocument || (found.capabilities.has('documents') && !found.capabilities.has('chat'))) {
-      const route =
-        request.hasDocumentPart && !found.capabilities.has('documents')
-          ? this.models.resolveOrDefault(undefined, 'documents', DEFAULT_OCR_MODEL)
-          : this.models.usable(found, name, 'documents');
-      return { useCase: 'documents', route };
+      if (request.hasDocumentPart && !found.capabilities.has('documents'))
+        return {
+          useCase: 'documents',
+          route: this.models.resolveOrDefault(undefined, 'documents', DEFAULT_OCR_MODEL),
+          writer: this.models.usable(found, name, 'chat'),
+        };
+      return { useCase: 'documents', route: this.models.usable(found, name, 'documents') };
     }
     return { useCase: 'chat', route: this.models.usable(found, name, 'chat') };
   }
@@ -98,7 +104,7 @@ export class ChatService {
     return routes.find((route) => route.id === DEFAULT_CHAT_MODEL) ?? routes[0];
   }
 
-  /** A whole turn at temperature 0 for another feature; its usage adds to the request's bill. */
+  /** A whole turn at temperature 0 for another feature, its estimate held beside the request's; its usage adds to the bill. */
   async ask(
     route: ModelRoute,
     messages: ChatMessage[],
@@ -114,6 +120,7 @@ export class ChatService {
       response_format: options.responseFormat,
     };
     checkTurnSchemas(turn, this.schemaLimits);
+    await meter.reserveFurther(route, turn);
     const { value: answer, route: served } = await this.whole(route, turn, signal);
     meter.addCharge(served, answer.usage);
     const value = guard ? await guard.answer(answer, signal) : answer;

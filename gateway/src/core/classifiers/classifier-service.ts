@@ -24,19 +24,21 @@ export class ClassifierService {
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<{ result: ModerationResult; route: ModelRoute }> {
-    const found = await this.moderation(model, input, names, signal);
+    const found = await this.moderation(this.moderationRoute(model), input, names, signal);
     meter.charge(found.route, { prompt_tokens: found.result.prompt_tokens, completion_tokens: 0 });
     return found;
   }
 
-  /** A moderation another feature asks for (a guardrail); its usage adds to the request's bill. */
+  /** A moderation another feature asks for (a guardrail), its estimate held beside the request's; its usage adds to the bill. */
   async check(
     model: string | undefined,
     texts: string[],
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<{ result: ModerationResult; route: ModelRoute }> {
-    const found = await this.moderation(model, { texts }, 'openai', signal);
+    const route = this.moderationRoute(model);
+    await meter.reserveFurther(route, { input: texts });
+    const found = await this.moderation(route, { texts }, 'openai', signal);
     meter.addCharge(found.route, { prompt_tokens: found.result.prompt_tokens, completion_tokens: 0 });
     return found;
   }
@@ -58,13 +60,11 @@ export class ClassifierService {
     return { result: value, route: served };
   }
 
-  private async moderation(
-    model: string | undefined,
-    input: ClassifierInput,
-    names: CategoryNames,
-    signal: AbortSignal,
-  ) {
-    const route = this.models.resolveOrDefault(model, 'moderation', DEFAULT_MODERATION_MODEL);
+  private moderationRoute(model: string | undefined): ModelRoute {
+    return this.models.resolveOrDefault(model, 'moderation', DEFAULT_MODERATION_MODEL);
+  }
+
+  private async moderation(route: ModelRoute, input: ClassifierInput, names: CategoryNames, signal: AbortSignal) {
     const { value, route: served } = await this.runner.invoke(
       route,
       'moderation',

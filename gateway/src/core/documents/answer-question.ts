@@ -44,8 +44,8 @@ function citation(ranked: RankedPassage, offsets: number[], pages: OcrResult['pa
 
 /**
  * Document question answering: the passages most relevant to the question (BM25 over the recognised
- * text), answered by a chat route that must cite them when one exists, or else the best supporting
- * sentence itself (extractive).
+ * text), answered by a chat route (`writer`, by default the default chat model) that must cite them
+ * when there is one, or else the best supporting sentence itself (extractive).
  */
 export async function answerQuestion(
   chatService: ChatService,
@@ -53,11 +53,12 @@ export async function answerQuestion(
   question: string,
   meter: UsageMeter,
   signal: AbortSignal,
+  writer = chatService.helperRoute(),
 ): Promise<DocumentAnswer> {
   const documentText = result.pages.map((page) => page.text).join(PAGE_SEPARATOR);
   const offsets = pageOffsets(result);
   const ranked = rankPassages(chunkDocument(result), question, 3);
-  const chat = chatService.helperRoute();
+  const chat = writer;
 
   if (chat && ranked.length > 0) {
     const context = ranked

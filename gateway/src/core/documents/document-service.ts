@@ -10,6 +10,8 @@ const NO_TOKENS = { prompt_tokens: 0, completion_tokens: 0 };
 export interface DocumentQuestion {
   document: string;
   question: string;
+  /** The chat route that writes the answer (the one the client named), else the default chat model. */
+  writer?: ModelRoute;
 }
 
 /** Document question answering: the document read by an OCR (documents) route, the answer with the passages it rests on. */
@@ -19,7 +21,7 @@ export class DocumentService {
   /** `keyId`: the calling key, whose turn the local OCR engine waits for. */
   async answer(
     route: ModelRoute,
-    { document, question }: DocumentQuestion,
+    { document, question, writer }: DocumentQuestion,
     keyId: string | null,
     meter: UsageMeter,
     signal: AbortSignal,
@@ -32,7 +34,7 @@ export class DocumentService {
     );
     // Reading the document is billed on its route; the chat turn that answers (if any) adds its own tokens.
     meter.charge(served, NO_TOKENS);
-    const answer = await answerQuestion(this.services.chat, result, question, meter, signal);
+    const answer = await answerQuestion(this.services.chat, result, question, meter, signal, writer);
     return { answer, route: served };
   }
 }

@@ -41,7 +41,7 @@ function replaceMatches(text: string, matches: readonly TextMatch[]): string {
  * rules block (400 naming the rule), redact or flag; moderation rules ask a moderation route and
  * block or flag. Every match is recorded on the request's trace (an event on the span running,
  * and the request log entry's `guardrail_flags`). Every path that reaches a model calls it:
- * the chat service (chat, Responses, conversations, agents, batches' lines), completions and FIM.
+ * the chat service (chat, Responses, conversations, agents, batches' lines), completions, FIM, embeddings and image generation.
  */
 export class GuardrailService {
   constructor(

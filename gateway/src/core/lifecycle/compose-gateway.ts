@@ -295,7 +295,9 @@ export async function composeGateway(
     perKey: Math.min(options.server.ocrConcurrencyPerKey, options.server.ocrConcurrency),
   });
   const schemas = new ClientSchemaChecker(options.server.clientSchemas);
-  const embeddings = new EmbeddingService(models, runner);
+  const classifiers = new ClassifierService(models, runner);
+  const guardrails = new GuardrailService(classifiers, tracing);
+  const embeddings = new EmbeddingService(models, runner, guardrails);
   const responseCache = new ResponseCache(
     team?.responseCache(options.server.responseCacheLimits) ??
       new ResponseCacheRepository(db, options.server.responseCacheLimits),
@@ -307,8 +309,6 @@ export async function composeGateway(
       otherwise: 'response cache: could not read or store an answer; the request went to its provider',
     }),
   );
-  const classifiers = new ClassifierService(models, runner);
-  const guardrails = new GuardrailService(classifiers, tracing);
   const chat = new ChatService(models, runner, options.server.clientSchemas, tracing, responseCache, guardrails);
   const useCaseDeps = {
     chat,
@@ -456,7 +456,7 @@ export async function composeGateway(
     fileLinks: new SignedFileLinks(files, keys),
     ocr: new OcrService(useCaseDeps),
     transcription: new TranscriptionService(models, runner, { files, addresses: urlFetchPolicy }),
-    imageGeneration: new ImageGenerationService(models, runner, files),
+    imageGeneration: new ImageGenerationService(models, runner, files, guardrails),
     imageAnalysis: new ImageAnalysisService(useCaseDeps),
     documents: new DocumentService(useCaseDeps),
     batches: new BatchService({ files, batches: batchesRepository, batchRunner, quotas, models }),

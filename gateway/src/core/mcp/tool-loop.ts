@@ -350,7 +350,8 @@ async function* modelStep(
 
 /**
  * The request's meter for a loop of model calls: each call's usage adds to the bill (the meter's own
- * `charge` keeps only the last call's), and a stream's estimate applies only until its usage arrives.
+ * `charge` keeps only the last call's), a stream's estimate applies only until its usage arrives, and
+ * each call holds its estimate beside what the loop used so far (402 once the key or account has no room).
  */
 function stepMeter(meter: UsageMeter): UsageMeter {
   return {
@@ -360,7 +361,8 @@ function stepMeter(meter: UsageMeter): UsageMeter {
     },
     addCharge: (route, usage) => meter.addCharge(route, usage),
     chargeEstimateIfAbandoned: (route, estimate) => meter.chargeEstimateIfAbandoned(route, estimate),
-    reserveTurn: (route, turn) => meter.reserveTurn(route, turn),
+    reserveTurn: (route, turn) => meter.reserveFurther(route, turn),
+    reserveFurther: (route, turn) => meter.reserveFurther(route, turn),
     noteCache: (note) => meter.noteCache(note),
     keyGuardrails: meter.keyGuardrails,
   };

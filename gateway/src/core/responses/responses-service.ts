@@ -65,12 +65,13 @@ export class ResponsesService {
   ): Promise<ResponsesOutcome> {
     const route = this.models.resolveOrDefault(body.model, 'chat', DEFAULT_CHAT_MODEL);
     const conversation = await this.conversation(body, caller);
+    // Before any path: passed through, another key's response or an upstream conversation would reach the upstream, which keeps every key's.
+    this.checkPrevious(body, conversation);
     const turn = responsesTurn(body, conversation.messages);
     const keep = (response: Record<string, unknown>, native: boolean) =>
       this.keep(body, caller, conversation, response, native);
 
     if (usesMcpTools(body, conversation.input)) {
-      this.checkPrevious(body, conversation);
       return createMcpResponse(
         { chat: this.chat, ...this.toolLoop },
         {
@@ -95,7 +96,6 @@ export class ResponsesService {
         keep(response, true),
       );
     }
-    this.checkPrevious(body, conversation);
     const answer = await this.chat.complete(route, turn, body.stream === true, meter, signal, {
       fields: RESPONSES_SCHEMA_FIELDS,
     });
@@ -109,8 +109,18 @@ export class ResponsesService {
     return { kind: 'json', response };
   }
 
-  /** A translated request continues only a response the caller may read. */
+  /**
+   * A request continues only a response the caller may read (stored by this gateway), never an
+   * upstream's stored conversation, which every key's requests would reach through one provider account.
+   */
   private checkPrevious(body: ResponsesBodyType, conversation: ResponsesConversation): void {
+    if (body.conversation !== undefined && body.conversation !== null)
+      throw new GatewayError(
+        422,
+        'unsupported_parameter',
+        "Invalid request: 'conversation' (an upstream's stored conversation) is not served here; continue a conversation with previous_response_id.",
+        { param: 'conversation' },
+      );
     if (body.previous_response_id && !conversation.previous)
       throw new GatewayError(
         404,
