@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ChatResult, ChatStreamEvent } from '../../providers/contracts/chat.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
 
@@ -17,14 +16,12 @@ export interface StoredAnswer {
 }
 
 /**
- * A stored stream's batches, one per turn of the event loop: the response's body joins the frames
- * of one turn into one write, so the replay leaves in the chunks the original did.
+ * A stored stream's batches, all at once: the response's body joins the frames written in one turn
+ * of the event loop into one write, so a replay leaves in as few writes as it can, with the
+ * original's events (its SSE frames) in the original's order.
  */
 export async function* replayedBatches(batches: ChatStreamEvent[][]): AsyncGenerator<readonly ChatStreamEvent[]> {
-  for (const [index, batch] of batches.entries()) {
-    if (index > 0) await nextTurn();
-    yield batch;
-  }
+  yield* batches;
 }
 
 /**
