@@ -150,7 +150,7 @@ export class CacheLookup {
     const route = this.route;
     return stored.answer.kind === 'json'
       ? { kind: 'json' as const, route, result: stored.answer.result, cache }
-      : { kind: 'stream' as const, route, batches: replayedBatches(stored.answer.batches), cache };
+      : { kind: 'stream' as const, route, batches: replayedBatches(stored.answer.batches), cache, whole: true };
   }
 
   /** The provider's answer with the cache's note, kept (a whole answer at once, a stream once it ended whole). */
