@@ -16,12 +16,11 @@ export interface StoredAnswer {
 }
 
 /**
- * A stored stream's batches, all at once: the response's body joins the frames written in one turn
- * of the event loop into one write, so a replay leaves in as few writes as it can, with the
- * original's events (its SSE frames) in the original's order.
+ * A stored stream's events as one batch: the replay has them all at hand, so its writer takes them
+ * in one step and writes the original's events (its SSE frames) in the original's order, at once.
  */
 export async function* replayedBatches(batches: ChatStreamEvent[][]): AsyncGenerator<readonly ChatStreamEvent[]> {
-  yield* batches;
+  yield batches.flat();
 }
 
 /**

@@ -68,7 +68,7 @@ describe('the response cache key', () => {
   });
 });
 
-it('replays a stored stream in its batches within one turn of the event loop, so its frames leave in one write', async () => {
+it('replays a stored stream as one batch of its events, in their order, within one turn of the event loop', async () => {
   const batches: ChatStreamEvent[][] = [
     [{ type: 'delta', index: 0, content: 'a' }],
     [
@@ -79,5 +79,5 @@ it('replays a stored stream in its batches within one turn of the event loop, so
   const seen: string[] = [];
   setImmediate(() => seen.push('turn'));
   for await (const batch of replayedBatches(batches)) seen.push(batch.map((event) => event.type).join('+'));
-  expect(seen).toEqual(['delta', 'delta+finish']);
+  expect(seen).toEqual(['delta+delta+finish']);
 });
