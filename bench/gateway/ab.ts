@@ -5,13 +5,15 @@
  * median of the per-round ratios, requests per second and gateway CPU per request of B against A.
  *
  *   npx tsx bench/gateway/ab.ts --a /path/to/old/dist/gateway/src/cli.js [--b dist/gateway/src/cli.js]
- *     [--rounds 5] [--seconds 2] [--concurrency 16] [--stream] [--rate N] [--team [redis://127.0.0.1:6379]]
+ *     [--rounds 5] [--seconds 2] [--concurrency 16] [--stream] [--rate N] [--team [redis://127.0.0.1:6379]] [--cache-hit]
  *
  * With --rate, each side gets N requests per second (open loop) instead of the closed loop, and the
  * rounds report latency: p50 and p99 (ms) and, streamed, the first byte's p50.
  *
  * --team runs both in team mode on that Redis (each under a key prefix of its own, deleted afterwards);
  * --team-b only B, so that one build solo (A) and in team mode (B) show what team mode costs.
+ * --cache-hit sends every request to a route with a response cache (`bench-cached`, at temperature 0):
+ * after the first, each is a hit.
  * An A/A run (the same build as A and B) shows this machine's noise: differences smaller than it are not findings.
  */
 import { join } from 'node:path';
@@ -30,6 +32,10 @@ const seconds = Number(args.get('--seconds') ?? 2);
 const concurrency = Number(args.get('--concurrency') ?? 16);
 const stream = process.argv.includes('--stream');
 const rate = args.has('--rate') ? Number(args.get('--rate')) : undefined;
+const cacheHit = process.argv.includes('--cache-hit');
+const body = cacheHit
+  ? JSON.stringify({ ...(JSON.parse(chatBody(stream)) as object), model: 'bench-cached', temperature: 0 })
+  : chatBody(stream);
 const teamFlag = args.has('--team-b') ? '--team-b' : '--team';
 const teamRedis = args.has(teamFlag)
   ? args.get(teamFlag)?.startsWith('redis')
@@ -58,7 +64,7 @@ async function loadBoth(sides: { processes: BenchProcesses; key: string }[]): Pr
         origin: side.processes.gatewayUrl,
         path: '/v1/chat/completions',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${side.key}` },
-        body: chatBody(stream),
+        body,
       }),
     ),
   );
@@ -86,6 +92,7 @@ const sides = await Promise.all(
       script,
       undefined,
       teamRedis && teamSides.includes(i) ? { GATEWAY_REDIS_URL: teamRedis, GATEWAY_REDIS_PREFIX: prefixes[i] } : {},
+      cacheHit ? { upstreamDelayMs: 0 } : undefined,
     );
     return { processes, key: await processes.createKey() };
   }),
@@ -96,7 +103,7 @@ try {
       origin: side.processes.gatewayUrl,
       path: '/v1/chat/completions',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${side.key}` },
-      body: chatBody(stream),
+      body,
     })),
     sides.map((side) => side.processes.gateway.pid!),
     2 * concurrency,
@@ -112,7 +119,7 @@ try {
   };
   const load = rate === undefined ? `closed loop ${concurrency} connections each` : `${rate} requests per second each`;
   console.log(
-    `A/B, ${stream ? 'streamed' : 'plain'} chat${teamRedis ? (teamSides.length === 1 ? ', B in team mode' : ', team mode') : ''}, ${load}, ${rounds} rounds of ${seconds} s, both at once\nA ${a}\nB ${b}\n`,
+    `A/B, ${stream ? 'streamed' : 'plain'} chat${cacheHit ? ', every request a cache hit' : ''}${teamRedis ? (teamSides.length === 1 ? ', B in team mode' : ', team mode') : ''}, ${load}, ${rounds} rounds of ${seconds} s, both at once\nA ${a}\nB ${b}\n`,
   );
   for (let round = 1; round <= rounds; round++) {
     // Which side's load starts first alternates, so neither always has the head start.

@@ -1,4 +1,4 @@
-import { fixedRate, fullLoad, percentile, type LoadResult, type Target } from './load.js';
+import { fixedRate, fullLoad, percentile, takingTurns, type LoadResult, type Target } from './load.js';
 import { cpuMicros } from './process-stats.js';
 import { startBenchProcesses } from './processes.js';
 import { warmUp } from './warm-up.js';
@@ -39,7 +39,7 @@ export async function measureCacheHits(options: CacheHitOptions): Promise<string
     const slow = await measureOn(options, options.upstreamDelayMs);
     rows.push(
       ...slow
-        .slice(3, 5)
+        .slice(3, 7)
         .map(([label, ...rest]) => [`${label}, upstream taking ${options.upstreamDelayMs} ms`, ...rest]),
     );
   }
@@ -98,12 +98,36 @@ async function measureOn(options: CacheHitOptions, upstreamDelayMs: number): Pro
     );
     const plainRate = await measure((t) => fixedRate(t, options.rate, options.seconds), false);
     const streamRate = await measure((t) => fixedRate(t, options.rate, options.seconds), true);
+    // The three one request at a time, taking turns: on a busy machine the fairest latency comparison.
+    const turns = async (stream: boolean) => {
+      const results = await takingTurns(
+        VIAS.map((via) => target(via, stream)),
+        // With a slow upstream, a hundred turns: each of the other two waits for it.
+        upstreamDelayMs ? 100 : Math.round(options.rate * options.seconds),
+      );
+      return Object.fromEntries(
+        VIAS.map((via, i) => [
+          via,
+          {
+            rps: NaN,
+            p50: percentile(
+              [...results[i].latencies].sort((a, b) => a - b),
+              50,
+            ),
+            cpuPerRequest: NaN,
+            errors: results[i].errors,
+          },
+        ]),
+      ) as Record<Via, Measured>;
+    };
+    const plainTurns = await turns(false);
+    const streamTurns = await turns(true);
     const line = (label: string, results: Record<Via, Measured>, field: keyof Measured, digits: number) => [
       label,
       ...VIAS.map((via) => fmt(results[via][field], digits)),
       `${fmt(results.hit[field] / results.bare[field], 2)}×`,
     ];
-    const errors = [plainLoad, streamLoad, plainRate, streamRate].reduce(
+    const errors = [plainLoad, streamLoad, plainRate, streamRate, plainTurns, streamTurns].reduce(
       (sum, results) => sum + VIAS.reduce((viaSum, via) => viaSum + results[via].errors, 0),
       0,
     );
@@ -113,6 +137,8 @@ async function measureOn(options: CacheHitOptions, upstreamDelayMs: number): Pro
       line(`streamed, closed loop ${options.streamConcurrency} conns (req/s)`, streamLoad, 'rps', 0),
       line(`plain, ${options.rate} req/s: p50 (ms)`, plainRate, 'p50', 2),
       line(`streamed, ${options.rate} req/s: p50 to the last chunk (ms)`, streamRate, 'p50', 2),
+      line('plain, one at a time taking turns: p50 (ms)', plainTurns, 'p50', 3),
+      line('streamed, one at a time taking turns: p50 to the last chunk (ms)', streamTurns, 'p50', 3),
       line('CPU per request, plain closed loop (µs)', plainLoad, 'cpuPerRequest', 0),
       line('CPU per request, streamed closed loop (µs)', streamLoad, 'cpuPerRequest', 0),
       [`errors: ${errors}`, '', '', '', ''],

@@ -7,8 +7,10 @@ import { buildGateway } from '../../dist/gateway/src/app.js';
 import { loadGatewayOptions } from '../../dist/gateway/src/config/load-options.js';
 
 const options = await loadGatewayOptions({ env: process.env });
-const app = await buildGateway(options);
+const { app, control } = await buildGateway(options);
 await app.listen({ host: options.host, port: options.port });
+// As `switchyard serve` does once listening: GATEWAY_ADMIN_KEY becomes an Owner key (the bench signs in with it).
+await control.keys.ownerAccess(options.adminKey);
 const address = app.server.address();
 process.stdout.write(`Bench gateway listening on http://${options.host}:${address.port}\n`);
 

@@ -88,6 +88,38 @@ export async function fullLoad(target: Target, concurrency: number, seconds: num
   return { requests: latencies.length, errors, seconds: elapsed, latencies, firstBytes };
 }
 
+/**
+ * One request at a time, the targets taking turns (`rounds` requests each): every target's requests
+ * meet the same moments of a busy machine, so their latencies compare where runs one after the other
+ * (each meeting other load) do not.
+ */
+export async function takingTurns(targets: Target[], rounds: number): Promise<LoadResult[]> {
+  const pools = targets.map((target) => new Pool(target.origin, { connections: 1, pipelining: 1 }));
+  const results = targets.map((): LoadResult => ({
+    requests: 0,
+    errors: 0,
+    seconds: 0,
+    latencies: [],
+    firstBytes: [],
+  }));
+  const started = performance.now();
+  for (let round = 0; round < rounds; round++)
+    for (const [i, target] of targets.entries()) {
+      try {
+        const timing = await once(pools[i], target);
+        results[i].latencies.push(timing.total);
+        results[i].firstBytes.push(timing.firstByte);
+        results[i].requests++;
+      } catch {
+        results[i].errors++;
+      }
+    }
+  const elapsed = (performance.now() - started) / 1000;
+  await Promise.all(pools.map((pool) => pool.close()));
+  for (const result of results) result.seconds = elapsed;
+  return results;
+}
+
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

@@ -60,6 +60,11 @@ function failureOf(payload: string | Buffer): RequestFailure | null {
   return code || message ? { code, message } : null;
 }
 
+function isEventStream(reply: FastifyReply): boolean {
+  const type = reply.getHeader('content-type');
+  return typeof type === 'string' && type.startsWith('text/event-stream');
+}
+
 function headerValue(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
@@ -229,7 +234,8 @@ export function registerUsageRecorder(app: FastifyInstance, services: UsageRecor
   app.addHook('onSend', (request, reply, payload, done) => {
     const complete =
       payload === null || payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload);
-    if (keepBodies()) request.responseBodyForLog = complete ? (payload ?? '') : STREAM;
+    // An event stream sent whole (a cache hit's replay) is logged as any stream is.
+    if (keepBodies()) request.responseBodyForLog = complete && !isEventStream(reply) ? (payload ?? '') : STREAM;
     if (complete && payload && reply.statusCode >= 400) request.failure = failureOf(payload);
     const committed = complete ? bill(request, reply.statusCode) : undefined;
     if (committed) committed.then(() => done(null, payload), done);

@@ -1,5 +1,6 @@
 import { sql, type CompiledQuery } from 'kysely';
 import type { Database } from './database.js';
+import { CacheEntryLru, entryBytes } from './cache-entry-lru.js';
 import {
   EVICTION_HEADROOM,
   type CacheCandidate,
@@ -8,34 +9,46 @@ import {
   type ResponseCacheStore,
 } from './response-cache-store.js';
 
-/** The entries last read, also kept in memory until the next store: a hot entry is answered without a query. */
-const RECENT_ENTRIES = 256;
-
 /**
  * The response cache in the database (`response_cache`): kept over restarts, bounded by entries and
- * bytes, least recently used out first. A hit only reads (the most recent entries from memory): when
- * it was used is noted in memory and written with the next store, so answering from the cache never
- * waits for a write. Stores run on the background writer (SQLite's writer thread), entry, uses and
- * eviction in one transaction. One gateway process owns the table (team mode keeps its cache in Redis).
+ * bytes, least recently used out first. The entries read or stored lately are also held in memory
+ * (a `CacheEntryLru` within the same limits), so a hot entry is answered without a query. A hit only
+ * reads: when it was used is noted in memory and written with the next store, so answering from the
+ * cache never waits for a write. Stores run on the background writer (SQLite's writer thread), entry,
+ * uses and eviction in one transaction. One gateway process owns the table (team mode keeps its cache
+ * in Redis).
+ *
+ * Memory never answers an entry the table no longer has: the repository keeps an upper bound of what
+ * the table holds, and only a store that could take it past a limit runs the eviction; that store
+ * clears memory (before and after), and the table is counted again once no store is under way.
  */
 export class ResponseCacheRepository implements ResponseCacheStore {
   /** Entries read since the last store, and when. */
   private readonly used = new Map<string, number>();
-  /** The most recently read entries since the last store, oldest first. */
-  private readonly recent = new Map<string, CacheEntryRecord>();
+  private readonly memory: CacheEntryLru;
+  /** At most what the table holds once the stores under way are written; undefined: not known, the next store may evict. */
+  private bound: { entries: number; bytes: number } | undefined;
+  /** Stores begun so far, and those not yet written. */
+  private stores = 0;
+  private storesUnderWay = 0;
+  /** Bumped when a store that may evict begins and ends: a row read across one is not held in memory. */
+  private evictions = 0;
+  private evictingUnderWay = 0;
 
   constructor(
     private readonly db: Database,
     private readonly limits: CacheLimits,
-  ) {}
+  ) {
+    this.memory = new CacheEntryLru(limits);
+  }
 
   async get(key: string, now: number): Promise<CacheEntryRecord | undefined> {
-    const remembered = this.recent.get(key);
-    if (remembered && remembered.expiresAt > now) {
+    const held = this.memory.get(key, now);
+    if (held) {
       this.used.set(key, now);
-      this.remember(remembered);
-      return remembered;
+      return held;
     }
+    const evictions = this.evictions;
     const row = await this.db.query
       .selectFrom('response_cache')
       .select(['cache_key', 'context_key', 'embedding', 'answer', 'created_at', 'expires_at'])
@@ -44,20 +57,15 @@ export class ResponseCacheRepository implements ResponseCacheStore {
       .executeTakeFirst();
     if (!row) return undefined;
     this.used.set(key, now);
-    return this.remember({
+    const entry: CacheEntryRecord = {
       key: row.cache_key,
       context: row.context_key,
       embedding: row.embedding,
       answer: row.answer,
       createdAt: row.created_at,
       expiresAt: row.expires_at,
-    });
-  }
-
-  private remember(entry: CacheEntryRecord): CacheEntryRecord {
-    this.recent.delete(entry.key);
-    this.recent.set(entry.key, entry);
-    if (this.recent.size > RECENT_ENTRIES) this.recent.delete(this.recent.keys().next().value!);
+    };
+    if (evictions === this.evictions && this.evictingUnderWay === 0) this.memory.set(entry);
     return entry;
   }
 
@@ -73,11 +81,12 @@ export class ResponseCacheRepository implements ResponseCacheStore {
   }
 
   async put(entry: CacheEntryRecord, now: number): Promise<void> {
+    const bytes = entryBytes(entry);
     const stored = {
       context_key: entry.context,
       embedding: entry.embedding,
       answer: entry.answer,
-      bytes: Buffer.byteLength(entry.answer) + (entry.embedding?.length ?? 0),
+      bytes,
       created_at: entry.createdAt,
       expires_at: entry.expiresAt,
       used_at: now,
@@ -88,18 +97,59 @@ export class ResponseCacheRepository implements ResponseCacheStore {
         this.db.query.updateTable('response_cache').set({ used_at: at }).where('cache_key', '=', key).compile(),
       );
     this.used.clear();
-    // A store may evict: what memory holds is read again from the table.
-    this.recent.clear();
-    await this.db.atomicallyInBackground([
-      ...uses,
-      this.db.query
-        .insertInto('response_cache')
-        .values({ cache_key: entry.key, ...stored })
-        .onConflict((conflict) => conflict.column('cache_key').doUpdateSet(stored))
-        .compile(),
-      this.db.query.deleteFrom('response_cache').where('expires_at', '<=', now).compile(),
-      ...this.eviction(),
-    ]);
+    const bound = this.bound;
+    const fits =
+      bound !== undefined && bound.entries < this.limits.maxEntries && bound.bytes + bytes <= this.limits.maxBytes;
+    if (fits) {
+      bound.entries += 1;
+      bound.bytes += bytes;
+      this.memory.set(entry);
+    } else {
+      this.bound = undefined;
+      this.evictions++;
+      this.evictingUnderWay++;
+      this.memory.clear();
+    }
+    this.stores++;
+    this.storesUnderWay++;
+    try {
+      await this.db.atomicallyInBackground([
+        ...uses,
+        this.db.query
+          .insertInto('response_cache')
+          .values({ cache_key: entry.key, ...stored })
+          .onConflict((conflict) => conflict.column('cache_key').doUpdateSet(stored))
+          .compile(),
+        this.db.query.deleteFrom('response_cache').where('expires_at', '<=', now).compile(),
+        ...(fits ? [] : this.eviction()),
+      ]);
+    } catch (error) {
+      this.memory.drop(entry.key);
+      throw error;
+    } finally {
+      this.storesUnderWay--;
+      if (!fits) {
+        this.evictions++;
+        this.evictingUnderWay--;
+        this.memory.clear();
+      }
+    }
+    if (!fits && this.storesUnderWay === 0) await this.count();
+  }
+
+  /**
+   * Counts the table, as the bound, unless a store began meanwhile (its row may or may not be
+   * counted). A count that fails leaves the bound unknown: the next store evicts if it must and counts again.
+   */
+  private async count(): Promise<void> {
+    const stores = this.stores;
+    const counted = await this.db.query
+      .selectFrom('response_cache')
+      .select([sql<number>`COUNT(*)`.as('entries'), sql<number | null>`SUM(bytes)`.as('bytes')])
+      .executeTakeFirst()
+      .catch(() => undefined);
+    if (counted && stores === this.stores && this.storesUnderWay === 0)
+      this.bound = { entries: Number(counted.entries), bytes: Number(counted.bytes ?? 0) };
   }
 
   /**

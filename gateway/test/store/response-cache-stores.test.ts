@@ -76,3 +76,21 @@ describe.each(stores)('response cache on $name', ({ open }) => {
     expect(await store.candidates('context-1', 1_600)).toEqual([{ key: 's1', embedding: 'AAAA' }]);
   });
 });
+
+describe.each(databases)('response cache in the $dialect database, with its entries held in memory', (kind) => {
+  it('evicts at the limit when opened again on a full table, and never answers from memory what it evicted', async () => {
+    const db = await kind.open();
+    const limits = { maxEntries: 10, maxBytes: 1 << 20 };
+    const first = new ResponseCacheRepository(db, limits);
+    for (let i = 0; i < 10; i++) await first.put(entry(`k${i}`, 1_000 + i), 1_000 + i);
+    const again = new ResponseCacheRepository(db, limits);
+    // Read (and now held in memory) before the store that evicts.
+    for (let i = 0; i < 10; i += 5) expect(await again.get(`k${i}`, 2_000)).toBeDefined();
+    await again.put(entry('k10', 3_000), 3_000);
+    const kept = [];
+    for (let i = 0; i <= 10; i++) if (await again.get(`k${i}`, 4_000)) kept.push(`k${i}`);
+    // k0 and k5 were used since: the two least recently used of the rest (k1, k2) went.
+    expect(kept).toEqual(['k0', 'k3', 'k4', 'k5', 'k6', 'k7', 'k8', 'k9', 'k10']);
+    await db.close();
+  });
+});

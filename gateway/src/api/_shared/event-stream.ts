@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toGatewayError } from '../../core/errors/provider-error-mapping.js';
 import { CoalescedFrames } from '../../streaming/coalesced-frames.js';
+import { CollectedFrames } from '../../streaming/collected-frames.js';
 import { SSE_HEADERS, SseWriter, type SseErrorFrame } from '../../streaming/sse-writer.js';
 
 /** How a stream ends: by default `[DONE]` last, and an error frame before it when producing fails. */
@@ -25,6 +26,16 @@ function markOnTrace(request: FastifyRequest, name: 'first token' | 'last token'
   (span?.trace.operation ?? span)?.event(name);
 }
 
+/** Marks the request's first content frame (its time to first token): the callback the stream's body shows each frame. */
+function firstContentMark(request: FastifyRequest): (frame: string) => boolean {
+  return (frame) => {
+    if (NOT_CONTENT.test(frame)) return false;
+    request.firstTokenAt = process.hrtime.bigint();
+    markOnTrace(request, 'first token');
+    return true;
+  };
+}
+
 /**
  * Starts a server-sent-event response through Fastify (so the usual hooks, the usage ledger and
  * the request log see it), runs `produce` to write frames, records the request (its ledger entry
@@ -38,12 +49,7 @@ export function sendEventStream(
   produce: (writer: SseWriter) => Promise<void>,
   ending: StreamEnding = DONE_ENDING,
 ): FastifyReply {
-  const body = new CoalescedFrames(reply.raw.socket, (frame) => {
-    if (NOT_CONTENT.test(frame)) return false;
-    request.firstTokenAt = process.hrtime.bigint();
-    markOnTrace(request, 'first token');
-    return true;
-  });
+  const body = new CoalescedFrames(reply.raw.socket, firstContentMark(request));
   const writer = new SseWriter(body);
   // Fastify destroys a body it pipes when the response closes. One it never pipes (an onSend hook
   // failed, and an error answer went out instead) is destroyed here, so the producer stops rather
@@ -67,4 +73,23 @@ export function sendEventStream(
     }
   })();
   return reply.send(body);
+}
+
+/**
+ * An event stream whose events are all at hand (a cache hit's replay): `produce` writes the same
+ * frames as for `sendEventStream`, `[DONE]` last, gathered and sent as one body in one write, billed
+ * and logged as the response is sent, as a JSON answer is. Failing before anything was sent, it
+ * answers with the usual error instead of an error frame.
+ */
+export async function sendWholeEventStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  produce: (writer: SseWriter) => Promise<void>,
+): Promise<FastifyReply> {
+  const body = new CollectedFrames(firstContentMark(request));
+  const writer = new SseWriter(body);
+  await produce(writer);
+  await writer.done();
+  if (request.firstTokenAt !== null) markOnTrace(request, 'last token');
+  return reply.headers(SSE_HEADERS).send(body.text);
 }

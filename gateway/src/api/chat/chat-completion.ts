@@ -3,7 +3,8 @@ import type { IdGenerator } from '../../core/ids/id-generator.js';
 import type { ChatOutcome, ChatTurn } from '../../core/chat/chat-service.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { ChatMessage, ContentPart, ToolCall } from '../../wire/chat-message-schemas.js';
-import { sendEventStream } from '../_shared/event-stream.js';
+import { sendEventStream, sendWholeEventStream } from '../_shared/event-stream.js';
+import type { SseWriter } from '../../streaming/sse-writer.js';
 import { chatChunkFrames } from '../../streaming/chat-chunk-frame.js';
 import { usageBody } from '../_shared/usage-body.js';
 import { samplingParams } from '../_shared/sampling-schema.js';
@@ -94,7 +95,7 @@ export function chatCompletionAnswer(
   }
   const includeUsage = body.stream_options?.include_usage === true;
   const frames = chatChunkFrames({ id, created, model });
-  return sendEventStream(request, reply, served.provider.id, async (writer) => {
+  const produce = async (writer: SseWriter): Promise<void> => {
     const started = new Set<number>();
     let mustWait = false;
     const send = (json: string): void => {
@@ -139,5 +140,8 @@ export function chatCompletionAnswer(
       }
     }
     toolCalls.end();
-  });
+  };
+  return outcome.whole
+    ? sendWholeEventStream(request, reply, produce)
+    : sendEventStream(request, reply, served.provider.id, produce);
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ChatRequest } from '../../providers/contracts/chat.js';
 import type { ChatMessage } from '../../wire/chat-message-schemas.js';
 import type { ModelRoute } from '../routing/model-registry.js';
@@ -21,21 +21,29 @@ const KEY_VERSION = 1;
 
 /**
  * JSON with object keys sorted and undefined fields left out: two turns that differ only in field
- * order or in fields not given name the same entry.
+ * order or in fields not given name the same entry. Built in one string rather than through arrays
+ * joined at every level (a hit computes it for its key); the text is the same either way.
  */
 function canonical(value: unknown): string {
-  if (Array.isArray(value))
-    return `[${value.map((item) => (item === undefined ? 'null' : canonical(item))).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const fields = Object.entries(value as Record<string, unknown>)
-      .filter(([, field]) => field !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${fields.map(([name, field]) => `${JSON.stringify(name)}:${canonical(field)}`).join(',')}}`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      text += `${index > 0 ? ',' : ''}${item === undefined ? 'null' : canonical(item)}`;
+    }
+    return `${text}]`;
   }
-  return JSON.stringify(value);
+  const record = value as Record<string, unknown>;
+  let text = '{';
+  for (const name of Object.keys(record).sort()) {
+    const field = record[name];
+    if (field !== undefined) text += `${text.length > 1 ? ',' : ''}${JSON.stringify(name)}:${canonical(field)}`;
+  }
+  return `${text}}`;
 }
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('base64url');
+const sha256 = (text: string): string => hash('sha256', text, 'base64url');
 
 /** The text of a message's content (a string, or its text parts joined by newlines). */
 function textOf(message: ChatMessage): string | undefined {

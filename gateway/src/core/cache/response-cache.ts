@@ -1,6 +1,6 @@
 import type { ChatResult, ChatStreamEvent } from '../../providers/contracts/chat.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
-import type { ResponseCacheStore } from '../../store/response-cache-store.js';
+import type { CacheEntryRecord, ResponseCacheStore } from '../../store/response-cache-store.js';
 import type { CacheNote } from '../../wire/response-cache-schema.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { newId } from '../ids/ids.js';
@@ -37,6 +37,9 @@ const DEFAULT_SIMILARITY = 0.95;
  * store never fails a request: it is reported and the request goes to the provider.
  */
 export class ResponseCache {
+  /** Stored answers as read, by the record the store gave: a store that holds its records in memory gives the same one on each hit, parsed once. */
+  private readonly parsed = new WeakMap<CacheEntryRecord, StoredAnswer>();
+
   constructor(
     private readonly store: ResponseCacheStore,
     private readonly embed: EmbedText | undefined,
@@ -80,7 +83,7 @@ export class ResponseCache {
         if (found) {
           const age = Math.max(0, Math.floor((now - found.createdAt) / 1000));
           const note: CacheNote = { status: 'hit', age_s: age, ...(similarity !== undefined ? { similarity } : {}) };
-          return new CacheLookup(this, route, note, { stored: JSON.parse(found.answer) as StoredAnswer });
+          return new CacheLookup(this, route, note, { stored: this.storedAnswer(found) });
         }
       }
       if (semantic && !embedding) embedding = await this.embed!(keys.fuzzyText!, signal);
@@ -91,6 +94,15 @@ export class ResponseCache {
       this.onError(error);
       return new CacheLookup(this, route, { status: 'bypass', reason: 'unavailable' });
     }
+  }
+
+  private storedAnswer(record: CacheEntryRecord): StoredAnswer {
+    let stored = this.parsed.get(record);
+    if (!stored) {
+      stored = JSON.parse(record.answer) as StoredAnswer;
+      this.parsed.set(record, stored);
+    }
+    return stored;
   }
 
   /** Keeps an answer; a store that fails is reported, never the request's failure. */
@@ -138,7 +150,7 @@ export class CacheLookup {
     const route = this.route;
     return stored.answer.kind === 'json'
       ? { kind: 'json' as const, route, result: stored.answer.result, cache }
-      : { kind: 'stream' as const, route, batches: replayedBatches(stored.answer.batches), cache };
+      : { kind: 'stream' as const, route, batches: replayedBatches(stored.answer.batches), cache, whole: true };
   }
 
   /** The provider's answer with the cache's note, kept (a whole answer at once, a stream once it ended whole). */

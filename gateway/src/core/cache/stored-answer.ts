@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ChatResult, ChatStreamEvent } from '../../providers/contracts/chat.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
 
@@ -17,14 +16,11 @@ export interface StoredAnswer {
 }
 
 /**
- * A stored stream's batches, one per turn of the event loop: the response's body joins the frames
- * of one turn into one write, so the replay leaves in the chunks the original did.
+ * A stored stream's events as one batch: the replay has them all at hand, so its writer takes them
+ * in one step and writes the original's events (its SSE frames) in the original's order, at once.
  */
 export async function* replayedBatches(batches: ChatStreamEvent[][]): AsyncGenerator<readonly ChatStreamEvent[]> {
-  for (const [index, batch] of batches.entries()) {
-    if (index > 0) await nextTurn();
-    yield batch;
-  }
+  yield batches.flat();
 }
 
 /**

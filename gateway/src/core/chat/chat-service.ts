@@ -27,7 +27,14 @@ export type ChatOutcome =
    * The provider's events in the batches they arrived in (the events of one upstream chunk), charged
    * as they pass (the final usage, or the estimate if the client leaves). `cache`: on a cached route.
    */
-  | { kind: 'stream'; route: ModelRoute; batches: AsyncIterable<readonly ChatStreamEvent[]>; cache?: CacheOutcome };
+  | {
+      kind: 'stream';
+      route: ModelRoute;
+      batches: AsyncIterable<readonly ChatStreamEvent[]>;
+      cache?: CacheOutcome;
+      /** The events are all at hand (a cache hit's replay): the stream may be produced whole, then sent. */
+      whole?: boolean;
+    };
 
 /**
  * What a chat-completions request is answered by: a chat route, or document question answering on a
@@ -293,5 +300,11 @@ async function guardedOutcome(
 ): Promise<ChatOutcome> {
   return outcome.kind === 'json'
     ? { ...outcome, result: await guard.answer(outcome.result, signal) }
-    : { ...outcome, batches: guardedBatches(outcome.batches, guard, signal) };
+    : // Checked as it goes: a rule that blocks cuts the stream with an error frame, as a live one's does.
+      {
+        kind: 'stream',
+        route: outcome.route,
+        cache: outcome.cache,
+        batches: guardedBatches(outcome.batches, guard, signal),
+      };
 }

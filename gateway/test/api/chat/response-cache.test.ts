@@ -94,7 +94,13 @@ describe('exact cache', () => {
     const again = await chat(gateway, body);
     expect(again.headers.get('x-switchyard-cache')).toBe('hit');
     expect(again.headers.get('content-type')).toContain('text/event-stream');
-    expect(await again.text()).toBe(firstText);
+    const againText = await again.text();
+    expect(againText).toBe(firstText);
+    // Replayed whole, in one body, and logged as a stream with its first token's time.
+    expect(again.headers.get('content-length')).toBe(String(Buffer.byteLength(againText)));
+    const logged = await json(await gateway.request(`/console/requests/${again.headers.get('x-request-id')}`));
+    expect(logged).toMatchObject({ cache: { status: 'hit' }, response_body: '[stream]', cost: 0 });
+    expect(logged.ttft_ms).toBeGreaterThanOrEqual(0);
     expect(calls()).toBe(1);
 
     const whole = await chat(gateway, question('stream this'));
@@ -117,6 +123,32 @@ describe('exact cache', () => {
     const shared = { ...body, model: SHARED };
     expect((await chat(gateway, shared, { key: alice })).headers.get('x-switchyard-cache')).toBe('miss');
     expect((await chat(gateway, shared, { key: bob })).headers.get('x-switchyard-cache')).toBe('hit');
+  });
+
+  it("runs a hit through the asking key's output guardrails: a replayed stream is cut with an error frame", async () => {
+    const calls = upstreamCalls();
+    const guarded = await json(
+      await gateway.request('/account/keys', {
+        method: 'POST',
+        json: {
+          role: 'member',
+          name: 'guarded',
+          guardrails: { output: [{ name: 'codename', type: 'regex', patterns: ['nightingale'], action: 'block' }] },
+        },
+      }),
+    );
+    const body = { ...question('tell me about nightingale', { stream: true }), model: SHARED };
+    const first = await chat(gateway, body);
+    expect(first.headers.get('x-switchyard-cache')).toBe('miss');
+    expect(await first.text()).toContain('nightingale');
+    const hit = await chat(gateway, body, { key: guarded.key });
+    expect(hit.status).toBe(200);
+    expect(hit.headers.get('x-switchyard-cache')).toBe('hit');
+    const text = await hit.text();
+    expect(text).not.toContain('nightingale');
+    expect(text).toContain('"code":"guardrail_blocked"');
+    expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+    expect(calls()).toBe(1);
   });
 
   it('still asks a hit for a valid key and counts it against the key rate limit', async () => {

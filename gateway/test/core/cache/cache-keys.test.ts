@@ -32,6 +32,17 @@ describe('the response cache key', () => {
     expect(keys(turn({ tools: [tool] })).exact).not.toBe(base);
   });
 
+  it('names an entry as the gateway always has, so a cache stored by an earlier version still answers', () => {
+    const asked = cacheKeysOf('key:k1', 'model', 'json', {
+      ...turn({ stop: ['x'], response_format: { type: 'json_object' } }),
+      tools: [
+        { type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { b: {}, a: {} } } } },
+      ],
+    });
+    expect(asked.exact).toBe('aPwbFxJCnMY8FdRMBBE1teDgjSQ8Ts3vLw1Z2FgQzpU');
+    expect(asked.context).toBe('L8BANhTVE1qhSbjdPRqMa8RvnGes-lJbwnrktgsGBi8');
+  });
+
   it('leaves only the last user message text out of the context key', () => {
     const asked = keys(turn());
     const reworded = keys(
@@ -57,7 +68,7 @@ describe('the response cache key', () => {
   });
 });
 
-it('replays a stored stream one batch per turn of the event loop, as the frames of one upstream chunk left together', async () => {
+it('replays a stored stream as one batch of its events, in their order, within one turn of the event loop', async () => {
   const batches: ChatStreamEvent[][] = [
     [{ type: 'delta', index: 0, content: 'a' }],
     [
@@ -65,10 +76,8 @@ it('replays a stored stream one batch per turn of the event loop, as the frames 
       { type: 'finish', index: 0, finish_reason: 'stop' },
     ],
   ];
-  const turns: string[] = [];
-  for await (const batch of replayedBatches(batches)) {
-    turns.push(batch.map((event) => event.type).join('+'));
-    setImmediate(() => turns.push('turn'));
-  }
-  expect(turns).toEqual(['delta', 'turn', 'delta+finish']);
+  const seen: string[] = [];
+  setImmediate(() => seen.push('turn'));
+  for await (const batch of replayedBatches(batches)) seen.push(batch.map((event) => event.type).join('+'));
+  expect(seen).toEqual(['delta+delta+finish']);
 });
