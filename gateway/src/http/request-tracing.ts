@@ -108,9 +108,7 @@ export function endRequestTrace(request: FastifyRequest, status: number): Record
   }
   if (trace.dropped > 0) server.set('switchyard.spans.dropped', trace.dropped);
   server.end();
-  return {
-    trace_id: trace.traceId,
-    spans: trace.spans,
-    ...(trace.guardrails.length > 0 ? { guardrail_flags: trace.guardrails } : {}),
-  };
+  const recorded: RecordedTrace = { trace_id: trace.traceId, spans: trace.spans };
+  if (trace.guardrails.length > 0) recorded.guardrail_flags = trace.guardrails;
+  return recorded;
 }

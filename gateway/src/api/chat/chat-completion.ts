@@ -17,7 +17,7 @@ type BodyMessage = NonNullable<ChatBodyType['messages']>[number];
 /** Clients send tool-call arguments as JSON text (OpenAI) or as an object (some Mistral clients). */
 function normaliseMessage(message: BodyMessage): ChatMessage {
   const content = message.content ?? null;
-  return {
+  const normalised: ChatMessage = {
     role: message.role,
     content: Array.isArray(content)
       ? content.map((part): ContentPart => {
@@ -37,24 +37,23 @@ function normaliseMessage(message: BodyMessage): ChatMessage {
             : part;
         })
       : content,
-    ...(message.name ? { name: message.name } : {}),
-    ...(message.tool_call_id ? { tool_call_id: message.tool_call_id } : {}),
-    ...(message.tool_calls
-      ? {
-          tool_calls: message.tool_calls.map((call): ToolCall => ({
-            id: call.id,
-            type: 'function',
-            function: {
-              name: call.function.name,
-              arguments:
-                typeof call.function.arguments === 'string'
-                  ? call.function.arguments
-                  : JSON.stringify(call.function.arguments),
-            },
-          })),
-        }
-      : {}),
   };
+  // Assigned when present rather than spread in: a spread per optional field copies field by field.
+  if (message.name) normalised.name = message.name;
+  if (message.tool_call_id) normalised.tool_call_id = message.tool_call_id;
+  if (message.tool_calls)
+    normalised.tool_calls = message.tool_calls.map((call): ToolCall => ({
+      id: call.id,
+      type: 'function',
+      function: {
+        name: call.function.name,
+        arguments:
+          typeof call.function.arguments === 'string'
+            ? call.function.arguments
+            : JSON.stringify(call.function.arguments),
+      },
+    }));
+  return normalised;
 }
 
 /** The chat turn a chat-completions body asks for (`messages` given apart: an agent puts its instructions first). */

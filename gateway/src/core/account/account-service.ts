@@ -85,12 +85,13 @@ export class AccountService {
     return this.ledger.totalDebited - this.debitedAtRead;
   }
 
+  /** Asked on every paid request's reservation: read from the cached row, without copying it as `record` does. */
   private committed(keyId: string): CommittedSpend {
-    const account = this.record();
+    const spentSinceRead = this.spentSinceRead();
     return {
-      balance: account.balance,
-      accountLimit: account.spend_limit,
-      accountSpent: this.spentAtRead + this.spentSinceRead(),
+      balance: this.cached.balance - spentSinceRead,
+      accountLimit: this.cached.spend_limit,
+      accountSpent: this.spentAtRead + spentSinceRead,
       keySpent: this.ledger.spentBy(keyId),
     };
   }

@@ -44,6 +44,8 @@ export function inProcessBatchExecutor(
   const lineAborts = new Map<string, AbortSignal>();
   return {
     lineSignal() {
+      // Asked by every request that can be cancelled; without a line in flight there is nothing to look up.
+      if (lineAborts.size === 0) return undefined;
       const id = this.headers[LINE_HEADER];
       return typeof id === 'string' ? lineAborts.get(id) : undefined;
     },

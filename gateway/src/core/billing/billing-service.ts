@@ -173,7 +173,7 @@ export class BillingService {
   ) {}
 
   /** Holds the request's estimated cost (from its JSON body) for `key`; throws 402 naming the limit it does not fit in. */
-  async reserve(billing: RequestBilling, key: ApiKeyRecord, body: unknown): Promise<void> {
+  reserve(billing: RequestBilling, key: ApiKeyRecord, body: unknown): Promise<void> {
     const fields =
       body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
     let route: ModelRoute | undefined;
@@ -182,7 +182,7 @@ export class BillingService {
     } catch {
       // An unknown model: the handler answers 404; only the limits' remainder is checked here.
     }
-    await this.hold(billing, key, route, fields);
+    return this.hold(billing, key, route, fields);
   }
 
   /**

@@ -51,6 +51,11 @@ export function fits(available: number, amount: number): boolean {
   return amount > 0 ? amount <= available + EPSILON : available > EPSILON;
 }
 
+/** The refusal naming `limit` when `amount` does not fit in what is `available` under it. */
+function refusalUnlessFits(limit: SpendLimit, available: number, amount: number): SpendRefusal | undefined {
+  return fits(available, amount) ? undefined : { refused: limit, available: Math.max(0, available) };
+}
+
 /** Reservations held in this process's memory: the embedded gateway's (one process owns the database). */
 export class LocalSpendReservations implements SpendReservations {
   private readonly held = new Map<string, Reservation>();
@@ -71,13 +76,15 @@ export class LocalSpendReservations implements SpendReservations {
     amount: number;
   }): Promise<Reservation | SpendRefusal> {
     const spent = this.committed(keyId);
-    const checks: [SpendLimit, number][] = [['balance', spent.balance - this.reservedTotal]];
-    if (spent.accountLimit !== null)
-      checks.push(['account_limit', spent.accountLimit - spent.accountSpent - this.reservedTotal]);
-    if (keyLimit !== null) checks.push(['key_limit', keyLimit - spent.keySpent - (this.reservedByKey.get(keyId) ?? 0)]);
-    for (const [limit, available] of checks) {
-      if (!fits(available, amount)) return { refused: limit, available: Math.max(0, available) };
-    }
+    const refusal =
+      refusalUnlessFits('balance', spent.balance - this.reservedTotal, amount) ??
+      (spent.accountLimit === null
+        ? undefined
+        : refusalUnlessFits('account_limit', spent.accountLimit - spent.accountSpent - this.reservedTotal, amount)) ??
+      (keyLimit === null
+        ? undefined
+        : refusalUnlessFits('key_limit', keyLimit - spent.keySpent - (this.reservedByKey.get(keyId) ?? 0), amount));
+    if (refusal) return refusal;
     const reservation: Reservation = { id: `r${++this.issued}`, keyId, amount };
     this.held.set(reservation.id, reservation);
     this.reservedTotal += amount;

@@ -17,6 +17,9 @@ export class IdGenerator {
   private hexPool = '';
   private offset = 0;
   private readonly bytes = Buffer.allocUnsafe(POOL_BYTES);
+  /** The last millisecond an ordered id was made in, and its 12 hex digits: thousands of ids a second share them. */
+  private clockMillis = -1;
+  private clockMillisHex = '';
 
   /** `digits` random lower-case hex digits (at most 2 × POOL_BYTES). */
   hex(digits: number): string {
@@ -36,7 +39,13 @@ export class IdGenerator {
 
   /** Like `newOrderedId`: the prefix, 15 hex digits of the clock, then 13 random ones. */
   orderedId(prefix: string): string {
-    return prefix + clockPart() + this.hex(13);
+    const now = TIME_ORIGIN + performance.now();
+    const millis = Math.floor(now);
+    if (millis !== this.clockMillis) {
+      this.clockMillis = millis;
+      this.clockMillisHex = millisHex(millis);
+    }
+    return prefix + this.clockMillisHex + microsHex(now, millis) + this.hex(13);
   }
 
   /** A W3C trace id: 32 random hex digits, never all zero. */
@@ -55,5 +64,13 @@ export class IdGenerator {
 export function clockPart(): string {
   const now = TIME_ORIGIN + performance.now();
   const millis = Math.floor(now);
-  return millis.toString(16).padStart(12, '0') + MICROS_HEX[Math.min(999, Math.floor((now - millis) * 1000))];
+  return millisHex(millis) + microsHex(now, millis);
+}
+
+function millisHex(millis: number): string {
+  return millis.toString(16).padStart(12, '0');
+}
+
+function microsHex(now: number, millis: number): string {
+  return MICROS_HEX[Math.min(999, Math.floor((now - millis) * 1000))];
 }

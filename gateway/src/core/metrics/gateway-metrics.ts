@@ -196,12 +196,10 @@ export class GatewayMetrics {
     errorType: string | undefined,
     tokens: { input: number; output: number | undefined } | undefined,
   ): void {
-    const attributes = genAiAttributes(labels);
-    this.serverDuration.observe({ ...attributes, error_type: errorType ?? '' }, seconds);
+    this.serverDuration.observe(withErrorType(labels, errorType), seconds);
     if (!tokens) return;
-    this.tokenUsage.observe({ ...attributes, gen_ai_token_type: 'input' }, tokens.input);
-    if (tokens.output !== undefined)
-      this.tokenUsage.observe({ ...attributes, gen_ai_token_type: 'output' }, tokens.output);
+    this.tokenUsage.observe(withTokenType(labels, 'input'), tokens.input);
+    if (tokens.output !== undefined) this.tokenUsage.observe(withTokenType(labels, 'output'), tokens.output);
   }
 
   /** A successful stream: its time to first token and, with more than one output token, the time per token after it. */
@@ -218,7 +216,7 @@ export class GatewayMetrics {
   }
 
   providerCall(labels: GenAiLabels, seconds: number, errorType: string | undefined): void {
-    this.clientDuration.observe({ ...genAiAttributes(labels), error_type: errorType ?? '' }, seconds);
+    this.clientDuration.observe(withErrorType(labels, errorType), seconds);
   }
 
   exportFailed(): void {
@@ -244,5 +242,28 @@ function genAiAttributes(labels: GenAiLabels): Record<Underscored<GenAiAttribute
     gen_ai_request_model: labels.requestModel,
     gen_ai_response_model: labels.responseModel,
     gen_ai_provider_name: labels.provider,
+  };
+}
+
+// The next two write the GenAI attributes out rather than spread genAiAttributes' object: one
+// object per observation instead of a copy that then grows by a field.
+
+function withErrorType(labels: GenAiLabels, errorType: string | undefined) {
+  return {
+    gen_ai_operation_name: labels.operation,
+    gen_ai_request_model: labels.requestModel,
+    gen_ai_response_model: labels.responseModel,
+    gen_ai_provider_name: labels.provider,
+    error_type: errorType ?? '',
+  };
+}
+
+function withTokenType(labels: GenAiLabels, tokenType: 'input' | 'output') {
+  return {
+    gen_ai_operation_name: labels.operation,
+    gen_ai_request_model: labels.requestModel,
+    gen_ai_response_model: labels.responseModel,
+    gen_ai_provider_name: labels.provider,
+    gen_ai_token_type: tokenType,
   };
 }
