@@ -94,6 +94,8 @@ export function runNativeTesseract(image: GrayImage, outputs: string[], options:
 
 /** Pages one reading process reads before it is replaced, so what Tesseract keeps between pages stays bounded. */
 const PAGES_PER_PROCESS = 200;
+/** A reading process left idle this long ends (each holds its model, about 45 MB for English). */
+const IDLE_MS = 60_000;
 
 /**
  * A `tesseract` process that reads page after page in TSV (`stream_filelist`: the names of image files,
@@ -112,6 +114,7 @@ class ReadingProcess {
   private reading:
     { sentinel: number; resolve: (tsv: string) => void; reject: (error: ProviderError) => void } | undefined;
   private failure: ProviderError | undefined;
+  private idle: NodeJS.Timeout | undefined;
   alive = true;
 
   constructor(
@@ -145,6 +148,7 @@ class ReadingProcess {
   }
 
   async read(image: GrayImage, signal: AbortSignal, timeoutMs: number): Promise<string> {
+    clearTimeout(this.idle);
     if (signal.aborted) throw abortedError();
     const handle = await open(this.file, 'w');
     try {
@@ -167,10 +171,18 @@ class ReadingProcess {
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
+      this.idle = setTimeout(() => this.end(), IDLE_MS).unref();
     }
   }
 
+  /** Ends the process once it has read what it was given (the end of its list of pages). */
+  end(): void {
+    this.alive = false;
+    this.child.stdin.end();
+  }
+
   kill(error?: ProviderError): void {
+    clearTimeout(this.idle);
     this.failure ??= error;
     this.alive = false;
     this.child.kill('SIGKILL');
