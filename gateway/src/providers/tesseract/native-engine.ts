@@ -138,7 +138,6 @@ class ReadingProcess {
       this.alive = false;
       this.reading?.reject(this.failure ?? exitError(code, this.stderr()));
       this.reading = undefined;
-      void rm(this.file, { force: true });
     });
   }
 
@@ -150,15 +149,26 @@ class ReadingProcess {
   async read(image: GrayImage, signal: AbortSignal, timeoutMs: number): Promise<string> {
     clearTimeout(this.idle);
     if (signal.aborted) throw abortedError();
-    const handle = await open(this.file, 'w');
     try {
-      await handle.writev([pgmHeader(image), image.data]);
+      const handle = await open(this.file, 'w');
+      try {
+        await handle.writev([pgmHeader(image), image.data]);
+      } finally {
+        await handle.close();
+      }
+      // Cancelled while the page was written: the process has not seen it and reads the next page.
+      if (signal.aborted) throw abortedError();
+      if (!this.alive) throw this.failure ?? exitError(this.child.exitCode, this.stderr());
+      return await this.readFile(signal, timeoutMs);
     } finally {
-      await handle.close();
+      // The page (a user's document) does not stay on disk once read.
+      await rm(this.file, { force: true });
+      if (this.alive) this.idle = setTimeout(() => this.end(), IDLE_MS).unref();
     }
-    // Cancelled while the page was written: the process has not seen it and reads the next page.
-    if (signal.aborted) throw abortedError();
-    if (!this.alive) throw this.failure ?? exitError(this.child.exitCode, this.stderr());
+  }
+
+  /** Hands the process the page's file and its sentinel, and waits for the page's TSV. */
+  private async readFile(signal: AbortSignal, timeoutMs: number): Promise<string> {
     const tsv = new Promise<string>((resolve, reject) => {
       this.reading = { sentinel: this.pages + 2, resolve, reject };
     });
@@ -171,7 +181,6 @@ class ReadingProcess {
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
-      this.idle = setTimeout(() => this.end(), IDLE_MS).unref();
     }
   }
 
