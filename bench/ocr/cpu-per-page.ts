@@ -4,11 +4,12 @@
  * fastest setting (one thread), page by page. On a shared machine wall-clock pages/s swing with the
  * load; CPU time barely does, and with pages read two at a time on two cores pages/s is about
  * 2 / (CPU seconds per page), so this tells whether the gateway keeps up with the command.
- * Child processes' CPU comes from /proc/self/stat (cutime + cstime: the children waited for), so Linux only.
+ * Child processes' CPU comes from /proc (cutime + cstime of the children waited for, and the times of those
+ * still running: the engine's reading processes serve page after page), so Linux only.
  *   npx tsx bench/ocr/cpu-per-page.ts [--only <category or page>[,...]]
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,14 +26,34 @@ const only = onlyAt >= 0 ? args[onlyAt + 1]?.split(',') : undefined;
 /** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
 const TICKS = 100;
 
-/** CPU seconds of this process (all its threads) and of its children that ended. */
+/** utime, stime, cutime and cstime of a /proc/<pid>/stat, in seconds. */
+function statTimes(stat: string): number[] {
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis start at field 3.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return [11, 12, 13, 14].map((at) => Number(fields[at]) / TICKS);
+}
+
+/** The CPU seconds of the children still running (a reading process that serves page after page), with their own children. */
+function liveChildrenSeconds(): number {
+  let seconds = 0;
+  for (const task of readdirSync('/proc/self/task')) {
+    const children = readFileSync(`/proc/self/task/${task}/children`, 'utf8').trim();
+    for (const pid of children ? children.split(' ') : []) {
+      try {
+        seconds += statTimes(readFileSync(`/proc/${pid}/stat`, 'utf8')).reduce((a, b) => a + b, 0);
+      } catch {
+        // It ended between the two reads: its time is in this process's cutime now.
+      }
+    }
+  }
+  return seconds;
+}
+
+/** CPU seconds of this process (all its threads) and of its children, ended or still running. */
 function cpuSeconds(): number {
   const own = process.cpuUsage();
-  // The command name (field 2) may hold spaces; the fields after its closing parenthesis start at field 3.
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const children = (Number(fields[13]) + Number(fields[14])) / TICKS;
-  return (own.user + own.system) / 1e6 + children;
+  const [, , cutime, cstime] = statTimes(readFileSync('/proc/self/stat', 'utf8'));
+  return (own.user + own.system) / 1e6 + cutime + cstime + liveChildrenSeconds();
 }
 
 async function measure<T>(work: () => Promise<T>): Promise<{ value: T; cpu: number }> {

@@ -240,7 +240,7 @@ export async function recognizeGray(
     const again =
       preparedFirst && textFound
         ? preparedFirst
-        : await pixels.preprocess(image, { maxPixels: options.maxPixels, textFound }, cleaned);
+        : await pixels.preprocess(image, { maxPixels: options.maxPixels, textFound, onlyIfTurned: !unsure }, cleaned);
     const straightened = again.transform.rotation !== 0;
     if (!again.illegible && again.steps.length > 0 && (straightened || unsure)) {
       const reading = await read(again.image, again.transform, 'auto');

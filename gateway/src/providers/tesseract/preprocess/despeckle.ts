@@ -7,19 +7,22 @@ import type { GrayImage } from '../../../media/image/decode-image.js';
  */
 function visitSpecks(image: GrayImage, threshold: number, visit: (index: number, majorityMean: number) => void): void {
   const { width, height, data } = image;
-  const offsets = [-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1];
+  const offsets = Int32Array.of(-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1);
   for (let y = 1; y < height - 1; y++) {
-    for (let x = 1; x < width - 1; x++) {
-      const i = y * width + x;
+    for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) {
       const dark = data[i] < threshold;
+      // Two like neighbours make it no speck: most pixels are told after two looks.
       let like = 0;
+      for (let k = 0; k < 8 && like < 2; k++) if (data[i + offsets[k]] < threshold === dark) like++;
+      if (like > 1) continue;
+      like = 0;
       let otherSum = 0;
-      for (const o of offsets) {
-        const v = data[i + o];
+      for (let k = 0; k < 8; k++) {
+        const v = data[i + offsets[k]];
         if (v < threshold === dark) like++;
         else otherSum += v;
       }
-      if (like <= 1) visit(i, Math.round(otherSum / (8 - like)));
+      visit(i, Math.round(otherSum / (8 - like)));
     }
   }
 }

@@ -25,11 +25,11 @@ export function estimateBlur(image: GrayImage): number {
   const slopes = new Uint32Array(256);
   let samples = 0;
   for (let y = 1; y < height - 1; y++) {
-    for (let x = 1; x < width - 1; x++) {
-      const i = y * width + x;
-      const dx = Math.abs(data[i + 1] - data[i - 1]) / 2;
-      const dy = Math.abs(data[i + width] - data[i - width]) / 2;
-      slopes[Math.round(Math.max(dx, dy))]++;
+    for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) {
+      // The larger central difference, halved and rounded half up, in integers.
+      const dx = Math.abs(data[i + 1] - data[i - 1]);
+      const dy = Math.abs(data[i + width] - data[i - width]);
+      slopes[((dx > dy ? dx : dy) + 1) >> 1]++;
       samples++;
     }
   }

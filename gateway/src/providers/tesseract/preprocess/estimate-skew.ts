@@ -24,26 +24,29 @@ export function estimateSkew(binary: Uint8Array, width: number, height: number, 
 
 /** The skew as estimateSkew finds it, with how clearly the profile shows it. */
 export function measureSkew(binary: Uint8Array, width: number, height: number, maxAngle = 6): SkewMeasure {
-  const xs: number[] = [];
-  const ys: number[] = [];
   let inkCount = 0;
   for (let i = 0; i < binary.length; i++) inkCount += binary[i];
   if (inkCount < 50) return { angle: 0, sharpness: 1, lineContrast: 1 };
   // Only the pixels that sit on top of a white pixel: enough signal, a fraction of the work.
   const budget = 60_000;
   const step = Math.max(1, Math.round(inkCount / budget));
+  const room = Math.ceil(inkCount / step) + 1;
+  const xAt = new Float64Array(room);
+  const yAt = new Float64Array(room);
+  let taken = 0;
   let seen = 0;
   for (let y = 1; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
+    for (let x = 0, i = y * width; x < width; x++, i++) {
       if (binary[i] && !binary[i + width]) {
         if (seen++ % step === 0) {
-          xs.push(x);
-          ys.push(y);
+          xAt[taken] = x;
+          yAt[taken++] = y;
         }
       }
     }
   }
+  const xs = xAt.subarray(0, taken);
+  const ys = yAt.subarray(0, taken);
   const bins = new Float64Array(height + width + 2);
   const score = (degrees: number): number => {
     const radians = (degrees * Math.PI) / 180;

@@ -1,6 +1,6 @@
 /** Otsu's global threshold over 8-bit gray values: pixels <= the result are ink. */
 export function otsuThreshold(data: Uint8Array): number {
-  const histogram = new Float64Array(256);
+  const histogram = new Uint32Array(256);
   for (let i = 0; i < data.length; i++) histogram[data[i]]++;
   const total = data.length;
   let sumAll = 0;

@@ -20,6 +20,11 @@ export interface PreprocessOptions {
    * not taken for small text (see PreprocessedPage.illegible).
    */
   textFound?: boolean;
+  /**
+   * The caller reads the result again only when it is straightened: a level page stops after the skew
+   * measure (rules, upscaling and sharpening would only be measured for nothing).
+   */
+  onlyIfTurned?: boolean;
 }
 
 export interface PreprocessedPage {
@@ -160,6 +165,7 @@ export async function preprocessPage(
     return { image, transform, steps, illegible: true };
   }
   const skew = estimateSkew(binary, image.width, image.height);
+  if (Math.abs(skew) < MIN_SKEW && options.onlyIfTurned) return { image, transform, steps };
   if (Math.abs(skew) >= MIN_SKEW) {
     image = rotateGray(image, -skew);
     transform.rotation = -skew;

@@ -27,24 +27,27 @@ export function removeRules(image: GrayImage, binary: Uint8Array, minLength: num
   const scan = (horizontal: boolean): void => {
     const lines = horizontal ? height : width;
     const length = horizontal ? width : height;
-    const at = (line: number, i: number): number => (horizontal ? line * width + i : i * width + line);
+    // Pixel i of line `line` is at line * lineStep + i * step.
+    const lineStep = horizontal ? width : 1;
+    const step = horizontal ? 1 : width;
     // Thickness is measured across the run: vertically for a horizontal rule and vice versa.
     const across = horizontal ? width : 1;
     for (let line = 0; line < lines; line++) {
+      const base = line * lineStep;
       let start = -1;
       for (let i = 0; i <= length; i++) {
-        const ink = i < length && binary[at(line, i)] === 1;
+        const ink = i < length && binary[base + i * step] === 1;
         if (ink && start < 0) start = i;
         if (ink || start < 0) continue;
         if (i - start >= minLength) {
           let thin = 0;
           for (let k = start; k < i; k++) {
-            const p = at(line, k);
+            const p = base + k * step;
             const lineStart = horizontal ? k : line * width;
             const lineEnd = horizontal ? width * height : line * width + width;
             if (runThrough(binary, p, across, maxThickness, lineStart, lineEnd) <= maxThickness) thin++;
           }
-          if (thin >= 0.7 * (i - start)) for (let k = start; k < i; k++) erase[at(line, k)] = 1;
+          if (thin >= 0.7 * (i - start)) for (let k = start; k < i; k++) erase[base + k * step] = 1;
         }
         start = -1;
       }
