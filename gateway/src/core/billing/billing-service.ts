@@ -217,7 +217,10 @@ export class BillingService {
     const held = (billing.further ?? []).reduce((sum, hold) => sum + hold.amount, first.amount);
     const needed = (billing.usage?.cost ?? 0) + this.estimate(route, turn) - held;
     if (needed <= EPSILON) return;
-    (billing.further ??= []).push(await this.accounts.reserve(key, needed));
+    const hold = await this.accounts.reserve(key, needed);
+    // The request was settled while the hold was on its way (its client left): nothing would release it.
+    if (billing.reservation === first) (billing.further ??= []).push(hold);
+    else this.accounts.release(hold).catch((error: unknown) => this.onSettleError(error));
   }
 
   /** What a call on `route` may cost at most: at the dearest of the route and the fallbacks it may move to. */
