@@ -373,7 +373,10 @@ export function parseOsd(output: string): ScriptGuess | undefined {
   return script ? { script, confidence } : undefined;
 }
 
-/** The machine's `tesseract` command: one process per page, at most `workers` at a time. */
+/**
+ * The machine's `tesseract` command: each worker reads its pages with its own reading processes (see
+ * ReadingProcess), at most `workers` pages at a time; script detection starts the command for each page.
+ */
 export function createNativeEngine(options: NativeEngineOptions): OcrEngine {
   let probed: Promise<string[]> | undefined;
   let known: string[] | undefined;
