@@ -330,7 +330,12 @@ export class McpConnection {
     void this.disconnect();
     this.fail(`stopped: ${reason}`);
     if (this.transport === 'stdio') {
-      this.restartTimer = setTimeout(() => void this.ensureReady(), retryDelay(this.failures));
+      // The timer's clock may fire a little before `retryAt` by Date.now(), which would make
+      // ensureReady wait for a call that never comes: the timer is the retry, so it starts now.
+      this.restartTimer = setTimeout(() => {
+        this.retryAt = 0;
+        void this.ensureReady();
+      }, retryDelay(this.failures));
       this.restartTimer.unref();
     }
   }
