@@ -7,7 +7,7 @@ import { buildGateway } from '../../dist/gateway/src/app.js';
 import { loadGatewayOptions } from '../../dist/gateway/src/config/load-options.js';
 
 const options = await loadGatewayOptions({ env: process.env });
-const app = await buildGateway(options);
+const { app } = await buildGateway(options);
 await app.listen({ host: options.host, port: options.port });
 const address = app.server.address();
 process.stdout.write(`Bench gateway listening on http://${options.host}:${address.port}\n`);
