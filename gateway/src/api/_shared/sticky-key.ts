@@ -10,5 +10,10 @@ export const STICKY_KEY_HEADER = 'x-switchyard-sticky-key';
 export function stickyKey(request: FastifyRequest, body: object): string | undefined {
   const header = request.headers[STICKY_KEY_HEADER];
   if (typeof header === 'string' && header !== '') return header;
+  return endUserOf(body);
+}
+
+/** The end user a client names in the body (OpenAI's `user`), if any. */
+export function endUserOf(body: object): string | undefined {
   return 'user' in body && typeof body.user === 'string' && body.user !== '' ? body.user : undefined;
 }

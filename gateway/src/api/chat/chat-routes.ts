@@ -3,7 +3,7 @@ import { GatewayError } from '../../core/errors/gateway-error.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { chatCompletionAnswer, toChatTurn } from './chat-completion.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
-import { stickyKey } from '../_shared/sticky-key.js';
+import { endUserOf, stickyKey } from '../_shared/sticky-key.js';
 import { ChatBody, ChatCompletion } from './chat-schemas.js';
 import { documentQuestion } from '../documents/document-question.js';
 import type { ChatService } from '../../core/chat/chat-service.js';
@@ -51,7 +51,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
         const signal = clientAbortSignal(reply);
         const turn = toChatTurn(body, body.messages);
         const outcome = await chat.complete(target.route, turn, body.stream === true, request.billing, signal, {
-          cache: { keyId: request.apiKey?.id, cacheControl: request.headers['cache-control'] },
+          cache: {
+            keyId: request.apiKey?.id,
+            cacheControl: request.headers['cache-control'],
+            endUser: endUserOf(body),
+          },
           stickyKey: () => stickyKey(request, body),
         });
         return chatCompletionAnswer(request, reply, body, outcome, ids);

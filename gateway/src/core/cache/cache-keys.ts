@@ -78,13 +78,16 @@ export function routeKeyOf(route: ModelRoute): string {
  * The keys of a turn: the whole turn as core received it (messages, sampling parameters, stop, seed,
  * n, tools, tool_choice, parallel_tool_calls, response_format), never the client's `stream`,
  * `stream_options` or `user`, which the turn does not carry; `form` separates whole and streamed answers.
+ * The semantic context also names the end user, when the client names one: an exact hit answers the
+ * very request another user sent, but a close one may answer a question that carried another
+ * person's details (a name, an account number) with what was said to them.
  */
 export function cacheKeysOf(
   scope: string,
   routeId: string,
   form: 'json' | 'stream',
   turn: CachedTurn,
-  semantic = true,
+  { semantic = true, endUser }: { semantic?: boolean; endUser?: string } = {},
 ): CacheKeys {
   const head = `${KEY_VERSION}\u0000${scope}\u0000${routeId}\u0000${form}\u0000`;
   let last = -1;
@@ -97,7 +100,9 @@ export function cacheKeysOf(
   return {
     exact: sha256(head + canonical(turn)),
     context: semantic
-      ? sha256(`${head}context\u0000${canonical(fuzzyText === undefined ? turn : withoutLastUserText(turn, last))}`)
+      ? sha256(
+          `${head}context\u0000${endUser === undefined ? '' : `user\u0000${endUser}\u0000`}${canonical(fuzzyText === undefined ? turn : withoutLastUserText(turn, last))}`,
+        )
       : '',
     fuzzyText,
   };

@@ -14,6 +14,8 @@ import { recordedBatches, replayedBatches, type AnswerStamp, type StoredAnswer }
 export interface CacheAsk {
   keyId: string | undefined;
   cacheControl: string | undefined;
+  /** The end user the client names (OpenAI's `user`): a semantic lookup answers only from that user's entries. */
+  endUser?: string;
 }
 
 /** What the cache did for a chat outcome: the note for the headers and the log, and the stamp the answer must carry. */
@@ -60,7 +62,10 @@ export class ResponseCache {
     const policy = cachePolicy(config, turn, ask.keyId, ask.cacheControl);
     if (!policy.write) return new CacheLookup(this, route, { status: 'bypass', reason: policy.reason });
     const scope = config.scope === 'account' ? 'account' : `key:${ask.keyId}`;
-    const keys = cacheKeysOf(scope, routeKeyOf(route), stream ? 'stream' : 'json', turn, config.mode === 'semantic');
+    const keys = cacheKeysOf(scope, routeKeyOf(route), stream ? 'stream' : 'json', turn, {
+      semantic: config.mode === 'semantic',
+      endUser: ask.endUser,
+    });
     const semantic = config.mode === 'semantic' && keys.fuzzyText !== undefined && this.embed !== undefined;
     try {
       const now = this.now();

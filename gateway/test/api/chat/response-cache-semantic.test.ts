@@ -35,3 +35,23 @@ it('answers a reworded last question from the semantic cache, naming the similar
   );
   expect(upstream.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(3);
 });
+
+it("never answers one end user's question from another's in semantic mode, though an exact repeat may", async () => {
+  const upstream = await useFakeUpstream();
+  const gateway = await useGateway({ config: cacheConfig(upstream) });
+  const ask = (user: string, question: string) =>
+    chat(gateway, { model: SEMANTIC, temperature: 0, user, messages: [{ role: 'user', content: question }] });
+  const alice = await ask('alice', 'My name is Alice Martin and my account is 4411. What is my balance?');
+  expect(alice.headers.get('x-switchyard-cache')).toBe('miss');
+  // Close enough to match a stored question, but from someone else: asked upstream, not answered with Alice's.
+  const bob = await ask('bob', 'My name is Bob Martin and my account is 4412. What is my balance?');
+  expect(bob.headers.get('x-switchyard-cache')).toBe('miss');
+  expect(await bob.text()).toContain('Bob');
+  // The same person rewording: a semantic hit.
+  const again = await ask('alice', 'My name is Alice Martin, my account is 4411. What is my balance?');
+  expect(again.headers.get('x-switchyard-cache')).toBe('hit');
+  // The very same request from another user names no one else's details: an exact hit may answer it.
+  const same = await ask('carol', 'My name is Alice Martin and my account is 4411. What is my balance?');
+  expect(same.headers.get('x-switchyard-cache')).toBe('hit');
+  expect(same.headers.get('x-switchyard-cache-similarity')).toBeNull();
+});
