@@ -4,6 +4,7 @@ import { rethrowAsProviderError } from '../_shared/provider-error.js';
 import { parseTesseractOptions } from './tesseract-options.js';
 import { createEngine, tessdataFolderIn } from './create-engine.js';
 import { ocrDocument, pooledPagePixels } from './ocr-document.js';
+import { PagesInFlight } from './recognize-gray.js';
 import { MediaDecoder } from '../../media/media-decoder.js';
 import { defaultWorkPoolOptions, WorkPool } from '../../media/work-pool/work-pool.js';
 
@@ -18,12 +19,13 @@ export const createTesseractProvider: ProviderFactory = (context): ProviderInsta
   const media = context.media ?? new MediaDecoder(new WorkPool(defaultWorkPoolOptions()));
   const tessdata = tessdataFolderIn(context.dataDir, options);
   const engine = createEngine(options, (image, signal) => pooledPagePixels(media.pool, signal).png(image), tessdata);
+  const reading = { ...options, pagesInFlight: new PagesInFlight() };
   return {
     id: context.id,
     type: context.options.type,
     capabilities: {
       ocr: {
-        ocr: (request) => ocrDocument(media, engine, options, request, context.tracer).catch(rethrowAsProviderError),
+        ocr: (request) => ocrDocument(media, engine, reading, request, context.tracer).catch(rethrowAsProviderError),
         // Read from the sources on each look, so a model downloaded a moment ago is listed.
         languages: () => {
           const sources = tessdata.sources();

@@ -10,10 +10,13 @@ import { tracedStage } from '../_shared/traced-stage.js';
 import type { StageTracer } from '../contracts/stage-tracer.js';
 import type { OcrPage, OcrRequest, OcrResult } from '../contracts/ocr.js';
 import type { OcrEngine } from './ocr-engine.js';
-import { recognizeGray } from './recognize-gray.js';
+import { recognizeGray, type RecognizeOptions } from './recognize-gray.js';
 import { tesseractLanguage } from './script-languages.js';
 import type { PagePixels } from './survey-page.js';
 import type { TesseractOptions } from './tesseract-options.js';
+
+/** The engine's settings, and the count of pages its provider reads at once (see spareWorkers). */
+export type DocumentReadingOptions = TesseractOptions & Pick<RecognizeOptions, 'pagesInFlight'>;
 
 const PAGE_TASKS = taskModule(import.meta.url, 'page-tasks');
 
@@ -135,7 +138,7 @@ async function mapConcurrent<T, R>(
 async function ocrPdf(
   media: MediaDecoder,
   engine: OcrEngine,
-  options: TesseractOptions,
+  options: DocumentReadingOptions,
   request: OcrRequest,
   tracer: StageTracer | undefined,
 ): Promise<OcrResult> {
@@ -194,20 +197,33 @@ async function ocrPdf(
     return content.image ? withPictures(media, page, content.image, options.renderDpi, { ...request, signal }) : page;
   };
   // Reading a page happens outside the recognition workers, so one page more than there are workers keeps them busy.
-  return { pages: await mapConcurrent(pages, engine.workers + 1, recognise, stop) };
+  const counted = (index: number) => options.pagesInFlight?.track(() => recognise(index)) ?? recognise(index);
+  return { pages: await mapConcurrent(pages, engine.workers + 1, counted, stop) };
 }
 
 /** The `ocr` capability: images are recognised; PDF pages use their text layer or, when it is empty, are rendered and recognised. */
 export async function ocrDocument(
   media: MediaDecoder,
   engine: OcrEngine,
-  options: TesseractOptions,
+  options: DocumentReadingOptions,
   request: OcrRequest,
   tracer?: StageTracer,
 ): Promise<OcrResult> {
   throwIfAborted(request.signal);
   if (request.mimeType === 'application/pdf') return ocrPdf(media, engine, options, request, tracer);
   selectPages(1, request.pages, options.maxPages);
+  const read = () => ocrImage(media, engine, options, request, tracer);
+  return options.pagesInFlight?.track(read) ?? read();
+}
+
+/** An image: decoded, recognised, and its pictures cut out. */
+async function ocrImage(
+  media: MediaDecoder,
+  engine: OcrEngine,
+  options: DocumentReadingOptions,
+  request: OcrRequest,
+  tracer?: StageTracer,
+): Promise<OcrResult> {
   const languages = await namedLanguages(engine, request);
   const onPage = { 'switchyard.ocr.page': 0 };
   const image = await tracedStage(tracer, 'ocr page decode', onPage, () =>

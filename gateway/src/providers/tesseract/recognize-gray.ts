@@ -24,7 +24,26 @@ export interface RecognizeOptions {
   pixels?: PagePixels;
   /** Languages the request named (Tesseract's codes, installed): read in them, no detection. Absent: detected. */
   languages?: readonly string[];
+  /** The pages the engine's provider is reading now, this one included (see spareWorkers). */
+  pagesInFlight?: PagesInFlight;
 }
+
+/** How many pages one provider is reading at this moment, each from its decoding to its answer. */
+export class PagesInFlight {
+  count = 0;
+
+  async track<T>(work: () => Promise<T>): Promise<T> {
+    this.count++;
+    try {
+      return await work();
+    } finally {
+      this.count--;
+    }
+  }
+}
+
+/** The pages other than this one its provider is reading now (none known: 0). */
+const otherPages = (options: RecognizeOptions): number => Math.max(0, (options.pagesInFlight?.count ?? 1) - 1);
 
 /** A reading at or above this confidence is kept; below it, the page is also read other ways. */
 const CONFIDENT = 0.85;
@@ -104,7 +123,12 @@ function speculateBlock(
   read: (signal: AbortSignal) => Promise<Reading>,
 ): Speculation | undefined {
   const small = image.width * image.height < SPECULATE_BELOW_PIXELS;
-  if (engine.kind !== 'native' || !small || spareWorkers(engine) < 2 || !(options.idleCore ?? hasIdleCore)())
+  if (
+    engine.kind !== 'native' ||
+    !small ||
+    spareWorkers(engine, otherPages(options)) < 2 ||
+    !(options.idleCore ?? hasIdleCore)()
+  )
     return undefined;
   const signal = options.signal;
   const controller = new AbortController();
@@ -152,7 +176,15 @@ export async function recognizeGray(
     layout: PageLayout,
     signal = options.signal,
   ): Promise<Reading> => {
-    const blocks = await recognizeInBands(engine, page, signal, layout, (whole) => pixels.blankCut(whole), languages);
+    const blocks = await recognizeInBands(
+      engine,
+      page,
+      signal,
+      layout,
+      (whole) => pixels.blankCut(whole),
+      languages,
+      otherPages(options),
+    );
     return { image: page, transform, blocks, confidence: pageConfidence(blocks) };
   };
   const finish = (best: Reading): OcrPage => {

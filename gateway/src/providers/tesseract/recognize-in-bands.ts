@@ -83,17 +83,21 @@ export function stitchBands(upper: OcrBlock[], lower: OcrBlock[], cut: number, g
   return out;
 }
 
-/** Workers idle right now with no page waiting for one: 0 under load. */
-export function spareWorkers(engine: OcrEngine): number {
+/**
+ * Workers idle right now with no page waiting for one: 0 under load. `otherPages` are the other pages
+ * being read now: one between two of its readings (preprocessing, layout) needs a worker again in a
+ * moment, so it counts as busy although it runs on none.
+ */
+export function spareWorkers(engine: OcrEngine, otherPages = 0): number {
   const queue = engine.queues()[0];
-  return (queue?.waiting ?? 0) > 0 ? 0 : engine.workers - (queue?.running ?? 0);
+  return (queue?.waiting ?? 0) > 0 ? 0 : engine.workers - Math.max(queue?.running ?? 0, otherPages);
 }
 
 /**
  * Recognises a page with the engine's own layout analysis, using two workers when two are free and the
  * page is large: the page is cut at a blank run of rows near its middle, both halves are read at once,
  * and blocks the cut ran through are joined again. One page at a time then takes about half as long;
- * under load (no second free worker) the page is read whole, as before. `blankCut` finds the cut (see findBlankCut).
+ * under load (no second free worker, or another page being read) the page is read whole, as before. `blankCut` finds the cut (see findBlankCut).
  */
 export async function recognizeInBands(
   engine: OcrEngine,
@@ -103,8 +107,9 @@ export async function recognizeInBands(
   blankCut: (image: GrayImage) => Promise<{ cut: number; gap: number } | undefined> = async (page) =>
     findBlankCut(page),
   languages?: readonly string[],
+  otherPages = 0,
 ): Promise<OcrBlock[]> {
-  if (layout !== 'auto' || image.width * image.height < SPLIT_FROM_PIXELS || spareWorkers(engine) < 2) {
+  if (layout !== 'auto' || image.width * image.height < SPLIT_FROM_PIXELS || spareWorkers(engine, otherPages) < 2) {
     return engine.recognize(image, signal, layout, languages);
   }
   const found = await blankCut(image);

@@ -1,6 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTesseractProvider } from '../../../src/providers/tesseract/create-tesseract-provider.js';
-import { findBlankCut, stitchBands } from '../../../src/providers/tesseract/recognize-in-bands.js';
+import {
+  findBlankCut,
+  recognizeInBands,
+  spareWorkers,
+  stitchBands,
+} from '../../../src/providers/tesseract/recognize-in-bands.js';
+import type { OcrEngine } from '../../../src/providers/tesseract/ocr-engine.js';
+import type { GrayImage } from '../../../src/media/image/decode-image.js';
 import type { BoxCoordinates, OcrBlock } from '../../../src/providers/contracts/ocr.js';
 import { boxIou, drawTextImage, type TextLineSpec } from '../../support/draw-text.js';
 
@@ -108,5 +115,38 @@ describe('stitching the two halves of a page', () => {
       ),
     };
     expect(findBlankCut(gapped)).toEqual({ cut: 53, gap: 6 });
+  });
+});
+
+describe('when a large page is cut in two', () => {
+  /** An engine of two idle workers that records the heights of the images it is asked to read. */
+  function idleEngine() {
+    const heights: number[] = [];
+    const engine = {
+      kind: 'native',
+      workers: 2,
+      queues: () => [{ name: 'ocr', waiting: 0, running: 0 }],
+      recognize: async (image: GrayImage) => {
+        heights.push(image.height);
+        return [];
+      },
+    } as unknown as OcrEngine;
+    return { engine, heights };
+  }
+  const page: GrayImage = { width: 1654, height: 2339, data: new Uint8Array(1654 * 2339).fill(255) };
+  const cut = async () => ({ cut: 1100, gap: 40 });
+
+  it('uses both idle workers when it is the only page being read', async () => {
+    const { engine, heights } = idleEngine();
+    expect(spareWorkers(engine)).toBe(2);
+    await recognizeInBands(engine, page, new AbortController().signal, 'auto', cut);
+    expect(heights.sort()).toEqual([1100, 1239]);
+  });
+
+  it('reads it whole while another page is being read, which needs a worker again soon', async () => {
+    const { engine, heights } = idleEngine();
+    expect(spareWorkers(engine, 1)).toBe(1);
+    await recognizeInBands(engine, page, new AbortController().signal, 'auto', cut, undefined, 1);
+    expect(heights).toEqual([2339]);
   });
 });
