@@ -54,7 +54,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
           cache: {
             keyId: request.apiKey?.id,
             cacheControl: request.headers['cache-control'],
-            endUser: endUserOf(body),
+            endUser: () => endUserOf(body),
           },
           stickyKey: () => stickyKey(request, body),
         });

@@ -14,8 +14,8 @@ import { recordedBatches, replayedBatches, type AnswerStamp, type StoredAnswer }
 export interface CacheAsk {
   keyId: string | undefined;
   cacheControl: string | undefined;
-  /** The end user the client names (OpenAI's `user`): a semantic lookup answers only from that user's entries. */
-  endUser?: string;
+  /** The end user the client names (OpenAI's `user`): a semantic lookup answers only from that user's entries. Read only on a cached route. */
+  endUser?: () => string | undefined;
 }
 
 /** What the cache did for a chat outcome: the note for the headers and the log, and the stamp the answer must carry. */
@@ -64,7 +64,7 @@ export class ResponseCache {
     const scope = config.scope === 'account' ? 'account' : `key:${ask.keyId}`;
     const keys = cacheKeysOf(scope, routeKeyOf(route), stream ? 'stream' : 'json', turn, {
       semantic: config.mode === 'semantic',
-      endUser: ask.endUser,
+      endUser: ask.endUser?.(),
     });
     const semantic = config.mode === 'semantic' && keys.fuzzyText !== undefined && this.embed !== undefined;
     try {

@@ -10,7 +10,7 @@ import { tracedStage } from '../_shared/traced-stage.js';
 import type { StageTracer } from '../contracts/stage-tracer.js';
 import type { OcrPage, OcrRequest, OcrResult } from '../contracts/ocr.js';
 import type { OcrEngine } from './ocr-engine.js';
-import { recognizeGray, type RecognizeOptions } from './recognize-gray.js';
+import { counted, recognizeGray, type RecognizeOptions } from './recognize-gray.js';
 import { tesseractLanguage } from './script-languages.js';
 import type { PagePixels } from './survey-page.js';
 import type { TesseractOptions } from './tesseract-options.js';
@@ -197,8 +197,8 @@ async function ocrPdf(
     return content.image ? withPictures(media, page, content.image, options.renderDpi, { ...request, signal }) : page;
   };
   // Reading a page happens outside the recognition workers, so one page more than there are workers keeps them busy.
-  const counted = (index: number) => options.pagesInFlight?.track(() => recognise(index)) ?? recognise(index);
-  return { pages: await mapConcurrent(pages, engine.workers + 1, counted, stop) };
+  const read = (index: number) => counted(options.pagesInFlight, () => recognise(index));
+  return { pages: await mapConcurrent(pages, engine.workers + 1, read, stop) };
 }
 
 /** The `ocr` capability: images are recognised; PDF pages use their text layer or, when it is empty, are rendered and recognised. */
@@ -212,31 +212,21 @@ export async function ocrDocument(
   throwIfAborted(request.signal);
   if (request.mimeType === 'application/pdf') return ocrPdf(media, engine, options, request, tracer);
   selectPages(1, request.pages, options.maxPages);
-  const read = () => ocrImage(media, engine, options, request, tracer);
-  return options.pagesInFlight?.track(read) ?? read();
-}
-
-/** An image: decoded, recognised, and its pictures cut out. */
-async function ocrImage(
-  media: MediaDecoder,
-  engine: OcrEngine,
-  options: DocumentReadingOptions,
-  request: OcrRequest,
-  tracer?: StageTracer,
-): Promise<OcrResult> {
-  const languages = await namedLanguages(engine, request);
-  const onPage = { 'switchyard.ocr.page': 0 };
-  const image = await tracedStage(tracer, 'ocr page decode', onPage, () =>
-    media.imageToGray(request.document, request.mimeType, options.maxPixels, request.signal),
-  );
-  const page = await tracedStage(tracer, 'ocr page recognise', { 'switchyard.ocr.page': 0 }, () =>
-    recognizeGray(engine, image, 0, {
-      ...options,
-      languages,
-      signal: request.signal,
-      pixels: pooledPagePixels(media.pool, request.signal),
-    }),
-  );
-  throwIfAborted(request.signal);
-  return { pages: [await withPictures(media, page, image, Math.round(image.density ?? 72), request)] };
+  return counted(options.pagesInFlight, async () => {
+    const languages = await namedLanguages(engine, request);
+    const onPage = { 'switchyard.ocr.page': 0 };
+    const image = await tracedStage(tracer, 'ocr page decode', onPage, () =>
+      media.imageToGray(request.document, request.mimeType, options.maxPixels, request.signal),
+    );
+    const page = await tracedStage(tracer, 'ocr page recognise', { 'switchyard.ocr.page': 0 }, () =>
+      recognizeGray(engine, image, 0, {
+        ...options,
+        languages,
+        signal: request.signal,
+        pixels: pooledPagePixels(media.pool, request.signal),
+      }),
+    );
+    throwIfAborted(request.signal);
+    return { pages: [await withPictures(media, page, image, Math.round(image.density ?? 72), request)] };
+  });
 }

@@ -42,6 +42,10 @@ export class PagesInFlight {
   }
 }
 
+/** `work`, counted in `pages` when the provider counts them. */
+export const counted = <T>(pages: PagesInFlight | undefined, work: () => Promise<T>): Promise<T> =>
+  pages ? pages.track(work) : work();
+
 /** The pages other than this one its provider is reading now (none known: 0). */
 const otherPages = (options: RecognizeOptions): number => Math.max(0, (options.pagesInFlight?.count ?? 1) - 1);
 
