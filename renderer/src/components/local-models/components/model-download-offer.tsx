@@ -5,7 +5,7 @@ import { useCatalog } from '../api/list-catalog';
 import { useDownloads } from '../api/list-downloads';
 import { useStartDownload } from '../api/start-download';
 import type { CatalogEntry, ModelDownload } from '../local-model-wire';
-import { DownloadProgress } from './download-progress';
+import { DownloadableEntry } from './downloadable-entry';
 import { useInstallWatch } from './use-install-watch';
 import './local-models.css';
 
@@ -47,28 +47,21 @@ export function ModelDownloadOffer({ capability }: { capability?: Capability }) 
         {entries.map((entry) => {
           const current = latestFor(entry, downloads.data?.data ?? []);
           return (
-            <li key={entry.id} className="local-entry" aria-label={entry.name}>
-              <div className="stack local-entry-text">
-                <strong>{entry.name}</strong>
-                <span className="small">{entry.description}</span>
-                <span className="small faint">
-                  {formatSize(entry.size_bytes)} · needs about {formatSize(entry.ram_bytes)} of memory · {entry.licence}{' '}
-                  · <span className="mono">{entry.repo}</span>
-                </span>
-              </div>
-              {current ? (
-                <DownloadProgress download={current} />
-              ) : (
-                <button
-                  type="button"
-                  className="btn btn-primary"
-                  disabled={start.isPending}
-                  onClick={() => download(entry)}
-                >
-                  Download
-                </button>
-              )}
-            </li>
+            <DownloadableEntry
+              key={entry.id}
+              name={entry.name}
+              current={current}
+              action="Download"
+              primary
+              starting={start.isPending}
+              onStart={() => download(entry)}
+            >
+              <span className="small">{entry.description}</span>
+              <span className="small faint">
+                {formatSize(entry.size_bytes)} · needs about {formatSize(entry.ram_bytes)} of memory · {entry.licence} ·{' '}
+                <span className="mono">{entry.repo}</span>
+              </span>
+            </DownloadableEntry>
           );
         })}
       </ul>

@@ -5,7 +5,7 @@ import { useDownloads } from '../api/list-downloads';
 import { useOcrLanguages } from '../api/list-ocr-languages';
 import { useStartDownload } from '../api/start-download';
 import type { ModelDownload, OcrLanguage } from '../local-model-wire';
-import { DownloadProgress } from './download-progress';
+import { DownloadableEntry } from './downloadable-entry';
 import { useInstallWatch } from './use-install-watch';
 import './local-models.css';
 
@@ -91,29 +91,19 @@ export function OcrLanguagesSection() {
           {available.map((language) => {
             const current = downloadOf(language, downloads.data?.data ?? []);
             return (
-              <li key={language.code} className="local-entry" aria-label={language.name}>
-                <div className="stack local-entry-text">
-                  <strong>{language.name}</strong>
-                  <span className="small faint">
-                    <span className="mono">{language.code}</span>
-                    {language.size_bytes !== null && ` · ${formatSize(language.size_bytes)}`}
-                  </span>
-                </div>
-                {current ? (
-                  <DownloadProgress download={current} />
-                ) : (
-                  <button
-                    type="button"
-                    className="btn btn-sm"
-                    disabled={start.isPending}
-                    onClick={() =>
-                      start.mutate({ repo: language.repo, file: language.file, revision: language.revision })
-                    }
-                  >
-                    Add
-                  </button>
-                )}
-              </li>
+              <DownloadableEntry
+                key={language.code}
+                name={language.name}
+                current={current}
+                action="Add"
+                starting={start.isPending}
+                onStart={() => start.mutate({ repo: language.repo, file: language.file, revision: language.revision })}
+              >
+                <span className="small faint">
+                  <span className="mono">{language.code}</span>
+                  {language.size_bytes !== null && ` · ${formatSize(language.size_bytes)}`}
+                </span>
+              </DownloadableEntry>
             );
           })}
         </ul>
