@@ -5,19 +5,9 @@ import { ReplayPanel } from '../../../../src/features/requests/components/replay
 import { createQueryClient } from '../../../../src/lib/query-client';
 import { useSessionStore } from '../../../../src/lib/session-store';
 import type { RequestLogEntry } from '../../../../../gateway/src/wire/request-log-entry-schema';
+import { chatModelList } from '../../../support/chat-model-card';
 
-const model = (id: string) => ({
-  id,
-  object: 'model',
-  created: 0,
-  owned_by: 'me',
-  capabilities: ['chat'],
-  aliases: [],
-  archived: false,
-  provider: 'up',
-  state: 'ready',
-});
-const MODELS = { object: 'list', data: [model('svc-large'), model('svc-small'), model('svc-tiny')] };
+const MODELS = chatModelList('svc-large', 'svc-small', 'svc-tiny');
 
 const ENTRY: RequestLogEntry = {
   id: 'req_original',
