@@ -1,12 +1,10 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../../../../src/lib/query-client';
 import { useSessionStore } from '../../../../src/lib/session-store';
 import { useConversationsStore } from '../../../../src/features/chat/stores/conversations-store';
 import { ChatPage } from '../../../../src/features/chat/components/chat-page';
 import { chatModelList } from '../../../support/chat-model-card';
+import { renderPage } from '../../../support/render-page';
 
 const MODELS = chatModelList('svc-small');
 const TOOL = {
@@ -103,15 +101,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const renderPage = () =>
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter>
-        <ChatPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-
 async function pickEverything() {
   fireEvent.click(await screen.findByRole('button', { name: 'Choose MCP servers…' }));
   fireEvent.click(await screen.findByRole('checkbox', { name: /everything/ }));
@@ -128,7 +117,7 @@ const lastAnswer = () => useConversationsStore.getState().conversations[0].messa
 describe('chat playground with MCP servers', () => {
   it('lists no servers until asked, then says how to add one when none are configured', async () => {
     servers = { object: 'list', data: [] };
-    renderPage();
+    renderPage(<ChatPage />);
     await screen.findByRole('textbox', { name: 'Message' });
     expect(vi.mocked(fetch).mock.calls.some(([url]) => url === '/v1/mcp/servers')).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Choose MCP servers…' }));
@@ -139,7 +128,7 @@ describe('chat playground with MCP servers', () => {
   it('tells a member key with no server open to it that an Owner allows keys, with no link to a page it cannot use', async () => {
     servers = { object: 'list', data: [] };
     account = { object: 'account', api_key: { role: 'member' }, balance: { currency: 'USD' } };
-    renderPage();
+    renderPage(<ChatPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Choose MCP servers…' }));
     const empty = await screen.findByTestId('mcp-picker-empty');
     expect(empty.textContent).toContain('No MCP server is open to this key');
@@ -149,7 +138,7 @@ describe('chat playground with MCP servers', () => {
 
   it("shows the gateway's error when it has no MCP list (an older gateway), without sending anything", async () => {
     servers = 'failing';
-    renderPage();
+    renderPage(<ChatPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Choose MCP servers…' }));
     expect((await screen.findByRole('alert')).textContent).toContain('No route GET /v1/mcp/servers.');
     expect(screen.queryByRole('checkbox')).toBeNull();
@@ -157,7 +146,7 @@ describe('chat playground with MCP servers', () => {
   });
 
   it('sends the picked servers as mcp tools to /v1/responses and shows a call, its output as text and a failure inline', async () => {
-    renderPage();
+    renderPage(<ChatPage />);
     await pickEverything();
     expect(screen.getByText('failed')).toBeTruthy();
     fireEvent.change(screen.getByRole('combobox', { name: 'Ask before a tool runs' }), { target: { value: 'never' } });
@@ -232,7 +221,7 @@ describe('chat playground with MCP servers', () => {
   });
 
   it('asks before a call runs, then sends the approval with previous_response_id and shows the result in place', async () => {
-    renderPage();
+    renderPage(<ChatPage />);
     await pickEverything();
     const approval = { id: 'mcpr_1', type: 'mcp_approval_request', server_label: 'everything', name: 'echo' };
     scripted.push([
@@ -296,7 +285,7 @@ describe('chat playground with MCP servers', () => {
   });
 
   it('a denied call is sent as approve: false and shown as denied', async () => {
-    renderPage();
+    renderPage(<ChatPage />);
     await pickEverything();
     scripted.push([
       { type: 'response.created', response: response('resp_1', 'in_progress') },
@@ -341,7 +330,7 @@ describe('chat playground with MCP servers', () => {
   });
 
   it('a call still running when the stream fails is shown as cut off, with the gateway message', async () => {
-    renderPage();
+    renderPage(<ChatPage />);
     await pickEverything();
     scripted.push([
       { type: 'response.created', response: response('resp_1', 'in_progress') },

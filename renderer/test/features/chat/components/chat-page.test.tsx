@@ -1,12 +1,10 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../../../../src/lib/query-client';
 import { useSessionStore } from '../../../../src/lib/session-store';
 import { useConversationsStore } from '../../../../src/features/chat/stores/conversations-store';
 import { ChatPage } from '../../../../src/features/chat/components/chat-page';
 import { chatModelList } from '../../../support/chat-model-card';
+import { renderPage } from '../../../support/render-page';
 
 const MODELS = chatModelList('svc-small');
 
@@ -56,15 +54,6 @@ afterEach(() => {
   stream = null;
 });
 
-const renderPage = () =>
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter>
-        <ChatPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-
 async function sendMessage(text: string) {
   const box = await screen.findByRole('textbox', { name: 'Message' });
   fireEvent.change(box, { target: { value: text } });
@@ -74,7 +63,7 @@ async function sendMessage(text: string) {
 
 describe('chat playground streaming', () => {
   it('renders markdown and highlighted code while it arrives, then the usage and cost', async () => {
-    renderPage();
+    renderPage(<ChatPage />);
     await sendMessage('Write code');
     expect(sentBody).toMatchObject({
       model: 'svc-small',
@@ -111,7 +100,7 @@ describe('chat playground streaming', () => {
   });
 
   it('sends the presence and frequency penalties set in the panel, and none when they are empty', async () => {
-    renderPage();
+    renderPage(<ChatPage />);
     fireEvent.change(await screen.findByRole('spinbutton', { name: 'Presence penalty' }), { target: { value: '0.5' } });
     fireEvent.change(screen.getByRole('spinbutton', { name: 'Frequency penalty' }), { target: { value: '-1.25' } });
     await sendMessage('Vary your words');
@@ -121,7 +110,7 @@ describe('chat playground streaming', () => {
   });
 
   it('Stop aborts the request and keeps the partial answer', async () => {
-    renderPage();
+    renderPage(<ChatPage />);
     await sendMessage('Tell me a story');
     await act(async () => stream!.send(frame('Once upon')));
     await screen.findByText('Once upon');
@@ -138,7 +127,7 @@ describe('chat playground streaming', () => {
   });
 
   it('keeps a failed reply in the thread when the next message is sent, and does not send it', async () => {
-    renderPage();
+    renderPage(<ChatPage />);
     await sendMessage('First');
     await act(async () => {
       stream!.send(
@@ -156,7 +145,7 @@ describe('chat playground streaming', () => {
   });
 
   it('quotes an attached .txt file into the message and refuses other files with a reason', async () => {
-    renderPage();
+    renderPage(<ChatPage />);
     const input = await screen.findByLabelText('Attach an image or a text file');
     const notes = new File(['line one\nline two\n'], 'notes.txt', { type: 'text/plain' });
     const binary = new File([new Uint8Array([0, 1, 2])], 'tool.exe', { type: 'application/octet-stream' });
@@ -167,7 +156,7 @@ describe('chat playground streaming', () => {
   });
 
   it('asks before deleting a conversation', async () => {
-    renderPage();
+    renderPage(<ChatPage />);
     await sendMessage('Keep me');
     await act(async () => {
       stream!.send('data: [DONE]\n\n');
@@ -185,7 +174,7 @@ describe('chat playground streaming', () => {
   });
 
   it('shows the gateway message of an error frame under the answer', async () => {
-    renderPage();
+    renderPage(<ChatPage />);
     await sendMessage('Hi');
     await act(async () => {
       stream!.send(frame('Par'));
@@ -200,7 +189,7 @@ describe('chat playground streaming', () => {
 
 describe('conversation rename', () => {
   it('a renamed conversation keeps its title when messages are sent', async () => {
-    renderPage();
+    renderPage(<ChatPage />);
     await screen.findByRole('textbox', { name: 'Message' });
     fireEvent.click(screen.getByRole('button', { name: 'Rename' }));
     const dialog = await screen.findByRole('dialog', { name: 'Rename conversation' });
@@ -212,7 +201,7 @@ describe('conversation rename', () => {
   });
 
   it('an unnamed conversation is titled by its first message', async () => {
-    renderPage();
+    renderPage(<ChatPage />);
     await sendMessage('What is the total?');
     expect(useConversationsStore.getState().conversations[0].title).toBe('What is the total?');
   });
@@ -229,7 +218,7 @@ describe('conversation rename', () => {
           : new Response('{}', { status: 404 }),
       ),
     );
-    renderPage();
+    renderPage(<ChatPage />);
     const note = await screen.findByTestId('no-chat-model');
     expect(note.textContent).toMatch(/^No chat model yet: download one or use a \.gguf file on this computer/);
     expect(

@@ -1,13 +1,11 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatPage } from '../../../../src/features/chat/components/chat-page';
 import { useConversationsStore } from '../../../../src/features/chat/stores/conversations-store';
 import { useEvalDraftStore } from '../../../../src/lib/eval-draft-store';
-import { createQueryClient } from '../../../../src/lib/query-client';
 import { useSessionStore } from '../../../../src/lib/session-store';
 import { chatModelList } from '../../../support/chat-model-card';
+import { renderPage } from '../../../support/render-page';
 
 /** What each model's stream was billed: only its request log entry says (a stream carries no X-Request-Cost). */
 const LOGGED_COST: Record<string, number> = { 'req-svc-small': 0.25, 'req-svc-big': 0.5 };
@@ -64,13 +62,7 @@ afterEach(() => {
 
 describe('the chat playground compare mode', () => {
   it("sends one prompt to each model on its own stream, shows each answer with its logged cost, and saves an answer as an eval item's reference", async () => {
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter>
-          <ChatPage />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    renderPage(<ChatPage />);
     fireEvent.click(await screen.findByRole('tab', { name: 'Compare models' }));
     fireEvent.change(await screen.findByRole('textbox', { name: 'Prompt for every model' }), {
       target: { value: 'Which is bigger?' },

@@ -1,10 +1,8 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../../../../src/lib/query-client';
 import { useSessionStore } from '../../../../src/lib/session-store';
 import { EmbeddingsPage } from '../../../../src/features/embeddings/components/embeddings-page';
+import { renderPage } from '../../../support/render-page';
 
 const model = (state: 'cold' | 'ready') => ({
   id: 'svc-embed-local',
@@ -49,13 +47,7 @@ describe('Embeddings page', () => {
         throw new Error(`unexpected ${url}`);
       }),
     );
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter>
-          <EmbeddingsPage />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    renderPage(<EmbeddingsPage />);
     const picker = await screen.findByRole('combobox', { name: 'Model' }, { timeout: 5000 });
     expect(picker.textContent).toBe('svc-embed-local (cold)');
     fireEvent.click(screen.getByRole('button', { name: 'Embed and compare' }));

@@ -1,10 +1,8 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../../../../src/lib/query-client';
 import { useSessionStore } from '../../../../src/lib/session-store';
 import { McpPage } from '../../../../src/features/mcp/components/mcp-page';
+import { renderPage } from '../../../support/render-page';
 
 const SETTING = {
   id: 'files',
@@ -78,19 +76,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const renderPage = () =>
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter>
-        <McpPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-
 describe('MCP servers page', () => {
   it('edits a server keeping a stored secret it never saw: the name is sent with an empty value', async () => {
     stubGateway();
-    renderPage();
+    renderPage(<McpPage />);
     const row = await screen.findByRole('row', { name: 'files' });
     expect(row.textContent).toContain('API_TOKEN');
     expect(row.textContent).toContain('Owners and 1 key');
@@ -111,7 +100,7 @@ describe('MCP servers page', () => {
 
   it("tries a tool with its schema's arguments and shows the result as text", async () => {
     stubGateway();
-    renderPage();
+    renderPage(<McpPage />);
     const row = await screen.findByRole('row', { name: 'files' });
     fireEvent.click(await within(row).findByRole('button', { name: 'Tools of files' }));
     const tool = await screen.findByRole('region', { name: 'Tool read' });

@@ -1,10 +1,8 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../../../../src/lib/query-client';
 import { useSessionStore } from '../../../../src/lib/session-store';
 import { SettingsPage } from '../../../../src/features/settings/components/settings-page';
+import { renderPage } from '../../../support/render-page';
 
 const SETTINGS = {
   providers: [
@@ -105,19 +103,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const renderPage = () =>
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter>
-        <SettingsPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-
 describe('Settings page', () => {
   it('shows the provider test result with the upstream error', async () => {
     stubGateway('owner');
-    renderPage();
+    renderPage(<SettingsPage />);
     const row = await screen.findByRole('row', { name: 'up' });
     expect(row.textContent).toContain('key set');
     expect(row.textContent).not.toContain('sk-');
@@ -129,7 +118,7 @@ describe('Settings page', () => {
 
   it('offers Reset only for a config route changed in the console, and sends it', async () => {
     stubGateway('owner');
-    renderPage();
+    renderPage(<SettingsPage />);
     const edited = await screen.findByRole('row', { name: 'm2' });
     expect(edited.textContent).toContain('edited here');
     expect(within(screen.getByRole('row', { name: 'm1' })).queryByRole('button', { name: 'Reset m1' })).toBeNull();
@@ -141,7 +130,7 @@ describe('Settings page', () => {
 
   it('the edit dialog sends the whole route with the changed capabilities', async () => {
     stubGateway('owner');
-    renderPage();
+    renderPage(<SettingsPage />);
     const row = await screen.findByRole('row', { name: 'm1' });
     fireEvent.click(within(row).getByRole('button', { name: 'Edit m1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit route m1' });
@@ -167,7 +156,7 @@ describe('Settings page', () => {
 
   it('an edit that leaves the API key empty does not send one, and a removed config provider offers Restore only', async () => {
     stubGateway('owner');
-    renderPage();
+    renderPage(<SettingsPage />);
     const row = await screen.findByRole('row', { name: 'up' });
     fireEvent.click(within(row).getByRole('button', { name: 'Edit up' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit provider up' });
@@ -191,7 +180,7 @@ describe('Settings page', () => {
 
   it('saves only the server settings that changed and shows where each comes from', async () => {
     stubGateway('owner');
-    renderPage();
+    renderPage(<SettingsPage />);
     const server = await screen.findByRole('region', { name: 'Server' });
     expect(within(server).getByTestId('source-request_log_bodies').textContent).toBe('set here');
     expect(within(server).getByTestId('source-cors_origins').textContent).toBe('config file');
@@ -210,7 +199,7 @@ describe('Settings page', () => {
 
   it('badges what comes from no config file as built-in, not "config file"', async () => {
     stubGateway('owner', { ...SETTINGS, server: { ...SETTINGS.server, config_path: null } });
-    renderPage();
+    renderPage(<SettingsPage />);
     const provider = await screen.findByRole('row', { name: 'up' });
     expect(provider.textContent).toContain('built-in');
     expect(screen.getByRole('row', { name: 'm1' }).textContent).toContain('built-in');
@@ -240,7 +229,7 @@ describe('Settings page', () => {
       providers: [...SETTINGS.providers, builtIn],
       routes: [...SETTINGS.routes, builtInRoute],
     });
-    renderPage();
+    renderPage(<SettingsPage />);
     const badge = (row: string) =>
       within(screen.getByRole('row', { name: row })).getAllByText(/built-in|config file|here/)[0].textContent;
     await screen.findByRole('row', { name: 'local-ocr' });
@@ -252,7 +241,7 @@ describe('Settings page', () => {
 
   it('tells a Member the page is for Owners', async () => {
     stubGateway('member');
-    renderPage();
+    renderPage(<SettingsPage />);
     await screen.findByTestId('owner-required');
   });
 });
