@@ -4,10 +4,10 @@ import type { ApiKeyRecord } from '../../store/keys-repository.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import {
   LocalSpendReservations,
-  type CommittedSpend,
   type Reservation,
   type SpendRefusal,
   type SpendReservations,
+  type SpendSoFar,
 } from '../billing/spend-reservations.js';
 import type { UsageLedger } from '../billing/usage-ledger.js';
 import type { UsageGroup, UsageTotals } from '../../store/usage-repository.js';
@@ -44,8 +44,7 @@ export class AccountService {
     private readonly ledger: UsageLedger,
     settings: AccountSettings,
     now: () => number = Date.now,
-    reservationsFor: (committed: (keyId: string) => CommittedSpend) => SpendReservations = (committed) =>
-      new LocalSpendReservations(committed),
+    reservationsFor: (spent: SpendSoFar) => SpendReservations = (spent) => new LocalSpendReservations(spent),
   ) {
     this.initial = {
       full_name: settings.fullName,
@@ -54,7 +53,12 @@ export class AccountService {
       spend_limit: null,
       created_at: now(),
     };
-    this.reservations = reservationsFor((keyId) => this.committed(keyId));
+    this.reservations = reservationsFor({
+      balance: () => this.cached.balance - this.spentSinceRead(),
+      accountLimit: () => this.cached.spend_limit,
+      accountSpent: () => this.spentAtRead + this.spentSinceRead(),
+      keySpent: (keyId) => this.ledger.spentBy(keyId),
+    });
   }
 
   announceChangesTo(listener: () => void): void {
@@ -83,17 +87,6 @@ export class AccountService {
 
   private spentSinceRead(): number {
     return this.ledger.totalDebited - this.debitedAtRead;
-  }
-
-  /** Asked on every paid request's reservation: read from the cached row, without copying it as `record` does. */
-  private committed(keyId: string): CommittedSpend {
-    const spentSinceRead = this.spentSinceRead();
-    return {
-      balance: this.cached.balance - spentSinceRead,
-      accountLimit: this.cached.spend_limit,
-      accountSpent: this.spentAtRead + spentSinceRead,
-      keySpent: this.ledger.spentBy(keyId),
-    };
   }
 
   record(): AccountRecord {

@@ -56,6 +56,19 @@ function refusalUnlessFits(limit: SpendLimit, available: number, amount: number)
   return fits(available, amount) ? undefined : { refused: limit, available: Math.max(0, available) };
 }
 
+/**
+ * Money already spent as this process knows it, read when a reservation is checked. Methods rather
+ * than a `CommittedSpend` per request: the object literal built on every reservation was
+ * deoptimised over and over by V8 once its numbers turned from small integers to fractions
+ * (docs/performance.md).
+ */
+export interface SpendSoFar {
+  balance(): number;
+  accountLimit(): number | null;
+  accountSpent(): number;
+  keySpent(keyId: string): number;
+}
+
 /** Reservations held in this process's memory: the embedded gateway's (one process owns the database). */
 export class LocalSpendReservations implements SpendReservations {
   private readonly held = new Map<string, Reservation>();
@@ -64,7 +77,7 @@ export class LocalSpendReservations implements SpendReservations {
   private reservedTotal = 0;
   private readonly reservedByKey = new Map<string, number>();
 
-  constructor(private readonly committed: (keyId: string) => CommittedSpend) {}
+  constructor(private readonly spent: SpendSoFar) {}
 
   async reserve({
     keyId,
@@ -75,15 +88,20 @@ export class LocalSpendReservations implements SpendReservations {
     keyLimit: number | null;
     amount: number;
   }): Promise<Reservation | SpendRefusal> {
-    const spent = this.committed(keyId);
+    const { spent } = this;
+    const accountLimit = spent.accountLimit();
     const refusal =
-      refusalUnlessFits('balance', spent.balance - this.reservedTotal, amount) ??
-      (spent.accountLimit === null
+      refusalUnlessFits('balance', spent.balance() - this.reservedTotal, amount) ??
+      (accountLimit === null
         ? undefined
-        : refusalUnlessFits('account_limit', spent.accountLimit - spent.accountSpent - this.reservedTotal, amount)) ??
+        : refusalUnlessFits('account_limit', accountLimit - spent.accountSpent() - this.reservedTotal, amount)) ??
       (keyLimit === null
         ? undefined
-        : refusalUnlessFits('key_limit', keyLimit - spent.keySpent - (this.reservedByKey.get(keyId) ?? 0), amount));
+        : refusalUnlessFits(
+            'key_limit',
+            keyLimit - spent.keySpent(keyId) - (this.reservedByKey.get(keyId) ?? 0),
+            amount,
+          ));
     if (refusal) return refusal;
     const reservation: Reservation = { id: `r${++this.issued}`, keyId, amount };
     this.held.set(reservation.id, reservation);

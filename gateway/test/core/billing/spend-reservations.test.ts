@@ -12,7 +12,13 @@ import { testRedisConnections } from '../../support/test-redis.js';
 
 function reservations(committed: Partial<CommittedSpend> = {}) {
   const state: CommittedSpend = { balance: 100, accountLimit: null, accountSpent: 0, keySpent: 0, ...committed };
-  return { state, service: new LocalSpendReservations(() => state) };
+  const spent = {
+    balance: () => state.balance,
+    accountLimit: () => state.accountLimit,
+    accountSpent: () => state.accountSpent,
+    keySpent: () => state.keySpent,
+  };
+  return { state, service: new LocalSpendReservations(spent) };
 }
 
 describe('LocalSpendReservations', () => {

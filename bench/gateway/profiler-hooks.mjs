@@ -1,0 +1,18 @@
+// Preloaded (`node --import`) into a gateway the benchmarks start, of any build: V8's sampling CPU
+// profiler over IPC (`'profile-start'`, then `'profile-stop'` -> the profile), so a profile covers
+// the measured load only.
+import { Session } from 'node:inspector/promises';
+
+const inspector = new Session();
+inspector.connect();
+process.on('message', async (message) => {
+  if (message === 'profile-start') {
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.setSamplingInterval', { interval: 200 });
+    await inspector.post('Profiler.start');
+    process.send?.('profiling');
+  } else if (message === 'profile-stop') {
+    const { profile } = await inspector.post('Profiler.stop');
+    process.send?.(profile);
+  }
+});
