@@ -37,13 +37,18 @@ export class TraceSpan implements StageSpan, RecordedSpan {
   private state: RecordedSpan['status'] = 'unset';
   private message: string | undefined;
   private eventList: SpanEvent[] | undefined;
+  /**
+   * Attributes set after the start, as name, value, name, value, joined into the start's object when
+   * read: a property added to each span's object went through V8's slowest stores (docs/observability.md).
+   */
+  private later: (string | SpanAttributeValue)[] | undefined;
 
   constructor(
     readonly trace: RequestTrace,
     readonly name: string,
     readonly kind: RecordedSpan['kind'],
     readonly parent: TraceSpan | undefined,
-    readonly attributes: SpanAttributes,
+    private readonly initial: SpanAttributes,
     /** When it began (`performance.now()`), if before now. */
     startedAt = performance.now(),
   ) {
@@ -91,8 +96,17 @@ export class TraceSpan implements StageSpan, RecordedSpan {
     return `00-${this.trace.traceId}-${this.span_id}-${this.trace.sampled ? '01' : '00'}`;
   }
 
+  get attributes(): SpanAttributes {
+    const later = this.later;
+    if (later) {
+      this.later = undefined;
+      for (let i = 0; i < later.length; i += 2) this.initial[later[i] as string] = later[i + 1];
+    }
+    return this.initial;
+  }
+
   set(name: string, value: SpanAttributeValue): void {
-    this.attributes[name] = value;
+    (this.later ??= []).push(name, value);
   }
 
   event(name: string, attributes?: SpanAttributes): void {
@@ -107,20 +121,22 @@ export class TraceSpan implements StageSpan, RecordedSpan {
     this.state = 'error';
     const message = error instanceof Error ? error.message : String(error);
     this.message = message.slice(0, MAX_STATUS_MESSAGE_CHARS);
-    this.attributes['error.type'] =
+    this.set(
+      'error.type',
       error instanceof GatewayError
         ? error.code
         : error instanceof ProviderError
           ? (error.code ?? error.kind)
           : error instanceof Error
             ? error.name
-            : 'error';
+            : 'error',
+    );
   }
 
   /** A failure known only by its status (a 5xx answer): no message. */
   failWithType(type: string): void {
     this.state = 'error';
-    this.attributes['error.type'] = type;
+    this.set('error.type', type);
   }
 
   end(): void {
