@@ -1,6 +1,6 @@
 // Preloaded (`node --import`) into a gateway the benchmarks start, of any build: V8's sampling CPU
 // profiler over IPC (`'profile-start'`, then `'profile-stop'` -> the profile), so a profile covers
-// the measured load only.
+// the measured load only; `'memory'` -> process.memoryUsage() (after a full GC with --expose-gc).
 import { Session } from 'node:inspector/promises';
 
 const inspector = new Session();
@@ -11,6 +11,9 @@ process.on('message', async (message) => {
     await inspector.post('Profiler.setSamplingInterval', { interval: 200 });
     await inspector.post('Profiler.start');
     process.send?.('profiling');
+  } else if (message === 'memory') {
+    if (typeof globalThis.gc === 'function') globalThis.gc();
+    process.send?.(process.memoryUsage());
   } else if (message === 'profile-stop') {
     const { profile } = await inspector.post('Profiler.stop');
     process.send?.(profile);

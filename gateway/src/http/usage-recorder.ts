@@ -207,12 +207,14 @@ export function registerUsageRecorder(app: FastifyInstance, services: UsageRecor
       entry.error_message = redactBody(failure.message, MAX_LOGGED_ERROR_MESSAGE_CHARS, secrets, isSecret);
     if (trace) {
       entry.trace_id = trace.trace_id;
-      entry.spans = trace.spans;
       if (trace.guardrail_flags) entry.guardrail_flags = trace.guardrail_flags;
     }
     // The log is the Owner's: requests without a valid key go apart and cannot evict the entries of keys.
-    if (request.apiKey) requestLog.add(entry);
-    else requestLog.addKeyless(entry);
+    if (request.apiKey) requestLog.add(entry, trace?.spans);
+    else {
+      if (trace) entry.spans = trace.spans;
+      requestLog.addKeyless(entry);
+    }
   };
 
   const record = (request: FastifyRequest, status: number): Promise<void> | undefined => {

@@ -62,24 +62,29 @@ export interface RequestLogPersistence {
 }
 
 const PRUNE_EVERY_MS = 60_000;
-/** A request at least this slow keeps its spans in the store (see `storedForm`). */
+/** A request at least this slow keeps its spans in the store (see `spansAreStored`). */
 export const STORED_SPANS_MIN_LATENCY_MS = 100;
+/** How many of the newest quick plain successes keep their spans in memory (see `add`). */
+export const QUICK_SPANS_KEPT = 100;
 
 /**
- * An entry as the store keeps it: with its spans when the request failed, was slow, or had a stage
- * that failed or an event (a retry, a fallback, a circuit refusal); a quick plain success keeps them
- * in memory only. Its few spans were most of the stored entry's bytes, and writing them for every
+ * Whether the store keeps the entry's spans: when the request failed, was slow, or had a stage that
+ * failed or an event (a retry, a fallback, a circuit refusal). A quick plain success keeps them in
+ * memory only. Its few spans were most of the stored entry's bytes, and writing them for every
  * request cost far more than the 3 % of CPU traces may add to a request (docs/observability.md).
  */
-export function storedForm(entry: RequestLogEntry): RequestLogEntry {
-  const spans = entry.spans;
-  if (
-    spans === undefined ||
+function spansAreStored(entry: RequestLogEntry, spans: NonNullable<RequestLogEntry['spans']>): boolean {
+  return (
     entry.status >= 400 ||
     entry.latency_ms >= STORED_SPANS_MIN_LATENCY_MS ||
     spans.some((span) => span.status === 'error' || span.events !== undefined)
-  )
-    return entry;
+  );
+}
+
+/** An entry as the store keeps it: with its spans only when `spansAreStored`. */
+export function storedForm(entry: RequestLogEntry): RequestLogEntry {
+  const spans = entry.spans;
+  if (spans === undefined || spansAreStored(entry, spans)) return entry;
   // A copy whose spans are left out of its JSON: spreading copies the entry's shape at once, where
   // leaving a field out with a rest pattern copies field by field.
   return { ...entry, spans: undefined };
@@ -114,6 +119,10 @@ export class RequestLog {
   private pruneTurn: (() => Promise<boolean>) | undefined;
   /** Entries other instances logged (summaries: their bodies are in the store). */
   private readonly fromPeers = new WeakSet<RequestLogEntry>();
+  /** The newest quick plain successes and their spans, which the store does not keep (see `add`). */
+  private readonly quickEntries: (RequestLogEntry | undefined)[] = new Array(QUICK_SPANS_KEPT).fill(undefined);
+  private readonly quickSpans: RequestLogEntry['spans'][] = new Array(QUICK_SPANS_KEPT).fill(undefined);
+  private nextQuick = 0;
 
   constructor(
     private readonly capacity: number,
@@ -130,9 +139,21 @@ export class RequestLog {
     if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
   }
 
-  /** Keeps `entry`, which is the log's from then on: it is stamped with the instance in place, not copied. */
-  add(entry: RequestLogEntry): void {
+  /**
+   * Keeps `entry`, which is the log's from then on: it is stamped with the instance in place, not
+   * copied. Its spans (the request's trace) come apart or on the entry.
+   */
+  add(entry: RequestLogEntry, spans = entry.spans): void {
     if (this.instanceId) entry.instance_id = this.instanceId;
+    if (spans && !spansAreStored(entry, spans)) {
+      // Spans only memory keeps are held beside the entry, for the newest QUICK_SPANS_KEPT entries only:
+      // held for the whole log they outlived the young generation, and the garbage collector's work on
+      // them cost more than the rest of the trace (docs/observability.md).
+      if (entry.spans) delete entry.spans;
+      this.quickEntries[this.nextQuick] = entry;
+      this.quickSpans[this.nextQuick] = spans;
+      this.nextQuick = (this.nextQuick + 1) % QUICK_SPANS_KEPT;
+    } else if (spans) entry.spans = spans;
     this.keep(entry);
     this.share?.(entry);
     if (this.persistence) {
@@ -258,14 +279,20 @@ export class RequestLog {
     return (await stored()) ?? entry;
   }
 
+  /** One entry, with its spans when it has them. */
   get(id: string): RequestLogEntry | undefined {
     for (let i = this.oldest; i < this.entries.length; i++) {
-      if (this.entries[i].id === id) return this.entries[i];
+      if (this.entries[i].id === id) return this.withQuickSpans(this.entries[i]);
     }
     for (let k = Math.max(0, this.keyless.length - KEYLESS_ENTRIES); k < this.keyless.length; k++) {
       if (this.keyless[k].id === id) return this.keyless[k];
     }
     return undefined;
+  }
+
+  private withQuickSpans(entry: RequestLogEntry): RequestLogEntry {
+    const quick = this.quickEntries.indexOf(entry);
+    return quick < 0 ? entry : { ...entry, spans: this.quickSpans[quick] };
   }
 
   /** The index of the oldest entry kept: the array holds up to twice the capacity between trims. */
