@@ -77,8 +77,9 @@ export function RequestWaterfall({ spans }: Props) {
   if (!spans || spans.length === 0)
     return (
       <p className="muted small" data-testid="waterfall-empty">
-        No timeline for this request: it was logged before the gateway kept each request&apos;s spans, or by an instance
-        that does not.
+        No timeline for this request. A quick successful request keeps its spans while it is among the newest 100 of its
+        instance (failed and slow requests keep theirs), and an entry logged before the gateway kept each request&apos;s
+        spans has none.
       </p>
     );
   const { rows, totalMs, tokenMarks } = waterfallLayout(spans);
