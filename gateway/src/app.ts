@@ -16,19 +16,14 @@ import { registerCompression } from './http/compression.js';
 import { registerRequestBody } from './http/request-body.js';
 import { registerCors } from './http/cors.js';
 import { registerErrorHandler } from './http/error-handler.js';
-import { registerHostGuard } from './http/host-guard.js';
 import { registerMetricsHooks } from './http/metrics-hooks.js';
 import { registerRequestContext, requestIdOf } from './http/request-context.js';
 import { registerRequestTracing } from './http/request-tracing.js';
 import { registerUsageRecorder } from './http/usage-recorder.js';
 import { registerSpendReservation } from './http/spend-reservation.js';
 import { validationController } from './http/validation.js';
-import {
-  answerUnservedRequests,
-  clientErrorHandler,
-  frameworkErrorHandler,
-  registerRequestFraming,
-} from './http/framework-errors.js';
+import { answerUnservedRequests, clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
+import { registerRequestFraming } from './http/request-framing.js';
 import './http/fastify-augment.js';
 import { IdGenerator } from './core/ids/id-generator.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -123,9 +118,8 @@ async function registerHooks(app: FastifyInstance, options: GatewayOptions, gate
   const { useCases, billing } = gateway;
   registerRequestContext(app);
   registerRequestTracing(app, gateway.tracing);
-  registerRequestFraming(app);
+  registerRequestFraming(app, options.host, useCases.settings.allowedHosts);
   registerErrorHandler(app, gateway.outages);
-  registerHostGuard(app, options.host, useCases.settings.allowedHosts);
   await registerCors(app, useCases.settings.corsOrigins);
   registerAuthentication(app, {
     keys: useCases.keys,
