@@ -22,10 +22,11 @@ type Feature = (typeof FEATURES)[number];
 
 /** Where each feature is registered in the build, and what replaces that line when it is left out. */
 const EDITS: Record<Feature, { file: string; find: string; replace: string }> = {
+  // The framing checks stay; the loopback Host guard goes.
   host: {
-    file: 'app.js',
-    find: '    registerHostGuard(app,',
-    replace: "    if (!LEFT_OUT.has('host')) registerHostGuard(app,",
+    file: 'http/request-framing.js',
+    find: '    const guarded = isLoopbackAddress(boundHost);',
+    replace: "    const guarded = !LEFT_OUT.has('host') && isLoopbackAddress(boundHost);",
   },
   cors: {
     file: 'app.js',

@@ -13,23 +13,17 @@ import { generatedInstanceId } from './core/status/gateway-status.js';
 import { registerAuthentication } from './http/authentication.js';
 import { registerBatchLineAborts } from './http/batch-line-aborts.js';
 import { registerCompression } from './http/compression.js';
-import { registerRequestDecompression } from './http/request-decompression.js';
-import { registerBodyIdleTimeout } from './http/stalled-bodies.js';
+import { registerRequestBody } from './http/request-body.js';
 import { registerCors } from './http/cors.js';
 import { registerErrorHandler } from './http/error-handler.js';
-import { registerHostGuard } from './http/host-guard.js';
 import { registerMetricsHooks } from './http/metrics-hooks.js';
-import { clientRequestId, newRequestId, registerRequestContext } from './http/request-context.js';
+import { registerRequestContext, requestIdOf } from './http/request-context.js';
 import { registerRequestTracing } from './http/request-tracing.js';
 import { registerUsageRecorder } from './http/usage-recorder.js';
 import { registerSpendReservation } from './http/spend-reservation.js';
 import { validationController } from './http/validation.js';
-import {
-  answerUnservedRequests,
-  clientErrorHandler,
-  frameworkErrorHandler,
-  registerRequestFraming,
-} from './http/framework-errors.js';
+import { answerUnservedRequests, clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
+import { registerRequestFraming } from './http/request-framing.js';
 import './http/fastify-augment.js';
 import { IdGenerator } from './core/ids/id-generator.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -43,8 +37,6 @@ export interface Gateway {
   app: FastifyInstance;
   control: GatewayControl;
 }
-
-const NOT_SPACE = /\S/;
 
 /**
  * The gateway as a Fastify instance, never listening: cli.ts and the Electron main call listen.
@@ -65,7 +57,7 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
           },
     bodyLimit: options.server.bodyLimitBytes,
     requestIdHeader: false,
-    genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? newRequestId(ids),
+    genReqId: requestIdOf(ids),
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
@@ -83,18 +75,6 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
     schemaController: validationController(),
   }).withTypeProvider<TypeBoxTypeProvider>();
   answerUnservedRequests(app.server);
-
-  // Every body is JSON or multipart; anything else is answered with 415. An empty JSON body (SDKs
-  // send one with POST .../cancel and .../archive) counts as no body.
-  app.removeContentTypeParser(['text/plain', 'application/json']);
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.decorateRequest('jsonText', null);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    // A test for a non-space character stops at the first one; trim() copied every body.
-    if (typeof body !== 'string' || !NOT_SPACE.test(body)) return done(null, undefined);
-    request.jsonText = body;
-    return parseJson(request, body, done);
-  });
 
   const gateway = await composeGateway(
     options,
@@ -136,13 +116,11 @@ export async function buildGateway(options: GatewayOptions, extras: BuildExtras 
 /** The cross-cutting plugins every route passes through, in the order ARCHITECTURE.md describes. */
 async function registerHooks(app: FastifyInstance, options: GatewayOptions, gateway: ComposedGateway): Promise<void> {
   const { useCases, billing } = gateway;
-  const live = () => useCases.settings.live();
   registerRequestContext(app);
   registerRequestTracing(app, gateway.tracing);
-  registerRequestFraming(app);
+  registerRequestFraming(app, options.host, useCases.settings.allowedHosts);
   registerErrorHandler(app, gateway.outages);
-  registerHostGuard(app, options.host, () => live().allowedHosts);
-  await registerCors(app, () => live().corsOrigins);
+  await registerCors(app, useCases.settings.corsOrigins);
   registerAuthentication(app, {
     keys: useCases.keys,
     rateLimiter: gateway.rateLimiter,
@@ -154,13 +132,15 @@ async function registerHooks(app: FastifyInstance, options: GatewayOptions, gate
     requestLog: useCases.requestLog,
     settings: useCases.settings,
     startSecrets: [options.adminKey, ...options.providers.map((provider) => provider.api_key)],
-    keepBodies: () => live().requestLogBodies,
+    keepBodies: useCases.settings.requestLogBodies,
   });
   registerMetricsHooks(app, useCases.metrics, useCases.models);
   registerSpendReservation(app, billing);
   registerBatchLineAborts(app, gateway.batchLines);
   await registerCompression(app, options.server.compressionThresholdBytes);
-  registerBodyIdleTimeout(app, options.server.bodyIdleTimeoutMs);
-  registerRequestDecompression(app, options.server.inflatedBodyLimitBytes);
+  registerRequestBody(app, {
+    inflatedLimitBytes: options.server.inflatedBodyLimitBytes,
+    idleMs: options.server.bodyIdleTimeoutMs,
+  });
   await registerOpenApi(app, options.version);
 }

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 export async function registerCompression(app: FastifyInstance, thresholdBytes: number): Promise<void> {
   await app.register(compress, {
     global: true,
-    // Request bodies are inflated by request-decompression.ts, which caps what they inflate to.
+    // Request bodies are inflated by request-body.ts, which caps what they inflate to.
     globalDecompression: false,
     threshold: thresholdBytes,
     encodings: ['gzip'],

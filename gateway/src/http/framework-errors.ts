@@ -1,6 +1,6 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../core/errors/gateway-error.js';
 import { finishCommonHeaders, newRequestId, SECURITY_HEADERS, startCommonHeaders } from './request-context.js';
 
@@ -117,7 +117,7 @@ function rawError(error: GatewayError): { headers: Record<string, string>; body:
  * What Node's HTTP server answers itself, before Fastify sees a request, answered in the error shape
  * instead: an `Expect` other than 100-continue (Node: a bare 417) and CONNECT (Node: the socket
  * destroyed without a word). A missing or repeated Host and an HTTP version other than 1.x are
- * refused by `registerRequestFraming`.
+ * refused by `registerRequestFraming` (request-framing.ts).
  */
 export function answerUnservedRequests(server: Server): void {
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
@@ -142,37 +142,4 @@ export function answerUnservedRequests(server: Server): void {
       ),
     );
   });
-}
-
-/** HTTP/1.1 names exactly one Host (RFC 9112, section 3.2); the HTTP/1 parser also lets `HTTP/2.0` through. */
-function framingProblem(request: IncomingMessage): GatewayError | undefined {
-  const version = request.httpVersion;
-  if (version !== '1.1' && version !== '1.0') {
-    return new GatewayError(
-      505,
-      'http_version_not_supported',
-      `HTTP/${version.slice(0, 10)} is not supported; the gateway speaks HTTP/1.1 (and 1.0).`,
-    );
-  }
-  const raw = request.rawHeaders;
-  let hosts = 0;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') hosts++;
-  if (hosts > 1)
-    return new GatewayError(400, 'malformed_request', 'The request names more than one Host header; send exactly one.');
-  if (hosts === 0 && version === '1.1')
-    return new GatewayError(
-      400,
-      'malformed_request',
-      'An HTTP/1.1 request needs a Host header; send one (HTTP clients add it themselves).',
-    );
-  return undefined;
-}
-
-/**
- * Refuses a request whose framing Node accepts but HTTP does not (no Host, two Hosts, a version
- * other than 1.x) in the error shape with the common headers. Node's own check of the Host
- * (`requireHostHeader`) answers a bare 400, so it is turned off in app.ts in favour of this one.
- */
-export function registerRequestFraming(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, _reply, done) => done(framingProblem(request.raw)));
 }

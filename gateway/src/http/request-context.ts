@@ -20,6 +20,11 @@ export function newRequestId(ids?: IdGenerator): string {
   return ids ? ids.orderedId('req_') : newOrderedId('req_');
 }
 
+/** Fastify's `genReqId`: the client's X-Request-ID when it is a printable token, else a new id. */
+export function requestIdOf(ids: IdGenerator): (request: FastifyRequest['raw']) => string {
+  return (request) => clientRequestId(request.headers['x-request-id']) ?? newRequestId(ids);
+}
+
 /** Headers every response carries, errors included (SPEC.md section 4, common response behaviour). */
 export function registerRequestContext(app: FastifyInstance): void {
   app.decorateRequest('startedAt', 0n);

@@ -9,7 +9,7 @@ import type {
 } from '../wire/mistral-ocr-response-schema.js';
 import type { PageRegion } from './page-regions.js';
 import { htmlTable, markdownTable, wireTableCells } from './table-markup.js';
-import { languageApart } from './block-languages.js';
+import { languageApart } from './identify-language.js';
 import { joinWords } from './join-words.js';
 import { pageLanguageFields } from './page-language-fields.js';
 

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { BATCH_LINE_HEADER } from '../../core/batch/in-process-batch-executor.js';
 
 /**
  * Aborts when the client goes away before the response is complete, so the backend stops working for
@@ -10,6 +11,8 @@ export function clientAbortSignal(reply: FastifyReply): AbortSignal {
     if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
   };
   reply.raw.once('close', gone);
-  reply.request.batchLineAbort?.addEventListener('abort', gone, { once: true });
+  // Only a batch line's request carries the header; any other has no line to look up.
+  if (reply.request.headers[BATCH_LINE_HEADER] !== undefined)
+    reply.request.batchLineAbort?.addEventListener('abort', gone, { once: true });
   return controller.signal;
 }

@@ -6,7 +6,7 @@ import type { BatchExecutor } from './batch-executor.js';
  * cannot abort a request whose body was read, so the route looks its line's signal up by this id.
  * An id from outside matches nothing.
  */
-const LINE_HEADER = 'x-switchyard-batch-line';
+export const BATCH_LINE_HEADER = 'x-switchyard-batch-line';
 
 /** A request handed to the gateway's own routes without a socket (app.ts passes Fastify's `inject`). */
 export interface InProcessRequest {
@@ -44,9 +44,7 @@ export function inProcessBatchExecutor(
   const lineAborts = new Map<string, AbortSignal>();
   return {
     lineSignal() {
-      // Asked by every request that can be cancelled; without a line in flight there is nothing to look up.
-      if (lineAborts.size === 0) return undefined;
-      const id = this.headers[LINE_HEADER];
+      const id = this.headers[BATCH_LINE_HEADER];
       return typeof id === 'string' ? lineAborts.get(id) : undefined;
     },
     async run(endpoint, body, token, signal) {
@@ -57,7 +55,7 @@ export function inProcessBatchExecutor(
         method: 'POST',
         url: endpoint,
         signal,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', [LINE_HEADER]: line },
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', [BATCH_LINE_HEADER]: line },
         payload: JSON.stringify(body),
       }).finally(() => lineAborts.delete(line));
       let parsed: unknown;

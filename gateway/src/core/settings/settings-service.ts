@@ -120,6 +120,12 @@ export class SettingsService {
 
   /** How many days the request log keeps entries (live: the console may change it). */
   readonly requestLogRetentionDays = (): number => this.liveServer.requestLogRetentionDays;
+  /** The origins CORS allows, read by the CORS hook on every request (live). */
+  readonly corsOrigins = (): string[] => this.liveServer.corsOrigins;
+  /** The Host names a loopback gateway answers besides loopback ones, read by the host guard on every request (live). */
+  readonly allowedHosts = (): string[] => this.liveServer.allowedHosts;
+  /** Whether the request log keeps bodies, read by the usage recorder on every request (live). */
+  readonly requestLogBodies = (): boolean => this.liveServer.requestLogBodies;
 
   server(): ServerSetting {
     const { options } = this.deps;

@@ -10,7 +10,7 @@ import { blocksToOriginal, identityTransform, type PageTransform } from './prepr
 import { inThreadPixels, type PagePixels } from './survey-page.js';
 import { cropRows, recognizeInBands, spareWorkers } from './recognize-in-bands.js';
 import { choosePageLanguage } from './page-language.js';
-import { markBlockLanguages } from '../../ocr-layout/block-languages.js';
+import { markBlockLanguages } from '../../ocr-layout/identify-language.js';
 import type { PageLanguage } from '../contracts/ocr.js';
 import { scriptOf } from './script-languages.js';
 
