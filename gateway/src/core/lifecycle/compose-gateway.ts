@@ -441,7 +441,15 @@ export async function composeGateway(
     keys,
     accounts,
     requestLog,
-    replay: new ReplayService({ requestLog, keys, send: host.send }),
+    replay: new ReplayService({
+      requestLog,
+      // The console call took the key's rate-limit slot: the request it sends again does not take another.
+      keys: {
+        issueInternalToken: (keyId) => keys.issueInternalToken(keyId, { admitted: true }),
+        revokeInternalToken: (token) => keys.revokeInternalToken(token),
+      },
+      send: host.send,
+    }),
     settings,
     chat,
     responses: new ResponsesService(models, chat, runner, new ResponsesRepository(db), options.server.clientSchemas, {
