@@ -41,7 +41,8 @@ function replaceMatches(text: string, matches: readonly TextMatch[]): string {
  * rules block (400 naming the rule), redact or flag; moderation rules ask a moderation route and
  * block or flag. Every match is recorded on the request's trace (an event on the span running,
  * and the request log entry's `guardrail_flags`). Every path that reaches a model calls it:
- * the chat service (chat, Responses, conversations, agents, batches' lines), completions, FIM, embeddings and image generation.
+ * the chat service (chat, Responses, conversations, agents, batches' lines), completions, FIM, embeddings,
+ * image generation, transcription prompts, and the request's own moderations and classifications.
  */
 export class GuardrailService {
   constructor(
@@ -49,9 +50,17 @@ export class GuardrailService {
     private readonly tracing?: GatewayTracing,
   ) {}
 
-  /** The route's guardrails and those of the request's key (first), together; undefined when there are none. */
-  for(route: ModelRoute, meter: UsageMeter): RequestGuardrails | undefined {
-    const checks = combined(route.guardrails, meter.keyGuardrails);
+  /**
+   * The route's guardrails and those of the request's key (first), together; undefined when there are none.
+   * `moderationRules: false` leaves out the moderation rules (a moderation request is itself the judgement).
+   */
+  for(
+    route: ModelRoute,
+    meter: UsageMeter,
+    { moderationRules = true }: { moderationRules?: boolean } = {},
+  ): RequestGuardrails | undefined {
+    const all = combined(route.guardrails, meter.keyGuardrails);
+    const checks = all && !moderationRules ? withoutModeration(all) : all;
     if (!checks) return undefined;
     return {
       messages: (messages, signal) => this.checkMessages(checks, messages, meter, signal),
@@ -229,6 +238,13 @@ function combined(
     moderation: [...a.moderation, ...b.moderation],
   });
   return { input: both(key.input, route.input), output: both(key.output, route.output) };
+}
+
+function withoutModeration(checks: CompiledGuardrails): CompiledGuardrails {
+  return {
+    input: { text: checks.input.text, moderation: [] },
+    output: { text: checks.output.text, moderation: [] },
+  };
 }
 
 function blocked(rule: string, stage: GuardStage, what: string): GatewayError {
