@@ -2,7 +2,7 @@ import { DEFAULT_MODERATION_MODEL } from '../../wire/default-models.js';
 import type { ClassificationResult } from '../../providers/contracts/classification.js';
 import type { CategoryNames, ClassifierInput, ModerationResult } from '../../providers/contracts/moderation.js';
 import type { UsageMeter } from '../billing/billing-service.js';
-import type { RequestGuardrails } from '../guardrails/guardrail-service.js';
+import type { RequestGuardrails } from '../guardrails/request-guardrails.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 

@@ -9,7 +9,8 @@ import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner, StickyKey } from '../routing/route-runner.js';
-import type { GuardrailService, RequestGuardrails } from '../guardrails/guardrail-service.js';
+import type { GuardrailService } from '../guardrails/guardrail-service.js';
+import type { RequestGuardrails } from '../guardrails/request-guardrails.js';
 import { guardCompletionStream } from '../guardrails/guarded-streams.js';
 
 /** A streamed completion's events with choice indexes over all prompts; the total usage comes last. */

@@ -8,7 +8,8 @@ import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import { providerFor, type ProviderOf, type RouteRunner } from '../routing/route-runner.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
-import type { GuardrailService, RequestGuardrails } from '../guardrails/guardrail-service.js';
+import type { GuardrailService } from '../guardrails/guardrail-service.js';
+import type { RequestGuardrails } from '../guardrails/request-guardrails.js';
 import { guardCompletionStream } from '../guardrails/guarded-streams.js';
 
 export interface FimRequest {

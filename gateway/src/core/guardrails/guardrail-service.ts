@@ -1,5 +1,4 @@
 import type { ChatResult } from '../../providers/contracts/chat.js';
-import type { ChatMessage } from '../../wire/chat-message-schemas.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import type { ClassifierService } from '../classifiers/classifier-service.js';
 import { GatewayError } from '../errors/gateway-error.js';
@@ -7,21 +6,10 @@ import type { ModelRoute } from '../routing/model-registry.js';
 import type { GatewayTracing } from '../tracing/gateway-tracing.js';
 import type { CompiledGuardrails, ModerationRule, StageRules, TextRule } from './compile-guardrails.js';
 import type { TextMatch } from './find-pii.js';
+import type { TextVisit } from './schema-texts.js';
 import { TextStreamGuard } from './text-stream-guard.js';
-
-export type GuardStage = 'input' | 'output';
-
-/** The checks one request runs (its route's and its key's), bound to its bill. */
-export interface RequestGuardrails {
-  /** The messages as the model may see them (redacted), or a 400 when a rule blocks them. */
-  messages(messages: ChatMessage[], signal: AbortSignal): Promise<ChatMessage[]>;
-  /** A whole chat answer with its text (and tool calls' arguments) checked by the output rules. */
-  answer(answer: ChatResult, signal: AbortSignal): Promise<ChatResult>;
-  /** Texts checked by the rules of `stage`: redacted where a rule says so, or a 400 when one blocks. */
-  texts(stage: GuardStage, texts: string[], signal: AbortSignal): Promise<string[]>;
-  /** The output rules over a stream's text, choice by choice; undefined when there are none. */
-  outputStream(signal: AbortSignal): TextStreamGuard | undefined;
-}
+import { mapMessageTexts, mapTurnTexts } from './turn-texts.js';
+import type { GuardStage, RequestGuardrails } from './request-guardrails.js';
 
 const STAGE_WORDS: Record<GuardStage, string> = { input: 'request', output: 'answer' };
 
@@ -63,39 +51,31 @@ export class GuardrailService {
     const checks = all && !moderationRules ? withoutModeration(all) : all;
     if (!checks) return undefined;
     return {
-      messages: (messages, signal) => this.checkMessages(checks, messages, meter, signal),
+      messages: (messages, signal) =>
+        this.rewritten((visit) => mapMessageTexts(messages, visit), checks, meter, signal),
+      turn: (turn, signal) => this.rewritten((visit) => mapTurnTexts(turn, visit), checks, meter, signal),
       answer: (answer, signal) => this.checkAnswer(checks, answer, meter, signal),
       texts: (stage, texts, signal) => this.checkTexts(checks, stage, texts, meter, signal),
       outputStream: (signal) => this.outputStream(checks, meter, signal),
     };
   }
 
-  private async checkMessages(
+  /** What `walk` rebuilds, its texts as the input rules leave them: walked once to gather them, once to put them back. */
+  private async rewritten<R>(
+    walk: (visit: TextVisit) => R,
     checks: CompiledGuardrails,
-    messages: ChatMessage[],
     meter: UsageMeter,
     signal: AbortSignal,
-  ): Promise<ChatMessage[]> {
-    const texts: string[] = [];
-    for (const message of messages) {
-      if (typeof message.content === 'string') texts.push(message.content);
-      else for (const part of message.content ?? []) if (part.type === 'text') texts.push(part.text);
-      for (const call of message.tool_calls ?? []) texts.push(call.function.arguments);
-    }
-    const checked = await this.checkTexts(checks, 'input', texts, meter, signal);
-    let next = 0;
-    const take = () => checked[next++];
-    return messages.map((message) => {
-      const content =
-        typeof message.content === 'string'
-          ? take()
-          : (message.content?.map((part) => (part.type === 'text' ? { ...part, text: take() } : part)) ?? null);
-      const toolCalls = message.tool_calls?.map((call) => ({
-        ...call,
-        function: { ...call.function, arguments: take() },
-      }));
-      return { ...message, content, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
+  ): Promise<R> {
+    const prose: string[] = [];
+    const fixed: string[] = [];
+    walk((text, kind) => {
+      (kind === 'prose' ? prose : fixed).push(text);
+      return text;
     });
+    const checked = await this.checkTexts(checks, 'input', prose, meter, signal, fixed);
+    let next = 0;
+    return walk((text, kind) => (kind === 'prose' ? checked[next++]! : text));
   }
 
   private async checkAnswer(
@@ -130,17 +110,22 @@ export class GuardrailService {
     return { ...answer, choices };
   }
 
+  /** `texts` as the rules of `stage` leave them; `fixed` texts are checked too but never changed (a redact rule blocks them). */
   private async checkTexts(
     checks: CompiledGuardrails,
     stage: GuardStage,
     texts: string[],
     meter: UsageMeter,
     signal: AbortSignal,
+    fixed: string[] = [],
   ): Promise<string[]> {
     const rules = checks[stage];
     if (rules.text.length === 0 && rules.moderation.length === 0) return texts;
     const checked = texts.map((text) => this.applyTextRules(rules.text, stage, text, text.length).text);
-    await this.moderate(rules.moderation, stage, checked, meter, signal);
+    for (const text of fixed) this.applyTextRules(rules.text, stage, text, text.length, true);
+    // The fixed texts (names, enum values) are judged together: one entry, not one per word.
+    const judged = fixed.length > 0 ? [...checked, fixed.join('\n')] : checked;
+    await this.moderate(rules.moderation, stage, judged, meter, signal);
     return checked;
   }
 
@@ -162,8 +147,9 @@ export class GuardrailService {
   /**
    * The text rules over `text`, of which the part before `cut` is released: matches there are
    * redacted; `cut` moves back before a match it would split. A block throws; a flag is recorded.
+   * `fixed`: the text cannot be changed, so a redact rule that matches blocks.
    */
-  private applyTextRules(rules: readonly TextRule[], stage: GuardStage, text: string, cut: number) {
+  private applyTextRules(rules: readonly TextRule[], stage: GuardStage, text: string, cut: number, fixed = false) {
     const found = rules.map((rule) => ({ rule, matches: rule.find(text) }));
     // Back before every match the cut would split, whichever rule found it (moving back may split another).
     let end = cut;
@@ -181,9 +167,17 @@ export class GuardrailService {
       const released = matches.filter((match) => match.end <= end);
       if (released.length === 0) continue;
       const kinds = [...new Set(released.map((match) => match.kind))];
+      const what = rule.name === kinds[0] ? 'text its patterns deny' : kinds.join(', ');
+      if (fixed && rule.action === 'redact') {
+        this.record(rule.name, 'block', stage, kinds);
+        throw blocked(
+          rule.name,
+          stage,
+          `${what} in a tool's or schema's name, value or pattern, where it is not redacted`,
+        );
+      }
       this.record(rule.name, rule.action, stage, kinds);
-      if (rule.action === 'block')
-        throw blocked(rule.name, stage, rule.name === kinds[0] ? 'text its patterns deny' : kinds.join(', '));
+      if (rule.action === 'block') throw blocked(rule.name, stage, what);
       if (rule.action === 'redact') redacted.push(...released);
     }
     redacted.sort((a, b) => a.start - b.start || b.end - a.end);
