@@ -135,14 +135,14 @@ export class CompletionService {
   }
 }
 
-/** The prompts (and an insert's suffix) as the route's input guardrails leave them. */
+/** The prompts (and an insert's suffix) as the route's input guardrails leave them; the stop sequences checked too. */
 async function checkedPrompts(
   guard: RequestGuardrails,
   prompts: string[],
   sampling: Sampling,
   signal: AbortSignal,
 ): Promise<{ prompts: string[]; sampling: Sampling }> {
-  const texts = await guard.texts('input', [...prompts, sampling.suffix ?? ''], signal);
+  const texts = await guard.texts('input', [...prompts, sampling.suffix ?? ''], signal, sampling.stop);
   const suffix = texts.pop();
   return { prompts: texts, sampling: sampling.suffix === undefined ? sampling : { ...sampling, suffix } };
 }

@@ -121,8 +121,8 @@ export class FimService {
   }
 }
 
-/** The prompt and suffix as the request's input guardrails leave them. */
+/** The prompt and suffix as the request's input guardrails leave them; the stop sequences checked too. */
 async function checked(guard: RequestGuardrails, request: FimRequest, signal: AbortSignal): Promise<FimRequest> {
-  const [prompt, suffix] = await guard.texts('input', [request.prompt, request.suffix ?? ''], signal);
+  const [prompt, suffix] = await guard.texts('input', [request.prompt, request.suffix ?? ''], signal, request.stop);
   return { ...request, prompt, ...(request.suffix !== undefined ? { suffix } : {}) };
 }

@@ -55,7 +55,7 @@ export class GuardrailService {
         this.rewritten((visit) => mapMessageTexts(messages, visit), checks, meter, signal),
       turn: (turn, signal) => this.rewritten((visit) => mapTurnTexts(turn, visit), checks, meter, signal),
       answer: (answer, signal) => this.checkAnswer(checks, answer, meter, signal),
-      texts: (stage, texts, signal) => this.checkTexts(checks, stage, texts, meter, signal),
+      texts: (stage, texts, signal, fixed) => this.checkTexts(checks, stage, texts, meter, signal, fixed),
       outputStream: (signal) => this.outputStream(checks, meter, signal),
     };
   }
@@ -173,7 +173,7 @@ export class GuardrailService {
         throw blocked(
           rule.name,
           stage,
-          `${what} in a tool's or schema's name, value or pattern, where it is not redacted`,
+          `${what} where it is not redacted (a tool's or schema's name, value or pattern, or a stop sequence)`,
         );
       }
       this.record(rule.name, rule.action, stage, kinds);

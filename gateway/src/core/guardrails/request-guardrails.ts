@@ -12,14 +12,17 @@ export interface RequestGuardrails {
   /**
    * A chat turn's messages, tools and response format as the model may see them, or a 400: the
    * messages and the tools' and schemas' descriptions are redacted where a rule says so; a match in
-   * their other text (a name, an enum value, a pattern) is refused even by a redact rule, since
-   * changing it would change what the answer must look like.
+   * their other text (a name, an enum value, a pattern) or in a stop sequence is refused even by a
+   * redact rule, since changing it would change what the answer must look like.
    */
   turn<T extends GuardedTurn>(turn: T, signal: AbortSignal): Promise<T>;
   /** A whole chat answer with its text (and tool calls' arguments) checked by the output rules. */
   answer(answer: ChatResult, signal: AbortSignal): Promise<ChatResult>;
-  /** Texts checked by the rules of `stage`: redacted where a rule says so, or a 400 when one blocks. */
-  texts(stage: GuardStage, texts: string[], signal: AbortSignal): Promise<string[]>;
+  /**
+   * Texts checked by the rules of `stage`: redacted where a rule says so, or a 400 when one blocks.
+   * `fixed` texts (stop sequences) are checked too but never rewritten: a redact rule blocks them.
+   */
+  texts(stage: GuardStage, texts: string[], signal: AbortSignal, fixed?: string[]): Promise<string[]>;
   /** The output rules over a stream's text, choice by choice; undefined when there are none. */
   outputStream(signal: AbortSignal): TextStreamGuard | undefined;
 }

@@ -4,8 +4,8 @@ import type { ResponseFormat } from '../../wire/response-format-schema.js';
 import type { ToolDefinition } from '../../wire/tool-schemas.js';
 import { mapSchemaTexts, type TextVisit } from './schema-texts.js';
 
-/** What a chat turn sends the model as text: its messages, its tools' definitions and its response format. */
-export type GuardedTurn = Pick<ChatRequest, 'messages' | 'tools' | 'response_format'>;
+/** What a chat turn sends the model as text: its messages, its tools' definitions, its response format and stop sequences. */
+export type GuardedTurn = Pick<ChatRequest, 'messages' | 'tools' | 'response_format' | 'stop'>;
 
 /** The messages rebuilt with each text (a message's text, a tool call's arguments) as `visit` returns it. */
 export function mapMessageTexts(messages: ChatMessage[], visit: TextVisit): ChatMessage[] {
@@ -53,9 +53,10 @@ function formatTexts(format: ResponseFormat, visit: TextVisit): ResponseFormat {
 
 /**
  * The turn rebuilt with each text it sends as `visit` returns it: the messages' and the descriptions
- * as prose; tools' and schemas' names, values and patterns as fixed text.
+ * as prose; tools' and schemas' names, values and patterns, and stop sequences, as fixed text.
  */
 export function mapTurnTexts<T extends GuardedTurn>(turn: T, visit: TextVisit): T {
+  for (const stop of turn.stop ?? []) visit(stop, 'fixed');
   return {
     ...turn,
     messages: mapMessageTexts(turn.messages, visit),

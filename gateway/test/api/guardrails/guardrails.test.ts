@@ -202,6 +202,10 @@ describe('guardrails on a route', () => {
     await refused({
       response_format: format({ type: 'string', enum: ['jane.doe@example.com', 'other'] }),
     }).toMatchObject({ status: 400, message: expect.stringMatching(/"personal-data".*not redacted/) });
+    await refused({ stop: ['END', SECRET] }).toMatchObject({
+      status: 400,
+      message: expect.stringContaining('"no-secrets"'),
+    });
     // History: an earlier tool call's arguments and a tool's result are input like any message.
     await refused({
       messages: [
@@ -295,10 +299,13 @@ describe('guardrails on a route', () => {
     expect(lastSent()).toContain('[REDACTED:email]');
   });
 
-  it('completions and FIM: prompts and suffixes are checked, answers too', async () => {
+  it('completions and FIM: prompts, suffixes and stop sequences are checked, answers too', async () => {
     await expectBlocked(await post('/v1/completions', { model: 'guarded', prompt: `key ${SECRET}` }), 'no-secrets');
     expect((await post('/v1/completions', { model: 'guarded', prompt: 'to jane.doe@example.com' })).status).toBe(200);
     expect(lastSent()).toContain('[REDACTED:email]');
+    // A stop sequence is sent as it is: a redact rule that matches it refuses the request instead.
+    const stop = await post('/v1/completions', { model: 'guarded', prompt: 'hi', stop: ['jane.doe@example.com'] });
+    await expectBlocked(stop, 'personal-data');
     await expectBlocked(
       await post('/v1/fim/completions', { model: 'guarded-fim', prompt: 'def f():', suffix: `# ${SECRET}` }),
       'no-secrets',
