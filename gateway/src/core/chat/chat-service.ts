@@ -112,15 +112,19 @@ export class ChatService {
     return routes.find((route) => route.id === DEFAULT_CHAT_MODEL) ?? routes[0];
   }
 
-  /** A whole turn at temperature 0 for another feature, its estimate held beside the request's; its usage adds to the bill. */
+  /**
+   * A whole turn at temperature 0 for another feature, its estimate held beside the request's; its
+   * usage adds to the bill. `named`: the route the client named (OCR, documents, vision), whose
+   * guardrails run on this turn beside `route`'s and the key's.
+   */
   async ask(
     route: ModelRoute,
     messages: ChatMessage[],
-    options: { responseFormat?: ResponseFormat; maxTokens?: number },
+    options: { responseFormat?: ResponseFormat; maxTokens?: number; named?: ModelRoute },
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<ChatAnswer> {
-    const guard = this.guardrailsOf(route, meter);
+    const guard = this.guardrailsOf(route, meter, options.named);
     const asked: ChatTurn = {
       messages,
       temperature: 0,
@@ -194,9 +198,11 @@ export class ChatService {
     return cached ? cached.keep(outcome, meter) : outcome;
   }
 
-  /** The request's guardrails (its route's and its key's), when it has any. */
-  private guardrailsOf(route: ModelRoute, meter: UsageMeter): RequestGuardrails | undefined {
-    return route.guardrails || meter.keyGuardrails ? this.guardrails?.for(route, meter) : undefined;
+  /** The request's guardrails (its route's, the named route's and its key's), when it has any. */
+  private guardrailsOf(route: ModelRoute, meter: UsageMeter, named?: ModelRoute): RequestGuardrails | undefined {
+    return route.guardrails || named?.guardrails || meter.keyGuardrails
+      ? this.guardrails?.for(route, meter, { named })
+      : undefined;
   }
 
   private whole(

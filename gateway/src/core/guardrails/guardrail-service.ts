@@ -40,14 +40,17 @@ export class GuardrailService {
 
   /**
    * The route's guardrails and those of the request's key (first), together; undefined when there are none.
-   * `moderationRules: false` leaves out the moderation rules (a moderation request is itself the judgement).
+   * `named`: the route the client named when `route` answers for it (a helper chat turn of an OCR,
+   * documents or vision request): its rules run too, after the key's. `moderationRules: false` leaves
+   * out the moderation rules (a moderation request is itself the judgement).
    */
   for(
     route: ModelRoute,
     meter: UsageMeter,
-    { moderationRules = true }: { moderationRules?: boolean } = {},
+    { moderationRules = true, named }: { moderationRules?: boolean; named?: ModelRoute } = {},
   ): RequestGuardrails | undefined {
-    const all = combined(route.guardrails, meter.keyGuardrails);
+    const routes = named && named !== route ? combined(route.guardrails, named.guardrails) : route.guardrails;
+    const all = combined(routes, meter.keyGuardrails);
     const checks = all && !moderationRules ? withoutModeration(all) : all;
     if (!checks) return undefined;
     return {
@@ -222,16 +225,17 @@ export class GuardrailService {
   }
 }
 
+/** `later`'s rules after `first`'s. */
 function combined(
-  route: CompiledGuardrails | undefined,
-  key: CompiledGuardrails | undefined,
+  later: CompiledGuardrails | undefined,
+  first: CompiledGuardrails | undefined,
 ): CompiledGuardrails | undefined {
-  if (!route || !key) return route ?? key;
+  if (!later || !first) return later ?? first;
   const both = (a: StageRules, b: StageRules): StageRules => ({
     text: [...a.text, ...b.text],
     moderation: [...a.moderation, ...b.moderation],
   });
-  return { input: both(key.input, route.input), output: both(key.output, route.output) };
+  return { input: both(first.input, later.input), output: both(first.output, later.output) };
 }
 
 function withoutModeration(checks: CompiledGuardrails): CompiledGuardrails {
@@ -241,10 +245,17 @@ function withoutModeration(checks: CompiledGuardrails): CompiledGuardrails {
   };
 }
 
+const BLOCKED = 'guardrail_blocked';
+
+/** Whether `error` is a guardrail's refusal: the request's answer, never a failure to fall back from. */
+export function isGuardrailBlock(error: unknown): boolean {
+  return error instanceof GatewayError && error.code === BLOCKED;
+}
+
 function blocked(rule: string, stage: GuardStage, what: string): GatewayError {
   return new GatewayError(
     400,
-    'guardrail_blocked',
+    BLOCKED,
     `Blocked by the guardrail "${rule}": the ${STAGE_WORDS[stage]} contains ${what}.`,
     { param: null },
   );

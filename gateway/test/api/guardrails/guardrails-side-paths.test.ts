@@ -47,6 +47,8 @@ beforeAll(async () => {
         },
         { id: 'classifier', provider: 'mist', upstream_model: 'c', capabilities: ['moderation', 'classification'] },
         { id: 'listener', provider: 'up', upstream_model: 'l', capabilities: ['transcription'], guardrails: RULES },
+        // The built-in OCR engine under a guarded route: the chat turns it asks for run its rules.
+        { id: 'guarded-ocr', provider: 'local-ocr', capabilities: ['ocr', 'documents'], guardrails: RULES },
         {
           id: 'echo-guarded',
           provider: 'up',
@@ -264,6 +266,49 @@ describe('guardrails beside the chat path', () => {
     const sent = sentTo('/v1/chat/completions').at(-1)!.body as Json;
     expect(sent.model).toBe('g');
     expect(JSON.stringify(sent.messages)).toContain('[REDACTED:email]');
+  });
+
+  it("OCR and documents: the named route's rules run on the chat turns it asks another model for", async () => {
+    const page = await drawTextImage([{ text: 'Invoice total 42 euros', x: 20, y: 60, size: 32 }], {
+      width: 480,
+      height: 100,
+    });
+    const image = `data:image/png;base64,${page.image.toString('base64')}`;
+    const ask = (question: string) =>
+      post('/v1/chat/completions', {
+        model: 'guarded-ocr',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: question },
+              { type: 'document_url', document_url: image },
+            ],
+          },
+        ],
+      });
+    const before = sentTo('/v1/chat/completions').length;
+    await expectBlocked(await ask(`What is the total? My key is ${SECRET}`), 'no-secrets');
+    await expectBlocked(
+      await post('/v1/ocr', {
+        model: 'guarded-ocr',
+        document: { type: 'image_url', image_url: image },
+        document_annotation_format: {
+          type: 'json_schema',
+          json_schema: {
+            name: 'invoice',
+            schema: { type: 'object', properties: { total: { type: 'number', description: `sum; ${SECRET}` } } },
+          },
+        },
+      }),
+      'no-secrets',
+    );
+    expect(sentTo('/v1/chat/completions')).toHaveLength(before);
+
+    expect((await ask('What is the total? Mail it to ann@example.com')).status).toBe(200);
+    const sent = sentTo('/v1/chat/completions').at(-1)!.body as Json;
+    expect(sent.model).toBe('d');
+    expect(JSON.stringify(sent.messages)).toContain('Mail it to [REDACTED:email]');
   });
 
   it("an MCP tool's result passes the input rules before the model reads it", async () => {
