@@ -108,7 +108,8 @@ export function registerAuthentication(
       const spending = (): void => {
         if (routeOf(request).config?.billable) accounts.assertCanSpend(key);
       };
-      if (key.rpm_limit === null) return spending();
+      // A replay's inner request was counted when its console call came in: one request, one slot.
+      if (key.rpm_limit === null || keys.takeAdmission(presented)) return spending();
       const limit = key.rpm_limit;
       const admit = (verdict: RateVerdict): void => {
         if (!verdict.allowed) {

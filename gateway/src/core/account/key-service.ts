@@ -100,6 +100,8 @@ export class KeyService {
   private readonly compiled = new WeakMap<ApiKeyRecord, CompiledGuardrails | undefined>();
   /** Short-lived tokens the gateway's own workers (the batch runner) use to act as a key; never stored. */
   private readonly internalTokens = new Map<string, string>();
+  /** Internal tokens whose first request was already counted against the key's rate limit (a replay's console call). */
+  private readonly admittedTokens = new Set<string>();
   /** Told after every change of a key (team mode: the other instances then forget their cached lookups). */
   private announce: () => void = () => undefined;
 
@@ -173,15 +175,26 @@ export class KeyService {
     return { kind: 'generated', key: (await this.create({ name: 'Bootstrap owner', role: 'owner' })).key };
   }
 
-  /** A token that authenticates as `keyId` until revoked (with the key's own role, limits and revocation). */
-  issueInternalToken(keyId: string): string {
+  /**
+   * A token that authenticates as `keyId` until revoked (with the key's own role, limits and revocation).
+   * `admitted`: the call that asked for it already took the key's rate-limit slot for the one request
+   * the token sends (a replay), so that request does not take a second one.
+   */
+  issueInternalToken(keyId: string, { admitted = false }: { admitted?: boolean } = {}): string {
     const token = `${KEY_PREFIX}internal-${randomBytes(24).toString('base64url')}`;
     this.internalTokens.set(token, keyId);
+    if (admitted) this.admittedTokens.add(token);
     return token;
   }
 
   revokeInternalToken(token: string): void {
     this.internalTokens.delete(token);
+    this.admittedTokens.delete(token);
+  }
+
+  /** Whether `presented` is an internal token whose request was counted already; true once, for its first request. */
+  takeAdmission(presented: string): boolean {
+    return this.admittedTokens.delete(presented);
   }
 
   /**

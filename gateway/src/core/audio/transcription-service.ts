@@ -2,6 +2,7 @@ import { DEFAULT_TRANSCRIPTION_MODEL } from '../../wire/default-models.js';
 import { sniffAudioFormat, wavDurationSeconds } from '../../media/audio/audio-format.js';
 import type { TranscriptionResult } from '../../providers/contracts/transcription.js';
 import type { UsageMeter } from '../billing/billing-service.js';
+import type { GuardrailService } from '../guardrails/guardrail-service.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner } from '../routing/route-runner.js';
@@ -33,13 +34,17 @@ export interface Transcript {
   declaredSeconds: number | undefined;
 }
 
-/** Speech to text on a transcription route: the upload checked (present, not empty, within size and length, audio at all), then transcribed. */
+/**
+ * Speech to text on a transcription route: the upload checked (present, not empty, within size and
+ * length, audio at all), the prompt passed through the route's and the key's input guardrails, then transcribed.
+ */
 export class TranscriptionService {
   constructor(
     private readonly models: ModelRegistry,
     private readonly runner: RouteRunner,
     /** Where a `file_id` is read and which addresses a `file_url` may be fetched from. */
     private readonly sources: { files: Pick<FileStore, 'content'>; addresses: AddressPolicy },
+    private readonly guardrails?: GuardrailService,
   ) {}
 
   async transcribe(input: TranscriptionInput, meter: UsageMeter, signal: AbortSignal): Promise<Transcript> {
@@ -75,6 +80,8 @@ export class TranscriptionService {
         { param: 'file' },
       );
     }
+    const guard = this.guardrails?.for(route, meter);
+    const prompt = guard && input.prompt ? (await guard.texts('input', [input.prompt], signal))[0] : input.prompt;
     const { value: result, route: served } = await this.runner.invoke(
       route,
       'transcription',
@@ -86,7 +93,7 @@ export class TranscriptionService {
           filename,
           mimeType: sniffed.mimeType,
           language: input.language,
-          prompt: input.prompt,
+          prompt,
           temperature: input.temperature,
           signal: attemptSignal,
         }),

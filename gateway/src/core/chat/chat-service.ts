@@ -11,7 +11,8 @@ import { batchesOf } from '../../streaming/event-batches.js';
 import type { RouteRunner, StickyKey } from '../routing/route-runner.js';
 import type { ClientSchemaSizeLimits } from '../json/check-client-schema-size.js';
 import { checkTurnSchemas, type TurnSchemaFields } from '../json/check-turn-schemas.js';
-import type { GuardrailService, RequestGuardrails } from '../guardrails/guardrail-service.js';
+import type { GuardrailService } from '../guardrails/guardrail-service.js';
+import type { RequestGuardrails } from '../guardrails/request-guardrails.js';
 import { guardChatStream } from '../guardrails/guarded-streams.js';
 import type { GatewayTracing } from '../tracing/gateway-tracing.js';
 import { inputMessages, outputMessages, samplingAttributes } from '../tracing/gen-ai-attributes.js';
@@ -111,21 +112,26 @@ export class ChatService {
     return routes.find((route) => route.id === DEFAULT_CHAT_MODEL) ?? routes[0];
   }
 
-  /** A whole turn at temperature 0 for another feature, its estimate held beside the request's; its usage adds to the bill. */
+  /**
+   * A whole turn at temperature 0 for another feature, its estimate held beside the request's; its
+   * usage adds to the bill. `named`: the route the client named (OCR, documents, vision), whose
+   * guardrails run on this turn beside `route`'s and the key's.
+   */
   async ask(
     route: ModelRoute,
     messages: ChatMessage[],
-    options: { responseFormat?: ResponseFormat; maxTokens?: number },
+    options: { responseFormat?: ResponseFormat; maxTokens?: number; named?: ModelRoute },
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<ChatAnswer> {
-    const guard = this.guardrailsOf(route, meter);
-    const turn: ChatTurn = {
-      messages: guard ? await guard.messages(messages, signal) : messages,
+    const guard = this.guardrailsOf(route, meter, options.named);
+    const asked: ChatTurn = {
+      messages,
       temperature: 0,
       max_tokens: options.maxTokens ?? 1024,
       response_format: options.responseFormat,
     };
+    const turn = guard ? await guard.turn(asked, signal) : asked;
     checkTurnSchemas(turn, this.schemaLimits);
     await meter.reserveFurther(route, turn);
     const { value: answer, route: served } = await this.whole(route, turn, signal);
@@ -150,7 +156,7 @@ export class ChatService {
     await meter.reserveTurn(route, asked);
     checkTurnSchemas(asked, this.schemaLimits, fields);
     const guard = this.guardrailsOf(route, meter);
-    const turn = guard ? { ...asked, messages: await guard.messages(asked.messages, signal) } : asked;
+    const turn = guard ? await guard.turn(asked, signal) : asked;
     const cached = route.cache && (await this.cache?.lookup(route, turn, stream, cache, signal));
     const hit = cached?.replay(meter);
     // A hit passes this request's output checks too: an account-wide entry may reach a key with stricter ones.
@@ -192,9 +198,11 @@ export class ChatService {
     return cached ? cached.keep(outcome, meter) : outcome;
   }
 
-  /** The request's guardrails (its route's and its key's), when it has any. */
-  private guardrailsOf(route: ModelRoute, meter: UsageMeter): RequestGuardrails | undefined {
-    return route.guardrails || meter.keyGuardrails ? this.guardrails?.for(route, meter) : undefined;
+  /** The request's guardrails (its route's, the named route's and its key's), when it has any. */
+  private guardrailsOf(route: ModelRoute, meter: UsageMeter, named?: ModelRoute): RequestGuardrails | undefined {
+    return route.guardrails || named?.guardrails || meter.keyGuardrails
+      ? this.guardrails?.for(route, meter, { named })
+      : undefined;
   }
 
   private whole(

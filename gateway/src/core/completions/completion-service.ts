@@ -9,7 +9,8 @@ import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import type { RouteRunner, StickyKey } from '../routing/route-runner.js';
-import type { GuardrailService, RequestGuardrails } from '../guardrails/guardrail-service.js';
+import type { GuardrailService } from '../guardrails/guardrail-service.js';
+import type { RequestGuardrails } from '../guardrails/request-guardrails.js';
 import { guardCompletionStream } from '../guardrails/guarded-streams.js';
 
 /** A streamed completion's events with choice indexes over all prompts; the total usage comes last. */
@@ -134,14 +135,14 @@ export class CompletionService {
   }
 }
 
-/** The prompts (and an insert's suffix) as the route's input guardrails leave them. */
+/** The prompts (and an insert's suffix) as the route's input guardrails leave them; the stop sequences checked too. */
 async function checkedPrompts(
   guard: RequestGuardrails,
   prompts: string[],
   sampling: Sampling,
   signal: AbortSignal,
 ): Promise<{ prompts: string[]; sampling: Sampling }> {
-  const texts = await guard.texts('input', [...prompts, sampling.suffix ?? ''], signal);
+  const texts = await guard.texts('input', [...prompts, sampling.suffix ?? ''], signal, sampling.stop);
   const suffix = texts.pop();
   return { prompts: texts, sampling: sampling.suffix === undefined ? sampling : { ...sampling, suffix } };
 }

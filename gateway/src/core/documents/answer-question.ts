@@ -54,6 +54,8 @@ export async function answerQuestion(
   meter: UsageMeter,
   signal: AbortSignal,
   writer = chatService.helperRoute(),
+  /** The documents route the client asked, whose guardrails run on the writer's turn too. */
+  named?: ModelRoute,
 ): Promise<DocumentAnswer> {
   const documentText = result.pages.map((page) => page.text).join(PAGE_SEPARATOR);
   const offsets = pageOffsets(result);
@@ -74,7 +76,7 @@ export async function answerQuestion(
         },
         { role: 'user', content: `Passages:\n${context}\n\nQuestion: ${question}` },
       ],
-      { maxTokens: 512 },
+      { maxTokens: 512, named },
       meter,
       signal,
     );

@@ -34,7 +34,7 @@ export class DocumentService {
     );
     // Reading the document is billed on its route; the chat turn that answers (if any) adds its own tokens.
     meter.charge(served, NO_TOKENS);
-    const answer = await answerQuestion(this.services.chat, result, question, meter, signal, writer);
+    const answer = await answerQuestion(this.services.chat, result, question, meter, signal, writer, route);
     return { answer, route: served };
   }
 }

@@ -8,7 +8,8 @@ import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import { providerFor, type ProviderOf, type RouteRunner } from '../routing/route-runner.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
-import type { GuardrailService, RequestGuardrails } from '../guardrails/guardrail-service.js';
+import type { GuardrailService } from '../guardrails/guardrail-service.js';
+import type { RequestGuardrails } from '../guardrails/request-guardrails.js';
 import { guardCompletionStream } from '../guardrails/guarded-streams.js';
 
 export interface FimRequest {
@@ -120,8 +121,8 @@ export class FimService {
   }
 }
 
-/** The prompt and suffix as the request's input guardrails leave them. */
+/** The prompt and suffix as the request's input guardrails leave them; the stop sequences checked too. */
 async function checked(guard: RequestGuardrails, request: FimRequest, signal: AbortSignal): Promise<FimRequest> {
-  const [prompt, suffix] = await guard.texts('input', [request.prompt, request.suffix ?? ''], signal);
+  const [prompt, suffix] = await guard.texts('input', [request.prompt, request.suffix ?? ''], signal, request.stop);
   return { ...request, prompt, ...(request.suffix !== undefined ? { suffix } : {}) };
 }

@@ -1,5 +1,4 @@
 import type { ChatResult } from '../../providers/contracts/chat.js';
-import type { ChatMessage } from '../../wire/chat-message-schemas.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import type { ClassifierService } from '../classifiers/classifier-service.js';
 import { GatewayError } from '../errors/gateway-error.js';
@@ -7,21 +6,10 @@ import type { ModelRoute } from '../routing/model-registry.js';
 import type { GatewayTracing } from '../tracing/gateway-tracing.js';
 import type { CompiledGuardrails, ModerationRule, StageRules, TextRule } from './compile-guardrails.js';
 import type { TextMatch } from './find-pii.js';
+import type { TextVisit } from './schema-texts.js';
 import { TextStreamGuard } from './text-stream-guard.js';
-
-export type GuardStage = 'input' | 'output';
-
-/** The checks one request runs (its route's and its key's), bound to its bill. */
-export interface RequestGuardrails {
-  /** The messages as the model may see them (redacted), or a 400 when a rule blocks them. */
-  messages(messages: ChatMessage[], signal: AbortSignal): Promise<ChatMessage[]>;
-  /** A whole chat answer with its text (and tool calls' arguments) checked by the output rules. */
-  answer(answer: ChatResult, signal: AbortSignal): Promise<ChatResult>;
-  /** Texts checked by the rules of `stage`: redacted where a rule says so, or a 400 when one blocks. */
-  texts(stage: GuardStage, texts: string[], signal: AbortSignal): Promise<string[]>;
-  /** The output rules over a stream's text, choice by choice; undefined when there are none. */
-  outputStream(signal: AbortSignal): TextStreamGuard | undefined;
-}
+import { mapMessageTexts, mapTurnTexts } from './turn-texts.js';
+import type { GuardStage, RequestGuardrails } from './request-guardrails.js';
 
 const STAGE_WORDS: Record<GuardStage, string> = { input: 'request', output: 'answer' };
 
@@ -41,7 +29,8 @@ function replaceMatches(text: string, matches: readonly TextMatch[]): string {
  * rules block (400 naming the rule), redact or flag; moderation rules ask a moderation route and
  * block or flag. Every match is recorded on the request's trace (an event on the span running,
  * and the request log entry's `guardrail_flags`). Every path that reaches a model calls it:
- * the chat service (chat, Responses, conversations, agents, batches' lines), completions, FIM, embeddings and image generation.
+ * the chat service (chat, Responses, conversations, agents, batches' lines), completions, FIM, embeddings,
+ * image generation, transcription prompts, and the request's own moderations and classifications.
  */
 export class GuardrailService {
   constructor(
@@ -49,44 +38,47 @@ export class GuardrailService {
     private readonly tracing?: GatewayTracing,
   ) {}
 
-  /** The route's guardrails and those of the request's key (first), together; undefined when there are none. */
-  for(route: ModelRoute, meter: UsageMeter): RequestGuardrails | undefined {
-    const checks = combined(route.guardrails, meter.keyGuardrails);
+  /**
+   * The route's guardrails and those of the request's key (first), together; undefined when there are none.
+   * `named`: the route the client named when `route` answers for it (a helper chat turn of an OCR,
+   * documents or vision request): its rules run too, after the key's. `moderationRules: false` leaves
+   * out the moderation rules (a moderation request is itself the judgement).
+   */
+  for(
+    route: ModelRoute,
+    meter: UsageMeter,
+    { moderationRules = true, named }: { moderationRules?: boolean; named?: ModelRoute } = {},
+  ): RequestGuardrails | undefined {
+    const routes = named && named !== route ? combined(route.guardrails, named.guardrails) : route.guardrails;
+    const all = combined(routes, meter.keyGuardrails);
+    const checks = all && !moderationRules ? withoutModeration(all) : all;
     if (!checks) return undefined;
     return {
-      messages: (messages, signal) => this.checkMessages(checks, messages, meter, signal),
+      messages: (messages, signal) =>
+        this.rewritten((visit) => mapMessageTexts(messages, visit), checks, meter, signal),
+      turn: (turn, signal) => this.rewritten((visit) => mapTurnTexts(turn, visit), checks, meter, signal),
       answer: (answer, signal) => this.checkAnswer(checks, answer, meter, signal),
-      texts: (stage, texts, signal) => this.checkTexts(checks, stage, texts, meter, signal),
+      texts: (stage, texts, signal, fixed) => this.checkTexts(checks, stage, texts, meter, signal, fixed),
       outputStream: (signal) => this.outputStream(checks, meter, signal),
     };
   }
 
-  private async checkMessages(
+  /** What `walk` rebuilds, its texts as the input rules leave them: walked once to gather them, once to put them back. */
+  private async rewritten<R>(
+    walk: (visit: TextVisit) => R,
     checks: CompiledGuardrails,
-    messages: ChatMessage[],
     meter: UsageMeter,
     signal: AbortSignal,
-  ): Promise<ChatMessage[]> {
-    const texts: string[] = [];
-    for (const message of messages) {
-      if (typeof message.content === 'string') texts.push(message.content);
-      else for (const part of message.content ?? []) if (part.type === 'text') texts.push(part.text);
-      for (const call of message.tool_calls ?? []) texts.push(call.function.arguments);
-    }
-    const checked = await this.checkTexts(checks, 'input', texts, meter, signal);
-    let next = 0;
-    const take = () => checked[next++];
-    return messages.map((message) => {
-      const content =
-        typeof message.content === 'string'
-          ? take()
-          : (message.content?.map((part) => (part.type === 'text' ? { ...part, text: take() } : part)) ?? null);
-      const toolCalls = message.tool_calls?.map((call) => ({
-        ...call,
-        function: { ...call.function, arguments: take() },
-      }));
-      return { ...message, content, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
+  ): Promise<R> {
+    const prose: string[] = [];
+    const fixed: string[] = [];
+    walk((text, kind) => {
+      (kind === 'prose' ? prose : fixed).push(text);
+      return text;
     });
+    const checked = await this.checkTexts(checks, 'input', prose, meter, signal, fixed);
+    let next = 0;
+    return walk((text, kind) => (kind === 'prose' ? checked[next++]! : text));
   }
 
   private async checkAnswer(
@@ -121,17 +113,22 @@ export class GuardrailService {
     return { ...answer, choices };
   }
 
+  /** `texts` as the rules of `stage` leave them; `fixed` texts are checked too but never changed (a redact rule blocks them). */
   private async checkTexts(
     checks: CompiledGuardrails,
     stage: GuardStage,
     texts: string[],
     meter: UsageMeter,
     signal: AbortSignal,
+    fixed: string[] = [],
   ): Promise<string[]> {
     const rules = checks[stage];
     if (rules.text.length === 0 && rules.moderation.length === 0) return texts;
     const checked = texts.map((text) => this.applyTextRules(rules.text, stage, text, text.length).text);
-    await this.moderate(rules.moderation, stage, checked, meter, signal);
+    for (const text of fixed) this.applyTextRules(rules.text, stage, text, text.length, true);
+    // The fixed texts (names, enum values) are judged together: one entry, not one per word.
+    const judged = fixed.length > 0 ? [...checked, fixed.join('\n')] : checked;
+    await this.moderate(rules.moderation, stage, judged, meter, signal);
     return checked;
   }
 
@@ -153,8 +150,9 @@ export class GuardrailService {
   /**
    * The text rules over `text`, of which the part before `cut` is released: matches there are
    * redacted; `cut` moves back before a match it would split. A block throws; a flag is recorded.
+   * `fixed`: the text cannot be changed, so a redact rule that matches blocks.
    */
-  private applyTextRules(rules: readonly TextRule[], stage: GuardStage, text: string, cut: number) {
+  private applyTextRules(rules: readonly TextRule[], stage: GuardStage, text: string, cut: number, fixed = false) {
     const found = rules.map((rule) => ({ rule, matches: rule.find(text) }));
     // Back before every match the cut would split, whichever rule found it (moving back may split another).
     let end = cut;
@@ -172,9 +170,17 @@ export class GuardrailService {
       const released = matches.filter((match) => match.end <= end);
       if (released.length === 0) continue;
       const kinds = [...new Set(released.map((match) => match.kind))];
+      const what = rule.name === kinds[0] ? 'text its patterns deny' : kinds.join(', ');
+      if (fixed && rule.action === 'redact') {
+        this.record(rule.name, 'block', stage, kinds);
+        throw blocked(
+          rule.name,
+          stage,
+          `${what} where it is not redacted (a tool's or schema's name, value or pattern, or a stop sequence)`,
+        );
+      }
       this.record(rule.name, rule.action, stage, kinds);
-      if (rule.action === 'block')
-        throw blocked(rule.name, stage, rule.name === kinds[0] ? 'text its patterns deny' : kinds.join(', '));
+      if (rule.action === 'block') throw blocked(rule.name, stage, what);
       if (rule.action === 'redact') redacted.push(...released);
     }
     redacted.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -219,22 +225,37 @@ export class GuardrailService {
   }
 }
 
+/** `later`'s rules after `first`'s. */
 function combined(
-  route: CompiledGuardrails | undefined,
-  key: CompiledGuardrails | undefined,
+  later: CompiledGuardrails | undefined,
+  first: CompiledGuardrails | undefined,
 ): CompiledGuardrails | undefined {
-  if (!route || !key) return route ?? key;
+  if (!later || !first) return later ?? first;
   const both = (a: StageRules, b: StageRules): StageRules => ({
     text: [...a.text, ...b.text],
     moderation: [...a.moderation, ...b.moderation],
   });
-  return { input: both(key.input, route.input), output: both(key.output, route.output) };
+  return { input: both(first.input, later.input), output: both(first.output, later.output) };
+}
+
+function withoutModeration(checks: CompiledGuardrails): CompiledGuardrails {
+  return {
+    input: { text: checks.input.text, moderation: [] },
+    output: { text: checks.output.text, moderation: [] },
+  };
+}
+
+const BLOCKED = 'guardrail_blocked';
+
+/** Whether `error` is a guardrail's refusal: the request's answer, never a failure to fall back from. */
+export function isGuardrailBlock(error: unknown): boolean {
+  return error instanceof GatewayError && error.code === BLOCKED;
 }
 
 function blocked(rule: string, stage: GuardStage, what: string): GatewayError {
   return new GatewayError(
     400,
-    'guardrail_blocked',
+    BLOCKED,
     `Blocked by the guardrail "${rule}": the ${STAGE_WORDS[stage]} contains ${what}.`,
     { param: null },
   );

@@ -295,7 +295,10 @@ export async function composeGateway(
     perKey: Math.min(options.server.ocrConcurrencyPerKey, options.server.ocrConcurrency),
   });
   const schemas = new ClientSchemaChecker(options.server.clientSchemas);
-  const classifiers = new ClassifierService(models, runner);
+  // Each needs the other: a request's classifications pass its guardrails, whose moderation rules classify.
+  const classifiers: ClassifierService = new ClassifierService(models, runner, (route, meter, options) =>
+    guardrails.for(route, meter, options),
+  );
   const guardrails = new GuardrailService(classifiers, tracing);
   const embeddings = new EmbeddingService(models, runner, guardrails);
   const responseCache = new ResponseCache(
@@ -441,7 +444,15 @@ export async function composeGateway(
     keys,
     accounts,
     requestLog,
-    replay: new ReplayService({ requestLog, keys, send: host.send }),
+    replay: new ReplayService({
+      requestLog,
+      // The console call took the key's rate-limit slot: the request it sends again does not take another.
+      keys: {
+        issueInternalToken: (keyId) => keys.issueInternalToken(keyId, { admitted: true }),
+        revokeInternalToken: (token) => keys.revokeInternalToken(token),
+      },
+      send: host.send,
+    }),
     settings,
     chat,
     responses: new ResponsesService(models, chat, runner, new ResponsesRepository(db), options.server.clientSchemas, {
@@ -455,7 +466,7 @@ export async function composeGateway(
     files,
     fileLinks: new SignedFileLinks(files, keys),
     ocr: new OcrService(useCaseDeps),
-    transcription: new TranscriptionService(models, runner, { files, addresses: urlFetchPolicy }),
+    transcription: new TranscriptionService(models, runner, { files, addresses: urlFetchPolicy }, guardrails),
     imageGeneration: new ImageGenerationService(models, runner, files, guardrails),
     imageAnalysis: new ImageAnalysisService(useCaseDeps),
     documents: new DocumentService(useCaseDeps),

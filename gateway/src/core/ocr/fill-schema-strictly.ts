@@ -1,9 +1,8 @@
 import type { OcrResult } from '../../providers/contracts/ocr.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { UsageMeter } from '../billing/billing-service.js';
 import type { ChatService } from '../chat/chat-service.js';
 import type { SchemaValidator } from '../json/client-schema-checker.js';
-import { fillSchema, type FilledSchema } from './fill-schema.js';
+import { fillSchema, type FilledSchema, type SchemaFillCall } from './fill-schema.js';
 import { withoutMissing } from './nullable-optional.js';
 
 /** fillSchema, refusing with a 422 (naming `param`) when a required field has no value or the fields found break the schema. */
@@ -11,7 +10,7 @@ export async function fillSchemaStrictly(
   chatService: ChatService,
   request: { schema: Record<string, unknown>; validate: SchemaValidator; param: string; prompt?: string },
   result: OcrResult,
-  call: { meter: UsageMeter; signal: AbortSignal; log: (message: string) => void },
+  call: SchemaFillCall,
 ): Promise<FilledSchema> {
   const filled = await fillSchema(chatService, request.schema, request.validate, result, call, request.prompt);
   if (filled.missingRequired.length > 0) {

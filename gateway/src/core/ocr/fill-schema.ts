@@ -2,6 +2,7 @@ import type { OcrResult } from '../../providers/contracts/ocr.js';
 import type { TokenUsage } from '../../providers/contracts/sampling.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import type { ChatService } from '../chat/chat-service.js';
+import { isGuardrailBlock } from '../guardrails/guardrail-service.js';
 import type { SchemaValidator } from '../json/client-schema-checker.js';
 import type { ModelRoute } from '../routing/model-registry.js';
 import { extractBySchema, type MissingField } from './extract-by-schema.js';
@@ -25,6 +26,14 @@ export interface FilledSchema {
   note: string;
   /** The chat route that answered and what it used (also when its answer was not used; the chat service billed it). */
   chat?: ChatUse;
+}
+
+/** Who a fill is for: the request's bill, its signal and log, and the route the client named (whose guardrails run on the fill too). */
+export interface SchemaFillCall {
+  meter: UsageMeter;
+  signal: AbortSignal;
+  log: (message: string) => void;
+  named?: ModelRoute;
 }
 
 /** Most lines of layout sent to the language model beside the text (a long document's text is sent whole). */
@@ -63,7 +72,7 @@ export async function fillSchema(
   schema: Record<string, unknown>,
   validate: SchemaValidator,
   result: OcrResult,
-  { meter, signal, log }: { meter: UsageMeter; signal: AbortSignal; log: (message: string) => void },
+  { meter, signal, log, named }: SchemaFillCall,
   prompt?: string,
 ): Promise<FilledSchema> {
   const route = chatService.helperRoute();
@@ -85,6 +94,7 @@ export async function fillSchema(
             type: 'json_schema',
             json_schema: { name: 'document_data', schema: nullableOptional(schema) },
           },
+          named,
         },
         meter,
         signal,
@@ -109,7 +119,7 @@ export async function fillSchema(
         };
       why = `the answer of ${route.id} did not match the schema (${problem})`;
     } catch (error) {
-      if (signal.aborted) throw error;
+      if (signal.aborted || isGuardrailBlock(error)) throw error;
       why = `${route.id} could not fill the schema (${(error as Error).message})`;
     }
     log(`${why}; using the rule-based extractor`);

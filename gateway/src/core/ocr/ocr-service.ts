@@ -134,7 +134,7 @@ export class OcrService {
         this.services.chat,
         { schema: request.schema, validate, param: 'schema' },
         result,
-        { meter, signal, log },
+        { meter, signal, log, named: route },
       );
       return { ...outcome, structured: { data: filled.data, method: filled.method }, fill: fillReport(filled) };
     }

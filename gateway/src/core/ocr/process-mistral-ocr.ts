@@ -10,8 +10,10 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { ClientSchemaChecker, SchemaValidator } from '../json/client-schema-checker.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
 import { fromMediaFailure } from '../errors/provider-error-mapping.js';
+import { isGuardrailBlock } from '../guardrails/guardrail-service.js';
 import type { RouteRunner } from '../routing/route-runner.js';
 import { fillSchemaStrictly } from './fill-schema-strictly.js';
+import type { SchemaFillCall } from './fill-schema.js';
 import { buildMistralPages, type MistralPageOptions, type PageExtras } from '../../ocr-layout/build-mistral-pages.js';
 import type { MistralOcrResponse } from '../../wire/mistral-ocr-response-schema.js';
 import type { OcrAdmission } from './ocr-admission.js';
@@ -91,7 +93,7 @@ async function annotateImage(
   schema: Record<string, unknown>,
   validate: SchemaValidator,
   image: string,
-  { meter, signal, log }: { meter: UsageMeter; signal: AbortSignal; log: (message: string) => void },
+  { meter, signal, log, named }: SchemaFillCall,
 ): Promise<string | null> {
   try {
     const answer = await services.chat.ask(
@@ -110,7 +112,7 @@ async function annotateImage(
           ],
         },
       ],
-      { responseFormat: { type: 'json_schema', json_schema: { name: 'image_annotation', schema } } },
+      { responseFormat: { type: 'json_schema', json_schema: { name: 'image_annotation', schema } }, named },
       meter,
       signal,
     );
@@ -119,7 +121,7 @@ async function annotateImage(
     if (!problem) return JSON.stringify(data);
     log(`image annotation did not match the schema (${problem})`);
   } catch (error) {
-    if (signal.aborted) throw error;
+    if (signal.aborted || isGuardrailBlock(error)) throw error;
     log(`image annotation failed (${(error as Error).message})`);
   }
   return null;
@@ -208,7 +210,7 @@ export async function processMistralOcr(
             input.bboxAnnotation.schema,
             bboxCheck,
             crops[at],
-            { meter, signal, log },
+            { meter, signal, log, named: route },
           );
       }
     }
@@ -229,7 +231,7 @@ export async function processMistralOcr(
         prompt: input.documentAnnotation.prompt,
       },
       result,
-      { meter, signal, log },
+      { meter, signal, log, named: route },
     );
     response.document_annotation = JSON.stringify(filled.data);
     response.document_annotation_method = filled.method;

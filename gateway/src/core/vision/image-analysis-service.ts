@@ -69,7 +69,7 @@ export class ImageAnalysisService {
         },
         { role: 'user', content: `Facts about the image:\n${described}\n\nRequest: ${prompt}` },
       ],
-      { maxTokens: 512 },
+      { maxTokens: 512, named: route },
       meter,
       signal,
     );

@@ -174,6 +174,27 @@ describe('POST /console/requests/{id}/replay', () => {
     expect((await loggedEntry(own.request_id as string)).key_id).toBe(original.key_id);
   });
 
+  it("counts as one request against the key's rate limit, refused whole once the limit is reached", async () => {
+    const created = await gateway.request('/account/keys', {
+      method: 'POST',
+      json: { name: 'tight', role: 'member', rpm_limit: 3 },
+    });
+    const tight = (await json(created)).key as string;
+    await chat('tight-1', { messages: [{ role: 'user', content: 'again' }] }, tight);
+
+    for (let replays = 0; replays < 2; replays++) {
+      const answer = await replay('tight-1', undefined, tight);
+      expect(answer.status).toBe(200);
+      expect(await json(answer)).toMatchObject({ status: 200, body: { choices: [{ message: { content: 'again' } }] } });
+    }
+    const sent = upstream.requests.length;
+    const refused = await replay('tight-1', undefined, tight);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toEqual(expect.any(String));
+    expect(await json(refused)).toMatchObject({ object: 'error', code: 'rate_limit_exceeded' });
+    expect(upstream.requests).toHaveLength(sent);
+  });
+
   it('refuses what cannot be sent again: uploads, calls that change stored state, and bad input', async () => {
     const form = new FormData();
     form.set('purpose', 'user_data');

@@ -175,6 +175,100 @@ describe('guardrails on a route', () => {
     expect(cut.text).not.toContain('internal-only');
   });
 
+  it("chat completions: tools' and response schemas' text passes the input rules; descriptions are redacted, other schema text is refused", async () => {
+    const openai = new OpenAI({ apiKey: ADMIN_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const messages = [{ role: 'user' as const, content: 'look it up' }];
+    const tool = (description: string, parameters: Record<string, unknown> = { type: 'object', properties: {} }) => ({
+      type: 'function' as const,
+      function: { name: 'lookup', description, parameters },
+    });
+    const format = (schema: Record<string, unknown>, description = 'the answer') => ({
+      type: 'json_schema' as const,
+      json_schema: { name: 'answer', description, schema },
+    });
+    const before = upstream.requests.length;
+    const refused = (request: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming>) =>
+      expect(openai.chat.completions.create({ model: 'guarded', messages, ...request })).rejects;
+    await refused({ tools: [tool(`Use the key ${SECRET}`)] }).toMatchObject({ status: 400, code: 'guardrail_blocked' });
+    await refused({
+      tools: [
+        tool('Look up', { type: 'object', properties: { q: { type: 'string', description: 'Project Nightingale' } } }),
+      ],
+    }).toMatchObject({ status: 400, message: expect.stringContaining('"codename"') });
+    await refused({ tools: [tool('This is forbidden')] }).toMatchObject({
+      status: 400,
+      message: expect.stringContaining('"no-violence"'),
+    });
+    await refused({
+      response_format: format({ type: 'string', enum: ['jane.doe@example.com', 'other'] }),
+    }).toMatchObject({ status: 400, message: expect.stringMatching(/"personal-data".*not redacted/) });
+    await refused({ stop: ['END', SECRET] }).toMatchObject({
+      status: 400,
+      message: expect.stringContaining('"no-secrets"'),
+    });
+    // History: an earlier tool call's arguments and a tool's result are input like any message.
+    await refused({
+      messages: [
+        ...messages,
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: `{"q":"${SECRET}"}` } }],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: 'nothing found' },
+      ],
+    }).toMatchObject({ status: 400, code: 'guardrail_blocked' });
+    // Only moderation calls went upstream.
+    expect(new Set(upstream.requests.slice(before).map((request) => request.path))).toEqual(
+      new Set(['/v1/moderations']),
+    );
+
+    const answered = await openai.chat.completions.create({
+      model: 'guarded',
+      messages,
+      tools: [
+        tool('Finds a customer; escalate to jane.doe@example.com', {
+          type: 'object',
+          properties: { email: { type: 'string', description: 'e.g. ann@example.com' } },
+          required: ['email'],
+        }),
+      ],
+      response_format: format(
+        {
+          type: 'object',
+          // A property named "description" is a name, not prose: its schema's own description is.
+          properties: {
+            phone: { type: 'string', title: 'Call +44 20 7946 0958' },
+            description: { type: 'string', description: 'about ann@example.com' },
+          },
+        },
+        'for jane.doe@example.com',
+      ),
+    });
+    expect(answered.choices).toHaveLength(1);
+    const sent = upstream.requests.at(-1)!.body as Json;
+    expect(sent.tools[0].function).toEqual({
+      name: 'lookup',
+      description: 'Finds a customer; escalate to [REDACTED:email]',
+      parameters: {
+        type: 'object',
+        properties: { email: { type: 'string', description: 'e.g. [REDACTED:email]' } },
+        required: ['email'],
+      },
+    });
+    expect(sent.response_format.json_schema).toMatchObject({
+      name: 'answer',
+      description: 'for [REDACTED:email]',
+      schema: {
+        type: 'object',
+        properties: {
+          phone: { type: 'string', title: 'Call [REDACTED:phone]' },
+          description: { type: 'string', description: 'about [REDACTED:email]' },
+        },
+      },
+    });
+  });
+
   it('Responses API: a route that would pass through is translated to chat so its guardrails run', async () => {
     await expectBlocked(await post('/v1/responses', { model: 'guarded-native', input: `key ${SECRET}` }), 'no-secrets');
     const response = await post('/v1/responses', {
@@ -205,10 +299,13 @@ describe('guardrails on a route', () => {
     expect(lastSent()).toContain('[REDACTED:email]');
   });
 
-  it('completions and FIM: prompts and suffixes are checked, answers too', async () => {
+  it('completions and FIM: prompts, suffixes and stop sequences are checked, answers too', async () => {
     await expectBlocked(await post('/v1/completions', { model: 'guarded', prompt: `key ${SECRET}` }), 'no-secrets');
     expect((await post('/v1/completions', { model: 'guarded', prompt: 'to jane.doe@example.com' })).status).toBe(200);
     expect(lastSent()).toContain('[REDACTED:email]');
+    // A stop sequence is sent as it is: a redact rule that matches it refuses the request instead.
+    const stop = await post('/v1/completions', { model: 'guarded', prompt: 'hi', stop: ['jane.doe@example.com'] });
+    await expectBlocked(stop, 'personal-data');
     await expectBlocked(
       await post('/v1/fim/completions', { model: 'guarded-fim', prompt: 'def f():', suffix: `# ${SECRET}` }),
       'no-secrets',
