@@ -86,6 +86,11 @@ export class TessdataFolder {
     return this.syncing;
   }
 
+  /** Resolves once no update of the folder is running: the provider waits for it as it closes, so nothing writes there after. */
+  async settled(): Promise<void> {
+    await this.syncing.catch(() => undefined);
+  }
+
   private async sync(): Promise<string[]> {
     if (!this.looked) {
       this.systemFolder = await this.options.system();

@@ -57,6 +57,15 @@ describe.skipIf(!system)('the language models of three sources, as one folder', 
     expect(existsSync(join(folder.path, 'ita.traineddata'))).toBe(false);
   });
 
+  it('writes nothing once settled: a closing gateway can remove its data folder while an update was running', async () => {
+    const { folder } = sources();
+    void folder.languages();
+    await folder.settled();
+    rmSync(folder.path, { recursive: true });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(existsSync(folder.path)).toBe(false);
+  });
+
   it('tesseract.js reads a language from npm and one downloaded while it runs, with no restart', async () => {
     const { folder, downloads } = sources();
     const engine = createWasmEngine(1, undefined, folder);
