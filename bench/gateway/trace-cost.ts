@@ -24,7 +24,6 @@ const tracing = new GatewayTracing({
   version: 'bench',
   instanceId: 'bench',
   log: { warn: () => undefined },
-  captureContent: () => false,
   ids,
 });
 const log: object[] = [];

@@ -210,14 +210,13 @@ export async function composeGateway(
       jobMemoryMb: options.server.mediaJobMemoryMb,
     }),
   );
-  // Settings is built below; content capture is asked for only once requests arrive.
+  // Settings is built below, and then tells the tracing whether to capture content (readContentCaptureFrom).
   const tracing = new GatewayTracing({
     settings: options.traces,
     version: options.version,
     instanceId,
     log,
     ids: host.ids,
-    captureContent: () => settings.live().traceContent,
   });
   const providerContext: ProviderPoolContext = {
     dataDir: options.dataDir,
@@ -350,6 +349,7 @@ export async function composeGateway(
     reportProviderError: (providerId, error) =>
       log.error({ provider: providerId, err: error }, 'provider settings could not be applied'),
   });
+  tracing.readContentCaptureFrom(settings);
   const mcp = new McpService({
     fileServers: options.mcpServers,
     store: new McpServerStore(new SettingsRepository(db), secrets),

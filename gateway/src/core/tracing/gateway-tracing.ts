@@ -27,10 +27,13 @@ export interface GatewayTracingOptions {
   version: string;
   instanceId: string;
   log: { warn(object: object, message: string): void };
-  /** Whether message contents go on spans (server.trace_content, live). */
-  captureContent: () => boolean;
   /** Where trace and span ids come from. */
   ids: IdGenerator;
+}
+
+/** The live setting of whether message contents go on spans (server.trace_content): the settings service. */
+export interface ContentCaptureSetting {
+  live(): { traceContent: boolean };
 }
 
 /** The sampler, or undefined for the default (`parentbased_always_on`), which is decided without the SDK. */
@@ -67,11 +70,11 @@ export class GatewayTracing implements StageTracer {
   private readonly dropped: Counter;
   private droppedSinceWarning = 0;
   private warningTimer: NodeJS.Timeout | undefined;
-  readonly captureContent: () => boolean;
+  /** Composition builds the settings after the tracing, and hands them over with `readContentCaptureFrom`. */
+  private contentCapture: ContentCaptureSetting | undefined;
 
   constructor(private readonly options: GatewayTracingOptions) {
     const { settings } = options;
-    this.captureContent = options.captureContent;
     this.sampler = samplerOf(settings?.sampler ?? { kind: 'parentbased_always_on' });
     this.dropped = new Counter({
       name: 'switchyard_trace_spans_dropped_total',
@@ -93,6 +96,15 @@ export class GatewayTracing implements StageTracer {
       const otlp = this.otlp;
       this.exportSpan = (span) => otlp.export(span);
     }
+  }
+
+  readContentCaptureFrom(setting: ContentCaptureSetting): void {
+    this.contentCapture = setting;
+  }
+
+  /** Whether message contents go on spans now (off until the settings are handed over). */
+  captureContent(): boolean {
+    return this.contentCapture?.live().traceContent ?? false;
   }
 
   /** Exposes the dropped-span counter (switchyard_trace_spans_dropped_total) on the gateway's /metrics. */
