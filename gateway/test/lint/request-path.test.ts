@@ -8,7 +8,7 @@ import { startFakeUpstream } from '../support/fake-upstream.js';
 import { UPSTREAM_KEY, upstreamConfig } from '../support/upstream-config.js';
 
 /** Today's counts (ARCHITECTURE.md lists the files): the test fails when a path grows. */
-const CHAT_PATH_FILES = 50;
+const CHAT_PATH_FILES = 49;
 const OCR_PATH_FILES = 68;
 /**
  * Issue 33's limits, on each request's own files: those the other request does not run. The files
