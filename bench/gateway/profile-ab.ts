@@ -5,8 +5,9 @@
  * event loop's self time by place and by function from the profiles, with B - A, largest first.
  *
  *   npx tsx bench/gateway/profile-ab.ts --a /path/to/old/dist/gateway/src/cli.js [--b dist/gateway/src/cli.js]
- *     [--rounds 4] [--seconds 3] [--concurrency 16] [--stream] [--top 25]
+ *     [--rounds 4] [--seconds 3] [--concurrency 16] [--stream] [--cache-hit] [--top 25]
  *
+ * --cache-hit sends every request to a cached route (`bench-cached`, at temperature 0), as ab.ts does.
  * Each build runs its own CLI, with profiler-hooks.mjs preloaded to start and stop the profiler over IPC.
  * One profile's per-function figures move by a few
  * percent between runs of the same build: read only differences that repeat.
@@ -27,7 +28,10 @@ const seconds = Number(args.get('--seconds') ?? 3);
 const concurrency = Number(args.get('--concurrency') ?? 16);
 const top = Number(args.get('--top') ?? 25);
 const stream = process.argv.includes('--stream');
-const body = chatBody(stream);
+const cacheHit = process.argv.includes('--cache-hit');
+const body = cacheHit
+  ? JSON.stringify({ ...(JSON.parse(chatBody(stream)) as object), model: 'bench-cached', temperature: 0 })
+  : chatBody(stream);
 const PROFILER_HOOKS = join(import.meta.dirname, 'profiler-hooks.mjs');
 
 function ask<T>(processes: BenchProcesses, message: string): Promise<T> {
@@ -64,7 +68,12 @@ function selfTimes(profile: CpuProfile): { functions: Map<string, number>; place
 
 const sides = await Promise.all(
   [a, b].map(async (cli) => {
-    const processes = await startBenchProcesses(cli, [...serveNodeFlags(), '--import', PROFILER_HOOKS]);
+    const processes = await startBenchProcesses(
+      cli,
+      [...serveNodeFlags(), '--import', PROFILER_HOOKS],
+      {},
+      cacheHit ? { upstreamDelayMs: 0 } : undefined,
+    );
     return { processes, key: await processes.createKey() };
   }),
 );

@@ -67,9 +67,12 @@ export const STORED_SPANS_MIN_LATENCY_MS = 100;
 /** How many of the newest quick plain successes keep their spans in memory (see `add`). */
 export const QUICK_SPANS_KEPT = 100;
 
+/** Every stream marks its first and last token: only the other events (a retry, a fallback, ...) make a request notable. */
+const isNotable = (event: { name: string }) => event.name !== 'first token' && event.name !== 'last token';
+
 /**
  * Whether the store keeps the entry's spans: when the request failed, was slow, or had a stage that
- * failed or an event (a retry, a fallback, a circuit refusal). A quick plain success keeps them in
+ * failed or an event (a retry, a fallback, a circuit refusal; not a stream's token marks). A quick plain success keeps them in
  * memory only. Its few spans were most of the stored entry's bytes, and writing them for every
  * request cost far more than the 3 % of CPU traces may add to a request (docs/observability.md).
  */
@@ -77,7 +80,7 @@ function spansAreStored(entry: RequestLogEntry, spans: NonNullable<RequestLogEnt
   return (
     entry.status >= 400 ||
     entry.latency_ms >= STORED_SPANS_MIN_LATENCY_MS ||
-    spans.some((span) => span.status === 'error' || span.events !== undefined)
+    spans.some((span) => span.status === 'error' || span.events?.some(isNotable))
   );
 }
 

@@ -41,6 +41,14 @@ describe('which spans the request log stores', () => {
     expect(quick.spans).toHaveLength(1);
   });
 
+  it("a quick stream's first and last token marks do not make it notable: its spans stay in memory too", () => {
+    const marks = [
+      { name: 'first token', time_ms: 1 },
+      { name: 'last token', time_ms: 2 },
+    ];
+    expect(storedForm(entry({ spans: [span(), span({ name: 'chat m', events: marks })] })).spans).toBeUndefined();
+  });
+
   it('a failed, slow, retried or partly failed request keeps them', () => {
     for (const notable of [
       entry({ status: 502 }),
