@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { QUICK_SPANS_KEPT, RequestLog, type RequestLogEntry } from '../../../src/core/request-log/request-log.js';
+import { QUICK_SPANS_KEPT, RequestLog } from '../../../src/core/request-log/request-log.js';
 import type { RecordedSpan } from '../../../src/wire/request-log-entry-schema.js';
+import { logEntry } from '../../support/log-entry.js';
 
 const span: RecordedSpan = {
   trace_id: 'a'.repeat(32),
@@ -13,21 +14,7 @@ const span: RecordedSpan = {
   attributes: {},
 };
 
-const entry = (id: string, latency: number): RequestLogEntry => ({
-  id,
-  time: 1,
-  method: 'POST',
-  path: '/v1/chat/completions',
-  status: 200,
-  latency_ms: latency,
-  key_prefix: 'sk-sy-ab',
-  model: 'm',
-  prompt_tokens: 1,
-  completion_tokens: 1,
-  cost: 0,
-  client: null,
-  trace_id: 'a'.repeat(32),
-});
+const entry = (id: string, latency: number) => logEntry({ id, latency_ms: latency, trace_id: 'a'.repeat(32) });
 
 describe('the spans of quick plain successes, which only memory keeps', () => {
   it('stay with the newest entries; a slow request keeps its spans however many come after', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RequestLog, type RequestLogEntry } from '../../../src/core/request-log/request-log.js';
 import type { RecordedSpan } from '../../../src/wire/request-log-entry-schema.js';
+import { logEntry } from '../../support/log-entry.js';
 
 const TRACE_A = 'a'.repeat(32);
 const TRACE_B = 'b'.repeat(32);
@@ -19,22 +20,7 @@ function span(traceId: string): RecordedSpan {
 }
 
 function entry(id: string, time: number, latency: number, traceId: string): RequestLogEntry {
-  return {
-    id,
-    time,
-    method: 'POST',
-    path: '/v1/chat/completions',
-    status: 200,
-    latency_ms: latency,
-    key_prefix: 'sk-sy-ab',
-    model: 'm',
-    prompt_tokens: 1,
-    completion_tokens: 1,
-    cost: 0,
-    client: null,
-    trace_id: traceId,
-    spans: [span(traceId)],
-  };
+  return logEntry({ id, time, latency_ms: latency, trace_id: traceId, spans: [span(traceId)] });
 }
 
 describe('the request list', () => {
