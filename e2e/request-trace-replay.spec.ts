@@ -202,6 +202,45 @@ describe('request timeline, replay and compare', () => {
     }
   });
 
+  it('keeps the timeline of a quick success among the newest 100, and says why an older one has none', async () => {
+    const { page } = session;
+    await closeDialogs();
+    const plainChat = async (id: string) => {
+      const response = await session.api('/v1/chat/completions', session.stack.gateway.adminKey, {
+        method: 'POST',
+        headers: { 'X-Request-Id': id },
+        body: JSON.stringify({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'quick' }] }),
+      });
+      expect(response.status).toBe(200);
+      await response.text();
+      return traceIdOf(response.headers.get('traceparent'));
+    };
+    const oldest = await plainChat('req_e2e_quick_oldest');
+    for (let i = 0; i < 100; i++) await plainChat(`req_e2e_quick_${i}`);
+    const newest = await plainChat('req_e2e_quick_newest');
+    const traceFilter = page.getByRole('searchbox', { name: 'Filter by trace id' });
+    const row = page.getByTestId('request-log').getByRole('row', { name: /POST \/v1\/chat\/completions 200/ });
+    const drawer = page.getByRole('dialog', { name: 'POST /v1/chat/completions' });
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await traceFilter.fill(newest);
+      await row.first().click();
+      await drawer.getByTestId('waterfall').waitFor();
+      await page.keyboard.press('Escape');
+      await drawer.waitFor({ state: 'detached' });
+
+      await traceFilter.fill(oldest);
+      await row.first().click();
+      const empty = drawer.getByTestId('waterfall-empty');
+      expect(await empty.textContent()).toMatch(/newest 100/);
+      expect(await layoutProblems(page)).toEqual([]);
+      await screenshot(page, `request-no-timeline-${viewport.width}`);
+      await page.keyboard.press('Escape');
+      await drawer.waitFor({ state: 'detached' });
+    }
+    await traceFilter.fill('');
+  });
+
   it('sorts the list by latency from its header, and says when a body was not kept', async () => {
     const { page } = session;
     await closeDialogs();
