@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { fixedRate, fullLoad, percentile, type LoadResult, type Target } from './load.js';
 import { cpuMicros } from './process-stats.js';
-import { chatBody, startBenchProcesses, type BenchProcesses } from './processes.js';
+import { cachedChatBody, chatBody, chatTarget, startBenchProcesses, type BenchProcesses } from './processes.js';
 import { warmUp } from './warm-up.js';
 
 const args = new Map(process.argv.slice(2).map((arg, i, all) => [arg, all[i + 1]]));
@@ -33,9 +33,7 @@ const concurrency = Number(args.get('--concurrency') ?? 16);
 const stream = process.argv.includes('--stream');
 const rate = args.has('--rate') ? Number(args.get('--rate')) : undefined;
 const cacheHit = process.argv.includes('--cache-hit');
-const body = cacheHit
-  ? JSON.stringify({ ...(JSON.parse(chatBody(stream)) as object), model: 'bench-cached', temperature: 0 })
-  : chatBody(stream);
+const body = cacheHit ? cachedChatBody(stream) : chatBody(stream);
 const teamFlag = args.has('--team-b') ? '--team-b' : '--team';
 const teamRedis = args.has(teamFlag)
   ? args.get(teamFlag)?.startsWith('redis')
@@ -58,16 +56,7 @@ const sortedCopy = (values: number[]) => [...values].sort((x, y) => x - y);
 
 async function loadBoth(sides: { processes: BenchProcesses; key: string }[]): Promise<Round[]> {
   const before = sides.map((side) => cpuMicros(side.processes.gateway.pid!));
-  const results = await Promise.all(
-    sides.map((side) =>
-      run({
-        origin: side.processes.gatewayUrl,
-        path: '/v1/chat/completions',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${side.key}` },
-        body,
-      }),
-    ),
-  );
+  const results = await Promise.all(sides.map((side) => run(chatTarget(side.processes.gatewayUrl, side.key, body))));
   return results.map((result, i) => ({
     rps: result.requests / result.seconds,
     cpuPerRequest: (cpuMicros(sides[i].processes.gateway.pid!) - before[i]) / result.requests,
@@ -99,12 +88,7 @@ const sides = await Promise.all(
 );
 try {
   const warm = await warmUp(
-    sides.map((side) => ({
-      origin: side.processes.gatewayUrl,
-      path: '/v1/chat/completions',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${side.key}` },
-      body,
-    })),
+    sides.map((side) => chatTarget(side.processes.gatewayUrl, side.key, body)),
     sides.map((side) => side.processes.gateway.pid!),
     2 * concurrency,
   );

@@ -9,8 +9,8 @@
  * Exits 1 when a function was deoptimised `--loop` times (default 5) or more.
  */
 import { join } from 'node:path';
-import { fullLoad, type Target } from './load.js';
-import { chatBody, serveNodeFlags, startBenchProcesses } from './processes.js';
+import { fullLoad } from './load.js';
+import { cachedChatBody, chatBody, chatTarget, serveNodeFlags, startBenchProcesses } from './processes.js';
 import { warmUp } from './warm-up.js';
 
 const args = new Map(process.argv.slice(2).map((arg, i, all) => [arg, all[i + 1]]));
@@ -19,9 +19,7 @@ const seconds = Number(args.get('--seconds') ?? 10);
 const loop = Number(args.get('--loop') ?? 5);
 const stream = process.argv.includes('--stream');
 const cacheHit = process.argv.includes('--cache-hit');
-const body = cacheHit
-  ? JSON.stringify({ ...(JSON.parse(chatBody(stream)) as object), model: 'bench-cached', temperature: 0 })
-  : chatBody(stream);
+const body = cacheHit ? cachedChatBody(stream) : chatBody(stream);
 
 const processes = await startBenchProcesses(
   cli,
@@ -36,12 +34,7 @@ processes.gateway.stdout!.on('data', (chunk: Buffer) => {
 });
 try {
   const key = await processes.createKey();
-  const target: Target = {
-    origin: processes.gatewayUrl,
-    path: '/v1/chat/completions',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body,
-  };
+  const target = chatTarget(processes.gatewayUrl, key, body);
   await warmUp([target], [processes.gateway.pid!], 16);
   counting = true;
   const result = await fullLoad(target, 16, seconds);

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Target } from './load.js';
 
 export const ADMIN_KEY = 'sk-sy-bench-admin-0123456789abcdefghij';
 const root = join(import.meta.dirname, '../..');
@@ -117,6 +118,21 @@ export async function startBenchProcesses(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Chat completions on `gatewayUrl` as the key `key`, with `body`. */
+export function chatTarget(gatewayUrl: string, key: string, body: string): Target {
+  return {
+    origin: gatewayUrl,
+    path: '/v1/chat/completions',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body,
+  };
+}
+
+/** The chat body of every request a cache hit: to the cached route (`bench-cached`), at temperature 0. */
+export function cachedChatBody(stream: boolean): string {
+  return JSON.stringify({ ...(JSON.parse(chatBody(stream)) as object), model: 'bench-cached', temperature: 0 });
 }
 
 /** The chat body the benchmarks send, plain or streamed (with the usage chunk). */

@@ -14,9 +14,16 @@
  */
 import { join } from 'node:path';
 import type { CpuProfile } from './cpu-profile.js';
-import { fullLoad, type Target } from './load.js';
+import { fullLoad } from './load.js';
 import { THREAD_GROUPS, threadCpuMicros, type ThreadGroup } from './process-stats.js';
-import { chatBody, serveNodeFlags, startBenchProcesses, type BenchProcesses } from './processes.js';
+import {
+  cachedChatBody,
+  chatBody,
+  chatTarget,
+  serveNodeFlags,
+  startBenchProcesses,
+  type BenchProcesses,
+} from './processes.js';
 import { warmUp } from './warm-up.js';
 
 const args = new Map(process.argv.slice(2).map((arg, i, all) => [arg, all[i + 1]]));
@@ -29,9 +36,7 @@ const concurrency = Number(args.get('--concurrency') ?? 16);
 const top = Number(args.get('--top') ?? 25);
 const stream = process.argv.includes('--stream');
 const cacheHit = process.argv.includes('--cache-hit');
-const body = cacheHit
-  ? JSON.stringify({ ...(JSON.parse(chatBody(stream)) as object), model: 'bench-cached', temperature: 0 })
-  : chatBody(stream);
+const body = cacheHit ? cachedChatBody(stream) : chatBody(stream);
 const PROFILER_HOOKS = join(import.meta.dirname, 'profiler-hooks.mjs');
 
 function ask<T>(processes: BenchProcesses, message: string): Promise<T> {
@@ -77,12 +82,7 @@ const sides = await Promise.all(
     return { processes, key: await processes.createKey() };
   }),
 );
-const targetOf = (side: (typeof sides)[number]): Target => ({
-  origin: side.processes.gatewayUrl,
-  path: '/v1/chat/completions',
-  headers: { 'content-type': 'application/json', authorization: `Bearer ${side.key}` },
-  body,
-});
+const targetOf = (side: (typeof sides)[number]) => chatTarget(side.processes.gatewayUrl, side.key, body);
 
 try {
   const warm = await warmUp(

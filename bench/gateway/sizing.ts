@@ -12,9 +12,9 @@ import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { postgresConnection } from '../../gateway/src/store/database.js';
-import { fixedCount, fullLoad, type Target } from './load.js';
+import { fixedCount, fullLoad } from './load.js';
 import { cpuMicros } from './process-stats.js';
-import { chatBody, startBenchProcesses } from './processes.js';
+import { chatBody, chatTarget, startBenchProcesses } from './processes.js';
 
 export interface SizingOptions {
   /** A PostgreSQL URL whose server may create a database (the sizing database is made and dropped). */
@@ -137,12 +137,7 @@ export async function measureSizing(options: SizingOptions): Promise<Sizing> {
     });
     try {
       const key = await processes.createKey();
-      const target: Target = {
-        origin: processes.gatewayUrl,
-        path: '/v1/chat/completions',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-        body: chatBody(false),
-      };
+      const target = chatTarget(processes.gatewayUrl, key, chatBody(false));
       // Warm-up, then the closed loop.
       await fullLoad(target, options.concurrency, Math.min(2, options.seconds));
       const cpuBefore = cpuMicros(processes.gateway.pid!);
