@@ -1,0 +1,52 @@
+/**
+ * What the garbage collector's pauses cost each request, build beside build: each gateway runs with
+ * `--trace-gc` under the same closed-loop load at once (after warm-up), and the scavenges and
+ * mark-compacts of `--seconds` of load are counted, with their main-thread time per request. More
+ * scavenges per request means more allocated per request; a longer scavenge, more that survives it.
+ *
+ *   npx tsx bench/gateway/gc-per-request.ts <cli.js of build A> [<cli.js of build B> ...] [--seconds 10]
+ */
+import { fullLoad } from './load.js';
+import { chatBody, chatTarget, serveNodeFlags, startBenchProcesses } from './processes.js';
+import { warmUp } from './warm-up.js';
+
+const argv = process.argv.slice(2);
+const secondsAt = argv.indexOf('--seconds');
+const seconds = secondsAt >= 0 ? Number(argv[secondsAt + 1]) : 10;
+const clis = argv.filter((_, i) => secondsAt < 0 || (i !== secondsAt && i !== secondsAt + 1));
+
+const sides = await Promise.all(
+  clis.map(async (cli) => {
+    const processes = await startBenchProcesses(cli, [...serveNodeFlags(), '--trace-gc']);
+    const side = { cli, processes, key: await processes.createKey(), output: '', counting: false };
+    processes.gateway.stdout!.on('data', (chunk: Buffer) => {
+      if (side.counting) side.output += chunk.toString();
+    });
+    return side;
+  }),
+);
+try {
+  const targets = sides.map((side) => chatTarget(side.processes.gatewayUrl, side.key, chatBody(false)));
+  await warmUp(
+    targets,
+    sides.map((side) => side.processes.gateway.pid!),
+    32,
+  );
+  for (const side of sides) side.counting = true;
+  const results = await Promise.all(targets.map((target) => fullLoad(target, 16, seconds)));
+  sides.forEach((side, i) => {
+    const lines = side.output.split('\n');
+    const pauseMs = (kind: string) => {
+      const matching = lines.filter((line) => line.includes(kind));
+      const ms = matching.reduce((sum, line) => sum + Number(/, ([\d.]+) \/ [\d.]+ ms/.exec(line)?.[1] ?? 0), 0);
+      return { count: matching.length, microsPerRequest: (ms * 1000) / results[i].requests };
+    };
+    const scavenges = pauseMs('Scavenge');
+    const markCompacts = pauseMs('Mark-Compact');
+    console.log(
+      `${side.cli}\n  ${results[i].requests} requests; ${scavenges.count} scavenges (${(results[i].requests / Math.max(1, scavenges.count)).toFixed(0)} requests each), ${scavenges.microsPerRequest.toFixed(1)} µs per request on the main thread; ${markCompacts.count} mark-compacts, ${markCompacts.microsPerRequest.toFixed(1)} µs per request`,
+    );
+  });
+} finally {
+  await Promise.all(sides.map((side) => side.processes.stop()));
+}
