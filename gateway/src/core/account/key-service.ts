@@ -207,11 +207,14 @@ export class KeyService {
       return this.keys
         .findById(internalFor)
         .then((record) => (record && record.revoked_at === null ? record : undefined));
-    const hash = this.hashOfAccepted.get(presented) ?? hashKey(presented);
+    const remembered = this.hashOfAccepted.get(presented);
+    const hash = remembered ?? hashKey(presented);
+    // A key whose hash is remembered is not remembered again.
+    const toRemember = remembered === undefined ? presented : undefined;
     const cached = this.known.get(hash);
-    if (cached) return this.accepted(cached, hash, presented);
+    if (cached) return this.accepted(cached, hash, toRemember);
     if (this.unknown.has(hash)) return undefined;
-    return this.lookUp(hash).then((record) => this.accepted(record, hash, presented));
+    return this.lookUp(hash).then((record) => this.accepted(record, hash, toRemember));
   }
 
   private lookUp(hash: string): Promise<ApiKeyRecord | null> {
@@ -240,10 +243,10 @@ export class KeyService {
     return record;
   }
 
-  private accepted(record: ApiKeyRecord | null, hash: string, presented: string): ApiKeyRecord | undefined {
+  private accepted(record: ApiKeyRecord | null, hash: string, presented: string | undefined): ApiKeyRecord | undefined {
     if (!record || record.revoked_at !== null) return undefined;
     if (!timingSafeEqual(Buffer.from(record.hash), Buffer.from(hash))) return undefined;
-    if (!this.hashOfAccepted.has(presented)) {
+    if (presented !== undefined) {
       if (this.hashOfAccepted.size >= MAX_CACHED_KEYS)
         this.hashOfAccepted.delete(this.hashOfAccepted.keys().next().value!);
       this.hashOfAccepted.set(presented, hash);
