@@ -1,9 +1,10 @@
-// `npm run bench`: the gateway-overhead benchmark and the durable ledger's cost, a soak (60 s by default;
+// `npm run bench`: the gateway-overhead benchmark and the durable ledger's cost, what traces cost, a soak (60 s by default;
 // `npm run bench -- --soak-seconds 600` for longer), the hostile load (one key's chats while another key attacks), then OCR throughput and accuracy beside Debian's tesseract.
 // `npm run bench -- --ocr [OCR options]` runs only the OCR benchmark (bench/ocr/run.ts takes the options).
 // `npm run bench -- --store [--rows N] [--log-rows N]` runs only the store-at-scale benchmark (1,000,000 usage rows).
 // `npm run bench -- --sizing [--database URL] [--seconds N]` runs only team mode's sizing (bench/gateway/sizing.ts).
 // `npm run bench -- --hostile [--seconds N] [--rate N]` runs only the hostile load (bench/gateway/hostile.ts).
+// `npm run bench -- --traces` runs only what traces cost: this build against itself with request tracing left out.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,11 +29,34 @@ if (args[0] === '--hostile') {
   run('npx', ['tsx', 'bench/gateway/hostile.ts', ...args.slice(1)]);
   process.exit(0);
 }
+// What traces cost a request (issue 34: within 3 %), plain and streamed: this build against a copy of
+// itself with request tracing left out, both at once, on fresh processes each pass.
+const traceCost = () => {
+  for (const stream of [[], ['--stream']])
+    run('npx', [
+      'tsx',
+      'bench/gateway/knockout.ts',
+      '--leave-out',
+      'traces',
+      '--passes',
+      '4',
+      '--rounds',
+      '3',
+      '--seconds',
+      '3',
+      ...stream,
+    ]);
+};
+if (args[0] === '--traces') {
+  traceCost();
+  process.exit(0);
+}
 if (args[0] === '--sizing') {
   run('npx', ['tsx', 'bench/gateway/run.ts', '--only', 'sizing', ...args.slice(1)]);
   process.exit(0);
 }
 run('npx', ['tsx', 'bench/gateway/run.ts', ...args]);
+traceCost();
 run('npx', ['tsx', 'bench/gateway/soak.ts', ...args]);
 run('npx', ['tsx', 'bench/gateway/hostile.ts']);
 run('npx', ['tsx', 'bench/store/usage-scale.ts']);

@@ -5,7 +5,10 @@
  * median of the per-round ratios, requests per second and gateway CPU per request of B against A.
  *
  *   npx tsx bench/gateway/ab.ts --a /path/to/old/dist/gateway/src/cli.js [--b dist/gateway/src/cli.js]
- *     [--rounds 5] [--seconds 2] [--concurrency 16] [--stream] [--rate N] [--team [redis://127.0.0.1:6379]] [--cache-hit]
+ *     [--rounds 5] [--passes 1] [--seconds 2] [--concurrency 16] [--stream] [--rate N] [--team [redis://127.0.0.1:6379]] [--cache-hit]
+ *
+ * --passes N runs the rounds N times, each time on fresh processes (the order they start in
+ * alternating), and summarises all rounds together, with each pass's median beside.
  *
  * With --rate, each side gets N requests per second (open loop) instead of the closed loop, and the
  * rounds report latency: p50 and p99 (ms) and, streamed, the first byte's p50.
@@ -28,6 +31,7 @@ const a = args.get('--a');
 if (!a) throw new Error('--a <path to the other build’s dist/gateway/src/cli.js> is required');
 const b = args.get('--b') ?? join(import.meta.dirname, '../../dist/gateway/src/cli.js');
 const rounds = Number(args.get('--rounds') ?? 5);
+const passes = Number(args.get('--passes') ?? 1);
 const seconds = Number(args.get('--seconds') ?? 2);
 const concurrency = Number(args.get('--concurrency') ?? 16);
 const stream = process.argv.includes('--stream');
@@ -75,65 +79,86 @@ const summary = (values: number[], digits: number) => {
 };
 
 const prefixes = [`switchyard-ab-a-${process.pid}:`, `switchyard-ab-b-${process.pid}:`];
-const sides = await Promise.all(
-  [a, b].map(async (script, i) => {
+const ratios = {
+  rps: [] as number[],
+  cpu: [] as number[],
+  p50: [] as number[],
+  p99: [] as number[],
+  firstByte: [] as number[],
+};
+const passMedians: number[] = [];
+const load = rate === undefined ? `closed loop ${concurrency} connections each` : `${rate} requests per second each`;
+console.log(
+  `A/B, ${stream ? 'streamed' : 'plain'} chat${cacheHit ? ', every request a cache hit' : ''}${teamRedis ? (teamSides.length === 1 ? ', B in team mode' : ', team mode') : ''}, ${load}, ${passes > 1 ? `${passes} passes of ` : ''}${rounds} rounds of ${seconds} s, both at once\nA ${a}\nB ${b}\n`,
+);
+for (let pass = 1; pass <= passes; pass++) {
+  if (passes > 1) console.log(`pass ${pass}:`);
+  const passRatios = await runPass(pass);
+  passMedians.push(median(passRatios));
+}
+console.log(
+  `\nmedian B/A [middle half of the rounds]: req/s ${summary(ratios.rps, 2)}, CPU per request ${summary(ratios.cpu, 2)}`,
+);
+if (passes > 1)
+  console.log(`CPU per request B/A, each pass's median: ${passMedians.map((m) => m.toFixed(2)).join(', ')}`);
+if (rate !== undefined)
+  console.log(
+    `median B - A: p50 ${summary(ratios.p50, 3)} ms, p99 ${summary(ratios.p99, 3)} ms${stream ? `, first byte p50 ${summary(ratios.firstByte, 3)} ms` : ''}`,
+  );
+
+/**
+ * Fresh processes for both builds, warmed up, then the rounds; answers this pass's CPU ratios. A
+ * process's compiled code differs from run to run (what V8 inlined, whether something deoptimised),
+ * so several passes say more than as many rounds on the same processes. Which build starts first
+ * alternates with the pass.
+ */
+async function runPass(pass: number): Promise<number[]> {
+  const order = pass % 2 ? [0, 1] : [1, 0];
+  const started: { processes: BenchProcesses; key: string }[] = [];
+  for (const i of order) {
     const processes = await startBenchProcesses(
-      script,
+      [a, b][i],
       undefined,
       teamRedis && teamSides.includes(i) ? { GATEWAY_REDIS_URL: teamRedis, GATEWAY_REDIS_PREFIX: prefixes[i] } : {},
       cacheHit ? { upstreamDelayMs: 0 } : undefined,
     );
-    return { processes, key: await processes.createKey() };
-  }),
-);
-try {
-  const warm = await warmUp(
-    sides.map((side) => chatTarget(side.processes.gatewayUrl, side.key, body)),
-    sides.map((side) => side.processes.gateway.pid!),
-    2 * concurrency,
-  );
-  console.log(`${warm.settled ? 'compiled' : 'still compiling'} after ${warm.seconds} s of warm-up load`);
-  await loadBoth(sides);
-  const ratios = {
-    rps: [] as number[],
-    cpu: [] as number[],
-    p50: [] as number[],
-    p99: [] as number[],
-    firstByte: [] as number[],
-  };
-  const load = rate === undefined ? `closed loop ${concurrency} connections each` : `${rate} requests per second each`;
-  console.log(
-    `A/B, ${stream ? 'streamed' : 'plain'} chat${cacheHit ? ', every request a cache hit' : ''}${teamRedis ? (teamSides.length === 1 ? ', B in team mode' : ', team mode') : ''}, ${load}, ${rounds} rounds of ${seconds} s, both at once\nA ${a}\nB ${b}\n`,
-  );
-  for (let round = 1; round <= rounds; round++) {
-    // Which side's load starts first alternates, so neither always has the head start.
-    const [first, second] = round % 2 ? [0, 1] : [1, 0];
-    const measured = await loadBoth([sides[first], sides[second]]);
-    const [resultA, resultB] = round % 2 ? measured : [measured[1], measured[0]];
-    ratios.rps.push(resultB.rps / resultA.rps);
-    ratios.cpu.push(resultB.cpuPerRequest / resultA.cpuPerRequest);
-    ratios.p50.push(resultB.p50 - resultA.p50);
-    ratios.p99.push(resultB.p99 - resultA.p99);
-    ratios.firstByte.push(resultB.firstByteP50 - resultA.firstByteP50);
-    const side = (result: Round) =>
-      `${result.rps.toFixed(0)} req/s, ${result.cpuPerRequest.toFixed(0)} µs CPU/request${rate === undefined ? '' : `, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms${stream ? `, first byte p50 ${result.firstByteP50.toFixed(2)} ms` : ''}`}`;
-    console.log(`round ${round}: A ${side(resultA)}; B ${side(resultB)}`);
+    started[i] = { processes, key: await processes.createKey() };
   }
-  console.log(
-    `\nmedian B/A [middle half of the rounds]: req/s ${summary(ratios.rps, 2)}, CPU per request ${summary(ratios.cpu, 2)}`,
-  );
-  if (rate !== undefined)
-    console.log(
-      `median B - A: p50 ${summary(ratios.p50, 3)} ms, p99 ${summary(ratios.p99, 3)} ms${stream ? `, first byte p50 ${summary(ratios.firstByte, 3)} ms` : ''}`,
+  const sides = started;
+  const cpu: number[] = [];
+  try {
+    const warm = await warmUp(
+      sides.map((side) => chatTarget(side.processes.gatewayUrl, side.key, body)),
+      sides.map((side) => side.processes.gateway.pid!),
+      2 * concurrency,
     );
-} finally {
-  await Promise.all(sides.map((side) => side.processes.stop()));
-  if (teamRedis) {
-    const redis = new Redis(teamRedis);
-    for (const prefix of prefixes) {
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
+    console.log(`${warm.settled ? 'compiled' : 'still compiling'} after ${warm.seconds} s of warm-up load`);
+    await loadBoth(sides);
+    for (let round = 1; round <= rounds; round++) {
+      // Which side's load starts first alternates, so neither always has the head start.
+      const [first, second] = round % 2 ? [0, 1] : [1, 0];
+      const measured = await loadBoth([sides[first], sides[second]]);
+      const [resultA, resultB] = round % 2 ? measured : [measured[1], measured[0]];
+      ratios.rps.push(resultB.rps / resultA.rps);
+      cpu.push(resultB.cpuPerRequest / resultA.cpuPerRequest);
+      ratios.p50.push(resultB.p50 - resultA.p50);
+      ratios.p99.push(resultB.p99 - resultA.p99);
+      ratios.firstByte.push(resultB.firstByteP50 - resultA.firstByteP50);
+      const side = (result: Round) =>
+        `${result.rps.toFixed(0)} req/s, ${result.cpuPerRequest.toFixed(0)} µs CPU/request${rate === undefined ? '' : `, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms${stream ? `, first byte p50 ${result.firstByteP50.toFixed(2)} ms` : ''}`}`;
+      console.log(`round ${round}: A ${side(resultA)}; B ${side(resultB)}`);
     }
-    redis.disconnect();
+  } finally {
+    await Promise.all(sides.map((side) => side.processes.stop()));
+    if (teamRedis) {
+      const redis = new Redis(teamRedis);
+      for (const prefix of prefixes) {
+        const keys = await redis.keys(`${prefix}*`);
+        if (keys.length > 0) await redis.del(...keys);
+      }
+      redis.disconnect();
+    }
   }
+  ratios.cpu.push(...cpu);
+  return cpu;
 }

@@ -4,7 +4,7 @@
  * ab.ts (both at once, under the same load). Issue 16's targets were judged with it
  * (docs/performance.md, "Where the gap to the bare proxy is").
  *
- *   npx tsx bench/gateway/knockout.ts [--leave-out host,cors,usage,spend,metrics,compress,headers]
+ *   npx tsx bench/gateway/knockout.ts [--leave-out host,cors,usage,spend,metrics,compress,headers,traces]
  *     [--keep] [ab.ts options: --rounds 5 --seconds 3 --stream ...]
  *
  * With --keep the copy stays, and `npx tsx bench/gateway/run.ts --gateway <the copy's cli.js>` with
@@ -17,7 +17,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const FEATURES = ['host', 'cors', 'usage', 'spend', 'metrics', 'compress', 'headers'] as const;
+const FEATURES = ['host', 'cors', 'usage', 'spend', 'metrics', 'compress', 'headers', 'traces'] as const;
 type Feature = (typeof FEATURES)[number];
 
 /** Where each feature is registered in the build, and what replaces that line when it is left out. */
@@ -61,6 +61,12 @@ const EDITS: Record<Feature, { file: string; find: string; replace: string }> = 
     file: 'http/request-context.js',
     find: "    app.addHook('onRequest',",
     replace: "    if (LEFT_OUT.has('headers')) return;\n    app.addHook('onRequest',",
+  },
+  // No request is traced: the stages' spans are not started either (there is no trace to start them in).
+  traces: {
+    file: 'app.js',
+    find: '    registerRequestTracing(app,',
+    replace: "    if (LEFT_OUT.has('traces')) app.decorateRequest('traceSpan', null); else registerRequestTracing(app,",
   },
 };
 
