@@ -5,8 +5,10 @@
  * event loop's self time by place and by function from the profiles, with B - A, largest first.
  *
  *   npx tsx bench/gateway/profile-ab.ts --a /path/to/old/dist/gateway/src/cli.js [--b dist/gateway/src/cli.js]
- *     [--rounds 4] [--seconds 3] [--concurrency 16] [--stream] [--cache-hit] [--top 25]
+ *     [--rounds 4] [--seconds 3] [--concurrency 16] [--stream] [--cache-hit] [--heap] [--sort b] [--top 25]
  *
+ * --heap samples allocations instead of time (V8's sampling heap profiler, collected objects
+ * included): bytes allocated per request by place and by allocating function, B - A.
  * --cache-hit sends every request to a cached route (`bench-cached`, at temperature 0), as ab.ts does.
  * Each build runs its own CLI, with profiler-hooks.mjs preloaded to start and stop the profiler over IPC.
  * One profile's per-function figures move by a few
@@ -36,6 +38,9 @@ const concurrency = Number(args.get('--concurrency') ?? 16);
 const top = Number(args.get('--top') ?? 25);
 const stream = process.argv.includes('--stream');
 const cacheHit = process.argv.includes('--cache-hit');
+const heap = process.argv.includes('--heap');
+/** `--sort b`: the functions B spends most on, instead of the largest differences. */
+const byB = args.get('--sort') === 'b';
 const body = cacheHit ? cachedChatBody(stream) : chatBody(stream);
 const PROFILER_HOOKS = join(import.meta.dirname, 'profiler-hooks.mjs');
 
@@ -46,29 +51,56 @@ function ask<T>(processes: BenchProcesses, message: string): Promise<T> {
   });
 }
 
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface HeapNode {
+  callFrame: CallFrame;
+  selfSize: number;
+  children: HeapNode[];
+}
+
+type ByPlace = { functions: Map<string, number>; places: Map<string, number> };
+
+/** Adds `amount` under the frame's function and under its place (a package, a room of the gateway, node). */
+function addTo(totals: ByPlace, { functionName, url, lineNumber }: CallFrame, amount: number): void {
+  const short = url.replace(/^.*\/(dist\/gateway\/src|node_modules)\//, '');
+  const label = `${functionName || '(anonymous)'}${url ? ` ${short}:${lineNumber + 1}` : ''}`;
+  totals.functions.set(label, (totals.functions.get(label) ?? 0) + amount);
+  const place = url.startsWith('node:')
+    ? 'node internals'
+    : (/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ??
+      (/dist\/gateway\/src\/([^/]+)/.exec(url)?.[1]
+        ? `gateway ${/dist\/gateway\/src\/([^/]+)/.exec(url)![1]}`
+        : `(${functionName || 'native'})`));
+  totals.places.set(place, (totals.places.get(place) ?? 0) + amount);
+}
+
 /** Self time (µs) by function and by place, idle left out. */
-function selfTimes(profile: CpuProfile): { functions: Map<string, number>; places: Map<string, number> } {
+function selfTimes(profile: CpuProfile): ByPlace {
   const interval = (profile.endTime - profile.startTime) / Math.max(1, profile.samples.length);
   const hits = new Map<number, number>();
   for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
-  const functions = new Map<string, number>();
-  const places = new Map<string, number>();
+  const totals: ByPlace = { functions: new Map(), places: new Map() };
   for (const node of profile.nodes) {
     const count = hits.get(node.id) ?? 0;
-    const { functionName, url, lineNumber } = node.callFrame;
-    if (count === 0 || functionName === '(idle)') continue;
-    const short = url.replace(/^.*\/(dist\/gateway\/src|node_modules)\//, '');
-    const label = `${functionName || '(anonymous)'}${url ? ` ${short}:${lineNumber + 1}` : ''}`;
-    functions.set(label, (functions.get(label) ?? 0) + count * interval);
-    const place = url.startsWith('node:')
-      ? 'node internals'
-      : (/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ??
-        (/dist\/gateway\/src\/([^/]+)/.exec(url)?.[1]
-          ? `gateway ${/dist\/gateway\/src\/([^/]+)/.exec(url)![1]}`
-          : `(${functionName || 'native'})`));
-    places.set(place, (places.get(place) ?? 0) + count * interval);
+    if (count === 0 || node.callFrame.functionName === '(idle)') continue;
+    addTo(totals, node.callFrame, count * interval);
   }
-  return { functions, places };
+  return totals;
+}
+
+/** Bytes allocated by function and by place (the allocating frame's own samples). */
+function selfBytes(profile: { head: HeapNode }): ByPlace {
+  const totals: ByPlace = { functions: new Map(), places: new Map() };
+  const visit = (node: HeapNode) => {
+    if (node.selfSize > 0) addTo(totals, node.callFrame, node.selfSize);
+    for (const child of node.children) visit(child);
+  };
+  visit(profile.head);
+  return totals;
 }
 
 const sides = await Promise.all(
@@ -99,16 +131,18 @@ try {
   }));
   for (let round = 1; round <= rounds; round++) {
     const order = round % 2 ? [0, 1] : [1, 0];
-    await Promise.all(order.map((i) => ask(sides[i].processes, 'profile-start')));
+    await Promise.all(order.map((i) => ask(sides[i].processes, heap ? 'heap-start' : 'profile-start')));
     const before = sides.map((side) => threadCpuMicros(side.processes.gateway.pid!));
     const results = await Promise.all(order.map((i) => fullLoad(targetOf(sides[i]), concurrency, seconds)));
     const after = sides.map((side) => threadCpuMicros(side.processes.gateway.pid!));
-    const profiles = await Promise.all(sides.map((side) => ask<CpuProfile>(side.processes, 'profile-stop')));
+    const profiles = await Promise.all(
+      sides.map((side) => ask<CpuProfile & { head: HeapNode }>(side.processes, heap ? 'heap-stop' : 'profile-stop')),
+    );
     order.forEach((side, k) => {
       const total = totals[side];
       total.requests += results[k].requests;
       for (const group of THREAD_GROUPS) total.threads[group] += after[side][group] - before[side][group];
-      const { functions, places } = selfTimes(profiles[side]);
+      const { functions, places } = heap ? selfBytes(profiles[side]) : selfTimes(profiles[side]);
       for (const [name, micros] of functions) total.functions.set(name, (total.functions.get(name) ?? 0) + micros);
       for (const [name, micros] of places) total.places.set(name, (total.places.get(name) ?? 0) + micros);
     });
@@ -127,14 +161,15 @@ try {
       av: perRequest(0, pick(totals[0]).get(name) ?? 0),
       bv: perRequest(1, pick(totals[1]).get(name) ?? 0),
     }));
-    rows.sort((x, y) => Math.abs(y.bv - y.av) - Math.abs(x.bv - x.av));
+    rows.sort((x, y) => (byB ? y.bv - x.bv : Math.abs(y.bv - y.av) - Math.abs(x.bv - x.av)));
     console.log(`\n${title}\n       A        B      B-A`);
     for (const { name, av, bv } of rows.slice(0, count)) console.log(row(name, av, bv));
     const sum = (side: 'av' | 'bv') => rows.reduce((acc, r) => acc + r[side], 0);
-    console.log(row('(all, event loop busy time)', sum('av'), sum('bv')));
+    console.log(row(heap ? '(all, bytes allocated)' : '(all, event loop busy time)', sum('av'), sum('bv')));
   };
-  table('Event loop self time per request by place (µs, V8 profile)', (total) => total.places, 20);
-  table('Event loop self time per request by function, largest differences (µs)', (total) => total.functions, top);
+  const what = heap ? 'Bytes allocated' : 'Event loop self time (µs)';
+  table(`${what} per request by place (V8 profile)`, (total) => total.places, 20);
+  table(`${what} per request by function, largest differences`, (total) => total.functions, top);
 } finally {
   await Promise.all(sides.map((side) => side.processes.stop()));
 }
