@@ -1,4 +1,4 @@
-import { fixedRate, fullLoad, percentile, takingTurns, type LoadResult, type Target } from './load.js';
+import { fixedRateInTurns, fullLoad, percentile, takingTurns, type LoadResult, type Target } from './load.js';
 import { cpuMicros } from './process-stats.js';
 import { startBenchProcesses } from './processes.js';
 import { warmUp } from './warm-up.js';
@@ -23,6 +23,16 @@ interface Measured {
   cpuPerRequest: number;
   errors: number;
 }
+
+/** A run's p50 and errors (no CPU figure: the targets took turns within it). */
+const latencyOf = (result: LoadResult): Omit<Measured, 'rps'> => ({
+  p50: percentile(
+    [...result.latencies].sort((a, b) => a - b),
+    50,
+  ),
+  cpuPerRequest: NaN,
+  errors: result.errors,
+});
 
 const fmt = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 
@@ -96,8 +106,18 @@ async function measureOn(options: CacheHitOptions, upstreamDelayMs: number): Pro
       (t) => fullLoad(t, options.streamConcurrency, upstreamDelayMs ? 0 : options.seconds),
       true,
     );
-    const plainRate = await measure((t) => fixedRate(t, options.rate, options.seconds), false);
-    const streamRate = await measure((t) => fixedRate(t, options.rate, options.seconds), true);
+    // At a fixed rate the three take turns half a second at a time (after a warm round): whole runs one
+    // after the other met different stretches of the shared machine, and their p50s moved by a third.
+    const atRateInTurns = async (stream: boolean) => {
+      const targets = VIAS.map((via) => target(via, stream));
+      await fixedRateInTurns(targets, options.rate, 1);
+      const results = await fixedRateInTurns(targets, options.rate, options.seconds);
+      return Object.fromEntries(
+        VIAS.map((via, i) => [via, { ...latencyOf(results[i]), rps: results[i].requests / results[i].seconds }]),
+      ) as Record<Via, Measured>;
+    };
+    const plainRate = await atRateInTurns(false);
+    const streamRate = await atRateInTurns(true);
     // The three one request at a time, taking turns: on a busy machine the fairest latency comparison.
     const turns = async (stream: boolean) => {
       const results = await takingTurns(
@@ -105,20 +125,10 @@ async function measureOn(options: CacheHitOptions, upstreamDelayMs: number): Pro
         // With a slow upstream, a hundred turns: each of the other two waits for it.
         upstreamDelayMs ? 100 : Math.round(options.rate * options.seconds),
       );
-      return Object.fromEntries(
-        VIAS.map((via, i) => [
-          via,
-          {
-            rps: NaN,
-            p50: percentile(
-              [...results[i].latencies].sort((a, b) => a - b),
-              50,
-            ),
-            cpuPerRequest: NaN,
-            errors: results[i].errors,
-          },
-        ]),
-      ) as Record<Via, Measured>;
+      return Object.fromEntries(VIAS.map((via, i) => [via, { ...latencyOf(results[i]), rps: NaN }])) as Record<
+        Via,
+        Measured
+      >;
     };
     const plainTurns = await turns(false);
     const streamTurns = await turns(true);

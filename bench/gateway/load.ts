@@ -39,6 +39,47 @@ async function once(pool: Pool, target: Target): Promise<Timing> {
 /** Open-loop load: requests started at a fixed rate whatever the latency, for `seconds`. */
 export async function fixedRate(target: Target, rate: number, seconds: number): Promise<LoadResult> {
   const pool = new Pool(target.origin, { connections: 64, pipelining: 1 });
+  const result = await atRate(pool, target, rate, seconds);
+  await pool.close();
+  return result;
+}
+
+/**
+ * Open-loop load on each target in turn, `sliceSeconds` at a time, until each had `seconds`: every
+ * target meets the same stretches of a busy machine, where whole runs one after the other each meet
+ * their own. Each target keeps its connections from slice to slice; which goes first alternates.
+ */
+export async function fixedRateInTurns(
+  targets: Target[],
+  rate: number,
+  seconds: number,
+  sliceSeconds = 0.5,
+): Promise<LoadResult[]> {
+  const pools = targets.map((target) => new Pool(target.origin, { connections: 64, pipelining: 1 }));
+  const results = targets.map((): LoadResult => ({
+    requests: 0,
+    errors: 0,
+    seconds: 0,
+    latencies: [],
+    firstBytes: [],
+  }));
+  const slices = Math.max(1, Math.round(seconds / sliceSeconds));
+  for (let slice = 0; slice < slices; slice++) {
+    const order = targets.map((_, i) => (slice % 2 ? targets.length - 1 - i : i));
+    for (const i of order) {
+      const part = await atRate(pools[i], targets[i], rate, seconds / slices);
+      results[i].requests += part.requests;
+      results[i].errors += part.errors;
+      results[i].seconds += part.seconds;
+      results[i].latencies.push(...part.latencies);
+      results[i].firstBytes.push(...part.firstBytes);
+    }
+  }
+  await Promise.all(pools.map((pool) => pool.close()));
+  return results;
+}
+
+async function atRate(pool: Pool, target: Target, rate: number, seconds: number): Promise<LoadResult> {
   const latencies: number[] = [];
   const firstBytes: number[] = [];
   let errors = 0;
@@ -58,7 +99,6 @@ export async function fixedRate(target: Target, rate: number, seconds: number): 
   }
   await Promise.all(inFlight);
   const elapsed = (performance.now() - started) / 1000;
-  await pool.close();
   return { requests: latencies.length, errors, seconds: elapsed, latencies, firstBytes };
 }
 

@@ -30,17 +30,39 @@ function canonical(value: unknown): string {
     let text = '[';
     for (let index = 0; index < value.length; index++) {
       const item: unknown = value[index];
-      text += `${index > 0 ? ',' : ''}${item === undefined ? 'null' : canonical(item)}`;
+      if (index > 0) text += ',';
+      text += item === undefined ? 'null' : canonical(item);
     }
     return `${text}]`;
   }
   const record = value as Record<string, unknown>;
+  const names = definedNamesSorted(record);
   let text = '{';
-  for (const name of Object.keys(record).sort()) {
-    const field = record[name];
-    if (field !== undefined) text += `${text.length > 1 ? ',' : ''}${JSON.stringify(name)}:${canonical(field)}`;
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index]!;
+    if (index > 0) text += ',';
+    text += `${JSON.stringify(name)}:${canonical(record[name])}`;
   }
   return `${text}}`;
+}
+
+/**
+ * The record's own names whose values are defined, in the order `Array.prototype.sort` gives (by
+ * UTF-16 code units), sorted as they are found: a turn has a dozen names, most undefined, and a
+ * general sort of them all cost a hit more than the rest of its key.
+ */
+function definedNamesSorted(record: Record<string, unknown>): string[] {
+  const names: string[] = [];
+  for (const name of Object.keys(record)) {
+    if (record[name] === undefined) continue;
+    let at = names.length;
+    while (at > 0 && names[at - 1]! > name) {
+      names[at] = names[at - 1]!;
+      at--;
+    }
+    names[at] = name;
+  }
+  return names;
 }
 
 const sha256 = (text: string): string => hash('sha256', text, 'base64url');
