@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newConsolePage, screenshot, signIn } from './support/browser.js';
 import { useConsoleSession } from './support/console-session.js';
 import { CHAT_MODEL } from './support/fake-stack.js';
-import { layoutProblems, setTheme, VIEWPORTS } from './support/layout.js';
+import { layoutProblems, settledAfter, setTheme, VIEWPORTS } from './support/layout.js';
 
 const FREE_FORM_SECRET = 'my-very-own-upstream-password';
 
@@ -120,10 +120,10 @@ describe('request log, layout and sessions', () => {
         await session.page.setViewportSize(viewport);
         await setTheme(session.page, theme);
         for (const path of ['requests', 'keys', 'models', 'batches', 'account', 'status']) {
-          await session.page
-            .getByRole('link', { name: new RegExp(`^\\W*${path === 'requests' ? 'Request log' : path}$`, 'i') })
-            .click();
-          await session.page.waitForLoadState('networkidle').catch(() => undefined);
+          const link = session.page.getByRole('link', {
+            name: new RegExp(`^\\W*${path === 'requests' ? 'Request log' : path}$`, 'i'),
+          });
+          await settledAfter(session.page, () => link.click());
           await session.page.locator('main table, main .empty-state, main [role="alert"], main svg').first().waitFor();
           expect(await layoutProblems(session.page), `${path} at ${viewport.width} px ${theme}`).toEqual([]);
           await screenshot(session.page, `layout-${path}-${viewport.width}-${theme}`);

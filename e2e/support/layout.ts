@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 
 export const VIEWPORTS = [
   { width: 1440, height: 900 },
@@ -47,4 +47,54 @@ export async function layoutProblems(page: Page): Promise<string[]> {
 export async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
   const toggle = page.getByRole('button', { name: `Switch to ${theme} theme` });
   if (await toggle.count()) await toggle.click();
+}
+
+/**
+ * Runs `action` (a click on an in-app link), then waits until none of the page's requests has been in
+ * flight for `quietMs`: the data the page loads after the navigation has arrived. A followed event
+ * stream (the request log's live feed) never ends and is not counted. Playwright's `networkidle` load
+ * state cannot tell this: it is reached once per document, so it says nothing after a client-side
+ * navigation, and never while the document follows a stream (it then waits out its whole timeout).
+ * Like that wait, this one gives up after `timeoutMs` and lets the caller check the page as it is.
+ */
+export async function settledAfter(
+  page: Page,
+  action: () => Promise<unknown>,
+  quietMs = 200,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const inFlight = new Set<Request>();
+  let changed = () => {};
+  const started = (request: Request) => {
+    if ((request.headers().accept ?? '').includes('text/event-stream')) return;
+    inFlight.add(request);
+    changed();
+  };
+  const ended = (request: Request) => {
+    if (inFlight.delete(request)) changed();
+  };
+  page.on('request', started);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  try {
+    await action();
+    await new Promise<void>((resolve) => {
+      let quiet: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(quiet);
+        clearTimeout(deadline);
+        resolve();
+      };
+      const deadline = setTimeout(done, timeoutMs);
+      changed = () => {
+        clearTimeout(quiet);
+        if (inFlight.size === 0) quiet = setTimeout(done, quietMs);
+      };
+      changed();
+    });
+  } finally {
+    page.off('request', started);
+    page.off('requestfinished', ended);
+    page.off('requestfailed', ended);
+  }
 }

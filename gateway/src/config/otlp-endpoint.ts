@@ -11,6 +11,15 @@ export interface OtlpEndpoint {
 
 const PROTOCOLS = ['http/protobuf', 'http/json'] as const;
 
+/** A variable holding a positive whole number of milliseconds, or `fallback` when it is unset or blank. */
+export function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name]?.trim();
+  if (!text) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) === 0)
+    throw new ConfigError(`${name}: "${text}" is not a positive whole number of milliseconds`);
+  return Number(text);
+}
+
 function checkedUrl(name: string, value: string): string {
   let url: URL;
   try {

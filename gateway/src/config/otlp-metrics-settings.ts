@@ -1,5 +1,4 @@
-import { ConfigError } from './config-error.js';
-import { otlpEndpoint, type OtlpEndpoint } from './otlp-endpoint.js';
+import { otlpEndpoint, positiveMs, type OtlpEndpoint } from './otlp-endpoint.js';
 
 /** Where and how the gateway's metrics are pushed over OTLP (docs/observability.md, Metrics). */
 export interface OtlpMetricsSettings extends OtlpEndpoint {
@@ -9,14 +8,6 @@ export interface OtlpMetricsSettings extends OtlpEndpoint {
   timeoutMs: number;
   /** OTEL_SERVICE_NAME, default `switchyard`. */
   serviceName: string;
-}
-
-function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const text = env[name]?.trim();
-  if (!text) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) === 0)
-    throw new ConfigError(`${name}: "${text}" is not a positive whole number of milliseconds`);
-  return Number(text);
 }
 
 /**

@@ -1,10 +1,18 @@
 import { ConfigError } from './config-error.js';
-import { otlpEndpoint, type OtlpEndpoint } from './otlp-endpoint.js';
+import { otlpEndpoint, positiveMs, type OtlpEndpoint } from './otlp-endpoint.js';
 
 /** Which traces are exported (OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG, the specification's names). */
 export type TraceSampler =
   | { kind: 'always_on' | 'always_off' | 'parentbased_always_on' | 'parentbased_always_off' }
   | { kind: 'traceidratio' | 'parentbased_traceidratio'; ratio: number };
+
+/** The collector of the traces, and how the batch processor sends to it. */
+export interface TraceExport extends OtlpEndpoint {
+  /** How long one export may take: OTEL_EXPORTER_OTLP_TRACES_TIMEOUT over OTEL_EXPORTER_OTLP_TIMEOUT (default 10000). */
+  timeoutMs: number;
+  /** Milliseconds between two batches: OTEL_BSP_SCHEDULE_DELAY (default 1000). */
+  batchDelayMs: number;
+}
 
 /** Where and how traces are exported; without `export`, spans are still recorded for the request log. */
 export interface TraceSettings {
@@ -12,7 +20,7 @@ export interface TraceSettings {
   serviceName: string;
   sampler: TraceSampler;
   /** Absent when no endpoint is set or OTEL_SDK_DISABLED is true. */
-  export?: OtlpEndpoint;
+  export?: TraceExport;
 }
 
 const SAMPLERS = [
@@ -39,12 +47,18 @@ function parseSampler(env: NodeJS.ProcessEnv): TraceSampler {
 
 /**
  * The OpenTelemetry variables for traces, read once at start: OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT,
- * _PROTOCOL, _HEADERS, OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER(_ARG) and OTEL_SDK_DISABLED.
+ * _PROTOCOL, _HEADERS, _TIMEOUT, OTEL_BSP_SCHEDULE_DELAY, OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER(_ARG)
+ * and OTEL_SDK_DISABLED.
  */
 export function loadTraceSettings(env: NodeJS.ProcessEnv): TraceSettings {
   const serviceName = env.OTEL_SERVICE_NAME?.trim() || 'switchyard';
   const sampler = parseSampler(env);
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return { serviceName, sampler };
   const endpoint = otlpEndpoint(env, 'TRACES');
-  return endpoint ? { serviceName, sampler, export: endpoint } : { serviceName, sampler };
+  if (!endpoint) return { serviceName, sampler };
+  const timeoutMs = env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT?.trim()
+    ? positiveMs(env, 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', 10_000)
+    : positiveMs(env, 'OTEL_EXPORTER_OTLP_TIMEOUT', 10_000);
+  const batchDelayMs = positiveMs(env, 'OTEL_BSP_SCHEDULE_DELAY', 1000);
+  return { serviceName, sampler, export: { ...endpoint, timeoutMs, batchDelayMs } };
 }

@@ -15,6 +15,8 @@ describe('the OpenTelemetry variables for traces', () => {
       url: 'http://collector:4318/v1/traces',
       protocol: 'http/protobuf',
       headers: {},
+      timeoutMs: 10_000,
+      batchDelayMs: 1000,
     });
     expect(
       loadTraceSettings({
@@ -36,6 +38,22 @@ describe('the OpenTelemetry variables for traces', () => {
     expect(settings.export).toMatchObject({ protocol: 'http/json', headers: { 'api-key': 'traces', 'x-team': 'a b' } });
   });
 
+  it('reads the export timeout (the traces one over the shared one) and the batch delay', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(loadTraceSettings({ ...endpoint, OTEL_EXPORTER_OTLP_TIMEOUT: '3000' }).export).toMatchObject({
+      timeoutMs: 3000,
+      batchDelayMs: 1000,
+    });
+    expect(
+      loadTraceSettings({
+        ...endpoint,
+        OTEL_EXPORTER_OTLP_TIMEOUT: '3000',
+        OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '500',
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+      }).export,
+    ).toMatchObject({ timeoutMs: 500, batchDelayMs: 50 });
+  });
+
   it('OTEL_SDK_DISABLED turns export off; the sampler and its ratio are read', () => {
     expect(
       loadTraceSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).export,
@@ -53,6 +71,10 @@ describe('the OpenTelemetry variables for traces', () => {
     expect(refused({ ...endpoint, OTEL_EXPORTER_OTLP_HEADERS: 'no-equals-sign' })).toThrow(
       /OTEL_EXPORTER_OTLP_HEADERS/,
     );
+    expect(refused({ ...endpoint, OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '0' })).toThrow(
+      /OTEL_EXPORTER_OTLP_TRACES_TIMEOUT/,
+    );
+    expect(refused({ ...endpoint, OTEL_BSP_SCHEDULE_DELAY: '1.5' })).toThrow(/OTEL_BSP_SCHEDULE_DELAY/);
     expect(refused({ OTEL_TRACES_SAMPLER: 'sometimes' })).toThrow(/OTEL_TRACES_SAMPLER/);
     expect(refused({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(
       /OTEL_TRACES_SAMPLER_ARG/,

@@ -11,8 +11,6 @@ import type { TraceSpan } from './request-trace.js';
 /** Spans waiting for the collector; past this they are dropped (and counted), never held without end. */
 const MAX_QUEUED_SPANS = 4096;
 const MAX_BATCH_SPANS = 512;
-const BATCH_DELAY_MS = 1000;
-const EXPORT_TIMEOUT_MS = 10_000;
 /** A stopping gateway gives the collector this long for what is still queued. */
 const SHUTDOWN_WAIT_MS = 2_000;
 
@@ -45,15 +43,15 @@ export class OtlpSpanExport {
     private readonly scope: InstrumentationScope,
     onDropped: (count: number) => void,
   ) {
-    const config = { url: settings.url, headers: settings.headers, timeoutMillis: EXPORT_TIMEOUT_MS };
+    const config = { url: settings.url, headers: settings.headers, timeoutMillis: settings.timeoutMs };
     const exporter =
       settings.protocol === 'http/json' ? new JsonTraceExporter(config) : new ProtobufTraceExporter(config);
     // sdk-trace-base's processor hands its whole config to the SDK's, whose options type has the meter provider.
     const processorConfig: BufferConfig & { selfObsMeterProvider: MeterProvider } = {
       maxQueueSize: MAX_QUEUED_SPANS,
       maxExportBatchSize: MAX_BATCH_SPANS,
-      scheduledDelayMillis: BATCH_DELAY_MS,
-      exportTimeoutMillis: EXPORT_TIMEOUT_MS,
+      scheduledDelayMillis: settings.batchDelayMs,
+      exportTimeoutMillis: settings.timeoutMs,
       selfObsMeterProvider: droppedSpanCounter(onDropped),
     };
     this.processor = new BatchSpanProcessor(exporter, processorConfig);

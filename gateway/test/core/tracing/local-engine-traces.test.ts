@@ -27,6 +27,9 @@ function one(spans: ReceivedSpan[], name: string): ReceivedSpan {
   return found[0];
 }
 
+/** Batches of spans every 100 ms instead of every second (OTEL_BSP_SCHEDULE_DELAY), and exports that give up after 1 s. */
+const QUICK_EXPORT = { OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_EXPORTER_OTLP_TIMEOUT: '1000' };
+
 describe('traces of requests on the local engines', () => {
   it('a llama.cpp chat: queue wait, model load, prompt processing and generation under the GenAI span', async () => {
     const dataDir = useTempDir('switchyard-trace-llm-');
@@ -35,7 +38,7 @@ describe('traces of requests on the local engines', () => {
     const gateway = await useGateway({
       dataDir,
       config: { providers: [{ id: 'local-llm', type: 'llamacpp', threads: 1 }] },
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...QUICK_EXPORT },
     });
     const ask = () =>
       gateway.request('/v1/chat/completions', {
@@ -71,7 +74,7 @@ describe('traces of requests on the local engines', () => {
   }, 60_000);
 
   it('an OCR request on the local engine: page decode, recognition and layout', async () => {
-    const gateway = await useGateway({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+    const gateway = await useGateway({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...QUICK_EXPORT } });
     const page = await drawTextImage([{ text: 'Traced page', x: 40, y: 80, size: 40 }], { width: 500, height: 160 });
     const response = await gateway.request('/v1/ocr', {
       method: 'POST',
