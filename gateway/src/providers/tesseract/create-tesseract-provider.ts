@@ -44,7 +44,7 @@ export const createTesseractProvider: ProviderFactory = (context): ProviderInsta
     queues: () => engine.queues(),
     close: async () => {
       await engine.close();
-      await tessdata.settled();
+      await tessdata.close();
       if (media !== context.media) await media.pool.close();
     },
   };

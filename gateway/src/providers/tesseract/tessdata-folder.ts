@@ -51,6 +51,7 @@ export class TessdataFolder {
   private systemFolder: string | undefined;
   private looked = false;
   private syncing: Promise<string[]> = Promise.resolve([]);
+  private closed = false;
   private readonly npmScope: string | undefined;
 
   constructor(private readonly options: TessdataFolderOptions) {
@@ -82,12 +83,18 @@ export class TessdataFolder {
 
   /** The installed languages, with `osd` (script detection) when present, after bringing the folder up to date. */
   languages(): Promise<string[]> {
+    if (this.closed) return this.syncing.catch(() => []);
     this.syncing = this.syncing.catch(() => []).then(() => this.sync());
     return this.syncing;
   }
 
-  /** Resolves once no update of the folder is running: the provider waits for it as it closes, so nothing writes there after. */
-  async settled(): Promise<void> {
+  /**
+   * Stops bringing the folder up to date and resolves once no update is running: the provider closes
+   * it as it closes, so nothing writes there after, not even a look that an engine still warming
+   * asks for later (it gets the languages of the last update).
+   */
+  async close(): Promise<void> {
+    this.closed = true;
     await this.syncing.catch(() => undefined);
   }
 

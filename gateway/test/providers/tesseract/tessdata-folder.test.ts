@@ -57,11 +57,21 @@ describe.skipIf(!system)('the language models of three sources, as one folder', 
     expect(existsSync(join(folder.path, 'ita.traineddata'))).toBe(false);
   });
 
-  it('writes nothing once settled: a closing gateway can remove its data folder while an update was running', async () => {
+  it('writes nothing once closed: a closing gateway can remove its data folder while an update was running', async () => {
     const { folder } = sources();
     void folder.languages();
-    await folder.settled();
+    await folder.close();
     rmSync(folder.path, { recursive: true });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(existsSync(folder.path)).toBe(false);
+  });
+
+  it('writes nothing for a look asked after it closed (an engine that was still warming)', async () => {
+    const { folder } = sources();
+    expect(await folder.languages()).toContain('eng');
+    await folder.close();
+    rmSync(folder.path, { recursive: true });
+    expect(await folder.languages()).toContain('eng');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(existsSync(folder.path)).toBe(false);
   });
