@@ -36,6 +36,8 @@ async function once(pool: Pool, target: Target): Promise<Timing> {
   return { total: Number(process.hrtime.bigint() - started) / 1e6, firstByte };
 }
 
+const emptyResult = (): LoadResult => ({ requests: 0, errors: 0, seconds: 0, latencies: [], firstBytes: [] });
+
 /** Open-loop load: requests started at a fixed rate whatever the latency, for `seconds`. */
 export async function fixedRate(target: Target, rate: number, seconds: number): Promise<LoadResult> {
   const pool = new Pool(target.origin, { connections: 64, pipelining: 1 });
@@ -56,13 +58,7 @@ export async function fixedRateInTurns(
   sliceSeconds = 0.5,
 ): Promise<LoadResult[]> {
   const pools = targets.map((target) => new Pool(target.origin, { connections: 64, pipelining: 1 }));
-  const results = targets.map((): LoadResult => ({
-    requests: 0,
-    errors: 0,
-    seconds: 0,
-    latencies: [],
-    firstBytes: [],
-  }));
+  const results = targets.map(emptyResult);
   const slices = Math.max(1, Math.round(seconds / sliceSeconds));
   for (let slice = 0; slice < slices; slice++) {
     const order = targets.map((_, i) => (slice % 2 ? targets.length - 1 - i : i));
@@ -135,13 +131,7 @@ export async function fullLoad(target: Target, concurrency: number, seconds: num
  */
 export async function takingTurns(targets: Target[], rounds: number): Promise<LoadResult[]> {
   const pools = targets.map((target) => new Pool(target.origin, { connections: 1, pipelining: 1 }));
-  const results = targets.map((): LoadResult => ({
-    requests: 0,
-    errors: 0,
-    seconds: 0,
-    latencies: [],
-    firstBytes: [],
-  }));
+  const results = targets.map(emptyResult);
   const started = performance.now();
   for (let round = 0; round < rounds; round++)
     for (const [i, target] of targets.entries()) {
