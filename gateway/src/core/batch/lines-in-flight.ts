@@ -27,6 +27,7 @@ export class LinesInFlight implements Omit<QueueWorker, 'handlers' | 'resume'> {
   private readonly stopRequested = new AbortController();
   private announceStop: (jobId: string) => void = () => undefined;
   private statusCheck: NodeJS.Timeout | undefined;
+  private watching = false;
 
   /** `runningJobs` lists the jobs still running (read when a cancel may have been missed). */
   constructor(
@@ -46,14 +47,26 @@ export class LinesInFlight implements Omit<QueueWorker, 'handlers' | 'resume'> {
 
   /** The queue takes work: from now on the status of the jobs with lines in flight is re-read now and then. */
   watchStatus(): void {
-    this.statusCheck = setInterval(() => void this.abortLinesOfStoppedJobs(), STATUS_CHECK_MS);
-    this.statusCheck.unref();
+    this.watching = true;
+    this.checkWhileBusy();
   }
 
   beginStop(): void {
     this.stopping = true;
-    clearInterval(this.statusCheck);
+    this.checkWhileBusy();
     this.stopRequested.abort();
+  }
+
+  /** The status is re-read only while a line is in flight here: an idle instance has no timer waking it. */
+  private checkWhileBusy(): void {
+    const busy = this.watching && !this.stopping && this.inFlight.size > 0;
+    if (busy && !this.statusCheck) {
+      this.statusCheck = setInterval(() => void this.abortLinesOfStoppedJobs(), STATUS_CHECK_MS);
+      this.statusCheck.unref();
+    } else if (!busy && this.statusCheck) {
+      clearInterval(this.statusCheck);
+      this.statusCheck = undefined;
+    }
   }
 
   stopped(): void {
@@ -89,6 +102,7 @@ export class LinesInFlight implements Omit<QueueWorker, 'handlers' | 'resume'> {
     const stopped = new AbortController();
     const lines = this.inFlight.get(jobId) ?? new Set();
     this.inFlight.set(jobId, lines.add(stopped));
+    this.checkWhileBusy();
     try {
       const signal = AbortSignal.any([stopped.signal, abandon]);
       const result = await untilAborted(work(signal), signal);
@@ -98,6 +112,7 @@ export class LinesInFlight implements Omit<QueueWorker, 'handlers' | 'resume'> {
     } finally {
       lines.delete(stopped);
       if (lines.size === 0) this.inFlight.delete(jobId);
+      this.checkWhileBusy();
     }
   }
 
