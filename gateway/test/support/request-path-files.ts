@@ -38,7 +38,8 @@ async function inspectorSession(webSocketUrl: string) {
  * inspector with V8's precise coverage (call counts); after `warmups` of the same request the counts
  * are reset, the request is sent once more, and every `gateway/src` file with a function that ran
  * since the reset (the usage write after the answer included, `settleMs` later) is listed, as its
- * TypeScript source path. Needs `npm run build:gateway`.
+ * TypeScript source path, unless it also ran in as long a time with no request after. Needs
+ * `npm run build:gateway`.
  */
 export async function filesOnRequestPath(
   dataDir: string,
@@ -56,16 +57,25 @@ export async function filesOnRequestPath(
     for (let i = 0; i < warmups; i++) await request(gateway);
     await new Promise((resolve) => setTimeout(resolve, settleMs));
     await session.send('Profiler.takePreciseCoverage');
+    const started = performance.now();
     await request(gateway);
     await new Promise((resolve) => setTimeout(resolve, settleMs));
     const { result } = await session.send<{ result: ScriptCoverage[] }>('Profiler.takePreciseCoverage');
+    // As long again with no request: what runs then (an engine's idle timer, a periodic check) is not
+    // the request's path, wherever its timer happened to fire.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(1000, performance.now() - started)));
+    const idle = await session.send<{ result: ScriptCoverage[] }>('Profiler.takePreciseCoverage');
     session.close();
-    return result
-      .filter((script) => script.functions.some((fn) => fn.ranges[0]?.count > 0))
-      .map((script) => (script.url.startsWith('file:') ? fileURLToPath(script.url) : script.url))
-      .map((path) => relative(ROOT, path))
-      .filter((path) => path.startsWith(BUILT_SOURCES))
-      .map((path) => 'gateway/src/' + path.slice(BUILT_SOURCES.length).replace(/\.js$/, '.ts'))
+    const ranFiles = (scripts: ScriptCoverage[]) =>
+      scripts
+        .filter((script) => script.functions.some((fn) => fn.ranges[0]?.count > 0))
+        .map((script) => (script.url.startsWith('file:') ? fileURLToPath(script.url) : script.url))
+        .map((path) => relative(ROOT, path))
+        .filter((path) => path.startsWith(BUILT_SOURCES))
+        .map((path) => 'gateway/src/' + path.slice(BUILT_SOURCES.length).replace(/\.js$/, '.ts'));
+    const idleFiles = new Set(ranFiles(idle.result));
+    return ranFiles(result)
+      .filter((file) => !idleFiles.has(file))
       .sort();
   } finally {
     gateway.child.kill('SIGKILL');
