@@ -30,7 +30,8 @@ export const useSessionStore = create<SessionState>()(
     {
       name: 'switchyard.session',
       storage: createJSONStorage(() => sessionStorage),
-      partialize: (s) => ({ apiKey: s.source === 'web' ? s.apiKey : null }),
+      // The reason survives a reload: a background call may meet the revoked key just before the user reloads.
+      partialize: (s) => ({ apiKey: s.source === 'web' ? s.apiKey : null, signOutReason: s.signOutReason }),
     },
   ),
 );

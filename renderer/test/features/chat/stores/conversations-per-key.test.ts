@@ -37,6 +37,24 @@ describe('chat history per key', () => {
     expect(localStorage.getItem('switchyard.chat')).toBeNull();
   });
 
+  it('keeps the reason a session ended across a reload of the tab, and forgets it at the next sign-in', async () => {
+    // A reload: the tab's sessionStorage as it was, read into a store that starts empty.
+    const reload = async (stored: string | null) => {
+      useSessionStore.setState({ apiKey: null, signOutReason: null });
+      if (stored !== null) sessionStorage.setItem('switchyard.session', stored);
+      await useSessionStore.persist.rehydrate();
+    };
+    useSessionStore.getState().signIn('key-of-alice');
+    useSessionStore.getState().signOut('You were signed out: the API key was revoked.');
+    await reload(sessionStorage.getItem('switchyard.session'));
+    expect(useSessionStore.getState().signOutReason).toBe('You were signed out: the API key was revoked.');
+    expect(useSessionStore.getState().apiKey).toBeNull();
+    useSessionStore.getState().signIn('key-of-bob');
+    await reload(sessionStorage.getItem('switchyard.session'));
+    expect(useSessionStore.getState().signOutReason).toBeNull();
+    expect(useSessionStore.getState().apiKey).toBe('key-of-bob');
+  });
+
   it('tells the sign-in page why a session ended when the user did not ask', () => {
     useSessionStore.getState().signIn('k');
     useSessionStore.getState().signOut('You were signed out: The API key is unknown or revoked.');
