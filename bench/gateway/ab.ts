@@ -114,7 +114,7 @@ if (rate !== undefined)
  */
 async function runPass(pass: number): Promise<number[]> {
   const order = pass % 2 ? [0, 1] : [1, 0];
-  const started: { processes: BenchProcesses; key: string }[] = [];
+  const sides: { processes: BenchProcesses; key: string }[] = [];
   for (const i of order) {
     const processes = await startBenchProcesses(
       [a, b][i],
@@ -122,9 +122,8 @@ async function runPass(pass: number): Promise<number[]> {
       teamRedis && teamSides.includes(i) ? { GATEWAY_REDIS_URL: teamRedis, GATEWAY_REDIS_PREFIX: prefixes[i] } : {},
       cacheHit ? { upstreamDelayMs: 0 } : undefined,
     );
-    started[i] = { processes, key: await processes.createKey() };
+    sides[i] = { processes, key: await processes.createKey() };
   }
-  const sides = started;
   const cpu: number[] = [];
   try {
     const warm = await warmUp(

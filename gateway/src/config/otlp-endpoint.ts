@@ -20,6 +20,14 @@ export function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: numbe
   return Number(text);
 }
 
+/** The exporter's timeout for one request: OTEL_EXPORTER_OTLP_<SIGNAL>_TIMEOUT over OTEL_EXPORTER_OTLP_TIMEOUT (default 10000). */
+export function exporterTimeoutMs(env: NodeJS.ProcessEnv, signal: 'TRACES' | 'METRICS'): number {
+  const name = env[`OTEL_EXPORTER_OTLP_${signal}_TIMEOUT`]?.trim()
+    ? `OTEL_EXPORTER_OTLP_${signal}_TIMEOUT`
+    : 'OTEL_EXPORTER_OTLP_TIMEOUT';
+  return positiveMs(env, name, 10_000);
+}
+
 function checkedUrl(name: string, value: string): string {
   let url: URL;
   try {

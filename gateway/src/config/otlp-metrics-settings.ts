@@ -1,4 +1,4 @@
-import { otlpEndpoint, positiveMs, type OtlpEndpoint } from './otlp-endpoint.js';
+import { exporterTimeoutMs, otlpEndpoint, positiveMs, type OtlpEndpoint } from './otlp-endpoint.js';
 
 /** Where and how the gateway's metrics are pushed over OTLP (docs/observability.md, Metrics). */
 export interface OtlpMetricsSettings extends OtlpEndpoint {
@@ -21,9 +21,7 @@ export function loadOtlpMetricsSettings(env: NodeJS.ProcessEnv): OtlpMetricsSett
   if (!endpoint) return undefined;
   const intervalMs = positiveMs(env, 'OTEL_METRIC_EXPORT_INTERVAL', 60_000);
   const exportTimeoutMs = positiveMs(env, 'OTEL_METRIC_EXPORT_TIMEOUT', 30_000);
-  const requestTimeoutMs = env.OTEL_EXPORTER_OTLP_METRICS_TIMEOUT?.trim()
-    ? positiveMs(env, 'OTEL_EXPORTER_OTLP_METRICS_TIMEOUT', 10_000)
-    : positiveMs(env, 'OTEL_EXPORTER_OTLP_TIMEOUT', 10_000);
+  const requestTimeoutMs = exporterTimeoutMs(env, 'METRICS');
   return {
     ...endpoint,
     intervalMs,

@@ -1,5 +1,5 @@
 import { ConfigError } from './config-error.js';
-import { otlpEndpoint, positiveMs, type OtlpEndpoint } from './otlp-endpoint.js';
+import { exporterTimeoutMs, otlpEndpoint, positiveMs, type OtlpEndpoint } from './otlp-endpoint.js';
 
 /** Which traces are exported (OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG, the specification's names). */
 export type TraceSampler =
@@ -56,9 +56,7 @@ export function loadTraceSettings(env: NodeJS.ProcessEnv): TraceSettings {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return { serviceName, sampler };
   const endpoint = otlpEndpoint(env, 'TRACES');
   if (!endpoint) return { serviceName, sampler };
-  const timeoutMs = env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT?.trim()
-    ? positiveMs(env, 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', 10_000)
-    : positiveMs(env, 'OTEL_EXPORTER_OTLP_TIMEOUT', 10_000);
+  const timeoutMs = exporterTimeoutMs(env, 'TRACES');
   const batchDelayMs = positiveMs(env, 'OTEL_BSP_SCHEDULE_DELAY', 1000);
   return { serviceName, sampler, export: { ...endpoint, timeoutMs, batchDelayMs } };
 }
