@@ -5,13 +5,15 @@ export const VIEWPORTS = [
   { width: 1024, height: 768 },
 ] as const;
 
-/** What a user at this size cannot reach: horizontal overflow of the page, and action buttons outside the viewport or clipped by their scroll box. */
+/** What a user at this size cannot reach: the page itself scrolling (sideways, or down beside the shell's panes), and action buttons outside the viewport or clipped by their scroll box. */
 export async function layoutProblems(page: Page): Promise<string[]> {
   // A string, not a function: the e2e project compiles without the DOM library.
   return page.evaluate(`(() => {
     const problems = [];
     const root = document.documentElement;
     if (root.scrollWidth > root.clientWidth + 1) problems.push(\`page scrolls sideways: \${root.scrollWidth} > \${root.clientWidth}\`);
+    // Only the shell's panes scroll: a page that scrolls too shows a second scroll bar beside main's.
+    if (root.scrollHeight > root.clientHeight + 1) problems.push(\`page scrolls down beside the shell's panes: \${root.scrollHeight} > \${root.clientHeight}\`);
     const main = document.querySelector('main');
     if (main && main.scrollWidth > main.clientWidth + 1) problems.push(\`main scrolls sideways: \${main.scrollWidth} > \${main.clientWidth}\`);
     const clippedBy = (el) => {
