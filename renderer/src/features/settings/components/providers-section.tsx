@@ -117,7 +117,8 @@ function providerColumns(
       cell: (provider) => (
         <>
           {provider.base_url ?? <span className="faint">built in</span>}
-          <div className="faint small">key {provider.has_api_key ? 'set' : 'not set'}</div>
+          {/* A local engine (no base URL) takes no key: "not set" would read as something missing. */}
+          {provider.base_url && <div className="faint small">key {provider.has_api_key ? 'set' : 'not set'}</div>}
         </>
       ),
     },

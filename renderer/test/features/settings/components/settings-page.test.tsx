@@ -110,6 +110,8 @@ describe('Settings page', () => {
     const row = await screen.findByRole('row', { name: 'up' });
     expect(row.textContent).toContain('key set');
     expect(row.textContent).not.toContain('sk-');
+    // A local engine (no base URL) takes no key: it is not said to be missing one.
+    expect((await screen.findByRole('row', { name: 'gone' })).textContent).not.toContain('key');
     fireEvent.click(within(row).getByRole('button', { name: 'Test up' }));
     const result = await within(row).findByTestId('provider-check');
     expect(result.textContent).toContain('Failed · chat on m1 · 12 ms');
