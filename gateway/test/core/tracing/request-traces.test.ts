@@ -230,6 +230,45 @@ describe('traces of chat requests, exported over OTLP/HTTP', () => {
     const [, sentTrace, sentParent] = sent.split('-');
     expect(sentTrace).toBe(clientTrace);
     expect(sentParent).toBe(one(spans, 'POST').spanId);
+    expect(upstream.requests.at(-1)!.headers.tracestate).toBe('vendor=opaque');
+  });
+
+  it("hands the client's valid tracestate members on upstream, and ignores malformed traceparents (W3C)", async () => {
+    const gateway = await useGateway({ config: upstreamConfig(upstream) });
+    const clientTrace = '6bf92f3577b34da6a3ce929d0e0e4736';
+    const clientSpan = '00f067aa0ba902b7';
+    const send = (headers: Record<string, string>) =>
+      chat(gateway, { model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }] }, headers);
+
+    // Two tracestate fields are one list (RFC 7230); an invalid member is left out, the others kept in order.
+    const continued = await send({
+      traceparent: `00-${clientTrace}-${clientSpan}-01`,
+      tracestate: 'congo=t61rcWkgMzE,Bad Key=1,rojo=00f067aa0ba902b7',
+    });
+    expect(traceparentOf(continued).traceId).toBe(clientTrace);
+    const upstreamHeaders = upstream.requests.at(-1)!.headers;
+    expect(upstreamHeaders.tracestate).toBe('congo=t61rcWkgMzE,rojo=00f067aa0ba902b7');
+    expect((upstreamHeaders.traceparent as string).split('-')[1]).toBe(clientTrace);
+
+    const malformed = [
+      `ff-${clientTrace}-${clientSpan}-01`,
+      `00-${'0'.repeat(32)}-${clientSpan}-01`,
+      `00-${clientTrace}-${'0'.repeat(16)}-01`,
+      `00-${clientTrace.slice(1)}-${clientSpan}-01`,
+      `00-${clientTrace}-${clientSpan}0-01`,
+      `00-${clientTrace.toUpperCase()}-${clientSpan}-01`,
+      `00-${clientTrace}-${clientSpan}-01-extra`,
+      `0-${clientTrace}-${clientSpan}-01`,
+    ];
+    for (const traceparent of malformed) {
+      const response = await send({ traceparent, tracestate: 'congo=t61rcWkgMzE' });
+      expect(response.status, traceparent).toBe(200);
+      expect(traceparentOf(response).traceId, traceparent).not.toBe(clientTrace);
+      const sent = upstream.requests.at(-1)!.headers;
+      expect((sent.traceparent as string).split('-')[1], traceparent).toBe(traceparentOf(response).traceId);
+      // The tracestate of a trace that was not continued is not handed on.
+      expect(sent.tracestate, traceparent).toBeUndefined();
+    }
   });
 
   it('a client trace that is not sampled is not exported, and still logged', async () => {

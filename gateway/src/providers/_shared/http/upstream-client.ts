@@ -150,7 +150,11 @@ export class UpstreamClient {
   ): Dispatcher.DispatchOptions {
     const headers: Record<string, string> = { accept, 'user-agent': 'switchyard' };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-    if (span) headers.traceparent = span.traceparent;
+    if (span) {
+      headers.traceparent = span.traceparent;
+      const tracestate = span.tracestate;
+      if (tracestate) headers.tracestate = tracestate;
+    }
     const { origin, path } = this.target(req.path);
     if ('json' in req.body) {
       headers['content-type'] = 'application/json';
