@@ -87,9 +87,11 @@ export class GatewayTracing implements StageTracer {
       help: 'Spans that could not be exported: the queue for the collector was full, or the collector failed or refused them.',
       registers: [],
     });
+    for (const warning of settings?.warnings ?? []) options.log.warn({}, `traces: ${warning}`);
     if (settings?.export) {
+      // The gateway's own attributes over OTEL_RESOURCE_ATTRIBUTES', as the resource specification merges them.
       const resource = resourceFromAttributes({
-        'service.name': settings.serviceName,
+        ...settings.resource,
         'service.version': options.version,
         'service.instance.id': options.instanceId,
       });

@@ -271,6 +271,29 @@ describe('traces of chat requests, exported over OTLP/HTTP', () => {
     }
   });
 
+  it('reads OTEL_RESOURCE_ATTRIBUTES; a bad sampler ratio is ignored (ratio 1), and OTEL_TRACES_EXPORTER=none sends nothing', async () => {
+    const gateway = await tracedGateway({
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=staging,team=a%2Cb',
+      OTEL_TRACES_SAMPLER: 'traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: 'most',
+    });
+    const response = await chat(gateway, { model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }] });
+    expect(response.headers.get('traceparent')).toMatch(/-01$/);
+    const server = one(await traceOf(traceparentOf(response).traceId), 'POST /v1/chat/completions');
+    expect(server.resource).toMatchObject({
+      'service.name': 'switchyard',
+      'deployment.environment.name': 'staging',
+      team: 'a,b',
+    });
+
+    const silent = await tracedGateway({ OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' });
+    const quiet = await chat(silent, { model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }] });
+    expect(quiet.status).toBe(200);
+    // Past a few batch delays, nothing of its trace arrived (the request log still has it).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.spans.filter((span) => span.traceId === traceparentOf(quiet).traceId)).toEqual([]);
+  });
+
   it('a client trace that is not sampled is not exported, and still logged', async () => {
     const gateway = await tracedGateway();
     const clientTrace = '5bf92f3577b34da6a3ce929d0e0e4736';
