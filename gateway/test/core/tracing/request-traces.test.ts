@@ -83,6 +83,8 @@ describe('traces of chat requests, exported over OTLP/HTTP', () => {
       'http.route': '/v1/chat/completions',
       'http.response.status_code': 200,
       'switchyard.request.id': response.headers.get('x-request-id'),
+      'url.path': '/v1/chat/completions',
+      'url.scheme': 'http',
     });
     expect(server.attributes['switchyard.key.id']).toBeTypeOf('string');
     expect(server.attributes['switchyard.cost']).toBeGreaterThan(0);
@@ -107,6 +109,7 @@ describe('traces of chat requests, exported over OTLP/HTTP', () => {
       'switchyard.provider.id': 'upstream',
     });
     const body = await json(response);
+    expect(call.attributes['gen_ai.response.id']).toBe(body.id);
     expect(call.attributes['gen_ai.usage.input_tokens']).toBe(body.usage.prompt_tokens);
     expect(call.attributes['gen_ai.usage.output_tokens']).toBe(body.usage.completion_tokens);
 
@@ -117,12 +120,29 @@ describe('traces of chat requests, exported over OTLP/HTTP', () => {
       'server.address': '127.0.0.1',
       'server.port': Number(new URL(upstream.url).port),
       'http.response.status_code': 200,
+      'url.full': `${upstream.url}/chat/completions`,
     });
     // Without content capture, no message text leaves in a span.
     expect(
       JSON.stringify(spans, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value)),
     ).not.toContain('secret words');
     expect(call.attributes['gen_ai.input.messages']).toBeUndefined();
+  });
+
+  it("the upstream span's url.full has no query values, and the server span's url.path no query", async () => {
+    const config = upstreamConfig(upstream);
+    const provider = config.providers.find((entry) => entry.id === 'upstream')!;
+    provider.base_url = `http://user:pass@${new URL(upstream.url).host}${new URL(upstream.url).pathname}?api-version=2025-01&key=secret-in-query`;
+    const gateway = await useGateway({ config, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...QUICK_EXPORT } });
+    const response = await gateway.request('/v1/chat/completions?probe=query-secret', {
+      method: 'POST',
+      json: { model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }] },
+    });
+    const spans = await traceOf(traceparentOf(response).traceId);
+    const http = one(spans, 'POST');
+    expect(http.attributes['url.full']).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.*\?api-version=REDACTED&key=REDACTED$/);
+    expect(JSON.stringify(http.attributes)).not.toMatch(/secret-in-query|pass/);
+    expect(one(spans, 'POST /v1/chat/completions').attributes['url.path']).toBe('/v1/chat/completions');
   });
 
   it('the request log keeps the spans in the detail, not in the list', async () => {
