@@ -11,6 +11,33 @@ export interface OtlpEndpoint {
 
 const PROTOCOLS = ['http/protobuf', 'http/json'] as const;
 
+/**
+ * Whether OTEL_TRACES_EXPORTER or OTEL_METRICS_EXPORTER asks for OTLP (the default). `none` alone asks
+ * for nothing; `known` are the other values this gateway honours (its /metrics page is `prometheus`).
+ * Values it does not have (zipkin, console) are ignored with a warning, and a list of only those is
+ * as if unset, as the SDK environment specification has unknown values handled.
+ */
+export function wantsOtlpExporter(
+  env: NodeJS.ProcessEnv,
+  variable: 'OTEL_TRACES_EXPORTER' | 'OTEL_METRICS_EXPORTER',
+  known: readonly string[],
+  warnings: string[],
+): boolean {
+  const listed = (env[variable] ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  const names = new Set(listed.filter((name) => name !== 'none'));
+  if (names.size === 0) return listed.length === 0;
+  const honoured = [...names].filter((name) => name === 'otlp' || known.includes(name));
+  const ignored = [...names].filter((name) => !honoured.includes(name));
+  if (ignored.length > 0)
+    warnings.push(
+      `${variable}: ${ignored.join(', ')} is not supported here (${['otlp', ...known, 'none'].join(', ')} are); ignored`,
+    );
+  return honoured.length === 0 || honoured.includes('otlp');
+}
+
 /** A variable holding a positive whole number of milliseconds, or `fallback` when it is unset or blank. */
 export function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const text = env[name]?.trim();

@@ -1,4 +1,5 @@
-import { exporterTimeoutMs, otlpEndpoint, positiveMs, type OtlpEndpoint } from './otlp-endpoint.js';
+import { otelResourceAttributes } from './otel-resource.js';
+import { exporterTimeoutMs, otlpEndpoint, positiveMs, wantsOtlpExporter, type OtlpEndpoint } from './otlp-endpoint.js';
 
 /** Where and how the gateway's metrics are pushed over OTLP (docs/observability.md, Metrics). */
 export interface OtlpMetricsSettings extends OtlpEndpoint {
@@ -6,17 +7,21 @@ export interface OtlpMetricsSettings extends OtlpEndpoint {
   intervalMs: number;
   /** How long one export may take (OTEL_METRIC_EXPORT_TIMEOUT, and the exporter's OTEL_EXPORTER_OTLP_[METRICS_]TIMEOUT); never more than the interval. */
   timeoutMs: number;
-  /** OTEL_SERVICE_NAME, default `switchyard`. */
-  serviceName: string;
+  /** OTEL_RESOURCE_ATTRIBUTES with OTEL_SERVICE_NAME over its `service.name` (default `switchyard`). */
+  resource: Record<string, string>;
+  /** Values ignored with a warning (an exporter other than otlp), logged when the export starts. */
+  warnings: string[];
 }
 
 /**
  * The OTLP metrics export by the OpenTelemetry SDK's standard variables; undefined when no endpoint
- * is set, OTEL_SDK_DISABLED=true or OTEL_METRICS_EXPORTER=none (then only /metrics shows them).
+ * is set, OTEL_SDK_DISABLED=true or OTEL_METRICS_EXPORTER does not name otlp (`none`, `prometheus`:
+ * then only /metrics shows them).
  */
 export function loadOtlpMetricsSettings(env: NodeJS.ProcessEnv): OtlpMetricsSettings | undefined {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
-  if (env.OTEL_METRICS_EXPORTER?.trim().toLowerCase() === 'none') return undefined;
+  const warnings: string[] = [];
+  if (!wantsOtlpExporter(env, 'OTEL_METRICS_EXPORTER', ['prometheus'], warnings)) return undefined;
   const endpoint = otlpEndpoint(env, 'METRICS');
   if (!endpoint) return undefined;
   const intervalMs = positiveMs(env, 'OTEL_METRIC_EXPORT_INTERVAL', 60_000);
@@ -26,6 +31,8 @@ export function loadOtlpMetricsSettings(env: NodeJS.ProcessEnv): OtlpMetricsSett
     ...endpoint,
     intervalMs,
     timeoutMs: Math.min(exportTimeoutMs, requestTimeoutMs, intervalMs),
-    serviceName: env.OTEL_SERVICE_NAME?.trim() || 'switchyard',
+    // Its warnings are the traces settings' to give: they read the same variable.
+    resource: otelResourceAttributes(env, []),
+    warnings,
   };
 }

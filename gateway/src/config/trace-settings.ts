@@ -1,5 +1,5 @@
-import { ConfigError } from './config-error.js';
-import { exporterTimeoutMs, otlpEndpoint, positiveMs, type OtlpEndpoint } from './otlp-endpoint.js';
+import { otelResourceAttributes } from './otel-resource.js';
+import { exporterTimeoutMs, otlpEndpoint, positiveMs, wantsOtlpExporter, type OtlpEndpoint } from './otlp-endpoint.js';
 
 /** Which traces are exported (OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG, the specification's names). */
 export type TraceSampler =
@@ -16,11 +16,13 @@ export interface TraceExport extends OtlpEndpoint {
 
 /** Where and how traces are exported; without `export`, spans are still recorded for the request log. */
 export interface TraceSettings {
-  /** OTEL_SERVICE_NAME (default `switchyard`). */
-  serviceName: string;
+  /** OTEL_RESOURCE_ATTRIBUTES with OTEL_SERVICE_NAME over its `service.name` (default `switchyard`). */
+  resource: Record<string, string>;
   sampler: TraceSampler;
-  /** Absent when no endpoint is set or OTEL_SDK_DISABLED is true. */
+  /** Absent when no endpoint is set, OTEL_TRACES_EXPORTER is `none` or OTEL_SDK_DISABLED is true. */
   export?: TraceExport;
+  /** Values the specification has ignored with a warning (an unknown sampler, a bad ratio): logged at start. */
+  warnings: string[];
 }
 
 const SAMPLERS = [
@@ -32,31 +34,44 @@ const SAMPLERS = [
   'parentbased_traceidratio',
 ] as const;
 
-function parseSampler(env: NodeJS.ProcessEnv): TraceSampler {
-  const kind = (env.OTEL_TRACES_SAMPLER?.trim() || 'parentbased_always_on').toLowerCase();
-  if (!(SAMPLERS as readonly string[]).includes(kind))
-    throw new ConfigError(`OTEL_TRACES_SAMPLER: "${kind}" is not one of ${SAMPLERS.join(', ')}`);
+const DEFAULT_SAMPLER = 'parentbased_always_on';
+
+/** An unknown sampler, or a ratio that is not one, is ignored with a warning (the SDK environment specification). */
+function parseSampler(env: NodeJS.ProcessEnv, warnings: string[]): TraceSampler {
+  let kind = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() || DEFAULT_SAMPLER;
+  if (!(SAMPLERS as readonly string[]).includes(kind)) {
+    warnings.push(`OTEL_TRACES_SAMPLER: "${kind}" is not one of ${SAMPLERS.join(', ')}; using ${DEFAULT_SAMPLER}`);
+    kind = DEFAULT_SAMPLER;
+  }
   if (kind !== 'traceidratio' && kind !== 'parentbased_traceidratio')
     return { kind: kind as Exclude<TraceSampler['kind'], 'traceidratio' | 'parentbased_traceidratio'> };
   const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
   const ratio = arg ? Number(arg) : 1;
-  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1)
-    throw new ConfigError(`OTEL_TRACES_SAMPLER_ARG: "${arg}" is not a ratio between 0 and 1`);
+  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) {
+    warnings.push(`OTEL_TRACES_SAMPLER_ARG: "${arg}" is not a ratio between 0 and 1; using 1`);
+    return { kind, ratio: 1 };
+  }
   return { kind, ratio };
 }
 
 /**
  * The OpenTelemetry variables for traces, read once at start: OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT,
- * _PROTOCOL, _HEADERS, _TIMEOUT, OTEL_BSP_SCHEDULE_DELAY, OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER(_ARG)
- * and OTEL_SDK_DISABLED.
+ * _PROTOCOL, _HEADERS, _TIMEOUT, OTEL_BSP_SCHEDULE_DELAY, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES,
+ * OTEL_TRACES_SAMPLER(_ARG), OTEL_TRACES_EXPORTER and OTEL_SDK_DISABLED.
  */
 export function loadTraceSettings(env: NodeJS.ProcessEnv): TraceSettings {
-  const serviceName = env.OTEL_SERVICE_NAME?.trim() || 'switchyard';
-  const sampler = parseSampler(env);
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return { serviceName, sampler };
+  const warnings: string[] = [];
+  const resource = otelResourceAttributes(env, warnings);
+  const sampler = parseSampler(env, warnings);
+  const settings: TraceSettings = { resource, sampler, warnings };
+  if (
+    env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true' ||
+    !wantsOtlpExporter(env, 'OTEL_TRACES_EXPORTER', [], warnings)
+  )
+    return settings;
   const endpoint = otlpEndpoint(env, 'TRACES');
-  if (!endpoint) return { serviceName, sampler };
+  if (!endpoint) return settings;
   const timeoutMs = exporterTimeoutMs(env, 'TRACES');
   const batchDelayMs = positiveMs(env, 'OTEL_BSP_SCHEDULE_DELAY', 1000);
-  return { serviceName, sampler, export: { ...endpoint, timeoutMs, batchDelayMs } };
+  return { ...settings, export: { ...endpoint, timeoutMs, batchDelayMs } };
 }

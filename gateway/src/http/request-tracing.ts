@@ -40,6 +40,11 @@ export function startRequestStage(request: FastifyRequest, name: string): TraceS
   return server ? server.trace.start(name, server) : undefined;
 }
 
+/** `gen_ai.response.id` on the request's GenAI span: the id of the answer its client gets. */
+export function noteResponseId(request: FastifyRequest, id: string): void {
+  request.traceSpan?.trace.operation?.set('gen_ai.response.id', id);
+}
+
 /**
  * Every request is a trace: its server span starts when it arrives (continuing the client's
  * `traceparent`, whose id the response's `traceparent` header names), and each route's handler runs
@@ -51,6 +56,10 @@ export function registerRequestTracing(app: FastifyInstance, tracing: GatewayTra
     const route = routeOf(request).url;
     const attributes: SpanAttributes = { 'http.request.method': request.method };
     if (route) attributes['http.route'] = route;
+    // The HTTP server span's required url.path and url.scheme (the query is left out: it may hold a key).
+    const query = request.url.indexOf('?');
+    attributes['url.path'] = query < 0 ? request.url : request.url.slice(0, query);
+    attributes['url.scheme'] = request.protocol;
     attributes['switchyard.request.id'] = request.id;
     const span = tracing.startRequest(
       route ? `${request.method} ${route}` : request.method,

@@ -7,6 +7,14 @@ describe('the OTLP metrics settings', () => {
     const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
     expect(loadOtlpMetricsSettings({ ...endpoint, OTEL_SDK_DISABLED: 'TRUE' })).toBeUndefined();
     expect(loadOtlpMetricsSettings({ ...endpoint, OTEL_METRICS_EXPORTER: 'none' })).toBeUndefined();
+    // Prometheus is the /metrics page, always served: asking for it alone pushes nothing over OTLP.
+    expect(loadOtlpMetricsSettings({ ...endpoint, OTEL_METRICS_EXPORTER: 'prometheus' })).toBeUndefined();
+    expect(loadOtlpMetricsSettings({ ...endpoint, OTEL_METRICS_EXPORTER: 'prometheus,otlp' })).toMatchObject({
+      warnings: [],
+    });
+    expect(loadOtlpMetricsSettings({ ...endpoint, OTEL_METRICS_EXPORTER: 'console' })).toMatchObject({
+      warnings: [expect.stringMatching(/^OTEL_METRICS_EXPORTER: console is not supported/)],
+    });
   });
 
   it('add /v1/metrics to the common endpoint, take the metrics endpoint as it is, and default to protobuf every 60 s', () => {
@@ -16,7 +24,8 @@ describe('the OTLP metrics settings', () => {
       headers: {},
       intervalMs: 60_000,
       timeoutMs: 10_000,
-      serviceName: 'switchyard',
+      resource: { 'service.name': 'switchyard' },
+      warnings: [],
     });
     const settings = loadOtlpMetricsSettings({
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
@@ -28,6 +37,7 @@ describe('the OTLP metrics settings', () => {
       OTEL_METRIC_EXPORT_INTERVAL: '5000',
       OTEL_METRIC_EXPORT_TIMEOUT: '20000',
       OTEL_SERVICE_NAME: 'edge-gateway',
+      OTEL_RESOURCE_ATTRIBUTES: 'service.name=other,deployment.environment.name=prod',
     });
     expect(settings).toEqual({
       url: 'https://metrics.example/otlp',
@@ -36,7 +46,8 @@ describe('the OTLP metrics settings', () => {
       // An export never lasts longer than the interval.
       intervalMs: 5000,
       timeoutMs: 5000,
-      serviceName: 'edge-gateway',
+      resource: { 'service.name': 'edge-gateway', 'deployment.environment.name': 'prod' },
+      warnings: [],
     });
   });
 

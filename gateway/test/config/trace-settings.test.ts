@@ -5,8 +5,9 @@ import { loadTraceSettings } from '../../src/config/trace-settings.js';
 describe('the OpenTelemetry variables for traces', () => {
   it('without an endpoint nothing is exported; the service is switchyard, sampled parent-based', () => {
     expect(loadTraceSettings({})).toEqual({
-      serviceName: 'switchyard',
+      resource: { 'service.name': 'switchyard' },
       sampler: { kind: 'parentbased_always_on' },
+      warnings: [],
     });
   });
 
@@ -34,7 +35,7 @@ describe('the OpenTelemetry variables for traces', () => {
       OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'api-key=traces',
       OTEL_SERVICE_NAME: 'gateway-eu',
     });
-    expect(settings.serviceName).toBe('gateway-eu');
+    expect(settings.resource).toEqual({ 'service.name': 'gateway-eu' });
     expect(settings.export).toMatchObject({ protocol: 'http/json', headers: { 'api-key': 'traces', 'x-team': 'a b' } });
   });
 
@@ -63,6 +64,52 @@ describe('the OpenTelemetry variables for traces', () => {
     ).toEqual({ kind: 'parentbased_traceidratio', ratio: 0.25 });
   });
 
+  it('reads OTEL_RESOURCE_ATTRIBUTES percent-decoded, OTEL_SERVICE_NAME over its service.name; a bad list is ignored whole', () => {
+    expect(
+      loadTraceSettings({
+        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=prod, team=a%2Cb%3Dc,service.name=eu',
+      }).resource,
+    ).toEqual({ 'deployment.environment.name': 'prod', team: 'a,b=c', 'service.name': 'eu' });
+    expect(
+      loadTraceSettings({ OTEL_RESOURCE_ATTRIBUTES: 'service.name=eu,team=a', OTEL_SERVICE_NAME: 'gateway-eu' })
+        .resource,
+    ).toEqual({ 'service.name': 'gateway-eu', team: 'a' });
+    const bad = loadTraceSettings({ OTEL_RESOURCE_ATTRIBUTES: 'team=a,no-equals-sign' });
+    expect(bad.resource).toEqual({ 'service.name': 'switchyard' });
+    expect(bad.warnings).toEqual([expect.stringMatching(/^OTEL_RESOURCE_ATTRIBUTES is ignored/)]);
+    expect(loadTraceSettings({ OTEL_RESOURCE_ATTRIBUTES: 'team=%E0%A4%A' }).resource).toEqual({
+      'service.name': 'switchyard',
+    });
+  });
+
+  it('OTEL_TRACES_EXPORTER=none exports nothing; an exporter it does not have is ignored with a warning', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(loadTraceSettings({ ...endpoint, OTEL_TRACES_EXPORTER: 'none' }).export).toBeUndefined();
+    expect(loadTraceSettings({ ...endpoint, OTEL_TRACES_EXPORTER: ' None ' }).export).toBeUndefined();
+    expect(loadTraceSettings({ ...endpoint, OTEL_TRACES_EXPORTER: 'otlp' })).toMatchObject({ warnings: [] });
+    expect(loadTraceSettings({ ...endpoint, OTEL_TRACES_EXPORTER: 'otlp' }).export).toBeDefined();
+    const zipkin = loadTraceSettings({ ...endpoint, OTEL_TRACES_EXPORTER: 'zipkin' });
+    expect(zipkin.export).toBeDefined();
+    expect(zipkin.warnings).toEqual([expect.stringMatching(/^OTEL_TRACES_EXPORTER: zipkin is not supported/)]);
+  });
+
+  it('an unknown sampler or a ratio that is not one is ignored with a warning, as if unset (the SDK specification)', () => {
+    for (const kind of ['sometimes', 'jaeger_remote', 'parentbased_jaeger_remote', 'xray']) {
+      const settings = loadTraceSettings({ OTEL_TRACES_SAMPLER: kind });
+      expect(settings.sampler).toEqual({ kind: 'parentbased_always_on' });
+      expect(settings.warnings).toEqual([expect.stringMatching(/^OTEL_TRACES_SAMPLER: /)]);
+    }
+    for (const arg of ['2', '-0.1', 'half', 'NaN']) {
+      const settings = loadTraceSettings({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: arg });
+      expect(settings.sampler).toEqual({ kind: 'traceidratio', ratio: 1 });
+      expect(settings.warnings).toEqual([expect.stringMatching(/^OTEL_TRACES_SAMPLER_ARG: /)]);
+    }
+    expect(loadTraceSettings({ OTEL_TRACES_SAMPLER: 'TraceIdRatio', OTEL_TRACES_SAMPLER_ARG: ' ' })).toMatchObject({
+      sampler: { kind: 'traceidratio', ratio: 1 },
+      warnings: [],
+    });
+  });
+
   it('refuses what it cannot do, naming the variable', () => {
     const refused = (env: NodeJS.ProcessEnv) => () => loadTraceSettings(env);
     const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
@@ -75,9 +122,5 @@ describe('the OpenTelemetry variables for traces', () => {
       /OTEL_EXPORTER_OTLP_TRACES_TIMEOUT/,
     );
     expect(refused({ ...endpoint, OTEL_BSP_SCHEDULE_DELAY: '1.5' })).toThrow(/OTEL_BSP_SCHEDULE_DELAY/);
-    expect(refused({ OTEL_TRACES_SAMPLER: 'sometimes' })).toThrow(/OTEL_TRACES_SAMPLER/);
-    expect(refused({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(
-      /OTEL_TRACES_SAMPLER_ARG/,
-    );
   });
 });

@@ -11,6 +11,7 @@ import { samplingParams } from '../_shared/sampling-schema.js';
 import type { ChatBodyType } from './chat-schemas.js';
 import { WholeToolCalls } from './whole-tool-calls.js';
 import { cacheHeaders } from './cache-headers.js';
+import { noteResponseId } from '../../http/request-tracing.js';
 
 type BodyMessage = NonNullable<ChatBodyType['messages']>[number];
 
@@ -78,6 +79,7 @@ export function chatCompletionAnswer(
 ) {
   const stamp = outcome.cache?.stamp;
   const id = stamp?.id ?? ids.id('chatcmpl-');
+  noteResponseId(request, id);
   const created = stamp?.created ?? Math.floor(Date.now() / 1000);
   const served = outcome.route;
   const model = stamp?.model ?? served.id;

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { newId } from '../../core/ids/ids.js';
+import { noteResponseId } from '../../http/request-tracing.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { stickyKey } from '../_shared/sticky-key.js';
 import { errorResponses } from '../_shared/common-schemas.js';
@@ -39,6 +40,7 @@ export const completionRoutes: FastifyPluginAsyncTypebox<{ completions: Completi
         () => stickyKey(request, body),
       );
       const id = newId('cmpl-');
+      noteResponseId(request, id);
       const created = Math.floor(Date.now() / 1000);
       const served = outcome.route;
       if (outcome.kind === 'json') {

@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { newId } from '../../core/ids/ids.js';
+import { noteResponseId } from '../../http/request-tracing.js';
 import { clientAbortSignal } from '../_shared/client-abort.js';
 import { errorResponses } from '../_shared/common-schemas.js';
 import { chatChunkFrames } from '../../streaming/chat-chunk-frame.js';
@@ -60,6 +61,7 @@ export const fimRoutes: FastifyPluginAsyncTypebox<{ fim: FimService }> = async (
       const created = Math.floor(Date.now() / 1000);
       if (body.stream) {
         const { events, route } = await fim.fillStream(gap, request.billing, signal);
+        noteResponseId(request, id);
         const frames = chatChunkFrames({ id, created, model: route.id });
         return sendEventStream(request, reply, route.provider.id, async (writer) => {
           for await (const event of events) {
@@ -81,6 +83,7 @@ export const fimRoutes: FastifyPluginAsyncTypebox<{ fim: FimService }> = async (
         });
       }
       const { result, route } = await fim.fill(gap, request.billing, signal);
+      noteResponseId(request, id);
       return {
         id,
         object: 'chat.completion' as const,

@@ -46,8 +46,10 @@ export class OtlpMetricsExport {
     log: ExportLogger,
     now: () => number = Date.now,
   ) {
+    for (const warning of settings.warnings) log.warn({}, `metrics: ${warning}`);
+    // The gateway's own attributes over OTEL_RESOURCE_ATTRIBUTES', as the resource specification merges them.
     const resource = resourceFromAttributes({
-      'service.name': settings.serviceName,
+      ...settings.resource,
       'service.version': identity.version,
       'service.instance.id': identity.instanceId,
     });

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
-import { parseTraceParent } from '@opentelemetry/core';
+import { TraceState, parseTraceParent } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -20,6 +20,12 @@ import { RequestTrace, TraceSpan } from './request-trace.js';
 const DROP_WARNING_EVERY_MS = 30_000;
 /** W3C trace context: a longer tracestate may be dropped. */
 const MAX_TRACESTATE_CHARS = 512;
+
+/** The client's `tracestate` as W3C trace context has it handed on: its valid members (at most 32), or none. */
+function validTraceState(raw: string | undefined): string | undefined {
+  if (!raw || raw.length > MAX_TRACESTATE_CHARS) return undefined;
+  return new TraceState(raw).serialize() || undefined;
+}
 
 export interface GatewayTracingOptions {
   /** The OTEL_* variables (absent: nothing is exported). */
@@ -81,9 +87,11 @@ export class GatewayTracing implements StageTracer {
       help: 'Spans that could not be exported: the queue for the collector was full, or the collector failed or refused them.',
       registers: [],
     });
+    for (const warning of settings?.warnings ?? []) options.log.warn({}, `traces: ${warning}`);
     if (settings?.export) {
+      // The gateway's own attributes over OTEL_RESOURCE_ATTRIBUTES', as the resource specification merges them.
       const resource = resourceFromAttributes({
-        'service.name': settings.serviceName,
+        ...settings.resource,
         'service.version': options.version,
         'service.instance.id': options.instanceId,
       });
@@ -144,7 +152,7 @@ export class GatewayTracing implements StageTracer {
     const remote = parent
       ? {
           spanId: parent.spanId,
-          traceState: tracestate && tracestate.length <= MAX_TRACESTATE_CHARS ? tracestate : undefined,
+          traceState: validTraceState(tracestate),
         }
       : undefined;
     const requestTrace = new RequestTrace(traceId, ids.hex(12), sampled, remote, sampled ? this.exportSpan : undefined);

@@ -96,6 +96,10 @@ export class TraceSpan implements StageSpan, RecordedSpan {
     return `00-${this.trace.traceId}-${this.span_id}-${this.trace.sampled ? '01' : '00'}`;
   }
 
+  get tracestate(): string | undefined {
+    return this.trace.remote?.traceState;
+  }
+
   get attributes(): SpanAttributes {
     const later = this.later;
     if (later) {

@@ -12,6 +12,8 @@ export interface StageSpan {
   end(): void;
   /** The W3C `traceparent` naming this span, for a request this stage sends. */
   readonly traceparent: string;
+  /** The W3C `tracestate` the request's client sent (a continued trace), to hand on with `traceparent`. */
+  readonly tracestate: string | undefined;
 }
 
 /**

@@ -83,6 +83,8 @@ describe('traces of chat requests, exported over OTLP/HTTP', () => {
       'http.route': '/v1/chat/completions',
       'http.response.status_code': 200,
       'switchyard.request.id': response.headers.get('x-request-id'),
+      'url.path': '/v1/chat/completions',
+      'url.scheme': 'http',
     });
     expect(server.attributes['switchyard.key.id']).toBeTypeOf('string');
     expect(server.attributes['switchyard.cost']).toBeGreaterThan(0);
@@ -107,6 +109,7 @@ describe('traces of chat requests, exported over OTLP/HTTP', () => {
       'switchyard.provider.id': 'upstream',
     });
     const body = await json(response);
+    expect(call.attributes['gen_ai.response.id']).toBe(body.id);
     expect(call.attributes['gen_ai.usage.input_tokens']).toBe(body.usage.prompt_tokens);
     expect(call.attributes['gen_ai.usage.output_tokens']).toBe(body.usage.completion_tokens);
 
@@ -117,12 +120,29 @@ describe('traces of chat requests, exported over OTLP/HTTP', () => {
       'server.address': '127.0.0.1',
       'server.port': Number(new URL(upstream.url).port),
       'http.response.status_code': 200,
+      'url.full': `${upstream.url}/chat/completions`,
     });
     // Without content capture, no message text leaves in a span.
     expect(
       JSON.stringify(spans, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value)),
     ).not.toContain('secret words');
     expect(call.attributes['gen_ai.input.messages']).toBeUndefined();
+  });
+
+  it("the upstream span's url.full has no query values, and the server span's url.path no query", async () => {
+    const config = upstreamConfig(upstream);
+    const provider = config.providers.find((entry) => entry.id === 'upstream')!;
+    provider.base_url = `http://user:pass@${new URL(upstream.url).host}${new URL(upstream.url).pathname}?api-version=2025-01&key=secret-in-query`;
+    const gateway = await useGateway({ config, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...QUICK_EXPORT } });
+    const response = await gateway.request('/v1/chat/completions?probe=query-secret', {
+      method: 'POST',
+      json: { model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }] },
+    });
+    const spans = await traceOf(traceparentOf(response).traceId);
+    const http = one(spans, 'POST');
+    expect(http.attributes['url.full']).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.*\?api-version=REDACTED&key=REDACTED$/);
+    expect(JSON.stringify(http.attributes)).not.toMatch(/secret-in-query|pass/);
+    expect(one(spans, 'POST /v1/chat/completions').attributes['url.path']).toBe('/v1/chat/completions');
   });
 
   it('the request log keeps the spans in the detail, not in the list', async () => {
@@ -230,6 +250,68 @@ describe('traces of chat requests, exported over OTLP/HTTP', () => {
     const [, sentTrace, sentParent] = sent.split('-');
     expect(sentTrace).toBe(clientTrace);
     expect(sentParent).toBe(one(spans, 'POST').spanId);
+    expect(upstream.requests.at(-1)!.headers.tracestate).toBe('vendor=opaque');
+  });
+
+  it("hands the client's valid tracestate members on upstream, and ignores malformed traceparents (W3C)", async () => {
+    const gateway = await useGateway({ config: upstreamConfig(upstream) });
+    const clientTrace = '6bf92f3577b34da6a3ce929d0e0e4736';
+    const clientSpan = '00f067aa0ba902b7';
+    const send = (headers: Record<string, string>) =>
+      chat(gateway, { model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }] }, headers);
+
+    // Two tracestate fields are one list (RFC 7230); an invalid member is left out, the others kept in order.
+    const continued = await send({
+      traceparent: `00-${clientTrace}-${clientSpan}-01`,
+      tracestate: 'congo=t61rcWkgMzE,Bad Key=1,rojo=00f067aa0ba902b7',
+    });
+    expect(traceparentOf(continued).traceId).toBe(clientTrace);
+    const upstreamHeaders = upstream.requests.at(-1)!.headers;
+    expect(upstreamHeaders.tracestate).toBe('congo=t61rcWkgMzE,rojo=00f067aa0ba902b7');
+    expect((upstreamHeaders.traceparent as string).split('-')[1]).toBe(clientTrace);
+
+    const malformed = [
+      `ff-${clientTrace}-${clientSpan}-01`,
+      `00-${'0'.repeat(32)}-${clientSpan}-01`,
+      `00-${clientTrace}-${'0'.repeat(16)}-01`,
+      `00-${clientTrace.slice(1)}-${clientSpan}-01`,
+      `00-${clientTrace}-${clientSpan}0-01`,
+      `00-${clientTrace.toUpperCase()}-${clientSpan}-01`,
+      `00-${clientTrace}-${clientSpan}-01-extra`,
+      `0-${clientTrace}-${clientSpan}-01`,
+    ];
+    for (const traceparent of malformed) {
+      const response = await send({ traceparent, tracestate: 'congo=t61rcWkgMzE' });
+      expect(response.status, traceparent).toBe(200);
+      expect(traceparentOf(response).traceId, traceparent).not.toBe(clientTrace);
+      const sent = upstream.requests.at(-1)!.headers;
+      expect((sent.traceparent as string).split('-')[1], traceparent).toBe(traceparentOf(response).traceId);
+      // The tracestate of a trace that was not continued is not handed on.
+      expect(sent.tracestate, traceparent).toBeUndefined();
+    }
+  });
+
+  it('reads OTEL_RESOURCE_ATTRIBUTES; a bad sampler ratio is ignored (ratio 1), and OTEL_TRACES_EXPORTER=none sends nothing', async () => {
+    const gateway = await tracedGateway({
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=staging,team=a%2Cb',
+      OTEL_TRACES_SAMPLER: 'traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: 'most',
+    });
+    const response = await chat(gateway, { model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }] });
+    expect(response.headers.get('traceparent')).toMatch(/-01$/);
+    const server = one(await traceOf(traceparentOf(response).traceId), 'POST /v1/chat/completions');
+    expect(server.resource).toMatchObject({
+      'service.name': 'switchyard',
+      'deployment.environment.name': 'staging',
+      team: 'a,b',
+    });
+
+    const silent = await tracedGateway({ OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' });
+    const quiet = await chat(silent, { model: 'svc-large-3', messages: [{ role: 'user', content: 'hi' }] });
+    expect(quiet.status).toBe(200);
+    // Past a few batch delays, nothing of its trace arrived (the request log still has it).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.spans.filter((span) => span.traceId === traceparentOf(quiet).traceId)).toEqual([]);
   });
 
   it('a client trace that is not sampled is not exported, and still logged', async () => {

@@ -36,7 +36,7 @@ export class UpstreamClient {
   private readonly agent: Agent;
   private readonly baseUrl: string;
   /** Origin and path of each request path below the base URL, parsed once (a provider uses a handful). */
-  private readonly targets = new Map<string, { origin: string; path: string }>();
+  private readonly targets = new Map<string, { origin: string; path: string; full: string }>();
   private readonly apiKey: string | undefined;
   readonly name: string;
   private readonly rules: AnswerRules;
@@ -137,7 +137,7 @@ export class UpstreamClient {
         'http.request.method': 'POST',
         'server.address': this.server.address,
         'server.port': this.server.port,
-        'url.path': this.target(req.path).path,
+        'url.full': this.target(req.path).full,
       },
       'client',
     );
@@ -150,7 +150,11 @@ export class UpstreamClient {
   ): Dispatcher.DispatchOptions {
     const headers: Record<string, string> = { accept, 'user-agent': 'switchyard' };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-    if (span) headers.traceparent = span.traceparent;
+    if (span) {
+      headers.traceparent = span.traceparent;
+      const tracestate = span.tracestate;
+      if (tracestate) headers.tracestate = tracestate;
+    }
     const { origin, path } = this.target(req.path);
     if ('json' in req.body) {
       headers['content-type'] = 'application/json';
@@ -160,16 +164,26 @@ export class UpstreamClient {
   }
 
   /** What undici's `request(url)` parses the URL into, kept per path instead of parsed on every request. */
-  private target(path: string): { origin: string; path: string } {
+  private target(path: string): { origin: string; path: string; full: string } {
     let target = this.targets.get(path);
     if (!target) {
       const url = new URL(`${this.baseUrl}${path}`);
-      target = { origin: url.origin, path: `${url.pathname}${url.search}` };
+      target = { origin: url.origin, path: `${url.pathname}${url.search}`, full: spanUrl(url) };
       if (this.targets.size >= MAX_CACHED_TARGETS) this.targets.clear();
       this.targets.set(path, target);
     }
     return target;
   }
+}
+
+/**
+ * The upstream URL as the HTTP conventions' `url.full`, with no credentials: the origin leaves out a
+ * user and password, and a query's values (an API key, a signature) are written as REDACTED.
+ */
+function spanUrl(url: URL): string {
+  const names = [...url.searchParams.keys()];
+  const query = names.length > 0 ? `?${names.map((name) => `${encodeURIComponent(name)}=REDACTED`).join('&')}` : '';
+  return `${url.origin}${url.pathname}${query}`;
 }
 
 function endSpan(span: StageSpan | undefined, statusCode: number, error?: unknown): void {
