@@ -177,7 +177,7 @@ export class ChatService {
       const outcome = { kind: 'json' as const, route: served, result: value };
       return cached ? cached.keep(outcome, meter) : outcome;
     }
-    const { value: events, route: served } = await this.runner.invoke(
+    const { value: events, route: served } = await this.runner.invokeStream(
       route,
       'chat',
       signal,

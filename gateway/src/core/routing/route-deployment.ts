@@ -2,6 +2,7 @@ import type { DeploymentConfig } from '../../wire/model-route-schema.js';
 import type { ProviderInstance } from '../../providers/contracts/provider-instance.js';
 import { ProviderError } from '../../providers/_shared/provider-error.js';
 import type { DeploymentUsage, MinuteUsage } from './deployment-usage.js';
+import { batchedEvents, batchesOf, type BatchedEvents } from '../../streaming/event-batches.js';
 
 /** How long a deployment that answered 429 without Retry-After is skipped. */
 export const DEFAULT_COOLDOWN_MS = 5_000;
@@ -108,6 +109,38 @@ export class RouteDeployment {
     this.errors++;
     if (error instanceof ProviderError && error.kind === 'rate_limited')
       this.coolUntil = this.now() + (error.retryAfter !== undefined ? error.retryAfter * 1000 : DEFAULT_COOLDOWN_MS);
+  }
+
+  /**
+   * A stream it answered, counted in flight until it ends or its client leaves (an attempt's own count
+   * ends at its first byte), so `least_busy` and the Models page see the streams it is still writing;
+   * one that fails midway counts as an error. Its batches are read as they came.
+   */
+  heldWhileRead<E>(events: AsyncIterable<E>, client: AbortSignal): BatchedEvents<E> {
+    this.inFlight++;
+    let open = true;
+    const end = (error?: unknown): void => {
+      if (!open) return;
+      open = false;
+      this.inFlight--;
+      client.removeEventListener('abort', left);
+      if (error !== undefined && !client.aborted) this.errors++;
+    };
+    const left = () => end();
+    client.addEventListener('abort', left, { once: true });
+    const source = batchesOf(events);
+    return batchedEvents(
+      (async function* () {
+        try {
+          yield* source;
+        } catch (error) {
+          end(error);
+          throw error;
+        } finally {
+          end();
+        }
+      })(),
+    );
   }
 
   /** What a request it served used, at the route's prices. */
