@@ -8,6 +8,20 @@ import { batchedEvents, batchesOf, type BatchedEvents } from '../../streaming/ev
 export const DEFAULT_COOLDOWN_MS = 5_000;
 /** The latency window of `lowest_latency`: the mean of a deployment's last requests. */
 const LATENCY_WINDOW = 32;
+/**
+ * What an attempt that failed on the deployment's side weighs in that window: without it a deployment
+ * that never answers (its key refused, its host down) stays "not measured yet" and is tried first by
+ * every request.
+ */
+export const FAILED_ATTEMPT_LATENCY_MS = 10_000;
+/** Failures that say the deployment, not the request, is wrong (a 429 has its cool-down instead). */
+const DEPLOYMENT_FAILURES: ReadonlySet<string> = new Set([
+  'connection',
+  'timeout',
+  'upstream',
+  'unavailable',
+  'upstream_auth',
+]);
 
 /**
  * One deployment of a balanced route (a provider and the model name it is sent) with what routing
@@ -95,20 +109,26 @@ export class RouteDeployment {
     this.requests++;
   }
 
-  /** An attempt ended: its latency joins the window when it answered; a 429 starts the cool-down (Retry-After, else 5 s). */
+  /**
+   * An attempt ended: its latency joins the window when it answered, a failure of the deployment's
+   * own as FAILED_ATTEMPT_LATENCY_MS; a 429 starts the cool-down (Retry-After, else 5 s).
+   */
   finished(ms: number, error: unknown): void {
     this.inFlight--;
-    if (error === undefined) {
-      const slot = this.latencyCount % LATENCY_WINDOW;
-      if (this.latencyCount >= LATENCY_WINDOW) this.latencySum -= this.latencies[slot]!;
-      this.latencies[slot] = ms;
-      this.latencySum += ms;
-      this.latencyCount++;
-      return;
-    }
+    if (error === undefined) return this.measured(ms);
     this.errors++;
-    if (error instanceof ProviderError && error.kind === 'rate_limited')
+    if (!(error instanceof ProviderError)) return;
+    if (error.kind === 'rate_limited')
       this.coolUntil = this.now() + (error.retryAfter !== undefined ? error.retryAfter * 1000 : DEFAULT_COOLDOWN_MS);
+    else if (DEPLOYMENT_FAILURES.has(error.kind)) this.measured(Math.max(ms, FAILED_ATTEMPT_LATENCY_MS));
+  }
+
+  private measured(ms: number): void {
+    const slot = this.latencyCount % LATENCY_WINDOW;
+    if (this.latencyCount >= LATENCY_WINDOW) this.latencySum -= this.latencies[slot]!;
+    this.latencies[slot] = ms;
+    this.latencySum += ms;
+    this.latencyCount++;
   }
 
   /**

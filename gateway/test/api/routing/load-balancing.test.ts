@@ -152,6 +152,17 @@ describe('several deployments behind one model id', () => {
     expect(failed.deployments.map((deployment: { in_flight: number }) => deployment.in_flight)).toEqual([0, 0]);
   });
 
+  it('lowest_latency stops putting first a deployment that only fails (its upstream refuses its key)', async () => {
+    const [east, west] = [await useFakeUpstream({ apiKey: 'another-key' }), await useFakeUpstream()];
+    const gateway = await useGateway({
+      config: balanced(east, west, { routing_strategy: 'lowest_latency', deployments: TWO }),
+    });
+    expect(await send(gateway.url, 10, 1)).toEqual([]);
+    // Its first request found it failing; it was measured as slow, not left "unmeasured, try first".
+    expect(chats(east).length).toBe(1);
+    expect(chats(west).length).toBe(10);
+  });
+
   it('usage_based keeps each deployment under its rpm, then refuses with 503 and Retry-After', async () => {
     await awayFromMinuteEnd();
     const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
