@@ -257,6 +257,25 @@ describe('exact cache', () => {
     expect(after.headers.get('age')).toBe('0');
   });
 
+  it('says what the cache did on an answer that failed too, and keeps nothing of it', async () => {
+    const calls = upstreamCalls();
+    const body = question('this one fails');
+    upstream.setBehaviour({ failure: { type: 'status', status: 500 }, path: '/v1/chat/completions' });
+    try {
+      const failed = await chat(gateway, body);
+      expect(failed.status).toBe(502);
+      expect(failed.headers.get('x-switchyard-cache')).toBe('miss');
+      const logged = await json(await gateway.request(`/console/requests/${failed.headers.get('x-request-id')}`));
+      expect(logged.cache).toEqual({ status: 'miss' });
+    } finally {
+      upstream.setBehaviour(null);
+    }
+    const again = await chat(gateway, body);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-switchyard-cache')).toBe('miss');
+    expect(calls()).toBe(4);
+  });
+
   it('forgets an entry after its ttl', async () => {
     const calls = upstreamCalls();
     const body = question('short memory', { model: SHORT });
