@@ -131,6 +131,9 @@ export function registerErrorHandler(app: FastifyInstance, outages?: Pick<Outage
     if (mapped.status >= 500 && !outages?.refusedRequest(mapped.code))
       request.log.warn({ code: mapped.code, msg: mapped.message }, 'request failed');
     if (mapped.retryAfter !== undefined) reply.header('Retry-After', String(Math.max(1, Math.ceil(mapped.retryAfter))));
+    // A cached route's failure says what its cache did too (a miss that then failed), as every answer of it does.
+    const cache = request.madeBill?.cache;
+    if (cache) reply.header('X-Switchyard-Cache', cache.status);
     return reply.status(mapped.status).send(mapped.toBody());
   });
 

@@ -85,8 +85,9 @@ export class ResponseCache {
             similarity = Math.round(best.similarity * 10_000) / 10_000;
           }
         }
-        if (found) {
-          const age = Math.max(0, Math.floor((now - found.createdAt) / 1000));
+        const age = found ? Math.max(0, Math.floor((now - found.createdAt) / 1000)) : 0;
+        // An answer older than the client's max-age is a miss, which the fresh answer replaces.
+        if (found && (policy.maxAgeS === undefined || age <= policy.maxAgeS)) {
           const note: CacheNote = { status: 'hit', age_s: age, ...(similarity !== undefined ? { similarity } : {}) };
           return new CacheLookup(this, route, note, { stored: this.storedAnswer(found) });
         }
@@ -131,6 +132,16 @@ export class ResponseCache {
   }
 }
 
+/**
+ * Whether a choice of the answer finished with `error` (a generation that broke off, as Mistral's API
+ * and llama.cpp report it): the exchange succeeded but the answer is a failure, never kept.
+ */
+function brokeOff(answer: StoredAnswer['answer']): boolean {
+  return answer.kind === 'json'
+    ? answer.result.choices.some((choice) => choice.finish_reason === 'error')
+    : answer.batches.some((batch) => batch.some((event) => event.type === 'finish' && event.finish_reason === 'error'));
+}
+
 /** One request's use of the cache: a hit it replays, or the miss (or bypass) whose answer it keeps. */
 export class CacheLookup {
   constructor(
@@ -172,8 +183,9 @@ export class CacheLookup {
       model: outcome.route.id,
     };
     const cache = { note: this.note, stamp };
-    const keep = (answer: StoredAnswer['answer'], usage: TokenUsage) =>
-      this.cache.keep(keys, this.entry.embedding, ttlMs, { stamp, usage, answer });
+    const keep = async (answer: StoredAnswer['answer'], usage: TokenUsage) => {
+      if (!brokeOff(answer)) await this.cache.keep(keys, this.entry.embedding, ttlMs, { stamp, usage, answer });
+    };
     const route = outcome.route;
     if (outcome.kind === 'json') {
       await keep({ kind: 'json', result: outcome.result }, outcome.result.usage);

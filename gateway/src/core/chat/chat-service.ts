@@ -158,6 +158,8 @@ export class ChatService {
     const guard = this.guardrailsOf(route, meter);
     const turn = guard ? await guard.turn(asked, signal) : asked;
     const cached = route.cache && (await this.cache?.lookup(route, turn, stream, cache, signal));
+    // Noted now, so an answer that fails still says what the cache did (its X-Switchyard-Cache, the log).
+    if (cached) meter.noteCache(cached.note);
     const hit = cached?.replay(meter);
     // A hit passes this request's output checks too: an account-wide entry may reach a key with stricter ones.
     if (hit) return guard ? guardedOutcome(hit, guard, signal) : hit;
@@ -177,7 +179,7 @@ export class ChatService {
       const outcome = { kind: 'json' as const, route: served, result: value };
       return cached ? cached.keep(outcome, meter) : outcome;
     }
-    const { value: events, route: served } = await this.runner.invoke(
+    const { value: events, route: served } = await this.runner.invokeStream(
       route,
       'chat',
       signal,

@@ -91,7 +91,7 @@ export class CompletionService {
       };
     }
     const startStream = (on: ModelRoute, prompt: string) =>
-      this.runner.invoke(
+      this.runner.invokeStream(
         on,
         'completions',
         signal,

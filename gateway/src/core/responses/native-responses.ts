@@ -50,7 +50,7 @@ export async function passThroughResponse(
     // The upstream's own response object: the same wire shape, passed through.
     return { kind: 'json', response: response as unknown as ResponseObjectType };
   }
-  const { value: events, route: served } = await runner.invoke(
+  const { value: events, route: served } = await runner.invokeStream(
     route,
     'responses',
     signal,

@@ -2,11 +2,26 @@ import type { DeploymentConfig } from '../../wire/model-route-schema.js';
 import type { ProviderInstance } from '../../providers/contracts/provider-instance.js';
 import { ProviderError } from '../../providers/_shared/provider-error.js';
 import type { DeploymentUsage, MinuteUsage } from './deployment-usage.js';
+import { batchedEvents, batchesOf, type BatchedEvents } from '../../streaming/event-batches.js';
 
 /** How long a deployment that answered 429 without Retry-After is skipped. */
 export const DEFAULT_COOLDOWN_MS = 5_000;
 /** The latency window of `lowest_latency`: the mean of a deployment's last requests. */
 const LATENCY_WINDOW = 32;
+/**
+ * What an attempt that failed on the deployment's side weighs in that window: without it a deployment
+ * that never answers (its key refused, its host down) stays "not measured yet" and is tried first by
+ * every request.
+ */
+export const FAILED_ATTEMPT_LATENCY_MS = 10_000;
+/** Failures that say the deployment, not the request, is wrong (a 429 has its cool-down instead). */
+const DEPLOYMENT_FAILURES: ReadonlySet<string> = new Set([
+  'connection',
+  'timeout',
+  'upstream',
+  'unavailable',
+  'upstream_auth',
+]);
 
 /**
  * One deployment of a balanced route (a provider and the model name it is sent) with what routing
@@ -94,20 +109,58 @@ export class RouteDeployment {
     this.requests++;
   }
 
-  /** An attempt ended: its latency joins the window when it answered; a 429 starts the cool-down (Retry-After, else 5 s). */
+  /**
+   * An attempt ended: its latency joins the window when it answered, a failure of the deployment's
+   * own as FAILED_ATTEMPT_LATENCY_MS; a 429 starts the cool-down (Retry-After, else 5 s).
+   */
   finished(ms: number, error: unknown): void {
     this.inFlight--;
-    if (error === undefined) {
-      const slot = this.latencyCount % LATENCY_WINDOW;
-      if (this.latencyCount >= LATENCY_WINDOW) this.latencySum -= this.latencies[slot]!;
-      this.latencies[slot] = ms;
-      this.latencySum += ms;
-      this.latencyCount++;
-      return;
-    }
+    if (error === undefined) return this.measured(ms);
     this.errors++;
-    if (error instanceof ProviderError && error.kind === 'rate_limited')
+    if (!(error instanceof ProviderError)) return;
+    if (error.kind === 'rate_limited')
       this.coolUntil = this.now() + (error.retryAfter !== undefined ? error.retryAfter * 1000 : DEFAULT_COOLDOWN_MS);
+    else if (DEPLOYMENT_FAILURES.has(error.kind)) this.measured(Math.max(ms, FAILED_ATTEMPT_LATENCY_MS));
+  }
+
+  private measured(ms: number): void {
+    const slot = this.latencyCount % LATENCY_WINDOW;
+    if (this.latencyCount >= LATENCY_WINDOW) this.latencySum -= this.latencies[slot]!;
+    this.latencies[slot] = ms;
+    this.latencySum += ms;
+    this.latencyCount++;
+  }
+
+  /**
+   * A stream it answered, counted in flight until it ends or its client leaves (an attempt's own count
+   * ends at its first byte), so `least_busy` and the Models page see the streams it is still writing;
+   * one that fails midway counts as an error. Its batches are read as they came.
+   */
+  heldWhileRead<E>(events: AsyncIterable<E>, client: AbortSignal): BatchedEvents<E> {
+    this.inFlight++;
+    let open = true;
+    const end = (error?: unknown): void => {
+      if (!open) return;
+      open = false;
+      this.inFlight--;
+      client.removeEventListener('abort', left);
+      if (error !== undefined && !client.aborted) this.errors++;
+    };
+    const left = () => end();
+    client.addEventListener('abort', left, { once: true });
+    const source = batchesOf(events);
+    return batchedEvents(
+      (async function* () {
+        try {
+          yield* source;
+        } catch (error) {
+          end(error);
+          throw error;
+        } finally {
+          end();
+        }
+      })(),
+    );
   }
 
   /** What a request it served used, at the route's prices. */

@@ -84,6 +84,34 @@ export class RouteRunner {
   }
 
   /**
+   * `invoke` for a call that answers with a stream: on a balanced route the deployment that answered
+   * counts it in flight until the stream ends, not only until its first byte, and a stream that
+   * fails midway counts as that deployment's error.
+   */
+  invokeStream<K extends ProviderCapability, E>(
+    first: ModelRoute,
+    capability: K,
+    signal: AbortSignal,
+    call: (provider: ProviderOf<K>, model: string, signal: AbortSignal) => Promise<AsyncIterable<E>>,
+    routeCapability?: Capability,
+    attributes?: SpanAttributes,
+    stickyKey?: StickyKey,
+  ): Promise<{ value: AsyncIterable<E>; route: ModelRoute }> {
+    return this.invoke(
+      first,
+      capability,
+      signal,
+      async (provider, model, attemptSignal, route): Promise<AsyncIterable<E>> => {
+        const events = await call(provider, model, attemptSignal);
+        return route.deployment ? route.deployment.heldWhileRead(events, signal) : events;
+      },
+      routeCapability,
+      attributes,
+      stickyKey,
+    );
+  }
+
+  /**
    * The call's span (`chat svc-large`, GenAI conventions) holds the attempts' spans; retries,
    * backoffs, fallbacks and breaker refusals are its events. The request's first call stays open
    * until the request ends (http/request-tracing.ts adds the usage then); any other ends here.

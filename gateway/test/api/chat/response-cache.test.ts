@@ -230,6 +230,52 @@ describe('exact cache', () => {
     expect(calls()).toBe(4);
   });
 
+  it('reads Cache-Control as HTTP does: any case, several directives, max-age=N reads only an answer that young', async () => {
+    const calls = upstreamCalls();
+    const body = question('directives');
+    expect(
+      (await chat(gateway, body, { headers: { 'cache-control': 'private, No-Store' } })).headers.get(
+        'x-switchyard-cache',
+      ),
+    ).toBe('bypass');
+    expect((await chat(gateway, body)).headers.get('x-switchyard-cache')).toBe('miss');
+    expect(calls()).toBe(2);
+    const reload = await chat(gateway, body, { headers: { 'cache-control': 'Max-Age=0, private' } });
+    expect(reload.headers.get('x-switchyard-cache')).toBe('miss');
+    expect(calls()).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    // Two seconds old: a client that takes answers up to 60 s old gets it, one that takes 1 s does not.
+    const young = await chat(gateway, body, { headers: { 'cache-control': 'max-age=60' } });
+    expect(young.headers.get('x-switchyard-cache')).toBe('hit');
+    expect(Number(young.headers.get('age'))).toBeGreaterThanOrEqual(2);
+    const tooOld = await chat(gateway, body, { headers: { 'cache-control': 'max-age=1' } });
+    expect(tooOld.headers.get('x-switchyard-cache')).toBe('miss');
+    expect(calls()).toBe(4);
+    // The fresh answer replaced the old one.
+    const after = await chat(gateway, body, { headers: { 'cache-control': 'max-age=1' } });
+    expect(after.headers.get('x-switchyard-cache')).toBe('hit');
+    expect(after.headers.get('age')).toBe('0');
+  });
+
+  it('says what the cache did on an answer that failed too, and keeps nothing of it', async () => {
+    const calls = upstreamCalls();
+    const body = question('this one fails');
+    upstream.setBehaviour({ failure: { type: 'status', status: 500 }, path: '/v1/chat/completions' });
+    try {
+      const failed = await chat(gateway, body);
+      expect(failed.status).toBe(502);
+      expect(failed.headers.get('x-switchyard-cache')).toBe('miss');
+      const logged = await json(await gateway.request(`/console/requests/${failed.headers.get('x-request-id')}`));
+      expect(logged.cache).toEqual({ status: 'miss' });
+    } finally {
+      upstream.setBehaviour(null);
+    }
+    const again = await chat(gateway, body);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-switchyard-cache')).toBe('miss');
+    expect(calls()).toBe(4);
+  });
+
   it('forgets an entry after its ttl', async () => {
     const calls = upstreamCalls();
     const body = question('short memory', { model: SHORT });

@@ -117,6 +117,52 @@ describe('several deployments behind one model id', () => {
     expect(await servedBy(user)).toBe('west');
   });
 
+  it('least_busy counts a stream in flight until it ends, and a stream that fails midway as an error', async () => {
+    const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
+    const gateway = await useGateway({
+      config: balanced(east, west, {
+        routing_strategy: 'least_busy',
+        deployments: TWO.map((deployment) => ({ ...deployment, weight: 1 })),
+      }),
+    });
+    // Long streams: each frame 300 ms apart, so four of them are still being written a second later.
+    east.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 } });
+    west.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 } });
+    const stream = () =>
+      gateway.request('/v1/chat/completions', {
+        method: 'POST',
+        json: { model: 'svc-balanced', stream: true, messages: [{ role: 'user', content: 'one two three four' }] },
+      });
+    const streams = await Promise.all([stream(), stream(), stream(), stream()]);
+    const during = await json(await gateway.request('/v1/models/svc-balanced'));
+    const inFlight = during.deployments.map((deployment: { in_flight: number }) => deployment.in_flight);
+    expect(inFlight[0] + inFlight[1]).toBe(4);
+    // Least busy spreads them: two each, not all four on one.
+    expect(inFlight).toEqual([2, 2]);
+    for (const response of streams) expect(await response.text()).toContain('data: [DONE]');
+    const after = await json(await gateway.request('/v1/models/svc-balanced'));
+    expect(after.deployments.map((deployment: { in_flight: number }) => deployment.in_flight)).toEqual([0, 0]);
+
+    east.setBehaviour({ failure: { type: 'cut_mid_stream', afterFrames: 2 } });
+    west.setBehaviour({ failure: { type: 'cut_mid_stream', afterFrames: 2 } });
+    const cut = await stream();
+    expect(await cut.text()).toContain('"object":"error"');
+    const failed = await json(await gateway.request('/v1/models/svc-balanced'));
+    expect(failed.deployments.map((deployment: { errors: number }) => deployment.errors).sort()).toEqual([0, 1]);
+    expect(failed.deployments.map((deployment: { in_flight: number }) => deployment.in_flight)).toEqual([0, 0]);
+  });
+
+  it('lowest_latency stops putting first a deployment that only fails (its upstream refuses its key)', async () => {
+    const [east, west] = [await useFakeUpstream({ apiKey: 'another-key' }), await useFakeUpstream()];
+    const gateway = await useGateway({
+      config: balanced(east, west, { routing_strategy: 'lowest_latency', deployments: TWO }),
+    });
+    expect(await send(gateway.url, 10, 1)).toEqual([]);
+    // Its first request found it failing; it was measured as slow, not left "unmeasured, try first".
+    expect(chats(east).length).toBe(1);
+    expect(chats(west).length).toBe(10);
+  });
+
   it('usage_based keeps each deployment under its rpm, then refuses with 503 and Retry-After', async () => {
     await awayFromMinuteEnd();
     const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];

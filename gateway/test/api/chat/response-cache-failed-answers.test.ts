@@ -1,0 +1,69 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, it } from 'vitest';
+import { closeAfterTest, useGateway } from '../../support/use-resources.js';
+import { chat } from '../../support/response-cache-config.js';
+
+/**
+ * An upstream whose every chat answer failed in the body (`finish_reason: "error"`, as Mistral's API
+ * and llama.cpp report a generation that broke off), whole or streamed: the HTTP exchange succeeds,
+ * the answer is a failure, so the response cache must not keep it.
+ */
+async function failingUpstream(): Promise<{ url: string; calls: () => number; close(): Promise<void> }> {
+  let calls = 0;
+  const server = createServer((request, response) => {
+    let raw = '';
+    request.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    request.on('end', () => {
+      calls++;
+      const body = JSON.parse(raw) as { stream?: boolean };
+      const base = { id: `chatcmpl-${calls}`, created: 1, model: 'broken' };
+      if (!body.stream) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            ...base,
+            object: 'chat.completion',
+            choices: [{ index: 0, message: { role: 'assistant', content: 'Hal' }, finish_reason: 'error' }],
+            usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
+          }),
+        );
+        return;
+      }
+      const chunk = (choice: Record<string, unknown>) =>
+        `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, ...choice }] })}\n\n`;
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(
+        chunk({ delta: { role: 'assistant', content: 'Hal' }, finish_reason: null }) +
+          chunk({ delta: {}, finish_reason: 'error' }) +
+          'data: [DONE]\n\n',
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    calls: () => calls,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+it('never keeps an answer that failed (finish_reason error), whole or streamed', async () => {
+  const upstream = closeAfterTest(await failingUpstream());
+  const gateway = await useGateway({
+    config: {
+      providers: [{ id: 'broken', type: 'openai', base_url: upstream.url, api_key: 'sk-upstream' }],
+      models: [{ id: 'cached-chat', provider: 'broken', capabilities: ['chat'], cache: { mode: 'exact', ttl_s: 600 } }],
+    },
+  });
+  for (const stream of [false, true]) {
+    const body = { model: 'cached-chat', temperature: 0, stream, messages: [{ role: 'user', content: 'hello' }] };
+    const first = await chat(gateway, body);
+    expect(first.status).toBe(200);
+    expect(await first.text()).toContain('"finish_reason":"error"');
+    const again = await chat(gateway, body);
+    expect(again.headers.get('x-switchyard-cache')).toBe('miss');
+    await again.text();
+  }
+  expect(upstream.calls()).toBe(4);
+});
