@@ -98,7 +98,7 @@ export function registerMetricsHooks(app: FastifyInstance, metrics: GatewayMetri
       operation,
       requestModel: requested?.id ?? (name === undefined ? (served?.id ?? '') : 'unknown'),
       responseModel: servedId === undefined ? '' : (served?.id ?? ''),
-      provider: (served ?? requested)?.provider.id ?? '',
+      provider: (served ?? requested)?.provider,
     };
   }
 

@@ -46,7 +46,8 @@ describe('the GenAI metrics on /metrics', () => {
       gen_ai_operation_name: 'chat',
       gen_ai_request_model: 'svc-large-3-2512',
       gen_ai_response_model: 'svc-large-3-2512',
-      gen_ai_provider_name: 'upstream',
+      gen_ai_provider_name: 'openai',
+      switchyard_provider_id: 'upstream',
     };
     const succeeded = { ...chatServed, error_type: '' };
     expect(sampleValue(samples, 'gen_ai_server_request_duration_seconds_count', succeeded)).toBe(2);
@@ -108,7 +109,8 @@ describe('the GenAI metrics on /metrics', () => {
       gen_ai_operation_name: 'chat',
       gen_ai_request_model: 'primary-model',
       gen_ai_response_model: 'backup-model',
-      gen_ai_provider_name: 'backup',
+      gen_ai_provider_name: 'openai',
+      switchyard_provider_id: 'backup',
     };
     expect(sampleValue(samples, 'gen_ai_server_request_duration_seconds_count', { ...fellBack, error_type: '' })).toBe(
       1,

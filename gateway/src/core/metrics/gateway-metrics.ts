@@ -4,6 +4,7 @@ import type { Capability } from '../../providers/contracts/capability.js';
 import type { ProviderInstance } from '../../providers/contracts/provider-instance.js';
 import type { BreakerState } from '../routing/circuit-breaker.js';
 import type { ProviderBreakers } from '../routing/provider-breakers.js';
+import { genAiProviderName } from '../tracing/gen-ai-attributes.js';
 
 /** OpenTelemetry GenAI operation names where one exists; the gateway's own for the rest. */
 export const OPERATION_BY_CAPABILITY: Record<Capability, string> = {
@@ -36,17 +37,23 @@ const GEN_AI_ATTRIBUTES = [
   'gen_ai.request.model',
   'gen_ai.response.model',
   'gen_ai.provider.name',
+  'switchyard.provider.id',
 ] as const;
 type GenAiAttribute = (typeof GEN_AI_ATTRIBUTES)[number];
 
-/** The attributes of one model operation: its model ids are the gateway's route ids, its provider the configured provider's id. */
+/**
+ * The attributes of one model operation: its model ids are the gateway's route ids; its provider is
+ * named as the conventions name it (`gen_ai.provider.name`: `openai`, `mistral_ai`, from its type)
+ * and by the configured provider's id (`switchyard.provider.id`), which tells two providers of one kind apart.
+ */
 export interface GenAiLabels {
   operation: string;
   /** The route the client named ('unknown' for a name no route serves, so clients cannot add series). */
   requestModel: string;
   /** The route that answered ('' when none did); another than requestModel after a fallback. */
   responseModel: string;
-  provider: string;
+  /** The provider that answered (or was tried last); none when no route was found. */
+  provider: Pick<ProviderInstance, 'id' | 'type'> | undefined;
 }
 
 /**
@@ -130,36 +137,37 @@ export class GatewayMetrics {
     new Gauge({
       name: 'switchyard_provider_breaker_state',
       help: 'Circuit breaker of each provider: 1 for its current state (closed, open, half_open), 0 for the others.',
-      labelNames: ['gen_ai_provider_name', 'state'],
+      labelNames: ['switchyard_provider_id', 'state'],
       registers,
       collect() {
         for (const id of providers.keys()) {
           const current = breakers.for(id).state;
-          for (const state of BREAKER_STATES) this.set({ gen_ai_provider_name: id, state }, state === current ? 1 : 0);
+          for (const state of BREAKER_STATES)
+            this.set({ switchyard_provider_id: id, state }, state === current ? 1 : 0);
         }
       },
     });
     new Gauge({
       name: 'switchyard_provider_breaker_consecutive_failures',
       help: 'Failed requests in a row to each provider (the retries of one request count once).',
-      labelNames: ['gen_ai_provider_name'],
+      labelNames: ['switchyard_provider_id'],
       registers,
       collect() {
         for (const id of providers.keys())
-          this.set({ gen_ai_provider_name: id }, breakers.snapshot(id).consecutive_failures);
+          this.set({ switchyard_provider_id: id }, breakers.snapshot(id).consecutive_failures);
       },
     });
     new Gauge({
       name: 'switchyard_engine_queue_requests',
       help: 'Requests waiting for or running on a local engine queue (a llama.cpp model, the OCR workers).',
-      labelNames: ['gen_ai_provider_name', 'queue', 'state'],
+      labelNames: ['switchyard_provider_id', 'queue', 'state'],
       registers,
       collect() {
         this.reset();
         for (const provider of providers.values()) {
           for (const { queue, waiting, running } of provider.queues?.() ?? []) {
-            this.set({ gen_ai_provider_name: provider.id, queue, state: 'waiting' }, waiting);
-            this.set({ gen_ai_provider_name: provider.id, queue, state: 'running' }, running);
+            this.set({ switchyard_provider_id: provider.id, queue, state: 'waiting' }, waiting);
+            this.set({ switchyard_provider_id: provider.id, queue, state: 'running' }, running);
           }
         }
       },
@@ -241,7 +249,8 @@ function genAiAttributes(labels: GenAiLabels): Record<Underscored<GenAiAttribute
     gen_ai_operation_name: labels.operation,
     gen_ai_request_model: labels.requestModel,
     gen_ai_response_model: labels.responseModel,
-    gen_ai_provider_name: labels.provider,
+    gen_ai_provider_name: labels.provider ? genAiProviderName(labels.provider.type) : '',
+    switchyard_provider_id: labels.provider?.id ?? '',
   };
 }
 
@@ -253,7 +262,8 @@ function withErrorType(labels: GenAiLabels, errorType: string | undefined) {
     gen_ai_operation_name: labels.operation,
     gen_ai_request_model: labels.requestModel,
     gen_ai_response_model: labels.responseModel,
-    gen_ai_provider_name: labels.provider,
+    gen_ai_provider_name: labels.provider ? genAiProviderName(labels.provider.type) : '',
+    switchyard_provider_id: labels.provider?.id ?? '',
     error_type: errorType ?? '',
   };
 }
@@ -263,7 +273,8 @@ function withTokenType(labels: GenAiLabels, tokenType: 'input' | 'output') {
     gen_ai_operation_name: labels.operation,
     gen_ai_request_model: labels.requestModel,
     gen_ai_response_model: labels.responseModel,
-    gen_ai_provider_name: labels.provider,
+    gen_ai_provider_name: labels.provider ? genAiProviderName(labels.provider.type) : '',
+    switchyard_provider_id: labels.provider?.id ?? '',
     gen_ai_token_type: tokenType,
   };
 }

@@ -26,6 +26,11 @@ export interface RouteRunnerSettings {
 
 const MAX_BACKOFF_MS = 2_000;
 
+/** The provider of the candidate tried last: what a failure and the call's metrics name. */
+interface Tried {
+  provider: ModelRoute['provider'];
+}
+
 /** Reads a request's sticky key (undefined: none), asked only on a balanced route. */
 export type StickyKey = () => string | undefined;
 
@@ -126,7 +131,7 @@ export class RouteRunner {
   ): Promise<{ value: T; route: ModelRoute }> {
     const deadline = new RequestDeadline(first.deadlineMs ?? this.settings.deadlineMs, signal);
     const started = performance.now();
-    const tried = { provider: first.provider.id };
+    const tried: Tried = { provider: first.provider };
     const operation = OPERATION_BY_CAPABILITY[capability];
     attributes['gen_ai.operation.name'] = operation;
     attributes['gen_ai.request.model'] = first.id;
@@ -135,7 +140,7 @@ export class RouteRunner {
     try {
       const runCandidates = () => this.runCandidates(first, capability, signal, deadline, call, tried, span, stickyKey);
       const result = await (this.tracing ? this.tracing.within(span, runCandidates) : runCandidates());
-      this.observe(capability, first, result.route.provider.id, result.route.id, started, undefined);
+      this.observe(capability, first, result.route.provider, result.route.id, started, undefined);
       if (span) {
         span.set('gen_ai.response.model', result.route.id);
         if (!isOperation) span.end();
@@ -161,7 +166,7 @@ export class RouteRunner {
   private observe(
     capability: Capability,
     first: ModelRoute,
-    provider: string,
+    provider: Tried['provider'],
     responseModel: string,
     started: number,
     errorType: string | undefined,
@@ -176,7 +181,7 @@ export class RouteRunner {
     clientSignal: AbortSignal,
     deadline: RequestDeadline,
     call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
-    tried: { provider: string },
+    tried: Tried,
     span: TraceSpan | undefined,
     stickyKey: StickyKey | undefined,
   ): Promise<{ value: T; route: ModelRoute }> {
@@ -185,7 +190,7 @@ export class RouteRunner {
     for (const candidate of candidates) {
       const route = typeof candidate === 'string' ? this.tryResolve(candidate, capability) : candidate;
       if (!route) continue;
-      tried.provider = route.provider.id;
+      tried.provider = route.provider;
       if (span) {
         span.set('gen_ai.provider.name', genAiProviderName(route.provider.type));
         span.set('switchyard.provider.id', route.provider.id);
@@ -210,9 +215,9 @@ export class RouteRunner {
           );
         } catch (error) {
           if (clientSignal.aborted)
-            throw toGatewayError(new ProviderError('aborted', 'the client closed the request'), tried.provider);
+            throw toGatewayError(new ProviderError('aborted', 'the client closed the request'), tried.provider.id);
           if (deadline.expired) throw deadline.error();
-          lastError = error instanceof GatewayError ? error : toGatewayError(error, tried.provider);
+          lastError = error instanceof GatewayError ? error : toGatewayError(error, tried.provider.id);
           if (!this.mayFallBack(error)) throw lastError;
           if (candidates.length > 1)
             this.logger.warn(
@@ -264,7 +269,7 @@ export class RouteRunner {
     clientSignal: AbortSignal,
     deadline: RequestDeadline,
     call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
-    tried: { provider: string },
+    tried: Tried,
     span: TraceSpan | undefined,
     stickyKey: StickyKey | undefined,
   ): Promise<{ value: T; route: ModelRoute }> {
@@ -278,7 +283,7 @@ export class RouteRunner {
         admission.permit.released();
         continue;
       }
-      tried.provider = deployment.provider.id;
+      tried.provider = deployment.provider;
       if (span) {
         span.set('gen_ai.provider.name', genAiProviderName(deployment.provider.type));
         span.set('switchyard.provider.id', deployment.provider.id);

@@ -145,7 +145,8 @@ describe('GET /metrics', () => {
     const served = {
       gen_ai_operation_name: 'chat',
       gen_ai_request_model: 'svc-large-3-2512',
-      gen_ai_provider_name: 'upstream',
+      gen_ai_provider_name: 'openai',
+      switchyard_provider_id: 'upstream',
     };
     expect(sampleValue(samples, 'gen_ai_server_request_duration_seconds_count', { ...served, error_type: '' })).toBe(2);
     expect(
@@ -170,10 +171,13 @@ describe('GET /metrics', () => {
     );
     expect(sampleValue(samples, 'gen_ai_client_token_usage_count', { ...served, gen_ai_token_type: 'output' })).toBe(2);
     expect(
-      sampleValue(samples, 'switchyard_provider_breaker_state', { gen_ai_provider_name: 'upstream', state: 'closed' }),
+      sampleValue(samples, 'switchyard_provider_breaker_state', {
+        switchyard_provider_id: 'upstream',
+        state: 'closed',
+      }),
     ).toBe(1);
     expect(
-      sampleValue(samples, 'switchyard_provider_breaker_state', { gen_ai_provider_name: 'upstream', state: 'open' }),
+      sampleValue(samples, 'switchyard_provider_breaker_state', { switchyard_provider_id: 'upstream', state: 'open' }),
     ).toBe(0);
     expect(sampleValue(samples, 'process_resident_memory_bytes')).toBeGreaterThan(0);
   });
@@ -190,10 +194,10 @@ describe('GET /metrics', () => {
     expect((await gateway.request('/v1/chat/completions', { method: 'POST', json: chat })).status).toBe(503);
     const samples = await scrape(gateway);
     expect(
-      sampleValue(samples, 'switchyard_provider_breaker_state', { gen_ai_provider_name: 'upstream', state: 'open' }),
+      sampleValue(samples, 'switchyard_provider_breaker_state', { switchyard_provider_id: 'upstream', state: 'open' }),
     ).toBe(1);
     expect(
-      sampleValue(samples, 'switchyard_provider_breaker_consecutive_failures', { gen_ai_provider_name: 'upstream' }),
+      sampleValue(samples, 'switchyard_provider_breaker_consecutive_failures', { switchyard_provider_id: 'upstream' }),
     ).toBe(2);
     expect(
       sampleValue(samples, 'switchyard_errors_total', {
@@ -203,7 +207,8 @@ describe('GET /metrics', () => {
     ).toBe(1);
     expect(
       sampleValue(samples, 'gen_ai_client_operation_duration_seconds_count', {
-        gen_ai_provider_name: 'upstream',
+        gen_ai_provider_name: 'openai',
+        switchyard_provider_id: 'upstream',
         error_type: 'upstream_error',
       }),
     ).toBe(2);
@@ -215,7 +220,7 @@ describe('GET /metrics', () => {
     await writeTinyLlamaGguf(join(dataDir, 'models', 'tiny-chat.gguf'), { seed: 3 });
     gateway = await useGateway({ dataDir, config: { providers: [{ id: 'local-llm', type: 'llamacpp', threads: 1 }] } });
     try {
-      const queue = { gen_ai_provider_name: 'local-llm', queue: 'tiny-chat' };
+      const queue = { switchyard_provider_id: 'local-llm', queue: 'tiny-chat' };
       const chat = {
         model: 'tiny-chat',
         messages: [{ role: 'user', content: 'Hello' }],

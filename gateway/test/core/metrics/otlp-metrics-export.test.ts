@@ -105,7 +105,8 @@ describe('the OTLP metrics export', () => {
       'gen_ai.operation.name': 'chat',
       'gen_ai.request.model': 'svc-large-3-2512',
       'gen_ai.response.model': 'svc-large-3-2512',
-      'gen_ai.provider.name': 'upstream',
+      'gen_ai.provider.name': 'openai',
+      'switchyard.provider.id': 'upstream',
     };
     const duration = metricsNamed([last], 'gen_ai.client.operation.duration')[0];
     expect(duration.unit).toBe('s');

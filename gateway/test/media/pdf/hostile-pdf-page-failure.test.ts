@@ -51,7 +51,7 @@ it('stops the other pages when one page fails, then answers 422 invalid_document
   expect(status).toBe(422);
   expect(body).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'invalid_document' });
   // Nothing of the request runs once it has answered: no scan goes on to be recognised.
-  const queue = { gen_ai_provider_name: 'local-ocr', queue: 'ocr_workers' };
+  const queue = { switchyard_provider_id: 'local-ocr', queue: 'ocr_workers' };
   for (let look = 0; look < 10; look++) {
     const samples = parsePrometheusText(await (await gateway.request('/metrics')).text());
     expect(sampleValue(samples, 'switchyard_engine_queue_requests', { ...queue, state: 'running' })).toBe(0);

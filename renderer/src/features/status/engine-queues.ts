@@ -16,7 +16,7 @@ export function engineQueues(metricsText: string): EngineQueue[] {
     if (!match) continue;
     const labels = Object.fromEntries([...match[1].matchAll(LABEL)].map((m) => [m[1], m[2]]));
     const value = Number(match[2]);
-    const provider = labels.gen_ai_provider_name ?? '';
+    const provider = labels.switchyard_provider_id ?? '';
     const queue = labels.queue ?? '';
     if (!Number.isFinite(value) || (labels.state !== 'waiting' && labels.state !== 'running')) continue;
     const key = `${provider}\u0000${queue}`;

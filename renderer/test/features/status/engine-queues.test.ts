@@ -6,9 +6,9 @@ describe('engine queues from /metrics', () => {
     const text = [
       '# HELP switchyard_engine_queue_requests Requests waiting for or running on a local engine queue.',
       '# TYPE switchyard_engine_queue_requests gauge',
-      'switchyard_engine_queue_requests{gen_ai_provider_name="local-ocr",queue="ocr_workers",state="waiting"} 3',
-      'switchyard_engine_queue_requests{gen_ai_provider_name="local-ocr",queue="ocr_workers",state="running"} 2',
-      'switchyard_engine_queue_requests{gen_ai_provider_name="local-llm",queue="qwen \\"small\\"",state="running"} 1',
+      'switchyard_engine_queue_requests{switchyard_provider_id="local-ocr",queue="ocr_workers",state="waiting"} 3',
+      'switchyard_engine_queue_requests{switchyard_provider_id="local-ocr",queue="ocr_workers",state="running"} 2',
+      'switchyard_engine_queue_requests{switchyard_provider_id="local-llm",queue="qwen \\"small\\"",state="running"} 1',
       'switchyard_errors_total{error_type="timeout"} 4',
     ].join('\n');
     expect(engineQueues(text)).toEqual([
