@@ -38,21 +38,24 @@ export function wantsOtlpExporter(
   return honoured.length === 0 || honoured.includes('otlp');
 }
 
-/** A variable holding a positive whole number of milliseconds, or `fallback` when it is unset or blank. */
-export function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/**
+ * A variable holding a positive whole number of milliseconds, or `fallback` when it is unset or blank;
+ * any other value is ignored with a warning, as the SDK environment specification has invalid values handled.
+ */
+export function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number, warnings: string[]): number {
   const text = env[name]?.trim();
   if (!text) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) === 0)
-    throw new ConfigError(`${name}: "${text}" is not a positive whole number of milliseconds`);
-  return Number(text);
+  if (/^\d+$/.test(text) && Number(text) > 0) return Number(text);
+  warnings.push(`${name}: "${text}" is not a positive whole number of milliseconds; using ${fallback}`);
+  return fallback;
 }
 
 /** The exporter's timeout for one request: OTEL_EXPORTER_OTLP_<SIGNAL>_TIMEOUT over OTEL_EXPORTER_OTLP_TIMEOUT (default 10000). */
-export function exporterTimeoutMs(env: NodeJS.ProcessEnv, signal: 'TRACES' | 'METRICS'): number {
+export function exporterTimeoutMs(env: NodeJS.ProcessEnv, signal: 'TRACES' | 'METRICS', warnings: string[]): number {
   const name = env[`OTEL_EXPORTER_OTLP_${signal}_TIMEOUT`]?.trim()
     ? `OTEL_EXPORTER_OTLP_${signal}_TIMEOUT`
     : 'OTEL_EXPORTER_OTLP_TIMEOUT';
-  return positiveMs(env, name, 10_000);
+  return positiveMs(env, name, 10_000, warnings);
 }
 
 function checkedUrl(name: string, value: string): string {
@@ -67,8 +70,11 @@ function checkedUrl(name: string, value: string): string {
   return value;
 }
 
-/** `key=value,key2=value2`, values percent-encoded (the W3C Baggage form the OpenTelemetry variables use). */
-function parseHeaders(env: NodeJS.ProcessEnv, name: string): Record<string, string> {
+/**
+ * `key=value,key2=value2`, values percent-encoded (the W3C Baggage form the OpenTelemetry variables
+ * use); a pair that is not one is left out with a warning, as the OpenTelemetry JS SDK does.
+ */
+function parseHeaders(env: NodeJS.ProcessEnv, name: string, warnings: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const pair of (env[name] ?? '').split(',')) {
     if (!pair.trim()) continue;
@@ -82,20 +88,25 @@ function parseHeaders(env: NodeJS.ProcessEnv, name: string): Record<string, stri
     }
     // The values may be credentials: the message names the variable and the key only.
     if (!key || value === undefined)
-      throw new ConfigError(
-        `${name}: expected key=value pairs separated by commas${key ? ` (the value of ${key})` : ''}`,
+      warnings.push(
+        `${name}: expected key=value pairs separated by commas; ${key ? `the value of ${key}` : 'a pair without a key'} is left out`,
       );
-    headers[key] = value;
+    else headers[key] = value;
   }
   return headers;
 }
 
 /**
  * The OTLP/HTTP endpoint of one signal, or undefined when neither OTEL_EXPORTER_OTLP_ENDPOINT nor the
- * signal's own endpoint is set. A bad URL, a protocol other than http/protobuf or http/json, or a
- * malformed header list stops the start with a ConfigError naming the variable.
+ * signal's own endpoint is set. A bad URL, or a protocol other than http/protobuf or http/json, stops
+ * the start with a ConfigError naming the variable (the signal could not be sent anywhere); a
+ * malformed header pair is left out with a warning.
  */
-export function otlpEndpoint(env: NodeJS.ProcessEnv, signal: 'TRACES' | 'METRICS'): OtlpEndpoint | undefined {
+export function otlpEndpoint(
+  env: NodeJS.ProcessEnv,
+  signal: 'TRACES' | 'METRICS',
+  warnings: string[],
+): OtlpEndpoint | undefined {
   const signalEndpoint = env[`OTEL_EXPORTER_OTLP_${signal}_ENDPOINT`]?.trim();
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   let url: string;
@@ -112,8 +123,8 @@ export function otlpEndpoint(env: NodeJS.ProcessEnv, signal: 'TRACES' | 'METRICS
       `${protocolName}: "${protocol}" is not supported; use http/protobuf (the default) or http/json${protocol === 'grpc' ? ' (a collector takes both on port 4318)' : ''}`,
     );
   const headers = {
-    ...parseHeaders(env, 'OTEL_EXPORTER_OTLP_HEADERS'),
-    ...parseHeaders(env, `OTEL_EXPORTER_OTLP_${signal}_HEADERS`),
+    ...parseHeaders(env, 'OTEL_EXPORTER_OTLP_HEADERS', warnings),
+    ...parseHeaders(env, `OTEL_EXPORTER_OTLP_${signal}_HEADERS`, warnings),
   };
   return { url, protocol: protocol as OtlpEndpoint['protocol'], headers };
 }

@@ -9,7 +9,7 @@ export interface OtlpMetricsSettings extends OtlpEndpoint {
   timeoutMs: number;
   /** OTEL_RESOURCE_ATTRIBUTES with OTEL_SERVICE_NAME over its `service.name` (default `switchyard`). */
   resource: Record<string, string>;
-  /** Values ignored with a warning (an exporter other than otlp), logged when the export starts. */
+  /** Values ignored with a warning (an exporter other than otlp, a bad number, a malformed header), logged when the export starts. */
   warnings: string[];
 }
 
@@ -22,11 +22,11 @@ export function loadOtlpMetricsSettings(env: NodeJS.ProcessEnv): OtlpMetricsSett
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
   const warnings: string[] = [];
   if (!wantsOtlpExporter(env, 'OTEL_METRICS_EXPORTER', ['prometheus'], warnings)) return undefined;
-  const endpoint = otlpEndpoint(env, 'METRICS');
+  const endpoint = otlpEndpoint(env, 'METRICS', warnings);
   if (!endpoint) return undefined;
-  const intervalMs = positiveMs(env, 'OTEL_METRIC_EXPORT_INTERVAL', 60_000);
-  const exportTimeoutMs = positiveMs(env, 'OTEL_METRIC_EXPORT_TIMEOUT', 30_000);
-  const requestTimeoutMs = exporterTimeoutMs(env, 'METRICS');
+  const intervalMs = positiveMs(env, 'OTEL_METRIC_EXPORT_INTERVAL', 60_000, warnings);
+  const exportTimeoutMs = positiveMs(env, 'OTEL_METRIC_EXPORT_TIMEOUT', 30_000, warnings);
+  const requestTimeoutMs = exporterTimeoutMs(env, 'METRICS', warnings);
   return {
     ...endpoint,
     intervalMs,

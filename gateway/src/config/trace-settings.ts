@@ -21,7 +21,7 @@ export interface TraceSettings {
   sampler: TraceSampler;
   /** Absent when no endpoint is set, OTEL_TRACES_EXPORTER is `none` or OTEL_SDK_DISABLED is true. */
   export?: TraceExport;
-  /** Values the specification has ignored with a warning (an unknown sampler, a bad ratio): logged at start. */
+  /** Values the specification has ignored with a warning (an unknown sampler, a bad ratio or number, a malformed header): logged at start. */
   warnings: string[];
 }
 
@@ -69,9 +69,9 @@ export function loadTraceSettings(env: NodeJS.ProcessEnv): TraceSettings {
     !wantsOtlpExporter(env, 'OTEL_TRACES_EXPORTER', [], warnings)
   )
     return settings;
-  const endpoint = otlpEndpoint(env, 'TRACES');
+  const endpoint = otlpEndpoint(env, 'TRACES', warnings);
   if (!endpoint) return settings;
-  const timeoutMs = exporterTimeoutMs(env, 'TRACES');
-  const batchDelayMs = positiveMs(env, 'OTEL_BSP_SCHEDULE_DELAY', 1000);
+  const timeoutMs = exporterTimeoutMs(env, 'TRACES', warnings);
+  const batchDelayMs = positiveMs(env, 'OTEL_BSP_SCHEDULE_DELAY', 1000, warnings);
   return { ...settings, export: { ...endpoint, timeoutMs, batchDelayMs } };
 }

@@ -51,7 +51,7 @@ describe('the OTLP metrics settings', () => {
     });
   });
 
-  it('refuse what cannot work, naming the variable and never a header value', () => {
+  it('refuse an endpoint that cannot work, and ignore a bad number or header with a warning that shows no header value', () => {
     const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
     expect(() => loadOtlpMetricsSettings({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
       /OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" is not supported; use http\/protobuf .* or http\/json/,
@@ -59,16 +59,18 @@ describe('the OTLP metrics settings', () => {
     expect(() => loadOtlpMetricsSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
       /OTEL_EXPORTER_OTLP_ENDPOINT: the scheme must be http:\/\/ or https:\/\//,
     );
-    expect(() => loadOtlpMetricsSettings({ ...endpoint, OTEL_METRIC_EXPORT_INTERVAL: '0' })).toThrow(
-      /OTEL_METRIC_EXPORT_INTERVAL: "0" is not a positive whole number/,
-    );
-    let message = '';
-    try {
-      loadOtlpMetricsSettings({ ...endpoint, OTEL_EXPORTER_OTLP_HEADERS: 'authorization=%E0%A4%A-secret' });
-    } catch (error) {
-      message = (error as Error).message;
-    }
-    expect(message).toMatch(/^OTEL_EXPORTER_OTLP_HEADERS: expected key=value pairs/);
-    expect(message).not.toContain('secret');
+    const settings = loadOtlpMetricsSettings({
+      ...endpoint,
+      OTEL_METRIC_EXPORT_INTERVAL: '0',
+      OTEL_EXPORTER_OTLP_HEADERS: 'authorization=%E0%A4%A-secret',
+    });
+    expect(settings).toMatchObject({ intervalMs: 60_000, headers: {} });
+    expect(settings?.warnings).toEqual([
+      expect.stringMatching(
+        /^OTEL_EXPORTER_OTLP_HEADERS: expected key=value pairs separated by commas; the value of authorization is left out/,
+      ),
+      'OTEL_METRIC_EXPORT_INTERVAL: "0" is not a positive whole number of milliseconds; using 60000',
+    ]);
+    expect(settings?.warnings.join('\n')).not.toContain('secret');
   });
 });

@@ -110,17 +110,29 @@ describe('the OpenTelemetry variables for traces', () => {
     });
   });
 
-  it('refuses what it cannot do, naming the variable', () => {
+  it('refuses an endpoint it cannot send to, naming the variable', () => {
     const refused = (env: NodeJS.ProcessEnv) => () => loadTraceSettings(env);
     const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
     expect(refused({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL.*grpc/);
     expect(refused({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(ConfigError);
-    expect(refused({ ...endpoint, OTEL_EXPORTER_OTLP_HEADERS: 'no-equals-sign' })).toThrow(
-      /OTEL_EXPORTER_OTLP_HEADERS/,
-    );
-    expect(refused({ ...endpoint, OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '0' })).toThrow(
-      /OTEL_EXPORTER_OTLP_TRACES_TIMEOUT/,
-    );
-    expect(refused({ ...endpoint, OTEL_BSP_SCHEDULE_DELAY: '1.5' })).toThrow(/OTEL_BSP_SCHEDULE_DELAY/);
+  });
+
+  it('ignores a bad number or header pair with a warning naming the variable, as the SDK specification says', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    const settings = loadTraceSettings({
+      ...endpoint,
+      OTEL_EXPORTER_OTLP_HEADERS: 'no-equals-sign,api-key=%E0%A4%A-secret,x-team=a%20b',
+      OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '0',
+      OTEL_BSP_SCHEDULE_DELAY: '1.5',
+    });
+    expect(settings.export).toMatchObject({ headers: { 'x-team': 'a b' }, timeoutMs: 10_000, batchDelayMs: 1000 });
+    expect(settings.warnings).toEqual([
+      expect.stringMatching(/^OTEL_EXPORTER_OTLP_HEADERS: .*a pair without a key is left out/),
+      expect.stringMatching(/^OTEL_EXPORTER_OTLP_HEADERS: .*the value of api-key is left out/),
+      'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: "0" is not a positive whole number of milliseconds; using 10000',
+      'OTEL_BSP_SCHEDULE_DELAY: "1.5" is not a positive whole number of milliseconds; using 1000',
+    ]);
+    // A header value may be a credential: no warning shows one.
+    expect(settings.warnings.join('\n')).not.toContain('secret');
   });
 });
