@@ -187,6 +187,24 @@ describe('several deployments behind one model id', () => {
     expect((await json(refused)).code).toBe('no_deployment_available');
   });
 
+  it('usage_based weighs a deployment with limits and one without by the same measure: tokens this minute', async () => {
+    await awayFromMinuteEnd();
+    const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
+    const gateway = await useGateway({
+      config: balanced(east, west, {
+        routing_strategy: 'usage_based',
+        deployments: [
+          { provider: 'east', upstream_model: 'model-east', tpm: 1_000_000 },
+          { provider: 'west', upstream_model: 'model-west' },
+        ],
+      }),
+    });
+    expect(await send(gateway.url, 10, 1)).toEqual([]);
+    // Each answer costs the same tokens, so the one with fewer goes next: they take turns.
+    expect(chats(east).length).toBe(5);
+    expect(chats(west).length).toBe(5);
+  });
+
   it('validates deployments in the config file and the Settings API, naming the field', async () => {
     const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
     await expect(useGateway({ config: balanced(east, west, { provider: 'east', deployments: TWO }) })).rejects.toThrow(
