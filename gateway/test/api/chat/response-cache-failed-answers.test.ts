@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, it } from 'vitest';
-import { closeAfterTest, useGateway } from '../../support/use-resources.js';
-import { chat } from '../../support/response-cache-config.js';
+import { closeAfterTest, useFakeUpstream, useGateway } from '../../support/use-resources.js';
+import { cacheConfig, CACHED, chat } from '../../support/response-cache-config.js';
 
 /**
  * An upstream whose every chat answer failed in the body (`finish_reason: "error"`, as Mistral's API
@@ -66,4 +66,22 @@ it('never keeps an answer that failed (finish_reason error), whole or streamed',
     await again.text();
   }
   expect(upstream.calls()).toBe(4);
+});
+
+it('never keeps a stream of n choices that ended (without [DONE]) once its first choice finished', async () => {
+  const upstream = await useFakeUpstream();
+  const gateway = await useGateway({ config: cacheConfig(upstream) });
+  const body = { model: CACHED, temperature: 0, n: 2, stream: true, messages: [{ role: 'user', content: 'hello' }] };
+  // Choice 0: its role, its one word and its finish; then the body ends before choice 1 begins.
+  upstream.setBehaviour({ failure: { type: 'end_mid_stream', afterFrames: 3 }, times: 1 });
+  const cut = await chat(gateway, body);
+  expect(cut.status).toBe(200);
+  const text = await cut.text();
+  const again = await chat(gateway, body);
+  expect(again.headers.get('x-switchyard-cache')).toBe('miss');
+  // The client learnt its answer was cut: an error frame after choice 0's end.
+  expect(text).toContain('"finish_reason":"stop"');
+  expect(text).toContain('upstream_stream_truncated');
+  expect((await again.text()).match(/"finish_reason":"stop"/g)).toHaveLength(2);
+  expect((await chat(gateway, body)).headers.get('x-switchyard-cache')).toBe('hit');
 });
