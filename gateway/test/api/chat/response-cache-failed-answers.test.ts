@@ -1,8 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, it } from 'vitest';
+import { json } from '../../support/start-gateway.js';
 import { closeAfterTest, useFakeUpstream, useGateway } from '../../support/use-resources.js';
 import { cacheConfig, CACHED, chat } from '../../support/response-cache-config.js';
+import { upstreamConfig } from '../../support/upstream-config.js';
 
 /**
  * An upstream whose every chat answer failed in the body (`finish_reason: "error"`, as Mistral's API
@@ -84,4 +86,25 @@ it('never keeps a stream of n choices that ended (without [DONE]) once its first
   expect(text).toContain('upstream_stream_truncated');
   expect((await again.text()).match(/"finish_reason":"stop"/g)).toHaveLength(2);
   expect((await chat(gateway, body)).headers.get('x-switchyard-cache')).toBe('hit');
+});
+
+it("never keeps a fallback model's answer under the requested route's key", async () => {
+  const [primary, backup] = [await useFakeUpstream(), await useFakeUpstream()];
+  const config = upstreamConfig(primary, { fallbackUpstream: backup });
+  const route = config.models.find((model) => model.id === 'primary-model')!;
+  route.cache = { mode: 'exact', ttl_s: 600 };
+  const gateway = await useGateway({ config });
+  const body = { model: 'primary-model', temperature: 0, messages: [{ role: 'user', content: 'hello' }] };
+  primary.setBehaviour({ failure: { type: 'status', status: 500 }, times: 1 });
+  const fallen = await chat(gateway, body);
+  expect(fallen.status).toBe(200);
+  expect(fallen.headers.get('x-switchyard-cache')).toBe('miss');
+  expect((await json(fallen)).model).toBe('backup-model');
+  // The primary is healthy again: it answers, and its own answer is the one kept.
+  const healthy = await chat(gateway, body);
+  expect(healthy.headers.get('x-switchyard-cache')).toBe('miss');
+  expect((await json(healthy)).model).toBe('primary-model');
+  const hit = await chat(gateway, body);
+  expect(hit.headers.get('x-switchyard-cache')).toBe('hit');
+  expect((await json(hit)).model).toBe('primary-model');
 });
