@@ -1,8 +1,4 @@
-import type { CacheEntryRecord, CacheLimits } from './response-cache-store.js';
-
-/** What an entry weighs against `CacheLimits.maxBytes`: its answer and embedding, as the table counts them. */
-export const entryBytes = (entry: CacheEntryRecord): number =>
-  Buffer.byteLength(entry.answer) + (entry.embedding?.length ?? 0);
+import { entryBytes, type CacheEntryRecord, type CacheLimits } from './response-cache-store.js';
 
 /**
  * Response cache entries in memory, least recently used first out, within the same limits as the

@@ -1,8 +1,10 @@
 import { sql, type CompiledQuery } from 'kysely';
 import type { Database } from './database.js';
-import { CacheEntryLru, entryBytes } from './cache-entry-lru.js';
+import { CacheEntryLru } from './cache-entry-lru.js';
 import {
+  entryBytes,
   EVICTION_HEADROOM,
+  fitsCache,
   type CacheCandidate,
   type CacheEntryRecord,
   type CacheLimits,
@@ -82,6 +84,7 @@ export class ResponseCacheRepository implements ResponseCacheStore {
 
   async put(entry: CacheEntryRecord, now: number): Promise<void> {
     const bytes = entryBytes(entry);
+    if (!fitsCache(bytes, this.limits)) return;
     const stored = {
       context_key: entry.context,
       embedding: entry.embedding,

@@ -30,7 +30,10 @@ export interface ResponseCacheStore {
   get(key: string, now: number): Promise<CacheEntryRecord | undefined>;
   /** The live semantic entries of one context. */
   candidates(context: string, now: number): Promise<CacheCandidate[]>;
-  /** Stores (or replaces) an entry, then drops expired entries and the least recently used beyond the limits. */
+  /**
+   * Stores (or replaces) an entry, then drops expired entries and the least recently used beyond the
+   * limits; an entry that does not `fitsCache` is not stored (and evicts nothing).
+   */
   put(entry: CacheEntryRecord, now: number): Promise<void>;
 }
 
@@ -39,3 +42,15 @@ export interface ResponseCacheStore {
  * writes rather than on every one.
  */
 export const EVICTION_HEADROOM = 0.9;
+
+/** What an entry weighs against `CacheLimits.maxBytes`: its answer and embedding. */
+export const entryBytes = (entry: CacheEntryRecord): number =>
+  Buffer.byteLength(entry.answer) + (entry.embedding?.length ?? 0);
+
+/**
+ * Whether an entry of `bytes` may be stored: at most the headroom eviction leaves (a tenth of
+ * `maxBytes`). A larger one would push out far more than its share, up to every other entry (and
+ * itself when it passes the 90 % kept), so one big answer is answered but never stored.
+ */
+export const fitsCache = (bytes: number, limits: CacheLimits): boolean =>
+  bytes <= limits.maxBytes - Math.floor(limits.maxBytes * EVICTION_HEADROOM);

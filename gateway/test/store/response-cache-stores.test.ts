@@ -53,12 +53,26 @@ describe.each(stores)('response cache on $name', ({ open }) => {
   });
 
   it('evicts by bytes too', async () => {
-    const store = await open({ maxEntries: 1_000, maxBytes: 3_000 });
+    const store = await open({ maxEntries: 1_000, maxBytes: 10_000 });
+    // 992 bytes each: 11 of them pass the 10,000, and the 9 newest are the most that fit in 9,000.
     const big = (key: string, now: number) => entry(key, now, { answer: JSON.stringify('x'.repeat(990)) });
-    for (let i = 0; i < 4; i++) await store.put(big(`b${i}`, 1_000 + i), 1_000 + i);
+    for (let i = 0; i < 11; i++) await store.put(big(`b${i}`, 1_000 + i), 1_000 + i);
     const kept = [];
-    for (let i = 0; i < 4; i++) if (await store.get(`b${i}`, 2_000)) kept.push(`b${i}`);
-    expect(kept).toEqual(['b2', 'b3']);
+    for (let i = 0; i < 11; i++) if (await store.get(`b${i}`, 2_000)) kept.push(`b${i}`);
+    expect(kept).toEqual(['b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8', 'b9', 'b10']);
+  });
+
+  it('never stores an entry larger than a tenth of its bytes, and so never evicts for one', async () => {
+    const store = await open({ maxEntries: 1_000, maxBytes: 10_000 });
+    for (let i = 0; i < 5; i++) await store.put(entry(`small${i}`, 1_000 + i), 1_000 + i);
+    const sized = (key: string, bytes: number) => entry(key, 2_000, { answer: JSON.stringify('x'.repeat(bytes - 2)) });
+    await store.put(sized('huge', 9_500), 2_000);
+    await store.put(sized('half', 5_000), 2_000);
+    await store.put(sized('tenth', 1_000), 2_000);
+    const kept = [];
+    for (const key of ['small0', 'small1', 'small2', 'small3', 'small4', 'huge', 'half', 'tenth'])
+      if (await store.get(key, 3_000)) kept.push(key);
+    expect(kept).toEqual(['small0', 'small1', 'small2', 'small3', 'small4', 'tenth']);
   });
 
   it('lists the live semantic entries of a context with their embeddings', async () => {

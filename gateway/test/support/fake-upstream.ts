@@ -58,6 +58,8 @@ export type FakeFailure =
   | { type: 'hang_mid_stream'; afterFrames?: number }
   /** Like hang_mid_stream, then destroy the connection. */
   | { type: 'cut_mid_stream'; afterFrames?: number }
+  /** Like hang_mid_stream, then end the body cleanly (an SSE stream without its `[DONE]`). */
+  | { type: 'end_mid_stream'; afterFrames?: number }
   /** Wait `delayMs` before every frame (or each half of a JSON body). */
   | { type: 'slow_chunks'; delayMs: number }
   /** 200 with a body that is not valid JSON (or an SSE frame that is not). */
@@ -341,7 +343,7 @@ async function sendWithFailure(res: ServerResponse, reply: FakeReply, failure: F
     res.end();
     return;
   }
-  if (failure.type === 'hang_mid_stream' || failure.type === 'cut_mid_stream') {
+  if (failure.type === 'hang_mid_stream' || failure.type === 'cut_mid_stream' || failure.type === 'end_mid_stream') {
     const count = reply.kind === 'sse' || reply.kind === 'events' ? (failure.afterFrames ?? 1) : 1;
     const sent = parts.slice(0, count);
     sent.forEach((part, i) => {
@@ -349,5 +351,6 @@ async function sendWithFailure(res: ServerResponse, reply: FakeReply, failure: F
       const cut = failure.type === 'cut_mid_stream' && i === sent.length - 1;
       res.write(part, cut ? () => res.socket?.destroy() : undefined);
     });
+    if (failure.type === 'end_mid_stream') res.end();
   }
 }

@@ -169,14 +169,19 @@ export class CacheLookup {
       : { kind: 'stream' as const, route, batches: replayedBatches(stored.answer.batches), cache, whole: true };
   }
 
-  /** The provider's answer with the cache's note, kept (a whole answer at once, a stream once it ended whole). */
+  /**
+   * The provider's answer with the cache's note, kept (a whole answer at once, a stream once it ended
+   * whole) when the requested route served it: a fallback model's answer is not the route's, and kept
+   * under its key it would answer for the route once the route is healthy again.
+   */
   async keep(
     outcome: Form & { route: ModelRoute },
     meter: UsageMeter,
   ): Promise<Form & { route: ModelRoute; cache: CacheOutcome }> {
     meter.noteCache(this.note);
     const { keys, ttlMs } = this.entry;
-    if (!keys || ttlMs === undefined) return { ...outcome, cache: { note: this.note } };
+    if (!keys || ttlMs === undefined || outcome.route.id !== this.route.id)
+      return { ...outcome, cache: { note: this.note } };
     const stamp: AnswerStamp = {
       id: newId('chatcmpl-'),
       created: Math.floor(Date.now() / 1000),

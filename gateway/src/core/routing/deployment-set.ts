@@ -49,8 +49,10 @@ export class DeploymentSet<Route> {
       // A deployment with no answer yet goes first, so every one gets measured.
       case 'lowest_latency':
         return (deployment) => deployment.latencyMs() ?? -1;
+      // LiteLLM's usage-based-routing-v2: the fewest tokens this minute, in the same unit whether a
+      // deployment has limits or not (its rpm/tpm only decide whether it may serve at all).
       case 'usage_based':
-        return (deployment) => deployment.load();
+        return (deployment) => deployment.minuteUsage().tokens;
     }
   }
 

@@ -84,16 +84,6 @@ export class RouteDeployment {
     return this.usage.used(this.key);
   }
 
-  /** The fuller of its rpm and tpm this minute (0 to 1); its token count when it has no limits. */
-  load(): number {
-    const used = this.usage.used(this.key);
-    if (this.rpm === undefined && this.tpm === undefined) return used.tokens;
-    return Math.max(
-      this.rpm === undefined ? 0 : used.requests / this.rpm,
-      this.tpm === undefined ? 0 : used.tokens / this.tpm,
-    );
-  }
-
   /** Mean latency over the window, or undefined before its first answer (tried first by `lowest_latency`). */
   latencyMs(): number | undefined {
     return this.latencyCount === 0 ? undefined : this.latencySum / Math.min(this.latencyCount, LATENCY_WINDOW);

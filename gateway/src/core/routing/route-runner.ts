@@ -5,6 +5,7 @@ import type { ProviderCapabilities } from '../../providers/contracts/provider-in
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ModelRegistry, ModelRoute } from './model-registry.js';
 import type { DeploymentSet } from './deployment-set.js';
+import type { RouteDeployment } from './route-deployment.js';
 import { toGatewayError } from '../errors/provider-error-mapping.js';
 import { OPERATION_BY_CAPABILITY, type GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { BreakerPermit } from './circuit-breaker.js';
@@ -261,7 +262,8 @@ export class RouteRunner {
   /**
    * A balanced route: its deployments in the strategy's order, each tried once (the last with the
    * route's retries), so a retry moves to another deployment before a fallback moves to another
-   * model. A deployment whose breaker refuses, or that is at its rpm/tpm on every instance, is passed.
+   * model. A deployment whose breaker refuses, or that is at its rpm/tpm on every instance, is passed;
+   * every attempt, retries included, counts toward its deployment's rpm.
    */
   private async runDeployments<T>(
     route: ModelRoute,
@@ -294,7 +296,7 @@ export class RouteRunner {
       try {
         const value =
           index === order.length - 1
-            ? await this.runWithRetries(served, deadline.signal, call, span)
+            ? await this.runWithRetries(served, deadline.signal, call, span, deployment)
             : await this.runOnce(served, deadline.signal, call);
         admission.permit.succeeded();
         deployment.finished(performance.now() - started, undefined);
@@ -351,11 +353,13 @@ export class RouteRunner {
     return call(route, signal);
   }
 
+  /** `deployment`: a balanced route's last one, whose rpm/tpm each retry counts against (none left: the last error). */
   private async runWithRetries<T>(
     route: ModelRoute,
     signal: AbortSignal,
     call: (route: ModelRoute, signal: AbortSignal) => Promise<T>,
     span: TraceSpan | undefined,
+    deployment?: RouteDeployment,
   ): Promise<T> {
     this.assertEngineUp(route);
     for (let attempt = 0; ; attempt++) {
@@ -378,6 +382,7 @@ export class RouteRunner {
         });
         await sleep(backoff, undefined, { signal }).catch(() => undefined);
         if (signal.aborted) throw new ProviderError('aborted', 'the request was cancelled');
+        if (deployment && !(await deployment.claim())) throw error;
       }
     }
   }

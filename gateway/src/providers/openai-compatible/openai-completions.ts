@@ -57,6 +57,7 @@ export function createOpenAiCompletions(client: UpstreamClient, dialect: OpenAiD
       return reframeOpenAiStream<DeltaEvent>(body, {
         providerName: client.name,
         promptTokens: approximateTokens(request.prompt),
+        choices: request.n,
         delta: completionDelta,
       });
     },

@@ -1,7 +1,9 @@
 import type { RedisConnection } from './redis-connection.js';
 import { RedisScript } from './redis-script.js';
 import {
+  entryBytes,
   EVICTION_HEADROOM,
+  fitsCache,
   type CacheCandidate,
   type CacheEntryRecord,
   type CacheLimits,
@@ -129,7 +131,8 @@ export class RedisResponseCache implements ResponseCacheStore {
   }
 
   async put(entry: CacheEntryRecord, now: number): Promise<void> {
-    const bytes = Buffer.byteLength(entry.answer) + (entry.embedding?.length ?? 0);
+    const bytes = entryBytes(entry);
+    if (!fitsCache(bytes, this.limits)) return;
     await PUT.run(
       this.redis.commands,
       [],

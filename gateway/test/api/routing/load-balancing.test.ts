@@ -187,6 +187,50 @@ describe('several deployments behind one model id', () => {
     expect((await json(refused)).code).toBe('no_deployment_available');
   });
 
+  it('usage_based weighs a deployment with limits and one without by the same measure: tokens this minute', async () => {
+    await awayFromMinuteEnd();
+    const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
+    const gateway = await useGateway({
+      config: balanced(east, west, {
+        routing_strategy: 'usage_based',
+        deployments: [
+          { provider: 'east', upstream_model: 'model-east', tpm: 1_000_000 },
+          { provider: 'west', upstream_model: 'model-west' },
+        ],
+      }),
+    });
+    expect(await send(gateway.url, 10, 1)).toEqual([]);
+    // Each answer costs the same tokens, so the one with fewer goes next: they take turns.
+    expect(chats(east).length).toBe(5);
+    expect(chats(west).length).toBe(5);
+  });
+
+  it("counts each retry on a route's last deployment against that deployment's rpm", async () => {
+    await awayFromMinuteEnd();
+    const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
+    const gateway = await useGateway({
+      config: balanced(east, west, {
+        max_retries: 2,
+        deployments: [{ provider: 'east', upstream_model: 'model-east', rpm: 3 }],
+      }),
+    });
+    east.setBehaviour({ failure: { type: 'status', status: 500 }, times: 2 });
+    const ask = () =>
+      gateway.request('/v1/chat/completions', {
+        method: 'POST',
+        json: { model: 'svc-balanced', messages: [{ role: 'user', content: 'hi' }] },
+      });
+    const first = await ask();
+    expect(first.status).toBe(200);
+    await first.arrayBuffer();
+    // Three attempts reached it (two failed, the third answered): its rpm of 3 is used up.
+    expect(chats(east).length).toBe(3);
+    const second = await ask();
+    expect(second.status).toBe(503);
+    expect((await json(second)).code).toBe('no_deployment_available');
+    expect(chats(east).length).toBe(3);
+  });
+
   it('validates deployments in the config file and the Settings API, naming the field', async () => {
     const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
     await expect(useGateway({ config: balanced(east, west, { provider: 'east', deployments: TWO }) })).rejects.toThrow(

@@ -71,7 +71,9 @@ describe('DeploymentSet.rank', () => {
     ]);
     for (let i = 0; i < 5; i++) used[0]!.deployment.claim();
     for (let i = 0; i < 20; i++) used[1]!.deployment.claim();
-    expect(set('usage_based', used).rank()[0]!.route).toBe('b'); // 20 % of its rpm against 50 %
+    used[0]!.deployment.charged(300, 0);
+    used[1]!.deployment.charged(200, 0);
+    expect(set('usage_based', used).rank()[0]!.route).toBe('b'); // the fewest tokens this minute
     for (let i = 0; i < 5; i++) used[0]!.deployment.claim();
     expect(
       set('usage_based', used)

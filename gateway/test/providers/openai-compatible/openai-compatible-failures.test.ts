@@ -448,7 +448,7 @@ describe('stream re-framing', () => {
     storeFile: () => {},
   };
 
-  async function reframe(parts: Uint8Array[]): Promise<unknown[]> {
+  async function reframe(parts: Uint8Array[], choices?: number): Promise<unknown[]> {
     async function* body(): AsyncGenerator<Uint8Array> {
       yield* parts;
     }
@@ -457,7 +457,7 @@ describe('stream re-framing', () => {
       event: { index, delta: choice.delta },
       text: '',
     });
-    for await (const event of reframeOpenAiStream(body(), { providerName: 'p', promptTokens: 1, delta }))
+    for await (const event of reframeOpenAiStream(body(), { providerName: 'p', promptTokens: 1, choices, delta }))
       events.push(event);
     return events;
   }
@@ -494,6 +494,16 @@ describe('stream re-framing', () => {
   it('treats a stream that ends without [DONE] or any finish as truncated', async () => {
     const text = 'data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\n';
     expect((await failure(reframe([new TextEncoder().encode(text)]))).code).toBe('upstream_stream_truncated');
+  });
+
+  it('treats a stream of n choices that ends without [DONE] before each finished as truncated', async () => {
+    const frame = (index: number, finish: string | null) =>
+      `data: {"choices":[{"index":${index},"delta":{"content":"a"},"finish_reason":${JSON.stringify(finish)}}]}\n\n`;
+    const bytes = (text: string) => [new TextEncoder().encode(text)];
+    const oneFinished = frame(0, 'stop') + frame(1, null);
+    expect((await failure(reframe(bytes(oneFinished), 2))).code).toBe('upstream_stream_truncated');
+    expect(await reframe(bytes(oneFinished + frame(1, 'stop')), 2)).toHaveLength(6);
+    expect(await reframe(bytes(`${oneFinished}data: [DONE]\n\n`), 2)).toHaveLength(4);
   });
 });
 

@@ -53,6 +53,7 @@ export function createOpenAiChat(
       return reframeOpenAiStream<DeltaEvent>(body, {
         providerName: client.name,
         promptTokens: promptTokens(request),
+        choices: request.n,
         delta: chatDelta,
         contentDelta,
       });

@@ -15,6 +15,8 @@ export interface ReframeOptions<D> {
   providerName: string;
   /** Counted approximately, used only when the upstream reports no usage. */
   promptTokens: number;
+  /** The choices asked for (`n`, default 1): a stream that ends without `[DONE]` is whole only once each finished. */
+  choices?: number;
   /** The delta event of one choice in one chunk (if it carries anything), and the text it adds. */
   delta(choice: JsonRecord, index: number): { event?: D; text: string };
   /**
@@ -29,7 +31,8 @@ export interface ReframeOptions<D> {
  * Re-frames an upstream OpenAI-style SSE body (`chat.completion.chunk` or `text_completion`
  * frames, `[DONE]` last) into our stream events: deltas, one finish per choice, then usage once
  * (the upstream's, or an approximate count). An upstream error frame, a frame that is not JSON, or
- * a stream that ends before any choice finished is a ProviderError, thrown after the events before it.
+ * a stream that ends without `[DONE]` before every choice finished is a ProviderError, thrown after
+ * the events before it.
  * The events come in the batches of the upstream's chunks (streaming/event-batches.ts).
  */
 export function reframeOpenAiStream<D>(
@@ -116,10 +119,10 @@ class FrameReader<D> {
     }
   }
 
-  /** The last event: the upstream's usage, or an approximate count; a stream cut before any choice finished is a failure. */
+  /** The last event: the upstream's usage, or an approximate count; a stream cut before every choice finished is a failure. */
   usage(): UsageEvent {
-    const { providerName, promptTokens } = this.options;
-    if (!this.sawDone && this.finished.size === 0) {
+    const { providerName, promptTokens, choices = 1 } = this.options;
+    if (!this.sawDone && this.finished.size < choices) {
       throw new ProviderError('upstream', `${providerName} ended the stream before it finished.`, {
         code: 'upstream_stream_truncated',
       });
