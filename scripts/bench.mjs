@@ -1,10 +1,11 @@
-// `npm run bench`: the gateway-overhead benchmark and the durable ledger's cost, what traces cost, a soak (60 s by default;
+// `npm run bench`: the gateway-overhead benchmark and the durable ledger's cost, the start-up time, what traces cost, a soak (60 s by default;
 // `npm run bench -- --soak-seconds 600` for longer), the hostile load (one key's chats while another key attacks), then OCR throughput and accuracy beside Debian's tesseract.
 // `npm run bench -- --ocr [OCR options]` runs only the OCR benchmark (bench/ocr/run.ts takes the options).
 // `npm run bench -- --store [--rows N] [--log-rows N]` runs only the store-at-scale benchmark (1,000,000 usage rows).
 // `npm run bench -- --sizing [--database URL] [--seconds N]` runs only team mode's sizing (bench/gateway/sizing.ts).
 // `npm run bench -- --hostile [--seconds N] [--rate N]` runs only the hostile load (bench/gateway/hostile.ts).
 // `npm run bench -- --traces` runs only what traces cost: this build against itself with request tracing left out.
+// `npm run bench -- --startup [--starts N] [--gateway other/cli.js]` runs only the start-up time (bench/gateway/startup.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +24,10 @@ if (args[0] === '--ocr') {
 }
 if (args[0] === '--store') {
   run('npx', ['tsx', 'bench/store/usage-scale.ts', ...args.slice(1)]);
+  process.exit(0);
+}
+if (args[0] === '--startup') {
+  run('npx', ['tsx', 'bench/gateway/startup.ts', ...args.slice(1)]);
   process.exit(0);
 }
 if (args[0] === '--hostile') {
@@ -56,6 +61,7 @@ if (args[0] === '--sizing') {
   process.exit(0);
 }
 run('npx', ['tsx', 'bench/gateway/run.ts', ...args]);
+run('npx', ['tsx', 'bench/gateway/startup.ts']);
 traceCost();
 run('npx', ['tsx', 'bench/gateway/soak.ts', ...args]);
 run('npx', ['tsx', 'bench/gateway/hostile.ts']);

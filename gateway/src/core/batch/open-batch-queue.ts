@@ -1,5 +1,4 @@
 import type { ServerSettings } from '../../config/file-settings.js';
-import { openJobQueue } from '../../store/job-queue.js';
 import type { BatchLineQueue } from './batch-line-queue.js';
 import { MAX_RATE_LIMIT_WAIT_MS } from './execute-with-rate-limit-waits.js';
 import { InProcessBatchQueue } from './in-process-batch-queue.js';
@@ -26,6 +25,8 @@ export async function openBatchQueue(
     perBatch: Math.min(server.batchConcurrencyPerBatch, server.batchConcurrency),
   };
   if (!databaseUrl) return new InProcessBatchQueue(concurrency, logger);
+  // Loaded on PostgreSQL alone: pg-boss took about 75 ms of every start.
+  const { openJobQueue } = await import('../../store/job-queue.js');
   const boss = await openJobQueue(
     { url: databaseUrl, schema: BATCH_QUEUE_SCHEMA, superviseIntervalSeconds: server.batchRecoverySeconds },
     (error) => logger.warn({ err: error }, 'batch queue (pg-boss) error'),

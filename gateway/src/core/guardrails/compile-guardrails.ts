@@ -1,4 +1,4 @@
-import { RE2 } from 're2-wasm';
+import { createRequire } from 'node:module';
 import { PII_ENTITIES, type GuardrailRule, type GuardrailsConfig } from '../../wire/guardrail-schema.js';
 import { findPii, type TextMatch } from './find-pii.js';
 
@@ -24,6 +24,13 @@ export interface CompiledGuardrails {
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
+const require = createRequire(import.meta.url);
+
+/** Loaded by the first regex rule: re2-wasm compiles its WebAssembly as it loads, which held every start for tens of milliseconds. */
+function loadRe2(): typeof import('re2-wasm').RE2 {
+  return (require('re2-wasm') as typeof import('re2-wasm')).RE2;
+}
+
 /** RE2 (with `u`) counts positions in code points; a text with characters beyond the BMP needs them in UTF-16 units. */
 function utf16Positions(text: string): (codePoint: number) => number {
   if (!SURROGATE.test(text)) return (codePoint) => codePoint;
@@ -38,6 +45,7 @@ function utf16Positions(text: string): (codePoint: number) => number {
 }
 
 function regexRule(rule: Extract<GuardrailRule, { type: 'regex' }>): TextRule {
+  const RE2 = loadRe2();
   const patterns = rule.patterns.map((pattern) => {
     try {
       return new RE2(pattern, 'gu');

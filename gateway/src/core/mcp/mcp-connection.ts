@@ -1,14 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ErrorCode,
-  McpError,
-  ResultSchema,
-  ToolListChangedNotificationSchema,
-  ToolSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import {
   MCP_DEFAULTS,
   type McpServerConfig,
@@ -20,7 +11,9 @@ import type { AddressPolicy } from '../url-fetch/address-policy.js';
 import { UrlRefusedError } from '../url-fetch/fetch-client-url.js';
 import { policyCheckedFetch } from '../url-fetch/policy-checked-fetch.js';
 import { capToolResult, type ContentBlock } from './cap-tool-result.js';
-import { StdioProcessTransport } from './stdio-process-transport.js';
+import type { StdioProcessTransport } from './stdio-process-transport.js';
+
+type McpClientSdk = typeof import('./mcp-client-sdk.js');
 
 export interface McpLogger {
   info(object: object, message: string): void;
@@ -83,6 +76,7 @@ export class McpConnection {
   private tools: McpTool[] = [];
   private skipped: SkippedTool[] = [];
   private client: Client | undefined;
+  private sdk: McpClientSdk | undefined;
   private starting: Promise<void> | undefined;
   private failures = 0;
   private retryAt = 0;
@@ -154,8 +148,8 @@ export class McpConnection {
       ...extra,
       durationMs: Math.round(performance.now() - started),
     });
-    const client = this.client;
-    if (this.state !== 'ready' || !client)
+    const { client, sdk } = this;
+    if (this.state !== 'ready' || !client || !sdk)
       return finish(
         'failed',
         text(`The MCP server "${this.config.id}" is not available: ${this.error ?? 'not started'}`),
@@ -181,6 +175,7 @@ export class McpConnection {
     } catch (error) {
       if (options.signal?.aborted)
         return finish('cancelled', text(`The call of "${name}" was cancelled: the caller went away.`));
+      const { McpError, ErrorCode } = sdk;
       if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout))
         return finish('timeout', text(`The tool "${name}" took longer than ${timeoutMs / 1000} s and was cancelled.`));
       const why =
@@ -214,9 +209,10 @@ export class McpConnection {
     this.state = 'starting';
     this.error = undefined;
     try {
-      const client = await this.connect();
+      const sdk = (this.sdk ??= await import('./mcp-client-sdk.js'));
+      const client = await this.connect(sdk);
       this.client = client;
-      await this.loadTools(client);
+      await this.loadTools(sdk, client);
       if (this.closed) {
         await this.disconnect();
         return;
@@ -231,10 +227,10 @@ export class McpConnection {
     }
   }
 
-  private async connect(): Promise<Client> {
+  private async connect(sdk: McpClientSdk): Promise<Client> {
     const timeout = this.startTimeout();
     if (this.config.command) {
-      const transport = new StdioProcessTransport({
+      const transport = new sdk.StdioProcessTransport({
         command: this.config.command,
         args: this.config.args ?? [],
         env: { ...(this.deps.path !== undefined ? { PATH: this.deps.path } : {}), ...this.config.env },
@@ -242,7 +238,7 @@ export class McpConnection {
         maxMessageBytes: MAX_STDIO_MESSAGE_BYTES,
       });
       this.stdio = transport;
-      return this.session(transport, timeout);
+      return this.session(sdk, transport, timeout);
     }
     const url = new URL(this.config.url!);
     const checked = policyCheckedFetch(url, {
@@ -252,18 +248,23 @@ export class McpConnection {
     this.releaseFetch = checked.close;
     const requestInit = { headers: this.config.headers ?? {} };
     try {
-      return await this.session(new StreamableHTTPClientTransport(url, { fetch: checked.fetch, requestInit }), timeout);
+      return await this.session(
+        sdk,
+        new sdk.StreamableHTTPClientTransport(url, { fetch: checked.fetch, requestInit }),
+        timeout,
+      );
     } catch (error) {
       // The legacy HTTP+SSE transport answers a Streamable HTTP POST with 4xx (the SDK's documented fallback).
-      if (!(error instanceof StreamableHTTPError) || !error.code || error.code < 400 || error.code >= 500) throw error;
-      return this.session(new SSEClientTransport(url, { fetch: checked.fetch, requestInit }), timeout);
+      if (!(error instanceof sdk.StreamableHTTPError) || !error.code || error.code < 400 || error.code >= 500)
+        throw error;
+      return this.session(sdk, new sdk.SSEClientTransport(url, { fetch: checked.fetch, requestInit }), timeout);
     }
   }
 
-  private async session(transport: Transport, timeout: number): Promise<Client> {
-    const client = new Client({ name: 'switchyard', version: this.deps.version }, { capabilities: {} });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      void this.loadTools(client).catch((error: unknown) =>
+  private async session(sdk: McpClientSdk, transport: Transport, timeout: number): Promise<Client> {
+    const client = new sdk.Client({ name: 'switchyard', version: this.deps.version }, { capabilities: {} });
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
+      void this.loadTools(sdk, client).catch((error: unknown) =>
         this.deps.log.warn({ mcpServer: this.config.id, err: error }, 'MCP server: tool list not read again'),
       );
     });
@@ -281,7 +282,7 @@ export class McpConnection {
   }
 
   /** Reads the tool list page by page; a tool whose definition does not parse is left out and named. */
-  private async loadTools(client: Client): Promise<void> {
+  private async loadTools({ ResultSchema, ToolSchema }: McpClientSdk, client: Client): Promise<void> {
     const tools: McpTool[] = [];
     const skipped: SkippedTool[] = [];
     let cursor: string | undefined;

@@ -1,6 +1,6 @@
 import type { EngineStatus } from '../contracts/provider-instance.js';
 import { join } from 'node:path';
-import { createNativeEngine, nativeTessdataDir, probeNativeTesseract } from './native-engine.js';
+import { createNativeEngine, NativeTesseractCommand } from './native-engine.js';
 import type { EngineKind, OcrEngine } from './ocr-engine.js';
 import type { TesseractOptions } from './tesseract-options.js';
 import { createWasmEngine, type PngEncoder } from './wasm-engine.js';
@@ -10,11 +10,11 @@ import { TESSDATA_DOWNLOADS, TessdataFolder } from './tessdata-folder.js';
  * The language models of Debian's packages (the command's folder, else TESSDATA_PREFIX), npm's
  * @tesseract.js-data packages and the download manager's folder, as one folder in `dataDir`.
  */
-export function tessdataFolderIn(dataDir: string, options: TesseractOptions): TessdataFolder {
+export function tessdataFolderIn(dataDir: string, command: NativeTesseractCommand): TessdataFolder {
   return new TessdataFolder({
     folder: join(dataDir, 'ocr-tessdata'),
     downloads: join(dataDir, 'models', TESSDATA_DOWNLOADS),
-    system: async () => (await nativeTessdataDir(options.nativeCommand)) ?? process.env.TESSDATA_PREFIX,
+    system: async () => (await command.tessdataDir()) ?? process.env.TESSDATA_PREFIX,
   });
 }
 
@@ -24,13 +24,19 @@ export function tessdataFolderIn(dataDir: string, options: TesseractOptions): Te
  * made once, when the engine first warms or recognises. `encodePng` encodes pages for tesseract.js;
  * `tessdata`, the models both engines read (without: the command's own, or tesseract.js' English).
  */
-export function createEngine(options: TesseractOptions, encodePng?: PngEncoder, tessdata?: TessdataFolder): OcrEngine {
+export function createEngine(
+  options: TesseractOptions,
+  encodePng?: PngEncoder,
+  tessdata?: TessdataFolder,
+  probe = new NativeTesseractCommand(options.nativeCommand),
+): OcrEngine {
   const native = (): OcrEngine =>
     createNativeEngine({
       workers: options.workers,
       command: options.nativeCommand,
       timeoutMs: options.pageTimeoutMs,
       tessdata,
+      probe,
     });
   const wasm = (): OcrEngine => createWasmEngine(options.workers, encodePng, tessdata);
   if (options.engine === 'native') return native();
@@ -39,7 +45,7 @@ export function createEngine(options: TesseractOptions, encodePng?: PngEncoder, 
   let choosing: Promise<OcrEngine> | undefined;
   let closed = false;
   const choose = (): Promise<OcrEngine> => {
-    choosing ??= probeNativeTesseract(options.nativeCommand).then((version) => {
+    choosing ??= probe.usable().then((version) => {
       chosen = version ? native() : wasm();
       if (closed) void chosen.close();
       return chosen;

@@ -3,6 +3,7 @@ import { rethrowAsProviderError } from '../_shared/provider-error.js';
 
 import { parseTesseractOptions } from './tesseract-options.js';
 import { createEngine, tessdataFolderIn } from './create-engine.js';
+import { NativeTesseractCommand } from './native-engine.js';
 import { ocrDocument, pooledPagePixels } from './ocr-document.js';
 import { PagesInFlight } from './recognize-gray.js';
 import { MediaDecoder } from '../../media/media-decoder.js';
@@ -17,8 +18,14 @@ export const createTesseractProvider: ProviderFactory = (context): ProviderInsta
   const options = parseTesseractOptions(context.options);
   // Outside a gateway (unit tests, the OCR benchmark) the provider decodes on threads of its own.
   const media = context.media ?? new MediaDecoder(new WorkPool(defaultWorkPoolOptions()));
-  const tessdata = tessdataFolderIn(context.dataDir, options);
-  const engine = createEngine(options, (image, signal) => pooledPagePixels(media.pool, signal).png(image), tessdata);
+  const command = new NativeTesseractCommand(options.nativeCommand);
+  const tessdata = tessdataFolderIn(context.dataDir, command);
+  const engine = createEngine(
+    options,
+    (image, signal) => pooledPagePixels(media.pool, signal).png(image),
+    tessdata,
+    command,
+  );
   const reading = { ...options, pagesInFlight: new PagesInFlight() };
   return {
     id: context.id,

@@ -323,6 +323,69 @@ export function tsvToOcrBlocks(tsv: string): OcrBlock[] {
 
 const exec = promisify(execFile);
 
+/**
+ * What the machine's `tesseract` command says of itself, each of `--version` and `--list-langs` asked
+ * once: choosing the engine, warming it and finding its models asked six times in turn, a process
+ * start each, all before the gateway was ready.
+ */
+export class NativeTesseractCommand {
+  private version: Promise<string> | undefined;
+  private listing: Promise<string> | undefined;
+
+  constructor(readonly command: string) {}
+
+  /** Its version line when it is a Tesseract 4 or later with the English model, else undefined. */
+  async usable(): Promise<string | undefined> {
+    try {
+      const match = /tesseract\s+v?(\d+)\.[\w.-]*/i.exec(await (this.version ??= this.run('--version')));
+      if (!match || Number(match[1]) < 4) return undefined;
+      return (await this.languages()).includes('eng') ? match[0] : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The language models it finds in its tessdata folder (Debian's tesseract-ocr-<lang> packages
+   * install there), by Tesseract's codes; `osd` (script detection) is listed too, script models
+   * (script/Latin, ...) are not.
+   */
+  async languages(): Promise<string[]> {
+    return (await this.list())
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => /^[a-z]{3}(_[a-z]+)*$/.test(line));
+  }
+
+  /** The folder it reads its models from (`--list-langs` names it), or undefined when it cannot be run. */
+  async tessdataDir(): Promise<string | undefined> {
+    const listed = await this.list().catch(() => undefined);
+    return listed && /languages in "([^"]+)"/.exec(listed)?.[1];
+  }
+
+  private list(): Promise<string> {
+    return (this.listing ??= this.run('--list-langs'));
+  }
+
+  private async run(flag: string): Promise<string> {
+    const { stdout, stderr } = await exec(this.command, [flag], { timeout: 10_000 });
+    return `${stdout}\n${stderr}`;
+  }
+}
+
+/**
+ * Whether `command` is a Tesseract 4 or later with the English model: resolves to its version line, or
+ * to undefined when it is absent or unusable.
+ */
+export function probeNativeTesseract(command: string): Promise<string | undefined> {
+  return new NativeTesseractCommand(command).usable();
+}
+
+/** The language models `command` finds (NativeTesseractCommand.languages). */
+export function listNativeLanguages(command: string): Promise<string[]> {
+  return new NativeTesseractCommand(command).languages();
+}
+
 export interface NativeEngineOptions {
   workers: number;
   /** The command's name or path. */
@@ -330,40 +393,8 @@ export interface NativeEngineOptions {
   timeoutMs: number;
   /** The models of every source as one folder (`--tessdata-dir`); without it, the command's own folder. */
   tessdata?: TessdataFolder;
-}
-
-/**
- * Whether `command` is a Tesseract 4 or later with the English model: resolves to its version line, or
- * to undefined when it is absent or unusable.
- */
-export async function probeNativeTesseract(command: string): Promise<string | undefined> {
-  try {
-    const version = await exec(command, ['--version'], { timeout: 10_000 });
-    const match = /tesseract\s+v?(\d+)\.[\w.-]*/i.exec(`${version.stdout}\n${version.stderr}`);
-    if (!match || Number(match[1]) < 4) return undefined;
-    return (await listNativeLanguages(command)).includes('eng') ? match[0] : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The language models `command` finds in its tessdata folder (Debian's tesseract-ocr-<lang> packages
- * install there), by Tesseract's codes; `osd` (script detection) is listed too, script models
- * (script/Latin, ...) are not.
- */
-export async function listNativeLanguages(command: string): Promise<string[]> {
-  const listed = await exec(command, ['--list-langs'], { timeout: 10_000 });
-  return `${listed.stdout}\n${listed.stderr}`
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => /^[a-z]{3}(_[a-z]+)*$/.test(line));
-}
-
-/** The folder `command` reads its models from (`--list-langs` names it), or undefined when it cannot be run. */
-export async function nativeTessdataDir(command: string): Promise<string | undefined> {
-  const listed = await exec(command, ['--list-langs'], { timeout: 10_000 }).catch(() => undefined);
-  return listed && /languages in "([^"]+)"/.exec(`${listed.stdout}\n${listed.stderr}`)?.[1];
+  /** What the command says of itself, when already asked (createEngine's choice of engine). */
+  probe?: NativeTesseractCommand;
 }
 
 /** The script Tesseract's `--psm 0` output names, or undefined when it names none. */
@@ -380,11 +411,12 @@ export function parseOsd(output: string): ScriptGuess | undefined {
 export function createNativeEngine(options: NativeEngineOptions): OcrEngine {
   let probed: Promise<string[]> | undefined;
   let known: string[] | undefined;
+  const probe = options.probe ?? new NativeTesseractCommand(options.command);
   const languages = (): Promise<string[]> => {
-    probed ??= probeNativeTesseract(options.command).then(async (version) => {
+    probed ??= probe.usable().then(async (version) => {
       if (!version)
         throw new Error(`no usable \`${options.command}\` command with the English model (install tesseract-ocr)`);
-      known = await listNativeLanguages(options.command);
+      known = await probe.languages();
       return known;
     });
     if (!options.tessdata) return probed;
