@@ -75,3 +75,11 @@ export function loadTraceSettings(env: NodeJS.ProcessEnv): TraceSettings {
   const batchDelayMs = positiveMs(env, 'OTEL_BSP_SCHEDULE_DELAY', 1000, warnings);
   return { ...settings, export: { ...endpoint, timeoutMs, batchDelayMs } };
 }
+
+/**
+ * Whether these settings need the OpenTelemetry SDK (core/tracing/trace-sdk.ts, loaded only then): an
+ * OTLP export, or a sampler other than the default `parentbased_always_on`, which is decided without it.
+ */
+export function needsTraceSdk(settings: TraceSettings | undefined): boolean {
+  return settings !== undefined && (settings.export !== undefined || settings.sampler.kind !== DEFAULT_SAMPLER);
+}

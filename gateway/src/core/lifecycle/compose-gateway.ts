@@ -1,5 +1,6 @@
 import type { GatewayOptions } from '../../config/gateway-options.js';
 import { loadGatewayOptions } from '../../config/load-options.js';
+import { needsTraceSdk } from '../../config/trace-settings.js';
 import { PROVIDER_FACTORIES } from '../../providers/index.js';
 import type { ProviderFactory } from '../../providers/contracts/provider-instance.js';
 import { NativeEngines } from '../../providers/_shared/native-engines.js';
@@ -217,6 +218,8 @@ export async function composeGateway(
     instanceId,
     log,
     ids: host.ids,
+    // The OpenTelemetry SDK is loaded only by a gateway that exports traces or samples them its own way.
+    ...(needsTraceSdk(options.traces) ? { sdk: await import('../tracing/trace-sdk.js') } : {}),
   });
   const providerContext: ProviderPoolContext = {
     dataDir: options.dataDir,

@@ -1,21 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
 import { TraceState, parseTraceParent } from '@opentelemetry/core';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  ParentBasedSampler,
-  SamplingDecision,
-  TraceIdRatioBasedSampler,
-  type Sampler,
-} from '@opentelemetry/sdk-trace-base';
+import type { Sampler } from '@opentelemetry/sdk-trace-base';
 import { Counter, type Registry } from 'prom-client';
-import type { TraceSampler, TraceSettings } from '../../config/trace-settings.js';
+import type { TraceSettings } from '../../config/trace-settings.js';
 import type { SpanAttributes, StageSpan, StageTracer } from '../../providers/contracts/stage-tracer.js';
 import type { IdGenerator } from '../ids/id-generator.js';
-import { OtlpSpanExport } from './otlp-span-export.js';
+import type { OtlpSpanExport } from './otlp-span-export.js';
 import { RequestTrace, TraceSpan } from './request-trace.js';
+import type { TraceSdk } from './trace-sdk.js';
+
+/** `SamplingDecision.RECORD_AND_SAMPLED` of @opentelemetry/sdk-trace-base, which is loaded only with the SDK (trace-sdk.ts). */
+const RECORD_AND_SAMPLED = 2;
 
 const DROP_WARNING_EVERY_MS = 30_000;
 /** W3C trace context: a longer tracestate may be dropped. */
@@ -35,29 +31,13 @@ export interface GatewayTracingOptions {
   log: { warn(object: object, message: string): void };
   /** Where trace and span ids come from. */
   ids: IdGenerator;
+  /** The OpenTelemetry SDK's sampler and exporter, loaded by composition when `needsTraceSdk(settings)`. */
+  sdk?: TraceSdk;
 }
 
 /** The live setting of whether message contents go on spans (server.trace_content): the settings service. */
 export interface ContentCaptureSetting {
   live(): { traceContent: boolean };
-}
-
-/** The sampler, or undefined for the default (`parentbased_always_on`), which is decided without the SDK. */
-function samplerOf(setting: TraceSampler): Sampler | undefined {
-  switch (setting.kind) {
-    case 'always_on':
-      return new AlwaysOnSampler();
-    case 'always_off':
-      return new AlwaysOffSampler();
-    case 'traceidratio':
-      return new TraceIdRatioBasedSampler(setting.ratio);
-    case 'parentbased_always_on':
-      return undefined;
-    case 'parentbased_always_off':
-      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
-    case 'parentbased_traceidratio':
-      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(setting.ratio) });
-  }
 }
 
 /**
@@ -80,8 +60,10 @@ export class GatewayTracing implements StageTracer {
   private contentCapture: ContentCaptureSetting | undefined;
 
   constructor(private readonly options: GatewayTracingOptions) {
-    const { settings } = options;
-    this.sampler = samplerOf(settings?.sampler ?? { kind: 'parentbased_always_on' });
+    const { settings, sdk } = options;
+    // The default (`parentbased_always_on`) is decided without the SDK.
+    if (settings && sdk && settings.sampler.kind !== 'parentbased_always_on')
+      this.sampler = sdk.samplerOf(settings.sampler);
     this.dropped = new Counter({
       name: 'switchyard_trace_spans_dropped_total',
       help: 'Spans that could not be exported: the queue for the collector was full, or the collector failed or refused them.',
@@ -89,15 +71,11 @@ export class GatewayTracing implements StageTracer {
     });
     for (const warning of settings?.warnings ?? []) options.log.warn({}, `traces: ${warning}`);
     if (settings?.export) {
-      // The gateway's own attributes over OTEL_RESOURCE_ATTRIBUTES', as the resource specification merges them.
-      const resource = resourceFromAttributes({
-        ...settings.resource,
-        'service.version': options.version,
-        'service.instance.id': options.instanceId,
-      });
-      this.otlp = new OtlpSpanExport(
+      if (!sdk) throw new Error('GatewayTracing: exporting traces needs the SDK (trace-sdk.ts)');
+      this.otlp = new sdk.OtlpSpanExport(
         settings.export,
-        resource,
+        // The gateway's own attributes over OTEL_RESOURCE_ATTRIBUTES', as the resource specification merges them.
+        sdk.traceResource(settings, options.version, options.instanceId),
         { name: 'switchyard', version: options.version },
         (count) => this.countDropped(count),
       );
@@ -146,7 +124,7 @@ export class GatewayTracing implements StageTracer {
           SpanKind.SERVER,
           attributes,
           [],
-        ).decision === SamplingDecision.RECORD_AND_SAMPLED
+        ).decision === RECORD_AND_SAMPLED
       : // parentbased_always_on: the client's decision, else sampled.
         !parent || (parent.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED;
     const remote = parent
