@@ -5,7 +5,7 @@ import {
 } from '../../providers/contracts/completions.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ModelRegistry, ModelRoute } from '../routing/model-registry.js';
-import { providerFor, type ProviderOf, type RouteRunner } from '../routing/route-runner.js';
+import { providerFor, type RouteRunner } from '../routing/route-runner.js';
 import type { UsageMeter } from '../billing/billing-service.js';
 import { StreamUsageEstimate } from '../billing/stream-usage-estimate.js';
 import type { GuardrailService } from '../guardrails/guardrail-service.js';
@@ -59,8 +59,10 @@ export class FimService {
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<{ result: CompletionResult; route: ModelRoute }> {
-    const { value, route, guard } = await this.start(request, meter, signal, (completions, call) =>
-      completions.complete(call),
+    const { value, route, guard } = await this.start(request, meter, signal, (route, checked) =>
+      this.runner.invoke(route, 'completions', signal, (completions, model, attemptSignal) =>
+        completions.complete({ ...checked, model, signal: attemptSignal }),
+      ),
     );
     meter.charge(route, value.usage);
     if (!guard) return { result: value, route };
@@ -81,8 +83,11 @@ export class FimService {
     meter: UsageMeter,
     signal: AbortSignal,
   ): Promise<{ events: AsyncIterable<CompletionStreamEvent>; route: ModelRoute }> {
-    const { value, route, guard } = await this.start(request, meter, signal, (completions, call) =>
-      completions.completeStream(call),
+    // A balanced route's deployment counts the stream in flight until its last chunk (invokeStream).
+    const { value, route, guard } = await this.start(request, meter, signal, (route, checked) =>
+      this.runner.invokeStream(route, 'completions', signal, (completions, model, attemptSignal) =>
+        completions.completeStream({ ...checked, model, signal: attemptSignal }),
+      ),
     );
     const estimate = StreamUsageEstimate.forPrompt(`${request.prompt}${request.suffix ?? ''}`);
     meter.chargeEstimateIfAbandoned(route, estimate);
@@ -97,11 +102,12 @@ export class FimService {
     return { events: streamGuard ? guardCompletionStream(events(), streamGuard) : events(), route };
   }
 
+  /** Resolves the route, runs the input guardrails and the FIM check, then `run` on the route with the checked request. */
   private async start<T>(
     asked: FimRequest,
     meter: UsageMeter,
     signal: AbortSignal,
-    call: (completions: ProviderOf<'completions'>, request: FimRequest & { signal: AbortSignal }) => Promise<T>,
+    run: (route: ModelRoute, request: FimRequest) => Promise<{ value: T; route: ModelRoute }>,
   ): Promise<{ value: T; route: ModelRoute; guard: RequestGuardrails | undefined }> {
     const route = this.models.resolve(asked.model, 'completions');
     const guard = route.guardrails || meter.keyGuardrails ? this.guardrails?.for(route, meter) : undefined;
@@ -109,10 +115,7 @@ export class FimService {
     if (request.suffix && !providerFor(route, 'completions').fillInTheMiddle)
       throw fimRefusal(this.models, `"${route.id}" cannot fill in the middle (its backend has no FIM endpoint).`);
     try {
-      const started = await this.runner.invoke(route, 'completions', signal, (completions, model, attemptSignal) =>
-        call(completions, { ...request, model, signal: attemptSignal }),
-      );
-      return { ...started, guard };
+      return { ...(await run(route, request)), guard };
     } catch (error) {
       if (error instanceof GatewayError && error.code === FIM_NOT_SUPPORTED)
         throw fimRefusal(this.models, error.message);

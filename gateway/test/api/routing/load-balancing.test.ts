@@ -152,6 +152,29 @@ describe('several deployments behind one model id', () => {
     expect(failed.deployments.map((deployment: { in_flight: number }) => deployment.in_flight)).toEqual([0, 0]);
   });
 
+  it('least_busy counts a FIM stream in flight until it ends too', async () => {
+    const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
+    const gateway = await useGateway({
+      config: balanced(east, west, {
+        routing_strategy: 'least_busy',
+        deployments: TWO.map((deployment) => ({ ...deployment, weight: 1 })),
+      }),
+    });
+    east.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 } });
+    west.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 } });
+    const fill = () =>
+      gateway.request('/v1/fim/completions', {
+        method: 'POST',
+        json: { model: 'svc-balanced', stream: true, prompt: 'def add(a, b):' },
+      });
+    const streams = await Promise.all([fill(), fill(), fill(), fill()]);
+    const during = await json(await gateway.request('/v1/models/svc-balanced'));
+    expect(during.deployments.map((deployment: { in_flight: number }) => deployment.in_flight)).toEqual([2, 2]);
+    for (const response of streams) expect(await response.text()).toContain('data: [DONE]');
+    const after = await json(await gateway.request('/v1/models/svc-balanced'));
+    expect(after.deployments.map((deployment: { in_flight: number }) => deployment.in_flight)).toEqual([0, 0]);
+  });
+
   it('lowest_latency stops putting first a deployment that only fails (its upstream refuses its key)', async () => {
     const [east, west] = [await useFakeUpstream({ apiKey: 'another-key' }), await useFakeUpstream()];
     const gateway = await useGateway({
