@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
-import { ADMIN_KEY, json } from '../../support/start-gateway.js';
+import { ADMIN_KEY, json, type TestGateway } from '../../support/start-gateway.js';
 import { useFakeUpstream, useGateway } from '../../support/use-resources.js';
 import {
   awayFromMinuteEnd,
@@ -9,6 +9,42 @@ import {
   EIGHTY_TWENTY as TWO,
   sendChats as send,
 } from '../../support/balanced-route.js';
+
+/** Two deployments on a least_busy route whose upstreams send each frame 300 ms apart: four streams are still being written a second later. */
+async function leastBusyWithSlowStreams() {
+  const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
+  const gateway = await useGateway({
+    config: balanced(east, west, {
+      routing_strategy: 'least_busy',
+      deployments: TWO.map((deployment) => ({ ...deployment, weight: 1 })),
+    }),
+  });
+  east.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 } });
+  west.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 } });
+  return { east, west, gateway };
+}
+
+/** A usage_based route over two deployments with these limits, started away from a minute's end (the windows are per minute). */
+async function usageBased(eastLimits: { rpm?: number; tpm?: number }, westLimits: { rpm?: number; tpm?: number }) {
+  await awayFromMinuteEnd();
+  const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
+  const gateway = await useGateway({
+    config: balanced(east, west, {
+      routing_strategy: 'usage_based',
+      deployments: [
+        { provider: 'east', upstream_model: 'model-east', ...eastLimits },
+        { provider: 'west', upstream_model: 'model-west', ...westLimits },
+      ],
+    }),
+  });
+  return { east, west, gateway };
+}
+
+/** Each deployment's requests in flight, as /v1/models shows them. */
+async function inFlightOn(gateway: TestGateway): Promise<number[]> {
+  const model = await json(await gateway.request('/v1/models/svc-balanced'));
+  return model.deployments.map((deployment: { in_flight: number }) => deployment.in_flight);
+}
 
 describe('several deployments behind one model id', () => {
   it('splits 1,000 requests 80/20 by weight, and shows each deployment on /models and /metrics', async () => {
@@ -118,30 +154,19 @@ describe('several deployments behind one model id', () => {
   });
 
   it('least_busy counts a stream in flight until it ends, and a stream that fails midway as an error', async () => {
-    const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
-    const gateway = await useGateway({
-      config: balanced(east, west, {
-        routing_strategy: 'least_busy',
-        deployments: TWO.map((deployment) => ({ ...deployment, weight: 1 })),
-      }),
-    });
-    // Long streams: each frame 300 ms apart, so four of them are still being written a second later.
-    east.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 } });
-    west.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 } });
+    const { east, west, gateway } = await leastBusyWithSlowStreams();
     const stream = () =>
       gateway.request('/v1/chat/completions', {
         method: 'POST',
         json: { model: 'svc-balanced', stream: true, messages: [{ role: 'user', content: 'one two three four' }] },
       });
     const streams = await Promise.all([stream(), stream(), stream(), stream()]);
-    const during = await json(await gateway.request('/v1/models/svc-balanced'));
-    const inFlight = during.deployments.map((deployment: { in_flight: number }) => deployment.in_flight);
+    const inFlight = await inFlightOn(gateway);
     expect(inFlight[0] + inFlight[1]).toBe(4);
     // Least busy spreads them: two each, not all four on one.
     expect(inFlight).toEqual([2, 2]);
     for (const response of streams) expect(await response.text()).toContain('data: [DONE]');
-    const after = await json(await gateway.request('/v1/models/svc-balanced'));
-    expect(after.deployments.map((deployment: { in_flight: number }) => deployment.in_flight)).toEqual([0, 0]);
+    expect(await inFlightOn(gateway)).toEqual([0, 0]);
 
     east.setBehaviour({ failure: { type: 'cut_mid_stream', afterFrames: 2 } });
     west.setBehaviour({ failure: { type: 'cut_mid_stream', afterFrames: 2 } });
@@ -153,26 +178,16 @@ describe('several deployments behind one model id', () => {
   });
 
   it('least_busy counts a FIM stream in flight until it ends too', async () => {
-    const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
-    const gateway = await useGateway({
-      config: balanced(east, west, {
-        routing_strategy: 'least_busy',
-        deployments: TWO.map((deployment) => ({ ...deployment, weight: 1 })),
-      }),
-    });
-    east.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 } });
-    west.setBehaviour({ failure: { type: 'slow_chunks', delayMs: 300 } });
+    const { gateway } = await leastBusyWithSlowStreams();
     const fill = () =>
       gateway.request('/v1/fim/completions', {
         method: 'POST',
         json: { model: 'svc-balanced', stream: true, prompt: 'def add(a, b):' },
       });
     const streams = await Promise.all([fill(), fill(), fill(), fill()]);
-    const during = await json(await gateway.request('/v1/models/svc-balanced'));
-    expect(during.deployments.map((deployment: { in_flight: number }) => deployment.in_flight)).toEqual([2, 2]);
+    expect(await inFlightOn(gateway)).toEqual([2, 2]);
     for (const response of streams) expect(await response.text()).toContain('data: [DONE]');
-    const after = await json(await gateway.request('/v1/models/svc-balanced'));
-    expect(after.deployments.map((deployment: { in_flight: number }) => deployment.in_flight)).toEqual([0, 0]);
+    expect(await inFlightOn(gateway)).toEqual([0, 0]);
   });
 
   it('lowest_latency stops putting first a deployment that only fails (its upstream refuses its key)', async () => {
@@ -187,17 +202,7 @@ describe('several deployments behind one model id', () => {
   });
 
   it('usage_based keeps each deployment under its rpm, then refuses with 503 and Retry-After', async () => {
-    await awayFromMinuteEnd();
-    const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
-    const gateway = await useGateway({
-      config: balanced(east, west, {
-        routing_strategy: 'usage_based',
-        deployments: [
-          { provider: 'east', upstream_model: 'model-east', rpm: 4 },
-          { provider: 'west', upstream_model: 'model-west', rpm: 6 },
-        ],
-      }),
-    });
+    const { east, west, gateway } = await usageBased({ rpm: 4 }, { rpm: 6 });
     expect(await send(gateway.url, 10, 1)).toEqual([]);
     expect(chats(east).length).toBe(4);
     expect(chats(west).length).toBe(6);
@@ -211,17 +216,7 @@ describe('several deployments behind one model id', () => {
   });
 
   it('usage_based weighs a deployment with limits and one without by the same measure: tokens this minute', async () => {
-    await awayFromMinuteEnd();
-    const [east, west] = [await useFakeUpstream(), await useFakeUpstream()];
-    const gateway = await useGateway({
-      config: balanced(east, west, {
-        routing_strategy: 'usage_based',
-        deployments: [
-          { provider: 'east', upstream_model: 'model-east', tpm: 1_000_000 },
-          { provider: 'west', upstream_model: 'model-west' },
-        ],
-      }),
-    });
+    const { east, west, gateway } = await usageBased({ tpm: 1_000_000 }, {});
     expect(await send(gateway.url, 10, 1)).toEqual([]);
     // Each answer costs the same tokens, so the one with fewer goes next: they take turns.
     expect(chats(east).length).toBe(5);
